@@ -1,0 +1,189 @@
+//! baton's own settings: `~/.config/baton/config.json` (or `$BATON_CONFIG`), overridden
+//! field by field by the project's `.baton/config.json`. Every key is optional.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::context::usage::{CLAUDE_CODE_RESERVE, PercentMode};
+use crate::hook::payload::lenient;
+
+/// Largest config file baton reads.
+const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
+
+/// One config file as written; absent keys are `None`.
+#[derive(Debug, Default, Deserialize, Clone)]
+#[serde(default)]
+pub struct ConfigFile {
+    #[serde(deserialize_with = "lenient")]
+    pub monitor: Option<MonitorFile>,
+    #[serde(deserialize_with = "lenient")]
+    pub statusline: Option<StatuslineFile>,
+    /// The window to assume when neither Claude Code nor the model id says.
+    #[serde(deserialize_with = "lenient")]
+    pub context_window_size: Option<u64>,
+}
+
+#[derive(Debug, Default, Deserialize, Clone)]
+#[serde(default)]
+pub struct MonitorFile {
+    #[serde(deserialize_with = "lenient")]
+    pub enabled: Option<bool>,
+    #[serde(deserialize_with = "lenient")]
+    pub warning_remaining: Option<u8>,
+    #[serde(deserialize_with = "lenient")]
+    pub critical_remaining: Option<u8>,
+    #[serde(deserialize_with = "lenient")]
+    pub debounce_calls: Option<u32>,
+    #[serde(deserialize_with = "lenient")]
+    pub stale_seconds: Option<u64>,
+}
+
+#[derive(Debug, Default, Deserialize, Clone)]
+#[serde(default)]
+pub struct StatuslineFile {
+    #[serde(deserialize_with = "lenient")]
+    pub percent: Option<PercentMode>,
+    #[serde(deserialize_with = "lenient")]
+    pub reserve_tokens: Option<u64>,
+    #[serde(deserialize_with = "lenient")]
+    pub show_branch: Option<bool>,
+}
+
+/// The monitor's settings after defaults (GSD's thresholds and debounce).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MonitorSettings {
+    pub enabled: bool,
+    pub warning_remaining: u8,
+    pub critical_remaining: u8,
+    pub debounce_calls: u32,
+    pub stale_seconds: u64,
+}
+
+/// The statusline's settings after defaults.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StatuslineSettings {
+    pub percent: PercentMode,
+    pub reserve_tokens: u64,
+    pub show_branch: bool,
+}
+
+/// Both config files merged, project over user.
+#[derive(Debug, Default, Clone)]
+pub struct Config {
+    user: ConfigFile,
+    project: ConfigFile,
+}
+
+impl Config {
+    /// Loads the user file and, when `project_root` is given, the project's file.
+    /// A missing or unreadable file counts as empty: the hot path never fails on config.
+    pub fn load(project_root: Option<&Path>) -> Self {
+        Self {
+            user: user_config_path().map(|p| read_file(&p)).unwrap_or_default(),
+            project: project_root.map(|r| read_file(&r.join(".baton/config.json"))).unwrap_or_default(),
+        }
+    }
+
+    /// Builds a config from already-parsed files (for tests and `doctor`).
+    pub fn from_files(user: ConfigFile, project: ConfigFile) -> Self {
+        Self { user, project }
+    }
+
+    pub fn monitor(&self) -> MonitorSettings {
+        let pick = |f: fn(&MonitorFile) -> Option<u64>| {
+            self.project.monitor.as_ref().and_then(f).or_else(|| self.user.monitor.as_ref().and_then(f))
+        };
+        let warning = pick(|m| m.warning_remaining.map(u64::from)).unwrap_or(35).min(100) as u8;
+        let critical = pick(|m| m.critical_remaining.map(u64::from)).unwrap_or(25).min(u64::from(warning)) as u8;
+        MonitorSettings {
+            enabled: pick(|m| m.enabled.map(u64::from)).is_none_or(|v| v != 0),
+            warning_remaining: warning,
+            critical_remaining: critical,
+            debounce_calls: pick(|m| m.debounce_calls.map(u64::from)).unwrap_or(5).clamp(1, 10_000) as u32,
+            stale_seconds: pick(|m| m.stale_seconds).unwrap_or(60),
+        }
+    }
+
+    pub fn statusline(&self) -> StatuslineSettings {
+        let project = self.project.statusline.as_ref();
+        let user = self.user.statusline.as_ref();
+        StatuslineSettings {
+            percent: project.and_then(|s| s.percent).or(user.and_then(|s| s.percent)).unwrap_or_default(),
+            reserve_tokens: project
+                .and_then(|s| s.reserve_tokens)
+                .or(user.and_then(|s| s.reserve_tokens))
+                .unwrap_or(CLAUDE_CODE_RESERVE),
+            show_branch: project.and_then(|s| s.show_branch).or(user.and_then(|s| s.show_branch)).unwrap_or(true),
+        }
+    }
+
+    pub fn context_window_size(&self) -> Option<u64> {
+        self.project.context_window_size.or(self.user.context_window_size)
+    }
+}
+
+/// `$BATON_CONFIG`, else `<config dir>/baton/config.json`.
+pub fn user_config_path() -> Option<PathBuf> {
+    match std::env::var_os("BATON_CONFIG") {
+        Some(p) if !p.is_empty() => Some(PathBuf::from(p)),
+        _ => dirs::config_dir().map(|d| d.join("baton/config.json")),
+    }
+}
+
+fn read_file(path: &Path) -> ConfigFile {
+    let Ok(file) = std::fs::File::open(path) else { return ConfigFile::default() };
+    let mut bytes = Vec::new();
+    use std::io::Read;
+    if file.take(MAX_CONFIG_BYTES).read_to_end(&mut bytes).is_err() {
+        return ConfigFile::default();
+    }
+    match serde_json::from_slice(&bytes) {
+        Ok(config) => config,
+        Err(e) => {
+            crate::log::note(&format!("ignoring {}: {e}", path.display()));
+            ConfigFile::default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(json: &str) -> ConfigFile {
+        serde_json::from_str(json).unwrap()
+    }
+
+    #[test]
+    fn defaults_are_gsds_thresholds() {
+        let m = Config::default().monitor();
+        assert_eq!(m, MonitorSettings {
+            enabled: true,
+            warning_remaining: 35,
+            critical_remaining: 25,
+            debounce_calls: 5,
+            stale_seconds: 60
+        });
+        assert_eq!(Config::default().statusline().percent, PercentMode::Claude);
+    }
+
+    #[test]
+    fn project_overrides_user_field_by_field() {
+        let c = Config::from_files(
+            file(r#"{"monitor":{"warning_remaining":40,"debounce_calls":3},"statusline":{"percent":"raw"}}"#),
+            file(r#"{"monitor":{"debounce_calls":7,"enabled":false}}"#),
+        );
+        let m = c.monitor();
+        assert_eq!((m.warning_remaining, m.debounce_calls, m.enabled), (40, 7, false));
+        assert_eq!(c.statusline().percent, PercentMode::Raw);
+    }
+
+    #[test]
+    fn critical_never_exceeds_warning_and_bad_values_are_ignored() {
+        let c = Config::from_files(file(r#"{"monitor":{"warning_remaining":20,"critical_remaining":30}}"#), file("{}"));
+        assert_eq!(c.monitor().critical_remaining, 20);
+        let c = Config::from_files(file(r#"{"monitor":{"warning_remaining":"lots"},"statusline":7}"#), file("{}"));
+        assert_eq!(c.monitor().warning_remaining, 35);
+    }
+}

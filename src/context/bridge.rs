@@ -1,0 +1,128 @@
+//! The bridge file `$TMPDIR/claude-ctx-<session>.json`: the statusline writes the current
+//! figures, the monitor reads them. GSD's fields come first so GSD's own monitor reads it.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::context::usage::{ContextUsage, UsageSource};
+use crate::fsx;
+use crate::hook::payload::{lenient, lenient_number};
+
+/// Bigger than any bridge file baton or GSD writes.
+const MAX_BRIDGE_BYTES: u64 = 64 * 1024;
+
+/// Marks temp files baton wrote, so its sweep never removes another tool's.
+pub const GENERATOR: &str = "baton";
+
+/// The bridge file's contents.
+#[derive(Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct Bridge {
+    // GSD's fields.
+    #[serde(default, deserialize_with = "lenient")]
+    pub session_id: Option<String>,
+    #[serde(default, deserialize_with = "lenient_number", serialize_with = "whole_number")]
+    pub remaining_percentage: Option<f64>,
+    #[serde(default, deserialize_with = "lenient_number", serialize_with = "whole_number")]
+    pub used_pct: Option<f64>,
+    /// Unix seconds of the write.
+    #[serde(default, deserialize_with = "lenient_number", serialize_with = "whole_number")]
+    pub timestamp: Option<f64>,
+    // baton's extras.
+    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
+    pub generator: Option<String>,
+    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
+    pub context_window_size: Option<u64>,
+    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
+    pub used_tokens: Option<u64>,
+    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
+    pub model_id: Option<String>,
+    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+impl Bridge {
+    /// The bridge record for `usage` in `session_id`, stamped `now` (Unix seconds).
+    pub fn new(session_id: &str, usage: &ContextUsage, model_id: Option<&str>, now: u64) -> Self {
+        let remaining = usage.remaining_percent();
+        Self {
+            session_id: Some(session_id.to_owned()),
+            remaining_percentage: Some(f64::from(remaining)),
+            used_pct: Some(f64::from(100 - remaining)),
+            timestamp: Some(now as f64),
+            generator: Some(GENERATOR.to_owned()),
+            context_window_size: Some(usage.window),
+            used_tokens: Some(usage.used_tokens),
+            model_id: model_id.map(str::to_owned),
+            source: Some(usage.source.as_str().to_owned()),
+        }
+    }
+
+    /// Age in seconds at `now`; a timestamp in the future counts as fresh.
+    pub fn age_seconds(&self, now: u64) -> Option<u64> {
+        self.timestamp.map(|t| now.saturating_sub(t as u64))
+    }
+
+    /// The usage this record states, as the monitor sees it.
+    pub fn usage(&self) -> Option<ContextUsage> {
+        let remaining = self.remaining_percentage?.clamp(0.0, 100.0);
+        let window = self.context_window_size.filter(|w| *w > 0).unwrap_or(crate::context::usage::DEFAULT_WINDOW);
+        // GSD's files carry only percentages: rebuild the tokens from them.
+        let used_tokens = self
+            .used_tokens
+            .unwrap_or_else(|| ((100.0 - remaining) * window as f64 / 100.0).round() as u64);
+        Some(ContextUsage { used_tokens, window, source: UsageSource::Bridge })
+    }
+}
+
+/// Writes whole numbers as JSON integers (`25`, not `25.0`), as GSD does.
+fn whole_number<S: serde::Serializer>(n: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    match n {
+        Some(v) if v.fract() == 0.0 && v.abs() < 9e15 => s.serialize_i64(*v as i64),
+        Some(v) => s.serialize_f64(*v),
+        None => s.serialize_none(),
+    }
+}
+
+/// The bridge file's path for a session, `None` for an unsafe session id.
+pub fn path(session_id: &str) -> Option<PathBuf> {
+    fsx::session_temp_path(session_id, ".json")
+}
+
+/// Reads a session's bridge file; absent, foreign-owned, symlinked or corrupt reads as `None`.
+pub fn read(session_id: &str) -> Option<Bridge> {
+    let bytes = fsx::read_private(&path(session_id)?, MAX_BRIDGE_BYTES).ok()?;
+    serde_json::from_slice(&bytes).ok()
+}
+
+/// Writes a session's bridge file atomically, 0600, replacing (never following) a symlink.
+pub fn write(bridge: &Bridge) -> std::io::Result<()> {
+    let session_id = bridge.session_id.as_deref().unwrap_or_default();
+    let path = path(session_id).ok_or_else(|| std::io::Error::other("unsafe session id"))?;
+    let json = serde_json::to_vec(bridge).map_err(std::io::Error::other)?;
+    fsx::write_atomic(&path, &json, 0o600, fsx::Durability::Ephemeral)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gsd_fields_come_first_and_match_gsds_arithmetic() {
+        let usage = ContextUsage { used_tokens: 150_000, window: 200_000, source: UsageSource::Payload };
+        let json = serde_json::to_string(&Bridge::new("s1", &usage, Some("claude-sonnet-4-5"), 1_795_996_764)).unwrap();
+        assert!(json.starts_with(
+            r#"{"session_id":"s1","remaining_percentage":25,"used_pct":75,"timestamp":1795996764,"generator":"baton""#
+        ), "{json}");
+    }
+
+    #[test]
+    fn reads_gsds_own_files() {
+        let gsd: Bridge =
+            serde_json::from_str(r#"{"session_id":"s","remaining_percentage":30,"used_pct":70,"timestamp":1795996764}"#)
+                .unwrap();
+        let usage = gsd.usage().unwrap();
+        assert_eq!((usage.remaining_percent(), usage.used_tokens), (30, 140_000));
+        assert_eq!(gsd.age_seconds(1_795_996_800), Some(36));
+    }
+}

@@ -1,0 +1,130 @@
+//! The monitor's debounce: GSD's `claude-ctx-<session>-warned.json`, advanced under a lock
+//! so parallel PostToolUse hooks of one session lose no count.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::fsx;
+
+/// Longest a hook waits for another hook of the same session to finish its update.
+const LOCK_WAIT: Duration = Duration::from_secs(3);
+const MAX_STATE_BYTES: u64 = 64 * 1024;
+
+/// How low the context is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    Warning,
+    Critical,
+}
+
+/// GSD's debounce record, with baton's marker.
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DebounceState {
+    #[serde(default)]
+    pub calls_since_warn: u32,
+    #[serde(default)]
+    pub last_level: Option<Level>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub critical_recorded: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generator: Option<String>,
+}
+
+/// One tool call at `level`: returns the next state and whether a warning fires.
+/// The first warning fires at once; later ones when the count reaches `debounce_calls`
+/// (calls 1, 6, 11… for 5); WARNING→CRITICAL fires at once regardless of the count.
+pub fn step(previous: Option<DebounceState>, level: Level, debounce_calls: u32) -> (DebounceState, bool) {
+    let first = previous.is_none();
+    let mut state = previous.unwrap_or_default();
+    state.calls_since_warn = state.calls_since_warn.saturating_add(1);
+    let escalated = level == Level::Critical && state.last_level == Some(Level::Warning);
+    let fire = first || escalated || state.calls_since_warn >= debounce_calls;
+    if fire {
+        state.calls_since_warn = 0;
+        state.last_level = Some(level);
+    }
+    state.generator = Some(crate::context::bridge::GENERATOR.to_owned());
+    (state, fire)
+}
+
+fn state_path(session_id: &str) -> Option<PathBuf> {
+    fsx::session_temp_path(session_id, "-warned.json")
+}
+
+fn lock_path(session_id: &str) -> Option<PathBuf> {
+    fsx::session_temp_path(session_id, "-warned.lock")
+}
+
+/// Reads, advances and writes the session's debounce state under its lock.
+/// `Ok(None)` for an unsafe session id; an error when the lock or write fails.
+pub fn advance(session_id: &str, level: Level, debounce_calls: u32) -> std::io::Result<Option<(DebounceState, bool)>> {
+    let (Some(path), Some(lock)) = (state_path(session_id), lock_path(session_id)) else {
+        return Ok(None);
+    };
+    let _guard = fsx::lock_exclusive(&lock, LOCK_WAIT)?;
+    // A corrupt or foreign file reads as no state: the warning fires, which is the safe side.
+    let previous = fsx::read_private(&path, MAX_STATE_BYTES)
+        .ok()
+        .and_then(|bytes| serde_json::from_slice::<DebounceState>(&bytes).ok());
+    let (next, fire) = step(previous, level, debounce_calls);
+    let json = serde_json::to_vec(&next).map_err(std::io::Error::other)?;
+    fsx::write_atomic(&path, &json, 0o600, fsx::Durability::Ephemeral)?;
+    Ok(Some((next, fire)))
+}
+
+/// Forgets the session's debounce state (after /compact or /clear, or once usage is back
+/// above the warning level), so the next crossing warns at once.
+pub fn reset(session_id: &str) -> std::io::Result<()> {
+    let (Some(path), Some(lock)) = (state_path(session_id), lock_path(session_id)) else {
+        return Ok(());
+    };
+    if std::fs::symlink_metadata(&path).is_err() {
+        return Ok(());
+    }
+    let _guard = fsx::lock_exclusive(&lock, LOCK_WAIT)?;
+    fsx::remove_if_exists(&path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(levels: &[Level]) -> Vec<usize> {
+        let mut state = None;
+        let mut fired = Vec::new();
+        for (i, level) in levels.iter().enumerate() {
+            let (next, fire) = step(state, *level, 5);
+            if fire {
+                fired.push(i + 1);
+            }
+            state = Some(next);
+        }
+        fired
+    }
+
+    #[test]
+    fn fires_at_calls_1_6_11() {
+        assert_eq!(run(&[Level::Warning; 12]), vec![1, 6, 11]);
+    }
+
+    #[test]
+    fn escalation_bypasses_the_debounce_once() {
+        let mut levels = vec![Level::Warning; 3];
+        levels.extend([Level::Critical; 7]);
+        // Warning at 1, escalation at 4, then critical is debounced from there: 9.
+        assert_eq!(run(&levels), vec![1, 4, 9]);
+    }
+
+    #[test]
+    fn reads_gsds_file() {
+        let s: DebounceState = serde_json::from_str(r#"{"callsSinceWarn":3,"lastLevel":"warning","criticalRecorded":true}"#).unwrap();
+        assert_eq!((s.calls_since_warn, s.last_level, s.critical_recorded), (3, Some(Level::Warning), Some(true)));
+        let (next, fire) = step(Some(s), Level::Warning, 5);
+        assert!(!fire);
+        assert_eq!(next.calls_since_warn, 4);
+    }
+}

@@ -1,0 +1,132 @@
+//! `baton statusline`: renders one line (model │ task or GSD state │ dir (branch) │ context
+//! bar) and writes the bridge file the monitor reads. Any missing piece drops a segment;
+//! the line itself is never blank.
+
+pub mod git;
+pub mod layout;
+pub mod todos;
+
+use std::path::Path;
+use std::time::Duration;
+
+use crate::config::Config;
+use crate::context::usage::{self, ContextUsage, UsageSource};
+use crate::context::{bridge, sweep, transcript};
+use crate::fsx;
+use crate::hook::payload::StatuslinePayload;
+use crate::hook::stdin;
+use crate::planning::Project;
+use crate::planning::state::PlanningState;
+use layout::{Middle, Parts};
+
+/// How long the statusline waits for its payload (Claude Code allows about 5 s).
+const STDIN_WAIT: Duration = Duration::from_secs(1);
+
+/// Reads the payload from stdin, writes the bridge file, returns the line to print.
+pub fn run() -> String {
+    let payload = match stdin::read_payload(STDIN_WAIT) {
+        Ok(bytes) => serde_json::from_slice(&bytes).unwrap_or_else(|e| {
+            crate::log::note(&format!("statusline: unreadable payload: {e}"));
+            StatuslinePayload::default()
+        }),
+        Err(why) => {
+            crate::log::note(&format!("statusline: no payload: {why:?}"));
+            StatuslinePayload::default()
+        }
+    };
+    let now = crate::clock::unix_now();
+    let line = render(&payload, now);
+    sweep::sweep_if_due(now);
+    line
+}
+
+/// Renders the line for a payload and, when the figure is known, writes the bridge file.
+pub fn render(payload: &StatuslinePayload, now: u64) -> String {
+    let workspace = payload.workspace.as_ref();
+    let dir = crate::hook::working_dir(workspace.and_then(|w| w.current_dir.as_deref()).or(payload.cwd.as_deref()));
+    let project = Project::find(&dir);
+    let config = Config::load(project.as_ref().map(|p| p.root.as_path()));
+    let settings = config.statusline();
+    let model = payload.model.as_ref();
+    let model_id = model.and_then(|m| m.id.as_deref());
+
+    let usage = context_usage(payload, &config);
+    if let (Some(usage), Some(session_id)) = (&usage, payload.session_id.as_deref()) {
+        if fsx::is_safe_session_id(session_id) {
+            let record = bridge::Bridge::new(session_id, usage, model_id, now);
+            if let Err(e) = bridge::write(&record) {
+                crate::log::note(&format!("statusline: bridge write failed: {e}"));
+            }
+        }
+    }
+
+    let middle = payload
+        .session_id
+        .as_deref()
+        .and_then(todos::current_task)
+        .map(Middle::Task)
+        .or_else(|| project.as_ref().and_then(planning_summary).map(Middle::Planning));
+    let parts = Parts {
+        model: model
+            .and_then(|m| m.display_name.clone().or_else(|| m.id.clone()))
+            .map(|name| one_line(&name))
+            .or_else(|| Some("Claude".to_owned())),
+        middle,
+        dir: dir.file_name().map(|n| one_line(&n.to_string_lossy())).or_else(|| Some("/".to_owned())),
+        branch: settings.show_branch.then(|| git::branch(&dir)).flatten().map(|b| one_line(&b)),
+        percent: usage.map(|u| u.display_percent(settings.percent, settings.reserve_tokens)),
+    };
+    parts.fit(terminal_columns()).render(colors_enabled())
+}
+
+/// The figure: the payload's usage, else the transcript's tail (old versions, session
+/// start, right after /compact).
+fn context_usage(payload: &StatuslinePayload, config: &Config) -> Option<ContextUsage> {
+    let cw = payload.context_window.as_ref();
+    let payload_window = cw.and_then(|c| c.context_window_size).map(|w| w.round() as u64);
+    let model_id = payload.model.as_ref().and_then(|m| m.id.as_deref());
+    let window = usage::window_size(payload_window, model_id, config.context_window_size());
+    if let Some(found) = cw.and_then(|c| usage::from_payload(c, window)) {
+        return Some(found);
+    }
+    let tail = transcript::last_context_usage(Path::new(payload.transcript_path.as_deref()?)).ok()??;
+    let window = usage::window_size(payload_window, model_id.or(tail.model.as_deref()), config.context_window_size());
+    let source = if tail.after_compaction { UsageSource::CompactBoundary } else { UsageSource::Transcript };
+    Some(ContextUsage { used_tokens: tail.used_tokens, window, source })
+}
+
+/// GSD state as `milestone · phase · status`, when the project has STATE.md.
+fn planning_summary(project: &Project) -> Option<String> {
+    let state = PlanningState::read(project)?;
+    let milestone = match (state.milestone, state.milestone_name) {
+        (Some(v), Some(n)) if n != "milestone" => Some(format!("{v} {n}")),
+        (v, n) => v.or(n),
+    };
+    let phase = state.phase.map(|p| {
+        let numbered = match state.phase_total {
+            Some(total) => format!("Phase {p}/{total}"),
+            None => format!("Phase {p}"),
+        };
+        match state.phase_name {
+            Some(name) => format!("{numbered} {name}"),
+            None => numbered,
+        }
+    });
+    let parts: Vec<String> = [milestone, phase, state.status].into_iter().flatten().map(|s| one_line(&s)).collect();
+    (!parts.is_empty()).then(|| parts.join(" · "))
+}
+
+/// Text safe for one terminal line: control characters (escapes, newlines) removed.
+fn one_line(text: &str) -> String {
+    text.chars().filter(|c| !c.is_control()).collect::<String>().trim().to_owned()
+}
+
+/// `COLUMNS`, when Claude Code sets it.
+fn terminal_columns() -> Option<usize> {
+    std::env::var("COLUMNS").ok()?.trim().parse().ok().filter(|c| *c > 0)
+}
+
+/// Colour unless `NO_COLOR` is set to anything non-empty (no-color.org).
+pub fn colors_enabled() -> bool {
+    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}

@@ -1,0 +1,89 @@
+//! Removes baton's own stale `claude-ctx-*` files from the temp dir (GSD never deletes
+//! its files; users found hundreds). Runs at most once an hour, gated by a stamp file.
+
+use std::fs;
+use std::os::unix::fs::MetadataExt;
+use std::path::Path;
+
+use crate::context::bridge::GENERATOR;
+use crate::fsx;
+
+/// Files untouched for this long are stale.
+const STALE_AFTER_SECS: u64 = 24 * 60 * 60;
+/// The sweep runs at most this often.
+const SWEEP_EVERY_SECS: u64 = 60 * 60;
+/// A directory scan stops after this many entries, so a huge temp dir costs a bounded time.
+const MAX_ENTRIES: usize = 20_000;
+
+/// Sweeps the temp dir when the last sweep is over an hour old; errors are ignored.
+pub fn sweep_if_due(now: u64) {
+    let dir = fsx::temp_dir();
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let uid = unsafe { libc::geteuid() };
+    let stamp = dir.join(format!("baton-sweep-{uid}.stamp"));
+    let last = fs::symlink_metadata(&stamp).ok().map(|m| m.mtime().max(0) as u64);
+    if last.is_some_and(|t| now.saturating_sub(t) < SWEEP_EVERY_SECS) {
+        return;
+    }
+    // Claim the sweep first so parallel hooks don't all scan.
+    if fsx::write_atomic(&stamp, b"", 0o600, fsx::Durability::Ephemeral).is_err() {
+        return;
+    }
+    sweep(&dir, now, uid);
+}
+
+/// Removes files in `dir` named `claude-ctx-*`, owned by `uid`, older than a day, that
+/// baton wrote: its lock files, and bridge/debounce files that carry its generator mark.
+pub fn sweep(dir: &Path, now: u64, uid: u32) -> usize {
+    let Ok(entries) = fs::read_dir(dir) else { return 0 };
+    let mut removed = 0;
+    for entry in entries.take(MAX_ENTRIES).flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        if !name.starts_with("claude-ctx-") {
+            continue;
+        }
+        let path = entry.path();
+        let Ok(meta) = fs::symlink_metadata(&path) else { continue };
+        if !meta.is_file() || meta.uid() != uid || now.saturating_sub(meta.mtime().max(0) as u64) < STALE_AFTER_SECS {
+            continue;
+        }
+        if is_batons(&path, name) && fs::remove_file(&path).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
+}
+
+fn is_batons(path: &Path, name: &str) -> bool {
+    if name.ends_with("-warned.lock") {
+        return true;
+    }
+    if !name.ends_with(".json") {
+        return false;
+    }
+    let mark = format!("\"generator\":\"{GENERATOR}\"");
+    fsx::read_private(path, 64 * 1024).is_ok_and(|bytes| bytes.windows(mark.len()).any(|w| w == mark.as_bytes()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn removes_only_batons_stale_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let ours = r#"{"session_id":"a","generator":"baton"}"#;
+        fs::write(d.join("claude-ctx-a.json"), ours).unwrap();
+        fs::write(d.join("claude-ctx-a-warned.lock"), "").unwrap();
+        fs::write(d.join("claude-ctx-gsd.json"), r#"{"session_id":"gsd"}"#).unwrap();
+        fs::write(d.join("other.json"), ours).unwrap();
+        let uid = unsafe { libc::geteuid() };
+        let now = crate::clock::unix_now();
+        assert_eq!(sweep(d, now, uid), 0, "fresh files stay");
+        assert_eq!(sweep(d, now + STALE_AFTER_SECS + 5, uid), 2);
+        assert!(!d.join("claude-ctx-a.json").exists() && !d.join("claude-ctx-a-warned.lock").exists());
+        assert!(d.join("claude-ctx-gsd.json").exists() && d.join("other.json").exists());
+    }
+}

@@ -1,0 +1,209 @@
+//! Reads the current context size from the end of a transcript, without reading the whole
+//! file: the last main-chain assistant usage, or `postTokens` of a newer compact boundary.
+
+use std::fs::File;
+use std::io;
+use std::os::unix::fs::FileExt;
+use std::path::Path;
+
+use serde::Deserialize;
+
+use crate::hook::payload::{CurrentUsage, lenient};
+
+/// The first look: enough for the last turns of almost every session.
+const FIRST_WINDOW: u64 = 64 * 1024;
+/// The most baton reads from one transcript's tail before giving up.
+pub const MAX_TAIL_BYTES: u64 = 8 * 1024 * 1024;
+
+/// The context size found at the end of a transcript.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TailUsage {
+    pub used_tokens: u64,
+    /// `message.model` of the assistant line, when the figure came from one.
+    pub model: Option<String>,
+    /// The figure is `postTokens` of a compact boundary with no reply since.
+    pub after_compaction: bool,
+}
+
+/// Scans the transcript's tail, newest line first, for the current context size: the last
+/// 64 KiB, then (rarely, behind a huge tool result) up to 8 MiB. Never the whole file.
+/// `None` when the tail holds no usable line (a fresh session, only garbage).
+pub fn last_context_usage(path: &Path) -> io::Result<Option<TailUsage>> {
+    let file = File::open(path)?;
+    let size = file.metadata()?.len();
+    // Everything from `end` on has been scanned; `end` is always the start of a line.
+    let mut end = size;
+    for window in [FIRST_WINDOW, MAX_TAIL_BYTES] {
+        let start = size.saturating_sub(window);
+        if start >= end {
+            continue;
+        }
+        let mut buf = vec![0u8; (end - start) as usize];
+        file.read_exact_at(&mut buf, start)?;
+        // The first segment is a partial line unless the window starts the file.
+        let skip = match buf.iter().position(|&b| b == b'\n') {
+            _ if start == 0 => 0,
+            Some(i) => i + 1,
+            None => buf.len(),
+        };
+        for line in buf[skip..].rsplit(|&b| b == b'\n') {
+            if let Some(found) = usage_in_line(line) {
+                return Ok(Some(found));
+            }
+        }
+        end = start + skip as u64;
+    }
+    Ok(None)
+}
+
+/// The usage a single transcript line establishes, if it is one that decides it.
+fn usage_in_line(line: &[u8]) -> Option<TailUsage> {
+    // Cheap filters first: most lines are tool results and attachments.
+    if contains(line, b"\"compact_boundary\"") {
+        let entry: CompactLine = serde_json::from_slice(line).ok()?;
+        if entry.kind.as_deref() != Some("system") {
+            return None;
+        }
+        let post = entry.compact_metadata?.post_tokens?;
+        return Some(TailUsage { used_tokens: post.round() as u64, model: None, after_compaction: true });
+    }
+    if !contains(line, b"\"assistant\"") || !contains(line, b"\"usage\"") {
+        return None;
+    }
+    let entry: AssistantLine = serde_json::from_slice(line).ok()?;
+    if entry.kind.as_deref() != Some("assistant")
+        || entry.is_sidechain == Some(true)
+        || entry.is_api_error_message == Some(true)
+    {
+        return None;
+    }
+    let message = entry.message?;
+    if message.model.as_deref() == Some("<synthetic>") {
+        return None;
+    }
+    let used_tokens = message.usage?.context_tokens()?;
+    Some(TailUsage { used_tokens, model: message.model, after_compaction: false })
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+#[derive(Deserialize)]
+struct AssistantLine {
+    #[serde(rename = "type", default, deserialize_with = "lenient")]
+    kind: Option<String>,
+    #[serde(rename = "isSidechain", default, deserialize_with = "lenient")]
+    is_sidechain: Option<bool>,
+    #[serde(rename = "isApiErrorMessage", default, deserialize_with = "lenient")]
+    is_api_error_message: Option<bool>,
+    #[serde(default, deserialize_with = "lenient")]
+    message: Option<AssistantMessage>,
+}
+
+#[derive(Deserialize)]
+struct AssistantMessage {
+    #[serde(default, deserialize_with = "lenient")]
+    model: Option<String>,
+    #[serde(default, deserialize_with = "lenient")]
+    usage: Option<CurrentUsage>,
+}
+
+#[derive(Deserialize)]
+struct CompactLine {
+    #[serde(rename = "type", default, deserialize_with = "lenient")]
+    kind: Option<String>,
+    #[serde(rename = "compactMetadata", default, deserialize_with = "lenient")]
+    compact_metadata: Option<CompactMetadata>,
+}
+
+#[derive(Deserialize)]
+struct CompactMetadata {
+    #[serde(rename = "postTokens", default, deserialize_with = "crate::hook::payload::lenient_number")]
+    post_tokens: Option<f64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn assistant(tokens: u64, extra: &str) -> String {
+        format!(
+            r#"{{"type":"assistant","isSidechain":false,{extra}"message":{{"id":"m","model":"claude-sonnet-4-5","usage":{{"input_tokens":{tokens},"cache_creation_input_tokens":10,"cache_read_input_tokens":5,"output_tokens":7}}}}}}"#
+        )
+    }
+
+    fn scan(lines: &[String]) -> Option<TailUsage> {
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        for l in lines {
+            writeln!(f, "{l}").unwrap();
+        }
+        last_context_usage(f.path()).unwrap()
+    }
+
+    #[test]
+    fn takes_the_last_main_chain_assistant_line() {
+        let lines = vec![
+            assistant(1000, ""),
+            assistant(2000, ""),
+            assistant(9000, "").replace(r#""isSidechain":false"#, r#""isSidechain":true"#),
+            r#"{"type":"user","message":{"role":"user","content":"assistant usage"}}"#.to_string(),
+        ];
+        let got = scan(&lines).unwrap();
+        assert_eq!(got.used_tokens, 2015);
+        assert_eq!(got.model.as_deref(), Some("claude-sonnet-4-5"));
+    }
+
+    #[test]
+    fn skips_api_errors_and_synthetic_messages() {
+        let lines = vec![
+            assistant(3000, ""),
+            assistant(1, r#""isApiErrorMessage":true,"#),
+            assistant(1, "").replace("claude-sonnet-4-5", "<synthetic>"),
+        ];
+        assert_eq!(scan(&lines).unwrap().used_tokens, 3015);
+    }
+
+    #[test]
+    fn a_newer_compact_boundary_wins() {
+        let lines = vec![
+            assistant(160_000, ""),
+            r#"{"type":"system","subtype":"compact_boundary","compactMetadata":{"trigger":"auto","preTokens":166909,"postTokens":6060}}"#.to_string(),
+            r#"{"type":"user","isCompactSummary":true,"message":{"role":"user","content":"summary"}}"#.to_string(),
+        ];
+        let got = scan(&lines).unwrap();
+        assert_eq!((got.used_tokens, got.after_compaction), (6060, true));
+        let mut after = lines.clone();
+        after.push(assistant(7000, ""));
+        assert_eq!(scan(&after).unwrap().used_tokens, 7015);
+    }
+
+    #[test]
+    fn finds_a_line_behind_a_tail_larger_than_one_chunk() {
+        let big = format!(r#"{{"type":"user","message":{{"content":"{}"}}}}"#, "x".repeat(FIRST_WINDOW as usize + 17));
+        let lines = vec![assistant(42_000, ""), big.clone(), big];
+        assert_eq!(scan(&lines).unwrap().used_tokens, 42_015);
+    }
+
+    #[test]
+    fn no_usage_and_garbage_give_none() {
+        assert_eq!(scan(&["not json".into(), "\u{0}\u{1}".into()]), None);
+        assert_eq!(scan(&[]), None);
+        // A truncated last line is ignored; the one before counts.
+        let mut lines = vec![assistant(5000, "")];
+        lines.push(assistant(6000, "")[..40].to_string());
+        assert_eq!(scan(&lines).unwrap().used_tokens, 5015);
+    }
+
+    #[test]
+    fn reads_the_real_clients_transcript() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/claude-code-2.1.197/transcript-headless-3-tools.jsonl");
+        if let Ok(Some(got)) = last_context_usage(&path) {
+            assert_eq!(got.used_tokens, 150_000);
+        } else {
+            panic!("fixture transcript missing or unreadable: {}", path.display());
+        }
+    }
+}

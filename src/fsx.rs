@@ -1,0 +1,187 @@
+//! The only place that writes files: atomic writes, bounded locks, symlink-safe opens,
+//! and the temp-dir naming rule for per-session files.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Longest session id baton accepts for a file name.
+const MAX_SESSION_ID_LEN: usize = 128;
+
+/// Whether a write must survive a crash (project state) or only be atomic (temp files).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Durability {
+    /// fsync the data before the rename: project files under `.planning/` and `.baton/`.
+    Durable,
+    /// Atomic rename only: ephemeral files in the temp dir, rewritten every few seconds.
+    Ephemeral,
+}
+
+/// The temp dir for session files: `TMPDIR` when set and absolute, else `/tmp`.
+pub fn temp_dir() -> PathBuf {
+    match std::env::var_os("TMPDIR") {
+        Some(dir) if Path::new(&dir).is_absolute() => PathBuf::from(dir),
+        _ => PathBuf::from("/tmp"),
+    }
+}
+
+/// A session id that is safe to put in a file name: `[A-Za-z0-9._-]`, no `..`, bounded.
+pub fn is_safe_session_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= MAX_SESSION_ID_LEN
+        && !id.contains("..")
+        && !id.starts_with('.')
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+}
+
+/// `<temp dir>/claude-ctx-<session><suffix>`, or `None` for an unsafe session id.
+pub fn session_temp_path(session_id: &str, suffix: &str) -> Option<PathBuf> {
+    is_safe_session_id(session_id)
+        .then(|| temp_dir().join(format!("claude-ctx-{session_id}{suffix}")))
+}
+
+/// Reads a small file without following a symlink and only if the current user owns it.
+/// Files larger than `limit` bytes are refused.
+pub fn read_private(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)?;
+    let meta = file.metadata()?;
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let uid = unsafe { libc::geteuid() };
+    if !meta.is_file() || meta.uid() != uid {
+        return Err(io::Error::new(io::ErrorKind::PermissionDenied, "not our regular file"));
+    }
+    if meta.len() > limit {
+        return Err(io::Error::new(io::ErrorKind::InvalidData, "file too large"));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(limit).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Replaces `path` with `contents` atomically: a reader sees the old file or the new one.
+/// The temp file is created exclusively in the same directory with mode `mode`, so a
+/// symlink planted at `path` is replaced, never written through.
+pub fn write_atomic(path: &Path, contents: &[u8], mode: u32, durability: Durability) -> io::Result<()> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let mut temp = tempfile::Builder::new()
+        .prefix(".baton-")
+        .suffix(".tmp")
+        .permissions(fs::Permissions::from_mode(mode))
+        .tempfile_in(dir)?;
+    temp.write_all(contents)?;
+    if durability == Durability::Durable {
+        temp.as_file().sync_all()?;
+    }
+    temp.persist(path).map_err(|e| e.error)?;
+    if durability == Durability::Durable {
+        // Make the rename itself durable; a failure here loses nothing already written.
+        let _ = File::open(dir).and_then(|d| d.sync_all());
+    }
+    Ok(())
+}
+
+/// An exclusive advisory lock held until dropped.
+#[derive(Debug)]
+pub struct LockGuard {
+    file: File,
+}
+
+impl Drop for LockGuard {
+    fn drop(&mut self) {
+        let _ = self.file.unlock();
+    }
+}
+
+/// Takes an exclusive lock on `path` (created 0600 if missing, never through a symlink),
+/// waiting at most `wait`. A timeout is an error, never a hang.
+pub fn lock_exclusive(path: &Path, wait: Duration) -> io::Result<LockGuard> {
+    let file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)?;
+    let deadline = Instant::now() + wait;
+    let mut pause = Duration::from_micros(200);
+    loop {
+        match file.try_lock() {
+            Ok(()) => return Ok(LockGuard { file }),
+            Err(fs::TryLockError::WouldBlock) if Instant::now() < deadline => {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(5));
+            }
+            Err(fs::TryLockError::WouldBlock) => {
+                return Err(io::Error::new(io::ErrorKind::TimedOut, "lock wait timed out"));
+            }
+            Err(fs::TryLockError::Error(e)) => return Err(e),
+        }
+    }
+}
+
+/// Removes `path` unless it is missing; other errors are returned.
+pub fn remove_if_exists(path: &Path) -> io::Result<()> {
+    match fs::remove_file(path) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn session_ids_are_checked_strictly() {
+        for good in ["4106d464-75bb-44ee-b810-e0e678a180ac", "abc", "a.b_c-d"] {
+            assert!(is_safe_session_id(good), "{good}");
+        }
+        let long = "a".repeat(MAX_SESSION_ID_LEN + 1);
+        for bad in ["", "../x", "/etc/passwd", "a\\b", "a/b", "..", ".hidden", "a\0b", "ä", &long] {
+            assert!(!is_safe_session_id(bad), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn atomic_write_replaces_a_planted_symlink_instead_of_following_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        fs::write(&victim, "keep").unwrap();
+        let link = dir.path().join("bridge.json");
+        std::os::unix::fs::symlink(&victim, &link).unwrap();
+        write_atomic(&link, b"new", 0o600, Durability::Ephemeral).unwrap();
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "keep");
+        assert_eq!(fs::read_to_string(&link).unwrap(), "new");
+        assert!(!fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert_eq!(fs::metadata(&link).unwrap().permissions().mode() & 0o777, 0o600);
+    }
+
+    #[test]
+    fn read_private_refuses_symlinks() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("t");
+        fs::write(&target, "{}").unwrap();
+        let link = dir.path().join("l");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        assert!(read_private(&link, 1024).is_err());
+        assert_eq!(read_private(&target, 1024).unwrap(), b"{}");
+        assert!(read_private(&target, 1).is_err());
+    }
+
+    #[test]
+    fn lock_times_out_instead_of_hanging() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.lock");
+        let _held = lock_exclusive(&path, Duration::from_millis(10)).unwrap();
+        let second = lock_exclusive(&path, Duration::from_millis(20));
+        assert_eq!(second.unwrap_err().kind(), io::ErrorKind::TimedOut);
+    }
+}

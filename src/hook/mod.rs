@@ -1,0 +1,76 @@
+//! `baton hook`: one entry point for every hook event. Reads the payload, dispatches on
+//! `hook_event_name`, and prints nothing or one JSON object. It never fails visibly.
+
+pub mod envelope;
+pub mod payload;
+pub mod stdin;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::context::{bridge, debounce, monitor};
+use crate::fsx;
+use payload::HookPayload;
+
+/// How long a hook waits for its payload; Claude Code has left stdin open.
+const STDIN_WAIT: Duration = Duration::from_secs(2);
+
+/// Reads the payload from stdin and handles it; returns what to print (maybe nothing).
+pub fn run() -> Option<String> {
+    let bytes = match stdin::read_payload(STDIN_WAIT) {
+        Ok(bytes) => bytes,
+        Err(why) => {
+            crate::log::note(&format!("hook: no payload: {why:?}"));
+            return None;
+        }
+    };
+    let payload: HookPayload = match serde_json::from_slice(&bytes) {
+        Ok(p) => p,
+        Err(e) => {
+            crate::log::note(&format!("hook: unreadable payload: {e}"));
+            return None;
+        }
+    };
+    handle(&payload, crate::clock::unix_now())
+}
+
+/// Dispatches one payload; returns the hook output to print, if any.
+pub fn handle(payload: &HookPayload, now: u64) -> Option<String> {
+    let event = payload.hook_event_name.as_deref()?;
+    match event {
+        "PostToolUse" => {
+            crate::context::sweep::sweep_if_due(now);
+            let text = monitor::on_tool_use(payload, now)?;
+            envelope::additional_context(event, &text)
+        }
+        "SessionStart" => {
+            if matches!(payload.source.as_deref(), Some("compact" | "clear")) {
+                forget_context_figures(payload.session_id.as_deref());
+            }
+            None
+        }
+        _ => None,
+    }
+}
+
+/// After /compact or /clear the old figures are wrong: drop the debounce and the bridge.
+fn forget_context_figures(session_id: Option<&str>) {
+    let Some(id) = session_id.filter(|id| fsx::is_safe_session_id(id)) else { return };
+    if let Err(e) = debounce::reset(id) {
+        crate::log::note(&format!("hook: debounce reset failed: {e}"));
+    }
+    if let Some(path) = bridge::path(id) {
+        if let Err(e) = fsx::remove_if_exists(&path) {
+            crate::log::note(&format!("hook: bridge removal failed: {e}"));
+        }
+    }
+}
+
+/// The directory a payload is about: its `cwd`, else `$CLAUDE_PROJECT_DIR`, else ours.
+pub fn working_dir(cwd: Option<&str>) -> PathBuf {
+    cwd.filter(|c| c.starts_with('/'))
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("CLAUDE_PROJECT_DIR").map(PathBuf::from))
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_else(|| PathBuf::from("/"))
+}

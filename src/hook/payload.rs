@@ -1,0 +1,139 @@
+//! What Claude Code sends on stdin, as types that survive payload changes: every field is
+//! optional, and a `null` or wrongly typed value reads as absent instead of failing the whole.
+
+use serde::{Deserialize, Deserializer, de::DeserializeOwned};
+use serde_json::Value;
+
+/// Deserializes any value, keeping it only when it has the expected type.
+pub fn lenient<'de, D: Deserializer<'de>, T: DeserializeOwned>(d: D) -> Result<Option<T>, D::Error> {
+    Ok(serde_json::from_value(Value::deserialize(d)?).ok())
+}
+
+/// Reads a token count or percentage given as an integer or a float (never negative).
+pub fn lenient_number<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    Ok(Value::deserialize(d)?.as_f64().filter(|n| n.is_finite() && *n >= 0.0))
+}
+
+/// Fields shared by every hook event, plus the event-specific ones baton uses.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct HookPayload {
+    #[serde(deserialize_with = "lenient")]
+    pub session_id: Option<String>,
+    #[serde(deserialize_with = "lenient")]
+    pub transcript_path: Option<String>,
+    #[serde(deserialize_with = "lenient")]
+    pub cwd: Option<String>,
+    #[serde(deserialize_with = "lenient")]
+    pub hook_event_name: Option<String>,
+    /// SessionStart: `startup|resume|clear|compact`.
+    #[serde(deserialize_with = "lenient")]
+    pub source: Option<String>,
+    /// PostToolUse: the tool that ran.
+    #[serde(deserialize_with = "lenient")]
+    pub tool_name: Option<String>,
+}
+
+/// The statusline's stdin (PROTOCOL.md §1).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct StatuslinePayload {
+    #[serde(deserialize_with = "lenient")]
+    pub session_id: Option<String>,
+    #[serde(deserialize_with = "lenient")]
+    pub transcript_path: Option<String>,
+    #[serde(deserialize_with = "lenient")]
+    pub cwd: Option<String>,
+    #[serde(deserialize_with = "lenient")]
+    pub model: Option<Model>,
+    #[serde(deserialize_with = "lenient")]
+    pub workspace: Option<Workspace>,
+    #[serde(deserialize_with = "lenient")]
+    pub context_window: Option<ContextWindow>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct Model {
+    #[serde(deserialize_with = "lenient")]
+    pub id: Option<String>,
+    #[serde(deserialize_with = "lenient")]
+    pub display_name: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct Workspace {
+    #[serde(deserialize_with = "lenient")]
+    pub current_dir: Option<String>,
+    #[serde(deserialize_with = "lenient")]
+    pub project_dir: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct ContextWindow {
+    #[serde(deserialize_with = "lenient_number")]
+    pub context_window_size: Option<f64>,
+    #[serde(deserialize_with = "lenient")]
+    pub current_usage: Option<CurrentUsage>,
+    #[serde(deserialize_with = "lenient_number")]
+    pub used_percentage: Option<f64>,
+    #[serde(deserialize_with = "lenient_number")]
+    pub remaining_percentage: Option<f64>,
+}
+
+/// Token counts of the last API call; also the shape of `message.usage` in transcripts.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct CurrentUsage {
+    #[serde(deserialize_with = "lenient_number")]
+    pub input_tokens: Option<f64>,
+    #[serde(deserialize_with = "lenient_number")]
+    pub cache_creation_input_tokens: Option<f64>,
+    #[serde(deserialize_with = "lenient_number")]
+    pub cache_read_input_tokens: Option<f64>,
+}
+
+impl CurrentUsage {
+    /// Tokens in the context: input + cache writes + cache reads (output excluded).
+    pub fn context_tokens(&self) -> Option<u64> {
+        let parts = [self.input_tokens, self.cache_creation_input_tokens, self.cache_read_input_tokens];
+        if parts.iter().all(Option::is_none) {
+            return None;
+        }
+        Some(parts.iter().flatten().sum::<f64>().round() as u64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn null_and_wrong_types_read_as_absent() {
+        let p: StatuslinePayload = serde_json::from_str(
+            r#"{"session_id":7,"model":{"display_name":null,"id":"m"},"context_window":
+               {"current_usage":null,"used_percentage":"x","context_window_size":200000.0},
+               "workspace":"x","extra":{"deep":[1,2]}}"#,
+        )
+        .unwrap();
+        assert_eq!(p.session_id, None);
+        assert_eq!(p.model.as_ref().unwrap().id.as_deref(), Some("m"));
+        assert_eq!(p.model.unwrap().display_name, None);
+        let cw = p.context_window.unwrap();
+        assert!(cw.current_usage.is_none() && cw.used_percentage.is_none());
+        assert_eq!(cw.context_window_size, Some(200000.0));
+        assert!(p.workspace.is_none());
+    }
+
+    #[test]
+    fn context_tokens_sum_input_and_cache_but_not_output() {
+        let u: CurrentUsage = serde_json::from_str(
+            r#"{"input_tokens":10,"output_tokens":99,"cache_creation_input_tokens":5,"cache_read_input_tokens":100}"#,
+        )
+        .unwrap();
+        assert_eq!(u.context_tokens(), Some(115));
+        assert_eq!(CurrentUsage::default().context_tokens(), None);
+    }
+}

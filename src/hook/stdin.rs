@@ -1,0 +1,187 @@
+//! Bounded stdin reader: returns the first complete JSON object, never waits for EOF
+//! past a deadline (Claude Code has left stdin open) and never holds more than a cap.
+
+use std::io;
+use std::os::fd::RawFd;
+use std::time::{Duration, Instant};
+
+/// Largest payload baton reads; a Write of a huge file can exceed it, and is then ignored.
+pub const MAX_PAYLOAD_BYTES: usize = 16 * 1024 * 1024;
+
+/// Why no payload could be taken from stdin.
+#[derive(Debug, PartialEq, Eq)]
+pub enum ReadFailure {
+    /// No complete JSON object before the deadline.
+    TimedOut,
+    /// More than [`MAX_PAYLOAD_BYTES`] before the object closed.
+    TooLarge,
+    /// EOF before a complete object (empty input, garbage, a truncated object).
+    Incomplete,
+    /// The input is not a JSON object (an array, a number, text).
+    NotAnObject,
+}
+
+/// Reads stdin until the first top-level JSON object is complete, EOF, the cap or the deadline.
+/// Returns the bytes of that object (leading whitespace skipped).
+pub fn read_payload(timeout: Duration) -> Result<Vec<u8>, ReadFailure> {
+    read_object_from_fd(libc::STDIN_FILENO, timeout, MAX_PAYLOAD_BYTES)
+}
+
+/// The reader behind [`read_payload`], on any file descriptor.
+pub fn read_object_from_fd(fd: RawFd, timeout: Duration, cap: usize) -> Result<Vec<u8>, ReadFailure> {
+    let deadline = Instant::now() + timeout;
+    let mut buf: Vec<u8> = Vec::with_capacity(16 * 1024);
+    let mut scanner = ObjectScanner::default();
+    let mut chunk = vec![0u8; 64 * 1024];
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() || !wait_readable(fd, left) {
+            return Err(ReadFailure::TimedOut);
+        }
+        // SAFETY: chunk is a valid writable buffer of chunk.len() bytes.
+        let n = unsafe { libc::read(fd, chunk.as_mut_ptr().cast(), chunk.len()) };
+        if n < 0 {
+            match io::Error::last_os_error().kind() {
+                io::ErrorKind::Interrupted | io::ErrorKind::WouldBlock => continue,
+                _ => return Err(ReadFailure::Incomplete),
+            }
+        }
+        if n == 0 {
+            return Err(ReadFailure::Incomplete);
+        }
+        let data = &chunk[..n as usize];
+        let start = buf.len();
+        buf.extend_from_slice(data);
+        match scanner.feed(data) {
+            Scan::Complete(end) => {
+                let begin = scanner.begin.unwrap_or(0);
+                return Ok(buf[begin..start + end].to_vec());
+            }
+            Scan::NotAnObject => return Err(ReadFailure::NotAnObject),
+            Scan::More if buf.len() > cap => return Err(ReadFailure::TooLarge),
+            Scan::More => {}
+        }
+    }
+}
+
+/// Waits until `fd` has data or EOF, or `left` elapses.
+fn wait_readable(fd: RawFd, left: Duration) -> bool {
+    let mut pollfd = libc::pollfd { fd, events: libc::POLLIN, revents: 0 };
+    let millis = left.as_millis().clamp(1, i32::MAX as u128) as libc::c_int;
+    loop {
+        // SAFETY: one valid pollfd.
+        let r = unsafe { libc::poll(&mut pollfd, 1, millis) };
+        if r >= 0 {
+            return r > 0;
+        }
+        if io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            return false;
+        }
+    }
+}
+
+enum Scan {
+    More,
+    /// The object ends before this offset of the chunk just fed.
+    Complete(usize),
+    NotAnObject,
+}
+
+/// Tracks brace depth outside strings to find where the first object closes,
+/// in one linear pass over the input (no repeated parse attempts).
+#[derive(Default)]
+struct ObjectScanner {
+    offset: usize,
+    begin: Option<usize>,
+    depth: usize,
+    in_string: bool,
+    escaped: bool,
+}
+
+impl ObjectScanner {
+    fn feed(&mut self, data: &[u8]) -> Scan {
+        for (i, &b) in data.iter().enumerate() {
+            if self.begin.is_none() {
+                match b {
+                    b' ' | b'\t' | b'\r' | b'\n' => continue,
+                    // A UTF-8 byte order mark some tools prepend.
+                    0xEF | 0xBB | 0xBF if self.offset + i < 3 => continue,
+                    b'{' => {
+                        self.begin = Some(self.offset + i);
+                        self.depth = 1;
+                        continue;
+                    }
+                    _ => return Scan::NotAnObject,
+                }
+            }
+            if self.in_string {
+                match (self.escaped, b) {
+                    (true, _) => self.escaped = false,
+                    (false, b'\\') => self.escaped = true,
+                    (false, b'"') => self.in_string = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match b {
+                b'"' => self.in_string = true,
+                b'{' | b'[' => self.depth += 1,
+                b'}' | b']' => {
+                    self.depth -= 1;
+                    if self.depth == 0 {
+                        return Scan::Complete(i + 1);
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.offset += data.len();
+        Scan::More
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+    use std::os::fd::AsRawFd;
+
+    fn read_bytes(input: &[u8]) -> Result<Vec<u8>, ReadFailure> {
+        let mut file = tempfile::tempfile().unwrap();
+        file.write_all(input).unwrap();
+        use std::io::Seek;
+        file.rewind().unwrap();
+        read_object_from_fd(file.as_raw_fd(), Duration::from_secs(1), 1024)
+    }
+
+    #[test]
+    fn returns_the_first_object_and_ignores_what_follows() {
+        let got = read_bytes(b"  {\"a\":\"}{\\\"\",\"b\":[1,{}]} trailing").unwrap();
+        assert_eq!(got, b"{\"a\":\"}{\\\"\",\"b\":[1,{}]}");
+    }
+
+    #[test]
+    fn rejects_non_objects_and_truncation() {
+        assert_eq!(read_bytes(b"[1,2]"), Err(ReadFailure::NotAnObject));
+        assert_eq!(read_bytes(b"garbage"), Err(ReadFailure::NotAnObject));
+        assert_eq!(read_bytes(b""), Err(ReadFailure::Incomplete));
+        assert_eq!(read_bytes(b"{\"a\":1"), Err(ReadFailure::Incomplete));
+    }
+
+    #[test]
+    fn caps_the_size() {
+        let mut big = b"{\"a\":\"".to_vec();
+        big.extend(std::iter::repeat_n(b'x', 200_000));
+        assert_eq!(read_bytes(&big), Err(ReadFailure::TooLarge));
+    }
+
+    #[test]
+    fn gives_up_at_the_deadline_when_stdin_stays_open() {
+        let (reader, mut writer) = std::io::pipe().unwrap();
+        writer.write_all(b"{\"a\":").unwrap();
+        let started = Instant::now();
+        let got = read_object_from_fd(reader.as_raw_fd(), Duration::from_millis(100), 1024);
+        assert_eq!(got, Err(ReadFailure::TimedOut));
+        assert!(started.elapsed() < Duration::from_secs(5));
+    }
+}

@@ -1,0 +1,12 @@
+//! baton keeps Claude Code agents from losing the thread: a statusline and a context
+//! monitor hook, with the library every later command shares.
+
+pub mod cli;
+pub mod clock;
+pub mod config;
+pub mod context;
+pub mod error;
+pub mod fsx;
+pub mod hook;
+pub mod log;
+pub mod planning;

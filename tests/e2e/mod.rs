@@ -1,0 +1,1 @@
+//! End-to-end tests: the real Claude Code client against a Messages API mock on loopback.
