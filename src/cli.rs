@@ -96,7 +96,10 @@ fn run(args: Vec<OsString>) -> Result<(), Error> {
                 Some(lexopt::Arg::Value(topic)) if topic == "hook" => print(HOOK_HELP),
                 _ => print(HELP),
             },
-            _ => Err(Error::Usage(format!("unknown command '{}'", command.to_string_lossy()))),
+            _ => Err(Error::Usage(format!(
+                "unknown command '{}'",
+                command.to_string_lossy()
+            ))),
         },
         Some(other) => Err(Error::Usage(format!("unexpected {}", other.unexpected()))),
     }
@@ -115,7 +118,10 @@ pub fn run_silently(body: impl FnOnce() -> Option<String> + std::panic::UnwindSa
     std::panic::set_hook(Box::new(|info| crate::log::note(&format!("panic: {info}"))));
     if let Ok(Some(text)) = std::panic::catch_unwind(body) {
         let mut out = std::io::stdout().lock();
-        let _ = out.write_all(text.as_bytes()).and_then(|()| out.write_all(b"\n")).and_then(|()| out.flush());
+        let _ = out
+            .write_all(text.as_bytes())
+            .and_then(|()| out.write_all(b"\n"))
+            .and_then(|()| out.flush());
     }
     ExitCode::SUCCESS
 }

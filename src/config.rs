@@ -80,8 +80,12 @@ impl Config {
     /// A missing or unreadable file counts as empty: the hot path never fails on config.
     pub fn load(project_root: Option<&Path>) -> Self {
         Self {
-            user: user_config_path().map(|p| read_file(&p)).unwrap_or_default(),
-            project: project_root.map(|r| read_file(&r.join(".baton/config.json"))).unwrap_or_default(),
+            user: user_config_path()
+                .map(|p| read_file(&p))
+                .unwrap_or_default(),
+            project: project_root
+                .map(|r| read_file(&r.join(".baton/config.json")))
+                .unwrap_or_default(),
         }
     }
 
@@ -92,15 +96,25 @@ impl Config {
 
     pub fn monitor(&self) -> MonitorSettings {
         let pick = |f: fn(&MonitorFile) -> Option<u64>| {
-            self.project.monitor.as_ref().and_then(f).or_else(|| self.user.monitor.as_ref().and_then(f))
+            self.project
+                .monitor
+                .as_ref()
+                .and_then(f)
+                .or_else(|| self.user.monitor.as_ref().and_then(f))
         };
-        let warning = pick(|m| m.warning_remaining.map(u64::from)).unwrap_or(35).min(100) as u8;
-        let critical = pick(|m| m.critical_remaining.map(u64::from)).unwrap_or(25).min(u64::from(warning)) as u8;
+        let warning = pick(|m| m.warning_remaining.map(u64::from))
+            .unwrap_or(35)
+            .min(100) as u8;
+        let critical = pick(|m| m.critical_remaining.map(u64::from))
+            .unwrap_or(25)
+            .min(u64::from(warning)) as u8;
         MonitorSettings {
             enabled: pick(|m| m.enabled.map(u64::from)).is_none_or(|v| v != 0),
             warning_remaining: warning,
             critical_remaining: critical,
-            debounce_calls: pick(|m| m.debounce_calls.map(u64::from)).unwrap_or(5).clamp(1, 10_000) as u32,
+            debounce_calls: pick(|m| m.debounce_calls.map(u64::from))
+                .unwrap_or(5)
+                .clamp(1, 10_000) as u32,
             stale_seconds: pick(|m| m.stale_seconds).unwrap_or(60),
         }
     }
@@ -109,17 +123,25 @@ impl Config {
         let project = self.project.statusline.as_ref();
         let user = self.user.statusline.as_ref();
         StatuslineSettings {
-            percent: project.and_then(|s| s.percent).or(user.and_then(|s| s.percent)).unwrap_or_default(),
+            percent: project
+                .and_then(|s| s.percent)
+                .or(user.and_then(|s| s.percent))
+                .unwrap_or_default(),
             reserve_tokens: project
                 .and_then(|s| s.reserve_tokens)
                 .or(user.and_then(|s| s.reserve_tokens))
                 .unwrap_or(CLAUDE_CODE_RESERVE),
-            show_branch: project.and_then(|s| s.show_branch).or(user.and_then(|s| s.show_branch)).unwrap_or(true),
+            show_branch: project
+                .and_then(|s| s.show_branch)
+                .or(user.and_then(|s| s.show_branch))
+                .unwrap_or(true),
         }
     }
 
     pub fn context_window_size(&self) -> Option<u64> {
-        self.project.context_window_size.or(self.user.context_window_size)
+        self.project
+            .context_window_size
+            .or(self.user.context_window_size)
     }
 }
 
@@ -132,12 +154,9 @@ pub fn user_config_path() -> Option<PathBuf> {
 }
 
 fn read_file(path: &Path) -> ConfigFile {
-    let Ok(file) = std::fs::File::open(path) else { return ConfigFile::default() };
-    let mut bytes = Vec::new();
-    use std::io::Read;
-    if file.take(MAX_CONFIG_BYTES).read_to_end(&mut bytes).is_err() {
+    let Ok(bytes) = crate::fsx::read_regular(path, MAX_CONFIG_BYTES) else {
         return ConfigFile::default();
-    }
+    };
     match serde_json::from_slice(&bytes) {
         Ok(config) => config,
         Err(e) => {
@@ -158,32 +177,46 @@ mod tests {
     #[test]
     fn defaults_are_gsds_thresholds() {
         let m = Config::default().monitor();
-        assert_eq!(m, MonitorSettings {
-            enabled: true,
-            warning_remaining: 35,
-            critical_remaining: 25,
-            debounce_calls: 5,
-            stale_seconds: 60
-        });
+        assert_eq!(
+            m,
+            MonitorSettings {
+                enabled: true,
+                warning_remaining: 35,
+                critical_remaining: 25,
+                debounce_calls: 5,
+                stale_seconds: 60
+            }
+        );
         assert_eq!(Config::default().statusline().percent, PercentMode::Claude);
     }
 
     #[test]
     fn project_overrides_user_field_by_field() {
         let c = Config::from_files(
-            file(r#"{"monitor":{"warning_remaining":40,"debounce_calls":3},"statusline":{"percent":"raw"}}"#),
+            file(
+                r#"{"monitor":{"warning_remaining":40,"debounce_calls":3},"statusline":{"percent":"raw"}}"#,
+            ),
             file(r#"{"monitor":{"debounce_calls":7,"enabled":false}}"#),
         );
         let m = c.monitor();
-        assert_eq!((m.warning_remaining, m.debounce_calls, m.enabled), (40, 7, false));
+        assert_eq!(
+            (m.warning_remaining, m.debounce_calls, m.enabled),
+            (40, 7, false)
+        );
         assert_eq!(c.statusline().percent, PercentMode::Raw);
     }
 
     #[test]
     fn critical_never_exceeds_warning_and_bad_values_are_ignored() {
-        let c = Config::from_files(file(r#"{"monitor":{"warning_remaining":20,"critical_remaining":30}}"#), file("{}"));
+        let c = Config::from_files(
+            file(r#"{"monitor":{"warning_remaining":20,"critical_remaining":30}}"#),
+            file("{}"),
+        );
         assert_eq!(c.monitor().critical_remaining, 20);
-        let c = Config::from_files(file(r#"{"monitor":{"warning_remaining":"lots"},"statusline":7}"#), file("{}"));
+        let c = Config::from_files(
+            file(r#"{"monitor":{"warning_remaining":"lots"},"statusline":7}"#),
+            file("{}"),
+        );
         assert_eq!(c.monitor().warning_remaining, 35);
     }
 }

@@ -8,7 +8,10 @@ pub enum Error {
     /// Wrong arguments: exit 2.
     Usage(String),
     /// A file could not be read or written: exit 1.
-    Io { path: String, source: std::io::Error },
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
 }
 
 impl Error {
@@ -23,7 +26,10 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Usage(message) => write!(f, "{message}\nRun `baton --help` to see the commands and their options."),
+            Self::Usage(message) => write!(
+                f,
+                "{message}\nRun `baton --help` to see the commands and their options."
+            ),
             Self::Io { path, source } => write!(f, "{path}: {source}"),
         }
     }

@@ -44,6 +44,32 @@ pub fn session_temp_path(session_id: &str, suffix: &str) -> Option<PathBuf> {
         .then(|| temp_dir().join(format!("claude-ctx-{session_id}{suffix}")))
 }
 
+/// Opens a regular file for reading without blocking on a FIFO or device.
+pub fn open_regular(path: &Path) -> io::Result<File> {
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    Ok(file)
+}
+
+/// Reads a regular file of at most `limit` bytes (config, STATE.md, todos, git HEAD).
+pub fn read_regular(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    let file = open_regular(path)?;
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(io::Error::new(io::ErrorKind::InvalidData, "file too large"));
+    }
+    Ok(bytes)
+}
+
 /// Reads a small file without following a symlink and only if the current user owns it.
 /// Files larger than `limit` bytes are refused.
 pub fn read_private(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
@@ -55,7 +81,10 @@ pub fn read_private(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     // SAFETY: geteuid has no preconditions and cannot fail.
     let uid = unsafe { libc::geteuid() };
     if !meta.is_file() || meta.uid() != uid {
-        return Err(io::Error::new(io::ErrorKind::PermissionDenied, "not our regular file"));
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            "not our regular file",
+        ));
     }
     if meta.len() > limit {
         return Err(io::Error::new(io::ErrorKind::InvalidData, "file too large"));
@@ -68,8 +97,16 @@ pub fn read_private(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
 /// Replaces `path` with `contents` atomically: a reader sees the old file or the new one.
 /// The temp file is created exclusively in the same directory with mode `mode`, so a
 /// symlink planted at `path` is replaced, never written through.
-pub fn write_atomic(path: &Path, contents: &[u8], mode: u32, durability: Durability) -> io::Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+pub fn write_atomic(
+    path: &Path,
+    contents: &[u8],
+    mode: u32,
+    durability: Durability,
+) -> io::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     let mut temp = tempfile::Builder::new()
         .prefix(".baton-")
         .suffix(".tmp")
@@ -120,7 +157,10 @@ pub fn lock_exclusive(path: &Path, wait: Duration) -> io::Result<LockGuard> {
                 pause = (pause * 2).min(Duration::from_millis(5));
             }
             Err(fs::TryLockError::WouldBlock) => {
-                return Err(io::Error::new(io::ErrorKind::TimedOut, "lock wait timed out"));
+                return Err(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    "lock wait timed out",
+                ));
             }
             Err(fs::TryLockError::Error(e)) => return Err(e),
         }
@@ -145,7 +185,18 @@ mod tests {
             assert!(is_safe_session_id(good), "{good}");
         }
         let long = "a".repeat(MAX_SESSION_ID_LEN + 1);
-        for bad in ["", "../x", "/etc/passwd", "a\\b", "a/b", "..", ".hidden", "a\0b", "ä", &long] {
+        for bad in [
+            "",
+            "../x",
+            "/etc/passwd",
+            "a\\b",
+            "a/b",
+            "..",
+            ".hidden",
+            "a\0b",
+            "ä",
+            &long,
+        ] {
             assert!(!is_safe_session_id(bad), "{bad:?}");
         }
     }
@@ -160,8 +211,16 @@ mod tests {
         write_atomic(&link, b"new", 0o600, Durability::Ephemeral).unwrap();
         assert_eq!(fs::read_to_string(&victim).unwrap(), "keep");
         assert_eq!(fs::read_to_string(&link).unwrap(), "new");
-        assert!(!fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
-        assert_eq!(fs::metadata(&link).unwrap().permissions().mode() & 0o777, 0o600);
+        assert!(
+            !fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(
+            fs::metadata(&link).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
     }
 
     #[test]

@@ -2,4 +2,8 @@
 //! `baton` binary, the way Claude Code does.
 
 mod common;
+mod concurrency;
 mod e2e;
+mod hostile;
+mod monitor;
+mod statusline;

@@ -21,23 +21,55 @@ pub struct Bridge {
     // GSD's fields.
     #[serde(default, deserialize_with = "lenient")]
     pub session_id: Option<String>,
-    #[serde(default, deserialize_with = "lenient_number", serialize_with = "whole_number")]
+    #[serde(
+        default,
+        deserialize_with = "lenient_number",
+        serialize_with = "whole_number"
+    )]
     pub remaining_percentage: Option<f64>,
-    #[serde(default, deserialize_with = "lenient_number", serialize_with = "whole_number")]
+    #[serde(
+        default,
+        deserialize_with = "lenient_number",
+        serialize_with = "whole_number"
+    )]
     pub used_pct: Option<f64>,
     /// Unix seconds of the write.
-    #[serde(default, deserialize_with = "lenient_number", serialize_with = "whole_number")]
+    #[serde(
+        default,
+        deserialize_with = "lenient_number",
+        serialize_with = "whole_number"
+    )]
     pub timestamp: Option<f64>,
     // baton's extras.
-    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub generator: Option<String>,
-    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub context_window_size: Option<u64>,
-    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub used_tokens: Option<u64>,
-    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub model_id: Option<String>,
-    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub source: Option<String>,
 }
 
@@ -66,12 +98,19 @@ impl Bridge {
     /// The usage this record states, as the monitor sees it.
     pub fn usage(&self) -> Option<ContextUsage> {
         let remaining = self.remaining_percentage?.clamp(0.0, 100.0);
-        let window = self.context_window_size.filter(|w| *w > 0).unwrap_or(crate::context::usage::DEFAULT_WINDOW);
+        let window = self
+            .context_window_size
+            .filter(|w| *w > 0)
+            .unwrap_or(crate::context::usage::DEFAULT_WINDOW);
         // GSD's files carry only percentages: rebuild the tokens from them.
         let used_tokens = self
             .used_tokens
             .unwrap_or_else(|| ((100.0 - remaining) * window as f64 / 100.0).round() as u64);
-        Some(ContextUsage { used_tokens, window, source: UsageSource::Bridge })
+        Some(ContextUsage {
+            used_tokens,
+            window,
+            source: UsageSource::Bridge,
+        })
     }
 }
 
@@ -109,8 +148,18 @@ mod tests {
 
     #[test]
     fn gsd_fields_come_first_and_match_gsds_arithmetic() {
-        let usage = ContextUsage { used_tokens: 150_000, window: 200_000, source: UsageSource::Payload };
-        let json = serde_json::to_string(&Bridge::new("s1", &usage, Some("claude-sonnet-4-5"), 1_795_996_764)).unwrap();
+        let usage = ContextUsage {
+            used_tokens: 150_000,
+            window: 200_000,
+            source: UsageSource::Payload,
+        };
+        let json = serde_json::to_string(&Bridge::new(
+            "s1",
+            &usage,
+            Some("claude-sonnet-4-5"),
+            1_795_996_764,
+        ))
+        .unwrap();
         assert!(json.starts_with(
             r#"{"session_id":"s1","remaining_percentage":25,"used_pct":75,"timestamp":1795996764,"generator":"baton""#
         ), "{json}");
@@ -118,11 +167,15 @@ mod tests {
 
     #[test]
     fn reads_gsds_own_files() {
-        let gsd: Bridge =
-            serde_json::from_str(r#"{"session_id":"s","remaining_percentage":30,"used_pct":70,"timestamp":1795996764}"#)
-                .unwrap();
+        let gsd: Bridge = serde_json::from_str(
+            r#"{"session_id":"s","remaining_percentage":30,"used_pct":70,"timestamp":1795996764}"#,
+        )
+        .unwrap();
         let usage = gsd.usage().unwrap();
-        assert_eq!((usage.remaining_percent(), usage.used_tokens), (30, 140_000));
+        assert_eq!(
+            (usage.remaining_percent(), usage.used_tokens),
+            (30, 140_000)
+        );
         assert_eq!(gsd.age_seconds(1_795_996_800), Some(36));
     }
 }

@@ -15,14 +15,27 @@ use crate::planning::config::PlanningConfig;
 
 /// Runs the monitor for one tool call; `Some(text)` is the warning to give the agent.
 pub fn on_tool_use(payload: &HookPayload, now: u64) -> Option<String> {
-    let session_id = payload.session_id.as_deref().filter(|id| fsx::is_safe_session_id(id))?;
+    let session_id = payload
+        .session_id
+        .as_deref()
+        .filter(|id| fsx::is_safe_session_id(id))?;
     let project = Project::find(&crate::hook::working_dir(payload.cwd.as_deref()));
     let config = Config::load(project.as_ref().map(|p| p.root.as_path()));
     let settings = config.monitor();
-    if !settings.enabled || project.as_ref().is_some_and(|p| !PlanningConfig::read(p).context_warnings()) {
+    if !settings.enabled
+        || project
+            .as_ref()
+            .is_some_and(|p| !PlanningConfig::read(p).context_warnings())
+    {
         return None;
     }
-    let usage = current_usage(session_id, payload.transcript_path.as_deref(), &config, &settings, now)?;
+    let usage = current_usage(
+        session_id,
+        payload.transcript_path.as_deref(),
+        &config,
+        &settings,
+        now,
+    )?;
     let Some(level) = level_for(usage.remaining_percent(), &settings) else {
         if let Err(e) = debounce::reset(session_id) {
             crate::log::note(&format!("monitor: debounce reset failed: {e}"));
@@ -50,20 +63,31 @@ pub fn current_usage(
     now: u64,
 ) -> Option<ContextUsage> {
     let bridge = bridge::read(session_id);
-    if let Some(b) = &bridge {
-        if b.age_seconds(now).is_some_and(|age| age <= settings.stale_seconds) {
-            if let Some(usage) = b.usage() {
-                return Some(usage);
-            }
-        }
+    if let Some(b) = &bridge
+        && b.age_seconds(now)
+            .is_some_and(|age| age <= settings.stale_seconds)
+        && let Some(usage) = b.usage()
+    {
+        return Some(usage);
     }
     let tail = transcript::last_context_usage(Path::new(transcript_path?)).ok()??;
     // A stale bridge still knows the window Claude Code reported for this session.
     let known_window = bridge.as_ref().and_then(|b| b.context_window_size);
-    let model = tail.model.as_deref().or(bridge.as_ref().and_then(|b| b.model_id.as_deref()));
+    let model = tail
+        .model
+        .as_deref()
+        .or(bridge.as_ref().and_then(|b| b.model_id.as_deref()));
     let window = usage::window_size(known_window, model, config.context_window_size());
-    let source = if tail.after_compaction { UsageSource::CompactBoundary } else { UsageSource::Transcript };
-    Some(ContextUsage { used_tokens: tail.used_tokens, window, source })
+    let source = if tail.after_compaction {
+        UsageSource::CompactBoundary
+    } else {
+        UsageSource::Transcript
+    };
+    Some(ContextUsage {
+        used_tokens: tail.used_tokens,
+        window,
+        source,
+    })
 }
 
 /// The level for a remaining percentage, `None` above the warning threshold.
@@ -132,11 +156,19 @@ mod tests {
 
     #[test]
     fn texts_start_with_gsds_prefix_and_stay_advisory() {
-        let usage = ContextUsage { used_tokens: 140_000, window: 200_000, source: UsageSource::Payload };
+        let usage = ContextUsage {
+            used_tokens: 140_000,
+            window: 200_000,
+            source: UsageSource::Payload,
+        };
         for level in [Level::Warning, Level::Critical] {
             for planning in [true, false] {
                 let text = warning_text(level, &usage, planning);
-                assert!(text.starts_with("CONTEXT ") && text.contains(": Usage at 70%. Remaining: 30%."), "{text}");
+                assert!(
+                    text.starts_with("CONTEXT ")
+                        && text.contains(": Usage at 70%. Remaining: 30%."),
+                    "{text}"
+                );
                 assert!(text.contains("140k of 200k tokens"), "{text}");
                 for imperative in ["STOP", "NOW", "immediately", "must", "Do NOT", "save state"] {
                     assert!(!text.contains(imperative), "{imperative:?} in {text}");

@@ -21,7 +21,9 @@ pub fn sweep_if_due(now: u64) {
     // SAFETY: geteuid has no preconditions and cannot fail.
     let uid = unsafe { libc::geteuid() };
     let stamp = dir.join(format!("baton-sweep-{uid}.stamp"));
-    let last = fs::symlink_metadata(&stamp).ok().map(|m| m.mtime().max(0) as u64);
+    let last = fs::symlink_metadata(&stamp)
+        .ok()
+        .map(|m| m.mtime().max(0) as u64);
     if last.is_some_and(|t| now.saturating_sub(t) < SWEEP_EVERY_SECS) {
         return;
     }
@@ -35,7 +37,9 @@ pub fn sweep_if_due(now: u64) {
 /// Removes files in `dir` named `claude-ctx-*`, owned by `uid`, older than a day, that
 /// baton wrote: its lock files, and bridge/debounce files that carry its generator mark.
 pub fn sweep(dir: &Path, now: u64, uid: u32) -> usize {
-    let Ok(entries) = fs::read_dir(dir) else { return 0 };
+    let Ok(entries) = fs::read_dir(dir) else {
+        return 0;
+    };
     let mut removed = 0;
     for entry in entries.take(MAX_ENTRIES).flatten() {
         let name = entry.file_name();
@@ -44,8 +48,13 @@ pub fn sweep(dir: &Path, now: u64, uid: u32) -> usize {
             continue;
         }
         let path = entry.path();
-        let Ok(meta) = fs::symlink_metadata(&path) else { continue };
-        if !meta.is_file() || meta.uid() != uid || now.saturating_sub(meta.mtime().max(0) as u64) < STALE_AFTER_SECS {
+        let Ok(meta) = fs::symlink_metadata(&path) else {
+            continue;
+        };
+        if !meta.is_file()
+            || meta.uid() != uid
+            || now.saturating_sub(meta.mtime().max(0) as u64) < STALE_AFTER_SECS
+        {
             continue;
         }
         if is_batons(&path, name) && fs::remove_file(&path).is_ok() {
@@ -63,7 +72,8 @@ fn is_batons(path: &Path, name: &str) -> bool {
         return false;
     }
     let mark = format!("\"generator\":\"{GENERATOR}\"");
-    fsx::read_private(path, 64 * 1024).is_ok_and(|bytes| bytes.windows(mark.len()).any(|w| w == mark.as_bytes()))
+    fsx::read_private(path, 64 * 1024)
+        .is_ok_and(|bytes| bytes.windows(mark.len()).any(|w| w == mark.as_bytes()))
 }
 
 #[cfg(test)]
@@ -83,7 +93,9 @@ mod tests {
         let now = crate::clock::unix_now();
         assert_eq!(sweep(d, now, uid), 0, "fresh files stay");
         assert_eq!(sweep(d, now + STALE_AFTER_SECS + 5, uid), 2);
-        assert!(!d.join("claude-ctx-a.json").exists() && !d.join("claude-ctx-a-warned.lock").exists());
+        assert!(
+            !d.join("claude-ctx-a.json").exists() && !d.join("claude-ctx-a-warned.lock").exists()
+        );
         assert!(d.join("claude-ctx-gsd.json").exists() && d.join("other.json").exists());
     }
 }

@@ -1,7 +1,6 @@
 //! Reads the current context size from the end of a transcript, without reading the whole
 //! file: the last main-chain assistant usage, or `postTokens` of a newer compact boundary.
 
-use std::fs::File;
 use std::io;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
@@ -29,7 +28,7 @@ pub struct TailUsage {
 /// 64 KiB, then (rarely, behind a huge tool result) up to 8 MiB. Never the whole file.
 /// `None` when the tail holds no usable line (a fresh session, only garbage).
 pub fn last_context_usage(path: &Path) -> io::Result<Option<TailUsage>> {
-    let file = File::open(path)?;
+    let file = crate::fsx::open_regular(path)?;
     let size = file.metadata()?.len();
     // Everything from `end` on has been scanned; `end` is always the start of a line.
     let mut end = size;
@@ -65,7 +64,11 @@ fn usage_in_line(line: &[u8]) -> Option<TailUsage> {
             return None;
         }
         let post = entry.compact_metadata?.post_tokens?;
-        return Some(TailUsage { used_tokens: post.round() as u64, model: None, after_compaction: true });
+        return Some(TailUsage {
+            used_tokens: post.round() as u64,
+            model: None,
+            after_compaction: true,
+        });
     }
     if !contains(line, b"\"assistant\"") || !contains(line, b"\"usage\"") {
         return None;
@@ -82,7 +85,11 @@ fn usage_in_line(line: &[u8]) -> Option<TailUsage> {
         return None;
     }
     let used_tokens = message.usage?.context_tokens()?;
-    Some(TailUsage { used_tokens, model: message.model, after_compaction: false })
+    Some(TailUsage {
+        used_tokens,
+        model: message.model,
+        after_compaction: false,
+    })
 }
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
@@ -119,7 +126,11 @@ struct CompactLine {
 
 #[derive(Deserialize)]
 struct CompactMetadata {
-    #[serde(rename = "postTokens", default, deserialize_with = "crate::hook::payload::lenient_number")]
+    #[serde(
+        rename = "postTokens",
+        default,
+        deserialize_with = "crate::hook::payload::lenient_number"
+    )]
     post_tokens: Option<f64>,
 }
 
@@ -181,7 +192,10 @@ mod tests {
 
     #[test]
     fn finds_a_line_behind_a_tail_larger_than_one_chunk() {
-        let big = format!(r#"{{"type":"user","message":{{"content":"{}"}}}}"#, "x".repeat(FIRST_WINDOW as usize + 17));
+        let big = format!(
+            r#"{{"type":"user","message":{{"content":"{}"}}}}"#,
+            "x".repeat(FIRST_WINDOW as usize + 17)
+        );
         let lines = vec![assistant(42_000, ""), big.clone(), big];
         assert_eq!(scan(&lines).unwrap().used_tokens, 42_015);
     }
@@ -203,7 +217,10 @@ mod tests {
         if let Ok(Some(got)) = last_context_usage(&path) {
             assert_eq!(got.used_tokens, 150_000);
         } else {
-            panic!("fixture transcript missing or unreadable: {}", path.display());
+            panic!(
+                "fixture transcript missing or unreadable: {}",
+                path.display()
+            );
         }
     }
 }

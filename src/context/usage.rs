@@ -83,11 +83,17 @@ impl ContextUsage {
             PercentMode::Raw => self.used_percent(),
             PercentMode::Claude => {
                 // A reserve that would leave less than half the window is a misconfiguration.
-                let usable = if reserve < self.window / 2 { self.window - reserve } else { self.window };
+                let usable = if reserve < self.window / 2 {
+                    self.window - reserve
+                } else {
+                    self.window
+                };
                 if usable == 0 {
                     return 100;
                 }
-                (self.used_tokens as f64 * 100.0 / usable as f64).round().clamp(0.0, 100.0) as u8
+                (self.used_tokens as f64 * 100.0 / usable as f64)
+                    .round()
+                    .clamp(0.0, 100.0) as u8
             }
         }
     }
@@ -95,7 +101,11 @@ impl ContextUsage {
 
 /// The window for a model: the payload's size when given, else `[1m]` ids get 1M,
 /// else the configured size, else 200k.
-pub fn window_size(payload_window: Option<u64>, model_id: Option<&str>, configured: Option<u64>) -> u64 {
+pub fn window_size(
+    payload_window: Option<u64>,
+    model_id: Option<&str>,
+    configured: Option<u64>,
+) -> u64 {
     if let Some(w) = payload_window.filter(|w| *w > 0) {
         return w;
     }
@@ -109,11 +119,21 @@ pub fn window_size(payload_window: Option<u64>, model_id: Option<&str>, configur
 /// `None` when the payload carries no usage (session start, right after /compact, old versions).
 pub fn from_payload(cw: &ContextWindow, window: u64) -> Option<ContextUsage> {
     if let Some(tokens) = cw.current_usage.as_ref().and_then(|u| u.context_tokens()) {
-        return Some(ContextUsage { used_tokens: tokens, window, source: UsageSource::Payload });
+        return Some(ContextUsage {
+            used_tokens: tokens,
+            window,
+            source: UsageSource::Payload,
+        });
     }
-    let used_pct = cw.used_percentage.or(cw.remaining_percentage.map(|r| 100.0 - r))?;
+    let used_pct = cw
+        .used_percentage
+        .or(cw.remaining_percentage.map(|r| 100.0 - r))?;
     let used_tokens = (used_pct.clamp(0.0, 100.0) * window as f64 / 100.0).round() as u64;
-    Some(ContextUsage { used_tokens, window, source: UsageSource::PayloadPercent })
+    Some(ContextUsage {
+        used_tokens,
+        window,
+        source: UsageSource::PayloadPercent,
+    })
 }
 
 /// A token count as people say it: `950`, `140k`, `1.2M`.
@@ -123,7 +143,11 @@ pub fn short_tokens(n: u64) -> String {
         1_000..1_000_000 => format!("{}k", (n as f64 / 1_000.0).round() as u64),
         _ => {
             let m = n as f64 / 1_000_000.0;
-            if m.fract() < 0.05 { format!("{}M", m.round() as u64) } else { format!("{m:.1}M") }
+            if m.fract() < 0.05 {
+                format!("{}M", m.round() as u64)
+            } else {
+                format!("{m:.1}M")
+            }
         }
     }
 }
@@ -133,17 +157,30 @@ mod tests {
     use super::*;
 
     fn usage(used: u64, window: u64) -> ContextUsage {
-        ContextUsage { used_tokens: used, window, source: UsageSource::Payload }
+        ContextUsage {
+            used_tokens: used,
+            window,
+            source: UsageSource::Payload,
+        }
     }
 
     #[test]
     fn display_agrees_with_claude_codes_indicator() {
         // Measured live on Claude Code 2.1.197 with a 200k window.
         for (tokens, shown) in [(150_000, 83), (160_000, 89), (175_000, 97)] {
-            assert_eq!(usage(tokens, 200_000).display_percent(PercentMode::Claude, CLAUDE_CODE_RESERVE), shown);
+            assert_eq!(
+                usage(tokens, 200_000).display_percent(PercentMode::Claude, CLAUDE_CODE_RESERVE),
+                shown
+            );
         }
-        assert_eq!(usage(150_000, 200_000).display_percent(PercentMode::Raw, CLAUDE_CODE_RESERVE), 75);
-        assert_eq!(usage(250_000, 200_000).display_percent(PercentMode::Claude, CLAUDE_CODE_RESERVE), 100);
+        assert_eq!(
+            usage(150_000, 200_000).display_percent(PercentMode::Raw, CLAUDE_CODE_RESERVE),
+            75
+        );
+        assert_eq!(
+            usage(250_000, 200_000).display_percent(PercentMode::Claude, CLAUDE_CODE_RESERVE),
+            100
+        );
     }
 
     #[test]
@@ -165,9 +202,18 @@ mod tests {
 
     #[test]
     fn window_prefers_the_payload_then_the_model_then_config() {
-        assert_eq!(window_size(Some(500_000), Some("claude-opus-4-6[1m]"), None), 500_000);
-        assert_eq!(window_size(None, Some("claude-sonnet-4-5[1m]"), Some(300_000)), LARGE_WINDOW);
-        assert_eq!(window_size(Some(0), Some("claude-sonnet-4-5"), Some(300_000)), 300_000);
+        assert_eq!(
+            window_size(Some(500_000), Some("claude-opus-4-6[1m]"), None),
+            500_000
+        );
+        assert_eq!(
+            window_size(None, Some("claude-sonnet-4-5[1m]"), Some(300_000)),
+            LARGE_WINDOW
+        );
+        assert_eq!(
+            window_size(Some(0), Some("claude-sonnet-4-5"), Some(300_000)),
+            300_000
+        );
         assert_eq!(window_size(None, None, None), DEFAULT_WINDOW);
     }
 
@@ -175,8 +221,12 @@ mod tests {
     fn payload_percentages_stand_in_for_missing_token_counts() {
         let cw: ContextWindow = serde_json::from_str(r#"{"remaining_percentage":30}"#).unwrap();
         let u = from_payload(&cw, 200_000).unwrap();
-        assert_eq!((u.used_tokens, u.source), (140_000, UsageSource::PayloadPercent));
-        let cw: ContextWindow = serde_json::from_str(r#"{"current_usage":null,"used_percentage":null}"#).unwrap();
+        assert_eq!(
+            (u.used_tokens, u.source),
+            (140_000, UsageSource::PayloadPercent)
+        );
+        let cw: ContextWindow =
+            serde_json::from_str(r#"{"current_usage":null,"used_percentage":null}"#).unwrap();
         assert!(from_payload(&cw, 200_000).is_none());
     }
 }

@@ -23,7 +23,10 @@ pub fn additional_context(event: &str, text: &str) -> Option<String> {
         return None;
     }
     let text: String = text.chars().take(MAX_CONTEXT_CHARS).collect();
-    Some(json!({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}).to_string())
+    Some(
+        json!({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}})
+            .to_string(),
+    )
 }
 
 #[cfg(test)]
@@ -35,7 +38,14 @@ mod tests {
         let out = additional_context("PostToolUse", &"é".repeat(20_000)).unwrap();
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(v["hookSpecificOutput"]["hookEventName"], "PostToolUse");
-        assert_eq!(v["hookSpecificOutput"]["additionalContext"].as_str().unwrap().chars().count(), MAX_CONTEXT_CHARS);
+        assert_eq!(
+            v["hookSpecificOutput"]["additionalContext"]
+                .as_str()
+                .unwrap()
+                .chars()
+                .count(),
+            MAX_CONTEXT_CHARS
+        );
         assert!(additional_context("PreCompact", "x").is_none());
     }
 }

@@ -55,14 +55,16 @@ pub fn handle(payload: &HookPayload, now: u64) -> Option<String> {
 
 /// After /compact or /clear the old figures are wrong: drop the debounce and the bridge.
 fn forget_context_figures(session_id: Option<&str>) {
-    let Some(id) = session_id.filter(|id| fsx::is_safe_session_id(id)) else { return };
+    let Some(id) = session_id.filter(|id| fsx::is_safe_session_id(id)) else {
+        return;
+    };
     if let Err(e) = debounce::reset(id) {
         crate::log::note(&format!("hook: debounce reset failed: {e}"));
     }
-    if let Some(path) = bridge::path(id) {
-        if let Err(e) = fsx::remove_if_exists(&path) {
-            crate::log::note(&format!("hook: bridge removal failed: {e}"));
-        }
+    if let Some(path) = bridge::path(id)
+        && let Err(e) = fsx::remove_if_exists(&path)
+    {
+        crate::log::note(&format!("hook: bridge removal failed: {e}"));
     }
 }
 

@@ -28,7 +28,11 @@ pub fn read_payload(timeout: Duration) -> Result<Vec<u8>, ReadFailure> {
 }
 
 /// The reader behind [`read_payload`], on any file descriptor.
-pub fn read_object_from_fd(fd: RawFd, timeout: Duration, cap: usize) -> Result<Vec<u8>, ReadFailure> {
+pub fn read_object_from_fd(
+    fd: RawFd,
+    timeout: Duration,
+    cap: usize,
+) -> Result<Vec<u8>, ReadFailure> {
     let deadline = Instant::now() + timeout;
     let mut buf: Vec<u8> = Vec::with_capacity(16 * 1024);
     let mut scanner = ObjectScanner::default();
@@ -66,7 +70,11 @@ pub fn read_object_from_fd(fd: RawFd, timeout: Duration, cap: usize) -> Result<V
 
 /// Waits until `fd` has data or EOF, or `left` elapses.
 fn wait_readable(fd: RawFd, left: Duration) -> bool {
-    let mut pollfd = libc::pollfd { fd, events: libc::POLLIN, revents: 0 };
+    let mut pollfd = libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    };
     let millis = left.as_millis().clamp(1, i32::MAX as u128) as libc::c_int;
     loop {
         // SAFETY: one valid pollfd.

@@ -23,7 +23,7 @@ pub struct HooksConfig {
 impl PlanningConfig {
     /// Reads the project's config.json; missing or unreadable reads as empty.
     pub fn read(project: &Project) -> Self {
-        std::fs::read(project.planning_dir().join("config.json"))
+        crate::fsx::read_regular(&project.planning_dir().join("config.json"), 1024 * 1024)
             .ok()
             .and_then(|bytes| serde_json::from_slice(&bytes).ok())
             .unwrap_or_default()

@@ -23,7 +23,9 @@ impl Project {
         let mut git_top = None;
         for dir in start.ancestors().take(MAX_DEPTH) {
             if dir.join(".planning").is_dir() || dir.join(".baton").is_dir() {
-                return Some(Self { root: dir.to_path_buf() });
+                return Some(Self {
+                    root: dir.to_path_buf(),
+                });
             }
             if git_top.is_none() && dir.join(".git").exists() {
                 git_top = Some(dir.to_path_buf());

@@ -36,18 +36,19 @@ struct Frontmatter {
 impl PlanningState {
     /// Reads the project's STATE.md; `None` when it is missing or unreadable.
     pub fn read(project: &Project) -> Option<Self> {
-        use std::io::Read;
-        let file = std::fs::File::open(project.planning_dir().join("STATE.md")).ok()?;
-        let mut text = String::new();
-        file.take(MAX_STATE_BYTES).read_to_string(&mut text).ok()?;
-        Some(Self::parse(&text))
+        let bytes =
+            crate::fsx::read_regular(&project.planning_dir().join("STATE.md"), MAX_STATE_BYTES)
+                .ok()?;
+        Some(Self::parse(&String::from_utf8_lossy(&bytes)))
     }
 
     /// Parses STATE.md text: frontmatter values first, body lines fill the gaps.
     pub fn parse(text: &str) -> Self {
         let text = text.replace("\r\n", "\n");
         let (frontmatter, body) = split_frontmatter(&text);
-        let fm: Frontmatter = frontmatter.and_then(|f| serde_norway::from_str(f).ok()).unwrap_or_default();
+        let fm: Frontmatter = frontmatter
+            .and_then(|f| serde_norway::from_str(f).ok())
+            .unwrap_or_default();
         let mut state = Self {
             milestone: fm.milestone.as_ref().and_then(scalar),
             milestone_name: fm.milestone_name.as_ref().and_then(scalar),
@@ -82,9 +83,14 @@ impl PlanningState {
 
 /// Splits `---\n…\n---` frontmatter from the body; no frontmatter gives `(None, text)`.
 pub fn split_frontmatter(text: &str) -> (Option<&str>, &str) {
-    let Some(rest) = text.strip_prefix("---\n") else { return (None, text) };
+    let Some(rest) = text.strip_prefix("---\n") else {
+        return (None, text);
+    };
     if let Some(rest_after) = rest.strip_prefix("---") {
-        return (Some(""), rest_after.strip_prefix('\n').unwrap_or(rest_after));
+        return (
+            Some(""),
+            rest_after.strip_prefix('\n').unwrap_or(rest_after),
+        );
     }
     match rest.find("\n---") {
         Some(end) => {
@@ -103,7 +109,9 @@ fn parse_phase_line(rest: &str) -> (Option<String>, Option<String>, Option<Strin
         None => (rest, ""),
     };
     let mut words = head.split_whitespace();
-    let number = words.next().filter(|w| w.chars().next().is_some_and(|c| c.is_ascii_digit()));
+    let number = words
+        .next()
+        .filter(|w| w.chars().next().is_some_and(|c| c.is_ascii_digit()));
     let total = match (words.next(), words.next()) {
         (Some("of"), Some(t)) => Some(t.to_owned()),
         _ => None,

@@ -13,7 +13,12 @@ pub fn branch(dir: &Path) -> Option<String> {
     let head = head.trim();
     if let Some(reference) = head.strip_prefix("ref:") {
         let reference = reference.trim();
-        return Some(reference.strip_prefix("refs/heads/").unwrap_or(reference).to_owned());
+        return Some(
+            reference
+                .strip_prefix("refs/heads/")
+                .unwrap_or(reference)
+                .to_owned(),
+        );
     }
     (head.len() >= 7 && head.bytes().all(|b| b.is_ascii_hexdigit())).then(|| head[..7].to_owned())
 }
@@ -23,7 +28,9 @@ pub fn branch(dir: &Path) -> Option<String> {
 fn find_git_dir(dir: &Path) -> Option<PathBuf> {
     for candidate in dir.ancestors().take(MAX_DEPTH) {
         let dot_git = candidate.join(".git");
-        let Ok(meta) = fs::metadata(&dot_git) else { continue };
+        let Ok(meta) = fs::metadata(&dot_git) else {
+            continue;
+        };
         if meta.is_dir() {
             return Some(dot_git);
         }
@@ -35,10 +42,7 @@ fn find_git_dir(dir: &Path) -> Option<PathBuf> {
 }
 
 fn read_small(path: &Path) -> Option<String> {
-    use std::io::Read;
-    let mut text = String::new();
-    fs::File::open(path).ok()?.take(4096).read_to_string(&mut text).ok()?;
-    Some(text)
+    String::from_utf8(crate::fsx::read_regular(path, 4096).ok()?).ok()
 }
 
 #[cfg(test)]
@@ -54,7 +58,11 @@ mod tests {
         fs::write(repo.join(".git/HEAD"), "ref: refs/heads/feature/x\n").unwrap();
         assert_eq!(branch(&repo.join("src/deep")).as_deref(), Some("feature/x"));
 
-        fs::write(repo.join(".git/HEAD"), "0123456789abcdef0123456789abcdef01234567\n").unwrap();
+        fs::write(
+            repo.join(".git/HEAD"),
+            "0123456789abcdef0123456789abcdef01234567\n",
+        )
+        .unwrap();
         assert_eq!(branch(&repo).as_deref(), Some("0123456"));
 
         let wt = tmp.path().join("wt");

@@ -37,11 +37,11 @@ impl Parts {
             return self;
         }
         self.branch = None;
-        if self.width() > columns {
-            if let Some(middle) = self.middle.take() {
-                let budget = columns.saturating_sub(self.width() + SEPARATOR.chars().count());
-                self.middle = shorten(middle, budget);
-            }
+        if self.width() > columns
+            && let Some(middle) = self.middle.take()
+        {
+            let budget = columns.saturating_sub(self.width() + SEPARATOR.chars().count());
+            self.middle = shorten(middle, budget);
         }
         if self.width() > columns {
             self.dir = None;
@@ -54,7 +54,10 @@ impl Parts {
 
     /// Display width (characters, escapes excluded).
     pub fn width(&self) -> usize {
-        self.segments(false).iter().map(|s| s.chars().count()).sum::<usize>()
+        self.segments(false)
+            .iter()
+            .map(|s| s.chars().count())
+            .sum::<usize>()
             + SEPARATOR.chars().count() * (self.segments(false).len() - 1)
     }
 
@@ -64,7 +67,13 @@ impl Parts {
     }
 
     fn segments(&self, color: bool) -> Vec<String> {
-        let paint = |code: &str, text: &str| if color { format!("\x1b[{code}m{text}\x1b[0m") } else { text.to_owned() };
+        let paint = |code: &str, text: &str| {
+            if color {
+                format!("\x1b[{code}m{text}\x1b[0m")
+            } else {
+                text.to_owned()
+            }
+        };
         let mut out = Vec::with_capacity(4);
         if let Some(model) = &self.model {
             out.push(paint("2", model));
@@ -90,10 +99,18 @@ impl Parts {
 fn meter(percent: Option<u8>, color: bool) -> String {
     let Some(pct) = percent else {
         let empty = "░".repeat(BAR_CELLS);
-        return if color { format!("\x1b[2m{empty} --\x1b[0m") } else { format!("{empty} --") };
+        return if color {
+            format!("\x1b[2m{empty} --\x1b[0m")
+        } else {
+            format!("{empty} --")
+        };
     };
     let filled = (usize::from(pct.min(100)) * BAR_CELLS / 100).min(BAR_CELLS);
-    let text = format!("{}{} {pct}%", "█".repeat(filled), "░".repeat(BAR_CELLS - filled));
+    let text = format!(
+        "{}{} {pct}%",
+        "█".repeat(filled),
+        "░".repeat(BAR_CELLS - filled)
+    );
     if !color {
         return text;
     }
@@ -111,7 +128,14 @@ fn shorten(middle: Middle, budget: usize) -> Option<Middle> {
         if text.chars().count() <= budget {
             Some(text)
         } else if budget >= MIN_MIDDLE_CHARS {
-            Some(text.chars().take(budget - 1).collect::<String>().trim_end().to_owned() + "…")
+            Some(
+                text.chars()
+                    .take(budget - 1)
+                    .collect::<String>()
+                    .trim_end()
+                    .to_owned()
+                    + "…",
+            )
         } else {
             None
         }
@@ -138,7 +162,10 @@ mod tests {
 
     #[test]
     fn renders_all_segments_in_order() {
-        assert_eq!(full().render(false), "Sonnet 4.5 │ Running the integration tests │ proj (main) │ ████████░░ 83%");
+        assert_eq!(
+            full().render(false),
+            "Sonnet 4.5 │ Running the integration tests │ proj (main) │ ████████░░ 83%"
+        );
         assert_eq!(full().width(), full().render(false).chars().count());
     }
 
@@ -146,8 +173,14 @@ mod tests {
     fn drops_least_important_first() {
         let plain = |cols| full().fit(Some(cols)).render(false);
         assert_eq!(plain(200), full().render(false));
-        assert_eq!(plain(66), "Sonnet 4.5 │ Running the integration tests │ proj │ ████████░░ 83%");
-        assert_eq!(plain(50), "Sonnet 4.5 │ Running the… │ proj │ ████████░░ 83%");
+        assert_eq!(
+            plain(66),
+            "Sonnet 4.5 │ Running the integration tests │ proj │ ████████░░ 83%"
+        );
+        assert_eq!(
+            plain(50),
+            "Sonnet 4.5 │ Running the… │ proj │ ████████░░ 83%"
+        );
         assert_eq!(plain(36), "Sonnet 4.5 │ proj │ ████████░░ 83%");
         assert_eq!(plain(30), "Sonnet 4.5 │ ████████░░ 83%");
         assert_eq!(plain(10), "████████░░ 83%");

@@ -43,7 +43,11 @@ pub fn run() -> String {
 /// Renders the line for a payload and, when the figure is known, writes the bridge file.
 pub fn render(payload: &StatuslinePayload, now: u64) -> String {
     let workspace = payload.workspace.as_ref();
-    let dir = crate::hook::working_dir(workspace.and_then(|w| w.current_dir.as_deref()).or(payload.cwd.as_deref()));
+    let dir = crate::hook::working_dir(
+        workspace
+            .and_then(|w| w.current_dir.as_deref())
+            .or(payload.cwd.as_deref()),
+    );
     let project = Project::find(&dir);
     let config = Config::load(project.as_ref().map(|p| p.root.as_path()));
     let settings = config.statusline();
@@ -51,12 +55,12 @@ pub fn render(payload: &StatuslinePayload, now: u64) -> String {
     let model_id = model.and_then(|m| m.id.as_deref());
 
     let usage = context_usage(payload, &config);
-    if let (Some(usage), Some(session_id)) = (&usage, payload.session_id.as_deref()) {
-        if fsx::is_safe_session_id(session_id) {
-            let record = bridge::Bridge::new(session_id, usage, model_id, now);
-            if let Err(e) = bridge::write(&record) {
-                crate::log::note(&format!("statusline: bridge write failed: {e}"));
-            }
+    if let (Some(usage), Some(session_id)) = (&usage, payload.session_id.as_deref())
+        && fsx::is_safe_session_id(session_id)
+    {
+        let record = bridge::Bridge::new(session_id, usage, model_id, now);
+        if let Err(e) = bridge::write(&record) {
+            crate::log::note(&format!("statusline: bridge write failed: {e}"));
         }
     }
 
@@ -65,15 +69,27 @@ pub fn render(payload: &StatuslinePayload, now: u64) -> String {
         .as_deref()
         .and_then(todos::current_task)
         .map(Middle::Task)
-        .or_else(|| project.as_ref().and_then(planning_summary).map(Middle::Planning));
+        .or_else(|| {
+            project
+                .as_ref()
+                .and_then(planning_summary)
+                .map(Middle::Planning)
+        });
     let parts = Parts {
         model: model
             .and_then(|m| m.display_name.clone().or_else(|| m.id.clone()))
             .map(|name| one_line(&name))
             .or_else(|| Some("Claude".to_owned())),
         middle,
-        dir: dir.file_name().map(|n| one_line(&n.to_string_lossy())).or_else(|| Some("/".to_owned())),
-        branch: settings.show_branch.then(|| git::branch(&dir)).flatten().map(|b| one_line(&b)),
+        dir: dir
+            .file_name()
+            .map(|n| one_line(&n.to_string_lossy()))
+            .or_else(|| Some("/".to_owned())),
+        branch: settings
+            .show_branch
+            .then(|| git::branch(&dir))
+            .flatten()
+            .map(|b| one_line(&b)),
         percent: usage.map(|u| u.display_percent(settings.percent, settings.reserve_tokens)),
     };
     parts.fit(terminal_columns()).render(colors_enabled())
@@ -83,16 +99,31 @@ pub fn render(payload: &StatuslinePayload, now: u64) -> String {
 /// start, right after /compact).
 fn context_usage(payload: &StatuslinePayload, config: &Config) -> Option<ContextUsage> {
     let cw = payload.context_window.as_ref();
-    let payload_window = cw.and_then(|c| c.context_window_size).map(|w| w.round() as u64);
+    let payload_window = cw
+        .and_then(|c| c.context_window_size)
+        .map(|w| w.round() as u64);
     let model_id = payload.model.as_ref().and_then(|m| m.id.as_deref());
     let window = usage::window_size(payload_window, model_id, config.context_window_size());
     if let Some(found) = cw.and_then(|c| usage::from_payload(c, window)) {
         return Some(found);
     }
-    let tail = transcript::last_context_usage(Path::new(payload.transcript_path.as_deref()?)).ok()??;
-    let window = usage::window_size(payload_window, model_id.or(tail.model.as_deref()), config.context_window_size());
-    let source = if tail.after_compaction { UsageSource::CompactBoundary } else { UsageSource::Transcript };
-    Some(ContextUsage { used_tokens: tail.used_tokens, window, source })
+    let tail =
+        transcript::last_context_usage(Path::new(payload.transcript_path.as_deref()?)).ok()??;
+    let window = usage::window_size(
+        payload_window,
+        model_id.or(tail.model.as_deref()),
+        config.context_window_size(),
+    );
+    let source = if tail.after_compaction {
+        UsageSource::CompactBoundary
+    } else {
+        UsageSource::Transcript
+    };
+    Some(ContextUsage {
+        used_tokens: tail.used_tokens,
+        window,
+        source,
+    })
 }
 
 /// GSD state as `milestone · phase · status`, when the project has STATE.md.
@@ -112,18 +143,31 @@ fn planning_summary(project: &Project) -> Option<String> {
             None => numbered,
         }
     });
-    let parts: Vec<String> = [milestone, phase, state.status].into_iter().flatten().map(|s| one_line(&s)).collect();
+    let parts: Vec<String> = [milestone, phase, state.status]
+        .into_iter()
+        .flatten()
+        .map(|s| one_line(&s))
+        .collect();
     (!parts.is_empty()).then(|| parts.join(" · "))
 }
 
 /// Text safe for one terminal line: control characters (escapes, newlines) removed.
 fn one_line(text: &str) -> String {
-    text.chars().filter(|c| !c.is_control()).collect::<String>().trim().to_owned()
+    text.chars()
+        .filter(|c| !c.is_control())
+        .collect::<String>()
+        .trim()
+        .to_owned()
 }
 
 /// `COLUMNS`, when Claude Code sets it.
 fn terminal_columns() -> Option<usize> {
-    std::env::var("COLUMNS").ok()?.trim().parse().ok().filter(|c| *c > 0)
+    std::env::var("COLUMNS")
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
+        .filter(|c| *c > 0)
 }
 
 /// Colour unless `NO_COLOR` is set to anything non-empty (no-color.org).

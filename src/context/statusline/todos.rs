@@ -32,9 +32,16 @@ pub fn current_task(session_id: &str) -> Option<String> {
     if !fsx::is_safe_session_id(session_id) {
         return None;
     }
-    let path = claude_config_dir()?.join("todos").join(format!("{session_id}-agent-{session_id}.json"));
-    let bytes = std::fs::read(&path).ok().filter(|b| b.len() as u64 <= MAX_TODOS_BYTES)?;
+    let path = claude_config_dir()?
+        .join("todos")
+        .join(format!("{session_id}-agent-{session_id}.json"));
+    let bytes = fsx::read_regular(&path, MAX_TODOS_BYTES).ok()?;
     let todos: Vec<Todo> = serde_json::from_slice(&bytes).ok()?;
-    let task = todos.into_iter().find(|t| t.status.as_deref() == Some("in_progress"))?;
-    task.active_form.or(task.content).map(|t| t.trim().to_owned()).filter(|t| !t.is_empty())
+    let task = todos
+        .into_iter()
+        .find(|t| t.status.as_deref() == Some("in_progress"))?;
+    task.active_form
+        .or(task.content)
+        .map(|t| t.trim().to_owned())
+        .filter(|t| !t.is_empty())
 }

@@ -1,0 +1,56 @@
+//! Parallel hooks: Claude Code runs the PostToolUse hooks of parallel tool calls at once.
+//! 32 monitors started together on one session must lose no count.
+
+use std::io::Write;
+use std::process::Stdio;
+
+use crate::common::*;
+
+#[test]
+fn thirty_two_monitors_at_once_lose_no_count() {
+    let sandbox = Sandbox::new();
+    let session = "parallel-session";
+    sandbox.bridge(session, 30, 0);
+    let payload = post_tool_use(&sandbox, session, None).to_string();
+
+    // Start all 32, each blocked on stdin, then release them together.
+    let mut children: Vec<_> = (0..32)
+        .map(|_| {
+            sandbox
+                .command(&["hook"])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let pipes: Vec<_> = children
+        .iter_mut()
+        .map(|c| c.stdin.take().unwrap())
+        .collect();
+    for mut pipe in pipes {
+        pipe.write_all(payload.as_bytes()).unwrap();
+    }
+    let outputs: Vec<_> = children
+        .into_iter()
+        .map(|c| c.wait_with_output().unwrap())
+        .collect();
+
+    let mut warnings = 0;
+    for out in &outputs {
+        assert_eq!(out.status.code(), Some(0));
+        assert!(
+            out.stderr.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        if String::from_utf8_lossy(&out.stdout).contains("CONTEXT WARNING") {
+            warnings += 1;
+        }
+    }
+    // 32 calls with a debounce of 5 fire at calls 1, 6, 11, 16, 21, 26, 31.
+    assert_eq!(warnings, 7, "every call was counted exactly once");
+    let state = sandbox.read_json(&sandbox.temp_file(session, "-warned.json"));
+    assert_eq!(state["callsSinceWarn"], 1);
+}

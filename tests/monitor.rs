@@ -1,0 +1,346 @@
+//! The context monitor through the built binary: thresholds, debounce, escalation, the
+//! bridge file and its transcript fallback, opt-outs, GSD projects, the compact reset.
+
+use serde_json::json;
+
+use crate::common::*;
+
+const SESSION: &str = "2ce07739-e512-40fe-b9e8-343880ca9de9";
+
+/// Runs the monitor once for `SESSION` with a fresh bridge at `remaining`%.
+fn warn_at(sandbox: &Sandbox, remaining: u32) -> Option<String> {
+    sandbox.bridge(SESSION, remaining, 0);
+    sandbox
+        .hook(&post_tool_use(sandbox, SESSION, None))
+        .context()
+}
+
+#[test]
+fn thresholds_at_36_35_26_25_remaining() {
+    for (remaining, expected) in [
+        (36, None),
+        (35, Some("WARNING")),
+        (26, Some("WARNING")),
+        (25, Some("CRITICAL")),
+    ] {
+        let sandbox = Sandbox::new();
+        let context = warn_at(&sandbox, remaining);
+        match expected {
+            None => assert_eq!(context, None, "{remaining}% remaining"),
+            Some(level) => {
+                let text =
+                    context.unwrap_or_else(|| panic!("no warning at {remaining}% remaining"));
+                let prefix = format!(
+                    "CONTEXT {level}: Usage at {}%. Remaining: {remaining}%.",
+                    100 - remaining
+                );
+                assert!(text.starts_with(&prefix), "{text}");
+            }
+        }
+    }
+}
+
+#[test]
+fn debounce_fires_at_calls_1_6_and_11_of_12() {
+    let sandbox = Sandbox::new();
+    let fired: Vec<usize> = (1..=12)
+        .filter(|_| warn_at(&sandbox, 30).is_some())
+        .collect();
+    assert_eq!(fired, vec![1, 6, 11]);
+    let state = sandbox.read_json(&sandbox.temp_file(SESSION, "-warned.json"));
+    assert_eq!(state["callsSinceWarn"], 1);
+    assert_eq!(state["lastLevel"], "warning");
+}
+
+#[test]
+fn escalation_to_critical_bypasses_the_debounce() {
+    let sandbox = Sandbox::new();
+    assert!(
+        warn_at(&sandbox, 30)
+            .unwrap()
+            .starts_with("CONTEXT WARNING")
+    );
+    assert_eq!(warn_at(&sandbox, 30), None);
+    let text = warn_at(&sandbox, 24).expect("escalation fires at once");
+    assert!(
+        text.starts_with("CONTEXT CRITICAL: Usage at 76%. Remaining: 24%."),
+        "{text}"
+    );
+    // Critical is debounced from then on.
+    assert_eq!(warn_at(&sandbox, 23), None);
+}
+
+#[test]
+fn without_a_bridge_file_the_transcript_tail_gives_the_figure() {
+    // Headless `claude -p`: no statusline runs, so no bridge file exists.
+    let sandbox = Sandbox::new();
+    let transcript = sandbox.transcript("t", "claude-sonnet-4-5", 140_000);
+    let text = sandbox
+        .hook(&post_tool_use(&sandbox, SESSION, Some(&transcript)))
+        .context()
+        .unwrap();
+    assert!(
+        text.starts_with("CONTEXT WARNING: Usage at 70%. Remaining: 30%."),
+        "{text}"
+    );
+    assert!(text.contains("140k of 200k tokens"), "{text}");
+}
+
+#[test]
+fn the_real_clients_transcript_gives_the_figure() {
+    let sandbox = Sandbox::new();
+    let payload = post_tool_use(
+        &sandbox,
+        SESSION,
+        Some(&fixture_path("transcript-headless-3-tools.jsonl")),
+    );
+    let text = sandbox.hook(&payload).context().unwrap();
+    assert!(
+        text.starts_with("CONTEXT CRITICAL: Usage at 75%. Remaining: 25%."),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_stale_bridge_is_ignored_in_favour_of_the_transcript() {
+    let sandbox = Sandbox::new();
+    sandbox.bridge(SESSION, 80, 61);
+    let transcript = sandbox.transcript("t", "claude-sonnet-4-5", 140_000);
+    let text = sandbox
+        .hook(&post_tool_use(&sandbox, SESSION, Some(&transcript)))
+        .context()
+        .unwrap();
+    assert!(text.contains("Remaining: 30%."), "{text}");
+
+    // Stale bridge and no transcript: nothing to go on, so nothing is said.
+    let other = Sandbox::new();
+    other.bridge(SESSION, 10, 120);
+    assert_eq!(
+        other.hook(&post_tool_use(&other, SESSION, None)).context(),
+        None
+    );
+}
+
+#[test]
+fn a_fresh_bridge_wins_over_the_transcript() {
+    let sandbox = Sandbox::new();
+    sandbox.bridge(SESSION, 60, 5);
+    let transcript = sandbox.transcript("t", "claude-sonnet-4-5", 180_000);
+    assert_eq!(
+        sandbox
+            .hook(&post_tool_use(&sandbox, SESSION, Some(&transcript)))
+            .context(),
+        None
+    );
+}
+
+#[test]
+fn a_stale_bridge_still_lends_its_window_size() {
+    // A 1M-window session: 700k tokens is 30% remaining there, far over 100% of 200k.
+    let sandbox = Sandbox::new();
+    let stale = json!({"session_id": SESSION, "remaining_percentage": 90, "used_pct": 10,
+                       "timestamp": now() - 600, "context_window_size": 1_000_000});
+    std::fs::write(sandbox.temp_file(SESSION, ".json"), stale.to_string()).unwrap();
+    let transcript = sandbox.transcript("t", "claude-opus-4-6", 700_000);
+    let text = sandbox
+        .hook(&post_tool_use(&sandbox, SESSION, Some(&transcript)))
+        .context()
+        .unwrap();
+    assert!(
+        text.contains("Usage at 70%. Remaining: 30%.") && text.contains("700k of 1M"),
+        "{text}"
+    );
+}
+
+#[test]
+fn gsd_projects_get_planning_advice_found_from_a_subdirectory() {
+    let plain_project = Sandbox::new();
+    let plain_text = warn_at(&plain_project, 30).unwrap();
+    assert!(!plain_text.contains("pause"), "{plain_text}");
+
+    let gsd = Sandbox::new();
+    gsd.with_planning_state();
+    let deep = gsd.project.join("src/api");
+    std::fs::create_dir_all(&deep).unwrap();
+    gsd.bridge(SESSION, 30, 0);
+    let mut payload = post_tool_use(&gsd, SESSION, None);
+    payload["cwd"] = json!(deep);
+    let text = gsd.hook(&payload).context().unwrap();
+    assert!(
+        text.starts_with("CONTEXT WARNING: Usage at 70%. Remaining: 30%."),
+        "{text}"
+    );
+    assert!(text.contains("pause") && text != plain_text, "{text}");
+
+    gsd.bridge(SESSION, 20, 0);
+    let critical = gsd.hook(&payload).context().unwrap();
+    assert!(critical.contains(".planning/STATE.md"), "{critical}");
+}
+
+#[test]
+fn warnings_stay_advisory() {
+    for planning in [false, true] {
+        for remaining in [30, 20] {
+            let sandbox = Sandbox::new();
+            if planning {
+                sandbox.with_planning_state();
+            }
+            let text = warn_at(&sandbox, remaining).unwrap();
+            for word in [
+                "STOP",
+                "NOW",
+                "immediately",
+                "must ",
+                "Do NOT",
+                "save state",
+            ] {
+                assert!(!text.contains(word), "{word:?} in: {text}");
+            }
+        }
+    }
+}
+
+#[test]
+fn gsd_config_switches_warnings_off() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        ".planning/config.json",
+        r#"{"model_profile":"balanced","hooks":{"context_warnings":false}}"#,
+    );
+    assert_eq!(warn_at(&sandbox, 10), None);
+    sandbox.write(
+        ".planning/config.json",
+        r#"{"hooks":{"context_warnings":true}}"#,
+    );
+    assert!(warn_at(&sandbox, 10).is_some());
+}
+
+#[test]
+fn batons_config_switches_off_and_tunes_the_monitor() {
+    let sandbox = Sandbox::new();
+    sandbox.write(".baton/config.json", r#"{"monitor":{"enabled":false}}"#);
+    assert_eq!(warn_at(&sandbox, 10), None);
+
+    // User config: thresholds and debounce.
+    let tuned = Sandbox::new();
+    let config = tuned.home.join(".config/baton/config.json");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(
+        &config,
+        r#"{"monitor":{"warning_remaining":50,"critical_remaining":40,"debounce_calls":2}}"#,
+    )
+    .unwrap();
+    let text = warn_at(&tuned, 45).unwrap();
+    assert!(
+        text.starts_with("CONTEXT WARNING: Usage at 55%. Remaining: 45%."),
+        "{text}"
+    );
+    assert_eq!(warn_at(&tuned, 45), None);
+    assert!(
+        warn_at(&tuned, 45).is_some(),
+        "debounce of 2 fires every second call"
+    );
+    assert!(warn_at(&tuned, 40).unwrap().starts_with("CONTEXT CRITICAL"));
+}
+
+#[test]
+fn compact_and_clear_reset_the_debounce_but_startup_does_not() {
+    for (source, resets) in [
+        ("compact", true),
+        ("clear", true),
+        ("startup", false),
+        ("resume", false),
+    ] {
+        let sandbox = Sandbox::new();
+        assert!(warn_at(&sandbox, 30).is_some());
+        assert_eq!(warn_at(&sandbox, 30), None);
+        let start = sandbox.hook(&session_start(&sandbox, SESSION, source));
+        start.assert_hook_contract();
+        assert_eq!(
+            start.stdout, "",
+            "SessionStart says nothing when there is nothing to resume"
+        );
+        assert_eq!(
+            warn_at(&sandbox, 30).is_some(),
+            resets,
+            "after SessionStart {source}"
+        );
+    }
+}
+
+#[test]
+fn compaction_drops_the_old_bridge_figures() {
+    let sandbox = Sandbox::new();
+    sandbox.bridge(SESSION, 20, 0);
+    sandbox
+        .hook(&session_start(&sandbox, SESSION, "compact"))
+        .assert_hook_contract();
+    assert!(!sandbox.temp_file(SESSION, ".json").exists());
+    // The transcript now ends in a compact boundary: 6k tokens, nothing to warn about.
+    let transcript = sandbox.project.join("t.jsonl");
+    let boundary = json!({"type":"system","subtype":"compact_boundary",
+                          "compactMetadata":{"trigger":"auto","preTokens":166909,"postTokens":6060}});
+    let lines = transcript_lines("claude-sonnet-4-5", 170_000) + &boundary.to_string() + "\n";
+    std::fs::write(&transcript, lines).unwrap();
+    assert_eq!(
+        sandbox
+            .hook(&post_tool_use(&sandbox, SESSION, Some(&transcript)))
+            .context(),
+        None
+    );
+}
+
+#[test]
+fn going_back_above_the_threshold_rearms_the_first_warning() {
+    let sandbox = Sandbox::new();
+    assert!(warn_at(&sandbox, 30).is_some());
+    assert_eq!(warn_at(&sandbox, 30), None);
+    assert_eq!(warn_at(&sandbox, 60), None);
+    assert!(
+        warn_at(&sandbox, 30).is_some(),
+        "a new crossing warns at once"
+    );
+}
+
+#[test]
+fn other_events_say_nothing() {
+    let sandbox = Sandbox::new();
+    sandbox.bridge(SESSION, 10, 0);
+    for event in [
+        "PreToolUse",
+        "Stop",
+        "SubagentStop",
+        "PreCompact",
+        "UserPromptSubmit",
+        "SessionEnd",
+        "Bogus",
+    ] {
+        let mut payload = post_tool_use(&sandbox, SESSION, None);
+        payload["hook_event_name"] = json!(event);
+        let out = sandbox.hook(&payload);
+        out.assert_hook_contract();
+        assert_eq!(out.stdout, "", "{event}");
+    }
+}
+
+#[test]
+fn debounce_state_is_gsd_compatible_and_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let sandbox = Sandbox::new();
+    // GSD's own debounce file, mid-count: baton continues it.
+    std::fs::write(
+        sandbox.temp_file(SESSION, "-warned.json"),
+        r#"{"callsSinceWarn":3,"lastLevel":"warning"}"#,
+    )
+    .unwrap();
+    assert_eq!(warn_at(&sandbox, 30), None);
+    assert!(
+        warn_at(&sandbox, 30).is_some(),
+        "the fifth call since GSD's warning fires"
+    );
+    let path = sandbox.temp_file(SESSION, "-warned.json");
+    assert_eq!(
+        std::fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+}
