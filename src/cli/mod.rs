@@ -1,0 +1,125 @@
+//! Argument parsing and help. Every command is one entry of [`COMMANDS`]; its module
+//! in `cli/` parses its options and calls the library. Hook-facing commands (`statusline`,
+//! `hook`) run silently: whatever happens they exit 0 with nothing on stderr.
+
+mod hook;
+
+use std::ffi::OsString;
+use std::io::Write;
+use std::process::ExitCode;
+
+use crate::error::{Error, Result};
+
+/// One command: its name, a one-line summary, its `--help` text and its entry point.
+pub struct Command {
+    pub name: &'static str,
+    pub summary: &'static str,
+    pub help: &'static str,
+    /// `None` for the hook-facing commands, which run through [`run_silently`].
+    pub run: Option<fn(&mut lexopt::Parser) -> Result<()>>,
+}
+
+/// Every command, in the order `baton --help` lists them.
+pub const COMMANDS: &[Command] = &[hook::STATUSLINE, hook::HOOK];
+
+const HELP_HEAD: &str = "\
+baton: keeps Claude Code agents from losing the thread
+
+Usage: baton <command> [options]
+       baton <command> --help
+
+Commands:
+";
+
+const HELP_TAIL: &str = "
+Options:
+  -h, --help     Show this help, or a command's
+  -V, --version  Show the version
+
+Settings (.claude/settings.json):
+  \"statusLine\": {\"type\": \"command\", \"command\": \"baton statusline\", \"padding\": 0}
+  \"hooks\": {\"PostToolUse\": [{\"matcher\": \"\", \"hooks\": [{\"type\": \"command\", \"command\": \"baton hook\"}]}]}
+";
+
+/// Runs baton with the arguments after the program name.
+pub fn main(args: Vec<OsString>) -> ExitCode {
+    let name = args.first().and_then(|a| a.to_str()).unwrap_or("");
+    let wants_help = args.iter().skip(1).any(|a| a == "--help" || a == "-h");
+    match name {
+        "statusline" if !wants_help => return run_silently(|| Some(crate::context::statusline::run())),
+        "hook" | "monitor" if !wants_help => return run_silently(crate::hook::run),
+        _ => {}
+    }
+    match run(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "baton: {e}");
+            ExitCode::from(e.exit_code())
+        }
+    }
+}
+
+fn run(args: Vec<OsString>) -> Result<()> {
+    let help_requested = args.iter().skip(1).any(|a| a == "--help" || a == "-h");
+    let mut parser = lexopt::Parser::from_args(args);
+    match parser.next()? {
+        None | Some(lexopt::Arg::Short('h') | lexopt::Arg::Long("help")) => print(&top_help()),
+        Some(lexopt::Arg::Short('V') | lexopt::Arg::Long("version")) => {
+            print(&format!("baton {}\n", env!("CARGO_PKG_VERSION")))
+        }
+        Some(lexopt::Arg::Value(name)) => {
+            let name = name.to_string_lossy().into_owned();
+            if name == "help" {
+                let topic = parser.next()?;
+                return match topic {
+                    Some(lexopt::Arg::Value(t)) => print(find(&t.to_string_lossy())?.help),
+                    _ => print(&top_help()),
+                };
+            }
+            let command = find(&name)?;
+            if help_requested {
+                return print(command.help);
+            }
+            match command.run {
+                Some(run) => run(&mut parser),
+                None => print(command.help),
+            }
+        }
+        Some(other) => Err(Error::Usage(format!("unexpected {}", other.unexpected()))),
+    }
+}
+
+fn find(name: &str) -> Result<&'static Command> {
+    let name = if name == "monitor" { "hook" } else { name };
+    COMMANDS.iter().find(|c| c.name == name).ok_or_else(|| {
+        let names: Vec<&str> = COMMANDS.iter().map(|c| c.name).collect();
+        Error::Usage(format!("unknown command '{name}'; the commands are: {}", names.join(", ")))
+    })
+}
+
+fn top_help() -> String {
+    let mut help = HELP_HEAD.to_owned();
+    for c in COMMANDS {
+        help.push_str(&format!("  {:<12} {}\n", c.name, c.summary));
+    }
+    help.push_str(HELP_TAIL);
+    help
+}
+
+/// Prints to stdout; a closed pipe (`baton --help | head -1`) is not an error.
+pub fn print(text: &str) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+    Ok(())
+}
+
+/// Runs a hook-facing command: panics are caught (and logged to `$BATON_LOG`), nothing
+/// reaches stderr, the exit code is always 0. `Some(text)` is printed as one line.
+pub fn run_silently(body: impl FnOnce() -> Option<String> + std::panic::UnwindSafe) -> ExitCode {
+    std::panic::set_hook(Box::new(|info| crate::log::note(&format!("panic: {info}"))));
+    if let Ok(Some(text)) = std::panic::catch_unwind(body) {
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(text.as_bytes()).and_then(|()| out.write_all(b"\n")).and_then(|()| out.flush());
+    }
+    ExitCode::SUCCESS
+}
