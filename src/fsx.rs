@@ -70,6 +70,17 @@ pub fn read_regular(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// The lock file that serialises read-modify-write of one project's files. It lives in the
+/// temp dir (not in the repository), named from a stable FNV-1a hash of the root path.
+pub fn project_lock_path(root: &Path) -> PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    let hash = root.as_os_str().as_bytes().iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+    temp_dir().join(format!("{PROJECT_LOCK_PREFIX}{hash:016x}.lock"))
+}
+
+/// File-name prefix of project locks, for the stale-file sweep.
+pub const PROJECT_LOCK_PREFIX: &str = "baton-project-";
+
 /// Reads a small file without following a symlink and only if the current user owns it.
 /// Files larger than `limit` bytes are refused.
 pub fn read_private(path: &Path, limit: u64) -> io::Result<Vec<u8>> {

@@ -7,6 +7,8 @@ pub mod config;
 pub mod context;
 pub mod error;
 pub mod fsx;
+pub mod git;
 pub mod hook;
 pub mod log;
 pub mod planning;
+pub mod session;

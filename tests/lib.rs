@@ -3,6 +3,7 @@
 
 mod common;
 mod concurrency;
+mod continuity;
 mod e2e;
 mod hostile;
 mod monitor;

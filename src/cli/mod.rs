@@ -3,6 +3,8 @@
 //! `hook`) run silently: whatever happens they exit 0 with nothing on stderr.
 
 mod hook;
+mod progress;
+mod session;
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -20,7 +22,13 @@ pub struct Command {
 }
 
 /// Every command, in the order `baton --help` lists them.
-pub const COMMANDS: &[Command] = &[hook::STATUSLINE, hook::HOOK];
+pub const COMMANDS: &[Command] = &[
+    hook::STATUSLINE,
+    hook::HOOK,
+    progress::PROGRESS,
+    session::PAUSE,
+    session::RESUME,
+];
 
 const HELP_HEAD: &str = "\
 baton: keeps Claude Code agents from losing the thread

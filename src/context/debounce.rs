@@ -84,6 +84,21 @@ pub fn advance(
     Ok(Some((next, fire)))
 }
 
+/// Notes that the first CRITICAL of this session was recorded in STATE.md.
+pub fn mark_critical_recorded(session_id: &str) -> std::io::Result<()> {
+    let (Some(path), Some(lock)) = (state_path(session_id), lock_path(session_id)) else {
+        return Ok(());
+    };
+    let _guard = fsx::lock_exclusive(&lock, LOCK_WAIT)?;
+    let mut state = fsx::read_private(&path, MAX_STATE_BYTES)
+        .ok()
+        .and_then(|bytes| serde_json::from_slice::<DebounceState>(&bytes).ok())
+        .unwrap_or_default();
+    state.critical_recorded = Some(true);
+    let json = serde_json::to_vec(&state).map_err(std::io::Error::other)?;
+    fsx::write_atomic(&path, &json, 0o600, fsx::Durability::Ephemeral)
+}
+
 /// Forgets the session's debounce state (after /compact or /clear, or once usage is back
 /// above the warning level), so the next crossing warns at once.
 pub fn reset(session_id: &str) -> std::io::Result<()> {

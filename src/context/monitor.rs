@@ -42,7 +42,7 @@ pub fn on_tool_use(payload: &HookPayload, now: u64) -> Option<String> {
         }
         return None;
     };
-    let (_, fire) = match debounce::advance(session_id, level, settings.debounce_calls) {
+    let (state, fire) = match debounce::advance(session_id, level, settings.debounce_calls) {
         Ok(Some(outcome)) => outcome,
         Ok(None) => return None,
         Err(e) => {
@@ -50,8 +50,22 @@ pub fn on_tool_use(payload: &HookPayload, now: u64) -> Option<String> {
             return None;
         }
     };
-    let planning = project.as_ref().is_some_and(Project::has_planning_state);
-    fire.then(|| warning_text(level, &usage, planning))
+    let planning = project.as_ref().filter(|p| p.has_planning_state());
+    if let Some(project) = planning.filter(|_| fire && level == Level::Critical && state.critical_recorded != Some(true)) {
+        record_exhaustion(project, session_id, 100 - usage.remaining_percent());
+    }
+    fire.then(|| warning_text(level, &usage, planning.is_some()))
+}
+
+/// The first CRITICAL of a session in a project with planning state notes in STATE.md
+/// where the work stopped, once.
+fn record_exhaustion(project: &Project, session_id: &str, used_percent: u8) {
+    let recorded = crate::session::breadcrumb::record_context_exhaustion(project, used_percent)
+        .map_err(|e| e.to_string())
+        .and_then(|()| debounce::mark_critical_recorded(session_id).map_err(|e| e.to_string()));
+    if let Err(e) = recorded {
+        crate::log::note(&format!("monitor: recording the stop in STATE.md failed: {e}"));
+    }
 }
 
 /// The figure for this session: the bridge file when fresh, else the transcript's tail.

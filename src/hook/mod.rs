@@ -47,6 +47,13 @@ pub fn handle(payload: &HookPayload, now: u64) -> Option<String> {
             if matches!(payload.source.as_deref(), Some("compact" | "clear")) {
                 forget_context_figures(payload.session_id.as_deref());
             }
+            let text = crate::session::breadcrumb::session_start_context(payload)?;
+            envelope::additional_context(event, &text)
+        }
+        "PreCompact" => {
+            if let Err(e) = crate::session::breadcrumb::pre_compact(payload, payload.trigger.as_deref()) {
+                crate::log::note(&format!("pre-compact breadcrumb failed: {e}"));
+            }
             None
         }
         _ => None,

@@ -33,9 +33,24 @@ pub struct HookPayload {
     /// SessionStart: `startup|resume|clear|compact`.
     #[serde(deserialize_with = "lenient")]
     pub source: Option<String>,
+    /// PreCompact: `manual|auto`.
+    #[serde(deserialize_with = "lenient")]
+    pub trigger: Option<String>,
     /// PostToolUse: the tool that ran.
     #[serde(deserialize_with = "lenient")]
     pub tool_name: Option<String>,
+    /// SubagentStart/SubagentStop (and any hook inside a subagent): the run's id.
+    #[serde(deserialize_with = "lenient")]
+    pub agent_id: Option<String>,
+    /// SubagentStart/SubagentStop: the subagent's type (`general-purpose`, `gsd-executor`…).
+    #[serde(deserialize_with = "lenient")]
+    pub agent_type: Option<String>,
+    /// SubagentStop: the subagent's own transcript.
+    #[serde(deserialize_with = "lenient")]
+    pub agent_transcript_path: Option<String>,
+    /// SubagentStop/Stop: the agent's final message.
+    #[serde(deserialize_with = "lenient")]
+    pub last_assistant_message: Option<String>,
 }
 
 /// The statusline's stdin (PROTOCOL.md §1).

@@ -1,7 +1,14 @@
 //! The project's planning state: finding the project root, GSD's `.planning/` files.
 
 pub mod config;
+pub mod number;
+pub mod phases;
+pub mod progress;
+pub mod roadmap;
+pub mod sections;
+pub mod snapshot;
 pub mod state;
+pub mod state_edit;
 
 use std::path::{Path, PathBuf};
 

@@ -5,6 +5,7 @@ use serde::Deserialize;
 use serde_norway::Value as Yaml;
 
 use super::Project;
+use super::sections;
 
 /// Largest STATE.md baton reads (GSD keeps it under ~100 lines).
 const MAX_STATE_BYTES: u64 = 1024 * 1024;
@@ -19,6 +20,15 @@ pub struct PlanningState {
     pub phase_name: Option<String>,
     pub phase_total: Option<String>,
     pub plan: Option<String>,
+    pub plan_total: Option<String>,
+    pub stopped_at: Option<String>,
+    pub paused_at: Option<String>,
+    pub last_activity: Option<String>,
+    pub resume_file: Option<String>,
+    /// "Accumulated Context" lists.
+    pub decisions: Vec<String>,
+    pub blockers: Vec<String>,
+    pub pending_todos: Vec<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -31,6 +41,9 @@ struct Frontmatter {
     current_phase_name: Option<Yaml>,
     current_plan: Option<Yaml>,
     progress: Option<Yaml>,
+    stopped_at: Option<Yaml>,
+    paused_at: Option<Yaml>,
+    last_activity: Option<Yaml>,
 }
 
 impl PlanningState {
@@ -62,9 +75,31 @@ impl PlanningState {
                 .and_then(scalar)
                 .filter(|t| t != "0"),
             plan: fm.current_plan.as_ref().and_then(scalar),
+            plan_total: None,
+            stopped_at: fm.stopped_at.as_ref().and_then(scalar),
+            paused_at: fm.paused_at.as_ref().and_then(scalar),
+            last_activity: fm.last_activity.as_ref().and_then(scalar),
+            resume_file: None,
+            decisions: sections::items_under(body, "decisions"),
+            blockers: sections::items_under(body, "blockers"),
+            pending_todos: sections::items_under(body, "pending todos"),
         };
         for line in body.lines() {
             let line = line.trim();
+            let value = |prefix: &str| {
+                line.strip_prefix(prefix).map(str::trim).filter(|v| !v.is_empty() && !is_placeholder(v)).map(str::to_owned)
+            };
+            if let Some(rest) = line.strip_prefix("Plan:") {
+                let (number, total, _) = parse_phase_line(rest.trim());
+                state.plan = state.plan.take().or(number);
+                state.plan_total = state.plan_total.take().or(total);
+            } else if let Some(v) = value("Stopped at:") {
+                state.stopped_at = state.stopped_at.take().or(Some(v));
+            } else if let Some(v) = value("Last activity:") {
+                state.last_activity = state.last_activity.take().or(Some(v));
+            } else if let Some(v) = value("Resume file:") {
+                state.resume_file = Some(v);
+            }
             if let Some(rest) = line.strip_prefix("Phase:") {
                 let (number, total, name) = parse_phase_line(rest.trim());
                 state.phase = state.phase.take().or(number);
@@ -78,6 +113,18 @@ impl PlanningState {
             }
         }
         state
+    }
+}
+
+/// Template filler such as `[date]` or `None` counts as absent.
+fn is_placeholder(value: &str) -> bool {
+    (value.starts_with('[') && value.ends_with(']')) || matches!(value.to_ascii_lowercase().as_str(), "none" | "null" | "-")
+}
+
+impl PlanningState {
+    /// Whether the project is paused: STATE.md says `status: paused` or has a `paused_at`.
+    pub fn is_paused(&self) -> bool {
+        self.paused_at.is_some() || self.status.as_deref().is_some_and(|s| s.eq_ignore_ascii_case("paused"))
     }
 }
 
@@ -158,5 +205,21 @@ mod tests {
         assert_eq!((s.milestone, s.phase.as_deref()), (None, Some("1")));
         let s = PlanningState::parse("---\nstatus: null\n");
         assert_eq!(s, PlanningState::default());
+    }
+
+    #[test]
+    fn reads_lists_and_session_continuity() {
+        let text = "---\nstatus: paused\npaused_at: 2026-11-29T10:00:00Z\n---\n## Current Position\nPhase: 3 of 8 (API)\n\
+                    Plan: 2 of 4\nLast activity: 2026-11-29 - Completed 03-01\n\n## Accumulated Context\n### Decisions\n\
+                    - Use JWT\n### Pending Todos\nNone yet.\n### Blockers/Concerns\n- Stripe key missing\n\n\
+                    ## Session Continuity\nLast session: 2026-11-29\nStopped at: Completed 03-01-PLAN.md\nResume file: None\n";
+        let s = PlanningState::parse(text);
+        assert_eq!((s.plan.as_deref(), s.plan_total.as_deref()), (Some("2"), Some("4")));
+        assert_eq!(s.decisions, ["Use JWT"]);
+        assert_eq!(s.blockers, ["Stripe key missing"]);
+        assert!(s.pending_todos.is_empty());
+        assert_eq!(s.stopped_at.as_deref(), Some("Completed 03-01-PLAN.md"));
+        assert_eq!(s.resume_file, None);
+        assert!(s.is_paused());
     }
 }

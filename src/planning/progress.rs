@@ -1,0 +1,196 @@
+//! The one progress definition. A plan is done when its SUMMARY exists; a phase is done
+//! when its summaries cover its plans (at least one), or the roadmap checks it; completion
+//! is the mean of the phases' fractions (a done phase counts 1, an unplanned one 0).
+//! Every command and the statusline call this; nothing else computes a percentage.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use super::Project;
+use super::number::PhaseNumber;
+use super::phases::{self, PhaseDir};
+use super::roadmap::Roadmap;
+
+/// One phase's standing.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PhaseStatus {
+    pub number: PhaseNumber,
+    pub name: String,
+    pub milestone: Option<String>,
+    pub dir: Option<PathBuf>,
+    pub plans_total: usize,
+    pub plans_done: usize,
+    /// The first plan without a SUMMARY, in order.
+    pub next_plan: Option<String>,
+    pub done: bool,
+    pub has_context: bool,
+    pub has_research: bool,
+    pub has_verification: bool,
+}
+
+impl PhaseStatus {
+    /// The share of this phase that is done, 0.0–1.0.
+    pub fn fraction(&self) -> f64 {
+        if self.done {
+            1.0
+        } else if self.plans_total == 0 {
+            0.0
+        } else {
+            self.plans_done as f64 / self.plans_total as f64
+        }
+    }
+}
+
+/// Completion of a set of phases.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Progress {
+    pub phases: Vec<PhaseStatus>,
+    pub completed_phases: usize,
+    pub total_phases: usize,
+    pub completed_plans: usize,
+    pub total_plans: usize,
+    /// 0–100, rounded down: 100 only when every phase is done.
+    pub percent: u8,
+}
+
+impl Progress {
+    /// Reads the roadmap and the phase directories of a project and measures them.
+    pub fn load(project: &Project) -> Self {
+        let planning = project.planning_dir();
+        let roadmap = crate::fsx::read_regular(&planning.join("ROADMAP.md"), 4 * 1024 * 1024)
+            .map(|b| Roadmap::parse(&String::from_utf8_lossy(&b)))
+            .unwrap_or_default();
+        Self::compute(&roadmap, &phases::scan(&planning))
+    }
+
+    /// Measures the phases the roadmap lists and the directories that exist (their union).
+    pub fn compute(roadmap: &Roadmap, dirs: &[PhaseDir]) -> Self {
+        let numbers: BTreeSet<&PhaseNumber> =
+            roadmap.phases.iter().map(|p| &p.number).chain(dirs.iter().map(|d| &d.number)).collect();
+        let phases = numbers
+            .into_iter()
+            .map(|number| {
+                let listed = roadmap.phase(number);
+                let dir = dirs.iter().find(|d| &d.number == number);
+                status(number, listed, dir)
+            })
+            .collect();
+        Self::from_phases(phases)
+    }
+
+    fn from_phases(phases: Vec<PhaseStatus>) -> Self {
+        let total_phases = phases.len();
+        let completed_phases = phases.iter().filter(|p| p.done).count();
+        let total_plans = phases.iter().map(|p| p.plans_total).sum();
+        let completed_plans = phases.iter().map(|p| if p.done { p.plans_total } else { p.plans_done }).sum();
+        let percent = if total_phases == 0 {
+            0
+        } else {
+            let mean = phases.iter().map(PhaseStatus::fraction).sum::<f64>() / total_phases as f64;
+            (mean * 100.0 + 1e-9).floor().min(100.0) as u8
+        };
+        Self { phases, completed_phases, total_phases, completed_plans, total_plans, percent }
+    }
+
+    /// The same measure restricted to one milestone's phases.
+    pub fn for_milestone(&self, milestone: &str) -> Self {
+        let phases = self.phases.iter().filter(|p| p.milestone.as_deref() == Some(milestone)).cloned().collect();
+        Self::from_phases(phases)
+    }
+
+    /// The first phase that is not done.
+    pub fn current_phase(&self) -> Option<&PhaseStatus> {
+        self.phases.iter().find(|p| !p.done)
+    }
+
+    /// The phase with this number.
+    pub fn phase(&self, number: &PhaseNumber) -> Option<&PhaseStatus> {
+        self.phases.iter().find(|p| &p.number == number)
+    }
+}
+
+fn status(number: &PhaseNumber, listed: Option<&super::roadmap::RoadmapPhase>, dir: Option<&PhaseDir>) -> PhaseStatus {
+    // Plans are the union of PLAN files and the roadmap's plan lines, compared by number.
+    let mut plans: Vec<(Vec<u32>, String)> = Vec::new();
+    let ids = dir.into_iter().flat_map(|d| d.plans.iter()).chain(listed.into_iter().flat_map(|p| p.plans.iter().map(|p| &p.id)));
+    for id in ids {
+        let key = plan_key(id);
+        if !plans.iter().any(|(k, _)| *k == key) {
+            plans.push((key, id.clone()));
+        }
+    }
+    plans.sort();
+    let summaries: BTreeSet<Vec<u32>> = dir.into_iter().flat_map(|d| d.summaries.iter()).map(|s| plan_key(s)).collect();
+    let plans_done = plans.iter().filter(|(k, _)| summaries.contains(k)).count();
+    let next_plan = plans.iter().find(|(k, _)| !summaries.contains(k)).map(|(_, id)| id.clone());
+    let checked = listed.is_some_and(|p| p.checked);
+    let done = checked || (!plans.is_empty() && plans_done >= plans.len());
+    let name = listed.map(|p| p.name.clone()).filter(|n| !n.is_empty()).or_else(|| dir.map(|d| d.slug.replace('-', " "))).unwrap_or_default();
+    PhaseStatus {
+        number: number.clone(),
+        name,
+        milestone: listed.and_then(|p| p.milestone.clone()),
+        dir: dir.map(|d| d.path.clone()),
+        plans_total: plans.len(),
+        plans_done: if done { plans.len() } else { plans_done },
+        next_plan: if done { None } else { next_plan },
+        done,
+        has_context: dir.is_some_and(|d| d.has_context),
+        has_research: dir.is_some_and(|d| d.has_research),
+        has_verification: dir.is_some_and(|d| d.has_verification),
+    }
+}
+
+/// `03-02` and `3-2` are the same plan.
+fn plan_key(id: &str) -> Vec<u32> {
+    id.split(['-', '.']).map(|p| p.parse().unwrap_or(u32::MAX)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dir(number: &str, plans: &[&str], summaries: &[&str]) -> PhaseDir {
+        PhaseDir {
+            number: PhaseNumber::parse(number).unwrap(),
+            slug: "x".into(),
+            path: PathBuf::from(format!("/p/{number}-x")),
+            plans: plans.iter().map(|s| s.to_string()).collect(),
+            summaries: summaries.iter().map(|s| s.to_string()).collect(),
+            has_context: false,
+            has_research: false,
+            has_verification: false,
+            has_uat: false,
+            has_continue_here: false,
+        }
+    }
+
+    #[test]
+    fn one_definition_for_plans_phases_and_percent() {
+        let roadmap = Roadmap::parse(
+            "## v1.0\n- [x] **Phase 1: A**\n- [ ] **Phase 2: B**\n## v1.1\n- [ ] **Phase 3: C**\n- [ ] **Phase 4: D**\n\
+             ### Phase 3: C\n- [ ] 03-01: one\n- [ ] 03-02: two\n- [ ] 03-03: three\n",
+        );
+        let dirs = [dir("1", &[], &[]), dir("2", &["02-01", "02-02"], &["02-01", "02-02"]), dir("3", &["03-01"], &["03-01"])];
+        let p = Progress::compute(&roadmap, &dirs);
+        assert_eq!((p.completed_phases, p.total_phases), (2, 4));
+        assert_eq!((p.completed_plans, p.total_plans), (3, 5));
+        // (1 + 1 + 1/3 + 0) / 4 = 58.3%
+        assert_eq!(p.percent, 58);
+        let current = p.current_phase().unwrap();
+        assert_eq!((current.number.to_string(), current.next_plan.as_deref()), ("3".to_owned(), Some("03-02")));
+        let v11 = p.for_milestone("v1.1");
+        assert_eq!((v11.total_phases, v11.percent), (2, 16));
+        assert_eq!(p.for_milestone("v1.0").percent, 100);
+    }
+
+    #[test]
+    fn a_phase_with_no_plans_is_not_done_and_summaries_beyond_plans_still_finish_it() {
+        let p = Progress::compute(&Roadmap::default(), &[dir("1", &[], &[]), dir("2", &["2-1"], &["02-01", "02-02"])]);
+        assert!(!p.phases[0].done && p.phases[1].done);
+        assert_eq!(p.percent, 50);
+        assert_eq!(Progress::compute(&Roadmap::default(), &[]).percent, 0);
+    }
+}

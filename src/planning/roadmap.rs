@@ -1,0 +1,202 @@
+//! `.planning/ROADMAP.md`: the phase checklist (`- [x] **Phase 1: Name** - …`), the
+//! `### Phase N: Name` sections with their goal, dependencies and plan lines, and the
+//! milestone each phase belongs to.
+
+use super::number::PhaseNumber;
+use super::sections::heading;
+
+/// One phase as the roadmap lists it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RoadmapPhase {
+    pub number: PhaseNumber,
+    pub name: String,
+    /// Checked (`[x]`) in the checklist: GSD's mark for a finished phase.
+    pub checked: bool,
+    pub goal: Option<String>,
+    pub depends_on: Option<String>,
+    /// Plan lines of the phase section: (`01-02`, checked, text).
+    pub plans: Vec<RoadmapPlan>,
+    /// The milestone heading the phase was listed under (`v1.1`), if any.
+    pub milestone: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RoadmapPlan {
+    pub id: String,
+    pub checked: bool,
+    pub text: String,
+}
+
+/// The roadmap's phases in file order (checklist first, sections fill in details).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Roadmap {
+    pub phases: Vec<RoadmapPhase>,
+}
+
+impl Roadmap {
+    /// Parses ROADMAP.md text; unknown lines are ignored.
+    pub fn parse(text: &str) -> Self {
+        let mut roadmap = Roadmap::default();
+        let mut milestone: Option<String> = None;
+        let mut in_section: Option<usize> = None;
+        for raw in text.lines() {
+            let line = raw.strip_suffix('\r').unwrap_or(raw);
+            let trimmed = line.trim();
+            if let Some((_, title)) = heading(line) {
+                in_section = None;
+                if let Some((number, name)) = phase_title(title) {
+                    let index = roadmap.entry(number, name, milestone.clone());
+                    in_section = Some(index);
+                } else if let Some(version) = milestone_version(title) {
+                    milestone = Some(version);
+                }
+                continue;
+            }
+            if let Some((checked, rest)) = checkbox(trimmed) {
+                if let Some((number, name)) = bold_phase(rest) {
+                    let index = roadmap.entry(number, name, milestone.clone());
+                    roadmap.phases[index].checked |= checked;
+                    continue;
+                }
+                if let Some(index) = in_section {
+                    if let Some(plan) = plan_line(checked, rest) {
+                        roadmap.phases[index].plans.push(plan);
+                    }
+                }
+                continue;
+            }
+            if let Some(index) = in_section {
+                let phase = &mut roadmap.phases[index];
+                if let Some(goal) = labelled(trimmed, "Goal") {
+                    phase.goal = Some(goal);
+                } else if let Some(deps) = labelled(trimmed, "Depends on") {
+                    phase.depends_on = Some(deps);
+                }
+            }
+        }
+        roadmap
+    }
+
+    /// Finds or adds a phase; the first listing fixes its milestone.
+    fn entry(&mut self, number: PhaseNumber, name: String, milestone: Option<String>) -> usize {
+        if let Some(i) = self.phases.iter().position(|p| p.number == number) {
+            if self.phases[i].name.is_empty() {
+                self.phases[i].name = name;
+            }
+            return i;
+        }
+        self.phases.push(RoadmapPhase {
+            number,
+            name,
+            checked: false,
+            goal: None,
+            depends_on: None,
+            plans: Vec::new(),
+            milestone,
+        });
+        self.phases.len() - 1
+    }
+
+    /// The phase with this number.
+    pub fn phase(&self, number: &PhaseNumber) -> Option<&RoadmapPhase> {
+        self.phases.iter().find(|p| &p.number == number)
+    }
+}
+
+/// `- [x] rest` → (true, "rest").
+fn checkbox(line: &str) -> Option<(bool, &str)> {
+    let rest = line.strip_prefix("- [").or_else(|| line.strip_prefix("* ["))?;
+    let (mark, rest) = rest.split_at_checked(1)?;
+    let rest = rest.strip_prefix(']')?;
+    let checked = match mark {
+        "x" | "X" => true,
+        " " => false,
+        _ => return None,
+    };
+    Some((checked, rest.trim()))
+}
+
+/// `**Phase 2.1: Hotfix** - text` → (2.1, "Hotfix").
+fn bold_phase(rest: &str) -> Option<(PhaseNumber, String)> {
+    let inner = rest.strip_prefix("**")?;
+    let end = inner.find("**")?;
+    phase_title(&inner[..end])
+}
+
+/// `Phase 3: API endpoints` (also without the colon) → (3, "API endpoints").
+fn phase_title(title: &str) -> Option<(PhaseNumber, String)> {
+    let rest = title.trim().strip_prefix("Phase ")?;
+    let end = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(rest.len());
+    let number = PhaseNumber::parse(&rest[..end])?;
+    let name = rest[end..].trim_start_matches(':').trim();
+    let name = name.split(" - ").next().unwrap_or(name).trim();
+    Some((number, name.to_owned()))
+}
+
+/// A heading naming a milestone: `v1.1 Auth`, `🚧 v2.0 (In Progress)` → `v1.1`.
+fn milestone_version(title: &str) -> Option<String> {
+    title
+        .split(|c: char| c.is_whitespace() || c == '*' || c == '(' || c == ':')
+        .find(|w| w.len() > 1 && w.starts_with('v') && w[1..].chars().next().is_some_and(|c| c.is_ascii_digit()))
+        .map(|w| w.trim_end_matches(['.', ',']).to_owned())
+}
+
+/// `01-02: text` or `01-02-PLAN.md — text` → the plan.
+fn plan_line(checked: bool, rest: &str) -> Option<RoadmapPlan> {
+    let rest = rest.trim_start_matches("**");
+    let end = rest.find(|c: char| !(c.is_ascii_digit() || c == '-' || c == '.')).unwrap_or(rest.len());
+    let id = rest[..end].trim_end_matches('-');
+    let (phase, plan) = id.split_once('-')?;
+    if phase.is_empty() || plan.is_empty() || !plan.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let text = rest[end..].trim_start_matches("PLAN.md").trim_start_matches("**");
+    let text = text.trim_start_matches([':', '—', '-', ' ']).trim();
+    Some(RoadmapPlan { id: id.to_owned(), checked, text: text.to_owned() })
+}
+
+/// `**Goal**: text`, `**Goal:** text` or `Goal: text` → text.
+fn labelled(line: &str, label: &str) -> Option<String> {
+    let rest = line.strip_prefix("**").unwrap_or(line).strip_prefix(label)?;
+    let rest = rest.trim_start_matches("**").strip_prefix(':').or_else(|| rest.strip_prefix(":**"))?;
+    let text = rest.trim_start_matches("**").trim();
+    (!text.is_empty()).then(|| text.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ROADMAP: &str = "# Roadmap: Shop\n\n## Milestones\n\n- ✅ **v1.0 MVP** - Phases 1-2\n\n\
+        ## ✅ v1.0 MVP (Shipped)\n\n- [x] **Phase 1: Foundation** - scaffolding\n- [x] **Phase 2: Catalog** - products\n\n\
+        ## 🚧 v1.1 Checkout (In Progress)\n\n- [ ] **Phase 3: Cart** - cart\n- [ ] **Phase 3.1: Cart hotfix** - INSERTED\n\
+        - [ ] **Phase 4: Payments**\n\n## Phase Details\n\n### Phase 3: Cart\n**Goal**: Users can fill a cart\n\
+        **Depends on**: Phase 2\n**Plans**: 2 plans\n\nPlans:\n- [x] 03-01: Cart model\n- [ ] 03-02-PLAN.md — Cart API\n\n\
+        ### Phase 4: Payments\n**Goal:** Take money\n\n## Progress\n\n| Phase | Plans Complete | Status | Completed |\n";
+
+    #[test]
+    fn reads_checklist_sections_plans_and_milestones() {
+        let r = Roadmap::parse(ROADMAP);
+        let numbers: Vec<String> = r.phases.iter().map(|p| p.number.to_string()).collect();
+        assert_eq!(numbers, ["1", "2", "3", "3.1", "4"]);
+        assert!(r.phases[0].checked && !r.phases[2].checked);
+        assert_eq!(r.phases[0].milestone.as_deref(), Some("v1.0"));
+        assert_eq!(r.phases[3].milestone.as_deref(), Some("v1.1"));
+        let cart = &r.phases[2];
+        assert_eq!(cart.name, "Cart");
+        assert_eq!(cart.goal.as_deref(), Some("Users can fill a cart"));
+        assert_eq!(cart.depends_on.as_deref(), Some("Phase 2"));
+        assert_eq!(cart.plans.len(), 2);
+        assert_eq!((cart.plans[0].id.as_str(), cart.plans[0].checked), ("03-01", true));
+        assert_eq!((cart.plans[1].id.as_str(), cart.plans[1].text.as_str()), ("03-02", "Cart API"));
+        assert_eq!(r.phases[4].goal.as_deref(), Some("Take money"));
+        assert_eq!(r.phases[3].name, "Cart hotfix");
+    }
+
+    #[test]
+    fn crlf_and_junk_do_not_break_it() {
+        let r = Roadmap::parse(&ROADMAP.replace('\n', "\r\n"));
+        assert_eq!(r.phases.len(), 5);
+        assert_eq!(Roadmap::parse("- [?] **Phase x: y**\n### Phase : z\n"), Roadmap::default());
+    }
+}

@@ -1,0 +1,155 @@
+//! Everything the planning files say at one moment: STATE.md, the progress definition over
+//! ROADMAP.md and the phase directories, the current position and the next action.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use super::Project;
+use super::progress::{PhaseStatus, Progress};
+use super::state::PlanningState;
+
+/// Where the work stands.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Position {
+    pub milestone: Option<String>,
+    pub milestone_name: Option<String>,
+    pub phase: Option<String>,
+    pub phase_name: Option<String>,
+    pub total_phases: usize,
+    pub phase_dir: Option<PathBuf>,
+    /// The plan in progress or next (`03-02`).
+    pub plan: Option<String>,
+    pub plans_done: usize,
+    pub plans_total: usize,
+    pub status: Option<String>,
+}
+
+/// What to run next, and why.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NextAction {
+    pub command: String,
+    pub reason: String,
+}
+
+/// The planning state of a project.
+#[derive(Debug, Clone)]
+pub struct Snapshot {
+    pub project: Project,
+    /// `None` when STATE.md is missing or unreadable.
+    pub state: Option<PlanningState>,
+    pub progress: Progress,
+}
+
+impl Snapshot {
+    /// Reads STATE.md, ROADMAP.md and the phase directories.
+    pub fn load(project: &Project) -> Self {
+        Self { project: project.clone(), state: PlanningState::read(project), progress: Progress::load(project) }
+    }
+
+    /// The phase STATE.md names, else the first phase that is not done.
+    pub fn current_phase(&self) -> Option<&PhaseStatus> {
+        let named = self.state.as_ref().and_then(|s| s.phase.as_deref()).and_then(super::number::PhaseNumber::parse);
+        named.and_then(|n| self.progress.phase(&n)).or_else(|| self.progress.current_phase())
+    }
+
+    /// The current position, STATE.md first, the phase directories filling the gaps.
+    pub fn position(&self) -> Position {
+        let state = self.state.clone().unwrap_or_default();
+        let phase = self.current_phase();
+        Position {
+            milestone: state.milestone,
+            milestone_name: state.milestone_name,
+            phase: phase.map(|p| p.number.to_string()).or(state.phase),
+            phase_name: phase.map(|p| p.name.clone()).filter(|n| !n.is_empty()).or(state.phase_name),
+            total_phases: self.progress.total_phases,
+            phase_dir: phase.and_then(|p| p.dir.clone()),
+            plan: phase.and_then(|p| p.next_plan.clone()).or(state.plan),
+            plans_done: phase.map_or(0, |p| p.plans_done),
+            plans_total: phase.map_or(0, |p| p.plans_total),
+            status: state.status,
+        }
+    }
+
+    /// The progress of the milestone STATE.md names, when the roadmap groups phases by it.
+    pub fn milestone_progress(&self) -> Option<Progress> {
+        let milestone = self.state.as_ref()?.milestone.as_deref()?;
+        let scoped = self.progress.for_milestone(milestone);
+        (scoped.total_phases > 0).then_some(scoped)
+    }
+
+    /// The next action as a GSD command, from the progress definition.
+    pub fn next_action(&self) -> NextAction {
+        if self.progress.total_phases == 0 {
+            return NextAction {
+                command: "/gsd:new-project".to_owned(),
+                reason: "ROADMAP.md lists no phases and .planning/phases/ is empty".to_owned(),
+            };
+        }
+        let Some(phase) = self.current_phase().filter(|p| !p.done).or_else(|| self.progress.current_phase()) else {
+            return NextAction {
+                command: "/gsd:complete-milestone".to_owned(),
+                reason: format!("all {} phases are done", self.progress.total_phases),
+            };
+        };
+        let n = &phase.number;
+        if phase.plans_total == 0 {
+            if phase.has_context {
+                NextAction { command: format!("/gsd:plan-phase {n}"), reason: format!("phase {n} has context but no plans yet") }
+            } else {
+                NextAction {
+                    command: format!("/gsd:discuss-phase {n}"),
+                    reason: format!("phase {n} has neither context nor plans yet"),
+                }
+            }
+        } else {
+            let plan = phase.next_plan.as_deref().unwrap_or("the next plan");
+            NextAction {
+                command: format!("/gsd:execute-phase {n}"),
+                reason: format!("{} of {} plans of phase {n} are done; {plan} is next", phase.plans_done, phase.plans_total),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    fn project(files: &[(&str, &str)]) -> (tempfile::TempDir, Project) {
+        let tmp = tempfile::tempdir().unwrap();
+        for (path, text) in files {
+            let p = tmp.path().join(".planning").join(path);
+            fs::create_dir_all(p.parent().unwrap()).unwrap();
+            fs::write(p, text).unwrap();
+        }
+        fs::create_dir_all(tmp.path().join(".planning")).unwrap();
+        let project = Project { root: tmp.path().to_path_buf() };
+        (tmp, project)
+    }
+
+    #[test]
+    fn next_action_follows_the_phase_lifecycle() {
+        let roadmap = "- [x] **Phase 1: A**\n- [ ] **Phase 2: B**\n- [ ] **Phase 3: C**\n";
+        let (_t, p) = project(&[("ROADMAP.md", roadmap)]);
+        assert_eq!(Snapshot::load(&p).next_action().command, "/gsd:discuss-phase 2");
+        let (_t, p) = project(&[("ROADMAP.md", roadmap), ("phases/02-b/02-CONTEXT.md", "x")]);
+        assert_eq!(Snapshot::load(&p).next_action().command, "/gsd:plan-phase 2");
+        let (_t, p) = project(&[
+            ("ROADMAP.md", roadmap),
+            ("phases/02-b/02-01-PLAN.md", "x"),
+            ("phases/02-b/02-01-SUMMARY.md", "x"),
+            ("phases/02-b/02-02-PLAN.md", "x"),
+        ]);
+        let s = Snapshot::load(&p);
+        let next = s.next_action();
+        assert_eq!(next.command, "/gsd:execute-phase 2");
+        assert!(next.reason.contains("1 of 2") && next.reason.contains("02-02"), "{}", next.reason);
+        assert_eq!(s.position().plan.as_deref(), Some("02-02"));
+        let (_t, p) = project(&[("ROADMAP.md", "- [x] **Phase 1: A**\n")]);
+        assert_eq!(Snapshot::load(&p).next_action().command, "/gsd:complete-milestone");
+        let (_t, p) = project(&[]);
+        assert_eq!(Snapshot::load(&p).next_action().command, "/gsd:new-project");
+    }
+}

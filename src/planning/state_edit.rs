@@ -1,0 +1,170 @@
+//! Targeted edits of STATE.md: baton owns a few session-continuity fields (frontmatter
+//! `stopped_at`, `paused_at`; the body's `Last session:`, `Stopped at:`, `Resume file:`)
+//! and changes only their lines. Every other byte, line ending and order stays as it was.
+
+use super::sections::heading;
+
+/// The body section baton writes to.
+pub const CONTINUITY_SECTION: &str = "Session Continuity";
+
+/// The file's line ending: CRLF when it has any, else LF.
+fn line_ending(text: &str) -> &'static str {
+    if text.contains("\r\n") { "\r\n" } else { "\n" }
+}
+
+/// A YAML scalar for a frontmatter value: `null`, or a double-quoted string (valid YAML).
+fn yaml_value(value: Option<&str>) -> String {
+    value.map_or_else(|| "null".to_owned(), |v| serde_json::to_string(v).unwrap_or_else(|_| "null".to_owned()))
+}
+
+/// Byte ranges of the lines of `text`, each including its line ending.
+fn line_spans(text: &str) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let mut start = 0;
+    for piece in text.split_inclusive('\n') {
+        spans.push((start, start + piece.len()));
+        start += piece.len();
+    }
+    spans
+}
+
+fn content(line: &str) -> &str {
+    line.trim_end_matches('\n').trim_end_matches('\r')
+}
+
+/// Sets `key: value` in the YAML frontmatter, replacing the key's line (and any indented
+/// continuation lines) or inserting it before the closing `---`. A file without
+/// frontmatter is returned unchanged: baton does not invent one.
+pub fn set_frontmatter_value(text: &str, key: &str, value: Option<&str>) -> String {
+    let spans = line_spans(text);
+    if spans.is_empty() || content(&text[spans[0].0..spans[0].1]) != "---" {
+        return text.to_owned();
+    }
+    let Some(close) = spans.iter().skip(1).position(|&(s, e)| content(&text[s..e]) == "---").map(|i| i + 1) else {
+        return text.to_owned();
+    };
+    let eol = line_ending(text);
+    let new_line = format!("{key}: {}", yaml_value(value));
+    let prefix = format!("{key}:");
+    let found = (1..close).find(|&i| text[spans[i].0..spans[i].1].starts_with(&prefix));
+    match found {
+        Some(i) => {
+            let mut end = i + 1;
+            while end < close && text[spans[end].0..spans[end].1].starts_with([' ', '\t']) {
+                end += 1;
+            }
+            let own_eol = &text[spans[i].0 + content(&text[spans[i].0..spans[i].1]).len()..spans[i].1];
+            format!("{}{}{}{}", &text[..spans[i].0], new_line, own_eol, &text[spans[end - 1].1..])
+        }
+        None => format!("{}{}{}{}", &text[..spans[close].0], new_line, eol, &text[spans[close].0..]),
+    }
+}
+
+/// Sets `label value` (e.g. `Stopped at: …`) in the Session Continuity section: the
+/// existing line keeps its prefix (bullet, bold) and ending; a missing line is added at the
+/// end of the section; a missing section is appended to the file.
+pub fn set_continuity_line(text: &str, label: &str, value: &str) -> String {
+    let value = value.replace(['\r', '\n'], " ");
+    let eol = line_ending(text);
+    let spans = line_spans(text);
+    let section = spans.iter().position(|&(s, e)| {
+        heading(content(&text[s..e])).is_some_and(|(_, t)| t.to_ascii_lowercase().contains(&CONTINUITY_SECTION.to_ascii_lowercase()))
+    });
+    let Some(start) = section else {
+        let sep = if text.is_empty() || text.ends_with('\n') { "" } else { eol };
+        let gap = if text.is_empty() { "" } else { eol };
+        return format!("{text}{sep}{gap}## {CONTINUITY_SECTION}{eol}{eol}{label} {value}{eol}");
+    };
+    let level = heading(content(&text[spans[start].0..spans[start].1])).map_or(2, |(l, _)| l);
+    let end = (start + 1..spans.len())
+        .find(|&i| heading(content(&text[spans[i].0..spans[i].1])).is_some_and(|(l, _)| l <= level))
+        .unwrap_or(spans.len());
+    for i in start + 1..end {
+        let line = content(&text[spans[i].0..spans[i].1]);
+        if let Some(label_end) = label_position(line, label) {
+            let own_eol = &text[spans[i].0 + line.len()..spans[i].1];
+            let kept = &line[..label_end];
+            return format!("{}{kept} {value}{own_eol}{}", &text[..spans[i].0], &text[spans[i].1..]);
+        }
+    }
+    // Insert after the section's last non-blank line.
+    let last = (start..end).rev().find(|&i| !content(&text[spans[i].0..spans[i].1]).trim().is_empty()).unwrap_or(start);
+    let at = spans[last].1;
+    let needs_eol = !text[..at].ends_with('\n');
+    let lead = if needs_eol { eol } else { "" };
+    let blank = if last == start { eol } else { "" };
+    format!("{}{lead}{blank}{label} {value}{eol}{}", &text[..at], &text[at..])
+}
+
+/// Where the label (with an optional bullet and bold markers) ends in `line`.
+fn label_position(line: &str, label: &str) -> Option<usize> {
+    let bare = label.trim_end_matches(':');
+    let trimmed = line.trim_start();
+    let indent = line.len() - trimmed.len();
+    let after_bullet = trimmed.strip_prefix("- ").or_else(|| trimmed.strip_prefix("* ")).unwrap_or(trimmed);
+    let offset = indent + (trimmed.len() - after_bullet.len());
+    for form in [format!("{bare}:"), format!("**{bare}:**"), format!("**{bare}**:")] {
+        if after_bullet.starts_with(&form) {
+            return Some(offset + form.len());
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const STATE: &str = "---\r\ngsd_state_version: 1.0\r\nmilestone: v1.2\r\nstopped_at: old\r\n  continued\r\nstatus: executing\r\n---\r\n\r\n\
+        # Project State\r\n\r\n## Current Position\r\n\r\nPhase: 3 of 8 (API)\r\n\r\n## Session Continuity\r\n\r\n\
+        Last session: 2026-11-01\r\n**Stopped at:** Completed 03-01\r\nResume file: None\r\n\r\n## Notes\r\nkeep me  \r\n";
+
+    /// Lines that baton does not own, in order.
+    fn foreign(text: &str) -> Vec<&str> {
+        text.split_inclusive('\n')
+            .filter(|l| {
+                !["stopped_at:", "paused_at:", "  continued", "Last session:", "**Stopped at:**", "Stopped at:", "Resume file:"]
+                    .iter()
+                    .any(|p| l.starts_with(p))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn edits_only_owned_lines_and_keeps_crlf() {
+        let mut text = set_frontmatter_value(STATE, "stopped_at", Some("context exhaustion at 80% (2026-11-30)"));
+        text = set_frontmatter_value(&text, "paused_at", Some("2026-11-30T10:00:00Z"));
+        text = set_continuity_line(&text, "Stopped at:", "Phase 3, plan 2: wiring the API");
+        text = set_continuity_line(&text, "Last session:", "2026-11-30");
+        assert_eq!(foreign(&text), foreign(STATE));
+        assert!(text.contains("stopped_at: \"context exhaustion at 80% (2026-11-30)\"\r\nstatus: executing"));
+        assert!(text.contains("paused_at: \"2026-11-30T10:00:00Z\"\r\n---\r\n"));
+        assert!(text.contains("**Stopped at:** Phase 3, plan 2: wiring the API\r\n"));
+        assert!(text.contains("Last session: 2026-11-30\r\n"));
+        assert!(!text.replace("\r\n", "").contains('\n'), "no bare LF was introduced");
+        let parsed = crate::planning::state::PlanningState::parse(&text);
+        assert_eq!(parsed.stopped_at.as_deref(), Some("context exhaustion at 80% (2026-11-30)"));
+    }
+
+    #[test]
+    fn adds_missing_lines_and_sections_without_frontmatter() {
+        let plain = "# State\n\nPhase: 1 of 2\n";
+        assert_eq!(set_frontmatter_value(plain, "paused_at", Some("x")), plain);
+        let text = set_continuity_line(plain, "Stopped at:", "somewhere");
+        assert_eq!(text, "# State\n\nPhase: 1 of 2\n\n## Session Continuity\n\nStopped at: somewhere\n");
+        let again = set_continuity_line(&text, "Resume file:", ".planning/phases/01-a/.continue-here.md");
+        assert!(again.ends_with("Stopped at: somewhere\nResume file: .planning/phases/01-a/.continue-here.md\n"));
+        let no_newline = set_continuity_line("## Session Continuity", "Stopped at:", "x");
+        assert_eq!(no_newline, "## Session Continuity\n\nStopped at: x\n");
+    }
+
+    #[test]
+    fn values_cannot_break_the_file() {
+        let text = set_frontmatter_value("---\na: 1\n---\n", "stopped_at", Some("x\"\n---\nevil: true"));
+        let (fm, _) = crate::planning::state::split_frontmatter(&text);
+        let parsed: serde_norway::Value = serde_norway::from_str(fm.unwrap()).unwrap();
+        assert_eq!(parsed["stopped_at"].as_str(), Some("x\"\n---\nevil: true"));
+        let body = set_continuity_line("", "Stopped at:", "a\nb");
+        assert_eq!(body, "## Session Continuity\n\nStopped at: a b\n");
+    }
+}

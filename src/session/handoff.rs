@@ -1,0 +1,232 @@
+//! `.planning/HANDOFF.json`, GSD's schema plus `"generator": "baton"` and the trigger:
+//! reading (lenient about types, strict about syntax), validation, and writing.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
+
+use crate::error::{Error, Result};
+use crate::fsx;
+
+/// The schema version GSD writes.
+pub const VERSION: &str = "1.0";
+/// Largest handoff baton reads.
+const MAX_HANDOFF_BYTES: u64 = 8 * 1024 * 1024;
+/// Blocker types GSD knows.
+pub const BLOCKER_TYPES: &[&str] = &["technical", "human_action", "external"];
+
+/// A task of the current plan (or a plan, when tasks are not known).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Task {
+    #[serde(deserialize_with = "text", skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    #[serde(deserialize_with = "text")]
+    pub name: Option<String>,
+    #[serde(deserialize_with = "text")]
+    pub status: Option<String>,
+    #[serde(deserialize_with = "text", skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Blocker {
+    #[serde(deserialize_with = "text")]
+    pub description: Option<String>,
+    #[serde(rename = "type", deserialize_with = "text")]
+    pub kind: Option<String>,
+    #[serde(deserialize_with = "text", skip_serializing_if = "Option::is_none")]
+    pub workaround: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct HumanAction {
+    #[serde(deserialize_with = "text")]
+    pub action: Option<String>,
+    #[serde(deserialize_with = "text", skip_serializing_if = "Option::is_none")]
+    pub context: Option<String>,
+    pub blocking: bool,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Decision {
+    #[serde(deserialize_with = "text")]
+    pub decision: Option<String>,
+    #[serde(deserialize_with = "text", skip_serializing_if = "Option::is_none")]
+    pub rationale: Option<String>,
+    #[serde(deserialize_with = "text", skip_serializing_if = "Option::is_none")]
+    pub phase: Option<String>,
+}
+
+/// Where work stands, written by `pause` and read first by `resume`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Handoff {
+    #[serde(deserialize_with = "text")]
+    pub version: Option<String>,
+    #[serde(deserialize_with = "text")]
+    pub timestamp: Option<String>,
+    #[serde(deserialize_with = "text")]
+    pub phase: Option<String>,
+    #[serde(deserialize_with = "text")]
+    pub phase_name: Option<String>,
+    #[serde(deserialize_with = "text")]
+    pub phase_dir: Option<String>,
+    #[serde(deserialize_with = "text")]
+    pub plan: Option<String>,
+    #[serde(deserialize_with = "text")]
+    pub task: Option<String>,
+    #[serde(deserialize_with = "text")]
+    pub total_tasks: Option<String>,
+    #[serde(deserialize_with = "text")]
+    pub status: Option<String>,
+    pub completed_tasks: Vec<Task>,
+    pub remaining_tasks: Vec<Task>,
+    pub blockers: Vec<Blocker>,
+    pub human_actions_pending: Vec<HumanAction>,
+    pub decisions: Vec<Decision>,
+    pub uncommitted_files: Vec<String>,
+    #[serde(deserialize_with = "text")]
+    pub next_action: Option<String>,
+    #[serde(deserialize_with = "text")]
+    pub context_notes: Option<String>,
+    #[serde(deserialize_with = "text", skip_serializing_if = "Option::is_none")]
+    pub generator: Option<String>,
+    /// Why it was written: `manual`, `pre-compact`, `context-critical`.
+    #[serde(deserialize_with = "text", skip_serializing_if = "Option::is_none")]
+    pub trigger: Option<String>,
+}
+
+/// Strings, numbers and booleans read as text; `null` and empty strings as absent.
+fn text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Ok(match Value::deserialize(d)? {
+        Value::String(s) if !s.trim().is_empty() => Some(s),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    })
+}
+
+impl Handoff {
+    /// Every problem that keeps this handoff from being written; empty when valid.
+    pub fn problems(&self) -> Vec<String> {
+        let mut problems = Vec::new();
+        if self.version.as_deref() != Some(VERSION) {
+            problems.push(format!("version must be \"{VERSION}\""));
+        }
+        if self.status.as_deref() != Some("paused") {
+            problems.push("status must be \"paused\"".to_owned());
+        }
+        match self.timestamp.as_deref().map(chrono::DateTime::parse_from_rfc3339) {
+            Some(Ok(_)) => {}
+            _ => problems.push("timestamp must be an RFC 3339 time such as 2026-11-30T10:00:00Z".to_owned()),
+        }
+        for (i, t) in self.completed_tasks.iter().chain(&self.remaining_tasks).enumerate() {
+            if t.name.is_none() {
+                problems.push(format!("task {} has no name", i + 1));
+            }
+        }
+        for (i, b) in self.blockers.iter().enumerate() {
+            if b.description.is_none() {
+                problems.push(format!("blockers[{i}] has no description"));
+            }
+            if !b.kind.as_deref().is_some_and(|k| BLOCKER_TYPES.contains(&k)) {
+                problems.push(format!("blockers[{i}].type must be one of {}", BLOCKER_TYPES.join(", ")));
+            }
+        }
+        for (i, h) in self.human_actions_pending.iter().enumerate() {
+            if h.action.is_none() {
+                problems.push(format!("human_actions_pending[{i}] has no action"));
+            }
+        }
+        for (i, d) in self.decisions.iter().enumerate() {
+            if d.decision.is_none() {
+                problems.push(format!("decisions[{i}] has no decision"));
+            }
+        }
+        problems
+    }
+
+    /// The task in progress: a remaining task marked `in_progress`, else the first remaining.
+    pub fn in_progress_task(&self) -> Option<&Task> {
+        self.remaining_tasks
+            .iter()
+            .find(|t| t.status.as_deref() == Some("in_progress"))
+            .or_else(|| self.remaining_tasks.first())
+    }
+}
+
+/// `<root>/.planning/HANDOFF.json`.
+pub fn path(root: &Path) -> PathBuf {
+    root.join(".planning/HANDOFF.json")
+}
+
+/// Reads a handoff; `Ok(None)` when there is none, an error naming the file when it is
+/// unreadable or not valid JSON (a truncated write, hand edits).
+pub fn read(root: &Path) -> Result<Option<Handoff>> {
+    let path = path(root);
+    let bytes = match fsx::read_regular(&path, MAX_HANDOFF_BYTES) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::io(&path, e)),
+    };
+    serde_json::from_slice(&bytes).map(Some).map_err(|e| Error::invalid(&path, format!("not a readable handoff ({e})")))
+}
+
+/// Validates and writes a handoff atomically (fsync, rename), then reads it back.
+pub fn write(root: &Path, handoff: &Handoff) -> Result<PathBuf> {
+    let problems = handoff.problems();
+    let path = path(root);
+    if !problems.is_empty() {
+        return Err(Error::invalid(&path, format!("refusing to write an invalid handoff: {}", problems.join("; "))));
+    }
+    let mut json = serde_json::to_vec_pretty(handoff).map_err(|e| Error::Failed(e.to_string()))?;
+    json.push(b'\n');
+    let dir = path.parent().unwrap_or(root);
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    fsx::write_atomic(&path, &json, 0o644, fsx::Durability::Durable).map_err(|e| Error::io(&path, e))?;
+    match read(root)? {
+        Some(back) if back == *handoff => Ok(path),
+        _ => Err(Error::invalid(&path, "the handoff did not read back as written")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_gsds_schema_with_numbers_and_nulls() {
+        let h: Handoff = serde_json::from_str(
+            r#"{"version":"1.0","timestamp":"2026-11-30T10:00:00Z","phase":3,"phase_name":"API","phase_dir":".planning/phases/03-api",
+                "plan":2,"task":3,"total_tasks":5,"status":"paused",
+                "completed_tasks":[{"id":1,"name":"Schema","status":"done","commit":"abc1234"}],
+                "remaining_tasks":[{"id":3,"name":"Routes","status":"in_progress"},{"id":4,"name":"Tests","status":"pending"}],
+                "blockers":[{"description":"Stripe key missing","type":"human_action","workaround":null}],
+                "human_actions_pending":[{"action":"Add STRIPE_KEY to .env","context":"payments","blocking":true}],
+                "decisions":[{"decision":"Use JWT","rationale":"stateless","phase":"3"}],
+                "uncommitted_files":["src/api.rs"],"next_action":"Finish routes","context_notes":null}"#,
+        )
+        .unwrap();
+        assert_eq!((h.phase.as_deref(), h.task.as_deref()), (Some("3"), Some("3")));
+        assert_eq!(h.in_progress_task().unwrap().name.as_deref(), Some("Routes"));
+        assert_eq!(h.context_notes, None);
+        assert!(h.problems().is_empty(), "{:?}", h.problems());
+    }
+
+    #[test]
+    fn validation_names_every_problem() {
+        let h = Handoff {
+            blockers: vec![Blocker { description: None, kind: Some("urgent".into()), workaround: None }],
+            ..Handoff::default()
+        };
+        let problems = h.problems().join("\n");
+        for expected in ["version", "status", "timestamp", "blockers[0] has no description", "blockers[0].type"] {
+            assert!(problems.contains(expected), "{expected} missing from {problems}");
+        }
+    }
+}
