@@ -231,6 +231,19 @@ fn the_in_progress_todo_is_the_middle_segment() {
 }
 
 #[test]
+fn gsd_segment_uses_the_progress_definition() {
+    let sandbox = Sandbox::new().env("NO_COLOR", "1");
+    crate::common::gsd::write_project(&sandbox);
+    // Milestone v1.1: phases 3, 3.1, 4, 5 with 1 of 3 plans of phase 3 done = 8%.
+    assert_eq!(
+        sandbox.statusline(&after_reply(&sandbox)).assert_one_line(),
+        "Sonnet 4.5 │ v1.1 Checkout 8% · Phase 3/6 Cart · executing │ proj │ ████████░░ 83%"
+    );
+    let progress: Value = serde_json::from_str(&sandbox.run(&["progress", "--json"], b"").stdout).unwrap();
+    assert_eq!(progress["milestone_progress"]["percent"], 8, "the same figure as `baton progress`");
+}
+
+#[test]
 fn gsd_state_without_frontmatter_still_shows() {
     let sandbox = Sandbox::new();
     sandbox.write(

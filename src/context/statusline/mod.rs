@@ -16,6 +16,7 @@ use crate::fsx;
 use crate::hook::payload::StatuslinePayload;
 use crate::hook::stdin;
 use crate::planning::Project;
+use crate::planning::progress::Progress;
 use crate::planning::state::PlanningState;
 use layout::{Middle, Parts};
 
@@ -126,12 +127,20 @@ fn context_usage(payload: &StatuslinePayload, config: &Config) -> Option<Context
     })
 }
 
-/// GSD state as `milestone · phase · status`, when the project has STATE.md.
+/// GSD state as `milestone NN% · phase · status`, when the project has STATE.md; the
+/// percentage is the progress definition's (the milestone's, else the whole roadmap's).
 fn planning_summary(project: &Project) -> Option<String> {
     let state = PlanningState::read(project)?;
+    let progress = Progress::load(project);
+    let scoped = state.milestone.as_deref().map(|m| progress.for_milestone(m)).filter(|p| p.total_phases > 0);
+    let percent = scoped.as_ref().or(Some(&progress)).filter(|p| p.total_phases > 0).map(|p| format!("{}%", p.percent));
     let milestone = match (state.milestone, state.milestone_name) {
         (Some(v), Some(n)) if n != "milestone" => Some(format!("{v} {n}")),
         (v, n) => v.or(n),
+    };
+    let milestone = match (milestone, percent) {
+        (Some(m), Some(p)) => Some(format!("{m} {p}")),
+        (m, p) => m.or(p),
     };
     let phase = state.phase.map(|p| {
         let numbered = match state.phase_total {
