@@ -1,37 +1,39 @@
 #!/usr/bin/env bash
-# Builds baton in release mode and installs it to $BATON_PREFIX/bin (default ~/.local/bin),
-# then prints how to wire it into Claude Code.
+# Builds baton, installs the binary to $BATON_PREFIX/bin (default ~/.local/bin), then runs
+# `baton install` to wire the statusline, hooks and slash commands into Claude Code.
+# Flags go to `baton install`: --project DIR, --dry-run, --force, --yes, --no-statusline.
+#   ./install.sh                  # wire ~/.claude/settings.json
+#   ./install.sh --project .      # wire this project's .claude/settings.json
+# BATON_BUILD_PROFILE=dev builds the (faster to compile) dev profile instead of release.
 set -euo pipefail
 cd "$(dirname "$0")"
 
 prefix="${BATON_PREFIX:-$HOME/.local}"
 bin_dir="$prefix/bin"
+profile="${BATON_BUILD_PROFILE:-release}"
+target="${CARGO_TARGET_DIR:-target}"
 
 command -v cargo >/dev/null 2>&1 || {
-  echo "install.sh: cargo is not installed. Install Rust (https://rustup.rs), then run ./install.sh again." >&2
-  exit 1
+    echo "install.sh: cargo is not installed. Install Rust 1.89 or newer (https://rustup.rs), then run ./install.sh again." >&2
+    exit 1
 }
 
-cargo build --release --locked
+if [ "$profile" = dev ]; then
+    cargo build --locked --quiet
+    built="$target/debug/baton"
+else
+    cargo build --release --locked --quiet
+    built="$target/release/baton"
+fi
+
 mkdir -p "$bin_dir"
-# Copy to a temp name and rename, so a running statusline never sees a half-written binary.
-cp target/release/baton "$bin_dir/.baton.new"
+# Copy to a temp name and rename, so a statusline running right now never sees half a binary.
+cp "$built" "$bin_dir/.baton.new"
 mv -f "$bin_dir/.baton.new" "$bin_dir/baton"
 echo "Installed $("$bin_dir/baton" --version) to $bin_dir/baton"
-
 case ":$PATH:" in
-  *":$bin_dir:"*) ;;
-  *) echo "Note: $bin_dir is not on your PATH; add it, or use the absolute path below." ;;
+    *":$bin_dir:"*) ;;
+    *) echo "Note: $bin_dir is not on your PATH; add it so slash commands and scripts find baton." ;;
 esac
 
-cat <<MSG
-
-To wire it into Claude Code, merge this into ~/.claude/settings.json (or a project's
-.claude/settings.json); settings.example.json has the same:
-
-  "statusLine": {"type": "command", "command": "$bin_dir/baton statusline", "padding": 0},
-  "hooks": {
-    "PostToolUse":  [{"matcher": "", "hooks": [{"type": "command", "command": "$bin_dir/baton hook", "timeout": 10}]}],
-    "SessionStart": [{"hooks": [{"type": "command", "command": "$bin_dir/baton hook", "timeout": 10}]}]
-  }
-MSG
+"$bin_dir/baton" install "$@"

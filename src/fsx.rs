@@ -74,8 +74,12 @@ pub fn read_regular(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
 /// temp dir (not in the repository), named from a stable FNV-1a hash of the root path.
 pub fn project_lock_path(root: &Path) -> PathBuf {
     use std::os::unix::ffi::OsStrExt;
-    let hash = root.as_os_str().as_bytes().iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
-    temp_dir().join(format!("{PROJECT_LOCK_PREFIX}{hash:016x}.lock"))
+    temp_dir().join(format!("{PROJECT_LOCK_PREFIX}{:016x}.lock", fnv1a(root.as_os_str().as_bytes())))
+}
+
+/// FNV-1a, a small stable hash for file names and "has this file changed" checks.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
 /// File-name prefix of project locks, for the stale-file sweep.

@@ -9,6 +9,7 @@ pub mod error;
 pub mod fsx;
 pub mod git;
 pub mod hook;
+pub mod install;
 pub mod log;
 pub mod planning;
 pub mod session;

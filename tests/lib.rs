@@ -6,5 +6,6 @@ mod concurrency;
 mod continuity;
 mod e2e;
 mod hostile;
+mod install;
 mod monitor;
 mod statusline;

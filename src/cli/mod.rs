@@ -2,7 +2,9 @@
 //! in `cli/` parses its options and calls the library. Hook-facing commands (`statusline`,
 //! `hook`) run silently: whatever happens they exit 0 with nothing on stderr.
 
+mod completions;
 mod hook;
+mod install;
 mod progress;
 mod session;
 
@@ -28,6 +30,10 @@ pub const COMMANDS: &[Command] = &[
     progress::PROGRESS,
     session::PAUSE,
     session::RESUME,
+    install::INSTALL,
+    install::UNINSTALL,
+    install::DOCTOR,
+    install::COMPLETIONS,
 ];
 
 const HELP_HEAD: &str = "\

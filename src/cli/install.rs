@@ -1,0 +1,242 @@
+//! `baton install`, `uninstall`, `doctor` and `completions`.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+
+use super::Command;
+use crate::error::{Error, Result};
+use crate::install::{self, InstallRequest, Scope, StatuslinePolicy, doctor};
+
+pub const INSTALL: Command = Command {
+    name: "install",
+    summary: "Wire the statusline, hooks and slash commands into settings.json (with a backup)",
+    help: "\
+baton install: wire baton into Claude Code
+
+Usage: baton install [--user | --project DIR] [--dry-run] [--force] [--yes] [--no-statusline]
+
+Merges baton's statusLine and hooks (PostToolUse, SessionStart, PreCompact, SubagentStart,
+SubagentStop) into settings.json and writes the slash commands (/baton:pause-work,
+/baton:resume-work, /baton:progress) under commands/baton/. Keeps every existing key and
+entry, adds nothing twice, keeps a timestamped backup next to the file, and records what
+it added in baton-install.json so `baton uninstall` takes out exactly that. A settings.json
+that is not plain JSON (comments, trailing commas) is refused and left unchanged.
+
+Options:
+  --user          ~/.claude/settings.json (or $CLAUDE_CONFIG_DIR) [default]
+  --project DIR   DIR/.claude/settings.json
+  --dry-run       Say what would change; change nothing
+  --force         Replace another tool's statusLine (uninstall puts it back)
+  --yes           Answer yes to questions (for scripts)
+  --no-statusline Keep the current statusLine; wire only hooks and commands
+
+Examples:
+  baton install
+  baton install --project . --dry-run
+",
+    run: Some(run_install),
+};
+
+pub const UNINSTALL: Command = Command {
+    name: "uninstall",
+    summary: "Take out exactly what `baton install` added",
+    help: "\
+baton uninstall: take out what baton install added
+
+Usage: baton uninstall [--user | --project DIR] [--dry-run]
+
+Removes the statusLine and hook entries recorded in baton-install.json (restoring a
+statusLine that install replaced) and the slash command files it wrote, unless you
+changed them since (those are kept, and listed). A backup of settings.json is kept.
+
+Options:
+  --user          ~/.claude/settings.json [default]
+  --project DIR   DIR/.claude/settings.json
+  --dry-run       Say what would change; change nothing
+
+Example:
+  baton uninstall --project .
+",
+    run: Some(run_uninstall),
+};
+
+pub const DOCTOR: Command = Command {
+    name: "doctor",
+    summary: "Check the wiring and say what to fix",
+    help: "\
+baton doctor: check the wiring
+
+Usage: baton doctor [--project DIR]
+
+Checks that baton is on PATH and is the binary the settings run, that the statusLine and
+every hook entry are present (user settings, and the project's when run inside one), that
+each wired command runs and exits cleanly, that the bridge file is fresh for a session
+active in the last ten minutes, and that recent transcripts show no failed baton hooks.
+Exits 1 when something needs fixing.
+
+Options:
+  --project DIR   Also check DIR/.claude/settings.json [default: the current project]
+
+Example:
+  baton doctor
+",
+    run: Some(run_doctor),
+};
+
+pub const COMPLETIONS: Command = Command {
+    name: "completions",
+    summary: "Print shell completions (bash, zsh or fish)",
+    help: "\
+baton completions: print a completion script
+
+Usage: baton completions bash|zsh|fish
+
+Examples:
+  baton completions bash > ~/.local/share/bash-completion/completions/baton
+  baton completions zsh > ~/.zfunc/_baton
+  baton completions fish > ~/.config/fish/completions/baton.fish
+",
+    run: Some(run_completions),
+};
+
+struct ScopeArgs {
+    scope: Scope,
+    dry_run: bool,
+    force: bool,
+    yes: bool,
+    no_statusline: bool,
+}
+
+fn parse(parser: &mut lexopt::Parser, command: &str, allow: &[&str]) -> Result<ScopeArgs> {
+    let mut args = ScopeArgs { scope: Scope::User, dry_run: false, force: false, yes: false, no_statusline: false };
+    while let Some(arg) = parser.next()? {
+        let name = match &arg {
+            lexopt::Arg::Long(n) => *n,
+            _ => "",
+        };
+        if !name.is_empty() && !allow.contains(&name) {
+            return Err(Error::Usage(format!("baton {command}: unknown option --{name}")));
+        }
+        match arg {
+            lexopt::Arg::Long("user") => args.scope = Scope::User,
+            lexopt::Arg::Long("project") => {
+                let dir = PathBuf::from(parser.value().map_err(|_| Error::Usage(format!("baton {command}: --project needs a directory")))?);
+                let dir = dir.canonicalize().map_err(|e| Error::Failed(format!("--project {}: {e}", dir.display())))?;
+                args.scope = Scope::Project(dir);
+            }
+            lexopt::Arg::Long("dry-run") => args.dry_run = true,
+            lexopt::Arg::Long("force") => args.force = true,
+            lexopt::Arg::Long("yes") => args.yes = true,
+            lexopt::Arg::Long("no-statusline") => args.no_statusline = true,
+            other => return Err(Error::Usage(format!("baton {command}: unexpected {}", other.unexpected()))),
+        }
+    }
+    Ok(args)
+}
+
+/// The running binary's absolute path, which the settings will call.
+fn this_binary() -> Result<PathBuf> {
+    let exe = std::env::current_exe().map_err(|e| Error::Failed(format!("cannot tell where baton is installed: {e}")))?;
+    Ok(exe.canonicalize().unwrap_or(exe))
+}
+
+fn run_install(parser: &mut lexopt::Parser) -> Result<()> {
+    let args = parse(parser, "install", &["user", "project", "dry-run", "force", "yes", "no-statusline"])?;
+    let mut request = InstallRequest {
+        scope: args.scope,
+        binary: this_binary()?,
+        dry_run: args.dry_run,
+        statusline: match (args.no_statusline, args.force || args.yes) {
+            (true, _) => StatuslinePolicy::Skip,
+            (false, true) => StatuslinePolicy::Replace,
+            (false, false) => StatuslinePolicy::Refuse,
+        },
+    };
+    let report = match install::install(&request) {
+        Err(Error::Failed(message)) if message.contains("already has a statusLine") && request.statusline == StatuslinePolicy::Refuse && std::io::stdin().is_terminal() => {
+            eprint!("{}\nReplace it with baton's? [y/N] ", message.lines().next().unwrap_or(""));
+            let mut answer = String::new();
+            std::io::stdin().lock().read_line(&mut answer).map_err(|e| Error::Failed(e.to_string()))?;
+            if !matches!(answer.trim(), "y" | "Y" | "yes") {
+                return Err(Error::Failed("kept the existing statusLine; nothing was changed".into()));
+            }
+            request.statusline = StatuslinePolicy::Replace;
+            install::install(&request)?
+        }
+        other => other?,
+    };
+    let mut out = String::new();
+    let verb = if request.dry_run { "Would add" } else { "Added" };
+    if report.added.is_empty() {
+        out.push_str(&format!("{} already wires baton; nothing to add.\n", report.settings.display()));
+    } else {
+        out.push_str(&format!("{verb} to {}: {}\n", report.settings.display(), report.added.join(", ")));
+    }
+    if let Some(previous) = &report.replaced_statusline {
+        out.push_str(&format!("Replaced the statusLine `{}` (baton uninstall restores it).\n", previous["command"].as_str().unwrap_or("?")));
+    }
+    if let Some(backup) = &report.backup {
+        out.push_str(&format!("Backup: {}\n", backup.display()));
+    }
+    for path in &report.commands_written {
+        out.push_str(&format!("{} {}\n", if request.dry_run { "Would write" } else { "Wrote" }, path.display()));
+    }
+    for path in &report.commands_skipped {
+        out.push_str(&format!("Left {} alone: it is not baton's\n", path.display()));
+    }
+    if !request.dry_run {
+        out.push_str("Restart Claude Code (or run /hooks) to pick up the changes; `baton doctor` checks the wiring.\n");
+    }
+    super::print(&out)
+}
+
+fn run_uninstall(parser: &mut lexopt::Parser) -> Result<()> {
+    let args = parse(parser, "uninstall", &["user", "project", "dry-run"])?;
+    let report = install::uninstall(&args.scope, args.dry_run)?;
+    let verb = if args.dry_run { "Would remove" } else { "Removed" };
+    let mut out = format!("{verb} from {}: {}\n", report.settings.display(), report.removed.join(", "));
+    for kept in &report.kept {
+        out.push_str(&format!("Kept {kept}\n"));
+    }
+    for path in &report.commands_removed {
+        out.push_str(&format!("{verb} {}\n", path.display()));
+    }
+    for path in &report.commands_kept {
+        out.push_str(&format!("Kept {} (changed since install)\n", path.display()));
+    }
+    super::print(&out)
+}
+
+fn run_doctor(parser: &mut lexopt::Parser) -> Result<()> {
+    let mut project = std::env::current_dir().ok().and_then(|d| crate::planning::Project::find(&d)).map(|p| p.root);
+    while let Some(arg) = parser.next()? {
+        match arg {
+            lexopt::Arg::Long("project") => project = Some(PathBuf::from(parser.value()?)),
+            other => return Err(Error::Usage(format!("baton doctor: unexpected {}", other.unexpected()))),
+        }
+    }
+    let checks = doctor::run(&this_binary()?, project.as_deref());
+    let mut out = String::new();
+    for c in &checks {
+        out.push_str(&format!("{} {}\n", if c.ok { "ok  " } else { "FIX " }, c.what));
+        if let Some(fix) = &c.fix {
+            out.push_str(&format!("     → {fix}\n"));
+        }
+    }
+    let failed = checks.iter().filter(|c| !c.ok).count();
+    out.push_str(&if failed == 0 { "All good.\n".to_owned() } else { format!("{failed} thing(s) to fix.\n") });
+    super::print(&out)?;
+    if failed > 0 { Err(Error::Failed(format!("doctor found {failed} problem(s)"))) } else { Ok(()) }
+}
+
+fn run_completions(parser: &mut lexopt::Parser) -> Result<()> {
+    let shell = match parser.next()? {
+        Some(lexopt::Arg::Value(s)) => s.to_string_lossy().into_owned(),
+        _ => return Err(Error::Usage("baton completions: name a shell: bash, zsh or fish".into())),
+    };
+    let script = super::completions::script(&shell)
+        .ok_or_else(|| Error::Usage(format!("baton completions: unknown shell '{shell}'; use bash, zsh or fish")))?;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(script.as_bytes());
+    Ok(())
+}

@@ -1,0 +1,104 @@
+//! The slash commands baton ships (`commands/*.md`, built into the binary), installed under
+//! `<claude dir>/commands/baton/` with baton's absolute path, never over a file of the user's.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+use crate::fsx;
+
+/// Folder under `commands/`: the commands read `/baton:pause-work` and so on.
+pub const NAMESPACE: &str = "baton";
+
+/// The shipped commands: file name and contents (with `baton` as the program name).
+pub const SHIPPED: &[(&str, &str)] = &[
+    ("pause-work.md", include_str!("../../commands/pause-work.md")),
+    ("resume-work.md", include_str!("../../commands/resume-work.md")),
+    ("progress.md", include_str!("../../commands/progress.md")),
+];
+
+/// What to do with one command file.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Action {
+    Write,
+    /// Already there, as baton would write it.
+    Unchanged,
+    /// A different file of the user's is there: left alone.
+    Foreign,
+}
+
+/// One command file to write (or not).
+#[derive(Debug, Clone)]
+pub struct Planned {
+    pub path: PathBuf,
+    pub contents: String,
+    pub action: Action,
+}
+
+/// The shipped commands with `baton` replaced by the binary's absolute path.
+pub fn plan(commands_dir: &Path, binary: &str) -> Vec<Planned> {
+    let program = super::settings::shell_quote(binary);
+    SHIPPED
+        .iter()
+        .map(|(name, text)| {
+            let contents = text.replace("!`baton ", &format!("!`{program} ")).replace("Bash(baton:*)", &format!("Bash({binary}:*)"));
+            let path = commands_dir.join(NAMESPACE).join(name);
+            let action = match std::fs::read_to_string(&path) {
+                Ok(existing) if existing == contents => Action::Unchanged,
+                Ok(existing) if looks_like_batons(&existing) => Action::Write,
+                Ok(_) => Action::Foreign,
+                Err(_) => Action::Write,
+            };
+            Planned { path, contents, action }
+        })
+        .collect()
+}
+
+fn looks_like_batons(text: &str) -> bool {
+    text.contains("allowed-tools: Bash(") && text.contains("baton")
+}
+
+/// Writes the planned files; returns (written with their hash, skipped as foreign).
+pub fn write(planned: &[Planned]) -> Result<(Vec<(PathBuf, String)>, Vec<PathBuf>)> {
+    let mut written = Vec::new();
+    let mut skipped = Vec::new();
+    for p in planned {
+        match p.action {
+            Action::Foreign => {
+                skipped.push(p.path.clone());
+                continue;
+            }
+            Action::Unchanged => continue,
+            Action::Write => {}
+        }
+        let dir = p.path.parent().unwrap_or(Path::new("."));
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        fsx::write_atomic(&p.path, p.contents.as_bytes(), 0o644, fsx::Durability::Durable).map_err(|e| Error::io(&p.path, e))?;
+        written.push((p.path.clone(), hash(&p.contents)));
+    }
+    Ok((written, skipped))
+}
+
+/// Splits recorded command files into those still as baton wrote them (to remove) and
+/// those changed since (kept).
+pub fn removable(recorded: &[super::manifest::AddedCommand]) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    let mut remove = Vec::new();
+    let mut keep = Vec::new();
+    for c in recorded {
+        match std::fs::read_to_string(&c.path) {
+            Ok(text) if hash(&text) == c.hash => remove.push(c.path.clone()),
+            Ok(_) => keep.push(c.path.clone()),
+            Err(_) => {}
+        }
+    }
+    (remove, keep)
+}
+
+/// Removes `commands/baton/` when it is empty.
+pub fn remove_empty_dir(commands_dir: &Path) {
+    let _ = std::fs::remove_dir(commands_dir.join(NAMESPACE));
+}
+
+/// The hash recorded for a command file's contents.
+pub fn hash(text: &str) -> String {
+    format!("{:016x}", fsx::fnv1a(text.as_bytes()))
+}

@@ -1,0 +1,259 @@
+//! `baton install` / `uninstall`: wires the statusLine, hooks and slash commands into a
+//! settings.json and commands folder, with a timestamped backup and a manifest of exactly
+//! what was added, so uninstall can take out that and nothing else.
+
+pub mod commands;
+pub mod doctor;
+pub mod manifest;
+pub mod settings;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::error::{Error, Result};
+use crate::fsx;
+use manifest::Manifest;
+pub use settings::StatuslinePolicy;
+use settings::{MergeError, Wiring};
+
+/// Where to install: the user's settings or one project's.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Scope {
+    User,
+    Project(PathBuf),
+}
+
+impl Scope {
+    /// The Claude Code folder: `~/.claude` (or `$CLAUDE_CONFIG_DIR`), or `<project>/.claude`.
+    pub fn claude_dir(&self) -> Result<PathBuf> {
+        match self {
+            Scope::User => crate::context::statusline::todos::claude_config_dir()
+                .ok_or_else(|| Error::Failed("cannot find the home directory; set HOME or CLAUDE_CONFIG_DIR".into())),
+            Scope::Project(dir) => Ok(dir.join(".claude")),
+        }
+    }
+
+    pub fn settings_path(&self) -> Result<PathBuf> {
+        Ok(self.claude_dir()?.join("settings.json"))
+    }
+}
+
+
+/// One install request.
+#[derive(Debug, Clone)]
+pub struct InstallRequest {
+    pub scope: Scope,
+    pub binary: PathBuf,
+    pub dry_run: bool,
+    pub statusline: StatuslinePolicy,
+}
+
+/// What an install did (or, with `dry_run`, would do).
+#[derive(Debug, Clone, Default)]
+pub struct InstallReport {
+    pub settings: PathBuf,
+    pub backup: Option<PathBuf>,
+    pub added: Vec<String>,
+    pub already: Vec<String>,
+    pub commands_written: Vec<PathBuf>,
+    pub commands_skipped: Vec<PathBuf>,
+    pub replaced_statusline: Option<Value>,
+}
+
+/// Reads settings.json: missing or empty is `{}`; anything that is not JSON is refused.
+pub fn read_settings(path: &Path) -> Result<(Value, Option<String>)> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Value::Object(Default::default()), None)),
+        Err(e) => return Err(Error::io(path, e)),
+    };
+    if text.trim().is_empty() {
+        return Ok((Value::Object(Default::default()), Some(text)));
+    }
+    let value = serde_json::from_str(&text).map_err(|e| {
+        Error::invalid(
+            path,
+            format!(
+                "is not valid JSON ({e}). Claude Code's settings must be plain JSON (no comments or trailing commas); \
+                 fix the file, then run the command again. Nothing was changed."
+            ),
+        )
+    })?;
+    Ok((value, Some(text)))
+}
+
+/// Serialises settings in the file's own indentation (2 spaces when new), with a final newline.
+pub fn render_settings(value: &Value, original: Option<&str>) -> String {
+    let indent = original.and_then(detect_indent).unwrap_or_else(|| "  ".to_owned());
+    let mut out = Vec::new();
+    let formatter = serde_json::ser::PrettyFormatter::with_indent(indent.as_bytes());
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
+    serde::Serialize::serialize(value, &mut ser).expect("a JSON value always serialises");
+    let mut text = String::from_utf8(out).expect("serde_json writes UTF-8");
+    if original.is_none_or(|o| o.ends_with('\n')) {
+        text.push('\n');
+    }
+    text
+}
+
+/// The indentation of the first indented line (spaces or tabs).
+fn detect_indent(text: &str) -> Option<String> {
+    text.lines().skip(1).find_map(|line| {
+        let indent: String = line.chars().take_while(|c| *c == ' ' || *c == '\t').collect();
+        (!indent.is_empty()).then_some(indent)
+    })
+}
+
+/// Writes `text` to `path` atomically, keeping a timestamped backup of the old file.
+fn write_with_backup(path: &Path, text: &str, original: Option<&str>) -> Result<Option<PathBuf>> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let backup = match original {
+        Some(old) => {
+            let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ");
+            let name = format!("{}.baton-backup-{stamp}", path.file_name().and_then(|n| n.to_str()).unwrap_or("settings.json"));
+            let backup = dir.join(name);
+            fsx::write_atomic(&backup, old.as_bytes(), 0o600, fsx::Durability::Durable).map_err(|e| Error::io(&backup, e))?;
+            Some(backup)
+        }
+        None => None,
+    };
+    let mode = std::fs::metadata(path).map(|m| std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o777).unwrap_or(0o644);
+    fsx::write_atomic(path, text.as_bytes(), mode, fsx::Durability::Durable).map_err(|e| Error::io(path, e))?;
+    Ok(backup)
+}
+
+/// Merges baton into the settings and writes the slash commands; records what it added.
+pub fn install(request: &InstallRequest) -> Result<InstallReport> {
+    let settings_path = request.scope.settings_path()?;
+    let claude_dir = request.scope.claude_dir()?;
+    let (mut value, original) = read_settings(&settings_path)?;
+    ensure_writable(&settings_path)?;
+    let binary = request.binary.to_str().ok_or_else(|| Error::Failed("baton's path is not UTF-8; install it elsewhere".into()))?;
+    let wiring = Wiring::for_binary(binary);
+    let merged = settings::merge(&mut value, &wiring, request.statusline).map_err(|e| match e {
+        MergeError::Shape(what) => Error::invalid(&settings_path, format!("{what}; fix it, then run baton install again. Nothing was changed.")),
+        MergeError::ForeignStatusline(current) => Error::Failed(format!(
+            "{} already has a statusLine from another tool ({}).\nRun `baton install --force` to replace it \
+             (`baton uninstall` puts it back), or `baton install --no-statusline` to keep it and wire only the hooks. \
+             Nothing was changed.",
+            settings_path.display(),
+            current["command"].as_str().unwrap_or("unknown command")
+        )),
+    })?;
+    let mut report = InstallReport {
+        settings: settings_path.clone(),
+        already: merged.already.clone(),
+        replaced_statusline: merged.replaced_statusline.clone(),
+        ..InstallReport::default()
+    };
+    report.added = merged.added_groups.iter().map(|(event, _)| format!("hooks.{event}")).collect();
+    if merged.statusline_added {
+        report.added.insert(0, "statusLine".to_owned());
+    }
+    let planned = commands::plan(&claude_dir.join("commands"), binary);
+    if request.dry_run {
+        report.commands_written = planned.iter().filter(|c| c.action == commands::Action::Write).map(|c| c.path.clone()).collect();
+        report.commands_skipped = planned.iter().filter(|c| c.action == commands::Action::Foreign).map(|c| c.path.clone()).collect();
+        return Ok(report);
+    }
+    let changed_settings = !merged.added_groups.is_empty() || merged.statusline_added;
+    if changed_settings {
+        report.backup = write_with_backup(&settings_path, &render_settings(&value, original.as_deref()), original.as_deref())?;
+    }
+    let (written, skipped) = commands::write(&planned)?;
+    report.commands_written = written.iter().map(|(p, _)| p.clone()).collect();
+    report.commands_skipped = skipped;
+    let mut manifest = Manifest::read(&claude_dir)?;
+    let created = original.is_none() && changed_settings;
+    manifest.record(&merged, merged.statusline_added.then(|| wiring.statusline()), &written, report.backup.as_deref(), created);
+    manifest.write(&claude_dir)?;
+    Ok(report)
+}
+
+/// What uninstall did.
+#[derive(Debug, Clone, Default)]
+pub struct UninstallReport {
+    pub settings: PathBuf,
+    pub removed: Vec<String>,
+    pub kept: Vec<String>,
+    pub commands_removed: Vec<PathBuf>,
+    pub commands_kept: Vec<PathBuf>,
+}
+
+/// Takes out exactly what the manifest says install added.
+pub fn uninstall(scope: &Scope, dry_run: bool) -> Result<UninstallReport> {
+    let claude_dir = scope.claude_dir()?;
+    let settings_path = scope.settings_path()?;
+    let manifest = Manifest::read(&claude_dir)?;
+    if manifest.is_empty() {
+        return Err(Error::Failed(format!(
+            "baton is not installed in {} (no {} there); nothing to remove.",
+            claude_dir.display(),
+            manifest::FILE_NAME
+        )));
+    }
+    let (mut value, original) = read_settings(&settings_path)?;
+    let installed = manifest.installed();
+    let kept = settings::unmerge(&mut value, &installed);
+    let mut report = UninstallReport { settings: settings_path.clone(), kept, ..UninstallReport::default() };
+    report.removed = installed.groups.iter().map(|(e, _)| format!("hooks.{e}")).collect();
+    if installed.statusline.is_some() {
+        report.removed.insert(0, "statusLine".to_owned());
+    }
+    let (remove, keep) = commands::removable(&manifest.commands);
+    report.commands_removed = remove.clone();
+    report.commands_kept = keep;
+    if dry_run {
+        return Ok(report);
+    }
+    if original.is_some() {
+        ensure_writable(&settings_path)?;
+        match restored_original(&manifest, &value) {
+            // Nothing else changed since install: give back the original bytes.
+            Some(text) if text.trim().is_empty() && manifest.created_settings => {
+                fsx::remove_if_exists(&settings_path).map_err(|e| Error::io(&settings_path, e))?;
+            }
+            Some(text) => {
+                write_with_backup(&settings_path, &text, original.as_deref())?;
+            }
+            None => {
+                write_with_backup(&settings_path, &render_settings(&value, original.as_deref()), original.as_deref())?;
+            }
+        }
+    }
+    for path in &remove {
+        fsx::remove_if_exists(path).map_err(|e| Error::io(path, e))?;
+    }
+    commands::remove_empty_dir(&claude_dir.join("commands"));
+    Manifest::remove(&claude_dir)?;
+    Ok(report)
+}
+
+/// The settings text from before the first install, when the settings now (with baton taken
+/// out) say the same thing; `""` when the file did not exist.
+fn restored_original(manifest: &Manifest, now: &Value) -> Option<String> {
+    let text = match &manifest.original_backup {
+        Some(backup) => std::fs::read_to_string(backup).ok()?,
+        None if manifest.created_settings => String::new(),
+        None => return None,
+    };
+    let before: Value = if text.trim().is_empty() { Value::Object(Default::default()) } else { serde_json::from_str(&text).ok()? };
+    (before == *now).then_some(text)
+}
+
+/// Refuses early, before any write, when the settings file or its folder is read-only
+/// (even for root: a read-only settings file is a statement to respect).
+fn ensure_writable(path: &Path) -> Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let read_only = |p: &Path| std::fs::metadata(p).is_ok_and(|m| m.permissions().readonly());
+    if read_only(path) || read_only(dir) {
+        return Err(Error::Failed(format!(
+            "{} is read-only; make it writable (chmod u+w) if baton should change it, or pick another scope. \
+             Nothing was changed.",
+            if read_only(path) { path } else { dir }.display()
+        )));
+    }
+    Ok(())
+}

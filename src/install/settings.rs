@@ -1,0 +1,276 @@
+//! Merging baton's wiring into a Claude Code settings.json value and taking it out again.
+//! Pure functions on `serde_json::Value` (key order preserved); files live in `install/mod.rs`.
+
+use serde_json::{Map, Value, json};
+
+/// Hook events baton handles, with the matcher of its group (`None`: the event has no matcher).
+pub const EVENTS: &[(&str, Option<&str>)] = &[
+    // Every tool spends context (Read and Grep most of all), so the monitor sees them all.
+    ("PostToolUse", Some("*")),
+    ("SessionStart", None),
+    ("PreCompact", None),
+    ("SubagentStart", None),
+    ("SubagentStop", None),
+];
+
+/// Seconds Claude Code gives each baton hook.
+pub const HOOK_TIMEOUT: u64 = 10;
+
+/// The command lines baton's entries run, for one binary path.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Wiring {
+    /// The binary as the shell should see it (quoted when needed).
+    pub program: String,
+}
+
+impl Wiring {
+    /// Wiring for the binary at `path` (absolute).
+    pub fn for_binary(path: &str) -> Self {
+        Self { program: shell_quote(path) }
+    }
+
+    pub fn statusline(&self) -> Value {
+        json!({"type": "command", "command": format!("{} statusline", self.program), "padding": 0})
+    }
+
+    /// The hook group baton adds for `event`.
+    pub fn hook_group(&self, matcher: Option<&str>) -> Value {
+        let hook = json!({"type": "command", "command": format!("{} hook", self.program), "timeout": HOOK_TIMEOUT});
+        match matcher {
+            Some(m) => json!({"matcher": m, "hooks": [hook]}),
+            None => json!({"hooks": [hook]}),
+        }
+    }
+}
+
+/// Quotes a path for a POSIX shell when it holds anything but safe characters.
+pub fn shell_quote(path: &str) -> String {
+    if !path.is_empty() && path.bytes().all(|b| b.is_ascii_alphanumeric() || b"/._-+,:@".contains(&b)) {
+        path.to_owned()
+    } else {
+        format!("'{}'", path.replace('\'', "'\\''"))
+    }
+}
+
+/// Whether a command line runs baton (any path, quoted or not) as statusline or hook.
+pub fn is_baton_command(command: &str) -> bool {
+    let command = command.trim();
+    let (program, rest) = if let Some(quoted) = command.strip_prefix('\'') {
+        match quoted.split_once('\'') {
+            Some((p, r)) => (p, r),
+            None => return false,
+        }
+    } else {
+        command.split_once(char::is_whitespace).unwrap_or((command, ""))
+    };
+    let name = program.rsplit('/').next().unwrap_or(program);
+    name == "baton" && matches!(rest.split_whitespace().next(), Some("hook" | "statusline" | "monitor"))
+}
+
+/// Whether a hook group holds a baton command.
+fn group_has_baton(group: &Value) -> bool {
+    group["hooks"].as_array().is_some_and(|hooks| {
+        hooks.iter().any(|h| h["command"].as_str().is_some_and(is_baton_command))
+    })
+}
+
+/// What merging changed, for the report and the install manifest.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Merge {
+    /// (event, group) pairs added.
+    pub added_groups: Vec<(String, Value)>,
+    /// Events already wired to baton.
+    pub already: Vec<String>,
+    pub statusline_added: bool,
+    /// The statusLine that was replaced (only with consent).
+    pub replaced_statusline: Option<Value>,
+    pub created_hooks_key: bool,
+}
+
+/// Why a merge cannot go ahead.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MergeError {
+    /// The settings value or one of its parts has the wrong shape.
+    Shape(String),
+    /// Another tool's statusLine is set and replacing it was not allowed.
+    ForeignStatusline(Value),
+}
+
+/// What to do about the statusLine.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum StatuslinePolicy {
+    /// Set baton's; another tool's stays and the merge stops with a message.
+    Refuse,
+    /// Set baton's, replacing another tool's (uninstall puts it back).
+    Replace,
+    /// Leave the statusLine alone: hooks only (the monitor then reads transcripts itself).
+    Skip,
+}
+
+/// Adds baton's statusLine and hook groups to `settings`, keeping every existing key and
+/// entry, adding nothing that is already there.
+pub fn merge(settings: &mut Value, wiring: &Wiring, policy: StatuslinePolicy) -> Result<Merge, MergeError> {
+    let root = settings.as_object_mut().ok_or_else(|| MergeError::Shape("the file is not a JSON object".into()))?;
+    let mut merge = Merge::default();
+    match root.get("statusLine") {
+        _ if policy == StatuslinePolicy::Skip => {}
+        None | Some(Value::Null) => merge.statusline_added = true,
+        Some(existing) if existing["command"].as_str().is_some_and(is_baton_command) => {}
+        Some(existing) if policy == StatuslinePolicy::Replace => {
+            merge.replaced_statusline = Some(existing.clone());
+            merge.statusline_added = true;
+        }
+        Some(existing) => return Err(MergeError::ForeignStatusline(existing.clone())),
+    }
+    if !root.contains_key("hooks") {
+        merge.created_hooks_key = true;
+    }
+    let hooks = root.entry("hooks").or_insert_with(|| Value::Object(Map::new()));
+    let hooks = hooks.as_object_mut().ok_or_else(|| MergeError::Shape("\"hooks\" is not an object".into()))?;
+    let mut additions = Vec::new();
+    for (event, matcher) in EVENTS {
+        let groups = hooks.get(*event).map_or(Ok(&[][..]), |g| {
+            g.as_array().map(Vec::as_slice).ok_or_else(|| MergeError::Shape(format!("\"hooks.{event}\" is not an array")))
+        })?;
+        if groups.iter().any(group_has_baton) {
+            merge.already.push((*event).to_owned());
+        } else {
+            additions.push(((*event).to_owned(), wiring.hook_group(*matcher)));
+        }
+    }
+    for (event, group) in &additions {
+        let groups = hooks.entry(event.clone()).or_insert_with(|| Value::Array(Vec::new()));
+        if let Some(list) = groups.as_array_mut() {
+            list.push(group.clone());
+        }
+    }
+    merge.added_groups = additions;
+    if merge.statusline_added {
+        root.insert("statusLine".to_owned(), wiring.statusline());
+    }
+    Ok(merge)
+}
+
+/// What an earlier install added, as recorded in its manifest.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Installed {
+    pub groups: Vec<(String, Value)>,
+    /// The statusLine baton set, and the one it replaced.
+    pub statusline: Option<Value>,
+    pub replaced_statusline: Option<Value>,
+    pub created_hooks_key: bool,
+}
+
+/// Removes exactly what `installed` lists: each added group (when still equal to what was
+/// added), baton's statusLine (restoring the replaced one), and the containers install created
+/// when they are empty again. Returns the entries left in place because they were changed since.
+pub fn unmerge(settings: &mut Value, installed: &Installed) -> Vec<String> {
+    let mut kept = Vec::new();
+    let Some(root) = settings.as_object_mut() else { return kept };
+    if let Some(ours) = &installed.statusline {
+        match root.get("statusLine") {
+            Some(current) if current == ours => {
+                match &installed.replaced_statusline {
+                    Some(previous) => root.insert("statusLine".to_owned(), previous.clone()),
+                    None => root.shift_remove("statusLine"),
+                };
+            }
+            Some(_) => kept.push("statusLine (changed since install)".to_owned()),
+            None => {}
+        }
+    }
+    if let Some(hooks) = root.get_mut("hooks").and_then(Value::as_object_mut) {
+        for (event, group) in &installed.groups {
+            let Some(list) = hooks.get_mut(event).and_then(Value::as_array_mut) else { continue };
+            match list.iter().position(|g| g == group) {
+                Some(i) => {
+                    list.remove(i);
+                }
+                None if list.iter().any(group_has_baton) => kept.push(format!("hooks.{event} (changed since install)")),
+                None => {}
+            }
+            if list.is_empty() {
+                hooks.shift_remove(event);
+            }
+        }
+    }
+    if installed.created_hooks_key && root.get("hooks").and_then(Value::as_object).is_some_and(Map::is_empty) {
+        root.shift_remove("hooks");
+    }
+    kept
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wiring() -> Wiring {
+        Wiring::for_binary("/home/u/.local/bin/baton")
+    }
+
+    #[test]
+    fn recognises_baton_commands_however_written() {
+        for yes in ["baton hook", "/x/baton statusline", "'/my dir/baton' hook", "baton monitor", "  baton hook  "] {
+            assert!(is_baton_command(yes), "{yes}");
+        }
+        for no in ["node gsd-context-monitor.js", "batonx hook", "baton pause", "npx ccstatusline", "echo baton hook", "'/x/baton"] {
+            assert!(!is_baton_command(no), "{no}");
+        }
+        assert_eq!(shell_quote("/my dir/it's/baton"), "'/my dir/it'\\''s/baton'");
+    }
+
+    #[test]
+    fn merge_keeps_everything_and_is_idempotent() {
+        let mut settings = json!({"model": "opus", "hooks": {"PostToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "node ~/.claude/hooks/gsd-context-monitor.js"}]}]}});
+        let first = merge(&mut settings, &wiring(), StatuslinePolicy::Refuse).unwrap();
+        assert_eq!(first.added_groups.len(), EVENTS.len());
+        assert!(first.statusline_added && !first.created_hooks_key);
+        assert_eq!(settings["hooks"]["PostToolUse"].as_array().unwrap().len(), 2);
+        assert_eq!(settings["hooks"]["PostToolUse"][0]["hooks"][0]["command"], "node ~/.claude/hooks/gsd-context-monitor.js");
+        let once = settings.clone();
+        let second = merge(&mut settings, &wiring(), StatuslinePolicy::Refuse).unwrap();
+        assert!(second.added_groups.is_empty() && !second.statusline_added);
+        assert_eq!(settings, once);
+    }
+
+    #[test]
+    fn a_foreign_statusline_needs_consent_and_comes_back_on_unmerge() {
+        let original = json!({"statusLine": {"type": "command", "command": "npx ccstatusline@latest", "padding": 0}});
+        let mut settings = original.clone();
+        assert!(matches!(merge(&mut settings, &wiring(), StatuslinePolicy::Refuse), Err(MergeError::ForeignStatusline(_))));
+        assert_eq!(settings, original, "nothing changed on refusal");
+        let m = merge(&mut settings, &wiring(), StatuslinePolicy::Replace).unwrap();
+        let installed = Installed {
+            groups: m.added_groups,
+            statusline: Some(wiring().statusline()),
+            replaced_statusline: m.replaced_statusline,
+            created_hooks_key: m.created_hooks_key,
+        };
+        assert!(unmerge(&mut settings, &installed).is_empty());
+        assert_eq!(settings, original);
+    }
+
+    #[test]
+    fn unmerge_leaves_entries_changed_since_install() {
+        let mut settings = json!({});
+        let m = merge(&mut settings, &wiring(), StatuslinePolicy::Refuse).unwrap();
+        settings["hooks"]["SessionStart"][0]["hooks"][0]["timeout"] = json!(30);
+        let installed = Installed {
+            groups: m.added_groups,
+            statusline: Some(wiring().statusline()),
+            replaced_statusline: None,
+            created_hooks_key: m.created_hooks_key,
+        };
+        let kept = unmerge(&mut settings, &installed);
+        assert_eq!(kept, vec!["hooks.SessionStart (changed since install)"]);
+        assert_eq!(settings["hooks"].as_object().unwrap().len(), 1);
+    }
+
+    #[test]
+    fn wrong_shapes_are_refused() {
+        assert!(matches!(merge(&mut json!([1]), &wiring(), StatuslinePolicy::Refuse), Err(MergeError::Shape(_))));
+        assert!(matches!(merge(&mut json!({"hooks": []}), &wiring(), StatuslinePolicy::Refuse), Err(MergeError::Shape(_))));
+        assert!(matches!(merge(&mut json!({"hooks": {"SessionStart": {}}}), &wiring(), StatuslinePolicy::Refuse), Err(MergeError::Shape(_))));
+    }
+}
