@@ -344,3 +344,23 @@ fn debounce_state_is_gsd_compatible_and_private() {
         0o600
     );
 }
+
+#[test]
+fn waits_for_claude_code_to_write_the_reply_that_made_the_tool_call() {
+    // Headless Claude Code can start PostToolUse before the reply line carrying the tool_use
+    // reaches the transcript; the first warning must not be lost to that race.
+    let sandbox = Sandbox::new();
+    let transcript = sandbox.project.join("late.jsonl");
+    std::fs::write(&transcript, "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"run echo\"}}\n").unwrap();
+    let late = transcript.clone();
+    let writer = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(150));
+        let mut f = std::fs::OpenOptions::new().append(true).open(&late).unwrap();
+        use std::io::Write;
+        writeln!(f, "{}", assistant_line("claude-sonnet-4-5", 140_000, false)).unwrap();
+    });
+    let out = sandbox.hook(&post_tool_use(&sandbox, SESSION, Some(&transcript)));
+    writer.join().unwrap();
+    let text = out.context_text();
+    assert!(text.starts_with("CONTEXT WARNING: Usage at 70%. Remaining: 30%."), "{text}");
+}

@@ -32,6 +32,7 @@ pub fn on_tool_use(payload: &HookPayload, now: u64) -> Option<String> {
     let usage = current_usage(
         session_id,
         payload.transcript_path.as_deref(),
+        payload.tool_use_id.as_deref(),
         &config,
         &settings,
         now,
@@ -68,10 +69,12 @@ fn record_exhaustion(project: &Project, session_id: &str, used_percent: u8) {
     }
 }
 
-/// The figure for this session: the bridge file when fresh, else the transcript's tail.
+/// The figure for this session: the bridge file when fresh, else the transcript's tail once
+/// it holds the reply that made this tool call (`tool_use_id`).
 pub fn current_usage(
     session_id: &str,
     transcript_path: Option<&str>,
+    tool_use_id: Option<&str>,
     config: &Config,
     settings: &MonitorSettings,
     now: u64,
@@ -84,7 +87,11 @@ pub fn current_usage(
     {
         return Some(usage);
     }
-    let tail = transcript::last_context_usage(Path::new(transcript_path?)).ok()??;
+    let path = Path::new(transcript_path?);
+    if let Some(id) = tool_use_id {
+        transcript::wait_for_tool_use(path, id, transcript::WRITE_LAG_LIMIT);
+    }
+    let tail = transcript::last_context_usage(path).ok()??;
     // A stale bridge still knows the window Claude Code reported for this session.
     let known_window = bridge.as_ref().and_then(|b| b.context_window_size);
     let model = tail

@@ -4,6 +4,7 @@
 use std::io;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 
@@ -53,6 +54,40 @@ pub fn last_context_usage(path: &Path) -> io::Result<Option<TailUsage>> {
         end = start + skip as u64;
     }
     Ok(None)
+}
+
+/// How long the monitor waits for the reply that made a tool call to reach the transcript:
+/// Claude Code can start the PostToolUse hook before writing that line (seen on 2.1.197,
+/// 10–60 ms late in about half the hook runs of `claude -p`).
+pub const WRITE_LAG_LIMIT: Duration = Duration::from_secs(1);
+
+/// Waits until the transcript's last 64 KiB mention `tool_use_id`, polling every 10 ms for at
+/// most `limit`; returns whether it appeared. Ids that do not look like tool ids are not waited for.
+pub fn wait_for_tool_use(path: &Path, tool_use_id: &str, limit: Duration) -> bool {
+    let plausible = !tool_use_id.is_empty()
+        && tool_use_id.len() <= 128
+        && tool_use_id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if !plausible {
+        return false;
+    }
+    let deadline = Instant::now() + limit;
+    loop {
+        match tail_mentions(path, tool_use_id.as_bytes()) {
+            Ok(true) => return true,
+            Err(_) => return false,
+            Ok(false) if Instant::now() >= deadline => return false,
+            Ok(false) => std::thread::sleep(Duration::from_millis(10)),
+        }
+    }
+}
+
+fn tail_mentions(path: &Path, needle: &[u8]) -> io::Result<bool> {
+    let file = crate::fsx::open_regular(path)?;
+    let size = file.metadata()?.len();
+    let start = size.saturating_sub(FIRST_WINDOW);
+    let mut buf = vec![0u8; (size - start) as usize];
+    file.read_exact_at(&mut buf, start)?;
+    Ok(contains(&buf, needle))
 }
 
 /// The usage a single transcript line establishes, if it is one that decides it.
@@ -208,6 +243,24 @@ mod tests {
         let mut lines = vec![assistant(5000, "")];
         lines.push(assistant(6000, "")[..40].to_string());
         assert_eq!(scan(&lines).unwrap().used_tokens, 5015);
+    }
+
+    #[test]
+    fn waits_for_a_late_reply_line_but_not_forever() {
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        writeln!(f, "{}", assistant(1000, "")).unwrap();
+        let path = f.path().to_path_buf();
+        let writer = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(50));
+            writeln!(f, r#"{{"type":"assistant","message":{{"content":[{{"type":"tool_use","id":"toolu_late"}}]}}}}"#).unwrap();
+            f
+        });
+        assert!(wait_for_tool_use(&path, "toolu_late", Duration::from_secs(5)));
+        let _f = writer.join().unwrap();
+        let started = Instant::now();
+        assert!(!wait_for_tool_use(&path, "toolu_never", Duration::from_millis(30)));
+        assert!(started.elapsed() < Duration::from_secs(2));
+        assert!(!wait_for_tool_use(&path, "../../bad id", Duration::from_secs(5)));
     }
 
     #[test]

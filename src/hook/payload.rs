@@ -39,6 +39,9 @@ pub struct HookPayload {
     /// PostToolUse: the tool that ran.
     #[serde(deserialize_with = "lenient")]
     pub tool_name: Option<String>,
+    /// PostToolUse: the id of the tool call, as in the transcript's `tool_use` block.
+    #[serde(deserialize_with = "lenient")]
+    pub tool_use_id: Option<String>,
     /// SubagentStart/SubagentStop (and any hook inside a subagent): the run's id.
     #[serde(deserialize_with = "lenient")]
     pub agent_id: Option<String>,
@@ -51,6 +54,59 @@ pub struct HookPayload {
     /// SubagentStop/Stop: the agent's final message.
     #[serde(deserialize_with = "lenient")]
     pub last_assistant_message: Option<String>,
+    /// SubagentStop/Stop: true when the agent is continuing because a stop hook said so.
+    #[serde(deserialize_with = "lenient")]
+    pub stop_hook_active: Option<bool>,
+    /// PostToolUse of the `Agent` tool: `tool_response.agentId`, the run it started.
+    #[serde(rename = "tool_response", deserialize_with = "agent_id_of_response")]
+    pub tool_response_agent_id: Option<String>,
+}
+
+/// Reads `agentId` out of a `tool_response` of any shape, skipping everything else without
+/// building it (a Read or Grep response can be megabytes).
+pub fn agent_id_of_response<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
+    struct AgentId;
+    impl<'de> Visitor<'de> for AgentId {
+        type Value = Option<String>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("any value")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut found = None;
+            while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                if key == "agentId" {
+                    found = map.next_value::<Value>()?.as_str().map(str::to_owned);
+                } else {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+            Ok(found)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            Ok(None)
+        }
+        fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+    }
+    d.deserialize_any(AgentId)
 }
 
 /// The statusline's stdin (PROTOCOL.md §1).
@@ -148,6 +204,25 @@ mod tests {
         assert!(cw.current_usage.is_none() && cw.used_percentage.is_none());
         assert_eq!(cw.context_window_size, Some(200000.0));
         assert!(p.workspace.is_none());
+    }
+
+    #[test]
+    fn reads_the_agent_id_of_an_agent_tool_response_of_any_shape() {
+        let read = |response: &str| {
+            let p: HookPayload = serde_json::from_str(&format!(
+                r#"{{"hook_event_name":"PostToolUse","tool_response":{response},"stop_hook_active":true}}"#
+            ))
+            .unwrap();
+            assert_eq!(p.stop_hook_active, Some(true));
+            p.tool_response_agent_id
+        };
+        assert_eq!(
+            read(r#"{"status":"completed","content":[{"text":"x"}],"agentId":"a14a3a952b22d4f20"}"#).as_deref(),
+            Some("a14a3a952b22d4f20")
+        );
+        for other in [r#""text""#, "[1,{\"agentId\":\"x\"}]", "null", "7", r#"{"agentId":5}"#] {
+            assert_eq!(read(other), None, "{other}");
+        }
     }
 
     #[test]

@@ -1,1 +1,25 @@
 //! End-to-end tests: the real Claude Code client against a Messages API mock on loopback.
+
+mod client;
+mod mock;
+mod monitor;
+mod request;
+mod sandbox;
+mod statusline;
+
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Polls `check` every 100 ms until it returns `Some`, or gives up after `limit`.
+fn poll<T>(limit: Duration, mut check: impl FnMut() -> Option<T>) -> Option<T> {
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(found) = check() {
+            return Some(found);
+        }
+        if Instant::now() >= deadline {
+            return None;
+        }
+        thread::sleep(Duration::from_millis(100));
+    }
+}
