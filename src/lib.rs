@@ -1,6 +1,7 @@
 //! baton keeps Claude Code agents from losing the thread: a statusline and a context
 //! monitor hook, with the library every later command shares.
 
+pub mod agents;
 pub mod cli;
 pub mod clock;
 pub mod config;

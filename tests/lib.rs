@@ -1,6 +1,7 @@
 //! All integration tests in one binary, so linking stays fast. Every test runs the built
 //! `baton` binary, the way Claude Code does.
 
+mod agents;
 mod common;
 mod concurrency;
 mod continuity;
@@ -8,4 +9,5 @@ mod e2e;
 mod hostile;
 mod install;
 mod monitor;
+mod profiles;
 mod statusline;

@@ -2,9 +2,11 @@
 //! in `cli/` parses its options and calls the library. Hook-facing commands (`statusline`,
 //! `hook`) run silently: whatever happens they exit 0 with nothing on stderr.
 
+mod agents;
 mod completions;
 mod hook;
 mod install;
+mod profile;
 mod progress;
 mod session;
 
@@ -34,6 +36,8 @@ pub const COMMANDS: &[Command] = &[
     install::UNINSTALL,
     install::DOCTOR,
     install::COMPLETIONS,
+    profile::PROFILE,
+    agents::AGENTS,
 ];
 
 const HELP_HEAD: &str = "\

@@ -40,8 +40,17 @@ pub fn handle(payload: &HookPayload, now: u64) -> Option<String> {
     match event {
         "PostToolUse" => {
             crate::context::sweep::sweep_if_due(now);
-            let text = monitor::on_tool_use(payload, now)?;
-            envelope::additional_context(event, &text)
+            let texts: Vec<String> = [
+                monitor::on_tool_use(payload, now),
+                crate::agents::hook::after_agent_tool(payload),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            if texts.is_empty() {
+                return None;
+            }
+            envelope::additional_context(event, &texts.join("\n\n"))
         }
         "SessionStart" => {
             if matches!(payload.source.as_deref(), Some("compact" | "clear")) {
@@ -55,6 +64,10 @@ pub fn handle(payload: &HookPayload, now: u64) -> Option<String> {
                 crate::log::note(&format!("pre-compact breadcrumb failed: {e}"));
             }
             None
+        }
+        "SubagentStart" | "SubagentStop" => {
+            let text = crate::agents::hook::on_event(event, payload)?;
+            envelope::additional_context(event, &text)
         }
         _ => None,
     }

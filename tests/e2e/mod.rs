@@ -6,6 +6,7 @@ mod monitor;
 mod request;
 mod sandbox;
 mod statusline;
+mod subagent;
 
 use std::thread;
 use std::time::{Duration, Instant};

@@ -1,0 +1,150 @@
+//! SubagentStart and SubagentStop: record the run in the ledger first (start time, HEAD and
+//! the files already dirty; then end time, files changed, final message, transcript), then
+//! spot-check it. A flagged run is told to the subagent once (SubagentStop context reaches
+//! the subagent, which may fix its work or its report) and to the orchestrator when its
+//! `Agent` call returns (PostToolUse context).
+
+use std::path::Path;
+
+use super::ledger::{self, Run, Status};
+use super::{git, verify};
+use crate::fsx;
+use crate::hook::payload::HookPayload;
+use crate::planning::Project;
+
+/// Handles a SubagentStart or SubagentStop payload; returns the context to add, if any.
+/// Failures are logged (`$BATON_LOG`), never shown.
+pub fn on_event(event: &str, payload: &HookPayload) -> Option<String> {
+    let Some(id) = payload.agent_id.as_deref().filter(|id| fsx::is_safe_session_id(id)) else {
+        crate::log::note(&format!("{event}: no usable agent_id; run not recorded"));
+        return None;
+    };
+    let cwd = crate::hook::working_dir(payload.cwd.as_deref());
+    let project = Project::find(&cwd)?;
+    match event {
+        "SubagentStart" => {
+            record_start(&project, id, payload, &cwd);
+            None
+        }
+        "SubagentStop" => record_stop(&project, id, payload, &cwd),
+        _ => None,
+    }
+}
+
+fn record_start(project: &Project, id: &str, payload: &HookPayload, cwd: &Path) {
+    let snapshot = git::snapshot(cwd);
+    let result = ledger::update(project, id, |run| {
+        fill_identity(run, payload, cwd);
+        run.status = Status::Running;
+        run.started_at = Some(ledger::now_rfc3339());
+        match &snapshot {
+            Some(s) => {
+                run.worktree = Some(s.toplevel.display().to_string());
+                run.head_at_start = s.head.clone();
+                run.branch_at_start = s.branch.clone();
+                run.dirty_at_start = git::fingerprints(s);
+                run.dirty_at_start.retain(|path, _| !is_baton_state(path));
+                if s.dirty.len() > git::MAX_DIRTY {
+                    run.notes.push(format!(
+                        "{} paths were dirty at the start; only {} are told apart from the agent's work",
+                        s.dirty.len(),
+                        git::MAX_DIRTY
+                    ));
+                }
+            }
+            None => run
+                .notes
+                .push("not a git work tree (or git failed): files changed are not computed".into()),
+        }
+    });
+    if let Err(e) = result {
+        crate::log::note(&format!("SubagentStart {id}: {e}"));
+    }
+}
+
+fn record_stop(project: &Project, id: &str, payload: &HookPayload, cwd: &Path) -> Option<String> {
+    let started = ledger::file(project, id)
+        .filter(|p| p.is_file())
+        .and_then(|p| ledger::read(&p).ok());
+    let snapshot = git::snapshot(cwd);
+    let changes = snapshot.as_ref().and_then(|now| {
+        let start = started.as_ref();
+        let empty = Default::default();
+        git::changed_since(
+            now,
+            start.and_then(|r| r.head_at_start.as_deref()),
+            start.map_or(&empty, |r| &r.dirty_at_start),
+        )
+    });
+    let changes = changes.map(|mut files| {
+        files.retain(|path| !is_baton_state(path));
+        files
+    });
+    let recorded = ledger::update(project, id, |run| {
+        fill_identity(run, payload, cwd);
+        if run.started_at.is_none() {
+            run.notes
+                .push("no SubagentStart record: files changed include everything dirty at the stop".into());
+        }
+        run.status = Status::Finished;
+        run.ended_at = Some(ledger::now_rfc3339());
+        run.files_changed = changes;
+        if let Some(s) = &snapshot {
+            run.worktree.get_or_insert_with(|| s.toplevel.display().to_string());
+            run.head_at_end = s.head.clone();
+        }
+        if let Some(message) = &payload.last_assistant_message {
+            run.last_message = Some(ledger::clip_message(message));
+        }
+        if payload.agent_transcript_path.is_some() {
+            run.transcript_path = payload.agent_transcript_path.clone();
+        }
+    });
+    let run = match recorded {
+        Ok(run) => run,
+        Err(e) => {
+            crate::log::note(&format!("SubagentStop {id}: {e}"));
+            return None;
+        }
+    };
+    let verification = verify::verify(project, &run);
+    // Claude Code hands SubagentStop context to the subagent, which then continues (observed
+    // on 2.1.197): tell it once; when it stops again (`stop_hook_active`) only record.
+    let retry = payload.stop_hook_active != Some(true);
+    let text = (verification.flagged && retry).then(|| verify::subagent_text(&verification));
+    if let Err(e) = ledger::update(project, id, |r| r.verification = Some(verification)) {
+        crate::log::note(&format!("SubagentStop {id}: {e}"));
+    }
+    text
+}
+
+/// PostToolUse of the orchestrator's `Agent` (or older `Task`) call: when the run it
+/// started is flagged in the ledger, the context that tells the orchestrator.
+pub fn after_agent_tool(payload: &HookPayload) -> Option<String> {
+    if !matches!(payload.tool_name.as_deref(), Some("Agent" | "Task")) {
+        return None;
+    }
+    let id = payload.tool_response_agent_id.as_deref()?;
+    let project = Project::find(&crate::hook::working_dir(payload.cwd.as_deref()))?;
+    let path = ledger::file(&project, id).filter(|p| p.is_file())?;
+    let run = ledger::read(&path)
+        .map_err(|e| crate::log::note(&format!("PostToolUse: {e}")))
+        .ok()?;
+    let verification = run.verification.as_ref().filter(|v| v.flagged)?;
+    Some(verify::orchestrator_text(&run, verification))
+}
+
+fn fill_identity(run: &mut Run, payload: &HookPayload, cwd: &Path) {
+    if payload.agent_type.is_some() {
+        run.agent_type = payload.agent_type.clone();
+    }
+    if payload.session_id.is_some() {
+        run.session_id = payload.session_id.clone();
+    }
+    run.cwd.get_or_insert_with(|| cwd.display().to_string());
+}
+
+/// baton's own files (this ledger, its locks) are never an agent's work.
+fn is_baton_state(path: &str) -> bool {
+    path.starts_with(".baton/") || path.contains("/.baton/")
+}

@@ -1,0 +1,237 @@
+//! The ledger of subagent runs: one `.baton/agents/<run-id>.json` per run, written by the
+//! SubagentStart and SubagentStop hooks (start HEAD, times, files changed, the agent's final
+//! message, its transcript, the spot-check) and read by `baton agents list/verify`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::verify::Verification;
+use crate::error::{Error, Result};
+use crate::fsx;
+use crate::planning::Project;
+
+/// Largest ledger file baton reads (a final message is capped well below this).
+const MAX_RUN_BYTES: u64 = 4 * 1024 * 1024;
+/// Longest final message kept in the ledger.
+pub const MAX_MESSAGE_CHARS: usize = 100_000;
+
+/// Where a run is.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    #[default]
+    Running,
+    Finished,
+}
+
+/// One subagent run as recorded.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Run {
+    /// Claude Code's `agent_id`, also the file name.
+    pub id: String,
+    /// `agent_type`: `general-purpose`, `gsd-executor`, …
+    #[serde(rename = "type")]
+    pub agent_type: Option<String>,
+    pub status: Status,
+    /// The orchestrating session.
+    pub session_id: Option<String>,
+    /// RFC 3339, milliseconds, UTC.
+    pub started_at: Option<String>,
+    pub ended_at: Option<String>,
+    /// The directory the agent worked in.
+    pub cwd: Option<String>,
+    /// The git work tree's top, when the project is in git.
+    pub worktree: Option<String>,
+    pub head_at_start: Option<String>,
+    pub branch_at_start: Option<String>,
+    /// Paths already dirty at the start, with their fingerprints (not the agent's work).
+    pub dirty_at_start: BTreeMap<String, String>,
+    /// Paths (relative to `worktree`) changed during the run, computed at stop;
+    /// `None` when git could not tell.
+    pub files_changed: Option<Vec<String>>,
+    pub head_at_end: Option<String>,
+    /// The agent's final message.
+    pub last_message: Option<String>,
+    pub transcript_path: Option<String>,
+    pub verification: Option<Verification>,
+    /// What went wrong while recording (git missing, no start record, …).
+    pub notes: Vec<String>,
+    pub generator: String,
+}
+
+impl Run {
+    /// Milliseconds since the epoch at the start, if recorded.
+    pub fn started_ms(&self) -> Option<i64> {
+        parse_time(self.started_at.as_deref()?)
+    }
+
+    /// Milliseconds the run took, when both ends are known.
+    pub fn duration_ms(&self) -> Option<i64> {
+        Some(parse_time(self.ended_at.as_deref()?)? - self.started_ms()?)
+    }
+}
+
+/// Now as the ledger writes times.
+pub fn now_rfc3339() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+/// Milliseconds since the epoch of an RFC 3339 time.
+pub fn parse_time(text: &str) -> Option<i64> {
+    chrono::DateTime::parse_from_rfc3339(text)
+        .ok()
+        .map(|t| t.timestamp_millis())
+}
+
+/// `<project>/.baton/agents`.
+pub fn dir(project: &Project) -> PathBuf {
+    project.root.join(".baton/agents")
+}
+
+/// The ledger file of run `id`; `None` for an id unsafe in a file name.
+pub fn file(project: &Project, id: &str) -> Option<PathBuf> {
+    fsx::is_safe_session_id(id).then(|| dir(project).join(format!("{id}.json")))
+}
+
+/// Reads one ledger file.
+pub fn read(path: &Path) -> Result<Run> {
+    let bytes = fsx::read_regular(path, MAX_RUN_BYTES).map_err(|e| Error::io(path, e))?;
+    serde_json::from_slice(&bytes).map_err(|e| {
+        Error::invalid(
+            path,
+            format!("not a baton ledger record ({e}); remove the file if it is damaged"),
+        )
+    })
+}
+
+/// Every readable run, oldest first, and the files that could not be read.
+pub fn list(project: &Project) -> (Vec<Run>, Vec<Error>) {
+    let mut runs = Vec::new();
+    let mut broken = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir(project)) else {
+        return (runs, broken);
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if !name.ends_with(".json") || name.starts_with('.') {
+            continue;
+        }
+        match read(&path) {
+            Ok(run) => runs.push(run),
+            Err(e) => broken.push(e),
+        }
+    }
+    runs.sort_by(|a, b| (a.started_ms(), &a.id).cmp(&(b.started_ms(), &b.id)));
+    (runs, broken)
+}
+
+/// The run whose id is `wanted` or starts with it (`last` = the latest run).
+pub fn find(project: &Project, wanted: &str) -> Result<Run> {
+    let (runs, _) = list(project);
+    if wanted == "last" {
+        return runs.into_iter().next_back().ok_or_else(|| no_runs(project));
+    }
+    if let Some(path) = file(project, wanted)
+        && path.is_file()
+    {
+        return read(&path);
+    }
+    let mut matching: Vec<Run> = runs.into_iter().filter(|r| r.id.starts_with(wanted)).collect();
+    match matching.len() {
+        1 => Ok(matching.remove(0)),
+        0 => Err(Error::Failed(format!(
+            "no run '{wanted}' in {}; `baton agents list` shows the recorded runs",
+            dir(project).display()
+        ))),
+        n => Err(Error::Usage(format!(
+            "'{wanted}' matches {n} runs ({}); give more of the id",
+            matching.iter().map(|r| r.id.as_str()).collect::<Vec<_>>().join(", ")
+        ))),
+    }
+}
+
+fn no_runs(project: &Project) -> Error {
+    Error::Failed(format!(
+        "no subagent runs recorded in {}; wire `baton hook` to SubagentStart and SubagentStop",
+        dir(project).display()
+    ))
+}
+
+/// Reads run `id` (a fresh one when missing), applies `change`, and writes it back
+/// atomically under the ledger lock.
+pub fn update(project: &Project, id: &str, change: impl FnOnce(&mut Run)) -> Result<Run> {
+    let path = file(project, id).ok_or_else(|| Error::Failed(format!("'{id}' is not a usable run id")))?;
+    let _lock = super::lock(project, "agents")?;
+    let mut run = if path.exists() {
+        read(&path)?
+    } else {
+        Run {
+            id: id.to_owned(),
+            ..Run::default()
+        }
+    };
+    change(&mut run);
+    run.generator = "baton".to_owned();
+    let dir = dir(project);
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    let mut text = serde_json::to_string_pretty(&run)
+        .map_err(|e| Error::Failed(format!("cannot encode the ledger record: {e}")))?;
+    text.push('\n');
+    fsx::write_atomic(&path, text.as_bytes(), 0o644, fsx::Durability::Durable).map_err(|e| Error::io(&path, e))?;
+    Ok(run)
+}
+
+/// Keeps at most [`MAX_MESSAGE_CHARS`] of a final message.
+pub fn clip_message(message: &str) -> String {
+    match message.char_indices().nth(MAX_MESSAGE_CHARS) {
+        Some((end, _)) => format!("{}…", &message[..end]),
+        None => message.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn updates_round_trip_and_ids_are_checked() {
+        let tmp = tempfile::tempdir().unwrap();
+        let project = Project {
+            root: tmp.path().to_path_buf(),
+        };
+        update(&project, "ab81ffb4535095a29", |r| {
+            r.started_at = Some("2026-11-29T10:00:00.000Z".into());
+        })
+        .unwrap();
+        let run = update(&project, "ab81ffb4535095a29", |r| {
+            r.status = Status::Finished;
+            r.ended_at = Some("2026-11-29T10:00:02.500Z".into());
+        })
+        .unwrap();
+        assert_eq!(run.duration_ms(), Some(2500));
+        assert_eq!(find(&project, "ab81").unwrap(), run);
+        assert_eq!(find(&project, "last").unwrap().id, "ab81ffb4535095a29");
+        assert!(update(&project, "../evil", |_| {}).is_err());
+        std::fs::write(dir(&project).join("broken.json"), "{").unwrap();
+        let (runs, broken) = list(&project);
+        assert_eq!((runs.len(), broken.len()), (1, 1));
+        assert!(
+            find(&project, "zz")
+                .unwrap_err()
+                .to_string()
+                .contains("baton agents list")
+        );
+    }
+
+    #[test]
+    fn clips_long_messages_on_a_char_boundary() {
+        let long = "é".repeat(MAX_MESSAGE_CHARS + 5);
+        assert_eq!(clip_message(&long).chars().count(), MAX_MESSAGE_CHARS + 1);
+        assert_eq!(clip_message("short"), "short");
+    }
+}

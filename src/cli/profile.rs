@@ -1,0 +1,190 @@
+//! `baton profile`: show, set and resolve model profiles (`.planning/config.json`).
+
+use serde_json::json;
+
+use super::Command;
+use crate::agents::profile_config::{self, ModelSettings};
+use crate::agents::profiles::{self, Profile, Resolution, Tier};
+use crate::error::{Error, Result};
+use crate::planning::Project;
+
+pub const PROFILE: Command = Command {
+    name: "profile",
+    summary: "Show, set or resolve the model profile of the project's agents",
+    help: "\
+baton profile: which model each agent runs, resolved by a program once per orchestration
+
+Usage: baton profile [show] [--json]
+       baton profile set PROFILE
+       baton profile resolve [AGENT...] [--json]
+
+Profiles: quality, balanced (the default), budget, adaptive (heavy agents opus, standard
+sonnet, light haiku), inherit (every agent uses the session's model: the right choice when
+ANTHROPIC_BASE_URL points at a non-Anthropic endpoint).
+
+Resolution: .planning/config.json \"model_overrides\" {agent: alias or model id} first, then
+the profile's column, then inherit. Agents named only in model_overrides are known too.
+
+  show      the profile, the overrides and every agent's model, tier and source
+  set       writes \"model_profile\" into .planning/config.json under a lock, changing only
+            that value (the key is added when missing; the file is created when absent)
+  resolve   every agent (or the named ones) as `agent model` lines; with exactly one
+            AGENT, just its model. --json: {\"profile\", \"models\": {agent: model}, \"agents\": [...]}
+
+Examples:
+  baton profile set budget
+  baton profile resolve gsd-executor           # sonnet
+  baton profile resolve gsd-planner gsd-verifier --json
+",
+    run: Some(run),
+};
+
+fn run(parser: &mut lexopt::Parser) -> Result<()> {
+    let mut json = false;
+    let mut words: Vec<String> = Vec::new();
+    while let Some(arg) = parser.next()? {
+        match arg {
+            lexopt::Arg::Long("json") => json = true,
+            lexopt::Arg::Value(v) => words.push(v.to_string_lossy().into_owned()),
+            other => {
+                return Err(Error::Usage(format!(
+                    "baton profile: unexpected {}",
+                    other.unexpected()
+                )));
+            }
+        }
+    }
+    let (action, rest) = match words.split_first() {
+        Some((first, rest)) => (first.as_str(), rest),
+        None => ("show", &[][..]),
+    };
+    match action {
+        "show" if rest.is_empty() => show(json),
+        "set" => match rest {
+            [name] => set(name),
+            [] => Err(Error::Usage(format!(
+                "baton profile set needs a profile: {}",
+                profiles::profile_names()
+            ))),
+            _ => Err(Error::Usage("baton profile set takes one profile name".into())),
+        },
+        "resolve" => resolve(rest, json),
+        _ => Err(Error::Usage(format!(
+            "baton profile: unknown action '{}'; use show, set PROFILE or resolve [AGENT...]",
+            words.join(" ")
+        ))),
+    }
+}
+
+/// The project's model settings, or the defaults outside a project.
+fn settings() -> Result<(Option<Project>, ModelSettings)> {
+    match crate::agents::current_project() {
+        Ok(project) => {
+            let settings = profile_config::read(&project)?;
+            Ok((Some(project), settings))
+        }
+        Err(_) => Ok((None, ModelSettings::default())),
+    }
+}
+
+fn show(json: bool) -> Result<()> {
+    let (project, settings) = settings()?;
+    let profile = settings.profile()?;
+    let resolved = profiles::resolve_many(&[], profile, &settings.overrides)?;
+    if json {
+        return print_json(&settings, profile, &resolved);
+    }
+    let origin = match (&project, &settings.profile) {
+        (None, _) => "default; not inside a project".to_owned(),
+        (Some(_), Some(_)) => format!("from {}", settings.path.display()),
+        (Some(_), None) if !settings.path.exists() => format!("default; there is no {}", settings.path.display()),
+        (Some(_), None) => format!("default; {} sets no \"model_profile\"", settings.path.display()),
+    };
+    let mut text = format!("Model profile: {} ({origin})\n", profile.name());
+    text.push_str(&table(&resolved));
+    if let Some(advice) = advice(profile) {
+        text.push_str(&format!("\nNote: {advice}\n"));
+    }
+    super::print(&text)
+}
+
+fn set(name: &str) -> Result<()> {
+    let profile = Profile::parse(name)?;
+    let project = crate::agents::current_project()?;
+    let previous = profile_config::set_profile(&project, profile)?;
+    let settings = profile_config::read(&project)?;
+    let resolved = profiles::resolve_many(&[], profile, &settings.overrides)?;
+    let was = match previous {
+        Some(p) if p == profile.name() => " (unchanged)".to_owned(),
+        Some(p) => format!(" (was {p})"),
+        None => " (was unset: balanced)".to_owned(),
+    };
+    let mut text = format!(
+        "Model profile: {}{was} in {}\n",
+        profile.name(),
+        settings.path.display()
+    );
+    text.push_str(&table(&resolved));
+    if let Some(advice) = advice(profile) {
+        text.push_str(&format!("\nNote: {advice}\n"));
+    }
+    super::print(&text)
+}
+
+fn resolve(agents: &[String], json: bool) -> Result<()> {
+    let (_, settings) = settings()?;
+    let profile = settings.profile()?;
+    let resolved = profiles::resolve_many(agents, profile, &settings.overrides)?;
+    if json {
+        return print_json(&settings, profile, &resolved);
+    }
+    if let [one] = resolved.as_slice()
+        && agents.len() == 1
+    {
+        return super::print(&format!("{}\n", one.model));
+    }
+    let width = resolved.iter().map(|r| r.agent.len()).max().unwrap_or(0);
+    let lines: String = resolved
+        .iter()
+        .map(|r| format!("{:<width$} {}\n", r.agent, r.model))
+        .collect();
+    super::print(&lines)
+}
+
+fn table(resolved: &[Resolution]) -> String {
+    let width = resolved.iter().map(|r| r.agent.len()).max().unwrap_or(5).max(5);
+    let mut text = format!("{:<width$}  {:<8}  {:<16}  source\n", "agent", "tier", "model");
+    for r in resolved {
+        let tier = Tier::of(&r.agent).map_or("-", Tier::name);
+        text.push_str(&format!(
+            "{:<width$}  {tier:<8}  {:<16}  {}\n",
+            r.agent,
+            r.model,
+            r.source.name()
+        ));
+    }
+    text
+}
+
+fn advice(profile: Profile) -> Option<String> {
+    let base_url = std::env::var("ANTHROPIC_BASE_URL").ok();
+    profiles::endpoint_advice(base_url.as_deref(), profile)
+}
+
+fn print_json(settings: &ModelSettings, profile: Profile, resolved: &[Resolution]) -> Result<()> {
+    let models: serde_json::Map<String, serde_json::Value> =
+        resolved.iter().map(|r| (r.agent.clone(), json!(r.model))).collect();
+    let agents: Vec<serde_json::Value> = resolved
+        .iter()
+        .map(|r| json!({"agent": r.agent, "model": r.model, "source": r.source, "tier": Tier::of(&r.agent)}))
+        .collect();
+    let out = json!({
+        "profile": profile.name(),
+        "profile_source": if settings.profile.is_some() { "config" } else { "default" },
+        "config": (!settings.path.as_os_str().is_empty()).then_some(&settings.path),
+        "models": models,
+        "agents": agents,
+        "advice": advice(profile),
+    });
+    super::print(&format!("{out:#}\n"))
+}
