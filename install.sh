@@ -4,7 +4,8 @@
 # Flags go to `baton install`: --project DIR, --dry-run, --force, --yes, --no-statusline.
 #   ./install.sh                  # wire ~/.claude/settings.json
 #   ./install.sh --project .      # wire this project's .claude/settings.json
-# BATON_BUILD_PROFILE=dev builds the (faster to compile) dev profile instead of release.
+# BATON_BUILD_PROFILE=dev builds the (faster to compile) dev profile instead of release;
+# BATON_BINARY=path installs a binary built elsewhere, without building.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -13,12 +14,12 @@ bin_dir="$prefix/bin"
 profile="${BATON_BUILD_PROFILE:-release}"
 target="${CARGO_TARGET_DIR:-target}"
 
-command -v cargo >/dev/null 2>&1 || {
+if [ -n "${BATON_BINARY:-}" ]; then
+    built="$BATON_BINARY"
+elif ! command -v cargo >/dev/null 2>&1; then
     echo "install.sh: cargo is not installed. Install Rust 1.89 or newer (https://rustup.rs), then run ./install.sh again." >&2
     exit 1
-}
-
-if [ "$profile" = dev ]; then
+elif [ "$profile" = dev ]; then
     cargo build --locked --quiet
     built="$target/debug/baton"
 else

@@ -1,12 +1,15 @@
 //! End-to-end tests: the real Claude Code client against a Messages API mock on loopback.
 
 mod client;
+mod continuity;
+mod install;
 mod mock;
 mod monitor;
 mod request;
 mod sandbox;
 mod statusline;
 mod subagent;
+mod tmux;
 
 use std::thread;
 use std::time::{Duration, Instant};
