@@ -70,11 +70,12 @@ pub fn read_regular(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// The lock file that serialises read-modify-write of one project's files. It lives in the
-/// temp dir (not in the repository), named from a stable FNV-1a hash of the root path.
-pub fn project_lock_path(root: &Path) -> PathBuf {
+/// The lock file that serialises read-modify-write of one kind of a project's files. It lives
+/// in the temp dir (not in the repository), named from a stable FNV-1a hash of the root path.
+pub fn project_lock_path(root: &Path, name: &str) -> PathBuf {
     use std::os::unix::ffi::OsStrExt;
-    temp_dir().join(format!("{PROJECT_LOCK_PREFIX}{:016x}.lock", fnv1a(root.as_os_str().as_bytes())))
+    let name: String = name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
+    temp_dir().join(format!("{PROJECT_LOCK_PREFIX}{:016x}-{name}.lock", fnv1a(root.as_os_str().as_bytes())))
 }
 
 /// FNV-1a, a small stable hash for file names and "has this file changed" checks.

@@ -166,7 +166,7 @@ fn no_runs(project: &Project) -> Error {
 /// atomically under the ledger lock.
 pub fn update(project: &Project, id: &str, change: impl FnOnce(&mut Run)) -> Result<Run> {
     let path = file(project, id).ok_or_else(|| Error::Failed(format!("'{id}' is not a usable run id")))?;
-    let _lock = super::lock(project, "agents")?;
+    let _lock = project.lock("agents")?;
     let mut run = if path.exists() {
         read(&path)?
     } else {

@@ -115,7 +115,7 @@ pub fn parse(text: &str) -> Result<ModelSettings, String> {
 /// creates the file (and `.planning/`) when missing. Returns the previous value.
 pub fn set_profile(project: &Project, profile: Profile) -> Result<Option<String>> {
     let path = path(project);
-    let _lock = super::lock(project, "config.json")?;
+    let _lock = project.lock("config.json")?;
     let old = read_text(&path)?;
     let previous = match &old {
         Some(text) => parse(text).map_err(|why| Error::invalid(&path, why))?.profile,

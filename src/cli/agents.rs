@@ -65,7 +65,7 @@ fn run(parser: &mut lexopt::Parser) -> Result<()> {
         }
     }
     let words: Vec<&str> = words.iter().map(String::as_str).collect();
-    let project = || crate::agents::current_project();
+    let project = || crate::planning::Project::current();
     match words.as_slice() {
         ["list"] | [] => list(&project()?, json),
         ["verify", id] => verify_run(&project()?, id, json),

@@ -78,7 +78,7 @@ fn run(parser: &mut lexopt::Parser) -> Result<()> {
 
 /// The project's model settings, or the defaults outside a project.
 fn settings() -> Result<(Option<Project>, ModelSettings)> {
-    match crate::agents::current_project() {
+    match crate::planning::Project::current() {
         Ok(project) => {
             let settings = profile_config::read(&project)?;
             Ok((Some(project), settings))
@@ -110,7 +110,7 @@ fn show(json: bool) -> Result<()> {
 
 fn set(name: &str) -> Result<()> {
     let profile = Profile::parse(name)?;
-    let project = crate::agents::current_project()?;
+    let project = crate::planning::Project::current()?;
     let previous = profile_config::set_profile(&project, profile)?;
     let settings = profile_config::read(&project)?;
     let resolved = profiles::resolve_many(&[], profile, &settings.overrides)?;

@@ -39,7 +39,7 @@ fn run(parser: &mut lexopt::Parser) -> Result<()> {
             other => return Err(Error::Usage(format!("baton progress: unexpected {}", other.unexpected()))),
         }
     }
-    let project = planning_project()?;
+    let project = Project::current_with_planning()?;
     let snapshot = Snapshot::load(&project);
     let handoff = crate::session::handoff::read(&project.root);
     let human_actions: Vec<String> = match &handoff {
@@ -129,17 +129,4 @@ fn run(parser: &mut lexopt::Parser) -> Result<()> {
         }
     }
     super::print(&out)
-}
-
-/// The project around the current directory that has `.planning/`, or an error saying what to do.
-pub fn planning_project() -> Result<Project> {
-    let cwd = std::env::current_dir().map_err(|e| Error::Failed(format!("cannot read the current directory: {e}")))?;
-    match Project::find(&cwd) {
-        Some(p) if p.planning_dir().is_dir() => Ok(p),
-        _ => Err(Error::Failed(format!(
-            "no .planning/ directory in {} or above.\nbaton reads GSD's planning files there: create them with GSD's /gsd:new-project, \
-             or run `baton pause` to start a handoff in this directory.",
-            cwd.display()
-        ))),
-    }
 }

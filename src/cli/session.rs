@@ -97,8 +97,7 @@ fn run_pause(parser: &mut lexopt::Parser) -> Result<()> {
             .map_err(|e| Error::Failed(format!("--json-in: stdin is not JSON ({e}); pipe a handoff object in GSD's schema")))?;
         request.structured = Some(value);
     }
-    let cwd = std::env::current_dir().map_err(|e| Error::Failed(format!("cannot read the current directory: {e}")))?;
-    let project = Project::find(&cwd).unwrap_or(Project { root: cwd });
+    let project = Project::current_or_here()?;
     let outcome = pause::pause(&project, &request, chrono::Utc::now())?;
     if as_json {
         let value = serde_json::json!({
@@ -136,13 +135,12 @@ fn run_resume(parser: &mut lexopt::Parser) -> Result<()> {
             other => return Err(Error::Usage(format!("baton resume: unexpected {}", other.unexpected()))),
         }
     }
-    let cwd = std::env::current_dir().map_err(|e| Error::Failed(format!("cannot read the current directory: {e}")))?;
-    let project = Project::find(&cwd).unwrap_or(Project { root: cwd.clone() });
+    let project = Project::current_or_here()?;
     let Some(brief) = resume::brief(&project)? else {
         return Err(Error::Failed(format!(
             "nothing to resume: no .planning/HANDOFF.json and no .planning/STATE.md in {} or above.\n\
              Run `baton pause` at the end of a session to record where the work stands.",
-            cwd.display()
+            project.root.display()
         )));
     };
     let archived = if brief.source == "handoff" && !keep { resume::archive(&project, chrono::Utc::now())? } else { Vec::new() };

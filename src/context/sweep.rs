@@ -1,5 +1,5 @@
-//! Removes baton's own stale `claude-ctx-*` files from the temp dir (GSD never deletes
-//! its files; users found hundreds). Runs at most once an hour, gated by a stamp file.
+//! Removes baton's own stale temp files (`claude-ctx-*`, project locks) from the temp dir
+//! (GSD never deletes its files; users found hundreds). Runs at most once an hour, gated by a stamp file.
 
 use std::fs;
 use std::os::unix::fs::MetadataExt;
@@ -44,7 +44,7 @@ pub fn sweep(dir: &Path, now: u64, uid: u32) -> usize {
     for entry in entries.take(MAX_ENTRIES).flatten() {
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
-        if !name.starts_with("claude-ctx-") {
+        if !name.starts_with("claude-ctx-") && !name.starts_with(fsx::PROJECT_LOCK_PREFIX) {
             continue;
         }
         let path = entry.path();
@@ -65,7 +65,7 @@ pub fn sweep(dir: &Path, now: u64, uid: u32) -> usize {
 }
 
 fn is_batons(path: &Path, name: &str) -> bool {
-    if name.ends_with("-warned.lock") {
+    if name.ends_with("-warned.lock") || name.starts_with(fsx::PROJECT_LOCK_PREFIX) {
         return true;
     }
     if !name.ends_with(".json") {

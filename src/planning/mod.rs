@@ -11,6 +11,13 @@ pub mod state;
 pub mod state_edit;
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::error::{Error, Result};
+use crate::fsx;
+
+/// Longest a command waits for another baton process holding the same project lock.
+const LOCK_WAIT: Duration = Duration::from_secs(10);
 
 /// How many directories up baton looks for the project root.
 const MAX_DEPTH: usize = 40;
@@ -45,6 +52,47 @@ impl Project {
         git_top.map(|root| Self { root })
     }
 
+    /// The project around the current directory, or an error saying where to run from.
+    pub fn current() -> Result<Self> {
+        let cwd = current_dir()?;
+        Self::find(&cwd).ok_or_else(|| {
+            Error::Failed(format!(
+                "{} is not inside a project: run this in a directory with .planning/ (GSD), .baton/ or a git work tree",
+                cwd.display()
+            ))
+        })
+    }
+
+    /// The project around the current directory, or the directory itself when it is in none
+    /// (for commands that may start a project's files, like `pause`).
+    pub fn current_or_here() -> Result<Self> {
+        let cwd = current_dir()?;
+        Ok(Self::find(&cwd).unwrap_or(Self { root: cwd }))
+    }
+
+    /// The project around the current directory that has `.planning/`, or an error saying what to do.
+    pub fn current_with_planning() -> Result<Self> {
+        let cwd = current_dir()?;
+        match Self::find(&cwd) {
+            Some(p) if p.planning_dir().is_dir() => Ok(p),
+            _ => Err(Error::Failed(format!(
+                "no .planning/ directory in {} or above.\nbaton reads GSD's planning files there: create them with GSD's \
+                 /gsd:new-project, or run `baton pause` to start a handoff in this directory.",
+                cwd.display()
+            ))),
+        }
+    }
+
+    /// An exclusive lock guarding read-modify-write of the project's files of one kind
+    /// (`planning`, `agents`, `config.json`). The lock file lives in the temp dir, not in
+    /// the repository.
+    pub fn lock(&self, name: &str) -> Result<fsx::LockGuard> {
+        let path = fsx::project_lock_path(&self.root, name);
+        fsx::lock_exclusive(&path, LOCK_WAIT).map_err(|e| {
+            Error::Failed(format!("{}: {e}; another baton process holds it, try again in a moment", path.display()))
+        })
+    }
+
     /// `<root>/.planning`.
     pub fn planning_dir(&self) -> PathBuf {
         self.root.join(".planning")
@@ -54,6 +102,10 @@ impl Project {
     pub fn has_planning_state(&self) -> bool {
         self.planning_dir().join("STATE.md").is_file()
     }
+}
+
+fn current_dir() -> Result<PathBuf> {
+    std::env::current_dir().map_err(|e| Error::Failed(format!("cannot read the current directory: {e}")))
 }
 
 #[cfg(test)]

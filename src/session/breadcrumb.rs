@@ -67,7 +67,7 @@ pub fn pre_compact(payload: &HookPayload, trigger: Option<&str>) -> Result<()> {
 /// The monitor's first CRITICAL in a project with planning state: notes in STATE.md where
 /// the work stopped (`context exhaustion at 80% (2026-11-30)`).
 pub fn record_context_exhaustion(project: &Project, used_percent: u8) -> Result<()> {
-    let _guard = pause::lock(&project.root)?;
+    let _guard = project.lock("planning")?;
     let path = project.planning_dir().join("STATE.md");
     let Some(text) = fsx::read_regular(&path, 4 * 1024 * 1024).ok().and_then(|b| String::from_utf8(b).ok()) else {
         return Ok(());

@@ -2,7 +2,6 @@
 //! notes the pause in STATE.md's session-continuity fields, changing nothing else there.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use serde_json::Value;
 
@@ -39,15 +38,9 @@ pub struct PauseOutcome {
     pub record: Handoff,
 }
 
-/// The project lock that serialises read-modify-write of `.planning/` files.
-pub fn lock(root: &Path) -> Result<fsx::LockGuard> {
-    let path = fsx::project_lock_path(root);
-    fsx::lock_exclusive(&path, Duration::from_secs(10)).map_err(|e| Error::io(&path, e))
-}
-
 /// Writes the handoff, `.continue-here.md` and the STATE.md continuity fields.
 pub fn pause(project: &Project, request: &PauseRequest, now: chrono::DateTime<chrono::Utc>) -> Result<PauseOutcome> {
-    let _guard = lock(&project.root)?;
+    let _guard = project.lock("planning")?;
     let snapshot = Snapshot::load(project);
     let record = build(&snapshot, request, now)?;
     let handoff_path = handoff::write(&project.root, &record)?;

@@ -221,7 +221,7 @@ fn list(out: &mut String, title: &str, items: &[String]) {
 /// After a successful resume: moves HANDOFF.json and `.continue-here.md` files into
 /// `.planning/handoffs/` (never deletes them) and clears `paused_at` in STATE.md.
 pub fn archive(project: &Project, now: chrono::DateTime<chrono::Utc>) -> Result<Vec<PathBuf>> {
-    let _guard = super::pause::lock(&project.root)?;
+    let _guard = project.lock("planning")?;
     let planning = project.planning_dir();
     let archive_dir = planning.join("handoffs");
     let stamp = now.format("%Y%m%dT%H%M%SZ");
