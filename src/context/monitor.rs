@@ -6,7 +6,7 @@ use std::path::Path;
 
 use crate::config::{Config, MonitorSettings};
 use crate::context::debounce::{self, Level};
-use crate::context::usage::{self, ContextUsage, UsageSource};
+use crate::context::usage::{self, ContextUsage};
 use crate::context::{bridge, transcript};
 use crate::fsx;
 use crate::hook::payload::HookPayload;
@@ -92,23 +92,13 @@ pub fn current_usage(
         transcript::wait_for_tool_use(path, id, transcript::WRITE_LAG_LIMIT);
     }
     let tail = transcript::last_context_usage(path).ok()??;
-    // A stale bridge still knows the window Claude Code reported for this session.
-    let known_window = bridge.as_ref().and_then(|b| b.context_window_size);
-    let model = tail
-        .model
-        .as_deref()
-        .or(bridge.as_ref().and_then(|b| b.model_id.as_deref()));
-    let window = usage::window_size(known_window, model, config.context_window_size());
-    let source = if tail.after_compaction {
-        UsageSource::CompactBoundary
-    } else {
-        UsageSource::Transcript
-    };
-    Some(ContextUsage {
-        used_tokens: tail.used_tokens,
-        window,
-        source,
-    })
+    // A stale bridge still knows the window and model Claude Code reported for this session.
+    let known = bridge.as_ref();
+    Some(tail.usage(
+        known.and_then(|b| b.context_window_size),
+        known.and_then(|b| b.model_id.as_deref()),
+        config.context_window_size(),
+    ))
 }
 
 /// The level for a remaining percentage, `None` above the warning threshold.

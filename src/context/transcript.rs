@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 
+use crate::context::usage::{self, ContextUsage, UsageSource};
 use crate::hook::payload::{CurrentUsage, lenient};
 
 /// The first look: enough for the last turns of almost every session.
@@ -23,6 +24,16 @@ pub struct TailUsage {
     pub model: Option<String>,
     /// The figure is `postTokens` of a compact boundary with no reply since.
     pub after_compaction: bool,
+}
+
+impl TailUsage {
+    /// The usage this tail states, in the window Claude Code reported when known, else the
+    /// one of the model (the known model id first: only it carries a `[1m]` suffix).
+    pub fn usage(&self, known_window: Option<u64>, known_model: Option<&str>, configured: Option<u64>) -> ContextUsage {
+        let window = usage::window_size(known_window, known_model.or(self.model.as_deref()), configured);
+        let source = if self.after_compaction { UsageSource::CompactBoundary } else { UsageSource::Transcript };
+        ContextUsage { used_tokens: self.used_tokens, window, source }
+    }
 }
 
 /// Scans the transcript's tail, newest line first, for the current context size: the last

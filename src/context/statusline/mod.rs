@@ -10,7 +10,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::config::Config;
-use crate::context::usage::{self, ContextUsage, UsageSource};
+use crate::context::usage::{self, ContextUsage};
 use crate::context::{bridge, sweep, transcript};
 use crate::fsx;
 use crate::hook::payload::StatuslinePayload;
@@ -108,23 +108,8 @@ fn context_usage(payload: &StatuslinePayload, config: &Config) -> Option<Context
     if let Some(found) = cw.and_then(|c| usage::from_payload(c, window)) {
         return Some(found);
     }
-    let tail =
-        transcript::last_context_usage(Path::new(payload.transcript_path.as_deref()?)).ok()??;
-    let window = usage::window_size(
-        payload_window,
-        model_id.or(tail.model.as_deref()),
-        config.context_window_size(),
-    );
-    let source = if tail.after_compaction {
-        UsageSource::CompactBoundary
-    } else {
-        UsageSource::Transcript
-    };
-    Some(ContextUsage {
-        used_tokens: tail.used_tokens,
-        window,
-        source,
-    })
+    let tail = transcript::last_context_usage(Path::new(payload.transcript_path.as_deref()?)).ok()??;
+    Some(tail.usage(payload_window, model_id, config.context_window_size()))
 }
 
 /// GSD state as `milestone NN% · phase · status`, when the project has STATE.md; the
