@@ -285,3 +285,17 @@ fn the_plugin_form_wires_the_same_events() {
         .unwrap();
     assert!(out.status.success() && out.stdout.is_empty() && out.stderr.is_empty());
 }
+
+#[test]
+fn settings_example_wires_what_install_wires() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let example: Value = serde_json::from_str(&std::fs::read_to_string(root.join("settings.example.json")).unwrap()).unwrap();
+    let sandbox = Sandbox::new();
+    ok(sandbox.run(&["install"], b""));
+    let installed = settings(&sandbox);
+    let events = |v: &Value| v["hooks"].as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+    assert_eq!(events(&example), events(&installed));
+    for (event, groups) in example["hooks"].as_object().unwrap() {
+        assert_eq!(groups[0].get("matcher"), installed["hooks"][event][0].get("matcher"), "{event}");
+    }
+}

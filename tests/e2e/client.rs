@@ -2,7 +2,7 @@
 //! directory, and started with an environment that points it at the mock and isolates it.
 
 use std::ffi::OsStr;
-use std::fs::{self, File};
+use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -145,47 +145,13 @@ fn drain(pipe: Option<impl Read + Send + 'static>) -> mpsc::Receiver<Vec<u8>> {
     receiver
 }
 
-/// `<CARGO_TARGET_DIR or <repo>/target>/claude-code`.
-fn install_dir() -> PathBuf {
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"));
-    target.join("claude-code")
-}
-
-/// Installs the pinned client unless a working copy is already there. A file lock keeps
-/// parallel cargo processes from installing over each other.
+/// Installs the pinned client unless a working copy is already there.
 fn install() -> PathBuf {
-    let dir = install_dir();
-    fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("create {}: {e}", dir.display()));
-    let lock_path = dir.join(".install.lock");
-    let lock = File::options()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&lock_path);
-    let lock = lock.unwrap_or_else(|e| panic!("open {}: {e}", lock_path.display()));
-    lock.lock()
-        .unwrap_or_else(|e| panic!("lock {}: {e}", lock_path.display()));
+    let package = format!("@anthropic-ai/claude-code@{VERSION}");
+    let dir = super::npm::install("claude-code", &package, |dir| {
+        version(dir, &dir.join("node_modules/.bin/claude")).is_some_and(|found| found.starts_with(VERSION))
+    });
     let bin = dir.join("node_modules/.bin/claude");
-    if version(&dir, &bin).is_none_or(|found| !found.starts_with(VERSION)) {
-        let package = format!("@anthropic-ai/claude-code@{VERSION}");
-        assert!(
-            on_path("npm"),
-            "npm is not on PATH: the e2e tests install {package} with it"
-        );
-        let mut npm = Command::new("npm");
-        npm.args(["install", "--no-audit", "--no-fund", "--prefix"])
-            .arg(&dir)
-            .arg(&package);
-        let output = output_within(npm, Duration::from_secs(600));
-        assert!(
-            output.status.success(),
-            "npm install {package} failed ({}); the e2e tests need Node.js/npm and network once\n{}",
-            output.status,
-            String::from_utf8_lossy(&output.stderr),
-        );
-    }
     let found = version(&dir, &bin);
     assert!(
         found.as_deref().is_some_and(|found| found.starts_with(VERSION)),

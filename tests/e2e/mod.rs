@@ -2,9 +2,11 @@
 
 mod client;
 mod continuity;
+mod gsd;
 mod install;
 mod mock;
 mod monitor;
+mod npm;
 mod request;
 mod sandbox;
 mod statusline;
