@@ -151,6 +151,7 @@ pub fn warning_text(level: Level, usage: &ContextUsage, planning: bool) -> Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::context::usage::UsageSource;
 
     fn settings() -> MonitorSettings {
         Config::default().monitor()

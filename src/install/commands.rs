@@ -57,8 +57,11 @@ fn looks_like_batons(text: &str) -> bool {
     text.contains("allowed-tools: Bash(") && text.contains("baton")
 }
 
-/// Writes the planned files; returns (written with their hash, skipped as foreign).
-pub fn write(planned: &[Planned]) -> Result<(Vec<(PathBuf, String)>, Vec<PathBuf>)> {
+/// Command files written, each with the hash of what was written.
+pub type Written = Vec<(PathBuf, String)>;
+
+/// Writes the planned files; returns (written, skipped as foreign).
+pub fn write(planned: &[Planned]) -> Result<(Written, Vec<PathBuf>)> {
     let mut written = Vec::new();
     let mut skipped = Vec::new();
     for p in planned {

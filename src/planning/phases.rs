@@ -61,8 +61,8 @@ impl PhaseDir {
                 dir.has_continue_here = true;
             }
         }
-        dir.plans.sort_by(|a, b| plan_order(a).cmp(&plan_order(b)));
-        dir.summaries.sort_by(|a, b| plan_order(a).cmp(&plan_order(b)));
+        dir.plans.sort_by_key(|id| plan_order(id));
+        dir.summaries.sort_by_key(|id| plan_order(id));
         Some(dir)
     }
 

@@ -58,10 +58,8 @@ impl Roadmap {
                     roadmap.phases[index].checked |= checked;
                     continue;
                 }
-                if let Some(index) = in_section {
-                    if let Some(plan) = plan_line(checked, rest) {
-                        roadmap.phases[index].plans.push(plan);
-                    }
+                if let (Some(index), Some(plan)) = (in_section, plan_line(checked, rest)) {
+                    roadmap.phases[index].plans.push(plan);
                 }
                 continue;
             }

@@ -171,10 +171,11 @@ pub fn stopped_at(record: &Handoff) -> String {
     if let Some(plan) = &record.plan {
         text.push_str(&format!(", plan {plan}"));
     }
-    if let Some(task) = record.in_progress_task().and_then(|t| t.name.as_deref()) {
-        if record.plan.as_deref().is_none_or(|p| !task.contains(p)) {
-            text.push_str(&format!(": {task}"));
-        }
+    // "Plan 03-02" adds nothing to ", plan 03-02"; a real task name does.
+    if let Some(task) = record.in_progress_task().and_then(|t| t.name.as_deref())
+        && record.plan.as_deref().is_none_or(|p| !task.contains(p))
+    {
+        text.push_str(&format!(": {task}"));
     }
     text
 }
