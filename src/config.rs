@@ -84,7 +84,7 @@ impl Config {
                 .map(|p| read_file(&p))
                 .unwrap_or_default(),
             project: project_root
-                .map(|r| read_file(&r.join(".baton/config.json")))
+                .map(|r| read_file(&project_config_path(r)))
                 .unwrap_or_default(),
         }
     }
@@ -151,6 +151,28 @@ pub fn user_config_path() -> Option<PathBuf> {
         Some(p) if !p.is_empty() => Some(PathBuf::from(p)),
         _ => dirs::config_dir().map(|d| d.join("baton/config.json")),
     }
+}
+
+/// `<project root>/.baton/config.json`.
+pub fn project_config_path(project_root: &Path) -> PathBuf {
+    project_root.join(".baton/config.json")
+}
+
+/// The `"prices"` maps of the user's and then the project's config file, with the file
+/// each came from. Only `baton report` reads them, so the hot path never parses prices.
+/// A file that is not JSON is an error here: the report would otherwise price silently wrong.
+pub fn price_maps(project_root: Option<&Path>) -> crate::error::Result<Vec<(PathBuf, serde_json::Value)>> {
+    let paths = user_config_path().into_iter().chain(project_root.map(project_config_path));
+    let mut maps = Vec::new();
+    for path in paths {
+        let Ok(bytes) = crate::fsx::read_regular(&path, MAX_CONFIG_BYTES) else { continue };
+        let value: serde_json::Value = serde_json::from_slice(&bytes)
+            .map_err(|e| crate::error::Error::invalid(&path, format!("not JSON ({e}); fix or remove the file")))?;
+        if let Some(prices) = value.get("prices") {
+            maps.push((path, prices.clone()));
+        }
+    }
+    Ok(maps)
 }
 
 fn read_file(path: &Path) -> ConfigFile {

@@ -10,4 +10,5 @@ mod hostile;
 mod install;
 mod monitor;
 mod profiles;
+mod report;
 mod statusline;

@@ -8,6 +8,7 @@ mod hook;
 mod install;
 mod profile;
 mod progress;
+mod report;
 mod session;
 
 use std::ffi::OsString;
@@ -32,6 +33,7 @@ pub const COMMANDS: &[Command] = &[
     progress::PROGRESS,
     session::PAUSE,
     session::RESUME,
+    report::REPORT,
     install::INSTALL,
     install::UNINSTALL,
     install::DOCTOR,

@@ -1,0 +1,112 @@
+//! `baton report`: the session report with real token and cost figures.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::Command;
+use crate::error::{Error, Result};
+use crate::hook::payload::HookPayload;
+use crate::session::report::{self, ReportOptions};
+use crate::session::transcripts::SessionChoice;
+
+/// How long `--hook` waits for the payload (Claude Code leaves stdin open).
+const HOOK_STDIN_WAIT: Duration = Duration::from_secs(2);
+
+pub const REPORT: Command = Command {
+    name: "report",
+    summary: "Write the session report: work done, blockers, real tokens and cost per model",
+    help: "\
+baton report: the session report, with real token and cost figures
+
+Usage: baton report [--session ID | --transcript FILE | --hook] [--since WHEN]
+                    [--prices FILE] [--out FILE | --json]
+
+Writes .planning/reports/SESSION_REPORT.md (YYYYMMDD-session-report.md when that exists;
+nothing is overwritten): session overview (duration, milestone, phase), commits since the
+session started, plans executed and phases progressed, outcomes, blockers and decisions
+(STATE.md, HANDOFF.json), resource use and next steps. Works without .planning/ too.
+
+Resource use comes from the session's transcript and its subagents' transcripts: input,
+output, cache writes (5m and 1h) and cache reads per model, each API response counted once
+(streamed lines share message.id + requestId), priced per model. Models without a price
+are listed as unpriced, never counted as free.
+
+The session: the newest transcript of this directory's project under
+$CLAUDE_CONFIG_DIR/projects or ~/.claude/projects, unless given.
+
+Options:
+  --session ID        The session with this id
+  --transcript FILE   The session whose transcript is FILE
+  --hook              Read a hook payload on stdin (session_id, transcript_path, cwd);
+                      for hooks: exits 0 with nothing on stdout or stderr whatever happens
+  --since WHEN        Count only from WHEN: 2026-11-30, 2026-11-30T14:00:00Z, 90m, 3h, 2days
+  --prices FILE       JSON prices (USD per million tokens) over the built-in table:
+                      {\"claude-sonnet-4-5\": {\"input\": 3, \"output\": 15, \"cache_write_5m\": 3.75,
+                       \"cache_write_1h\": 6, \"cache_read\": 0.3, \"long_context\": {\"input\": 6, \"output\": 22.5}}}
+                      (cache rates default to 1.25x, 2x and 0.1x input). The same map may sit
+                      under \"prices\" in ~/.config/baton/config.json or .baton/config.json.
+  --out FILE          Write the report to FILE
+  --json              Print the report as JSON instead of writing it
+
+Examples:
+  baton report
+  baton report --since 3h --json | jq .resources.total
+  baton report --session 4106d464-75bb-44ee-b810-e0e678a180ac --out /tmp/report.md
+",
+    run: Some(run),
+};
+
+fn run(parser: &mut lexopt::Parser) -> Result<()> {
+    let cwd = std::env::current_dir().map_err(|e| Error::Failed(format!("cannot read the current directory: {e}")))?;
+    let mut opts = ReportOptions::new(cwd);
+    let (mut as_json, mut from_hook, mut since) = (false, false, None);
+    while let Some(arg) = parser.next()? {
+        match arg {
+            lexopt::Arg::Long("session") => opts.session = SessionChoice::Id(value(parser)?),
+            lexopt::Arg::Long("transcript") => opts.session = SessionChoice::Transcript(value(parser)?.into()),
+            lexopt::Arg::Long("hook") => from_hook = true,
+            lexopt::Arg::Long("since") => since = Some(value(parser)?),
+            lexopt::Arg::Long("prices") => opts.prices_file = Some(PathBuf::from(value(parser)?)),
+            lexopt::Arg::Long("out") => opts.out = Some(PathBuf::from(value(parser)?)),
+            lexopt::Arg::Long("json") => as_json = true,
+            other => return Err(Error::Usage(format!("baton report: unexpected {}", other.unexpected()))),
+        }
+    }
+    if let Some(since) = since {
+        opts.since_ms = Some(crate::session::time::parse_since(&since, chrono::Utc::now())?);
+    }
+    if from_hook {
+        // Hooks never fail visibly: problems go to $BATON_LOG.
+        if let Err(e) = hook_payload(&mut opts).and_then(|()| report::write_report(&opts)) {
+            crate::log::note(&format!("report --hook: {e}"));
+        }
+        return Ok(());
+    }
+    if as_json {
+        let report = report::build_report(&opts)?;
+        let text = serde_json::to_string_pretty(&report)
+            .map_err(|e| Error::Failed(format!("cannot encode the report: {e}")))?;
+        return super::print(&format!("{text}\n"));
+    }
+    let path = report::write_report(&opts)?;
+    super::print(&format!("{}\n", path.display()))
+}
+
+fn value(parser: &mut lexopt::Parser) -> Result<String> {
+    Ok(parser.value()?.to_string_lossy().into_owned())
+}
+
+/// Takes the session and the directory from a hook payload on stdin.
+fn hook_payload(opts: &mut ReportOptions) -> Result<()> {
+    let bytes = crate::hook::stdin::read_payload(HOOK_STDIN_WAIT)
+        .map_err(|why| Error::Failed(format!("no hook payload on stdin ({why:?})")))?;
+    let payload: HookPayload =
+        serde_json::from_slice(&bytes).map_err(|e| Error::Failed(format!("unreadable hook payload: {e}")))?;
+    opts.cwd = crate::hook::working_dir(payload.cwd.as_deref());
+    opts.session = match (payload.transcript_path, payload.session_id) {
+        (Some(path), _) if std::path::Path::new(&path).is_file() => SessionChoice::Transcript(path.into()),
+        (_, Some(id)) => SessionChoice::Id(id),
+        _ => SessionChoice::Newest,
+    };
+    Ok(())
+}

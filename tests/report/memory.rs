@@ -1,0 +1,94 @@
+//! A large transcript is read in flat memory (a generous bound, not a timing claim).
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::*;
+
+/// Runs baton and returns its stdout and its peak resident memory in KiB, sampled from
+/// `/proc/<pid>/status` (VmHWM) while it runs. Not `wait4`: a child started with vfork
+/// inherits this test process's high-water mark until it execs, which would hide baton's.
+fn run_measuring_memory(sandbox: &Sandbox, args: &[&str]) -> (String, u64) {
+    let mut child = sandbox
+        .command(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let status_file = format!("/proc/{}/status", child.id());
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut stdout, &mut text).unwrap();
+        text
+    });
+    let mut peak_kib = 0;
+    let status = loop {
+        let hwm = std::fs::read_to_string(&status_file).ok().and_then(|s| {
+            let line = s.lines().find(|l| l.starts_with("VmHWM:"))?.to_owned();
+            line.split_whitespace().nth(1)?.parse::<u64>().ok()
+        });
+        peak_kib = peak_kib.max(hwm.unwrap_or(0));
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    };
+    assert!(status.success(), "baton {args:?} failed");
+    assert!(peak_kib > 0, "no memory sample of baton {args:?}");
+    (reader.join().unwrap(), peak_kib)
+}
+
+/// Writes a transcript of about `megabytes` MB: replies with their own ids between long
+/// tool results, as real sessions are mostly tool output. Returns the expected requests.
+fn write_large_transcript(path: &Path, megabytes: usize) -> u64 {
+    use std::io::Write;
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let mut file = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(path).unwrap());
+    let filler = "x\\n\\\"y\\\" ".repeat(100_000 / 8);
+    let tool_result = format!(
+        r#"{{"type":"user","message":{{"role":"user","content":[{{"type":"tool_result","content":"{filler}"}}]}}}}"#
+    );
+    let mut requests = 0;
+    let mut written = 0;
+    let mut n = 0;
+    while written < megabytes << 20 {
+        let mut reply = Reply::new(OPUS, n);
+        reply.input = 10;
+        reply.output = 1;
+        let line = reply.line();
+        for _ in 0..2 {
+            file.write_all(line.as_bytes()).unwrap();
+            file.write_all(b"\n").unwrap();
+        }
+        file.write_all(tool_result.as_bytes()).unwrap();
+        file.write_all(b"\n").unwrap();
+        written += 2 * line.len() + tool_result.len() + 3;
+        requests += 1;
+        n += 1;
+    }
+    file.flush().unwrap();
+    requests
+}
+
+#[test]
+fn a_large_transcript_is_read_in_flat_memory() {
+    let small = Sandbox::new();
+    let small_requests = write_large_transcript(&small.claude_project_dir().join(format!("{SESSION}.jsonl")), 20);
+    let large = Sandbox::new();
+    let large_requests = write_large_transcript(&large.claude_project_dir().join(format!("{SESSION}.jsonl")), 200);
+    let (small_out, small_kib) = run_measuring_memory(&small, &["report", "--json"]);
+    let (large_out, large_kib) = run_measuring_memory(&large, &["report", "--json"]);
+    let requests = |out: &str| serde_json::from_str::<Value>(out).unwrap()["resources"]["total"]["requests"].as_u64();
+    assert_eq!(requests(&small_out), Some(small_requests));
+    assert_eq!(requests(&large_out), Some(large_requests));
+    eprintln!("peak RSS: 20 MB transcript {small_kib} KiB, 200 MB transcript {large_kib} KiB");
+    // Generous bounds, not a timing claim: ten times the data, at most a few MiB more.
+    assert!(
+        large_kib < small_kib + 16 * 1024,
+        "200 MB: {large_kib} KiB, 20 MB: {small_kib} KiB"
+    );
+    assert!(large_kib < 64 * 1024, "200 MB transcript took {large_kib} KiB");
+}

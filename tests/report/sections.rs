@@ -1,0 +1,234 @@
+//! The report's other sections and how it finds the session: where it is written, a GSD
+//! project's commits, plans, blockers and next steps, git-only projects, hook payloads,
+//! session ids, errors, `--since`.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use super::*;
+
+#[test]
+fn reports_are_written_to_the_planning_reports_dir_and_never_overwritten() {
+    let sandbox = Sandbox::new();
+    sandbox.session_transcript(SESSION, &format!("{}\n", Reply::new(OPUS, 1).line()));
+    let first = sandbox.run(&["report"], b"");
+    assert_eq!(first.code, Some(0), "{first:?}");
+    let reports = std::fs::canonicalize(&sandbox.project)
+        .unwrap()
+        .join(".planning/reports");
+    assert_eq!(Path::new(first.stdout.trim()), reports.join("SESSION_REPORT.md"));
+    let second = sandbox.run(&["report"], b"");
+    let name = Path::new(second.stdout.trim())
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    assert!(
+        name.len() == "YYYYMMDD-session-report.md".len() && name.ends_with("-session-report.md"),
+        "{name}"
+    );
+    assert!(name[..8].bytes().all(|b| b.is_ascii_digit()), "{name}");
+    let out = sandbox.project.join("custom.md");
+    let third = sandbox.run(&["report", "--out", out.to_str().unwrap()], b"");
+    assert_eq!(third.code, Some(0));
+    assert!(std::fs::read_to_string(out).unwrap().starts_with("# Session Report"));
+    assert_eq!(std::fs::read_dir(&reports).unwrap().count(), 2);
+}
+
+#[test]
+fn a_gsd_project_report_lists_commits_plans_blockers_decisions_and_next_steps() {
+    let sandbox = Sandbox::new();
+    let dir = &sandbox.project;
+    // A commit two hours ago, before the session started (an hour ago): not listed.
+    git(dir, &["init", "-q"]);
+    sandbox.write("README.md", "old\n");
+    git(dir, &["add", "-A"]);
+    commit_at(dir, "Before the session", now() - 7200);
+    let started = chrono_like_iso(now() - 3600);
+    let mut reply = Reply::new(OPUS, 1);
+    reply.timestamp = started;
+    reply.input = 1000;
+    sandbox.session_transcript(SESSION, &format!("{}\n", reply.line()));
+    sandbox.write(
+        ".planning/STATE.md",
+        "---\nmilestone: v1.2\nmilestone_name: Auth\nstatus: executing\ncurrent_phase: 3\n---\n\n\
+         ## Current Position\nPhase: 3 of 8 (API endpoints)\nPlan: 2 of 2\n\n## Accumulated Context\n\n\
+         ### Decisions\n- Use JWT for sessions\n\n### Blockers/Concerns\n- Staging database is down\n",
+    );
+    sandbox.write(
+        ".planning/ROADMAP.md",
+        "- [x] **Phase 1: Setup**\n- [x] **Phase 2: Models**\n- [ ] **Phase 3: API endpoints**\n",
+    );
+    sandbox.write(".planning/phases/03-api-endpoints/03-01-PLAN.md", "plan\n");
+    sandbox.write(".planning/phases/03-api-endpoints/03-02-PLAN.md", "plan\n");
+    sandbox.write(".planning/phases/03-api-endpoints/03-01-SUMMARY.md", "done\n");
+    sandbox.write("src/login.rs", "fn login() {}\n");
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "-m", "Add login endpoint"]);
+    sandbox.write(
+        ".planning/HANDOFF.json",
+        r#"{"version":"1.0","status":"paused","phase":"3","blockers":[{"description":"API key missing","type":"human_action","workaround":""}],
+            "human_actions_pending":[{"action":"Create the Stripe key","context":"billing","blocking":true}],
+            "decisions":[{"decision":"Rate-limit logins","rationale":"abuse","phase":"3"}],"next_action":"Write 03-02"}"#,
+    );
+    let out = sandbox.run(&["report"], b"");
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let text = std::fs::read_to_string(out.stdout.trim()).unwrap();
+    for expected in [
+        "- **Milestone:** v1.2 Auth",
+        "- **Phase:** 3 of 3 (API endpoints), 1 of 2 plans done",
+        "### Commits (1)",
+        "Add login endpoint",
+        "03-01 (phase 3): `.planning/phases/03-api-endpoints/03-01-SUMMARY.md`",
+        "- Phase 3 API endpoints: 1 of 2 plans done",
+        "1 commit changing 6 files",
+        "- Staging database is down",
+        "- API key missing (human_action)",
+        "- Create the Stripe key (blocking)",
+        "- Use JWT for sessions",
+        "- Rate-limit logins: abuse",
+        "- Write 03-02",
+        "`/gsd:execute-phase 3`",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
+    }
+    assert!(
+        !text.contains("Before the session"),
+        "the commit before the session is not listed:\n{text}"
+    );
+}
+
+#[test]
+fn without_planning_files_the_report_has_git_and_transcript_only() {
+    let sandbox = Sandbox::new();
+    let dir = &sandbox.project;
+    git_repo(dir, &[("a.txt", "1\n")]);
+    let mut reply = Reply::new(HAIKU, 1);
+    reply.timestamp = chrono_like_iso(now() - 600);
+    sandbox.session_transcript(SESSION, &format!("{}\n", reply.line()));
+    sandbox.write("a.txt", "2\n");
+    git(dir, &["commit", "-qam", "Second change"]);
+    let report = report_json(&sandbox, &[]);
+    assert_eq!(report["work"]["commits"][0]["subject"], "Second change");
+    assert!(report["work"]["position"].is_null());
+    let out = sandbox.run(&["report"], b"");
+    let text = std::fs::read_to_string(out.stdout.trim()).unwrap();
+    assert!(text.contains("no `.planning/`"), "{text}");
+    assert!(
+        text.contains("`Second change`") || text.contains("Second change"),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_session_is_found_from_a_hook_payload_an_id_or_the_newest_transcript() {
+    let sandbox = Sandbox::new();
+    let mut old = Reply::new(OPUS, 1);
+    old.input = 111;
+    let mut new = Reply::new(OPUS, 2);
+    new.input = 222;
+    let old_path = sandbox.session_transcript("older-session", &format!("{}\n", old.line()));
+    let past = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    std::fs::File::options()
+        .write(true)
+        .open(&old_path)
+        .unwrap()
+        .set_modified(past)
+        .unwrap();
+    sandbox.session_transcript(SESSION, &format!("{}\n", new.line()));
+    let input = |r: &Value| r["resources"]["total"]["tokens"]["input"].as_u64();
+    assert_eq!(input(&report_json(&sandbox, &[])), Some(222), "newest");
+    assert_eq!(
+        input(&report_json(&sandbox, &["--session", "older-session"])),
+        Some(111)
+    );
+
+    let payload = json!({"session_id": "older-session", "transcript_path": old_path, "cwd": sandbox.project,
+                         "hook_event_name": "Stop"});
+    let out = sandbox.run_with(&["report", "--hook"], payload.to_string().as_bytes(), false);
+    out.assert_hook_contract();
+    assert!(out.stdout.is_empty(), "{out:?}");
+    let text = std::fs::read_to_string(sandbox.project.join(".planning/reports/SESSION_REPORT.md")).unwrap();
+    assert!(text.contains("`older-session`") && text.contains("| 111 |"), "{text}");
+
+    // A hook with garbage never fails visibly.
+    sandbox.run(&["report", "--hook"], b"garbage").assert_hook_contract();
+}
+
+#[test]
+fn no_transcript_is_a_clear_error() {
+    let sandbox = Sandbox::new();
+    let out = sandbox.run(&["report"], b"");
+    assert_eq!(out.code, Some(1));
+    assert!(
+        out.stderr.contains("no transcript found") && out.stderr.contains("--session ID"),
+        "{}",
+        out.stderr
+    );
+    let out = sandbox.run(&["report", "--session", "../etc"], b"");
+    assert_eq!(out.code, Some(2), "{out:?}");
+    let out = sandbox.run(&["report", "--since", "last tuesday"], b"");
+    assert_eq!(out.code, Some(2), "{out:?}");
+}
+
+#[test]
+fn since_counts_only_later_replies() {
+    let sandbox = Sandbox::new();
+    let mut early = Reply::new(OPUS, 1);
+    early.input = 1;
+    early.timestamp = "2026-01-01T00:00:00.000Z".into();
+    let mut late = Reply::new(OPUS, 2);
+    late.input = 2;
+    late.timestamp = "2026-06-01T00:00:00.000Z".into();
+    sandbox.session_transcript(SESSION, &format!("{}\n{}\n", early.line(), late.line()));
+    let report = report_json(&sandbox, &["--since", "2026-03-01T00:00:00Z"]);
+    assert_eq!(report["resources"]["total"]["tokens"]["input"], 2);
+    assert_eq!(report["started_at"], "2026-06-01T00:00:00Z");
+}
+
+/// Commits what is staged with author and committer dates set to `secs`.
+fn commit_at(dir: &Path, message: &str, secs: u64) {
+    let date = format!("@{secs} +0000");
+    let out = std::process::Command::new("git")
+        .args([
+            "-c",
+            "user.name=Baton Test",
+            "-c",
+            "user.email=test@baton.invalid",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(["commit", "-q", "-m", message])
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_AUTHOR_DATE", &date)
+        .env("GIT_COMMITTER_DATE", &date)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// Unix seconds as the client's timestamp format (`2026-11-30T00:10:41.000Z`).
+fn chrono_like_iso(secs: u64) -> String {
+    let days = secs / 86_400;
+    let rem = secs % 86_400;
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.000Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
