@@ -7,7 +7,8 @@
 use std::path::Path;
 
 use super::ledger::{self, Run, Status};
-use super::{git, verify};
+use super::verify;
+use crate::git;
 use crate::fsx;
 use crate::hook::payload::HookPayload;
 use crate::planning::Project;

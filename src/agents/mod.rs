@@ -3,7 +3,6 @@
 //! new agent must read. The orchestrator stays thin; the bookkeeping is done here.
 
 pub mod claims;
-pub mod git;
 pub mod hook;
 pub mod ledger;
 pub mod payload;

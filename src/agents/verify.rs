@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use super::claims::{self, Claims};
 use super::ledger::{self, Run};
-use super::{git, plans};
+use super::plans;
+use crate::git;
 use crate::planning::Project;
 
 /// Filesystem and clock granularity allowed when comparing a file's mtime to the start.

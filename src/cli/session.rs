@@ -28,6 +28,7 @@ Options (repeatable unless noted):
   --human-action TEXT   Something a person must do before work can go on
   --decision TEXT       A decision taken in this session
   --json-in             Read a whole or partial handoff (GSD's schema) on stdin; its fields win
+  --report              Also write the session report (see `baton report --help`)
   --json                Print what was written as JSON
 
 Examples:
@@ -71,6 +72,7 @@ fn run_pause(parser: &mut lexopt::Parser) -> Result<()> {
     let mut request = PauseRequest { trigger: "manual".to_owned(), ..PauseRequest::default() };
     let mut as_json = false;
     let mut json_in = false;
+    let mut report = false;
     let mut words: Vec<String> = Vec::new();
     while let Some(arg) = parser.next()? {
         match arg {
@@ -80,6 +82,7 @@ fn run_pause(parser: &mut lexopt::Parser) -> Result<()> {
             lexopt::Arg::Long("human-action") => request.human_actions.push(value(parser, "--human-action")?),
             lexopt::Arg::Long("decision") => request.decisions.push(value(parser, "--decision")?),
             lexopt::Arg::Long("json-in") => json_in = true,
+            lexopt::Arg::Long("report") => report = true,
             lexopt::Arg::Long("json") => as_json = true,
             // Slash commands pass the user's words through $ARGUMENTS: keep them as a note.
             lexopt::Arg::Value(word) => words.push(word.to_string_lossy().into_owned()),
@@ -99,9 +102,16 @@ fn run_pause(parser: &mut lexopt::Parser) -> Result<()> {
     }
     let project = Project::current_or_here()?;
     let outcome = pause::pause(&project, &request, chrono::Utc::now())?;
+    let report = match report {
+        false => None,
+        true => Some(crate::session::report::write_report(&crate::session::report::ReportOptions::new(&project.root)).map_err(|e| {
+            Error::Failed(format!("the handoff was saved ({}), but the session report was not: {e}", outcome.handoff.display()))
+        })?),
+    };
     if as_json {
         let value = serde_json::json!({
             "handoff": outcome.handoff, "continue_here": outcome.continue_here, "state": outcome.state, "record": outcome.record,
+            "report": report,
         });
         return super::print(&format!("{}\n", serde_json::to_string_pretty(&value).unwrap_or_default()));
     }
@@ -121,7 +131,10 @@ fn run_pause(parser: &mut lexopt::Parser) -> Result<()> {
     if let Some(next) = &r.next_action {
         out.push_str(&format!("Next action: {next}\n"));
     }
-    out.push_str("Resume with `baton resume` (or /resume-work) after /clear or in a new session.\n");
+    if let Some(path) = &report {
+        out.push_str(&format!("Session report: {}\n", rel(path)));
+    }
+    out.push_str("Resume with `baton resume` (or /baton:resume-work) after /clear or in a new session.\n");
     super::print(&out)
 }
 
