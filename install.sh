@@ -13,6 +13,8 @@ prefix="${BATON_PREFIX:-$HOME/.local}"
 bin_dir="$prefix/bin"
 profile="${BATON_BUILD_PROFILE:-release}"
 target="${CARGO_TARGET_DIR:-target}"
+# Release builds go through scripts/build-release.sh: statically linked where that is
+# faster to start (Linux/glibc), the same binary the benchmarks measure.
 
 if [ -n "${BATON_BINARY:-}" ]; then
     built="$BATON_BINARY"
@@ -23,8 +25,7 @@ elif [ "$profile" = dev ]; then
     cargo build --locked --quiet
     built="$target/debug/baton"
 else
-    cargo build --release --locked --quiet
-    built="$target/release/baton"
+    built="$(scripts/build-release.sh)"
 fi
 
 mkdir -p "$bin_dir"

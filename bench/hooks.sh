@@ -30,10 +30,10 @@ for a in "$@"; do
     esac
 done
 
-baton="$target/release/baton"
+baton="$("$root/scripts/build-release.sh" --path)"
 if [ "$build" = 1 ]; then
-    echo "building baton (release)…" >&2
-    if ! cargo build --release --quiet; then
+    echo "building baton (release, as installed)…" >&2
+    if ! "$root/scripts/build-release.sh" >/dev/null; then
         [ -x "$baton" ] || { echo "build failed and there is no $baton" >&2; exit 1; }
         echo "build failed: benchmarking the existing $baton" >&2
     fi

@@ -13,6 +13,6 @@ for a in "$@"; do
         *) args+=("$a") ;;
     esac
 done
-[ "$build" = 1 ] && cargo build --release --quiet
+[ "$build" = 1 ] && "$root/scripts/build-release.sh" >/dev/null
 mkdir -p "$target/bench"
-exec python3 "$root/bench/progress.py" --baton "$target/release/baton" --work "$target/bench" ${args[@]+"${args[@]}"}
+exec python3 "$root/bench/progress.py" --baton "$("$root/scripts/build-release.sh" --path)" --work "$target/bench" ${args[@]+"${args[@]}"}

@@ -34,10 +34,10 @@ for a in "$@"; do
 done
 
 if [ "$build" = 1 ]; then
-    echo "building baton (release)…" >&2
-    cargo build --release --quiet
+    echo "building baton (release, as installed)…" >&2
+    "$root/scripts/build-release.sh" >/dev/null
 fi
-baton="$target/release/baton"
+baton="$("$root/scripts/build-release.sh" --path)"
 
 ccusage_args=()
 if [ ! -x "$ccusage_bin" ]; then

@@ -13,7 +13,6 @@ mod session;
 
 use std::ffi::OsString;
 use std::io::Write;
-use std::process::ExitCode;
 
 use crate::error::{Error, Result};
 
@@ -61,8 +60,8 @@ Settings (.claude/settings.json):
   \"hooks\": {\"PostToolUse\": [{\"matcher\": \"\", \"hooks\": [{\"type\": \"command\", \"command\": \"baton hook\"}]}]}
 ";
 
-/// Runs baton with the arguments after the program name.
-pub fn main(args: Vec<OsString>) -> ExitCode {
+/// Runs baton with the arguments after the program name; returns the exit status.
+pub fn main(args: Vec<OsString>) -> u8 {
     let name = args.first().and_then(|a| a.to_str()).unwrap_or("");
     let wants_help = args.iter().skip(1).any(|a| a == "--help" || a == "-h");
     match name {
@@ -71,10 +70,10 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
         _ => {}
     }
     match run(args) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => 0,
         Err(e) => {
             let _ = writeln!(std::io::stderr(), "baton: {e}");
-            ExitCode::from(e.exit_code())
+            e.exit_code()
         }
     }
 }
@@ -135,11 +134,11 @@ pub fn print(text: &str) -> Result<()> {
 
 /// Runs a hook-facing command: panics are caught (and logged to `$BATON_LOG`), nothing
 /// reaches stderr, the exit code is always 0. `Some(text)` is printed as one line.
-pub fn run_silently(body: impl FnOnce() -> Option<String> + std::panic::UnwindSafe) -> ExitCode {
+pub fn run_silently(body: impl FnOnce() -> Option<String> + std::panic::UnwindSafe) -> u8 {
     std::panic::set_hook(Box::new(|info| crate::log::note(&format!("panic: {info}"))));
     if let Ok(Some(text)) = std::panic::catch_unwind(body) {
         let mut out = std::io::stdout().lock();
         let _ = out.write_all(text.as_bytes()).and_then(|()| out.write_all(b"\n")).and_then(|()| out.flush());
     }
-    ExitCode::SUCCESS
+    0
 }

@@ -1,7 +1,7 @@
 //! The bridge file `$TMPDIR/claude-ctx-<session>.json`: the statusline writes the current
 //! figures, the monitor reads them. GSD's fields come first so GSD's own monitor reads it.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -16,7 +16,7 @@ const MAX_BRIDGE_BYTES: u64 = 64 * 1024;
 pub const GENERATOR: &str = "baton";
 
 /// The bridge file's contents.
-#[derive(Debug, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Default, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Bridge {
     // GSD's fields.
     #[serde(default, deserialize_with = "lenient")]
@@ -130,16 +130,46 @@ pub fn path(session_id: &str) -> Option<PathBuf> {
 
 /// Reads a session's bridge file; absent, foreign-owned, symlinked or corrupt reads as `None`.
 pub fn read(session_id: &str) -> Option<Bridge> {
-    let bytes = fsx::read_private(&path(session_id)?, MAX_BRIDGE_BYTES).ok()?;
+    read_at(&path(session_id)?)
+}
+
+fn read_at(path: &Path) -> Option<Bridge> {
+    let bytes = fsx::read_private(path, MAX_BRIDGE_BYTES).ok()?;
     serde_json::from_slice(&bytes).ok()
 }
 
-/// Writes a session's bridge file atomically, 0600, replacing (never following) a symlink.
-pub fn write(bridge: &Bridge) -> std::io::Result<()> {
+/// A bridge file with the same figures is left alone while younger than this: the statusline
+/// re-renders often with nothing new, and a rename on ext4 costs more than the whole render.
+/// Well under the monitor's 60 s staleness limit.
+pub const REWRITE_AFTER_SECS: u64 = 15;
+
+impl Bridge {
+    /// Same figures, ignoring when they were written.
+    fn same_figures(&self, other: &Bridge) -> bool {
+        let strip = |b: &Bridge| Bridge { timestamp: None, ..b.clone() };
+        strip(self) == strip(other)
+    }
+}
+
+/// Writes a session's bridge file unless it already holds the same figures and is younger
+/// than [`REWRITE_AFTER_SECS`] at `now`. Returns whether it wrote.
+pub fn write_if_changed(bridge: &Bridge, now: u64) -> std::io::Result<bool> {
     let session_id = bridge.session_id.as_deref().unwrap_or_default();
     let path = path(session_id).ok_or_else(|| std::io::Error::other("unsafe session id"))?;
+    update(&path, bridge, now)
+}
+
+/// [`write_if_changed`] at an explicit path.
+fn update(path: &Path, bridge: &Bridge, now: u64) -> std::io::Result<bool> {
+    if let Some(current) = read_at(path)
+        && current.same_figures(bridge)
+        && current.age_seconds(now).is_some_and(|age| age < REWRITE_AFTER_SECS)
+    {
+        return Ok(false);
+    }
     let json = serde_json::to_vec(bridge).map_err(std::io::Error::other)?;
-    fsx::write_atomic(&path, &json, 0o600, fsx::Durability::Ephemeral)
+    // Atomic, 0600, replacing (never following) a symlink planted at the path.
+    fsx::write_atomic(path, &json, 0o600, fsx::Durability::Ephemeral).map(|()| true)
 }
 
 #[cfg(test)]
@@ -163,6 +193,19 @@ mod tests {
         assert!(json.starts_with(
             r#"{"session_id":"s1","remaining_percentage":25,"used_pct":75,"timestamp":1795996764,"generator":"baton""#
         ), "{json}");
+    }
+
+    #[test]
+    fn unchanged_figures_are_not_rewritten_until_they_age() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("claude-ctx-s.json");
+        let usage = ContextUsage { used_tokens: 150_000, window: 200_000, source: UsageSource::Payload };
+        assert!(update(&path, &Bridge::new("s", &usage, None, 1000), 1000).unwrap());
+        assert!(!update(&path, &Bridge::new("s", &usage, None, 1005), 1005).unwrap());
+        assert!(update(&path, &Bridge::new("s", &usage, None, 1015), 1015).unwrap(), "aged");
+        let more = ContextUsage { used_tokens: 151_000, ..usage };
+        assert!(update(&path, &Bridge::new("s", &more, None, 1016), 1016).unwrap(), "new figures");
+        assert_eq!(read_at(&path).unwrap().used_tokens, Some(151_000));
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The monitor's debounce: GSD's `claude-ctx-<session>-warned.json`, advanced under a lock
-//! so parallel PostToolUse hooks of one session lose no count.
+//! (every baton reader takes it, so the file is rewritten in place) so parallel PostToolUse
+//! hooks of one session lose no count.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -80,7 +81,7 @@ pub fn advance(
         .and_then(|bytes| serde_json::from_slice::<DebounceState>(&bytes).ok());
     let (next, fire) = step(previous, level, debounce_calls);
     let json = serde_json::to_vec(&next).map_err(std::io::Error::other)?;
-    fsx::write_atomic(&path, &json, 0o600, fsx::Durability::Ephemeral)?;
+    fsx::rewrite_locked(&path, &json)?;
     Ok(Some((next, fire)))
 }
 
@@ -96,7 +97,7 @@ pub fn mark_critical_recorded(session_id: &str) -> std::io::Result<()> {
         .unwrap_or_default();
     state.critical_recorded = Some(true);
     let json = serde_json::to_vec(&state).map_err(std::io::Error::other)?;
-    fsx::write_atomic(&path, &json, 0o600, fsx::Durability::Ephemeral)
+    fsx::rewrite_locked(&path, &json)
 }
 
 /// Forgets the session's debounce state (after /compact or /clear, or once usage is back

@@ -72,33 +72,50 @@ pub fn last_context_usage(path: &Path) -> io::Result<Option<TailUsage>> {
 /// 10–60 ms late in about half the hook runs of `claude -p`).
 pub const WRITE_LAG_LIMIT: Duration = Duration::from_secs(1);
 
-/// Waits until the transcript's last 64 KiB mention `tool_use_id`, polling every 10 ms for at
-/// most `limit`; returns whether it appeared. Ids that do not look like tool ids are not waited for.
+/// Waits until the transcript mentions `tool_use_id`, for at most `limit`; returns whether
+/// it did. The tail is searched again only when the file has grown (a cheap `fstat` every
+/// 5 ms otherwise): the last 64 KiB first, the last 8 MiB when a large tool result follows
+/// the reply. Ids that do not look like tool ids are not waited for.
 pub fn wait_for_tool_use(path: &Path, tool_use_id: &str, limit: Duration) -> bool {
     let plausible = !tool_use_id.is_empty()
         && tool_use_id.len() <= 128
         && tool_use_id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    let Ok(file) = crate::fsx::open_regular(path) else { return false };
     if !plausible {
         return false;
     }
     let deadline = Instant::now() + limit;
+    let mut searched_size = None;
     loop {
-        match tail_mentions(path, tool_use_id.as_bytes()) {
-            Ok(true) => return true,
-            Err(_) => return false,
-            Ok(false) if Instant::now() >= deadline => return false,
-            Ok(false) => std::thread::sleep(Duration::from_millis(10)),
+        let Ok(size) = file.metadata().map(|m| m.len()) else { return false };
+        if searched_size != Some(size) {
+            searched_size = Some(size);
+            match tail_mentions(&file, size, tool_use_id.as_bytes()) {
+                Ok(true) => return true,
+                Ok(false) => {}
+                Err(_) => return false,
+            }
         }
+        if Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(5));
     }
 }
 
-fn tail_mentions(path: &Path, needle: &[u8]) -> io::Result<bool> {
-    let file = crate::fsx::open_regular(path)?;
-    let size = file.metadata()?.len();
-    let start = size.saturating_sub(FIRST_WINDOW);
-    let mut buf = vec![0u8; (size - start) as usize];
-    file.read_exact_at(&mut buf, start)?;
-    Ok(contains(&buf, needle))
+fn tail_mentions(file: &std::fs::File, size: u64, needle: &[u8]) -> io::Result<bool> {
+    for window in [FIRST_WINDOW, MAX_TAIL_BYTES] {
+        let start = size.saturating_sub(window);
+        let mut buf = vec![0u8; (size - start) as usize];
+        file.read_exact_at(&mut buf, start)?;
+        if contains(&buf, needle) {
+            return Ok(true);
+        }
+        if start == 0 {
+            break;
+        }
+    }
+    Ok(false)
 }
 
 /// The usage a single transcript line establishes, if it is one that decides it.
@@ -139,7 +156,7 @@ fn usage_in_line(line: &[u8]) -> Option<TailUsage> {
 }
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    haystack.windows(needle.len()).any(|w| w == needle)
+    memchr::memmem::find(haystack, needle).is_some()
 }
 
 #[derive(Deserialize)]
@@ -272,6 +289,19 @@ mod tests {
         assert!(!wait_for_tool_use(&path, "toolu_never", Duration::from_millis(30)));
         assert!(started.elapsed() < Duration::from_secs(2));
         assert!(!wait_for_tool_use(&path, "../../bad id", Duration::from_secs(5)));
+    }
+
+    #[test]
+    fn finds_the_reply_behind_a_large_tool_result_at_once() {
+        let big = format!(r#"{{"type":"user","message":{{"content":[{{"tool_use_id":"toolu_big","content":"{}"}}]}}}}"#, "y".repeat(300_000));
+        let lines = vec![assistant(1000, "").replace(r#""id":"m""#, r#""id":"m","note":"toolu_big""#), big];
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        for l in &lines {
+            writeln!(f, "{l}").unwrap();
+        }
+        let started = Instant::now();
+        assert!(wait_for_tool_use(f.path(), "toolu_big", Duration::from_secs(5)));
+        assert!(started.elapsed() < Duration::from_secs(1), "found without waiting out the limit");
     }
 
     #[test]

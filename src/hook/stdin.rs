@@ -34,16 +34,19 @@ pub fn read_object_from_fd(
     cap: usize,
 ) -> Result<Vec<u8>, ReadFailure> {
     let deadline = Instant::now() + timeout;
-    let mut buf: Vec<u8> = Vec::with_capacity(16 * 1024);
+    let mut buf: Vec<u8> = Vec::new();
     let mut scanner = ObjectScanner::default();
-    let mut chunk = vec![0u8; 64 * 1024];
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() || !wait_readable(fd, left) {
             return Err(ReadFailure::TimedOut);
         }
-        // SAFETY: chunk is a valid writable buffer of chunk.len() bytes.
-        let n = unsafe { libc::read(fd, chunk.as_mut_ptr().cast(), chunk.len()) };
+        // Read straight into the buffer's spare room: no zeroed scratch buffer to copy from.
+        buf.reserve(if buf.is_empty() { 16 * 1024 } else { buf.len().min(1024 * 1024) });
+        let start = buf.len();
+        let spare = buf.spare_capacity_mut();
+        // SAFETY: `spare` is writable memory of `spare.len()` bytes owned by `buf`.
+        let n = unsafe { libc::read(fd, spare.as_mut_ptr().cast(), spare.len()) };
         if n < 0 {
             match io::Error::last_os_error().kind() {
                 io::ErrorKind::Interrupted | io::ErrorKind::WouldBlock => continue,
@@ -53,13 +56,14 @@ pub fn read_object_from_fd(
         if n == 0 {
             return Err(ReadFailure::Incomplete);
         }
-        let data = &chunk[..n as usize];
-        let start = buf.len();
-        buf.extend_from_slice(data);
-        match scanner.feed(data) {
+        // SAFETY: read() initialised the first `n` bytes of the spare room.
+        unsafe { buf.set_len(start + n as usize) };
+        match scanner.feed(&buf[start..]) {
             Scan::Complete(end) => {
                 let begin = scanner.begin.unwrap_or(0);
-                return Ok(buf[begin..start + end].to_vec());
+                buf.truncate(start + end);
+                buf.drain(..begin);
+                return Ok(buf);
             }
             Scan::NotAnObject => return Err(ReadFailure::NotAnObject),
             Scan::More if buf.len() > cap => return Err(ReadFailure::TooLarge),

@@ -60,7 +60,7 @@ pub fn render(payload: &StatuslinePayload, now: u64) -> String {
         && fsx::is_safe_session_id(session_id)
     {
         let record = bridge::Bridge::new(session_id, usage, model_id, now);
-        if let Err(e) = bridge::write(&record) {
+        if let Err(e) = bridge::write_if_changed(&record, now) {
             crate::log::note(&format!("statusline: bridge write failed: {e}"));
         }
     }
