@@ -7,7 +7,8 @@ Timing is perf_counter_ns around posix_spawn + wait4 (stdin = payload file as fd
 stdout/stderr = /dev/null), so the harness cost is small and the same for every command.
 
 Scenarios (each has its own session id; TMPDIR and HOME are fresh directories):
-  statusline   statusline-after-reply.json (75% used): no-op, baton statusline, gsd-statusline.js
+  statusline   statusline-after-reply.json (75% used), with the previous render's bridge file (60% used)
+               rewritten before every run: no-op, baton statusline, gsd-statusline.js
   monitor      posttooluse-bash.json with a fresh GSD bridge file at 30% remaining, rewritten
                before every run: no-op, baton hook, gsd-context-monitor.js (warning path)
   transcript   baton statusline with null usage and baton hook with no bridge file, reading
@@ -440,6 +441,24 @@ def main():
                                      "timestamp": int(time.time())})
         return f
 
+    def earlier_bridge(sid):
+        # The statusline's usual situation: a bridge file from the previous render exists, with
+        # older figures, so the render must replace it (and GSD's statusline, run on the same
+        # payload, would otherwise leave its own file for baton to replace).
+        # Left as a render leaves it: a new file moved into a free name. Truncating the old file,
+        # or renaming over it, makes ext4 start writing it out (auto_da_alloc), and the timed
+        # command would then wait for that I/O: a cost of this harness, not of a real render.
+        def f():
+            scratch = bridge(sid) + ".bench"
+            write_json(scratch, {"session_id": sid, "remaining_percentage": 40, "used_pct": 60,
+                                 "timestamp": int(time.time()) - 5})
+            try:
+                os.unlink(bridge(sid))
+            except FileNotFoundError:
+                pass
+            os.rename(scratch, bridge(sid))
+        return f
+
     def no_bridge(sid):
         def f():
             try:
@@ -463,11 +482,11 @@ def main():
     p_mon_x = payload("monitor-missing", monitor_payload(SID_MISSING, proj, missing))
 
     mon_args = args.monitor_args.split()
-    cmds = [Cmd("noop statusline", [noop], p_sl, "statusline")]
+    cmds = [Cmd("noop statusline", [noop], p_sl, "statusline", earlier_bridge(SID_STATUSLINE))]
     if baton:
-        cmds.append(Cmd("baton statusline", [baton, "statusline"], p_sl, "statusline"))
+        cmds.append(Cmd("baton statusline", [baton, "statusline"], p_sl, "statusline", earlier_bridge(SID_STATUSLINE)))
     if gsd_dir:
-        cmds.append(Cmd("gsd statusline", [node, gsd_sl], p_sl, "statusline"))
+        cmds.append(Cmd("gsd statusline", [node, gsd_sl], p_sl, "statusline", earlier_bridge(SID_STATUSLINE)))
     cmds.append(Cmd("noop monitor", [noop], p_mon, "monitor", fresh_bridge(SID_MONITOR)))
     if baton:
         cmds.append(Cmd("baton monitor", [baton] + mon_args, p_mon, "monitor", fresh_bridge(SID_MONITOR)))
@@ -481,7 +500,7 @@ def main():
             continue
         path = snapshot(path, os.path.join(run, "bin", "baton-" + label))
         also.append(label)
-        cmds.append(Cmd(label + " statusline", [path, "statusline"], p_sl, "statusline"))
+        cmds.append(Cmd(label + " statusline", [path, "statusline"], p_sl, "statusline", earlier_bridge(SID_STATUSLINE)))
         cmds.append(Cmd(label + " monitor", [path] + mon_args, p_mon, "monitor", fresh_bridge(SID_MONITOR)))
     if baton:
         cmds += [

@@ -131,13 +131,36 @@ pub fn write_atomic(
     temp.write_all(contents)?;
     if durability == Durability::Durable {
         temp.as_file().sync_all()?;
-    }
-    temp.persist(path).map_err(|e| e.error)?;
-    if durability == Durability::Durable {
+        temp.persist(path).map_err(|e| e.error)?;
         // Make the rename itself durable; a failure here loses nothing already written.
         let _ = File::open(dir).and_then(|d| d.sync_all());
+        return Ok(());
     }
+    if exchange(temp.path(), path) {
+        // The old file now has the temp name; dropping `temp` unlinks it.
+        return Ok(());
+    }
+    temp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// Swaps `new` into `path` atomically when `path` is an existing file or symlink. A plain
+/// rename over an existing file makes ext4 flush the new file's data first (auto_da_alloc,
+/// ~0.3 ms); an exchange does not (~0.1 ms), and readers still see old or new, never half.
+/// `false` when there is nothing to exchange with or the file system cannot.
+fn exchange(new: &Path, path: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let replaceable = fs::symlink_metadata(path).is_ok_and(|m| m.is_file() || m.file_type().is_symlink());
+    let (Ok(from), Ok(to)) = (
+        std::ffi::CString::new(new.as_os_str().as_bytes()),
+        std::ffi::CString::new(path.as_os_str().as_bytes()),
+    ) else {
+        return false;
+    };
+    // SAFETY: both are valid NUL-terminated paths; renameat2 only reads them.
+    replaceable
+        && unsafe { libc::renameat2(libc::AT_FDCWD, from.as_ptr(), libc::AT_FDCWD, to.as_ptr(), libc::RENAME_EXCHANGE) }
+            == 0
 }
 
 /// Rewrites a small private file in place: one positioned write, padded with spaces to the
