@@ -7,7 +7,7 @@
 # proc-macros, which must stay dynamic.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-target_dir="${CARGO_TARGET_DIR:-target}"
+target_dir="${CARGO_TARGET_DIR:-$PWD/target}"
 triple="$(rustc -vV | sed -n 's/^host: //p')"
 build=1
 [ "${1:-}" = --path ] && build=0
