@@ -210,6 +210,18 @@ fn slash_commands_use_the_absolute_path_and_spare_the_users_files() {
 }
 
 #[test]
+fn install_writes_every_shipped_slash_command() {
+    let sandbox = Sandbox::new();
+    ok(sandbox.run(&["install"], b""));
+    let shipped = std::fs::read_dir(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("commands")).unwrap();
+    for entry in shipped {
+        let name = entry.unwrap().file_name();
+        let installed = sandbox.home.join(".claude/commands/baton").join(&name);
+        assert!(installed.is_file(), "{name:?} is in commands/ but install did not write it");
+    }
+}
+
+#[test]
 fn uninstall_without_install_says_so() {
     let sandbox = Sandbox::new();
     let out = sandbox.run(&["uninstall"], b"");

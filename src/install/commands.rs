@@ -14,6 +14,7 @@ pub const SHIPPED: &[(&str, &str)] = &[
     ("pause-work.md", include_str!("../../commands/pause-work.md")),
     ("resume-work.md", include_str!("../../commands/resume-work.md")),
     ("progress.md", include_str!("../../commands/progress.md")),
+    ("set-profile.md", include_str!("../../commands/set-profile.md")),
 ];
 
 /// What to do with one command file.
