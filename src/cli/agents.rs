@@ -55,15 +55,7 @@ Examples:
 };
 
 fn run(parser: &mut lexopt::Parser) -> Result<()> {
-    let mut json = false;
-    let mut words: Vec<String> = Vec::new();
-    while let Some(arg) = parser.next()? {
-        match arg {
-            lexopt::Arg::Long("json") => json = true,
-            lexopt::Arg::Value(v) => words.push(v.to_string_lossy().into_owned()),
-            other => return Err(Error::Usage(format!("baton agents: unexpected {}", other.unexpected()))),
-        }
-    }
+    let (words, json) = super::words_and_json(parser, "agents")?;
     let words: Vec<&str> = words.iter().map(String::as_str).collect();
     let project = || crate::planning::Project::current();
     match words.as_slice() {

@@ -125,6 +125,20 @@ fn top_help() -> String {
     help
 }
 
+/// Parses the arguments of a command that takes words and `--json`; anything else is a usage error.
+pub fn words_and_json(parser: &mut lexopt::Parser, command: &str) -> Result<(Vec<String>, bool)> {
+    let mut json = false;
+    let mut words = Vec::new();
+    while let Some(arg) = parser.next()? {
+        match arg {
+            lexopt::Arg::Long("json") => json = true,
+            lexopt::Arg::Value(v) => words.push(v.to_string_lossy().into_owned()),
+            other => return Err(Error::Usage(format!("baton {command}: unexpected {}", other.unexpected()))),
+        }
+    }
+    Ok((words, json))
+}
+
 /// Prints to stdout; a closed pipe (`baton --help | head -1`) is not an error.
 pub fn print(text: &str) -> Result<()> {
     let mut out = std::io::stdout().lock();

@@ -40,20 +40,7 @@ Examples:
 };
 
 fn run(parser: &mut lexopt::Parser) -> Result<()> {
-    let mut json = false;
-    let mut words: Vec<String> = Vec::new();
-    while let Some(arg) = parser.next()? {
-        match arg {
-            lexopt::Arg::Long("json") => json = true,
-            lexopt::Arg::Value(v) => words.push(v.to_string_lossy().into_owned()),
-            other => {
-                return Err(Error::Usage(format!(
-                    "baton profile: unexpected {}",
-                    other.unexpected()
-                )));
-            }
-        }
-    }
+    let (words, json) = super::words_and_json(parser, "profile")?;
     let (action, rest) = match words.split_first() {
         Some((first, rest)) => (first.as_str(), rest),
         None => ("show", &[][..]),

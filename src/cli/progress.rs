@@ -32,12 +32,9 @@ Examples:
 };
 
 fn run(parser: &mut lexopt::Parser) -> Result<()> {
-    let mut as_json = false;
-    while let Some(arg) = parser.next()? {
-        match arg {
-            lexopt::Arg::Long("json") => as_json = true,
-            other => return Err(Error::Usage(format!("baton progress: unexpected {}", other.unexpected()))),
-        }
+    let (words, as_json) = super::words_and_json(parser, "progress")?;
+    if let Some(word) = words.first() {
+        return Err(Error::Usage(format!("baton progress: unexpected argument '{word}'")));
     }
     let project = Project::current_with_planning()?;
     let snapshot = Snapshot::load(&project);
