@@ -80,9 +80,7 @@ impl Config {
     /// A missing or unreadable file counts as empty: the hot path never fails on config.
     pub fn load(project_root: Option<&Path>) -> Self {
         Self {
-            user: user_config_path()
-                .map(|p| read_file(&p))
-                .unwrap_or_default(),
+            user: user_config_path().map(|p| read_file(&p)).unwrap_or_default(),
             project: project_root
                 .map(|r| read_file(&project_config_path(r)))
                 .unwrap_or_default(),
@@ -102,9 +100,7 @@ impl Config {
                 .and_then(f)
                 .or_else(|| self.user.monitor.as_ref().and_then(f))
         };
-        let warning = pick(|m| m.warning_remaining.map(u64::from))
-            .unwrap_or(35)
-            .min(100) as u8;
+        let warning = pick(|m| m.warning_remaining.map(u64::from)).unwrap_or(35).min(100) as u8;
         let critical = pick(|m| m.critical_remaining.map(u64::from))
             .unwrap_or(25)
             .min(u64::from(warning)) as u8;
@@ -112,9 +108,7 @@ impl Config {
             enabled: pick(|m| m.enabled.map(u64::from)).is_none_or(|v| v != 0),
             warning_remaining: warning,
             critical_remaining: critical,
-            debounce_calls: pick(|m| m.debounce_calls.map(u64::from))
-                .unwrap_or(5)
-                .clamp(1, 10_000) as u32,
+            debounce_calls: pick(|m| m.debounce_calls.map(u64::from)).unwrap_or(5).clamp(1, 10_000) as u32,
             stale_seconds: pick(|m| m.stale_seconds).unwrap_or(60),
         }
     }
@@ -139,9 +133,7 @@ impl Config {
     }
 
     pub fn context_window_size(&self) -> Option<u64> {
-        self.project
-            .context_window_size
-            .or(self.user.context_window_size)
+        self.project.context_window_size.or(self.user.context_window_size)
     }
 }
 
@@ -162,10 +154,14 @@ pub fn project_config_path(project_root: &Path) -> PathBuf {
 /// each came from. Only `baton report` reads them, so the hot path never parses prices.
 /// A file that is not JSON is an error here: the report would otherwise price silently wrong.
 pub fn price_maps(project_root: Option<&Path>) -> crate::error::Result<Vec<(PathBuf, serde_json::Value)>> {
-    let paths = user_config_path().into_iter().chain(project_root.map(project_config_path));
+    let paths = user_config_path()
+        .into_iter()
+        .chain(project_root.map(project_config_path));
     let mut maps = Vec::new();
     for path in paths {
-        let Ok(bytes) = crate::fsx::read_regular(&path, MAX_CONFIG_BYTES) else { continue };
+        let Ok(bytes) = crate::fsx::read_regular(&path, MAX_CONFIG_BYTES) else {
+            continue;
+        };
         let value: serde_json::Value = serde_json::from_slice(&bytes)
             .map_err(|e| crate::error::Error::invalid(&path, format!("not JSON ({e}); fix or remove the file")))?;
         if let Some(prices) = value.get("prices") {
@@ -215,16 +211,11 @@ mod tests {
     #[test]
     fn project_overrides_user_field_by_field() {
         let c = Config::from_files(
-            file(
-                r#"{"monitor":{"warning_remaining":40,"debounce_calls":3},"statusline":{"percent":"raw"}}"#,
-            ),
+            file(r#"{"monitor":{"warning_remaining":40,"debounce_calls":3},"statusline":{"percent":"raw"}}"#),
             file(r#"{"monitor":{"debounce_calls":7,"enabled":false}}"#),
         );
         let m = c.monitor();
-        assert_eq!(
-            (m.warning_remaining, m.debounce_calls, m.enabled),
-            (40, 7, false)
-        );
+        assert_eq!((m.warning_remaining, m.debounce_calls, m.enabled), (40, 7, false));
         assert_eq!(c.statusline().percent, PercentMode::Raw);
     }
 

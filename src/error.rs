@@ -28,19 +28,28 @@ impl Error {
 
     /// An I/O error on `path`.
     pub fn io(path: &Path, source: std::io::Error) -> Self {
-        Self::Io { path: path.display().to_string(), source }
+        Self::Io {
+            path: path.display().to_string(),
+            source,
+        }
     }
 
     /// Invalid contents in `path`.
     pub fn invalid(path: &Path, message: impl Into<String>) -> Self {
-        Self::Invalid { path: path.display().to_string(), message: message.into() }
+        Self::Invalid {
+            path: path.display().to_string(),
+            message: message.into(),
+        }
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Usage(message) => write!(f, "{message}\nRun `baton --help` to see the commands and their options."),
+            Self::Usage(message) => write!(
+                f,
+                "{message}\nRun `baton --help` to see the commands and their options."
+            ),
             Self::Io { path, source } => write!(f, "{path}: {source}"),
             Self::Invalid { path, message } => write!(f, "{path}: {message}"),
             Self::Failed(message) => f.write_str(message),

@@ -40,8 +40,7 @@ pub fn is_safe_session_id(id: &str) -> bool {
 
 /// `<temp dir>/claude-ctx-<session><suffix>`, or `None` for an unsafe session id.
 pub fn session_temp_path(session_id: &str, suffix: &str) -> Option<PathBuf> {
-    is_safe_session_id(session_id)
-        .then(|| temp_dir().join(format!("claude-ctx-{session_id}{suffix}")))
+    is_safe_session_id(session_id).then(|| temp_dir().join(format!("claude-ctx-{session_id}{suffix}")))
 }
 
 /// Opens a regular file for reading without blocking on a FIFO or device.
@@ -51,10 +50,7 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
         .custom_flags(libc::O_NONBLOCK)
         .open(path)?;
     if !file.metadata()?.is_file() {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "not a regular file",
-        ));
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, "not a regular file"));
     }
     Ok(file)
 }
@@ -74,13 +70,21 @@ pub fn read_regular(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
 /// in the temp dir (not in the repository), named from a stable FNV-1a hash of the root path.
 pub fn project_lock_path(root: &Path, name: &str) -> PathBuf {
     use std::os::unix::ffi::OsStrExt;
-    let name: String = name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
-    temp_dir().join(format!("{PROJECT_LOCK_PREFIX}{:016x}-{name}.lock", fnv1a(root.as_os_str().as_bytes())))
+    let name: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    temp_dir().join(format!(
+        "{PROJECT_LOCK_PREFIX}{:016x}-{name}.lock",
+        fnv1a(root.as_os_str().as_bytes())
+    ))
 }
 
 /// FNV-1a, a small stable hash for file names and "has this file changed" checks.
 pub fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// File-name prefix of project locks, for the stale-file sweep.
@@ -97,10 +101,7 @@ pub fn read_private(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     // SAFETY: geteuid has no preconditions and cannot fail.
     let uid = unsafe { libc::geteuid() };
     if !meta.is_file() || meta.uid() != uid {
-        return Err(io::Error::new(
-            io::ErrorKind::PermissionDenied,
-            "not our regular file",
-        ));
+        return Err(io::Error::new(io::ErrorKind::PermissionDenied, "not our regular file"));
     }
     if meta.len() > limit {
         return Err(io::Error::new(io::ErrorKind::InvalidData, "file too large"));
@@ -113,12 +114,7 @@ pub fn read_private(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
 /// Replaces `path` with `contents` atomically: a reader sees the old file or the new one.
 /// The temp file is created exclusively in the same directory with mode `mode`, so a
 /// symlink planted at `path` is replaced, never written through.
-pub fn write_atomic(
-    path: &Path,
-    contents: &[u8],
-    mode: u32,
-    durability: Durability,
-) -> io::Result<()> {
+pub fn write_atomic(path: &Path, contents: &[u8], mode: u32, durability: Durability) -> io::Result<()> {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -159,8 +155,15 @@ fn exchange(new: &Path, path: &Path) -> bool {
     };
     // SAFETY: both are valid NUL-terminated paths; renameat2 only reads them.
     replaceable
-        && unsafe { libc::renameat2(libc::AT_FDCWD, from.as_ptr(), libc::AT_FDCWD, to.as_ptr(), libc::RENAME_EXCHANGE) }
-            == 0
+        && unsafe {
+            libc::renameat2(
+                libc::AT_FDCWD,
+                from.as_ptr(),
+                libc::AT_FDCWD,
+                to.as_ptr(),
+                libc::RENAME_EXCHANGE,
+            )
+        } == 0
 }
 
 /// Rewrites a small private file in place: one positioned write, padded with spaces to the
@@ -171,7 +174,11 @@ fn exchange(new: &Path, path: &Path) -> bool {
 pub fn rewrite_locked(path: &Path, contents: &[u8]) -> io::Result<()> {
     use std::os::unix::fs::FileExt;
     const MAX_IN_PLACE: u64 = 4096;
-    let file = OpenOptions::new().read(true).write(true).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK).open(path);
+    let file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path);
     if let Ok(file) = file {
         let meta = file.metadata()?;
         // SAFETY: geteuid has no preconditions and cannot fail.
@@ -218,10 +225,7 @@ pub fn lock_exclusive(path: &Path, wait: Duration) -> io::Result<LockGuard> {
                 pause = (pause * 2).min(Duration::from_millis(5));
             }
             Err(fs::TryLockError::WouldBlock) => {
-                return Err(io::Error::new(
-                    io::ErrorKind::TimedOut,
-                    "lock wait timed out",
-                ));
+                return Err(io::Error::new(io::ErrorKind::TimedOut, "lock wait timed out"));
             }
             Err(fs::TryLockError::Error(e)) => return Err(e),
         }
@@ -272,16 +276,8 @@ mod tests {
         write_atomic(&link, b"new", 0o600, Durability::Ephemeral).unwrap();
         assert_eq!(fs::read_to_string(&victim).unwrap(), "keep");
         assert_eq!(fs::read_to_string(&link).unwrap(), "new");
-        assert!(
-            !fs::symlink_metadata(&link)
-                .unwrap()
-                .file_type()
-                .is_symlink()
-        );
-        assert_eq!(
-            fs::metadata(&link).unwrap().permissions().mode() & 0o777,
-            0o600
-        );
+        assert!(!fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert_eq!(fs::metadata(&link).unwrap().permissions().mode() & 0o777, 0o600);
     }
 
     #[test]

@@ -141,7 +141,9 @@ pub fn uncommitted_files(dir: &Path) -> Option<Vec<String>> {
 
 /// The commit HEAD points at, in full; `None` outside git or before the first commit.
 pub fn head(dir: &Path) -> Option<String> {
-    output(dir, &["rev-parse", "--verify", "-q", "HEAD"]).map(|s| s.trim().to_owned()).filter(|s| !s.is_empty())
+    output(dir, &["rev-parse", "--verify", "-q", "HEAD"])
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty())
 }
 
 /// Runs git in `dir`; its stdout when it exits 0 within the deadline.
@@ -224,7 +226,14 @@ mod tests {
         let dir = tmp.path();
         let git = |args: &[&str]| {
             let out = Command::new("git")
-                .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"])
+                .args([
+                    "-c",
+                    "user.name=t",
+                    "-c",
+                    "user.email=t@t",
+                    "-c",
+                    "commit.gpgsign=false",
+                ])
                 .args(args)
                 .current_dir(dir)
                 .output()

@@ -25,26 +25,16 @@ fn thirty_two_monitors_at_once_lose_no_count() {
                 .unwrap()
         })
         .collect();
-    let pipes: Vec<_> = children
-        .iter_mut()
-        .map(|c| c.stdin.take().unwrap())
-        .collect();
+    let pipes: Vec<_> = children.iter_mut().map(|c| c.stdin.take().unwrap()).collect();
     for mut pipe in pipes {
         pipe.write_all(payload.as_bytes()).unwrap();
     }
-    let outputs: Vec<_> = children
-        .into_iter()
-        .map(|c| c.wait_with_output().unwrap())
-        .collect();
+    let outputs: Vec<_> = children.into_iter().map(|c| c.wait_with_output().unwrap()).collect();
 
     let mut warnings = 0;
     for out in &outputs {
         assert_eq!(out.status.code(), Some(0));
-        assert!(
-            out.stderr.is_empty(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
         if String::from_utf8_lossy(&out.stdout).contains("CONTEXT WARNING") {
             warnings += 1;
         }

@@ -32,12 +32,24 @@ fn progress_gives_position_next_command_and_one_completion_figure() {
     let sandbox = project();
     let text = sandbox.run(&["progress"], b"");
     let text = ok(&text);
-    assert!(text.contains("Milestone v1.1 Checkout: 8% (0 of 4 phases, 1 of 4 plans)"), "{text}");
-    assert!(text.contains("Overall: 38% (2 of 6 phases, 4 of 7 plans done)"), "{text}");
-    assert!(text.contains("Position: phase 3 of 6 (Cart), plan 03-02 next (1 of 3 done); status executing"), "{text}");
+    assert!(
+        text.contains("Milestone v1.1 Checkout: 8% (0 of 4 phases, 1 of 4 plans)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Overall: 38% (2 of 6 phases, 4 of 7 plans done)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Position: phase 3 of 6 (Cart), plan 03-02 next (1 of 3 done); status executing"),
+        "{text}"
+    );
     assert!(text.contains("Last done: 2026-11-28"), "{text}");
     assert!(text.contains("Next: /gsd:execute-phase 3"), "{text}");
-    assert!(text.contains("- Payment provider sandbox account not approved yet"), "{text}");
+    assert!(
+        text.contains("- Payment provider sandbox account not approved yet"),
+        "{text}"
+    );
 
     let v = json_of(&sandbox.run(&["progress", "--json"], b""));
     assert_eq!(v["progress"]["percent"], 38);
@@ -55,7 +67,11 @@ fn progress_without_planning_says_what_to_do() {
     let sandbox = Sandbox::new();
     let out = sandbox.run(&["progress"], b"");
     assert_eq!(out.code, Some(1));
-    assert!(out.stderr.contains("no .planning/ directory") && out.stderr.contains("/gsd:new-project"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("no .planning/ directory") && out.stderr.contains("/gsd:new-project"),
+        "{}",
+        out.stderr
+    );
     assert!(out.stdout.is_empty());
 }
 
@@ -114,31 +130,62 @@ fn pause_writes_the_handoff_and_changes_only_batons_lines_in_state() {
     assert_eq!(h["plan"], "03-02");
     assert_eq!(h["completed_tasks"][0]["id"], "03-01");
     assert_eq!(h["remaining_tasks"][0]["status"], "in_progress");
-    assert_eq!(h["blockers"][0]["description"], "Payment provider sandbox account not approved yet");
+    assert_eq!(
+        h["blockers"][0]["description"],
+        "Payment provider sandbox account not approved yet"
+    );
     assert_eq!(h["blockers"][1]["type"], "human_action");
-    assert_eq!(h["human_actions_pending"][0]["action"], "Approve the provider sandbox account");
+    assert_eq!(
+        h["human_actions_pending"][0]["action"],
+        "Approve the provider sandbox account"
+    );
     assert_eq!(h["decisions"][0]["decision"], "Quantities are integers");
     assert_eq!(h["uncommitted_files"], json!(["src/cart.rs"]));
     assert_eq!(h["next_action"], "Finish DELETE /cart/:id");
-    assert_eq!(h["context_notes"], "Cart API half done: POST /cart works, DELETE does not");
+    assert_eq!(
+        h["context_notes"],
+        "Cart API half done: POST /cart works, DELETE does not"
+    );
     assert!(chrono::DateTime::parse_from_rfc3339(h["timestamp"].as_str().unwrap()).is_ok());
 
     let page = read(&sandbox, ".planning/phases/03-cart/.continue-here.md");
-    assert!(page.starts_with("---\nphase: \"3\"\ntask: \"2\"\ntotal_tasks: \"3\"\nstatus: paused\n"), "{page}");
-    for section in ["## Current state", "## Completed work", "## Remaining work", "## Decisions", "## Blockers", "## Next action"] {
+    assert!(
+        page.starts_with("---\nphase: \"3\"\ntask: \"2\"\ntotal_tasks: \"3\"\nstatus: paused\n"),
+        "{page}"
+    );
+    for section in [
+        "## Current state",
+        "## Completed work",
+        "## Remaining work",
+        "## Decisions",
+        "## Blockers",
+        "## Next action",
+    ] {
         assert!(page.contains(section), "{section} missing:\n{page}");
     }
 
     // Every byte of STATE.md outside the fields baton owns is unchanged.
     let after = read(&sandbox, ".planning/STATE.md");
-    let owned = ["stopped_at:", "paused_at:", "Last session:", "Stopped at:", "Resume file:"];
+    let owned = [
+        "stopped_at:",
+        "paused_at:",
+        "Last session:",
+        "Stopped at:",
+        "Resume file:",
+    ];
     let foreign = |t: &str| -> Vec<String> {
-        t.split_inclusive('\n').filter(|l| !owned.iter().any(|o| l.starts_with(o))).map(str::to_owned).collect()
+        t.split_inclusive('\n')
+            .filter(|l| !owned.iter().any(|o| l.starts_with(o)))
+            .map(str::to_owned)
+            .collect()
     };
     assert_eq!(foreign(&after), foreign(STATE_MD));
     assert!(after.contains("paused_at: \""), "{after}");
     assert!(after.contains("\nStopped at: Phase 3 (Cart), plan 03-02\n"), "{after}");
-    assert!(after.contains("\nResume file: .planning/phases/03-cart/.continue-here.md\n"), "{after}");
+    assert!(
+        after.contains("\nResume file: .planning/phases/03-cart/.continue-here.md\n"),
+        "{after}"
+    );
 }
 
 #[test]
@@ -148,8 +195,16 @@ fn pause_keeps_crlf_and_a_state_without_frontmatter() {
     sandbox.write(".planning/STATE.md", crlf);
     ok(&sandbox.run(&["pause"], b""));
     let after = read(&sandbox, ".planning/STATE.md");
-    assert!(after.starts_with("# Project State\r\n\r\nPhase: 3 of 6 (Cart)\r\n\r\n## Session Continuity\r\n\r\nLast session: "), "{after:?}");
-    assert!(!after.replace("\r\n", "").contains('\n'), "only CRLF line endings: {after:?}");
+    assert!(
+        after.starts_with(
+            "# Project State\r\n\r\nPhase: 3 of 6 (Cart)\r\n\r\n## Session Continuity\r\n\r\nLast session: "
+        ),
+        "{after:?}"
+    );
+    assert!(
+        !after.replace("\r\n", "").contains('\n'),
+        "only CRLF line endings: {after:?}"
+    );
     assert!(!after.contains("---"), "no frontmatter was invented: {after:?}");
 }
 
@@ -163,15 +218,27 @@ fn pause_takes_a_structured_handoff_and_refuses_an_invalid_one() {
     let h: Value = serde_json::from_str(&read(&sandbox, ".planning/HANDOFF.json")).unwrap();
     assert_eq!((h["task"].as_str(), h["total_tasks"].as_str()), (Some("2"), Some("4")));
     assert_eq!(h["remaining_tasks"][0]["name"], "DELETE /cart/:id");
-    assert_eq!(h["blockers"], json!([{"description": "Flaky CI", "type": "external", "workaround": "re-run"}]));
+    assert_eq!(
+        h["blockers"],
+        json!([{"description": "Flaky CI", "type": "external", "workaround": "re-run"}])
+    );
     assert_eq!(h["phase"], "3", "computed fields stay when not given");
 
     let fresh = project();
     let bad = json!({"blockers": [{"description": "x", "type": "urgent"}], "human_actions_pending": [{"context": "no action"}]});
     let out = fresh.run(&["pause", "--json-in"], bad.to_string().as_bytes());
     assert_eq!(out.code, Some(1));
-    assert!(out.stderr.contains("blockers[0].type must be one of technical, human_action, external"), "{}", out.stderr);
-    assert!(out.stderr.contains("human_actions_pending[0] has no action"), "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("blockers[0].type must be one of technical, human_action, external"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("human_actions_pending[0] has no action"),
+        "{}",
+        out.stderr
+    );
     assert!(!fresh.project.join(".planning/HANDOFF.json").exists());
     assert_eq!(read(&fresh, ".planning/STATE.md"), STATE_MD);
     let out = fresh.run(&["pause", "--json-in"], b"{truncated");
@@ -185,7 +252,16 @@ fn resume_puts_blockers_and_human_actions_first_then_archives() {
     gsd::git_init(&sandbox);
     sandbox.write("src/cart.rs", "// wip\n");
     sandbox.write("src/old.rs", "// wip\n");
-    ok(&sandbox.run(&["pause", "--human-action", "Approve the sandbox account", "--note", "DELETE next"], b""));
+    ok(&sandbox.run(
+        &[
+            "pause",
+            "--human-action",
+            "Approve the sandbox account",
+            "--note",
+            "DELETE next",
+        ],
+        b"",
+    ));
     // After the pause: one file committed, another newly changed.
     std::fs::remove_file(sandbox.project.join("src/old.rs")).unwrap();
     sandbox.write("src/new.rs", "// new\n");
@@ -199,16 +275,25 @@ fn resume_puts_blockers_and_human_actions_first_then_archives() {
     assert!(text.contains("Approve the sandbox account (blocking)"), "{text}");
     assert!(text.contains("Position: Phase 3 (Cart), plan 03-02"), "{text}");
     assert!(text.contains("In progress: Plan 03-02"), "{text}");
-    assert!(text.contains("src/old.rs: uncommitted at the pause, clean now"), "{text}");
+    assert!(
+        text.contains("src/old.rs: uncommitted at the pause, clean now"),
+        "{text}"
+    );
     assert!(text.contains("src/new.rs: uncommitted now, not at the pause"), "{text}");
-    assert!(!text.contains("HANDOFF.json: uncommitted"), "baton's own files are not reported: {text}");
+    assert!(
+        !text.contains("HANDOFF.json: uncommitted"),
+        "baton's own files are not reported: {text}"
+    );
     assert!(!sandbox.project.join(".planning/HANDOFF.json").exists());
     let archived: Vec<String> = std::fs::read_dir(sandbox.project.join(".planning/handoffs"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     assert_eq!(archived.len(), 2, "{archived:?}");
-    assert!(!read(&sandbox, ".planning/STATE.md").contains("paused_at: \""), "the pause is over");
+    assert!(
+        !read(&sandbox, ".planning/STATE.md").contains("paused_at: \""),
+        "the pause is over"
+    );
 
     // With the handoff archived, resume falls back to the state files and says so.
     let text = sandbox.run(&["resume", "--json"], b"");
@@ -220,14 +305,25 @@ fn resume_puts_blockers_and_human_actions_first_then_archives() {
 #[test]
 fn a_truncated_handoff_falls_back_to_the_state_files_and_is_kept() {
     let sandbox = project();
-    let truncated = "{\"version\":\"1.0\",\"timestamp\":\"2026-11-30T10:00:00Z\",\"phase\":\"3\",\"blockers\":[{\"descr";
+    let truncated =
+        "{\"version\":\"1.0\",\"timestamp\":\"2026-11-30T10:00:00Z\",\"phase\":\"3\",\"blockers\":[{\"descr";
     sandbox.write(".planning/HANDOFF.json", truncated);
     let text = sandbox.run(&["resume"], b"");
     let text = ok(&text);
-    assert!(text.starts_with("Resuming from the state files, because the handoff could not be used:"), "{text}");
+    assert!(
+        text.starts_with("Resuming from the state files, because the handoff could not be used:"),
+        "{text}"
+    );
     assert!(text.contains("HANDOFF.json: not a readable handoff"), "{text}");
-    assert!(text.contains("- [technical] Payment provider sandbox account not approved yet"), "{text}");
-    assert_eq!(read(&sandbox, ".planning/HANDOFF.json"), truncated, "the user's file is kept as it was");
+    assert!(
+        text.contains("- [technical] Payment provider sandbox account not approved yet"),
+        "{text}"
+    );
+    assert_eq!(
+        read(&sandbox, ".planning/HANDOFF.json"),
+        truncated,
+        "the user's file is kept as it was"
+    );
 }
 
 #[test]
@@ -235,7 +331,11 @@ fn resume_with_nothing_to_resume_says_what_to_do() {
     let sandbox = Sandbox::new();
     let out = sandbox.run(&["resume"], b"");
     assert_eq!(out.code, Some(1));
-    assert!(out.stderr.contains("nothing to resume") && out.stderr.contains("baton pause"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("nothing to resume") && out.stderr.contains("baton pause"),
+        "{}",
+        out.stderr
+    );
 }
 
 fn session_start_context(sandbox: &Sandbox, source: &str) -> Option<String> {
@@ -247,14 +347,32 @@ fn session_start_context(sandbox: &Sandbox, source: &str) -> Option<String> {
     }
     let v: Value = serde_json::from_str(text).unwrap();
     assert_eq!(v["hookSpecificOutput"]["hookEventName"], "SessionStart");
-    Some(v["hookSpecificOutput"]["additionalContext"].as_str().unwrap().to_owned())
+    Some(
+        v["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap()
+            .to_owned(),
+    )
 }
 
 #[test]
 fn session_start_injects_the_brief_for_every_source() {
     let sandbox = project();
-    assert_eq!(session_start_context(&sandbox, "startup"), None, "nothing paused, nothing said");
-    ok(&sandbox.run(&["pause", "--blocker", "human_action: need the API key", "--human-action", "Create the API key"], b""));
+    assert_eq!(
+        session_start_context(&sandbox, "startup"),
+        None,
+        "nothing paused, nothing said"
+    );
+    ok(&sandbox.run(
+        &[
+            "pause",
+            "--blocker",
+            "human_action: need the API key",
+            "--human-action",
+            "Create the API key",
+        ],
+        b"",
+    ));
     for source in ["startup", "resume", "clear", "compact"] {
         let text = session_start_context(&sandbox, source).unwrap_or_else(|| panic!("no brief at {source}"));
         let blocker = text.find("need the API key").unwrap();
@@ -262,7 +380,10 @@ fn session_start_injects_the_brief_for_every_source() {
         let position = text.find("Position:").unwrap();
         assert!(blocker < position && action < position, "{text}");
     }
-    assert!(sandbox.project.join(".planning/HANDOFF.json").exists(), "a person's handoff waits for `baton resume`");
+    assert!(
+        sandbox.project.join(".planning/HANDOFF.json").exists(),
+        "a person's handoff waits for `baton resume`"
+    );
 }
 
 #[test]
@@ -276,18 +397,27 @@ fn pre_compact_leaves_a_breadcrumb_that_the_next_session_start_delivers_once() {
     assert_eq!(out.stdout, "");
     let h: Value = serde_json::from_str(&read(&sandbox, ".planning/HANDOFF.json")).unwrap();
     assert_eq!(h["trigger"], "pre-compact");
-    assert!(!read(&sandbox, ".planning/STATE.md").contains("paused_at:"), "a breadcrumb is not a pause");
+    assert!(
+        !read(&sandbox, ".planning/STATE.md").contains("paused_at:"),
+        "a breadcrumb is not a pause"
+    );
 
     let text = session_start_context(&sandbox, "compact").expect("the breadcrumb is delivered after compaction");
     assert!(text.contains("Position: Phase 3 (Cart), plan 03-02"), "{text}");
-    assert!(!sandbox.project.join(".planning/HANDOFF.json").exists(), "delivered once, then archived");
+    assert!(
+        !sandbox.project.join(".planning/HANDOFF.json").exists(),
+        "delivered once, then archived"
+    );
     assert_eq!(session_start_context(&sandbox, "startup"), None);
 
     // A person's handoff is never overwritten by a breadcrumb.
     ok(&sandbox.run(&["pause", "--note", "mine"], b""));
     sandbox.hook(&pre).assert_hook_contract();
     let h: Value = serde_json::from_str(&read(&sandbox, ".planning/HANDOFF.json")).unwrap();
-    assert_eq!((h["trigger"].as_str(), h["context_notes"].as_str()), (Some("manual"), Some("mine")));
+    assert_eq!(
+        (h["trigger"].as_str(), h["context_notes"].as_str()),
+        (Some("manual"), Some("mine"))
+    );
 }
 
 #[test]
@@ -295,10 +425,24 @@ fn the_first_critical_records_where_work_stopped_once() {
     let sandbox = project();
     let session = "critical-session";
     sandbox.bridge(session, 30, 0);
-    assert!(sandbox.hook(&post_tool_use(&sandbox, session, None)).context_text().starts_with("CONTEXT WARNING"));
-    assert_eq!(read(&sandbox, ".planning/STATE.md"), STATE_MD, "a warning records nothing");
+    assert!(
+        sandbox
+            .hook(&post_tool_use(&sandbox, session, None))
+            .context_text()
+            .starts_with("CONTEXT WARNING")
+    );
+    assert_eq!(
+        read(&sandbox, ".planning/STATE.md"),
+        STATE_MD,
+        "a warning records nothing"
+    );
     sandbox.bridge(session, 20, 0);
-    assert!(sandbox.hook(&post_tool_use(&sandbox, session, None)).context_text().starts_with("CONTEXT CRITICAL"));
+    assert!(
+        sandbox
+            .hook(&post_tool_use(&sandbox, session, None))
+            .context_text()
+            .starts_with("CONTEXT CRITICAL")
+    );
     let today = chrono::Utc::now().format("%Y-%m-%d").to_string();
     let note = format!("context exhaustion at 80% ({today})");
     let after = read(&sandbox, ".planning/STATE.md");
@@ -307,7 +451,9 @@ fn the_first_critical_records_where_work_stopped_once() {
     // Later criticals do not rewrite it.
     sandbox.write(".planning/STATE.md", STATE_MD);
     for _ in 0..6 {
-        sandbox.hook(&post_tool_use(&sandbox, session, None)).assert_hook_contract();
+        sandbox
+            .hook(&post_tool_use(&sandbox, session, None))
+            .assert_hook_contract();
     }
     assert_eq!(read(&sandbox, ".planning/STATE.md"), STATE_MD);
 }
@@ -315,7 +461,11 @@ fn the_first_critical_records_where_work_stopped_once() {
 #[test]
 fn slash_commands_shell_out_to_baton_with_the_users_arguments() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("commands");
-    for (file, command) in [("pause-work.md", "pause"), ("resume-work.md", "resume"), ("progress.md", "progress")] {
+    for (file, command) in [
+        ("pause-work.md", "pause"),
+        ("resume-work.md", "resume"),
+        ("progress.md", "progress"),
+    ] {
         let text = std::fs::read_to_string(dir.join(file)).unwrap();
         assert!(text.starts_with("---\ndescription: "), "{file}");
         assert!(text.contains("allowed-tools: Bash(baton:*)"), "{file}");

@@ -129,10 +129,7 @@ fn hostile_session_ids_write_nothing_anywhere() {
         hook["session_id"] = json!(id);
         let out = sandbox.hook(&hook);
         check(&out, "hook");
-        assert_eq!(
-            out.stdout, "",
-            "no state can be kept for {id:?}, so no warning"
-        );
+        assert_eq!(out.stdout, "", "no state can be kept for {id:?}, so no warning");
 
         let mut status = fixture("statusline-after-reply.json");
         status["session_id"] = json!(id);
@@ -155,10 +152,7 @@ fn hostile_session_ids_write_nothing_anywhere() {
         let parent = sandbox.tmp.parent().unwrap();
         for entry in std::fs::read_dir(parent).unwrap().flatten() {
             assert!(
-                !entry
-                    .file_name()
-                    .to_string_lossy()
-                    .starts_with("claude-ctx"),
+                !entry.file_name().to_string_lossy().starts_with("claude-ctx"),
                 "{id:?} escaped the temp dir"
             );
         }
@@ -184,17 +178,11 @@ fn a_symlink_planted_at_the_bridge_path_is_not_followed() {
     let warned = sandbox.temp_file(session, "-warned.json");
     let lock = sandbox.temp_file(session, "-warned.lock");
     std::os::unix::fs::symlink(&victim, &warned).unwrap();
-    check(
-        &sandbox.hook(&post_tool_use(&sandbox, session, None)),
-        "hook",
-    );
+    check(&sandbox.hook(&post_tool_use(&sandbox, session, None)), "hook");
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
     std::fs::remove_file(&lock).ok();
     std::os::unix::fs::symlink(&victim, &lock).unwrap();
-    check(
-        &sandbox.hook(&post_tool_use(&sandbox, session, None)),
-        "hook",
-    );
+    check(&sandbox.hook(&post_tool_use(&sandbox, session, None)), "hook");
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
 }
 
@@ -205,15 +193,11 @@ fn a_planted_bridge_file_that_is_a_symlink_is_not_read() {
     let fake = sandbox.home.join("fake.json");
     std::fs::write(
         &fake,
-        json!({"session_id":"s1","remaining_percentage":1,"used_pct":99,"timestamp":now()})
-            .to_string(),
+        json!({"session_id":"s1","remaining_percentage":1,"used_pct":99,"timestamp":now()}).to_string(),
     )
     .unwrap();
     std::os::unix::fs::symlink(&fake, sandbox.temp_file("s1", ".json")).unwrap();
-    assert_eq!(
-        sandbox.hook(&post_tool_use(&sandbox, "s1", None)).context(),
-        None
-    );
+    assert_eq!(sandbox.hook(&post_tool_use(&sandbox, "s1", None)).context(), None);
 }
 
 #[test]
@@ -224,10 +208,7 @@ fn multi_gigabyte_transcripts_are_read_from_the_tail() {
     // A sparse 4 GB file of older history, then real lines at the end.
     file.set_len(4 * 1024 * 1024 * 1024).unwrap();
     drop(file);
-    let mut tail = std::fs::OpenOptions::new()
-        .append(true)
-        .open(&path)
-        .unwrap();
+    let mut tail = std::fs::OpenOptions::new().append(true).open(&path).unwrap();
     use std::io::Write;
     write!(tail, "\n{}", transcript_lines("claude-sonnet-4-5", 140_000)).unwrap();
     drop(tail);

@@ -67,7 +67,13 @@ fn ok(out: Outcome) -> Outcome {
 fn baton_hooks(v: &Value) -> Vec<(String, String)> {
     let mut found = Vec::new();
     for (event, groups) in v["hooks"].as_object().into_iter().flatten() {
-        for hook in groups.as_array().into_iter().flatten().filter_map(|g| g["hooks"].as_array()).flatten() {
+        for hook in groups
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|g| g["hooks"].as_array())
+            .flatten()
+        {
             let command = hook["command"].as_str().unwrap_or("");
             if command.ends_with("baton hook") {
                 found.push((event.clone(), command.to_owned()));
@@ -95,38 +101,90 @@ fn install_twice_then_uninstall_gives_back_the_original_file() {
         ok(sandbox.run(&args, b""));
         let once = std::fs::read_to_string(settings_path(&sandbox)).unwrap();
         ok(sandbox.run(&args, b""));
-        assert_eq!(std::fs::read_to_string(settings_path(&sandbox)).unwrap(), once, "{name}: the second install changes nothing");
+        assert_eq!(
+            std::fs::read_to_string(settings_path(&sandbox)).unwrap(),
+            once,
+            "{name}: the second install changes nothing"
+        );
 
         let v = settings(&sandbox);
         let hooks = baton_hooks(&v);
         let mut events: Vec<&str> = hooks.iter().map(|(e, _)| e.as_str()).collect();
         events.sort();
-        assert_eq!(events, ["PostToolUse", "PreCompact", "SessionStart", "SubagentStart", "SubagentStop"], "{name}: one entry each");
+        assert_eq!(
+            events,
+            [
+                "PostToolUse",
+                "PreCompact",
+                "SessionStart",
+                "SubagentStart",
+                "SubagentStop"
+            ],
+            "{name}: one entry each"
+        );
         for (_, command) in &hooks {
-            assert!(command.starts_with('/') && command.ends_with("/baton hook"), "{name}: absolute path: {command}");
+            assert!(
+                command.starts_with('/') && command.ends_with("/baton hook"),
+                "{name}: absolute path: {command}"
+            );
         }
-        assert!(v["statusLine"]["command"].as_str().unwrap().ends_with("/baton statusline"), "{name}");
+        assert!(
+            v["statusLine"]["command"]
+                .as_str()
+                .unwrap()
+                .ends_with("/baton statusline"),
+            "{name}"
+        );
         if name == "gsd" {
             // Every GSD entry is still there.
-            assert_eq!(v["hooks"]["PostToolUse"][0]["hooks"][0]["command"], "node \"$HOME/.claude/hooks/gsd-context-monitor.js\"");
-            assert_eq!(v["hooks"]["SessionStart"][0]["hooks"][0]["command"], "node \"$HOME/.claude/hooks/gsd-check-update.js\"");
+            assert_eq!(
+                v["hooks"]["PostToolUse"][0]["hooks"][0]["command"],
+                "node \"$HOME/.claude/hooks/gsd-context-monitor.js\""
+            );
+            assert_eq!(
+                v["hooks"]["SessionStart"][0]["hooks"][0]["command"],
+                "node \"$HOME/.claude/hooks/gsd-check-update.js\""
+            );
             assert_eq!(v["permissions"]["allow"][0], "Bash(npm test:*)");
         }
         let backups = std::fs::read_dir(sandbox.home.join(".claude"))
             .unwrap()
-            .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().contains(".baton-backup-"))
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .contains(".baton-backup-")
+            })
             .count();
-        assert_eq!(backups, usize::from(original.is_some()), "{name}: one backup of the original");
+        assert_eq!(
+            backups,
+            usize::from(original.is_some()),
+            "{name}: one backup of the original"
+        );
 
         ok(sandbox.run(&["uninstall"], b""));
         match original {
             Some(text) => {
-                assert_eq!(std::fs::read_to_string(settings_path(&sandbox)).unwrap(), text, "{name}: byte for byte")
+                assert_eq!(
+                    std::fs::read_to_string(settings_path(&sandbox)).unwrap(),
+                    text,
+                    "{name}: byte for byte"
+                )
             }
-            None => assert!(!settings_path(&sandbox).exists(), "{name}: install created it, uninstall removes it"),
+            None => assert!(
+                !settings_path(&sandbox).exists(),
+                "{name}: install created it, uninstall removes it"
+            ),
         }
-        assert!(!sandbox.home.join(".claude/commands/baton").exists(), "{name}: commands removed");
-        assert!(!sandbox.home.join(".claude/baton-install.json").exists(), "{name}: manifest removed");
+        assert!(
+            !sandbox.home.join(".claude/commands/baton").exists(),
+            "{name}: commands removed"
+        );
+        assert!(
+            !sandbox.home.join(".claude/baton-install.json").exists(),
+            "{name}: manifest removed"
+        );
     }
 }
 
@@ -136,17 +194,35 @@ fn another_statusline_is_kept_unless_replacing_is_asked_for() {
     write_settings(&sandbox, CCSTATUSLINE_SETTINGS);
     let out = sandbox.run(&["install"], b"");
     assert_eq!(out.code, Some(1));
-    assert!(out.stderr.contains("already has a statusLine from another tool (npx -y ccstatusline@latest)"), "{}", out.stderr);
-    assert!(out.stderr.contains("--force") && out.stderr.contains("--no-statusline"), "{}", out.stderr);
-    assert_eq!(std::fs::read_to_string(settings_path(&sandbox)).unwrap(), CCSTATUSLINE_SETTINGS);
-    assert!(!sandbox.home.join(".claude/commands").exists(), "nothing at all was written");
+    assert!(
+        out.stderr
+            .contains("already has a statusLine from another tool (npx -y ccstatusline@latest)"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("--force") && out.stderr.contains("--no-statusline"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(settings_path(&sandbox)).unwrap(),
+        CCSTATUSLINE_SETTINGS
+    );
+    assert!(
+        !sandbox.home.join(".claude/commands").exists(),
+        "nothing at all was written"
+    );
 
     ok(sandbox.run(&["install", "--no-statusline"], b""));
     let v = settings(&sandbox);
     assert_eq!(v["statusLine"]["command"], "npx -y ccstatusline@latest");
     assert_eq!(baton_hooks(&v).len(), 5);
     ok(sandbox.run(&["uninstall"], b""));
-    assert_eq!(std::fs::read_to_string(settings_path(&sandbox)).unwrap(), CCSTATUSLINE_SETTINGS);
+    assert_eq!(
+        std::fs::read_to_string(settings_path(&sandbox)).unwrap(),
+        CCSTATUSLINE_SETTINGS
+    );
 }
 
 #[test]
@@ -161,7 +237,11 @@ fn settings_that_are_not_plain_json_are_refused_and_left_alone() {
         write_settings(&sandbox, text);
         let out = sandbox.run(&["install"], b"");
         assert_eq!(out.code, Some(1), "{text}: {out:?}");
-        assert!(out.stderr.contains("settings.json") && out.stderr.contains("Nothing was changed"), "{}", out.stderr);
+        assert!(
+            out.stderr.contains("settings.json") && out.stderr.contains("Nothing was changed"),
+            "{}",
+            out.stderr
+        );
         assert_eq!(std::fs::read_to_string(settings_path(&sandbox)).unwrap(), text);
         let entries = std::fs::read_dir(sandbox.home.join(".claude")).unwrap().count();
         assert_eq!(entries, 1, "no backup, manifest or commands for a refused install");
@@ -176,14 +256,21 @@ fn a_read_only_settings_file_is_refused() {
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
     let out = sandbox.run(&["install"], b"");
     assert_eq!(out.code, Some(1));
-    assert!(out.stderr.contains("read-only") && out.stderr.contains("Nothing was changed"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("read-only") && out.stderr.contains("Nothing was changed"),
+        "{}",
+        out.stderr
+    );
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "{}\n");
 }
 
 #[test]
 fn dry_run_changes_nothing_and_project_scope_writes_the_project() {
     let sandbox = Sandbox::new();
-    let out = ok(sandbox.run(&["install", "--project", sandbox.project.to_str().unwrap(), "--dry-run"], b""));
+    let out = ok(sandbox.run(
+        &["install", "--project", sandbox.project.to_str().unwrap(), "--dry-run"],
+        b"",
+    ));
     assert!(out.stdout.contains("Would add to"), "{}", out.stdout);
     assert!(!sandbox.project.join(".claude").exists());
     ok(sandbox.run(&["install", "--project", sandbox.project.to_str().unwrap()], b""));
@@ -199,14 +286,28 @@ fn slash_commands_use_the_absolute_path_and_spare_the_users_files() {
     std::fs::create_dir_all(mine.parent().unwrap()).unwrap();
     std::fs::write(&mine, "my own progress command\n").unwrap();
     let out = ok(sandbox.run(&["install"], b""));
-    assert!(out.stdout.contains("Left") && out.stdout.contains("progress.md"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("Left") && out.stdout.contains("progress.md"),
+        "{}",
+        out.stdout
+    );
     assert_eq!(std::fs::read_to_string(&mine).unwrap(), "my own progress command\n");
     let pause = std::fs::read_to_string(sandbox.home.join(".claude/commands/baton/pause-work.md")).unwrap();
     let binary = std::fs::canonicalize(BATON).unwrap();
-    assert!(pause.contains(&format!("!`{} pause $ARGUMENTS`", binary.display())), "{pause}");
-    assert!(pause.contains(&format!("allowed-tools: Bash({}:*)", binary.display())), "{pause}");
+    assert!(
+        pause.contains(&format!("!`{} pause $ARGUMENTS`", binary.display())),
+        "{pause}"
+    );
+    assert!(
+        pause.contains(&format!("allowed-tools: Bash({}:*)", binary.display())),
+        "{pause}"
+    );
     ok(sandbox.run(&["uninstall"], b""));
-    assert_eq!(std::fs::read_to_string(&mine).unwrap(), "my own progress command\n", "uninstall spares it too");
+    assert_eq!(
+        std::fs::read_to_string(&mine).unwrap(),
+        "my own progress command\n",
+        "uninstall spares it too"
+    );
 }
 
 #[test]
@@ -217,7 +318,10 @@ fn install_writes_every_shipped_slash_command() {
     for entry in shipped {
         let name = entry.unwrap().file_name();
         let installed = sandbox.home.join(".claude/commands/baton").join(&name);
-        assert!(installed.is_file(), "{name:?} is in commands/ but install did not write it");
+        assert!(
+            installed.is_file(),
+            "{name:?} is in commands/ but install did not write it"
+        );
     }
 }
 
@@ -234,14 +338,24 @@ fn doctor_checks_the_wiring_and_says_what_to_fix() {
     let sandbox = Sandbox::new();
     let out = sandbox.run(&["doctor"], b"");
     assert_eq!(out.code, Some(1), "{out:?}");
-    assert!(out.stdout.contains("FIX  no baton statusLine") && out.stdout.contains("run `baton install`"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("FIX  no baton statusLine") && out.stdout.contains("run `baton install`"),
+        "{}",
+        out.stdout
+    );
 
     let bin_dir = std::fs::canonicalize(BATON).unwrap().parent().unwrap().to_path_buf();
     let wired = Sandbox::new().env("PATH", &format!("{}:/usr/bin:/bin", bin_dir.display()));
     ok(wired.run(&["install"], b""));
     let out = wired.run(&["doctor"], b"");
     assert_eq!(out.code, Some(0), "{}", out.stdout);
-    for line in ["ok   `baton` on PATH", "ok   statusLine runs baton", "ok   SubagentStop hook runs baton", "runs and exits cleanly", "All good."] {
+    for line in [
+        "ok   `baton` on PATH",
+        "ok   statusLine runs baton",
+        "ok   SubagentStop hook runs baton",
+        "runs and exits cleanly",
+        "All good.",
+    ] {
         assert!(out.stdout.contains(line), "{line:?} missing:\n{}", out.stdout);
     }
 }
@@ -265,24 +379,52 @@ fn every_command_has_help_with_examples_and_there_are_completions() {
     }
     assert!(ok(sandbox.run(&["--version"], b"")).stdout.starts_with("baton "));
     let bash = ok(sandbox.run(&["completions", "bash"], b"")).stdout;
-    let check = std::process::Command::new("bash").args(["-n", "-c", &bash]).output().unwrap();
+    let check = std::process::Command::new("bash")
+        .args(["-n", "-c", &bash])
+        .output()
+        .unwrap();
     assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
-    assert!(bash.contains("--json-in") && bash.contains("--no-statusline"), "flags come from the help texts");
-    assert!(ok(sandbox.run(&["completions", "fish"], b"")).stdout.contains("-l dry-run"));
-    assert!(ok(sandbox.run(&["completions", "zsh"], b"")).stdout.starts_with("#compdef baton"));
+    assert!(
+        bash.contains("--json-in") && bash.contains("--no-statusline"),
+        "flags come from the help texts"
+    );
+    assert!(
+        ok(sandbox.run(&["completions", "fish"], b""))
+            .stdout
+            .contains("-l dry-run")
+    );
+    assert!(
+        ok(sandbox.run(&["completions", "zsh"], b""))
+            .stdout
+            .starts_with("#compdef baton")
+    );
     let out = sandbox.run(&["frobnicate"], b"");
     assert_eq!(out.code, Some(2));
-    assert!(out.stderr.contains("unknown command 'frobnicate'") && out.stderr.contains("baton --help"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("unknown command 'frobnicate'") && out.stderr.contains("baton --help"),
+        "{}",
+        out.stderr
+    );
 }
 
 #[test]
 fn the_plugin_form_wires_the_same_events() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let plugin: Value = serde_json::from_str(&std::fs::read_to_string(root.join(".claude-plugin/plugin.json")).unwrap()).unwrap();
+    let plugin: Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join(".claude-plugin/plugin.json")).unwrap()).unwrap();
     assert_eq!(plugin["name"], "baton");
     let hooks: Value = serde_json::from_str(&std::fs::read_to_string(root.join("hooks/hooks.json")).unwrap()).unwrap();
     let events: Vec<&String> = hooks["hooks"].as_object().unwrap().keys().collect();
-    assert_eq!(events, ["PostToolUse", "SessionStart", "PreCompact", "SubagentStart", "SubagentStop"]);
+    assert_eq!(
+        events,
+        [
+            "PostToolUse",
+            "SessionStart",
+            "PreCompact",
+            "SubagentStart",
+            "SubagentStop"
+        ]
+    );
     for groups in hooks["hooks"].as_object().unwrap().values() {
         assert_eq!(groups[0]["hooks"][0]["command"], "${CLAUDE_PLUGIN_ROOT}/bin/baton hook");
     }
@@ -301,13 +443,18 @@ fn the_plugin_form_wires_the_same_events() {
 #[test]
 fn settings_example_wires_what_install_wires() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let example: Value = serde_json::from_str(&std::fs::read_to_string(root.join("settings.example.json")).unwrap()).unwrap();
+    let example: Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("settings.example.json")).unwrap()).unwrap();
     let sandbox = Sandbox::new();
     ok(sandbox.run(&["install"], b""));
     let installed = settings(&sandbox);
     let events = |v: &Value| v["hooks"].as_object().unwrap().keys().cloned().collect::<Vec<_>>();
     assert_eq!(events(&example), events(&installed));
     for (event, groups) in example["hooks"].as_object().unwrap() {
-        assert_eq!(groups[0].get("matcher"), installed["hooks"][event][0].get("matcher"), "{event}");
+        assert_eq!(
+            groups[0].get("matcher"),
+            installed["hooks"][event][0].get("matcher"),
+            "{event}"
+        );
     }
 }

@@ -10,9 +10,7 @@ const SESSION: &str = "2ce07739-e512-40fe-b9e8-343880ca9de9";
 /// Runs the monitor once for `SESSION` with a fresh bridge at `remaining`%.
 fn warn_at(sandbox: &Sandbox, remaining: u32) -> Option<String> {
     sandbox.bridge(SESSION, remaining, 0);
-    sandbox
-        .hook(&post_tool_use(sandbox, SESSION, None))
-        .context()
+    sandbox.hook(&post_tool_use(sandbox, SESSION, None)).context()
 }
 
 #[test]
@@ -28,8 +26,7 @@ fn thresholds_at_36_35_26_25_remaining() {
         match expected {
             None => assert_eq!(context, None, "{remaining}% remaining"),
             Some(level) => {
-                let text =
-                    context.unwrap_or_else(|| panic!("no warning at {remaining}% remaining"));
+                let text = context.unwrap_or_else(|| panic!("no warning at {remaining}% remaining"));
                 let prefix = format!(
                     "CONTEXT {level}: Usage at {}%. Remaining: {remaining}%.",
                     100 - remaining
@@ -43,9 +40,7 @@ fn thresholds_at_36_35_26_25_remaining() {
 #[test]
 fn debounce_fires_at_calls_1_6_and_11_of_12() {
     let sandbox = Sandbox::new();
-    let fired: Vec<usize> = (1..=12)
-        .filter(|_| warn_at(&sandbox, 30).is_some())
-        .collect();
+    let fired: Vec<usize> = (1..=12).filter(|_| warn_at(&sandbox, 30).is_some()).collect();
     assert_eq!(fired, vec![1, 6, 11]);
     let state = sandbox.read_json(&sandbox.temp_file(SESSION, "-warned.json"));
     assert_eq!(state["callsSinceWarn"], 1);
@@ -55,11 +50,7 @@ fn debounce_fires_at_calls_1_6_and_11_of_12() {
 #[test]
 fn escalation_to_critical_bypasses_the_debounce() {
     let sandbox = Sandbox::new();
-    assert!(
-        warn_at(&sandbox, 30)
-            .unwrap()
-            .starts_with("CONTEXT WARNING")
-    );
+    assert!(warn_at(&sandbox, 30).unwrap().starts_with("CONTEXT WARNING"));
     assert_eq!(warn_at(&sandbox, 30), None);
     let text = warn_at(&sandbox, 24).expect("escalation fires at once");
     assert!(
@@ -115,10 +106,7 @@ fn a_stale_bridge_is_ignored_in_favour_of_the_transcript() {
     // Stale bridge and no transcript: nothing to go on, so nothing is said.
     let other = Sandbox::new();
     other.bridge(SESSION, 10, 120);
-    assert_eq!(
-        other.hook(&post_tool_use(&other, SESSION, None)).context(),
-        None
-    );
+    assert_eq!(other.hook(&post_tool_use(&other, SESSION, None)).context(), None);
 }
 
 #[test]
@@ -186,14 +174,7 @@ fn warnings_stay_advisory() {
                 sandbox.with_planning_state();
             }
             let text = warn_at(&sandbox, remaining).unwrap();
-            for word in [
-                "STOP",
-                "NOW",
-                "immediately",
-                "must ",
-                "Do NOT",
-                "save state",
-            ] {
+            for word in ["STOP", "NOW", "immediately", "must ", "Do NOT", "save state"] {
                 assert!(!text.contains(word), "{word:?} in: {text}");
             }
         }
@@ -208,10 +189,7 @@ fn gsd_config_switches_warnings_off() {
         r#"{"model_profile":"balanced","hooks":{"context_warnings":false}}"#,
     );
     assert_eq!(warn_at(&sandbox, 10), None);
-    sandbox.write(
-        ".planning/config.json",
-        r#"{"hooks":{"context_warnings":true}}"#,
-    );
+    sandbox.write(".planning/config.json", r#"{"hooks":{"context_warnings":true}}"#);
     assert!(warn_at(&sandbox, 10).is_some());
 }
 
@@ -236,10 +214,7 @@ fn batons_config_switches_off_and_tunes_the_monitor() {
         "{text}"
     );
     assert_eq!(warn_at(&tuned, 45), None);
-    assert!(
-        warn_at(&tuned, 45).is_some(),
-        "debounce of 2 fires every second call"
-    );
+    assert!(warn_at(&tuned, 45).is_some(), "debounce of 2 fires every second call");
     assert!(warn_at(&tuned, 40).unwrap().starts_with("CONTEXT CRITICAL"));
 }
 
@@ -260,11 +235,7 @@ fn compact_and_clear_reset_the_debounce_but_startup_does_not() {
             start.stdout, "",
             "SessionStart says nothing when there is nothing to resume"
         );
-        assert_eq!(
-            warn_at(&sandbox, 30).is_some(),
-            resets,
-            "after SessionStart {source}"
-        );
+        assert_eq!(warn_at(&sandbox, 30).is_some(), resets, "after SessionStart {source}");
     }
 }
 
@@ -296,10 +267,7 @@ fn going_back_above_the_threshold_rearms_the_first_warning() {
     assert!(warn_at(&sandbox, 30).is_some());
     assert_eq!(warn_at(&sandbox, 30), None);
     assert_eq!(warn_at(&sandbox, 60), None);
-    assert!(
-        warn_at(&sandbox, 30).is_some(),
-        "a new crossing warns at once"
-    );
+    assert!(warn_at(&sandbox, 30).is_some(), "a new crossing warns at once");
 }
 
 #[test]
@@ -339,10 +307,7 @@ fn debounce_state_is_gsd_compatible_and_private() {
         "the fifth call since GSD's warning fires"
     );
     let path = sandbox.temp_file(SESSION, "-warned.json");
-    assert_eq!(
-        std::fs::metadata(&path).unwrap().permissions().mode() & 0o777,
-        0o600
-    );
+    assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
 }
 
 #[test]
@@ -351,7 +316,11 @@ fn waits_for_claude_code_to_write_the_reply_that_made_the_tool_call() {
     // reaches the transcript; the first warning must not be lost to that race.
     let sandbox = Sandbox::new();
     let transcript = sandbox.project.join("late.jsonl");
-    std::fs::write(&transcript, "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"run echo\"}}\n").unwrap();
+    std::fs::write(
+        &transcript,
+        "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"run echo\"}}\n",
+    )
+    .unwrap();
     let late = transcript.clone();
     let writer = std::thread::spawn(move || {
         std::thread::sleep(std::time::Duration::from_millis(150));
@@ -362,5 +331,8 @@ fn waits_for_claude_code_to_write_the_reply_that_made_the_tool_call() {
     let out = sandbox.hook(&post_tool_use(&sandbox, SESSION, Some(&transcript)));
     writer.join().unwrap();
     let text = out.context_text();
-    assert!(text.starts_with("CONTEXT WARNING: Usage at 70%. Remaining: 30%."), "{text}");
+    assert!(
+        text.starts_with("CONTEXT WARNING: Usage at 70%. Remaining: 30%."),
+        "{text}"
+    );
 }

@@ -63,16 +63,10 @@ fn writes_a_bridge_file_gsd_can_read() {
     assert_eq!(bridge["used_tokens"], 150_000);
     assert_eq!(bridge["model_id"], "claude-sonnet-4-5");
     assert_eq!(bridge["source"], "payload");
-    assert_eq!(
-        std::fs::metadata(&path).unwrap().permissions().mode() & 0o777,
-        0o600
-    );
+    assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
 
     // baton's own monitor reads it: 25% remaining is critical.
-    let text = sandbox
-        .hook(&post_tool_use(&sandbox, SESSION, None))
-        .context()
-        .unwrap();
+    let text = sandbox.hook(&post_tool_use(&sandbox, SESSION, None)).context().unwrap();
     assert!(
         text.starts_with("CONTEXT CRITICAL: Usage at 75%. Remaining: 25%."),
         "{text}"
@@ -97,10 +91,7 @@ fn without_usage_in_the_payload_the_transcript_tail_gives_the_figure() {
     assert!(line(&sandbox, &p).ends_with("████████░░ 83%"));
     let bridge = sandbox.read_json(&sandbox.temp_file(SESSION, ".json"));
     assert_eq!(
-        (
-            bridge["remaining_percentage"].as_u64(),
-            bridge["source"].as_str()
-        ),
+        (bridge["remaining_percentage"].as_u64(), bridge["source"].as_str()),
         (Some(25), Some("transcript"))
     );
 
@@ -123,10 +114,7 @@ fn right_after_compaction_the_boundary_gives_the_figure() {
     .unwrap();
     let mut p = session_start(&sandbox);
     p["transcript_path"] = json!(transcript);
-    assert!(
-        line(&sandbox, &p).ends_with("█░░░░░░░░░ 10%"),
-        "18k of 180k usable"
-    );
+    assert!(line(&sandbox, &p).ends_with("█░░░░░░░░░ 10%"), "18k of 180k usable");
     assert_eq!(
         sandbox.read_json(&sandbox.temp_file(SESSION, ".json"))["source"],
         "compact-boundary"
@@ -140,34 +128,23 @@ fn one_m_models_get_a_one_m_window() {
     p["model"] = json!({"id": "claude-sonnet-4-5[1m]", "display_name": "Sonnet 4.5 (1M context)"});
     p["context_window"] = json!(null);
     p["transcript_path"] = json!(sandbox.transcript("t", "claude-sonnet-4-5", 490_000));
-    assert!(
-        line(&sandbox, &p).ends_with("█████░░░░░ 50%"),
-        "490k of 980k usable"
-    );
+    assert!(line(&sandbox, &p).ends_with("█████░░░░░ 50%"), "490k of 980k usable");
 }
 
 #[test]
 fn colours_by_level_and_none_with_no_color() {
     let sandbox = Sandbox::new();
     let coloured = sandbox.statusline(&after_reply(&sandbox)).assert_one_line();
-    assert!(
-        coloured.contains("\x1b[31m████████░░ 83%"),
-        "83% is red: {coloured:?}"
-    );
+    assert!(coloured.contains("\x1b[31m████████░░ 83%"), "83% is red: {coloured:?}");
     let mut half = after_reply(&sandbox);
     half["context_window"]["current_usage"]["input_tokens"] = json!(90_000);
     assert!(
-        sandbox
-            .statusline(&half)
-            .assert_one_line()
-            .contains("\x1b[33m"),
+        sandbox.statusline(&half).assert_one_line().contains("\x1b[33m"),
         "50% is yellow"
     );
 
     let no_color = Sandbox::new().env("NO_COLOR", "1");
-    let text = no_color
-        .statusline(&after_reply(&no_color))
-        .assert_one_line();
+    let text = no_color.statusline(&after_reply(&no_color)).assert_one_line();
     assert!(!text.contains('\x1b'), "{text:?}");
 }
 
@@ -175,11 +152,7 @@ fn colours_by_level_and_none_with_no_color() {
 fn fits_columns_by_dropping_the_least_important_segments() {
     let sandbox = Sandbox::new().env("NO_COLOR", "1");
     std::fs::create_dir_all(sandbox.project.join(".git")).unwrap();
-    std::fs::write(
-        sandbox.project.join(".git/HEAD"),
-        "ref: refs/heads/feature/login\n",
-    )
-    .unwrap();
+    std::fs::write(sandbox.project.join(".git/HEAD"), "ref: refs/heads/feature/login\n").unwrap();
     sandbox.with_planning_state();
     let payload = after_reply(&sandbox);
     let full = sandbox.statusline(&payload).assert_one_line();
@@ -188,22 +161,13 @@ fn fits_columns_by_dropping_the_least_important_segments() {
         "Sonnet 4.5 │ v1.2 Auth · Phase 3/8 API endpoints · executing │ proj (feature/login) │ ████████░░ 83%"
     );
     for columns in [90, 60, 40, 30, 20] {
-        let narrow = Sandbox::new()
-            .env("NO_COLOR", "1")
-            .env("COLUMNS", &columns.to_string());
+        let narrow = Sandbox::new().env("NO_COLOR", "1").env("COLUMNS", &columns.to_string());
         std::fs::create_dir_all(narrow.project.join(".git")).unwrap();
-        std::fs::write(
-            narrow.project.join(".git/HEAD"),
-            "ref: refs/heads/feature/login\n",
-        )
-        .unwrap();
+        std::fs::write(narrow.project.join(".git/HEAD"), "ref: refs/heads/feature/login\n").unwrap();
         narrow.with_planning_state();
         let text = narrow.statusline(&after_reply(&narrow)).assert_one_line();
         assert!(text.chars().count() <= columns, "{columns}: {text}");
-        assert!(
-            text.ends_with("████████░░ 83%"),
-            "the context bar always stays: {text}"
-        );
+        assert!(text.ends_with("████████░░ 83%"), "the context bar always stays: {text}");
     }
     let narrow = Sandbox::new().env("NO_COLOR", "1").env("COLUMNS", "40");
     assert_eq!(
@@ -240,7 +204,10 @@ fn gsd_segment_uses_the_progress_definition() {
         "Sonnet 4.5 │ v1.1 Checkout 8% · Phase 3/6 Cart · executing │ proj │ ████████░░ 83%"
     );
     let progress: Value = serde_json::from_str(&sandbox.run(&["progress", "--json"], b"").stdout).unwrap();
-    assert_eq!(progress["milestone_progress"]["percent"], 8, "the same figure as `baton progress`");
+    assert_eq!(
+        progress["milestone_progress"]["percent"], 8,
+        "the same figure as `baton progress`"
+    );
 }
 
 #[test]
@@ -272,8 +239,5 @@ fn null_and_missing_fields_never_blank_the_line() {
         &sandbox,
         &json!({"model": {"id": "claude-opus-4-5"}, "context_window": {"used_percentage": 40}}),
     );
-    assert!(
-        line.starts_with("claude-opus-4-5 │") && line.ends_with("44%"),
-        "{line}"
-    );
+    assert!(line.starts_with("claude-opus-4-5 │") && line.ends_with("44%"), "{line}");
 }

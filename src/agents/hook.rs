@@ -8,8 +8,8 @@ use std::path::Path;
 
 use super::ledger::{self, Run, Status};
 use super::verify;
-use crate::git;
 use crate::fsx;
+use crate::git;
 use crate::hook::payload::HookPayload;
 use crate::planning::Project;
 

@@ -23,7 +23,11 @@ pub fn script(shell: &str) -> Option<String> {
         "bash" => {
             let mut cases = String::new();
             for c in COMMANDS {
-                cases.push_str(&format!("        {}) opts=\"{}\" ;;\n", c.name, flags(c.help).join(" ")));
+                cases.push_str(&format!(
+                    "        {}) opts=\"{}\" ;;\n",
+                    c.name,
+                    flags(c.help).join(" ")
+                ));
             }
             Some(format!(
                 "# bash completion for baton\n_baton() {{\n    local cur=\"${{COMP_WORDS[COMP_CWORD]}}\" opts\n    \
@@ -36,10 +40,16 @@ pub fn script(shell: &str) -> Option<String> {
         "zsh" => {
             let mut cases = String::new();
             for c in COMMANDS {
-                cases.push_str(&format!("        {}) compadd -- {} ;;\n", c.name, flags(c.help).join(" ")));
+                cases.push_str(&format!(
+                    "        {}) compadd -- {} ;;\n",
+                    c.name,
+                    flags(c.help).join(" ")
+                ));
             }
-            let described: Vec<String> =
-                COMMANDS.iter().map(|c| format!("'{}:{}'", c.name, c.summary.replace('\'', "").replace(':', " -"))).collect();
+            let described: Vec<String> = COMMANDS
+                .iter()
+                .map(|c| format!("'{}:{}'", c.name, c.summary.replace('\'', "").replace(':', " -")))
+                .collect();
             Some(format!(
                 "#compdef baton\n_baton() {{\n    if (( CURRENT == 2 )); then\n        local -a commands=({})\n        \
                  _describe 'command' commands\n        return\n    fi\n    case $words[2] in\n{cases}    esac\n}}\n_baton \"$@\"\n",
@@ -55,7 +65,11 @@ pub fn script(shell: &str) -> Option<String> {
                     c.summary.replace('\'', "")
                 ));
                 for flag in flags(c.help) {
-                    out.push_str(&format!("complete -c baton -n '__fish_seen_subcommand_from {}' -l {}\n", c.name, flag.trim_start_matches("--")));
+                    out.push_str(&format!(
+                        "complete -c baton -n '__fish_seen_subcommand_from {}' -l {}\n",
+                        c.name,
+                        flag.trim_start_matches("--")
+                    ));
                 }
             }
             Some(out)

@@ -108,7 +108,13 @@ struct ScopeArgs {
 }
 
 fn parse(parser: &mut lexopt::Parser, command: &str, allow: &[&str]) -> Result<ScopeArgs> {
-    let mut args = ScopeArgs { scope: Scope::User, dry_run: false, force: false, yes: false, no_statusline: false };
+    let mut args = ScopeArgs {
+        scope: Scope::User,
+        dry_run: false,
+        force: false,
+        yes: false,
+        no_statusline: false,
+    };
     while let Some(arg) = parser.next()? {
         let name = match &arg {
             lexopt::Arg::Long(n) => *n,
@@ -120,15 +126,26 @@ fn parse(parser: &mut lexopt::Parser, command: &str, allow: &[&str]) -> Result<S
         match arg {
             lexopt::Arg::Long("user") => args.scope = Scope::User,
             lexopt::Arg::Long("project") => {
-                let dir = PathBuf::from(parser.value().map_err(|_| Error::Usage(format!("baton {command}: --project needs a directory")))?);
-                let dir = dir.canonicalize().map_err(|e| Error::Failed(format!("--project {}: {e}", dir.display())))?;
+                let dir = PathBuf::from(
+                    parser
+                        .value()
+                        .map_err(|_| Error::Usage(format!("baton {command}: --project needs a directory")))?,
+                );
+                let dir = dir
+                    .canonicalize()
+                    .map_err(|e| Error::Failed(format!("--project {}: {e}", dir.display())))?;
                 args.scope = Scope::Project(dir);
             }
             lexopt::Arg::Long("dry-run") => args.dry_run = true,
             lexopt::Arg::Long("force") => args.force = true,
             lexopt::Arg::Long("yes") => args.yes = true,
             lexopt::Arg::Long("no-statusline") => args.no_statusline = true,
-            other => return Err(Error::Usage(format!("baton {command}: unexpected {}", other.unexpected()))),
+            other => {
+                return Err(Error::Usage(format!(
+                    "baton {command}: unexpected {}",
+                    other.unexpected()
+                )));
+            }
         }
     }
     Ok(args)
@@ -136,12 +153,17 @@ fn parse(parser: &mut lexopt::Parser, command: &str, allow: &[&str]) -> Result<S
 
 /// The running binary's absolute path, which the settings will call.
 fn this_binary() -> Result<PathBuf> {
-    let exe = std::env::current_exe().map_err(|e| Error::Failed(format!("cannot tell where baton is installed: {e}")))?;
+    let exe =
+        std::env::current_exe().map_err(|e| Error::Failed(format!("cannot tell where baton is installed: {e}")))?;
     Ok(exe.canonicalize().unwrap_or(exe))
 }
 
 fn run_install(parser: &mut lexopt::Parser) -> Result<()> {
-    let args = parse(parser, "install", &["user", "project", "dry-run", "force", "yes", "no-statusline"])?;
+    let args = parse(
+        parser,
+        "install",
+        &["user", "project", "dry-run", "force", "yes", "no-statusline"],
+    )?;
     let mut request = InstallRequest {
         scope: args.scope,
         binary: this_binary()?,
@@ -153,12 +175,24 @@ fn run_install(parser: &mut lexopt::Parser) -> Result<()> {
         },
     };
     let report = match install::install(&request) {
-        Err(Error::Failed(message)) if message.contains("already has a statusLine") && request.statusline == StatuslinePolicy::Refuse && std::io::stdin().is_terminal() => {
-            eprint!("{}\nReplace it with baton's? [y/N] ", message.lines().next().unwrap_or(""));
+        Err(Error::Failed(message))
+            if message.contains("already has a statusLine")
+                && request.statusline == StatuslinePolicy::Refuse
+                && std::io::stdin().is_terminal() =>
+        {
+            eprint!(
+                "{}\nReplace it with baton's? [y/N] ",
+                message.lines().next().unwrap_or("")
+            );
             let mut answer = String::new();
-            std::io::stdin().lock().read_line(&mut answer).map_err(|e| Error::Failed(e.to_string()))?;
+            std::io::stdin()
+                .lock()
+                .read_line(&mut answer)
+                .map_err(|e| Error::Failed(e.to_string()))?;
             if !matches!(answer.trim(), "y" | "Y" | "yes") {
-                return Err(Error::Failed("kept the existing statusLine; nothing was changed".into()));
+                return Err(Error::Failed(
+                    "kept the existing statusLine; nothing was changed".into(),
+                ));
             }
             request.statusline = StatuslinePolicy::Replace;
             install::install(&request)?
@@ -168,18 +202,32 @@ fn run_install(parser: &mut lexopt::Parser) -> Result<()> {
     let mut out = String::new();
     let verb = if request.dry_run { "Would add" } else { "Added" };
     if report.added.is_empty() {
-        out.push_str(&format!("{} already wires baton; nothing to add.\n", report.settings.display()));
+        out.push_str(&format!(
+            "{} already wires baton; nothing to add.\n",
+            report.settings.display()
+        ));
     } else {
-        out.push_str(&format!("{verb} to {}: {}\n", report.settings.display(), report.added.join(", ")));
+        out.push_str(&format!(
+            "{verb} to {}: {}\n",
+            report.settings.display(),
+            report.added.join(", ")
+        ));
     }
     if let Some(previous) = &report.replaced_statusline {
-        out.push_str(&format!("Replaced the statusLine `{}` (baton uninstall restores it).\n", previous["command"].as_str().unwrap_or("?")));
+        out.push_str(&format!(
+            "Replaced the statusLine `{}` (baton uninstall restores it).\n",
+            previous["command"].as_str().unwrap_or("?")
+        ));
     }
     if let Some(backup) = &report.backup {
         out.push_str(&format!("Backup: {}\n", backup.display()));
     }
     for path in &report.commands_written {
-        out.push_str(&format!("{} {}\n", if request.dry_run { "Would write" } else { "Wrote" }, path.display()));
+        out.push_str(&format!(
+            "{} {}\n",
+            if request.dry_run { "Would write" } else { "Wrote" },
+            path.display()
+        ));
     }
     for path in &report.commands_skipped {
         out.push_str(&format!("Left {} alone: it is not baton's\n", path.display()));
@@ -194,7 +242,11 @@ fn run_uninstall(parser: &mut lexopt::Parser) -> Result<()> {
     let args = parse(parser, "uninstall", &["user", "project", "dry-run"])?;
     let report = install::uninstall(&args.scope, args.dry_run)?;
     let verb = if args.dry_run { "Would remove" } else { "Removed" };
-    let mut out = format!("{verb} from {}: {}\n", report.settings.display(), report.removed.join(", "));
+    let mut out = format!(
+        "{verb} from {}: {}\n",
+        report.settings.display(),
+        report.removed.join(", ")
+    );
     for kept in &report.kept {
         out.push_str(&format!("Kept {kept}\n"));
     }
@@ -208,7 +260,10 @@ fn run_uninstall(parser: &mut lexopt::Parser) -> Result<()> {
 }
 
 fn run_doctor(parser: &mut lexopt::Parser) -> Result<()> {
-    let mut project = std::env::current_dir().ok().and_then(|d| crate::planning::Project::find(&d)).map(|p| p.root);
+    let mut project = std::env::current_dir()
+        .ok()
+        .and_then(|d| crate::planning::Project::find(&d))
+        .map(|p| p.root);
     while let Some(arg) = parser.next()? {
         match arg {
             lexopt::Arg::Long("project") => project = Some(PathBuf::from(parser.value()?)),
@@ -224,18 +279,33 @@ fn run_doctor(parser: &mut lexopt::Parser) -> Result<()> {
         }
     }
     let failed = checks.iter().filter(|c| !c.ok).count();
-    out.push_str(&if failed == 0 { "All good.\n".to_owned() } else { format!("{failed} thing(s) to fix.\n") });
+    out.push_str(&if failed == 0 {
+        "All good.\n".to_owned()
+    } else {
+        format!("{failed} thing(s) to fix.\n")
+    });
     super::print(&out)?;
-    if failed > 0 { Err(Error::Failed(format!("doctor found {failed} problem(s)"))) } else { Ok(()) }
+    if failed > 0 {
+        Err(Error::Failed(format!("doctor found {failed} problem(s)")))
+    } else {
+        Ok(())
+    }
 }
 
 fn run_completions(parser: &mut lexopt::Parser) -> Result<()> {
     let shell = match parser.next()? {
         Some(lexopt::Arg::Value(s)) => s.to_string_lossy().into_owned(),
-        _ => return Err(Error::Usage("baton completions: name a shell: bash, zsh or fish".into())),
+        _ => {
+            return Err(Error::Usage(
+                "baton completions: name a shell: bash, zsh or fish".into(),
+            ));
+        }
     };
-    let script = super::completions::script(&shell)
-        .ok_or_else(|| Error::Usage(format!("baton completions: unknown shell '{shell}'; use bash, zsh or fish")))?;
+    let script = super::completions::script(&shell).ok_or_else(|| {
+        Error::Usage(format!(
+            "baton completions: unknown shell '{shell}'; use bash, zsh or fish"
+        ))
+    })?;
     let mut out = std::io::stdout().lock();
     let _ = out.write_all(script.as_bytes());
     Ok(())

@@ -112,7 +112,10 @@ fn find(name: &str) -> Result<&'static Command> {
     let name = if name == "monitor" { "hook" } else { name };
     COMMANDS.iter().find(|c| c.name == name).ok_or_else(|| {
         let names: Vec<&str> = COMMANDS.iter().map(|c| c.name).collect();
-        Error::Usage(format!("unknown command '{name}'; the commands are: {}", names.join(", ")))
+        Error::Usage(format!(
+            "unknown command '{name}'; the commands are: {}",
+            names.join(", ")
+        ))
     })
 }
 
@@ -133,7 +136,12 @@ pub fn words_and_json(parser: &mut lexopt::Parser, command: &str) -> Result<(Vec
         match arg {
             lexopt::Arg::Long("json") => json = true,
             lexopt::Arg::Value(v) => words.push(v.to_string_lossy().into_owned()),
-            other => return Err(Error::Usage(format!("baton {command}: unexpected {}", other.unexpected()))),
+            other => {
+                return Err(Error::Usage(format!(
+                    "baton {command}: unexpected {}",
+                    other.unexpected()
+                )));
+            }
         }
     }
     Ok((words, json))
@@ -152,7 +160,10 @@ pub fn run_silently(body: impl FnOnce() -> Option<String> + std::panic::UnwindSa
     std::panic::set_hook(Box::new(|info| crate::log::note(&format!("panic: {info}"))));
     if let Ok(Some(text)) = std::panic::catch_unwind(body) {
         let mut out = std::io::stdout().lock();
-        let _ = out.write_all(text.as_bytes()).and_then(|()| out.write_all(b"\n")).and_then(|()| out.flush());
+        let _ = out
+            .write_all(text.as_bytes())
+            .and_then(|()| out.write_all(b"\n"))
+            .and_then(|()| out.flush());
     }
     0
 }

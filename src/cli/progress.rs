@@ -40,7 +40,11 @@ fn run(parser: &mut lexopt::Parser) -> Result<()> {
     let snapshot = Snapshot::load(&project);
     let handoff = crate::session::handoff::read(&project.root);
     let human_actions: Vec<String> = match &handoff {
-        Ok(Some(h)) => h.human_actions_pending.iter().filter_map(|a| a.action.clone()).collect(),
+        Ok(Some(h)) => h
+            .human_actions_pending
+            .iter()
+            .filter_map(|a| a.action.clone())
+            .collect(),
         _ => Vec::new(),
     };
     let mut blockers = snapshot.state.as_ref().map(|s| s.blockers.clone()).unwrap_or_default();
@@ -59,7 +63,10 @@ fn run(parser: &mut lexopt::Parser) -> Result<()> {
             reason: format!("a paused handoff is waiting (after it: {})", next.command),
         };
     }
-    let last_done = snapshot.state.as_ref().and_then(|s| s.last_activity.clone().or_else(|| s.stopped_at.clone()));
+    let last_done = snapshot
+        .state
+        .as_ref()
+        .and_then(|s| s.last_activity.clone().or_else(|| s.stopped_at.clone()));
     let milestone = snapshot.milestone_progress();
     if as_json {
         let value = json!({
@@ -82,12 +89,19 @@ fn run(parser: &mut lexopt::Parser) -> Result<()> {
             "human_actions_pending": human_actions,
             "handoff": match &handoff { Ok(Some(_)) => json!("present"), Ok(None) => json!(null), Err(e) => json!(format!("unreadable: {e}")) },
         });
-        return super::print(&format!("{}\n", serde_json::to_string_pretty(&value).unwrap_or_default()));
+        return super::print(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(&value).unwrap_or_default()
+        ));
     }
     let mut out = String::new();
     let p = &snapshot.progress;
     if let (Some(m), Some(name)) = (&milestone, &position.milestone) {
-        let title = position.milestone_name.as_deref().map(|n| format!("{name} {n}")).unwrap_or_else(|| name.clone());
+        let title = position
+            .milestone_name
+            .as_deref()
+            .map(|n| format!("{name} {n}"))
+            .unwrap_or_else(|| name.clone());
         out.push_str(&format!(
             "Milestone {title}: {}% ({} of {} phases, {} of {} plans)\n",
             m.percent, m.completed_phases, m.total_phases, m.completed_plans, m.total_plans
@@ -103,10 +117,22 @@ fn run(parser: &mut lexopt::Parser) -> Result<()> {
             let plan = position
                 .plan
                 .as_deref()
-                .map(|id| format!(", plan {id} next ({} of {} done)", position.plans_done, position.plans_total))
+                .map(|id| {
+                    format!(
+                        ", plan {id} next ({} of {} done)",
+                        position.plans_done, position.plans_total
+                    )
+                })
                 .unwrap_or_default();
-            let status = position.status.as_deref().map(|s| format!("; status {s}")).unwrap_or_default();
-            out.push_str(&format!("Position: phase {n} of {}{name}{plan}{status}\n", position.total_phases));
+            let status = position
+                .status
+                .as_deref()
+                .map(|s| format!("; status {s}"))
+                .unwrap_or_default();
+            out.push_str(&format!(
+                "Position: phase {n} of {}{name}{plan}{status}\n",
+                position.total_phases
+            ));
         }
         (None, _) => out.push_str("Position: no current phase\n"),
     }

@@ -64,12 +64,18 @@ Examples:
 };
 
 fn value(parser: &mut lexopt::Parser, flag: &str) -> Result<String> {
-    let v = parser.value().map_err(|_| Error::Usage(format!("baton pause: {flag} needs a value")))?;
-    v.into_string().map_err(|_| Error::Usage(format!("baton pause: {flag} must be UTF-8 text")))
+    let v = parser
+        .value()
+        .map_err(|_| Error::Usage(format!("baton pause: {flag} needs a value")))?;
+    v.into_string()
+        .map_err(|_| Error::Usage(format!("baton pause: {flag} must be UTF-8 text")))
 }
 
 fn run_pause(parser: &mut lexopt::Parser) -> Result<()> {
-    let mut request = PauseRequest { trigger: "manual".to_owned(), ..PauseRequest::default() };
+    let mut request = PauseRequest {
+        trigger: "manual".to_owned(),
+        ..PauseRequest::default()
+    };
     let mut as_json = false;
     let mut json_in = false;
     let mut report = false;
@@ -95,28 +101,49 @@ fn run_pause(parser: &mut lexopt::Parser) -> Result<()> {
     }
     if json_in {
         let mut text = String::new();
-        std::io::stdin().take(8 * 1024 * 1024).read_to_string(&mut text).map_err(|e| Error::Failed(format!("--json-in: cannot read stdin: {e}")))?;
-        let value = serde_json::from_str(&text)
-            .map_err(|e| Error::Failed(format!("--json-in: stdin is not JSON ({e}); pipe a handoff object in GSD's schema")))?;
+        std::io::stdin()
+            .take(8 * 1024 * 1024)
+            .read_to_string(&mut text)
+            .map_err(|e| Error::Failed(format!("--json-in: cannot read stdin: {e}")))?;
+        let value = serde_json::from_str(&text).map_err(|e| {
+            Error::Failed(format!(
+                "--json-in: stdin is not JSON ({e}); pipe a handoff object in GSD's schema"
+            ))
+        })?;
         request.structured = Some(value);
     }
     let project = Project::current_or_here()?;
     let outcome = pause::pause(&project, &request, chrono::Utc::now())?;
     let report = match report {
         false => None,
-        true => Some(crate::session::report::write_report(&crate::session::report::ReportOptions::new(&project.root)).map_err(|e| {
-            Error::Failed(format!("the handoff was saved ({}), but the session report was not: {e}", outcome.handoff.display()))
-        })?),
+        true => Some(
+            crate::session::report::write_report(&crate::session::report::ReportOptions::new(&project.root)).map_err(
+                |e| {
+                    Error::Failed(format!(
+                        "the handoff was saved ({}), but the session report was not: {e}",
+                        outcome.handoff.display()
+                    ))
+                },
+            )?,
+        ),
     };
     if as_json {
         let value = serde_json::json!({
             "handoff": outcome.handoff, "continue_here": outcome.continue_here, "state": outcome.state, "record": outcome.record,
             "report": report,
         });
-        return super::print(&format!("{}\n", serde_json::to_string_pretty(&value).unwrap_or_default()));
+        return super::print(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(&value).unwrap_or_default()
+        ));
     }
     let rel = |p: &std::path::Path| resume::relative(&project, p);
-    let mut out = format!("Paused: {}.\nWrote {} and {}", pause::stopped_at(&outcome.record), rel(&outcome.handoff), rel(&outcome.continue_here));
+    let mut out = format!(
+        "Paused: {}.\nWrote {} and {}",
+        pause::stopped_at(&outcome.record),
+        rel(&outcome.handoff),
+        rel(&outcome.continue_here)
+    );
     match &outcome.state {
         Some(state) => out.push_str(&format!("; noted the pause in {} (Session Continuity).\n", rel(state))),
         None => out.push_str(".\n"),
@@ -156,11 +183,18 @@ fn run_resume(parser: &mut lexopt::Parser) -> Result<()> {
             project.root.display()
         )));
     };
-    let archived = if brief.source == "handoff" && !keep { resume::archive(&project, chrono::Utc::now())? } else { Vec::new() };
+    let archived = if brief.source == "handoff" && !keep {
+        resume::archive(&project, chrono::Utc::now())?
+    } else {
+        Vec::new()
+    };
     if as_json {
         let mut value = serde_json::to_value(&brief).unwrap_or_default();
         value["archived"] = serde_json::json!(archived);
-        return super::print(&format!("{}\n", serde_json::to_string_pretty(&value).unwrap_or_default()));
+        return super::print(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(&value).unwrap_or_default()
+        ));
     }
     let mut out = resume::render(&brief);
     if !archived.is_empty() {

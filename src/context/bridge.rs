@@ -21,55 +21,23 @@ pub struct Bridge {
     // GSD's fields.
     #[serde(default, deserialize_with = "lenient")]
     pub session_id: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient_number",
-        serialize_with = "whole_number"
-    )]
+    #[serde(default, deserialize_with = "lenient_number", serialize_with = "whole_number")]
     pub remaining_percentage: Option<f64>,
-    #[serde(
-        default,
-        deserialize_with = "lenient_number",
-        serialize_with = "whole_number"
-    )]
+    #[serde(default, deserialize_with = "lenient_number", serialize_with = "whole_number")]
     pub used_pct: Option<f64>,
     /// Unix seconds of the write.
-    #[serde(
-        default,
-        deserialize_with = "lenient_number",
-        serialize_with = "whole_number"
-    )]
+    #[serde(default, deserialize_with = "lenient_number", serialize_with = "whole_number")]
     pub timestamp: Option<f64>,
     // baton's extras.
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
     pub generator: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
     pub context_window_size: Option<u64>,
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
     pub used_tokens: Option<u64>,
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
     pub model_id: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
 }
 
@@ -146,7 +114,10 @@ pub const REWRITE_AFTER_SECS: u64 = 15;
 impl Bridge {
     /// Same figures, ignoring when they were written.
     fn same_figures(&self, other: &Bridge) -> bool {
-        let strip = |b: &Bridge| Bridge { timestamp: None, ..b.clone() };
+        let strip = |b: &Bridge| Bridge {
+            timestamp: None,
+            ..b.clone()
+        };
         strip(self) == strip(other)
     }
 }
@@ -183,13 +154,7 @@ mod tests {
             window: 200_000,
             source: UsageSource::Payload,
         };
-        let json = serde_json::to_string(&Bridge::new(
-            "s1",
-            &usage,
-            Some("claude-sonnet-4-5"),
-            1_795_996_764,
-        ))
-        .unwrap();
+        let json = serde_json::to_string(&Bridge::new("s1", &usage, Some("claude-sonnet-4-5"), 1_795_996_764)).unwrap();
         assert!(json.starts_with(
             r#"{"session_id":"s1","remaining_percentage":25,"used_pct":75,"timestamp":1795996764,"generator":"baton""#
         ), "{json}");
@@ -199,12 +164,25 @@ mod tests {
     fn unchanged_figures_are_not_rewritten_until_they_age() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("claude-ctx-s.json");
-        let usage = ContextUsage { used_tokens: 150_000, window: 200_000, source: UsageSource::Payload };
+        let usage = ContextUsage {
+            used_tokens: 150_000,
+            window: 200_000,
+            source: UsageSource::Payload,
+        };
         assert!(update(&path, &Bridge::new("s", &usage, None, 1000), 1000).unwrap());
         assert!(!update(&path, &Bridge::new("s", &usage, None, 1005), 1005).unwrap());
-        assert!(update(&path, &Bridge::new("s", &usage, None, 1015), 1015).unwrap(), "aged");
-        let more = ContextUsage { used_tokens: 151_000, ..usage };
-        assert!(update(&path, &Bridge::new("s", &more, None, 1016), 1016).unwrap(), "new figures");
+        assert!(
+            update(&path, &Bridge::new("s", &usage, None, 1015), 1015).unwrap(),
+            "aged"
+        );
+        let more = ContextUsage {
+            used_tokens: 151_000,
+            ..usage
+        };
+        assert!(
+            update(&path, &Bridge::new("s", &more, None, 1016), 1016).unwrap(),
+            "new figures"
+        );
         assert_eq!(read_at(&path).unwrap().used_tokens, Some(151_000));
     }
 
@@ -215,10 +193,7 @@ mod tests {
         )
         .unwrap();
         let usage = gsd.usage().unwrap();
-        assert_eq!(
-            (usage.remaining_percent(), usage.used_tokens),
-            (30, 140_000)
-        );
+        assert_eq!((usage.remaining_percent(), usage.used_tokens), (30, 140_000));
         assert_eq!(gsd.age_seconds(1_795_996_800), Some(36));
     }
 }

@@ -38,11 +38,7 @@ pub struct DebounceState {
 /// One tool call at `level`: returns the next state and whether a warning fires.
 /// The first warning fires at once; later ones when the count reaches `debounce_calls`
 /// (calls 1, 6, 11… for 5); WARNING→CRITICAL fires at once regardless of the count.
-pub fn step(
-    previous: Option<DebounceState>,
-    level: Level,
-    debounce_calls: u32,
-) -> (DebounceState, bool) {
+pub fn step(previous: Option<DebounceState>, level: Level, debounce_calls: u32) -> (DebounceState, bool) {
     let first = previous.is_none();
     let mut state = previous.unwrap_or_default();
     state.calls_since_warn = state.calls_since_warn.saturating_add(1);
@@ -66,11 +62,7 @@ fn lock_path(session_id: &str) -> Option<PathBuf> {
 
 /// Reads, advances and writes the session's debounce state under its lock.
 /// `Ok(None)` for an unsafe session id; an error when the lock or write fails.
-pub fn advance(
-    session_id: &str,
-    level: Level,
-    debounce_calls: u32,
-) -> std::io::Result<Option<(DebounceState, bool)>> {
+pub fn advance(session_id: &str, level: Level, debounce_calls: u32) -> std::io::Result<Option<(DebounceState, bool)>> {
     let (Some(path), Some(lock)) = (state_path(session_id), lock_path(session_id)) else {
         return Ok(None);
     };
@@ -145,10 +137,8 @@ mod tests {
 
     #[test]
     fn reads_gsds_file() {
-        let s: DebounceState = serde_json::from_str(
-            r#"{"callsSinceWarn":3,"lastLevel":"warning","criticalRecorded":true}"#,
-        )
-        .unwrap();
+        let s: DebounceState =
+            serde_json::from_str(r#"{"callsSinceWarn":3,"lastLevel":"warning","criticalRecorded":true}"#).unwrap();
         assert_eq!(
             (s.calls_since_warn, s.last_level, s.critical_recorded),
             (3, Some(Level::Warning), Some(true))

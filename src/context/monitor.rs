@@ -15,10 +15,7 @@ use crate::planning::config::PlanningConfig;
 
 /// Runs the monitor for one tool call; `Some(text)` is the warning to give the agent.
 pub fn on_tool_use(payload: &HookPayload, now: u64) -> Option<String> {
-    let session_id = payload
-        .session_id
-        .as_deref()
-        .filter(|id| fsx::is_safe_session_id(id))?;
+    let session_id = payload.session_id.as_deref().filter(|id| fsx::is_safe_session_id(id))?;
     let project = Project::find(&crate::hook::working_dir(payload.cwd.as_deref()));
     let config = Config::load(project.as_ref().map(|p| p.root.as_path()));
     let settings = config.monitor();
@@ -52,7 +49,9 @@ pub fn on_tool_use(payload: &HookPayload, now: u64) -> Option<String> {
         }
     };
     let planning = project.as_ref().filter(|p| p.has_planning_state());
-    if let Some(project) = planning.filter(|_| fire && level == Level::Critical && state.critical_recorded != Some(true)) {
+    if let Some(project) =
+        planning.filter(|_| fire && level == Level::Critical && state.critical_recorded != Some(true))
+    {
         record_exhaustion(project, session_id, 100 - usage.remaining_percent());
     }
     fire.then(|| warning_text(level, &usage, planning.is_some()))
@@ -81,8 +80,7 @@ pub fn current_usage(
 ) -> Option<ContextUsage> {
     let bridge = bridge::read(session_id);
     if let Some(b) = &bridge
-        && b.age_seconds(now)
-            .is_some_and(|age| age <= settings.stale_seconds)
+        && b.age_seconds(now).is_some_and(|age| age <= settings.stale_seconds)
         && let Some(usage) = b.usage()
     {
         return Some(usage);
@@ -177,8 +175,7 @@ mod tests {
             for planning in [true, false] {
                 let text = warning_text(level, &usage, planning);
                 assert!(
-                    text.starts_with("CONTEXT ")
-                        && text.contains(": Usage at 70%. Remaining: 30%."),
+                    text.starts_with("CONTEXT ") && text.contains(": Usage at 70%. Remaining: 30%."),
                     "{text}"
                 );
                 assert!(text.contains("140k of 200k tokens"), "{text}");

@@ -21,9 +21,7 @@ pub fn sweep_if_due(now: u64) {
     // SAFETY: geteuid has no preconditions and cannot fail.
     let uid = unsafe { libc::geteuid() };
     let stamp = dir.join(format!("baton-sweep-{uid}.stamp"));
-    let last = fs::symlink_metadata(&stamp)
-        .ok()
-        .map(|m| m.mtime().max(0) as u64);
+    let last = fs::symlink_metadata(&stamp).ok().map(|m| m.mtime().max(0) as u64);
     if last.is_some_and(|t| now.saturating_sub(t) < SWEEP_EVERY_SECS) {
         return;
     }
@@ -51,10 +49,7 @@ pub fn sweep(dir: &Path, now: u64, uid: u32) -> usize {
         let Ok(meta) = fs::symlink_metadata(&path) else {
             continue;
         };
-        if !meta.is_file()
-            || meta.uid() != uid
-            || now.saturating_sub(meta.mtime().max(0) as u64) < STALE_AFTER_SECS
-        {
+        if !meta.is_file() || meta.uid() != uid || now.saturating_sub(meta.mtime().max(0) as u64) < STALE_AFTER_SECS {
             continue;
         }
         if is_batons(&path, name) && fs::remove_file(&path).is_ok() {
@@ -72,8 +67,7 @@ fn is_batons(path: &Path, name: &str) -> bool {
         return false;
     }
     let mark = format!("\"generator\":\"{GENERATOR}\"");
-    fsx::read_private(path, 64 * 1024)
-        .is_ok_and(|bytes| bytes.windows(mark.len()).any(|w| w == mark.as_bytes()))
+    fsx::read_private(path, 64 * 1024).is_ok_and(|bytes| bytes.windows(mark.len()).any(|w| w == mark.as_bytes()))
 }
 
 #[cfg(test)]
@@ -93,9 +87,7 @@ mod tests {
         let now = crate::clock::unix_now();
         assert_eq!(sweep(d, now, uid), 0, "fresh files stay");
         assert_eq!(sweep(d, now + STALE_AFTER_SECS + 5, uid), 2);
-        assert!(
-            !d.join("claude-ctx-a.json").exists() && !d.join("claude-ctx-a-warned.lock").exists()
-        );
+        assert!(!d.join("claude-ctx-a.json").exists() && !d.join("claude-ctx-a-warned.lock").exists());
         assert!(d.join("claude-ctx-gsd.json").exists() && d.join("other.json").exists());
     }
 }

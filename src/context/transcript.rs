@@ -31,8 +31,16 @@ impl TailUsage {
     /// one of the model (the known model id first: only it carries a `[1m]` suffix).
     pub fn usage(&self, known_window: Option<u64>, known_model: Option<&str>, configured: Option<u64>) -> ContextUsage {
         let window = usage::window_size(known_window, known_model.or(self.model.as_deref()), configured);
-        let source = if self.after_compaction { UsageSource::CompactBoundary } else { UsageSource::Transcript };
-        ContextUsage { used_tokens: self.used_tokens, window, source }
+        let source = if self.after_compaction {
+            UsageSource::CompactBoundary
+        } else {
+            UsageSource::Transcript
+        };
+        ContextUsage {
+            used_tokens: self.used_tokens,
+            window,
+            source,
+        }
     }
 }
 
@@ -79,15 +87,21 @@ pub const WRITE_LAG_LIMIT: Duration = Duration::from_secs(1);
 pub fn wait_for_tool_use(path: &Path, tool_use_id: &str, limit: Duration) -> bool {
     let plausible = !tool_use_id.is_empty()
         && tool_use_id.len() <= 128
-        && tool_use_id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-    let Ok(file) = crate::fsx::open_regular(path) else { return false };
+        && tool_use_id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    let Ok(file) = crate::fsx::open_regular(path) else {
+        return false;
+    };
     if !plausible {
         return false;
     }
     let deadline = Instant::now() + limit;
     let mut searched_size = None;
     loop {
-        let Ok(size) = file.metadata().map(|m| m.len()) else { return false };
+        let Ok(size) = file.metadata().map(|m| m.len()) else {
+            return false;
+        };
         if searched_size != Some(size) {
             searched_size = Some(size);
             match tail_mentions(&file, size, tool_use_id.as_bytes()) {
@@ -280,7 +294,11 @@ mod tests {
         let path = f.path().to_path_buf();
         let writer = std::thread::spawn(move || {
             std::thread::sleep(Duration::from_millis(50));
-            writeln!(f, r#"{{"type":"assistant","message":{{"content":[{{"type":"tool_use","id":"toolu_late"}}]}}}}"#).unwrap();
+            writeln!(
+                f,
+                r#"{{"type":"assistant","message":{{"content":[{{"type":"tool_use","id":"toolu_late"}}]}}}}"#
+            )
+            .unwrap();
             f
         });
         assert!(wait_for_tool_use(&path, "toolu_late", Duration::from_secs(5)));
@@ -293,15 +311,24 @@ mod tests {
 
     #[test]
     fn finds_the_reply_behind_a_large_tool_result_at_once() {
-        let big = format!(r#"{{"type":"user","message":{{"content":[{{"tool_use_id":"toolu_big","content":"{}"}}]}}}}"#, "y".repeat(300_000));
-        let lines = vec![assistant(1000, "").replace(r#""id":"m""#, r#""id":"m","note":"toolu_big""#), big];
+        let big = format!(
+            r#"{{"type":"user","message":{{"content":[{{"tool_use_id":"toolu_big","content":"{}"}}]}}}}"#,
+            "y".repeat(300_000)
+        );
+        let lines = vec![
+            assistant(1000, "").replace(r#""id":"m""#, r#""id":"m","note":"toolu_big""#),
+            big,
+        ];
         let mut f = tempfile::NamedTempFile::new().unwrap();
         for l in &lines {
             writeln!(f, "{l}").unwrap();
         }
         let started = Instant::now();
         assert!(wait_for_tool_use(f.path(), "toolu_big", Duration::from_secs(5)));
-        assert!(started.elapsed() < Duration::from_secs(1), "found without waiting out the limit");
+        assert!(
+            started.elapsed() < Duration::from_secs(1),
+            "found without waiting out the limit"
+        );
     }
 
     #[test]
@@ -311,10 +338,7 @@ mod tests {
         if let Ok(Some(got)) = last_context_usage(&path) {
             assert_eq!(got.used_tokens, 150_000);
         } else {
-            panic!(
-                "fixture transcript missing or unreadable: {}",
-                path.display()
-            );
+            panic!("fixture transcript missing or unreadable: {}", path.display());
         }
     }
 }

@@ -101,11 +101,7 @@ impl ContextUsage {
 
 /// The window for a model: the payload's size when given, else `[1m]` ids get 1M,
 /// else the configured size, else 200k.
-pub fn window_size(
-    payload_window: Option<u64>,
-    model_id: Option<&str>,
-    configured: Option<u64>,
-) -> u64 {
+pub fn window_size(payload_window: Option<u64>, model_id: Option<&str>, configured: Option<u64>) -> u64 {
     if let Some(w) = payload_window.filter(|w| *w > 0) {
         return w;
     }
@@ -125,9 +121,7 @@ pub fn from_payload(cw: &ContextWindow, window: u64) -> Option<ContextUsage> {
             source: UsageSource::Payload,
         });
     }
-    let used_pct = cw
-        .used_percentage
-        .or(cw.remaining_percentage.map(|r| 100.0 - r))?;
+    let used_pct = cw.used_percentage.or(cw.remaining_percentage.map(|r| 100.0 - r))?;
     let used_tokens = (used_pct.clamp(0.0, 100.0) * window as f64 / 100.0).round() as u64;
     Some(ContextUsage {
         used_tokens,
@@ -202,18 +196,12 @@ mod tests {
 
     #[test]
     fn window_prefers_the_payload_then_the_model_then_config() {
-        assert_eq!(
-            window_size(Some(500_000), Some("claude-opus-4-6[1m]"), None),
-            500_000
-        );
+        assert_eq!(window_size(Some(500_000), Some("claude-opus-4-6[1m]"), None), 500_000);
         assert_eq!(
             window_size(None, Some("claude-sonnet-4-5[1m]"), Some(300_000)),
             LARGE_WINDOW
         );
-        assert_eq!(
-            window_size(Some(0), Some("claude-sonnet-4-5"), Some(300_000)),
-            300_000
-        );
+        assert_eq!(window_size(Some(0), Some("claude-sonnet-4-5"), Some(300_000)), 300_000);
         assert_eq!(window_size(None, None, None), DEFAULT_WINDOW);
     }
 
@@ -221,12 +209,8 @@ mod tests {
     fn payload_percentages_stand_in_for_missing_token_counts() {
         let cw: ContextWindow = serde_json::from_str(r#"{"remaining_percentage":30}"#).unwrap();
         let u = from_payload(&cw, 200_000).unwrap();
-        assert_eq!(
-            (u.used_tokens, u.source),
-            (140_000, UsageSource::PayloadPercent)
-        );
-        let cw: ContextWindow =
-            serde_json::from_str(r#"{"current_usage":null,"used_percentage":null}"#).unwrap();
+        assert_eq!((u.used_tokens, u.source), (140_000, UsageSource::PayloadPercent));
+        let cw: ContextWindow = serde_json::from_str(r#"{"current_usage":null,"used_percentage":null}"#).unwrap();
         assert!(from_payload(&cw, 200_000).is_none());
     }
 }

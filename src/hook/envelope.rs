@@ -23,10 +23,7 @@ pub fn additional_context(event: &str, text: &str) -> Option<String> {
         return None;
     }
     let text: String = text.chars().take(MAX_CONTEXT_CHARS).collect();
-    Some(
-        json!({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}})
-            .to_string(),
-    )
+    Some(json!({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}).to_string())
 }
 
 #[cfg(test)]

@@ -5,17 +5,13 @@ use serde::{Deserialize, Deserializer, de::DeserializeOwned};
 use serde_json::Value;
 
 /// Deserializes any value, keeping it only when it has the expected type.
-pub fn lenient<'de, D: Deserializer<'de>, T: DeserializeOwned>(
-    d: D,
-) -> Result<Option<T>, D::Error> {
+pub fn lenient<'de, D: Deserializer<'de>, T: DeserializeOwned>(d: D) -> Result<Option<T>, D::Error> {
     Ok(serde_json::from_value(Value::deserialize(d)?).ok())
 }
 
 /// Reads a token count or percentage given as an integer or a float (never negative).
 pub fn lenient_number<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
-    Ok(Value::deserialize(d)?
-        .as_f64()
-        .filter(|n| n.is_finite() && *n >= 0.0))
+    Ok(Value::deserialize(d)?.as_f64().filter(|n| n.is_finite() && *n >= 0.0))
 }
 
 /// Fields shared by every hook event, plus the event-specific ones baton uses.

@@ -28,11 +28,7 @@ pub fn read_payload(timeout: Duration) -> Result<Vec<u8>, ReadFailure> {
 }
 
 /// The reader behind [`read_payload`], on any file descriptor.
-pub fn read_object_from_fd(
-    fd: RawFd,
-    timeout: Duration,
-    cap: usize,
-) -> Result<Vec<u8>, ReadFailure> {
+pub fn read_object_from_fd(fd: RawFd, timeout: Duration, cap: usize) -> Result<Vec<u8>, ReadFailure> {
     let deadline = Instant::now() + timeout;
     let mut buf: Vec<u8> = Vec::new();
     let mut scanner = ObjectScanner::default();
@@ -42,7 +38,11 @@ pub fn read_object_from_fd(
             return Err(ReadFailure::TimedOut);
         }
         // Read straight into the buffer's spare room: no zeroed scratch buffer to copy from.
-        buf.reserve(if buf.is_empty() { 16 * 1024 } else { buf.len().min(1024 * 1024) });
+        buf.reserve(if buf.is_empty() {
+            16 * 1024
+        } else {
+            buf.len().min(1024 * 1024)
+        });
         let start = buf.len();
         let spare = buf.spare_capacity_mut();
         // SAFETY: `spare` is writable memory of `spare.len()` bytes owned by `buf`.

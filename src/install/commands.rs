@@ -41,7 +41,9 @@ pub fn plan(commands_dir: &Path, binary: &str) -> Vec<Planned> {
     SHIPPED
         .iter()
         .map(|(name, text)| {
-            let contents = text.replace("!`baton ", &format!("!`{program} ")).replace("Bash(baton:*)", &format!("Bash({binary}:*)"));
+            let contents = text
+                .replace("!`baton ", &format!("!`{program} "))
+                .replace("Bash(baton:*)", &format!("Bash({binary}:*)"));
             let path = commands_dir.join(NAMESPACE).join(name);
             let action = match std::fs::read_to_string(&path) {
                 Ok(existing) if existing == contents => Action::Unchanged,
@@ -76,7 +78,8 @@ pub fn write(planned: &[Planned]) -> Result<(Written, Vec<PathBuf>)> {
         }
         let dir = p.path.parent().unwrap_or(Path::new("."));
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-        fsx::write_atomic(&p.path, p.contents.as_bytes(), 0o644, fsx::Durability::Durable).map_err(|e| Error::io(&p.path, e))?;
+        fsx::write_atomic(&p.path, p.contents.as_bytes(), 0o644, fsx::Durability::Durable)
+            .map_err(|e| Error::io(&p.path, e))?;
         written.push((p.path.clone(), hash(&p.contents)));
     }
     Ok((written, skipped))

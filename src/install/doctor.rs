@@ -23,10 +23,18 @@ pub struct Check {
 
 impl Check {
     fn pass(what: impl Into<String>) -> Self {
-        Self { ok: true, what: what.into(), fix: None }
+        Self {
+            ok: true,
+            what: what.into(),
+            fix: None,
+        }
     }
     fn fail(what: impl Into<String>, fix: impl Into<String>) -> Self {
-        Self { ok: false, what: what.into(), fix: Some(fix.into()) }
+        Self {
+            ok: false,
+            what: what.into(),
+            fix: Some(fix.into()),
+        }
     }
 }
 
@@ -46,7 +54,10 @@ pub fn run(binary: &Path, project: Option<&Path>) -> Vec<Check> {
             continue;
         }
         match super::read_settings(&path) {
-            Err(e) => checks.push(Check::fail(format!("{e}"), "fix the JSON so Claude Code (and baton) can read it")),
+            Err(e) => checks.push(Check::fail(
+                format!("{e}"),
+                "fix the JSON so Claude Code (and baton) can read it",
+            )),
             Ok((value, _)) => {
                 if let Some(cmd) = value["statusLine"]["command"].as_str().filter(|c| is_baton_command(c)) {
                     statusline = true;
@@ -64,17 +75,28 @@ pub fn run(binary: &Path, project: Option<&Path>) -> Vec<Check> {
             }
         }
     }
-    let where_ = scopes.iter().filter_map(|s| s.settings_path().ok()).map(|p| p.display().to_string()).collect::<Vec<_>>().join(" or ");
+    let where_ = scopes
+        .iter()
+        .filter_map(|s| s.settings_path().ok())
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(" or ");
     if statusline {
         checks.push(Check::pass("statusLine runs baton"));
     } else {
-        checks.push(Check::fail(format!("no baton statusLine in {where_}"), "run `baton install` (or `baton install --force` to replace another statusline)"));
+        checks.push(Check::fail(
+            format!("no baton statusLine in {where_}"),
+            "run `baton install` (or `baton install --force` to replace another statusline)",
+        ));
     }
     for (event, _) in EVENTS {
         if wired_events.contains(event) {
             checks.push(Check::pass(format!("{event} hook runs baton")));
         } else {
-            checks.push(Check::fail(format!("no baton {event} hook in {where_}"), "run `baton install`"));
+            checks.push(Check::fail(
+                format!("no baton {event} hook in {where_}"),
+                "run `baton install`",
+            ));
         }
     }
     commands.sort();
@@ -94,10 +116,22 @@ fn on_path(binary: &Path) -> Check {
         .unwrap_or_default();
     let this = binary.canonicalize().unwrap_or_else(|_| binary.to_path_buf());
     match found {
-        None => Check::fail("`baton` is not on PATH", format!("add {} to PATH (slash commands and scripts call `baton`)", this.parent().unwrap_or(&this).display())),
-        Some(p) if p.canonicalize().ok().as_deref() == Some(this.as_path()) => Check::pass(format!("`baton` on PATH is {}", p.display())),
+        None => Check::fail(
+            "`baton` is not on PATH",
+            format!(
+                "add {} to PATH (slash commands and scripts call `baton`)",
+                this.parent().unwrap_or(&this).display()
+            ),
+        ),
+        Some(p) if p.canonicalize().ok().as_deref() == Some(this.as_path()) => {
+            Check::pass(format!("`baton` on PATH is {}", p.display()))
+        }
         Some(p) => Check::fail(
-            format!("`baton` on PATH is {}, not this binary ({})", p.display(), this.display()),
+            format!(
+                "`baton` on PATH is {}, not this binary ({})",
+                p.display(),
+                this.display()
+            ),
             "reinstall with ./install.sh, or put the right directory first on PATH",
         ),
     }
@@ -107,7 +141,10 @@ fn on_path(binary: &Path) -> Check {
 fn command_runs(command: &str, binary: &Path) -> Check {
     let (program, mode) = split_command(command);
     if !Path::new(&program).is_file() && which(&program).is_none() {
-        return Check::fail(format!("`{command}`: {program} does not exist"), "run `baton install` again to point the settings at this binary");
+        return Check::fail(
+            format!("`{command}`: {program} does not exist"),
+            "run `baton install` again to point the settings at this binary",
+        );
     }
     let payload = if mode == "statusline" {
         r#"{"session_id":"baton-doctor","model":{"display_name":"Doctor"},"context_window":{"context_window_size":200000,"current_usage":{"input_tokens":1000}}}"#
@@ -133,11 +170,19 @@ fn command_runs(command: &str, binary: &Path) -> Check {
     let same = Path::new(&program).canonicalize().ok() == binary.canonicalize().ok();
     match run {
         Ok(out) if out.status.success() && out.stderr.is_empty() => {
-            let note = if same { "" } else { " (a different baton binary than this one)" };
+            let note = if same {
+                ""
+            } else {
+                " (a different baton binary than this one)"
+            };
             Check::pass(format!("`{command}` runs and exits cleanly{note}"))
         }
         Ok(out) => Check::fail(
-            format!("`{command}` exited {:?} with stderr {:?}", out.status.code(), String::from_utf8_lossy(&out.stderr)),
+            format!(
+                "`{command}` exited {:?} with stderr {:?}",
+                out.status.code(),
+                String::from_utf8_lossy(&out.stderr)
+            ),
             "reinstall with ./install.sh; Claude Code shows this as a hook error",
         ),
         Err(e) => Check::fail(format!("`{command}` cannot run: {e}"), "reinstall with ./install.sh"),
@@ -154,31 +199,49 @@ fn split_command(command: &str) -> (String, String) {
         }
     };
     let mode = rest.split_whitespace().next().unwrap_or("hook");
-    (program, if mode == "statusline" { "statusline" } else { "hook" }.to_owned())
+    (
+        program,
+        if mode == "statusline" { "statusline" } else { "hook" }.to_owned(),
+    )
 }
 
 fn which(program: &str) -> Option<PathBuf> {
-    std::env::split_paths(&std::env::var_os("PATH")?).map(|d| d.join(program)).find(|c| c.is_file())
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|d| d.join(program))
+        .find(|c| c.is_file())
 }
 
 /// The newest bridge file against the newest transcript: a session active in the last ten
 /// minutes should have a bridge file written by the statusline within that time.
 fn bridge_freshness() -> Check {
-    let newest_bridge = newest(&crate::fsx::temp_dir(), |n| n.starts_with("claude-ctx-") && n.ends_with(".json") && !n.ends_with("-warned.json"));
+    let newest_bridge = newest(&crate::fsx::temp_dir(), |n| {
+        n.starts_with("claude-ctx-") && n.ends_with(".json") && !n.ends_with("-warned.json")
+    });
     let projects = crate::context::statusline::todos::claude_config_dir().map(|d| d.join("projects"));
     let newest_transcript = projects.and_then(|dir| {
-        std::fs::read_dir(dir).ok()?.flatten().filter_map(|p| newest(&p.path(), |n| n.ends_with(".jsonl"))).max_by_key(|(_, t)| *t)
+        std::fs::read_dir(dir)
+            .ok()?
+            .flatten()
+            .filter_map(|p| newest(&p.path(), |n| n.ends_with(".jsonl")))
+            .max_by_key(|(_, t)| *t)
     });
     let age = |t: SystemTime| SystemTime::now().duration_since(t).unwrap_or_default();
     match (newest_transcript, newest_bridge) {
         (Some((transcript, t)), bridge) if age(t) < RECENT => match bridge {
             Some((_, b)) if age(b) < RECENT => Check::pass(format!("bridge file written {}s ago", age(b).as_secs())),
             _ => Check::fail(
-                format!("session {} was active {}s ago but no bridge file is fresh", transcript.display(), age(t).as_secs()),
+                format!(
+                    "session {} was active {}s ago but no bridge file is fresh",
+                    transcript.display(),
+                    age(t).as_secs()
+                ),
                 "the statusline is not running: check statusLine in the settings this session reads (headless `claude -p` never runs it; the monitor then reads the transcript itself)",
             ),
         },
-        (_, Some((_, b))) => Check::pass(format!("newest bridge file is {}s old (no session active now)", age(b).as_secs())),
+        (_, Some((_, b))) => Check::pass(format!(
+            "newest bridge file is {}s old (no session active now)",
+            age(b).as_secs()
+        )),
         (_, None) => Check::pass("no recent session to check the bridge file against"),
     }
 }
@@ -194,20 +257,37 @@ fn newest(dir: &Path, wanted: impl Fn(&str) -> bool) -> Option<(PathBuf, SystemT
 
 /// Hook failures of baton recorded in the newest transcripts' tails.
 fn hook_errors_in_transcripts() -> Vec<Check> {
-    let Some(projects) = crate::context::statusline::todos::claude_config_dir().map(|d| d.join("projects")) else { return Vec::new() };
-    let Ok(dirs) = std::fs::read_dir(projects) else { return Vec::new() };
-    let mut transcripts: Vec<(PathBuf, SystemTime)> = dirs.flatten().filter_map(|d| newest(&d.path(), |n| n.ends_with(".jsonl"))).collect();
+    let Some(projects) = crate::context::statusline::todos::claude_config_dir().map(|d| d.join("projects")) else {
+        return Vec::new();
+    };
+    let Ok(dirs) = std::fs::read_dir(projects) else {
+        return Vec::new();
+    };
+    let mut transcripts: Vec<(PathBuf, SystemTime)> = dirs
+        .flatten()
+        .filter_map(|d| newest(&d.path(), |n| n.ends_with(".jsonl")))
+        .collect();
     transcripts.sort_by_key(|(_, t)| std::cmp::Reverse(*t));
     let mut failures = 0;
     for (path, _) in transcripts.iter().take(5) {
-        let Ok(text) = read_tail(path, 256 * 1024) else { continue };
+        let Ok(text) = read_tail(path, 256 * 1024) else {
+            continue;
+        };
         failures += text
             .lines()
-            .filter(|l| l.contains("baton") && (l.contains("\"hook_error\"") || l.contains("\"hook_non_blocking_error\"") || (l.contains("\"exitCode\":") && !l.contains("\"exitCode\":0"))))
+            .filter(|l| {
+                l.contains("baton")
+                    && (l.contains("\"hook_error\"")
+                        || l.contains("\"hook_non_blocking_error\"")
+                        || (l.contains("\"exitCode\":") && !l.contains("\"exitCode\":0")))
+            })
             .count();
     }
     if failures > 0 {
-        vec![Check::fail(format!("{failures} failed baton hook runs in recent transcripts"), "run `baton doctor` after `./install.sh`; set BATON_LOG=/tmp/baton.log to see why")]
+        vec![Check::fail(
+            format!("{failures} failed baton hook runs in recent transcripts"),
+            "run `baton doctor` after `./install.sh`; set BATON_LOG=/tmp/baton.log to see why",
+        )]
     } else {
         vec![Check::pass("no failed baton hook runs in recent transcripts")]
     }
@@ -229,8 +309,14 @@ mod tests {
 
     #[test]
     fn splits_wired_commands() {
-        assert_eq!(split_command("/x/baton statusline"), ("/x/baton".into(), "statusline".into()));
-        assert_eq!(split_command("'/my dir/baton' hook"), ("/my dir/baton".into(), "hook".into()));
+        assert_eq!(
+            split_command("/x/baton statusline"),
+            ("/x/baton".into(), "statusline".into())
+        );
+        assert_eq!(
+            split_command("'/my dir/baton' hook"),
+            ("/my dir/baton".into(), "hook".into())
+        );
         assert_eq!(split_command("baton monitor"), ("baton".into(), "hook".into()));
     }
 }

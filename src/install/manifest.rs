@@ -46,8 +46,12 @@ impl Manifest {
     pub fn read(claude_dir: &Path) -> Result<Self> {
         let path = claude_dir.join(FILE_NAME);
         match std::fs::read(&path) {
-            Ok(bytes) => serde_json::from_slice(&bytes)
-                .map_err(|e| Error::invalid(&path, format!("is not baton's install manifest ({e}); move it aside and reinstall"))),
+            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
+                Error::invalid(
+                    &path,
+                    format!("is not baton's install manifest ({e}); move it aside and reinstall"),
+                )
+            }),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Self::default()),
             Err(e) => Err(Error::io(&path, e)),
         }
@@ -73,7 +77,10 @@ impl Manifest {
         }
         self.version = 1;
         for (event, group) in &merge.added_groups {
-            self.groups.push(AddedGroup { event: event.clone(), group: group.clone() });
+            self.groups.push(AddedGroup {
+                event: event.clone(),
+                group: group.clone(),
+            });
         }
         if statusline.is_some() {
             self.statusline = statusline;
@@ -84,7 +91,10 @@ impl Manifest {
         self.created_hooks_key |= merge.created_hooks_key;
         for (path, hash) in commands {
             self.commands.retain(|c| &c.path != path);
-            self.commands.push(AddedCommand { path: path.clone(), hash: hash.clone() });
+            self.commands.push(AddedCommand {
+                path: path.clone(),
+                hash: hash.clone(),
+            });
         }
     }
 

@@ -39,7 +39,6 @@ impl Scope {
     }
 }
 
-
 /// One install request.
 #[derive(Debug, Clone)]
 pub struct InstallRequest {
@@ -112,14 +111,20 @@ fn write_with_backup(path: &Path, text: &str, original: Option<&str>) -> Result<
     let backup = match original {
         Some(old) => {
             let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ");
-            let name = format!("{}.baton-backup-{stamp}", path.file_name().and_then(|n| n.to_str()).unwrap_or("settings.json"));
+            let name = format!(
+                "{}.baton-backup-{stamp}",
+                path.file_name().and_then(|n| n.to_str()).unwrap_or("settings.json")
+            );
             let backup = dir.join(name);
-            fsx::write_atomic(&backup, old.as_bytes(), 0o600, fsx::Durability::Durable).map_err(|e| Error::io(&backup, e))?;
+            fsx::write_atomic(&backup, old.as_bytes(), 0o600, fsx::Durability::Durable)
+                .map_err(|e| Error::io(&backup, e))?;
             Some(backup)
         }
         None => None,
     };
-    let mode = std::fs::metadata(path).map(|m| std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o777).unwrap_or(0o644);
+    let mode = std::fs::metadata(path)
+        .map(|m| std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o777)
+        .unwrap_or(0o644);
     fsx::write_atomic(path, text.as_bytes(), mode, fsx::Durability::Durable).map_err(|e| Error::io(path, e))?;
     Ok(backup)
 }
@@ -130,10 +135,16 @@ pub fn install(request: &InstallRequest) -> Result<InstallReport> {
     let claude_dir = request.scope.claude_dir()?;
     let (mut value, original) = read_settings(&settings_path)?;
     ensure_writable(&settings_path)?;
-    let binary = request.binary.to_str().ok_or_else(|| Error::Failed("baton's path is not UTF-8; install it elsewhere".into()))?;
+    let binary = request
+        .binary
+        .to_str()
+        .ok_or_else(|| Error::Failed("baton's path is not UTF-8; install it elsewhere".into()))?;
     let wiring = Wiring::for_binary(binary);
     let merged = settings::merge(&mut value, &wiring, request.statusline).map_err(|e| match e {
-        MergeError::Shape(what) => Error::invalid(&settings_path, format!("{what}; fix it, then run baton install again. Nothing was changed.")),
+        MergeError::Shape(what) => Error::invalid(
+            &settings_path,
+            format!("{what}; fix it, then run baton install again. Nothing was changed."),
+        ),
         MergeError::ForeignStatusline(current) => Error::Failed(format!(
             "{} already has a statusLine from another tool ({}).\nRun `baton install --force` to replace it \
              (`baton uninstall` puts it back), or `baton install --no-statusline` to keep it and wire only the hooks. \
@@ -148,26 +159,48 @@ pub fn install(request: &InstallRequest) -> Result<InstallReport> {
         replaced_statusline: merged.replaced_statusline.clone(),
         ..InstallReport::default()
     };
-    report.added = merged.added_groups.iter().map(|(event, _)| format!("hooks.{event}")).collect();
+    report.added = merged
+        .added_groups
+        .iter()
+        .map(|(event, _)| format!("hooks.{event}"))
+        .collect();
     if merged.statusline_added {
         report.added.insert(0, "statusLine".to_owned());
     }
     let planned = commands::plan(&claude_dir.join("commands"), binary);
     if request.dry_run {
-        report.commands_written = planned.iter().filter(|c| c.action == commands::Action::Write).map(|c| c.path.clone()).collect();
-        report.commands_skipped = planned.iter().filter(|c| c.action == commands::Action::Foreign).map(|c| c.path.clone()).collect();
+        report.commands_written = planned
+            .iter()
+            .filter(|c| c.action == commands::Action::Write)
+            .map(|c| c.path.clone())
+            .collect();
+        report.commands_skipped = planned
+            .iter()
+            .filter(|c| c.action == commands::Action::Foreign)
+            .map(|c| c.path.clone())
+            .collect();
         return Ok(report);
     }
     let changed_settings = !merged.added_groups.is_empty() || merged.statusline_added;
     if changed_settings {
-        report.backup = write_with_backup(&settings_path, &render_settings(&value, original.as_deref()), original.as_deref())?;
+        report.backup = write_with_backup(
+            &settings_path,
+            &render_settings(&value, original.as_deref()),
+            original.as_deref(),
+        )?;
     }
     let (written, skipped) = commands::write(&planned)?;
     report.commands_written = written.iter().map(|(p, _)| p.clone()).collect();
     report.commands_skipped = skipped;
     let mut manifest = Manifest::read(&claude_dir)?;
     let created = original.is_none() && changed_settings;
-    manifest.record(&merged, merged.statusline_added.then(|| wiring.statusline()), &written, report.backup.as_deref(), created);
+    manifest.record(
+        &merged,
+        merged.statusline_added.then(|| wiring.statusline()),
+        &written,
+        report.backup.as_deref(),
+        created,
+    );
     manifest.write(&claude_dir)?;
     Ok(report)
 }
@@ -197,7 +230,11 @@ pub fn uninstall(scope: &Scope, dry_run: bool) -> Result<UninstallReport> {
     let (mut value, original) = read_settings(&settings_path)?;
     let installed = manifest.installed();
     let kept = settings::unmerge(&mut value, &installed);
-    let mut report = UninstallReport { settings: settings_path.clone(), kept, ..UninstallReport::default() };
+    let mut report = UninstallReport {
+        settings: settings_path.clone(),
+        kept,
+        ..UninstallReport::default()
+    };
     report.removed = installed.groups.iter().map(|(e, _)| format!("hooks.{e}")).collect();
     if installed.statusline.is_some() {
         report.removed.insert(0, "statusLine".to_owned());
@@ -219,7 +256,11 @@ pub fn uninstall(scope: &Scope, dry_run: bool) -> Result<UninstallReport> {
                 write_with_backup(&settings_path, &text, original.as_deref())?;
             }
             None => {
-                write_with_backup(&settings_path, &render_settings(&value, original.as_deref()), original.as_deref())?;
+                write_with_backup(
+                    &settings_path,
+                    &render_settings(&value, original.as_deref()),
+                    original.as_deref(),
+                )?;
             }
         }
     }
@@ -239,7 +280,11 @@ fn restored_original(manifest: &Manifest, now: &Value) -> Option<String> {
         None if manifest.created_settings => String::new(),
         None => return None,
     };
-    let before: Value = if text.trim().is_empty() { Value::Object(Default::default()) } else { serde_json::from_str(&text).ok()? };
+    let before: Value = if text.trim().is_empty() {
+        Value::Object(Default::default())
+    } else {
+        serde_json::from_str(&text).ok()?
+    };
     (before == *now).then_some(text)
 }
 

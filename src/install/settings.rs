@@ -26,7 +26,9 @@ pub struct Wiring {
 impl Wiring {
     /// Wiring for the binary at `path` (absolute).
     pub fn for_binary(path: &str) -> Self {
-        Self { program: shell_quote(path) }
+        Self {
+            program: shell_quote(path),
+        }
     }
 
     pub fn statusline(&self) -> Value {
@@ -45,7 +47,11 @@ impl Wiring {
 
 /// Quotes a path for a POSIX shell when it holds anything but safe characters.
 pub fn shell_quote(path: &str) -> String {
-    if !path.is_empty() && path.bytes().all(|b| b.is_ascii_alphanumeric() || b"/._-+,:@".contains(&b)) {
+    if !path.is_empty()
+        && path
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/._-+,:@".contains(&b))
+    {
         path.to_owned()
     } else {
         format!("'{}'", path.replace('\'', "'\\''"))
@@ -70,7 +76,9 @@ pub fn is_baton_command(command: &str) -> bool {
 /// Whether a hook group holds a baton command.
 fn group_has_baton(group: &Value) -> bool {
     group["hooks"].as_array().is_some_and(|hooks| {
-        hooks.iter().any(|h| h["command"].as_str().is_some_and(is_baton_command))
+        hooks
+            .iter()
+            .any(|h| h["command"].as_str().is_some_and(is_baton_command))
     })
 }
 
@@ -110,7 +118,9 @@ pub enum StatuslinePolicy {
 /// Adds baton's statusLine and hook groups to `settings`, keeping every existing key and
 /// entry, adding nothing that is already there.
 pub fn merge(settings: &mut Value, wiring: &Wiring, policy: StatuslinePolicy) -> Result<Merge, MergeError> {
-    let root = settings.as_object_mut().ok_or_else(|| MergeError::Shape("the file is not a JSON object".into()))?;
+    let root = settings
+        .as_object_mut()
+        .ok_or_else(|| MergeError::Shape("the file is not a JSON object".into()))?;
     let mut merge = Merge::default();
     match root.get("statusLine") {
         _ if policy == StatuslinePolicy::Skip => {}
@@ -126,11 +136,15 @@ pub fn merge(settings: &mut Value, wiring: &Wiring, policy: StatuslinePolicy) ->
         merge.created_hooks_key = true;
     }
     let hooks = root.entry("hooks").or_insert_with(|| Value::Object(Map::new()));
-    let hooks = hooks.as_object_mut().ok_or_else(|| MergeError::Shape("\"hooks\" is not an object".into()))?;
+    let hooks = hooks
+        .as_object_mut()
+        .ok_or_else(|| MergeError::Shape("\"hooks\" is not an object".into()))?;
     let mut additions = Vec::new();
     for (event, matcher) in EVENTS {
         let groups = hooks.get(*event).map_or(Ok(&[][..]), |g| {
-            g.as_array().map(Vec::as_slice).ok_or_else(|| MergeError::Shape(format!("\"hooks.{event}\" is not an array")))
+            g.as_array()
+                .map(Vec::as_slice)
+                .ok_or_else(|| MergeError::Shape(format!("\"hooks.{event}\" is not an array")))
         })?;
         if groups.iter().any(group_has_baton) {
             merge.already.push((*event).to_owned());
@@ -166,7 +180,9 @@ pub struct Installed {
 /// when they are empty again. Returns the entries left in place because they were changed since.
 pub fn unmerge(settings: &mut Value, installed: &Installed) -> Vec<String> {
     let mut kept = Vec::new();
-    let Some(root) = settings.as_object_mut() else { return kept };
+    let Some(root) = settings.as_object_mut() else {
+        return kept;
+    };
     if let Some(ours) = &installed.statusline {
         match root.get("statusLine") {
             Some(current) if current == ours => {
@@ -181,7 +197,9 @@ pub fn unmerge(settings: &mut Value, installed: &Installed) -> Vec<String> {
     }
     if let Some(hooks) = root.get_mut("hooks").and_then(Value::as_object_mut) {
         for (event, group) in &installed.groups {
-            let Some(list) = hooks.get_mut(event).and_then(Value::as_array_mut) else { continue };
+            let Some(list) = hooks.get_mut(event).and_then(Value::as_array_mut) else {
+                continue;
+            };
             match list.iter().position(|g| g == group) {
                 Some(i) => {
                     list.remove(i);
@@ -210,10 +228,23 @@ mod tests {
 
     #[test]
     fn recognises_baton_commands_however_written() {
-        for yes in ["baton hook", "/x/baton statusline", "'/my dir/baton' hook", "baton monitor", "  baton hook  "] {
+        for yes in [
+            "baton hook",
+            "/x/baton statusline",
+            "'/my dir/baton' hook",
+            "baton monitor",
+            "  baton hook  ",
+        ] {
             assert!(is_baton_command(yes), "{yes}");
         }
-        for no in ["node gsd-context-monitor.js", "batonx hook", "baton pause", "npx ccstatusline", "echo baton hook", "'/x/baton"] {
+        for no in [
+            "node gsd-context-monitor.js",
+            "batonx hook",
+            "baton pause",
+            "npx ccstatusline",
+            "echo baton hook",
+            "'/x/baton",
+        ] {
             assert!(!is_baton_command(no), "{no}");
         }
         assert_eq!(shell_quote("/my dir/it's/baton"), "'/my dir/it'\\''s/baton'");
@@ -227,7 +258,10 @@ mod tests {
         assert_eq!(first.added_groups.len(), EVENTS.len());
         assert!(first.statusline_added && !first.created_hooks_key);
         assert_eq!(settings["hooks"]["PostToolUse"].as_array().unwrap().len(), 2);
-        assert_eq!(settings["hooks"]["PostToolUse"][0]["hooks"][0]["command"], "node ~/.claude/hooks/gsd-context-monitor.js");
+        assert_eq!(
+            settings["hooks"]["PostToolUse"][0]["hooks"][0]["command"],
+            "node ~/.claude/hooks/gsd-context-monitor.js"
+        );
         let once = settings.clone();
         let second = merge(&mut settings, &wiring(), StatuslinePolicy::Refuse).unwrap();
         assert!(second.added_groups.is_empty() && !second.statusline_added);
@@ -238,7 +272,10 @@ mod tests {
     fn a_foreign_statusline_needs_consent_and_comes_back_on_unmerge() {
         let original = json!({"statusLine": {"type": "command", "command": "npx ccstatusline@latest", "padding": 0}});
         let mut settings = original.clone();
-        assert!(matches!(merge(&mut settings, &wiring(), StatuslinePolicy::Refuse), Err(MergeError::ForeignStatusline(_))));
+        assert!(matches!(
+            merge(&mut settings, &wiring(), StatuslinePolicy::Refuse),
+            Err(MergeError::ForeignStatusline(_))
+        ));
         assert_eq!(settings, original, "nothing changed on refusal");
         let m = merge(&mut settings, &wiring(), StatuslinePolicy::Replace).unwrap();
         let installed = Installed {
@@ -269,8 +306,21 @@ mod tests {
 
     #[test]
     fn wrong_shapes_are_refused() {
-        assert!(matches!(merge(&mut json!([1]), &wiring(), StatuslinePolicy::Refuse), Err(MergeError::Shape(_))));
-        assert!(matches!(merge(&mut json!({"hooks": []}), &wiring(), StatuslinePolicy::Refuse), Err(MergeError::Shape(_))));
-        assert!(matches!(merge(&mut json!({"hooks": {"SessionStart": {}}}), &wiring(), StatuslinePolicy::Refuse), Err(MergeError::Shape(_))));
+        assert!(matches!(
+            merge(&mut json!([1]), &wiring(), StatuslinePolicy::Refuse),
+            Err(MergeError::Shape(_))
+        ));
+        assert!(matches!(
+            merge(&mut json!({"hooks": []}), &wiring(), StatuslinePolicy::Refuse),
+            Err(MergeError::Shape(_))
+        ));
+        assert!(matches!(
+            merge(
+                &mut json!({"hooks": {"SessionStart": {}}}),
+                &wiring(),
+                StatuslinePolicy::Refuse
+            ),
+            Err(MergeError::Shape(_))
+        ));
     }
 }

@@ -89,7 +89,10 @@ impl Project {
     pub fn lock(&self, name: &str) -> Result<fsx::LockGuard> {
         let path = fsx::project_lock_path(&self.root, name);
         fsx::lock_exclusive(&path, LOCK_WAIT).map_err(|e| {
-            Error::Failed(format!("{}: {e}; another baton process holds it, try again in a moment", path.display()))
+            Error::Failed(format!(
+                "{}: {e}; another baton process holds it, try again in a moment",
+                path.display()
+            ))
         })
     }
 

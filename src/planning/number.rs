@@ -18,14 +18,20 @@ impl PhaseNumber {
         }
         let parts: Option<Vec<u32>> = text
             .split('.')
-            .map(|p| (!p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())).then(|| p.parse().ok()).flatten())
+            .map(|p| {
+                (!p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+                    .then(|| p.parse().ok())
+                    .flatten()
+            })
             .collect();
         parts.map(|parts| Self { parts })
     }
 
     /// The leading number of a directory or file name: `02.1-hotfix` → 2.1, `03-02-PLAN.md` → 3.
     pub fn prefix_of(name: &str) -> Option<Self> {
-        let end = name.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(name.len());
+        let end = name
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(name.len());
         Self::parse(&name[..end])
     }
 

@@ -80,13 +80,19 @@ impl PhaseDir {
     pub fn phase_file(&self, kind: &str) -> Option<PathBuf> {
         let suffix = format!("-{kind}.md");
         let entries = fs::read_dir(&self.path).ok()?;
-        entries.flatten().map(|e| e.path()).find(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(&suffix)))
+        entries.flatten().map(|e| e.path()).find(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.ends_with(&suffix))
+        })
     }
 }
 
 /// Every phase directory under `.planning/phases/`, ordered by phase number.
 pub fn scan(planning_dir: &Path) -> Vec<PhaseDir> {
-    let Ok(entries) = fs::read_dir(planning_dir.join("phases")) else { return Vec::new() };
+    let Ok(entries) = fs::read_dir(planning_dir.join("phases")) else {
+        return Vec::new();
+    };
     let mut dirs: Vec<PhaseDir> = entries
         .flatten()
         .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
@@ -111,7 +117,14 @@ mod tests {
         let phases = tmp.path().join("phases");
         let dir = phases.join("02.1-hot-fix");
         fs::create_dir_all(&dir).unwrap();
-        for f in ["02.1-CONTEXT.md", "02.1-01-PLAN.md", "02.1-01-SUMMARY.md", "02.1-02-PLAN.md", "02.1-10-PLAN.md", ".continue-here.md"] {
+        for f in [
+            "02.1-CONTEXT.md",
+            "02.1-01-PLAN.md",
+            "02.1-01-SUMMARY.md",
+            "02.1-02-PLAN.md",
+            "02.1-10-PLAN.md",
+            ".continue-here.md",
+        ] {
             fs::write(dir.join(f), "x").unwrap();
         }
         fs::create_dir_all(phases.join("01-setup")).unwrap();
@@ -119,7 +132,10 @@ mod tests {
         let found = scan(tmp.path());
         assert_eq!(found.len(), 2);
         let hot = &found[1];
-        assert_eq!((hot.number.to_string(), hot.slug.as_str()), ("2.1".to_owned(), "hot-fix"));
+        assert_eq!(
+            (hot.number.to_string(), hot.slug.as_str()),
+            ("2.1".to_owned(), "hot-fix")
+        );
         assert_eq!(hot.plans, ["02.1-01", "02.1-02", "02.1-10"]);
         assert_eq!(hot.completed_plans().collect::<Vec<_>>(), ["02.1-01"]);
         assert!(hot.has_context && !hot.has_research && hot.has_continue_here);

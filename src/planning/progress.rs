@@ -67,8 +67,12 @@ impl Progress {
 
     /// Measures the phases the roadmap lists and the directories that exist (their union).
     pub fn compute(roadmap: &Roadmap, dirs: &[PhaseDir]) -> Self {
-        let numbers: BTreeSet<&PhaseNumber> =
-            roadmap.phases.iter().map(|p| &p.number).chain(dirs.iter().map(|d| &d.number)).collect();
+        let numbers: BTreeSet<&PhaseNumber> = roadmap
+            .phases
+            .iter()
+            .map(|p| &p.number)
+            .chain(dirs.iter().map(|d| &d.number))
+            .collect();
         let phases = numbers
             .into_iter()
             .map(|number| {
@@ -84,19 +88,34 @@ impl Progress {
         let total_phases = phases.len();
         let completed_phases = phases.iter().filter(|p| p.done).count();
         let total_plans = phases.iter().map(|p| p.plans_total).sum();
-        let completed_plans = phases.iter().map(|p| if p.done { p.plans_total } else { p.plans_done }).sum();
+        let completed_plans = phases
+            .iter()
+            .map(|p| if p.done { p.plans_total } else { p.plans_done })
+            .sum();
         let percent = if total_phases == 0 {
             0
         } else {
             let mean = phases.iter().map(PhaseStatus::fraction).sum::<f64>() / total_phases as f64;
             (mean * 100.0 + 1e-9).floor().min(100.0) as u8
         };
-        Self { phases, completed_phases, total_phases, completed_plans, total_plans, percent }
+        Self {
+            phases,
+            completed_phases,
+            total_phases,
+            completed_plans,
+            total_plans,
+            percent,
+        }
     }
 
     /// The same measure restricted to one milestone's phases.
     pub fn for_milestone(&self, milestone: &str) -> Self {
-        let phases = self.phases.iter().filter(|p| p.milestone.as_deref() == Some(milestone)).cloned().collect();
+        let phases = self
+            .phases
+            .iter()
+            .filter(|p| p.milestone.as_deref() == Some(milestone))
+            .cloned()
+            .collect();
         Self::from_phases(phases)
     }
 
@@ -114,7 +133,10 @@ impl Progress {
 fn status(number: &PhaseNumber, listed: Option<&super::roadmap::RoadmapPhase>, dir: Option<&PhaseDir>) -> PhaseStatus {
     // Plans are the union of PLAN files and the roadmap's plan lines, compared by number.
     let mut plans: Vec<(Vec<u32>, String)> = Vec::new();
-    let ids = dir.into_iter().flat_map(|d| d.plans.iter()).chain(listed.into_iter().flat_map(|p| p.plans.iter().map(|p| &p.id)));
+    let ids = dir
+        .into_iter()
+        .flat_map(|d| d.plans.iter())
+        .chain(listed.into_iter().flat_map(|p| p.plans.iter().map(|p| &p.id)));
     for id in ids {
         let key = plan_key(id);
         if !plans.iter().any(|(k, _)| *k == key) {
@@ -122,12 +144,23 @@ fn status(number: &PhaseNumber, listed: Option<&super::roadmap::RoadmapPhase>, d
         }
     }
     plans.sort();
-    let summaries: BTreeSet<Vec<u32>> = dir.into_iter().flat_map(|d| d.summaries.iter()).map(|s| plan_key(s)).collect();
+    let summaries: BTreeSet<Vec<u32>> = dir
+        .into_iter()
+        .flat_map(|d| d.summaries.iter())
+        .map(|s| plan_key(s))
+        .collect();
     let plans_done = plans.iter().filter(|(k, _)| summaries.contains(k)).count();
-    let next_plan = plans.iter().find(|(k, _)| !summaries.contains(k)).map(|(_, id)| id.clone());
+    let next_plan = plans
+        .iter()
+        .find(|(k, _)| !summaries.contains(k))
+        .map(|(_, id)| id.clone());
     let checked = listed.is_some_and(|p| p.checked);
     let done = checked || (!plans.is_empty() && plans_done >= plans.len());
-    let name = listed.map(|p| p.name.clone()).filter(|n| !n.is_empty()).or_else(|| dir.map(|d| d.slug.replace('-', " "))).unwrap_or_default();
+    let name = listed
+        .map(|p| p.name.clone())
+        .filter(|n| !n.is_empty())
+        .or_else(|| dir.map(|d| d.slug.replace('-', " ")))
+        .unwrap_or_default();
     PhaseStatus {
         number: number.clone(),
         name,
@@ -173,14 +206,21 @@ mod tests {
             "## v1.0\n- [x] **Phase 1: A**\n- [ ] **Phase 2: B**\n## v1.1\n- [ ] **Phase 3: C**\n- [ ] **Phase 4: D**\n\
              ### Phase 3: C\n- [ ] 03-01: one\n- [ ] 03-02: two\n- [ ] 03-03: three\n",
         );
-        let dirs = [dir("1", &[], &[]), dir("2", &["02-01", "02-02"], &["02-01", "02-02"]), dir("3", &["03-01"], &["03-01"])];
+        let dirs = [
+            dir("1", &[], &[]),
+            dir("2", &["02-01", "02-02"], &["02-01", "02-02"]),
+            dir("3", &["03-01"], &["03-01"]),
+        ];
         let p = Progress::compute(&roadmap, &dirs);
         assert_eq!((p.completed_phases, p.total_phases), (2, 4));
         assert_eq!((p.completed_plans, p.total_plans), (3, 5));
         // (1 + 1 + 1/3 + 0) / 4 = 58.3%
         assert_eq!(p.percent, 58);
         let current = p.current_phase().unwrap();
-        assert_eq!((current.number.to_string(), current.next_plan.as_deref()), ("3".to_owned(), Some("03-02")));
+        assert_eq!(
+            (current.number.to_string(), current.next_plan.as_deref()),
+            ("3".to_owned(), Some("03-02"))
+        );
         let v11 = p.for_milestone("v1.1");
         assert_eq!((v11.total_phases, v11.percent), (2, 16));
         assert_eq!(p.for_milestone("v1.0").percent, 100);
@@ -188,7 +228,10 @@ mod tests {
 
     #[test]
     fn a_phase_with_no_plans_is_not_done_and_summaries_beyond_plans_still_finish_it() {
-        let p = Progress::compute(&Roadmap::default(), &[dir("1", &[], &[]), dir("2", &["2-1"], &["02-01", "02-02"])]);
+        let p = Progress::compute(
+            &Roadmap::default(),
+            &[dir("1", &[], &[]), dir("2", &["2-1"], &["02-01", "02-02"])],
+        );
         assert!(!p.phases[0].done && p.phases[1].done);
         assert_eq!(p.percent, 50);
         assert_eq!(Progress::compute(&Roadmap::default(), &[]).percent, 0);

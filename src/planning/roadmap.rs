@@ -124,7 +124,9 @@ fn bold_phase(rest: &str) -> Option<(PhaseNumber, String)> {
 /// `Phase 3: API endpoints` (also without the colon) → (3, "API endpoints").
 fn phase_title(title: &str) -> Option<(PhaseNumber, String)> {
     let rest = title.trim().strip_prefix("Phase ")?;
-    let end = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(rest.len());
+    let end = rest
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(rest.len());
     let number = PhaseNumber::parse(&rest[..end])?;
     let name = rest[end..].trim_start_matches(':').trim();
     let name = name.split(" - ").next().unwrap_or(name).trim();
@@ -142,7 +144,9 @@ fn milestone_version(title: &str) -> Option<String> {
 /// `01-02: text` or `01-02-PLAN.md — text` → the plan.
 fn plan_line(checked: bool, rest: &str) -> Option<RoadmapPlan> {
     let rest = rest.trim_start_matches("**");
-    let end = rest.find(|c: char| !(c.is_ascii_digit() || c == '-' || c == '.')).unwrap_or(rest.len());
+    let end = rest
+        .find(|c: char| !(c.is_ascii_digit() || c == '-' || c == '.'))
+        .unwrap_or(rest.len());
     let id = rest[..end].trim_end_matches('-');
     let (phase, plan) = id.split_once('-')?;
     if phase.is_empty() || plan.is_empty() || !plan.bytes().all(|b| b.is_ascii_digit()) {
@@ -150,13 +154,20 @@ fn plan_line(checked: bool, rest: &str) -> Option<RoadmapPlan> {
     }
     let text = rest[end..].trim_start_matches("PLAN.md").trim_start_matches("**");
     let text = text.trim_start_matches([':', '—', '-', ' ']).trim();
-    Some(RoadmapPlan { id: id.to_owned(), checked, text: text.to_owned() })
+    Some(RoadmapPlan {
+        id: id.to_owned(),
+        checked,
+        text: text.to_owned(),
+    })
 }
 
 /// `**Goal**: text`, `**Goal:** text` or `Goal: text` → text.
 fn labelled(line: &str, label: &str) -> Option<String> {
     let rest = line.strip_prefix("**").unwrap_or(line).strip_prefix(label)?;
-    let rest = rest.trim_start_matches("**").strip_prefix(':').or_else(|| rest.strip_prefix(":**"))?;
+    let rest = rest
+        .trim_start_matches("**")
+        .strip_prefix(':')
+        .or_else(|| rest.strip_prefix(":**"))?;
     let text = rest.trim_start_matches("**").trim();
     (!text.is_empty()).then(|| text.to_owned())
 }
@@ -186,7 +197,10 @@ mod tests {
         assert_eq!(cart.depends_on.as_deref(), Some("Phase 2"));
         assert_eq!(cart.plans.len(), 2);
         assert_eq!((cart.plans[0].id.as_str(), cart.plans[0].checked), ("03-01", true));
-        assert_eq!((cart.plans[1].id.as_str(), cart.plans[1].text.as_str()), ("03-02", "Cart API"));
+        assert_eq!(
+            (cart.plans[1].id.as_str(), cart.plans[1].text.as_str()),
+            ("03-02", "Cart API")
+        );
         assert_eq!(r.phases[4].goal.as_deref(), Some("Take money"));
         assert_eq!(r.phases[3].name, "Cart hotfix");
     }
@@ -195,6 +209,9 @@ mod tests {
     fn crlf_and_junk_do_not_break_it() {
         let r = Roadmap::parse(&ROADMAP.replace('\n', "\r\n"));
         assert_eq!(r.phases.len(), 5);
-        assert_eq!(Roadmap::parse("- [?] **Phase x: y**\n### Phase : z\n"), Roadmap::default());
+        assert_eq!(
+            Roadmap::parse("- [?] **Phase x: y**\n### Phase : z\n"),
+            Roadmap::default()
+        );
     }
 }

@@ -14,7 +14,11 @@ pub fn sections(text: &str) -> Vec<Section<'_>> {
     for line in text.lines() {
         let line = line.strip_suffix('\r').unwrap_or(line);
         if let Some((level, title)) = heading(line) {
-            out.push(Section { level, title, lines: Vec::new() });
+            out.push(Section {
+                level,
+                title,
+                lines: Vec::new(),
+            });
         } else if let Some(current) = out.last_mut() {
             current.lines.push(line);
         }
@@ -39,14 +43,21 @@ pub fn list_items(lines: &[&str]) -> Vec<String> {
         .iter()
         .filter_map(|line| {
             let t = line.trim();
-            let item = t
-                .strip_prefix("- ")
-                .or_else(|| t.strip_prefix("* "))
-                .or_else(|| t.split_once(". ").filter(|(n, _)| n.bytes().all(|b| b.is_ascii_digit()) && !n.is_empty()).map(|(_, r)| r))?;
+            let item = t.strip_prefix("- ").or_else(|| t.strip_prefix("* ")).or_else(|| {
+                t.split_once(". ")
+                    .filter(|(n, _)| n.bytes().all(|b| b.is_ascii_digit()) && !n.is_empty())
+                    .map(|(_, r)| r)
+            })?;
             let item = item.trim();
-            let bare = item.trim_matches(|c: char| c == '[' || c == ']' || c == '.' || c == '*' || c == '_').to_ascii_lowercase();
-            (!item.is_empty() && !matches!(bare.as_str(), "none" | "none yet" | "n/a" | "nothing" | "none identified"))
-                .then(|| item.to_owned())
+            let bare = item
+                .trim_matches(|c: char| c == '[' || c == ']' || c == '.' || c == '*' || c == '_')
+                .to_ascii_lowercase();
+            (!item.is_empty()
+                && !matches!(
+                    bare.as_str(),
+                    "none" | "none yet" | "n/a" | "nothing" | "none identified"
+                ))
+            .then(|| item.to_owned())
         })
         .collect()
 }

@@ -44,13 +44,23 @@ pub struct Snapshot {
 impl Snapshot {
     /// Reads STATE.md, ROADMAP.md and the phase directories.
     pub fn load(project: &Project) -> Self {
-        Self { project: project.clone(), state: PlanningState::read(project), progress: Progress::load(project) }
+        Self {
+            project: project.clone(),
+            state: PlanningState::read(project),
+            progress: Progress::load(project),
+        }
     }
 
     /// The phase STATE.md names, else the first phase that is not done.
     pub fn current_phase(&self) -> Option<&PhaseStatus> {
-        let named = self.state.as_ref().and_then(|s| s.phase.as_deref()).and_then(super::number::PhaseNumber::parse);
-        named.and_then(|n| self.progress.phase(&n)).or_else(|| self.progress.current_phase())
+        let named = self
+            .state
+            .as_ref()
+            .and_then(|s| s.phase.as_deref())
+            .and_then(super::number::PhaseNumber::parse);
+        named
+            .and_then(|n| self.progress.phase(&n))
+            .or_else(|| self.progress.current_phase())
     }
 
     /// The current position, STATE.md first, the phase directories filling the gaps.
@@ -61,7 +71,10 @@ impl Snapshot {
             milestone: state.milestone,
             milestone_name: state.milestone_name,
             phase: phase.map(|p| p.number.to_string()).or(state.phase),
-            phase_name: phase.map(|p| p.name.clone()).filter(|n| !n.is_empty()).or(state.phase_name),
+            phase_name: phase
+                .map(|p| p.name.clone())
+                .filter(|n| !n.is_empty())
+                .or(state.phase_name),
             total_phases: self.progress.total_phases,
             phase_dir: phase.and_then(|p| p.dir.clone()),
             plan: phase.and_then(|p| p.next_plan.clone()).or(state.plan),
@@ -86,7 +99,11 @@ impl Snapshot {
                 reason: "ROADMAP.md lists no phases and .planning/phases/ is empty".to_owned(),
             };
         }
-        let Some(phase) = self.current_phase().filter(|p| !p.done).or_else(|| self.progress.current_phase()) else {
+        let Some(phase) = self
+            .current_phase()
+            .filter(|p| !p.done)
+            .or_else(|| self.progress.current_phase())
+        else {
             return NextAction {
                 command: "/gsd:complete-milestone".to_owned(),
                 reason: format!("all {} phases are done", self.progress.total_phases),
@@ -95,7 +112,10 @@ impl Snapshot {
         let n = &phase.number;
         if phase.plans_total == 0 {
             if phase.has_context {
-                NextAction { command: format!("/gsd:plan-phase {n}"), reason: format!("phase {n} has context but no plans yet") }
+                NextAction {
+                    command: format!("/gsd:plan-phase {n}"),
+                    reason: format!("phase {n} has context but no plans yet"),
+                }
             } else {
                 NextAction {
                     command: format!("/gsd:discuss-phase {n}"),
@@ -106,7 +126,10 @@ impl Snapshot {
             let plan = phase.next_plan.as_deref().unwrap_or("the next plan");
             NextAction {
                 command: format!("/gsd:execute-phase {n}"),
-                reason: format!("{} of {} plans of phase {n} are done; {plan} is next", phase.plans_done, phase.plans_total),
+                reason: format!(
+                    "{} of {} plans of phase {n} are done; {plan} is next",
+                    phase.plans_done, phase.plans_total
+                ),
             }
         }
     }
@@ -125,7 +148,9 @@ mod tests {
             fs::write(p, text).unwrap();
         }
         fs::create_dir_all(tmp.path().join(".planning")).unwrap();
-        let project = Project { root: tmp.path().to_path_buf() };
+        let project = Project {
+            root: tmp.path().to_path_buf(),
+        };
         (tmp, project)
     }
 
@@ -145,7 +170,11 @@ mod tests {
         let s = Snapshot::load(&p);
         let next = s.next_action();
         assert_eq!(next.command, "/gsd:execute-phase 2");
-        assert!(next.reason.contains("1 of 2") && next.reason.contains("02-02"), "{}", next.reason);
+        assert!(
+            next.reason.contains("1 of 2") && next.reason.contains("02-02"),
+            "{}",
+            next.reason
+        );
         assert_eq!(s.position().plan.as_deref(), Some("02-02"));
         let (_t, p) = project(&[("ROADMAP.md", "- [x] **Phase 1: A**\n")]);
         assert_eq!(Snapshot::load(&p).next_action().command, "/gsd:complete-milestone");

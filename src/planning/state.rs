@@ -49,9 +49,7 @@ struct Frontmatter {
 impl PlanningState {
     /// Reads the project's STATE.md; `None` when it is missing or unreadable.
     pub fn read(project: &Project) -> Option<Self> {
-        let bytes =
-            crate::fsx::read_regular(&project.planning_dir().join("STATE.md"), MAX_STATE_BYTES)
-                .ok()?;
+        let bytes = crate::fsx::read_regular(&project.planning_dir().join("STATE.md"), MAX_STATE_BYTES).ok()?;
         Some(Self::parse(&String::from_utf8_lossy(&bytes)))
     }
 
@@ -87,7 +85,10 @@ impl PlanningState {
         for line in body.lines() {
             let line = line.trim();
             let value = |prefix: &str| {
-                line.strip_prefix(prefix).map(str::trim).filter(|v| !v.is_empty() && !is_placeholder(v)).map(str::to_owned)
+                line.strip_prefix(prefix)
+                    .map(str::trim)
+                    .filter(|v| !v.is_empty() && !is_placeholder(v))
+                    .map(str::to_owned)
             };
             if let Some(rest) = line.strip_prefix("Plan:") {
                 let (number, total, _) = parse_phase_line(rest.trim());
@@ -118,7 +119,8 @@ impl PlanningState {
 
 /// Template filler such as `[date]` or `None` counts as absent.
 fn is_placeholder(value: &str) -> bool {
-    (value.starts_with('[') && value.ends_with(']')) || matches!(value.to_ascii_lowercase().as_str(), "none" | "null" | "-")
+    (value.starts_with('[') && value.ends_with(']'))
+        || matches!(value.to_ascii_lowercase().as_str(), "none" | "null" | "-")
 }
 
 impl PlanningState {
@@ -134,10 +136,7 @@ pub fn split_frontmatter(text: &str) -> (Option<&str>, &str) {
         return (None, text);
     };
     if let Some(rest_after) = rest.strip_prefix("---") {
-        return (
-            Some(""),
-            rest_after.strip_prefix('\n').unwrap_or(rest_after),
-        );
+        return (Some(""), rest_after.strip_prefix('\n').unwrap_or(rest_after));
     }
     match rest.find("\n---") {
         Some(end) => {

@@ -14,7 +14,10 @@ fn line_ending(text: &str) -> &'static str {
 
 /// A YAML scalar for a frontmatter value: `null`, or a double-quoted string (valid YAML).
 fn yaml_value(value: Option<&str>) -> String {
-    value.map_or_else(|| "null".to_owned(), |v| serde_json::to_string(v).unwrap_or_else(|_| "null".to_owned()))
+    value.map_or_else(
+        || "null".to_owned(),
+        |v| serde_json::to_string(v).unwrap_or_else(|_| "null".to_owned()),
+    )
 }
 
 /// Byte ranges of the lines of `text`, each including its line ending.
@@ -40,7 +43,12 @@ pub fn set_frontmatter_value(text: &str, key: &str, value: Option<&str>) -> Stri
     if spans.is_empty() || content(&text[spans[0].0..spans[0].1]) != "---" {
         return text.to_owned();
     }
-    let Some(close) = spans.iter().skip(1).position(|&(s, e)| content(&text[s..e]) == "---").map(|i| i + 1) else {
+    let Some(close) = spans
+        .iter()
+        .skip(1)
+        .position(|&(s, e)| content(&text[s..e]) == "---")
+        .map(|i| i + 1)
+    else {
         return text.to_owned();
     };
     let eol = line_ending(text);
@@ -54,9 +62,21 @@ pub fn set_frontmatter_value(text: &str, key: &str, value: Option<&str>) -> Stri
                 end += 1;
             }
             let own_eol = &text[spans[i].0 + content(&text[spans[i].0..spans[i].1]).len()..spans[i].1];
-            format!("{}{}{}{}", &text[..spans[i].0], new_line, own_eol, &text[spans[end - 1].1..])
+            format!(
+                "{}{}{}{}",
+                &text[..spans[i].0],
+                new_line,
+                own_eol,
+                &text[spans[end - 1].1..]
+            )
         }
-        None => format!("{}{}{}{}", &text[..spans[close].0], new_line, eol, &text[spans[close].0..]),
+        None => format!(
+            "{}{}{}{}",
+            &text[..spans[close].0],
+            new_line,
+            eol,
+            &text[spans[close].0..]
+        ),
     }
 }
 
@@ -68,10 +88,17 @@ pub fn set_continuity_line(text: &str, label: &str, value: &str) -> String {
     let eol = line_ending(text);
     let spans = line_spans(text);
     let section = spans.iter().position(|&(s, e)| {
-        heading(content(&text[s..e])).is_some_and(|(_, t)| t.to_ascii_lowercase().contains(&CONTINUITY_SECTION.to_ascii_lowercase()))
+        heading(content(&text[s..e])).is_some_and(|(_, t)| {
+            t.to_ascii_lowercase()
+                .contains(&CONTINUITY_SECTION.to_ascii_lowercase())
+        })
     });
     let Some(start) = section else {
-        let sep = if text.is_empty() || text.ends_with('\n') { "" } else { eol };
+        let sep = if text.is_empty() || text.ends_with('\n') {
+            ""
+        } else {
+            eol
+        };
         let gap = if text.is_empty() { "" } else { eol };
         return format!("{text}{sep}{gap}## {CONTINUITY_SECTION}{eol}{eol}{label} {value}{eol}");
     };
@@ -88,7 +115,10 @@ pub fn set_continuity_line(text: &str, label: &str, value: &str) -> String {
         }
     }
     // Insert after the section's last non-blank line.
-    let last = (start..end).rev().find(|&i| !content(&text[spans[i].0..spans[i].1]).trim().is_empty()).unwrap_or(start);
+    let last = (start..end)
+        .rev()
+        .find(|&i| !content(&text[spans[i].0..spans[i].1]).trim().is_empty())
+        .unwrap_or(start);
     let at = spans[last].1;
     let needs_eol = !text[..at].ends_with('\n');
     let lead = if needs_eol { eol } else { "" };
@@ -101,7 +131,10 @@ fn label_position(line: &str, label: &str) -> Option<usize> {
     let bare = label.trim_end_matches(':');
     let trimmed = line.trim_start();
     let indent = line.len() - trimmed.len();
-    let after_bullet = trimmed.strip_prefix("- ").or_else(|| trimmed.strip_prefix("* ")).unwrap_or(trimmed);
+    let after_bullet = trimmed
+        .strip_prefix("- ")
+        .or_else(|| trimmed.strip_prefix("* "))
+        .unwrap_or(trimmed);
     let offset = indent + (trimmed.len() - after_bullet.len());
     for form in [format!("{bare}:"), format!("**{bare}:**"), format!("**{bare}**:")] {
         if after_bullet.starts_with(&form) {
@@ -123,9 +156,17 @@ mod tests {
     fn foreign(text: &str) -> Vec<&str> {
         text.split_inclusive('\n')
             .filter(|l| {
-                !["stopped_at:", "paused_at:", "  continued", "Last session:", "**Stopped at:**", "Stopped at:", "Resume file:"]
-                    .iter()
-                    .any(|p| l.starts_with(p))
+                ![
+                    "stopped_at:",
+                    "paused_at:",
+                    "  continued",
+                    "Last session:",
+                    "**Stopped at:**",
+                    "Stopped at:",
+                    "Resume file:",
+                ]
+                .iter()
+                .any(|p| l.starts_with(p))
             })
             .collect()
     }
@@ -143,7 +184,10 @@ mod tests {
         assert!(text.contains("Last session: 2026-11-30\r\n"));
         assert!(!text.replace("\r\n", "").contains('\n'), "no bare LF was introduced");
         let parsed = crate::planning::state::PlanningState::parse(&text);
-        assert_eq!(parsed.stopped_at.as_deref(), Some("context exhaustion at 80% (2026-11-30)"));
+        assert_eq!(
+            parsed.stopped_at.as_deref(),
+            Some("context exhaustion at 80% (2026-11-30)")
+        );
     }
 
     #[test]
@@ -151,7 +195,10 @@ mod tests {
         let plain = "# State\n\nPhase: 1 of 2\n";
         assert_eq!(set_frontmatter_value(plain, "paused_at", Some("x")), plain);
         let text = set_continuity_line(plain, "Stopped at:", "somewhere");
-        assert_eq!(text, "# State\n\nPhase: 1 of 2\n\n## Session Continuity\n\nStopped at: somewhere\n");
+        assert_eq!(
+            text,
+            "# State\n\nPhase: 1 of 2\n\n## Session Continuity\n\nStopped at: somewhere\n"
+        );
         let again = set_continuity_line(&text, "Resume file:", ".planning/phases/01-a/.continue-here.md");
         assert!(again.ends_with("Stopped at: somewhere\nResume file: .planning/phases/01-a/.continue-here.md\n"));
         let no_newline = set_continuity_line("## Session Continuity", "Stopped at:", "x");

@@ -31,7 +31,10 @@ pub fn session_start_context(payload: &HookPayload) -> Option<String> {
             return None;
         }
     };
-    let automatic = handoff::read(&project.root).ok().flatten().is_some_and(|h| h.trigger.as_deref() == Some(PRE_COMPACT));
+    let automatic = handoff::read(&project.root)
+        .ok()
+        .flatten()
+        .is_some_and(|h| h.trigger.as_deref() == Some(PRE_COMPACT));
     let mut text = String::from("baton: this project has paused work. Resume brief:\n");
     text.push_str(&resume::render(&brief));
     if automatic {
@@ -47,7 +50,9 @@ pub fn session_start_context(payload: &HookPayload) -> Option<String> {
 /// PreCompact: in a project with planning state, writes an automatic handoff so the
 /// position survives compaction, unless a person's handoff is already waiting.
 pub fn pre_compact(payload: &HookPayload, trigger: Option<&str>) -> Result<()> {
-    let Some(project) = Project::find(&crate::hook::working_dir(payload.cwd.as_deref())) else { return Ok(()) };
+    let Some(project) = Project::find(&crate::hook::working_dir(payload.cwd.as_deref())) else {
+        return Ok(());
+    };
     if !project.has_planning_state() {
         return Ok(());
     }
@@ -57,7 +62,10 @@ pub fn pre_compact(payload: &HookPayload, trigger: Option<&str>) -> Result<()> {
         _ => {}
     }
     let request = PauseRequest {
-        notes: vec![format!("Automatic breadcrumb written before {} compaction.", trigger.unwrap_or("a"))],
+        notes: vec![format!(
+            "Automatic breadcrumb written before {} compaction.",
+            trigger.unwrap_or("a")
+        )],
         trigger: PRE_COMPACT.to_owned(),
         ..PauseRequest::default()
     };
@@ -69,11 +77,18 @@ pub fn pre_compact(payload: &HookPayload, trigger: Option<&str>) -> Result<()> {
 pub fn record_context_exhaustion(project: &Project, used_percent: u8) -> Result<()> {
     let _guard = project.lock("planning")?;
     let path = project.planning_dir().join("STATE.md");
-    let Some(text) = fsx::read_regular(&path, 4 * 1024 * 1024).ok().and_then(|b| String::from_utf8(b).ok()) else {
+    let Some(text) = fsx::read_regular(&path, 4 * 1024 * 1024)
+        .ok()
+        .and_then(|b| String::from_utf8(b).ok())
+    else {
         return Ok(());
     };
-    let note = format!("context exhaustion at {used_percent}% ({})", chrono::Utc::now().format("%Y-%m-%d"));
+    let note = format!(
+        "context exhaustion at {used_percent}% ({})",
+        chrono::Utc::now().format("%Y-%m-%d")
+    );
     let mut edited = state_edit::set_frontmatter_value(&text, "stopped_at", Some(&note));
     edited = state_edit::set_continuity_line(&edited, "Stopped at:", &note);
-    fsx::write_atomic(&path, edited.as_bytes(), 0o644, fsx::Durability::Durable).map_err(|e| crate::error::Error::io(&path, e))
+    fsx::write_atomic(&path, edited.as_bytes(), 0o644, fsx::Durability::Durable)
+        .map_err(|e| crate::error::Error::io(&path, e))
 }

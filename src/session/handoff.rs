@@ -135,7 +135,10 @@ impl Handoff {
                 problems.push(format!("blockers[{i}] has no description"));
             }
             if !b.kind.as_deref().is_some_and(|k| BLOCKER_TYPES.contains(&k)) {
-                problems.push(format!("blockers[{i}].type must be one of {}", BLOCKER_TYPES.join(", ")));
+                problems.push(format!(
+                    "blockers[{i}].type must be one of {}",
+                    BLOCKER_TYPES.join(", ")
+                ));
             }
         }
         for (i, h) in self.human_actions_pending.iter().enumerate() {
@@ -174,7 +177,9 @@ pub fn read(root: &Path) -> Result<Option<Handoff>> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(Error::io(&path, e)),
     };
-    serde_json::from_slice(&bytes).map(Some).map_err(|e| Error::invalid(&path, format!("not a readable handoff ({e})")))
+    serde_json::from_slice(&bytes)
+        .map(Some)
+        .map_err(|e| Error::invalid(&path, format!("not a readable handoff ({e})")))
 }
 
 /// Validates and writes a handoff atomically (fsync, rename), then reads it back.
@@ -182,7 +187,10 @@ pub fn write(root: &Path, handoff: &Handoff) -> Result<PathBuf> {
     let problems = handoff.problems();
     let path = path(root);
     if !problems.is_empty() {
-        return Err(Error::invalid(&path, format!("refusing to write an invalid handoff: {}", problems.join("; "))));
+        return Err(Error::invalid(
+            &path,
+            format!("refusing to write an invalid handoff: {}", problems.join("; ")),
+        ));
     }
     let mut json = serde_json::to_vec_pretty(handoff).map_err(|e| Error::Failed(e.to_string()))?;
     json.push(b'\n');
@@ -221,11 +229,21 @@ mod tests {
     #[test]
     fn validation_names_every_problem() {
         let h = Handoff {
-            blockers: vec![Blocker { description: None, kind: Some("urgent".into()), workaround: None }],
+            blockers: vec![Blocker {
+                description: None,
+                kind: Some("urgent".into()),
+                workaround: None,
+            }],
             ..Handoff::default()
         };
         let problems = h.problems().join("\n");
-        for expected in ["version", "status", "timestamp", "blockers[0] has no description", "blockers[0].type"] {
+        for expected in [
+            "version",
+            "status",
+            "timestamp",
+            "blockers[0] has no description",
+            "blockers[0].type",
+        ] {
             assert!(problems.contains(expected), "{expected} missing from {problems}");
         }
     }

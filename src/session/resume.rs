@@ -55,13 +55,15 @@ pub fn brief(project: &Project) -> Result<Option<Brief>> {
     let snapshot = Snapshot::load(project);
     match handoff::read(&project.root) {
         Ok(Some(h)) => Ok(Some(from_handoff(&snapshot, &h))),
-        Ok(None) if snapshot.state.is_some() => {
-            Ok(Some(from_state(&snapshot, "there is no .planning/HANDOFF.json".to_owned())))
-        }
+        Ok(None) if snapshot.state.is_some() => Ok(Some(from_state(
+            &snapshot,
+            "there is no .planning/HANDOFF.json".to_owned(),
+        ))),
         Ok(None) => Ok(None),
-        Err(e) if snapshot.state.is_some() || snapshot.progress.total_phases > 0 => {
-            Ok(Some(from_state(&snapshot, format!("the handoff could not be used: {e}"))))
-        }
+        Err(e) if snapshot.state.is_some() || snapshot.progress.total_phases > 0 => Ok(Some(from_state(
+            &snapshot,
+            format!("the handoff could not be used: {e}"),
+        ))),
         Err(e) => Err(e),
     }
 }
@@ -73,13 +75,20 @@ fn from_handoff(snapshot: &Snapshot, h: &Handoff) -> Brief {
         .filter_map(|b| {
             let text = b.description.clone()?;
             let kind = b.kind.as_deref().unwrap_or("technical");
-            let workaround = b.workaround.as_deref().map(|w| format!(" (workaround: {w})")).unwrap_or_default();
+            let workaround = b
+                .workaround
+                .as_deref()
+                .map(|w| format!(" (workaround: {w})"))
+                .unwrap_or_default();
             Some(format!("[{kind}] {text}{workaround}"))
         })
         .collect();
     let live = snapshot.state.as_ref().map(|s| s.blockers.clone()).unwrap_or_default();
-    let missing: Vec<String> =
-        live.into_iter().filter(|b| !blockers.iter().any(|x| x.ends_with(b.as_str()))).map(|b| format!("[technical] {b}")).collect();
+    let missing: Vec<String> = live
+        .into_iter()
+        .filter(|b| !blockers.iter().any(|x| x.ends_with(b.as_str())))
+        .map(|b| format!("[technical] {b}"))
+        .collect();
     blockers.extend(missing);
     let mut position = match (&h.phase, &h.phase_name) {
         (Some(p), Some(n)) => format!("Phase {p} ({n})"),
@@ -111,7 +120,8 @@ fn from_handoff(snapshot: &Snapshot, h: &Handoff) -> Brief {
         next_action: h.next_action.clone(),
         notes: h.context_notes.clone(),
         decisions: h.decisions.iter().filter_map(|d| d.decision.clone()).collect(),
-        uncommitted: crate::git::uncommitted_files(&snapshot.project.root).map(|now| compare(&h.uncommitted_files, &now)),
+        uncommitted: crate::git::uncommitted_files(&snapshot.project.root)
+            .map(|now| compare(&h.uncommitted_files, &now)),
     }
 }
 
@@ -202,7 +212,10 @@ pub fn render(b: &Brief) -> String {
                 out.push_str(&format!("  - {f}: uncommitted now, not at the pause\n"));
             }
         } else if !check.unchanged.is_empty() {
-            out.push_str(&format!("Uncommitted files as at the pause: {}\n", check.unchanged.join(", ")));
+            out.push_str(&format!(
+                "Uncommitted files as at the pause: {}\n",
+                check.unchanged.join(", ")
+            ));
         }
     }
     out
@@ -227,9 +240,14 @@ pub fn archive(project: &Project, now: chrono::DateTime<chrono::Utc>) -> Result<
     let stamp = now.format("%Y%m%dT%H%M%SZ");
     let mut moved = Vec::new();
     let mut candidates = vec![(handoff::path(&project.root), format!("HANDOFF-{stamp}.json"))];
-    for dir in std::iter::once(planning.clone()).chain(crate::planning::phases::scan(&planning).into_iter().map(|d| d.path)) {
+    for dir in
+        std::iter::once(planning.clone()).chain(crate::planning::phases::scan(&planning).into_iter().map(|d| d.path))
+    {
         let page = dir.join(".continue-here.md");
-        let label = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let label = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         candidates.push((page, format!("continue-here-{label}-{stamp}.md")));
     }
     for (from, name) in candidates {
@@ -248,7 +266,10 @@ pub fn archive(project: &Project, now: chrono::DateTime<chrono::Utc>) -> Result<
 fn clear_paused_at(project: &Project) -> Result<()> {
     let path = project.planning_dir().join("STATE.md");
     // A file that is not UTF-8 is left untouched rather than rewritten lossily.
-    let Some(text) = fsx::read_regular(&path, 4 * 1024 * 1024).ok().and_then(|b| String::from_utf8(b).ok()) else {
+    let Some(text) = fsx::read_regular(&path, 4 * 1024 * 1024)
+        .ok()
+        .and_then(|b| String::from_utf8(b).ok())
+    else {
         return Ok(());
     };
     let state = crate::planning::state::PlanningState::parse(&text);

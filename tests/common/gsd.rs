@@ -133,8 +133,14 @@ Plans:
 
 /// Writes the project: 6 phases (1, 2 done; 3 at 1 of 3; 3.1 at 0 of 1; 4 and 5 unplanned).
 pub fn write_project(sandbox: &Sandbox) {
-    sandbox.write(".planning/PROJECT.md", "# Shop\n\nPeople can buy what they put in the cart.\n");
-    sandbox.write(".planning/config.json", "{\n  \"mode\": \"interactive\",\n  \"model_profile\": \"balanced\"\n}\n");
+    sandbox.write(
+        ".planning/PROJECT.md",
+        "# Shop\n\nPeople can buy what they put in the cart.\n",
+    );
+    sandbox.write(
+        ".planning/config.json",
+        "{\n  \"mode\": \"interactive\",\n  \"model_profile\": \"balanced\"\n}\n",
+    );
     sandbox.write(".planning/STATE.md", STATE_MD);
     sandbox.write(".planning/ROADMAP.md", ROADMAP_MD);
     for file in [
@@ -168,6 +174,10 @@ pub fn git_init(sandbox: &Sandbox) {
             .current_dir(&sandbox.project)
             .output()
             .unwrap();
-        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 }

@@ -193,8 +193,7 @@ pub fn now() -> u64 {
 /// A few transcript lines shaped like the real client's, ending in a reply using `tokens`
 /// (split across input, cache write and cache read, as the API reports it).
 pub fn transcript_lines(model: &str, tokens: u64) -> String {
-    let user =
-        json!({"type":"user","isSidechain":false,"message":{"role":"user","content":"run echo"}});
+    let user = json!({"type":"user","isSidechain":false,"message":{"role":"user","content":"run echo"}});
     let older = assistant_line(model, 1000, false);
     let sidechain = assistant_line(model, 190_000, true);
     let last = assistant_line(model, tokens, false);
@@ -220,8 +219,7 @@ pub fn post_tool_use(sandbox: &Sandbox, session: &str, transcript: Option<&Path>
     let mut p = fixture("posttooluse-bash.json");
     p["session_id"] = json!(session);
     p["cwd"] = json!(sandbox.project);
-    p["transcript_path"] =
-        json!(transcript.map_or_else(|| sandbox.project.join("missing.jsonl"), Path::to_path_buf));
+    p["transcript_path"] = json!(transcript.map_or_else(|| sandbox.project.join("missing.jsonl"), Path::to_path_buf));
     p
 }
 
@@ -251,8 +249,8 @@ impl Outcome {
         assert!(self.stderr.is_empty(), "stderr must stay empty; {self:?}");
         let out = self.stdout.trim();
         if !out.is_empty() {
-            let v: Value = serde_json::from_str(out)
-                .unwrap_or_else(|e| panic!("stdout is not one JSON object ({e}): {out}"));
+            let v: Value =
+                serde_json::from_str(out).unwrap_or_else(|e| panic!("stdout is not one JSON object ({e}): {out}"));
             assert!(v.is_object(), "stdout must be an object: {out}");
         }
         self
@@ -285,10 +283,7 @@ impl Outcome {
             return None;
         }
         let v: Value = serde_json::from_str(out).unwrap();
-        assert_eq!(
-            v["hookSpecificOutput"]["hookEventName"], "PostToolUse",
-            "{out}"
-        );
+        assert_eq!(v["hookSpecificOutput"]["hookEventName"], "PostToolUse", "{out}");
         Some(
             v["hookSpecificOutput"]["additionalContext"]
                 .as_str()

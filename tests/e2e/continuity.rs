@@ -23,7 +23,11 @@ fn gsd_project(sandbox: &Sandbox) {
         "---\nmilestone: v1.0\nstatus: executing\ncurrent_phase: 1\n---\n# Project State\n\n## Session Continuity\n\nLast session: never\n",
     )
     .unwrap();
-    std::fs::write(planning.join("ROADMAP.md"), "# Roadmap\n\n- [ ] **Phase 1: Cart** - add to cart\n").unwrap();
+    std::fs::write(
+        planning.join("ROADMAP.md"),
+        "# Roadmap\n\n- [ ] **Phase 1: Cart** - add to cart\n",
+    )
+    .unwrap();
     for file in ["01-01-PLAN.md", "01-01-SUMMARY.md", "01-02-PLAN.md"] {
         std::fs::write(phase.join(file), "x\n").unwrap();
     }
@@ -38,7 +42,11 @@ fn baton(sandbox: &Sandbox, args: &[&str]) -> std::process::Output {
         .env("TMPDIR", &sandbox.tmp)
         .output()
         .unwrap();
-    assert!(out.status.success(), "baton {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "baton {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     out
 }
 
@@ -46,7 +54,18 @@ fn baton(sandbox: &Sandbox, args: &[&str]) -> std::process::Output {
 fn a_pause_reaches_the_model_at_the_start_of_the_next_session() {
     let sandbox = Sandbox::new("round-trip");
     gsd_project(&sandbox);
-    baton(&sandbox, &["pause", "--blocker", &format!("human_action: {BLOCKER}"), "--human-action", HUMAN_ACTION, "--note", "cart API half done"]);
+    baton(
+        &sandbox,
+        &[
+            "pause",
+            "--blocker",
+            &format!("human_action: {BLOCKER}"),
+            "--human-action",
+            HUMAN_ACTION,
+            "--note",
+            "cart API half done",
+        ],
+    );
 
     let hook = json!([{"hooks": [{"type": "command", "command": baton_command("hook"), "timeout": 10}]}]);
     sandbox.project_settings(&json!({"hooks": {"SessionStart": hook}}));
@@ -56,10 +75,19 @@ fn a_pause_reaches_the_model_at_the_start_of_the_next_session() {
     let turns = mock.turns_of("continue where we left off");
     let first = turns.first().expect("the new session asked the model");
     let told = first.all_texts().join("\n");
-    let blocker = told.find(BLOCKER).unwrap_or_else(|| panic!("the blocker did not reach the model:\n{told}"));
-    let action = told.find(HUMAN_ACTION).unwrap_or_else(|| panic!("the human action did not reach the model:\n{told}"));
-    let position = told.find("Position: Phase 1 (Cart), plan 01-02").unwrap_or_else(|| panic!("no position:\n{told}"));
-    assert!(blocker < position && action < position, "blockers and human actions come first:\n{told}");
+    let blocker = told
+        .find(BLOCKER)
+        .unwrap_or_else(|| panic!("the blocker did not reach the model:\n{told}"));
+    let action = told
+        .find(HUMAN_ACTION)
+        .unwrap_or_else(|| panic!("the human action did not reach the model:\n{told}"));
+    let position = told
+        .find("Position: Phase 1 (Cart), plan 01-02")
+        .unwrap_or_else(|| panic!("no position:\n{told}"));
+    assert!(
+        blocker < position && action < position,
+        "blockers and human actions come first:\n{told}"
+    );
     assert!(told.contains("cart API half done"), "{told}");
 }
 
@@ -82,5 +110,8 @@ fn the_pause_slash_command_run_through_the_client_writes_the_handoff() {
     assert_eq!(h["context_notes"], "wiring the cart API");
     // The command's output (baton's own summary) was inlined into the prompt.
     let told: Vec<String> = mock.requests().iter().flat_map(|r| r.all_texts()).collect();
-    assert!(told.iter().any(|t| t.contains("Paused: Phase 1 (Cart), plan 01-02.")), "{told:#?}");
+    assert!(
+        told.iter().any(|t| t.contains("Paused: Phase 1 (Cart), plan 01-02.")),
+        "{told:#?}"
+    );
 }

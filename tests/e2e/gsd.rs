@@ -16,7 +16,10 @@ const SESSION: &str = "4106d464-75bb-44ee-b810-e0e678a180ac";
 
 /// GSD's hooks directory, installed once.
 fn gsd_hooks() -> PathBuf {
-    let dir = super::npm::install("gsd", GSD, |dir| dir.join("node_modules/get-shit-done-cc/hooks/gsd-context-monitor.js").is_file());
+    let dir = super::npm::install("gsd", GSD, |dir| {
+        dir.join("node_modules/get-shit-done-cc/hooks/gsd-context-monitor.js")
+            .is_file()
+    });
     dir.join("node_modules/get-shit-done-cc/hooks")
 }
 
@@ -32,14 +35,25 @@ fn run(sandbox: &Sandbox, program: &str, args: &[&str], stdin: &Value) -> String
         .stderr(Stdio::piped())
         .spawn()
         .unwrap_or_else(|e| panic!("{program}: {e}"));
-    child.stdin.take().unwrap().write_all(stdin.to_string().as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.to_string().as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "{program} {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{program} {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 fn fixture(name: &str) -> Value {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/claude-code-2.1.197").join(name);
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/claude-code-2.1.197")
+        .join(name);
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
@@ -55,32 +69,53 @@ fn payloads(sandbox: &Sandbox) -> (Value, Value) {
 }
 
 fn context(output: &str) -> String {
-    let v: Value = serde_json::from_str(output.trim()).unwrap_or_else(|e| panic!("not one JSON object ({e}): {output:?}"));
-    v["hookSpecificOutput"]["additionalContext"].as_str().unwrap_or_default().to_owned()
+    let v: Value =
+        serde_json::from_str(output.trim()).unwrap_or_else(|e| panic!("not one JSON object ({e}): {output:?}"));
+    v["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
 }
 
 #[test]
 fn gsds_monitor_reads_the_bridge_file_batons_statusline_writes() {
-    assert!(on_path("node"), "node is not on PATH: the GSD interop test runs GSD's hooks with it");
+    assert!(
+        on_path("node"),
+        "node is not on PATH: the GSD interop test runs GSD's hooks with it"
+    );
     let hooks = gsd_hooks();
     let sandbox = Sandbox::new("gsd-reads-baton");
     let (status, post) = payloads(&sandbox);
     run(&sandbox, env!("CARGO_BIN_EXE_baton"), &["statusline"], &status);
     let monitor = hooks.join("gsd-context-monitor.js");
     let said = context(&run(&sandbox, "node", &[monitor.to_str().unwrap()], &post));
-    assert!(said.starts_with("CONTEXT CRITICAL: Usage at 75%. Remaining: 25%."), "GSD's monitor said: {said:?}");
+    assert!(
+        said.starts_with("CONTEXT CRITICAL: Usage at 75%. Remaining: 25%."),
+        "GSD's monitor said: {said:?}"
+    );
 }
 
 #[test]
 fn batons_monitor_reads_the_bridge_file_gsds_statusline_writes() {
-    assert!(on_path("node"), "node is not on PATH: the GSD interop test runs GSD's hooks with it");
+    assert!(
+        on_path("node"),
+        "node is not on PATH: the GSD interop test runs GSD's hooks with it"
+    );
     let hooks = gsd_hooks();
     let sandbox = Sandbox::new("baton-reads-gsd");
     let (status, post) = payloads(&sandbox);
     let statusline = hooks.join("gsd-statusline.js");
     run(&sandbox, "node", &[statusline.to_str().unwrap()], &status);
-    let bridge: Value = serde_json::from_str(&std::fs::read_to_string(sandbox.tmp.join(format!("claude-ctx-{SESSION}.json"))).unwrap()).unwrap();
-    assert!(bridge.get("generator").is_none(), "this bridge file is GSD's own: {bridge}");
+    let bridge: Value =
+        serde_json::from_str(&std::fs::read_to_string(sandbox.tmp.join(format!("claude-ctx-{SESSION}.json"))).unwrap())
+            .unwrap();
+    assert!(
+        bridge.get("generator").is_none(),
+        "this bridge file is GSD's own: {bridge}"
+    );
     let said = context(&run(&sandbox, env!("CARGO_BIN_EXE_baton"), &["hook"], &post));
-    assert!(said.starts_with("CONTEXT CRITICAL: Usage at 75%. Remaining: 25%."), "baton said: {said:?}");
+    assert!(
+        said.starts_with("CONTEXT CRITICAL: Usage at 75%. Remaining: 25%."),
+        "baton said: {said:?}"
+    );
 }

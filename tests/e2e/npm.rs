@@ -23,13 +23,23 @@ pub fn install(name: &str, package: &str, ready: impl Fn(&Path) -> bool) -> Path
     let dir = install_dir(name);
     fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("create {}: {e}", dir.display()));
     let lock_path = dir.join(".install.lock");
-    let lock = File::options().create(true).truncate(false).write(true).open(&lock_path);
+    let lock = File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path);
     let lock = lock.unwrap_or_else(|e| panic!("open {}: {e}", lock_path.display()));
-    lock.lock().unwrap_or_else(|e| panic!("lock {}: {e}", lock_path.display()));
+    lock.lock()
+        .unwrap_or_else(|e| panic!("lock {}: {e}", lock_path.display()));
     if !ready(&dir) {
-        assert!(on_path("npm"), "npm is not on PATH: the e2e tests install {package} with it");
+        assert!(
+            on_path("npm"),
+            "npm is not on PATH: the e2e tests install {package} with it"
+        );
         let mut npm = Command::new("npm");
-        npm.args(["install", "--no-audit", "--no-fund", "--prefix"]).arg(&dir).arg(package);
+        npm.args(["install", "--no-audit", "--no-fund", "--prefix"])
+            .arg(&dir)
+            .arg(package);
         let output = output_within(npm, Duration::from_secs(600));
         assert!(
             output.status.success(),

@@ -313,7 +313,10 @@ fn the_subagent_fixtures_match_what_the_client_sends() {
         })
         .collect();
     captured.sort();
-    let payloads: Vec<serde_json::Value> = captured.iter().filter_map(|(_, p)| serde_json::from_str(p).ok()).collect();
+    let payloads: Vec<serde_json::Value> = captured
+        .iter()
+        .filter_map(|(_, p)| serde_json::from_str(p).ok())
+        .collect();
     for event in ["SubagentStart", "SubagentStop"] {
         let fixture_path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("tests/fixtures/claude-code-2.1.197")
@@ -324,7 +327,10 @@ fn the_subagent_fixtures_match_what_the_client_sends() {
             .find(|p| p["hook_event_name"] == event)
             .unwrap_or_else(|| panic!("no {event} payload captured; captured: {captured:#?}"));
         for key in fixture.as_object().unwrap().keys() {
-            assert!(live.get(key).is_some(), "{event}: the client no longer sends {key:?}: {live:#}");
+            assert!(
+                live.get(key).is_some(),
+                "{event}: the client no longer sends {key:?}: {live:#}"
+            );
         }
     }
 }

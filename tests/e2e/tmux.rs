@@ -105,17 +105,29 @@ impl Tmux {
     /// Waits for the prompt, types `prompt` and sends it; panics with the screen on failure.
     pub fn submit(&self, prompt: &str, mock: &Mock) {
         let ready = poll(LIMIT, || self.screen().contains('❯').then_some(()));
-        assert!(ready.is_some(), "the client never showed its prompt; screen:\n{}", self.screen());
+        assert!(
+            ready.is_some(),
+            "the client never showed its prompt; screen:\n{}",
+            self.screen()
+        );
         self.type_text(prompt);
         let typed = poll(LIMIT, || {
             let screen = self.screen();
             let mut rows = screen.lines();
             rows.any(|row| row.contains('❯') && row.contains(prompt)).then_some(())
         });
-        assert!(typed.is_some(), "the prompt never appeared in the input box; screen:\n{}", self.screen());
+        assert!(
+            typed.is_some(),
+            "the prompt never appeared in the input box; screen:\n{}",
+            self.screen()
+        );
         self.press_enter();
         let asked = poll(LIMIT, || (!mock.turns_of(prompt).is_empty()).then_some(()));
-        assert!(asked.is_some(), "the client never sent the prompt to the mock; screen:\n{}", self.screen());
+        assert!(
+            asked.is_some(),
+            "the client never sent the prompt to the mock; screen:\n{}",
+            self.screen()
+        );
     }
 }
 

@@ -13,12 +13,7 @@ pub fn branch(dir: &Path) -> Option<String> {
     let head = head.trim();
     if let Some(reference) = head.strip_prefix("ref:") {
         let reference = reference.trim();
-        return Some(
-            reference
-                .strip_prefix("refs/heads/")
-                .unwrap_or(reference)
-                .to_owned(),
-        );
+        return Some(reference.strip_prefix("refs/heads/").unwrap_or(reference).to_owned());
     }
     (head.len() >= 7 && head.bytes().all(|b| b.is_ascii_hexdigit())).then(|| head[..7].to_owned())
 }
@@ -58,11 +53,7 @@ mod tests {
         fs::write(repo.join(".git/HEAD"), "ref: refs/heads/feature/x\n").unwrap();
         assert_eq!(branch(&repo.join("src/deep")).as_deref(), Some("feature/x"));
 
-        fs::write(
-            repo.join(".git/HEAD"),
-            "0123456789abcdef0123456789abcdef01234567\n",
-        )
-        .unwrap();
+        fs::write(repo.join(".git/HEAD"), "0123456789abcdef0123456789abcdef01234567\n").unwrap();
         assert_eq!(branch(&repo).as_deref(), Some("0123456"));
 
         let wt = tmp.path().join("wt");

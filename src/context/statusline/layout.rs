@@ -54,10 +54,7 @@ impl Parts {
 
     /// Display width (characters, escapes excluded).
     pub fn width(&self) -> usize {
-        self.segments(false)
-            .iter()
-            .map(|s| s.chars().count())
-            .sum::<usize>()
+        self.segments(false).iter().map(|s| s.chars().count()).sum::<usize>()
             + SEPARATOR.chars().count() * (self.segments(false).len() - 1)
     }
 
@@ -106,11 +103,7 @@ fn meter(percent: Option<u8>, color: bool) -> String {
         };
     };
     let filled = (usize::from(pct.min(100)) * BAR_CELLS / 100).min(BAR_CELLS);
-    let text = format!(
-        "{}{} {pct}%",
-        "█".repeat(filled),
-        "░".repeat(BAR_CELLS - filled)
-    );
+    let text = format!("{}{} {pct}%", "█".repeat(filled), "░".repeat(BAR_CELLS - filled));
     if !color {
         return text;
     }
@@ -128,14 +121,7 @@ fn shorten(middle: Middle, budget: usize) -> Option<Middle> {
         if text.chars().count() <= budget {
             Some(text)
         } else if budget >= MIN_MIDDLE_CHARS {
-            Some(
-                text.chars()
-                    .take(budget - 1)
-                    .collect::<String>()
-                    .trim_end()
-                    .to_owned()
-                    + "…",
-            )
+            Some(text.chars().take(budget - 1).collect::<String>().trim_end().to_owned() + "…")
         } else {
             None
         }
@@ -177,10 +163,7 @@ mod tests {
             plain(66),
             "Sonnet 4.5 │ Running the integration tests │ proj │ ████████░░ 83%"
         );
-        assert_eq!(
-            plain(50),
-            "Sonnet 4.5 │ Running the… │ proj │ ████████░░ 83%"
-        );
+        assert_eq!(plain(50), "Sonnet 4.5 │ Running the… │ proj │ ████████░░ 83%");
         assert_eq!(plain(36), "Sonnet 4.5 │ proj │ ████████░░ 83%");
         assert_eq!(plain(30), "Sonnet 4.5 │ ████████░░ 83%");
         assert_eq!(plain(10), "████████░░ 83%");

@@ -70,12 +70,7 @@ pub fn render(payload: &StatuslinePayload, now: u64) -> String {
         .as_deref()
         .and_then(todos::current_task)
         .map(Middle::Task)
-        .or_else(|| {
-            project
-                .as_ref()
-                .and_then(planning_summary)
-                .map(Middle::Planning)
-        });
+        .or_else(|| project.as_ref().and_then(planning_summary).map(Middle::Planning));
     let parts = Parts {
         model: model
             .and_then(|m| m.display_name.clone().or_else(|| m.id.clone()))
@@ -100,9 +95,7 @@ pub fn render(payload: &StatuslinePayload, now: u64) -> String {
 /// start, right after /compact).
 fn context_usage(payload: &StatuslinePayload, config: &Config) -> Option<ContextUsage> {
     let cw = payload.context_window.as_ref();
-    let payload_window = cw
-        .and_then(|c| c.context_window_size)
-        .map(|w| w.round() as u64);
+    let payload_window = cw.and_then(|c| c.context_window_size).map(|w| w.round() as u64);
     let model_id = payload.model.as_ref().and_then(|m| m.id.as_deref());
     let window = usage::window_size(payload_window, model_id, config.context_window_size());
     if let Some(found) = cw.and_then(|c| usage::from_payload(c, window)) {
@@ -117,8 +110,16 @@ fn context_usage(payload: &StatuslinePayload, config: &Config) -> Option<Context
 fn planning_summary(project: &Project) -> Option<String> {
     let state = PlanningState::read(project)?;
     let progress = Progress::load(project);
-    let scoped = state.milestone.as_deref().map(|m| progress.for_milestone(m)).filter(|p| p.total_phases > 0);
-    let percent = scoped.as_ref().or(Some(&progress)).filter(|p| p.total_phases > 0).map(|p| format!("{}%", p.percent));
+    let scoped = state
+        .milestone
+        .as_deref()
+        .map(|m| progress.for_milestone(m))
+        .filter(|p| p.total_phases > 0);
+    let percent = scoped
+        .as_ref()
+        .or(Some(&progress))
+        .filter(|p| p.total_phases > 0)
+        .map(|p| format!("{}%", p.percent));
     let milestone = match (state.milestone, state.milestone_name) {
         (Some(v), Some(n)) if n != "milestone" => Some(format!("{v} {n}")),
         (v, n) => v.or(n),
@@ -156,12 +157,7 @@ fn one_line(text: &str) -> String {
 
 /// `COLUMNS`, when Claude Code sets it.
 fn terminal_columns() -> Option<usize> {
-    std::env::var("COLUMNS")
-        .ok()?
-        .trim()
-        .parse()
-        .ok()
-        .filter(|c| *c > 0)
+    std::env::var("COLUMNS").ok()?.trim().parse().ok().filter(|c| *c > 0)
 }
 
 /// Colour unless `NO_COLOR` is set to anything non-empty (no-color.org).

@@ -37,9 +37,7 @@ pub fn current_task(session_id: &str) -> Option<String> {
         .join(format!("{session_id}-agent-{session_id}.json"));
     let bytes = fsx::read_regular(&path, MAX_TODOS_BYTES).ok()?;
     let todos: Vec<Todo> = serde_json::from_slice(&bytes).ok()?;
-    let task = todos
-        .into_iter()
-        .find(|t| t.status.as_deref() == Some("in_progress"))?;
+    let task = todos.into_iter().find(|t| t.status.as_deref() == Some("in_progress"))?;
     task.active_form
         .or(task.content)
         .map(|t| t.trim().to_owned())
