@@ -217,7 +217,7 @@ fn bridge_freshness() -> Check {
     let newest_bridge = newest(&crate::fsx::temp_dir(), |n| {
         n.starts_with("claude-ctx-") && n.ends_with(".json") && !n.ends_with("-warned.json")
     });
-    let projects = crate::context::statusline::todos::claude_config_dir().map(|d| d.join("projects"));
+    let projects = crate::claude_home::config_dir().map(|d| d.join("projects"));
     let newest_transcript = projects.and_then(|dir| {
         std::fs::read_dir(dir)
             .ok()?
@@ -257,7 +257,7 @@ fn newest(dir: &Path, wanted: impl Fn(&str) -> bool) -> Option<(PathBuf, SystemT
 
 /// Hook failures of baton recorded in the newest transcripts' tails.
 fn hook_errors_in_transcripts() -> Vec<Check> {
-    let Some(projects) = crate::context::statusline::todos::claude_config_dir().map(|d| d.join("projects")) else {
+    let Some(projects) = crate::claude_home::config_dir().map(|d| d.join("projects")) else {
         return Vec::new();
     };
     let Ok(dirs) = std::fs::read_dir(projects) else {

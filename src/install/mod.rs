@@ -28,7 +28,7 @@ impl Scope {
     /// The Claude Code folder: `~/.claude` (or `$CLAUDE_CONFIG_DIR`), or `<project>/.claude`.
     pub fn claude_dir(&self) -> Result<PathBuf> {
         match self {
-            Scope::User => crate::context::statusline::todos::claude_config_dir()
+            Scope::User => crate::claude_home::config_dir()
                 .ok_or_else(|| Error::Failed("cannot find the home directory; set HOME or CLAUDE_CONFIG_DIR".into())),
             Scope::Project(dir) => Ok(dir.join(".claude")),
         }

@@ -32,18 +32,6 @@ pub struct SessionFiles {
     pub subagents: Vec<PathBuf>,
 }
 
-/// Claude Code's projects directories: `$CLAUDE_CONFIG_DIR/projects`, else
-/// `~/.claude/projects`, then `~/.config/claude/projects` (newer installs).
-pub fn projects_dirs() -> Vec<PathBuf> {
-    if let Some(dir) = std::env::var_os("CLAUDE_CONFIG_DIR").filter(|d| !d.is_empty()) {
-        return vec![PathBuf::from(dir).join("projects")];
-    }
-    let Some(home) = dirs::home_dir() else {
-        return Vec::new();
-    };
-    vec![home.join(".claude/projects"), home.join(".config/claude/projects")]
-}
-
 /// The directory name Claude Code gives a working directory: every character other than
 /// an ASCII letter or digit becomes `-` (`/work/my_app` → `-work-my-app`).
 pub fn project_dir_name(cwd: &Path) -> String {
@@ -61,7 +49,7 @@ fn project_dirs_of(cwd: &Path) -> Vec<PathBuf> {
     }
     names.dedup();
     let mut found = Vec::new();
-    for projects in projects_dirs() {
+    for projects in crate::claude_home::projects_dirs() {
         for name in &names {
             if name.len() <= MAX_PROJECT_NAME {
                 found.push(projects.join(name));
@@ -102,7 +90,7 @@ fn find_by_id(id: &str, cwd: &Path) -> Result<PathBuf> {
     }
     let file = format!("{id}.jsonl");
     let own = project_dirs_of(cwd).into_iter().map(|d| d.join(&file));
-    let any = projects_dirs()
+    let any = crate::claude_home::projects_dirs()
         .into_iter()
         .flat_map(|p| entries(&p).map(|d| d.join(&file)).collect::<Vec<_>>());
     own.chain(any).find(|p| p.is_file()).ok_or_else(|| {
@@ -150,7 +138,7 @@ fn with_subagents(main: PathBuf) -> SessionFiles {
 }
 
 fn searched() -> String {
-    let dirs: Vec<String> = projects_dirs().iter().map(|d| d.display().to_string()).collect();
+    let dirs: Vec<String> = crate::claude_home::projects_dirs().iter().map(|d| d.display().to_string()).collect();
     if dirs.is_empty() {
         "no projects directory (HOME unset)".to_owned()
     } else {

@@ -1,6 +1,5 @@
 //! The main agent's in-progress todo, from Claude Code's `todos/<session>-agent-<session>.json`.
 
-use std::path::PathBuf;
 
 use serde::Deserialize;
 
@@ -19,20 +18,12 @@ struct Todo {
     active_form: Option<String>,
 }
 
-/// Claude Code's config dir: `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
-pub fn claude_config_dir() -> Option<PathBuf> {
-    match std::env::var_os("CLAUDE_CONFIG_DIR") {
-        Some(dir) if !dir.is_empty() => Some(PathBuf::from(dir)),
-        _ => dirs::home_dir().map(|h| h.join(".claude")),
-    }
-}
-
 /// The in-progress task's wording ("Running the tests"), if the session has one.
 pub fn current_task(session_id: &str) -> Option<String> {
     if !fsx::is_safe_session_id(session_id) {
         return None;
     }
-    let path = claude_config_dir()?
+    let path = crate::claude_home::config_dir()?
         .join("todos")
         .join(format!("{session_id}-agent-{session_id}.json"));
     let bytes = fsx::read_regular(&path, MAX_TODOS_BYTES).ok()?;
