@@ -2,6 +2,7 @@
 # Builds baton, installs the binary to $BATON_PREFIX/bin (default ~/.local/bin), then runs
 # `baton install` to wire the statusline, hooks and slash commands into Claude Code.
 # Flags go to `baton install`: --project DIR, --dry-run, --force, --yes, --no-statusline.
+# With --dry-run or --help nothing is installed: the built binary's `install` only reports.
 #   ./install.sh                  # wire ~/.claude/settings.json
 #   ./install.sh --project .      # wire this project's .claude/settings.json
 # BATON_BUILD_PROFILE=dev builds the (faster to compile) dev profile instead of release;
@@ -27,6 +28,13 @@ elif [ "$profile" = dev ]; then
 else
     built="$(scripts/build-release.sh)"
 fi
+
+# --dry-run and --help change nothing: the freshly built binary answers, and nothing is copied.
+for arg in "$@"; do
+    case "$arg" in
+        --dry-run|--help|-h) exec "$built" install "$@" ;;
+    esac
+done
 
 mkdir -p "$bin_dir"
 # Copy to a temp name and rename, so a statusline running right now never sees half a binary.

@@ -44,3 +44,31 @@ fn thirty_two_monitors_at_once_lose_no_count() {
     let state = sandbox.read_json(&sandbox.temp_file(session, "-warned.json"));
     assert_eq!(state["callsSinceWarn"], 1);
 }
+
+#[test]
+fn the_sweep_leaves_a_stale_lock_that_is_still_held() {
+    let sandbox = Sandbox::new();
+    let two_days_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(2 * 24 * 60 * 60);
+    let stale = |name: &str| {
+        let path = sandbox.tmp.join(name);
+        let file = std::fs::File::create(&path).unwrap();
+        file.set_modified(two_days_ago).unwrap();
+        (path, file)
+    };
+    // A hook of a long session holds its debounce lock; a project lock is held too.
+    let (held, held_file) = stale("claude-ctx-long-session-warned.lock");
+    let (project, project_file) = stale("baton-project-0123456789abcdef-handoff.lock");
+    held_file.lock().unwrap();
+    project_file.lock().unwrap();
+    let (free, _free_file) = stale("claude-ctx-old-session-warned.lock");
+
+    // The statusline sweeps the temp dir (no sweep has run in this sandbox yet).
+    sandbox
+        .statusline(&fixture("statusline-after-reply.json"))
+        .assert_one_line();
+    assert!(!free.exists(), "the sweep ran and removed the free stale lock");
+    assert!(held.exists(), "a held lock is never removed");
+    assert!(project.exists(), "a held project lock is never removed");
+    held_file.unlock().unwrap();
+    project_file.unlock().unwrap();
+}

@@ -274,3 +274,31 @@ fn transcripts_that_are_not_files() {
     status["workspace"]["current_dir"] = json!(sandbox.project);
     check(&sandbox.statusline(&status), "statusline");
 }
+
+#[test]
+fn task_directories_full_of_odd_entries_cost_a_bounded_time() {
+    let sandbox = Sandbox::new().env("NO_COLOR", "1");
+    let mut status = fixture("statusline-after-reply.json");
+    let session = status["session_id"].as_str().unwrap().to_owned();
+    status["cwd"] = json!(sandbox.project);
+    status["workspace"]["current_dir"] = json!(sandbox.project);
+    let dir = sandbox.home.join(".claude/tasks").join(&session);
+    std::fs::create_dir_all(&dir).unwrap();
+    for n in 10..3000 {
+        let task = json!({"id": n.to_string(), "subject": "Done", "activeForm": "Done", "status": "completed"});
+        std::fs::write(dir.join(format!("{n}.json")), task.to_string()).unwrap();
+    }
+    let fifo = std::ffi::CString::new(dir.join("1.json").to_str().unwrap()).unwrap();
+    // SAFETY: a valid C string path.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+    std::fs::write(dir.join("2.json"), "[".repeat(2 * 1024 * 1024)).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.join("3.json")).unwrap();
+    std::fs::create_dir(dir.join("4.json")).unwrap();
+    let out = sandbox.statusline(&status);
+    check(&out, "statusline");
+    assert_eq!(out.stdout.trim(), "Sonnet 4.5 │ proj │ ████████░░ 83%");
+
+    // A session id that escapes the tasks directory reads nothing.
+    status["session_id"] = json!("../../..");
+    check(&sandbox.statusline(&status), "statusline");
+}

@@ -434,6 +434,7 @@ fn the_plugin_form_wires_the_same_events() {
         .arg("hook")
         .env("CLAUDE_PLUGIN_ROOT", empty.path())
         .env("HOME", empty.path())
+        .env("PATH", "/usr/bin:/bin")
         .stdin(std::process::Stdio::null())
         .output()
         .unwrap();
@@ -456,5 +457,443 @@ fn settings_example_wires_what_install_wires() {
             installed["hooks"][event][0].get("matcher"),
             "{event}"
         );
+    }
+}
+
+/// Runs `binary` (a copy of baton elsewhere) with the sandbox's environment.
+fn run_binary(sandbox: &Sandbox, binary: &std::path::Path, args: &[&str], path: Option<&str>) -> Outcome {
+    let started = std::time::Instant::now();
+    let out = std::process::Command::new(binary)
+        .args(args)
+        .env_clear()
+        .env(
+            "PATH",
+            path.map_or_else(|| std::env::var("PATH").unwrap_or_default(), str::to_owned),
+        )
+        .env("HOME", &sandbox.home)
+        .env("TMPDIR", &sandbox.tmp)
+        .env("XDG_CONFIG_HOME", sandbox.home.join(".config"))
+        .current_dir(&sandbox.project)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    Outcome {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        elapsed: started.elapsed(),
+    }
+}
+
+/// A copy of the binary under test at `<sandbox home>/<dir>/baton`, as if installed there.
+fn baton_copy(sandbox: &Sandbox, dir: &str) -> std::path::PathBuf {
+    let path = sandbox.home.join(dir).join("baton");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    if std::fs::hard_link(BATON, &path).is_err() {
+        std::fs::copy(BATON, &path).unwrap();
+    }
+    std::fs::canonicalize(path).unwrap()
+}
+
+/// Every baton command line in the settings (statusLine and hooks).
+fn baton_commands(v: &Value) -> Vec<String> {
+    let mut commands: Vec<String> = baton_hooks(v).into_iter().map(|(_, c)| c).collect();
+    commands.extend(v["statusLine"]["command"].as_str().map(str::to_owned));
+    commands
+}
+
+#[test]
+fn a_symlinked_settings_file_stays_a_link_and_its_target_gets_the_changes() {
+    let sandbox = Sandbox::new();
+    let dotfiles = sandbox.home.join("dotfiles/claude");
+    std::fs::create_dir_all(&dotfiles).unwrap();
+    let target = dotfiles.join("settings.json");
+    let original = "{\n  \"model\": \"opus\"\n}\n";
+    std::fs::write(&target, original).unwrap();
+    std::fs::create_dir_all(sandbox.home.join(".claude")).unwrap();
+    let link = settings_path(&sandbox);
+    let link_text = std::path::Path::new("../dotfiles/claude/settings.json");
+    std::os::unix::fs::symlink(link_text, &link).unwrap();
+
+    ok(sandbox.run(&["install"], b""));
+    assert!(
+        link.symlink_metadata().unwrap().file_type().is_symlink(),
+        "still a link"
+    );
+    assert_eq!(std::fs::read_link(&link).unwrap(), link_text);
+    let v = sandbox.read_json(&target);
+    assert_eq!(baton_hooks(&v).len(), 5, "the target has the wiring");
+    assert_eq!(v["model"], "opus");
+    let backups_in = |dir: &std::path::Path| {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .contains(".baton-backup-")
+            })
+            .count()
+    };
+    assert_eq!(backups_in(&dotfiles), 1, "the backup sits next to the real file");
+    assert_eq!(backups_in(&sandbox.home.join(".claude")), 0);
+
+    ok(sandbox.run(&["install"], b""));
+    ok(sandbox.run(&["uninstall"], b""));
+    assert!(
+        link.symlink_metadata().unwrap().file_type().is_symlink(),
+        "still a link"
+    );
+    assert_eq!(std::fs::read_link(&link).unwrap(), link_text);
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), original, "byte for byte");
+}
+
+#[test]
+fn reinstalling_from_a_new_location_repoints_batons_entries() {
+    let sandbox = Sandbox::new();
+    let original = "{\n  \"model\": \"opus\"\n}\n";
+    write_settings(&sandbox, original);
+    let old = baton_copy(&sandbox, "old");
+    let new = baton_copy(&sandbox, "new");
+    ok(run_binary(&sandbox, &old, &["install"], None));
+    assert!(
+        baton_commands(&settings(&sandbox))
+            .iter()
+            .all(|c| c.starts_with(old.to_str().unwrap()))
+    );
+
+    let out = ok(run_binary(&sandbox, &new, &["install"], None));
+    assert!(
+        out.stdout.contains("Updated in") && out.stdout.contains("statusLine") && !out.stdout.contains("already wires"),
+        "{}",
+        out.stdout
+    );
+    let commands = baton_commands(&settings(&sandbox));
+    assert_eq!(commands.len(), 6);
+    for command in &commands {
+        assert!(command.starts_with(new.to_str().unwrap()), "re-pointed: {command}");
+    }
+    let pause = std::fs::read_to_string(sandbox.home.join(".claude/commands/baton/pause-work.md")).unwrap();
+    assert!(pause.contains(&format!("!`{} pause", new.display())), "{pause}");
+    let again = ok(run_binary(&sandbox, &new, &["install"], None));
+    assert!(again.stdout.contains("already wires baton"), "{}", again.stdout);
+
+    ok(run_binary(&sandbox, &new, &["uninstall"], None));
+    assert_eq!(
+        std::fs::read_to_string(settings_path(&sandbox)).unwrap(),
+        original,
+        "uninstall still takes out exactly baton's entries"
+    );
+    assert!(!sandbox.home.join(".claude/baton-install.json").exists());
+}
+
+#[test]
+fn doctor_fails_when_the_settings_run_another_baton_and_says_install_repoints() {
+    let sandbox = Sandbox::new();
+    let bin_dir = std::fs::canonicalize(BATON).unwrap().parent().unwrap().to_path_buf();
+    let path = format!("{}:/usr/bin:/bin", bin_dir.display());
+    let old = baton_copy(&sandbox, "old");
+    ok(run_binary(&sandbox, &old, &["install"], Some(&path)));
+    let out = run_binary(&sandbox, std::path::Path::new(BATON), &["doctor"], Some(&path));
+    assert_eq!(out.code, Some(1), "{}", out.stdout);
+    assert!(
+        out.stdout
+            .contains(&format!("FIX  `{} statusline` runs {}", old.display(), old.display()))
+            && out.stdout.contains("not this baton")
+            && out.stdout.contains("install`: it re-points"),
+        "{}",
+        out.stdout
+    );
+    ok(run_binary(
+        &sandbox,
+        std::path::Path::new(BATON),
+        &["install"],
+        Some(&path),
+    ));
+    let out = run_binary(&sandbox, std::path::Path::new(BATON), &["doctor"], Some(&path));
+    assert_eq!(out.code, Some(0), "{}", out.stdout);
+    let left: Vec<_> = std::fs::read_dir(&sandbox.tmp).unwrap().collect();
+    assert!(left.is_empty(), "the doctor's scratch dir is gone: {left:?}");
+}
+
+#[test]
+fn doctor_matches_bridge_files_to_sessions_and_reads_hook_failures_from_attachments() {
+    let bin_dir = std::fs::canonicalize(BATON).unwrap().parent().unwrap().to_path_buf();
+    let sandbox = Sandbox::new().env("PATH", &format!("{}:/usr/bin:/bin", bin_dir.display()));
+    ok(sandbox.run(&["install"], b""));
+    // A decoy: a message that mentions baton and a failed hook in its text, not a hook run.
+    let decoy = json_line(serde_json::json!({"type": "user", "message": {"role": "user",
+        "content": "why did baton hook fail? \"hook_non_blocking_error\" \"exitCode\":1"}}));
+    sandbox.session_transcript("sess-a", &decoy);
+    sandbox.bridge("sess-b", 60, 0);
+    let out = sandbox.run(&["doctor"], b"");
+    assert_eq!(out.code, Some(1), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("FIX  session sess-a was active") && out.stdout.contains("claude-ctx-sess-a.json"),
+        "another session's bridge file does not count:\n{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("ok   no failed baton hook runs"),
+        "a message is not a hook run:\n{}",
+        out.stdout
+    );
+
+    sandbox.bridge("sess-a", 60, 0);
+    let out = sandbox.run(&["doctor"], b"");
+    assert_eq!(out.code, Some(0), "{}", out.stdout);
+
+    let failed = json_line(serde_json::json!({"type": "attachment", "attachment": {
+        "type": "hook_non_blocking_error", "hookName": "PostToolUse:Bash", "hookEvent": "PostToolUse",
+        "stderr": "boom", "exitCode": 1, "command": "/gone/baton hook"}}));
+    let foreign = json_line(serde_json::json!({"type": "attachment", "attachment": {
+        "type": "hook_non_blocking_error", "hookEvent": "PostToolUse", "stderr": "x", "exitCode": 1,
+        "command": "node baton-notes.js"}}));
+    sandbox.session_transcript("sess-a", &format!("{decoy}{foreign}{failed}"));
+    let out = sandbox.run(&["doctor"], b"");
+    assert_eq!(out.code, Some(1), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("FIX  1 failed baton hook run(s)")
+            && out.stdout.contains("`/gone/baton hook` said \"boom\"")
+            && !out.stdout.contains("run `baton doctor` after"),
+        "{}",
+        out.stdout
+    );
+}
+
+fn json_line(v: Value) -> String {
+    format!("{v}\n")
+}
+
+#[test]
+fn doctor_recognises_the_plugin_form() {
+    let bin_dir = std::fs::canonicalize(BATON).unwrap().parent().unwrap().to_path_buf();
+    let sandbox = Sandbox::new().env("PATH", &format!("{}:/usr/bin:/bin", bin_dir.display()));
+    let hook = serde_json::json!([{"hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/bin/baton hook"}]}]);
+    let mut v = serde_json::json!({"statusLine": {"type": "command",
+        "command": "\"${CLAUDE_PLUGIN_ROOT}/bin/baton\" statusline"}, "hooks": {}});
+    for event in [
+        "PostToolUse",
+        "SessionStart",
+        "PreCompact",
+        "SubagentStart",
+        "SubagentStop",
+    ] {
+        v["hooks"][event] = hook.clone();
+    }
+    write_settings(&sandbox, &v.to_string());
+    let out = sandbox.run(&["doctor"], b"");
+    assert_eq!(out.code, Some(0), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("ok   statusLine runs baton") && out.stdout.contains("is the plugin form"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn reinstall_keeps_the_users_edits_to_batons_slash_commands() {
+    let sandbox = Sandbox::new();
+    let old = baton_copy(&sandbox, "old");
+    let new = baton_copy(&sandbox, "new");
+    ok(run_binary(&sandbox, &old, &["install"], None));
+    let pause = sandbox.home.join(".claude/commands/baton/pause-work.md");
+    let edited = format!(
+        "{}\nAlso remind me to push.\n",
+        std::fs::read_to_string(&pause).unwrap()
+    );
+    std::fs::write(&pause, &edited).unwrap();
+
+    let out = ok(run_binary(&sandbox, &new, &["install"], None));
+    assert!(
+        out.stdout.contains("pause-work.md alone: you changed it"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(
+        std::fs::read_to_string(&pause).unwrap(),
+        edited,
+        "the user's edit survives"
+    );
+    let progress = std::fs::read_to_string(sandbox.home.join(".claude/commands/baton/progress.md")).unwrap();
+    assert!(
+        progress.contains(&format!("!`{} progress", new.display())),
+        "unedited ones follow"
+    );
+
+    ok(run_binary(&sandbox, &new, &["uninstall"], None));
+    assert_eq!(
+        std::fs::read_to_string(&pause).unwrap(),
+        edited,
+        "and uninstall keeps it"
+    );
+}
+
+#[test]
+fn uninstall_removes_the_folders_install_created() {
+    let sandbox = Sandbox::new();
+    write_settings(&sandbox, "{}\n");
+    ok(sandbox.run(&["install"], b""));
+    ok(sandbox.run(&["uninstall"], b""));
+    assert!(
+        !sandbox.home.join(".claude/commands").exists(),
+        "commands/ was install's"
+    );
+    assert_eq!(std::fs::read_to_string(settings_path(&sandbox)).unwrap(), "{}\n");
+
+    // A folder that was there before stays, and so does a project's own .claude.
+    let mine = sandbox.home.join(".claude/commands/mine.md");
+    std::fs::create_dir_all(mine.parent().unwrap()).unwrap();
+    std::fs::write(&mine, "mine\n").unwrap();
+    ok(sandbox.run(&["install"], b""));
+    ok(sandbox.run(&["uninstall"], b""));
+    assert!(mine.is_file());
+
+    let project = sandbox.project.to_str().unwrap();
+    ok(sandbox.run(&["install", "--project", project], b""));
+    assert!(sandbox.project.join(".claude/commands/baton").is_dir());
+    ok(sandbox.run(&["uninstall", "--project", project], b""));
+    assert!(
+        !sandbox.project.join(".claude").exists(),
+        "install created .claude; it is gone again"
+    );
+}
+
+#[test]
+fn dry_run_with_another_statusline_says_what_would_happen_and_exits_0() {
+    let sandbox = Sandbox::new();
+    write_settings(&sandbox, CCSTATUSLINE_SETTINGS);
+    let out = ok(sandbox.run(&["install", "--dry-run"], b""));
+    assert!(
+        out.stdout.contains("Would add to") && out.stdout.contains("hooks.PostToolUse"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("npx -y ccstatusline@latest") && out.stdout.contains("--force"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(
+        std::fs::read_to_string(settings_path(&sandbox)).unwrap(),
+        CCSTATUSLINE_SETTINGS
+    );
+    assert!(!sandbox.home.join(".claude/commands").exists());
+    assert!(!sandbox.home.join(".claude/baton-install.json").exists());
+}
+
+#[test]
+fn install_sh_dry_run_and_help_install_nothing() {
+    let repo = env!("CARGO_MANIFEST_DIR");
+    for (flag, says) in [("--dry-run", "Would add to"), ("--help", "Usage: baton install")] {
+        let sandbox = Sandbox::new();
+        let prefix = sandbox.home.join(".local");
+        let out = std::process::Command::new(format!("{repo}/install.sh"))
+            .arg(flag)
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("HOME", &sandbox.home)
+            .env("TMPDIR", &sandbox.tmp)
+            .env("BATON_PREFIX", &prefix)
+            .env("BATON_BINARY", BATON)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{flag}: {stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(stdout.contains(says), "{flag}: {stdout}");
+        assert!(
+            !prefix.join("bin/baton").exists(),
+            "{flag} copied the binary into place"
+        );
+        assert!(!settings_path(&sandbox).exists(), "{flag} wired the settings");
+    }
+}
+
+#[test]
+fn the_plugin_shim_finds_the_release_build_the_prefix_and_path() {
+    let shim = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("bin/baton");
+    let shim_dir = shim.parent().unwrap().to_str().unwrap().to_owned();
+    let dir = tempfile::tempdir().unwrap();
+    let fake = |path: std::path::PathBuf, name: &str| {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, format!("#!/bin/sh\necho {name} \"$@\"\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    let run = |root: &std::path::Path, path: &str, arg: &str| {
+        std::process::Command::new(&shim)
+            .arg(arg)
+            .env_clear()
+            .env("CLAUDE_PLUGIN_ROOT", root)
+            .env("HOME", dir.path().join("home"))
+            .env("PATH", path)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let system = format!("{shim_dir}:/usr/bin:/bin");
+
+    // scripts/build-release.sh --path: target/<host triple>/release/baton.
+    let triple_root = dir.path().join("triple");
+    fake(
+        triple_root.join("target/x86_64-unknown-linux-gnu/release/baton"),
+        "triple",
+    );
+    let out = run(&triple_root, &system, "hook");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "triple hook\n");
+
+    // Not built in the plugin: a baton elsewhere on PATH (never the shim itself).
+    let empty = dir.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let elsewhere = dir.path().join("elsewhere");
+    fake(elsewhere.join("baton"), "path");
+    let out = run(
+        &empty,
+        &format!("{shim_dir}:{}:/usr/bin:/bin", elsewhere.display()),
+        "pause",
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "path pause\n");
+
+    // Nothing anywhere: hooks and the statusline stay silent and succeed; others say so.
+    let out = run(&empty, &system, "statusline");
+    assert!(
+        out.status.success() && out.stdout.is_empty() && out.stderr.is_empty(),
+        "{out:?}"
+    );
+    let out = run(&empty, &system, "pause");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not built yet"));
+}
+
+#[test]
+fn the_slash_commands_name_each_other_as_installed() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("commands");
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| {
+            e.unwrap()
+                .file_name()
+                .to_string_lossy()
+                .trim_end_matches(".md")
+                .to_owned()
+        })
+        .collect();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        for name in &names {
+            let bare = format!("/{name}");
+            for (i, _) in text.match_indices(&bare) {
+                assert!(
+                    text[..i].ends_with("baton:") || text[..i].ends_with(":baton"),
+                    "{}: `{bare}` is installed as `/baton:{name}`",
+                    path.display()
+                );
+            }
+        }
     }
 }

@@ -336,3 +336,122 @@ fn waits_for_claude_code_to_write_the_reply_that_made_the_tool_call() {
         "{text}"
     );
 }
+
+const AGENT: &str = "a9f371828cb2429bb";
+
+/// A PostToolUse payload from inside subagent `AGENT`: the parent's session and transcript,
+/// plus `agent_id`/`agent_type` (as Claude Code 2.1.197 sends them).
+fn subagent_post_tool_use(sandbox: &Sandbox) -> serde_json::Value {
+    let parent = sandbox.session_transcript(SESSION, &transcript_lines("claude-sonnet-4-5", 20_000));
+    let mut payload = post_tool_use(sandbox, SESSION, Some(&parent));
+    payload["agent_id"] = json!(AGENT);
+    payload["agent_type"] = json!("general-purpose");
+    payload
+}
+
+#[test]
+fn a_subagent_is_judged_by_its_own_transcript_not_the_parents_bridge() {
+    let sandbox = Sandbox::new();
+    sandbox.with_planning_state();
+    let state_before = std::fs::read_to_string(sandbox.project.join(".planning/STATE.md")).unwrap();
+    // The main agent is at 20% remaining; the subagent's own context is half full.
+    sandbox.bridge(SESSION, 20, 0);
+    let payload = subagent_post_tool_use(&sandbox);
+    sandbox.subagent_transcript(SESSION, AGENT, &transcript_lines("claude-sonnet-4-5", 100_000));
+    let out = sandbox.hook(&payload);
+    assert_eq!(out.context(), None, "50% remaining in the subagent");
+    assert!(out.elapsed < std::time::Duration::from_secs(5), "{:?}", out.elapsed);
+
+    sandbox.subagent_transcript(SESSION, AGENT, &transcript_lines("claude-sonnet-4-5", 140_000));
+    let out = sandbox.hook(&payload);
+    let text = out.context_text();
+    assert!(
+        text.starts_with("CONTEXT WARNING: Usage at 70%. Remaining: 30%."),
+        "{text}"
+    );
+    assert!(text.contains("orchestrator") && !text.contains("user"), "{text}");
+    assert!(out.elapsed < std::time::Duration::from_secs(5), "{:?}", out.elapsed);
+
+    // Its debounce is its own: the parent's next call still gets its first warning.
+    assert!(
+        sandbox
+            .temp_file(SESSION, &format!("-agent-{AGENT}-warned.json"))
+            .exists()
+    );
+    assert!(!sandbox.temp_file(SESSION, "-warned.json").exists());
+    assert_eq!(sandbox.hook(&payload).context(), None, "debounced");
+
+    sandbox.subagent_transcript(SESSION, AGENT, &transcript_lines("claude-sonnet-4-5", 170_000));
+    let critical = sandbox.hook(&payload).context_text();
+    assert!(
+        critical.starts_with("CONTEXT CRITICAL: Usage at 85%. Remaining: 15%."),
+        "{critical}"
+    );
+    assert!(critical.contains("orchestrator"), "{critical}");
+    assert_eq!(
+        std::fs::read_to_string(sandbox.project.join(".planning/STATE.md")).unwrap(),
+        state_before,
+        "no STATE.md breadcrumb from a subagent"
+    );
+    let parent = sandbox.hook(&post_tool_use(&sandbox, SESSION, None)).context_text();
+    assert!(
+        parent.starts_with("CONTEXT CRITICAL: Usage at 80%. Remaining: 20%."),
+        "{parent}"
+    );
+}
+
+#[test]
+fn a_subagent_call_missing_from_its_transcript_does_not_stall_the_hook() {
+    let sandbox = Sandbox::new();
+    let mut payload = subagent_post_tool_use(&sandbox);
+    payload["tool_use_id"] = json!("toolu_never_written");
+    sandbox.subagent_transcript(SESSION, AGENT, &transcript_lines("claude-sonnet-4-5", 140_000));
+    let out = sandbox.hook(&payload);
+    assert!(out.context_text().contains("Remaining: 30%."));
+    assert!(out.elapsed < std::time::Duration::from_secs(5), "{:?}", out.elapsed);
+
+    // No subagent transcript at all, or an unsafe agent id: nothing is said, the parent's
+    // figures are not borrowed.
+    let other = Sandbox::new();
+    other.bridge(SESSION, 10, 0);
+    let mut missing = subagent_post_tool_use(&other);
+    assert_eq!(other.hook(&missing).context(), None);
+    missing["agent_id"] = json!("../../etc");
+    assert_eq!(other.hook(&missing).context(), None);
+}
+
+#[test]
+fn more_tokens_than_200k_in_a_headless_session_means_a_1m_window() {
+    // Recent Opus models default to 1M, and the transcript never says so: 250k tokens cannot
+    // be 100% of a 200k window.
+    let tuned = |sandbox: &Sandbox| {
+        let config = sandbox.home.join(".config/baton/config.json");
+        std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+        std::fs::write(
+            &config,
+            r#"{"monitor":{"warning_remaining":80,"critical_remaining":10}}"#,
+        )
+        .unwrap();
+    };
+    let sandbox = Sandbox::new();
+    tuned(&sandbox);
+    let transcript = sandbox.transcript("t", "claude-opus-4-6", 250_000);
+    let text = sandbox
+        .hook(&post_tool_use(&sandbox, SESSION, Some(&transcript)))
+        .context_text();
+    assert!(
+        text.starts_with("CONTEXT WARNING: Usage at 25%. Remaining: 75%.") && text.contains("250k of 1M"),
+        "{text}"
+    );
+
+    let disabled = Sandbox::new().env("CLAUDE_CODE_DISABLE_1M_CONTEXT", "1");
+    tuned(&disabled);
+    let transcript = disabled.transcript("t", "claude-opus-4-6", 250_000);
+    let text = disabled
+        .hook(&post_tool_use(&disabled, SESSION, Some(&transcript)))
+        .context_text();
+    assert!(
+        text.starts_with("CONTEXT CRITICAL: Usage at 100%. Remaining: 0%."),
+        "{text}"
+    );
+}

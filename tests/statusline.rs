@@ -176,8 +176,65 @@ fn fits_columns_by_dropping_the_least_important_segments() {
     );
 }
 
+/// Writes Claude Code 2.1.x task files (TaskCreate/TaskUpdate) for `SESSION` under `config`:
+/// `tasks/<session>/<n>.json`, in the shape observed on 2.1.197.
+fn write_tasks(config: &std::path::Path, tasks: &[(&str, &str, &str)]) {
+    let dir = config.join("tasks").join(SESSION);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (n, (subject, active_form, status)) in tasks.iter().enumerate() {
+        let id = (n + 1).to_string();
+        let task = json!({"id": id, "subject": subject, "description": format!("{subject}, in detail"),
+                          "activeForm": active_form, "status": status, "blocks": [], "blockedBy": []});
+        std::fs::write(dir.join(format!("{id}.json")), task.to_string()).unwrap();
+    }
+}
+
+/// Cells a plain line takes in a terminal (CJK and fullwidth forms take two).
+fn cells(text: &str) -> usize {
+    text.chars()
+        .map(|c| match u32::from(c) {
+            0x1100..=0x115F | 0x2E80..=0x303E | 0x3041..=0x33FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF => 2,
+            0xAC00..=0xD7A3 | 0xF900..=0xFAFF | 0xFF00..=0xFF60 | 0xFFE0..=0xFFE6 | 0x1F300..=0x1FAFF => 2,
+            _ => 1,
+        })
+        .sum()
+}
+
 #[test]
-fn the_in_progress_todo_is_the_middle_segment() {
+fn the_in_progress_task_is_the_middle_segment() {
+    let sandbox = Sandbox::new();
+    sandbox.with_planning_state();
+    write_tasks(
+        &sandbox.home.join(".claude"),
+        &[
+            ("Write tests", "Writing tests", "completed"),
+            ("Fix the login bug", "Fixing the login bug", "in_progress"),
+            ("Deploy", "Deploying", "pending"),
+        ],
+    );
+    assert_eq!(
+        line(&sandbox, &after_reply(&sandbox)),
+        "Sonnet 4.5 │ Fixing the login bug │ proj │ ████████░░ 83%"
+    );
+
+    // $CLAUDE_CONFIG_DIR moves Claude Code's files, tasks included.
+    let moved = Sandbox::new();
+    let config = moved.home.join("claude-config");
+    let moved = moved.env("CLAUDE_CONFIG_DIR", config.to_str().unwrap());
+    write_tasks(&config, &[("Fix the login bug", "", "in_progress")]);
+    write_tasks(
+        &moved.home.join(".claude"),
+        &[("Not this one", "Not this one", "in_progress")],
+    );
+    assert_eq!(
+        line(&moved, &after_reply(&moved)),
+        "Sonnet 4.5 │ Fix the login bug │ proj │ ████████░░ 83%",
+        "the subject when there is no activeForm"
+    );
+}
+
+#[test]
+fn the_legacy_todo_list_still_gives_the_task() {
     let sandbox = Sandbox::new();
     sandbox.with_planning_state();
     let todos = sandbox.home.join(".claude/todos");
@@ -192,6 +249,49 @@ fn the_in_progress_todo_is_the_middle_segment() {
         line(&sandbox, &after_reply(&sandbox)),
         "Sonnet 4.5 │ Fixing the login bug │ proj │ ████████░░ 83%"
     );
+    // Task files, when there are some, are the current format.
+    write_tasks(
+        &sandbox.home.join(".claude"),
+        &[("Ship it", "Shipping it", "in_progress")],
+    );
+    assert_eq!(
+        line(&sandbox, &after_reply(&sandbox)),
+        "Sonnet 4.5 │ Shipping it │ proj │ ████████░░ 83%"
+    );
+}
+
+#[test]
+fn wide_characters_fit_by_terminal_cells() {
+    for columns in [50, 60] {
+        let sandbox = Sandbox::new().env("NO_COLOR", "1").env("COLUMNS", &columns.to_string());
+        write_tasks(
+            &sandbox.home.join(".claude"),
+            &[(
+                "修复登录页面的会话过期错误",
+                "正在修复登录页面的会话过期错误并补充回归测试",
+                "in_progress",
+            )],
+        );
+        let text = sandbox.statusline(&after_reply(&sandbox)).assert_one_line();
+        assert!(cells(&text) <= columns, "{columns}: {} cells: {text}", cells(&text));
+        assert!(text.contains("正在修复"), "the task is shortened, not dropped: {text}");
+        assert!(text.ends_with("████████░░ 83%"), "{text}");
+    }
+}
+
+#[test]
+fn bidi_controls_in_a_task_cannot_reorder_the_line() {
+    let sandbox = Sandbox::new().env("NO_COLOR", "1");
+    write_tasks(
+        &sandbox.home.join(".claude"),
+        &[(
+            "x",
+            "Fixing \u{202E}gub nigol\u{202C} the \u{2067}bug\u{2069}\u{200F}\n",
+            "in_progress",
+        )],
+    );
+    let text = sandbox.statusline(&after_reply(&sandbox)).assert_one_line();
+    assert_eq!(text, "Sonnet 4.5 │ Fixing gub nigol the bug │ proj │ ████████░░ 83%");
 }
 
 #[test]

@@ -17,15 +17,18 @@ Usage: baton install [--user | --project DIR] [--dry-run] [--force] [--yes] [--n
 
 Merges baton's statusLine and hooks (PostToolUse, SessionStart, PreCompact, SubagentStart,
 SubagentStop) into settings.json and writes the slash commands (/baton:pause-work,
-/baton:resume-work, /baton:progress) under commands/baton/. Keeps every existing key and
-entry, adds nothing twice, keeps a timestamped backup next to the file, and records what
-it added in baton-install.json so `baton uninstall` takes out exactly that. A settings.json
-that is not plain JSON (comments, trailing commas) is refused and left unchanged.
+/baton:resume-work, /baton:progress, /baton:set-profile) under commands/baton/. Keeps every
+existing key and entry, adds nothing twice, keeps a timestamped backup next to the file, and
+records what it added in baton-install.json so `baton uninstall` takes out exactly that.
+Entries that run another baton binary are re-pointed at this one; a slash command file you
+edited is left alone. A settings.json that is a symlink is written through to its target.
+A settings.json that is not plain JSON (comments, trailing commas) is refused and left
+unchanged.
 
 Options:
   --user          ~/.claude/settings.json (or $CLAUDE_CONFIG_DIR) [default]
   --project DIR   DIR/.claude/settings.json
-  --dry-run       Say what would change; change nothing
+  --dry-run       Say what would change; change nothing (exits 0)
   --force         Replace another tool's statusLine (uninstall puts it back)
   --yes           Answer yes to questions (for scripts)
   --no-statusline Keep the current statusLine; wire only hooks and commands
@@ -200,23 +203,43 @@ fn run_install(parser: &mut lexopt::Parser) -> Result<()> {
         other => other?,
     };
     let mut out = String::new();
-    let verb = if request.dry_run { "Would add" } else { "Added" };
-    if report.added.is_empty() {
+    let dry = request.dry_run;
+    if report.added.is_empty() && report.updated.is_empty() {
         out.push_str(&format!(
             "{} already wires baton; nothing to add.\n",
             report.settings.display()
         ));
-    } else {
+    }
+    if !report.added.is_empty() {
         out.push_str(&format!(
-            "{verb} to {}: {}\n",
+            "{} to {}: {}\n",
+            if dry { "Would add" } else { "Added" },
             report.settings.display(),
             report.added.join(", ")
         ));
     }
+    if !report.updated.is_empty() {
+        out.push_str(&format!(
+            "{} in {}: {} (they ran another baton binary; now {})\n",
+            if dry { "Would update" } else { "Updated" },
+            report.settings.display(),
+            report.updated.join(", "),
+            request.binary.display()
+        ));
+    }
     if let Some(previous) = &report.replaced_statusline {
         out.push_str(&format!(
-            "Replaced the statusLine `{}` (baton uninstall restores it).\n",
+            "{} the statusLine `{}` (baton uninstall restores it).\n",
+            if dry { "Would replace" } else { "Replaced" },
             previous["command"].as_str().unwrap_or("?")
+        ));
+    }
+    if let Some(current) = &report.statusline_conflict {
+        out.push_str(&format!(
+            "Would keep the statusLine of another tool (`{}`) and wire only the hooks: \
+             run `baton install --force` to replace it (`baton uninstall` puts it back), \
+             or `baton install --no-statusline` to keep it.\n",
+            current["command"].as_str().unwrap_or("?")
         ));
     }
     if let Some(backup) = &report.backup {
@@ -225,12 +248,19 @@ fn run_install(parser: &mut lexopt::Parser) -> Result<()> {
     for path in &report.commands_written {
         out.push_str(&format!(
             "{} {}\n",
-            if request.dry_run { "Would write" } else { "Wrote" },
+            if dry { "Would write" } else { "Wrote" },
             path.display()
         ));
     }
     for path in &report.commands_skipped {
         out.push_str(&format!("Left {} alone: it is not baton's\n", path.display()));
+    }
+    for path in &report.commands_edited {
+        out.push_str(&format!(
+            "Left {} alone: you changed it since baton wrote it (move it aside and run `baton install` \
+             again for the new version)\n",
+            path.display()
+        ));
     }
     if !request.dry_run {
         out.push_str("Restart Claude Code (or run /hooks) to pick up the changes; `baton doctor` checks the wiring.\n");

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::context::usage::{ContextUsage, UsageSource};
+use crate::context::usage::{self, ContextUsage, UsageSource};
 use crate::fsx;
 use crate::hook::payload::{lenient, lenient_number};
 
@@ -44,11 +44,10 @@ pub struct Bridge {
 impl Bridge {
     /// The bridge record for `usage` in `session_id`, stamped `now` (Unix seconds).
     pub fn new(session_id: &str, usage: &ContextUsage, model_id: Option<&str>, now: u64) -> Self {
-        let remaining = usage.remaining_percent();
         Self {
             session_id: Some(session_id.to_owned()),
-            remaining_percentage: Some(f64::from(remaining)),
-            used_pct: Some(f64::from(100 - remaining)),
+            remaining_percentage: Some(f64::from(usage.remaining_percent())),
+            used_pct: Some(f64::from(usage.used_percent())),
             timestamp: Some(now as f64),
             generator: Some(GENERATOR.to_owned()),
             context_window_size: Some(usage.window),
@@ -63,17 +62,20 @@ impl Bridge {
         self.timestamp.map(|t| now.saturating_sub(t as u64))
     }
 
-    /// The usage this record states, as the monitor sees it.
-    pub fn usage(&self) -> Option<ContextUsage> {
+    /// The usage this record states, as the monitor sees it. GSD's files carry only
+    /// percentages: the tokens are rebuilt from them in the window the record names, else
+    /// the one of its model, else `configured`, else the default.
+    pub fn usage(&self, configured: Option<u64>) -> Option<ContextUsage> {
         let remaining = self.remaining_percentage?.clamp(0.0, 100.0);
-        let window = self
-            .context_window_size
-            .filter(|w| *w > 0)
-            .unwrap_or(crate::context::usage::DEFAULT_WINDOW);
-        // GSD's files carry only percentages: rebuild the tokens from them.
+        let window = usage::window_size(
+            self.context_window_size,
+            self.model_id.as_deref(),
+            configured,
+            self.used_tokens,
+        );
         let used_tokens = self
             .used_tokens
-            .unwrap_or_else(|| ((100.0 - remaining) * window as f64 / 100.0).round() as u64);
+            .unwrap_or_else(|| usage::tokens_at_percent(100.0 - remaining, window));
         Some(ContextUsage {
             used_tokens,
             window,
@@ -192,7 +194,7 @@ mod tests {
             r#"{"session_id":"s","remaining_percentage":30,"used_pct":70,"timestamp":1795996764}"#,
         )
         .unwrap();
-        let usage = gsd.usage().unwrap();
+        let usage = gsd.usage(None).unwrap();
         assert_eq!((usage.remaining_percent(), usage.used_tokens), (30, 140_000));
         assert_eq!(gsd.age_seconds(1_795_996_800), Some(36));
     }

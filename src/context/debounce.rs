@@ -52,18 +52,27 @@ pub fn step(previous: Option<DebounceState>, level: Level, debounce_calls: u32) 
     (state, fire)
 }
 
-fn state_path(session_id: &str) -> Option<PathBuf> {
-    fsx::session_temp_path(session_id, "-warned.json")
+/// The debounce key of a subagent run (`<session>-agent-<agent_id>`): a subagent has its own
+/// context, so it counts apart from the main agent. `None` when either id is unsafe.
+pub fn subagent_key(session_id: &str, agent_id: &str) -> Option<String> {
+    let key = format!("{session_id}-agent-{agent_id}");
+    (fsx::is_safe_session_id(session_id) && fsx::is_safe_session_id(agent_id) && fsx::is_safe_session_id(&key))
+        .then_some(key)
 }
 
-fn lock_path(session_id: &str) -> Option<PathBuf> {
-    fsx::session_temp_path(session_id, "-warned.lock")
+fn state_path(key: &str) -> Option<PathBuf> {
+    fsx::session_temp_path(key, "-warned.json")
 }
 
-/// Reads, advances and writes the session's debounce state under its lock.
-/// `Ok(None)` for an unsafe session id; an error when the lock or write fails.
-pub fn advance(session_id: &str, level: Level, debounce_calls: u32) -> std::io::Result<Option<(DebounceState, bool)>> {
-    let (Some(path), Some(lock)) = (state_path(session_id), lock_path(session_id)) else {
+fn lock_path(key: &str) -> Option<PathBuf> {
+    fsx::session_temp_path(key, "-warned.lock")
+}
+
+/// Reads, advances and writes the debounce state of `key` (a session id, or a
+/// [`subagent_key`]) under its lock. `Ok(None)` for an unsafe key; an error when the lock or
+/// write fails.
+pub fn advance(key: &str, level: Level, debounce_calls: u32) -> std::io::Result<Option<(DebounceState, bool)>> {
+    let (Some(path), Some(lock)) = (state_path(key), lock_path(key)) else {
         return Ok(None);
     };
     let _guard = fsx::lock_exclusive(&lock, LOCK_WAIT)?;
@@ -92,10 +101,10 @@ pub fn mark_critical_recorded(session_id: &str) -> std::io::Result<()> {
     fsx::rewrite_locked(&path, &json)
 }
 
-/// Forgets the session's debounce state (after /compact or /clear, or once usage is back
+/// Forgets the debounce state of `key` (after /compact or /clear, or once usage is back
 /// above the warning level), so the next crossing warns at once.
-pub fn reset(session_id: &str) -> std::io::Result<()> {
-    let (Some(path), Some(lock)) = (state_path(session_id), lock_path(session_id)) else {
+pub fn reset(key: &str) -> std::io::Result<()> {
+    let (Some(path), Some(lock)) = (state_path(key), lock_path(key)) else {
         return Ok(());
     };
     if std::fs::symlink_metadata(&path).is_err() {
@@ -133,6 +142,14 @@ mod tests {
         levels.extend([Level::Critical; 7]);
         // Warning at 1, escalation at 4, then critical is debounced from there: 9.
         assert_eq!(run(&levels), vec![1, 4, 9]);
+    }
+
+    #[test]
+    fn subagents_count_apart_and_only_with_safe_ids() {
+        assert_eq!(subagent_key("s1", "ab81").as_deref(), Some("s1-agent-ab81"));
+        assert_eq!(subagent_key("s1", "../x"), None);
+        assert_eq!(subagent_key("s1", ""), None);
+        assert_eq!(subagent_key(&"s".repeat(100), &"a".repeat(40)), None, "too long a name");
     }
 
     #[test]

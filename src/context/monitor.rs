@@ -2,7 +2,7 @@
 //! file, or the transcript's tail when the bridge is missing or stale), applies the
 //! thresholds and the debounce, and words an advisory warning for the agent.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::config::{Config, MonitorSettings};
 use crate::context::debounce::{self, Level};
@@ -13,9 +13,28 @@ use crate::hook::payload::HookPayload;
 use crate::planning::Project;
 use crate::planning::config::PlanningConfig;
 
+/// Whose context a tool call used. Inside a subagent, hooks carry the parent's
+/// `session_id` and `transcript_path` plus the run's `agent_id` (seen on 2.1.197).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Agent<'a> {
+    /// The main agent: the statusline's bridge file, else the session's transcript.
+    Main,
+    /// A subagent run: only its own transcript (the bridge is the parent's figure).
+    Subagent(&'a str),
+}
+
 /// Runs the monitor for one tool call; `Some(text)` is the warning to give the agent.
 pub fn on_tool_use(payload: &HookPayload, now: u64) -> Option<String> {
     let session_id = payload.session_id.as_deref().filter(|id| fsx::is_safe_session_id(id))?;
+    let agent = match payload.agent_id.as_deref().filter(|id| !id.is_empty()) {
+        None => Agent::Main,
+        Some(id) if fsx::is_safe_session_id(id) => Agent::Subagent(id),
+        Some(_) => return None,
+    };
+    let debounce_key = match agent {
+        Agent::Main => session_id.to_owned(),
+        Agent::Subagent(agent_id) => debounce::subagent_key(session_id, agent_id)?,
+    };
     let project = Project::find(&crate::hook::working_dir(payload.cwd.as_deref()));
     let config = Config::load(project.as_ref().map(|p| p.root.as_path()));
     let settings = config.monitor();
@@ -26,21 +45,19 @@ pub fn on_tool_use(payload: &HookPayload, now: u64) -> Option<String> {
     {
         return None;
     }
-    let usage = current_usage(
-        session_id,
-        payload.transcript_path.as_deref(),
-        payload.tool_use_id.as_deref(),
-        &config,
-        &settings,
-        now,
-    )?;
+    let transcript_path = payload.transcript_path.as_deref();
+    let tool_use_id = payload.tool_use_id.as_deref();
+    let usage = match agent {
+        Agent::Main => current_usage(session_id, transcript_path, tool_use_id, &config, &settings, now),
+        Agent::Subagent(agent_id) => subagent_usage(transcript_path?, agent_id, tool_use_id, &config),
+    }?;
     let Some(level) = level_for(usage.remaining_percent(), &settings) else {
-        if let Err(e) = debounce::reset(session_id) {
+        if let Err(e) = debounce::reset(&debounce_key) {
             crate::log::note(&format!("monitor: debounce reset failed: {e}"));
         }
         return None;
     };
-    let (state, fire) = match debounce::advance(session_id, level, settings.debounce_calls) {
+    let (state, fire) = match debounce::advance(&debounce_key, level, settings.debounce_calls) {
         Ok(Some(outcome)) => outcome,
         Ok(None) => return None,
         Err(e) => {
@@ -49,12 +66,18 @@ pub fn on_tool_use(payload: &HookPayload, now: u64) -> Option<String> {
         }
     };
     let planning = project.as_ref().filter(|p| p.has_planning_state());
-    if let Some(project) =
-        planning.filter(|_| fire && level == Level::Critical && state.critical_recorded != Some(true))
+    let advice = match (agent, planning) {
+        (Agent::Subagent(_), _) => Advice::Subagent,
+        (Agent::Main, Some(_)) => Advice::Planning,
+        (Agent::Main, None) => Advice::Plain,
+    };
+    // The breadcrumb is the main agent's: a subagent's context says nothing about the session's.
+    if let Some(project) = planning
+        .filter(|_| agent == Agent::Main && fire && level == Level::Critical && state.critical_recorded != Some(true))
     {
-        record_exhaustion(project, session_id, 100 - usage.remaining_percent());
+        record_exhaustion(project, session_id, usage.used_percent());
     }
-    fire.then(|| warning_text(level, &usage, planning.is_some()))
+    fire.then(|| warning_text(level, &usage, advice))
 }
 
 /// The first CRITICAL of a session in a project with planning state notes in STATE.md
@@ -81,7 +104,7 @@ pub fn current_usage(
     let bridge = bridge::read(session_id);
     if let Some(b) = &bridge
         && b.age_seconds(now).is_some_and(|age| age <= settings.stale_seconds)
-        && let Some(usage) = b.usage()
+        && let Some(usage) = b.usage(config.context_window_size())
     {
         return Some(usage);
     }
@@ -99,6 +122,33 @@ pub fn current_usage(
     ))
 }
 
+/// A subagent's transcript: `<transcript_path without .jsonl>/subagents/agent-<agent_id>.jsonl`
+/// next to the parent's (`<dir>/<session>.jsonl`); `None` when the parent's path is not a
+/// `.jsonl` file or `agent_id` is unsafe.
+pub fn subagent_transcript(parent_transcript: &Path, agent_id: &str) -> Option<PathBuf> {
+    if !fsx::is_safe_session_id(agent_id) || parent_transcript.extension()? != "jsonl" {
+        return None;
+    }
+    let session_dir = parent_transcript.with_extension("");
+    Some(session_dir.join("subagents").join(format!("agent-{agent_id}.jsonl")))
+}
+
+/// The figure for a subagent run, from its own transcript only (its model's window: the
+/// parent's bridge describes another context).
+fn subagent_usage(
+    parent_transcript: &str,
+    agent_id: &str,
+    tool_use_id: Option<&str>,
+    config: &Config,
+) -> Option<ContextUsage> {
+    let path = subagent_transcript(Path::new(parent_transcript), agent_id)?;
+    if let Some(id) = tool_use_id {
+        transcript::wait_for_tool_use(&path, id, transcript::WRITE_LAG_LIMIT);
+    }
+    let tail = transcript::last_context_usage(&path).ok()??;
+    Some(tail.usage(None, None, config.context_window_size()))
+}
+
 /// The level for a remaining percentage, `None` above the warning threshold.
 pub fn level_for(remaining: u8, settings: &MonitorSettings) -> Option<Level> {
     if remaining <= settings.critical_remaining {
@@ -110,37 +160,58 @@ pub fn level_for(remaining: u8, settings: &MonitorSettings) -> Option<Level> {
     }
 }
 
+/// Which advice follows the figures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Advice {
+    /// The main agent, no planning state.
+    Plain,
+    /// The main agent in a project with `.planning/` state: pausing is an option.
+    Planning,
+    /// A subagent: it cannot talk to the user, so it reports back to its orchestrator.
+    Subagent,
+}
+
 /// The advisory text: it informs and suggests, never orders the agent to stop or save.
-pub fn warning_text(level: Level, usage: &ContextUsage, planning: bool) -> String {
-    let remaining = usage.remaining_percent();
+pub fn warning_text(level: Level, usage: &ContextUsage, advice: Advice) -> String {
     let head = match level {
         Level::Warning => "CONTEXT WARNING",
         Level::Critical => "CONTEXT CRITICAL",
     };
     let figures = format!(
-        "{head}: Usage at {}%. Remaining: {remaining}%. ({} of {} tokens in use.)",
-        100 - remaining,
+        "{head}: Usage at {}%. Remaining: {}%. ({} of {} tokens in use.)",
+        usage.used_percent(),
+        usage.remaining_percent(),
         usage::short_tokens(usage.used_tokens),
         usage::short_tokens(usage.window),
     );
-    let advice = match (level, planning) {
-        (Level::Warning, true) => {
+    let advice = match (level, advice) {
+        (Level::Warning, Advice::Planning) => {
             "Context is getting limited. It is a good moment to finish the current plan step rather than \
              start new complex work; if you are not between plan steps, letting the user know gives them \
              time to prepare a pause (/gsd:pause-work or `baton pause`)."
         }
-        (Level::Warning, false) => {
+        (Level::Warning, Advice::Plain) => {
             "Context is getting limited. Avoiding unnecessary exploration and new complex work keeps the \
              remaining context for the task at hand."
         }
-        (Level::Critical, true) => {
+        (Level::Warning, Advice::Subagent) => {
+            "This subagent's context is getting limited. It is a good moment to finish the current step \
+             rather than start new work, and to report back to the orchestrator what is done and what \
+             remains."
+        }
+        (Level::Critical, Advice::Planning) => {
             "Context is nearly exhausted. The project's position is already tracked in .planning/STATE.md, \
              so no handoff files are needed now. Please let the user know, so they can pause the work at \
              the next natural stopping point (/gsd:pause-work or `baton pause`)."
         }
-        (Level::Critical, false) => {
+        (Level::Critical, Advice::Plain) => {
             "Context is nearly exhausted. Please let the user know that context is low and ask how they \
              would like to proceed; saving state or writing handoff files is their call."
+        }
+        (Level::Critical, Advice::Subagent) => {
+            "This subagent's context is nearly exhausted. Please wrap up the current step and report back \
+             to the orchestrator with what is done, what remains and where it stands, so it can hand the \
+             rest to a fresh agent."
         }
     };
     format!("{figures} {advice}")
@@ -172,8 +243,8 @@ mod tests {
             source: UsageSource::Payload,
         };
         for level in [Level::Warning, Level::Critical] {
-            for planning in [true, false] {
-                let text = warning_text(level, &usage, planning);
+            for advice in [Advice::Plain, Advice::Planning, Advice::Subagent] {
+                let text = warning_text(level, &usage, advice);
                 assert!(
                     text.starts_with("CONTEXT ") && text.contains(": Usage at 70%. Remaining: 30%."),
                     "{text}"
@@ -182,8 +253,23 @@ mod tests {
                 for imperative in ["STOP", "NOW", "immediately", "must", "Do NOT", "save state"] {
                     assert!(!text.contains(imperative), "{imperative:?} in {text}");
                 }
-                assert_eq!(text.contains("pause"), planning, "{text}");
+                assert_eq!(text.contains("pause"), advice == Advice::Planning, "{text}");
+                assert_eq!(text.contains("orchestrator"), advice == Advice::Subagent, "{text}");
+                if advice == Advice::Subagent {
+                    assert!(!text.contains("user"), "a subagent cannot talk to the user: {text}");
+                }
             }
         }
+    }
+
+    #[test]
+    fn a_subagents_transcript_sits_beside_the_parents() {
+        let parent = Path::new("/h/.claude/projects/-p/0711.jsonl");
+        assert_eq!(
+            subagent_transcript(parent, "ab81ffb4535095a29").unwrap(),
+            Path::new("/h/.claude/projects/-p/0711/subagents/agent-ab81ffb4535095a29.jsonl")
+        );
+        assert_eq!(subagent_transcript(parent, "../x"), None);
+        assert_eq!(subagent_transcript(Path::new("/h/0711"), "a1"), None);
     }
 }

@@ -4,6 +4,7 @@
 use std::fs;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
+use std::time::Duration;
 
 use crate::context::bridge::GENERATOR;
 use crate::fsx;
@@ -52,15 +53,33 @@ pub fn sweep(dir: &Path, now: u64, uid: u32) -> usize {
         if !meta.is_file() || meta.uid() != uid || now.saturating_sub(meta.mtime().max(0) as u64) < STALE_AFTER_SECS {
             continue;
         }
-        if is_batons(&path, name) && fs::remove_file(&path).is_ok() {
+        if !is_batons(&path, name) {
+            continue;
+        }
+        // A lock file may be old and still held (a hook waiting on a long operation):
+        // removing it then would let the next taker lock a new file beside the holder.
+        let _held = if is_lock(name) {
+            match fsx::lock_exclusive(&path, Duration::ZERO) {
+                Ok(guard) => Some(guard),
+                Err(_) => continue,
+            }
+        } else {
+            None
+        };
+        if fs::remove_file(&path).is_ok() {
             removed += 1;
         }
     }
     removed
 }
 
+/// baton's lock files: the debounce locks and the project locks.
+fn is_lock(name: &str) -> bool {
+    name.ends_with("-warned.lock") || name.starts_with(fsx::PROJECT_LOCK_PREFIX)
+}
+
 fn is_batons(path: &Path, name: &str) -> bool {
-    if name.ends_with("-warned.lock") || name.starts_with(fsx::PROJECT_LOCK_PREFIX) {
+    if is_lock(name) {
         return true;
     }
     if !name.ends_with(".json") {
@@ -89,5 +108,24 @@ mod tests {
         assert_eq!(sweep(d, now + STALE_AFTER_SECS + 5, uid), 2);
         assert!(!d.join("claude-ctx-a.json").exists() && !d.join("claude-ctx-a-warned.lock").exists());
         assert!(d.join("claude-ctx-gsd.json").exists() && d.join("other.json").exists());
+    }
+
+    #[test]
+    fn a_stale_lock_that_is_held_stays() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let held = d.join("claude-ctx-a-warned.lock");
+        let project = d.join(format!("{}0123456789abcdef-handoff.lock", fsx::PROJECT_LOCK_PREFIX));
+        let free = d.join("claude-ctx-b-warned.lock");
+        let guard = fsx::lock_exclusive(&held, Duration::ZERO).unwrap();
+        let _project_guard = fsx::lock_exclusive(&project, Duration::ZERO).unwrap();
+        fs::write(&free, "").unwrap();
+        let uid = unsafe { libc::geteuid() };
+        let later = crate::clock::unix_now() + STALE_AFTER_SECS + 5;
+        assert_eq!(sweep(d, later, uid), 1, "only the free lock goes");
+        assert!(held.exists() && project.exists() && !free.exists());
+        drop(guard);
+        assert_eq!(sweep(d, later, uid), 1, "released, it goes too");
+        assert!(!held.exists());
     }
 }

@@ -30,7 +30,8 @@ impl TailUsage {
     /// The usage this tail states, in the window Claude Code reported when known, else the
     /// one of the model (the known model id first: only it carries a `[1m]` suffix).
     pub fn usage(&self, known_window: Option<u64>, known_model: Option<&str>, configured: Option<u64>) -> ContextUsage {
-        let window = usage::window_size(known_window, known_model.or(self.model.as_deref()), configured);
+        let model = known_model.or(self.model.as_deref());
+        let window = usage::window_size(known_window, model, configured, Some(self.used_tokens));
         let source = if self.after_compaction {
             UsageSource::CompactBoundary
         } else {
@@ -80,11 +81,20 @@ pub fn last_context_usage(path: &Path) -> io::Result<Option<TailUsage>> {
 /// 10–60 ms late in about half the hook runs of `claude -p`).
 pub const WRITE_LAG_LIMIT: Duration = Duration::from_secs(1);
 
-/// Waits until the transcript mentions `tool_use_id`, for at most `limit`; returns whether
-/// it did. The tail is searched again only when the file has grown (a cheap `fstat` every
-/// 5 ms otherwise): the last 64 KiB first, the last 8 MiB when a large tool result follows
-/// the reply. Ids that do not look like tool ids are not waited for.
+/// The wait also ends once the transcript has not grown for this long: a line that is
+/// coming arrives well within it, and an id that never appears costs no more than this.
+pub const WRITE_IDLE_LIMIT: Duration = Duration::from_millis(250);
+
+/// Waits until the transcript mentions `tool_use_id`, for at most `limit` and for at most
+/// [`WRITE_IDLE_LIMIT`] without the file growing; returns whether it did. The tail is searched
+/// again only when the file has grown (a cheap `fstat` every 5 ms otherwise): the last 64 KiB
+/// first, the last 8 MiB when a large tool result follows the reply. Ids that do not look like
+/// tool ids are not waited for.
 pub fn wait_for_tool_use(path: &Path, tool_use_id: &str, limit: Duration) -> bool {
+    wait_for_tool_use_idle(path, tool_use_id, limit, WRITE_IDLE_LIMIT)
+}
+
+fn wait_for_tool_use_idle(path: &Path, tool_use_id: &str, limit: Duration, idle_limit: Duration) -> bool {
     let plausible = !tool_use_id.is_empty()
         && tool_use_id.len() <= 128
         && tool_use_id
@@ -96,13 +106,18 @@ pub fn wait_for_tool_use(path: &Path, tool_use_id: &str, limit: Duration) -> boo
     if !plausible {
         return false;
     }
-    let deadline = Instant::now() + limit;
+    let started = Instant::now();
+    let deadline = started + limit;
+    let mut grew_at = started;
     let mut searched_size = None;
     loop {
         let Ok(size) = file.metadata().map(|m| m.len()) else {
             return false;
         };
         if searched_size != Some(size) {
+            if searched_size.is_some() {
+                grew_at = Instant::now();
+            }
             searched_size = Some(size);
             match tail_mentions(&file, size, tool_use_id.as_bytes()) {
                 Ok(true) => return true,
@@ -110,7 +125,8 @@ pub fn wait_for_tool_use(path: &Path, tool_use_id: &str, limit: Duration) -> boo
                 Err(_) => return false,
             }
         }
-        if Instant::now() >= deadline {
+        let now = Instant::now();
+        if now >= deadline || now.duration_since(grew_at) >= idle_limit {
             return false;
         }
         std::thread::sleep(Duration::from_millis(5));
@@ -307,6 +323,35 @@ mod tests {
         assert!(!wait_for_tool_use(&path, "toolu_never", Duration::from_millis(30)));
         assert!(started.elapsed() < Duration::from_secs(2));
         assert!(!wait_for_tool_use(&path, "../../bad id", Duration::from_secs(5)));
+    }
+
+    #[test]
+    fn stops_waiting_once_the_file_stops_growing() {
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        writeln!(f, "{}", assistant(1000, "")).unwrap();
+        let started = Instant::now();
+        assert!(!wait_for_tool_use(f.path(), "toolu_never", Duration::from_secs(30)));
+        let waited = started.elapsed();
+        assert!(
+            waited >= WRITE_IDLE_LIMIT && waited < Duration::from_secs(5),
+            "an idle file ends the wait after {WRITE_IDLE_LIMIT:?}, not the limit: {waited:?}"
+        );
+
+        // A file that keeps growing is waited for, until the line or the limit.
+        let path = f.path().to_path_buf();
+        let writer = std::thread::spawn(move || {
+            for _ in 0..6 {
+                std::thread::sleep(Duration::from_millis(40));
+                writeln!(f, r#"{{"type":"progress"}}"#).unwrap();
+            }
+            writeln!(f, r#"{{"type":"assistant","note":"toolu_slow"}}"#).unwrap();
+            f
+        });
+        assert!(
+            wait_for_tool_use_idle(&path, "toolu_slow", Duration::from_secs(5), Duration::from_millis(150)),
+            "growth keeps the wait alive past the idle limit"
+        );
+        let _f = writer.join().unwrap();
     }
 
     #[test]

@@ -99,32 +99,74 @@ impl ContextUsage {
     }
 }
 
-/// The window for a model: the payload's size when given, else `[1m]` ids get 1M,
-/// else the configured size, else 200k.
-pub fn window_size(payload_window: Option<u64>, model_id: Option<&str>, configured: Option<u64>) -> u64 {
+/// The window for a model: the payload's size when given, else `[1m]` ids get 1M, else the
+/// configured size, else 200k. A window inferred from the model id or the default (not one
+/// Claude Code reported or the user configured) that is smaller than `used_tokens` cannot be
+/// right: recent Opus models default to 1M and transcripts never say so, so the 1M window is
+/// assumed then, unless `CLAUDE_CODE_DISABLE_1M_CONTEXT` is set.
+pub fn window_size(
+    payload_window: Option<u64>,
+    model_id: Option<&str>,
+    configured: Option<u64>,
+    used_tokens: Option<u64>,
+) -> u64 {
+    window_size_with(payload_window, model_id, configured, used_tokens, !one_m_disabled())
+}
+
+fn window_size_with(
+    payload_window: Option<u64>,
+    model_id: Option<&str>,
+    configured: Option<u64>,
+    used_tokens: Option<u64>,
+    one_m_allowed: bool,
+) -> u64 {
     if let Some(w) = payload_window.filter(|w| *w > 0) {
         return w;
     }
     if model_id.is_some_and(|id| id.to_ascii_lowercase().contains("[1m]")) {
         return LARGE_WINDOW;
     }
-    configured.filter(|w| *w > 0).unwrap_or(DEFAULT_WINDOW)
+    if let Some(w) = configured.filter(|w| *w > 0) {
+        return w;
+    }
+    if one_m_allowed && used_tokens.is_some_and(|used| used > DEFAULT_WINDOW) {
+        return LARGE_WINDOW;
+    }
+    DEFAULT_WINDOW
+}
+
+/// `CLAUDE_CODE_DISABLE_1M_CONTEXT=1` (or `true`) keeps Claude Code at 200k windows.
+fn one_m_disabled() -> bool {
+    std::env::var("CLAUDE_CODE_DISABLE_1M_CONTEXT")
+        .is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes"))
+}
+
+/// Tokens in use for a used percentage of `window` (sources that carry only percentages:
+/// payloads without token counts, GSD's bridge files).
+pub fn tokens_at_percent(used_percent: f64, window: u64) -> u64 {
+    (used_percent.clamp(0.0, 100.0) * window as f64 / 100.0).round() as u64
 }
 
 /// Usage from the statusline payload: token counts first, then the percentages.
 /// `None` when the payload carries no usage (session start, right after /compact, old versions).
-pub fn from_payload(cw: &ContextWindow, window: u64) -> Option<ContextUsage> {
+/// `payload_window` is the payload's `context_window_size`; `configured` the user's setting.
+pub fn from_payload(
+    cw: &ContextWindow,
+    payload_window: Option<u64>,
+    model_id: Option<&str>,
+    configured: Option<u64>,
+) -> Option<ContextUsage> {
     if let Some(tokens) = cw.current_usage.as_ref().and_then(|u| u.context_tokens()) {
         return Some(ContextUsage {
             used_tokens: tokens,
-            window,
+            window: window_size(payload_window, model_id, configured, Some(tokens)),
             source: UsageSource::Payload,
         });
     }
     let used_pct = cw.used_percentage.or(cw.remaining_percentage.map(|r| 100.0 - r))?;
-    let used_tokens = (used_pct.clamp(0.0, 100.0) * window as f64 / 100.0).round() as u64;
+    let window = window_size(payload_window, model_id, configured, None);
     Some(ContextUsage {
-        used_tokens,
+        used_tokens: tokens_at_percent(used_pct, window),
         window,
         source: UsageSource::PayloadPercent,
     })
@@ -196,21 +238,29 @@ mod tests {
 
     #[test]
     fn window_prefers_the_payload_then_the_model_then_config() {
-        assert_eq!(window_size(Some(500_000), Some("claude-opus-4-6[1m]"), None), 500_000);
-        assert_eq!(
-            window_size(None, Some("claude-sonnet-4-5[1m]"), Some(300_000)),
-            LARGE_WINDOW
-        );
-        assert_eq!(window_size(Some(0), Some("claude-sonnet-4-5"), Some(300_000)), 300_000);
-        assert_eq!(window_size(None, None, None), DEFAULT_WINDOW);
+        let w = |p, m, c| window_size_with(p, m, c, None, true);
+        assert_eq!(w(Some(500_000), Some("claude-opus-4-6[1m]"), None), 500_000);
+        assert_eq!(w(None, Some("claude-sonnet-4-5[1m]"), Some(300_000)), LARGE_WINDOW);
+        assert_eq!(w(Some(0), Some("claude-sonnet-4-5"), Some(300_000)), 300_000);
+        assert_eq!(w(None, None, None), DEFAULT_WINDOW);
+    }
+
+    #[test]
+    fn more_than_an_inferred_200k_means_the_1m_window() {
+        let w = |p, c, used, allowed| window_size_with(p, Some("claude-opus-4-6"), c, Some(used), allowed);
+        assert_eq!(w(None, None, 250_000, true), LARGE_WINDOW);
+        assert_eq!(w(None, None, 200_000, true), DEFAULT_WINDOW);
+        assert_eq!(w(None, None, 250_000, false), DEFAULT_WINDOW, "1M disabled");
+        assert_eq!(w(Some(200_000), None, 250_000, true), 200_000, "Claude Code said so");
+        assert_eq!(w(None, Some(180_000), 250_000, true), 180_000, "the user said so");
     }
 
     #[test]
     fn payload_percentages_stand_in_for_missing_token_counts() {
         let cw: ContextWindow = serde_json::from_str(r#"{"remaining_percentage":30}"#).unwrap();
-        let u = from_payload(&cw, 200_000).unwrap();
+        let u = from_payload(&cw, Some(200_000), None, None).unwrap();
         assert_eq!((u.used_tokens, u.source), (140_000, UsageSource::PayloadPercent));
         let cw: ContextWindow = serde_json::from_str(r#"{"current_usage":null,"used_percentage":null}"#).unwrap();
-        assert!(from_payload(&cw, 200_000).is_none());
+        assert!(from_payload(&cw, Some(200_000), None, None).is_none());
     }
 }

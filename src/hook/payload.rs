@@ -56,6 +56,10 @@ pub struct HookPayload {
     /// PostToolUse of the `Agent` tool: `tool_response.agentId`, the run it started.
     #[serde(rename = "tool_response", deserialize_with = "agent_id_of_response")]
     pub tool_response_agent_id: Option<String>,
+    /// PostToolUse: `tool_input.file_path` (Write, Edit, MultiEdit) or `tool_input.notebook_path`
+    /// (NotebookEdit), the file the call wrote.
+    #[serde(rename = "tool_input", deserialize_with = "edited_path_of_input")]
+    pub tool_input_path: Option<String>,
 }
 
 /// Reads `agentId` out of a `tool_response` of any shape, skipping everything else without
@@ -103,6 +107,53 @@ pub fn agent_id_of_response<'de, D: Deserializer<'de>>(d: D) -> Result<Option<St
         }
     }
     d.deserialize_any(AgentId)
+}
+
+/// Reads `file_path` (or `notebook_path`) out of a `tool_input` of any shape, skipping
+/// everything else without building it (a Write's `content` can be megabytes).
+pub fn edited_path_of_input<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    use serde::de::{IgnoredAny, MapAccess, Visitor};
+    struct EditedPath;
+    impl<'de> Visitor<'de> for EditedPath {
+        type Value = Option<String>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("any value")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut found = None;
+            while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                if key == "file_path" || (key == "notebook_path" && found.is_none()) {
+                    found = map.next_value::<Value>()?.as_str().map(str::to_owned).or(found);
+                } else {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+            Ok(found)
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            Ok(None)
+        }
+        fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+    }
+    d.deserialize_any(EditedPath)
 }
 
 /// The statusline's stdin (PROTOCOL.md §1).
@@ -217,6 +268,35 @@ mod tests {
             Some("a14a3a952b22d4f20")
         );
         for other in [r#""text""#, "[1,{\"agentId\":\"x\"}]", "null", "7", r#"{"agentId":5}"#] {
+            assert_eq!(read(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn reads_the_path_an_edit_tool_wrote_from_its_input_of_any_shape() {
+        let read = |input: &str| {
+            let p: HookPayload = serde_json::from_str(&format!(
+                r#"{{"hook_event_name":"PostToolUse","tool_input":{input},"agent_id":"a1"}}"#
+            ))
+            .unwrap();
+            assert_eq!(p.agent_id.as_deref(), Some("a1"));
+            p.tool_input_path
+        };
+        assert_eq!(
+            read(r#"{"file_path":"/p/src/a.rs","content":"fn a() {}"}"#).as_deref(),
+            Some("/p/src/a.rs")
+        );
+        assert_eq!(
+            read(r#"{"notebook_path":"/p/n.ipynb","new_source":"x"}"#).as_deref(),
+            Some("/p/n.ipynb")
+        );
+        for other in [
+            r#"{"command":"echo hi"}"#,
+            r#""text""#,
+            "[1]",
+            "null",
+            r#"{"file_path":5}"#,
+        ] {
             assert_eq!(read(other), None, "{other}");
         }
     }

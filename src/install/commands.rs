@@ -1,8 +1,10 @@
 //! The slash commands baton ships (`commands/*.md`, built into the binary), installed under
-//! `<claude dir>/commands/baton/` with baton's absolute path, never over a file of the user's.
+//! `<claude dir>/commands/baton/` with baton's absolute path, never over a file of the user's
+//! nor over one the user edited since baton wrote it.
 
 use std::path::{Path, PathBuf};
 
+use super::manifest::Manifest;
 use crate::error::{Error, Result};
 use crate::fsx;
 
@@ -25,6 +27,8 @@ pub enum Action {
     Unchanged,
     /// A different file of the user's is there: left alone.
     Foreign,
+    /// Baton wrote it, and the user has changed it since: left alone.
+    Edited,
 }
 
 /// One command file to write (or not).
@@ -35,8 +39,9 @@ pub struct Planned {
     pub action: Action,
 }
 
-/// The shipped commands with `baton` replaced by the binary's absolute path.
-pub fn plan(commands_dir: &Path, binary: &str) -> Vec<Planned> {
+/// The shipped commands with `baton` replaced by the binary's absolute path. An existing file
+/// is replaced only when it still hashes to what an earlier install recorded (`recorded`).
+pub fn plan(commands_dir: &Path, binary: &str, recorded: &Manifest) -> Vec<Planned> {
     let program = super::settings::shell_quote(binary);
     SHIPPED
         .iter()
@@ -45,34 +50,29 @@ pub fn plan(commands_dir: &Path, binary: &str) -> Vec<Planned> {
                 .replace("!`baton ", &format!("!`{program} "))
                 .replace("Bash(baton:*)", &format!("Bash({binary}:*)"));
             let path = commands_dir.join(NAMESPACE).join(name);
-            let action = match std::fs::read_to_string(&path) {
-                Ok(existing) if existing == contents => Action::Unchanged,
-                Ok(existing) if looks_like_batons(&existing) => Action::Write,
-                Ok(_) => Action::Foreign,
-                Err(_) => Action::Write,
+            let action = match (std::fs::read_to_string(&path), recorded.command_hash(&path)) {
+                (Ok(existing), _) if existing == contents => Action::Unchanged,
+                (Ok(existing), Some(hash_then)) if hash(&existing) == hash_then => Action::Write,
+                (Ok(_), Some(_)) => Action::Edited,
+                (Ok(_), None) => Action::Foreign,
+                (Err(e), _) if e.kind() == std::io::ErrorKind::NotFound => Action::Write,
+                // Unreadable, or not a file: not ours to replace.
+                (Err(_), _) => Action::Foreign,
             };
             Planned { path, contents, action }
         })
         .collect()
 }
 
-fn looks_like_batons(text: &str) -> bool {
-    text.contains("allowed-tools: Bash(") && text.contains("baton")
-}
-
 /// Command files written, each with the hash of what was written.
 pub type Written = Vec<(PathBuf, String)>;
 
-/// Writes the planned files; returns (written, skipped as foreign).
-pub fn write(planned: &[Planned]) -> Result<(Written, Vec<PathBuf>)> {
+/// Writes the planned files; returns what was written (files left alone are in the plan).
+pub fn write(planned: &[Planned]) -> Result<Written> {
     let mut written = Vec::new();
-    let mut skipped = Vec::new();
     for p in planned {
         match p.action {
-            Action::Foreign => {
-                skipped.push(p.path.clone());
-                continue;
-            }
+            Action::Foreign | Action::Edited => continue,
             Action::Unchanged => continue,
             Action::Write => {}
         }
@@ -82,7 +82,7 @@ pub fn write(planned: &[Planned]) -> Result<(Written, Vec<PathBuf>)> {
             .map_err(|e| Error::io(&p.path, e))?;
         written.push((p.path.clone(), hash(&p.contents)));
     }
-    Ok((written, skipped))
+    Ok(written)
 }
 
 /// Splits recorded command files into those still as baton wrote them (to remove) and

@@ -4,10 +4,12 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
+
+use serde_json::Value;
 
 use super::Scope;
-use super::settings::{EVENTS, is_baton_command};
+use super::settings::{BatonCommand, EVENTS, is_baton_command};
 
 /// A session whose transcript changed this recently should have a fresh bridge file.
 const RECENT: Duration = Duration::from_secs(10 * 60);
@@ -38,6 +40,9 @@ impl Check {
     }
 }
 
+/// Seconds a wired command may take before the doctor kills it and says so.
+const RUN_LIMIT: Duration = Duration::from_secs(5);
+
 /// Runs every check for the user's settings and the project's (when it has any).
 pub fn run(binary: &Path, project: Option<&Path>) -> Vec<Check> {
     let mut checks = vec![on_path(binary)];
@@ -45,7 +50,7 @@ pub fn run(binary: &Path, project: Option<&Path>) -> Vec<Check> {
     if let Some(dir) = project {
         scopes.push(Scope::Project(dir.to_path_buf()));
     }
-    let mut commands: Vec<String> = Vec::new();
+    let mut commands: Vec<(String, Scope)> = Vec::new();
     let mut wired_events: Vec<&str> = Vec::new();
     let mut statusline = false;
     for scope in &scopes {
@@ -61,14 +66,14 @@ pub fn run(binary: &Path, project: Option<&Path>) -> Vec<Check> {
             Ok((value, _)) => {
                 if let Some(cmd) = value["statusLine"]["command"].as_str().filter(|c| is_baton_command(c)) {
                     statusline = true;
-                    commands.push(cmd.to_owned());
+                    commands.push((cmd.to_owned(), scope.clone()));
                 }
                 for (event, _) in EVENTS {
                     let groups = value["hooks"][*event].as_array().cloned().unwrap_or_default();
                     for hook in groups.iter().filter_map(|g| g["hooks"].as_array()).flatten() {
                         if let Some(cmd) = hook["command"].as_str().filter(|c| is_baton_command(c)) {
                             wired_events.push(event);
-                            commands.push(cmd.to_owned());
+                            commands.push((cmd.to_owned(), scope.clone()));
                         }
                     }
                 }
@@ -99,22 +104,37 @@ pub fn run(binary: &Path, project: Option<&Path>) -> Vec<Check> {
             ));
         }
     }
-    commands.sort();
-    commands.dedup();
-    for command in &commands {
-        checks.push(command_runs(command, binary));
+    let mut seen = Vec::new();
+    commands.retain(|(c, _)| {
+        let new = !seen.contains(c);
+        seen.push(c.clone());
+        new
+    });
+    // A private scratch temp dir, so the runs leave no bridge file among the real ones.
+    let scratch = tempfile::Builder::new()
+        .prefix("baton-doctor-")
+        .tempdir_in(crate::fsx::temp_dir())
+        .or_else(|_| tempfile::tempdir());
+    match &scratch {
+        Ok(scratch) => {
+            for (command, scope) in &commands {
+                checks.push(command_runs(command, scope, binary, scratch.path()));
+            }
+        }
+        Err(e) => checks.push(Check::fail(
+            format!("cannot make a scratch directory to run the wired commands in: {e}"),
+            "make the temp dir ($TMPDIR or /tmp) writable",
+        )),
     }
     checks.push(bridge_freshness());
-    checks.extend(hook_errors_in_transcripts());
+    checks.push(hook_errors_in_transcripts());
     checks
 }
 
 /// The first `baton` on PATH, and whether it is this binary.
 fn on_path(binary: &Path) -> Check {
-    let found = std::env::var_os("PATH")
-        .map(|p| std::env::split_paths(&p).map(|d| d.join("baton")).find(|c| c.is_file()))
-        .unwrap_or_default();
-    let this = binary.canonicalize().unwrap_or_else(|_| binary.to_path_buf());
+    let found = which("baton");
+    let this = canonical(binary);
     match found {
         None => Check::fail(
             "`baton` is not on PATH",
@@ -123,9 +143,7 @@ fn on_path(binary: &Path) -> Check {
                 this.parent().unwrap_or(&this).display()
             ),
         ),
-        Some(p) if p.canonicalize().ok().as_deref() == Some(this.as_path()) => {
-            Check::pass(format!("`baton` on PATH is {}", p.display()))
-        }
+        Some(p) if canonical(&p) == this => Check::pass(format!("`baton` on PATH is {}", p.display())),
         Some(p) => Check::fail(
             format!(
                 "`baton` on PATH is {}, not this binary ({})",
@@ -137,72 +155,137 @@ fn on_path(binary: &Path) -> Check {
     }
 }
 
-/// Runs a wired command with a real-looking payload and checks the hook contract.
-fn command_runs(command: &str, binary: &Path) -> Check {
-    let (program, mode) = split_command(command);
-    if !Path::new(&program).is_file() && which(&program).is_none() {
+fn canonical(path: &Path) -> PathBuf {
+    path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// The binary a wired program names: a path (`~/` is the home directory), the plugin's shim
+/// when `CLAUDE_PLUGIN_ROOT` is set, or a bare name looked up on PATH.
+fn resolve_program(program: &BatonCommand) -> Option<PathBuf> {
+    if program.is_plugin_form() {
+        let root = std::env::var_os("CLAUDE_PLUGIN_ROOT")?;
+        let rest = program.program.split_once('/').map_or("", |(_, r)| r);
+        return Some(Path::new(&root).join(rest));
+    }
+    if let Some(rest) = program.program.strip_prefix("~/") {
+        return Some(Path::new(&std::env::var_os("HOME")?).join(rest));
+    }
+    if program.program.contains('/') {
+        return Some(PathBuf::from(&program.program));
+    }
+    which(&program.program)
+}
+
+/// Runs a wired command with a real-looking payload and checks the hook contract; a command
+/// that runs a different baton binary than this one fails (its settings are stale).
+fn command_runs(command: &str, scope: &Scope, binary: &Path, scratch: &Path) -> Check {
+    let Some(parsed) = BatonCommand::parse(command) else {
+        return Check::fail(format!("`{command}` is not a baton command"), "run `baton install`");
+    };
+    let reinstall = match scope {
+        Scope::User => format!("{} install", binary.display()),
+        Scope::Project(dir) => format!("{} install --project {}", binary.display(), dir.display()),
+    };
+    let Some(program) = resolve_program(&parsed) else {
+        if parsed.is_plugin_form() {
+            return Check::pass(format!(
+                "`{command}` is the plugin form: the plugin's bin/baton picks the binary"
+            ));
+        }
         return Check::fail(
-            format!("`{command}`: {program} does not exist"),
-            "run `baton install` again to point the settings at this binary",
+            format!("`{command}`: `{}` is not on PATH", parsed.program),
+            format!("run `{reinstall}`: it re-points baton's entries at this binary"),
+        );
+    };
+    if !program.is_file() {
+        return Check::fail(
+            format!("`{command}`: {} does not exist", program.display()),
+            format!("run `{reinstall}`: it re-points baton's entries at this binary"),
         );
     }
+    if !parsed.is_plugin_form() && canonical(&program) != canonical(binary) {
+        return Check::fail(
+            format!(
+                "`{command}` runs {}, not this baton ({})",
+                program.display(),
+                canonical(binary).display()
+            ),
+            format!(
+                "run `{reinstall}`: it re-points baton's entries at this binary (or run the doctor of the baton \
+                 you mean to use)"
+            ),
+        );
+    }
+    let mode = if parsed.mode == "statusline" {
+        "statusline"
+    } else {
+        "hook"
+    };
     let payload = if mode == "statusline" {
         r#"{"session_id":"baton-doctor","model":{"display_name":"Doctor"},"context_window":{"context_window_size":200000,"current_usage":{"input_tokens":1000}}}"#
     } else {
         r#"{"session_id":"baton-doctor","hook_event_name":"Stop","cwd":"/"}"#
     };
-    // A scratch temp dir, so the check leaves no bridge file among the real ones.
-    let scratch = std::env::temp_dir().join("baton-doctor");
-    let _ = std::fs::create_dir_all(&scratch);
-    let run = Command::new(&program)
-        .arg(&mode)
-        .env("TMPDIR", &scratch)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            if let Some(mut stdin) = child.stdin.take() {
-                let _ = stdin.write_all(payload.as_bytes());
-            }
-            child.wait_with_output()
-        });
-    let same = Path::new(&program).canonicalize().ok() == binary.canonicalize().ok();
-    match run {
-        Ok(out) if out.status.success() && out.stderr.is_empty() => {
-            let note = if same {
-                ""
-            } else {
-                " (a different baton binary than this one)"
-            };
-            Check::pass(format!("`{command}` runs and exits cleanly{note}"))
+    match run_with_limit(&program, mode, payload, scratch, RUN_LIMIT) {
+        Ok(Ran::Exited(status, stderr)) if status.success() && stderr.is_empty() => {
+            Check::pass(format!("`{command}` runs and exits cleanly"))
         }
-        Ok(out) => Check::fail(
+        Ok(Ran::Exited(status, stderr)) => Check::fail(
             format!(
                 "`{command}` exited {:?} with stderr {:?}",
-                out.status.code(),
-                String::from_utf8_lossy(&out.stderr)
+                status.code(),
+                String::from_utf8_lossy(&stderr)
             ),
-            "reinstall with ./install.sh; Claude Code shows this as a hook error",
+            format!("run `{reinstall}`; Claude Code shows this as a hook error"),
         ),
-        Err(e) => Check::fail(format!("`{command}` cannot run: {e}"), "reinstall with ./install.sh"),
+        Ok(Ran::TimedOut) => Check::fail(
+            format!("`{command}` did not finish in {}s (killed)", RUN_LIMIT.as_secs()),
+            "Claude Code kills hooks that hang; set BATON_LOG=/tmp/baton.log and run it again to see where it waits",
+        ),
+        Err(e) => Check::fail(format!("`{command}` cannot run: {e}"), format!("run `{reinstall}`")),
     }
 }
 
-fn split_command(command: &str) -> (String, String) {
-    let command = command.trim();
-    let (program, rest) = match command.strip_prefix('\'').and_then(|q| q.split_once('\'')) {
-        Some((p, r)) => (p.to_owned(), r),
-        None => {
-            let (p, r) = command.split_once(char::is_whitespace).unwrap_or((command, ""));
-            (p.to_owned(), r)
+enum Ran {
+    Exited(std::process::ExitStatus, Vec<u8>),
+    TimedOut,
+}
+
+/// Runs `program mode` with `payload` on stdin and `TMPDIR` set to `scratch`; kills it after `limit`.
+fn run_with_limit(program: &Path, mode: &str, payload: &str, scratch: &Path, limit: Duration) -> std::io::Result<Ran> {
+    let mut child = Command::new(program)
+        .arg(mode)
+        .env("TMPDIR", scratch)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = stdin.write_all(payload.as_bytes());
+    }
+    let (send, receive) = std::sync::mpsc::channel();
+    if let Some(mut stderr) = child.stderr.take() {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            let _ = std::io::Read::read_to_end(&mut stderr, &mut buf);
+            let _ = send.send(buf);
+        });
+    }
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
         }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Ok(Ran::TimedOut);
+        }
+        std::thread::sleep(Duration::from_millis(10));
     };
-    let mode = rest.split_whitespace().next().unwrap_or("hook");
-    (
-        program,
-        if mode == "statusline" { "statusline" } else { "hook" }.to_owned(),
-    )
+    // A child it left behind may hold stderr open: take what came within a moment.
+    let stderr = receive.recv_timeout(Duration::from_millis(500)).unwrap_or_default();
+    Ok(Ran::Exited(status, stderr))
 }
 
 fn which(program: &str) -> Option<PathBuf> {
@@ -211,85 +294,120 @@ fn which(program: &str) -> Option<PathBuf> {
         .find(|c| c.is_file())
 }
 
-/// The newest bridge file against the newest transcript: a session active in the last ten
-/// minutes should have a bridge file written by the statusline within that time.
-fn bridge_freshness() -> Check {
-    let newest_bridge = newest(&crate::fsx::temp_dir(), |n| {
-        n.starts_with("claude-ctx-") && n.ends_with(".json") && !n.ends_with("-warned.json")
-    });
-    let projects = crate::claude_home::config_dir().map(|d| d.join("projects"));
-    let newest_transcript = projects.and_then(|dir| {
-        std::fs::read_dir(dir)
-            .ok()?
-            .flatten()
-            .filter_map(|p| newest(&p.path(), |n| n.ends_with(".jsonl")))
-            .max_by_key(|(_, t)| *t)
-    });
-    let age = |t: SystemTime| SystemTime::now().duration_since(t).unwrap_or_default();
-    match (newest_transcript, newest_bridge) {
-        (Some((transcript, t)), bridge) if age(t) < RECENT => match bridge {
-            Some((_, b)) if age(b) < RECENT => Check::pass(format!("bridge file written {}s ago", age(b).as_secs())),
-            _ => Check::fail(
-                format!(
-                    "session {} was active {}s ago but no bridge file is fresh",
-                    transcript.display(),
-                    age(t).as_secs()
-                ),
-                "the statusline is not running: check statusLine in the settings this session reads (headless `claude -p` never runs it; the monitor then reads the transcript itself)",
-            ),
-        },
-        (_, Some((_, b))) => Check::pass(format!(
-            "newest bridge file is {}s old (no session active now)",
-            age(b).as_secs()
-        )),
-        (_, None) => Check::pass("no recent session to check the bridge file against"),
-    }
-}
-
-fn newest(dir: &Path, wanted: impl Fn(&str) -> bool) -> Option<(PathBuf, SystemTime)> {
-    std::fs::read_dir(dir)
-        .ok()?
-        .flatten()
-        .filter(|e| e.file_name().to_str().is_some_and(&wanted))
-        .filter_map(|e| Some((e.path(), e.metadata().ok()?.modified().ok()?)))
-        .max_by_key(|(_, t)| *t)
-}
-
-/// Hook failures of baton recorded in the newest transcripts' tails.
-fn hook_errors_in_transcripts() -> Vec<Check> {
+/// Main transcripts (`<projects>/<project>/<session id>.jsonl`) with their change time,
+/// newest first.
+fn transcripts() -> Vec<(String, PathBuf, SystemTime)> {
     let Some(projects) = crate::claude_home::config_dir().map(|d| d.join("projects")) else {
         return Vec::new();
     };
     let Ok(dirs) = std::fs::read_dir(projects) else {
         return Vec::new();
     };
-    let mut transcripts: Vec<(PathBuf, SystemTime)> = dirs
+    let mut found: Vec<(String, PathBuf, SystemTime)> = dirs
         .flatten()
-        .filter_map(|d| newest(&d.path(), |n| n.ends_with(".jsonl")))
+        .filter_map(|d| std::fs::read_dir(d.path()).ok())
+        .flat_map(|entries| entries.flatten())
+        .filter_map(|e| {
+            let path = e.path();
+            let id = path.file_name()?.to_str()?.strip_suffix(".jsonl")?.to_owned();
+            let modified = e.metadata().ok().filter(|m| m.is_file())?.modified().ok()?;
+            Some((id, path, modified))
+        })
         .collect();
-    transcripts.sort_by_key(|(_, t)| std::cmp::Reverse(*t));
-    let mut failures = 0;
-    for (path, _) in transcripts.iter().take(5) {
+    found.sort_by_key(|(_, _, t)| std::cmp::Reverse(*t));
+    found
+}
+
+fn age(t: SystemTime) -> Duration {
+    SystemTime::now().duration_since(t).unwrap_or_default()
+}
+
+/// Each session active in the last ten minutes should have its own bridge file
+/// (`claude-ctx-<session id>.json`, the transcript's file stem) written within that time.
+fn bridge_freshness() -> Check {
+    let recent: Vec<_> = transcripts().into_iter().filter(|(_, _, t)| age(*t) < RECENT).collect();
+    if recent.is_empty() {
+        return Check::pass("no session active in the last ten minutes to check the bridge file against");
+    }
+    let stale: Vec<_> = recent
+        .iter()
+        .filter(|(id, _, _)| {
+            let bridge = crate::fsx::session_temp_path(id, ".json");
+            let fresh = bridge
+                .and_then(|b| std::fs::metadata(b).ok())
+                .and_then(|m| m.modified().ok())
+                .is_some_and(|b| age(b) < RECENT);
+            !fresh
+        })
+        .collect();
+    match stale.first() {
+        None => Check::pass(format!(
+            "every session active in the last ten minutes ({}) has a fresh bridge file",
+            recent.len()
+        )),
+        Some((id, _, t)) => Check::fail(
+            format!(
+                "session {id} was active {}s ago but {} is missing or stale{}",
+                age(*t).as_secs(),
+                crate::fsx::temp_dir().join(format!("claude-ctx-{id}.json")).display(),
+                if stale.len() > 1 {
+                    format!(" ({} such sessions)", stale.len())
+                } else {
+                    String::new()
+                }
+            ),
+            "the statusline is not running for it: check statusLine in the settings that session reads \
+             (headless `claude -p` never runs it; the monitor then reads the transcript itself)",
+        ),
+    }
+}
+
+/// A transcript line recording a failed run of a baton hook: an attachment of type
+/// `hook_non_blocking_error` (or `hook_blocking_error`), or with a non-zero `exitCode`, whose
+/// command runs baton.
+fn failed_baton_hook(line: &str) -> Option<(String, String)> {
+    if !line.contains("\"attachment\"") {
+        return None;
+    }
+    let value: Value = serde_json::from_str(line).ok()?;
+    if value["type"] != "attachment" {
+        return None;
+    }
+    let a = &value["attachment"];
+    let failed = matches!(
+        a["type"].as_str(),
+        Some("hook_non_blocking_error" | "hook_blocking_error")
+    ) || a["exitCode"].as_i64().is_some_and(|c| c != 0);
+    let command = a["command"].as_str().filter(|c| is_baton_command(c))?;
+    let said = a["stderr"].as_str().or(a["content"].as_str()).unwrap_or("").trim();
+    failed.then(|| (command.to_owned(), said.to_owned()))
+}
+
+/// Hook failures of baton recorded in the newest transcripts' tails.
+fn hook_errors_in_transcripts() -> Check {
+    let mut failures = Vec::new();
+    for (_, path, _) in transcripts().iter().take(5) {
         let Ok(text) = read_tail(path, 256 * 1024) else {
             continue;
         };
-        failures += text
-            .lines()
-            .filter(|l| {
-                l.contains("baton")
-                    && (l.contains("\"hook_error\"")
-                        || l.contains("\"hook_non_blocking_error\"")
-                        || (l.contains("\"exitCode\":") && !l.contains("\"exitCode\":0")))
-            })
-            .count();
+        failures.extend(text.lines().filter_map(failed_baton_hook));
     }
-    if failures > 0 {
-        vec![Check::fail(
-            format!("{failures} failed baton hook runs in recent transcripts"),
-            "run `baton doctor` after `./install.sh`; set BATON_LOG=/tmp/baton.log to see why",
-        )]
-    } else {
-        vec![Check::pass("no failed baton hook runs in recent transcripts")]
+    match failures.last() {
+        None => Check::pass("no failed baton hook runs in recent transcripts"),
+        Some((command, said)) => Check::fail(
+            format!(
+                "{} failed baton hook run(s) in recent transcripts; the last: `{command}`{}",
+                failures.len(),
+                if said.is_empty() {
+                    String::new()
+                } else {
+                    format!(" said {said:?}")
+                }
+            ),
+            "fix what the checks above report (a stale path: `baton install` re-points it); otherwise run the \
+             command with BATON_LOG=/tmp/baton.log set in the environment Claude Code starts from, and read that \
+             log after the next failure",
+        ),
     }
 }
 
@@ -308,15 +426,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn splits_wired_commands() {
-        assert_eq!(
-            split_command("/x/baton statusline"),
-            ("/x/baton".into(), "statusline".into())
+    fn failed_hooks_are_read_from_attachments_of_baton_commands() {
+        let line = |kind: &str, code: i64, command: &str| {
+            serde_json::json!({"type": "attachment", "attachment": {"type": kind, "exitCode": code,
+                "command": command, "stderr": "boom", "hookEvent": "PostToolUse"}})
+            .to_string()
+        };
+        assert!(failed_baton_hook(&line("hook_non_blocking_error", 1, "/x/baton hook")).is_some());
+        assert!(failed_baton_hook(&line("hook_success", 2, "'/my dir/baton' statusline")).is_some());
+        assert!(failed_baton_hook(&line("hook_success", 1, "${CLAUDE_PLUGIN_ROOT}/bin/baton hook")).is_some());
+        assert!(failed_baton_hook(&line("hook_success", 0, "/x/baton hook")).is_none());
+        assert!(failed_baton_hook(&line("hook_non_blocking_error", 1, "node baton-helper.js")).is_none());
+        assert!(failed_baton_hook(&line("hook_non_blocking_error", 1, "echo baton hook")).is_none());
+        assert!(
+            failed_baton_hook(r#"{"type":"user","message":"baton hook_non_blocking_error \"exitCode\":1"}"#).is_none()
         );
-        assert_eq!(
-            split_command("'/my dir/baton' hook"),
-            ("/my dir/baton".into(), "hook".into())
-        );
-        assert_eq!(split_command("baton monitor"), ("baton".into(), "hook".into()));
     }
 }

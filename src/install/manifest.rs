@@ -39,6 +39,9 @@ pub struct Manifest {
     pub original_backup: Option<PathBuf>,
     /// The first install created settings.json.
     pub created_settings: bool,
+    /// Directories install created (the Claude folder, `commands/`, `commands/baton/`):
+    /// uninstall removes them when they are empty again.
+    pub created_dirs: Vec<PathBuf>,
 }
 
 impl Manifest {
@@ -89,6 +92,16 @@ impl Manifest {
             }
         }
         self.created_hooks_key |= merge.created_hooks_key;
+        // Entries re-pointed at a new binary: the record follows, so uninstall still finds them.
+        for (what, before, after) in &merge.repointed {
+            if what == "statusLine" {
+                if self.statusline.as_ref() == Some(before) {
+                    self.statusline = Some(after.clone());
+                }
+            } else if let Some(g) = self.groups.iter_mut().find(|g| &g.event == what && &g.group == before) {
+                g.group = after.clone();
+            }
+        }
         for (path, hash) in commands {
             self.commands.retain(|c| &c.path != path);
             self.commands.push(AddedCommand {
@@ -96,6 +109,20 @@ impl Manifest {
                 hash: hash.clone(),
             });
         }
+    }
+
+    /// Records directories this install created (kept once, outermost first).
+    pub fn record_dirs(&mut self, created: &[PathBuf]) {
+        for dir in created {
+            if !self.created_dirs.contains(dir) {
+                self.created_dirs.push(dir.clone());
+            }
+        }
+    }
+
+    /// The hash recorded for a command file baton wrote, if any.
+    pub fn command_hash(&self, path: &Path) -> Option<&str> {
+        self.commands.iter().find(|c| c.path == path).map(|c| c.hash.as_str())
     }
 
     /// The settings part, for `settings::unmerge`.

@@ -55,9 +55,17 @@ pub struct InstallReport {
     pub backup: Option<PathBuf>,
     pub added: Vec<String>,
     pub already: Vec<String>,
+    /// Baton entries that ran another baton binary, re-pointed at this one.
+    pub updated: Vec<String>,
     pub commands_written: Vec<PathBuf>,
+    /// Files of the user's where a command would go: left alone.
     pub commands_skipped: Vec<PathBuf>,
+    /// Command files baton wrote that the user has edited since: left alone.
+    pub commands_edited: Vec<PathBuf>,
     pub replaced_statusline: Option<Value>,
+    /// Dry run only: another tool's statusLine that a real install would refuse to replace
+    /// without `--force`.
+    pub statusline_conflict: Option<Value>,
 }
 
 /// Reads settings.json: missing or empty is `{}`; anything that is not JSON is refused.
@@ -104,7 +112,26 @@ fn detect_indent(text: &str) -> Option<String> {
     })
 }
 
+/// The file a settings path really names: a symlink (dotfiles) is followed to its target, so
+/// writes go through to it and the link stays a link. A path that is no link is itself.
+pub fn real_path(path: &Path) -> PathBuf {
+    let mut current = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::read_link(&current) {
+            Ok(target) => {
+                current = match current.parent() {
+                    Some(dir) if target.is_relative() => dir.join(target),
+                    _ => target,
+                };
+            }
+            Err(_) => return current,
+        }
+    }
+    current
+}
+
 /// Writes `text` to `path` atomically, keeping a timestamped backup of the old file.
+/// `path` must be the real file (see `real_path`): the temp file and the backup go next to it.
 fn write_with_backup(path: &Path, text: &str, original: Option<&str>) -> Result<Option<PathBuf>> {
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
@@ -132,31 +159,49 @@ fn write_with_backup(path: &Path, text: &str, original: Option<&str>) -> Result<
 /// Merges baton into the settings and writes the slash commands; records what it added.
 pub fn install(request: &InstallRequest) -> Result<InstallReport> {
     let settings_path = request.scope.settings_path()?;
+    let real_settings = real_path(&settings_path);
     let claude_dir = request.scope.claude_dir()?;
-    let (mut value, original) = read_settings(&settings_path)?;
-    ensure_writable(&settings_path)?;
+    let (mut value, original) = read_settings(&real_settings)?;
+    ensure_writable(&real_settings)?;
     let binary = request
         .binary
         .to_str()
         .ok_or_else(|| Error::Failed("baton's path is not UTF-8; install it elsewhere".into()))?;
     let wiring = Wiring::for_binary(binary);
-    let merged = settings::merge(&mut value, &wiring, request.statusline).map_err(|e| match e {
-        MergeError::Shape(what) => Error::invalid(
+    let shape_error = |what: String| {
+        Error::invalid(
             &settings_path,
             format!("{what}; fix it, then run baton install again. Nothing was changed."),
-        ),
-        MergeError::ForeignStatusline(current) => Error::Failed(format!(
-            "{} already has a statusLine from another tool ({}).\nRun `baton install --force` to replace it \
-             (`baton uninstall` puts it back), or `baton install --no-statusline` to keep it and wire only the hooks. \
-             Nothing was changed.",
-            settings_path.display(),
-            current["command"].as_str().unwrap_or("unknown command")
-        )),
-    })?;
+        )
+    };
+    let mut statusline_conflict = None;
+    let merged = match settings::merge(&mut value, &wiring, request.statusline) {
+        Ok(merged) => merged,
+        Err(MergeError::Shape(what)) => return Err(shape_error(what)),
+        // A dry run says what would happen instead of stopping: the hooks and commands as
+        // with --no-statusline, and the statusLine that needs --force.
+        Err(MergeError::ForeignStatusline(current)) if request.dry_run => {
+            statusline_conflict = Some(current);
+            settings::merge(&mut value, &wiring, StatuslinePolicy::Skip).map_err(|e| match e {
+                MergeError::Shape(what) => shape_error(what),
+                MergeError::ForeignStatusline(_) => Error::Failed("statusLine merge".into()),
+            })?
+        }
+        Err(MergeError::ForeignStatusline(current)) => {
+            return Err(Error::Failed(format!(
+                "{} already has a statusLine from another tool ({}).\nRun `baton install --force` to replace it \
+                 (`baton uninstall` puts it back), or `baton install --no-statusline` to keep it and wire only the \
+                 hooks. Nothing was changed.",
+                settings_path.display(),
+                current["command"].as_str().unwrap_or("unknown command")
+            )));
+        }
+    };
     let mut report = InstallReport {
         settings: settings_path.clone(),
         already: merged.already.clone(),
         replaced_statusline: merged.replaced_statusline.clone(),
+        statusline_conflict,
         ..InstallReport::default()
     };
     report.added = merged
@@ -167,32 +212,53 @@ pub fn install(request: &InstallRequest) -> Result<InstallReport> {
     if merged.statusline_added {
         report.added.insert(0, "statusLine".to_owned());
     }
-    let planned = commands::plan(&claude_dir.join("commands"), binary);
+    report.updated = merged
+        .repointed
+        .iter()
+        .map(|(what, _, _)| {
+            if what == "statusLine" {
+                what.clone()
+            } else {
+                format!("hooks.{what}")
+            }
+        })
+        .collect();
+    report.updated.dedup();
+    let mut manifest = Manifest::read(&claude_dir)?;
+    let commands_dir = claude_dir.join("commands");
+    let planned = commands::plan(&commands_dir, binary, &manifest);
+    let left = |action| {
+        planned
+            .iter()
+            .filter(|c| c.action == action)
+            .map(|c| c.path.clone())
+            .collect::<Vec<_>>()
+    };
+    report.commands_skipped = left(commands::Action::Foreign);
+    report.commands_edited = left(commands::Action::Edited);
     if request.dry_run {
-        report.commands_written = planned
-            .iter()
-            .filter(|c| c.action == commands::Action::Write)
-            .map(|c| c.path.clone())
-            .collect();
-        report.commands_skipped = planned
-            .iter()
-            .filter(|c| c.action == commands::Action::Foreign)
-            .map(|c| c.path.clone())
-            .collect();
+        report.commands_written = left(commands::Action::Write);
         return Ok(report);
     }
-    let changed_settings = !merged.added_groups.is_empty() || merged.statusline_added;
+    // The folders this install creates, outermost first, so uninstall can take them out.
+    let created_dirs: Vec<PathBuf> = [
+        claude_dir.clone(),
+        commands_dir.clone(),
+        commands_dir.join(commands::NAMESPACE),
+    ]
+    .into_iter()
+    .filter(|d| std::fs::symlink_metadata(d).is_err())
+    .collect();
+    let changed_settings = !merged.added_groups.is_empty() || merged.statusline_added || !merged.repointed.is_empty();
     if changed_settings {
         report.backup = write_with_backup(
-            &settings_path,
+            &real_settings,
             &render_settings(&value, original.as_deref()),
             original.as_deref(),
         )?;
     }
-    let (written, skipped) = commands::write(&planned)?;
+    let written = commands::write(&planned)?;
     report.commands_written = written.iter().map(|(p, _)| p.clone()).collect();
-    report.commands_skipped = skipped;
-    let mut manifest = Manifest::read(&claude_dir)?;
     let created = original.is_none() && changed_settings;
     manifest.record(
         &merged,
@@ -201,7 +267,10 @@ pub fn install(request: &InstallRequest) -> Result<InstallReport> {
         report.backup.as_deref(),
         created,
     );
-    manifest.write(&claude_dir)?;
+    manifest.record_dirs(&created_dirs.into_iter().filter(|d| d.is_dir()).collect::<Vec<_>>());
+    if !manifest.is_empty() {
+        manifest.write(&claude_dir)?;
+    }
     Ok(report)
 }
 
@@ -219,6 +288,7 @@ pub struct UninstallReport {
 pub fn uninstall(scope: &Scope, dry_run: bool) -> Result<UninstallReport> {
     let claude_dir = scope.claude_dir()?;
     let settings_path = scope.settings_path()?;
+    let real_settings = real_path(&settings_path);
     let manifest = Manifest::read(&claude_dir)?;
     if manifest.is_empty() {
         return Err(Error::Failed(format!(
@@ -227,7 +297,7 @@ pub fn uninstall(scope: &Scope, dry_run: bool) -> Result<UninstallReport> {
             manifest::FILE_NAME
         )));
     }
-    let (mut value, original) = read_settings(&settings_path)?;
+    let (mut value, original) = read_settings(&real_settings)?;
     let installed = manifest.installed();
     let kept = settings::unmerge(&mut value, &installed);
     let mut report = UninstallReport {
@@ -246,18 +316,20 @@ pub fn uninstall(scope: &Scope, dry_run: bool) -> Result<UninstallReport> {
         return Ok(report);
     }
     if original.is_some() {
-        ensure_writable(&settings_path)?;
+        ensure_writable(&real_settings)?;
+        let is_link = std::fs::symlink_metadata(&settings_path).is_ok_and(|m| m.file_type().is_symlink());
         match restored_original(&manifest, &value) {
-            // Nothing else changed since install: give back the original bytes.
-            Some(text) if text.trim().is_empty() && manifest.created_settings => {
+            // Nothing else changed since install: give back the original bytes (a file
+            // install created goes, unless it has since become a link's target).
+            Some(text) if text.trim().is_empty() && manifest.created_settings && !is_link => {
                 fsx::remove_if_exists(&settings_path).map_err(|e| Error::io(&settings_path, e))?;
             }
             Some(text) => {
-                write_with_backup(&settings_path, &text, original.as_deref())?;
+                write_with_backup(&real_settings, &text, original.as_deref())?;
             }
             None => {
                 write_with_backup(
-                    &settings_path,
+                    &real_settings,
                     &render_settings(&value, original.as_deref()),
                     original.as_deref(),
                 )?;
@@ -269,6 +341,10 @@ pub fn uninstall(scope: &Scope, dry_run: bool) -> Result<UninstallReport> {
     }
     commands::remove_empty_dir(&claude_dir.join("commands"));
     Manifest::remove(&claude_dir)?;
+    // The folders install created, innermost first, when nothing else is in them.
+    for dir in manifest.created_dirs.iter().rev() {
+        let _ = std::fs::remove_dir(dir);
+    }
     Ok(report)
 }
 

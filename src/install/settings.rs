@@ -58,19 +58,87 @@ pub fn shell_quote(path: &str) -> String {
     }
 }
 
-/// Whether a command line runs baton (any path, quoted or not) as statusline or hook.
-pub fn is_baton_command(command: &str) -> bool {
-    let command = command.trim();
-    let (program, rest) = if let Some(quoted) = command.strip_prefix('\'') {
-        match quoted.split_once('\'') {
-            Some((p, r)) => (p, r),
-            None => return false,
+/// The first word of a shell command line, unquoted (single quotes, double quotes and
+/// backslashes as a POSIX shell reads them; `$VAR` is kept as written), and the rest.
+/// `None` for an unterminated quote or an empty line.
+pub fn split_program(command: &str) -> Option<(String, &str)> {
+    let command = command.trim_start();
+    let mut program = String::new();
+    let mut chars = command.char_indices();
+    let mut end = command.len();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            c if c.is_whitespace() => {
+                end = i;
+                break;
+            }
+            '\\' => program.push(chars.next()?.1),
+            '\'' => loop {
+                match chars.next()?.1 {
+                    '\'' => break,
+                    c => program.push(c),
+                }
+            },
+            '"' => loop {
+                match chars.next()?.1 {
+                    '"' => break,
+                    '\\' => {
+                        let (_, next) = chars.next()?;
+                        if !matches!(next, '"' | '\\' | '$' | '`') {
+                            program.push('\\');
+                        }
+                        program.push(next);
+                    }
+                    c => program.push(c),
+                }
+            },
+            c => program.push(c),
         }
-    } else {
-        command.split_once(char::is_whitespace).unwrap_or((command, ""))
-    };
-    let name = program.rsplit('/').next().unwrap_or(program);
-    name == "baton" && matches!(rest.split_whitespace().next(), Some("hook" | "statusline" | "monitor"))
+    }
+    (!program.is_empty()).then(|| (program, command[end..].trim()))
+}
+
+/// A command line that runs baton as statusline, hook or monitor: its program (unquoted,
+/// as written: an absolute path, bare `baton`, or the plugin's `${CLAUDE_PLUGIN_ROOT}/bin/baton`)
+/// and the mode.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BatonCommand {
+    pub program: String,
+    pub mode: String,
+}
+
+impl BatonCommand {
+    pub fn parse(command: &str) -> Option<Self> {
+        let (program, rest) = split_program(command)?;
+        let name = program.rsplit('/').next().unwrap_or(&program);
+        let mode = rest.split_whitespace().next()?;
+        (name == "baton" && matches!(mode, "hook" | "statusline" | "monitor")).then(|| Self {
+            mode: mode.to_owned(),
+            program,
+        })
+    }
+
+    /// The plugin form (`${CLAUDE_PLUGIN_ROOT}/bin/baton`): the plugin's shim picks the binary.
+    pub fn is_plugin_form(&self) -> bool {
+        self.program.starts_with("${CLAUDE_PLUGIN_ROOT}") || self.program.starts_with("$CLAUDE_PLUGIN_ROOT")
+    }
+}
+
+/// Whether a command line runs baton (any path, quoted or not, or the plugin form) as
+/// statusline, hook or monitor.
+pub fn is_baton_command(command: &str) -> bool {
+    BatonCommand::parse(command).is_some()
+}
+
+/// `command` re-pointed at `wiring`'s binary when it runs baton from another path; `None`
+/// when it already runs this one, is not baton's, or names no path (bare `baton`, the plugin form).
+fn repointed(command: &str, wiring: &Wiring) -> Option<String> {
+    let parsed = BatonCommand::parse(command)?;
+    if parsed.is_plugin_form() || !parsed.program.contains('/') || shell_quote(&parsed.program) == wiring.program {
+        return None;
+    }
+    let (_, rest) = split_program(command)?;
+    Some(format!("{} {rest}", wiring.program))
 }
 
 /// Whether a hook group holds a baton command.
@@ -93,6 +161,9 @@ pub struct Merge {
     /// The statusLine that was replaced (only with consent).
     pub replaced_statusline: Option<Value>,
     pub created_hooks_key: bool,
+    /// Baton entries that ran another baton binary, re-pointed at this one: (what, before,
+    /// after), where `what` is `statusLine` (the whole value) or a hook event (its group).
+    pub repointed: Vec<(String, Value, Value)>,
 }
 
 /// Why a merge cannot go ahead.
@@ -125,7 +196,15 @@ pub fn merge(settings: &mut Value, wiring: &Wiring, policy: StatuslinePolicy) ->
     match root.get("statusLine") {
         _ if policy == StatuslinePolicy::Skip => {}
         None | Some(Value::Null) => merge.statusline_added = true,
-        Some(existing) if existing["command"].as_str().is_some_and(is_baton_command) => {}
+        Some(existing) if existing["command"].as_str().is_some_and(is_baton_command) => {
+            if let Some(command) = existing["command"].as_str().and_then(|c| repointed(c, wiring)) {
+                let mut updated = existing.clone();
+                updated["command"] = Value::String(command);
+                merge
+                    .repointed
+                    .push(("statusLine".to_owned(), existing.clone(), updated));
+            }
+        }
         Some(existing) if policy == StatuslinePolicy::Replace => {
             merge.replaced_statusline = Some(existing.clone());
             merge.statusline_added = true;
@@ -152,6 +231,29 @@ pub fn merge(settings: &mut Value, wiring: &Wiring, policy: StatuslinePolicy) ->
             additions.push(((*event).to_owned(), wiring.hook_group(*matcher)));
         }
     }
+    for (event, _) in EVENTS {
+        for group in hooks
+            .get_mut(*event)
+            .and_then(Value::as_array_mut)
+            .into_iter()
+            .flatten()
+        {
+            let before = group.clone();
+            for hook in group
+                .get_mut("hooks")
+                .and_then(Value::as_array_mut)
+                .into_iter()
+                .flatten()
+            {
+                if let Some(command) = hook["command"].as_str().and_then(|c| repointed(c, wiring)) {
+                    hook["command"] = Value::String(command);
+                }
+            }
+            if *group != before {
+                merge.repointed.push(((*event).to_owned(), before, group.clone()));
+            }
+        }
+    }
     for (event, group) in &additions {
         let groups = hooks.entry(event.clone()).or_insert_with(|| Value::Array(Vec::new()));
         if let Some(list) = groups.as_array_mut() {
@@ -161,6 +263,8 @@ pub fn merge(settings: &mut Value, wiring: &Wiring, policy: StatuslinePolicy) ->
     merge.added_groups = additions;
     if merge.statusline_added {
         root.insert("statusLine".to_owned(), wiring.statusline());
+    } else if let Some((_, _, updated)) = merge.repointed.iter().find(|(what, _, _)| what == "statusLine") {
+        root.insert("statusLine".to_owned(), updated.clone());
     }
     Ok(merge)
 }
@@ -234,6 +338,10 @@ mod tests {
             "'/my dir/baton' hook",
             "baton monitor",
             "  baton hook  ",
+            "${CLAUDE_PLUGIN_ROOT}/bin/baton hook",
+            "\"${CLAUDE_PLUGIN_ROOT}/bin/baton\" statusline",
+            "'/my dir/it'\\''s/baton' hook",
+            "/my\\ dir/baton hook",
         ] {
             assert!(is_baton_command(yes), "{yes}");
         }
@@ -248,6 +356,40 @@ mod tests {
             assert!(!is_baton_command(no), "{no}");
         }
         assert_eq!(shell_quote("/my dir/it's/baton"), "'/my dir/it'\\''s/baton'");
+        let parsed = BatonCommand::parse(&format!("{} statusline", shell_quote("/my dir/it's/baton"))).unwrap();
+        assert_eq!(parsed.program, "/my dir/it's/baton");
+        assert_eq!(parsed.mode, "statusline");
+        assert!(
+            BatonCommand::parse("${CLAUDE_PLUGIN_ROOT}/bin/baton hook")
+                .unwrap()
+                .is_plugin_form()
+        );
+    }
+
+    #[test]
+    fn merge_repoints_batons_entries_at_a_new_binary_only() {
+        let old = Wiring::for_binary("/old/bin/baton");
+        let mut settings = json!({"statusLine": old.statusline(), "hooks": {
+            "PreCompact": [{"hooks": [{"type": "command", "command": "baton hook"}]}],
+            "SessionStart": [{"hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/bin/baton hook"}]}]}});
+        merge(&mut settings, &old, StatuslinePolicy::Refuse).unwrap();
+        let m = merge(&mut settings, &wiring(), StatuslinePolicy::Refuse).unwrap();
+        assert!(m.added_groups.is_empty() && !m.statusline_added);
+        let what: Vec<&str> = m.repointed.iter().map(|(w, _, _)| w.as_str()).collect();
+        assert_eq!(what, ["statusLine", "PostToolUse", "SubagentStart", "SubagentStop"]);
+        assert_eq!(settings["statusLine"], wiring().statusline());
+        assert_eq!(settings["hooks"]["PreCompact"][0]["hooks"][0]["command"], "baton hook");
+        assert_eq!(
+            settings["hooks"]["SessionStart"][0]["hooks"][0]["command"],
+            "${CLAUDE_PLUGIN_ROOT}/bin/baton hook"
+        );
+        assert_eq!(
+            settings["hooks"]["PostToolUse"][0],
+            wiring().hook_group(Some("*")),
+            "re-pointed in place"
+        );
+        let again = merge(&mut settings, &wiring(), StatuslinePolicy::Refuse).unwrap();
+        assert!(again.repointed.is_empty());
     }
 
     #[test]

@@ -1,12 +1,14 @@
 //! The statusline's layout: segments in order, colours by context level, and fitting to
-//! `COLUMNS` by dropping the least important segments first.
+//! `COLUMNS` (counted in terminal cells) by dropping the least important segments first.
+
+use super::width;
 
 /// Between segments.
 const SEPARATOR: &str = " │ ";
 /// Cells in the context bar.
 const BAR_CELLS: usize = 10;
-/// A shortened middle segment keeps at least this many characters, else it is dropped.
-const MIN_MIDDLE_CHARS: usize = 8;
+/// A shortened middle segment keeps at least this many cells, else it is dropped.
+const MIN_MIDDLE_CELLS: usize = 8;
 
 /// What goes between the model and the directory.
 #[derive(Debug, Clone, PartialEq)]
@@ -40,7 +42,7 @@ impl Parts {
         if self.width() > columns
             && let Some(middle) = self.middle.take()
         {
-            let budget = columns.saturating_sub(self.width() + SEPARATOR.chars().count());
+            let budget = columns.saturating_sub(self.width() + width::cells(SEPARATOR));
             self.middle = shorten(middle, budget);
         }
         if self.width() > columns {
@@ -52,10 +54,10 @@ impl Parts {
         self
     }
 
-    /// Display width (characters, escapes excluded).
+    /// Display width in terminal cells (escapes excluded).
     pub fn width(&self) -> usize {
-        self.segments(false).iter().map(|s| s.chars().count()).sum::<usize>()
-            + SEPARATOR.chars().count() * (self.segments(false).len() - 1)
+        let segments = self.segments(false);
+        segments.iter().map(|s| width::cells(s)).sum::<usize>() + width::cells(SEPARATOR) * (segments.len() - 1)
     }
 
     /// The finished line, with ANSI colours when `color` is true.
@@ -118,10 +120,10 @@ fn meter(percent: Option<u8>, color: bool) -> String {
 
 fn shorten(middle: Middle, budget: usize) -> Option<Middle> {
     let cut = |text: String| {
-        if text.chars().count() <= budget {
+        if width::cells(&text) <= budget {
             Some(text)
-        } else if budget >= MIN_MIDDLE_CHARS {
-            Some(text.chars().take(budget - 1).collect::<String>().trim_end().to_owned() + "…")
+        } else if budget >= MIN_MIDDLE_CELLS {
+            Some(width::prefix(&text, budget - width::cells("…")).trim_end().to_owned() + "…")
         } else {
             None
         }
@@ -171,6 +173,23 @@ mod tests {
             let line = plain(cols);
             assert!(line.chars().count() <= cols, "{cols}: {line}");
         }
+    }
+
+    #[test]
+    fn wide_characters_count_two_cells_when_fitting_and_cutting() {
+        let wide = || Parts {
+            middle: Some(Middle::Task("修复登录页面的会话过期错误并补充测试".into())),
+            ..full()
+        };
+        assert_eq!(wide().width(), width::cells(&wide().render(false)));
+        for cols in 14..120 {
+            let line = wide().fit(Some(cols)).render(false);
+            assert!(width::cells(&line) <= cols, "{cols}: {line}");
+        }
+        assert_eq!(
+            wide().fit(Some(50)).render(false),
+            "Sonnet 4.5 │ 修复登录页面… │ proj │ ████████░░ 83%"
+        );
     }
 
     #[test]

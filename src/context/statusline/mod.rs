@@ -5,6 +5,7 @@
 pub mod git;
 pub mod layout;
 pub mod todos;
+pub mod width;
 
 use std::path::Path;
 use std::time::Duration;
@@ -69,6 +70,8 @@ pub fn render(payload: &StatuslinePayload, now: u64) -> String {
         .session_id
         .as_deref()
         .and_then(todos::current_task)
+        .map(|task| one_line(&task))
+        .filter(|task| !task.is_empty())
         .map(Middle::Task)
         .or_else(|| project.as_ref().and_then(planning_summary).map(Middle::Planning));
     let parts = Parts {
@@ -97,12 +100,12 @@ fn context_usage(payload: &StatuslinePayload, config: &Config) -> Option<Context
     let cw = payload.context_window.as_ref();
     let payload_window = cw.and_then(|c| c.context_window_size).map(|w| w.round() as u64);
     let model_id = payload.model.as_ref().and_then(|m| m.id.as_deref());
-    let window = usage::window_size(payload_window, model_id, config.context_window_size());
-    if let Some(found) = cw.and_then(|c| usage::from_payload(c, window)) {
+    let configured = config.context_window_size();
+    if let Some(found) = cw.and_then(|c| usage::from_payload(c, payload_window, model_id, configured)) {
         return Some(found);
     }
     let tail = transcript::last_context_usage(Path::new(payload.transcript_path.as_deref()?)).ok()??;
-    Some(tail.usage(payload_window, model_id, config.context_window_size()))
+    Some(tail.usage(payload_window, model_id, configured))
 }
 
 /// GSD state as `milestone NN% · phase · status`, when the project has STATE.md; the
@@ -146,13 +149,20 @@ fn planning_summary(project: &Project) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join(" · "))
 }
 
-/// Text safe for one terminal line: control characters (escapes, newlines) removed.
+/// Text safe for one terminal line: control characters (escapes, newlines) and bidi
+/// controls (which could reorder the rest of the line) removed.
 fn one_line(text: &str) -> String {
     text.chars()
-        .filter(|c| !c.is_control())
+        .filter(|c| !c.is_control() && !is_bidi_control(*c))
         .collect::<String>()
         .trim()
         .to_owned()
+}
+
+/// Embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) and the marks
+/// U+200E, U+200F, U+061C.
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
 }
 
 /// `COLUMNS`, when Claude Code sets it.
