@@ -324,6 +324,228 @@ fn hostile_subagent_payloads_exit_0_silently() {
     assert!(a3["last_message"].as_str().unwrap().chars().count() <= 100_001);
 }
 
+/// The captured PostToolUse payload as sent from inside subagent `agent` (it carries the
+/// parent's session_id plus `agent_id`, observed on 2.1.197) for a `tool` call with `input`.
+fn tool_payload(sandbox: &Sandbox, agent: &str, tool: &str, input: Value) -> Value {
+    let mut p = fixture("posttooluse-bash.json");
+    p["cwd"] = json!(sandbox.project);
+    p["session_id"] = fixture("subagentstart.json")["session_id"].clone();
+    p["agent_id"] = json!(agent);
+    p["agent_type"] = json!("general-purpose");
+    p["tool_name"] = json!(tool);
+    p["tool_input"] = input;
+    p
+}
+
+/// Subagent `agent` writes `relative` with its Write tool: the file, then the hook call.
+fn write_with_tool(sandbox: &Sandbox, agent: &str, relative: &str, contents: &str) {
+    let path = sandbox.write(relative, contents);
+    let input = json!({"file_path": path, "content": contents});
+    let out = sandbox.hook(&tool_payload(sandbox, agent, "Write", input));
+    assert_eq!(out.stdout.trim(), "", "{out:?}");
+    out.assert_hook_contract();
+}
+
+/// Subagent `agent` writes `relative` through a shell command: git sees it, no tool path does.
+fn write_with_bash(sandbox: &Sandbox, agent: &str, relative: &str, contents: &str) {
+    sandbox.write(relative, contents);
+    let input = json!({"command": format!("echo > {relative}"), "description": "write"});
+    sandbox
+        .hook(&tool_payload(sandbox, agent, "Bash", input))
+        .assert_hook_contract();
+}
+
+fn verdicts(run: &Value) -> Vec<(String, String)> {
+    run["verification"]["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["claim"].as_str().unwrap().to_owned(),
+                c["verdict"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+    list.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+}
+
+#[test]
+fn parallel_runs_do_not_confirm_each_others_files() {
+    let sandbox = Sandbox::new();
+    repo(&sandbox);
+    let (a, b) = ("a1111111111111111", "b2222222222222222");
+    sandbox.hook(&start_payload(&sandbox, a));
+    sandbox.hook(&start_payload(&sandbox, b));
+    // A works through Bash only; B writes with its Write tool; both at the same time.
+    write_with_bash(&sandbox, a, "notes/a.txt", "from a\n");
+    write_with_tool(&sandbox, b, "db/b.sql", "create table b (id int);\n");
+    write_with_tool(&sandbox, b, "db/b.sql", "create table b (id int, x int);\n");
+    let run_b = sandbox.read_json(&ledger_file(&sandbox, b));
+    assert_eq!(run_b["tool_edits"], json!(["db/b.sql"]), "{run_b:#}");
+    assert_eq!(
+        sandbox.read_json(&ledger_file(&sandbox, a))["tool_edits"],
+        json!([]),
+        "a Bash call records nothing"
+    );
+
+    // A claims B's file as well as its own.
+    let out = sandbox.hook(&stop_payload(&sandbox, a, "Created notes/a.txt and db/b.sql."));
+    let told = context_of(&out, "SubagentStop").expect("A claimed B's work");
+    assert!(
+        told.contains(&format!(
+            "- db/b.sql was written by run {b}, which ran at the same time, not by this one"
+        )),
+        "{told}"
+    );
+    let run_a = sandbox.read_json(&ledger_file(&sandbox, a));
+    assert_eq!(
+        verdicts(&run_a),
+        pairs(&[("notes/a.txt", "confirmed"), ("db/b.sql", "refuted")]),
+        "{run_a:#}"
+    );
+
+    // B claims its own file (confirmed by its own edits) and A's Bash-written one: git saw
+    // it change, but B recorded edits of its own and this is not one of them.
+    let out = sandbox.hook(&stop_payload(&sandbox, b, "Created db/b.sql and notes/a.txt."));
+    assert_eq!(context_of(&out, "SubagentStop"), None);
+    let run_b = sandbox.read_json(&ledger_file(&sandbox, b));
+    assert_eq!(
+        verdicts(&run_b),
+        pairs(&[("db/b.sql", "confirmed"), ("notes/a.txt", "unchecked")]),
+        "{run_b:#}"
+    );
+    assert_eq!(
+        run_b["verification"]["checks"][0]["detail"],
+        "written by this run's own edits"
+    );
+
+    // A later run, not overlapping B, that changes B's file through Bash is not refuted.
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    let c = "c3333333333333333";
+    sandbox.hook(&start_payload(&sandbox, c));
+    write_with_bash(&sandbox, c, "db/b.sql", "create table b (id int, x int, y int);\n");
+    let out = sandbox.hook(&stop_payload(&sandbox, c, "Updated db/b.sql."));
+    assert_eq!(context_of(&out, "SubagentStop"), None);
+    let verify = sandbox.run(&["agents", "verify", a], b"");
+    assert_eq!(verify.code, Some(1), "{verify:?}");
+    assert!(
+        verify
+            .stdout
+            .contains(&format!("NO  file db/b.sql: db/b.sql was written by run {b}")),
+        "{}",
+        verify.stdout
+    );
+}
+
+#[test]
+fn edit_calls_outside_a_subagent_or_of_unrecorded_runs_record_nothing() {
+    let sandbox = Sandbox::new();
+    repo(&sandbox);
+    sandbox.hook(&start_payload(&sandbox, AGENT));
+    // The orchestrator's own Edit (no agent_id) and an unknown run's Write.
+    let path = sandbox.write("src/main.rs", "fn main() {}\n");
+    let mut main = tool_payload(
+        &sandbox,
+        AGENT,
+        "Edit",
+        json!({"file_path": path, "old_string": "", "new_string": ""}),
+    );
+    main.as_object_mut().unwrap().remove("agent_id");
+    sandbox.hook(&main).assert_hook_contract();
+    sandbox.hook(&tool_payload(
+        &sandbox,
+        "d4444444444444444",
+        "Write",
+        json!({"file_path": path}),
+    ));
+    sandbox.hook(&tool_payload(&sandbox, "../x", "Write", json!({"file_path": path})));
+    // A NotebookEdit inside the run is its own.
+    let notebook = sandbox.write("nb/a.ipynb", "{}\n");
+    sandbox.hook(&tool_payload(
+        &sandbox,
+        AGENT,
+        "NotebookEdit",
+        json!({"notebook_path": notebook, "new_source": "x"}),
+    ));
+    let run = sandbox.read_json(&ledger_file(&sandbox, AGENT));
+    assert_eq!(run["tool_edits"], json!(["nb/a.ipynb"]), "{run:#}");
+    assert!(!ledger_file(&sandbox, "d4444444444444444").exists());
+}
+
+#[test]
+fn commits_of_hex_letters_only_are_checked_and_ordinary_words_are_not() {
+    let sandbox = Sandbox::new();
+    repo(&sandbox);
+    sandbox.hook(&start_payload(&sandbox, AGENT));
+    sandbox.write("src/api.rs", "pub fn users() {}\n");
+    let out = sandbox.hook(&stop_payload(
+        &sandbox,
+        AGENT,
+        "Created src/api.rs. Committed as deadbee.",
+    ));
+    let told = context_of(&out, "SubagentStop").expect("deadbee is not a commit here");
+    assert!(
+        told.contains("- commit deadbee does not exist in this repository"),
+        "{told}"
+    );
+
+    sandbox.hook(&start_payload(&sandbox, "b1"));
+    sandbox.write("src/api.rs", "pub fn users() -> u8 { 1 }\n");
+    let honest = "Updated src/api.rs; committed nothing, the defaced banner and effaced header stay as they are.";
+    let out = sandbox.hook(&stop_payload(&sandbox, "b1", honest));
+    assert_eq!(context_of(&out, "SubagentStop"), None);
+    let run = sandbox.read_json(&ledger_file(&sandbox, "b1"));
+    assert_eq!(verdicts(&run), pairs(&[("src/api.rs", "confirmed")]), "{run:#}");
+}
+
+#[test]
+fn records_written_before_tool_edits_were_kept_still_list_and_verify() {
+    let sandbox = Sandbox::new();
+    repo(&sandbox);
+    // A run recorded by the previous version: no `tool_edits`, finished, not yet verified.
+    sandbox.hook(&start_payload(&sandbox, "b1"));
+    let started = sandbox.read_json(&ledger_file(&sandbox, "b1"));
+    sandbox.write("db/001_users.sql", "create table users (id int);\n");
+    let old = json!({
+        "id": AGENT, "type": "general-purpose", "status": "finished",
+        "session_id": "fc61ec7d-0dfe-4ee4-950f-740b3bafe0b9",
+        "started_at": started["started_at"], "ended_at": "2099-01-01T00:00:00.000Z",
+        "cwd": sandbox.project, "worktree": started["worktree"],
+        "head_at_start": started["head_at_start"], "branch_at_start": "main",
+        "dirty_at_start": started["dirty_at_start"], "files_changed": ["db/001_users.sql"],
+        "head_at_end": started["head_at_start"], "last_message": "Created db/001_users.sql.",
+        "transcript_path": null, "verification": null, "notes": [], "generator": "baton"
+    });
+    sandbox.write(&format!(".baton/agents/{AGENT}.json"), &format!("{old:#}\n"));
+    // An overlapping run of the new kind, with edits of its own elsewhere.
+    write_with_tool(&sandbox, "b1", "src/b.rs", "pub fn b() {}\n");
+
+    let list = sandbox.run(&["agents", "list"], b"");
+    assert_eq!(list.code, Some(0), "{list:?}");
+    assert!(
+        list.stdout.contains(AGENT) && !list.stdout.contains("unreadable"),
+        "{}",
+        list.stdout
+    );
+    let verify = sandbox.run(&["agents", "verify", AGENT], b"");
+    assert_eq!(verify.code, Some(0), "{verify:?}");
+    assert!(
+        verify
+            .stdout
+            .contains("ok  file db/001_users.sql: changed during the run"),
+        "{}",
+        verify.stdout
+    );
+    let json = sandbox.run(&["agents", "list", "--json"], b"");
+    let v: Value = serde_json::from_str(&json.stdout).unwrap();
+    let old = v["runs"].as_array().unwrap().iter().find(|r| r["id"] == AGENT).unwrap();
+    assert_eq!(old["tool_edits"], json!([]));
+}
+
 /// Phase 3 of a GSD project: five plans with overlaps, a same-wave dependency and a cycle;
 /// phase 2 with one finished plan.
 fn planning_tree(sandbox: &Sandbox) {

@@ -37,7 +37,7 @@ fn record_start(project: &Project, id: &str, payload: &HookPayload, cwd: &Path) 
     let result = ledger::update(project, id, |run| {
         fill_identity(run, payload, cwd);
         run.status = Status::Running;
-        run.started_at = Some(ledger::now_rfc3339());
+        run.started_at = Some(ledger::now());
         match &snapshot {
             Some(s) => {
                 run.worktree = Some(s.toplevel.display().to_string());
@@ -88,7 +88,7 @@ fn record_stop(project: &Project, id: &str, payload: &HookPayload, cwd: &Path) -
                 .push("no SubagentStart record: files changed include everything dirty at the stop".into());
         }
         run.status = Status::Finished;
-        run.ended_at = Some(ledger::now_rfc3339());
+        run.ended_at = Some(ledger::now());
         run.files_changed = changes;
         if let Some(s) = &snapshot {
             run.worktree.get_or_insert_with(|| s.toplevel.display().to_string());
@@ -117,6 +117,36 @@ fn record_stop(project: &Project, id: &str, payload: &HookPayload, cwd: &Path) -
         crate::log::note(&format!("SubagentStop {id}: {e}"));
     }
     text
+}
+
+/// PostToolUse inside a subagent (`agent_id` set) of a call that writes a file (Write, Edit,
+/// MultiEdit, NotebookEdit): adds the file to the run's own edits in the ledger, so the
+/// spot-check can tell its work from that of runs going on at the same time. Nothing for any
+/// other call, and nothing for a run SubagentStart did not record.
+pub fn record_tool_edit(payload: &HookPayload) {
+    let Some(id) = payload.agent_id.as_deref() else {
+        return;
+    };
+    if !matches!(
+        payload.tool_name.as_deref(),
+        Some("Write" | "Edit" | "MultiEdit" | "NotebookEdit")
+    ) {
+        return;
+    }
+    let Some(path) = payload.tool_input_path.as_deref().filter(|p| !p.is_empty()) else {
+        return;
+    };
+    let cwd = crate::hook::working_dir(payload.cwd.as_deref());
+    let Some(project) = Project::find(&cwd) else {
+        return;
+    };
+    if !ledger::file(&project, id).is_some_and(|f| f.is_file()) {
+        return;
+    }
+    let absolute = cwd.join(path);
+    if let Err(e) = ledger::update(&project, id, |run| run.add_tool_edit(&absolute)) {
+        crate::log::note(&format!("PostToolUse {id}: {e}"));
+    }
 }
 
 /// PostToolUse of the orchestrator's `Agent` (or older `Task`) call: when the run it

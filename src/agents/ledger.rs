@@ -11,6 +11,7 @@ use super::verify::Verification;
 use crate::error::{Error, Result};
 use crate::fsx;
 use crate::planning::Project;
+use crate::session::time;
 
 /// Largest ledger file baton reads (a final message is capped well below this).
 const MAX_RUN_BYTES: u64 = 4 * 1024 * 1024;
@@ -52,6 +53,10 @@ pub struct Run {
     /// Paths (relative to `worktree`) changed during the run, computed at stop;
     /// `None` when git could not tell.
     pub files_changed: Option<Vec<String>>,
+    /// Paths this run wrote through its own Write/Edit/MultiEdit/NotebookEdit calls (relative
+    /// to `worktree` when below it, else absolute), recorded by PostToolUse inside the
+    /// subagent. Empty when it wrote none that way, or in records made before baton kept them.
+    pub tool_edits: Vec<String>,
     pub head_at_end: Option<String>,
     /// The agent's final message.
     pub last_message: Option<String>,
@@ -65,25 +70,67 @@ pub struct Run {
 impl Run {
     /// Milliseconds since the epoch at the start, if recorded.
     pub fn started_ms(&self) -> Option<i64> {
-        parse_time(self.started_at.as_deref()?)
+        time::timestamp_millis(self.started_at.as_deref()?)
+    }
+
+    /// Milliseconds since the epoch at the end, if recorded.
+    pub fn ended_ms(&self) -> Option<i64> {
+        time::timestamp_millis(self.ended_at.as_deref()?)
     }
 
     /// Milliseconds the run took, when both ends are known.
     pub fn duration_ms(&self) -> Option<i64> {
-        Some(parse_time(self.ended_at.as_deref()?)? - self.started_ms()?)
+        Some(self.ended_ms()? - self.started_ms()?)
+    }
+
+    /// Records a file this run wrote with its own tool call (once; at most [`MAX_TOOL_EDITS`]).
+    pub fn add_tool_edit(&mut self, path: &Path) {
+        if self.tool_edits.len() >= MAX_TOOL_EDITS {
+            return;
+        }
+        let relative = self.worktree.as_deref().and_then(|top| below(path, Path::new(top)));
+        let shown = relative.as_deref().unwrap_or(path).display().to_string();
+        if !self.tool_edits.contains(&shown) {
+            self.tool_edits.push(shown);
+        }
+    }
+
+    /// [`Run::tool_edits`] as absolute paths.
+    pub fn tool_edits_absolute(&self) -> Vec<PathBuf> {
+        let top = self.worktree.as_deref().or(self.cwd.as_deref()).map(Path::new);
+        self.tool_edits
+            .iter()
+            .map(|p| match top {
+                Some(top) if Path::new(p).is_relative() => top.join(p),
+                _ => PathBuf::from(p),
+            })
+            .collect()
+    }
+
+    /// Whether the two runs were under way at the same time (an unknown end is still running).
+    pub fn overlaps(&self, other: &Run) -> bool {
+        let span = |r: &Run| (r.started_ms().unwrap_or(i64::MIN), r.ended_ms().unwrap_or(i64::MAX));
+        let ((a0, a1), (b0, b1)) = (span(self), span(other));
+        a0 <= b1 && b0 <= a1
     }
 }
 
-/// Now as the ledger writes times.
-pub fn now_rfc3339() -> String {
-    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+/// `path` relative to `top` when below it, also through symlinks (git reports the real top).
+fn below(path: &Path, top: &Path) -> Option<PathBuf> {
+    match path.strip_prefix(top) {
+        Ok(relative) => Some(relative.to_path_buf()),
+        Err(_) => Some(path.canonicalize().ok()?.strip_prefix(top).ok()?.to_path_buf()),
+    }
 }
 
-/// Milliseconds since the epoch of an RFC 3339 time.
-pub fn parse_time(text: &str) -> Option<i64> {
-    chrono::DateTime::parse_from_rfc3339(text)
-        .ok()
-        .map(|t| t.timestamp_millis())
+/// Most tool edits kept per run.
+pub const MAX_TOOL_EDITS: usize = 2_000;
+
+/// Now as the ledger writes times: RFC 3339 UTC with milliseconds (read back with
+/// `session::time::timestamp_millis`; `session::time::utc_rfc3339` keeps only seconds, too
+/// coarse to order runs that start within one second).
+pub(super) fn now() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
 /// `<project>/.baton/agents`.
@@ -226,6 +273,32 @@ mod tests {
                 .to_string()
                 .contains("baton agents list")
         );
+    }
+
+    #[test]
+    fn tool_edits_are_kept_relative_to_the_work_tree_once_each() {
+        let mut run = Run {
+            worktree: Some("/p".into()),
+            started_at: Some("2026-11-29T10:00:00.000Z".into()),
+            ended_at: Some("2026-11-29T10:00:05.000Z".into()),
+            ..Run::default()
+        };
+        for path in ["/p/src/a.rs", "/p/src/a.rs", "/elsewhere/b.rs"] {
+            run.add_tool_edit(Path::new(path));
+        }
+        assert_eq!(run.tool_edits, ["src/a.rs", "/elsewhere/b.rs"]);
+        assert_eq!(
+            run.tool_edits_absolute(),
+            [PathBuf::from("/p/src/a.rs"), PathBuf::from("/elsewhere/b.rs")]
+        );
+        let at = |start: &str, end: Option<&str>| Run {
+            started_at: Some(format!("2026-11-29T10:00:{start}.000Z")),
+            ended_at: end.map(|e| format!("2026-11-29T10:00:{e}.000Z")),
+            ..Run::default()
+        };
+        assert!(run.overlaps(&at("04", Some("09"))) && run.overlaps(&at("01", None)));
+        assert!(!run.overlaps(&at("06", None)) && !at("06", None).overlaps(&run));
+        assert!(run.overlaps(&Run::default()), "an unknown span may overlap anything");
     }
 
     #[test]

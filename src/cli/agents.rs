@@ -41,7 +41,9 @@ Usage: baton agents list [--json]
 Hook wiring (settings.json). SubagentStart/SubagentStop fill the ledger; a failed spot-check
 is put to the subagent once (Claude Code hands SubagentStop context to the subagent, which
 may fix its work or its report), and PostToolUse of the Agent tool tells the orchestrator
-when the run it gets back is still flagged:
+when the run it gets back is still flagged. PostToolUse inside a subagent records the files
+its own Write/Edit/MultiEdit/NotebookEdit calls wrote, so runs going on at the same time in
+one work tree cannot confirm each other's files:
   \"SubagentStart\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"baton hook\"}]}],
   \"SubagentStop\":  [{\"hooks\": [{\"type\": \"command\", \"command\": \"baton hook\"}]}],
   \"PostToolUse\":   [{\"matcher\": \"\", \"hooks\": [{\"type\": \"command\", \"command\": \"baton hook\"}]}]

@@ -40,6 +40,7 @@ pub fn handle(payload: &HookPayload, now: u64) -> Option<String> {
     match event {
         "PostToolUse" => {
             crate::context::sweep::sweep_if_due(now);
+            crate::agents::hook::record_tool_edit(payload);
             let texts: Vec<String> = [
                 monitor::on_tool_use(payload, now),
                 crate::agents::hook::after_agent_tool(payload),

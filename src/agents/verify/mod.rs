@@ -1,7 +1,15 @@
 //! The spot-check: what a finished run claims (its final message) against the repository —
-//! the files it names exist and changed during the run, removed ones are gone, named commits
+//! the files it names exist and are its own work, removed ones are gone, named commits
 //! exist, a plan it says it completed has its SUMMARY. Any refuted claim flags the run.
+//!
+//! Whose work a file is: the run's own Write/Edit calls (recorded by PostToolUse) settle it.
+//! Otherwise git (or the clock) must show the file changed during the run, and no other run
+//! going on at the same time may have written it with its own calls: with parallel agents in
+//! one work tree, a change seen by git may be anyone's.
 
+mod text;
+
+use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -11,6 +19,8 @@ use super::ledger::{self, Run};
 use super::plans;
 use crate::git;
 use crate::planning::Project;
+use crate::session::time;
+pub use text::{orchestrator_text, subagent_text};
 
 /// Filesystem and clock granularity allowed when comparing a file's mtime to the start.
 const MTIME_SLACK_MS: i64 = 1_000;
@@ -96,7 +106,7 @@ pub fn verify(project: &Project, run: &Run) -> Verification {
         checks.push(check);
     }
     Verification {
-        checked_at: ledger::now_rfc3339(),
+        checked_at: ledger::now(),
         reports_success: claims.reports_success,
         flagged: checks.iter().any(|c| c.verdict == Verdict::Refuted),
         checks,
@@ -105,15 +115,22 @@ pub fn verify(project: &Project, run: &Run) -> Verification {
 
 /// What a check needs from the run.
 struct Context<'a> {
+    project: &'a Project,
+    run: &'a Run,
     bases: Vec<PathBuf>,
     worktree: Option<PathBuf>,
     changed: Option<&'a [String]>,
     dirty_at_start: &'a std::collections::BTreeMap<String, String>,
     started_ms: Option<i64>,
+    /// Files the run wrote with its own tool calls, absolute.
+    own_edits: Vec<PathBuf>,
+    /// Other runs that overlapped this one in time and wrote files with their own tool calls:
+    /// (run id, its files, absolute). Read from the ledger on first need.
+    overlapping: OnceCell<Vec<(String, Vec<PathBuf>)>>,
 }
 
 impl<'a> Context<'a> {
-    fn of(project: &Project, run: &'a Run) -> Self {
+    fn of(project: &'a Project, run: &'a Run) -> Self {
         let worktree = run.worktree.as_deref().map(PathBuf::from);
         let mut bases: Vec<PathBuf> = Vec::new();
         for base in [
@@ -129,12 +146,32 @@ impl<'a> Context<'a> {
             }
         }
         Context {
+            project,
+            run,
             bases,
             worktree,
             changed: run.files_changed.as_deref(),
             dirty_at_start: &run.dirty_at_start,
             started_ms: run.started_ms(),
+            own_edits: real_paths(run),
+            overlapping: OnceCell::new(),
         }
+    }
+
+    /// The run, other than this one and going on at the same time, that wrote `found` with
+    /// its own tool calls.
+    fn written_by_other(&self, found: &Path) -> Option<&str> {
+        let overlapping = self.overlapping.get_or_init(|| {
+            let (runs, _) = ledger::list(self.project);
+            runs.into_iter()
+                .filter(|other| other.id != self.run.id && !other.tool_edits.is_empty() && other.overlaps(self.run))
+                .map(|other| (other.id.clone(), real_paths(&other)))
+                .collect()
+        });
+        overlapping
+            .iter()
+            .find(|(_, edits)| edits.contains(&real_path(found)))
+            .map(|(id, _)| id.as_str())
     }
 
     /// Where a claimed path is: as written (absolute) or below the first base holding it;
@@ -175,37 +212,60 @@ impl<'a> Context<'a> {
         let Some(found) = self.locate(claim) else {
             return check(Verdict::Refuted, format!("{claim} does not exist"));
         };
+        if self.own_edits.contains(&real_path(&found)) {
+            return check(Verdict::Confirmed, "written by this run's own edits".into());
+        }
+        if let Some(other) = self.written_by_other(&found) {
+            return check(
+                Verdict::Refuted,
+                format!("{claim} was written by run {other}, which ran at the same time, not by this one"),
+            );
+        }
+        let (verdict, detail) = self.changed_during_run(claim, &found);
+        if verdict == Verdict::Confirmed && !self.own_edits.is_empty() {
+            // The run recorded edits of its own, and this is not one of them: a command it ran
+            // may have written it, or another process may have.
+            return check(
+                Verdict::Unchecked,
+                format!("{detail}, but not by this run's own edits (a command it ran, or someone else)"),
+            );
+        }
+        check(verdict, detail)
+    }
+
+    /// What git (or the file's mtime) says about `found` changing during the run.
+    fn changed_during_run(&self, claim: &str, found: &Path) -> (Verdict, String) {
         let relative = self.worktree.as_ref().and_then(|w| found.strip_prefix(w).ok());
         let relative = relative.map(|r| r.to_string_lossy().into_owned());
         if let Some(rel) = &relative {
             if self.changed.is_some_and(|c| c.contains(rel)) {
-                return check(Verdict::Confirmed, "changed during the run".into());
+                return (Verdict::Confirmed, "changed during the run".into());
             }
             // Dirty before the start and the same now: someone else's uncommitted work.
             if self
                 .dirty_at_start
                 .get(rel)
-                .is_some_and(|before| *before == git::fingerprint(&found))
+                .is_some_and(|before| *before == git::fingerprint(found))
             {
-                return check(
+                return (
                     Verdict::Refuted,
                     format!("{claim} exists but did not change during the run (it was already modified before)"),
                 );
             }
         }
-        let modified = modified_ms(&found);
+        let modified = modified_ms(found);
         match (self.started_ms, modified) {
             (Some(start), Some(m)) if m + MTIME_SLACK_MS >= start => {
-                check(Verdict::Confirmed, "modified during the run".into())
+                (Verdict::Confirmed, "modified during the run".into())
             }
-            (Some(_), Some(m)) => check(
+            (Some(_), Some(m)) => (
                 Verdict::Refuted,
                 format!(
                     "{claim} exists but did not change during the run (last modified {})",
-                    format_ms(m)
+                    time::utc_rfc3339(m)
                 ),
             ),
-            _ => check(
+            _ => (
                 Verdict::Unchecked,
                 "exists; no start time recorded to tell when it changed".into(),
             ),
@@ -251,60 +311,20 @@ impl<'a> Context<'a> {
     }
 }
 
+/// A path with its symlinks resolved when it exists, so two spellings of one file compare equal.
+fn real_path(path: &Path) -> PathBuf {
+    path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// The files a run wrote with its own tool calls, as [`real_path`]s.
+fn real_paths(run: &Run) -> Vec<PathBuf> {
+    run.tool_edits_absolute().iter().map(|p| real_path(p)).collect()
+}
+
 fn modified_ms(path: &Path) -> Option<i64> {
     let modified = path.symlink_metadata().ok()?.modified().ok()?;
     let since = modified.duration_since(std::time::UNIX_EPOCH).ok()?;
     i64::try_from(since.as_millis()).ok()
-}
-
-fn format_ms(ms: i64) -> String {
-    chrono::DateTime::from_timestamp_millis(ms).map_or_else(
-        || ms.to_string(),
-        |t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-    )
-}
-
-/// Most refuted claims a hook lists; the rest are counted (`baton agents verify` shows all).
-const MAX_LISTED: usize = 20;
-
-/// `- reason` lines for the refuted checks, at most [`MAX_LISTED`] of them.
-fn problem_lines(verification: &Verification) -> String {
-    let mut lines = String::new();
-    for check in verification.problems().take(MAX_LISTED) {
-        lines.push_str(&format!("- {}\n", check.detail));
-    }
-    let more = verification.problems().count().saturating_sub(MAX_LISTED);
-    if more > 0 {
-        lines.push_str(&format!("- … and {more} more\n"));
-    }
-    lines
-}
-
-/// SubagentStop context for a flagged run, read by the subagent itself (Claude Code feeds it
-/// back to the agent, which continues): what does not hold, and what to do about it.
-pub fn subagent_text(verification: &Verification) -> String {
-    let mut text = String::from("baton spot-check: your final report does not match the repository:\n");
-    text.push_str(&problem_lines(verification));
-    text.push_str(
-        "If that work is missing, do it now; otherwise end with a corrected report that names only \
-         the files, commits and plans you actually created, changed or completed.",
-    );
-    text
-}
-
-/// Context for the orchestrator after its `Agent` call returned a flagged run.
-pub fn orchestrator_text(run: &Run, verification: &Verification) -> String {
-    let kind = run.agent_type.as_deref().unwrap_or("subagent");
-    let mut text = format!(
-        "baton spot-check: the {kind} run {} reported work that the repository does not show:\n",
-        run.id
-    );
-    text.push_str(&problem_lines(verification));
-    text.push_str(&format!(
-        "Do not rely on its report until this is resolved; details: `baton agents verify {}`.",
-        run.id
-    ));
-    text
 }
 
 #[cfg(test)]
@@ -328,7 +348,7 @@ mod tests {
             .unwrap();
         let run = Run {
             id: "a1".into(),
-            started_at: Some(ledger::now_rfc3339()),
+            started_at: Some(ledger::now()),
             cwd: Some(root.display().to_string()),
             worktree: Some(root.display().to_string()),
             files_changed: Some(vec!["db/001_users.sql".into()]),

@@ -3,7 +3,14 @@
 //! change verb (or a commit word) in its sentence or list heading; negated sentences
 //! ("could not create x.rs") claim nothing.
 
+mod commits;
+mod tokens;
+mod vocabulary;
+
 use serde::Serialize;
+
+use tokens::{Token, is_list_item, is_path, plan_id, sentences};
+use vocabulary::{CHANGE_VERBS, COMMIT_WORDS, DONE_WORDS, FAILURE_PHRASES, NEGATIONS, REMOVE_VERBS};
 
 /// What a message claims.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -25,102 +32,6 @@ enum Kind {
     Change,
     Remove,
 }
-
-const CHANGE_VERBS: &[&str] = &[
-    "add",
-    "added",
-    "adds",
-    "adding",
-    "create",
-    "created",
-    "creates",
-    "creating",
-    "wrote",
-    "write",
-    "writes",
-    "written",
-    "update",
-    "updated",
-    "updates",
-    "modify",
-    "modified",
-    "modifies",
-    "change",
-    "changed",
-    "changes",
-    "edit",
-    "edited",
-    "edits",
-    "implement",
-    "implemented",
-    "generate",
-    "generated",
-    "save",
-    "saved",
-    "fix",
-    "fixed",
-    "refactor",
-    "refactored",
-    "touch",
-    "touched",
-    "move",
-    "moved",
-    "rename",
-    "renamed",
-    "new",
-];
-const REMOVE_VERBS: &[&str] = &["delete", "deleted", "deletes", "remove", "removed", "removes"];
-const COMMIT_WORDS: &[&str] = &["commit", "commits", "committed", "sha", "hash"];
-const DONE_WORDS: &[&str] = &[
-    "complete",
-    "completed",
-    "completes",
-    "finished",
-    "executed",
-    "done",
-    "implemented",
-];
-const NEGATIONS: &[&str] = &[
-    "not", "couldn't", "didn't", "wasn't", "cannot", "can't", "unable", "failed", "never", "without", "won't", "no",
-];
-/// Phrases that mark a message as reporting failure.
-const FAILURE_PHRASES: &[&str] = &[
-    "unable to",
-    "could not",
-    "couldn't",
-    "failed to",
-    "blocked",
-    "gave up",
-    "did not complete",
-    "not complete",
-    "status: failed",
-    "## failed",
-];
-/// Names with a file-like dot that are products, not files.
-const NOT_FILES: &[&str] = &[
-    "node.js",
-    "vue.js",
-    "next.js",
-    "nuxt.js",
-    "react.js",
-    "express.js",
-    "three.js",
-    "d3.js",
-    "chart.js",
-    "angular.js",
-    "ember.js",
-    "backbone.js",
-    "socket.io",
-    "asp.net",
-    "ado.net",
-];
-/// Extensions that make a bare `name.ext` (no directory) a file name.
-const BARE_EXTENSIONS: &[&str] = &[
-    "rs", "ts", "tsx", "js", "jsx", "mjs", "cjs", "py", "go", "java", "kt", "rb", "php", "c", "h", "cc", "cpp", "hpp",
-    "cs", "swift", "sql", "md", "mdx", "txt", "json", "jsonl", "yaml", "yml", "toml", "ini", "cfg", "conf", "env",
-    "html", "css", "scss", "vue", "svelte", "sh", "bash", "lock", "xml", "csv", "proto", "graphql", "tf", "gradle",
-    "rst", "dart", "ex", "exs", "lua", "scala", "zig", "nix", "svg", "png", "log", "patch", "diff",
-];
 
 /// Most claims read from one message; a report naming more is checked on its first ones.
 pub const MAX_CLAIMS: usize = 200;
@@ -237,12 +148,7 @@ fn read_sentence(sentence: &str, context: Context, claims: &mut Claims) {
         None => {}
     }
     if context.commit {
-        claims.commits.extend(
-            tokens
-                .iter()
-                .filter(|t| is_commit(&t.text))
-                .map(|t| t.text.to_lowercase()),
-        );
+        claims.commits.extend(commits::hashes(&tokens));
     }
     if context.done {
         for token in &tokens {
@@ -251,116 +157,6 @@ fn read_sentence(sentence: &str, context: Context, claims: &mut Claims) {
             }
         }
     }
-}
-
-/// One whitespace-separated word, unwrapped from quotes, links and punctuation.
-struct Token {
-    text: String,
-    quoted: bool,
-}
-
-impl Token {
-    fn read(word: &str) -> Option<Token> {
-        let quoted = word.contains('`');
-        // A markdown link `[label](path)`: the target.
-        let word = word.split_once("](").map_or(word, |(_, target)| target);
-        let trim: &[char] = &[
-            '`', '"', '\'', '(', ')', '[', ']', '{', '}', '<', '>', '*', ',', ';', '!', '?', ':',
-        ];
-        let mut text = word.trim_matches(trim).trim_end_matches('.').trim_matches(trim);
-        // `src/main.rs:42:7` → `src/main.rs`.
-        while let Some((head, tail)) = text.rsplit_once(':') {
-            if tail.is_empty() || !tail.bytes().all(|b| b.is_ascii_digit()) {
-                break;
-            }
-            text = head;
-        }
-        let text = text.strip_prefix("./").unwrap_or(text);
-        (!text.is_empty()).then(|| Token {
-            text: text.to_owned(),
-            quoted,
-        })
-    }
-}
-
-fn is_path(token: &Token) -> bool {
-    let text = token.text.as_str();
-    let allowed = |c: char| c.is_ascii_alphanumeric() || "._/-+@~".contains(c);
-    if text.contains("://") || text.starts_with("www.") || !text.chars().all(allowed) || text.ends_with('/') {
-        return false;
-    }
-    let has_slash = text.contains('/');
-    if text.contains('@') && !has_slash {
-        return false; // an email address
-    }
-    let name = text.rsplit('/').next().unwrap_or(text);
-    let extension = name
-        .rsplit_once('.')
-        .filter(|(stem, ext)| {
-            !stem.is_empty()
-                && (1..=10).contains(&ext.len())
-                && ext.bytes().all(|b| b.is_ascii_alphanumeric())
-                && ext.bytes().any(|b| b.is_ascii_alphabetic())
-        })
-        .map(|(stem, ext)| (stem, ext.to_ascii_lowercase()));
-    match extension {
-        // A bare `name.ext` is a file only with a file extension: not `user.name`, `e.g`.
-        Some((stem, ext)) if !has_slash => {
-            stem.len() > 1
-                && BARE_EXTENSIONS.contains(&ext.as_str())
-                && !NOT_FILES.contains(&text.to_ascii_lowercase().as_str())
-        }
-        Some(_) => true,
-        // `docker/Dockerfile`, `Makefile`: only when quoted as code.
-        None => token.quoted && (has_slash || name.chars().next().is_some_and(char::is_uppercase)),
-    }
-}
-
-fn is_commit(text: &str) -> bool {
-    (7..=40).contains(&text.len())
-        && text.bytes().all(|b| b.is_ascii_hexdigit())
-        && text.bytes().any(|b| b.is_ascii_digit())
-        && text.bytes().any(|b| b.is_ascii_alphabetic())
-}
-
-/// `03-02`, `2.1-01`, `03-02-PLAN.md`, `.planning/phases/03-api/03-02-SUMMARY.md` → the plan id.
-fn plan_id(text: &str) -> Option<String> {
-    let name = text.rsplit('/').next().unwrap_or(text);
-    let id = name
-        .strip_suffix("-PLAN.md")
-        .or_else(|| name.strip_suffix("-SUMMARY.md"))
-        .unwrap_or(name);
-    let (phase, plan) = id.split_once('-')?;
-    let phase_ok = !phase.is_empty()
-        && phase
-            .split('.')
-            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
-    let plan_ok = !plan.is_empty() && plan.len() <= 3 && plan.bytes().all(|b| b.is_ascii_digit());
-    (phase_ok && plan_ok).then(|| id.to_owned())
-}
-
-fn is_list_item(line: &str) -> bool {
-    let line = line.trim_start();
-    if line.starts_with("- ") || line.starts_with("* ") || line.starts_with("+ ") {
-        return true;
-    }
-    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
-    digits > 0 && matches!(line.as_bytes().get(digits), Some(b'.' | b')'))
-}
-
-/// Splits a line at `. `, `; ` and `! ` (a path's own dots are not followed by a space).
-fn sentences(line: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    let bytes = line.as_bytes();
-    for i in 0..bytes.len() {
-        if matches!(bytes[i], b'.' | b';' | b'!') && bytes.get(i + 1) == Some(&b' ') {
-            out.push(&line[start..=i]);
-            start = i + 1;
-        }
-    }
-    out.push(&line[start..]);
-    out
 }
 
 #[cfg(test)]
@@ -403,11 +199,20 @@ mod tests {
     }
 
     #[test]
-    fn commits_need_a_commit_word_and_a_mix_of_digits_and_letters() {
+    fn commits_need_a_commit_word() {
         let c = extract("Committed as 4f2a9c1; the build id 1234567 and word defaced stay.");
         assert_eq!(c.commits, ["4f2a9c1"]);
         assert!(extract("Hash-free text with deadbeef1 in it").commits == ["deadbeef1"]);
         assert!(extract("see 4f2a9c1 for details").commits.is_empty());
+        assert!(extract("see deadbee for details").commits.is_empty());
+    }
+
+    #[test]
+    fn hashes_of_letters_only_are_read_when_presented_as_commits() {
+        let c = extract("Created src/a.rs. Committed as deadbee.\n\n## Commits\n- `cafebabe` feat: b\n- abcdefab test");
+        assert_eq!(c.commits, ["deadbee", "cafebabe", "abcdefab"]);
+        let c = extract("Committed the defaced banner and a facade fix; the effaced header stays.");
+        assert!(c.commits.is_empty(), "{:?}", c.commits);
     }
 
     #[test]
@@ -424,9 +229,5 @@ mod tests {
         assert_eq!(c.files, ["src/a.rs", "config.json"]);
         let c = extract("Moved src/old.rs to src/new.rs.");
         assert_eq!(c.files, ["src/new.rs"]);
-        assert_eq!(plan_id("02.1-03-PLAN.md").as_deref(), Some("02.1-03"));
-        assert_eq!(plan_id("2026-11-29"), None);
-        assert!(is_path(&Token::read("`docker/Dockerfile`").unwrap()));
-        assert!(!is_path(&Token::read("input/output").unwrap()));
     }
 }
