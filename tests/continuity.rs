@@ -44,7 +44,10 @@ fn progress_gives_position_next_command_and_one_completion_figure() {
         text.contains("Position: phase 3 of 6 (Cart), plan 03-02 next (1 of 3 done); status executing"),
         "{text}"
     );
-    assert!(text.contains("Last done: 2026-11-28"), "{text}");
+    assert!(
+        text.contains("Last done: 2026-11-28 — Completed 03-01-PLAN.md"),
+        "the body's line says more than the frontmatter's date: {text}"
+    );
     assert!(text.contains("Next: /gsd:execute-phase 3"), "{text}");
     assert!(
         text.contains("- Payment provider sandbox account not approved yet"),
@@ -495,4 +498,320 @@ fn progress_on_two_hundred_phases_and_two_thousand_plans() {
     assert_eq!(v["progress"]["percent"], 25); // (50 + 0.5) / 200 = 25.25%
     assert_eq!(v["next_action"]["command"], "/gsd:execute-phase 51");
     assert_eq!(v["position"]["plan"], "051-06");
+}
+
+/// Runs baton in `dir` (below the sandbox's project) with the sandbox's environment.
+fn run_in(sandbox: &Sandbox, dir: &std::path::Path, args: &[&str]) -> Outcome {
+    let started = std::time::Instant::now();
+    let out = sandbox
+        .command(args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    Outcome {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        elapsed: started.elapsed(),
+    }
+}
+
+fn archived(sandbox: &Sandbox) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(sandbox.project.join(".planning/handoffs"))
+        .map(|d| {
+            d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// A handoff as GSD writes it: fields baton does not know, numeric ids, nulls, a task as text.
+const GSD_HANDOFF: &str = r#"{"version":"1.0","timestamp":"2026-11-29T18:00:00Z","phase":3,"phase_name":"Cart","plan":2,
+ "task":1,"total_tasks":3,"status":"paused","git_branch":"feat/cart","session_id":"gsd-1","resume_command":"/gsd:resume-work",
+ "completed_tasks":[{"id":1,"name":"Model","status":"done","commit":"abc1234","files":["src/cart.rs"]}],
+ "remaining_tasks":["Wire the DELETE route",{"id":3,"name":"UI","status":"pending","progress":"0%"}],
+ "blockers":[{"description":"Staging is down","type":"external","workaround":null}],
+ "human_actions_pending":[{"action":"Rotate the API key","context":"leaked","blocking":null}],
+ "decisions":[{"decision":"Carts expire after 30 days","rationale":"storage","phase":3}],
+ "uncommitted_files":null,"next_action":"Finish the DELETE route","context_notes":null}"#;
+
+#[test]
+fn a_gsd_handoff_is_read_despite_nulls_and_text_tasks() {
+    let sandbox = project();
+    sandbox.write(".planning/HANDOFF.json", GSD_HANDOFF);
+    let v = json_of(&sandbox.run(&["resume", "--json", "--keep"], b""));
+    assert_eq!(v["source"], "handoff", "{v}");
+    assert_eq!(v["in_progress"], "Wire the DELETE route");
+    assert_eq!(v["human_actions"][0], "Rotate the API key — leaked");
+}
+
+#[test]
+fn pause_over_a_handoff_archives_it_and_carries_its_lists_forward() {
+    let sandbox = project();
+    sandbox.write(".planning/HANDOFF.json", GSD_HANDOFF);
+    let text = sandbox.run(&["pause", "--note", "second"], b"");
+    assert!(
+        ok(&text).contains("Archived what was there before: .planning/handoffs/HANDOFF-"),
+        "{text:?}"
+    );
+    let names = archived(&sandbox);
+    assert_eq!(names.len(), 1, "{names:?}");
+    assert_eq!(
+        read(&sandbox, &format!(".planning/handoffs/{}", names[0])),
+        GSD_HANDOFF,
+        "the old handoff is kept byte for byte"
+    );
+    let h: Value = serde_json::from_str(&read(&sandbox, ".planning/HANDOFF.json")).unwrap();
+    let blockers: Vec<&str> = h["blockers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["description"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        blockers,
+        ["Payment provider sandbox account not approved yet", "Staging is down"]
+    );
+    assert_eq!(h["human_actions_pending"][0]["action"], "Rotate the API key");
+    assert_eq!(h["decisions"][0]["decision"], "Carts expire after 30 days");
+    assert_eq!(h["context_notes"], "second");
+
+    // Again within the same second: a second archive, nothing overwritten, nothing doubled.
+    ok(&sandbox.run(&["pause"], b""));
+    ok(&sandbox.run(&["pause"], b""));
+    let names = archived(&sandbox);
+    assert_eq!(
+        names.iter().filter(|n| n.starts_with("HANDOFF-")).count(),
+        3,
+        "{names:?}"
+    );
+    let h: Value = serde_json::from_str(&read(&sandbox, ".planning/HANDOFF.json")).unwrap();
+    assert_eq!(h["blockers"].as_array().unwrap().len(), 2, "{h}");
+    assert_eq!(h["human_actions_pending"].as_array().unwrap().len(), 1, "{h}");
+
+    // Lists given on stdin replace what came before.
+    let given = json!({"blockers": [], "human_actions_pending": []});
+    ok(&sandbox.run(&["pause", "--json-in"], given.to_string().as_bytes()));
+    let h: Value = serde_json::from_str(&read(&sandbox, ".planning/HANDOFF.json")).unwrap();
+    assert_eq!(
+        (h["blockers"].clone(), h["human_actions_pending"].clone()),
+        (json!([]), json!([]))
+    );
+    assert_eq!(h["decisions"][0]["decision"], "Carts expire after 30 days");
+}
+
+#[test]
+fn fields_baton_does_not_know_are_kept_and_numeric_ids_stay_numbers() {
+    let sandbox = project();
+    let given = json!({"git_branch": "feat/cart", "resume_command": "/gsd:resume-work",
+        "remaining_tasks": [{"id": 7, "name": "Routes", "status": "in_progress", "files": ["src/routes.rs"]}],
+        "blockers": [{"description": "Flaky CI", "type": "external", "owner": "ops"}]});
+    ok(&sandbox.run(&["pause", "--json-in"], given.to_string().as_bytes()));
+    let h: Value = serde_json::from_str(&read(&sandbox, ".planning/HANDOFF.json")).unwrap();
+    assert_eq!(h["git_branch"], "feat/cart");
+    assert_eq!(h["resume_command"], "/gsd:resume-work");
+    assert_eq!(h["remaining_tasks"][0]["id"], 7);
+    assert_eq!(h["remaining_tasks"][0]["files"], json!(["src/routes.rs"]));
+    assert_eq!(h["blockers"][0]["owner"], "ops");
+}
+
+#[test]
+fn a_continue_here_baton_did_not_write_is_archived_not_overwritten() {
+    let sandbox = project();
+    let mine = "# Notes the agent left\n\nThe DELETE route needs a soft delete.\n";
+    sandbox.write(".planning/phases/03-cart/.continue-here.md", mine);
+    ok(&sandbox.run(&["pause"], b""));
+    let names = archived(&sandbox);
+    assert_eq!(names.len(), 1, "{names:?}");
+    assert!(names[0].starts_with("continue-here-03-cart-"), "{names:?}");
+    assert_eq!(read(&sandbox, &format!(".planning/handoffs/{}", names[0])), mine);
+    let page = read(&sandbox, ".planning/phases/03-cart/.continue-here.md");
+    assert!(page.contains("\ngenerator: baton\n"), "{page}");
+
+    // The PreCompact breadcrumb replaces baton's own page without archiving it again.
+    std::fs::remove_file(sandbox.project.join(".planning/HANDOFF.json")).unwrap();
+    let mut pre = session_start(&sandbox, "s-1", "compact");
+    pre["hook_event_name"] = json!("PreCompact");
+    sandbox.hook(&pre).assert_hook_contract();
+    assert_eq!(archived(&sandbox).len(), 1);
+    // … but an agent's page, even then.
+    sandbox.write(".planning/phases/03-cart/.continue-here.md", mine);
+    sandbox.hook(&pre).assert_hook_contract();
+    let names = archived(&sandbox);
+    assert_eq!(
+        names.iter().filter(|n| n.starts_with("continue-here-")).count(),
+        2,
+        "{names:?}"
+    );
+}
+
+#[test]
+fn an_unclosed_frontmatter_never_gets_batons_fields_in_the_body() {
+    let sandbox = project();
+    let state = "---\nstatus: executing\n\n# Project State\n\n```yaml\n---\nkey: value\n```\n\n\
+                 ## Session Continuity\n\nStopped at: x\n";
+    sandbox.write(".planning/STATE.md", state);
+    ok(&sandbox.run(&["pause"], b""));
+    let after = read(&sandbox, ".planning/STATE.md");
+    assert!(after.contains("```yaml\n---\nkey: value\n```\n"), "{after}");
+    assert!(!after.contains("paused_at"), "{after}");
+
+    let bom = format!("\u{feff}{STATE_MD}");
+    sandbox.write(".planning/STATE.md", &bom);
+    ok(&sandbox.run(&["pause"], b""));
+    let after = read(&sandbox, ".planning/STATE.md");
+    assert!(after.starts_with("\u{feff}---\n"), "the BOM stays");
+    let frontmatter = after.split("\n---\n").next().unwrap();
+    assert!(frontmatter.contains("\npaused_at: \""), "{after}");
+}
+
+#[test]
+fn a_state_that_is_not_utf8_is_left_alone_and_the_handoff_is_still_saved() {
+    let sandbox = project();
+    let bytes = b"---\nstatus: executing\n---\n\n## Session Continuity\n\nStopped at: caf\xe9\n".to_vec();
+    std::fs::write(sandbox.project.join(".planning/STATE.md"), &bytes).unwrap();
+    let out = sandbox.run(&["pause"], b"");
+    let text = ok(&out);
+    assert!(text.contains("Wrote .planning/HANDOFF.json"), "{text}");
+    assert!(
+        text.contains("Warning: the handoff was saved, but STATE.md was not updated") && text.contains("not UTF-8"),
+        "{text}"
+    );
+    assert_eq!(
+        std::fs::read(sandbox.project.join(".planning/STATE.md")).unwrap(),
+        bytes
+    );
+}
+
+#[test]
+fn resuming_from_the_state_files_ends_the_pause() {
+    let sandbox = project();
+    let paused = STATE_MD
+        .replace(
+            "status: executing\n",
+            "status: executing\npaused_at: \"2026-11-29T18:00:00Z\"\n",
+        )
+        .replace(
+            "Resume file: None",
+            "Resume file: .planning/phases/03-cart/.continue-here.md",
+        );
+    sandbox.write(".planning/STATE.md", &paused);
+    assert!(
+        session_start_context(&sandbox, "startup").is_some(),
+        "paused work is announced"
+    );
+    let v = json_of(&sandbox.run(&["resume", "--json"], b""));
+    assert_eq!(v["source"], "state");
+    let after = read(&sandbox, ".planning/STATE.md");
+    assert!(after.contains("\npaused_at: null\n"), "{after}");
+    assert!(after.contains("\nResume file: None\n"), "{after}");
+    assert_eq!(session_start_context(&sandbox, "startup"), None, "not paused forever");
+
+    // After a resume from a handoff too, the archived page is no longer the resume file.
+    ok(&sandbox.run(&["pause"], b""));
+    assert!(read(&sandbox, ".planning/STATE.md").contains("Resume file: .planning/phases/03-cart/.continue-here.md"));
+    ok(&sandbox.run(&["resume"], b""));
+    assert!(read(&sandbox, ".planning/STATE.md").contains("\nResume file: None\n"));
+}
+
+#[test]
+fn pause_outside_a_gsd_project_says_where_and_invents_no_gsd_step() {
+    let sandbox = Sandbox::new();
+    let out = sandbox.run(&["pause", "--note", "halfway"], b"");
+    let text = ok(&out);
+    assert!(text.starts_with("Paused in "), "{text}");
+    assert!(!text.contains("Paused: Paused") && !text.contains("/gsd:"), "{text}");
+    let h: Value = serde_json::from_str(&read(&sandbox, ".planning/HANDOFF.json")).unwrap();
+    assert_eq!(h["next_action"], Value::Null);
+}
+
+#[test]
+fn a_breadcrumb_is_consumed_only_by_the_session_that_wrote_it() {
+    let sandbox = project();
+    let mut pre = session_start(&sandbox, "s-1", "compact");
+    pre["hook_event_name"] = json!("PreCompact");
+    sandbox.hook(&pre).assert_hook_contract();
+    let h: Value = serde_json::from_str(&read(&sandbox, ".planning/HANDOFF.json")).unwrap();
+    assert_eq!(h["session_id"], "s-1");
+
+    let other = sandbox.hook(&session_start(&sandbox, "s-2", "startup"));
+    other.assert_hook_contract();
+    assert!(other.stdout.contains("Position: Phase 3 (Cart)"), "{other:?}");
+    assert!(
+        sandbox.project.join(".planning/HANDOFF.json").exists(),
+        "another session leaves the breadcrumb"
+    );
+    assert!(session_start_context(&sandbox, "compact").is_some());
+    assert!(
+        !sandbox.project.join(".planning/HANDOFF.json").exists(),
+        "its own session consumes it"
+    );
+}
+
+#[test]
+fn phases_listed_only_in_the_roadmaps_progress_table_count() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        ".planning/ROADMAP.md",
+        "# Roadmap\n\n## Progress\n\n| Phase | Plans Complete | Status | Completed |\n|---|---|---|---|\n\
+         | 1. Setup | 1/1 | Complete | 2026-11-05 |\n| 2. Cart | 0/2 | In progress | - |\n",
+    );
+    let v = json_of(&sandbox.run(&["progress", "--json"], b""));
+    assert_eq!(v["progress"]["total_phases"], 2, "{v}");
+    assert_eq!(v["progress"]["completed_phases"], 1);
+    assert_eq!(v["progress"]["percent"], 50);
+    assert_eq!(v["position"]["phase_name"], "Cart");
+}
+
+#[test]
+fn pause_marks_plans_done_by_the_progress_definition() {
+    let sandbox = project();
+    // A SUMMARY named without zero padding still finishes plan 03-02.
+    sandbox.write(".planning/phases/03-cart/3-2-SUMMARY.md", "done\n");
+    ok(&sandbox.run(&["pause"], b""));
+    let h: Value = serde_json::from_str(&read(&sandbox, ".planning/HANDOFF.json")).unwrap();
+    let done: Vec<&str> = h["completed_tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(done, ["03-01", "03-02"], "{h}");
+    assert_eq!(h["remaining_tasks"][0]["id"], "03-03");
+    assert_eq!(h["remaining_tasks"][0]["status"], "in_progress");
+}
+
+#[test]
+fn in_a_monorepo_uncommitted_files_are_project_relative() {
+    let sandbox = Sandbox::new();
+    let repo = &sandbox.project;
+    git_repo(repo, &[("README.md", "monorepo\n")]);
+    let shop = repo.join("apps/shop");
+    std::fs::create_dir_all(&shop).unwrap();
+    for (path, text) in [
+        (".planning/STATE.md", STATE_MD),
+        (".planning/ROADMAP.md", gsd::ROADMAP_MD),
+    ] {
+        sandbox.write(&format!("apps/shop/{path}"), text);
+    }
+    sandbox.write("apps/shop/.planning/phases/03-cart/03-01-PLAN.md", "x\n");
+    git(repo, &["add", "-A"]);
+    git(repo, &["commit", "-qm", "shop"]);
+    sandbox.write("apps/shop/src/cart.rs", "// wip\n");
+    sandbox.write("apps/other/x.rs", "// not ours\n");
+    ok(&run_in(&sandbox, &shop, &["pause"]));
+    let h: Value =
+        serde_json::from_str(&std::fs::read_to_string(shop.join(".planning/HANDOFF.json")).unwrap()).unwrap();
+    assert_eq!(h["uncommitted_files"], json!(["src/cart.rs"]), "{h}");
+
+    let out = run_in(&sandbox, &shop, &["resume"]);
+    let text = ok(&out);
+    assert!(
+        text.contains("Uncommitted files as at the pause: src/cart.rs"),
+        "{text}"
+    );
+    assert!(!text.contains("changed since the pause"), "{text}");
 }

@@ -31,8 +31,9 @@ output, cache writes (5m and 1h) and cache reads per model, each API response co
 (streamed lines share message.id + requestId), priced per model. Models without a price
 are listed as unpriced, never counted as free.
 
-The session: the newest transcript of this directory's project under
-$CLAUDE_CONFIG_DIR/projects or ~/.claude/projects, unless given.
+The session: the newest transcript of the project (found from any subdirectory) under
+$CLAUDE_CONFIG_DIR/projects or ~/.claude/projects, unless given. Without a transcript the
+report still covers the work and says why resource use is unavailable.
 
 Options:
   --session ID        The session with this id

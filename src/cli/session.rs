@@ -20,6 +20,9 @@ Writes .planning/HANDOFF.json (GSD's schema: position, completed and remaining w
 task in progress, blockers, human actions, decisions, uncommitted files from git, next
 action, notes) and .continue-here.md in the current phase directory (or .planning/), and
 records the pause in STATE.md's Session Continuity fields, changing nothing else there.
+Nothing is overwritten: an existing handoff moves to .planning/handoffs/ (its blockers,
+human actions and decisions carry over unless --json-in gives those lists), and so does a
+.continue-here.md that baton did not write.
 
 Options (repeatable unless noted):
   --note TEXT           What the next session should know
@@ -50,7 +53,8 @@ Reads .planning/HANDOFF.json first, the state files when there is none or it is
 unreadable (and says which, and why), and prints a brief: blockers and human actions
 first, then the position, the task in progress and the next action. It compares the
 handoff's uncommitted files with git status and reports differences. After a successful
-resume the handoff and .continue-here.md move to .planning/handoffs/ (never deleted).
+resume the handoff and .continue-here.md move to .planning/handoffs/ (never deleted), and
+STATE.md's paused_at is cleared and its Resume file set to None.
 
 Options:
   --json   Print the brief as JSON
@@ -130,7 +134,7 @@ fn run_pause(parser: &mut lexopt::Parser) -> Result<()> {
     if as_json {
         let value = serde_json::json!({
             "handoff": outcome.handoff, "continue_here": outcome.continue_here, "state": outcome.state, "record": outcome.record,
-            "report": report,
+            "report": report, "archived": outcome.archived, "state_problem": outcome.state_problem,
         });
         return super::print(&format!(
             "{}\n",
@@ -138,15 +142,27 @@ fn run_pause(parser: &mut lexopt::Parser) -> Result<()> {
         ));
     }
     let rel = |p: &std::path::Path| resume::relative(&project, p);
+    let place = match outcome.record.phase {
+        Some(_) => format!(": {}", pause::stopped_at(&outcome.record)),
+        None => format!(" in {}", project.root.display()),
+    };
     let mut out = format!(
-        "Paused: {}.\nWrote {} and {}",
-        pause::stopped_at(&outcome.record),
+        "Paused{place}.\nWrote {} and {}",
         rel(&outcome.handoff),
         rel(&outcome.continue_here)
     );
     match &outcome.state {
         Some(state) => out.push_str(&format!("; noted the pause in {} (Session Continuity).\n", rel(state))),
         None => out.push_str(".\n"),
+    }
+    if let Some(problem) = &outcome.state_problem {
+        out.push_str(&format!(
+            "Warning: the handoff was saved, but STATE.md was not updated: {problem}\n"
+        ));
+    }
+    if !outcome.archived.is_empty() {
+        let names: Vec<String> = outcome.archived.iter().map(|p| rel(p)).collect();
+        out.push_str(&format!("Archived what was there before: {}\n", names.join(", ")));
     }
     let r = &outcome.record;
     out.push_str(&format!(
@@ -183,8 +199,8 @@ fn run_resume(parser: &mut lexopt::Parser) -> Result<()> {
             project.root.display()
         )));
     };
-    let archived = if brief.source == "handoff" && !keep {
-        resume::archive(&project, chrono::Utc::now())?
+    let archived = if !keep {
+        resume::archive(&project, brief.source == "handoff", chrono::Utc::now())?
     } else {
         Vec::new()
     };

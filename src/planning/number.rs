@@ -34,11 +34,6 @@ impl PhaseNumber {
             .unwrap_or(name.len());
         Self::parse(&name[..end])
     }
-
-    /// Whether this is an inserted (decimal) phase.
-    pub fn is_inserted(&self) -> bool {
-        self.parts.len() > 1
-    }
 }
 
 impl fmt::Display for PhaseNumber {
@@ -76,7 +71,6 @@ mod tests {
         assert_eq!(n("03").to_string(), "3");
         assert_eq!(n("02.1").to_string(), "2.1");
         assert!(n("2") < n("2.1") && n("2.1") < n("2.2") && n("2.2") < n("3") && n("9") < n("10"));
-        assert!(n("2.1").is_inserted() && !n("2").is_inserted());
         assert_eq!(PhaseNumber::parse("x"), None);
         assert_eq!(PhaseNumber::parse("1..2"), None);
         assert_eq!(PhaseNumber::prefix_of("02.1-hotfix").unwrap().to_string(), "2.1");

@@ -1,10 +1,11 @@
 //! `.planning/phases/NN-slug/`: which phase directories exist and what they hold
-//! (CONTEXT, RESEARCH, PLAN/SUMMARY pairs, VERIFICATION, UAT), from file names alone.
+//! (CONTEXT, RESEARCH, PLAN/SUMMARY pairs, VERIFICATION), from file names alone.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use super::number::PhaseNumber;
+use super::progress::plan_key;
 
 /// One phase directory and the artifacts in it.
 #[derive(Debug, Clone, PartialEq)]
@@ -20,8 +21,6 @@ pub struct PhaseDir {
     pub has_context: bool,
     pub has_research: bool,
     pub has_verification: bool,
-    pub has_uat: bool,
-    pub has_continue_here: bool,
 }
 
 impl PhaseDir {
@@ -39,8 +38,6 @@ impl PhaseDir {
             has_context: false,
             has_research: false,
             has_verification: false,
-            has_uat: false,
-            has_continue_here: false,
         };
         for entry in fs::read_dir(path).ok()?.flatten() {
             let file = entry.file_name();
@@ -55,20 +52,11 @@ impl PhaseDir {
                 dir.has_research = true;
             } else if file.ends_with("-VERIFICATION.md") {
                 dir.has_verification = true;
-            } else if file.ends_with("-UAT.md") {
-                dir.has_uat = true;
-            } else if file == ".continue-here.md" {
-                dir.has_continue_here = true;
             }
         }
-        dir.plans.sort_by_key(|id| plan_order(id));
-        dir.summaries.sort_by_key(|id| plan_order(id));
+        dir.plans.sort_by_key(|id| plan_key(id));
+        dir.summaries.sort_by_key(|id| plan_key(id));
         Some(dir)
-    }
-
-    /// Plans whose SUMMARY exists.
-    pub fn completed_plans(&self) -> impl Iterator<Item = &String> {
-        self.plans.iter().filter(|id| self.summaries.contains(id))
     }
 
     /// Path of a file of this phase: `<dir>/<id>-<KIND>.md`.
@@ -102,11 +90,6 @@ pub fn scan(planning_dir: &Path) -> Vec<PhaseDir> {
     dirs
 }
 
-/// Orders plan ids numerically (`03-2` before `03-10`).
-fn plan_order(id: &str) -> Vec<u32> {
-    id.split(['-', '.']).map(|p| p.parse().unwrap_or(u32::MAX)).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -137,8 +120,8 @@ mod tests {
             ("2.1".to_owned(), "hot-fix")
         );
         assert_eq!(hot.plans, ["02.1-01", "02.1-02", "02.1-10"]);
-        assert_eq!(hot.completed_plans().collect::<Vec<_>>(), ["02.1-01"]);
-        assert!(hot.has_context && !hot.has_research && hot.has_continue_here);
+        assert_eq!(hot.summaries, ["02.1-01"]);
+        assert!(hot.has_context && !hot.has_research);
         assert!(hot.phase_file("CONTEXT").unwrap().ends_with("02.1-CONTEXT.md"));
     }
 }

@@ -13,6 +13,13 @@ use super::number::PhaseNumber;
 use super::phases::{self, PhaseDir};
 use super::roadmap::Roadmap;
 
+/// One plan of a phase and whether it is done (its SUMMARY exists).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlanStatus {
+    pub id: String,
+    pub done: bool,
+}
+
 /// One phase's standing.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PhaseStatus {
@@ -22,6 +29,8 @@ pub struct PhaseStatus {
     pub dir: Option<PathBuf>,
     pub plans_total: usize,
     pub plans_done: usize,
+    /// Every plan in order, with its status (all done when the phase is).
+    pub plans: Vec<PlanStatus>,
     /// The first plan without a SUMMARY, in order.
     pub next_plan: Option<String>,
     pub done: bool,
@@ -156,6 +165,13 @@ fn status(number: &PhaseNumber, listed: Option<&super::roadmap::RoadmapPhase>, d
         .map(|(_, id)| id.clone());
     let checked = listed.is_some_and(|p| p.checked);
     let done = checked || (!plans.is_empty() && plans_done >= plans.len());
+    let plan_status = plans
+        .iter()
+        .map(|(k, id)| PlanStatus {
+            id: id.clone(),
+            done: done || summaries.contains(k),
+        })
+        .collect();
     let name = listed
         .map(|p| p.name.clone())
         .filter(|n| !n.is_empty())
@@ -168,6 +184,7 @@ fn status(number: &PhaseNumber, listed: Option<&super::roadmap::RoadmapPhase>, d
         dir: dir.map(|d| d.path.clone()),
         plans_total: plans.len(),
         plans_done: if done { plans.len() } else { plans_done },
+        plans: plan_status,
         next_plan: if done { None } else { next_plan },
         done,
         has_context: dir.is_some_and(|d| d.has_context),
@@ -176,8 +193,8 @@ fn status(number: &PhaseNumber, listed: Option<&super::roadmap::RoadmapPhase>, d
     }
 }
 
-/// `03-02` and `3-2` are the same plan.
-fn plan_key(id: &str) -> Vec<u32> {
+/// The one plan key: `03-02` and `3-2` are the same plan, and `03-2` sorts before `03-10`.
+pub fn plan_key(id: &str) -> Vec<u32> {
     id.split(['-', '.']).map(|p| p.parse().unwrap_or(u32::MAX)).collect()
 }
 
@@ -195,8 +212,6 @@ mod tests {
             has_context: false,
             has_research: false,
             has_verification: false,
-            has_uat: false,
-            has_continue_here: false,
         }
     }
 

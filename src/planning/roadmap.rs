@@ -63,6 +63,12 @@ impl Roadmap {
                 }
                 continue;
             }
+            if let Some((number, name, complete)) = table_row(trimmed) {
+                // Table rows name phases; they do not say which milestone heading they sit under.
+                let index = roadmap.entry(number, name, None);
+                roadmap.phases[index].checked |= complete;
+                continue;
+            }
             if let Some(index) = in_section {
                 let phase = &mut roadmap.phases[index];
                 if let Some(goal) = labelled(trimmed, "Goal") {
@@ -161,6 +167,23 @@ fn plan_line(checked: bool, rest: &str) -> Option<RoadmapPlan> {
     })
 }
 
+/// A row of the progress table, `| 3. Cart | 1/3 | In progress | - |` → (3, "Cart", false);
+/// the status `Complete` means done. The header and separator rows are not phases.
+fn table_row(line: &str) -> Option<(PhaseNumber, String, bool)> {
+    let mut cells = line.strip_prefix('|')?.split('|').map(str::trim);
+    let phase = cells.next()?;
+    let _plans = cells.next()?;
+    let status = cells.next()?;
+    let phase = phase.strip_prefix("Phase ").unwrap_or(phase);
+    let end = phase
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(phase.len());
+    let number = PhaseNumber::parse(&phase[..end])?;
+    let name = phase[end..].trim_start_matches([':', ' ']).trim();
+    let complete = status.trim_matches('*').to_ascii_lowercase().starts_with("complete");
+    Some((number, name.to_owned(), complete))
+}
+
 /// `**Goal**: text`, `**Goal:** text` or `Goal: text` → text.
 fn labelled(line: &str, label: &str) -> Option<String> {
     let rest = line.strip_prefix("**").unwrap_or(line).strip_prefix(label)?;
@@ -203,6 +226,27 @@ mod tests {
         );
         assert_eq!(r.phases[4].goal.as_deref(), Some("Take money"));
         assert_eq!(r.phases[3].name, "Cart hotfix");
+    }
+
+    #[test]
+    fn phases_only_in_the_progress_table_are_read() {
+        let r = Roadmap::parse(
+            "# Roadmap\n\n## Progress\n\n| Phase | Plans Complete | Status | Completed |\n|---|---|---|---|\n\
+             | 1. Setup | 2/2 | Complete | 2026-11-05 |\n| 3. Cart | 1/3 | In progress | - |\n| 3.1. Hotfix | 0/1 | Not started | - |\n",
+        );
+        let phases: Vec<(String, &str, bool)> = r
+            .phases
+            .iter()
+            .map(|p| (p.number.to_string(), p.name.as_str(), p.checked))
+            .collect();
+        assert_eq!(
+            phases,
+            [
+                ("1".to_owned(), "Setup", true),
+                ("3".to_owned(), "Cart", false),
+                ("3.1".to_owned(), "Hotfix", false)
+            ]
+        );
     }
 
     #[test]

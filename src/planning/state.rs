@@ -7,8 +7,8 @@ use serde_norway::Value as Yaml;
 use super::Project;
 use super::sections;
 
-/// Largest STATE.md baton reads (GSD keeps it under ~100 lines).
-const MAX_STATE_BYTES: u64 = 1024 * 1024;
+/// Largest STATE.md baton reads or edits (GSD keeps it under ~100 lines).
+pub const MAX_STATE_BYTES: u64 = 4 * 1024 * 1024;
 
 /// What STATE.md says about the current position.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -97,7 +97,14 @@ impl PlanningState {
             } else if let Some(v) = value("Stopped at:") {
                 state.stopped_at = state.stopped_at.take().or(Some(v));
             } else if let Some(v) = value("Last activity:") {
-                state.last_activity = state.last_activity.take().or(Some(v));
+                // A frontmatter date says less than the body's `2026-11-28 — Completed 03-01`.
+                let says_more = state
+                    .last_activity
+                    .as_deref()
+                    .is_none_or(|fm| v.len() > fm.len() && v.contains(fm));
+                if says_more {
+                    state.last_activity = Some(v);
+                }
             } else if let Some(v) = value("Resume file:") {
                 state.resume_file = Some(v);
             }
@@ -130,22 +137,42 @@ impl PlanningState {
     }
 }
 
-/// Splits `---\n…\n---` frontmatter from the body; no frontmatter gives `(None, text)`.
+/// The byte-order mark some editors put at the start of a file; kept on write.
+pub const BOM: char = '\u{feff}';
+
+/// Index of the line closing a frontmatter, given a file's lines without their endings
+/// (a leading BOM already removed): the first line must be `---`, and the closing `---`
+/// must come before any code fence (```): a `---` inside a code block of an unclosed
+/// frontmatter is not taken. (`#` lines are YAML comments here, so they cannot mark the body.)
+pub fn frontmatter_close<'a>(mut lines: impl Iterator<Item = &'a str>) -> Option<usize> {
+    if lines.next()?.trim_end() != "---" {
+        return None;
+    }
+    for (i, line) in lines.enumerate() {
+        let line = line.trim_end();
+        if line == "---" {
+            return Some(i + 1);
+        }
+        if line.starts_with("```") {
+            return None;
+        }
+    }
+    None
+}
+
+/// Splits `---\n…\n---` frontmatter from the body (LF text, a leading BOM ignored); no
+/// frontmatter, or one that never closes before the body, gives `(None, text)`.
 pub fn split_frontmatter(text: &str) -> (Option<&str>, &str) {
-    let Some(rest) = text.strip_prefix("---\n") else {
+    let unmarked = text.strip_prefix(BOM).unwrap_or(text);
+    let lines: Vec<&str> = unmarked.split_inclusive('\n').collect();
+    let Some(close) = frontmatter_close(lines.iter().map(|l| l.trim_end_matches('\n'))) else {
         return (None, text);
     };
-    if let Some(rest_after) = rest.strip_prefix("---") {
-        return (Some(""), rest_after.strip_prefix('\n').unwrap_or(rest_after));
-    }
-    match rest.find("\n---") {
-        Some(end) => {
-            let after = &rest[end + 4..];
-            let body = after.split_once('\n').map_or("", |(_, b)| b);
-            (Some(&rest[..end]), body)
-        }
-        None => (None, text),
-    }
+    let start = lines[0].len();
+    let end: usize = lines[..close].iter().map(|l| l.len()).sum();
+    let body_start = end + lines[close].len();
+    let frontmatter = unmarked[start..end].strip_suffix('\n').unwrap_or(&unmarked[start..end]);
+    (Some(frontmatter), &unmarked[body_start..])
 }
 
 /// `3 of 8 (Auth API)` → ("3", "8", "Auth API"); also `2.1` and missing parts.
@@ -204,6 +231,32 @@ mod tests {
         assert_eq!((s.milestone, s.phase.as_deref()), (None, Some("1")));
         let s = PlanningState::parse("---\nstatus: null\n");
         assert_eq!(s, PlanningState::default());
+    }
+
+    #[test]
+    fn a_frontmatter_closes_before_the_body_and_a_bom_is_skipped() {
+        let unclosed = "---\nstatus: executing\n# State\n```yaml\n---\n```\n";
+        assert_eq!(split_frontmatter(unclosed), (None, unclosed));
+        let fenced = "---\na: 1\n```\n---\n";
+        assert_eq!(split_frontmatter(fenced).0, None);
+        let commented = "---\n# GSD state\nwave: 1\n---\nbody\n";
+        assert_eq!(split_frontmatter(commented), (Some("# GSD state\nwave: 1"), "body\n"));
+        assert_eq!(
+            split_frontmatter("\u{feff}---\na: 1\n---\nbody\n"),
+            (Some("a: 1"), "body\n")
+        );
+        assert_eq!(split_frontmatter("---\n---\nbody"), (Some(""), "body"));
+        let s = PlanningState::parse("\u{feff}---\r\nstatus: executing\r\n---\r\n");
+        assert_eq!(s.status.as_deref(), Some("executing"));
+    }
+
+    #[test]
+    fn the_body_last_activity_wins_when_it_says_more() {
+        let s =
+            PlanningState::parse("---\nlast_activity: 2026-11-28\n---\nLast activity: 2026-11-28 — Completed 03-01\n");
+        assert_eq!(s.last_activity.as_deref(), Some("2026-11-28 — Completed 03-01"));
+        let s = PlanningState::parse("---\nlast_activity: Shipped 03-01\n---\nLast activity: 2026-11-28\n");
+        assert_eq!(s.last_activity.as_deref(), Some("Shipped 03-01"));
     }
 
     #[test]

@@ -2,10 +2,39 @@
 //! `stopped_at`, `paused_at`; the body's `Last session:`, `Stopped at:`, `Resume file:`)
 //! and changes only their lines. Every other byte, line ending and order stays as it was.
 
+use std::path::PathBuf;
+
+use super::Project;
 use super::sections::heading;
+use super::state::{BOM, MAX_STATE_BYTES, frontmatter_close};
+use crate::error::{Error, Result};
+use crate::fsx;
 
 /// The body section baton writes to.
 pub const CONTINUITY_SECTION: &str = "Session Continuity";
+
+/// The one read-modify-write of STATE.md: reads it (at most [`MAX_STATE_BYTES`]), applies
+/// `edit` to its text and writes the result atomically when it changed. `Ok(None)` when there
+/// is no STATE.md; an error naming the file when it is unreadable, too large or not UTF-8
+/// (such a file is left untouched rather than rewritten lossily). The caller holds the
+/// project's `planning` lock.
+pub fn update(project: &Project, edit: impl FnOnce(&str) -> String) -> Result<Option<PathBuf>> {
+    let path = project.planning_dir().join("STATE.md");
+    let bytes = match fsx::read_regular(&path, MAX_STATE_BYTES) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::io(&path, e)),
+    };
+    let Ok(text) = String::from_utf8(bytes) else {
+        return Err(Error::invalid(&path, "is not UTF-8 text; baton leaves it untouched"));
+    };
+    let edited = edit(&text);
+    if edited != text {
+        fsx::write_atomic(&path, edited.as_bytes(), 0o644, fsx::Durability::Durable)
+            .map_err(|e| Error::io(&path, e))?;
+    }
+    Ok(Some(path))
+}
 
 /// The file's line ending: CRLF when it has any, else LF.
 fn line_ending(text: &str) -> &'static str {
@@ -37,18 +66,14 @@ fn content(line: &str) -> &str {
 
 /// Sets `key: value` in the YAML frontmatter, replacing the key's line (and any indented
 /// continuation lines) or inserting it before the closing `---`. A file without
-/// frontmatter is returned unchanged: baton does not invent one.
+/// frontmatter, or whose frontmatter never closes before the body, is returned unchanged:
+/// baton does not invent one. A leading BOM stays.
 pub fn set_frontmatter_value(text: &str, key: &str, value: Option<&str>) -> String {
-    let spans = line_spans(text);
-    if spans.is_empty() || content(&text[spans[0].0..spans[0].1]) != "---" {
-        return text.to_owned();
+    if let Some(unmarked) = text.strip_prefix(BOM) {
+        return format!("{BOM}{}", set_frontmatter_value(unmarked, key, value));
     }
-    let Some(close) = spans
-        .iter()
-        .skip(1)
-        .position(|&(s, e)| content(&text[s..e]) == "---")
-        .map(|i| i + 1)
-    else {
+    let spans = line_spans(text);
+    let Some(close) = frontmatter_close(spans.iter().map(|&(s, e)| content(&text[s..e]))) else {
         return text.to_owned();
     };
     let eol = line_ending(text);
@@ -203,6 +228,17 @@ mod tests {
         assert!(again.ends_with("Stopped at: somewhere\nResume file: .planning/phases/01-a/.continue-here.md\n"));
         let no_newline = set_continuity_line("## Session Continuity", "Stopped at:", "x");
         assert_eq!(no_newline, "## Session Continuity\n\nStopped at: x\n");
+    }
+
+    #[test]
+    fn an_unclosed_frontmatter_is_left_alone_and_a_bom_is_kept() {
+        let unclosed = "---\nstatus: executing\n\n# State\n\n```yaml\n---\nkey: v\n```\n";
+        assert_eq!(set_frontmatter_value(unclosed, "paused_at", Some("x")), unclosed);
+        let bom = "\u{feff}---\r\na: 1\r\n---\r\nbody\r\n";
+        assert_eq!(
+            set_frontmatter_value(bom, "paused_at", Some("x")),
+            "\u{feff}---\r\na: 1\r\npaused_at: \"x\"\r\n---\r\nbody\r\n"
+        );
     }
 
     #[test]

@@ -3,7 +3,6 @@
 //! at the monitor's first CRITICAL of a session.
 
 use crate::error::Result;
-use crate::fsx;
 use crate::hook::payload::HookPayload;
 use crate::planning::Project;
 use crate::planning::state_edit;
@@ -16,8 +15,9 @@ use super::resume;
 pub const PRE_COMPACT: &str = "pre-compact";
 
 /// SessionStart (any source): the resume brief when a handoff or a paused STATE.md exists.
-/// An automatic breadcrumb is archived once delivered; a person's handoff stays until
-/// `baton resume`.
+/// An automatic breadcrumb is archived once delivered to the session that wrote it (the same
+/// session after compaction); other sessions get the brief and leave it. A person's handoff
+/// stays until `baton resume`.
 pub fn session_start_context(payload: &HookPayload) -> Option<String> {
     let project = Project::find(&crate::hook::working_dir(payload.cwd.as_deref()))?;
     if !resume::has_paused_work(&project) {
@@ -31,16 +31,21 @@ pub fn session_start_context(payload: &HookPayload) -> Option<String> {
             return None;
         }
     };
-    let automatic = handoff::read(&project.root)
+    let breadcrumb = handoff::read(&project.root)
         .ok()
         .flatten()
-        .is_some_and(|h| h.trigger.as_deref() == Some(PRE_COMPACT));
+        .filter(|h| h.trigger.as_deref() == Some(PRE_COMPACT));
+    let own = breadcrumb
+        .as_ref()
+        .is_some_and(|h| h.session_id.is_some() && h.session_id == payload.session_id);
     let mut text = String::from("baton: this project has paused work. Resume brief:\n");
     text.push_str(&resume::render(&brief));
-    if automatic {
-        if let Err(e) = resume::archive(&project, chrono::Utc::now()) {
+    if own {
+        if let Err(e) = resume::archive(&project, true, chrono::Utc::now()) {
             crate::log::note(&format!("session start: archiving the breadcrumb failed: {e}"));
         }
+    } else if breadcrumb.is_some() {
+        text.push_str("This is another session's automatic breadcrumb; `baton resume` archives it once picked up.\n");
     } else {
         text.push_str("Once picked up, `baton resume` archives the handoff.\n");
     }
@@ -67,6 +72,7 @@ pub fn pre_compact(payload: &HookPayload, trigger: Option<&str>) -> Result<()> {
             trigger.unwrap_or("a")
         )],
         trigger: PRE_COMPACT.to_owned(),
+        session_id: payload.session_id.clone(),
         ..PauseRequest::default()
     };
     pause::pause(&project, &request, chrono::Utc::now()).map(|_| ())
@@ -76,19 +82,13 @@ pub fn pre_compact(payload: &HookPayload, trigger: Option<&str>) -> Result<()> {
 /// the work stopped (`context exhaustion at 80% (2026-11-30)`).
 pub fn record_context_exhaustion(project: &Project, used_percent: u8) -> Result<()> {
     let _guard = project.lock("planning")?;
-    let path = project.planning_dir().join("STATE.md");
-    let Some(text) = fsx::read_regular(&path, 4 * 1024 * 1024)
-        .ok()
-        .and_then(|b| String::from_utf8(b).ok())
-    else {
-        return Ok(());
-    };
     let note = format!(
         "context exhaustion at {used_percent}% ({})",
         chrono::Utc::now().format("%Y-%m-%d")
     );
-    let mut edited = state_edit::set_frontmatter_value(&text, "stopped_at", Some(&note));
-    edited = state_edit::set_continuity_line(&edited, "Stopped at:", &note);
-    fsx::write_atomic(&path, edited.as_bytes(), 0o644, fsx::Durability::Durable)
-        .map_err(|e| crate::error::Error::io(&path, e))
+    state_edit::update(project, |text| {
+        let edited = state_edit::set_frontmatter_value(text, "stopped_at", Some(&note));
+        state_edit::set_continuity_line(&edited, "Stopped at:", &note)
+    })
+    .map(|_| ())
 }

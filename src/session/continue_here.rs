@@ -1,6 +1,19 @@
 //! `.continue-here.md`: the handoff as a page a person or agent reads first after a pause.
+//! baton marks its own pages (`generator: baton` in the frontmatter) so that a page an
+//! agent or GSD wrote is archived, never overwritten.
 
 use super::handoff::Handoff;
+
+/// The frontmatter line marking a page baton wrote.
+const MARK: &str = "generator: baton";
+
+/// Whether `text` is a page baton wrote: its frontmatter carries [`MARK`].
+pub fn is_batons(text: &str) -> bool {
+    let text = text.replace("\r\n", "\n");
+    crate::planning::state::split_frontmatter(&text)
+        .0
+        .is_some_and(|fm| fm.lines().any(|l| l.trim_end() == MARK))
+}
 
 /// Renders the page: frontmatter (phase, task, total_tasks, status, last_updated), then
 /// current state, completed work, remaining work, decisions, blockers, next action.
@@ -10,7 +23,7 @@ pub fn render(h: &Handoff) -> String {
             .map_or_else(|| "null".to_owned(), |s| serde_json::to_string(s).unwrap_or_default())
     };
     let mut out = format!(
-        "---\nphase: {}\ntask: {}\ntotal_tasks: {}\nstatus: paused\nlast_updated: {}\n---\n\n",
+        "---\nphase: {}\ntask: {}\ntotal_tasks: {}\nstatus: paused\nlast_updated: {}\n{MARK}\n---\n\n",
         yaml(&h.phase),
         yaml(&h.task),
         yaml(&h.total_tasks),
@@ -87,5 +100,17 @@ fn section(out: &mut String, title: &str, items: impl Iterator<Item = String>) {
     out.push_str(&format!("\n## {title}\n\n"));
     for item in items {
         out.push_str(&format!("- {}\n", item.replace('\n', " ")));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn baton_knows_its_own_pages() {
+        assert!(is_batons(&render(&Handoff::default())));
+        assert!(!is_batons("---\nphase: 3\n---\n# Continue here\ngenerator: baton\n"));
+        assert!(!is_batons("# Notes by the agent\n"));
     }
 }

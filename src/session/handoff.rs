@@ -1,10 +1,13 @@
 //! `.planning/HANDOFF.json`, GSD's schema plus `"generator": "baton"` and the trigger:
-//! reading (lenient about types, strict about syntax), validation, and writing.
+//! reading (lenient about types and shapes, strict about syntax), validation, and writing.
+//! Fields baton does not know (GSD's `git_branch`, `resume_command`, a task's `files`, …)
+//! are kept, at the top level and inside every list item, and written back as they came.
 
 use std::path::{Path, PathBuf};
 
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
 use crate::fsx;
@@ -20,14 +23,17 @@ pub const BLOCKER_TYPES: &[&str] = &["technical", "human_action", "external"];
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Task {
-    #[serde(deserialize_with = "text", skip_serializing_if = "Option::is_none")]
-    pub id: Option<String>,
+    /// As written: a number stays a number.
+    #[serde(deserialize_with = "scalar", skip_serializing_if = "Option::is_none")]
+    pub id: Option<Value>,
     #[serde(deserialize_with = "text")]
     pub name: Option<String>,
     #[serde(deserialize_with = "text")]
     pub status: Option<String>,
     #[serde(deserialize_with = "text", skip_serializing_if = "Option::is_none")]
     pub commit: Option<String>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -39,6 +45,8 @@ pub struct Blocker {
     pub kind: Option<String>,
     #[serde(deserialize_with = "text", skip_serializing_if = "Option::is_none")]
     pub workaround: Option<String>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -48,7 +56,10 @@ pub struct HumanAction {
     pub action: Option<String>,
     #[serde(deserialize_with = "text", skip_serializing_if = "Option::is_none")]
     pub context: Option<String>,
+    #[serde(deserialize_with = "flag")]
     pub blocking: bool,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -60,6 +71,8 @@ pub struct Decision {
     pub rationale: Option<String>,
     #[serde(deserialize_with = "text", skip_serializing_if = "Option::is_none")]
     pub phase: Option<String>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
 }
 
 /// Where work stands, written by `pause` and read first by `resume`.
@@ -84,11 +97,17 @@ pub struct Handoff {
     pub total_tasks: Option<String>,
     #[serde(deserialize_with = "text")]
     pub status: Option<String>,
+    #[serde(deserialize_with = "list")]
     pub completed_tasks: Vec<Task>,
+    #[serde(deserialize_with = "list")]
     pub remaining_tasks: Vec<Task>,
+    #[serde(deserialize_with = "list")]
     pub blockers: Vec<Blocker>,
+    #[serde(deserialize_with = "list")]
     pub human_actions_pending: Vec<HumanAction>,
+    #[serde(deserialize_with = "list")]
     pub decisions: Vec<Decision>,
+    #[serde(deserialize_with = "texts")]
     pub uncommitted_files: Vec<String>,
     #[serde(deserialize_with = "text")]
     pub next_action: Option<String>,
@@ -99,6 +118,11 @@ pub struct Handoff {
     /// Why it was written: `manual`, `pre-compact`, `context-critical`.
     #[serde(deserialize_with = "text", skip_serializing_if = "Option::is_none")]
     pub trigger: Option<String>,
+    /// The Claude Code session that wrote it (automatic breadcrumbs; GSD writes it too).
+    #[serde(deserialize_with = "text", skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
 }
 
 /// Strings, numbers and booleans read as text; `null` and empty strings as absent.
@@ -109,6 +133,101 @@ fn text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
         Value::Bool(b) => Some(b.to_string()),
         _ => None,
     })
+}
+
+/// Any value but `null` and an empty string, kept as it was (a numeric id stays a number).
+fn scalar<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    Ok(match Value::deserialize(d)? {
+        Value::Null => None,
+        Value::String(s) if s.trim().is_empty() => None,
+        v => Some(v),
+    })
+}
+
+/// `true`, `"true"`/`"yes"` and non-zero numbers are true; `null` and anything else false.
+fn flag<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    Ok(match Value::deserialize(d)? {
+        Value::Bool(b) => b,
+        Value::String(s) => matches!(s.trim().to_ascii_lowercase().as_str(), "true" | "yes"),
+        Value::Number(n) => n.as_f64().is_some_and(|n| n != 0.0),
+        _ => false,
+    })
+}
+
+/// A list item given as plain text instead of an object (`"remaining_tasks": ["Routes"]`).
+trait FromText: Default {
+    fn from_text(text: String) -> Self;
+}
+
+impl FromText for Task {
+    fn from_text(text: String) -> Self {
+        Self {
+            name: Some(text),
+            ..Self::default()
+        }
+    }
+}
+
+impl FromText for Blocker {
+    fn from_text(text: String) -> Self {
+        Self {
+            description: Some(text),
+            ..Self::default()
+        }
+    }
+}
+
+impl FromText for HumanAction {
+    fn from_text(text: String) -> Self {
+        Self {
+            action: Some(text),
+            ..Self::default()
+        }
+    }
+}
+
+impl FromText for Decision {
+    fn from_text(text: String) -> Self {
+        Self {
+            decision: Some(text),
+            ..Self::default()
+        }
+    }
+}
+
+/// A list of items, leniently: `null` is empty, a single item is a list of one, an item may
+/// be text; items of no usable shape are skipped.
+fn list<'de, D: Deserializer<'de>, T: DeserializeOwned + FromText>(d: D) -> Result<Vec<T>, D::Error> {
+    let items = match Value::deserialize(d)? {
+        Value::Null => Vec::new(),
+        Value::Array(items) => items,
+        one => vec![one],
+    };
+    Ok(items
+        .into_iter()
+        .filter_map(|item| match item {
+            Value::Object(_) => serde_json::from_value(item).ok(),
+            Value::String(s) if !s.trim().is_empty() => Some(T::from_text(s)),
+            Value::Number(n) => Some(T::from_text(n.to_string())),
+            _ => None,
+        })
+        .collect())
+}
+
+/// A list of text: `null` is empty, a single string a list of one; other items are skipped.
+fn texts<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    let items = match Value::deserialize(d)? {
+        Value::Null => Vec::new(),
+        Value::Array(items) => items,
+        one => vec![one],
+    };
+    Ok(items
+        .into_iter()
+        .filter_map(|item| match item {
+            Value::String(s) if !s.trim().is_empty() => Some(s),
+            _ => None,
+        })
+        .collect())
 }
 
 impl Handoff {
@@ -182,16 +301,22 @@ pub fn read(root: &Path) -> Result<Option<Handoff>> {
         .map_err(|e| Error::invalid(&path, format!("not a readable handoff ({e})")))
 }
 
+/// An error naming every problem that keeps `handoff` from being written.
+pub fn validate(root: &Path, handoff: &Handoff) -> Result<()> {
+    let problems = handoff.problems();
+    if problems.is_empty() {
+        return Ok(());
+    }
+    Err(Error::invalid(
+        &path(root),
+        format!("refusing to write an invalid handoff: {}", problems.join("; ")),
+    ))
+}
+
 /// Validates and writes a handoff atomically (fsync, rename), then reads it back.
 pub fn write(root: &Path, handoff: &Handoff) -> Result<PathBuf> {
-    let problems = handoff.problems();
+    validate(root, handoff)?;
     let path = path(root);
-    if !problems.is_empty() {
-        return Err(Error::invalid(
-            &path,
-            format!("refusing to write an invalid handoff: {}", problems.join("; ")),
-        ));
-    }
     let mut json = serde_json::to_vec_pretty(handoff).map_err(|e| Error::Failed(e.to_string()))?;
     json.push(b'\n');
     let dir = path.parent().unwrap_or(root);
@@ -227,12 +352,38 @@ mod tests {
     }
 
     #[test]
+    fn keeps_unknown_fields_and_numeric_ids_and_tolerates_odd_shapes() {
+        let given = r#"{"version":"1.0","timestamp":"2026-11-30T10:00:00Z","status":"paused","git_branch":"feat/cart",
+            "session_id":"abc","resume_command":"/gsd:resume-work",
+            "completed_tasks":[{"id":1,"name":"Schema","status":"done","files":["a.rs"]}],
+            "remaining_tasks":["Routes",{"id":"3","name":"Tests","progress":"half"}],
+            "blockers":[{"description":"Key","type":"external","owner":"ops"}],
+            "human_actions_pending":[{"action":"Approve","blocking":null,"due":"today"}],
+            "decisions":[{"decision":"JWT","phase":3,"by":"me"}],"uncommitted_files":null}"#;
+        let h: Handoff = serde_json::from_str(given).unwrap();
+        assert_eq!(h.remaining_tasks[0].name.as_deref(), Some("Routes"));
+        assert!(!h.human_actions_pending[0].blocking && h.uncommitted_files.is_empty());
+        assert!(h.problems().is_empty(), "{:?}", h.problems());
+        let back = serde_json::to_value(&h).unwrap();
+        assert_eq!(back["git_branch"], "feat/cart");
+        assert_eq!(back["resume_command"], "/gsd:resume-work");
+        assert_eq!(back["session_id"], "abc");
+        assert_eq!(back["completed_tasks"][0]["id"], 1);
+        assert_eq!(back["completed_tasks"][0]["files"][0], "a.rs");
+        assert_eq!(back["remaining_tasks"][1]["progress"], "half");
+        assert_eq!(back["blockers"][0]["owner"], "ops");
+        assert_eq!(back["human_actions_pending"][0]["due"], "today");
+        assert_eq!(back["decisions"][0]["by"], "me");
+        let again: Handoff = serde_json::from_value(back).unwrap();
+        assert_eq!(again, h);
+    }
+
+    #[test]
     fn validation_names_every_problem() {
         let h = Handoff {
             blockers: vec![Blocker {
-                description: None,
                 kind: Some("urgent".into()),
-                workaround: None,
+                ..Blocker::default()
             }],
             ..Handoff::default()
         };

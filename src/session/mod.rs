@@ -2,6 +2,7 @@
 //! cost and did (transcript usage, prices, the report).
 
 pub mod api_usage;
+pub mod archive;
 pub mod breadcrumb;
 pub mod chunks;
 pub mod continue_here;
@@ -15,3 +16,4 @@ pub mod scan;
 pub mod time;
 pub mod transcripts;
 pub mod usage;
+pub mod worktree;

@@ -11,8 +11,8 @@ use crate::planning::Project;
 use crate::planning::snapshot::Snapshot;
 use crate::planning::state_edit;
 
-use super::continue_here;
 use super::handoff::{self, Blocker, Decision, Handoff, HumanAction, Task};
+use super::{archive, continue_here, worktree};
 
 /// What the agent or person knows that the files do not.
 #[derive(Debug, Default, Clone)]
@@ -26,6 +26,8 @@ pub struct PauseRequest {
     pub structured: Option<Value>,
     /// `manual`, `pre-compact`, `context-critical`.
     pub trigger: String,
+    /// The Claude Code session pausing, when known (hooks).
+    pub session_id: Option<String>,
 }
 
 /// What `pause` wrote.
@@ -35,29 +37,100 @@ pub struct PauseOutcome {
     pub continue_here: PathBuf,
     /// STATE.md, when it exists and was updated.
     pub state: Option<PathBuf>,
+    /// Why STATE.md was not updated although it exists (not UTF-8, unreadable).
+    pub state_problem: Option<String>,
+    /// The previous handoff and a `.continue-here.md` baton did not write, moved to
+    /// `.planning/handoffs/` before being replaced.
+    pub archived: Vec<PathBuf>,
     pub record: Handoff,
 }
 
-/// Writes the handoff, `.continue-here.md` and the STATE.md continuity fields.
+/// Writes the handoff, `.continue-here.md` and the STATE.md continuity fields. What was
+/// there before is archived, never overwritten: the previous handoff (whose blockers,
+/// human actions and decisions carry over) and a `.continue-here.md` baton did not write.
 pub fn pause(project: &Project, request: &PauseRequest, now: chrono::DateTime<chrono::Utc>) -> Result<PauseOutcome> {
     let _guard = project.lock("planning")?;
     let snapshot = Snapshot::load(project);
-    let record = build(&snapshot, request, now)?;
+    let mut record = build(&snapshot, request, now)?;
+    if let Ok(Some(previous)) = handoff::read(&project.root) {
+        carry_forward(&mut record, &previous, request.structured.as_ref());
+    }
+    handoff::validate(&project.root, &record)?;
+
+    let mut archived = Vec::new();
+    let current = handoff::path(&project.root);
+    if current.symlink_metadata().is_ok() {
+        archived.push(archive::move_in(project, &current, "HANDOFF", "json", now)?);
+    }
     let handoff_path = handoff::write(&project.root, &record)?;
 
     let dir = snapshot.position().phase_dir.unwrap_or_else(|| project.planning_dir());
     let continue_path = dir.join(".continue-here.md");
+    if let Ok(existing) = std::fs::read(&continue_path)
+        && !continue_here::is_batons(&String::from_utf8_lossy(&existing))
+    {
+        let stem = format!("continue-here-{}", dir_label(&dir));
+        archived.push(archive::move_in(project, &continue_path, &stem, "md", now)?);
+    }
     let text = continue_here::render(&record);
     fsx::write_atomic(&continue_path, text.as_bytes(), 0o644, fsx::Durability::Durable)
         .map_err(|e| Error::io(&continue_path, e))?;
 
-    let state = record_in_state(project, &record, &continue_path, now)?;
+    let (state, state_problem) = match record_in_state(project, &record, &continue_path, now) {
+        Ok(state) => (state, None),
+        Err(e) => (None, Some(e.to_string())),
+    };
     Ok(PauseOutcome {
         handoff: handoff_path,
         continue_here: continue_path,
         state,
+        state_problem,
+        archived,
         record,
     })
+}
+
+/// `03-cart` for a phase directory, `planning` for `.planning/`: names archived pages.
+pub fn dir_label(dir: &Path) -> String {
+    dir.file_name()
+        .map(|n| n.to_string_lossy().trim_start_matches('.').to_owned())
+        .unwrap_or_default()
+}
+
+/// Keeps what the previous handoff knew and the new one does not: its blockers, human
+/// actions and decisions (once each), unless `--json-in` gave that list.
+fn carry_forward(record: &mut Handoff, previous: &Handoff, structured: Option<&Value>) {
+    let given = |key: &str| structured.and_then(|s| s.get(key)).is_some_and(|v| !v.is_null());
+    let same = |a: &Option<String>, b: &Option<String>| {
+        a.as_deref()
+            .map(str::trim)
+            .is_some_and(|a| Some(a) == b.as_deref().map(str::trim))
+    };
+    if !given("blockers") {
+        for old in &previous.blockers {
+            if !record.blockers.iter().any(|b| same(&b.description, &old.description)) {
+                record.blockers.push(old.clone());
+            }
+        }
+    }
+    if !given("human_actions_pending") {
+        for old in &previous.human_actions_pending {
+            if !record
+                .human_actions_pending
+                .iter()
+                .any(|a| same(&a.action, &old.action))
+            {
+                record.human_actions_pending.push(old.clone());
+            }
+        }
+    }
+    if !given("decisions") {
+        for old in &previous.decisions {
+            if !record.decisions.iter().any(|d| same(&d.decision, &old.decision)) {
+                record.decisions.push(old.clone());
+            }
+        }
+    }
 }
 
 /// The handoff record: state files first, then the request's fields, then `structured`.
@@ -80,27 +153,27 @@ pub fn build(snapshot: &Snapshot, request: &PauseRequest, now: chrono::DateTime<
         status: Some("paused".to_owned()),
         generator: Some("baton".to_owned()),
         trigger: Some(request.trigger.clone()),
+        session_id: request.session_id.clone(),
         ..Handoff::default()
     };
     if let Some(phase) = phase {
-        // Plans stand in for tasks: done plans have SUMMARYs, the next one is in progress.
-        let dir = phase.dir.as_deref().and_then(crate::planning::phases::PhaseDir::read);
-        for id in dir.iter().flat_map(|d| d.plans.iter()) {
-            let done = dir.as_ref().is_some_and(|d| d.summaries.contains(id));
-            let status = if done {
+        // Plans stand in for tasks, as the progress definition sees them: done plans have
+        // SUMMARYs, the next one is in progress.
+        for plan in &phase.plans {
+            let status = if plan.done {
                 "done"
-            } else if Some(id) == phase.next_plan.as_ref() {
+            } else if Some(&plan.id) == phase.next_plan.as_ref() {
                 "in_progress"
             } else {
                 "pending"
             };
             let task = Task {
-                id: Some(id.clone()),
-                name: Some(format!("Plan {id}")),
+                id: Some(Value::from(plan.id.clone())),
+                name: Some(format!("Plan {}", plan.id)),
                 status: Some(status.to_owned()),
-                commit: None,
+                ..Task::default()
             };
-            if done {
+            if plan.done {
                 record.completed_tasks.push(task)
             } else {
                 record.remaining_tasks.push(task)
@@ -122,8 +195,8 @@ pub fn build(snapshot: &Snapshot, request: &PauseRequest, now: chrono::DateTime<
         .iter()
         .map(|a| HumanAction {
             action: Some(a.trim().to_owned()),
-            context: None,
             blocking: true,
+            ..HumanAction::default()
         })
         .collect();
     record.decisions = request
@@ -131,14 +204,18 @@ pub fn build(snapshot: &Snapshot, request: &PauseRequest, now: chrono::DateTime<
         .iter()
         .map(|d| Decision {
             decision: Some(d.trim().to_owned()),
-            rationale: None,
             phase: position.phase.clone(),
+            ..Decision::default()
         })
         .collect();
-    record.uncommitted_files = crate::git::uncommitted_files(&snapshot.project.root).unwrap_or_default();
+    record.uncommitted_files = worktree::uncommitted_files(&snapshot.project.root).unwrap_or_default();
+    // Outside a GSD project there is no plan to take the next step from.
+    let planned = snapshot.state.is_some() || snapshot.progress.total_phases > 0;
     record.next_action = request.next.clone().or_else(|| {
-        let next = snapshot.next_action();
-        Some(format!("{} ({})", next.command, next.reason))
+        planned.then(|| {
+            let next = snapshot.next_action();
+            format!("{} ({})", next.command, next.reason)
+        })
     });
     let notes: Vec<&str> = request
         .notes
@@ -161,14 +238,14 @@ fn blocker(text: &str) -> Blocker {
             return Blocker {
                 description: Some(rest.trim().to_owned()),
                 kind: Some((*kind).to_owned()),
-                workaround: None,
+                ..Blocker::default()
             };
         }
     }
     Blocker {
         description: Some(text.to_owned()),
         kind: Some("technical".to_owned()),
-        workaround: None,
+        ..Blocker::default()
     }
 }
 
@@ -200,13 +277,6 @@ fn record_in_state(
     continue_path: &Path,
     now: chrono::DateTime<chrono::Utc>,
 ) -> Result<Option<PathBuf>> {
-    let path = project.planning_dir().join("STATE.md");
-    let Ok(bytes) = fsx::read_regular(&path, 4 * 1024 * 1024) else {
-        return Ok(None);
-    };
-    let Ok(text) = String::from_utf8(bytes) else {
-        return Err(Error::invalid(&path, "is not UTF-8 text; baton leaves it untouched"));
-    };
     let stopped = stopped_at(record);
     let stamp = now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
     let resume = continue_path
@@ -214,18 +284,18 @@ fn record_in_state(
         .unwrap_or(continue_path)
         .display()
         .to_string();
-    // Only a pause someone asked for marks the project paused; breadcrumbs just note the spot.
-    let mut edited = if record.trigger.as_deref() == Some("manual") {
-        state_edit::set_frontmatter_value(&text, "paused_at", Some(&stamp))
-    } else {
-        text.clone()
-    };
-    edited = state_edit::set_frontmatter_value(&edited, "stopped_at", Some(&stopped));
-    edited = state_edit::set_continuity_line(&edited, "Last session:", &stamp);
-    edited = state_edit::set_continuity_line(&edited, "Stopped at:", &stopped);
-    edited = state_edit::set_continuity_line(&edited, "Resume file:", &resume);
-    fsx::write_atomic(&path, edited.as_bytes(), 0o644, fsx::Durability::Durable).map_err(|e| Error::io(&path, e))?;
-    Ok(Some(path))
+    state_edit::update(project, |text| {
+        // Only a pause someone asked for marks the project paused; breadcrumbs just note the spot.
+        let mut edited = if record.trigger.as_deref() == Some("manual") {
+            state_edit::set_frontmatter_value(text, "paused_at", Some(&stamp))
+        } else {
+            text.to_owned()
+        };
+        edited = state_edit::set_frontmatter_value(&edited, "stopped_at", Some(&stopped));
+        edited = state_edit::set_continuity_line(&edited, "Last session:", &stamp);
+        edited = state_edit::set_continuity_line(&edited, "Stopped at:", &stopped);
+        state_edit::set_continuity_line(&edited, "Resume file:", &resume)
+    })
 }
 
 /// One line saying where work stopped: `Phase 3 (API), plan 03-02: <in-progress task>`.

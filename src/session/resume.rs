@@ -6,13 +6,13 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::error::{Error, Result};
-use crate::fsx;
+use crate::error::Result;
 use crate::planning::Project;
 use crate::planning::snapshot::Snapshot;
 use crate::planning::state_edit;
 
 use super::handoff::{self, Handoff};
+use super::{archive, worktree};
 
 /// How the handoff's uncommitted files compare with `git status` now.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -120,8 +120,7 @@ fn from_handoff(snapshot: &Snapshot, h: &Handoff) -> Brief {
         next_action: h.next_action.clone(),
         notes: h.context_notes.clone(),
         decisions: h.decisions.iter().filter_map(|d| d.decision.clone()).collect(),
-        uncommitted: crate::git::uncommitted_files(&snapshot.project.root)
-            .map(|now| compare(&h.uncommitted_files, &now)),
+        uncommitted: worktree::uncommitted_files(&snapshot.project.root).map(|now| compare(&h.uncommitted_files, &now)),
     }
 }
 
@@ -159,21 +158,19 @@ fn snapshot_position(snapshot: &Snapshot) -> String {
     text
 }
 
-/// Files baton writes itself when pausing; they say nothing about the user's work.
-fn is_batons_own(path: &str) -> bool {
-    path == ".planning/HANDOFF.json"
-        || path == ".planning/STATE.md"
-        || path.ends_with("/.continue-here.md")
-        || path.starts_with(".planning/handoffs/")
-}
-
 fn compare(recorded: &[String], now: &[String]) -> UncommittedCheck {
-    let now: Vec<String> = now.iter().filter(|f| !is_batons_own(f)).cloned().collect();
-    let recorded: Vec<String> = recorded.iter().filter(|f| !is_batons_own(f)).cloned().collect();
-    let (recorded, now) = (&recorded[..], &now[..]);
+    let recorded: Vec<&String> = recorded.iter().filter(|f| !worktree::is_batons_own(f)).collect();
     UncommittedCheck {
-        unchanged: recorded.iter().filter(|f| now.contains(f)).cloned().collect(),
-        now_clean: recorded.iter().filter(|f| !now.contains(f)).cloned().collect(),
+        unchanged: recorded
+            .iter()
+            .filter(|f| now.contains(f))
+            .map(|f| f.to_string())
+            .collect(),
+        now_clean: recorded
+            .iter()
+            .filter(|f| !now.contains(f))
+            .map(|f| f.to_string())
+            .collect(),
         new: now.iter().filter(|f| !recorded.contains(f)).cloned().collect(),
     }
 }
@@ -231,58 +228,48 @@ fn list(out: &mut String, title: &str, items: &[String]) {
     }
 }
 
-/// After a successful resume: moves HANDOFF.json and `.continue-here.md` files into
-/// `.planning/handoffs/` (never deletes them) and clears `paused_at` in STATE.md.
-pub fn archive(project: &Project, now: chrono::DateTime<chrono::Utc>) -> Result<Vec<PathBuf>> {
+/// After a successful resume: moves HANDOFF.json (when `handoff`: the brief came from it)
+/// and the `.continue-here.md` pages into `.planning/handoffs/` (never deletes them), then
+/// ends the pause in STATE.md: `paused_at` cleared, `Resume file:` set to `None`.
+pub fn archive(project: &Project, handoff: bool, now: chrono::DateTime<chrono::Utc>) -> Result<Vec<PathBuf>> {
     let _guard = project.lock("planning")?;
     let planning = project.planning_dir();
-    let archive_dir = planning.join("handoffs");
-    let stamp = now.format("%Y%m%dT%H%M%SZ");
     let mut moved = Vec::new();
-    let mut candidates = vec![(handoff::path(&project.root), format!("HANDOFF-{stamp}.json"))];
-    for dir in
-        std::iter::once(planning.clone()).chain(crate::planning::phases::scan(&planning).into_iter().map(|d| d.path))
-    {
+    let current = handoff::path(&project.root);
+    if handoff && current.is_file() {
+        moved.push(archive::move_in(project, &current, "HANDOFF", "json", now)?);
+    }
+    let dirs =
+        std::iter::once(planning.clone()).chain(crate::planning::phases::scan(&planning).into_iter().map(|d| d.path));
+    for dir in dirs {
         let page = dir.join(".continue-here.md");
-        let label = dir
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        candidates.push((page, format!("continue-here-{label}-{stamp}.md")));
-    }
-    for (from, name) in candidates {
-        if !from.is_file() {
-            continue;
+        if page.is_file() {
+            let stem = format!("continue-here-{}", super::pause::dir_label(&dir));
+            moved.push(archive::move_in(project, &page, &stem, "md", now)?);
         }
-        std::fs::create_dir_all(&archive_dir).map_err(|e| Error::io(&archive_dir, e))?;
-        let to = archive_dir.join(name);
-        std::fs::rename(&from, &to).map_err(|e| Error::io(&from, e))?;
-        moved.push(to);
     }
-    clear_paused_at(project)?;
+    // The resume itself succeeded; a STATE.md baton may not rewrite (not UTF-8) only keeps its marks.
+    if let Err(e) = end_pause(project) {
+        crate::log::note(&format!("resume: {e}"));
+    }
     Ok(moved)
 }
 
-fn clear_paused_at(project: &Project) -> Result<()> {
-    let path = project.planning_dir().join("STATE.md");
-    // A file that is not UTF-8 is left untouched rather than rewritten lossily.
-    let Some(text) = fsx::read_regular(&path, 4 * 1024 * 1024)
-        .ok()
-        .and_then(|b| String::from_utf8(b).ok())
-    else {
-        return Ok(());
-    };
-    let state = crate::planning::state::PlanningState::parse(&text);
-    if state.paused_at.is_none() {
-        return Ok(());
-    }
-    let edited = state_edit::set_frontmatter_value(&text, "paused_at", None);
-    fsx::write_atomic(&path, edited.as_bytes(), 0o644, fsx::Durability::Durable).map_err(|e| Error::io(&path, e))
-}
-
-/// The path of the current handoff, for messages.
-pub fn handoff_path(project: &Project) -> PathBuf {
-    handoff::path(&project.root)
+/// Clears `paused_at` and, when STATE.md names a resume file, sets it to `None` (the file
+/// was archived).
+fn end_pause(project: &Project) -> Result<()> {
+    state_edit::update(project, |text| {
+        let state = crate::planning::state::PlanningState::parse(text);
+        let mut edited = text.to_owned();
+        if state.paused_at.is_some() {
+            edited = state_edit::set_frontmatter_value(&edited, "paused_at", None);
+        }
+        if state.resume_file.is_some() {
+            edited = state_edit::set_continuity_line(&edited, "Resume file:", "None");
+        }
+        edited
+    })
+    .map(|_| ())
 }
 
 /// Relative display of a path under the project root.

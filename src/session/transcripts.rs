@@ -138,7 +138,10 @@ fn with_subagents(main: PathBuf) -> SessionFiles {
 }
 
 fn searched() -> String {
-    let dirs: Vec<String> = crate::claude_home::projects_dirs().iter().map(|d| d.display().to_string()).collect();
+    let dirs: Vec<String> = crate::claude_home::projects_dirs()
+        .iter()
+        .map(|d| d.display().to_string())
+        .collect();
     if dirs.is_empty() {
         "no projects directory (HOME unset)".to_owned()
     } else {

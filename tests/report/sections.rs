@@ -157,19 +157,53 @@ fn the_session_is_found_from_a_hook_payload_an_id_or_the_newest_transcript() {
 }
 
 #[test]
-fn no_transcript_is_a_clear_error() {
+fn without_a_transcript_the_work_is_still_reported() {
     let sandbox = Sandbox::new();
-    let out = sandbox.run(&["report"], b"");
-    assert_eq!(out.code, Some(1));
-    assert!(
-        out.stderr.contains("no transcript found") && out.stderr.contains("--session ID"),
-        "{}",
-        out.stderr
+    sandbox.write(
+        ".planning/STATE.md",
+        "---\nstatus: executing\n---\n\n## Accumulated Context\n\n### Blockers/Concerns\n- Staging database is down\n",
     );
+    sandbox.write(
+        ".planning/HANDOFF.json",
+        r#"{"version":"1.0","status":"paused","blockers":[{"description":"Staging database is down","type":"technical"}]}"#,
+    );
+    let out = sandbox.run(&["report"], b"");
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let text = std::fs::read_to_string(out.stdout.trim()).unwrap();
+    assert!(text.contains("## Blockers"), "{text}");
+    assert!(
+        text.contains("Resource use is unavailable: no transcript found") && text.contains("--session ID"),
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("Staging database is down").count(),
+        1,
+        "one blocker, listed once:\n{text}"
+    );
+    let out = sandbox.run(&["report", "--transcript", "/nonexistent.jsonl"], b"");
+    assert_eq!(out.code, Some(1), "{out:?}");
     let out = sandbox.run(&["report", "--session", "../etc"], b"");
     assert_eq!(out.code, Some(2), "{out:?}");
     let out = sandbox.run(&["report", "--since", "last tuesday"], b"");
     assert_eq!(out.code, Some(2), "{out:?}");
+}
+
+#[test]
+fn from_a_subdirectory_the_projects_transcript_is_found() {
+    let sandbox = Sandbox::new();
+    sandbox.write(".planning/STATE.md", "---\nstatus: executing\n---\n");
+    sandbox.session_transcript(SESSION, &format!("{}\n", Reply::new(OPUS, 1).line()));
+    let sub = sandbox.project.join("src/deep");
+    std::fs::create_dir_all(&sub).unwrap();
+    let out = sandbox
+        .command(&["report", "--json"])
+        .current_dir(&sub)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["session_id"], SESSION);
+    assert_eq!(report["resources_unavailable"], Value::Null);
 }
 
 #[test]

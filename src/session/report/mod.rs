@@ -53,8 +53,9 @@ impl ReportOptions {
 /// The whole report, as `--json` prints it.
 #[derive(Debug, Clone, Serialize)]
 pub struct SessionReport {
-    pub session_id: String,
-    pub transcript: PathBuf,
+    /// `None` when no transcript was found (see `resources_unavailable`).
+    pub session_id: Option<String>,
+    pub transcript: Option<PathBuf>,
     pub project: PathBuf,
     pub generated_at: String,
     pub since: Option<String>,
@@ -63,6 +64,8 @@ pub struct SessionReport {
     pub duration_seconds: Option<i64>,
     pub work: Work,
     pub resources: Resources,
+    /// Why resource use could not be counted (no transcript found); the work is still reported.
+    pub resources_unavailable: Option<String>,
 }
 
 /// Builds the report: finds the session, scans its transcripts, reads git and the planning files.
@@ -70,8 +73,16 @@ pub fn build_report(opts: &ReportOptions) -> Result<SessionReport> {
     let project = Project::find(&opts.cwd);
     let root = project.as_ref().map_or_else(|| opts.cwd.clone(), |p| p.root.clone());
     let prices = price_table(project.as_ref(), opts.prices_file.as_deref())?;
-    let files = transcripts::locate(&opts.session, &opts.cwd)?;
-    let (totals, scan) = scan_session(&files, opts.since_ms)?;
+    let (files, unavailable) = match locate(&opts.session, &root, &opts.cwd) {
+        Ok(files) => (Some(files), None),
+        // No transcript (or none for that id): the work sections are still worth writing.
+        Err(Error::Failed(why)) if !matches!(opts.session, SessionChoice::Transcript(_)) => (None, Some(why)),
+        Err(e) => return Err(e),
+    };
+    let (totals, scan) = match &files {
+        Some(files) => scan_session(files, opts.since_ms)?,
+        None => UsageScan::new(opts.since_ms).finish(),
+    };
     let start_ms = scan.first_ms.or(opts.since_ms);
     let planning = project
         .as_ref()
@@ -81,8 +92,8 @@ pub fn build_report(opts: &ReportOptions) -> Result<SessionReport> {
     let handoff = crate::session::handoff::read(&root).ok().flatten();
     let work = work::gather(&root, start_ms, planning.as_ref(), handoff.as_ref());
     Ok(SessionReport {
-        session_id: files.session_id.clone(),
-        transcript: files.main.clone(),
+        session_id: files.as_ref().map(|f| f.session_id.clone()),
+        transcript: files.as_ref().map(|f| f.main.clone()),
         project: root,
         generated_at: utc_rfc3339(chrono::Utc::now().timestamp_millis()),
         since: opts.since_ms.map(utc_rfc3339),
@@ -91,7 +102,17 @@ pub fn build_report(opts: &ReportOptions) -> Result<SessionReport> {
         duration_seconds: start_ms.zip(scan.last_ms).map(|(s, e)| (e - s).max(0) / 1000),
         work,
         resources: Resources::new(&totals, scan, &prices),
+        resources_unavailable: unavailable,
     })
+}
+
+/// The session's transcripts, looked up for the project root (the command may run in a
+/// subdirectory), then for the directory itself (Claude Code may have started there).
+fn locate(choice: &SessionChoice, root: &Path, cwd: &Path) -> Result<SessionFiles> {
+    match transcripts::locate(choice, root) {
+        Err(Error::Failed(_)) if root != cwd => transcripts::locate(choice, cwd),
+        found => found,
+    }
 }
 
 /// Builds the report and writes it as Markdown; returns the path written.

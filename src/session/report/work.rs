@@ -76,7 +76,7 @@ pub fn gather(root: &Path, start_ms: Option<i64>, planning: Option<&Snapshot>, h
         work.insertions = log.insertions;
         work.deletions = log.deletions;
         session_paths = log.paths;
-        work.uncommitted_files = crate::git::uncommitted_files(root).unwrap_or_default();
+        work.uncommitted_files = crate::session::worktree::uncommitted_files(root).unwrap_or_default();
     }
     if let Some(snapshot) = planning {
         work.position = Some(snapshot.position());
@@ -84,8 +84,16 @@ pub fn gather(root: &Path, start_ms: Option<i64>, planning: Option<&Snapshot>, h
         work.plans_executed = plans_executed(root, start_ms, &session_paths, &work);
         work.phases_progressed = phases_progressed(snapshot, &work.plans_executed);
         if let Some(state) = &snapshot.state {
-            work.blockers.extend(state.blockers.iter().cloned());
-            work.decisions.extend(state.decisions.iter().cloned());
+            for (list, items) in [
+                (&mut work.blockers, &state.blockers),
+                (&mut work.decisions, &state.decisions),
+            ] {
+                for item in items {
+                    if !list.contains(item) {
+                        list.push(item.clone());
+                    }
+                }
+            }
         }
     }
     if let Some(handoff) = handoff {
@@ -127,6 +135,8 @@ fn git_log(root: &Path, start_ms: Option<i64>) -> Option<GitLog> {
             "--no-color",
             "--format=%x1e%H%x1f%h%x1f%aI%x1f%s",
             "--numstat",
+            // Paths relative to the project, which may sit below the work tree's top.
+            "--relative",
         ],
     )?;
     for record in out.split('\x1e').filter(|r| !r.trim().is_empty()) {
@@ -212,7 +222,14 @@ fn add_handoff(work: &mut Work, handoff: &Handoff) {
             list.push(item);
         }
     };
+    // Compared before decorating: STATE.md's "X" and the handoff's "X (technical)" are one blocker.
+    let mut seen: Vec<String> = work.blockers.clone();
     for b in &handoff.blockers {
+        let description = b.description.as_deref().unwrap_or_default().trim().to_owned();
+        if description.is_empty() || seen.contains(&description) {
+            continue;
+        }
+        seen.push(description);
         let mut text = b.description.clone().unwrap_or_default();
         if let Some(kind) = b.kind.as_deref().filter(|k| !k.is_empty()) {
             text = format!("{text} ({kind})");
@@ -222,14 +239,26 @@ fn add_handoff(work: &mut Work, handoff: &Handoff) {
         }
         push(&mut work.blockers, text);
     }
+    let mut seen: Vec<String> = Vec::new();
     for a in &handoff.human_actions_pending {
+        let action = a.action.as_deref().unwrap_or_default().trim().to_owned();
+        if action.is_empty() || seen.contains(&action) {
+            continue;
+        }
+        seen.push(action);
         let mut text = a.action.clone().unwrap_or_default();
         if a.blocking {
             text.push_str(" (blocking)");
         }
         push(&mut work.human_actions, text);
     }
+    let mut seen: Vec<String> = work.decisions.clone();
     for d in &handoff.decisions {
+        let decision = d.decision.as_deref().unwrap_or_default().trim().to_owned();
+        if decision.is_empty() || seen.contains(&decision) {
+            continue;
+        }
+        seen.push(decision);
         let mut text = d.decision.clone().unwrap_or_default();
         if let Some(r) = d.rationale.as_deref().filter(|r| !r.is_empty()) {
             text = format!("{text}: {r}");
