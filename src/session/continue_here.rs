@@ -37,23 +37,14 @@ pub fn render(h: &Handoff) -> String {
     section(
         &mut out,
         "Blockers",
-        h.blockers.iter().map(|b| {
-            let kind = b.kind.as_deref().unwrap_or("technical");
-            let workaround = b
-                .workaround
-                .as_deref()
-                .map(|w| format!(" (workaround: {w})"))
-                .unwrap_or_default();
-            format!("[{kind}] {}{workaround}", b.description.as_deref().unwrap_or(""))
-        }),
+        h.blockers.iter().filter_map(super::handoff::Blocker::describe),
     );
     section(
         &mut out,
         "Human actions pending",
-        h.human_actions_pending.iter().map(|a| {
-            let blocking = if a.blocking { " (blocking)" } else { "" };
-            format!("{}{blocking}", a.action.as_deref().unwrap_or(""))
-        }),
+        h.human_actions_pending
+            .iter()
+            .filter_map(super::handoff::HumanAction::describe),
     );
     section(
         &mut out,

@@ -49,6 +49,20 @@ pub struct Blocker {
     pub extra: Map<String, Value>,
 }
 
+impl Blocker {
+    /// `[human_action] Stripe key missing (workaround: test mode)`; `None` without a description.
+    pub fn describe(&self) -> Option<String> {
+        let text = self.description.as_deref()?;
+        let kind = self.kind.as_deref().unwrap_or("technical");
+        let workaround = self
+            .workaround
+            .as_deref()
+            .map(|w| format!(" (workaround: {w})"))
+            .unwrap_or_default();
+        Some(format!("[{kind}] {text}{workaround}"))
+    }
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct HumanAction {
@@ -60,6 +74,16 @@ pub struct HumanAction {
     pub blocking: bool,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+impl HumanAction {
+    /// `Add STRIPE_KEY to .env — payments (blocking)`; `None` without an action.
+    pub fn describe(&self) -> Option<String> {
+        let action = self.action.as_deref()?;
+        let context = self.context.as_deref().map(|c| format!(" — {c}")).unwrap_or_default();
+        let blocking = if self.blocking { " (blocking)" } else { "" };
+        Some(format!("{action}{context}{blocking}"))
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

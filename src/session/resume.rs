@@ -69,20 +69,7 @@ pub fn brief(project: &Project) -> Result<Option<Brief>> {
 }
 
 fn from_handoff(snapshot: &Snapshot, h: &Handoff) -> Brief {
-    let mut blockers: Vec<String> = h
-        .blockers
-        .iter()
-        .filter_map(|b| {
-            let text = b.description.clone()?;
-            let kind = b.kind.as_deref().unwrap_or("technical");
-            let workaround = b
-                .workaround
-                .as_deref()
-                .map(|w| format!(" (workaround: {w})"))
-                .unwrap_or_default();
-            Some(format!("[{kind}] {text}{workaround}"))
-        })
-        .collect();
+    let mut blockers: Vec<String> = h.blockers.iter().filter_map(handoff::Blocker::describe).collect();
     let live = snapshot.state.as_ref().map(|s| s.blockers.clone()).unwrap_or_default();
     let missing: Vec<String> = live
         .into_iter()
@@ -109,11 +96,7 @@ fn from_handoff(snapshot: &Snapshot, h: &Handoff) -> Brief {
         human_actions: h
             .human_actions_pending
             .iter()
-            .filter_map(|a| {
-                let blocking = if a.blocking { " (blocking)" } else { "" };
-                let context = a.context.as_deref().map(|c| format!(" — {c}")).unwrap_or_default();
-                a.action.as_ref().map(|x| format!("{x}{context}{blocking}"))
-            })
+            .filter_map(handoff::HumanAction::describe)
             .collect(),
         position,
         in_progress: h.in_progress_task().and_then(|t| t.name.clone()),
