@@ -62,98 +62,70 @@ pub struct HookPayload {
     pub tool_input_path: Option<String>,
 }
 
-/// Reads `agentId` out of a `tool_response` of any shape, skipping everything else without
-/// building it (a Read or Grep response can be megabytes).
+/// Reads `agentId` out of a `tool_response` of any shape (a Read or Grep response can be
+/// megabytes, and is skipped without being built).
 pub fn agent_id_of_response<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
-    struct AgentId;
-    impl<'de> Visitor<'de> for AgentId {
-        type Value = Option<String>;
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("any value")
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-            let mut found = None;
-            while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-                if key == "agentId" {
-                    found = map.next_value::<Value>()?.as_str().map(str::to_owned);
-                } else {
-                    map.next_value::<IgnoredAny>()?;
-                }
-            }
-            Ok(found)
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-            while seq.next_element::<IgnoredAny>()?.is_some() {}
-            Ok(None)
-        }
-        fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_unit<E>(self) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-    }
-    d.deserialize_any(AgentId)
+    d.deserialize_any(FirstString { keys: &["agentId"] })
 }
 
-/// Reads `file_path` (or `notebook_path`) out of a `tool_input` of any shape, skipping
-/// everything else without building it (a Write's `content` can be megabytes).
+/// Reads `file_path` (else `notebook_path`) out of a `tool_input` of any shape (a Write's
+/// `content` can be megabytes, and is skipped without being built).
 pub fn edited_path_of_input<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    use serde::de::{IgnoredAny, MapAccess, Visitor};
-    struct EditedPath;
-    impl<'de> Visitor<'de> for EditedPath {
-        type Value = Option<String>;
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("any value")
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-            let mut found = None;
-            while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-                if key == "file_path" || (key == "notebook_path" && found.is_none()) {
-                    found = map.next_value::<Value>()?.as_str().map(str::to_owned).or(found);
-                } else {
+    d.deserialize_any(FirstString {
+        keys: &["file_path", "notebook_path"],
+    })
+}
+
+/// Takes the string under the first of `keys` (in their order of preference) from a map of
+/// any size, skipping every other value without building it; any other shape reads as `None`.
+struct FirstString {
+    keys: &'static [&'static str],
+}
+
+impl<'de> serde::de::Visitor<'de> for FirstString {
+    type Value = Option<String>;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any value")
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        use serde::de::IgnoredAny;
+        let mut found: Option<(usize, String)> = None;
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            match self.keys.iter().position(|k| *k == key) {
+                Some(rank) if found.as_ref().is_none_or(|(r, _)| rank < *r) => {
+                    if let Some(text) = map.next_value::<Value>()?.as_str() {
+                        found = Some((rank, text.to_owned()));
+                    }
+                }
+                _ => {
                     map.next_value::<IgnoredAny>()?;
                 }
             }
-            Ok(found)
         }
-        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-            while seq.next_element::<IgnoredAny>()?.is_some() {}
-            Ok(None)
-        }
-        fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_unit<E>(self) -> Result<Self::Value, E> {
-            Ok(None)
-        }
+        Ok(found.map(|(_, text)| text))
     }
-    d.deserialize_any(EditedPath)
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
 }
 
 /// The statusline's stdin (PROTOCOL.md §1).
