@@ -11,8 +11,9 @@ use memchr::{memchr, memrchr};
 
 /// Bytes read at a time; small enough to stay in cache while the lines are scanned.
 pub const CHUNK_BYTES: usize = 1 << 18;
-/// The longest line kept whole; a longer one is dropped (and counted) without buffering.
-pub const MAX_LINE_BYTES: usize = 256 << 20;
+/// The longest line kept whole; a longer one is dropped (and counted) without buffering the
+/// rest. Usage lines are far shorter: only a reply carrying a huge tool input comes near it.
+pub const MAX_LINE_BYTES: usize = 16 << 20;
 /// Chunks read ahead of the scan.
 const READ_AHEAD: usize = 2;
 
@@ -88,12 +89,17 @@ fn read_chunks<R: Read>(
         });
         let (mut buf, picks) = (recycled.buf, recycled.picks);
         let wanted = CHUNK_BYTES.max(carry.len() * 2);
+        // A buffer grown for one long line goes back to the usual size once the line is done.
+        if buf.len() > wanted * 2 {
+            buf = Vec::new();
+        }
         if buf.len() < wanted {
             buf.resize(wanted, 0);
         }
         buf[..carry.len()].copy_from_slice(&carry);
         let mut filled = carry.len();
         carry.clear();
+        carry.shrink_to(CHUNK_BYTES);
         let mut at_end = false;
         while filled < buf.len() {
             let n = match reader.read(&mut buf[filled..]) {

@@ -92,3 +92,42 @@ fn a_large_transcript_is_read_in_flat_memory() {
     );
     assert!(large_kib < 64 * 1024, "200 MB transcript took {large_kib} KiB");
 }
+
+#[test]
+fn a_two_gigabyte_transcript_with_junk_is_reported_with_a_skipped_count() {
+    use std::io::Write;
+    let sandbox = Sandbox::new();
+    let path = sandbox.claude_project_dir().join(format!("{SESSION}.jsonl"));
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let mut file = std::fs::File::create(&path).unwrap();
+    let mut expected = 0;
+    for n in 0..3 {
+        writeln!(file, "{}", Reply::new(OPUS, n).line()).unwrap();
+        expected += 1;
+    }
+    // 2 GiB of binary zeros (a sparse hole: no disk used), then junk, a malformed usage line,
+    // a real reply and a truncated last line.
+    let len = file.metadata().unwrap().len();
+    file.set_len(len + (2 << 30)).unwrap();
+    let mut file = std::fs::OpenOptions::new().append(true).open(&path).unwrap();
+    file.write_all(b"\n\xff\xfe\x00binary junk\n").unwrap();
+    writeln!(file, r#"{{"type":"assistant","message":{{"usage":{{"input_tokens":"#).unwrap();
+    writeln!(file, "{}", Reply::new(OPUS, 3).line()).unwrap();
+    expected += 1;
+    let last = Reply::new(OPUS, 4).line();
+    file.write_all(&last.as_bytes()[..last.len() / 2]).unwrap();
+    drop(file);
+
+    let (out, kib) = run_measuring_memory(&sandbox, &["report", "--json"]);
+    let report: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        report["resources"]["total"]["requests"].as_u64(),
+        Some(expected),
+        "{report:#}"
+    );
+    let skipped = report["resources"]["scan"]["skipped_lines"]
+        .as_u64()
+        .unwrap_or_else(|| panic!("no skipped count: {report:#}"));
+    assert!(skipped >= 2, "the malformed and truncated lines are counted: {skipped}");
+    assert!(kib < 64 * 1024, "2 GB transcript took {kib} KiB");
+}
