@@ -42,7 +42,7 @@ pub struct Planned {
 /// The shipped commands with `baton` replaced by the binary's absolute path. An existing file
 /// is replaced only when it still hashes to what an earlier install recorded (`recorded`).
 pub fn plan(commands_dir: &Path, binary: &str, recorded: &Manifest) -> Vec<Planned> {
-    let program = super::settings::shell_quote(binary);
+    let program = super::command_line::shell_quote(binary);
     SHIPPED
         .iter()
         .map(|(name, text)| {

@@ -2,6 +2,7 @@
 //! settings.json and commands folder, with a timestamped backup and a manifest of exactly
 //! what was added, so uninstall can take out that and nothing else.
 
+pub mod command_line;
 pub mod commands;
 pub mod doctor;
 pub mod manifest;

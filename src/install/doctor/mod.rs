@@ -4,15 +4,15 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant, SystemTime};
-
-use serde_json::Value;
+use std::time::{Duration, Instant};
 
 use super::Scope;
-use super::settings::{BatonCommand, EVENTS, is_baton_command};
+use super::command_line::{BatonCommand, is_baton_command};
+use super::settings::EVENTS;
 
-/// A session whose transcript changed this recently should have a fresh bridge file.
-const RECENT: Duration = Duration::from_secs(10 * 60);
+mod sessions;
+
+use sessions::{bridge_freshness, hook_errors_in_transcripts};
 
 /// One finding.
 #[derive(Debug, Clone, PartialEq)]
@@ -292,154 +292,4 @@ fn which(program: &str) -> Option<PathBuf> {
     std::env::split_paths(&std::env::var_os("PATH")?)
         .map(|d| d.join(program))
         .find(|c| c.is_file())
-}
-
-/// Main transcripts (`<projects>/<project>/<session id>.jsonl`) with their change time,
-/// newest first.
-fn transcripts() -> Vec<(String, PathBuf, SystemTime)> {
-    let Some(projects) = crate::claude_home::config_dir().map(|d| d.join("projects")) else {
-        return Vec::new();
-    };
-    let Ok(dirs) = std::fs::read_dir(projects) else {
-        return Vec::new();
-    };
-    let mut found: Vec<(String, PathBuf, SystemTime)> = dirs
-        .flatten()
-        .filter_map(|d| std::fs::read_dir(d.path()).ok())
-        .flat_map(|entries| entries.flatten())
-        .filter_map(|e| {
-            let path = e.path();
-            let id = path.file_name()?.to_str()?.strip_suffix(".jsonl")?.to_owned();
-            let modified = e.metadata().ok().filter(|m| m.is_file())?.modified().ok()?;
-            Some((id, path, modified))
-        })
-        .collect();
-    found.sort_by_key(|(_, _, t)| std::cmp::Reverse(*t));
-    found
-}
-
-fn age(t: SystemTime) -> Duration {
-    SystemTime::now().duration_since(t).unwrap_or_default()
-}
-
-/// Each session active in the last ten minutes should have its own bridge file
-/// (`claude-ctx-<session id>.json`, the transcript's file stem) written within that time.
-fn bridge_freshness() -> Check {
-    let recent: Vec<_> = transcripts().into_iter().filter(|(_, _, t)| age(*t) < RECENT).collect();
-    if recent.is_empty() {
-        return Check::pass("no session active in the last ten minutes to check the bridge file against");
-    }
-    let stale: Vec<_> = recent
-        .iter()
-        .filter(|(id, _, _)| {
-            let bridge = crate::fsx::session_temp_path(id, ".json");
-            let fresh = bridge
-                .and_then(|b| std::fs::metadata(b).ok())
-                .and_then(|m| m.modified().ok())
-                .is_some_and(|b| age(b) < RECENT);
-            !fresh
-        })
-        .collect();
-    match stale.first() {
-        None => Check::pass(format!(
-            "every session active in the last ten minutes ({}) has a fresh bridge file",
-            recent.len()
-        )),
-        Some((id, _, t)) => Check::fail(
-            format!(
-                "session {id} was active {}s ago but {} is missing or stale{}",
-                age(*t).as_secs(),
-                crate::fsx::temp_dir().join(format!("claude-ctx-{id}.json")).display(),
-                if stale.len() > 1 {
-                    format!(" ({} such sessions)", stale.len())
-                } else {
-                    String::new()
-                }
-            ),
-            "the statusline is not running for it: check statusLine in the settings that session reads \
-             (headless `claude -p` never runs it; the monitor then reads the transcript itself)",
-        ),
-    }
-}
-
-/// A transcript line recording a failed run of a baton hook: an attachment of type
-/// `hook_non_blocking_error` (or `hook_blocking_error`), or with a non-zero `exitCode`, whose
-/// command runs baton.
-fn failed_baton_hook(line: &str) -> Option<(String, String)> {
-    if !line.contains("\"attachment\"") {
-        return None;
-    }
-    let value: Value = serde_json::from_str(line).ok()?;
-    if value["type"] != "attachment" {
-        return None;
-    }
-    let a = &value["attachment"];
-    let failed = matches!(
-        a["type"].as_str(),
-        Some("hook_non_blocking_error" | "hook_blocking_error")
-    ) || a["exitCode"].as_i64().is_some_and(|c| c != 0);
-    let command = a["command"].as_str().filter(|c| is_baton_command(c))?;
-    let said = a["stderr"].as_str().or(a["content"].as_str()).unwrap_or("").trim();
-    failed.then(|| (command.to_owned(), said.to_owned()))
-}
-
-/// Hook failures of baton recorded in the newest transcripts' tails.
-fn hook_errors_in_transcripts() -> Check {
-    let mut failures = Vec::new();
-    for (_, path, _) in transcripts().iter().take(5) {
-        let Ok(text) = read_tail(path, 256 * 1024) else {
-            continue;
-        };
-        failures.extend(text.lines().filter_map(failed_baton_hook));
-    }
-    match failures.last() {
-        None => Check::pass("no failed baton hook runs in recent transcripts"),
-        Some((command, said)) => Check::fail(
-            format!(
-                "{} failed baton hook run(s) in recent transcripts; the last: `{command}`{}",
-                failures.len(),
-                if said.is_empty() {
-                    String::new()
-                } else {
-                    format!(" said {said:?}")
-                }
-            ),
-            "fix what the checks above report (a stale path: `baton install` re-points it); otherwise run the \
-             command with BATON_LOG=/tmp/baton.log set in the environment Claude Code starts from, and read that \
-             log after the next failure",
-        ),
-    }
-}
-
-fn read_tail(path: &Path, bytes: u64) -> std::io::Result<String> {
-    use std::io::{Read, Seek, SeekFrom};
-    let mut file = crate::fsx::open_regular(path)?;
-    let len = file.metadata()?.len();
-    file.seek(SeekFrom::Start(len.saturating_sub(bytes)))?;
-    let mut buf = Vec::new();
-    file.take(bytes).read_to_end(&mut buf)?;
-    Ok(String::from_utf8_lossy(&buf).into_owned())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn failed_hooks_are_read_from_attachments_of_baton_commands() {
-        let line = |kind: &str, code: i64, command: &str| {
-            serde_json::json!({"type": "attachment", "attachment": {"type": kind, "exitCode": code,
-                "command": command, "stderr": "boom", "hookEvent": "PostToolUse"}})
-            .to_string()
-        };
-        assert!(failed_baton_hook(&line("hook_non_blocking_error", 1, "/x/baton hook")).is_some());
-        assert!(failed_baton_hook(&line("hook_success", 2, "'/my dir/baton' statusline")).is_some());
-        assert!(failed_baton_hook(&line("hook_success", 1, "${CLAUDE_PLUGIN_ROOT}/bin/baton hook")).is_some());
-        assert!(failed_baton_hook(&line("hook_success", 0, "/x/baton hook")).is_none());
-        assert!(failed_baton_hook(&line("hook_non_blocking_error", 1, "node baton-helper.js")).is_none());
-        assert!(failed_baton_hook(&line("hook_non_blocking_error", 1, "echo baton hook")).is_none());
-        assert!(
-            failed_baton_hook(r#"{"type":"user","message":"baton hook_non_blocking_error \"exitCode\":1"}"#).is_none()
-        );
-    }
 }
