@@ -249,12 +249,7 @@ fn without_git_files_are_judged_by_time_and_commits_are_left_unchecked() {
         run["notes"][0].as_str().unwrap().contains("not a git work tree"),
         "{run:#}"
     );
-    let verdicts: Vec<(&str, &str)> = run["verification"]["checks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| (c["claim"].as_str().unwrap(), c["verdict"].as_str().unwrap()))
-        .collect();
+    let verdicts = crate::common::verdicts(&run["verification"]);
     assert_eq!(
         verdicts,
         [

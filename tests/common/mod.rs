@@ -443,3 +443,17 @@ impl Sandbox {
         path
     }
 }
+
+/// The (claim, verdict) pairs of a ledger run's spot-check (`verification.checks`).
+pub fn verdicts(verification: &Value) -> Vec<(&str, &str)> {
+    let checks = verification["checks"].as_array().map(Vec::as_slice).unwrap_or_default();
+    checks
+        .iter()
+        .map(|c| {
+            (
+                c["claim"].as_str().unwrap_or_default(),
+                c["verdict"].as_str().unwrap_or_default(),
+            )
+        })
+        .collect()
+}

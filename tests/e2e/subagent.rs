@@ -226,12 +226,7 @@ fn a_fabricated_claim_goes_back_to_the_subagent_once_then_to_the_orchestrator() 
     assert_eq!(runs.len(), 1, "one run expected: {runs:#?}");
     let verification = &runs[0]["verification"];
     assert_eq!(verification["flagged"], true, "{:#}", runs[0]);
-    let verdicts: Vec<(&str, &str)> = verification["checks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| (c["claim"].as_str().unwrap(), c["verdict"].as_str().unwrap()))
-        .collect();
+    let verdicts = crate::common::verdicts(&verification);
     assert_eq!(
         verdicts,
         [
