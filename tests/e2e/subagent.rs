@@ -226,7 +226,7 @@ fn a_fabricated_claim_goes_back_to_the_subagent_once_then_to_the_orchestrator() 
     assert_eq!(runs.len(), 1, "one run expected: {runs:#?}");
     let verification = &runs[0]["verification"];
     assert_eq!(verification["flagged"], true, "{:#}", runs[0]);
-    let verdicts = crate::common::verdicts(&verification);
+    let verdicts = crate::common::verdicts(verification);
     assert_eq!(
         verdicts,
         [
