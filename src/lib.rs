@@ -4,7 +4,6 @@
 pub mod agents;
 pub mod claude_home;
 pub mod cli;
-pub mod clock;
 pub mod config;
 pub mod context;
 pub mod error;

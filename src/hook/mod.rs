@@ -31,7 +31,7 @@ pub fn run() -> Option<String> {
             return None;
         }
     };
-    handle(&payload, crate::clock::unix_now())
+    handle(&payload, crate::session::time::unix_now())
 }
 
 /// Dispatches one payload; returns the hook output to print, if any.

@@ -5,6 +5,13 @@ use chrono::{DateTime, Local, NaiveDate, TimeZone, Utc};
 
 use crate::error::{Error, Result};
 
+/// Seconds since the Unix epoch (0 if the clock is before it).
+pub fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
 /// Unix milliseconds of an RFC 3339 timestamp; `None` when it is not one.
 pub fn timestamp_millis(text: &str) -> Option<i64> {
     fast_utc_millis(text.as_bytes()).or_else(|| DateTime::parse_from_rfc3339(text).ok().map(|t| t.timestamp_millis()))
