@@ -1,11 +1,15 @@
 //! baton keeps Claude Code agents from losing the thread: a statusline and a context
 //! monitor hook, with the library every later command shares.
 
+pub mod accounting;
 pub mod agents;
+pub mod api_usage;
 pub mod claude_home;
 pub mod cli;
+pub mod clock;
 pub mod config;
 pub mod context;
+pub mod continuity;
 pub mod error;
 pub mod fsx;
 pub mod git;
@@ -13,4 +17,4 @@ pub mod hook;
 pub mod install;
 pub mod log;
 pub mod planning;
-pub mod session;
+pub mod report;

@@ -4,12 +4,12 @@
 
 mod agents;
 mod completions;
+mod continuity;
 mod hook;
 mod install;
 mod profile;
 mod progress;
 mod report;
-mod session;
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -30,8 +30,8 @@ pub const COMMANDS: &[Command] = &[
     hook::STATUSLINE,
     hook::HOOK,
     progress::PROGRESS,
-    session::PAUSE,
-    session::RESUME,
+    continuity::PAUSE,
+    continuity::RESUME,
     report::REPORT,
     install::INSTALL,
     install::UNINSTALL,

@@ -83,7 +83,7 @@ pub fn on_tool_use(payload: &HookPayload, now: u64) -> Option<String> {
 /// The first CRITICAL of a session in a project with planning state notes in STATE.md
 /// where the work stopped, once.
 fn record_exhaustion(project: &Project, session_id: &str, used_percent: u8) {
-    let recorded = crate::session::breadcrumb::record_context_exhaustion(project, used_percent)
+    let recorded = crate::continuity::breadcrumb::record_context_exhaustion(project, used_percent)
         .map_err(|e| e.to_string())
         .and_then(|()| debounce::mark_critical_recorded(session_id).map_err(|e| e.to_string()));
     if let Err(e) = recorded {

@@ -103,7 +103,7 @@ mod tests {
         fs::write(d.join("claude-ctx-gsd.json"), r#"{"session_id":"gsd"}"#).unwrap();
         fs::write(d.join("other.json"), ours).unwrap();
         let uid = unsafe { libc::geteuid() };
-        let now = crate::session::time::unix_now();
+        let now = crate::clock::unix_now();
         assert_eq!(sweep(d, now, uid), 0, "fresh files stay");
         assert_eq!(sweep(d, now + STALE_AFTER_SECS + 5, uid), 2);
         assert!(!d.join("claude-ctx-a.json").exists() && !d.join("claude-ctx-a-warned.lock").exists());
@@ -121,7 +121,7 @@ mod tests {
         let _project_guard = fsx::lock_exclusive(&project, Duration::ZERO).unwrap();
         fs::write(&free, "").unwrap();
         let uid = unsafe { libc::geteuid() };
-        let later = crate::session::time::unix_now() + STALE_AFTER_SECS + 5;
+        let later = crate::clock::unix_now() + STALE_AFTER_SECS + 5;
         assert_eq!(sweep(d, later, uid), 1, "only the free lock goes");
         assert!(held.exists() && project.exists() && !free.exists());
         drop(guard);

@@ -31,7 +31,7 @@ pub fn run() -> Option<String> {
             return None;
         }
     };
-    handle(&payload, crate::session::time::unix_now())
+    handle(&payload, crate::clock::unix_now())
 }
 
 /// Dispatches one payload; returns the hook output to print, if any.
@@ -57,11 +57,11 @@ pub fn handle(payload: &HookPayload, now: u64) -> Option<String> {
             if matches!(payload.source.as_deref(), Some("compact" | "clear")) {
                 forget_context_figures(payload.session_id.as_deref());
             }
-            let text = crate::session::breadcrumb::session_start_context(payload)?;
+            let text = crate::continuity::breadcrumb::session_start_context(payload)?;
             envelope::additional_context(event, &text)
         }
         "PreCompact" => {
-            if let Err(e) = crate::session::breadcrumb::pre_compact(payload, payload.trigger.as_deref()) {
+            if let Err(e) = crate::continuity::breadcrumb::pre_compact(payload, payload.trigger.as_deref()) {
                 crate::log::note(&format!("pre-compact breadcrumb failed: {e}"));
             }
             None

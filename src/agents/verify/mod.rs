@@ -17,9 +17,9 @@ use serde::{Deserialize, Serialize};
 use super::claims::{self, Claims};
 use super::ledger::{self, Run};
 use super::plans;
+use crate::clock;
 use crate::git;
 use crate::planning::Project;
-use crate::session::time;
 pub use text::{orchestrator_text, subagent_text};
 
 /// Filesystem and clock granularity allowed when comparing a file's mtime to the start.
@@ -262,7 +262,7 @@ impl<'a> Context<'a> {
                 Verdict::Refuted,
                 format!(
                     "{claim} exists but did not change during the run (last modified {})",
-                    time::utc_rfc3339(m)
+                    clock::utc_rfc3339(m)
                 ),
             ),
             _ => (

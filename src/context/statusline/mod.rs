@@ -36,7 +36,7 @@ pub fn run() -> String {
             StatuslinePayload::default()
         }
     };
-    let now = crate::session::time::unix_now();
+    let now = crate::clock::unix_now();
     let line = render(&payload, now);
     sweep::sweep_if_due(now);
     line

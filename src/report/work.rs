@@ -8,10 +8,10 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use crate::clock::utc_rfc3339;
+use crate::continuity::handoff::Handoff;
 use crate::planning::phases;
 use crate::planning::snapshot::{Position, Snapshot};
-use crate::session::handoff::Handoff;
-use crate::session::time::utc_rfc3339;
 
 /// At most this many commits are read (a session that long is reported in part).
 const MAX_COMMITS: usize = 1000;
@@ -76,7 +76,7 @@ pub fn gather(root: &Path, start_ms: Option<i64>, planning: Option<&Snapshot>, h
         work.insertions = log.insertions;
         work.deletions = log.deletions;
         session_paths = log.paths;
-        work.uncommitted_files = crate::session::worktree::uncommitted_files(root).unwrap_or_default();
+        work.uncommitted_files = crate::continuity::worktree::uncommitted_files(root).unwrap_or_default();
     }
     if let Some(snapshot) = planning {
         work.position = Some(snapshot.position());

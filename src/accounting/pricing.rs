@@ -7,7 +7,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::usage::TokenCounts;
+use super::totals::TokenCounts;
 use crate::error::{Error, Result};
 
 /// A request whose input (fresh + cache write + cache read) exceeds this is billed at the

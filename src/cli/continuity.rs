@@ -3,10 +3,10 @@
 use std::io::Read;
 
 use super::Command;
+use crate::continuity::pause::{self, PauseRequest};
+use crate::continuity::resume;
 use crate::error::{Error, Result};
 use crate::planning::Project;
-use crate::session::pause::{self, PauseRequest};
-use crate::session::resume;
 
 pub const PAUSE: Command = Command {
     name: "pause",
@@ -121,14 +121,12 @@ fn run_pause(parser: &mut lexopt::Parser) -> Result<()> {
     let report = match report {
         false => None,
         true => Some(
-            crate::session::report::write_report(&crate::session::report::ReportOptions::new(&project.root)).map_err(
-                |e| {
-                    Error::Failed(format!(
-                        "the handoff was saved ({}), but the session report was not: {e}",
-                        outcome.handoff.display()
-                    ))
-                },
-            )?,
+            crate::report::write_report(&crate::report::ReportOptions::new(&project.root)).map_err(|e| {
+                Error::Failed(format!(
+                    "the handoff was saved ({}), but the session report was not: {e}",
+                    outcome.handoff.display()
+                ))
+            })?,
         ),
     };
     if as_json {

@@ -12,14 +12,14 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use crate::accounting::pricing::PriceTable;
+use crate::accounting::scan::UsageScan;
+use crate::accounting::transcripts::{self, SessionChoice, SessionFiles};
+use crate::clock::utc_rfc3339;
 use crate::error::{Error, Result};
 use crate::fsx::{self, Durability};
 use crate::planning::Project;
 use crate::planning::snapshot::Snapshot;
-use crate::session::pricing::PriceTable;
-use crate::session::scan::UsageScan;
-use crate::session::time::utc_rfc3339;
-use crate::session::transcripts::{self, SessionChoice, SessionFiles};
 use resources::Resources;
 use work::Work;
 
@@ -89,7 +89,7 @@ pub fn build_report(opts: &ReportOptions) -> Result<SessionReport> {
         .filter(|p| p.planning_dir().is_dir())
         .map(Snapshot::load);
     // An unreadable handoff is reported by `baton resume`; here it is only left out.
-    let handoff = crate::session::handoff::read(&root).ok().flatten();
+    let handoff = crate::continuity::handoff::read(&root).ok().flatten();
     let work = work::gather(&root, start_ms, planning.as_ref(), handoff.as_ref());
     Ok(SessionReport {
         session_id: files.as_ref().map(|f| f.session_id.clone()),
@@ -162,7 +162,10 @@ fn price_table(project: Option<&Project>, prices_file: Option<&Path>) -> Result<
 fn scan_session(
     files: &SessionFiles,
     since_ms: Option<i64>,
-) -> Result<(crate::session::usage::UsageTotals, crate::session::scan::ScanStats)> {
+) -> Result<(
+    crate::accounting::totals::UsageTotals,
+    crate::accounting::scan::ScanStats,
+)> {
     let mut scan = UsageScan::new(since_ms);
     scan.scan_file(&files.main, false)
         .map_err(|e| Error::io(&files.main, e))?;

@@ -6,8 +6,8 @@ use std::fmt::Write;
 use super::SessionReport;
 use super::resources::Resources;
 use super::work::Work;
-use crate::session::pricing::LONG_CONTEXT_THRESHOLD;
-use crate::session::time::{local_minute, span, timestamp_millis};
+use crate::accounting::pricing::LONG_CONTEXT_THRESHOLD;
+use crate::clock::{local_minute, span, timestamp_millis};
 
 /// Commits listed in full; the rest are counted.
 const MAX_LISTED_COMMITS: usize = 50;

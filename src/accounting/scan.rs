@@ -11,8 +11,8 @@ use serde::Serialize;
 
 use super::chunks::for_each_chunk;
 use super::line::UsageLine;
-use super::time::timestamp_millis;
-use super::usage::{Deduplicator, Response, UsageTotals, response_key};
+use super::totals::{Deduplicator, Response, UsageTotals, response_key};
+use crate::clock::timestamp_millis;
 
 /// The key whose value is a line's time.
 const TIMESTAMP_KEY: &[u8] = b"\"timestamp\":\"";

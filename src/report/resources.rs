@@ -3,9 +3,9 @@
 
 use serde::Serialize;
 
-use crate::session::pricing::PriceTable;
-use crate::session::scan::ScanStats;
-use crate::session::usage::{Tally, TokenCounts, UsageTotals};
+use crate::accounting::pricing::PriceTable;
+use crate::accounting::scan::ScanStats;
+use crate::accounting::totals::{Tally, TokenCounts, UsageTotals};
 
 /// One model's row.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -101,7 +101,7 @@ impl Resources {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::usage::{Deduplicator, Response};
+    use crate::accounting::totals::{Deduplicator, Response};
 
     #[test]
     fn prices_each_model_and_lists_unknown_ones_as_unpriced() {

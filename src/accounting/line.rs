@@ -9,7 +9,7 @@ use std::borrow::Cow;
 
 use memchr::memchr;
 
-use super::api_usage::Usage;
+use crate::api_usage::Usage;
 
 /// The fields of a transcript line that matter for usage.
 #[derive(Default)]
@@ -245,7 +245,7 @@ impl<'a> Cursor<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::usage::TokenCounts;
+    use crate::accounting::totals::TokenCounts;
 
     fn parse(line: &str) -> Option<UsageLine<'_>> {
         UsageLine::parse(line.as_bytes())

@@ -1,6 +1,6 @@
 //! `message.usage` as the API reports it, and the token counts by kind that it means.
 
-use super::usage::TokenCounts;
+use crate::accounting::totals::TokenCounts;
 
 /// The counts of one `message.usage` object; absent, `null` or wrongly typed reads as `None`.
 #[derive(Debug, Default, Clone, PartialEq)]

@@ -1,5 +1,6 @@
-//! Times in a session report: transcript timestamps as Unix milliseconds (a fast path for
-//! the client's own `2026-11-30T00:10:41.140Z`), `--since` values, and display forms.
+//! Time in one place: now as Unix seconds (the unit of GSD's bridge `timestamp`), transcript
+//! timestamps as Unix milliseconds (a fast path for the client's own
+//! `2026-11-30T00:10:41.140Z`), `--since` values, and display forms.
 
 use chrono::{DateTime, Local, NaiveDate, TimeZone, Utc};
 
