@@ -1,44 +1,63 @@
-//! `message.usage` as the API reports it, and the token counts by kind that it means.
+//! The Messages API's `usage` object as Claude Code passes it on: the statusline payload's
+//! `context_window.current_usage` and every assistant transcript line's `message.usage`. One
+//! type for every reader. Each count reads leniently: absent, `null`, negative or not a number
+//! is `None`, which a reader can tell from a real 0.
 
-use crate::accounting::totals::TokenCounts;
+use serde::Deserialize;
 
-/// The counts of one `message.usage` object; absent, `null` or wrongly typed reads as `None`.
-#[derive(Debug, Default, Clone, PartialEq)]
-pub struct Usage {
+use crate::json::lenient::{lenient, lenient_count};
+
+/// The token counts of one API response.
+#[derive(Debug, Default, Clone, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct ApiUsage {
+    #[serde(deserialize_with = "lenient_count")]
     pub input_tokens: Option<u64>,
+    #[serde(deserialize_with = "lenient_count")]
     pub output_tokens: Option<u64>,
+    /// Cache writes, both lifetimes together.
+    #[serde(deserialize_with = "lenient_count")]
     pub cache_creation_input_tokens: Option<u64>,
+    #[serde(deserialize_with = "lenient_count")]
     pub cache_read_input_tokens: Option<u64>,
-    /// `cache_creation.ephemeral_5m_input_tokens` (newer clients split cache writes).
+    /// The cache writes split by lifetime (newer clients).
+    #[serde(deserialize_with = "lenient")]
+    pub cache_creation: Option<CacheCreation>,
+}
+
+/// `usage.cache_creation`: cache writes by lifetime.
+#[derive(Debug, Default, Clone, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct CacheCreation {
+    #[serde(deserialize_with = "lenient_count")]
     pub ephemeral_5m_input_tokens: Option<u64>,
-    /// `cache_creation.ephemeral_1h_input_tokens`.
+    #[serde(deserialize_with = "lenient_count")]
     pub ephemeral_1h_input_tokens: Option<u64>,
 }
 
-impl Usage {
-    /// The counts by kind. Cache writes: the 5m/1h split when given; the total
-    /// `cache_creation_input_tokens` wins when both are given and disagree (1h kept, the
-    /// rest 5m); without a split every cache write counts as 5m.
-    pub fn tokens(&self) -> TokenCounts {
-        let (five, one) = (self.ephemeral_5m_input_tokens, self.ephemeral_1h_input_tokens);
-        let (cache_write_5m, cache_write_1h) = match (self.cache_creation_input_tokens, five, one) {
-            (total, None, None) => (total.unwrap_or(0), 0),
-            (None, five, one) => (five.unwrap_or(0), one.unwrap_or(0)),
-            (Some(total), five, one) => {
-                let one = one.unwrap_or(0).min(total);
-                match five {
-                    Some(five) if five + one == total => (five, one),
-                    _ => (total - one, one),
-                }
-            }
-        };
-        TokenCounts {
-            input: self.input_tokens.unwrap_or(0),
-            output: self.output_tokens.unwrap_or(0),
-            cache_write_5m,
-            cache_write_1h,
-            cache_read: self.cache_read_input_tokens.unwrap_or(0),
+impl ApiUsage {
+    /// Tokens in the context: input + cache writes + cache reads (output excluded); `None`
+    /// when none of the three is given.
+    pub fn context_tokens(&self) -> Option<u64> {
+        let parts = [
+            self.input_tokens,
+            self.cache_creation_input_tokens,
+            self.cache_read_input_tokens,
+        ];
+        if parts.iter().all(Option::is_none) {
+            return None;
         }
+        Some(parts.iter().flatten().fold(0u64, |sum, n| sum.saturating_add(*n)))
+    }
+
+    /// `cache_creation.ephemeral_5m_input_tokens`.
+    pub fn cache_write_5m(&self) -> Option<u64> {
+        self.cache_creation.as_ref()?.ephemeral_5m_input_tokens
+    }
+
+    /// `cache_creation.ephemeral_1h_input_tokens`.
+    pub fn cache_write_1h(&self) -> Option<u64> {
+        self.cache_creation.as_ref()?.ephemeral_1h_input_tokens
     }
 }
 
@@ -46,48 +65,26 @@ impl Usage {
 mod tests {
     use super::*;
 
-    fn writes(total: Option<u64>, five: Option<u64>, one: Option<u64>) -> (u64, u64) {
-        let usage = Usage {
-            cache_creation_input_tokens: total,
-            ephemeral_5m_input_tokens: five,
-            ephemeral_1h_input_tokens: one,
-            ..Usage::default()
-        };
-        let t = usage.tokens();
-        (t.cache_write_5m, t.cache_write_1h)
+    #[test]
+    fn context_tokens_sum_input_and_cache_but_not_output() {
+        let u: ApiUsage = serde_json::from_str(
+            r#"{"input_tokens":10,"output_tokens":99,"cache_creation_input_tokens":5,"cache_read_input_tokens":100}"#,
+        )
+        .unwrap();
+        assert_eq!(u.context_tokens(), Some(115));
+        assert_eq!(ApiUsage::default().context_tokens(), None);
     }
 
     #[test]
-    fn cache_writes_without_a_split_count_as_5m() {
-        assert_eq!(writes(Some(40), None, None), (40, 0));
-        assert_eq!(writes(None, None, None), (0, 0));
-    }
-
-    #[test]
-    fn the_split_is_used_when_it_adds_up_and_the_total_wins_otherwise() {
-        assert_eq!(writes(Some(40), Some(10), Some(30)), (10, 30));
-        assert_eq!(writes(Some(40), Some(0), Some(0)), (40, 0));
-        assert_eq!(writes(Some(40), None, Some(15)), (25, 15));
-        assert_eq!(writes(Some(10), Some(0), Some(99)), (0, 10));
-        assert_eq!(writes(None, Some(4), Some(6)), (4, 6));
-    }
-
-    #[test]
-    fn every_other_kind_is_taken_as_given() {
-        let usage = Usage {
-            input_tokens: Some(3),
-            output_tokens: Some(7),
-            cache_read_input_tokens: Some(100),
-            ..Usage::default()
-        };
-        assert_eq!(
-            usage.tokens(),
-            TokenCounts {
-                input: 3,
-                output: 7,
-                cache_read: 100,
-                ..TokenCounts::default()
-            }
-        );
+    fn reads_the_split_of_cache_writes_and_skips_what_it_does_not_know() {
+        let u: ApiUsage = serde_json::from_str(
+            r#"{"input_tokens":3,"cache_creation_input_tokens":40,"server_tool_use":{"web_search_requests":1},
+                "cache_creation":{"ephemeral_5m_input_tokens":10,"ephemeral_1h_input_tokens":30},"iterations":[]}"#,
+        )
+        .unwrap();
+        assert_eq!((u.cache_write_5m(), u.cache_write_1h()), (Some(10), Some(30)));
+        assert_eq!(u.input_tokens, Some(3));
+        let u: ApiUsage = serde_json::from_str(r#"{"cache_creation":"x","input_tokens":"12"}"#).unwrap();
+        assert_eq!(u, ApiUsage::default());
     }
 }

@@ -5,11 +5,25 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::context::usage::{CLAUDE_CODE_RESERVE, PercentMode};
-use crate::hook::payload::lenient;
+use crate::json::lenient::lenient;
 
 /// Largest config file baton reads.
 const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
+
+/// Claude Code's own indicator divides by the window less this many tokens
+/// (measured on 2.1.197: 150k of 200k shows 83%, 160k 89%, 175k 97%).
+pub const CLAUDE_CODE_RESERVE: u64 = 20_000;
+
+/// How the statusline states the percentage.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PercentMode {
+    /// The same figure as Claude Code's own indicator (used ÷ (window − reserve)).
+    #[default]
+    Claude,
+    /// The raw share of the whole window (what /context and the bridge file use).
+    Raw,
+}
 
 /// One config file as written; absent keys are `None`.
 #[derive(Debug, Default, Deserialize, Clone)]

@@ -15,6 +15,7 @@ pub mod fsx;
 pub mod git;
 pub mod hook;
 pub mod install;
+pub mod json;
 pub mod log;
 pub mod planning;
 pub mod report;

@@ -9,7 +9,8 @@ use std::borrow::Cow;
 
 use memchr::memchr;
 
-use crate::api_usage::Usage;
+use crate::api_usage::{ApiUsage, CacheCreation};
+use crate::json::lenient::count_of_float;
 
 /// The fields of a transcript line that matter for usage.
 #[derive(Default)]
@@ -26,7 +27,7 @@ pub struct UsageLine<'a> {
 pub struct Message<'a> {
     pub id: Option<Cow<'a, str>>,
     pub model: Option<Cow<'a, str>>,
-    pub usage: Option<Usage>,
+    pub usage: Option<ApiUsage>,
 }
 
 impl<'a> UsageLine<'a> {
@@ -199,30 +200,40 @@ impl<'a> Cursor<'a> {
     }
 
     /// The `usage` object; another type reads as `None`.
-    fn usage(&mut self) -> Option<Option<Usage>> {
+    fn usage(&mut self) -> Option<Option<ApiUsage>> {
         if self.peek()? != b'{' {
             return self.skip_value().map(|()| None);
         }
-        let mut usage = Usage::default();
+        let mut usage = ApiUsage::default();
         self.object(|c, key| {
             match key {
                 b"input_tokens" => usage.input_tokens = c.count()?,
                 b"output_tokens" => usage.output_tokens = c.count()?,
                 b"cache_creation_input_tokens" => usage.cache_creation_input_tokens = c.count()?,
                 b"cache_read_input_tokens" => usage.cache_read_input_tokens = c.count()?,
-                b"cache_creation" if c.peek()? == b'{' => c.object(|c, key| {
-                    match key {
-                        b"ephemeral_5m_input_tokens" => usage.ephemeral_5m_input_tokens = c.count()?,
-                        b"ephemeral_1h_input_tokens" => usage.ephemeral_1h_input_tokens = c.count()?,
-                        _ => c.skip_value()?,
-                    }
-                    Some(())
-                })?,
+                b"cache_creation" => usage.cache_creation = c.cache_creation()?,
                 _ => c.skip_value()?,
             }
             Some(())
         })?;
         Some(Some(usage))
+    }
+
+    /// `usage.cache_creation`; another type reads as `None`.
+    fn cache_creation(&mut self) -> Option<Option<CacheCreation>> {
+        if self.peek()? != b'{' {
+            return self.skip_value().map(|()| None);
+        }
+        let mut split = CacheCreation::default();
+        self.object(|c, key| {
+            match key {
+                b"ephemeral_5m_input_tokens" => split.ephemeral_5m_input_tokens = c.count()?,
+                b"ephemeral_1h_input_tokens" => split.ephemeral_1h_input_tokens = c.count()?,
+                _ => c.skip_value()?,
+            }
+            Some(())
+        })?;
+        Some(Some(split))
     }
 
     /// A token count: a non-negative integer, or a float rounded; another value is `None`.
@@ -238,14 +249,14 @@ impl<'a> Cursor<'a> {
             return Some(parsed);
         }
         let float: Option<f64> = std::str::from_utf8(literal).ok().and_then(|s| s.parse().ok());
-        Some(float.filter(|f| f.is_finite() && *f >= 0.0).map(|f| f.round() as u64))
+        Some(float.and_then(count_of_float))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::accounting::totals::TokenCounts;
+    use crate::accounting::tokens::TokenCounts;
 
     fn parse(line: &str) -> Option<UsageLine<'_>> {
         UsageLine::parse(line.as_bytes())
@@ -268,7 +279,7 @@ mod tests {
             (message.id.as_deref(), message.model.as_deref()),
             (Some("msg_1"), Some("claude-opus-4-5"))
         );
-        let tokens = message.usage.unwrap().tokens();
+        let tokens = TokenCounts::from(&message.usage.unwrap());
         assert_eq!(
             tokens,
             TokenCounts {
@@ -319,12 +330,9 @@ mod tests {
         assert_eq!(usage.output_tokens, Some(5));
         assert_eq!(usage.cache_read_input_tokens, None);
         assert_eq!(usage.cache_creation_input_tokens, None);
-        assert_eq!(
-            (usage.ephemeral_5m_input_tokens, usage.ephemeral_1h_input_tokens),
-            (Some(1000), None)
-        );
+        assert_eq!((usage.cache_write_5m(), usage.cache_write_1h()), (Some(1000), None));
         let usage = parse(r#"{"message":{"usage":{"cache_creation":"x","input_tokens":18446744073709551616}}}"#);
-        assert_eq!(usage.unwrap().message.unwrap().usage.unwrap(), Usage::default());
+        assert_eq!(usage.unwrap().message.unwrap().usage.unwrap(), ApiUsage::default());
     }
 
     #[test]

@@ -5,5 +5,6 @@ pub mod chunks;
 pub mod line;
 pub mod pricing;
 pub mod scan;
+pub mod tokens;
 pub mod totals;
 pub mod transcripts;

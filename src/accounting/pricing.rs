@@ -7,7 +7,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::totals::TokenCounts;
+use super::tokens::TokenCounts;
 use crate::error::{Error, Result};
 
 /// A request whose input (fresh + cache write + cache read) exceeds this is billed at the

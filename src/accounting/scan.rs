@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use super::chunks::for_each_chunk;
 use super::line::UsageLine;
+use super::tokens::TokenCounts;
 use super::totals::{Deduplicator, Response, UsageTotals, response_key};
 use crate::clock::timestamp_millis;
 
@@ -138,7 +139,7 @@ impl UsageScan {
         let response = Response {
             model: self.totals.model_index(model),
             subagent: subagent || parsed.is_sidechain == Some(true),
-            tokens: usage.tokens(),
+            tokens: TokenCounts::from(&usage),
         };
         let key = response_key(message.id.as_deref(), parsed.request_id.as_deref());
         self.dedup.add(key, response, &mut self.totals);

@@ -1,6 +1,6 @@
-//! Token totals of a session: counts per kind of token, tallies per model (main chain and
-//! subagents apart, long-context requests apart), and the de-duplication of API responses
-//! that the client wrote as several lines.
+//! Token totals of a session: tallies per model (main chain and subagents apart,
+//! long-context requests apart), and the de-duplication of API responses that the client
+//! wrote as several lines.
 
 use std::collections::{HashSet, VecDeque};
 use std::hash::{BuildHasherDefault, Hash, Hasher};
@@ -8,51 +8,11 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 use serde::Serialize;
 
 use super::pricing::LONG_CONTEXT_THRESHOLD;
+use super::tokens::TokenCounts;
 
 /// How many recent responses stay open to absorb their streamed repeats. Repeats of one
 /// response are written next to each other (a few lines apart when subagents interleave).
 const OPEN_RESPONSES: usize = 64;
-
-/// Token counts of one or more API responses.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-pub struct TokenCounts {
-    pub input: u64,
-    pub output: u64,
-    pub cache_write_5m: u64,
-    pub cache_write_1h: u64,
-    pub cache_read: u64,
-}
-
-impl TokenCounts {
-    /// Adds `other` field by field.
-    pub fn add(&mut self, other: &Self) {
-        self.input += other.input;
-        self.output += other.output;
-        self.cache_write_5m += other.cache_write_5m;
-        self.cache_write_1h += other.cache_write_1h;
-        self.cache_read += other.cache_read;
-    }
-
-    /// Keeps the larger of each field: a streamed response's later lines carry the final
-    /// `output_tokens`, its earlier ones a partial count.
-    pub fn absorb(&mut self, other: &Self) {
-        self.input = self.input.max(other.input);
-        self.output = self.output.max(other.output);
-        self.cache_write_5m = self.cache_write_5m.max(other.cache_write_5m);
-        self.cache_write_1h = self.cache_write_1h.max(other.cache_write_1h);
-        self.cache_read = self.cache_read.max(other.cache_read);
-    }
-
-    /// The request's whole input: fresh, cache writes and cache reads.
-    pub fn prompt(&self) -> u64 {
-        self.input + self.cache_write_5m + self.cache_write_1h + self.cache_read
-    }
-
-    /// Every token, input and output.
-    pub fn total(&self) -> u64 {
-        self.prompt() + self.output
-    }
-}
 
 /// The responses of one model, in one part of the session.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::config::{Config, MonitorSettings};
 use crate::context::debounce::{self, Level};
-use crate::context::usage::{self, ContextUsage};
+use crate::context::window::{self, ContextUsage};
 use crate::context::{bridge, transcript};
 use crate::fsx;
 use crate::hook::payload::HookPayload;
@@ -181,8 +181,8 @@ pub fn warning_text(level: Level, usage: &ContextUsage, advice: Advice) -> Strin
         "{head}: Usage at {}%. Remaining: {}%. ({} of {} tokens in use.)",
         usage.used_percent(),
         usage.remaining_percent(),
-        usage::short_tokens(usage.used_tokens),
-        usage::short_tokens(usage.window),
+        window::short_tokens(usage.used_tokens),
+        window::short_tokens(usage.window),
     );
     let advice = match (level, advice) {
         (Level::Warning, Advice::Planning) => {
@@ -220,7 +220,7 @@ pub fn warning_text(level: Level, usage: &ContextUsage, advice: Advice) -> Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::context::usage::UsageSource;
+    use crate::context::window::UsageSource;
 
     fn settings() -> MonitorSettings {
         Config::default().monitor()

@@ -2,7 +2,7 @@
 
 use serde::Deserialize;
 
-use crate::hook::payload::lenient;
+use crate::json::lenient::lenient;
 
 use super::Project;
 

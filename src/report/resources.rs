@@ -5,7 +5,8 @@ use serde::Serialize;
 
 use crate::accounting::pricing::PriceTable;
 use crate::accounting::scan::ScanStats;
-use crate::accounting::totals::{Tally, TokenCounts, UsageTotals};
+use crate::accounting::tokens::TokenCounts;
+use crate::accounting::totals::{Tally, UsageTotals};
 
 /// One model's row.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -1,15 +1,13 @@
-//! The percent math, in one place: tokens in the context, the window, the remaining
-//! percentage the monitor and bridge use, and the percentage the statusline shows.
+//! The context window's math, in one place: the window a model has, the tokens in it, the
+//! remaining percentage the monitor and bridge use, and the percentage the statusline shows.
 
+use crate::config::PercentMode;
 use crate::hook::payload::ContextWindow;
 
 /// The window Claude Code uses when nothing says otherwise.
 pub const DEFAULT_WINDOW: u64 = 200_000;
 /// The window of `[1m]` model ids.
 pub const LARGE_WINDOW: u64 = 1_000_000;
-/// Claude Code's own indicator divides by the window less this many tokens
-/// (measured on 2.1.197: 150k of 200k shows 83%, 160k 89%, 175k 97%).
-pub const CLAUDE_CODE_RESERVE: u64 = 20_000;
 
 /// Where a usage figure came from; written to the bridge file as `source`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,17 +35,6 @@ impl UsageSource {
             Self::Bridge => "bridge",
         }
     }
-}
-
-/// How the statusline states the percentage.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum PercentMode {
-    /// The same figure as Claude Code's own indicator (used ÷ (window − reserve)).
-    #[default]
-    Claude,
-    /// The raw share of the whole window (what /context and the bridge file use).
-    Raw,
 }
 
 /// How full the context window is.
@@ -191,6 +178,7 @@ pub fn short_tokens(n: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::CLAUDE_CODE_RESERVE;
 
     fn usage(used: u64, window: u64) -> ContextUsage {
         ContextUsage {
