@@ -7,10 +7,9 @@
 
 use std::borrow::Cow;
 
-use memchr::memchr;
-
 use crate::api_usage::{ApiUsage, CacheCreation};
 use crate::json::lenient::count_of_float;
+use crate::json::skip;
 
 /// The fields of a transcript line that matter for usage.
 #[derive(Default)]
@@ -59,13 +58,8 @@ struct Cursor<'a> {
 impl<'a> Cursor<'a> {
     /// The next byte that is not whitespace, without taking it.
     fn peek(&mut self) -> Option<u8> {
-        while let Some(&b) = self.bytes.get(self.at) {
-            if !matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
-                return Some(b);
-            }
-            self.at += 1;
-        }
-        None
+        self.at = skip::skip_whitespace(self.bytes, self.at);
+        self.bytes.get(self.at).copied()
     }
 
     fn eat(&mut self, byte: u8) -> Option<()> {
@@ -93,63 +87,21 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// A string's bytes between its quotes, escapes left as written. Looks for quotes only:
-    /// a quote after an odd run of backslashes is escaped, so `\n` and `\\` cost nothing.
+    /// A string's bytes between its quotes, escapes left as written.
     fn raw_string(&mut self) -> Option<&'a [u8]> {
-        self.eat(b'"')?;
-        let start = self.at;
-        loop {
-            let found = self.at + memchr(b'"', self.bytes.get(self.at..)?)?;
-            let backslashes = self.bytes[start..found]
-                .iter()
-                .rev()
-                .take_while(|&&b| b == b'\\')
-                .count();
-            self.at = found + 1;
-            if backslashes % 2 == 0 {
-                return Some(&self.bytes[start..found]);
-            }
+        if self.peek()? != b'"' {
+            return None;
         }
+        let start = self.at;
+        self.at = skip::string_end(self.bytes, start)?;
+        Some(&self.bytes[start + 1..self.at - 1])
     }
 
-    /// Skips any value. Containers are skipped by counting brackets outside strings;
-    /// strings are skipped whole, so a long one costs a few vector compares.
+    /// Skips any value without decoding it.
     fn skip_value(&mut self) -> Option<()> {
-        match self.peek()? {
-            b'"' => self.raw_string().map(drop),
-            b'{' | b'[' => {
-                let mut depth = 0usize;
-                loop {
-                    match *self.bytes.get(self.at)? {
-                        b'"' => {
-                            self.raw_string()?;
-                            continue;
-                        }
-                        b'{' | b'[' => depth += 1,
-                        b'}' | b']' => {
-                            depth -= 1;
-                            if depth == 0 {
-                                self.at += 1;
-                                return Some(());
-                            }
-                        }
-                        _ => {}
-                    }
-                    self.at += 1;
-                }
-            }
-            _ => {
-                let start = self.at;
-                while self
-                    .bytes
-                    .get(self.at)
-                    .is_some_and(|b| !matches!(b, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r'))
-                {
-                    self.at += 1;
-                }
-                (self.at > start).then_some(())
-            }
-        }
+        self.peek()?;
+        self.at = skip::value_end(self.bytes, self.at)?;
+        Some(())
     }
 
     /// A string value (decoded when it has escapes); another type reads as `None`.

@@ -2,3 +2,4 @@
 //! typed value is absent, never a failure of the whole) and values skipped without decoding.
 
 pub mod lenient;
+pub mod skip;
