@@ -10,6 +10,7 @@ pub mod clock;
 pub mod config;
 pub mod context;
 pub mod continuity;
+pub mod dispatch;
 pub mod error;
 pub mod fsx;
 pub mod git;

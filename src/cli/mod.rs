@@ -66,7 +66,7 @@ pub fn main(args: Vec<OsString>) -> u8 {
     let wants_help = args.iter().skip(1).any(|a| a == "--help" || a == "-h");
     match name {
         "statusline" if !wants_help => return run_silently(|| Some(crate::context::statusline::run())),
-        "hook" | "monitor" if !wants_help => return run_silently(crate::hook::run),
+        "hook" | "monitor" if !wants_help => return run_silently(crate::dispatch::run),
         _ => {}
     }
     match run(args) {
