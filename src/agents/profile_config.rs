@@ -13,9 +13,8 @@ use crate::error::{Error, Result};
 use crate::fsx;
 use crate::json::skip;
 use crate::planning::Project;
+use crate::planning::config as planning_config;
 
-/// Largest config.json baton reads.
-const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
 /// The key `baton profile set` edits.
 const KEY: &str = "model_profile";
 
@@ -48,14 +47,9 @@ impl ModelSettings {
     }
 }
 
-/// `<project>/.planning/config.json`.
-pub fn path(project: &Project) -> PathBuf {
-    project.planning_dir().join("config.json")
-}
-
 /// Reads the model settings; a missing file gives the defaults, a broken one an error.
 pub fn read(project: &Project) -> Result<ModelSettings> {
-    let path = path(project);
+    let path = planning_config::path(project);
     let text = match read_text(&path)? {
         Some(text) => text,
         None => {
@@ -115,7 +109,7 @@ pub fn parse(text: &str) -> Result<ModelSettings, String> {
 /// Sets `model_profile` under the project's lock, keeping everything else in the file;
 /// creates the file (and `.planning/`) when missing. Returns the previous value.
 pub fn set_profile(project: &Project, profile: Profile) -> Result<Option<String>> {
-    let path = path(project);
+    let path = planning_config::path(project);
     let _lock = project.lock("config.json")?;
     let old = read_text(&path)?;
     let previous = match &old {
@@ -168,7 +162,7 @@ fn splice(text: &str, start: usize, end: usize, with: &str) -> String {
 }
 
 fn read_text(path: &std::path::Path) -> Result<Option<String>> {
-    match fsx::read_regular(path, MAX_CONFIG_BYTES) {
+    match planning_config::read_bytes(path) {
         Ok(bytes) => String::from_utf8(bytes)
             .map(Some)
             .map_err(|_| Error::invalid(path, "not UTF-8 text; fix or remove the file")),

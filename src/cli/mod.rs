@@ -36,7 +36,7 @@ pub const COMMANDS: &[Command] = &[
     install::INSTALL,
     install::UNINSTALL,
     install::DOCTOR,
-    install::COMPLETIONS,
+    completions::COMPLETIONS,
     profile::PROFILE,
     agents::AGENTS,
 ];
