@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::verify::Verification;
+use super::verification::Verification;
 use crate::clock;
 use crate::error::{Error, Result};
 use crate::fsx;

@@ -141,7 +141,7 @@ fn run_pause(parser: &mut lexopt::Parser) -> Result<()> {
     }
     let rel = |p: &std::path::Path| resume::relative(&project, p);
     let place = match outcome.record.phase {
-        Some(_) => format!(": {}", pause::stopped_at(&outcome.record)),
+        Some(_) => format!(": {}", outcome.record.stopped_at()),
         None => format!(" in {}", project.root.display()),
     };
     let mut out = format!(

@@ -54,6 +54,13 @@ fn place(from: &Path, to: &Path) -> std::io::Result<bool> {
     }
 }
 
+/// `03-cart` for a phase directory, `planning` for `.planning/`: names archived pages.
+pub fn dir_label(dir: &Path) -> String {
+    dir.file_name()
+        .map(|n| n.to_string_lossy().trim_start_matches('.').to_owned())
+        .unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

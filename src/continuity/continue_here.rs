@@ -30,7 +30,7 @@ pub fn render(h: &Handoff) -> String {
         yaml(&h.timestamp)
     );
     out.push_str("# Continue here\n\n## Current state\n\n");
-    out.push_str(&format!("{}\n", super::pause::stopped_at(h)));
+    out.push_str(&format!("{}\n", h.stopped_at()));
     if let Some(notes) = &h.context_notes {
         out.push_str(&format!("\n{notes}\n"));
     }

@@ -69,7 +69,7 @@ pub fn pause(project: &Project, request: &PauseRequest, now: chrono::DateTime<ch
     if let Ok(existing) = std::fs::read(&continue_path)
         && !continue_here::is_batons(&String::from_utf8_lossy(&existing))
     {
-        let stem = format!("continue-here-{}", dir_label(&dir));
+        let stem = format!("continue-here-{}", archive::dir_label(&dir));
         archived.push(archive::move_in(project, &continue_path, &stem, "md", now)?);
     }
     let text = continue_here::render(&record);
@@ -88,13 +88,6 @@ pub fn pause(project: &Project, request: &PauseRequest, now: chrono::DateTime<ch
         archived,
         record,
     })
-}
-
-/// `03-cart` for a phase directory, `planning` for `.planning/`: names archived pages.
-pub fn dir_label(dir: &Path) -> String {
-    dir.file_name()
-        .map(|n| n.to_string_lossy().trim_start_matches('.').to_owned())
-        .unwrap_or_default()
 }
 
 /// Keeps what the previous handoff knew and the new one does not: its blockers, human
@@ -277,7 +270,7 @@ fn record_in_state(
     continue_path: &Path,
     now: chrono::DateTime<chrono::Utc>,
 ) -> Result<Option<PathBuf>> {
-    let stopped = stopped_at(record);
+    let stopped = record.stopped_at();
     let stamp = now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
     let resume = continue_path
         .strip_prefix(&project.root)
@@ -296,23 +289,4 @@ fn record_in_state(
         edited = state_edit::set_continuity_line(&edited, "Stopped at:", &stopped);
         state_edit::set_continuity_line(&edited, "Resume file:", &resume)
     })
-}
-
-/// One line saying where work stopped: `Phase 3 (API), plan 03-02: <in-progress task>`.
-pub fn stopped_at(record: &Handoff) -> String {
-    let mut text = match (&record.phase, &record.phase_name) {
-        (Some(p), Some(n)) => format!("Phase {p} ({n})"),
-        (Some(p), None) => format!("Phase {p}"),
-        _ => "Paused".to_owned(),
-    };
-    if let Some(plan) = &record.plan {
-        text.push_str(&format!(", plan {plan}"));
-    }
-    // "Plan 03-02" adds nothing to ", plan 03-02"; a real task name does.
-    if let Some(task) = record.in_progress_task().and_then(|t| t.name.as_deref())
-        && record.plan.as_deref().is_none_or(|p| !task.contains(p))
-    {
-        text.push_str(&format!(": {task}"));
-    }
-    text
 }

@@ -227,7 +227,7 @@ pub fn archive(project: &Project, handoff: bool, now: chrono::DateTime<chrono::U
     for dir in dirs {
         let page = dir.join(".continue-here.md");
         if page.is_file() {
-            let stem = format!("continue-here-{}", super::pause::dir_label(&dir));
+            let stem = format!("continue-here-{}", archive::dir_label(&dir));
             moved.push(archive::move_in(project, &page, &stem, "md", now)?);
         }
     }

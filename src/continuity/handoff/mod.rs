@@ -3,11 +3,14 @@
 //! Fields baton does not know (GSD's `git_branch`, `resume_command`, a task's `files`, …)
 //! are kept, at the top level and inside every list item, and written back as they came.
 
+mod fields;
+
 use std::path::{Path, PathBuf};
 
-use serde::de::DeserializeOwned;
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+
+use fields::{flag, list, scalar, text, texts};
 
 use crate::error::{Error, Result};
 use crate::fsx;
@@ -149,111 +152,6 @@ pub struct Handoff {
     pub extra: Map<String, Value>,
 }
 
-/// Strings, numbers and booleans read as text; `null` and empty strings as absent.
-fn text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    Ok(match Value::deserialize(d)? {
-        Value::String(s) if !s.trim().is_empty() => Some(s),
-        Value::Number(n) => Some(n.to_string()),
-        Value::Bool(b) => Some(b.to_string()),
-        _ => None,
-    })
-}
-
-/// Any value but `null` and an empty string, kept as it was (a numeric id stays a number).
-fn scalar<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
-    Ok(match Value::deserialize(d)? {
-        Value::Null => None,
-        Value::String(s) if s.trim().is_empty() => None,
-        v => Some(v),
-    })
-}
-
-/// `true`, `"true"`/`"yes"` and non-zero numbers are true; `null` and anything else false.
-fn flag<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
-    Ok(match Value::deserialize(d)? {
-        Value::Bool(b) => b,
-        Value::String(s) => matches!(s.trim().to_ascii_lowercase().as_str(), "true" | "yes"),
-        Value::Number(n) => n.as_f64().is_some_and(|n| n != 0.0),
-        _ => false,
-    })
-}
-
-/// A list item given as plain text instead of an object (`"remaining_tasks": ["Routes"]`).
-trait FromText: Default {
-    fn from_text(text: String) -> Self;
-}
-
-impl FromText for Task {
-    fn from_text(text: String) -> Self {
-        Self {
-            name: Some(text),
-            ..Self::default()
-        }
-    }
-}
-
-impl FromText for Blocker {
-    fn from_text(text: String) -> Self {
-        Self {
-            description: Some(text),
-            ..Self::default()
-        }
-    }
-}
-
-impl FromText for HumanAction {
-    fn from_text(text: String) -> Self {
-        Self {
-            action: Some(text),
-            ..Self::default()
-        }
-    }
-}
-
-impl FromText for Decision {
-    fn from_text(text: String) -> Self {
-        Self {
-            decision: Some(text),
-            ..Self::default()
-        }
-    }
-}
-
-/// A list of items, leniently: `null` is empty, a single item is a list of one, an item may
-/// be text; items of no usable shape are skipped.
-fn list<'de, D: Deserializer<'de>, T: DeserializeOwned + FromText>(d: D) -> Result<Vec<T>, D::Error> {
-    let items = match Value::deserialize(d)? {
-        Value::Null => Vec::new(),
-        Value::Array(items) => items,
-        one => vec![one],
-    };
-    Ok(items
-        .into_iter()
-        .filter_map(|item| match item {
-            Value::Object(_) => serde_json::from_value(item).ok(),
-            Value::String(s) if !s.trim().is_empty() => Some(T::from_text(s)),
-            Value::Number(n) => Some(T::from_text(n.to_string())),
-            _ => None,
-        })
-        .collect())
-}
-
-/// A list of text: `null` is empty, a single string a list of one; other items are skipped.
-fn texts<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
-    let items = match Value::deserialize(d)? {
-        Value::Null => Vec::new(),
-        Value::Array(items) => items,
-        one => vec![one],
-    };
-    Ok(items
-        .into_iter()
-        .filter_map(|item| match item {
-            Value::String(s) if !s.trim().is_empty() => Some(s),
-            _ => None,
-        })
-        .collect())
-}
-
 impl Handoff {
     /// Every problem that keeps this handoff from being written; empty when valid.
     pub fn problems(&self) -> Vec<String> {
@@ -295,6 +193,25 @@ impl Handoff {
             }
         }
         problems
+    }
+
+    /// One line saying where work stopped: `Phase 3 (API), plan 03-02: <in-progress task>`.
+    pub fn stopped_at(&self) -> String {
+        let mut text = match (&self.phase, &self.phase_name) {
+            (Some(p), Some(n)) => format!("Phase {p} ({n})"),
+            (Some(p), None) => format!("Phase {p}"),
+            _ => "Paused".to_owned(),
+        };
+        if let Some(plan) = &self.plan {
+            text.push_str(&format!(", plan {plan}"));
+        }
+        // "Plan 03-02" adds nothing to ", plan 03-02"; a real task name does.
+        if let Some(task) = self.in_progress_task().and_then(|t| t.name.as_deref())
+            && self.plan.as_deref().is_none_or(|p| !task.contains(p))
+        {
+            text.push_str(&format!(": {task}"));
+        }
+        text
     }
 
     /// The task in progress: a remaining task marked `in_progress`, else the first remaining.
