@@ -106,6 +106,7 @@ impl Config {
         Self { user, project }
     }
 
+    /// The monitor's settings, project over user, with GSD's defaults.
     pub fn monitor(&self) -> MonitorSettings {
         let pick = |f: fn(&MonitorFile) -> Option<u64>| {
             self.project
@@ -127,6 +128,7 @@ impl Config {
         }
     }
 
+    /// The statusline's settings, project over user, with the defaults.
     pub fn statusline(&self) -> StatuslineSettings {
         let project = self.project.statusline.as_ref();
         let user = self.user.statusline.as_ref();
@@ -146,6 +148,7 @@ impl Config {
         }
     }
 
+    /// The configured window size (project over user), for when Claude Code does not say.
     pub fn context_window_size(&self) -> Option<u64> {
         self.project.context_window_size.or(self.user.context_window_size)
     }

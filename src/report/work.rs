@@ -217,53 +217,72 @@ fn phases_progressed(snapshot: &Snapshot, plans: &[PlanDone]) -> Vec<PhaseProgre
 }
 
 fn add_handoff(work: &mut Work, handoff: &Handoff) {
-    let push = |list: &mut Vec<String>, item: String| {
-        if !item.is_empty() && !list.contains(&item) {
-            list.push(item);
-        }
-    };
     // Compared before decorating: STATE.md's "X" and the handoff's "X (technical)" are one blocker.
-    let mut seen: Vec<String> = work.blockers.clone();
-    for b in &handoff.blockers {
-        let description = b.description.as_deref().unwrap_or_default().trim().to_owned();
-        if description.is_empty() || seen.contains(&description) {
+    let seen = work.blockers.clone();
+    add_once(
+        &mut work.blockers,
+        seen,
+        &handoff.blockers,
+        |b| b.description.as_deref(),
+        |b| {
+            let mut text = b.description.clone().unwrap_or_default();
+            if let Some(kind) = b.kind.as_deref().filter(|k| !k.is_empty()) {
+                text = format!("{text} ({kind})");
+            }
+            if let Some(w) = b.workaround.as_deref().filter(|w| !w.is_empty()) {
+                text = format!("{text}; workaround: {w}");
+            }
+            text
+        },
+    );
+    add_once(
+        &mut work.human_actions,
+        Vec::new(),
+        &handoff.human_actions_pending,
+        |a| a.action.as_deref(),
+        |a| {
+            let mut text = a.action.clone().unwrap_or_default();
+            if a.blocking {
+                text.push_str(" (blocking)");
+            }
+            text
+        },
+    );
+    let seen = work.decisions.clone();
+    add_once(
+        &mut work.decisions,
+        seen,
+        &handoff.decisions,
+        |d| d.decision.as_deref(),
+        |d| {
+            let mut text = d.decision.clone().unwrap_or_default();
+            if let Some(r) = d.rationale.as_deref().filter(|r| !r.is_empty()) {
+                text = format!("{text}: {r}");
+            }
+            text
+        },
+    );
+}
+
+/// Adds the text `word` gives each item to `list`, once per `key` (trimmed): an item without
+/// a key, or whose key is in `seen` or came before, is skipped, and so is a text already listed.
+fn add_once<T>(
+    list: &mut Vec<String>,
+    mut seen: Vec<String>,
+    items: &[T],
+    key: impl Fn(&T) -> Option<&str>,
+    word: impl Fn(&T) -> String,
+) {
+    for item in items {
+        let key = key(item).unwrap_or_default().trim().to_owned();
+        if key.is_empty() || seen.contains(&key) {
             continue;
         }
-        seen.push(description);
-        let mut text = b.description.clone().unwrap_or_default();
-        if let Some(kind) = b.kind.as_deref().filter(|k| !k.is_empty()) {
-            text = format!("{text} ({kind})");
+        seen.push(key);
+        let text = word(item);
+        if !text.is_empty() && !list.contains(&text) {
+            list.push(text);
         }
-        if let Some(w) = b.workaround.as_deref().filter(|w| !w.is_empty()) {
-            text = format!("{text}; workaround: {w}");
-        }
-        push(&mut work.blockers, text);
-    }
-    let mut seen: Vec<String> = Vec::new();
-    for a in &handoff.human_actions_pending {
-        let action = a.action.as_deref().unwrap_or_default().trim().to_owned();
-        if action.is_empty() || seen.contains(&action) {
-            continue;
-        }
-        seen.push(action);
-        let mut text = a.action.clone().unwrap_or_default();
-        if a.blocking {
-            text.push_str(" (blocking)");
-        }
-        push(&mut work.human_actions, text);
-    }
-    let mut seen: Vec<String> = work.decisions.clone();
-    for d in &handoff.decisions {
-        let decision = d.decision.as_deref().unwrap_or_default().trim().to_owned();
-        if decision.is_empty() || seen.contains(&decision) {
-            continue;
-        }
-        seen.push(decision);
-        let mut text = d.decision.clone().unwrap_or_default();
-        if let Some(r) = d.rationale.as_deref().filter(|r| !r.is_empty()) {
-            text = format!("{text}: {r}");
-        }
-        push(&mut work.decisions, text);
     }
 }
 

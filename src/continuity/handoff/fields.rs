@@ -61,12 +61,7 @@ from_text!(Task => name, Blocker => description, HumanAction => action, Decision
 /// A list of items, leniently: `null` is empty, a single item is a list of one, an item may
 /// be text; items of no usable shape are skipped.
 pub(super) fn list<'de, D: Deserializer<'de>, T: DeserializeOwned + FromText>(d: D) -> Result<Vec<T>, D::Error> {
-    let items = match Value::deserialize(d)? {
-        Value::Null => Vec::new(),
-        Value::Array(items) => items,
-        one => vec![one],
-    };
-    Ok(items
+    Ok(items(d)?
         .into_iter()
         .filter_map(|item| match item {
             Value::Object(_) => serde_json::from_value(item).ok(),
@@ -79,16 +74,20 @@ pub(super) fn list<'de, D: Deserializer<'de>, T: DeserializeOwned + FromText>(d:
 
 /// A list of text: `null` is empty, a single string a list of one; other items are skipped.
 pub(super) fn texts<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
-    let items = match Value::deserialize(d)? {
-        Value::Null => Vec::new(),
-        Value::Array(items) => items,
-        one => vec![one],
-    };
-    Ok(items
+    Ok(items(d)?
         .into_iter()
         .filter_map(|item| match item {
             Value::String(s) if !s.trim().is_empty() => Some(s),
             _ => None,
         })
         .collect())
+}
+
+/// The values of a list: `null` is none, a value that is not an array a list of one.
+fn items<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Value>, D::Error> {
+    Ok(match Value::deserialize(d)? {
+        Value::Null => Vec::new(),
+        Value::Array(items) => items,
+        one => vec![one],
+    })
 }
