@@ -5,11 +5,25 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::context::usage::{CLAUDE_CODE_RESERVE, PercentMode};
-use crate::hook::payload::lenient;
+use crate::json::lenient::lenient;
 
 /// Largest config file baton reads.
 const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
+
+/// Claude Code's own indicator divides by the window less this many tokens
+/// (measured on 2.1.197: 150k of 200k shows 83%, 160k 89%, 175k 97%).
+pub const CLAUDE_CODE_RESERVE: u64 = 20_000;
+
+/// How the statusline states the percentage.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PercentMode {
+    /// The same figure as Claude Code's own indicator (used ÷ (window − reserve)).
+    #[default]
+    Claude,
+    /// The raw share of the whole window (what /context and the bridge file use).
+    Raw,
+}
 
 /// One config file as written; absent keys are `None`.
 #[derive(Debug, Default, Deserialize, Clone)]
@@ -92,6 +106,7 @@ impl Config {
         Self { user, project }
     }
 
+    /// The monitor's settings, project over user, with GSD's defaults.
     pub fn monitor(&self) -> MonitorSettings {
         let pick = |f: fn(&MonitorFile) -> Option<u64>| {
             self.project
@@ -113,6 +128,7 @@ impl Config {
         }
     }
 
+    /// The statusline's settings, project over user, with the defaults.
     pub fn statusline(&self) -> StatuslineSettings {
         let project = self.project.statusline.as_ref();
         let user = self.user.statusline.as_ref();
@@ -132,6 +148,7 @@ impl Config {
         }
     }
 
+    /// The configured window size (project over user), for when Claude Code does not say.
     pub fn context_window_size(&self) -> Option<u64> {
         self.project.context_window_size.or(self.user.context_window_size)
     }

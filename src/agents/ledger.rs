@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::verify::Verification;
+use super::verification::Verification;
+use crate::clock;
 use crate::error::{Error, Result};
 use crate::fsx;
 use crate::planning::Project;
-use crate::session::time;
 
 /// Largest ledger file baton reads (a final message is capped well below this).
 const MAX_RUN_BYTES: u64 = 4 * 1024 * 1024;
@@ -70,12 +70,12 @@ pub struct Run {
 impl Run {
     /// Milliseconds since the epoch at the start, if recorded.
     pub fn started_ms(&self) -> Option<i64> {
-        time::timestamp_millis(self.started_at.as_deref()?)
+        clock::timestamp_millis(self.started_at.as_deref()?)
     }
 
     /// Milliseconds since the epoch at the end, if recorded.
     pub fn ended_ms(&self) -> Option<i64> {
-        time::timestamp_millis(self.ended_at.as_deref()?)
+        clock::timestamp_millis(self.ended_at.as_deref()?)
     }
 
     /// Milliseconds the run took, when both ends are known.
@@ -127,7 +127,7 @@ fn below(path: &Path, top: &Path) -> Option<PathBuf> {
 pub const MAX_TOOL_EDITS: usize = 2_000;
 
 /// Now as the ledger writes times: RFC 3339 UTC with milliseconds (read back with
-/// `session::time::timestamp_millis`; `session::time::utc_rfc3339` keeps only seconds, too
+/// `clock::timestamp_millis`; `clock::utc_rfc3339` keeps only seconds, too
 /// coarse to order runs that start within one second).
 pub(super) fn now() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)

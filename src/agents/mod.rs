@@ -9,6 +9,7 @@ pub mod payload;
 pub mod plans;
 pub mod profile_config;
 pub mod profiles;
+pub mod verification;
 pub mod verify;
 pub mod waves;
 

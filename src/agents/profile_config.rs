@@ -11,10 +11,10 @@ use serde_json::Value;
 use super::profiles::{self, Profile};
 use crate::error::{Error, Result};
 use crate::fsx;
+use crate::json::skip;
 use crate::planning::Project;
+use crate::planning::config as planning_config;
 
-/// Largest config.json baton reads.
-const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
 /// The key `baton profile set` edits.
 const KEY: &str = "model_profile";
 
@@ -47,14 +47,9 @@ impl ModelSettings {
     }
 }
 
-/// `<project>/.planning/config.json`.
-pub fn path(project: &Project) -> PathBuf {
-    project.planning_dir().join("config.json")
-}
-
 /// Reads the model settings; a missing file gives the defaults, a broken one an error.
 pub fn read(project: &Project) -> Result<ModelSettings> {
-    let path = path(project);
+    let path = planning_config::path(project);
     let text = match read_text(&path)? {
         Some(text) => text,
         None => {
@@ -114,7 +109,7 @@ pub fn parse(text: &str) -> Result<ModelSettings, String> {
 /// Sets `model_profile` under the project's lock, keeping everything else in the file;
 /// creates the file (and `.planning/`) when missing. Returns the previous value.
 pub fn set_profile(project: &Project, profile: Profile) -> Result<Option<String>> {
-    let path = path(project);
+    let path = planning_config::path(project);
     let _lock = project.lock("config.json")?;
     let old = read_text(&path)?;
     let previous = match &old {
@@ -167,7 +162,7 @@ fn splice(text: &str, start: usize, end: usize, with: &str) -> String {
 }
 
 fn read_text(path: &std::path::Path) -> Result<Option<String>> {
-    match fsx::read_regular(path, MAX_CONFIG_BYTES) {
+    match planning_config::read_bytes(path) {
         Ok(bytes) => String::from_utf8(bytes)
             .map(Some)
             .map_err(|_| Error::invalid(path, "not UTF-8 text; fix or remove the file")),
@@ -204,13 +199,13 @@ struct Member {
 /// Scans text already known to be one valid JSON object.
 fn scan_object(text: &str) -> Option<ObjectSpan> {
     let bytes = text.as_bytes();
-    let mut i = skip_ws(bytes, 0);
+    let mut i = skip::skip_whitespace(bytes, 0);
     (bytes.get(i) == Some(&b'{')).then_some(())?;
     let open = i;
     i += 1;
     let mut members = Vec::new();
     loop {
-        i = skip_ws(bytes, i);
+        i = skip::skip_whitespace(bytes, i);
         match bytes.get(i)? {
             b'}' => {
                 return Some(ObjectSpan {
@@ -222,12 +217,12 @@ fn scan_object(text: &str) -> Option<ObjectSpan> {
             b',' => i += 1,
             b'"' => {
                 let key_start = i;
-                let key_end = skip_string(bytes, i)?;
+                let key_end = skip::string_end(bytes, i)?;
                 let key: String = serde_json::from_str(&text[key_start..key_end]).ok()?;
-                i = skip_ws(bytes, key_end);
+                i = skip::skip_whitespace(bytes, key_end);
                 (bytes.get(i) == Some(&b':')).then_some(())?;
-                let value_start = skip_ws(bytes, i + 1);
-                let value_end = skip_value(bytes, value_start)?;
+                let value_start = skip::skip_whitespace(bytes, i + 1);
+                let value_end = skip::value_end(bytes, value_start)?;
                 members.push(Member {
                     key,
                     key_start,
@@ -237,60 +232,6 @@ fn scan_object(text: &str) -> Option<ObjectSpan> {
                 i = value_end;
             }
             _ => return None,
-        }
-    }
-}
-
-fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
-    while bytes.get(i).is_some_and(|b| b.is_ascii_whitespace()) {
-        i += 1;
-    }
-    i
-}
-
-/// From an opening quote to just past the closing one.
-fn skip_string(bytes: &[u8], start: usize) -> Option<usize> {
-    let mut i = start + 1;
-    loop {
-        match bytes.get(i)? {
-            b'\\' => i += 2,
-            b'"' => return Some(i + 1),
-            _ => i += 1,
-        }
-    }
-}
-
-/// From a value's first byte to just past its last.
-fn skip_value(bytes: &[u8], start: usize) -> Option<usize> {
-    match bytes.get(start)? {
-        b'"' => skip_string(bytes, start),
-        b'{' | b'[' => {
-            let mut depth = 0usize;
-            let mut i = start;
-            loop {
-                match bytes.get(i)? {
-                    b'"' => {
-                        i = skip_string(bytes, i)?;
-                        continue;
-                    }
-                    b'{' | b'[' => depth += 1,
-                    b'}' | b']' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            return Some(i + 1);
-                        }
-                    }
-                    _ => {}
-                }
-                i += 1;
-            }
-        }
-        _ => {
-            let len = bytes[start..]
-                .iter()
-                .position(|b| matches!(b, b',' | b'}' | b']') || b.is_ascii_whitespace())
-                .unwrap_or(bytes.len() - start);
-            Some(start + len)
         }
     }
 }

@@ -6,7 +6,8 @@ use serde_json::json;
 
 use super::Command;
 use crate::agents::ledger::{self, Run, Status};
-use crate::agents::verify::{self, Verdict, Verification};
+use crate::agents::verification::{Verdict, Verification};
+use crate::agents::verify;
 use crate::agents::{payload, plans, waves};
 use crate::error::{Error, Result};
 use crate::planning::Project;

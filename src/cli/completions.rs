@@ -1,7 +1,42 @@
-//! Shell completions, generated from the command table and each command's help (the
-//! options are the `--flag` lines of its help), so they never drift from the parser's docs.
+//! `baton completions`: shell completions, generated from the command table and each
+//! command's help (the options are the `--flag` lines of its help), so they never drift from
+//! the parser's docs.
 
-use super::COMMANDS;
+use super::{COMMANDS, Command};
+use crate::error::{Error, Result};
+
+pub const COMPLETIONS: Command = Command {
+    name: "completions",
+    summary: "Print shell completions (bash, zsh or fish)",
+    help: "\
+baton completions: print a completion script
+
+Usage: baton completions bash|zsh|fish
+
+Examples:
+  baton completions bash > ~/.local/share/bash-completion/completions/baton
+  baton completions zsh > ~/.zfunc/_baton
+  baton completions fish > ~/.config/fish/completions/baton.fish
+",
+    run: Some(run_completions),
+};
+
+fn run_completions(parser: &mut lexopt::Parser) -> Result<()> {
+    let shell = match parser.next()? {
+        Some(lexopt::Arg::Value(s)) => s.to_string_lossy().into_owned(),
+        _ => {
+            return Err(Error::Usage(
+                "baton completions: name a shell: bash, zsh or fish".into(),
+            ));
+        }
+    };
+    let script = script(&shell).ok_or_else(|| {
+        Error::Usage(format!(
+            "baton completions: unknown shell '{shell}'; use bash, zsh or fish"
+        ))
+    })?;
+    super::print(&script)
+}
 
 /// The `--flags` a command's help lists.
 pub fn flags(help: &str) -> Vec<String> {

@@ -1,6 +1,6 @@
-//! `baton install`, `uninstall`, `doctor` and `completions`.
+//! `baton install`, `uninstall` and `doctor`.
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{BufRead, IsTerminal};
 use std::path::PathBuf;
 
 use super::Command;
@@ -84,22 +84,6 @@ Example:
   baton doctor
 ",
     run: Some(run_doctor),
-};
-
-pub const COMPLETIONS: Command = Command {
-    name: "completions",
-    summary: "Print shell completions (bash, zsh or fish)",
-    help: "\
-baton completions: print a completion script
-
-Usage: baton completions bash|zsh|fish
-
-Examples:
-  baton completions bash > ~/.local/share/bash-completion/completions/baton
-  baton completions zsh > ~/.zfunc/_baton
-  baton completions fish > ~/.config/fish/completions/baton.fish
-",
-    run: Some(run_completions),
 };
 
 struct ScopeArgs {
@@ -320,23 +304,4 @@ fn run_doctor(parser: &mut lexopt::Parser) -> Result<()> {
     } else {
         Ok(())
     }
-}
-
-fn run_completions(parser: &mut lexopt::Parser) -> Result<()> {
-    let shell = match parser.next()? {
-        Some(lexopt::Arg::Value(s)) => s.to_string_lossy().into_owned(),
-        _ => {
-            return Err(Error::Usage(
-                "baton completions: name a shell: bash, zsh or fish".into(),
-            ));
-        }
-    };
-    let script = super::completions::script(&shell).ok_or_else(|| {
-        Error::Usage(format!(
-            "baton completions: unknown shell '{shell}'; use bash, zsh or fish"
-        ))
-    })?;
-    let mut out = std::io::stdout().lock();
-    let _ = out.write_all(script.as_bytes());
-    Ok(())
 }

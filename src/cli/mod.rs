@@ -4,12 +4,12 @@
 
 mod agents;
 mod completions;
+mod continuity;
 mod hook;
 mod install;
 mod profile;
 mod progress;
 mod report;
-mod session;
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -30,13 +30,13 @@ pub const COMMANDS: &[Command] = &[
     hook::STATUSLINE,
     hook::HOOK,
     progress::PROGRESS,
-    session::PAUSE,
-    session::RESUME,
+    continuity::PAUSE,
+    continuity::RESUME,
     report::REPORT,
     install::INSTALL,
     install::UNINSTALL,
     install::DOCTOR,
-    install::COMPLETIONS,
+    completions::COMPLETIONS,
     profile::PROFILE,
     agents::AGENTS,
 ];
@@ -66,7 +66,7 @@ pub fn main(args: Vec<OsString>) -> u8 {
     let wants_help = args.iter().skip(1).any(|a| a == "--help" || a == "-h");
     match name {
         "statusline" if !wants_help => return run_silently(|| Some(crate::context::statusline::run())),
-        "hook" | "monitor" if !wants_help => return run_silently(crate::hook::run),
+        "hook" | "monitor" if !wants_help => return run_silently(crate::dispatch::run),
         _ => {}
     }
     match run(args) {

@@ -4,10 +4,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::Command;
+use crate::accounting::transcripts::SessionChoice;
 use crate::error::{Error, Result};
 use crate::hook::payload::HookPayload;
-use crate::session::report::{self, ReportOptions};
-use crate::session::transcripts::SessionChoice;
+use crate::report::{self, ReportOptions};
 
 /// How long `--hook` waits for the payload (Claude Code leaves stdin open).
 const HOOK_STDIN_WAIT: Duration = Duration::from_secs(2);
@@ -74,7 +74,7 @@ fn run(parser: &mut lexopt::Parser) -> Result<()> {
         }
     }
     if let Some(since) = since {
-        opts.since_ms = Some(crate::session::time::parse_since(&since, chrono::Utc::now())?);
+        opts.since_ms = Some(crate::clock::parse_since(&since, chrono::Utc::now())?);
     }
     if from_hook {
         // Hooks never fail visibly: problems go to $BATON_LOG.

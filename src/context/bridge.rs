@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::context::usage::{self, ContextUsage, UsageSource};
+use crate::context::window::{self, ContextUsage, UsageSource};
 use crate::fsx;
-use crate::hook::payload::{lenient, lenient_number};
+use crate::json::lenient::{lenient, lenient_number};
 
 /// Bigger than any bridge file baton or GSD writes.
 const MAX_BRIDGE_BYTES: u64 = 64 * 1024;
@@ -67,7 +67,7 @@ impl Bridge {
     /// the one of its model, else `configured`, else the default.
     pub fn usage(&self, configured: Option<u64>) -> Option<ContextUsage> {
         let remaining = self.remaining_percentage?.clamp(0.0, 100.0);
-        let window = usage::window_size(
+        let window = window::window_size(
             self.context_window_size,
             self.model_id.as_deref(),
             configured,
@@ -75,7 +75,7 @@ impl Bridge {
         );
         let used_tokens = self
             .used_tokens
-            .unwrap_or_else(|| usage::tokens_at_percent(100.0 - remaining, window));
+            .unwrap_or_else(|| window::tokens_at_percent(100.0 - remaining, window));
         Some(ContextUsage {
             used_tokens,
             window,

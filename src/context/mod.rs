@@ -1,4 +1,4 @@
-//! Context-window monitoring: the usage math, the transcript tail, the bridge file,
+//! Context-window monitoring: the window math, the transcript tail, the bridge file,
 //! the monitor's debounce and warning, the statusline, and temp-dir hygiene.
 
 pub mod bridge;
@@ -7,4 +7,4 @@ pub mod monitor;
 pub mod statusline;
 pub mod sweep;
 pub mod transcript;
-pub mod usage;
+pub mod window;

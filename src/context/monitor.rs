@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::config::{Config, MonitorSettings};
 use crate::context::debounce::{self, Level};
-use crate::context::usage::{self, ContextUsage};
+use crate::context::window::{self, ContextUsage};
 use crate::context::{bridge, transcript};
 use crate::fsx;
 use crate::hook::payload::HookPayload;
@@ -83,7 +83,7 @@ pub fn on_tool_use(payload: &HookPayload, now: u64) -> Option<String> {
 /// The first CRITICAL of a session in a project with planning state notes in STATE.md
 /// where the work stopped, once.
 fn record_exhaustion(project: &Project, session_id: &str, used_percent: u8) {
-    let recorded = crate::session::breadcrumb::record_context_exhaustion(project, used_percent)
+    let recorded = crate::continuity::breadcrumb::record_context_exhaustion(project, used_percent)
         .map_err(|e| e.to_string())
         .and_then(|()| debounce::mark_critical_recorded(session_id).map_err(|e| e.to_string()));
     if let Err(e) = recorded {
@@ -181,8 +181,8 @@ pub fn warning_text(level: Level, usage: &ContextUsage, advice: Advice) -> Strin
         "{head}: Usage at {}%. Remaining: {}%. ({} of {} tokens in use.)",
         usage.used_percent(),
         usage.remaining_percent(),
-        usage::short_tokens(usage.used_tokens),
-        usage::short_tokens(usage.window),
+        window::short_tokens(usage.used_tokens),
+        window::short_tokens(usage.window),
     );
     let advice = match (level, advice) {
         (Level::Warning, Advice::Planning) => {
@@ -220,7 +220,7 @@ pub fn warning_text(level: Level, usage: &ContextUsage, advice: Advice) -> Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::context::usage::UsageSource;
+    use crate::context::window::UsageSource;
 
     fn settings() -> MonitorSettings {
         Config::default().monitor()

@@ -8,8 +8,9 @@ use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 
-use crate::context::usage::{self, ContextUsage, UsageSource};
-use crate::hook::payload::{CurrentUsage, lenient};
+use crate::api_usage::ApiUsage;
+use crate::context::window::{self, ContextUsage, UsageSource};
+use crate::json::lenient::lenient;
 
 /// The first look: enough for the last turns of almost every session.
 const FIRST_WINDOW: u64 = 64 * 1024;
@@ -31,7 +32,7 @@ impl TailUsage {
     /// one of the model (the known model id first: only it carries a `[1m]` suffix).
     pub fn usage(&self, known_window: Option<u64>, known_model: Option<&str>, configured: Option<u64>) -> ContextUsage {
         let model = known_model.or(self.model.as_deref());
-        let window = usage::window_size(known_window, model, configured, Some(self.used_tokens));
+        let window = window::window_size(known_window, model, configured, Some(self.used_tokens));
         let source = if self.after_compaction {
             UsageSource::CompactBoundary
         } else {
@@ -206,7 +207,7 @@ struct AssistantMessage {
     #[serde(default, deserialize_with = "lenient")]
     model: Option<String>,
     #[serde(default, deserialize_with = "lenient")]
-    usage: Option<CurrentUsage>,
+    usage: Option<ApiUsage>,
 }
 
 #[derive(Deserialize)]
@@ -222,7 +223,7 @@ struct CompactMetadata {
     #[serde(
         rename = "postTokens",
         default,
-        deserialize_with = "crate::hook::payload::lenient_number"
+        deserialize_with = "crate::json::lenient::lenient_number"
     )]
     post_tokens: Option<f64>,
 }

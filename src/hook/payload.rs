@@ -1,18 +1,11 @@
 //! What Claude Code sends on stdin, as types that survive payload changes: every field is
 //! optional, and a `null` or wrongly typed value reads as absent instead of failing the whole.
 
-use serde::{Deserialize, Deserializer, de::DeserializeOwned};
+use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
-/// Deserializes any value, keeping it only when it has the expected type.
-pub fn lenient<'de, D: Deserializer<'de>, T: DeserializeOwned>(d: D) -> Result<Option<T>, D::Error> {
-    Ok(serde_json::from_value(Value::deserialize(d)?).ok())
-}
-
-/// Reads a token count or percentage given as an integer or a float (never negative).
-pub fn lenient_number<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
-    Ok(Value::deserialize(d)?.as_f64().filter(|n| n.is_finite() && *n >= 0.0))
-}
+use crate::api_usage::ApiUsage;
+use crate::json::lenient::{lenient, lenient_number};
 
 /// Fields shared by every hook event, plus the event-specific ones baton uses.
 #[derive(Debug, Default, Deserialize)]
@@ -170,38 +163,11 @@ pub struct ContextWindow {
     #[serde(deserialize_with = "lenient_number")]
     pub context_window_size: Option<f64>,
     #[serde(deserialize_with = "lenient")]
-    pub current_usage: Option<CurrentUsage>,
+    pub current_usage: Option<ApiUsage>,
     #[serde(deserialize_with = "lenient_number")]
     pub used_percentage: Option<f64>,
     #[serde(deserialize_with = "lenient_number")]
     pub remaining_percentage: Option<f64>,
-}
-
-/// Token counts of the last API call; also the shape of `message.usage` in transcripts.
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-pub struct CurrentUsage {
-    #[serde(deserialize_with = "lenient_number")]
-    pub input_tokens: Option<f64>,
-    #[serde(deserialize_with = "lenient_number")]
-    pub cache_creation_input_tokens: Option<f64>,
-    #[serde(deserialize_with = "lenient_number")]
-    pub cache_read_input_tokens: Option<f64>,
-}
-
-impl CurrentUsage {
-    /// Tokens in the context: input + cache writes + cache reads (output excluded).
-    pub fn context_tokens(&self) -> Option<u64> {
-        let parts = [
-            self.input_tokens,
-            self.cache_creation_input_tokens,
-            self.cache_read_input_tokens,
-        ];
-        if parts.iter().all(Option::is_none) {
-            return None;
-        }
-        Some(parts.iter().flatten().sum::<f64>().round() as u64)
-    }
 }
 
 #[cfg(test)]
@@ -271,15 +237,5 @@ mod tests {
         ] {
             assert_eq!(read(other), None, "{other}");
         }
-    }
-
-    #[test]
-    fn context_tokens_sum_input_and_cache_but_not_output() {
-        let u: CurrentUsage = serde_json::from_str(
-            r#"{"input_tokens":10,"output_tokens":99,"cache_creation_input_tokens":5,"cache_read_input_tokens":100}"#,
-        )
-        .unwrap();
-        assert_eq!(u.context_tokens(), Some(115));
-        assert_eq!(CurrentUsage::default().context_tokens(), None);
     }
 }

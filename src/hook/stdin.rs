@@ -5,6 +5,8 @@ use std::io;
 use std::os::fd::RawFd;
 use std::time::{Duration, Instant};
 
+use crate::json::skip::{self, ContainerEnd};
+
 /// Largest payload baton reads; a Write of a huge file can exceed it, and is then ignored.
 pub const MAX_PAYLOAD_BYTES: usize = 16 * 1024 * 1024;
 
@@ -58,10 +60,9 @@ pub fn read_object_from_fd(fd: RawFd, timeout: Duration, cap: usize) -> Result<V
         }
         // SAFETY: read() initialised the first `n` bytes of the spare room.
         unsafe { buf.set_len(start + n as usize) };
-        match scanner.feed(&buf[start..]) {
-            Scan::Complete(end) => {
-                let begin = scanner.begin.unwrap_or(0);
-                buf.truncate(start + end);
+        match scanner.feed(&buf) {
+            Scan::Complete { begin, end } => {
+                buf.truncate(end);
                 buf.drain(..begin);
                 return Ok(buf);
             }
@@ -94,61 +95,45 @@ fn wait_readable(fd: RawFd, left: Duration) -> bool {
 
 enum Scan {
     More,
-    /// The object ends before this offset of the chunk just fed.
-    Complete(usize),
+    /// The object spans `begin..end` of the input.
+    Complete {
+        begin: usize,
+        end: usize,
+    },
     NotAnObject,
 }
 
-/// Tracks brace depth outside strings to find where the first object closes,
-/// in one linear pass over the input (no repeated parse attempts).
+/// Finds where the first object closes, in one linear pass over the input however it
+/// arrives (no repeated parse attempts): [`skip`]'s search, after leading whitespace.
 #[derive(Default)]
 struct ObjectScanner {
-    offset: usize,
-    begin: Option<usize>,
-    depth: usize,
-    in_string: bool,
-    escaped: bool,
+    /// Input looked at before the object began.
+    scanned: usize,
+    /// The object's opening brace, once seen, and the search for its close.
+    object: Option<(usize, ContainerEnd)>,
 }
 
 impl ObjectScanner {
-    fn feed(&mut self, data: &[u8]) -> Scan {
-        for (i, &b) in data.iter().enumerate() {
-            if self.begin.is_none() {
-                match b {
-                    b' ' | b'\t' | b'\r' | b'\n' => continue,
-                    // A UTF-8 byte order mark some tools prepend.
-                    0xEF | 0xBB | 0xBF if self.offset + i < 3 => continue,
-                    b'{' => {
-                        self.begin = Some(self.offset + i);
-                        self.depth = 1;
-                        continue;
-                    }
-                    _ => return Scan::NotAnObject,
-                }
+    /// Continues over the input so far (what was given before, unchanged, and more).
+    fn feed(&mut self, input: &[u8]) -> Scan {
+        loop {
+            if let Some((begin, search)) = &mut self.object {
+                return search
+                    .find(input)
+                    .map_or(Scan::More, |end| Scan::Complete { begin: *begin, end });
             }
-            if self.in_string {
-                match (self.escaped, b) {
-                    (true, _) => self.escaped = false,
-                    (false, b'\\') => self.escaped = true,
-                    (false, b'"') => self.in_string = false,
-                    _ => {}
-                }
-                continue;
-            }
+            let Some(&b) = input.get(self.scanned) else {
+                return Scan::More;
+            };
             match b {
-                b'"' => self.in_string = true,
-                b'{' | b'[' => self.depth += 1,
-                b'}' | b']' => {
-                    self.depth -= 1;
-                    if self.depth == 0 {
-                        return Scan::Complete(i + 1);
-                    }
-                }
-                _ => {}
+                b'{' => self.object = Some((self.scanned, ContainerEnd::new(self.scanned))),
+                // A UTF-8 byte order mark some tools prepend.
+                0xEF | 0xBB | 0xBF if self.scanned < 3 => {}
+                _ if skip::is_whitespace(b) => {}
+                _ => return Scan::NotAnObject,
             }
+            self.scanned += 1;
         }
-        self.offset += data.len();
-        Scan::More
     }
 }
 

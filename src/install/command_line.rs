@@ -64,6 +64,7 @@ pub struct BatonCommand {
 }
 
 impl BatonCommand {
+    /// Reads a settings command line; `None` when it does not run baton.
     pub fn parse(command: &str) -> Option<Self> {
         let (program, rest) = split_program(command)?;
         let name = program.rsplit('/').next().unwrap_or(&program);

@@ -60,6 +60,7 @@ impl Manifest {
         }
     }
 
+    /// Whether nothing is recorded.
     pub fn is_empty(&self) -> bool {
         self.groups.is_empty() && self.statusline.is_none() && self.commands.is_empty()
     }
@@ -135,6 +136,7 @@ impl Manifest {
         }
     }
 
+    /// Writes the manifest into `claude_dir` atomically.
     pub fn write(&self, claude_dir: &Path) -> Result<()> {
         let path = claude_dir.join(FILE_NAME);
         let mut json = serde_json::to_vec_pretty(self).map_err(|e| Error::Failed(e.to_string()))?;
@@ -142,6 +144,7 @@ impl Manifest {
         fsx::write_atomic(&path, &json, 0o644, fsx::Durability::Durable).map_err(|e| Error::io(&path, e))
     }
 
+    /// Removes the manifest from `claude_dir` (nothing to do when it is missing).
     pub fn remove(claude_dir: &Path) -> Result<()> {
         let path = claude_dir.join(FILE_NAME);
         fsx::remove_if_exists(&path).map_err(|e| Error::io(&path, e))

@@ -35,6 +35,7 @@ impl Scope {
         }
     }
 
+    /// `settings.json` in the Claude Code folder.
     pub fn settings_path(&self) -> Result<PathBuf> {
         Ok(self.claude_dir()?.join("settings.json"))
     }

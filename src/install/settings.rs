@@ -33,6 +33,7 @@ impl Wiring {
         }
     }
 
+    /// The `statusLine` entry that runs this binary.
     pub fn statusline(&self) -> Value {
         json!({"type": "command", "command": format!("{} statusline", self.program), "padding": 0})
     }

@@ -1,4 +1,5 @@
-//! Phase numbers: `3`, `03`, `2.1` (an inserted phase), compared numerically.
+//! Phase numbers (`3`, `03`, `2.1`, an inserted phase) and plan ids (`03-02`), compared
+//! numerically.
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -59,6 +60,11 @@ impl serde::Serialize for PhaseNumber {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(self)
     }
+}
+
+/// The one plan key: `03-02` and `3-2` are the same plan, and `03-2` sorts before `03-10`.
+pub fn plan_key(id: &str) -> Vec<u32> {
+    id.split(['-', '.']).map(|p| p.parse().unwrap_or(u32::MAX)).collect()
 }
 
 #[cfg(test)]

@@ -4,8 +4,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::number::PhaseNumber;
-use super::progress::plan_key;
+use super::number::{PhaseNumber, plan_key};
 
 /// One phase directory and the artifacts in it.
 #[derive(Debug, Clone, PartialEq)]

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::Project;
-use super::number::PhaseNumber;
+use super::number::{PhaseNumber, plan_key};
 use super::phases::{self, PhaseDir};
 use super::roadmap::Roadmap;
 
@@ -191,11 +191,6 @@ fn status(number: &PhaseNumber, listed: Option<&super::roadmap::RoadmapPhase>, d
         has_research: dir.is_some_and(|d| d.has_research),
         has_verification: dir.is_some_and(|d| d.has_verification),
     }
-}
-
-/// The one plan key: `03-02` and `3-2` are the same plan, and `03-2` sorts before `03-10`.
-pub fn plan_key(id: &str) -> Vec<u32> {
-    id.split(['-', '.']).map(|p| p.parse().unwrap_or(u32::MAX)).collect()
 }
 
 #[cfg(test)]

@@ -42,6 +42,7 @@ pub struct Sandbox {
 }
 
 impl Sandbox {
+    /// A fresh sandbox: empty home, temp and project directories.
     pub fn new() -> Self {
         let root = tempfile::tempdir().unwrap();
         let home = root.path().join("home");

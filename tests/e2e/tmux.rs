@@ -93,6 +93,7 @@ impl Tmux {
         assert!(typed.status.success(), "tmux send-keys failed: {}", text(&typed.stderr));
     }
 
+    /// Presses Enter.
     pub fn press_enter(&self) {
         let pressed = self.run(&["send-keys", "-t", "e2e", "Enter"]);
         assert!(

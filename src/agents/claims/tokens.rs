@@ -11,6 +11,7 @@ pub(super) struct Token {
 }
 
 impl Token {
+    /// Reads one word as a token; `None` when nothing is left once unwrapped.
     pub fn read(word: &str) -> Option<Token> {
         let quoted = word.contains('`');
         // A markdown link `[label](path)`: the target.
@@ -34,6 +35,8 @@ impl Token {
     }
 }
 
+/// Whether a token reads as a file path (`src/a.rs`, `README.md`), not a URL, an email
+/// address or a bare word.
 pub(super) fn is_path(token: &Token) -> bool {
     let text = token.text.as_str();
     let allowed = |c: char| c.is_ascii_alphanumeric() || "._/-+@~".contains(c);
@@ -83,6 +86,7 @@ pub(super) fn plan_id(text: &str) -> Option<String> {
     (phase_ok && plan_ok).then(|| id.to_owned())
 }
 
+/// Whether a line is a markdown list item (`- `, `* `, `+ `, `1.`, `1)`).
 pub(super) fn is_list_item(line: &str) -> bool {
     let line = line.trim_start();
     if line.starts_with("- ") || line.starts_with("* ") || line.starts_with("+ ") {

@@ -12,65 +12,17 @@ mod text;
 use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
-
 use super::claims::{self, Claims};
 use super::ledger::{self, Run};
 use super::plans;
+use super::verification::{Check, Kind, Verdict, Verification};
+use crate::clock;
 use crate::git;
 use crate::planning::Project;
-use crate::session::time;
 pub use text::{orchestrator_text, subagent_text};
 
 /// Filesystem and clock granularity allowed when comparing a file's mtime to the start.
 const MTIME_SLACK_MS: i64 = 1_000;
-
-/// What was claimed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Kind {
-    File,
-    Removed,
-    Commit,
-    Summary,
-}
-
-/// The outcome of one check.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Verdict {
-    Confirmed,
-    Refuted,
-    /// Could not be checked (no git, no start time); never flags a run.
-    Unchecked,
-}
-
-/// One claim and what the repository says about it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Check {
-    pub kind: Kind,
-    pub claim: String,
-    pub verdict: Verdict,
-    pub detail: String,
-}
-
-/// The spot-check of one run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Verification {
-    pub checked_at: String,
-    /// Whether the final message reads as success (heuristic).
-    pub reports_success: bool,
-    /// True when any claim was refuted.
-    pub flagged: bool,
-    pub checks: Vec<Check>,
-}
-
-impl Verification {
-    /// The refuted checks.
-    pub fn problems(&self) -> impl Iterator<Item = &Check> {
-        self.checks.iter().filter(|c| c.verdict == Verdict::Refuted)
-    }
-}
 
 /// Checks a run's final message against the repository.
 pub fn verify(project: &Project, run: &Run) -> Verification {
@@ -262,7 +214,7 @@ impl<'a> Context<'a> {
                 Verdict::Refuted,
                 format!(
                     "{claim} exists but did not change during the run (last modified {})",
-                    time::utc_rfc3339(m)
+                    clock::utc_rfc3339(m)
                 ),
             ),
             _ => (

@@ -1,8 +1,8 @@
 //! What a flagged spot-check says: to the subagent (SubagentStop context) and to the
 //! orchestrator (PostToolUse context of its `Agent` call).
 
-use super::Verification;
 use crate::agents::ledger::Run;
+use crate::agents::verification::Verification;
 
 /// Most refuted claims a hook lists; the rest are counted (`baton agents verify` shows all).
 const MAX_LISTED: usize = 20;

@@ -11,7 +11,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::config::Config;
-use crate::context::usage::{self, ContextUsage};
+use crate::context::window::{self, ContextUsage};
 use crate::context::{bridge, sweep, transcript};
 use crate::fsx;
 use crate::hook::payload::StatuslinePayload;
@@ -101,7 +101,7 @@ fn context_usage(payload: &StatuslinePayload, config: &Config) -> Option<Context
     let payload_window = cw.and_then(|c| c.context_window_size).map(|w| w.round() as u64);
     let model_id = payload.model.as_ref().and_then(|m| m.id.as_deref());
     let configured = config.context_window_size();
-    if let Some(found) = cw.and_then(|c| usage::from_payload(c, payload_window, model_id, configured)) {
+    if let Some(found) = cw.and_then(|c| window::from_payload(c, payload_window, model_id, configured)) {
         return Some(found);
     }
     let tail = transcript::last_context_usage(Path::new(payload.transcript_path.as_deref()?)).ok()??;

@@ -9,7 +9,7 @@ use std::time::SystemTime;
 use serde::Deserialize;
 
 use crate::fsx;
-use crate::hook::payload::lenient;
+use crate::json::lenient::lenient;
 
 const MAX_TODOS_BYTES: u64 = 1024 * 1024;
 /// One task file is a few hundred bytes; anything bigger is not one.

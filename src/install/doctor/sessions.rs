@@ -7,6 +7,7 @@ use std::time::{Duration, SystemTime};
 use serde_json::Value;
 
 use super::Check;
+use crate::context::bridge;
 use crate::install::command_line::is_baton_command;
 
 /// A session whose transcript changed this recently should have a fresh bridge file.
@@ -50,8 +51,7 @@ pub(super) fn bridge_freshness() -> Check {
     let stale: Vec<_> = recent
         .iter()
         .filter(|(id, _, _)| {
-            let bridge = crate::fsx::session_temp_path(id, ".json");
-            let fresh = bridge
+            let fresh = bridge::path(id)
                 .and_then(|b| std::fs::metadata(b).ok())
                 .and_then(|m| m.modified().ok())
                 .is_some_and(|b| age(b) < RECENT);
@@ -67,7 +67,10 @@ pub(super) fn bridge_freshness() -> Check {
             format!(
                 "session {id} was active {}s ago but {} is missing or stale{}",
                 age(*t).as_secs(),
-                crate::fsx::temp_dir().join(format!("claude-ctx-{id}.json")).display(),
+                bridge::path(id).map_or_else(
+                    || "its bridge file (the session id cannot name a file)".to_owned(),
+                    |path| path.display().to_string()
+                ),
                 if stale.len() > 1 {
                     format!(" ({} such sessions)", stale.len())
                 } else {

@@ -1,0 +1,90 @@
+//! The Messages API's `usage` object as Claude Code passes it on: the statusline payload's
+//! `context_window.current_usage` and every assistant transcript line's `message.usage`. One
+//! type for every reader. Each count reads leniently: absent, `null`, negative or not a number
+//! is `None`, which a reader can tell from a real 0.
+
+use serde::Deserialize;
+
+use crate::json::lenient::{lenient, lenient_count};
+
+/// The token counts of one API response.
+#[derive(Debug, Default, Clone, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct ApiUsage {
+    #[serde(deserialize_with = "lenient_count")]
+    pub input_tokens: Option<u64>,
+    #[serde(deserialize_with = "lenient_count")]
+    pub output_tokens: Option<u64>,
+    /// Cache writes, both lifetimes together.
+    #[serde(deserialize_with = "lenient_count")]
+    pub cache_creation_input_tokens: Option<u64>,
+    #[serde(deserialize_with = "lenient_count")]
+    pub cache_read_input_tokens: Option<u64>,
+    /// The cache writes split by lifetime (newer clients).
+    #[serde(deserialize_with = "lenient")]
+    pub cache_creation: Option<CacheCreation>,
+}
+
+/// `usage.cache_creation`: cache writes by lifetime.
+#[derive(Debug, Default, Clone, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct CacheCreation {
+    #[serde(deserialize_with = "lenient_count")]
+    pub ephemeral_5m_input_tokens: Option<u64>,
+    #[serde(deserialize_with = "lenient_count")]
+    pub ephemeral_1h_input_tokens: Option<u64>,
+}
+
+impl ApiUsage {
+    /// Tokens in the context: input + cache writes + cache reads (output excluded); `None`
+    /// when none of the three is given.
+    pub fn context_tokens(&self) -> Option<u64> {
+        let parts = [
+            self.input_tokens,
+            self.cache_creation_input_tokens,
+            self.cache_read_input_tokens,
+        ];
+        if parts.iter().all(Option::is_none) {
+            return None;
+        }
+        Some(parts.iter().flatten().fold(0u64, |sum, n| sum.saturating_add(*n)))
+    }
+
+    /// `cache_creation.ephemeral_5m_input_tokens`.
+    pub fn cache_write_5m(&self) -> Option<u64> {
+        self.cache_creation.as_ref()?.ephemeral_5m_input_tokens
+    }
+
+    /// `cache_creation.ephemeral_1h_input_tokens`.
+    pub fn cache_write_1h(&self) -> Option<u64> {
+        self.cache_creation.as_ref()?.ephemeral_1h_input_tokens
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn context_tokens_sum_input_and_cache_but_not_output() {
+        let u: ApiUsage = serde_json::from_str(
+            r#"{"input_tokens":10,"output_tokens":99,"cache_creation_input_tokens":5,"cache_read_input_tokens":100}"#,
+        )
+        .unwrap();
+        assert_eq!(u.context_tokens(), Some(115));
+        assert_eq!(ApiUsage::default().context_tokens(), None);
+    }
+
+    #[test]
+    fn reads_the_split_of_cache_writes_and_skips_what_it_does_not_know() {
+        let u: ApiUsage = serde_json::from_str(
+            r#"{"input_tokens":3,"cache_creation_input_tokens":40,"server_tool_use":{"web_search_requests":1},
+                "cache_creation":{"ephemeral_5m_input_tokens":10,"ephemeral_1h_input_tokens":30},"iterations":[]}"#,
+        )
+        .unwrap();
+        assert_eq!((u.cache_write_5m(), u.cache_write_1h()), (Some(10), Some(30)));
+        assert_eq!(u.input_tokens, Some(3));
+        let u: ApiUsage = serde_json::from_str(r#"{"cache_creation":"x","input_tokens":"12"}"#).unwrap();
+        assert_eq!(u, ApiUsage::default());
+    }
+}

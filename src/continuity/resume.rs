@@ -1,0 +1,261 @@
+//! `baton resume`: the brief that restores the position after /clear or in a new session,
+//! from the handoff first and the state files when there is none or it is unreadable;
+//! blockers and human actions first. A successful resume archives the handoff.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::error::Result;
+use crate::planning::Project;
+use crate::planning::snapshot::Snapshot;
+use crate::planning::state_edit;
+
+use super::handoff::{self, Handoff};
+use super::{archive, worktree};
+
+/// How the handoff's uncommitted files compare with `git status` now.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct UncommittedCheck {
+    /// Recorded at the pause and still uncommitted.
+    pub unchanged: Vec<String>,
+    /// Recorded at the pause but clean now (committed or reverted since).
+    pub now_clean: Vec<String>,
+    /// Uncommitted now but not at the pause.
+    pub new: Vec<String>,
+}
+
+/// What a resuming agent needs, most urgent first.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Brief {
+    /// `handoff` or `state`.
+    pub source: String,
+    /// Why the state files were used instead of a handoff.
+    pub fallback_reason: Option<String>,
+    pub paused_at: Option<String>,
+    pub blockers: Vec<String>,
+    pub human_actions: Vec<String>,
+    pub position: String,
+    pub in_progress: Option<String>,
+    pub next_action: Option<String>,
+    pub notes: Option<String>,
+    pub decisions: Vec<String>,
+    /// `None` when git could not be asked (not a repository, no git).
+    pub uncommitted: Option<UncommittedCheck>,
+}
+
+/// Whether there is anything to resume: a handoff (even an unreadable one) or a paused STATE.md.
+pub fn has_paused_work(project: &Project) -> bool {
+    handoff::path(&project.root).exists()
+        || crate::planning::state::PlanningState::read(project).is_some_and(|s| s.is_paused())
+}
+
+/// Builds the brief. `Ok(None)` when there is neither a handoff nor STATE.md.
+pub fn brief(project: &Project) -> Result<Option<Brief>> {
+    let snapshot = Snapshot::load(project);
+    match handoff::read(&project.root) {
+        Ok(Some(h)) => Ok(Some(from_handoff(&snapshot, &h))),
+        Ok(None) if snapshot.state.is_some() => Ok(Some(from_state(
+            &snapshot,
+            "there is no .planning/HANDOFF.json".to_owned(),
+        ))),
+        Ok(None) => Ok(None),
+        Err(e) if snapshot.state.is_some() || snapshot.progress.total_phases > 0 => Ok(Some(from_state(
+            &snapshot,
+            format!("the handoff could not be used: {e}"),
+        ))),
+        Err(e) => Err(e),
+    }
+}
+
+fn from_handoff(snapshot: &Snapshot, h: &Handoff) -> Brief {
+    let mut blockers: Vec<String> = h.blockers.iter().filter_map(handoff::Blocker::describe).collect();
+    let live = snapshot.state.as_ref().map(|s| s.blockers.clone()).unwrap_or_default();
+    let missing: Vec<String> = live
+        .into_iter()
+        .filter(|b| !blockers.iter().any(|x| x.ends_with(b.as_str())))
+        .map(|b| format!("[technical] {b}"))
+        .collect();
+    blockers.extend(missing);
+    let mut position = match (&h.phase, &h.phase_name) {
+        (Some(p), Some(n)) => format!("Phase {p} ({n})"),
+        (Some(p), None) => format!("Phase {p}"),
+        _ => snapshot_position(snapshot),
+    };
+    if let Some(plan) = &h.plan {
+        position.push_str(&format!(", plan {plan}"));
+    }
+    if let (Some(task), Some(total)) = (&h.task, &h.total_tasks) {
+        position.push_str(&format!(", task {task} of {total}"));
+    }
+    Brief {
+        source: "handoff".to_owned(),
+        fallback_reason: None,
+        paused_at: h.timestamp.clone(),
+        blockers,
+        human_actions: h
+            .human_actions_pending
+            .iter()
+            .filter_map(handoff::HumanAction::describe)
+            .collect(),
+        position,
+        in_progress: h.in_progress_task().and_then(|t| t.name.clone()),
+        next_action: h.next_action.clone(),
+        notes: h.context_notes.clone(),
+        decisions: h.decisions.iter().filter_map(|d| d.decision.clone()).collect(),
+        uncommitted: worktree::uncommitted_files(&snapshot.project.root).map(|now| compare(&h.uncommitted_files, &now)),
+    }
+}
+
+fn from_state(snapshot: &Snapshot, reason: String) -> Brief {
+    let state = snapshot.state.clone().unwrap_or_default();
+    let next = snapshot.next_action();
+    Brief {
+        source: "state".to_owned(),
+        fallback_reason: Some(reason),
+        paused_at: state.paused_at.clone(),
+        blockers: state.blockers.iter().map(|b| format!("[technical] {b}")).collect(),
+        human_actions: Vec::new(),
+        position: snapshot_position(snapshot),
+        in_progress: state.stopped_at.clone(),
+        next_action: Some(format!("{} ({})", next.command, next.reason)),
+        notes: None,
+        decisions: Vec::new(),
+        uncommitted: None,
+    }
+}
+
+fn snapshot_position(snapshot: &Snapshot) -> String {
+    let p = snapshot.position();
+    let mut text = match (&p.phase, &p.phase_name) {
+        (Some(n), Some(name)) => format!("Phase {n} of {} ({name})", p.total_phases),
+        (Some(n), None) => format!("Phase {n} of {}", p.total_phases),
+        _ => "No current phase".to_owned(),
+    };
+    if let Some(plan) = &p.plan {
+        text.push_str(&format!(", plan {plan} ({} of {} done)", p.plans_done, p.plans_total));
+    }
+    if let Some(status) = &p.status {
+        text.push_str(&format!("; status {status}"));
+    }
+    text
+}
+
+fn compare(recorded: &[String], now: &[String]) -> UncommittedCheck {
+    let recorded: Vec<&String> = recorded.iter().filter(|f| !worktree::is_batons_own(f)).collect();
+    UncommittedCheck {
+        unchanged: recorded
+            .iter()
+            .filter(|f| now.contains(f))
+            .map(|f| f.to_string())
+            .collect(),
+        now_clean: recorded
+            .iter()
+            .filter(|f| !now.contains(f))
+            .map(|f| f.to_string())
+            .collect(),
+        new: now.iter().filter(|f| !recorded.contains(f)).cloned().collect(),
+    }
+}
+
+/// The brief as text: blockers and human actions first.
+pub fn render(b: &Brief) -> String {
+    let mut out = String::new();
+    match (&b.source[..], &b.fallback_reason) {
+        ("handoff", _) => out.push_str(&format!(
+            "Resuming from .planning/HANDOFF.json (paused {}).\n",
+            b.paused_at.as_deref().unwrap_or("at an unknown time")
+        )),
+        (_, Some(reason)) => out.push_str(&format!("Resuming from the state files, because {reason}.\n")),
+        _ => out.push_str("Resuming from the state files.\n"),
+    }
+    list(&mut out, "BLOCKERS", &b.blockers);
+    list(&mut out, "HUMAN ACTIONS PENDING", &b.human_actions);
+    out.push_str(&format!("Position: {}\n", b.position));
+    if let Some(task) = &b.in_progress {
+        out.push_str(&format!("In progress: {task}\n"));
+    }
+    if let Some(next) = &b.next_action {
+        out.push_str(&format!("Next action: {next}\n"));
+    }
+    if let Some(notes) = &b.notes {
+        out.push_str(&format!("Notes: {}\n", notes.replace('\n', "\n  ")));
+    }
+    list(&mut out, "Decisions", &b.decisions);
+    if let Some(check) = &b.uncommitted {
+        if !check.now_clean.is_empty() || !check.new.is_empty() {
+            out.push_str("Uncommitted files changed since the pause:\n");
+            for f in &check.now_clean {
+                out.push_str(&format!("  - {f}: uncommitted at the pause, clean now\n"));
+            }
+            for f in &check.new {
+                out.push_str(&format!("  - {f}: uncommitted now, not at the pause\n"));
+            }
+        } else if !check.unchanged.is_empty() {
+            out.push_str(&format!(
+                "Uncommitted files as at the pause: {}\n",
+                check.unchanged.join(", ")
+            ));
+        }
+    }
+    out
+}
+
+fn list(out: &mut String, title: &str, items: &[String]) {
+    if items.is_empty() {
+        return;
+    }
+    out.push_str(&format!("{title}:\n"));
+    for item in items {
+        out.push_str(&format!("  - {item}\n"));
+    }
+}
+
+/// After a successful resume: moves HANDOFF.json (when `handoff`: the brief came from it)
+/// and the `.continue-here.md` pages into `.planning/handoffs/` (never deletes them), then
+/// ends the pause in STATE.md: `paused_at` cleared, `Resume file:` set to `None`.
+pub fn archive(project: &Project, handoff: bool, now: chrono::DateTime<chrono::Utc>) -> Result<Vec<PathBuf>> {
+    let _guard = project.lock("planning")?;
+    let planning = project.planning_dir();
+    let mut moved = Vec::new();
+    let current = handoff::path(&project.root);
+    if handoff && current.is_file() {
+        moved.push(archive::move_in(project, &current, "HANDOFF", "json", now)?);
+    }
+    let dirs =
+        std::iter::once(planning.clone()).chain(crate::planning::phases::scan(&planning).into_iter().map(|d| d.path));
+    for dir in dirs {
+        let page = dir.join(".continue-here.md");
+        if page.is_file() {
+            let stem = format!("continue-here-{}", archive::dir_label(&dir));
+            moved.push(archive::move_in(project, &page, &stem, "md", now)?);
+        }
+    }
+    // The resume itself succeeded; a STATE.md baton may not rewrite (not UTF-8) only keeps its marks.
+    if let Err(e) = end_pause(project) {
+        crate::log::note(&format!("resume: {e}"));
+    }
+    Ok(moved)
+}
+
+/// Clears `paused_at` and, when STATE.md names a resume file, sets it to `None` (the file
+/// was archived).
+fn end_pause(project: &Project) -> Result<()> {
+    state_edit::update(project, |text| {
+        let state = crate::planning::state::PlanningState::parse(text);
+        let mut edited = text.to_owned();
+        if state.paused_at.is_some() {
+            edited = state_edit::set_frontmatter_value(&edited, "paused_at", None);
+        }
+        if state.resume_file.is_some() {
+            edited = state_edit::set_continuity_line(&edited, "Resume file:", "None");
+        }
+        edited
+    })
+    .map(|_| ())
+}
+
+/// Relative display of a path under the project root.
+pub fn relative(project: &Project, path: &Path) -> String {
+    path.strip_prefix(&project.root).unwrap_or(path).display().to_string()
+}

@@ -1,0 +1,87 @@
+//! `baton hook`: one entry point for every hook event. Reads the payload, dispatches on
+//! `hook_event_name` to the handlers (the context monitor, the agent ledger, the
+//! continuity breadcrumbs), and prints nothing or one JSON object. It never fails visibly.
+
+use std::time::Duration;
+
+use crate::context::{bridge, debounce, monitor};
+use crate::fsx;
+use crate::hook::payload::HookPayload;
+use crate::hook::{envelope, stdin};
+
+/// How long a hook waits for its payload; Claude Code has left stdin open.
+const STDIN_WAIT: Duration = Duration::from_secs(2);
+
+/// Reads the payload from stdin and handles it; returns what to print (maybe nothing).
+pub fn run() -> Option<String> {
+    let bytes = match stdin::read_payload(STDIN_WAIT) {
+        Ok(bytes) => bytes,
+        Err(why) => {
+            crate::log::note(&format!("hook: no payload: {why:?}"));
+            return None;
+        }
+    };
+    let payload: HookPayload = match serde_json::from_slice(&bytes) {
+        Ok(p) => p,
+        Err(e) => {
+            crate::log::note(&format!("hook: unreadable payload: {e}"));
+            return None;
+        }
+    };
+    handle(&payload, crate::clock::unix_now())
+}
+
+/// Dispatches one payload; returns the hook output to print, if any.
+pub fn handle(payload: &HookPayload, now: u64) -> Option<String> {
+    let event = payload.hook_event_name.as_deref()?;
+    match event {
+        "PostToolUse" => {
+            crate::context::sweep::sweep_if_due(now);
+            crate::agents::hook::record_tool_edit(payload);
+            let texts: Vec<String> = [
+                monitor::on_tool_use(payload, now),
+                crate::agents::hook::after_agent_tool(payload),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            if texts.is_empty() {
+                return None;
+            }
+            envelope::additional_context(event, &texts.join("\n\n"))
+        }
+        "SessionStart" => {
+            if matches!(payload.source.as_deref(), Some("compact" | "clear")) {
+                forget_context_figures(payload.session_id.as_deref());
+            }
+            let text = crate::continuity::breadcrumb::session_start_context(payload)?;
+            envelope::additional_context(event, &text)
+        }
+        "PreCompact" => {
+            if let Err(e) = crate::continuity::breadcrumb::pre_compact(payload, payload.trigger.as_deref()) {
+                crate::log::note(&format!("pre-compact breadcrumb failed: {e}"));
+            }
+            None
+        }
+        "SubagentStart" | "SubagentStop" => {
+            let text = crate::agents::hook::on_event(event, payload)?;
+            envelope::additional_context(event, &text)
+        }
+        _ => None,
+    }
+}
+
+/// After /compact or /clear the old figures are wrong: drop the debounce and the bridge.
+fn forget_context_figures(session_id: Option<&str>) {
+    let Some(id) = session_id.filter(|id| fsx::is_safe_session_id(id)) else {
+        return;
+    };
+    if let Err(e) = debounce::reset(id) {
+        crate::log::note(&format!("hook: debounce reset failed: {e}"));
+    }
+    if let Some(path) = bridge::path(id)
+        && let Err(e) = fsx::remove_if_exists(&path)
+    {
+        crate::log::note(&format!("hook: bridge removal failed: {e}"));
+    }
+}

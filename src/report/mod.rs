@@ -1,0 +1,192 @@
+//! The session report: what a session did (commits, plans, phases), what stands in the way
+//! (blockers, decisions), what it cost (tokens and USD from its transcripts, subagents
+//! included) and what comes next. Written to `.planning/reports/SESSION_REPORT.md`, or
+//! `YYYYMMDD-session-report.md` when that exists; `baton pause --report` calls
+//! [`write_report`].
+
+pub mod markdown;
+pub mod resources;
+pub mod work;
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::accounting::pricing::PriceTable;
+use crate::accounting::scan::UsageScan;
+use crate::accounting::transcripts::{self, SessionChoice, SessionFiles};
+use crate::clock::utc_rfc3339;
+use crate::error::{Error, Result};
+use crate::fsx::{self, Durability};
+use crate::planning::Project;
+use crate::planning::snapshot::Snapshot;
+use resources::Resources;
+use work::Work;
+
+/// What to report on and where to put it.
+#[derive(Debug, Clone)]
+pub struct ReportOptions {
+    /// Where the command runs; the project and its transcripts are found from here.
+    pub cwd: PathBuf,
+    pub session: SessionChoice,
+    /// Count only what happened from this Unix-ms time on.
+    pub since_ms: Option<i64>,
+    /// A JSON price file applied over the table and the config's `"prices"`.
+    pub prices_file: Option<PathBuf>,
+    /// Write here instead of `.planning/reports/`.
+    pub out: Option<PathBuf>,
+}
+
+impl ReportOptions {
+    /// The newest session of the project around `cwd`, all of it, built-in and configured prices.
+    pub fn new(cwd: impl Into<PathBuf>) -> Self {
+        Self {
+            cwd: cwd.into(),
+            session: SessionChoice::Newest,
+            since_ms: None,
+            prices_file: None,
+            out: None,
+        }
+    }
+}
+
+/// The whole report, as `--json` prints it.
+#[derive(Debug, Clone, Serialize)]
+pub struct SessionReport {
+    /// `None` when no transcript was found (see `resources_unavailable`).
+    pub session_id: Option<String>,
+    pub transcript: Option<PathBuf>,
+    pub project: PathBuf,
+    pub generated_at: String,
+    pub since: Option<String>,
+    pub started_at: Option<String>,
+    pub ended_at: Option<String>,
+    pub duration_seconds: Option<i64>,
+    pub work: Work,
+    pub resources: Resources,
+    /// Why resource use could not be counted (no transcript found); the work is still reported.
+    pub resources_unavailable: Option<String>,
+}
+
+/// Builds the report: finds the session, scans its transcripts, reads git and the planning files.
+pub fn build_report(opts: &ReportOptions) -> Result<SessionReport> {
+    let project = Project::find(&opts.cwd);
+    let root = project.as_ref().map_or_else(|| opts.cwd.clone(), |p| p.root.clone());
+    let prices = price_table(project.as_ref(), opts.prices_file.as_deref())?;
+    let (files, unavailable) = match locate(&opts.session, &root, &opts.cwd) {
+        Ok(files) => (Some(files), None),
+        // No transcript (or none for that id): the work sections are still worth writing.
+        Err(Error::Failed(why)) if !matches!(opts.session, SessionChoice::Transcript(_)) => (None, Some(why)),
+        Err(e) => return Err(e),
+    };
+    let (totals, scan) = match &files {
+        Some(files) => scan_session(files, opts.since_ms)?,
+        None => UsageScan::new(opts.since_ms).finish(),
+    };
+    let start_ms = scan.first_ms.or(opts.since_ms);
+    let planning = project
+        .as_ref()
+        .filter(|p| p.planning_dir().is_dir())
+        .map(Snapshot::load);
+    // An unreadable handoff is reported by `baton resume`; here it is only left out.
+    let handoff = crate::continuity::handoff::read(&root).ok().flatten();
+    let work = work::gather(&root, start_ms, planning.as_ref(), handoff.as_ref());
+    Ok(SessionReport {
+        session_id: files.as_ref().map(|f| f.session_id.clone()),
+        transcript: files.as_ref().map(|f| f.main.clone()),
+        project: root,
+        generated_at: utc_rfc3339(chrono::Utc::now().timestamp_millis()),
+        since: opts.since_ms.map(utc_rfc3339),
+        started_at: start_ms.map(utc_rfc3339),
+        ended_at: scan.last_ms.map(utc_rfc3339),
+        duration_seconds: start_ms.zip(scan.last_ms).map(|(s, e)| (e - s).max(0) / 1000),
+        work,
+        resources: Resources::new(&totals, scan, &prices),
+        resources_unavailable: unavailable,
+    })
+}
+
+/// The session's transcripts, looked up for the project root (the command may run in a
+/// subdirectory), then for the directory itself (Claude Code may have started there).
+fn locate(choice: &SessionChoice, root: &Path, cwd: &Path) -> Result<SessionFiles> {
+    match transcripts::locate(choice, root) {
+        Err(Error::Failed(_)) if root != cwd => transcripts::locate(choice, cwd),
+        found => found,
+    }
+}
+
+/// Builds the report and writes it as Markdown; returns the path written.
+pub fn write_report(opts: &ReportOptions) -> Result<PathBuf> {
+    let report = build_report(opts)?;
+    let path = match &opts.out {
+        Some(out) => out.clone(),
+        None => {
+            let dir = report.project.join(".planning/reports");
+            std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+            report_path(&dir, &chrono::Local::now().format("%Y%m%d").to_string())
+        }
+    };
+    let text = markdown::render(&report);
+    fsx::write_atomic(&path, text.as_bytes(), 0o644, Durability::Durable).map_err(|e| Error::io(&path, e))?;
+    Ok(path)
+}
+
+/// `SESSION_REPORT.md`; when it exists `<date>-session-report.md`, then `-2`, `-3`, …
+/// An existing report is never overwritten.
+pub fn report_path(dir: &Path, date: &str) -> PathBuf {
+    let first = dir.join("SESSION_REPORT.md");
+    if !first.exists() {
+        return first;
+    }
+    (1..)
+        .map(|n| match n {
+            1 => dir.join(format!("{date}-session-report.md")),
+            n => dir.join(format!("{date}-session-report-{n}.md")),
+        })
+        .find(|p| !p.exists())
+        .unwrap_or(first)
+}
+
+/// The built-in prices, then the config's `"prices"` (user, project), then `--prices`.
+fn price_table(project: Option<&Project>, prices_file: Option<&Path>) -> Result<PriceTable> {
+    let mut table = PriceTable::default();
+    for (path, map) in crate::config::price_maps(project.map(|p| p.root.as_path()))? {
+        table.apply(&map, &format!("{} (\"prices\")", path.display()))?;
+    }
+    if let Some(file) = prices_file {
+        table.apply_file(file)?;
+    }
+    Ok(table)
+}
+
+fn scan_session(
+    files: &SessionFiles,
+    since_ms: Option<i64>,
+) -> Result<(
+    crate::accounting::totals::UsageTotals,
+    crate::accounting::scan::ScanStats,
+)> {
+    let mut scan = UsageScan::new(since_ms);
+    scan.scan_file(&files.main, false)
+        .map_err(|e| Error::io(&files.main, e))?;
+    for agent in &files.subagents {
+        scan.scan_file(agent, true).map_err(|e| Error::io(agent, e))?;
+    }
+    Ok(scan.finish())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_existing_report_is_never_overwritten() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        assert_eq!(report_path(dir, "20261130"), dir.join("SESSION_REPORT.md"));
+        std::fs::write(dir.join("SESSION_REPORT.md"), "x").unwrap();
+        assert_eq!(report_path(dir, "20261130"), dir.join("20261130-session-report.md"));
+        std::fs::write(dir.join("20261130-session-report.md"), "x").unwrap();
+        assert_eq!(report_path(dir, "20261130"), dir.join("20261130-session-report-2.md"));
+    }
+}

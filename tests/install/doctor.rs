@@ -1,0 +1,138 @@
+//! `baton doctor`: the wiring checks, another baton on the settings' path, bridge files
+//! of recent sessions and hook failures recorded in transcripts.
+
+use serde_json::Value;
+
+use super::{baton_copy, ok, run_binary, write_settings};
+use crate::common::*;
+
+#[test]
+fn doctor_checks_the_wiring_and_says_what_to_fix() {
+    let sandbox = Sandbox::new();
+    let out = sandbox.run(&["doctor"], b"");
+    assert_eq!(out.code, Some(1), "{out:?}");
+    assert!(
+        out.stdout.contains("FIX  no baton statusLine") && out.stdout.contains("run `baton install`"),
+        "{}",
+        out.stdout
+    );
+
+    let bin_dir = std::fs::canonicalize(BATON).unwrap().parent().unwrap().to_path_buf();
+    let wired = Sandbox::new().env("PATH", &format!("{}:/usr/bin:/bin", bin_dir.display()));
+    ok(wired.run(&["install"], b""));
+    let out = wired.run(&["doctor"], b"");
+    assert_eq!(out.code, Some(0), "{}", out.stdout);
+    for line in [
+        "ok   `baton` on PATH",
+        "ok   statusLine runs baton",
+        "ok   SubagentStop hook runs baton",
+        "runs and exits cleanly",
+        "All good.",
+    ] {
+        assert!(out.stdout.contains(line), "{line:?} missing:\n{}", out.stdout);
+    }
+}
+
+#[test]
+fn doctor_fails_when_the_settings_run_another_baton_and_says_install_repoints() {
+    let sandbox = Sandbox::new();
+    let bin_dir = std::fs::canonicalize(BATON).unwrap().parent().unwrap().to_path_buf();
+    let path = format!("{}:/usr/bin:/bin", bin_dir.display());
+    let old = baton_copy(&sandbox, "old");
+    ok(run_binary(&sandbox, &old, &["install"], Some(&path)));
+    let out = run_binary(&sandbox, std::path::Path::new(BATON), &["doctor"], Some(&path));
+    assert_eq!(out.code, Some(1), "{}", out.stdout);
+    assert!(
+        out.stdout
+            .contains(&format!("FIX  `{} statusline` runs {}", old.display(), old.display()))
+            && out.stdout.contains("not this baton")
+            && out.stdout.contains("install`: it re-points"),
+        "{}",
+        out.stdout
+    );
+    ok(run_binary(
+        &sandbox,
+        std::path::Path::new(BATON),
+        &["install"],
+        Some(&path),
+    ));
+    let out = run_binary(&sandbox, std::path::Path::new(BATON), &["doctor"], Some(&path));
+    assert_eq!(out.code, Some(0), "{}", out.stdout);
+    let left: Vec<_> = std::fs::read_dir(&sandbox.tmp).unwrap().collect();
+    assert!(left.is_empty(), "the doctor's scratch dir is gone: {left:?}");
+}
+
+#[test]
+fn doctor_matches_bridge_files_to_sessions_and_reads_hook_failures_from_attachments() {
+    let bin_dir = std::fs::canonicalize(BATON).unwrap().parent().unwrap().to_path_buf();
+    let sandbox = Sandbox::new().env("PATH", &format!("{}:/usr/bin:/bin", bin_dir.display()));
+    ok(sandbox.run(&["install"], b""));
+    // A decoy: a message that mentions baton and a failed hook in its text, not a hook run.
+    let decoy = json_line(serde_json::json!({"type": "user", "message": {"role": "user",
+        "content": "why did baton hook fail? \"hook_non_blocking_error\" \"exitCode\":1"}}));
+    sandbox.session_transcript("sess-a", &decoy);
+    sandbox.bridge("sess-b", 60, 0);
+    let out = sandbox.run(&["doctor"], b"");
+    assert_eq!(out.code, Some(1), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("FIX  session sess-a was active") && out.stdout.contains("claude-ctx-sess-a.json"),
+        "another session's bridge file does not count:\n{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("ok   no failed baton hook runs"),
+        "a message is not a hook run:\n{}",
+        out.stdout
+    );
+
+    sandbox.bridge("sess-a", 60, 0);
+    let out = sandbox.run(&["doctor"], b"");
+    assert_eq!(out.code, Some(0), "{}", out.stdout);
+
+    let failed = json_line(serde_json::json!({"type": "attachment", "attachment": {
+        "type": "hook_non_blocking_error", "hookName": "PostToolUse:Bash", "hookEvent": "PostToolUse",
+        "stderr": "boom", "exitCode": 1, "command": "/gone/baton hook"}}));
+    let foreign = json_line(serde_json::json!({"type": "attachment", "attachment": {
+        "type": "hook_non_blocking_error", "hookEvent": "PostToolUse", "stderr": "x", "exitCode": 1,
+        "command": "node baton-notes.js"}}));
+    sandbox.session_transcript("sess-a", &format!("{decoy}{foreign}{failed}"));
+    let out = sandbox.run(&["doctor"], b"");
+    assert_eq!(out.code, Some(1), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("FIX  1 failed baton hook run(s)")
+            && out.stdout.contains("`/gone/baton hook` said \"boom\"")
+            && !out.stdout.contains("run `baton doctor` after"),
+        "{}",
+        out.stdout
+    );
+}
+
+fn json_line(v: Value) -> String {
+    format!("{v}\n")
+}
+
+#[test]
+fn doctor_recognises_the_plugin_form() {
+    let bin_dir = std::fs::canonicalize(BATON).unwrap().parent().unwrap().to_path_buf();
+    let sandbox = Sandbox::new().env("PATH", &format!("{}:/usr/bin:/bin", bin_dir.display()));
+    let hook = serde_json::json!([{"hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/bin/baton hook"}]}]);
+    let mut v = serde_json::json!({"statusLine": {"type": "command",
+        "command": "\"${CLAUDE_PLUGIN_ROOT}/bin/baton\" statusline"}, "hooks": {}});
+    for event in [
+        "PostToolUse",
+        "SessionStart",
+        "PreCompact",
+        "SubagentStart",
+        "SubagentStop",
+    ] {
+        v["hooks"][event] = hook.clone();
+    }
+    write_settings(&sandbox, &v.to_string());
+    let out = sandbox.run(&["doctor"], b"");
+    assert_eq!(out.code, Some(0), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("ok   statusLine runs baton") && out.stdout.contains("is the plugin form"),
+        "{}",
+        out.stdout
+    );
+}

@@ -1,0 +1,51 @@
+//! Help for every command, the version, completions and unknown commands.
+
+use super::ok;
+use crate::common::*;
+
+#[test]
+fn every_command_has_help_with_examples_and_there_are_completions() {
+    let sandbox = Sandbox::new();
+    let top = ok(sandbox.run(&["--help"], b"")).stdout;
+    let commands: Vec<String> = top
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .map(|l| l.split_whitespace().next().unwrap().to_owned())
+        .collect();
+    assert!(commands.len() >= 9, "{top}");
+    for command in &commands {
+        let help = ok(sandbox.run(&[command, "--help"], b"")).stdout;
+        assert!(help.contains("Usage: baton "), "{command}: {help}");
+        assert!(help.contains("Example"), "{command} has no example: {help}");
+    }
+    assert!(ok(sandbox.run(&["--version"], b"")).stdout.starts_with("baton "));
+    let bash = ok(sandbox.run(&["completions", "bash"], b"")).stdout;
+    let check = std::process::Command::new("bash")
+        .args(["-n", "-c", &bash])
+        .output()
+        .unwrap();
+    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
+    assert!(
+        bash.contains("--json-in") && bash.contains("--no-statusline"),
+        "flags come from the help texts"
+    );
+    assert!(
+        ok(sandbox.run(&["completions", "fish"], b""))
+            .stdout
+            .contains("-l dry-run")
+    );
+    assert!(
+        ok(sandbox.run(&["completions", "zsh"], b""))
+            .stdout
+            .starts_with("#compdef baton")
+    );
+    let out = sandbox.run(&["frobnicate"], b"");
+    assert_eq!(out.code, Some(2));
+    assert!(
+        out.stderr.contains("unknown command 'frobnicate'") && out.stderr.contains("baton --help"),
+        "{}",
+        out.stderr
+    );
+}
