@@ -15,3 +15,4 @@ pub mod install;
 pub mod log;
 pub mod planning;
 pub mod session;
+pub mod store;

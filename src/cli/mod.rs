@@ -4,6 +4,9 @@
 
 mod agents;
 mod completions;
+mod ctx;
+mod ctx_args;
+mod ctx_view;
 mod hook;
 mod install;
 mod profile;
@@ -39,6 +42,7 @@ pub const COMMANDS: &[Command] = &[
     install::COMPLETIONS,
     profile::PROFILE,
     agents::AGENTS,
+    ctx::CTX,
 ];
 
 const HELP_HEAD: &str = "\
