@@ -219,8 +219,13 @@ impl Store {
                 .map_err(|e| Error::io(&path, e))?;
             } else {
                 let tail = journal::tail(&path, want).map_err(|e| Error::io(&path, e))?;
-                for (i, line) in tail.lines.iter().enumerate() {
-                    entries.push(journal::parse(line).map_err(|e| Error::io(&path, journal::damaged(&path, i, &e)))?);
+                for line in &tail.lines {
+                    entries.push(journal::parse(line).map_err(|e| {
+                        Error::invalid(
+                            &path,
+                            format!("a line near its end is damaged ({e}); run `baton ctx validate`"),
+                        )
+                    })?);
                 }
             }
             // Segments overlap only after an interrupted compaction: keep each version once.
