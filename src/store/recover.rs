@@ -212,13 +212,16 @@ impl Store {
         Ok(Versioned { doc, version: last.v })
     }
 
-    /// The version `bytes` are, when it is one the newest segment (or its snapshot) recorded.
+    /// The version `bytes` are, when the newest segment or a snapshot it builds on recorded it.
+    /// A writer stopped before replacing the document leaves it there: a single write is one
+    /// version behind, a batch at most its versions since its last snapshot (the document is
+    /// replaced at each snapshot too).
     fn older_version_of(&self, layout: &Layout, bytes: &[u8]) -> Result<Option<u64>> {
         let hash = journal::hash(bytes);
-        let base = layout.head_base();
+        let newest = layout.journals.last().copied().unwrap_or(0);
         let mut found = None;
-        if layout.journals.contains(&base) {
-            let path = journal::segment_path(&self.dir, base);
+        if layout.journals.contains(&newest) {
+            let path = journal::segment_path(&self.dir, newest);
             journal::read_segment(&path, |entry: Entry| {
                 if entry.hash.as_deref() == Some(&hash) && entry.size == Some(bytes.len() as u64) {
                     found = Some(entry.v);
@@ -227,9 +230,10 @@ impl Store {
             })
             .map_err(|e| Error::io(&path, e))?;
         }
-        if found.is_none() && base > 0 {
+        for base in [newest, layout.head_base()] {
             let snapshot = journal::snapshot_path(&self.dir, base);
-            if fsx::read_regular(&snapshot, MAX_DOCUMENT_BYTES).is_ok_and(|s| s == bytes) {
+            if found.is_none() && base > 0 && fsx::read_regular(&snapshot, MAX_DOCUMENT_BYTES).is_ok_and(|s| s == bytes)
+            {
                 found = Some(base);
             }
         }

@@ -254,6 +254,10 @@ impl Store {
                     let path = journal::snapshot_path(&self.dir, version);
                     fsx::write_atomic(&path, &bytes, 0o644, fsx::Durability::Durable)
                         .map_err(|e| Error::io(&path, e))?;
+                    // The document follows each snapshot, so a batch cut short leaves it behind
+                    // by no more than the newest segment (see `recover`).
+                    fsx::write_atomic(&self.document, &bytes, 0o644, fsx::Durability::Ephemeral)
+                        .map_err(|e| Error::io(&self.document, e))?;
                     snapshots.push(version);
                 }
             }
