@@ -13,6 +13,7 @@ use crate::store::path::DocPath;
 use crate::store::write::{Change, LOCK_WAIT, Writer};
 use crate::store::{Store, Versioned, document, reference, workflow};
 
+/// `baton ctx`.
 pub const CTX: Command = Command {
     name: "ctx",
     summary: "The versioned context store agents share (.baton/context.json): get, set, inputs, history",

@@ -34,6 +34,7 @@ pub struct Args {
     pub limit: Option<usize>,
 }
 
+/// Parses every option and word of `baton ctx`.
 pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     use lexopt::Arg::{Long, Short, Value as Word};
     let mut a = Args::default();
@@ -121,10 +122,12 @@ impl Args {
     }
 }
 
+/// A PATH argument; a malformed one is a usage error.
 pub fn parse_path(text: &str) -> Result<DocPath> {
     DocPath::parse(text).map_err(|e| Error::Usage(format!("baton ctx: {e}")))
 }
 
+/// A version argument (`12` or `v12`).
 pub fn version_word(text: &str) -> Result<u64> {
     text.trim_start_matches('v').parse().map_err(|_| {
         Error::Usage(format!(
@@ -146,6 +149,7 @@ pub fn value_arg(a: &Args, word: usize) -> Result<Value> {
     }))
 }
 
+/// The text of the VALUE word, `--file` or `--stdin` (exactly one of them).
 pub fn value_text(a: &Args, word: usize) -> Result<String> {
     match (a.words.get(word), &a.file, a.stdin) {
         (Some(v), None, false) => Ok(v.clone()),
@@ -160,6 +164,7 @@ pub fn value_text(a: &Args, word: usize) -> Result<String> {
     }
 }
 
+/// All of stdin.
 pub fn read_stdin() -> Result<String> {
     let mut text = String::new();
     std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
@@ -167,6 +172,7 @@ pub fn read_stdin() -> Result<String> {
     Ok(text)
 }
 
+/// An argument that must be JSON.
 pub fn json_arg(text: &str, what: &str) -> Result<Value> {
     serde_json::from_str(text).map_err(|e| Error::Usage(format!("baton ctx: {what} is not JSON ({e})")))
 }

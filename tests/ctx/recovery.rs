@@ -88,13 +88,24 @@ fn a_document_a_write_behind_the_journal_is_brought_forward() {
     // The same when the write also took a snapshot (a large change closes the segment).
     let behind = fs::read(context_json(&sandbox)).unwrap();
     let large = sandbox.write("large.txt", &"z".repeat(300 * 1024));
-    ok(&sandbox, &["set", "global_context.large", "--file", large.to_str().unwrap()]);
-    assert!(super::journal_dir(&sandbox).join("snapshot-000000000004.json").is_file());
+    ok(
+        &sandbox,
+        &["set", "global_context.large", "--file", large.to_str().unwrap()],
+    );
+    assert!(
+        super::journal_dir(&sandbox)
+            .join("snapshot-000000000004.json")
+            .is_file()
+    );
     let expected = document(&sandbox);
     fs::write(context_json(&sandbox), &behind).unwrap();
     let out = ctx(&sandbox, &["validate"]);
     assert_eq!(out.code, Some(0), "{out:?}");
-    assert!(out.stderr.contains("was at version 3 while the journal holds 4"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("was at version 3 while the journal holds 4"),
+        "{}",
+        out.stderr
+    );
     assert_eq!(document(&sandbox), expected);
 }
 

@@ -147,3 +147,48 @@ fn a_subagent_receives_its_resolved_inputs_from_the_store_in_its_first_request()
     );
     assert!(baton(&sandbox, &["ctx", "validate"]).contains("OK"));
 }
+
+/// `/baton:ctx-set` and `/baton:ctx-get`, installed by `baton install` and run through the
+/// client: the value lands as a version written by "user", and the resolved value reaches
+/// the model inlined in the command's prompt.
+#[test]
+fn the_ctx_slash_commands_write_and_read_the_store_through_the_client() {
+    let sandbox = Sandbox::new("ctx-slash");
+    let example = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/bmad/context-store-example.json"
+    );
+    baton(&sandbox, &["ctx", "init", "--from", example]);
+    let mut install = Command::new(env!("CARGO_BIN_EXE_baton"));
+    install
+        .args(["install", "--project"])
+        .arg(&sandbox.project)
+        .current_dir(&sandbox.project)
+        .env("HOME", &sandbox.home)
+        .env("TMPDIR", &sandbox.tmp);
+    assert!(output_within(install, Duration::from_secs(20)).status.success());
+
+    let mock = Mock::start(|_| Reply::text(20_000, "Done."));
+    super::client::run_headless(
+        &sandbox,
+        &mock,
+        "/baton:ctx-set global_context.review '{\"approved\": true}'",
+    );
+    let review: Value = serde_json::from_str(&baton(&sandbox, &["ctx", "get", "global_context.review"])).unwrap();
+    assert_eq!(review, json!({"approved": true}));
+    let log: Value = serde_json::from_str(&baton(&sandbox, &["ctx", "log", "-n", "1", "--json"])).unwrap();
+    assert_eq!(log["entries"][0]["by"], "user");
+
+    let mock = Mock::start(|_| Reply::text(20_000, "Here it is."));
+    super::client::run_headless(
+        &sandbox,
+        &mock,
+        "/baton:ctx-get agents.pm.inputs.project_brief --resolve",
+    );
+    let told: Vec<String> = mock.requests().iter().flat_map(|r| r.all_texts()).collect();
+    assert!(
+        told.iter()
+            .any(|t| t.contains("\"file_path\": \"artifacts/project-brief.md\"") && t.contains("\"team_leads\"")),
+        "the resolved value did not reach the model: {told:#?}"
+    );
+}
