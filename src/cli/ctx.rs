@@ -83,8 +83,7 @@ Exit status: 0 ok, 1 failed (validation, missing input or value, damaged store),
 
 Examples:
   baton ctx init --project task-app --workflow greenfield-fullstack
-  baton ctx output analyst project_brief --file artifacts/project-brief.md \\
-      --data '{\"target_users\": [\"team_leads\"]}' --quality 8.5 --as analyst
+  baton ctx output analyst project_brief --file brief.md --data '{\"users\": [\"leads\"]}' --as analyst
   baton ctx set agents.pm.inputs.project_brief @agents.analyst.outputs.project_brief
   baton ctx get agents.pm.inputs --resolve
   baton ctx inputs --workflow workflow.yaml --step 2
