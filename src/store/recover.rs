@@ -42,7 +42,8 @@ impl Store {
     /// needs a closer look (or a writer is half-way).
     fn quick_read(&self) -> Result<Option<Versioned>> {
         let layout = self.layout()?;
-        let Some(last) = self.last_entry(&layout)? else {
+        // A damaged last line is for the locked path to drop.
+        let Ok(Some(last)) = self.last_entry(&layout) else {
             return Ok(None);
         };
         let Ok(bytes) = fsx::read_regular(&self.document, MAX_DOCUMENT_BYTES) else {
