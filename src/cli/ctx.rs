@@ -334,6 +334,9 @@ fn dispatch(action: &str, a: &Args, notes: &mut Vec<String>) -> Result<()> {
             let store = store()?;
             let writer = Writer::identify(a.as_name.as_deref(), store.root())?;
             let done = store.write_batch(&writer, notes, changes)?;
+            if a.json {
+                return super::print(&format!("{}\n", json!({"first": done.first, "last": done.last})));
+            }
             super::print(&format!("Wrote versions {} to {}.\n", done.first, done.last))
         }
         other => Err(Error::Usage(format!(
@@ -374,6 +377,9 @@ fn init(a: &Args) -> Result<()> {
     }
     let writer = Writer::identify(a.as_name.as_deref(), &project.root)?;
     store.create(&writer, doc)?;
+    if a.json {
+        return super::print(&format!("{}\n", json!({"version": 1, "document": store.document})));
+    }
     super::print(&format!(
         "Started the context store: {} (version 1). `baton ctx show` shows it.\n",
         store.document.display()
