@@ -154,7 +154,7 @@ impl Store {
         }
     }
 
-    /// Drops a torn (or unreadable) last line of the newest segment.
+    /// Drops a torn last line of the newest segment (cut short, or with unwritten blocks).
     fn drop_torn_line(&self, layout: &Layout, notes: &mut Vec<String>) -> Result<()> {
         let Some(base) = layout.journals.last() else {
             return Ok(());
@@ -163,7 +163,10 @@ impl Store {
         let tail = journal::tail(&path, 1).map_err(|e| Error::io(&path, e))?;
         let mut keep = tail.complete_len;
         let mut dropped = tail.torn;
+        // A complete last line is a crash's leftover only when part of it was never written
+        // (NUL bytes); any other damage is reported, never dropped.
         if let Some(line) = tail.lines.last()
+            && line.contains(&0)
             && journal::parse(line).is_err()
         {
             keep -= line.len() as u64 + 1;

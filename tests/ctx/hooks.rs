@@ -127,11 +127,16 @@ fn the_hook_contract_holds_without_a_store_and_with_a_damaged_one() {
         out.assert_hook_contract();
         assert!(!out.stdout.contains("context store"), "{out:?}");
     }
+    // Damage is reported, never "repaired" away: the journal is as it was.
+    assert_eq!(
+        std::fs::read_to_string(sandbox.project.join(".baton/context/journal-000000000000.jsonl")).unwrap(),
+        "{garbage\n{\"v\": 1\n"
+    );
     // The command line says what is wrong.
     let out = ctx(&sandbox, &["show"]);
     assert_eq!(out.code, Some(1), "{out:?}");
     assert!(
-        out.stderr.contains("line 1 is damaged") || out.stderr.contains("damaged"),
+        out.stderr.contains("its last complete line is damaged"),
         "{}",
         out.stderr
     );
