@@ -5,6 +5,7 @@ mod agents;
 mod common;
 mod concurrency;
 mod continuity;
+mod ctx;
 mod e2e;
 mod hostile;
 mod install;

@@ -2,6 +2,7 @@
 
 mod client;
 mod continuity;
+mod ctx;
 mod gsd;
 mod install;
 mod mock;
