@@ -112,7 +112,7 @@ pub fn current_usage(
     if let Some(id) = tool_use_id {
         transcript::wait_for_tool_use(path, id, transcript::WRITE_LAG_LIMIT);
     }
-    let tail = transcript::last_context_usage(path).ok()??;
+    let tail = transcript::last_context_usage(path, transcript::Chain::Main).ok()??;
     // A stale bridge still knows the window and model Claude Code reported for this session.
     let known = bridge.as_ref();
     Some(tail.usage(
@@ -145,7 +145,7 @@ fn subagent_usage(
     if let Some(id) = tool_use_id {
         transcript::wait_for_tool_use(&path, id, transcript::WRITE_LAG_LIMIT);
     }
-    let tail = transcript::last_context_usage(&path).ok()??;
+    let tail = transcript::last_context_usage(&path, transcript::Chain::Subagent).ok()??;
     Some(tail.usage(None, None, config.context_window_size()))
 }
 
