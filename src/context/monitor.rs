@@ -57,14 +57,7 @@ pub fn on_tool_use(payload: &HookPayload, now: u64) -> Option<String> {
         }
         return None;
     };
-    let (state, fire) = match debounce::advance(&debounce_key, level, settings.debounce_calls) {
-        Ok(Some(outcome)) => outcome,
-        Ok(None) => return None,
-        Err(e) => {
-            crate::log::note(&format!("monitor: debounce update failed: {e}"));
-            return None;
-        }
-    };
+    let (state, fire) = debounce::advance(&debounce_key, level, settings.debounce_calls)?;
     let planning = project.as_ref().filter(|p| p.has_planning_state());
     let advice = match (agent, planning) {
         (Agent::Subagent(_), _) => Advice::Subagent,

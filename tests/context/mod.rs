@@ -2,5 +2,6 @@
 //! which transcript lines decide it, which payload fields can be trusted, and what the
 //! debounce does when its state cannot be kept.
 
+mod debounce;
 mod tail;
 mod usage;
