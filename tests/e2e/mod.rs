@@ -11,6 +11,7 @@ mod request;
 mod sandbox;
 mod statusline;
 mod subagent;
+mod subagent_monitor;
 mod tmux;
 
 use std::thread;
