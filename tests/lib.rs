@@ -4,6 +4,7 @@
 mod agents;
 mod common;
 mod concurrency;
+mod context;
 mod continuity;
 mod ctx;
 mod e2e;

@@ -12,6 +12,7 @@ mod request;
 mod sandbox;
 mod statusline;
 mod subagent;
+mod subagent_monitor;
 mod tmux;
 
 use std::thread;
