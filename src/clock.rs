@@ -120,6 +120,19 @@ pub fn span(ms: i64) -> String {
     }
 }
 
+/// A span of seconds in a few cells, for the statusline: `45s`, `12m`, `1h20m`, `3d4h`.
+pub fn short_span(secs: u64) -> String {
+    let (days, hours, minutes) = (secs / 86_400, secs % 86_400 / 3600, secs % 3600 / 60);
+    match (days, hours, minutes) {
+        (0, 0, 0) => format!("{secs}s"),
+        (0, 0, m) => format!("{m}m"),
+        (0, h, 0) => format!("{h}h"),
+        (0, h, m) => format!("{h}h{m}m"),
+        (d, 0, _) => format!("{d}d"),
+        (d, h, _) => format!("{d}d{h}h"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,5 +180,15 @@ mod tests {
         assert_eq!(span(40_000), "40s");
         assert_eq!(span(12 * 60_000 + 5000), "12m");
         assert_eq!(span((2 * 60 + 35) * 60_000), "2h 35m");
+    }
+
+    #[test]
+    fn short_spans_fit_a_statusline() {
+        assert_eq!(short_span(45), "45s");
+        assert_eq!(short_span(12 * 60 + 5), "12m");
+        assert_eq!(short_span(3600), "1h");
+        assert_eq!(short_span(80 * 60), "1h20m");
+        assert_eq!(short_span(3 * 86_400 + 4 * 3600 + 59), "3d4h");
+        assert_eq!(short_span(2 * 86_400), "2d");
     }
 }

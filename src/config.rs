@@ -10,7 +10,7 @@ use crate::json::lenient::lenient;
 /// Largest config file baton reads.
 const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
 
-/// Claude Code's own indicator divides by the window less this many tokens
+/// Claude Code's output reserve: its effective window is the window less this many tokens
 /// (measured on 2.1.197: 150k of 200k shows 83%, 160k 89%, 175k 97%).
 pub const CLAUDE_CODE_RESERVE: u64 = 20_000;
 
@@ -18,7 +18,8 @@ pub const CLAUDE_CODE_RESERVE: u64 = 20_000;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum PercentMode {
-    /// The same figure as Claude Code's own indicator (used ÷ (window − reserve)).
+    /// The same figure as Claude Code's own indicator: the share of the limit it counts toward
+    /// (where it compacts, or the window less its output reserve; `context::window::limit`).
     #[default]
     Claude,
     /// The raw share of the whole window (what /context and the bridge file use).
@@ -36,6 +37,13 @@ pub struct ConfigFile {
     /// The window to assume when neither Claude Code nor the model id says.
     #[serde(deserialize_with = "lenient")]
     pub context_window_size: Option<u64>,
+    /// Claude Code's `autoCompactWindow` setting, which hooks cannot see (the environment's
+    /// `CLAUDE_CODE_AUTO_COMPACT_WINDOW` wins).
+    #[serde(deserialize_with = "lenient")]
+    pub auto_compact_window: Option<u64>,
+    /// `false` when Claude Code's `autoCompactEnabled` is off.
+    #[serde(deserialize_with = "lenient")]
+    pub auto_compact: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize, Clone)]
@@ -62,6 +70,50 @@ pub struct StatuslineFile {
     pub reserve_tokens: Option<u64>,
     #[serde(deserialize_with = "lenient")]
     pub show_branch: Option<bool>,
+    /// The segments to show, in order; names baton does not know are skipped.
+    #[serde(deserialize_with = "segment_list")]
+    pub segments: Option<Vec<Segment>>,
+    /// `false` hides the forecast beside the context bar.
+    #[serde(deserialize_with = "lenient")]
+    pub forecast: Option<bool>,
+}
+
+/// A statusline segment, as named in `statusline.segments`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Segment {
+    /// The model's display name.
+    Model,
+    /// The in-progress task, else GSD state.
+    Task,
+    /// The directory and its git branch.
+    Dir,
+    /// The context bar, its percentage and the forecast (always shown).
+    Context,
+    /// The session's cost so far (`cost.total_cost_usd`).
+    Cost,
+    /// The session's duration (`cost.total_duration_ms`).
+    Duration,
+    /// Subscription usage limits (`rate_limits`).
+    Limits,
+    /// Whether the prompt cache is warm and for how long (`prompt_cache`).
+    Cache,
+    /// Compactions so far in this session.
+    Compactions,
+}
+
+/// Today's line: model │ task │ directory │ context.
+pub const DEFAULT_SEGMENTS: [Segment; 4] = [Segment::Model, Segment::Task, Segment::Dir, Segment::Context];
+
+/// Reads a list of segment names, skipping names that are not segments; not a list is absent.
+fn segment_list<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Vec<Segment>>, D::Error> {
+    let value = serde_json::Value::deserialize(d)?;
+    Ok(value.as_array().map(|names| {
+        names
+            .iter()
+            .filter_map(|name| serde_json::from_value(name.clone()).ok())
+            .collect()
+    }))
 }
 
 /// The monitor's settings after defaults (GSD's thresholds and debounce).
@@ -80,6 +132,9 @@ pub struct StatuslineSettings {
     pub percent: PercentMode,
     pub reserve_tokens: u64,
     pub show_branch: bool,
+    /// The segments in order, each once; the context bar is always among them.
+    pub segments: Vec<Segment>,
+    pub forecast: bool,
 }
 
 /// Both config files merged, project over user.
@@ -145,13 +200,47 @@ impl Config {
                 .and_then(|s| s.show_branch)
                 .or(user.and_then(|s| s.show_branch))
                 .unwrap_or(true),
+            segments: segments_in_order(
+                project
+                    .and_then(|s| s.segments.as_deref())
+                    .or(user.and_then(|s| s.segments.as_deref()))
+                    .unwrap_or(&DEFAULT_SEGMENTS),
+            ),
+            forecast: project
+                .and_then(|s| s.forecast)
+                .or(user.and_then(|s| s.forecast))
+                .unwrap_or(true),
         }
+    }
+
+    /// Claude Code's `autoCompactWindow`, as mirrored in baton's config (project over user).
+    pub fn auto_compact_window(&self) -> Option<u64> {
+        self.project.auto_compact_window.or(self.user.auto_compact_window)
+    }
+
+    /// Claude Code's `autoCompactEnabled`, as mirrored in baton's config (project over user).
+    pub fn auto_compact(&self) -> Option<bool> {
+        self.project.auto_compact.or(self.user.auto_compact)
     }
 
     /// The configured window size (project over user), for when Claude Code does not say.
     pub fn context_window_size(&self) -> Option<u64> {
         self.project.context_window_size.or(self.user.context_window_size)
     }
+}
+
+/// `names` without repeats, with the context bar last when it is not named.
+fn segments_in_order(names: &[Segment]) -> Vec<Segment> {
+    let mut segments: Vec<Segment> = Vec::with_capacity(names.len() + 1);
+    for name in names {
+        if !segments.contains(name) {
+            segments.push(*name);
+        }
+    }
+    if !segments.contains(&Segment::Context) {
+        segments.push(Segment::Context);
+    }
+    segments
 }
 
 /// `$BATON_CONFIG`, else `<config dir>/baton/config.json`.
@@ -248,5 +337,22 @@ mod tests {
             file("{}"),
         );
         assert_eq!(c.monitor().warning_remaining, 35);
+    }
+
+    #[test]
+    fn segments_keep_their_order_skip_unknown_names_and_keep_the_bar() {
+        assert_eq!(Config::default().statusline().segments, DEFAULT_SEGMENTS);
+        let c = Config::from_files(
+            file(r#"{"statusline":{"segments":["cost","model","bogus",7,"cost","limits"],"forecast":false}}"#),
+            file("{}"),
+        );
+        let s = c.statusline();
+        assert_eq!(
+            s.segments,
+            [Segment::Cost, Segment::Model, Segment::Limits, Segment::Context]
+        );
+        assert!(!s.forecast);
+        let c = Config::from_files(file(r#"{"statusline":{"segments":"all"}}"#), file("{}"));
+        assert_eq!(c.statusline().segments, DEFAULT_SEGMENTS, "not a list: the default");
     }
 }

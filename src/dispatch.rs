@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crate::context::{bridge, debounce, monitor};
+use crate::context::{bridge, compactions, debounce, monitor};
 use crate::fsx;
 use crate::hook::payload::HookPayload;
 use crate::hook::{envelope, stdin};
@@ -54,6 +54,13 @@ pub fn handle(payload: &HookPayload, now: u64) -> Option<String> {
             if matches!(payload.source.as_deref(), Some("compact" | "clear")) {
                 forget_context_figures(payload.session_id.as_deref());
             }
+            if payload.source.as_deref() == Some("compact") {
+                count_compaction(
+                    payload.session_id.as_deref(),
+                    compactions::Event::SessionStartCompact,
+                    now,
+                );
+            }
             let text = crate::continuity::breadcrumb::session_start_context(payload)?;
             envelope::additional_context(event, &text)
         }
@@ -61,6 +68,13 @@ pub fn handle(payload: &HookPayload, now: u64) -> Option<String> {
             if let Err(e) = crate::continuity::breadcrumb::pre_compact(payload, payload.trigger.as_deref()) {
                 crate::log::note(&format!("pre-compact breadcrumb failed: {e}"));
             }
+            None
+        }
+        // Claude Code rejects additionalContext here (probe/FINDINGS.md §6) and shows what a
+        // PostCompact hook prints to the model after /compact: print nothing.
+        "PostCompact" => {
+            forget_context_figures(payload.session_id.as_deref());
+            count_compaction(payload.session_id.as_deref(), compactions::Event::PostCompact, now);
             None
         }
         "SubagentStart" | "SubagentStop" => {
@@ -80,7 +94,18 @@ pub fn handle(payload: &HookPayload, now: u64) -> Option<String> {
     }
 }
 
-/// After /compact or /clear the old figures are wrong: drop the debounce and the bridge.
+/// Counts a compaction for the statusline.
+fn count_compaction(session_id: Option<&str>, event: compactions::Event, now: u64) {
+    let Some(id) = session_id.filter(|id| fsx::is_safe_session_id(id)) else {
+        return;
+    };
+    if let Err(e) = compactions::record(id, event, now) {
+        crate::log::note(&format!("hook: compaction count failed: {e}"));
+    }
+}
+
+/// After /compact or /clear the old figures are wrong: drop the debounce and the bridge (with
+/// its forecast; the transcript's history restarts at the compact boundary).
 fn forget_context_figures(session_id: Option<&str>) {
     let Some(id) = session_id.filter(|id| fsx::is_safe_session_id(id)) else {
         return;

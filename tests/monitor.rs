@@ -279,6 +279,7 @@ fn other_events_say_nothing() {
         "Stop",
         "SubagentStop",
         "PreCompact",
+        "PostCompact",
         "UserPromptSubmit",
         "SessionEnd",
         "Bogus",

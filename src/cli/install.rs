@@ -15,8 +15,8 @@ baton install: wire baton into Claude Code
 
 Usage: baton install [--user | --project DIR] [--dry-run] [--force] [--yes] [--no-statusline]
 
-Merges baton's statusLine and hooks (PostToolUse, SessionStart, PreCompact, SubagentStart,
-SubagentStop) into settings.json and writes the slash commands (/baton:pause-work,
+Merges baton's statusLine and hooks (PostToolUse, SessionStart, PreCompact, PostCompact,
+SubagentStart, SubagentStop) into settings.json and writes the slash commands (/baton:pause-work,
 /baton:resume-work, /baton:progress, /baton:set-profile) under commands/baton/. Keeps every
 existing key and entry, adds nothing twice, keeps a timestamped backup next to the file, and
 records what it added in baton-install.json so `baton uninstall` takes out exactly that.

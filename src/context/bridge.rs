@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::context::forecast::Forecast;
 use crate::context::window::{self, ContextUsage, UsageSource};
 use crate::fsx;
 use crate::json::lenient::{lenient, lenient_number};
@@ -39,11 +40,20 @@ pub struct Bridge {
     pub model_id: Option<String>,
     #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
+    /// Requests left before compaction at the recent rate; absent without enough history.
+    #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
+    pub forecast: Option<Forecast>,
 }
 
 impl Bridge {
     /// The bridge record for `usage` in `session_id`, stamped `now` (Unix seconds).
-    pub fn new(session_id: &str, usage: &ContextUsage, model_id: Option<&str>, now: u64) -> Self {
+    pub fn new(
+        session_id: &str,
+        usage: &ContextUsage,
+        model_id: Option<&str>,
+        forecast: Option<Forecast>,
+        now: u64,
+    ) -> Self {
         Self {
             session_id: Some(session_id.to_owned()),
             remaining_percentage: Some(f64::from(usage.remaining_percent())),
@@ -54,6 +64,7 @@ impl Bridge {
             used_tokens: Some(usage.used_tokens),
             model_id: model_id.map(str::to_owned),
             source: Some(usage.source.as_str().to_owned()),
+            forecast,
         }
     }
 
@@ -156,7 +167,14 @@ mod tests {
             window: 200_000,
             source: UsageSource::Payload,
         };
-        let json = serde_json::to_string(&Bridge::new("s1", &usage, Some("claude-sonnet-4-5"), 1_795_996_764)).unwrap();
+        let json = serde_json::to_string(&Bridge::new(
+            "s1",
+            &usage,
+            Some("claude-sonnet-4-5"),
+            None,
+            1_795_996_764,
+        ))
+        .unwrap();
         assert!(json.starts_with(
             r#"{"session_id":"s1","remaining_percentage":25,"used_pct":75,"timestamp":1795996764,"generator":"baton""#
         ), "{json}");
@@ -171,10 +189,10 @@ mod tests {
             window: 200_000,
             source: UsageSource::Payload,
         };
-        assert!(update(&path, &Bridge::new("s", &usage, None, 1000), 1000).unwrap());
-        assert!(!update(&path, &Bridge::new("s", &usage, None, 1005), 1005).unwrap());
+        assert!(update(&path, &Bridge::new("s", &usage, None, None, 1000), 1000).unwrap());
+        assert!(!update(&path, &Bridge::new("s", &usage, None, None, 1005), 1005).unwrap());
         assert!(
-            update(&path, &Bridge::new("s", &usage, None, 1015), 1015).unwrap(),
+            update(&path, &Bridge::new("s", &usage, None, None, 1015), 1015).unwrap(),
             "aged"
         );
         let more = ContextUsage {
@@ -182,10 +200,31 @@ mod tests {
             ..usage
         };
         assert!(
-            update(&path, &Bridge::new("s", &more, None, 1016), 1016).unwrap(),
+            update(&path, &Bridge::new("s", &more, None, None, 1016), 1016).unwrap(),
             "new figures"
         );
         assert_eq!(read_at(&path).unwrap().used_tokens, Some(151_000));
+    }
+
+    #[test]
+    fn carries_the_forecast_and_reads_a_damaged_one_as_none() {
+        let usage = ContextUsage {
+            used_tokens: 120_000,
+            window: 200_000,
+            source: UsageSource::Payload,
+        };
+        let forecast = Forecast {
+            tokens_per_request: 10_000,
+            requests_left: 5,
+        };
+        let json = serde_json::to_string(&Bridge::new("s", &usage, None, Some(forecast), 1)).unwrap();
+        assert!(
+            json.ends_with(r#""forecast":{"tokens_per_request":10000,"requests_left":5}}"#),
+            "{json}"
+        );
+        let damaged: Bridge =
+            serde_json::from_str(r#"{"remaining_percentage":40,"forecast":{"requests_left":"many"}}"#).unwrap();
+        assert_eq!((damaged.forecast, damaged.remaining_percentage), (None, Some(40.0)));
     }
 
     #[test]

@@ -1,11 +1,14 @@
 //! The context monitor (PostToolUse): finds the current figure (the statusline's bridge
 //! file, or the transcript's tail when the bridge is missing or stale), applies the
-//! thresholds and the debounce, and words an advisory warning for the agent.
+//! thresholds and the debounce, and words an advisory warning (with the forecast) for the agent.
 
 use std::path::{Path, PathBuf};
 
 use crate::config::{Config, MonitorSettings};
 use crate::context::debounce::{self, Level};
+use crate::context::forecast::Forecast;
+use crate::context::transcript::Chain;
+use crate::context::window::limit::Limit;
 use crate::context::window::{self, ContextUsage};
 use crate::context::{bridge, transcript};
 use crate::fsx;
@@ -47,10 +50,11 @@ pub fn on_tool_use(payload: &HookPayload, now: u64) -> Option<String> {
     }
     let transcript_path = payload.transcript_path.as_deref();
     let tool_use_id = payload.tool_use_id.as_deref();
-    let usage = match agent {
+    let reading = match agent {
         Agent::Main => current_usage(session_id, transcript_path, tool_use_id, &config, &settings, now),
         Agent::Subagent(agent_id) => subagent_usage(transcript_path?, agent_id, tool_use_id, &config),
     }?;
+    let usage = reading.usage;
     let Some(level) = level_for(usage.remaining_percent(), &settings) else {
         if let Err(e) = debounce::reset(&debounce_key) {
             crate::log::note(&format!("monitor: debounce reset failed: {e}"));
@@ -70,7 +74,7 @@ pub fn on_tool_use(payload: &HookPayload, now: u64) -> Option<String> {
     {
         record_exhaustion(project, session_id, usage.used_percent());
     }
-    fire.then(|| warning_text(level, &usage, advice))
+    fire.then(|| warning_text(level, &usage, reading.forecast(&config).as_ref(), advice))
 }
 
 /// The first CRITICAL of a session in a project with planning state notes in STATE.md
@@ -84,6 +88,30 @@ fn record_exhaustion(project: &Project, session_id: &str, used_percent: u8) {
     }
 }
 
+/// A context figure and where its history is: the transcript (and chain) a forecast reads.
+#[derive(Debug, Clone)]
+pub struct Reading {
+    pub usage: ContextUsage,
+    /// The model the figure is for, when known (its window and compaction regime).
+    pub model: Option<String>,
+    pub transcript: Option<PathBuf>,
+    pub chain: Chain,
+}
+
+impl Reading {
+    /// The forecast at this figure from the transcript's recent requests (read only when a
+    /// warning is given, so the monitor's usual run reads no more than before).
+    pub fn forecast(&self, config: &Config) -> Option<Forecast> {
+        let limit = Limit::for_session(self.usage.window, self.model.as_deref(), config);
+        Forecast::from_transcript(
+            self.transcript.as_deref()?,
+            self.chain,
+            self.usage.used_tokens,
+            limit.tokens,
+        )
+    }
+}
+
 /// The figure for this session: the bridge file when fresh, else the transcript's tail once
 /// it holds the reply that made this tool call (`tool_use_id`).
 pub fn current_usage(
@@ -93,26 +121,39 @@ pub fn current_usage(
     config: &Config,
     settings: &MonitorSettings,
     now: u64,
-) -> Option<ContextUsage> {
+) -> Option<Reading> {
     let bridge = bridge::read(session_id);
+    let transcript = transcript_path.map(PathBuf::from);
     if let Some(b) = &bridge
         && b.age_seconds(now).is_some_and(|age| age <= settings.stale_seconds)
         && let Some(usage) = b.usage(config.context_window_size())
     {
-        return Some(usage);
+        return Some(Reading {
+            usage,
+            model: b.model_id.clone(),
+            transcript,
+            chain: Chain::Main,
+        });
     }
-    let path = Path::new(transcript_path?);
+    let path = transcript.as_deref()?;
     if let Some(id) = tool_use_id {
         transcript::wait_for_tool_use(path, id, transcript::WRITE_LAG_LIMIT);
     }
-    let tail = transcript::last_context_usage(path, transcript::Chain::Main).ok()??;
+    let tail = transcript::last_context_usage(path, Chain::Main).ok()??;
     // A stale bridge still knows the window and model Claude Code reported for this session.
     let known = bridge.as_ref();
-    Some(tail.usage(
+    let known_model = known.and_then(|b| b.model_id.clone());
+    let usage = tail.usage(
         known.and_then(|b| b.context_window_size),
-        known.and_then(|b| b.model_id.as_deref()),
+        known_model.as_deref(),
         config.context_window_size(),
-    ))
+    );
+    Some(Reading {
+        usage,
+        model: known_model.or(tail.model),
+        transcript,
+        chain: Chain::Main,
+    })
 }
 
 /// A subagent's transcript: `<transcript_path without .jsonl>/subagents/agent-<agent_id>.jsonl`
@@ -133,13 +174,18 @@ fn subagent_usage(
     agent_id: &str,
     tool_use_id: Option<&str>,
     config: &Config,
-) -> Option<ContextUsage> {
+) -> Option<Reading> {
     let path = subagent_transcript(Path::new(parent_transcript), agent_id)?;
     if let Some(id) = tool_use_id {
         transcript::wait_for_tool_use(&path, id, transcript::WRITE_LAG_LIMIT);
     }
-    let tail = transcript::last_context_usage(&path, transcript::Chain::Subagent).ok()??;
-    Some(tail.usage(None, None, config.context_window_size()))
+    let tail = transcript::last_context_usage(&path, Chain::Subagent).ok()??;
+    Some(Reading {
+        usage: tail.usage(None, None, config.context_window_size()),
+        model: tail.model,
+        transcript: Some(path),
+        chain: Chain::Subagent,
+    })
 }
 
 /// The level for a remaining percentage, `None` above the warning threshold.
@@ -165,18 +211,22 @@ pub enum Advice {
 }
 
 /// The advisory text: it informs and suggests, never orders the agent to stop or save.
-pub fn warning_text(level: Level, usage: &ContextUsage, advice: Advice) -> String {
+pub fn warning_text(level: Level, usage: &ContextUsage, forecast: Option<&Forecast>, advice: Advice) -> String {
     let head = match level {
         Level::Warning => "CONTEXT WARNING",
         Level::Critical => "CONTEXT CRITICAL",
     };
-    let figures = format!(
+    let mut figures = format!(
         "{head}: Usage at {}%. Remaining: {}%. ({} of {} tokens in use.)",
         usage.used_percent(),
         usage.remaining_percent(),
         window::short_tokens(usage.used_tokens),
         window::short_tokens(usage.window),
     );
+    if let Some(forecast) = forecast {
+        figures.push(' ');
+        figures.push_str(&forecast.sentence());
+    }
     let advice = match (level, advice) {
         (Level::Warning, Advice::Planning) => {
             "Context is getting limited. It is a good moment to finish the current plan step rather than \
@@ -237,7 +287,7 @@ mod tests {
         };
         for level in [Level::Warning, Level::Critical] {
             for advice in [Advice::Plain, Advice::Planning, Advice::Subagent] {
-                let text = warning_text(level, &usage, advice);
+                let text = warning_text(level, &usage, None, advice);
                 assert!(
                     text.starts_with("CONTEXT ") && text.contains(": Usage at 70%. Remaining: 30%."),
                     "{text}"
@@ -253,6 +303,27 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_forecast_follows_the_figures_in_advisory_words() {
+        let usage = ContextUsage {
+            used_tokens: 140_000,
+            window: 200_000,
+            source: UsageSource::Payload,
+        };
+        let forecast = Forecast {
+            tokens_per_request: 10_000,
+            requests_left: 3,
+        };
+        let text = warning_text(Level::Warning, &usage, Some(&forecast), Advice::Plain);
+        assert!(
+            text.contains(
+                "(140k of 200k tokens in use.) At the recent rate (about 10k tokens per request), \
+                 about 3 more requests fit before compaction. Context is getting limited."
+            ),
+            "{text}"
+        );
     }
 
     #[test]

@@ -73,9 +73,9 @@ pub fn sweep(dir: &Path, now: u64, uid: u32) -> usize {
     removed
 }
 
-/// baton's lock files: the debounce locks and the project locks.
+/// baton's lock files: the debounce and compaction-count locks and the project locks.
 fn is_lock(name: &str) -> bool {
-    name.ends_with("-warned.lock") || name.starts_with(fsx::PROJECT_LOCK_PREFIX)
+    name.ends_with("-warned.lock") || name.ends_with("-compactions.lock") || name.starts_with(fsx::PROJECT_LOCK_PREFIX)
 }
 
 fn is_batons(path: &Path, name: &str) -> bool {

@@ -3,6 +3,7 @@
 //! compact boundary.
 
 use std::io;
+use std::ops::ControlFlow;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -17,6 +18,9 @@ use crate::json::lenient::lenient;
 const FIRST_WINDOW: u64 = 64 * 1024;
 /// The most baton reads from one transcript's tail before giving up.
 pub const MAX_TAIL_BYTES: u64 = 8 * 1024 * 1024;
+/// How far back each look at the tail reaches: a few turns, about ten 2.1.332 requests (each
+/// can carry a 110 KB prompt snapshot), then the most.
+const TAIL_WINDOWS: [u64; 3] = [FIRST_WINDOW, 1024 * 1024, MAX_TAIL_BYTES];
 
 /// The context size found at the end of a transcript.
 #[derive(Debug, Clone, PartialEq)]
@@ -58,15 +62,44 @@ pub enum Chain {
     Subagent,
 }
 
-/// Scans the transcript's tail, newest line first, for the current context size: the last
-/// 64 KiB, then (rarely, behind a huge tool result) up to 8 MiB. Never the whole file.
-/// `None` when the tail holds no usable line (a fresh session, only garbage).
+/// Scans the transcript's tail, newest line first, for the current context size (never the
+/// whole file). `None` when the tail holds no usable line (a fresh session, only garbage).
 pub fn last_context_usage(path: &Path, chain: Chain) -> io::Result<Option<TailUsage>> {
+    let mut found = None;
+    scan_tail(path, |line| {
+        found = match figure_in_line(line, chain) {
+            Some(LineFigure::Boundary {
+                post_tokens: Some(post),
+            }) => Some(TailUsage {
+                used_tokens: post,
+                model: None,
+                after_compaction: true,
+            }),
+            Some(LineFigure::Reply { tokens, model, .. }) => Some(TailUsage {
+                used_tokens: tokens,
+                model,
+                after_compaction: false,
+            }),
+            _ => None,
+        };
+        if found.is_some() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    })?;
+    Ok(found)
+}
+
+/// Calls `visit` with each whole line of the transcript's tail, newest first, until it breaks
+/// or the lines run out: the last 64 KiB first, then (behind large tool results) up to 1 MiB,
+/// then up to [`MAX_TAIL_BYTES`]. Never the whole file.
+pub fn scan_tail(path: &Path, mut visit: impl FnMut(&[u8]) -> ControlFlow<()>) -> io::Result<()> {
     let file = crate::fsx::open_regular(path)?;
     let size = file.metadata()?.len();
-    // Everything from `end` on has been scanned; `end` is always the start of a line.
+    // Everything from `end` on has been visited; `end` is always the start of a line.
     let mut end = size;
-    for window in [FIRST_WINDOW, MAX_TAIL_BYTES] {
+    for window in TAIL_WINDOWS {
         let start = size.saturating_sub(window);
         if start >= end {
             continue;
@@ -80,13 +113,13 @@ pub fn last_context_usage(path: &Path, chain: Chain) -> io::Result<Option<TailUs
             None => buf.len(),
         };
         for line in buf[skip..].rsplit(|&b| b == b'\n') {
-            if let Some(found) = usage_in_line(line, chain) {
-                return Ok(Some(found));
+            if visit(line).is_break() {
+                return Ok(());
             }
         }
         end = start + skip as u64;
     }
-    Ok(None)
+    Ok(())
 }
 
 /// How long the monitor waits for the reply that made a tool call to reach the transcript:
@@ -161,11 +194,26 @@ fn tail_mentions(file: &std::fs::File, size: u64, needle: &[u8]) -> io::Result<b
     Ok(false)
 }
 
-/// The usage a single transcript line establishes, if it is one that decides it: an
+/// What a transcript line says about the context size, when it is a line that decides it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LineFigure {
+    /// A compact boundary (`type: "system"`, `subtype: "compact_boundary"`): what came before
+    /// is summarised; `postTokens` when the client wrote it.
+    Boundary { post_tokens: Option<u64> },
+    /// An assistant reply of the chain with usage: one API response (its content blocks may
+    /// take several lines sharing `message.id`).
+    Reply {
+        tokens: u64,
+        model: Option<String>,
+        message_id: Option<String>,
+    },
+}
+
+/// The figure a single transcript line establishes, if it is one that decides it: an
 /// assistant reply of `chain` with usage, or a compact boundary (only a `type: "system"`
 /// line is one; a reply that merely mentions `compact_boundary` is a reply).
-fn usage_in_line(line: &[u8], chain: Chain) -> Option<TailUsage> {
-    // Cheap filters first: most lines are tool results and attachments.
+pub fn figure_in_line(line: &[u8], chain: Chain) -> Option<LineFigure> {
+    // Cheap filters first: most lines are tool results, attachments and request records.
     let maybe_boundary = contains(line, b"\"compact_boundary\"");
     let maybe_reply = contains(line, b"\"assistant\"") && contains(line, b"\"usage\"");
     if !maybe_boundary && !maybe_reply {
@@ -173,14 +221,12 @@ fn usage_in_line(line: &[u8], chain: Chain) -> Option<TailUsage> {
     }
     let entry: TailLine = serde_json::from_slice(line).ok()?;
     match entry.kind.as_deref()? {
-        "system" if entry.subtype.as_deref() == Some("compact_boundary") => {
-            let post = entry.compact_metadata?.post_tokens?;
-            Some(TailUsage {
-                used_tokens: post.round() as u64,
-                model: None,
-                after_compaction: true,
-            })
-        }
+        "system" if entry.subtype.as_deref() == Some("compact_boundary") => Some(LineFigure::Boundary {
+            post_tokens: entry
+                .compact_metadata
+                .and_then(|m| m.post_tokens)
+                .map(|post| post.round() as u64),
+        }),
         "assistant" => {
             if (chain == Chain::Main && entry.is_sidechain == Some(true)) || entry.is_api_error_message == Some(true) {
                 return None;
@@ -189,11 +235,10 @@ fn usage_in_line(line: &[u8], chain: Chain) -> Option<TailUsage> {
             if message.model.as_deref() == Some("<synthetic>") {
                 return None;
             }
-            let used_tokens = message.usage?.context_tokens()?;
-            Some(TailUsage {
-                used_tokens,
+            Some(LineFigure::Reply {
+                tokens: message.usage?.context_tokens()?,
                 model: message.model,
-                after_compaction: false,
+                message_id: message.id,
             })
         }
         _ => None,
@@ -224,6 +269,8 @@ struct TailLine {
 
 #[derive(Deserialize)]
 struct AssistantMessage {
+    #[serde(default, deserialize_with = "lenient")]
+    id: Option<String>,
     #[serde(default, deserialize_with = "lenient")]
     model: Option<String>,
     #[serde(default, deserialize_with = "readable_usage")]

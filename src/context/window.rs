@@ -1,8 +1,12 @@
 //! The context window's math, in one place: the window a model has, the tokens in it, the
-//! remaining percentage the monitor and bridge use, and the percentage the statusline shows.
+//! remaining percentage the monitor and bridge use, the percentage the statusline shows, and
+//! (in `limit`) where Claude Code compacts.
+
+pub mod limit;
 
 use crate::config::PercentMode;
 use crate::hook::payload::ContextWindow;
+use limit::Limit;
 
 /// The window Claude Code uses when nothing says otherwise.
 pub const DEFAULT_WINDOW: u64 = 200_000;
@@ -64,24 +68,12 @@ impl ContextUsage {
         100 - self.used_percent()
     }
 
-    /// The percentage the statusline shows.
-    pub fn display_percent(&self, mode: PercentMode, reserve: u64) -> u8 {
+    /// The percentage the statusline shows: Claude Code's own indicator for `limit`, or the
+    /// raw share of the window.
+    pub fn display_percent(&self, mode: PercentMode, limit: &Limit) -> u8 {
         match mode {
             PercentMode::Raw => self.used_percent(),
-            PercentMode::Claude => {
-                // A reserve that would leave less than half the window is a misconfiguration.
-                let usable = if reserve < self.window / 2 {
-                    self.window - reserve
-                } else {
-                    self.window
-                };
-                if usable == 0 {
-                    return 100;
-                }
-                (self.used_tokens as f64 * 100.0 / usable as f64)
-                    .round()
-                    .clamp(0.0, 100.0) as u8
-            }
+            PercentMode::Claude => limit.indicator_percent(self.used_tokens),
         }
     }
 }
@@ -193,19 +185,24 @@ mod tests {
     #[test]
     fn display_agrees_with_claude_codes_indicator() {
         // Measured live on Claude Code 2.1.197 with a 200k window.
+        let settings = limit::CompactionSettings::default();
+        let reactive = Limit::new(200_000, Some("claude-sonnet-4-5"), CLAUDE_CODE_RESERVE, &settings);
         for (tokens, shown) in [(150_000, 83), (160_000, 89), (175_000, 97)] {
             assert_eq!(
-                usage(tokens, 200_000).display_percent(PercentMode::Claude, CLAUDE_CODE_RESERVE),
+                usage(tokens, 200_000).display_percent(PercentMode::Claude, &reactive),
                 shown
             );
         }
+        assert_eq!(usage(150_000, 200_000).display_percent(PercentMode::Raw, &reactive), 75);
         assert_eq!(
-            usage(150_000, 200_000).display_percent(PercentMode::Raw, CLAUDE_CODE_RESERVE),
-            75
-        );
-        assert_eq!(
-            usage(250_000, 200_000).display_percent(PercentMode::Claude, CLAUDE_CODE_RESERVE),
+            usage(250_000, 200_000).display_percent(PercentMode::Claude, &reactive),
             100
+        );
+        // Where the client compacts at 167k, its footer counts down to that: 150k is 90% of the way.
+        let enforced = Limit::new(200_000, Some("claude-sonnet-4-6"), CLAUDE_CODE_RESERVE, &settings);
+        assert_eq!(
+            usage(150_000, 200_000).display_percent(PercentMode::Claude, &enforced),
+            90
         );
     }
 

@@ -137,6 +137,61 @@ pub struct StatuslinePayload {
     pub workspace: Option<Workspace>,
     #[serde(deserialize_with = "lenient")]
     pub context_window: Option<ContextWindow>,
+    #[serde(deserialize_with = "lenient")]
+    pub cost: Option<Cost>,
+    /// Subscription usage limits (sent to subscription logins only).
+    #[serde(deserialize_with = "lenient")]
+    pub rate_limits: Option<RateLimits>,
+    /// Prompt-cache health (2.1.3xx, after the first reply).
+    #[serde(deserialize_with = "lenient")]
+    pub prompt_cache: Option<PromptCache>,
+}
+
+/// `cost`: the session's totals so far.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct Cost {
+    #[serde(deserialize_with = "lenient_number")]
+    pub total_cost_usd: Option<f64>,
+    #[serde(deserialize_with = "lenient_number")]
+    pub total_duration_ms: Option<f64>,
+}
+
+/// `rate_limits`: the subscription's windows.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct RateLimits {
+    #[serde(deserialize_with = "lenient")]
+    pub five_hour: Option<RateLimit>,
+    #[serde(deserialize_with = "lenient")]
+    pub seven_day: Option<RateLimit>,
+}
+
+/// One usage-limit window.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct RateLimit {
+    /// 0–100.
+    #[serde(deserialize_with = "lenient_number")]
+    pub used_percentage: Option<f64>,
+    /// Unix seconds when the window resets.
+    #[serde(deserialize_with = "lenient_number")]
+    pub resets_at: Option<f64>,
+}
+
+/// `prompt_cache`: whether the cached prefix is still warm.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct PromptCache {
+    /// The cached prefix is inside its TTL.
+    #[serde(deserialize_with = "lenient")]
+    pub warm: Option<bool>,
+    /// Any response reported cache tokens (false: caching off, or not reported).
+    #[serde(deserialize_with = "lenient")]
+    pub caching_observed: Option<bool>,
+    /// Unix seconds when the prefix goes cold.
+    #[serde(deserialize_with = "lenient_number")]
+    pub expires_at: Option<f64>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -190,6 +245,30 @@ mod tests {
         assert!(cw.current_usage.is_none() && cw.used_percentage.is_none());
         assert_eq!(cw.context_window_size, Some(200000.0));
         assert!(p.workspace.is_none());
+    }
+
+    #[test]
+    fn reads_cost_limits_and_cache_and_drops_what_is_hostile() {
+        let p: StatuslinePayload = serde_json::from_str(
+            r#"{"cost":{"total_cost_usd":0.45,"total_duration_ms":"long"},
+               "rate_limits":{"five_hour":{"used_percentage":42,"resets_at":1796061440},"seven_day":[]},
+               "prompt_cache":{"warm":"yes","caching_observed":true,"expires_at":-5}}"#,
+        )
+        .unwrap();
+        let cost = p.cost.unwrap();
+        assert_eq!((cost.total_cost_usd, cost.total_duration_ms), (Some(0.45), None));
+        let limits = p.rate_limits.unwrap();
+        assert_eq!(limits.five_hour.unwrap().resets_at, Some(1_796_061_440.0));
+        assert!(
+            limits
+                .seven_day
+                .is_none_or(|w| w.used_percentage.is_none() && w.resets_at.is_none())
+        );
+        let cache = p.prompt_cache.unwrap();
+        assert_eq!(
+            (cache.warm, cache.caching_observed, cache.expires_at),
+            (None, Some(true), None)
+        );
     }
 
     #[test]

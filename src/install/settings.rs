@@ -11,6 +11,8 @@ pub const EVENTS: &[(&str, Option<&str>)] = &[
     ("PostToolUse", Some("*")),
     ("SessionStart", None),
     ("PreCompact", None),
+    // Claude Code ≥ 2.1.76: resets the monitor and counts the compaction (it prints nothing).
+    ("PostCompact", None),
     ("SubagentStart", None),
     ("SubagentStop", None),
 ];
@@ -258,7 +260,16 @@ mod tests {
         let m = merge(&mut settings, &wiring(), StatuslinePolicy::Refuse).unwrap();
         assert!(m.added_groups.is_empty() && !m.statusline_added);
         let what: Vec<&str> = m.repointed.iter().map(|(w, _, _)| w.as_str()).collect();
-        assert_eq!(what, ["statusLine", "PostToolUse", "SubagentStart", "SubagentStop"]);
+        assert_eq!(
+            what,
+            [
+                "statusLine",
+                "PostToolUse",
+                "PostCompact",
+                "SubagentStart",
+                "SubagentStop"
+            ]
+        );
         assert_eq!(settings["statusLine"], wiring().statusline());
         assert_eq!(settings["hooks"]["PreCompact"][0]["hooks"][0]["command"], "baton hook");
         assert_eq!(

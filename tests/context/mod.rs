@@ -3,5 +3,6 @@
 //! debounce does when its state cannot be kept.
 
 mod debounce;
+mod forecast;
 mod tail;
 mod usage;

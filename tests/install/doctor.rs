@@ -26,6 +26,7 @@ fn doctor_checks_the_wiring_and_says_what_to_fix() {
         "ok   `baton` on PATH",
         "ok   statusLine runs baton",
         "ok   SubagentStop hook runs baton",
+        "ok   PostCompact hook runs baton",
         "runs and exits cleanly",
         "All good.",
     ] {
@@ -122,6 +123,7 @@ fn doctor_recognises_the_plugin_form() {
         "PostToolUse",
         "SessionStart",
         "PreCompact",
+        "PostCompact",
         "SubagentStart",
         "SubagentStop",
     ] {

@@ -22,6 +22,7 @@ fn the_plugin_form_wires_the_same_events() {
             "PostToolUse",
             "SessionStart",
             "PreCompact",
+            "PostCompact",
             "SubagentStart",
             "SubagentStop"
         ]

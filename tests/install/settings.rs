@@ -96,6 +96,7 @@ fn install_twice_then_uninstall_gives_back_the_original_file() {
         assert_eq!(
             events,
             [
+                "PostCompact",
                 "PostToolUse",
                 "PreCompact",
                 "SessionStart",
@@ -199,7 +200,7 @@ fn another_statusline_is_kept_unless_replacing_is_asked_for() {
     ok(sandbox.run(&["install", "--no-statusline"], b""));
     let v = settings(&sandbox);
     assert_eq!(v["statusLine"]["command"], "npx -y ccstatusline@latest");
-    assert_eq!(baton_hooks(&v).len(), 5);
+    assert_eq!(baton_hooks(&v).len(), 6);
     ok(sandbox.run(&["uninstall"], b""));
     assert_eq!(
         std::fs::read_to_string(settings_path(&sandbox)).unwrap(),
@@ -257,7 +258,7 @@ fn dry_run_changes_nothing_and_project_scope_writes_the_project() {
     assert!(!sandbox.project.join(".claude").exists());
     ok(sandbox.run(&["install", "--project", sandbox.project.to_str().unwrap()], b""));
     let v = sandbox.read_json(&sandbox.project.join(".claude/settings.json"));
-    assert_eq!(baton_hooks(&v).len(), 5);
+    assert_eq!(baton_hooks(&v).len(), 6);
     assert!(!settings_path(&sandbox).exists(), "user settings untouched");
 }
 
@@ -315,7 +316,7 @@ fn a_symlinked_settings_file_stays_a_link_and_its_target_gets_the_changes() {
     );
     assert_eq!(std::fs::read_link(&link).unwrap(), link_text);
     let v = sandbox.read_json(&target);
-    assert_eq!(baton_hooks(&v).len(), 5, "the target has the wiring");
+    assert_eq!(baton_hooks(&v).len(), 6, "the target has the wiring");
     assert_eq!(v["model"], "opus");
     let backups_in = |dir: &std::path::Path| {
         std::fs::read_dir(dir)
@@ -363,7 +364,7 @@ fn reinstalling_from_a_new_location_repoints_batons_entries() {
         out.stdout
     );
     let commands = baton_commands(&settings(&sandbox));
-    assert_eq!(commands.len(), 6);
+    assert_eq!(commands.len(), 7);
     for command in &commands {
         assert!(command.starts_with(new.to_str().unwrap()), "re-pointed: {command}");
     }

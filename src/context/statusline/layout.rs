@@ -1,7 +1,8 @@
-//! The statusline's layout: segments in order, colours by context level, and fitting to
-//! `COLUMNS` (counted in terminal cells) by dropping the least important segments first.
+//! The statusline's layout: segments in the configured order, colours by level, and fitting
+//! to `COLUMNS` (counted in terminal cells) by dropping the least important segments first.
 
 use super::width;
+use crate::config::{DEFAULT_SEGMENTS, Segment};
 
 /// Between segments.
 const SEPARATOR: &str = " │ ";
@@ -9,6 +10,14 @@ const SEPARATOR: &str = " │ ";
 const BAR_CELLS: usize = 10;
 /// A shortened middle segment keeps at least this many cells, else it is dropped.
 const MIN_MIDDLE_CELLS: usize = 8;
+/// The optional payload segments, in the order a narrow terminal drops them.
+const EXTRAS_DROPPED_FIRST: [Segment; 5] = [
+    Segment::Compactions,
+    Segment::Cache,
+    Segment::Duration,
+    Segment::Cost,
+    Segment::Limits,
+];
 
 /// What goes between the model and the directory.
 #[derive(Debug, Clone, PartialEq)]
@@ -19,22 +28,57 @@ pub enum Middle {
     Planning(String),
 }
 
+/// An optional segment's text and its ANSI colour code.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Extra {
+    pub text: String,
+    pub color: &'static str,
+}
+
 /// The parts of one statusline, before fitting.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Parts {
+    /// The segments in order (the context bar among them).
+    pub order: Vec<Segment>,
     pub model: Option<String>,
     pub middle: Option<Middle>,
     pub dir: Option<String>,
     pub branch: Option<String>,
     /// The displayed context percentage; `None` when unknown.
     pub percent: Option<u8>,
+    /// The forecast beside the bar (`≈3 left`).
+    pub forecast: Option<String>,
+    /// The optional segments that have something to show.
+    pub extras: Vec<(Segment, Extra)>,
+}
+
+impl Default for Parts {
+    fn default() -> Self {
+        Self {
+            order: DEFAULT_SEGMENTS.to_vec(),
+            model: None,
+            middle: None,
+            dir: None,
+            branch: None,
+            percent: None,
+            forecast: None,
+            extras: Vec::new(),
+        }
+    }
 }
 
 impl Parts {
-    /// Drops or shortens segments until the line fits `columns`: first the branch, then the
-    /// middle (shortened, then dropped), the directory, the model. The context bar stays.
+    /// Drops or shortens segments until the line fits `columns`: the optional segments
+    /// (compactions, cache, duration, cost, limits), the branch, the middle (shortened,
+    /// then dropped), the directory, the model, the forecast. The context bar stays.
     pub fn fit(mut self, columns: Option<usize>) -> Self {
         let Some(columns) = columns else { return self };
+        for kind in EXTRAS_DROPPED_FIRST {
+            if self.width() <= columns {
+                return self;
+            }
+            self.extras.retain(|(k, _)| *k != kind);
+        }
         if self.width() <= columns {
             return self;
         }
@@ -51,13 +95,17 @@ impl Parts {
         if self.width() > columns {
             self.model = None;
         }
+        if self.width() > columns {
+            self.forecast = None;
+        }
         self
     }
 
     /// Display width in terminal cells (escapes excluded).
     pub fn width(&self) -> usize {
         let segments = self.segments(false);
-        segments.iter().map(|s| width::cells(s)).sum::<usize>() + width::cells(SEPARATOR) * (segments.len() - 1)
+        segments.iter().map(|s| width::cells(s)).sum::<usize>()
+            + width::cells(SEPARATOR) * segments.len().saturating_sub(1)
     }
 
     /// The finished line, with ANSI colours when `color` is true.
@@ -66,56 +114,69 @@ impl Parts {
     }
 
     fn segments(&self, color: bool) -> Vec<String> {
-        let paint = |code: &str, text: &str| {
-            if color {
-                format!("\x1b[{code}m{text}\x1b[0m")
-            } else {
-                text.to_owned()
+        let paint = |code: &str, text: &str| paint(color, code, text);
+        let mut out = Vec::with_capacity(self.order.len());
+        for segment in &self.order {
+            match segment {
+                Segment::Model => out.extend(self.model.as_deref().map(|m| paint("2", m))),
+                Segment::Task => match &self.middle {
+                    Some(Middle::Task(task)) => out.push(paint("1", task)),
+                    Some(Middle::Planning(state)) => out.push(paint("2", state)),
+                    None => {}
+                },
+                Segment::Dir => {
+                    if let Some(dir) = &self.dir {
+                        let text = match &self.branch {
+                            Some(branch) => format!("{dir} ({branch})"),
+                            None => dir.clone(),
+                        };
+                        out.push(paint("2", &text));
+                    }
+                }
+                Segment::Context => {
+                    let bar = meter(self.percent, color);
+                    out.push(match &self.forecast {
+                        Some(forecast) => format!("{bar} {}", paint("2", forecast)),
+                        None => bar,
+                    });
+                }
+                other => {
+                    if let Some((_, extra)) = self.extras.iter().find(|(k, _)| k == other) {
+                        out.push(paint(extra.color, &extra.text));
+                    }
+                }
             }
-        };
-        let mut out = Vec::with_capacity(4);
-        if let Some(model) = &self.model {
-            out.push(paint("2", model));
         }
-        match &self.middle {
-            Some(Middle::Task(task)) => out.push(paint("1", task)),
-            Some(Middle::Planning(state)) => out.push(paint("2", state)),
-            None => {}
-        }
-        if let Some(dir) = &self.dir {
-            let text = match &self.branch {
-                Some(branch) => format!("{dir} ({branch})"),
-                None => dir.clone(),
-            };
-            out.push(paint("2", &text));
-        }
-        out.push(meter(self.percent, color));
         out
     }
 }
 
-/// `█████████░ 83%`, coloured by level: < 50 green, < 65 yellow, < 80 orange, else red.
-fn meter(percent: Option<u8>, color: bool) -> String {
-    let Some(pct) = percent else {
-        let empty = "░".repeat(BAR_CELLS);
-        return if color {
-            format!("\x1b[2m{empty} --\x1b[0m")
-        } else {
-            format!("{empty} --")
-        };
-    };
-    let filled = (usize::from(pct.min(100)) * BAR_CELLS / 100).min(BAR_CELLS);
-    let text = format!("{}{} {pct}%", "█".repeat(filled), "░".repeat(BAR_CELLS - filled));
-    if !color {
-        return text;
+fn paint(color: bool, code: &str, text: &str) -> String {
+    if color {
+        format!("\x1b[{code}m{text}\x1b[0m")
+    } else {
+        text.to_owned()
     }
-    let code = match pct {
+}
+
+/// The colour of a level in percent: < 50 green, < 65 yellow, < 80 orange, else red.
+pub fn level_color(percent: u8) -> &'static str {
+    match percent {
         0..50 => "32",
         50..65 => "33",
         65..80 => "38;5;208",
         _ => "31",
+    }
+}
+
+/// `█████████░ 83%`, coloured by level.
+fn meter(percent: Option<u8>, color: bool) -> String {
+    let Some(pct) = percent else {
+        return paint(color, "2", &format!("{} --", "░".repeat(BAR_CELLS)));
     };
-    format!("\x1b[{code}m{text}\x1b[0m")
+    let filled = (usize::from(pct.min(100)) * BAR_CELLS / 100).min(BAR_CELLS);
+    let text = format!("{}{} {pct}%", "█".repeat(filled), "░".repeat(BAR_CELLS - filled));
+    paint(color, level_color(pct), &text)
 }
 
 fn shorten(middle: Middle, budget: usize) -> Option<Middle> {
@@ -145,6 +206,39 @@ mod tests {
             dir: Some("proj".into()),
             branch: Some("main".into()),
             percent: Some(83),
+            ..Parts::default()
+        }
+    }
+
+    fn extra(text: &str) -> Extra {
+        Extra {
+            text: text.into(),
+            color: "2",
+        }
+    }
+
+    /// Every segment on, in a configured order, with a forecast.
+    fn everything() -> Parts {
+        Parts {
+            order: vec![
+                Segment::Model,
+                Segment::Context,
+                Segment::Limits,
+                Segment::Cost,
+                Segment::Duration,
+                Segment::Cache,
+                Segment::Compactions,
+                Segment::Dir,
+            ],
+            forecast: Some("≈3 left".into()),
+            extras: vec![
+                (Segment::Cost, extra("$0.45")),
+                (Segment::Duration, extra("12m")),
+                (Segment::Limits, extra("5h 42% ↻1h20m")),
+                (Segment::Cache, extra("cache 3m")),
+                (Segment::Compactions, extra("1 compaction")),
+            ],
+            ..full()
         }
     }
 
@@ -190,6 +284,40 @@ mod tests {
             wide().fit(Some(50)).render(false),
             "Sonnet 4.5 │ 修复登录页面… │ proj │ ████████░░ 83%"
         );
+    }
+
+    #[test]
+    fn optional_segments_follow_the_configured_order_and_go_first() {
+        let plain = |cols| everything().fit(Some(cols)).render(false);
+        assert_eq!(
+            plain(200),
+            "Sonnet 4.5 │ ████████░░ 83% ≈3 left │ 5h 42% ↻1h20m │ $0.45 │ 12m │ cache 3m │ 1 compaction │ proj (main)"
+        );
+        let steps = [
+            (
+                80,
+                "Sonnet 4.5 │ ████████░░ 83% ≈3 left │ 5h 42% ↻1h20m │ $0.45 │ 12m │ proj (main)",
+            ),
+            (
+                76,
+                "Sonnet 4.5 │ ████████░░ 83% ≈3 left │ 5h 42% ↻1h20m │ $0.45 │ proj (main)",
+            ),
+            (70, "Sonnet 4.5 │ ████████░░ 83% ≈3 left │ 5h 42% ↻1h20m │ proj (main)"),
+            (60, "Sonnet 4.5 │ ████████░░ 83% ≈3 left │ proj (main)"),
+            (45, "Sonnet 4.5 │ ████████░░ 83% ≈3 left │ proj"),
+            (40, "Sonnet 4.5 │ ████████░░ 83% ≈3 left"),
+            (30, "████████░░ 83% ≈3 left"),
+            (20, "████████░░ 83%"),
+        ];
+        for (cols, line) in steps {
+            assert_eq!(plain(cols), line, "{cols} columns");
+        }
+        assert_eq!(plain(12), "████████░░ 83%", "the bar stays, even too wide");
+        for cols in 14..200 {
+            let line = plain(cols);
+            assert!(width::cells(&line) <= cols.max(14), "{cols}: {line}");
+            assert!(line.contains("████████░░ 83%"), "{cols}: {line}");
+        }
     }
 
     #[test]

@@ -1,7 +1,9 @@
-//! `baton statusline`: renders one line (model │ task or GSD state │ dir (branch) │ context
-//! bar) and writes the bridge file the monitor reads. Any missing piece drops a segment;
-//! the line itself is never blank.
+//! `baton statusline`: renders one line (by default model │ task or GSD state │ dir (branch) │
+//! context bar and forecast; cost, duration, usage limits, prompt cache and compactions when
+//! configured) and writes the bridge file the monitor reads. Any missing piece drops a
+//! segment; the line itself is never blank.
 
+pub mod extras;
 pub mod git;
 pub mod layout;
 pub mod todos;
@@ -10,9 +12,11 @@ pub mod width;
 use std::path::Path;
 use std::time::Duration;
 
-use crate::config::Config;
+use crate::config::{Config, Segment};
+use crate::context::forecast::Forecast;
+use crate::context::window::limit::Limit;
 use crate::context::window::{self, ContextUsage};
-use crate::context::{bridge, sweep, transcript};
+use crate::context::{bridge, compactions, sweep, transcript};
 use crate::fsx;
 use crate::hook::payload::StatuslinePayload;
 use crate::hook::stdin;
@@ -42,7 +46,8 @@ pub fn run() -> String {
     line
 }
 
-/// Renders the line for a payload and, when the figure is known, writes the bridge file.
+/// Renders the line for a payload and, when the figure is known, writes the bridge file (with
+/// the forecast from the transcript's recent requests).
 pub fn render(payload: &StatuslinePayload, now: u64) -> String {
     let workspace = payload.workspace.as_ref();
     let dir = crate::hook::working_dir(
@@ -57,10 +62,19 @@ pub fn render(payload: &StatuslinePayload, now: u64) -> String {
     let model_id = model.and_then(|m| m.id.as_deref());
 
     let usage = context_usage(payload, &config);
-    if let (Some(usage), Some(session_id)) = (&usage, payload.session_id.as_deref())
-        && fsx::is_safe_session_id(session_id)
-    {
-        let record = bridge::Bridge::new(session_id, usage, model_id, now);
+    let limit = usage.map(|u| Limit::for_session(u.window, model_id, &config));
+    let forecast = match (&usage, &limit, payload.transcript_path.as_deref()) {
+        (Some(usage), Some(limit), Some(path)) if settings.forecast => Forecast::from_transcript(
+            Path::new(path),
+            transcript::Chain::Main,
+            usage.used_tokens,
+            limit.tokens,
+        ),
+        _ => None,
+    };
+    let session_id = payload.session_id.as_deref().filter(|id| fsx::is_safe_session_id(id));
+    if let (Some(usage), Some(session_id)) = (&usage, session_id) {
+        let record = bridge::Bridge::new(session_id, usage, model_id, forecast, now);
         if let Err(e) = bridge::write_if_changed(&record, now) {
             crate::log::note(&format!("statusline: bridge write failed: {e}"));
         }
@@ -74,7 +88,41 @@ pub fn render(payload: &StatuslinePayload, now: u64) -> String {
         .filter(|task| !task.is_empty())
         .map(Middle::Task)
         .or_else(|| project.as_ref().and_then(planning_summary).map(Middle::Planning));
+    let shown = |segment| settings.segments.contains(&segment);
+    let extras = [
+        (
+            Segment::Cost,
+            shown(Segment::Cost)
+                .then(|| extras::cost(payload.cost.as_ref()))
+                .flatten(),
+        ),
+        (
+            Segment::Duration,
+            shown(Segment::Duration)
+                .then(|| extras::duration(payload.cost.as_ref()))
+                .flatten(),
+        ),
+        (
+            Segment::Limits,
+            shown(Segment::Limits)
+                .then(|| extras::limits(payload.rate_limits.as_ref(), now))
+                .flatten(),
+        ),
+        (
+            Segment::Cache,
+            shown(Segment::Cache)
+                .then(|| extras::cache(payload.prompt_cache.as_ref(), now))
+                .flatten(),
+        ),
+        (
+            Segment::Compactions,
+            session_id
+                .filter(|_| shown(Segment::Compactions))
+                .and_then(|id| extras::compactions(compactions::count(id))),
+        ),
+    ];
     let parts = Parts {
+        order: settings.segments.clone(),
         model: model
             .and_then(|m| m.display_name.clone().or_else(|| m.id.clone()))
             .map(|name| one_line(&name))
@@ -89,7 +137,12 @@ pub fn render(payload: &StatuslinePayload, now: u64) -> String {
             .then(|| git::branch(&dir))
             .flatten()
             .map(|b| one_line(&b)),
-        percent: usage.map(|u| u.display_percent(settings.percent, settings.reserve_tokens)),
+        percent: usage.zip(limit).map(|(u, l)| u.display_percent(settings.percent, &l)),
+        forecast: forecast.map(|f| f.short()),
+        extras: extras
+            .into_iter()
+            .filter_map(|(kind, extra)| Some((kind, extra?)))
+            .collect(),
     };
     parts.fit(terminal_columns()).render(colors_enabled())
 }
