@@ -130,6 +130,14 @@ fn hostile_session_ids_write_nothing_anywhere() {
         let out = sandbox.hook(&hook);
         check(&out, "hook");
         assert_eq!(out.stdout, "", "no state can be kept for {id:?}, so no warning");
+        for (event, source) in [("PostCompact", None), ("SessionStart", Some("compact"))] {
+            let mut compacted = hook.clone();
+            compacted["hook_event_name"] = json!(event);
+            compacted["source"] = json!(source);
+            let out = sandbox.hook(&compacted);
+            check(&out, "hook");
+            assert_eq!(out.stdout, "", "{event} for {id:?}");
+        }
 
         let mut status = fixture("statusline-after-reply.json");
         status["session_id"] = json!(id);
@@ -183,6 +191,18 @@ fn a_symlink_planted_at_the_bridge_path_is_not_followed() {
     std::fs::remove_file(&lock).ok();
     std::os::unix::fs::symlink(&victim, &lock).unwrap();
     check(&sandbox.hook(&post_tool_use(&sandbox, session, None)), "hook");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+
+    // And at the compaction count's: PostCompact neither follows them nor fails loudly.
+    let mut compacted = post_tool_use(&sandbox, session, None);
+    compacted["hook_event_name"] = json!("PostCompact");
+    std::os::unix::fs::symlink(&victim, sandbox.temp_file(session, "-compactions.json")).unwrap();
+    check(&sandbox.hook(&compacted), "hook");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    let count_lock = sandbox.temp_file(session, "-compactions.lock");
+    std::fs::remove_file(&count_lock).ok();
+    std::os::unix::fs::symlink(&victim, &count_lock).unwrap();
+    check(&sandbox.hook(&compacted), "hook");
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
 }
 

@@ -102,32 +102,34 @@ pub fn tokens_per_request(figures: &[u64]) -> Option<u64> {
 
 /// The context figures of the last requests of `chain` in the transcript's tail, newest first:
 /// one per API response (lines sharing `message.id` are one), back to the last compact
-/// boundary or the last time the context shrank, at most `MAX_DELTAS + 1`. Empty when the
-/// transcript cannot be read.
+/// boundary or the last time the context shrank, at most `MAX_DELTAS + 1`, within the last
+/// [`transcript::HISTORY_TAIL_BYTES`]. Empty when the transcript cannot be read.
 pub fn recent_figures(path: &Path, chain: Chain) -> Vec<u64> {
     let mut figures: Vec<u64> = Vec::new();
     let mut seen: Vec<String> = Vec::new();
-    let scanned = transcript::scan_tail(path, |line| match transcript::figure_in_line(line, chain) {
-        Some(LineFigure::Boundary { .. }) => ControlFlow::Break(()),
-        Some(LineFigure::Reply { tokens, message_id, .. }) => {
-            if let Some(id) = message_id {
-                if seen.contains(&id) {
-                    return ControlFlow::Continue(());
+    let scanned = transcript::scan_tail(path, transcript::HISTORY_TAIL_BYTES, |line| {
+        match transcript::figure_in_line(line, chain) {
+            Some(LineFigure::Boundary { .. }) => ControlFlow::Break(()),
+            Some(LineFigure::Reply { tokens, message_id, .. }) => {
+                if let Some(id) = message_id {
+                    if seen.contains(&id) {
+                        return ControlFlow::Continue(());
+                    }
+                    seen.push(id);
                 }
-                seen.push(id);
+                // Going back, an older request holding more means the context shrank after it.
+                if figures.last().is_some_and(|newer| tokens > *newer) {
+                    return ControlFlow::Break(());
+                }
+                figures.push(tokens);
+                if figures.len() > MAX_DELTAS {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
             }
-            // Going back, an older request holding more means the context shrank after it.
-            if figures.last().is_some_and(|newer| tokens > *newer) {
-                return ControlFlow::Break(());
-            }
-            figures.push(tokens);
-            if figures.len() > MAX_DELTAS {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
+            None => ControlFlow::Continue(()),
         }
-        None => ControlFlow::Continue(()),
     });
     if let Err(e) = scanned {
         crate::log::note(&format!("forecast: transcript unreadable: {e}"));

@@ -20,7 +20,10 @@ const FIRST_WINDOW: u64 = 64 * 1024;
 pub const MAX_TAIL_BYTES: u64 = 8 * 1024 * 1024;
 /// How far back each look at the tail reaches: a few turns, about ten 2.1.332 requests (each
 /// can carry a 110 KB prompt snapshot), then the most.
-const TAIL_WINDOWS: [u64; 3] = [FIRST_WINDOW, 1024 * 1024, MAX_TAIL_BYTES];
+const TAIL_WINDOWS: [u64; 3] = [FIRST_WINDOW, HISTORY_TAIL_BYTES, MAX_TAIL_BYTES];
+/// The most the forecast reads of a tail for its history (every statusline render reads it):
+/// the last requests usually fit in far less; when they do not, fewer requests are used.
+pub const HISTORY_TAIL_BYTES: u64 = 1024 * 1024;
 
 /// The context size found at the end of a transcript.
 #[derive(Debug, Clone, PartialEq)]
@@ -66,7 +69,7 @@ pub enum Chain {
 /// whole file). `None` when the tail holds no usable line (a fresh session, only garbage).
 pub fn last_context_usage(path: &Path, chain: Chain) -> io::Result<Option<TailUsage>> {
     let mut found = None;
-    scan_tail(path, |line| {
+    scan_tail(path, MAX_TAIL_BYTES, |line| {
         found = match figure_in_line(line, chain) {
             Some(LineFigure::Boundary {
                 post_tokens: Some(post),
@@ -91,16 +94,16 @@ pub fn last_context_usage(path: &Path, chain: Chain) -> io::Result<Option<TailUs
     Ok(found)
 }
 
-/// Calls `visit` with each whole line of the transcript's tail, newest first, until it breaks
-/// or the lines run out: the last 64 KiB first, then (behind large tool results) up to 1 MiB,
-/// then up to [`MAX_TAIL_BYTES`]. Never the whole file.
-pub fn scan_tail(path: &Path, mut visit: impl FnMut(&[u8]) -> ControlFlow<()>) -> io::Result<()> {
+/// Calls `visit` with each whole line of the transcript's last `max_bytes`, newest first,
+/// until it breaks or the lines run out: the last 64 KiB first, then (behind large tool
+/// results) up to 1 MiB, then up to [`MAX_TAIL_BYTES`]. Never the whole file.
+pub fn scan_tail(path: &Path, max_bytes: u64, mut visit: impl FnMut(&[u8]) -> ControlFlow<()>) -> io::Result<()> {
     let file = crate::fsx::open_regular(path)?;
     let size = file.metadata()?.len();
     // Everything from `end` on has been visited; `end` is always the start of a line.
     let mut end = size;
     for window in TAIL_WINDOWS {
-        let start = size.saturating_sub(window);
+        let start = size.saturating_sub(window.min(max_bytes));
         if start >= end {
             continue;
         }

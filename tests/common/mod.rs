@@ -109,11 +109,21 @@ impl Sandbox {
         self.run_with(args, stdin, true)
     }
 
+    /// Runs baton with `payload` on stdin and `env` set for this run only.
+    pub fn run_env(&self, args: &[&str], payload: &Value, env: &[(&str, &str)]) -> Outcome {
+        self.run_inner(args, payload.to_string().as_bytes(), true, env)
+    }
+
     /// Runs baton with `stdin` written, leaving the pipe open when `close` is false.
     pub fn run_with(&self, args: &[&str], stdin: &[u8], close: bool) -> Outcome {
+        self.run_inner(args, stdin, close, &[])
+    }
+
+    fn run_inner(&self, args: &[&str], stdin: &[u8], close: bool, env: &[(&str, &str)]) -> Outcome {
         let started = Instant::now();
-        let mut child = self
-            .command(args)
+        let mut command = self.command(args);
+        command.envs(env.iter().copied());
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

@@ -1,8 +1,11 @@
 //! The context figure through the built binary, as the statusline and the monitor find it:
 //! which transcript lines decide it, which payload fields can be trusted, and what the
-//! debounce does when its state cannot be kept.
+//! debounce does when its state cannot be kept; the compaction forecast, PostCompact and
+//! the statusline's optional segments.
 
+mod compaction;
 mod debounce;
 mod forecast;
+mod segments;
 mod tail;
 mod usage;

@@ -72,15 +72,17 @@ pub fn cache(cache: Option<&PromptCache>, now: u64) -> Option<Extra> {
     }
     let left = cache.expires_at.map(|at| at - now as f64);
     match (cache.warm, left) {
-        (Some(true), Some(left)) if (1.0..MAX_SPAN_SECS).contains(&left) => Some(dim(format!(
-            "cache {}",
-            short_span(if left >= 60.0 {
+        // An expiry beyond any TTL is not believed: warm, for how long unknown.
+        (Some(true), None) => Some(dim("cache warm".to_owned())),
+        (Some(true), Some(left)) if left >= MAX_SPAN_SECS => Some(dim("cache warm".to_owned())),
+        (Some(true), Some(left)) if left >= 1.0 => {
+            let secs = if left >= 60.0 {
                 left as u64 / 60 * 60
             } else {
                 left as u64
-            })
-        ))),
-        (Some(true), None) => Some(dim("cache warm".to_owned())),
+            };
+            Some(dim(format!("cache {}", short_span(secs))))
+        }
         _ => Some(Extra {
             text: "cache cold".to_owned(),
             color: "33",
