@@ -8,7 +8,6 @@ use serde_json::{Value, json};
 
 use crate::common::*;
 
-const SESSION: &str = "47274a7f-1b2a-40bd-af69-65db71b2e922";
 const EVERY_SEGMENT: &str = r#"{"statusline":{"segments":
     ["model","task","dir","context","limits","cost","duration","cache","compactions"]}}"#;
 
