@@ -3,6 +3,7 @@
 mod client;
 mod continuity;
 mod ctx;
+mod forecast;
 mod gsd;
 mod install;
 mod mock;
