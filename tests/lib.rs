@@ -8,6 +8,7 @@ mod continuity;
 mod e2e;
 mod hostile;
 mod install;
+mod links;
 mod monitor;
 mod profiles;
 mod report;
