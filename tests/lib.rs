@@ -8,6 +8,8 @@ mod continuity;
 mod e2e;
 mod hostile;
 mod install;
+#[cfg(target_os = "linux")]
+mod kill;
 mod links;
 mod monitor;
 mod profiles;
