@@ -51,6 +51,9 @@ pub struct Manifest {
     /// binary (`event` is `statusLine` for the statusLine): uninstall takes these out too.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub superseded: Vec<AddedGroup>,
+    /// Command files as baton wrote them before the install under way rewrote them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub superseded_commands: Vec<AddedCommand>,
 }
 
 impl Manifest {
@@ -130,6 +133,11 @@ impl Manifest {
             }
         }
         for (path, hash) in commands {
+            for old in self.commands.iter().filter(|c| &c.path == path && &c.hash != hash) {
+                if !self.superseded_commands.contains(old) {
+                    self.superseded_commands.push(old.clone());
+                }
+            }
             self.commands.retain(|c| &c.path != path);
             self.commands.push(AddedCommand {
                 path: path.clone(),
@@ -147,9 +155,18 @@ impl Manifest {
         }
     }
 
-    /// The hash recorded for a command file baton wrote, if any.
-    pub fn command_hash(&self, path: &Path) -> Option<&str> {
-        self.commands.iter().find(|c| c.path == path).map(|c| c.hash.as_str())
+    /// Whether baton recorded writing a command file at `path`.
+    pub fn has_command(&self, path: &Path) -> bool {
+        self.commands.iter().any(|c| c.path == path)
+    }
+
+    /// Whether contents hashing to `hash` at `path` are baton's: what the manifest records,
+    /// or what an interrupted install was replacing.
+    pub fn wrote(&self, path: &Path, hash: &str) -> bool {
+        self.commands
+            .iter()
+            .chain(&self.superseded_commands)
+            .any(|c| c.path == path && c.hash == hash)
     }
 
     /// Marks the install done: settings.json and the command files say what the manifest
@@ -157,6 +174,7 @@ impl Manifest {
     pub fn settle(&mut self) {
         self.in_progress = false;
         self.superseded.clear();
+        self.superseded_commands.clear();
     }
 
     /// The settings part, for `settings::unmerge`.

@@ -343,7 +343,7 @@ pub fn uninstall(scope: &Scope, dry_run: bool) -> Result<UninstallReport> {
     if installed.statusline.is_some() {
         report.removed.insert(0, "statusLine".to_owned());
     }
-    let (remove, keep) = commands::removable(&manifest.commands);
+    let (remove, keep) = commands::removable(&manifest);
     report.commands_removed = remove.clone();
     report.commands_kept = keep;
     if dry_run {

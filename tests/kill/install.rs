@@ -3,7 +3,7 @@
 //! back the user's settings.json byte for byte (their statusLine included), and `install`
 //! completes the interrupted install, after which `uninstall` still does.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
@@ -148,4 +148,53 @@ fn an_uninstall_killed_anywhere_is_finished_by_the_next_one() {
         recover: uninstall_undoes_it,
     };
     writer.check(&[]);
+}
+
+/// Another place baton was installed from, the same in every run (the command files hold the
+/// path, and the manifest their hash).
+fn elsewhere() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("kill-test-old-bin/baton")
+}
+
+/// Puts the binary under test at [`elsewhere`] (a fresh copy: the last build's may differ).
+fn copy_elsewhere() {
+    let old = elsewhere();
+    std::fs::create_dir_all(old.parent().unwrap()).unwrap();
+    let _ = std::fs::remove_file(&old);
+    if std::fs::hard_link(BATON, &old).is_err() {
+        std::fs::copy(BATON, &old).unwrap();
+    }
+}
+
+/// baton installed from [`elsewhere`] first: the install under test re-points its entries.
+fn installed_elsewhere() -> Sandbox {
+    let sandbox = with_user_settings();
+    let old = elsewhere();
+    let out = std::process::Command::new(&old)
+        .args(["install", "--force"])
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", &sandbox.home)
+        .env("TMPDIR", &sandbox.tmp)
+        .current_dir(&sandbox.project)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    sandbox
+}
+
+#[test]
+fn a_repointing_install_killed_anywhere_can_be_undone_or_completed() {
+    copy_elsewhere();
+    let writer = Writer {
+        name: "install from a new place",
+        setup: installed_elsewhere,
+        args: &["install"],
+        stdin: no_stdin,
+        watched: |s| vec![claude_dir(s)],
+        intermediate: |key, text| key.ends_with("baton-install.json") && json_where(text, |v| v["in_progress"] == true),
+        after_kill: nothing_more,
+        recover: uninstall_undoes_it,
+    };
+    writer.check(&[install_completes_it]);
 }
