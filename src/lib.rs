@@ -26,3 +26,4 @@ pub mod json;
 pub mod log;
 pub mod planning;
 pub mod report;
+pub mod store;

@@ -4,7 +4,9 @@
 mod agents;
 mod common;
 mod concurrency;
+mod context;
 mod continuity;
+mod ctx;
 mod e2e;
 mod hostile;
 mod install;
