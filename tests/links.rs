@@ -177,3 +177,18 @@ fn profile_set_refuses_a_linked_config_json() {
     );
     assert!(std::fs::symlink_metadata(&config).unwrap().file_type().is_symlink());
 }
+
+#[test]
+fn the_context_store_is_not_written_through_a_linked_baton_dir() {
+    let sandbox = Sandbox::new();
+    let outside = sandbox.home.join("elsewhere");
+    std::fs::create_dir_all(&outside).unwrap();
+    symlink(&outside, sandbox.project.join(".baton")).unwrap();
+    let out = sandbox.run(&["ctx", "init"], b"");
+    assert_refused(&out, ".baton");
+    assert_eq!(
+        std::fs::read_dir(&outside).unwrap().count(),
+        0,
+        "nothing written outside the project"
+    );
+}

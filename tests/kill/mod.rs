@@ -9,10 +9,11 @@
 //! point means the same thing in every run. Files baton's temp-file rule leaves behind
 //! (`.baton-*.tmp`, issue 9 item 11) and lock files are not state and are not compared.
 //!
-//! A new writer (the context store's journal, issue 12) joins by adding a [`Writer`] to a
-//! test in `writers.rs` or a file beside it.
+//! A new writer joins by adding a test with its [`Writer`] in `writers.rs` or a file beside
+//! it (`store.rs` holds the context store's journal).
 
 mod install;
+mod store;
 mod writers;
 
 use std::collections::BTreeMap;
