@@ -12,6 +12,7 @@ use super::ops::Op;
 use super::path::DocPath;
 use super::write::{Change, Writer};
 use super::{Store, Versioned, reference};
+use crate::hook::fit::utf16_len;
 use crate::hook::payload::HookPayload;
 use crate::planning::Project;
 
@@ -44,7 +45,7 @@ pub fn on_event(event: &str, payload: &HookPayload) -> Option<String> {
 }
 
 /// The context a starting agent of `agent_type` gets from the store: its resolved inputs,
-/// in at most `budget` characters; `None` without a store or without inputs for it.
+/// in at most `budget` UTF-16 units (what Claude Code counts); `None` without a store or without inputs for it.
 pub fn subagent_start_context(project: &Project, agent_type: &str, budget: usize) -> Option<String> {
     let store = Store::of(project);
     if !store.document.is_file() {
@@ -70,7 +71,7 @@ pub fn subagent_start_context(project: &Project, agent_type: &str, budget: usize
     render(&name, version, resolved, &problems, budget)
 }
 
-/// The text, fitted to `budget` characters: pretty JSON, else compact, else the inputs that
+/// The text, fitted to `budget` UTF-16 units: pretty JSON, else compact, else the inputs that
 /// fit with the others named and how to read them.
 fn render(name: &str, version: u64, inputs: Map<String, Value>, problems: &[String], budget: usize) -> Option<String> {
     let head = format!(
@@ -84,7 +85,7 @@ fn render(name: &str, version: u64, inputs: Map<String, Value>, problems: &[Stri
     tail.push_str(&format!(
         "Record what you produce with `baton ctx output {name} ARTIFACT --file PATH --data JSON --as {name}`."
     ));
-    let fits = |body: &str| head.chars().count() + body.chars().count() + 1 + tail.chars().count() <= budget;
+    let fits = |body: &str| utf16_len(&head) + utf16_len(body) + 1 + utf16_len(&tail) <= budget;
     let whole = Value::Object(inputs.clone());
     for body in [
         serde_json::to_string_pretty(&whole).unwrap_or_default(),
