@@ -10,6 +10,9 @@ mod ctx;
 mod e2e;
 mod hostile;
 mod install;
+#[cfg(target_os = "linux")]
+mod kill;
+mod links;
 mod monitor;
 mod profiles;
 mod report;

@@ -24,7 +24,8 @@ Usage: baton report [--session ID | --transcript FILE | --hook] [--since WHEN]
 Writes .planning/reports/SESSION_REPORT.md (YYYYMMDD-session-report.md when that exists;
 nothing is overwritten): session overview (duration, milestone, phase), commits since the
 session started, plans executed and phases progressed, outcomes, blockers and decisions
-(STATE.md, HANDOFF.json), resource use and next steps. Works without .planning/ too.
+(STATE.md, HANDOFF.json), resource use and next steps. Works without .planning/ too: then
+the report goes to .baton/reports/ (no .planning/ is created).
 
 Resource use comes from the session's transcript and its subagents' transcripts: input,
 output, cache writes (5m and 1h) and cache reads per model, each API response counted once

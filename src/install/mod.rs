@@ -135,27 +135,35 @@ pub fn real_path(path: &Path) -> PathBuf {
 /// Writes `text` to `path` atomically, keeping a timestamped backup of the old file.
 /// `path` must be the real file (see `real_path`): the temp file and the backup go next to it.
 fn write_with_backup(path: &Path, text: &str, original: Option<&str>) -> Result<Option<PathBuf>> {
+    let backup = backup(path, original)?;
+    write_settings(path, text)?;
+    Ok(backup)
+}
+
+/// Saves `original` (the settings' text before a change) as `<name>.baton-backup-<time>` next
+/// to `path`; `None` when there was no file.
+fn backup(path: &Path, original: Option<&str>) -> Result<Option<PathBuf>> {
+    let Some(old) = original else {
+        return Ok(None);
+    };
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    let backup = match original {
-        Some(old) => {
-            let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ");
-            let name = format!(
-                "{}.baton-backup-{stamp}",
-                path.file_name().and_then(|n| n.to_str()).unwrap_or("settings.json")
-            );
-            let backup = dir.join(name);
-            fsx::write_atomic(&backup, old.as_bytes(), 0o600, fsx::Durability::Durable)
-                .map_err(|e| Error::io(&backup, e))?;
-            Some(backup)
-        }
-        None => None,
-    };
-    let mode = std::fs::metadata(path)
-        .map(|m| std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o777)
-        .unwrap_or(0o644);
-    fsx::write_atomic(path, text.as_bytes(), mode, fsx::Durability::Durable).map_err(|e| Error::io(path, e))?;
-    Ok(backup)
+    let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ");
+    let name = format!(
+        "{}.baton-backup-{stamp}",
+        path.file_name().and_then(|n| n.to_str()).unwrap_or("settings.json")
+    );
+    let backup = dir.join(name);
+    fsx::write_atomic(&backup, old.as_bytes(), 0o600, fsx::Durability::Durable).map_err(|e| Error::io(&backup, e))?;
+    Ok(Some(backup))
+}
+
+/// Replaces the settings file atomically; an existing one keeps its mode and owner.
+fn write_settings(path: &Path, text: &str) -> Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    fsx::write_atomic_keeping_mode(path, text.as_bytes(), 0o644, fsx::Durability::Durable)
+        .map_err(|e| Error::io(path, e))
 }
 
 /// Merges baton into the settings and writes the slash commands; records what it added.
@@ -165,6 +173,7 @@ pub fn install(request: &InstallRequest) -> Result<InstallReport> {
     let claude_dir = request.scope.claude_dir()?;
     let (mut value, original) = read_settings(&real_settings)?;
     ensure_writable(&real_settings)?;
+    let mut manifest = Manifest::read(&claude_dir)?;
     let binary = request
         .binary
         .to_str()
@@ -177,7 +186,15 @@ pub fn install(request: &InstallRequest) -> Result<InstallReport> {
         )
     };
     let mut statusline_conflict = None;
-    let merged = match settings::merge(&mut value, &wiring, request.statusline) {
+    // An interrupted `install --force` already had the consent to replace this statusLine.
+    let consented = manifest.in_progress
+        && manifest.replaced_statusline.is_some()
+        && manifest.replaced_statusline.as_ref() == value.get("statusLine");
+    let policy = match request.statusline {
+        StatuslinePolicy::Refuse if consented => StatuslinePolicy::Replace,
+        policy => policy,
+    };
+    let merged = match settings::merge(&mut value, &wiring, policy) {
         Ok(merged) => merged,
         Err(MergeError::Shape(what)) => return Err(shape_error(what)),
         // A dry run says what would happen instead of stopping: the hooks and commands as
@@ -226,7 +243,6 @@ pub fn install(request: &InstallRequest) -> Result<InstallReport> {
         })
         .collect();
     report.updated.dedup();
-    let mut manifest = Manifest::read(&claude_dir)?;
     let commands_dir = claude_dir.join("commands");
     let planned = commands::plan(&commands_dir, binary, &manifest);
     let left = |action| {
@@ -252,25 +268,41 @@ pub fn install(request: &InstallRequest) -> Result<InstallReport> {
     .filter(|d| std::fs::symlink_metadata(d).is_err())
     .collect();
     let changed_settings = !merged.added_groups.is_empty() || merged.statusline_added || !merged.repointed.is_empty();
-    if changed_settings {
-        report.backup = write_with_backup(
-            &real_settings,
-            &render_settings(&value, original.as_deref()),
-            original.as_deref(),
-        )?;
+    let to_write: Vec<(PathBuf, String)> = planned
+        .iter()
+        .filter(|c| c.action == commands::Action::Write)
+        .map(|c| (c.path.clone(), commands::hash(&c.contents)))
+        .collect();
+    if !changed_settings && to_write.is_empty() && !manifest.in_progress {
+        return Ok(report);
     }
-    let written = commands::write(&planned)?;
-    report.commands_written = written.iter().map(|(p, _)| p.clone()).collect();
-    let created = original.is_none() && changed_settings;
+    // The order makes every crash recoverable: the backup, then the manifest saying what is
+    // about to be added (in progress), then settings.json and the commands, then the manifest
+    // again, settled. Killed anywhere, the next `install` completes it and `uninstall` undoes it.
+    if changed_settings {
+        report.backup = backup(&real_settings, original.as_deref())?;
+    }
     manifest.record(
         &merged,
         merged.statusline_added.then(|| wiring.statusline()),
-        &written,
+        &to_write,
         report.backup.as_deref(),
-        created,
+        original.is_none() && changed_settings,
     );
-    manifest.record_dirs(&created_dirs.into_iter().filter(|d| d.is_dir()).collect::<Vec<_>>());
-    if !manifest.is_empty() {
+    manifest.record_dirs(&created_dirs);
+    let journal = !manifest.is_empty();
+    if journal {
+        manifest.in_progress = true;
+        std::fs::create_dir_all(&claude_dir).map_err(|e| Error::io(&claude_dir, e))?;
+        manifest.write(&claude_dir)?;
+    }
+    if changed_settings {
+        write_settings(&real_settings, &render_settings(&value, original.as_deref()))?;
+    }
+    let written = commands::write(&planned)?;
+    report.commands_written = written.into_iter().map(|(p, _)| p).collect();
+    if journal {
+        manifest.settle();
         manifest.write(&claude_dir)?;
     }
     Ok(report)
@@ -311,7 +343,7 @@ pub fn uninstall(scope: &Scope, dry_run: bool) -> Result<UninstallReport> {
     if installed.statusline.is_some() {
         report.removed.insert(0, "statusLine".to_owned());
     }
-    let (remove, keep) = commands::removable(&manifest.commands);
+    let (remove, keep) = commands::removable(&manifest);
     report.commands_removed = remove.clone();
     report.commands_kept = keep;
     if dry_run {

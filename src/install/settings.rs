@@ -195,6 +195,9 @@ pub struct Installed {
     pub statusline: Option<Value>,
     pub replaced_statusline: Option<Value>,
     pub created_hooks_key: bool,
+    /// Earlier forms of baton's entries (event or `statusLine`, value) that an interrupted
+    /// install was re-pointing: taken out like the recorded ones.
+    pub superseded: Vec<(String, Value)>,
 }
 
 /// Removes exactly what `installed` lists: each added group (when still equal to what was
@@ -205,14 +208,17 @@ pub fn unmerge(settings: &mut Value, installed: &Installed) -> Vec<String> {
     let Some(root) = settings.as_object_mut() else {
         return kept;
     };
+    let earlier = |what: &str, value: &Value| installed.superseded.iter().any(|(w, v)| w == what && v == value);
     if let Some(ours) = &installed.statusline {
         match root.get("statusLine") {
-            Some(current) if current == ours => {
+            Some(current) if current == ours || earlier("statusLine", current) => {
                 match &installed.replaced_statusline {
                     Some(previous) => root.insert("statusLine".to_owned(), previous.clone()),
                     None => root.shift_remove("statusLine"),
                 };
             }
+            // An install interrupted before it wrote settings.json: the old one is still there.
+            Some(current) if installed.replaced_statusline.as_ref() == Some(current) => {}
             Some(_) => kept.push("statusLine (changed since install)".to_owned()),
             None => {}
         }
@@ -222,7 +228,11 @@ pub fn unmerge(settings: &mut Value, installed: &Installed) -> Vec<String> {
             let Some(list) = hooks.get_mut(event).and_then(Value::as_array_mut) else {
                 continue;
             };
-            match list.iter().position(|g| g == group) {
+            let found = list
+                .iter()
+                .position(|g| g == group)
+                .or_else(|| list.iter().position(|g| earlier(event, g)));
+            match found {
                 Some(i) => {
                     list.remove(i);
                 }
@@ -307,6 +317,7 @@ mod tests {
             statusline: Some(wiring().statusline()),
             replaced_statusline: m.replaced_statusline,
             created_hooks_key: m.created_hooks_key,
+            superseded: Vec::new(),
         };
         assert!(unmerge(&mut settings, &installed).is_empty());
         assert_eq!(settings, original);
@@ -322,6 +333,7 @@ mod tests {
             statusline: Some(wiring().statusline()),
             replaced_statusline: None,
             created_hooks_key: m.created_hooks_key,
+            superseded: Vec::new(),
         };
         let kept = unmerge(&mut settings, &installed);
         assert_eq!(kept, vec!["hooks.SessionStart (changed since install)"]);

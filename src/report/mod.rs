@@ -1,8 +1,8 @@
 //! The session report: what a session did (commits, plans, phases), what stands in the way
 //! (blockers, decisions), what it cost (tokens and USD from its transcripts, subagents
-//! included) and what comes next. Written to `.planning/reports/SESSION_REPORT.md`, or
-//! `YYYYMMDD-session-report.md` when that exists; `baton pause --report` calls
-//! [`write_report`].
+//! included) and what comes next. Written to `.planning/reports/SESSION_REPORT.md` (in a
+//! project without `.planning/`, `.baton/reports/`), or `YYYYMMDD-session-report.md` when
+//! that exists; `baton pause --report` calls [`write_report`].
 
 pub mod markdown;
 pub mod resources;
@@ -33,7 +33,7 @@ pub struct ReportOptions {
     pub since_ms: Option<i64>,
     /// A JSON price file applied over the table and the config's `"prices"`.
     pub prices_file: Option<PathBuf>,
-    /// Write here instead of `.planning/reports/`.
+    /// Write here instead of the project's reports folder ([`reports_dir`]).
     pub out: Option<PathBuf>,
 }
 
@@ -115,20 +115,33 @@ fn locate(choice: &SessionChoice, root: &Path, cwd: &Path) -> Result<SessionFile
     }
 }
 
-/// Builds the report and writes it as Markdown; returns the path written.
+/// Builds the report and writes it as Markdown; returns the path written: `--out`, else
+/// [`reports_dir`] under the project (the project's rule for links applies there).
 pub fn write_report(opts: &ReportOptions) -> Result<PathBuf> {
     let report = build_report(opts)?;
-    let path = match &opts.out {
-        Some(out) => out.clone(),
-        None => {
-            let dir = report.project.join(".planning/reports");
-            std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-            report_path(&dir, &chrono::Local::now().format("%Y%m%d").to_string())
-        }
-    };
     let text = markdown::render(&report);
-    fsx::write_atomic(&path, text.as_bytes(), 0o644, Durability::Durable).map_err(|e| Error::io(&path, e))?;
+    if let Some(out) = &opts.out {
+        fsx::write_atomic_keeping_mode(out, text.as_bytes(), 0o644, Durability::Durable)
+            .map_err(|e| Error::io(out, e))?;
+        return Ok(out.clone());
+    }
+    let project = Project {
+        root: report.project.clone(),
+    };
+    let dir = reports_dir(&project);
+    project.create_dir(&dir)?;
+    let path = report_path(&dir, &chrono::Local::now().format("%Y%m%d").to_string());
+    project.write_file(&path, text.as_bytes())?;
     Ok(path)
+}
+
+/// `.planning/reports/` in a GSD project; `.baton/reports/` in any other, so that a report
+/// never makes a repository look like a GSD project.
+pub fn reports_dir(project: &Project) -> PathBuf {
+    match project.planning_dir().symlink_metadata() {
+        Ok(_) => project.planning_dir().join("reports"),
+        Err(_) => project.root.join(".baton/reports"),
+    }
 }
 
 /// `SESSION_REPORT.md`; when it exists `<date>-session-report.md`, then `-2`, `-3`, …

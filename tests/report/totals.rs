@@ -138,7 +138,7 @@ fn an_unknown_model_is_listed_as_unpriced_and_left_out_of_the_cost() {
 
     let out = sandbox.run(&["report"], b"");
     assert_eq!(out.code, Some(0), "{out:?}");
-    let text = std::fs::read_to_string(sandbox.project.join(".planning/reports/SESSION_REPORT.md")).unwrap();
+    let text = std::fs::read_to_string(sandbox.project.join(".baton/reports/SESSION_REPORT.md")).unwrap();
     assert!(text.contains("| claude-experimental-9 | 1 | 5,000,000 |"), "{text}");
     assert!(text.contains("| unpriced |"), "{text}");
     assert!(text.contains("**Unpriced:** claude-experimental-9"), "{text}");
