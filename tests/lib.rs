@@ -2,12 +2,14 @@
 //! `baton` binary, the way Claude Code does.
 
 mod agents;
+mod arguments;
 mod common;
 mod concurrency;
 mod continuity;
 mod e2e;
 mod hostile;
 mod install;
+mod messages;
 mod monitor;
 mod profiles;
 mod report;

@@ -13,6 +13,7 @@ use crate::error::{Error, Result};
 use crate::planning::Project;
 use crate::planning::phases::{self, PhaseDir};
 use crate::planning::state::PlanningState;
+use crate::words::count;
 
 pub const AGENTS: Command = Command {
     name: "agents",
@@ -39,15 +40,13 @@ Usage: baton agents list [--json]
            sizes, ready to paste into its prompt. Exit 1 when a plan it depends on has no
            SUMMARY yet (the payload is still printed).
 
-Hook wiring (settings.json). SubagentStart/SubagentStop fill the ledger; a failed spot-check
-is put to the subagent once (Claude Code hands SubagentStop context to the subagent, which
-may fix its work or its report), and PostToolUse of the Agent tool tells the orchestrator
-when the run it gets back is still flagged. PostToolUse inside a subagent records the files
-its own Write/Edit/MultiEdit/NotebookEdit calls wrote, so runs going on at the same time in
-one work tree cannot confirm each other's files:
-  \"SubagentStart\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"baton hook\"}]}],
-  \"SubagentStop\":  [{\"hooks\": [{\"type\": \"command\", \"command\": \"baton hook\"}]}],
-  \"PostToolUse\":   [{\"matcher\": \"\", \"hooks\": [{\"type\": \"command\", \"command\": \"baton hook\"}]}]
+Hook wiring: `baton install` wires SubagentStart, SubagentStop and PostToolUse to `baton
+hook` (`baton --help` shows the entries). SubagentStart/SubagentStop fill the ledger; a failed
+spot-check is put to the subagent once (Claude Code hands SubagentStop context to the
+subagent, which may fix its work or its report), and PostToolUse of the Agent tool tells the
+orchestrator when the run it gets back is still flagged. PostToolUse inside a subagent
+records the files its own Write/Edit/MultiEdit/NotebookEdit calls wrote, so runs going on at
+the same time in one work tree cannot confirm each other's files.
 
 Examples:
   baton agents waves 3
@@ -58,23 +57,21 @@ Examples:
 };
 
 fn run(parser: &mut lexopt::Parser) -> Result<()> {
-    let (words, json) = super::words_and_json(parser, "agents")?;
+    let (words, json) = super::words_and_json(parser)?;
     let words: Vec<&str> = words.iter().map(String::as_str).collect();
     let project = || crate::planning::Project::current();
     match words.as_slice() {
         ["list"] | [] => list(&project()?, json),
         ["verify", id] => verify_run(&project()?, id, json),
         ["verify"] => Err(Error::Usage(
-            "baton agents verify needs a run id (or `last`); `baton agents list` shows them".into(),
+            "verify needs a run id (or `last`); `baton agents list` shows them".into(),
         )),
         ["waves"] => waves_of(&project()?, None, json),
         ["waves", phase] => waves_of(&project()?, Some(phase), json),
         ["payload", plan] => payload_of(&project()?, plan, json),
-        ["payload"] => Err(Error::Usage(
-            "baton agents payload needs a plan id such as 03-02".into(),
-        )),
+        ["payload"] => Err(Error::Usage("payload needs a plan id such as 03-02".into())),
         _ => Err(Error::Usage(format!(
-            "baton agents: unknown action '{}'; use list, verify ID, waves [PHASE] or payload PLAN",
+            "unknown action '{}'; use list, verify ID, waves [PHASE] or payload PLAN",
             words.join(" ")
         ))),
     }
@@ -248,11 +245,11 @@ fn waves_of(project: &Project, wanted: Option<&str>, json: bool) -> Result<()> {
         let schedule = waves::schedule(&phase_plans, &elsewhere);
         problem_count += schedule.problems.len();
         text.push_str(&format!(
-            "Phase {} ({}): {} plans in {} waves\n",
+            "Phase {} ({}): {} in {}\n",
             dir.number,
             dir.slug,
-            phase_plans.len(),
-            schedule.waves.len()
+            count(phase_plans.len(), "plan", "plans"),
+            count(schedule.waves.len(), "wave", "waves")
         ));
         for wave in &schedule.waves {
             text.push_str(&format!("  wave {}: {}\n", wave.wave, wave.plans.join(", ")));

@@ -99,7 +99,8 @@ fn doctor_matches_bridge_files_to_sessions_and_reads_hook_failures_from_attachme
     let out = sandbox.run(&["doctor"], b"");
     assert_eq!(out.code, Some(1), "{}", out.stdout);
     assert!(
-        out.stdout.contains("FIX  1 failed baton hook run(s)")
+        out.stdout
+            .contains("FIX  1 failed baton hook run in recent transcripts")
             && out.stdout.contains("`/gone/baton hook` said \"boom\"")
             && !out.stdout.contains("run `baton doctor` after"),
         "{}",
