@@ -7,13 +7,27 @@ use crate::common::*;
 #[test]
 fn counted_nouns_agree_with_their_numbers() {
     let sandbox = Sandbox::new();
-    sandbox.write(".planning/STATE.md", "---\nstatus: executing\n---\n\nPhase: 1 of 1 (Start)\n");
-    sandbox.write(".planning/ROADMAP.md", "# Roadmap\n\n- [ ] **Phase 1: Start** - the first\n");
+    sandbox.write(
+        ".planning/STATE.md",
+        "---\nstatus: executing\n---\n\nPhase: 1 of 1 (Start)\n",
+    );
+    sandbox.write(
+        ".planning/ROADMAP.md",
+        "# Roadmap\n\n- [ ] **Phase 1: Start** - the first\n",
+    );
     sandbox.write(".planning/phases/01-start/01-01-PLAN.md", "---\nwave: 1\n---\n# Plan\n");
     let out = sandbox.run(&["progress"], b"");
     assert_eq!(out.code, Some(0), "{out:?}");
-    assert!(out.stdout.contains("Overall: 0% (0 of 1 phase, 0 of 1 plan done)"), "{}", out.stdout);
-    assert!(out.stdout.contains("(0 of 1 plan of phase 1 done; 01-01 is next)"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("Overall: 0% (0 of 1 phase, 0 of 1 plan done)"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("(0 of 1 plan of phase 1 done; 01-01 is next)"),
+        "{}",
+        out.stdout
+    );
     let out = sandbox.run(&["agents", "waves"], b"");
     assert!(out.stdout.starts_with("Phase 1 (start): 1 plan in 1 wave\n"), "{out:?}");
 }
@@ -24,10 +38,17 @@ fn doctor_gives_its_verdict_once() {
     let out = sandbox.run(&["doctor"], b"");
     assert_eq!(out.code, Some(1), "{out:?}");
     let all = format!("{}{}", out.stdout, out.stderr);
-    let verdicts = all.lines().filter(|l| l.contains("to fix") || l.contains("problem")).count();
+    let verdicts = all
+        .lines()
+        .filter(|l| l.contains("to fix") || l.contains("problem"))
+        .count();
     assert_eq!(verdicts, 1, "{all}");
     assert!(!all.contains("(s)"), "{all}");
-    assert!(out.stderr.starts_with("baton doctor: 7 things to fix"), "{}", out.stderr);
+    assert!(
+        out.stderr.starts_with("baton doctor: 7 things to fix"),
+        "{}",
+        out.stderr
+    );
 }
 
 #[test]

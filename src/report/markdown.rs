@@ -7,6 +7,7 @@ use super::SessionReport;
 use super::resources::Resources;
 use super::work::Work;
 use crate::accounting::pricing::LONG_CONTEXT_THRESHOLD;
+use crate::accounting::tokens::MAX_TOKENS_PER_RESPONSE;
 use crate::clock::{local_minute, span, timestamp_millis};
 use crate::words::{noun, of_total};
 
@@ -252,7 +253,7 @@ fn resource_use(out: &mut String, r: &Resources, unavailable: Option<&str>) {
             usd(r.subagents.cost_usd)
         );
     }
-    let long: u64 = r.models.iter().map(|m| m.long_context_requests).sum();
+    let long = r.total.long_context_requests;
     if long > 0 {
         let _ = writeln!(
             out,
@@ -282,6 +283,16 @@ fn resource_use(out: &mut String, r: &Resources, unavailable: Option<&str>) {
         thousands(s.skipped_lines),
         noun(s.skipped_lines, "", "s")
     );
+    if s.rejected_lines > 0 {
+        let _ = writeln!(
+            out,
+            "- **Left out:** {} usage line{} whose token counts cannot be read (not a non-negative number) or \
+             cannot be true (above {} of one kind in one response); the totals do not include them",
+            thousands(s.rejected_lines),
+            noun(s.rejected_lines, "", "s"),
+            thousands(MAX_TOKENS_PER_RESPONSE)
+        );
+    }
     let prices = if r.price_overrides.is_empty() {
         "baton's built-in table".to_owned()
     } else {
