@@ -78,3 +78,185 @@ fn help_shows_the_entries_install_writes() {
         assert!(!text.contains("\"matcher\": \"\""), "{text}");
     }
 }
+
+#[test]
+fn an_unknown_session_is_an_error_that_says_what_to_do() {
+    let sandbox = Sandbox::new();
+    sandbox.write(".planning/STATE.md", "---\nstatus: executing\n---\n");
+    let out = sandbox.run(&["report", "--session", "nope"], b"");
+    assert_eq!(out.code, Some(1), "{out:?}");
+    assert!(
+        out.stderr
+            .starts_with("baton report: no transcript found for session nope")
+            && out.stderr.contains("check the id"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stdout.is_empty());
+    assert!(
+        !sandbox.project.join(".planning/reports").exists(),
+        "no report for a session that is not there"
+    );
+    let out = sandbox.run(&["report", "--json", "--session", "nope"], b"");
+    assert_eq!(out.code, Some(1), "{out:?}");
+}
+
+#[test]
+fn the_missing_transcript_hint_comes_from_where_the_report_runs() {
+    let inside = Sandbox::new();
+    inside.write(".planning/STATE.md", "---\nstatus: executing\n---\n");
+    let report = inside.run(&["report", "--json"], b"");
+    assert_eq!(report.code, Some(0), "{report:?}");
+    let why: serde_json::Value = serde_json::from_str(&report.stdout).unwrap();
+    let why = why["resources_unavailable"].as_str().unwrap().to_owned();
+    assert!(
+        why.contains("has not recorded a session started in") && !why.contains("inside the project"),
+        "inside the project: {why}"
+    );
+
+    let outside = Sandbox::new();
+    let report = outside.run(&["report", "--json", "--out", "/dev/null"], b"");
+    let why: serde_json::Value = serde_json::from_str(&report.stdout).unwrap();
+    assert!(
+        why["resources_unavailable"]
+            .as_str()
+            .unwrap()
+            .contains("inside the project's directory"),
+        "{why}"
+    );
+}
+
+#[test]
+fn the_empty_ledger_hint_comes_from_the_wiring() {
+    let sandbox = Sandbox::new();
+    sandbox.write(".planning/STATE.md", "---\nstatus: executing\n---\n");
+    let out = sandbox.run(&["agents", "verify", "last"], b"");
+    assert_eq!(out.code, Some(1), "{out:?}");
+    assert!(out.stderr.contains("not wired; run `baton install`"), "{}", out.stderr);
+
+    assert_eq!(sandbox.run(&["install"], b"").code, Some(0));
+    for args in [&["agents", "verify", "last"][..], &["agents", "list"]] {
+        let out = sandbox.run(args, b"");
+        let said = format!("{}{}", out.stdout, out.stderr);
+        assert!(
+            said.contains("hooks are wired")
+                && said.contains(".claude/settings.json")
+                && !said.contains("baton install"),
+            "{args:?} after install:\n{said}"
+        );
+    }
+}
+
+fn settings_path(sandbox: &Sandbox) -> std::path::PathBuf {
+    sandbox.home.join(".claude/settings.json")
+}
+
+#[test]
+fn uninstall_says_what_it_removed_and_what_it_left() {
+    let sandbox = Sandbox::new();
+    std::fs::create_dir_all(sandbox.home.join(".claude")).unwrap();
+    std::fs::write(settings_path(&sandbox), "{\n  \"model\": \"opus\"\n}\n").unwrap();
+    assert_eq!(sandbox.run(&["install"], b"").code, Some(0));
+    let mut settings = sandbox.read_json(&settings_path(&sandbox));
+    settings["hooks"]["SessionStart"][0]["hooks"][0]["timeout"] = 30.into();
+    std::fs::write(settings_path(&sandbox), settings.to_string()).unwrap();
+    let out = sandbox.run(&["uninstall"], b"");
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let removed = out.stdout.lines().find(|l| l.starts_with("Removed from")).unwrap();
+    assert!(
+        removed.contains("statusLine") && removed.contains("hooks.PostToolUse") && !removed.contains("SessionStart"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("Left in") && out.stdout.contains("hooks.SessionStart (changed since install)"),
+        "{}",
+        out.stdout
+    );
+    assert!(!out.stdout.contains("Kept hooks"), "{}", out.stdout);
+
+    let fresh = Sandbox::new();
+    assert_eq!(fresh.run(&["install"], b"").code, Some(0));
+    let out = fresh.run(&["uninstall"], b"");
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(!settings_path(&fresh).exists());
+    let first = out.stdout.lines().next().unwrap();
+    assert!(
+        first.starts_with(&format!(
+            "Removed {}: install created it",
+            settings_path(&fresh).display()
+        )),
+        "the file is gone, not edited:\n{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn a_settings_file_with_a_byte_order_mark_is_read_and_keeps_it() {
+    let sandbox = Sandbox::new();
+    std::fs::create_dir_all(sandbox.home.join(".claude")).unwrap();
+    let original = "\u{feff}{\n  \"model\": \"opus\"\n}\n";
+    std::fs::write(settings_path(&sandbox), original).unwrap();
+    let out = sandbox.run(&["install"], b"");
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let text = std::fs::read_to_string(settings_path(&sandbox)).unwrap();
+    assert!(text.starts_with('\u{feff}'), "the mark stays");
+    let value: serde_json::Value = serde_json::from_str(text.trim_start_matches('\u{feff}')).unwrap();
+    assert_eq!(value["model"], "opus");
+    assert!(
+        value["statusLine"]["command"]
+            .as_str()
+            .unwrap()
+            .ends_with("baton statusline")
+    );
+    let doctor = sandbox.run(&["doctor"], b"");
+    assert!(
+        doctor.stdout.contains("ok   statusLine runs baton"),
+        "{}",
+        doctor.stdout
+    );
+    assert_eq!(sandbox.run(&["uninstall"], b"").code, Some(0));
+    assert_eq!(
+        std::fs::read_to_string(settings_path(&sandbox)).unwrap(),
+        original,
+        "byte for byte"
+    );
+}
+
+#[test]
+fn the_readme_cites_only_what_is_in_the_repository() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let tracked = [
+        "src",
+        "tests",
+        "bench",
+        "scripts",
+        "probe",
+        "commands",
+        "hooks",
+        "bin",
+        ".claude-plugin",
+        ".ci",
+    ];
+    let mut cited = 0;
+    for word in readme.split(|c: char| c.is_whitespace() || "`()[],;\"'".contains(c)) {
+        let word = word.trim_end_matches(['.', ':']);
+        let in_repo = tracked.iter().any(|dir| word.starts_with(&format!("{dir}/")));
+        let a_doc = word.ends_with(".md") && word.chars().next().is_some_and(|c| c.is_ascii_uppercase());
+        if in_repo {
+            assert!(
+                root.join(word).exists(),
+                "README.md cites {word}, which is not in the repository"
+            );
+            cited += 1;
+        }
+        if a_doc && readme.contains(&format!("{word} §")) {
+            assert!(
+                root.join(word).exists() || root.join("docs").join(word).exists(),
+                "README.md cites a section of {word}, which is not in the repository"
+            );
+        }
+    }
+    assert!(cited >= 5, "{cited}");
+}

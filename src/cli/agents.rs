@@ -10,6 +10,7 @@ use crate::agents::verification::{Verdict, Verification};
 use crate::agents::verify;
 use crate::agents::{payload, plans, waves};
 use crate::error::{Error, Result};
+use crate::install::wired;
 use crate::planning::Project;
 use crate::planning::phases::{self, PhaseDir};
 use crate::planning::state::PlanningState;
@@ -87,8 +88,9 @@ fn list(project: &Project, json: bool) -> Result<()> {
     let mut text = String::new();
     if runs.is_empty() {
         text.push_str(&format!(
-            "No subagent runs recorded in {}.\n",
-            ledger::dir(project).display()
+            "No subagent runs recorded in {}: {}.\n",
+            ledger::dir(project).display(),
+            empty_ledger_hint(project)
         ));
     } else {
         let rows: Vec<[String; 7]> = runs.iter().map(row).collect();
@@ -144,8 +146,30 @@ fn row(run: &Run) -> [String; 7] {
     ]
 }
 
+/// Why the ledger may be empty, from the settings as they are: hooks not wired yet (run
+/// install), or wired and no subagent has run since.
+fn empty_ledger_hint(project: &Project) -> String {
+    let files = wired::wiring_of(&["SubagentStart", "SubagentStop"], Some(&project.root));
+    if files.is_empty() {
+        return "baton's SubagentStart and SubagentStop hooks are not wired; run `baton install` (then restart \
+                Claude Code) and the runs of the next subagents are recorded"
+            .to_owned();
+    }
+    let files: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    format!(
+        "the SubagentStart and SubagentStop hooks are wired ({}), so runs are recorded from the next subagent \
+         Claude Code starts in this project (a session started before the wiring needs a restart)",
+        files.join(", ")
+    )
+}
+
 fn verify_run(project: &Project, id: &str, json: bool) -> Result<()> {
-    let run = ledger::find(project, id)?;
+    let run = match ledger::find(project, id) {
+        Err(Error::Failed(why)) if ledger::list(project).0.is_empty() => {
+            return Err(Error::Failed(format!("{why}: {}", empty_ledger_hint(project))));
+        }
+        found => found?,
+    };
     if run.status == Status::Running {
         return Err(Error::Failed(format!(
             "run {} is still running (no SubagentStop recorded yet); verify it once it has finished",

@@ -234,13 +234,21 @@ fn run_uninstall(parser: &mut lexopt::Parser) -> Result<()> {
     let args = parse(parser, &["user", "project", "dry-run", "yes"])?;
     let report = install::uninstall(&args.scope, args.dry_run)?;
     let verb = if args.dry_run { "Would remove" } else { "Removed" };
-    let mut out = format!(
-        "{verb} from {}: {}\n",
-        report.settings.display(),
-        report.removed.join(", ")
-    );
-    for kept in &report.kept {
-        out.push_str(&format!("Kept {kept}\n"));
+    let settings = report.settings.display();
+    let mut out = match (report.settings_deleted, report.removed.is_empty()) {
+        (true, _) => format!(
+            "{verb} {settings}: install created it, and it held only baton's entries ({})\n",
+            report.removed.join(", ")
+        ),
+        (false, false) => format!("{verb} from {settings}: {}\n", report.removed.join(", ")),
+        (false, true) => format!("Nothing of baton's left to remove in {settings}\n"),
+    };
+    if !report.kept.is_empty() {
+        out.push_str(&format!(
+            "Left in {settings}, because you changed them since install (remove them by hand if you want \
+             them gone): {}\n",
+            report.kept.join(", ")
+        ));
     }
     for path in &report.commands_removed {
         out.push_str(&format!("{verb} {}\n", path.display()));

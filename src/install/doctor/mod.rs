@@ -7,8 +7,9 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use super::Scope;
-use super::command_line::{BatonCommand, is_baton_command};
+use super::command_line::BatonCommand;
 use super::settings::EVENTS;
+use super::wired::Wired;
 
 mod sessions;
 
@@ -64,18 +65,14 @@ pub fn run(binary: &Path, project: Option<&Path>) -> Vec<Check> {
                 "fix the JSON so Claude Code (and baton) can read it",
             )),
             Ok((value, _)) => {
-                if let Some(cmd) = value["statusLine"]["command"].as_str().filter(|c| is_baton_command(c)) {
+                let wired = Wired::from_settings(&value);
+                if let Some(cmd) = wired.statusline {
                     statusline = true;
-                    commands.push((cmd.to_owned(), scope.clone()));
+                    commands.push((cmd, scope.clone()));
                 }
-                for (event, _) in EVENTS {
-                    let groups = value["hooks"][*event].as_array().cloned().unwrap_or_default();
-                    for hook in groups.iter().filter_map(|g| g["hooks"].as_array()).flatten() {
-                        if let Some(cmd) = hook["command"].as_str().filter(|c| is_baton_command(c)) {
-                            wired_events.push(event);
-                            commands.push((cmd.to_owned(), scope.clone()));
-                        }
-                    }
+                for (event, cmd) in wired.hooks {
+                    wired_events.push(event);
+                    commands.push((cmd, scope.clone()));
                 }
             }
         }
