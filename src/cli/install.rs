@@ -73,10 +73,12 @@ baton doctor: check the wiring
 Usage: baton doctor [--project DIR]
 
 Checks that baton is on PATH and is the binary the settings run, that the statusLine and
-every hook entry are present (user settings, and the project's when run inside one), that
-each wired command runs and exits cleanly, that the bridge file is fresh for a session
-active in the last ten minutes, and that recent transcripts show no failed baton hooks.
-Exits 1 when something needs fixing.
+every hook entry are present (user settings, the project's when run inside one, and an
+installed baton plugin), that each wired command does what Claude Code needs (tried in a
+scratch directory with a made-up session: the statusline prints one line and writes the
+bridge file; the hook warns the agent at a PostToolUse with 15% context left), that the
+bridge file is fresh for a session active in the last ten minutes, and that recent
+transcripts show no failed baton hooks. Exits 1 when something needs fixing.
 
 Options:
   --project DIR   Also check DIR/.claude/settings.json [default: the current project]
