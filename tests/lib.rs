@@ -3,6 +3,7 @@
 
 mod agents;
 mod arguments;
+mod bench_checks;
 mod common;
 mod concurrency;
 mod continuity;

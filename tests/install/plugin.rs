@@ -141,9 +141,21 @@ fn install_sh(env: &[(&str, &std::ffi::OsStr)]) -> std::process::Output {
 #[test]
 fn install_sh_prints_the_exact_line_that_puts_the_prefix_on_path() {
     for (shell, rc, line) in [
-        ("/bin/zsh", Some(".zshrc"), "echo 'export PATH=\"$HOME/.local/bin:$PATH\"' >> ~/.zshrc"),
-        ("/bin/bash", Some(".bashrc"), "echo 'export PATH=\"$HOME/.local/bin:$PATH\"' >> ~/.bashrc"),
-        ("/bin/sh", Some(".profile"), "echo 'export PATH=\"$HOME/.local/bin:$PATH\"' >> ~/.profile"),
+        (
+            "/bin/zsh",
+            Some(".zshrc"),
+            "echo 'export PATH=\"$HOME/.local/bin:$PATH\"' >> ~/.zshrc",
+        ),
+        (
+            "/bin/bash",
+            Some(".bashrc"),
+            "echo 'export PATH=\"$HOME/.local/bin:$PATH\"' >> ~/.bashrc",
+        ),
+        (
+            "/bin/sh",
+            Some(".profile"),
+            "echo 'export PATH=\"$HOME/.local/bin:$PATH\"' >> ~/.profile",
+        ),
         ("/usr/bin/fish", None, "fish_add_path $HOME/.local/bin"),
     ] {
         let sandbox = Sandbox::new();
@@ -155,7 +167,11 @@ fn install_sh_prints_the_exact_line_that_puts_the_prefix_on_path() {
             ("BATON_BINARY", BATON.as_ref()),
         ]);
         let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(out.status.success(), "{shell}: {stdout}{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{shell}: {stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         assert!(stdout.contains(&format!("\n  {line}\n")), "{shell}:\n{stdout}");
         let Some(rc) = rc else { continue };
         // The line does what it says: run it, then a new shell reading the file finds baton.
@@ -227,6 +243,9 @@ fn install_sh_says_it_is_building_and_shows_cargos_progress() {
         "the build says what it does, and cargo's progress shows:\n{stderr}"
     );
     let calls = std::fs::read_to_string(&log).unwrap();
-    assert!(calls.contains("build --release") && !calls.contains("--quiet"), "{calls}");
+    assert!(
+        calls.contains("build --release") && !calls.contains("--quiet"),
+        "{calls}"
+    );
     assert!(sandbox.home.join(".local/bin/baton").is_file());
 }
