@@ -157,7 +157,7 @@ def compare_totals(truth, outputs):
     cost = baton["resources"]["total"]["cost_usd"]
     want = truth_cost(truth["models"])
     long = sum(t["long_context_requests"] for t in truth["models"].values())
-    print("\n  total cost, truth (README.md prices, %d long-context requests):      %12.2f" % (long, want))
+    print("\n  total cost, truth (README.md prices, %d long-context requests):   %12.2f" % (long, want))
     print("  total cost, baton:                                                %12.2f  %s"
           % (cost, "= truth" if abs(cost - want) < 0.01 else "DIFFERS"))
     all_equal &= abs(cost - want) < 0.01
