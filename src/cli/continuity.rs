@@ -87,7 +87,7 @@ fn run_pause(parser: &mut lexopt::Parser) -> Result<()> {
             lexopt::Arg::Long("report") => report = true,
             lexopt::Arg::Long("json") => as_json = true,
             // Slash commands pass the user's words through $ARGUMENTS: keep them as a note.
-            lexopt::Arg::Value(word) => words.push(word.to_string_lossy().into_owned()),
+            lexopt::Arg::Value(word) => words.push(super::utf8(word, "the note")?),
             other => return Err(other.unexpected().into()),
         }
     }

@@ -202,6 +202,7 @@ pub fn dir_value(parser: &mut lexopt::Parser, flag: &str) -> Result<PathBuf> {
     }
 }
 
+/// An argument as text; bytes that are not UTF-8 are a usage error, never replaced.
 fn utf8(value: OsString, what: &str) -> Result<String> {
     value
         .into_string()
