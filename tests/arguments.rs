@@ -137,3 +137,11 @@ fn arguments_that_are_not_utf8_are_usage_errors() {
     assert_eq!(out.status.code(), Some(1), "no such transcript, but a fine argument");
     assert!(String::from_utf8_lossy(&out.stderr).contains("no transcript at"));
 }
+
+#[test]
+fn paths_with_nul_from_a_hook_payload_are_refused_quietly() {
+    // Arguments cannot hold NUL; a hook payload can, and `report --hook` must stay silent.
+    let sandbox = Sandbox::new();
+    let payload = br#"{"session_id":"a\u0000b","transcript_path":"/tmp/x\u0000y.jsonl","cwd":"/tmp\u0000/z"}"#;
+    sandbox.run(&["report", "--hook"], payload).assert_hook_contract();
+}
