@@ -240,9 +240,63 @@ pub fn remove_if_exists(path: &Path) -> io::Result<()> {
     }
 }
 
+/// Appends `bytes` to `path` in one write (the file is created 0644 when missing, never
+/// through a symlink) and makes them durable before returning: a write-ahead log's append.
+/// Returns the file's length afterwards.
+pub fn append_durable(path: &Path, bytes: &[u8]) -> io::Result<u64> {
+    let created = !path.exists();
+    let mut file = OpenOptions::new()
+        .append(true)
+        .create(true)
+        .mode(0o644)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)?;
+    file.write_all(bytes)?;
+    file.sync_data()?;
+    if created {
+        sync_dir(path);
+    }
+    Ok(file.metadata()?.len())
+}
+
+/// Cuts `path` to its first `len` bytes, durably (a torn last line of a log is dropped).
+pub fn truncate_durable(path: &Path, len: u64) -> io::Result<()> {
+    let file = OpenOptions::new()
+        .write(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)?;
+    file.set_len(len)?;
+    file.sync_all()
+}
+
+/// Makes a directory entry change (a file created or removed in `path`'s directory) durable.
+pub fn sync_dir(path: &Path) {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let _ = File::open(dir).and_then(|d| d.sync_all());
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn appends_are_whole_and_truncation_cuts_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("log.jsonl");
+        assert_eq!(append_durable(&log, b"{\"v\":1}\n").unwrap(), 8);
+        assert_eq!(append_durable(&log, b"{\"v\":2").unwrap(), 14);
+        truncate_durable(&log, 8).unwrap();
+        assert_eq!(fs::read_to_string(&log).unwrap(), "{\"v\":1}\n");
+        let link = dir.path().join("link.jsonl");
+        std::os::unix::fs::symlink(&log, &link).unwrap();
+        assert!(
+            append_durable(&link, b"x").is_err(),
+            "a planted symlink is not written through"
+        );
+    }
 
     #[test]
     fn session_ids_are_checked_strictly() {

@@ -129,7 +129,7 @@ pub const MAX_TOOL_EDITS: usize = 2_000;
 /// Now as the ledger writes times: RFC 3339 UTC with milliseconds (read back with
 /// `clock::timestamp_millis`; `clock::utc_rfc3339` keeps only seconds, too
 /// coarse to order runs that start within one second).
-pub(super) fn now() -> String {
+pub fn now() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 

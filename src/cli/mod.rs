@@ -5,6 +5,9 @@
 mod agents;
 mod completions;
 mod continuity;
+mod ctx;
+mod ctx_args;
+mod ctx_view;
 mod hook;
 mod install;
 mod profile;
@@ -40,6 +43,7 @@ pub const COMMANDS: &[Command] = &[
     completions::COMPLETIONS,
     profile::PROFILE,
     agents::AGENTS,
+    ctx::CTX,
 ];
 
 const HELP_HEAD: &str = "\

@@ -17,6 +17,8 @@ pub const SHIPPED: &[(&str, &str)] = &[
     ("resume-work.md", include_str!("../../commands/resume-work.md")),
     ("progress.md", include_str!("../../commands/progress.md")),
     ("set-profile.md", include_str!("../../commands/set-profile.md")),
+    ("ctx-get.md", include_str!("../../commands/ctx-get.md")),
+    ("ctx-set.md", include_str!("../../commands/ctx-set.md")),
 ];
 
 /// What to do with one command file.

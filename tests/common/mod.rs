@@ -32,6 +32,18 @@ pub fn fixture_path(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// Path of a fixture captured from Claude Code `version` (`2.1.197`, `2.1.332`).
+pub fn fixture_path_of(version: &str, name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("tests/fixtures/claude-code-{version}"))
+        .join(name)
+}
+
+/// A JSON payload captured from Claude Code `version`.
+pub fn fixture_of(version: &str, name: &str) -> Value {
+    serde_json::from_slice(&std::fs::read(fixture_path_of(version, name)).unwrap()).unwrap()
+}
+
 /// Isolated HOME, TMPDIR and project directory for one test.
 pub struct Sandbox {
     _root: tempfile::TempDir,
