@@ -203,10 +203,7 @@ pub fn find(project: &Project, wanted: &str) -> Result<Run> {
 }
 
 fn no_runs(project: &Project) -> Error {
-    Error::Failed(format!(
-        "no subagent runs recorded in {}; wire `baton hook` to SubagentStart and SubagentStop",
-        dir(project).display()
-    ))
+    Error::Failed(format!("no subagent runs recorded in {}", dir(project).display()))
 }
 
 /// Reads run `id` (a fresh one when missing), applies `change`, and writes it back

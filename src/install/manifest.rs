@@ -226,12 +226,12 @@ mod tests {
         assert_eq!(manifest.statusline, Some(new.statusline()));
         // Killed before settings.json was written: it still runs the old binary.
         let mut interrupted = settings.clone();
-        assert!(unmerge(&mut interrupted, &manifest.installed()).is_empty());
+        assert!(unmerge(&mut interrupted, &manifest.installed()).kept.is_empty());
         assert_eq!(interrupted, json!({"model": "opus"}));
         // Written: the new forms go, and once settled the old ones are forgotten.
         manifest.settle();
         assert!(manifest.superseded.is_empty());
-        assert!(unmerge(&mut repointed, &manifest.installed()).is_empty());
+        assert!(unmerge(&mut repointed, &manifest.installed()).kept.is_empty());
         assert_eq!(repointed, json!({"model": "opus"}));
     }
 

@@ -7,6 +7,7 @@ pub mod commands;
 pub mod doctor;
 pub mod manifest;
 pub mod settings;
+pub mod wired;
 
 use std::path::{Path, PathBuf};
 
@@ -70,6 +71,15 @@ pub struct InstallReport {
     pub statusline_conflict: Option<Value>,
 }
 
+/// A byte order mark some Windows editors put first; JSON parsers refuse it, Claude Code
+/// reads past it. baton reads past it too, and keeps it when it writes the file back.
+const BOM: char = '\u{feff}';
+
+/// Parses settings text, a leading byte order mark allowed.
+fn parse_settings(text: &str) -> serde_json::Result<Value> {
+    serde_json::from_str(text.strip_prefix(BOM).unwrap_or(text))
+}
+
 /// Reads settings.json: missing or empty is `{}`; anything that is not JSON is refused.
 pub fn read_settings(path: &Path) -> Result<(Value, Option<String>)> {
     let text = match std::fs::read_to_string(path) {
@@ -77,10 +87,10 @@ pub fn read_settings(path: &Path) -> Result<(Value, Option<String>)> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Value::Object(Default::default()), None)),
         Err(e) => return Err(Error::io(path, e)),
     };
-    if text.trim().is_empty() {
+    if text.trim_start_matches(BOM).trim().is_empty() {
         return Ok((Value::Object(Default::default()), Some(text)));
     }
-    let value = serde_json::from_str(&text).map_err(|e| {
+    let value = parse_settings(&text).map_err(|e| {
         Error::invalid(
             path,
             format!(
@@ -92,7 +102,8 @@ pub fn read_settings(path: &Path) -> Result<(Value, Option<String>)> {
     Ok((value, Some(text)))
 }
 
-/// Serialises settings in the file's own indentation (2 spaces when new), with a final newline.
+/// Serialises settings in the file's own indentation (2 spaces when new), with a final
+/// newline, and the byte order mark the file began with.
 pub fn render_settings(value: &Value, original: Option<&str>) -> String {
     let indent = original.and_then(detect_indent).unwrap_or_else(|| "  ".to_owned());
     let mut out = Vec::new();
@@ -102,6 +113,9 @@ pub fn render_settings(value: &Value, original: Option<&str>) -> String {
     let mut text = String::from_utf8(out).expect("serde_json writes UTF-8");
     if original.is_none_or(|o| o.ends_with('\n')) {
         text.push('\n');
+    }
+    if original.is_some_and(|o| o.starts_with(BOM)) {
+        text.insert(0, BOM);
     }
     text
 }
@@ -313,7 +327,10 @@ pub fn install(request: &InstallRequest) -> Result<InstallReport> {
 pub struct UninstallReport {
     pub settings: PathBuf,
     pub removed: Vec<String>,
+    /// baton's entries left in place because they changed since install.
     pub kept: Vec<String>,
+    /// The settings file went (install had created it, and nothing else was added since).
+    pub settings_deleted: bool,
     pub commands_removed: Vec<PathBuf>,
     pub commands_kept: Vec<PathBuf>,
 }
@@ -333,16 +350,21 @@ pub fn uninstall(scope: &Scope, dry_run: bool) -> Result<UninstallReport> {
     }
     let (mut value, original) = read_settings(&real_settings)?;
     let installed = manifest.installed();
-    let kept = settings::unmerge(&mut value, &installed);
+    let unmerged = settings::unmerge(&mut value, &installed);
+    let is_link = std::fs::symlink_metadata(&settings_path).is_ok_and(|m| m.file_type().is_symlink());
+    let restored = restored_original(&manifest, &value);
     let mut report = UninstallReport {
         settings: settings_path.clone(),
-        kept,
+        removed: unmerged.removed,
+        kept: unmerged.kept,
+        // Nothing else changed since install: a file install created goes, unless it has
+        // since become a link's target.
+        settings_deleted: original.is_some()
+            && manifest.created_settings
+            && !is_link
+            && restored.as_deref().is_some_and(|t| t.trim().is_empty()),
         ..UninstallReport::default()
     };
-    report.removed = installed.groups.iter().map(|(e, _)| format!("hooks.{e}")).collect();
-    if installed.statusline.is_some() {
-        report.removed.insert(0, "statusLine".to_owned());
-    }
     let (remove, keep) = commands::removable(&manifest);
     report.commands_removed = remove.clone();
     report.commands_kept = keep;
@@ -351,13 +373,11 @@ pub fn uninstall(scope: &Scope, dry_run: bool) -> Result<UninstallReport> {
     }
     if original.is_some() {
         ensure_writable(&real_settings)?;
-        let is_link = std::fs::symlink_metadata(&settings_path).is_ok_and(|m| m.file_type().is_symlink());
-        match restored_original(&manifest, &value) {
-            // Nothing else changed since install: give back the original bytes (a file
-            // install created goes, unless it has since become a link's target).
-            Some(text) if text.trim().is_empty() && manifest.created_settings && !is_link => {
+        match restored {
+            _ if report.settings_deleted => {
                 fsx::remove_if_exists(&settings_path).map_err(|e| Error::io(&settings_path, e))?;
             }
+            // Nothing else changed since install: give back the original bytes.
             Some(text) => {
                 write_with_backup(&real_settings, &text, original.as_deref())?;
             }
@@ -390,10 +410,10 @@ fn restored_original(manifest: &Manifest, now: &Value) -> Option<String> {
         None if manifest.created_settings => String::new(),
         None => return None,
     };
-    let before: Value = if text.trim().is_empty() {
+    let before: Value = if text.trim_start_matches(BOM).trim().is_empty() {
         Value::Object(Default::default())
     } else {
-        serde_json::from_str(&text).ok()?
+        parse_settings(&text).ok()?
     };
     (before == *now).then_some(text)
 }

@@ -75,8 +75,12 @@ pub fn build_report(opts: &ReportOptions) -> Result<SessionReport> {
     let prices = price_table(project.as_ref(), opts.prices_file.as_deref())?;
     let (files, unavailable) = match locate(&opts.session, &root, &opts.cwd) {
         Ok(files) => (Some(files), None),
-        // No transcript (or none for that id): the work sections are still worth writing.
-        Err(Error::Failed(why)) if !matches!(opts.session, SessionChoice::Transcript(_)) => (None, Some(why)),
+        // No transcript of this project yet: the work sections are still worth writing. A
+        // session or transcript asked for by name must exist.
+        Err(Error::Failed(why)) if opts.session == SessionChoice::Newest => (
+            None,
+            Some(format!("{why}; {}", no_transcript_hint(project.is_some(), &root))),
+        ),
         Err(e) => return Err(e),
     };
     let (totals, scan) = match &files {
@@ -112,6 +116,20 @@ fn locate(choice: &SessionChoice, root: &Path, cwd: &Path) -> Result<SessionFile
     match transcripts::locate(choice, root) {
         Err(Error::Failed(_)) if root != cwd => transcripts::locate(choice, cwd),
         found => found,
+    }
+}
+
+/// What to do when the project has no transcript, from where the command ran: inside a
+/// project Claude Code has simply not recorded a session there yet.
+fn no_transcript_hint(in_project: bool, root: &Path) -> String {
+    if in_project {
+        format!(
+            "Claude Code has not recorded a session started in {} yet; pass --session ID or --transcript FILE \
+             to report on another one",
+            root.display()
+        )
+    } else {
+        "run `baton report` inside the project's directory, or pass --session ID or --transcript FILE".to_owned()
     }
 }
 
