@@ -2,6 +2,8 @@
 //! `baton` binary, the way Claude Code does.
 
 mod agents;
+mod arguments;
+mod bench_checks;
 mod common;
 mod concurrency;
 mod context;
@@ -10,6 +12,10 @@ mod ctx;
 mod e2e;
 mod hostile;
 mod install;
+#[cfg(target_os = "linux")]
+mod kill;
+mod links;
+mod messages;
 mod monitor;
 mod profiles;
 mod report;

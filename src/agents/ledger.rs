@@ -203,10 +203,7 @@ pub fn find(project: &Project, wanted: &str) -> Result<Run> {
 }
 
 fn no_runs(project: &Project) -> Error {
-    Error::Failed(format!(
-        "no subagent runs recorded in {}; wire `baton hook` to SubagentStart and SubagentStop",
-        dir(project).display()
-    ))
+    Error::Failed(format!("no subagent runs recorded in {}", dir(project).display()))
 }
 
 /// Reads run `id` (a fresh one when missing), applies `change`, and writes it back
@@ -214,6 +211,7 @@ fn no_runs(project: &Project) -> Error {
 pub fn update(project: &Project, id: &str, change: impl FnOnce(&mut Run)) -> Result<Run> {
     let path = file(project, id).ok_or_else(|| Error::Failed(format!("'{id}' is not a usable run id")))?;
     let _lock = project.lock("agents")?;
+    project.check_writable(&path)?;
     let mut run = if path.exists() {
         read(&path)?
     } else {
@@ -224,12 +222,10 @@ pub fn update(project: &Project, id: &str, change: impl FnOnce(&mut Run)) -> Res
     };
     change(&mut run);
     run.generator = "baton".to_owned();
-    let dir = dir(project);
-    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
     let mut text = serde_json::to_string_pretty(&run)
         .map_err(|e| Error::Failed(format!("cannot encode the ledger record: {e}")))?;
     text.push('\n');
-    fsx::write_atomic(&path, text.as_bytes(), 0o644, fsx::Durability::Durable).map_err(|e| Error::io(&path, e))?;
+    project.write_file(&path, text.as_bytes())?;
     Ok(run)
 }
 

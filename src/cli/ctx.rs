@@ -97,13 +97,13 @@ fn run(parser: &mut lexopt::Parser) -> Result<()> {
     let args = super::ctx_args::parse(parser)?;
     let Some(action) = args.words.first().cloned() else {
         return Err(Error::Usage(
-            "baton ctx needs an action: init, show, get, set, delete, agent, output, inputs, log, diff, rollback, compact, validate or batch".into(),
+            "name an action: init, show, get, set, delete, agent, output, inputs, log, diff, rollback, compact, validate or batch".into(),
         ));
     };
     let mut notes = Vec::new();
     let result = dispatch(&action, &args, &mut notes);
     for note in &notes {
-        eprintln!("baton: {note}");
+        eprintln!("baton ctx: {note}");
     }
     result
 }
@@ -195,7 +195,7 @@ fn dispatch(action: &str, a: &Args, notes: &mut Vec<String>) -> Result<()> {
                 .filter(|s| document::STATUSES.contains(s))
                 .ok_or_else(|| {
                     Error::Usage(format!(
-                        "baton ctx agent needs --status with one of: {}",
+                        "agent needs --status with one of: {}",
                         document::STATUSES.join(", ")
                     ))
                 })?;
@@ -215,9 +215,7 @@ fn dispatch(action: &str, a: &Args, notes: &mut Vec<String>) -> Result<()> {
                 (None, true) => Some(json_arg(&read_stdin()?, "the data on stdin")?),
                 (None, false) => None,
                 (Some(_), true) => {
-                    return Err(Error::Usage(
-                        "baton ctx output: give --data or --stdin, not both".into(),
-                    ));
+                    return Err(Error::Usage("output: give --data or --stdin, not both".into()));
                 }
             };
             let file = a.file.as_ref().map(|f| f.display().to_string());
@@ -299,7 +297,7 @@ fn dispatch(action: &str, a: &Args, notes: &mut Vec<String>) -> Result<()> {
             let keep = a
                 .keep
                 .filter(|k| *k >= 1)
-                .ok_or_else(|| Error::Usage("baton ctx compact needs --keep N (at least 1)".into()))?;
+                .ok_or_else(|| Error::Usage("compact needs --keep N (at least 1)".into()))?;
             let done = store()?.compact(keep, notes)?;
             super::print(&if a.json {
                 format!("{:#}\n", json!(done))
@@ -340,7 +338,7 @@ fn dispatch(action: &str, a: &Args, notes: &mut Vec<String>) -> Result<()> {
             super::print(&format!("Wrote versions {} to {}.\n", done.first, done.last))
         }
         other => Err(Error::Usage(format!(
-            "baton ctx: unknown action '{other}'; the actions are init, show, get, set, delete, agent, output, inputs, log, diff, rollback, compact, validate, batch"
+            "unknown action '{other}'; the actions are init, show, get, set, delete, agent, output, inputs, log, diff, rollback, compact, validate, batch"
         ))),
     }
 }

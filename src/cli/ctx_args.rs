@@ -40,12 +40,12 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     let mut a = Args::default();
     let number = |v: String, flag: &str| {
         v.parse::<u64>()
-            .map_err(|_| Error::Usage(format!("baton ctx: {flag} needs a whole number, not {v:?}")))
+            .map_err(|_| Error::Usage(format!("{flag} needs a whole number, not {v:?}")))
     };
     while let Some(arg) = parser.next()? {
         let flag: &'static str = match arg {
             Word(w) => {
-                a.words.push(w.to_string_lossy().into_owned());
+                a.words.push(super::utf8(w, "arguments")?);
                 continue;
             }
             Long("json") => "--json",
@@ -65,7 +65,7 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
             Long("quality") => "--quality",
             Long("keep") => "--keep",
             Short('n') | Long("limit") => "-n",
-            other => return Err(Error::Usage(format!("baton ctx: unexpected {}", other.unexpected()))),
+            other => return Err(other.unexpected().into()),
         };
         a.given.push(flag);
         let mut value = || -> Result<String> { Ok(parser.value()?.to_string_lossy().into_owned()) };
@@ -89,8 +89,7 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
             _ => {
                 let v = value()?;
                 let q = v.parse::<f64>().ok().filter(|q| q.is_finite());
-                a.quality =
-                    Some(q.ok_or_else(|| Error::Usage(format!("baton ctx: --quality needs a number, not {v:?}")))?);
+                a.quality = Some(q.ok_or_else(|| Error::Usage(format!("--quality needs a number, not {v:?}")))?);
             }
         }
     }
@@ -108,7 +107,7 @@ impl Args {
     ) -> Result<()> {
         if let Some(flag) = self.given.iter().find(|f| !allowed.contains(f)) {
             return Err(Error::Usage(format!(
-                "baton ctx {action} does not take {flag}; usage: baton ctx {usage}"
+                "{action} does not take {flag}; usage: baton ctx {usage}"
             )));
         }
         if !words.contains(&(self.words.len() - 1)) {
@@ -124,16 +123,14 @@ impl Args {
 
 /// A PATH argument; a malformed one is a usage error.
 pub fn parse_path(text: &str) -> Result<DocPath> {
-    DocPath::parse(text).map_err(|e| Error::Usage(format!("baton ctx: {e}")))
+    DocPath::parse(text).map_err(|e| Error::Usage(e.to_string()))
 }
 
 /// A version argument (`12` or `v12`).
 pub fn version_word(text: &str) -> Result<u64> {
-    text.trim_start_matches('v').parse().map_err(|_| {
-        Error::Usage(format!(
-            "baton ctx: {text:?} is not a version number (see `baton ctx log`)"
-        ))
-    })
+    text.trim_start_matches('v')
+        .parse()
+        .map_err(|_| Error::Usage(format!("{text:?} is not a version number (see `baton ctx log`)")))
 }
 
 /// The VALUE word, `--file` or `--stdin`: JSON when it parses, else the text as a string.
@@ -155,11 +152,9 @@ pub fn value_text(a: &Args, word: usize) -> Result<String> {
         (Some(v), None, false) => Ok(v.clone()),
         (None, Some(f), false) => std::fs::read_to_string(f).map_err(|e| Error::io(f, e)),
         (None, None, true) => read_stdin(),
-        (None, None, false) => Err(Error::Usage(
-            "baton ctx: give the value as a word, --file F or --stdin".into(),
-        )),
+        (None, None, false) => Err(Error::Usage("give the value as a word, --file F or --stdin".into())),
         _ => Err(Error::Usage(
-            "baton ctx: give the value one way only (a word, --file or --stdin)".into(),
+            "give the value one way only (a word, --file or --stdin)".into(),
         )),
     }
 }
@@ -174,14 +169,14 @@ pub fn read_stdin() -> Result<String> {
 
 /// An argument that must be JSON.
 pub fn json_arg(text: &str, what: &str) -> Result<Value> {
-    serde_json::from_str(text).map_err(|e| Error::Usage(format!("baton ctx: {what} is not JSON ({e})")))
+    serde_json::from_str(text).map_err(|e| Error::Usage(format!("{what} is not JSON ({e})")))
 }
 
 /// JSON lines `{"set": PATH, "value": V}` or `{"delete": PATH}`, one version each.
 pub fn batch_changes(text: &str) -> Result<Vec<Change>> {
     let mut changes = Vec::new();
     for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        let bad = |why: &str| Error::Usage(format!("baton ctx batch: line {}: {why}", i + 1));
+        let bad = |why: &str| Error::Usage(format!("batch: line {}: {why}", i + 1));
         let item: Value = serde_json::from_str(line).map_err(|e| bad(&format!("not JSON ({e})")))?;
         let op = match (
             item.get("set").and_then(Value::as_str),

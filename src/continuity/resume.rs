@@ -227,23 +227,36 @@ fn list(name: &str, rank: u8, title: &str, items: &[String]) -> Option<Section> 
 
 /// After a successful resume: moves HANDOFF.json (when `handoff`: the brief came from it)
 /// and the `.continue-here.md` pages into `.planning/handoffs/` (never deletes them), then
-/// ends the pause in STATE.md: `paused_at` cleared, `Resume file:` set to `None`.
+/// ends the pause in STATE.md: `paused_at` cleared, `Resume file:` set to `None`. A link among
+/// these paths (the project's rule, `planning::files`) refuses it before anything moves.
 pub fn archive(project: &Project, handoff: bool, now: chrono::DateTime<chrono::Utc>) -> Result<Vec<PathBuf>> {
     let _guard = project.lock("planning")?;
     let planning = project.planning_dir();
-    let mut moved = Vec::new();
     let current = handoff::path(&project.root);
-    if handoff && current.is_file() {
-        moved.push(archive::move_in(project, &current, "HANDOFF", "json", now)?);
+    let present = |p: &Path| p.symlink_metadata().is_ok_and(|m| !m.is_dir());
+    let mut files = Vec::new();
+    if handoff && present(&current) {
+        files.push((current, "HANDOFF".to_owned(), "json"));
     }
     let dirs =
         std::iter::once(planning.clone()).chain(crate::planning::phases::scan(&planning).into_iter().map(|d| d.path));
     for dir in dirs {
         let page = dir.join(".continue-here.md");
-        if page.is_file() {
-            let stem = format!("continue-here-{}", archive::dir_label(&dir));
-            moved.push(archive::move_in(project, &page, &stem, "md", now)?);
+        if present(&page) {
+            files.push((page, format!("continue-here-{}", archive::dir_label(&dir)), "md"));
         }
+    }
+    let targets = files.iter().map(|(path, _, _)| path.clone());
+    for path in targets.chain([archive::dir(project), state_edit::path(project)]) {
+        project.check_writable(&path).map_err(|e| {
+            crate::error::Error::Failed(format!(
+                "{e}\n(`baton resume --keep` shows the brief without archiving.)"
+            ))
+        })?;
+    }
+    let mut moved = Vec::new();
+    for (path, stem, ext) in &files {
+        moved.push(archive::move_in(project, path, stem, ext, now)?);
     }
     // The resume itself succeeded; a STATE.md baton may not rewrite (not UTF-8) only keeps its marks.
     if let Err(e) = end_pause(project) {

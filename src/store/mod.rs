@@ -80,8 +80,15 @@ impl Store {
         ))
     }
 
-    /// Takes the store's lock (waiting at most `wait`).
+    /// Takes the store's lock (waiting at most `wait`). Every write and repair holds it, so
+    /// this is where the project's rule for links (`planning::files`) is applied: a linked
+    /// `.baton/`, `context.json` or `context/` is refused before anything is written.
     pub fn lock(&self, wait: Duration) -> Result<fsx::LockGuard> {
+        let project = Project {
+            root: self.root.clone(),
+        };
+        project.check_writable(&self.document)?;
+        project.check_writable(&self.dir)?;
         let path = fsx::project_lock_path(&self.root, LOCK_NAME);
         fsx::lock_exclusive(&path, wait).map_err(|e| {
             Error::Failed(format!(

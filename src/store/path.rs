@@ -244,7 +244,10 @@ fn step_or_create<'a>(value: &'a mut Value, token: &str) -> Result<&'a mut Value
 fn index(token: &str, len: usize) -> Result<usize, String> {
     match token.parse::<usize>() {
         Ok(i) if i < len && (token == "0" || !token.starts_with('0')) => Ok(i),
-        Ok(_) => Err(format!("has {len} items; there is no item {token}")),
+        Ok(_) => Err(format!(
+            "has {}; there is no item {token}",
+            crate::words::count(len, "item", "items")
+        )),
         Err(_) => Err(format!("is a list; '{token}' is not an item number")),
     }
 }
@@ -290,7 +293,7 @@ mod tests {
             .unwrap_err();
         assert_eq!(err.reason, "agents.analyst has no key 'outputs'");
         let err = DocPath::parse("list.3").unwrap().get(&doc).unwrap_err();
-        assert_eq!(err.reason, "list has 1 items; there is no item 3");
+        assert_eq!(err.reason, "list has 1 item; there is no item 3");
         let err = DocPath::parse("nothing").unwrap().get(&doc).unwrap_err();
         assert_eq!(err.reason, "the document has no key 'nothing'");
     }

@@ -81,8 +81,19 @@ impl Sandbox {
     /// A command running baton with the sandbox's environment.
     pub fn command(&self, args: &[&str]) -> Command {
         let mut cmd = Command::new(BATON);
-        cmd.args(args)
-            .env_clear()
+        cmd.args(args);
+        self.with_env(cmd)
+    }
+
+    /// A command running baton under `wrapper` (a tracer: `strace …`), with the sandbox's environment.
+    pub fn wrapped_command(&self, wrapper: &[String], args: &[&str]) -> Command {
+        let mut cmd = Command::new(&wrapper[0]);
+        cmd.args(&wrapper[1..]).arg("--").arg(BATON).args(args);
+        self.with_env(cmd)
+    }
+
+    fn with_env(&self, mut cmd: Command) -> Command {
+        cmd.env_clear()
             .env("PATH", std::env::var("PATH").unwrap_or_default())
             .env("HOME", &self.home)
             .env("TMPDIR", &self.tmp)

@@ -163,7 +163,7 @@ fn bad_paths_and_values_are_usage_errors_that_say_what_to_do() {
         (&["get", "agents..pm"][..], "for keys with dots use a JSON Pointer"),
         (&["get"][..], "usage: baton ctx get PATH"),
         (&["set", "a"][..], "give the value as a word, --file F or --stdin"),
-        (&["get", "a", "--keep", "3"][..], "baton ctx get does not take --keep"),
+        (&["get", "a", "--keep", "3"][..], "baton ctx: get does not take --keep"),
         (
             &["agent", "pm", "--status", "done"][..],
             "one of: pending, in_progress, completed, failed",
