@@ -13,8 +13,14 @@ Scenarios (each has its own session id; TMPDIR and HOME are fresh directories):
                before every run: no-op, baton hook, gsd-context-monitor.js (warning path)
   transcript   baton statusline with null usage and baton hook with no bridge file, reading
                the tail of a generated 1 MB and 1 GB transcript (last usage: 140k of 200k)
+  all          every statusline segment on (cost, duration, usage limits, prompt cache and the
+               compaction count besides the default ones) with a 2.1.332 payload carrying
+               rate_limits and prompt_cache, and the forecast from the 1 MB transcript's last
+               requests; and the monitor warning on every call (its debounce file removed
+               before each run), so each run also reads the forecast from the tail
 
-Targets (per-round paired ratios, median): baton <= 2x the no-op; GSD >= 50x baton;
+Targets (per-round paired ratios, median): baton <= 2x the no-op, <= 1.5x with every segment
+on and on every warning with its forecast; GSD >= 50x baton;
 1 GB transcript <= 1.25x the 1 MB one. Plus sanity checks of what each command printed.
 
 Python 3 standard library only. Usually started by bench/hooks.sh; see --help.
@@ -129,14 +135,21 @@ SID_SL_1GB = "b47c0004-0000-4000-8000-000000000004"
 SID_MON_1MB = "b47c0005-0000-4000-8000-000000000005"
 SID_MON_1GB = "b47c0006-0000-4000-8000-000000000006"
 SID_MISSING = "b47c0007-0000-4000-8000-000000000007"
+SID_SL_ALL = "b47c0008-0000-4000-8000-000000000008"
+SID_MON_ALL = "b47c0009-0000-4000-8000-000000000009"
+
+# Every statusline segment, in a configured order (bench project "proj-all").
+ALL_SEGMENTS = {"statusline": {"segments": ["model", "task", "dir", "context", "limits", "cost", "duration",
+                                            "cache", "compactions"]}}
 
 TRANSCRIPT_SID = "2ce07739-e512-40fe-b9e8-343880ca9de9"
-TRANSCRIPT_VERSION = "v2"  # bump when the generator changes, so old files are not reused
+TRANSCRIPT_VERSION = "v3"  # bump when the generator changes, so old files are not reused
 # The tool call of the last turn; the monitor payloads carry it as tool_use_id (baton waits
 # for the transcript to mention it, as Claude Code may run the hook before writing the line).
 TAIL_TOOL_USE_ID = "toolu_01BenchTailXq7Vd3kP9mZr2"
 LAST_INPUT_TOKENS = 140000  # context on the last assistant line (70% of 200k, 30% remaining)
 BODY_INPUT_TOKENS = 60000   # context on every earlier assistant line (a wrong reader shows 30%)
+HISTORY_TURNS = 8           # turns before the last growing by 10k (5k a request): the forecast's history
 
 # ---------------------------------------------------------------------------
 # Transcript generation (line shapes from transcript-headless-3-tools.jsonl)
@@ -173,9 +186,9 @@ _OUTPUT = "".join("src/module_%04d.rs:%d: warning: unused variable `x%d` (compil
                   for i in range(400))
 
 
-def _turn(n, tokens, result_bytes, tool_id=None):
+def _turn(n, tokens, result_bytes, tool_id=None, grown=0):
     """One tool round trip: user prompt, assistant tool_use, tool_result, hook attachment,
-    assistant text. n makes ids unique within a chunk."""
+    assistant text (its context `grown` tokens larger). n makes ids unique within a chunk."""
     u = [_uuid(n * 8 + i) for i in range(6)]
     tool_id = tool_id or "toolu_01Bench%017d" % n
     out = _OUTPUT[:result_bytes]
@@ -206,19 +219,22 @@ def _turn(n, tokens, result_bytes, tool_id=None):
              message={"id": "msg_%d_b" % n, "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
                       "content": [{"type": "text", "text": "Step %d done; the build is green." % n}],
                       "stop_reason": "end_turn", "stop_sequence": None,
-                      "usage": _usage(tokens, 12), "stop_details": None},
+                      "usage": _usage(tokens + grown, 12), "stop_details": None},
              requestId="req_%d_b" % n, type="assistant", uuid=u[4], timestamp=_ts(n * 7 + 4), **_COMMON),
     ]
     return b"".join(_dump(x) for x in lines)
 
 
 def _tail():
-    """The same last lines in every transcript: the last assistant line carries
-    LAST_INPUT_TOKENS, followed by a 16 KB tool result and its hook attachment (the
-    moment a PostToolUse hook runs)."""
+    """The same last lines in every transcript: HISTORY_TURNS turns whose context grows by
+    10k a turn up to LAST_INPUT_TOKENS (the forecast's history), then the last assistant line
+    at LAST_INPUT_TOKENS, followed by a 16 KB tool result and its hook attachment (the moment
+    a PostToolUse hook runs)."""
     n = 999999
+    history = b"".join(_turn(n - HISTORY_TURNS + i, LAST_INPUT_TOKENS - 10000 * (HISTORY_TURNS - i), 2000,
+                             grown=5000) for i in range(HISTORY_TURNS))
     t = _turn(n, LAST_INPUT_TOKENS, 16 * 1024, TAIL_TOOL_USE_ID).splitlines(keepends=True)
-    return b"".join(t[:4])  # prompt, assistant(tool_use, usage), tool_result, hook attachment
+    return history + b"".join(t[:4])  # prompt, assistant(tool_use, usage), tool_result, hook attachment
 
 
 def _body_chunk(target):
@@ -287,6 +303,25 @@ def statusline_payload(sid, proj, transcript, usage=True):
         cw = p["context_window"]
         cw.update(total_input_tokens=0, total_output_tokens=0, current_usage=None,
                   used_percentage=None, remaining_percentage=None)
+    return p
+
+
+def statusline_all_payload(sid, proj, transcript, now):
+    """The 2.1.332 shape after a reply: rate_limits (a subscription login) and a warm
+    prompt_cache, at 140k of 200k."""
+    p = statusline_payload(sid, proj, transcript)
+    p["version"] = "2.1.332"
+    p["cost"]["total_duration_ms"] = 4800000
+    p["context_window"]["current_usage"] = {"input_tokens": 3, "output_tokens": 20,
+                                            "cache_creation_input_tokens": 13997,
+                                            "cache_read_input_tokens": 126000}
+    p["context_window"].update(total_input_tokens=140000, used_percentage=70, remaining_percentage=30)
+    p["rate_limits"] = {"five_hour": {"used_percentage": 42, "resets_at": now + 4800},
+                        "seven_day": {"used_percentage": 12, "resets_at": now + 3 * 86400}}
+    p["prompt_cache"] = {"warm": True, "caching_observed": True, "ttl": "5m", "expires_at": now + 3000,
+                         "requests": 9, "misses": 1, "expected_rebuilds": 0, "hit_ratio": 0.9,
+                         "cache_write_tokens": 45000, "miss_recache_tokens": 5000, "last_miss_at": None,
+                         "last_miss_cause": None, "miss_causes": {}, "recache_tokens_if_cold": 140000}
     return p
 
 
@@ -422,6 +457,12 @@ def main():
     os.makedirs(os.path.join(proj, ".git"))
     with open(os.path.join(proj, ".git", "HEAD"), "w") as f:
         f.write("ref: refs/heads/main\n")
+    proj_all = os.path.join(run, "proj-all")
+    os.makedirs(os.path.join(proj_all, ".git"))
+    os.makedirs(os.path.join(proj_all, ".baton"))
+    with open(os.path.join(proj_all, ".git", "HEAD"), "w") as f:
+        f.write("ref: refs/heads/main\n")
+    write_json(os.path.join(proj_all, ".baton", "config.json"), ALL_SEGMENTS)
     if args.planning:
         os.makedirs(os.path.join(proj, ".planning"))
         with open(os.path.join(proj, ".planning", "STATE.md"), "w") as f:
@@ -459,6 +500,16 @@ def main():
             os.rename(scratch, bridge(sid))
         return f
 
+    def no_debounce(sid):
+        # The monitor then warns on every call, and every call reads the forecast.
+        def f():
+            try:
+                os.unlink(os.path.join(tmp, "claude-ctx-%s-warned.json" % sid))
+            except FileNotFoundError:
+                pass
+            fresh_bridge(sid)()
+        return f
+
     def no_bridge(sid):
         def f():
             try:
@@ -480,6 +531,11 @@ def main():
     p_mon_b = payload("monitor-" + big_label, monitor_payload(SID_MON_1GB, proj, big))
     p_sl_x = payload("statusline-missing", statusline_payload(SID_MISSING, proj, missing, usage=False))
     p_mon_x = payload("monitor-missing", monitor_payload(SID_MISSING, proj, missing))
+    p_sl_all = payload("statusline-all", statusline_all_payload(SID_SL_ALL, proj_all, small, int(time.time())))
+    p_mon_all = payload("monitor-all", monitor_payload(SID_MON_ALL, proj_all, small))
+    # Two compactions so far, as the hooks record them.
+    write_json(os.path.join(tmp, "claude-ctx-%s-compactions.json" % SID_SL_ALL),
+               {"count": 2, "at": 0, "generator": "baton"})
 
     mon_args = args.monitor_args.split()
     cmds = [Cmd("noop statusline", [noop], p_sl, "statusline", earlier_bridge(SID_STATUSLINE))]
@@ -492,6 +548,12 @@ def main():
         cmds.append(Cmd("baton monitor", [baton] + mon_args, p_mon, "monitor", fresh_bridge(SID_MONITOR)))
     if gsd_dir:
         cmds.append(Cmd("gsd monitor", [node, gsd_mon], p_mon, "monitor", fresh_bridge(SID_MONITOR)))
+    if baton:
+        cmds += [
+            Cmd("noop all", [noop], p_sl_all, "all", earlier_bridge(SID_SL_ALL)),
+            Cmd("baton statusline all", [baton, "statusline"], p_sl_all, "all", earlier_bridge(SID_SL_ALL)),
+            Cmd("baton monitor all", [baton] + mon_args, p_mon_all, "all", no_debounce(SID_MON_ALL)),
+        ]
     also = []
     for spec in args.also:
         label, _, path = spec.partition("=")
@@ -584,6 +646,13 @@ def main():
         rc, out, err = outs["baton monitor"]
         checks.append((rc == 0 and "additionalContext" in out,
                        "sanity: baton monitor warns at 30% remaining (fresh bridge file)"))
+        rc, out, err = outs["baton statusline all"]
+        shown = [part in out for part in ("≈", "5h 42%", "$0.90", "1h20m", "cache ", "2 compactions")]
+        checks.append((rc == 0 and all(shown),
+                       "sanity: baton statusline all shows the forecast and every segment"))
+        rc, out, err = outs["baton monitor all"]
+        checks.append((rc == 0 and "more requests fit before compaction" in out,
+                       "sanity: baton monitor all warns with the forecast"))
         miss_sl = run_capture([baton, "statusline"], p_sl_x, no_bridge(SID_MISSING))
         sl_s, sl_b = outs["baton statusline 1MB"][1], outs["baton statusline " + big_label][1]
         checks.append((sl_s.strip() != "" and sl_s != miss_sl[1] and sl_s == sl_b,
@@ -677,6 +746,8 @@ def main():
     targets = [
         ("baton statusline within 2x of a no-op", "baton statusline", "noop statusline", "<=", 2.0),
         ("baton monitor within 2x of a no-op", "baton monitor", "noop monitor", "<=", 2.0),
+        ("statusline, every segment, within 1.5x of a no-op", "baton statusline all", "noop all", "<=", 1.5),
+        ("monitor, warning with forecast, within 1.5x", "baton monitor all", "noop all", "<=", 1.5),
         ("baton statusline >= 50x faster than GSD", "gsd statusline", "baton statusline", ">=", 50.0),
         ("baton monitor >= 50x faster than GSD", "gsd monitor", "baton monitor", ">=", 50.0),
         ("statusline: %s transcript as fast as 1MB" % big_label, "baton statusline " + big_label,

@@ -50,11 +50,6 @@ impl Forecast {
         })
     }
 
-    /// The forecast for a session at `used` of `limit`, from its transcript's tail.
-    pub fn from_transcript(path: &Path, chain: Chain, used: u64, limit: u64) -> Option<Self> {
-        Self::from_history(&recent_figures(path, chain), used, limit)
-    }
-
     /// `≈3 left`, `≈99+ left`: for the statusline.
     pub fn short(&self) -> String {
         if self.requests_left > SHOWN_MAX {
@@ -100,17 +95,43 @@ pub fn tokens_per_request(figures: &[u64]) -> Option<u64> {
     (rate > 0).then_some(rate)
 }
 
-/// The context figures of the last requests of `chain` in the transcript's tail, newest first:
-/// one per API response (lines sharing `message.id` are one), back to the last compact
-/// boundary or the last time the context shrank, at most `MAX_DELTAS + 1`, within the last
-/// [`transcript::HISTORY_TAIL_BYTES`]. Empty when the transcript cannot be read.
-pub fn recent_figures(path: &Path, chain: Chain) -> Vec<u64> {
+/// A session's recent requests, from its transcript's tail.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct History {
+    /// Context figures, newest first.
+    pub figures: Vec<u64>,
+    /// `message.model` of the newest request.
+    pub model: Option<String>,
+}
+
+impl History {
+    /// The last requests of `chain` in the transcript's tail: one figure per API response
+    /// (lines sharing `message.id` are one), back to the last compact boundary or the last time
+    /// the context shrank, at most `MAX_DELTAS + 1`, within the last
+    /// [`transcript::HISTORY_TAIL_BYTES`]. Empty when the transcript cannot be read.
+    pub fn read(path: &Path, chain: Chain) -> Self {
+        let mut model = None;
+        let figures = recent_figures(path, chain, &mut model);
+        Self { figures, model }
+    }
+
+    /// The forecast at `used` tokens of `limit`.
+    pub fn forecast(&self, used: u64, limit: u64) -> Option<Forecast> {
+        Forecast::from_history(&self.figures, used, limit)
+    }
+}
+
+fn recent_figures(path: &Path, chain: Chain, newest_model: &mut Option<String>) -> Vec<u64> {
     let mut figures: Vec<u64> = Vec::new();
     let mut seen: Vec<String> = Vec::new();
     let scanned = transcript::scan_tail(path, transcript::HISTORY_TAIL_BYTES, |line| {
         match transcript::figure_in_line(line, chain) {
             Some(LineFigure::Boundary { .. }) => ControlFlow::Break(()),
-            Some(LineFigure::Reply { tokens, message_id, .. }) => {
+            Some(LineFigure::Reply {
+                tokens,
+                message_id,
+                model,
+            }) => {
                 if let Some(id) = message_id {
                     if seen.contains(&id) {
                         return ControlFlow::Continue(());
@@ -120,6 +141,9 @@ pub fn recent_figures(path: &Path, chain: Chain) -> Vec<u64> {
                 // Going back, an older request holding more means the context shrank after it.
                 if figures.last().is_some_and(|newer| tokens > *newer) {
                     return ControlFlow::Break(());
+                }
+                if figures.is_empty() {
+                    *newest_model = model;
                 }
                 figures.push(tokens);
                 if figures.len() > MAX_DELTAS {

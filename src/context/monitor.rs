@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::config::{Config, MonitorSettings};
 use crate::context::debounce::{self, Level};
-use crate::context::forecast::Forecast;
+use crate::context::forecast::{Forecast, History};
 use crate::context::transcript::Chain;
 use crate::context::window::limit::Limit;
 use crate::context::window::{self, ContextUsage};
@@ -102,13 +102,11 @@ impl Reading {
     /// The forecast at this figure from the transcript's recent requests (read only when a
     /// warning is given, so the monitor's usual run reads no more than before).
     pub fn forecast(&self, config: &Config) -> Option<Forecast> {
-        let limit = Limit::for_session(self.usage.window, self.model.as_deref(), config);
-        Forecast::from_transcript(
-            self.transcript.as_deref()?,
-            self.chain,
-            self.usage.used_tokens,
-            limit.tokens,
-        )
+        let history = History::read(self.transcript.as_deref()?, self.chain);
+        // GSD's bridge names no model: the transcript's newest reply does.
+        let model = self.model.as_deref().or(history.model.as_deref());
+        let limit = Limit::for_session(self.usage.window, model, config);
+        history.forecast(self.usage.used_tokens, limit.tokens)
     }
 }
 

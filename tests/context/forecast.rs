@@ -321,6 +321,21 @@ fn the_monitors_warning_carries_the_forecast_from_the_transcript() {
 }
 
 #[test]
+fn with_gsds_bridge_the_model_comes_from_the_transcript() {
+    // GSD's statusline wrote the bridge (30% left: 140k, no model named); the limit is the
+    // transcript's model's: claude-sonnet-4-5 is not compacted at a threshold, so 180k.
+    let sandbox = Sandbox::new();
+    sandbox.bridge(SESSION, 30, 0);
+    let mut t = Transcript::starting_at(60_000);
+    t.grow_all(&[10_000; 8]);
+    let path = t.write(&sandbox);
+    let text = sandbox.hook(&post_tool_use(&sandbox, SESSION, Some(&path))).context_text();
+    let left = truth(140_000, 180_000, &[10_000]);
+    assert_eq!(left, 4);
+    assert!(text.contains("about 4 more requests fit before compaction"), "{text}");
+}
+
+#[test]
 fn a_subagent_gets_its_own_forecast_from_its_own_transcript() {
     let sandbox = Sandbox::new();
     let mut payload = fixture_of("2.1.332", "posttooluse-subagent.json");

@@ -13,7 +13,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::config::{Config, Segment};
-use crate::context::forecast::Forecast;
+use crate::context::forecast::History;
 use crate::context::window::limit::Limit;
 use crate::context::window::{self, ContextUsage};
 use crate::context::{bridge, compactions, sweep, transcript};
@@ -64,12 +64,9 @@ pub fn render(payload: &StatuslinePayload, now: u64) -> String {
     let usage = context_usage(payload, &config);
     let limit = usage.map(|u| Limit::for_session(u.window, model_id, &config));
     let forecast = match (&usage, &limit, payload.transcript_path.as_deref()) {
-        (Some(usage), Some(limit), Some(path)) if settings.forecast => Forecast::from_transcript(
-            Path::new(path),
-            transcript::Chain::Main,
-            usage.used_tokens,
-            limit.tokens,
-        ),
+        (Some(usage), Some(limit), Some(path)) if settings.forecast => {
+            History::read(Path::new(path), transcript::Chain::Main).forecast(usage.used_tokens, limit.tokens)
+        }
         _ => None,
     };
     let session_id = payload.session_id.as_deref().filter(|id| fsx::is_safe_session_id(id));
