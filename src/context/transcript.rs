@@ -12,15 +12,15 @@ use serde::Deserialize;
 
 use crate::api_usage::{ApiUsage, readable_usage};
 use crate::context::window::{self, ContextUsage, UsageSource};
-use crate::json::lenient::lenient;
+use crate::json::lenient::{lenient, lenient_object};
 
 /// The first look: enough for the last turns of almost every session.
 const FIRST_WINDOW: u64 = 64 * 1024;
 /// The most baton reads from one transcript's tail before giving up.
 pub const MAX_TAIL_BYTES: u64 = 8 * 1024 * 1024;
-/// How far back each look at the tail reaches: a few turns, about ten 2.1.332 requests (each
-/// can carry a 110 KB prompt snapshot), then the most.
-const TAIL_WINDOWS: [u64; 3] = [FIRST_WINDOW, HISTORY_TAIL_BYTES, MAX_TAIL_BYTES];
+/// How far back each look at the tail reaches, each reading only what the last did not: a few
+/// turns, then growing (a 2.1.332 prompt carries a 110 KB prompt snapshot), then the most.
+const TAIL_WINDOWS: [u64; 4] = [FIRST_WINDOW, 256 * 1024, HISTORY_TAIL_BYTES, MAX_TAIL_BYTES];
 /// The most the forecast reads of a tail for its history (every statusline render reads it):
 /// the last requests usually fit in far less; when they do not, fewer requests are used.
 pub const HISTORY_TAIL_BYTES: u64 = 1024 * 1024;
@@ -96,7 +96,7 @@ pub fn last_context_usage(path: &Path, chain: Chain) -> io::Result<Option<TailUs
 
 /// Calls `visit` with each whole line of the transcript's last `max_bytes`, newest first,
 /// until it breaks or the lines run out: the last 64 KiB first, then (behind large tool
-/// results) up to 1 MiB, then up to [`MAX_TAIL_BYTES`]. Never the whole file.
+/// results) 256 KiB, 1 MiB, up to [`MAX_TAIL_BYTES`]. Never the whole file.
 pub fn scan_tail(path: &Path, max_bytes: u64, mut visit: impl FnMut(&[u8]) -> ControlFlow<()>) -> io::Result<()> {
     let file = crate::fsx::open_regular(path)?;
     let size = file.metadata()?.len();
@@ -264,7 +264,7 @@ struct TailLine {
     is_sidechain: Option<bool>,
     #[serde(rename = "isApiErrorMessage", default, deserialize_with = "lenient")]
     is_api_error_message: Option<bool>,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default, deserialize_with = "lenient_object")]
     message: Option<AssistantMessage>,
     #[serde(rename = "compactMetadata", default, deserialize_with = "lenient")]
     compact_metadata: Option<CompactMetadata>,

@@ -11,6 +11,45 @@ pub fn lenient<'de, D: Deserializer<'de>, T: DeserializeOwned>(d: D) -> Result<O
     Ok(serde_json::from_value(Value::deserialize(d)?).ok())
 }
 
+/// Reads an object into `T` straight from the input, skipping the members `T` does not name
+/// without building them (a reply's `content` can be megabytes); any other shape is absent.
+/// `T` must itself read every member leniently, so that an object never fails.
+pub fn lenient_object<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    struct ObjectOrNone<T>(std::marker::PhantomData<T>);
+    impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for ObjectOrNone<T> {
+        type Value = Option<T>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("any value")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+            T::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(Some)
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+            Ok(None)
+        }
+        fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+    }
+    d.deserialize_any(ObjectOrNone(std::marker::PhantomData))
+}
+
 /// Reads a token count or percentage given as an integer or a float (never negative).
 pub fn lenient_number<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
     Ok(Value::deserialize(d)?.as_f64().filter(|n| n.is_finite() && *n >= 0.0))
@@ -35,6 +74,30 @@ pub fn count_of_float(n: f64) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Inner {
+        #[serde(default, deserialize_with = "lenient")]
+        id: Option<String>,
+    }
+
+    #[test]
+    fn objects_are_read_in_place_and_other_shapes_are_absent() {
+        #[derive(Deserialize)]
+        struct Outer {
+            #[serde(default, deserialize_with = "lenient_object")]
+            inner: Option<Inner>,
+        }
+        let read = |json: &str| serde_json::from_str::<Outer>(json).unwrap().inner;
+        assert_eq!(
+            read(r#"{"inner":{"id":"m1","content":[{"big":"x"}]}}"#),
+            Some(Inner { id: Some("m1".into()) })
+        );
+        assert_eq!(read(r#"{"inner":{"id":7}}"#), Some(Inner { id: None }));
+        for other in ["null", "[1,{}]", r#""text""#, "5", "true"] {
+            assert_eq!(read(&format!(r#"{{"inner":{other}}}"#)), None, "{other}");
+        }
+    }
 
     #[derive(Deserialize)]
     struct Fields {

@@ -329,7 +329,9 @@ fn with_gsds_bridge_the_model_comes_from_the_transcript() {
     let mut t = Transcript::starting_at(60_000);
     t.grow_all(&[10_000; 8]);
     let path = t.write(&sandbox);
-    let text = sandbox.hook(&post_tool_use(&sandbox, SESSION, Some(&path))).context_text();
+    let text = sandbox
+        .hook(&post_tool_use(&sandbox, SESSION, Some(&path)))
+        .context_text();
     let left = truth(140_000, 180_000, &[10_000]);
     assert_eq!(left, 4);
     assert!(text.contains("about 4 more requests fit before compaction"), "{text}");
