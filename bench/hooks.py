@@ -280,8 +280,9 @@ def ensure_transcript(path, size):
 
 
 class Cmd:
-    def __init__(self, name, argv, payload, group, prepare=None):
+    def __init__(self, name, argv, payload, group, prepare=None, env=None):
         self.name, self.argv, self.payload, self.group, self.prepare = name, argv, payload, group, prepare
+        self.env = env  # replaces the common environment when set
         self.fd = None
         self.ns, self.cpu_ns = {}, []  # ns: round -> wall time
         self.failures = 0
@@ -533,9 +534,12 @@ def main():
     p_mon_x = payload("monitor-missing", monitor_payload(SID_MISSING, proj, missing))
     p_sl_all = payload("statusline-all", statusline_all_payload(SID_SL_ALL, proj_all, small, int(time.time())))
     p_mon_all = payload("monitor-all", monitor_payload(SID_MON_ALL, proj_all, small))
-    # Two compactions so far, as the hooks record them.
-    write_json(os.path.join(tmp, "claude-ctx-%s-compactions.json" % SID_SL_ALL),
-               {"count": 2, "at": 0, "generator": "baton"})
+    # Two compactions so far, as the hooks record them (private, as baton writes it).
+    count_file = os.path.join(tmp, "claude-ctx-%s-compactions.json" % SID_SL_ALL)
+    write_json(count_file, {"count": 2, "at": 0, "generator": "baton"})
+    os.chmod(count_file, 0o600)
+    # Every segment fits a wide terminal (a narrow one drops the optional segments first).
+    env_wide = dict(env, COLUMNS="200")
 
     mon_args = args.monitor_args.split()
     cmds = [Cmd("noop statusline", [noop], p_sl, "statusline", earlier_bridge(SID_STATUSLINE))]
@@ -550,9 +554,9 @@ def main():
         cmds.append(Cmd("gsd monitor", [node, gsd_mon], p_mon, "monitor", fresh_bridge(SID_MONITOR)))
     if baton:
         cmds += [
-            Cmd("noop all", [noop], p_sl_all, "all", earlier_bridge(SID_SL_ALL)),
-            Cmd("baton statusline all", [baton, "statusline"], p_sl_all, "all", earlier_bridge(SID_SL_ALL)),
-            Cmd("baton monitor all", [baton] + mon_args, p_mon_all, "all", no_debounce(SID_MON_ALL)),
+            Cmd("noop all", [noop], p_sl_all, "all", earlier_bridge(SID_SL_ALL), env_wide),
+            Cmd("baton statusline all", [baton, "statusline"], p_sl_all, "all", earlier_bridge(SID_SL_ALL), env_wide),
+            Cmd("baton monitor all", [baton] + mon_args, p_mon_all, "all", no_debounce(SID_MON_ALL), env_wide),
         ]
     also = []
     for spec in args.also:
@@ -611,12 +615,12 @@ def main():
     print()
 
     # ---- sanity: run each command once and look at what it printed ---------
-    def run_capture(argv, payload_path, prepare=None):
+    def run_capture(argv, payload_path, prepare=None, run_env=None):
         if prepare:
             prepare()
         with open(payload_path, "rb") as f:
             try:
-                r = subprocess.run(argv, stdin=f, capture_output=True, env=env, cwd=proj, timeout=30)
+                r = subprocess.run(argv, stdin=f, capture_output=True, env=run_env or env, cwd=proj, timeout=30)
                 return r.returncode, r.stdout.decode(errors="replace"), r.stderr.decode(errors="replace")
             except subprocess.TimeoutExpired:
                 return -1, "", "timeout"
@@ -635,7 +639,7 @@ def main():
                 os.unlink(os.path.join(tmp, "claude-ctx-%s-warned.json" % sid))
             except FileNotFoundError:
                 pass
-        rc, out, err = run_capture(c.argv, c.payload, c.prepare)
+        rc, out, err = run_capture(c.argv, c.payload, c.prepare, c.env)
         outs[c.name] = (rc, out, err)
         print("  %-22s rc=%d stdout=%s%s" % (c.name, rc, short(out) or "(empty)",
                                              ("  stderr=" + short(err, 60)) if err.strip() else ""))
@@ -690,7 +694,7 @@ def main():
             fa = [(DUP2, c.fd, 0), (DUP2, devnull, 1), (DUP2, devnull, 2)]
             t = clock()
             try:
-                pid = spawn(c.argv[0], c.argv, env, file_actions=fa)
+                pid = spawn(c.argv[0], c.argv, c.env or env, file_actions=fa)
             except OSError:
                 c.failures += 1
                 continue
@@ -716,7 +720,7 @@ def main():
                     c.prepare()
                 with open(c.payload, "rb") as f:
                     subprocess.run([gnu_time, "-f", "%M", "-o", out_file] + c.argv, stdin=f,
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=proj)
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=c.env or env, cwd=proj)
                 try:
                     vals.append(int(open(out_file).read().split()[-1]))
                 except (OSError, ValueError, IndexError):

@@ -18,9 +18,6 @@ use crate::json::lenient::{lenient, lenient_object};
 const FIRST_WINDOW: u64 = 64 * 1024;
 /// The most baton reads from one transcript's tail before giving up.
 pub const MAX_TAIL_BYTES: u64 = 8 * 1024 * 1024;
-/// How far back each look at the tail reaches, each reading only what the last did not: a few
-/// turns, then growing (a 2.1.332 prompt carries a 110 KB prompt snapshot), then the most.
-const TAIL_WINDOWS: [u64; 4] = [FIRST_WINDOW, 256 * 1024, HISTORY_TAIL_BYTES, MAX_TAIL_BYTES];
 /// The most the forecast reads of a tail for its history (every statusline render reads it):
 /// the last requests usually fit in far less; when they do not, fewer requests are used.
 pub const HISTORY_TAIL_BYTES: u64 = 1024 * 1024;
@@ -96,33 +93,42 @@ pub fn last_context_usage(path: &Path, chain: Chain) -> io::Result<Option<TailUs
 
 /// Calls `visit` with each whole line of the transcript's last `max_bytes`, newest first,
 /// until it breaks or the lines run out: the last 64 KiB first, then (behind large tool
-/// results) 256 KiB, 1 MiB, up to [`MAX_TAIL_BYTES`]. Never the whole file.
+/// results) twice as far back each time, reading only what the last look did not, up to
+/// `max_bytes` (at most [`MAX_TAIL_BYTES`]). Never the whole file.
 pub fn scan_tail(path: &Path, max_bytes: u64, mut visit: impl FnMut(&[u8]) -> ControlFlow<()>) -> io::Result<()> {
     let file = crate::fsx::open_regular(path)?;
     let size = file.metadata()?.len();
+    let max_bytes = max_bytes.min(size);
     // Everything from `end` on has been visited; `end` is always the start of a line.
     let mut end = size;
-    for window in TAIL_WINDOWS {
-        let start = size.saturating_sub(window.min(max_bytes));
-        if start >= end {
-            continue;
-        }
-        let mut buf = vec![0u8; (end - start) as usize];
-        file.read_exact_at(&mut buf, start)?;
-        // The first segment is a partial line unless the window starts the file.
-        let skip = match buf.iter().position(|&b| b == b'\n') {
-            _ if start == 0 => 0,
-            Some(i) => i + 1,
-            None => buf.len(),
-        };
-        for line in buf[skip..].rsplit(|&b| b == b'\n') {
-            if visit(line).is_break() {
-                return Ok(());
+    let mut window = FIRST_WINDOW;
+    loop {
+        let start = size - window.min(max_bytes);
+        if start < end {
+            let mut buf = vec![0u8; (end - start) as usize];
+            file.read_exact_at(&mut buf, start)?;
+            // The first segment is a partial line unless the window starts the file.
+            let skip = match memchr::memchr(b'\n', &buf) {
+                _ if start == 0 => 0,
+                Some(i) => i + 1,
+                None => buf.len(),
+            };
+            let lines = &buf[skip..];
+            let mut line_end = lines.len();
+            for newline in memchr::memrchr_iter(b'\n', lines).chain(std::iter::once(usize::MAX)) {
+                let line_start = newline.wrapping_add(1);
+                if visit(&lines[line_start..line_end]).is_break() {
+                    return Ok(());
+                }
+                line_end = newline;
             }
+            end = start + skip as u64;
         }
-        end = start + skip as u64;
+        if window >= max_bytes {
+            return Ok(());
+        }
+        window = window.saturating_mul(2);
     }
-    Ok(())
 }
 
 /// How long the monitor waits for the reply that made a tool call to reach the transcript:
@@ -217,9 +223,8 @@ pub enum LineFigure {
 /// line is one; a reply that merely mentions `compact_boundary` is a reply).
 pub fn figure_in_line(line: &[u8], chain: Chain) -> Option<LineFigure> {
     // Cheap filters first: most lines are tool results, attachments and request records.
-    let maybe_boundary = contains(line, b"\"compact_boundary\"");
-    let maybe_reply = contains(line, b"\"assistant\"") && contains(line, b"\"usage\"");
-    if !maybe_boundary && !maybe_reply {
+    let maybe_reply = || NEEDLES.assistant.find(line).is_some() && NEEDLES.usage.find(line).is_some();
+    if !maybe_reply() && NEEDLES.boundary.find(line).is_none() {
         return None;
     }
     let entry: TailLine = serde_json::from_slice(line).ok()?;
@@ -247,6 +252,19 @@ pub fn figure_in_line(line: &[u8], chain: Chain) -> Option<LineFigure> {
         _ => None,
     }
 }
+
+/// The words a deciding line holds, searched for with finders built once.
+struct Needles {
+    assistant: memchr::memmem::Finder<'static>,
+    usage: memchr::memmem::Finder<'static>,
+    boundary: memchr::memmem::Finder<'static>,
+}
+
+static NEEDLES: std::sync::LazyLock<Needles> = std::sync::LazyLock::new(|| Needles {
+    assistant: memchr::memmem::Finder::new(b"\"assistant\""),
+    usage: memchr::memmem::Finder::new(b"\"usage\""),
+    boundary: memchr::memmem::Finder::new(b"\"compact_boundary\""),
+});
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     memchr::memmem::find(haystack, needle).is_some()
