@@ -4,32 +4,49 @@
 //! is `None`, which a reader can tell from a real 0.
 
 use serde::{Deserialize, Deserializer};
-use serde_json::Value;
 
-use crate::json::lenient::{count_of, lenient, lenient_count};
-
-/// The counts [`ApiUsage::context_tokens`] adds up.
-const CONTEXT_COUNTS: [&str; 3] = ["input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"];
+use crate::json::lenient::{Scalar, lenient_count, lenient_object};
 
 /// Reads a `usage` object that a context figure is taken from: `None` (no figure) when it is
 /// not an object or when any count of the figure (input, cache writes, cache reads) is present
 /// but unreadable (text, negative, not a number), so such a count never reads as 0 beside the
 /// others and a reader falls back to another source. Absent and `null` counts are no count
-/// (the Messages API sends `null` cache counts). Use with `#[serde(default, deserialize_with = …)]`.
+/// (the Messages API sends `null` cache counts). Read in place, members it does not name
+/// skipped. Use with `#[serde(default, deserialize_with = …)]`.
 pub fn readable_usage<'de, D: Deserializer<'de>>(d: D) -> Result<Option<ApiUsage>, D::Error> {
-    let value = Value::deserialize(d)?;
-    let Some(fields) = value.as_object() else {
-        return Ok(None);
-    };
-    let unreadable = CONTEXT_COUNTS
-        .iter()
-        .filter_map(|name| fields.get(*name))
-        .any(|count| !count.is_null() && count_of(count).is_none());
-    Ok(if unreadable {
-        None
-    } else {
-        serde_json::from_value(value).ok()
-    })
+    Ok(lenient_object::<D, CheckedUsage>(d)?.and_then(CheckedUsage::readable))
+}
+
+/// A `usage` object as met: each count of the figure kept as it was written.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct CheckedUsage {
+    input_tokens: Scalar,
+    cache_creation_input_tokens: Scalar,
+    cache_read_input_tokens: Scalar,
+    output_tokens: Scalar,
+    #[serde(deserialize_with = "lenient_object")]
+    cache_creation: Option<CacheCreation>,
+}
+
+impl CheckedUsage {
+    fn readable(self) -> Option<ApiUsage> {
+        let figure = [
+            &self.input_tokens,
+            &self.cache_creation_input_tokens,
+            &self.cache_read_input_tokens,
+        ];
+        let unreadable = figure
+            .iter()
+            .any(|count| !matches!(count, Scalar::Missing | Scalar::Null) && count.count().is_none());
+        (!unreadable).then(|| ApiUsage {
+            input_tokens: self.input_tokens.count(),
+            output_tokens: self.output_tokens.count(),
+            cache_creation_input_tokens: self.cache_creation_input_tokens.count(),
+            cache_read_input_tokens: self.cache_read_input_tokens.count(),
+            cache_creation: self.cache_creation,
+        })
+    }
 }
 
 /// The token counts of one API response.
@@ -46,7 +63,7 @@ pub struct ApiUsage {
     #[serde(deserialize_with = "lenient_count")]
     pub cache_read_input_tokens: Option<u64>,
     /// The cache writes split by lifetime (newer clients).
-    #[serde(deserialize_with = "lenient")]
+    #[serde(deserialize_with = "lenient_object")]
     pub cache_creation: Option<CacheCreation>,
 }
 

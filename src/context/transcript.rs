@@ -12,7 +12,7 @@ use serde::Deserialize;
 
 use crate::api_usage::{ApiUsage, readable_usage};
 use crate::context::window::{self, ContextUsage, UsageSource};
-use crate::json::lenient::{lenient, lenient_object};
+use crate::json::lenient::{lenient_flag, lenient_object, lenient_text};
 
 /// The first look: enough for the last turns of almost every session.
 const FIRST_WINDOW: u64 = 64 * 1024;
@@ -274,25 +274,25 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
 /// a compact boundary's.
 #[derive(Deserialize)]
 struct TailLine {
-    #[serde(rename = "type", default, deserialize_with = "lenient")]
+    #[serde(rename = "type", default, deserialize_with = "lenient_text")]
     kind: Option<String>,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default, deserialize_with = "lenient_text")]
     subtype: Option<String>,
-    #[serde(rename = "isSidechain", default, deserialize_with = "lenient")]
+    #[serde(rename = "isSidechain", default, deserialize_with = "lenient_flag")]
     is_sidechain: Option<bool>,
-    #[serde(rename = "isApiErrorMessage", default, deserialize_with = "lenient")]
+    #[serde(rename = "isApiErrorMessage", default, deserialize_with = "lenient_flag")]
     is_api_error_message: Option<bool>,
     #[serde(default, deserialize_with = "lenient_object")]
     message: Option<AssistantMessage>,
-    #[serde(rename = "compactMetadata", default, deserialize_with = "lenient")]
+    #[serde(rename = "compactMetadata", default, deserialize_with = "lenient_object")]
     compact_metadata: Option<CompactMetadata>,
 }
 
 #[derive(Deserialize)]
 struct AssistantMessage {
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default, deserialize_with = "lenient_text")]
     id: Option<String>,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default, deserialize_with = "lenient_text")]
     model: Option<String>,
     #[serde(default, deserialize_with = "readable_usage")]
     usage: Option<ApiUsage>,

@@ -5,7 +5,7 @@ use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 use crate::api_usage::{ApiUsage, readable_usage};
-use crate::json::lenient::{lenient, lenient_number};
+use crate::json::lenient::{lenient, lenient_flag, lenient_number, lenient_object, lenient_text};
 
 /// Fields shared by every hook event, plus the event-specific ones baton uses.
 #[derive(Debug, Default, Deserialize)]
@@ -125,25 +125,25 @@ impl<'de> serde::de::Visitor<'de> for FirstString {
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct StatuslinePayload {
-    #[serde(deserialize_with = "lenient")]
+    #[serde(deserialize_with = "lenient_text")]
     pub session_id: Option<String>,
-    #[serde(deserialize_with = "lenient")]
+    #[serde(deserialize_with = "lenient_text")]
     pub transcript_path: Option<String>,
-    #[serde(deserialize_with = "lenient")]
+    #[serde(deserialize_with = "lenient_text")]
     pub cwd: Option<String>,
-    #[serde(deserialize_with = "lenient")]
+    #[serde(deserialize_with = "lenient_object")]
     pub model: Option<Model>,
-    #[serde(deserialize_with = "lenient")]
+    #[serde(deserialize_with = "lenient_object")]
     pub workspace: Option<Workspace>,
-    #[serde(deserialize_with = "lenient")]
+    #[serde(deserialize_with = "lenient_object")]
     pub context_window: Option<ContextWindow>,
-    #[serde(deserialize_with = "lenient")]
+    #[serde(deserialize_with = "lenient_object")]
     pub cost: Option<Cost>,
     /// Subscription usage limits (sent to subscription logins only).
-    #[serde(deserialize_with = "lenient")]
+    #[serde(deserialize_with = "lenient_object")]
     pub rate_limits: Option<RateLimits>,
     /// Prompt-cache health (2.1.3xx, after the first reply).
-    #[serde(deserialize_with = "lenient")]
+    #[serde(deserialize_with = "lenient_object")]
     pub prompt_cache: Option<PromptCache>,
 }
 
@@ -161,9 +161,9 @@ pub struct Cost {
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct RateLimits {
-    #[serde(deserialize_with = "lenient")]
+    #[serde(deserialize_with = "lenient_object")]
     pub five_hour: Option<RateLimit>,
-    #[serde(deserialize_with = "lenient")]
+    #[serde(deserialize_with = "lenient_object")]
     pub seven_day: Option<RateLimit>,
 }
 
@@ -184,10 +184,10 @@ pub struct RateLimit {
 #[serde(default)]
 pub struct PromptCache {
     /// The cached prefix is inside its TTL.
-    #[serde(deserialize_with = "lenient")]
+    #[serde(deserialize_with = "lenient_flag")]
     pub warm: Option<bool>,
     /// Any response reported cache tokens (false: caching off, or not reported).
-    #[serde(deserialize_with = "lenient")]
+    #[serde(deserialize_with = "lenient_flag")]
     pub caching_observed: Option<bool>,
     /// Unix seconds when the prefix goes cold.
     #[serde(deserialize_with = "lenient_number")]
@@ -197,18 +197,18 @@ pub struct PromptCache {
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct Model {
-    #[serde(deserialize_with = "lenient")]
+    #[serde(deserialize_with = "lenient_text")]
     pub id: Option<String>,
-    #[serde(deserialize_with = "lenient")]
+    #[serde(deserialize_with = "lenient_text")]
     pub display_name: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct Workspace {
-    #[serde(deserialize_with = "lenient")]
+    #[serde(deserialize_with = "lenient_text")]
     pub current_dir: Option<String>,
-    #[serde(deserialize_with = "lenient")]
+    #[serde(deserialize_with = "lenient_text")]
     pub project_dir: Option<String>,
 }
 

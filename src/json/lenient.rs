@@ -3,6 +3,7 @@
 //! transcripts, the bridge file, the task list, GSD's config.json and baton's own config.
 //! Use with `#[serde(default, deserialize_with = "…")]`.
 
+use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, de::DeserializeOwned};
 use serde_json::Value;
 
@@ -16,16 +17,16 @@ pub fn lenient<'de, D: Deserializer<'de>, T: DeserializeOwned>(d: D) -> Result<O
 /// `T` must itself read every member leniently, so that an object never fails.
 pub fn lenient_object<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
     struct ObjectOrNone<T>(std::marker::PhantomData<T>);
-    impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for ObjectOrNone<T> {
+    impl<'de, T: Deserialize<'de>> Visitor<'de> for ObjectOrNone<T> {
         type Value = Option<T>;
         fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
             f.write_str("any value")
         }
-        fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
             T::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(Some)
         }
-        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-            while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
             Ok(None)
         }
         fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
@@ -50,20 +51,115 @@ pub fn lenient_object<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> R
     d.deserialize_any(ObjectOrNone(std::marker::PhantomData))
 }
 
+/// One JSON value as met, read without building a `Value` (arrays and objects are skipped):
+/// what the scalar readers below share. `Missing` is the default of an absent field.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub enum Scalar {
+    #[default]
+    Missing,
+    Null,
+    Bool(bool),
+    Unsigned(u64),
+    Signed(i64),
+    Float(f64),
+    Text(String),
+    /// An array or an object.
+    Container,
+}
+
+impl Scalar {
+    /// A token count: a non-negative integer, or a float as [`count_of_float`] reads it.
+    pub fn count(&self) -> Option<u64> {
+        match *self {
+            Scalar::Unsigned(n) => Some(n),
+            Scalar::Signed(n) => u64::try_from(n).ok(),
+            Scalar::Float(n) => count_of_float(n),
+            _ => None,
+        }
+    }
+
+    /// A number that is finite and not negative.
+    pub fn number(&self) -> Option<f64> {
+        let n = match *self {
+            Scalar::Unsigned(n) => n as f64,
+            Scalar::Signed(n) => n as f64,
+            Scalar::Float(n) => n,
+            _ => return None,
+        };
+        (n.is_finite() && n >= 0.0).then_some(n)
+    }
+}
+
+impl<'de> Deserialize<'de> for Scalar {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct ScalarVisitor;
+        impl<'de> Visitor<'de> for ScalarVisitor {
+            type Value = Scalar;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("any value")
+            }
+            fn visit_unit<E>(self) -> Result<Scalar, E> {
+                Ok(Scalar::Null)
+            }
+            fn visit_none<E>(self) -> Result<Scalar, E> {
+                Ok(Scalar::Null)
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<Scalar, E> {
+                Ok(Scalar::Bool(v))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Scalar, E> {
+                Ok(Scalar::Unsigned(v))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Scalar, E> {
+                Ok(Scalar::Signed(v))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Scalar, E> {
+                Ok(Scalar::Float(v))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Scalar, E> {
+                Ok(Scalar::Text(v.to_owned()))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Scalar, E> {
+                Ok(Scalar::Text(v))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Scalar, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Scalar::Container)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Scalar, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Scalar::Container)
+            }
+        }
+        d.deserialize_any(ScalarVisitor)
+    }
+}
+
+/// Reads a string; any other value is absent.
+pub fn lenient_text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Ok(match Scalar::deserialize(d)? {
+        Scalar::Text(text) => Some(text),
+        _ => None,
+    })
+}
+
+/// Reads a boolean; any other value is absent.
+pub fn lenient_flag<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
+    Ok(match Scalar::deserialize(d)? {
+        Scalar::Bool(flag) => Some(flag),
+        _ => None,
+    })
+}
+
 /// Reads a token count or percentage given as an integer or a float (never negative).
 pub fn lenient_number<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
-    Ok(Value::deserialize(d)?.as_f64().filter(|n| n.is_finite() && *n >= 0.0))
+    Ok(Scalar::deserialize(d)?.number())
 }
 
 /// Reads a token count: a non-negative integer as it is, a float as [`count_of_float`] reads
 /// it; any other value (a string, a negative number, `null`) is `None`, never 0.
 pub fn lenient_count<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
-    Ok(count_of(&Value::deserialize(d)?))
-}
-
-/// A token count as [`lenient_count`] reads it from a value already parsed.
-pub fn count_of(value: &Value) -> Option<u64> {
-    value.as_u64().or_else(|| value.as_f64().and_then(count_of_float))
+    Ok(Scalar::deserialize(d)?.count())
 }
 
 /// A token count written as a float (`4.6`, `1e3`): rounded when finite and not negative.
@@ -97,6 +193,32 @@ mod tests {
         for other in ["null", "[1,{}]", r#""text""#, "5", "true"] {
             assert_eq!(read(&format!(r#"{{"inner":{other}}}"#)), None, "{other}");
         }
+    }
+
+    #[test]
+    fn scalars_are_read_without_building_containers() {
+        #[derive(Deserialize)]
+        struct Line {
+            #[serde(default, deserialize_with = "lenient_text")]
+            kind: Option<String>,
+            #[serde(default, deserialize_with = "lenient_flag")]
+            side: Option<bool>,
+        }
+        let read = |json: &str| {
+            let l: Line = serde_json::from_str(json).unwrap();
+            (l.kind, l.side)
+        };
+        assert_eq!(
+            read(r#"{"kind":"assistant","side":false}"#),
+            (Some("assistant".into()), Some(false))
+        );
+        assert_eq!(read(r#"{"kind":7,"side":"no"}"#), (None, None));
+        assert_eq!(read(r#"{"kind":{"a":[1,{"b":2}]},"side":[true]}"#), (None, None));
+        assert_eq!(read("{}"), (None, None));
+        let s: Scalar = serde_json::from_str("-3").unwrap();
+        assert_eq!((s.count(), s.number()), (None, None));
+        let s: Scalar = serde_json::from_str("4.6").unwrap();
+        assert_eq!((s.count(), s.number()), (Some(5), Some(4.6)));
     }
 
     #[derive(Deserialize)]
