@@ -105,8 +105,7 @@ pub fn scan_tail(path: &Path, max_bytes: u64, mut visit: impl FnMut(&[u8]) -> Co
     loop {
         let start = size - window.min(max_bytes);
         if start < end {
-            let mut buf = vec![0u8; (end - start) as usize];
-            file.read_exact_at(&mut buf, start)?;
+            let buf = read_range(&file, start, end - start)?;
             // The first segment is a partial line unless the window starts the file.
             let skip = match memchr::memchr(b'\n', &buf) {
                 _ if start == 0 => 0,
@@ -129,6 +128,22 @@ pub fn scan_tail(path: &Path, max_bytes: u64, mut visit: impl FnMut(&[u8]) -> Co
         }
         window = window.saturating_mul(2);
     }
+}
+
+/// `len` bytes of `file` from `start`, read into fresh memory without zeroing it first (a
+/// zeroed buffer is touched twice, and on the statusline's path every page costs a fault).
+fn read_range(mut file: &std::fs::File, start: u64, len: u64) -> io::Result<Vec<u8>> {
+    use std::io::{Read, Seek, SeekFrom};
+    file.seek(SeekFrom::Start(start))?;
+    let mut buf = Vec::with_capacity(len as usize);
+    file.take(len).read_to_end(&mut buf)?;
+    if (buf.len() as u64) < len {
+        return Err(io::Error::new(
+            io::ErrorKind::UnexpectedEof,
+            "the transcript shrank while read",
+        ));
+    }
+    Ok(buf)
 }
 
 /// How long the monitor waits for the reply that made a tool call to reach the transcript:
