@@ -1,0 +1,164 @@
+//! Waiting for the reply that made a tool call to reach the transcript: Claude Code can start
+//! the PostToolUse hook before it writes that line.
+
+use std::io;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use super::{FIRST_WINDOW, MAX_TAIL_BYTES};
+
+/// How long the monitor waits for the reply that made a tool call to reach the transcript:
+/// Claude Code can start the PostToolUse hook before writing that line (seen on 2.1.197,
+/// 10–60 ms late in about half the hook runs of `claude -p`).
+pub const WRITE_LAG_LIMIT: Duration = Duration::from_secs(1);
+
+/// The wait also ends once the transcript has not grown for this long: a line that is
+/// coming arrives well within it, and an id that never appears costs no more than this.
+pub const WRITE_IDLE_LIMIT: Duration = Duration::from_millis(250);
+
+/// Waits until the transcript mentions `tool_use_id`, for at most `limit` and for at most
+/// [`WRITE_IDLE_LIMIT`] without the file growing; returns whether it did. The tail is searched
+/// again only when the file has grown (a cheap `fstat` every 5 ms otherwise): the last 64 KiB
+/// first, the last 8 MiB when a large tool result follows the reply. Ids that do not look like
+/// tool ids are not waited for.
+pub fn wait_for_tool_use(path: &Path, tool_use_id: &str, limit: Duration) -> bool {
+    wait_for_tool_use_idle(path, tool_use_id, limit, WRITE_IDLE_LIMIT)
+}
+
+fn wait_for_tool_use_idle(path: &Path, tool_use_id: &str, limit: Duration, idle_limit: Duration) -> bool {
+    let plausible = !tool_use_id.is_empty()
+        && tool_use_id.len() <= 128
+        && tool_use_id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    let Ok(file) = crate::fsx::open_regular(path) else {
+        return false;
+    };
+    if !plausible {
+        return false;
+    }
+    let started = Instant::now();
+    let deadline = started + limit;
+    let mut grew_at = started;
+    let mut searched_size = None;
+    loop {
+        let Ok(size) = file.metadata().map(|m| m.len()) else {
+            return false;
+        };
+        if searched_size != Some(size) {
+            if searched_size.is_some() {
+                grew_at = Instant::now();
+            }
+            searched_size = Some(size);
+            match tail_mentions(&file, size, tool_use_id.as_bytes()) {
+                Ok(true) => return true,
+                Ok(false) => {}
+                Err(_) => return false,
+            }
+        }
+        let now = Instant::now();
+        if now >= deadline || now.duration_since(grew_at) >= idle_limit {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+fn tail_mentions(file: &std::fs::File, size: u64, needle: &[u8]) -> io::Result<bool> {
+    for window in [FIRST_WINDOW, MAX_TAIL_BYTES] {
+        let start = size.saturating_sub(window);
+        let buf = super::read_range(file, start, size - start)?;
+        if memchr::memmem::find(&buf, needle).is_some() {
+            return Ok(true);
+        }
+        if start == 0 {
+            break;
+        }
+    }
+    Ok(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn assistant(tokens: u64, extra: &str) -> String {
+        format!(
+            r#"{{"type":"assistant","isSidechain":false,{extra}"message":{{"id":"m","model":"claude-sonnet-4-5","usage":{{"input_tokens":{tokens}}}}}}}"#
+        )
+    }
+
+    #[test]
+    fn waits_for_a_late_reply_line_but_not_forever() {
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        writeln!(f, "{}", assistant(1000, "")).unwrap();
+        let path = f.path().to_path_buf();
+        let writer = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(50));
+            writeln!(
+                f,
+                r#"{{"type":"assistant","message":{{"content":[{{"type":"tool_use","id":"toolu_late"}}]}}}}"#
+            )
+            .unwrap();
+            f
+        });
+        assert!(wait_for_tool_use(&path, "toolu_late", Duration::from_secs(5)));
+        let _f = writer.join().unwrap();
+        let started = Instant::now();
+        assert!(!wait_for_tool_use(&path, "toolu_never", Duration::from_millis(30)));
+        assert!(started.elapsed() < Duration::from_secs(2));
+        assert!(!wait_for_tool_use(&path, "../../bad id", Duration::from_secs(5)));
+    }
+
+    #[test]
+    fn stops_waiting_once_the_file_stops_growing() {
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        writeln!(f, "{}", assistant(1000, "")).unwrap();
+        let started = Instant::now();
+        assert!(!wait_for_tool_use(f.path(), "toolu_never", Duration::from_secs(30)));
+        let waited = started.elapsed();
+        assert!(
+            waited >= WRITE_IDLE_LIMIT && waited < Duration::from_secs(5),
+            "an idle file ends the wait after {WRITE_IDLE_LIMIT:?}, not the limit: {waited:?}"
+        );
+
+        // A file that keeps growing is waited for, until the line or the limit.
+        let path = f.path().to_path_buf();
+        let writer = std::thread::spawn(move || {
+            for _ in 0..6 {
+                std::thread::sleep(Duration::from_millis(40));
+                writeln!(f, r#"{{"type":"progress"}}"#).unwrap();
+            }
+            writeln!(f, r#"{{"type":"assistant","note":"toolu_slow"}}"#).unwrap();
+            f
+        });
+        assert!(
+            wait_for_tool_use_idle(&path, "toolu_slow", Duration::from_secs(5), Duration::from_millis(150)),
+            "growth keeps the wait alive past the idle limit"
+        );
+        let _f = writer.join().unwrap();
+    }
+
+    #[test]
+    fn finds_the_reply_behind_a_large_tool_result_at_once() {
+        let big = format!(
+            r#"{{"type":"user","message":{{"content":[{{"tool_use_id":"toolu_big","content":"{}"}}]}}}}"#,
+            "y".repeat(300_000)
+        );
+        let lines = vec![
+            assistant(1000, "").replace(r#""id":"m""#, r#""id":"m","note":"toolu_big""#),
+            big,
+        ];
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        for l in &lines {
+            writeln!(f, "{l}").unwrap();
+        }
+        let started = Instant::now();
+        assert!(wait_for_tool_use(f.path(), "toolu_big", Duration::from_secs(5)));
+        assert!(
+            started.elapsed() < Duration::from_secs(1),
+            "found without waiting out the limit"
+        );
+    }
+}
