@@ -16,8 +16,8 @@ Scenarios (each has its own session id; TMPDIR and HOME are fresh directories):
   all          every statusline segment on (cost, duration, usage limits, prompt cache and the
                compaction count besides the default ones) with a 2.1.332 payload carrying
                rate_limits and prompt_cache, and the forecast from the 1 MB transcript's last
-               requests; and the monitor warning on every call (its debounce file removed
-               before each run), so each run also reads the forecast from the tail
+               requests; and the monitor warning on every call (a debounce of 1), so each run
+               also reads the forecast from the tail
 
 Targets (per-round paired ratios, median): baton <= 2x the no-op, <= 1.5x with every segment
 on and on every warning with its forecast; GSD >= 50x baton;
@@ -138,9 +138,11 @@ SID_MISSING = "b47c0007-0000-4000-8000-000000000007"
 SID_SL_ALL = "b47c0008-0000-4000-8000-000000000008"
 SID_MON_ALL = "b47c0009-0000-4000-8000-000000000009"
 
-# Every statusline segment, in a configured order (bench project "proj-all").
+# Every statusline segment, in a configured order, and a monitor that warns on every call
+# (bench project "proj-all").
 ALL_SEGMENTS = {"statusline": {"segments": ["model", "task", "dir", "context", "limits", "cost", "duration",
-                                            "cache", "compactions"]}}
+                                            "cache", "compactions"]},
+                "monitor": {"debounce_calls": 1}}
 
 TRANSCRIPT_SID = "2ce07739-e512-40fe-b9e8-343880ca9de9"
 TRANSCRIPT_VERSION = "v3"  # bump when the generator changes, so old files are not reused
@@ -501,16 +503,6 @@ def main():
             os.rename(scratch, bridge(sid))
         return f
 
-    def no_debounce(sid):
-        # The monitor then warns on every call, and every call reads the forecast.
-        def f():
-            try:
-                os.unlink(os.path.join(tmp, "claude-ctx-%s-warned.json" % sid))
-            except FileNotFoundError:
-                pass
-            fresh_bridge(sid)()
-        return f
-
     def no_bridge(sid):
         def f():
             try:
@@ -556,7 +548,7 @@ def main():
         cmds += [
             Cmd("noop all", [noop], p_sl_all, "all", earlier_bridge(SID_SL_ALL), env_wide),
             Cmd("baton statusline all", [baton, "statusline"], p_sl_all, "all", earlier_bridge(SID_SL_ALL), env_wide),
-            Cmd("baton monitor all", [baton] + mon_args, p_mon_all, "all", no_debounce(SID_MON_ALL), env_wide),
+            Cmd("baton monitor all", [baton] + mon_args, p_mon_all, "all", fresh_bridge(SID_MON_ALL), env_wide),
         ]
     also = []
     for spec in args.also:
