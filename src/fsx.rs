@@ -61,7 +61,7 @@ pub fn read_regular(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > limit {
-        return Err(io::Error::new(io::ErrorKind::InvalidData, "file too large"));
+        return Err(io::Error::new(io::ErrorKind::FileTooLarge, "file too large"));
     }
     Ok(bytes)
 }

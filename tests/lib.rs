@@ -9,6 +9,7 @@ mod e2e;
 mod hostile;
 mod install;
 mod monitor;
+mod planning;
 mod profiles;
 mod report;
 mod statusline;

@@ -50,7 +50,7 @@ pub struct PauseOutcome {
 /// human actions and decisions carry over) and a `.continue-here.md` baton did not write.
 pub fn pause(project: &Project, request: &PauseRequest, now: chrono::DateTime<chrono::Utc>) -> Result<PauseOutcome> {
     let _guard = project.lock("planning")?;
-    let snapshot = Snapshot::load(project);
+    let snapshot = Snapshot::load(project)?;
     let mut record = build(&snapshot, request, now)?;
     if let Ok(Some(previous)) = handoff::read(&project.root) {
         carry_forward(&mut record, &previous, request.structured.as_ref());

@@ -111,8 +111,16 @@ fn context_usage(payload: &StatuslinePayload, config: &Config) -> Option<Context
 /// GSD state as `milestone NN% · phase · status`, when the project has STATE.md; the
 /// percentage is the progress definition's (the milestone's, else the whole roadmap's).
 fn planning_summary(project: &Project) -> Option<String> {
-    let state = PlanningState::read(project)?;
-    let progress = Progress::load(project);
+    // Past a bound of the planning readers (size, nesting), the segment is left out.
+    let loaded = PlanningState::load(project).and_then(|state| Ok((state, Progress::load(project)?)));
+    let (state, progress) = match loaded {
+        Ok((Some(state), progress)) => (state, progress),
+        Ok((None, _)) => return None,
+        Err(e) => {
+            crate::log::note(&format!("statusline: GSD segment left out: {e}"));
+            return None;
+        }
+    };
     let scoped = state
         .milestone
         .as_deref()
