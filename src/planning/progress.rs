@@ -38,6 +38,8 @@ pub struct PhaseStatus {
     /// The first plan without a SUMMARY, in order.
     pub next_plan: Option<String>,
     pub done: bool,
+    /// The roadmap checks it: done whatever its directory holds.
+    pub checked: bool,
     pub has_context: bool,
     pub has_research: bool,
     pub has_verification: bool,
@@ -146,6 +148,12 @@ impl Progress {
     pub fn phase(&self, number: &PhaseNumber) -> Option<&PhaseStatus> {
         self.phases.iter().find(|p| &p.number == number)
     }
+
+    /// The phases whose directories can change this measure: every one the roadmap does not
+    /// check (a plan or summary added or removed there moves its fraction).
+    pub fn open_phases(&self) -> impl Iterator<Item = &PhaseNumber> {
+        self.phases.iter().filter(|p| !p.checked).map(|p| &p.number)
+    }
 }
 
 fn status(number: &PhaseNumber, listed: Option<&RoadmapPhase>, dir: Option<&PhaseDir>) -> PhaseStatus {
@@ -194,6 +202,7 @@ fn status(number: &PhaseNumber, listed: Option<&RoadmapPhase>, dir: Option<&Phas
         plans: plan_status,
         next_plan: if done { None } else { next_plan },
         done,
+        checked,
         has_context: dir.is_some_and(|d| d.has_context),
         has_research: dir.is_some_and(|d| d.has_research),
         has_verification: dir.is_some_and(|d| d.has_verification),

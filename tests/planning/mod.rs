@@ -2,6 +2,7 @@
 //! drop only the GSD segment (commands name the file and the bound).
 
 mod bounds;
+mod segment_cache;
 
 use serde_json::{Value, json};
 
