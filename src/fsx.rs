@@ -131,6 +131,36 @@ pub fn read_private(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
 /// The temp file is created exclusively in the same directory with mode `mode`, so a
 /// symlink planted at `path` is replaced, never written through.
 pub fn write_atomic(path: &Path, contents: &[u8], mode: u32, durability: Durability) -> io::Result<()> {
+    write_atomic_prepared(path, contents, mode, durability, |_| Ok(()))
+}
+
+/// Like [`write_atomic`], but a regular file already at `path` hands on its permission bits
+/// and, where the process may set them, its owner and group (a 0600 STATE.md stays 0600);
+/// a new file gets `mode`. The temp file has them before it takes the name.
+pub fn write_atomic_keeping_mode(path: &Path, contents: &[u8], mode: u32, durability: Durability) -> io::Result<()> {
+    let old = fs::symlink_metadata(path).ok().filter(fs::Metadata::is_file);
+    write_atomic_prepared(path, contents, mode, durability, |temp| {
+        let Some(old) = &old else {
+            return Ok(());
+        };
+        let now = temp.metadata()?;
+        if (now.uid(), now.gid()) != (old.uid(), old.gid()) {
+            // Only root may give a file away; anyone may keep a group they belong to.
+            let _ = std::os::unix::fs::fchown(temp, Some(old.uid()), Some(old.gid()))
+                .or_else(|_| std::os::unix::fs::fchown(temp, None, Some(old.gid())));
+        }
+        temp.set_permissions(fs::Permissions::from_mode(old.mode() & 0o777))
+    })
+}
+
+/// [`write_atomic`] with `prepare` run on the written temp file before it takes the name.
+fn write_atomic_prepared(
+    path: &Path,
+    contents: &[u8],
+    mode: u32,
+    durability: Durability,
+    prepare: impl FnOnce(&File) -> io::Result<()>,
+) -> io::Result<()> {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -141,6 +171,7 @@ pub fn write_atomic(path: &Path, contents: &[u8], mode: u32, durability: Durabil
         .permissions(fs::Permissions::from_mode(mode))
         .tempfile_in(dir)?;
     temp.write_all(contents)?;
+    prepare(temp.as_file())?;
     if durability == Durability::Durable {
         temp.as_file().sync_all()?;
         temp.persist(path).map_err(|e| e.error)?;
@@ -256,9 +287,63 @@ pub fn remove_if_exists(path: &Path) -> io::Result<()> {
     }
 }
 
+/// Appends `bytes` to `path` in one write (the file is created 0644 when missing, never
+/// through a symlink) and makes them durable before returning: a write-ahead log's append.
+/// Returns the file's length afterwards.
+pub fn append_durable(path: &Path, bytes: &[u8]) -> io::Result<u64> {
+    let created = !path.exists();
+    let mut file = OpenOptions::new()
+        .append(true)
+        .create(true)
+        .mode(0o644)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)?;
+    file.write_all(bytes)?;
+    file.sync_data()?;
+    if created {
+        sync_dir(path);
+    }
+    Ok(file.metadata()?.len())
+}
+
+/// Cuts `path` to its first `len` bytes, durably (a torn last line of a log is dropped).
+pub fn truncate_durable(path: &Path, len: u64) -> io::Result<()> {
+    let file = OpenOptions::new()
+        .write(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)?;
+    file.set_len(len)?;
+    file.sync_all()
+}
+
+/// Makes a directory entry change (a file created or removed in `path`'s directory) durable.
+pub fn sync_dir(path: &Path) {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let _ = File::open(dir).and_then(|d| d.sync_all());
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn appends_are_whole_and_truncation_cuts_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("log.jsonl");
+        assert_eq!(append_durable(&log, b"{\"v\":1}\n").unwrap(), 8);
+        assert_eq!(append_durable(&log, b"{\"v\":2").unwrap(), 14);
+        truncate_durable(&log, 8).unwrap();
+        assert_eq!(fs::read_to_string(&log).unwrap(), "{\"v\":1}\n");
+        let link = dir.path().join("link.jsonl");
+        std::os::unix::fs::symlink(&log, &link).unwrap();
+        assert!(
+            append_durable(&link, b"x").is_err(),
+            "a planted symlink is not written through"
+        );
+    }
 
     #[test]
     fn session_ids_are_checked_strictly() {
@@ -294,6 +379,18 @@ mod tests {
         assert_eq!(fs::read_to_string(&link).unwrap(), "new");
         assert!(!fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
         assert_eq!(fs::metadata(&link).unwrap().permissions().mode() & 0o777, 0o600);
+    }
+
+    #[test]
+    fn keeping_the_mode_hands_on_the_old_files_mode_and_not_a_links() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("STATE.md");
+        write_atomic_keeping_mode(&path, b"a", 0o644, Durability::Durable).unwrap();
+        assert_eq!(fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o644);
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
+        write_atomic_keeping_mode(&path, b"b", 0o644, Durability::Durable).unwrap();
+        assert_eq!(fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+        assert_eq!(fs::read(&path).unwrap(), b"b");
     }
 
     #[test]

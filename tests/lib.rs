@@ -2,12 +2,20 @@
 //! `baton` binary, the way Claude Code does.
 
 mod agents;
+mod arguments;
+mod bench_checks;
 mod common;
 mod concurrency;
+mod context;
 mod continuity;
+mod ctx;
 mod e2e;
 mod hostile;
 mod install;
+#[cfg(target_os = "linux")]
+mod kill;
+mod links;
+mod messages;
 mod monitor;
 mod planning;
 mod profiles;

@@ -1,6 +1,7 @@
 //! The project's planning state: finding the project root, GSD's `.planning/` files.
 
 pub mod config;
+pub mod files;
 pub mod fingerprint;
 pub mod number;
 pub mod phases;

@@ -3,6 +3,7 @@
 //! compaction.
 
 mod hooks;
+mod modes;
 mod pause;
 mod progress;
 mod resume;
