@@ -160,3 +160,30 @@ fn oversized_state_md_and_phase_directories_are_refused() {
         "back within the bound, the segment is back"
     );
 }
+
+#[test]
+fn a_fifo_planted_as_the_continue_here_page_does_not_stall_precompact() {
+    let sandbox = gsd_project();
+    let page = sandbox.project.join(".planning/phases/03-cart/.continue-here.md");
+    let made = std::process::Command::new("mkfifo").arg(&page).status().unwrap();
+    assert!(made.success(), "mkfifo");
+    let mut pre = session_start(&sandbox, "s-1", "compact");
+    pre["hook_event_name"] = serde_json::json!("PreCompact");
+    pre["trigger"] = serde_json::json!("auto");
+    let out = sandbox.hook(&pre);
+    out.assert_hook_contract();
+    assert!(out.elapsed < BOUND, "PreCompact took {:?}", out.elapsed);
+    let written = std::fs::read_to_string(&page).expect("baton's page replaced the FIFO");
+    assert!(written.contains("generator: baton"), "{written}");
+    let archived: Vec<String> = std::fs::read_dir(sandbox.project.join(".planning/handoffs"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("continue-here-03-cart"))
+        .collect();
+    assert_eq!(
+        archived.len(),
+        1,
+        "the planted page is archived, not overwritten: {archived:?}"
+    );
+}
