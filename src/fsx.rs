@@ -61,7 +61,7 @@ pub fn read_regular(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > limit {
-        return Err(io::Error::new(io::ErrorKind::InvalidData, "file too large"));
+        return Err(io::Error::new(io::ErrorKind::FileTooLarge, "file too large"));
     }
     Ok(bytes)
 }
@@ -89,6 +89,22 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 
 /// File-name prefix of project locks, for the stale-file sweep.
 pub const PROJECT_LOCK_PREFIX: &str = "baton-project-";
+
+/// File-name prefix of per-project caches, for the stale-file sweep.
+pub const PROJECT_CACHE_PREFIX: &str = "baton-cache-";
+
+/// `<temp dir>/baton-cache-<uid>-<hash of the root>-<name>`: a cache of one user for one
+/// project. Any root gives a safe name; since names can collide, readers check the root
+/// recorded inside.
+pub fn project_cache_path(root: &Path, name: &str) -> PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let uid = unsafe { libc::geteuid() };
+    temp_dir().join(format!(
+        "{PROJECT_CACHE_PREFIX}{uid}-{:016x}-{name}",
+        fnv1a(root.as_os_str().as_bytes())
+    ))
+}
 
 /// Reads a small file without following a symlink and only if the current user owns it.
 /// Files larger than `limit` bytes are refused.

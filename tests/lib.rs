@@ -17,6 +17,7 @@ mod kill;
 mod links;
 mod messages;
 mod monitor;
+mod planning;
 mod profiles;
 mod report;
 mod statusline;
