@@ -2,6 +2,7 @@
 //! monitor hook, with the library every later command shares.
 
 pub mod agents;
+pub mod bridge;
 pub mod claude_home;
 pub mod cli;
 pub mod clock;

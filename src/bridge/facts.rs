@@ -32,6 +32,8 @@ pub struct Facts {
     // security
     pub findings: Vec<Finding>,
     pub guards: Vec<Guard>,
+    /// Files (or statements, as `file: what`) a parser could not read; the rest still counts.
+    pub unparsed: Vec<String>,
 }
 
 /// A table (SQL DDL or an ORM model) with its columns and keys.
