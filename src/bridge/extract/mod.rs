@@ -14,6 +14,9 @@ pub struct Source<'a> {
 
 /// Runs every extractor over `sources` and returns what they found, in extractor order.
 pub fn all(sources: &[Source<'_>]) -> Vec<Facts> {
-    let extractors: &[fn(&[Source<'_>]) -> Facts] = &[];
+    let extractors: &[fn(&[Source<'_>]) -> Facts] = &[code::extract];
     extractors.iter().map(|extract| extract(sources)).collect()
 }
+
+pub mod code;
+pub mod syntax;

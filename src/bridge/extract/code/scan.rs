@@ -1,0 +1,180 @@
+//! One file's scan: which scanners want it (a cheap text check before any parse), the parse,
+//! the scanners over the one tree; and the link step that puts all files' scans together.
+
+use std::collections::HashSet;
+
+use memchr::memmem;
+
+use super::CodeOptions;
+use super::modules::python::PythonModule;
+use super::modules::rust::RustModule;
+use super::modules::script::ScriptModule;
+use super::routes::link::{LinkFile, Module};
+use super::routes::{RouteScan, nest, node};
+use crate::bridge::extract::Source;
+use crate::bridge::extract::syntax::literal::Constants;
+use crate::bridge::extract::syntax::{Lang, ParsedFile, Parsers, Unparsed};
+use crate::bridge::facts::Facts;
+
+/// Everything one file yields before files are linked.
+#[derive(Debug, Default)]
+pub struct FileScan {
+    pub path: String,
+    pub module: OwnedModule,
+    pub routes: RouteScan,
+    /// Facts that need no other file.
+    pub facts: Facts,
+}
+
+/// A file's module table in its language.
+#[derive(Debug, Default)]
+pub enum OwnedModule {
+    Script(ScriptModule),
+    Python(PythonModule),
+    Rust(RustModule),
+    #[default]
+    None,
+}
+
+/// The scanners that may find something in a file, by the text it contains.
+#[derive(Debug, Default, Clone, Copy)]
+struct Wants {
+    node_routes: bool,
+    nest: bool,
+}
+
+impl Wants {
+    fn of(lang: Lang, text: &str, _options: &CodeOptions) -> Wants {
+        let has = |needles: &[&str]| {
+            needles
+                .iter()
+                .any(|needle| memmem::find(text.as_bytes(), needle.as_bytes()).is_some())
+        };
+        match lang {
+            Lang::TypeScript | Lang::Tsx | Lang::JavaScript => Wants {
+                node_routes: has(&["express", "Router", "koa", "fastify", "('/", "(\"/", "(`"]),
+                nest: has(&["@Controller", "setGlobalPrefix"]),
+            },
+            Lang::Python | Lang::Rust => Wants::default(),
+        }
+    }
+
+    fn any(self) -> bool {
+        self.node_routes || self.nest
+    }
+}
+
+/// Scans one source; `None` when it is no code file or carries none of the signals.
+pub fn scan_file(source: &Source<'_>, parsers: &mut Parsers, options: &CodeOptions) -> Option<FileScan> {
+    let lang = Lang::of_path(source.path)?;
+    let wants = Wants::of(lang, source.text, options);
+    if !wants.any() {
+        return None;
+    }
+    let mut scan = FileScan {
+        path: source.path.to_owned(),
+        ..FileScan::default()
+    };
+    let file = match parsers.parse(source)? {
+        Ok(file) => file,
+        Err(Unparsed::TooLarge(bytes)) => {
+            scan.facts
+                .unparsed
+                .push(format!("{}: too large to parse ({bytes} bytes)", source.path));
+            return Some(scan);
+        }
+        Err(Unparsed::GaveUp) => {
+            scan.facts.unparsed.push(format!("{}: parser gave up", source.path));
+            return Some(scan);
+        }
+    };
+    scan.facts.unparsed.extend(file.syntax_error());
+    scan_tree(&file, wants, &mut scan);
+    Some(scan)
+}
+
+fn scan_tree(file: &ParsedFile<'_>, wants: Wants, scan: &mut FileScan) {
+    let constants = Constants::of(file);
+    match file.lang {
+        Lang::TypeScript | Lang::Tsx | Lang::JavaScript => {
+            let module = ScriptModule::read(file);
+            if wants.node_routes {
+                node::scan(file, &module, &constants, &mut scan.routes);
+            }
+            if wants.nest {
+                nest::scan(file, &constants, &mut scan.routes);
+            }
+            scan.module = OwnedModule::Script(module);
+        }
+        Lang::Python => scan.module = OwnedModule::Python(PythonModule::read(file)),
+        Lang::Rust => scan.module = OwnedModule::Rust(RustModule::read(file)),
+    }
+}
+
+/// Puts all files' scans together: cross-file links resolved, facts in file order.
+pub fn link(scans: Vec<FileScan>) -> Facts {
+    let shapes: HashSet<String> = scans
+        .iter()
+        .flat_map(|scan| scan.facts.shapes.iter().map(|shape| shape.name.clone()))
+        .collect();
+    let link_files: Vec<LinkFile<'_>> = scans
+        .iter()
+        .map(|scan| LinkFile {
+            path: &scan.path,
+            routes: &scan.routes,
+            module: match &scan.module {
+                OwnedModule::Script(module) => Module::Script(module),
+                OwnedModule::Python(module) => Module::Python(module),
+                OwnedModule::Rust(module) => Module::Rust(module),
+                OwnedModule::None => Module::None,
+            },
+        })
+        .collect();
+    let endpoints = super::routes::link::link(&link_files, &shapes);
+    let mut facts = Facts::default();
+    for scan in scans {
+        merge(&mut facts, scan.facts);
+    }
+    facts.endpoints.splice(0..0, endpoints);
+    facts
+}
+
+/// Appends `more` to `facts`, list by list.
+fn merge(facts: &mut Facts, more: Facts) {
+    let Facts {
+        tables,
+        indexes,
+        migrations,
+        endpoints,
+        shapes,
+        services,
+        env_vars,
+        components,
+        routes,
+        state,
+        design_system,
+        pipelines,
+        docker_stages,
+        images,
+        findings,
+        guards,
+        unparsed,
+    } = more;
+    facts.tables.extend(tables);
+    facts.indexes.extend(indexes);
+    facts.migrations.extend(migrations);
+    facts.endpoints.extend(endpoints);
+    facts.shapes.extend(shapes);
+    facts.services.extend(services);
+    facts.env_vars.extend(env_vars);
+    facts.components.extend(components);
+    facts.routes.extend(routes);
+    facts.state.extend(state);
+    facts.design_system.extend(design_system);
+    facts.pipelines.extend(pipelines);
+    facts.docker_stages.extend(docker_stages);
+    facts.images.extend(images);
+    facts.findings.extend(findings);
+    facts.guards.extend(guards);
+    facts.unparsed.extend(unparsed);
+}
