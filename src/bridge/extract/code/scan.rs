@@ -10,7 +10,7 @@ use super::modules::python::PythonModule;
 use super::modules::rust::RustModule;
 use super::modules::script::ScriptModule;
 use super::routes::link::{LinkFile, Module};
-use super::routes::{RouteScan, nest, node};
+use super::routes::{RouteScan, nest, node, python};
 use crate::bridge::extract::Source;
 use crate::bridge::extract::syntax::literal::Constants;
 use crate::bridge::extract::syntax::{Lang, ParsedFile, Parsers, Unparsed};
@@ -41,6 +41,7 @@ pub enum OwnedModule {
 struct Wants {
     node_routes: bool,
     nest: bool,
+    python_routes: bool,
 }
 
 impl Wants {
@@ -54,13 +55,29 @@ impl Wants {
             Lang::TypeScript | Lang::Tsx | Lang::JavaScript => Wants {
                 node_routes: has(&["express", "Router", "koa", "fastify", "('/", "(\"/", "(`"]),
                 nest: has(&["@Controller", "setGlobalPrefix"]),
+                ..Wants::default()
             },
-            Lang::Python | Lang::Rust => Wants::default(),
+            Lang::Python => Wants {
+                python_routes: has(&[
+                    "fastapi",
+                    "flask",
+                    "APIRouter",
+                    "Blueprint",
+                    "include_router",
+                    "register_blueprint",
+                    "add_url_rule",
+                    ".route(",
+                    "(\"/",
+                    "('/",
+                ]),
+                ..Wants::default()
+            },
+            Lang::Rust => Wants::default(),
         }
     }
 
     fn any(self) -> bool {
-        self.node_routes || self.nest
+        self.node_routes || self.nest || self.python_routes
     }
 }
 
@@ -106,7 +123,13 @@ fn scan_tree(file: &ParsedFile<'_>, wants: Wants, scan: &mut FileScan) {
             }
             scan.module = OwnedModule::Script(module);
         }
-        Lang::Python => scan.module = OwnedModule::Python(PythonModule::read(file)),
+        Lang::Python => {
+            let module = PythonModule::read(file);
+            if wants.python_routes {
+                python::scan(file, &module, &constants, &mut scan.routes);
+            }
+            scan.module = OwnedModule::Python(module);
+        }
         Lang::Rust => scan.module = OwnedModule::Rust(RustModule::read(file)),
     }
 }

@@ -2,6 +2,7 @@
 //! parse per file, and bounded, non-recursive ways to walk the tree and read its text.
 
 pub mod literal;
+pub mod python;
 pub mod script;
 
 use std::ops::ControlFlow;

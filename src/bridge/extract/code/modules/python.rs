@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use tree_sitter::Node;
 
 use super::{PathIndex, parent_dir};
-use crate::bridge::extract::syntax::{ParsedFile, named_children};
+use crate::bridge::extract::syntax::{ParsedFile, Walk, walk};
 
 /// One local name bound by an import: `from module import name as local` or `import module as local`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,17 +23,21 @@ pub struct PythonModule {
 }
 
 impl PythonModule {
-    /// Reads the top-level imports of a Python file.
+    /// Reads the imports of a Python file, those inside functions too (app factories import
+    /// their blueprints there); one namespace per file.
     pub fn read(file: &ParsedFile<'_>) -> PythonModule {
         let mut module = PythonModule::default();
-        for statement in named_children(file.root()) {
+        walk(file.root(), |statement| {
+            if STATEMENT_CONTAINERS.contains(&statement.kind()) {
+                return Walk::Enter;
+            }
             if statement.has_error() {
-                continue;
+                return Walk::Skip;
             }
             match statement.kind() {
                 "import_from_statement" => {
                     let Some(from) = statement.child_by_field_name("module_name") else {
-                        continue;
+                        return Walk::Skip;
                     };
                     let from = file.text(from).to_owned();
                     for name in statement.children_by_field_name("name", &mut statement.walk()) {
@@ -68,10 +72,28 @@ impl PythonModule {
                 }
                 _ => {}
             }
-        }
+            Walk::Skip
+        });
         module
     }
 }
+
+/// Statements that hold statements: where imports are looked for.
+const STATEMENT_CONTAINERS: &[&str] = &[
+    "module",
+    "block",
+    "function_definition",
+    "class_definition",
+    "decorated_definition",
+    "if_statement",
+    "elif_clause",
+    "else_clause",
+    "try_statement",
+    "except_clause",
+    "finally_clause",
+    "with_statement",
+    "ERROR",
+];
 
 fn aliased(file: &ParsedFile<'_>, node: Node<'_>) -> (String, String) {
     if node.kind() == "aliased_import" {

@@ -73,7 +73,9 @@ pub fn link(files: &[LinkFile<'_>], shapes: &HashSet<String>) -> Vec<Endpoint> {
     }
     let from_of: HashMap<String, usize> = files.iter().enumerate().map(|(i, f)| (f.path.to_owned(), i)).collect();
     for unit in &mut units {
-        let Some(&from) = from_of.get(&unit.key.0) else { continue };
+        let Some(&from) = from_of.get(&unit.key.0) else {
+            continue;
+        };
         linker.resolve_items(from, &mut unit.items, &at, shapes, 0);
     }
     flatten(&units)

@@ -5,6 +5,7 @@ pub mod graph;
 pub mod link;
 pub mod nest;
 pub mod node;
+pub mod python;
 #[cfg(test)]
 mod tests;
 

@@ -144,3 +144,69 @@ fn nestjs_controllers_join_global_controller_and_method_paths() {
     );
     assert!(endpoints.iter().all(|e| e.framework == "nestjs"));
 }
+
+#[test]
+fn fastapi_routers_take_router_and_include_prefixes_across_modules() {
+    let facts = extract("backend-fastapi");
+    assert_eq!(
+        endpoint_lines(&facts),
+        [
+            "DELETE /api/v1/users/{user_id}",
+            "GET /api/v1/items/",
+            "GET /api/v1/users/",
+            "GET /api/v1/users/{user_id}",
+            "GET /healthz",
+            "PATCH /api/v1/items/{item_id}",
+            "PATCH /api/v1/users/{user_id}",
+            "POST /api/v1/items/",
+            "POST /api/v1/users/",
+            "PUT /api/v1/items/{item_id}",
+        ]
+    );
+    let endpoints = &facts.endpoints;
+    assert!(endpoints.iter().all(|e| e.framework == "fastapi"));
+    let list = endpoint(endpoints, "GET", "/api/v1/users/");
+    assert_eq!(
+        (list.handler.as_deref(), list.response.as_deref()),
+        (Some("list_users"), Some("list[UserOut]"))
+    );
+    assert_eq!(list.file, "app/api/routes/users.py");
+    assert_eq!(list.request, None);
+}
+
+#[test]
+fn flask_blueprints_nest_and_register_prefixes_replace_their_own() {
+    let facts = extract("backend-flask");
+    assert_eq!(
+        endpoint_lines(&facts),
+        [
+            "GET /api/v1/stats",
+            "GET /auth/login",
+            "GET /auth/logout",
+            "GET /auth/register",
+            "GET /hello",
+            "GET /posts/",
+            "GET /posts/<int:id>/update",
+            "POST /api/tokens",
+            "POST /auth/login",
+            "POST /auth/register",
+            "POST /posts/<int:id>/delete",
+            "POST /posts/<int:id>/update",
+        ]
+    );
+    assert!(
+        facts.endpoints.iter().all(|e| e.framework == "flask"),
+        "{:#?}",
+        facts.endpoints
+    );
+    assert_eq!(
+        endpoint(&facts.endpoints, "POST", "/api/tokens").file,
+        "app/api/tokens.py"
+    );
+    assert_eq!(
+        endpoint(&facts.endpoints, "POST", "/posts/<int:id>/delete")
+            .handler
+            .as_deref(),
+        Some("delete")
+    );
+}
