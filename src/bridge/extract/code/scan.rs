@@ -10,7 +10,7 @@ use super::modules::python::PythonModule;
 use super::modules::rust::RustModule;
 use super::modules::script::ScriptModule;
 use super::routes::link::{LinkFile, Module};
-use super::routes::{RouteScan, nest, node, python};
+use super::routes::{RouteScan, actix, axum, nest, node, python};
 use crate::bridge::extract::Source;
 use crate::bridge::extract::syntax::literal::Constants;
 use crate::bridge::extract::syntax::{Lang, ParsedFile, Parsers, Unparsed};
@@ -42,6 +42,8 @@ struct Wants {
     node_routes: bool,
     nest: bool,
     python_routes: bool,
+    axum: bool,
+    actix: bool,
 }
 
 impl Wants {
@@ -72,12 +74,16 @@ impl Wants {
                 ]),
                 ..Wants::default()
             },
-            Lang::Rust => Wants::default(),
+            Lang::Rust => Wants {
+                axum: has(&["axum", "Router"]),
+                actix: has(&["actix", "web::", "HttpServer", "ServiceConfig"]),
+                ..Wants::default()
+            },
         }
     }
 
     fn any(self) -> bool {
-        self.node_routes || self.nest || self.python_routes
+        self.node_routes || self.nest || self.python_routes || self.axum || self.actix
     }
 }
 
@@ -130,7 +136,15 @@ fn scan_tree(file: &ParsedFile<'_>, wants: Wants, scan: &mut FileScan) {
             }
             scan.module = OwnedModule::Python(module);
         }
-        Lang::Rust => scan.module = OwnedModule::Rust(RustModule::read(file)),
+        Lang::Rust => {
+            if wants.axum {
+                axum::scan(file, &constants, &mut scan.routes);
+            }
+            if wants.actix {
+                actix::scan(file, &constants, &mut scan.routes);
+            }
+            scan.module = OwnedModule::Rust(RustModule::read(file));
+        }
     }
 }
 

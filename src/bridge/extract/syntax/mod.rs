@@ -3,6 +3,7 @@
 
 pub mod literal;
 pub mod python;
+pub mod rust;
 pub mod script;
 
 use std::ops::ControlFlow;

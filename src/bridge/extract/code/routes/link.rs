@@ -5,14 +5,15 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::RouteScan;
 use super::graph::{Item, Target, Unit, UnitKey, flatten, join};
+use super::{HandlerShapes, RouteScan};
 use crate::bridge::extract::code::modules::PathIndex;
 use crate::bridge::extract::code::modules::python::{PythonModule, resolve_import as resolve_python};
 use crate::bridge::extract::code::modules::rust::{RustModule, module_of, segments, target_module};
 use crate::bridge::extract::code::modules::script::{
     Imported, ScriptModule, resolve_export, resolve_import, resolve_source,
 };
+use crate::bridge::extract::syntax::rust::last_segment;
 use crate::bridge::facts::Endpoint;
 
 /// How deep inline mounts are walked while linking.
@@ -38,7 +39,11 @@ pub enum Module<'s> {
 /// names of the run: a route's shape hints are kept only where they name one.
 pub fn link(files: &[LinkFile<'_>], shapes: &HashSet<String>) -> Vec<Endpoint> {
     let index = PathIndex::new(files.iter().map(|file| file.path.to_owned()));
-    let linker = Linker { files, index };
+    let mut handlers: HashMap<&str, Vec<&HandlerShapes>> = HashMap::new();
+    for handler in files.iter().flat_map(|file| &file.routes.handlers) {
+        handlers.entry(handler.name.as_str()).or_default().push(handler);
+    }
+    let linker = Linker { files, index, handlers };
     let mut units: Vec<Unit> = files
         .iter()
         .flat_map(|file| file.routes.units.iter().cloned())
@@ -84,9 +89,11 @@ pub fn link(files: &[LinkFile<'_>], shapes: &HashSet<String>) -> Vec<Endpoint> {
 struct Linker<'f, 's> {
     files: &'f [LinkFile<'s>],
     index: PathIndex,
+    /// Rust handler signatures by function name.
+    handlers: HashMap<&'s str, Vec<&'s HandlerShapes>>,
 }
 
-impl Linker<'_, '_> {
+impl<'s> Linker<'_, 's> {
     fn resolve_items(
         &self,
         from: usize,
@@ -98,6 +105,14 @@ impl Linker<'_, '_> {
         for item in items {
             match item {
                 Item::Route(route) => {
+                    if let Some(shapes) = route
+                        .handler
+                        .as_deref()
+                        .and_then(|h| self.handler_shapes(&route.file, h))
+                    {
+                        route.request = route.request.take().or_else(|| shapes.request.clone());
+                        route.response = route.response.take().or_else(|| shapes.response.clone());
+                    }
                     let known = |hints: &[String]| hints.iter().find(|hint| names_shape(hint, shapes)).cloned();
                     if route.request.is_none() {
                         route.request = known(&route.request_hints);
@@ -119,6 +134,23 @@ impl Linker<'_, '_> {
                 },
             }
         }
+    }
+
+    /// The signature of a Rust handler named by a route: the one in the route's file, else the
+    /// only one of that name.
+    fn handler_shapes(&self, file: &str, handler: &str) -> Option<&'s HandlerShapes> {
+        if !file.ends_with(".rs") {
+            return None;
+        }
+        let found = self.handlers.get(last_segment(handler))?;
+        found
+            .iter()
+            .find(|shapes| shapes.file == file)
+            .or(match found.as_slice() {
+                [only] => Some(only),
+                _ => None,
+            })
+            .copied()
     }
 
     /// The unit a name written in file `from` stands for.

@@ -1,6 +1,8 @@
 //! Backend endpoints: each framework's scanner reads routes and mounts per file into a
 //! [`RouteScan`]; [`link`] resolves mounts across files and flattens them to full paths.
 
+pub mod actix;
+pub mod axum;
 pub mod graph;
 pub mod link;
 pub mod nest;
@@ -24,6 +26,17 @@ pub struct RouteScan {
     pub foreign: Vec<(String, &'static str, Item)>,
     /// NestJS `app.setGlobalPrefix('api')`.
     pub global_prefix: Option<String>,
+    /// Rust handlers that take or return `Json<T>`, matched to routes by name when linking.
+    pub handlers: Vec<HandlerShapes>,
+}
+
+/// The request and response shapes a handler function names in its signature.
+#[derive(Debug, Clone, Default)]
+pub struct HandlerShapes {
+    pub name: String,
+    pub request: Option<String>,
+    pub response: Option<String>,
+    pub file: String,
 }
 
 impl RouteScan {

@@ -210,3 +210,67 @@ fn flask_blueprints_nest_and_register_prefixes_replace_their_own() {
         Some("delete")
     );
 }
+
+#[test]
+fn axum_nests_and_merges_router_functions_from_other_modules() {
+    let facts = extract("backend-axum");
+    assert_eq!(
+        endpoint_lines(&facts),
+        [
+            "DELETE /api/accounts/:account_id",
+            "GET /",
+            "GET /api/accounts",
+            "GET /api/accounts/:account_id",
+            "GET /api/health",
+            "GET /api/transfers",
+            "GET /api/transfers/:transfer_id",
+            "POST /api/accounts",
+            "POST /api/transfers",
+        ]
+    );
+    let endpoints = &facts.endpoints;
+    assert!(endpoints.iter().all(|e| e.framework == "axum"));
+    let open = endpoint(endpoints, "POST", "/api/accounts");
+    assert_eq!(open.handler.as_deref(), Some("accounts::open"));
+    assert_eq!(
+        (open.request.as_deref(), open.response.as_deref()),
+        (Some("OpenAccount"), Some("Account"))
+    );
+    assert_eq!(
+        endpoint(endpoints, "GET", "/api/accounts").response.as_deref(),
+        Some("Vec<Account>")
+    );
+    assert_eq!(
+        endpoint(endpoints, "GET", "/api/transfers/:transfer_id")
+            .handler
+            .as_deref(),
+        Some("get_transfer")
+    );
+}
+
+#[test]
+fn actix_scopes_config_functions_and_attribute_handlers_join() {
+    let facts = extract("backend-actix");
+    assert_eq!(
+        endpoint_lines(&facts),
+        [
+            "ANY /api/v1/orders/{id}",
+            "GET /api/v1/orders",
+            "GET /api/v1/users",
+            "GET /api/v1/users/{id}",
+            "GET /health",
+            "GET /metrics",
+            "POST /api/v1/orders",
+            "POST /api/v1/users",
+        ]
+    );
+    let endpoints = &facts.endpoints;
+    assert!(endpoints.iter().all(|e| e.framework == "actix"));
+    let create = endpoint(endpoints, "POST", "/api/v1/users");
+    assert_eq!(
+        (create.request.as_deref(), create.response.as_deref()),
+        (Some("NewUser"), Some("User"))
+    );
+    assert_eq!(create.handler.as_deref(), Some("create_user"));
+    assert_eq!(endpoint(endpoints, "GET", "/api/v1/orders").file, "src/orders.rs");
+}
