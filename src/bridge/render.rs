@@ -226,8 +226,15 @@ fn sections(facts: &Facts, domain: Option<&str>) -> Vec<Section> {
         section(
             "devops",
             "Env vars",
-            env_lines(facts),
-            unique(facts.env_vars.iter().map(|e| e.name.clone())),
+            grouped(facts.env_vars.iter().map(|e| {
+                let place = if e.source.starts_with(".env") {
+                    e.file.clone()
+                } else {
+                    format!("{} in {}", e.source, e.file)
+                };
+                (e.name.clone(), place)
+            })),
+            facts.env_vars.iter().map(|e| e.name.clone()),
         ),
         section(
             "frontend",
@@ -270,9 +277,17 @@ fn sections(facts: &Facts, domain: Option<&str>) -> Vec<Section> {
             "Pipelines",
             facts.pipelines.iter().map(|p| {
                 let name = p.name.as_ref().map(|n| format!(" \"{n}\"")).unwrap_or_default();
-                format!("{}{name} ({}): jobs {}", p.file, p.kind, p.jobs.join(", "))
+                let jobs = if p.jobs.is_empty() {
+                    "no jobs".to_owned()
+                } else {
+                    format!("jobs {}", p.jobs.join(", "))
+                };
+                format!("{}{name} ({}): {jobs}", p.file, p.kind)
             }),
-            facts.pipelines.iter().map(|p| p.file.clone()),
+            facts
+                .pipelines
+                .iter()
+                .map(|p| p.name.clone().unwrap_or_else(|| p.file.clone())),
         ),
         section(
             "devops",
@@ -295,7 +310,7 @@ fn sections(facts: &Facts, domain: Option<&str>) -> Vec<Section> {
         section(
             "security",
             "Findings",
-            facts.findings.iter().map(|f| format!("{} ({})", f.id, f.file)),
+            grouped(facts.findings.iter().map(|f| (f.id.clone(), f.file.clone()))),
             unique(facts.findings.iter().map(|f| f.id.clone())),
         ),
         section(
@@ -329,8 +344,8 @@ fn section(
     Section {
         domain,
         title,
-        lines: lines.collect(),
-        names: names.collect(),
+        lines: unique(lines).collect(),
+        names: unique(names).collect(),
         in_summary: true,
     }
 }
@@ -382,22 +397,17 @@ fn column_text(c: &Column, t: &Table) -> String {
     text
 }
 
-/// Env vars grouped by name: `DATABASE_URL (.env.example, read in src/db.ts)`.
-fn env_lines(facts: &Facts) -> impl Iterator<Item = String> {
-    let mut grouped: Vec<(String, Vec<String>)> = Vec::new();
-    for e in &facts.env_vars {
-        let place = if e.source.starts_with(".env") {
-            e.file.clone()
-        } else {
-            format!("{} in {}", e.source, e.file)
-        };
-        match grouped.iter_mut().find(|(n, _)| *n == e.name) {
+/// `NAME (place; place)`, one line per name in first-seen order.
+fn grouped(items: impl Iterator<Item = (String, String)>) -> impl Iterator<Item = String> {
+    let mut lines: Vec<(String, Vec<String>)> = Vec::new();
+    for (name, place) in items {
+        match lines.iter_mut().find(|(n, _)| *n == name) {
             Some((_, places)) if !places.contains(&place) => places.push(place),
             Some(_) => {}
-            None => grouped.push((e.name.clone(), vec![place])),
+            None => lines.push((name, vec![place])),
         }
     }
-    grouped
+    lines
         .into_iter()
         .map(|(name, places)| format!("{name} ({})", places.join("; ")))
 }

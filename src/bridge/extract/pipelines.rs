@@ -105,6 +105,8 @@ struct Found {
     jobs: Vec<String>,
     env: Vec<String>,
     images: Vec<String>,
+    /// Literal values of Azure variables, to resolve `$(name)` in a repository.
+    values: Vec<(String, String)>,
 }
 
 impl Found {
@@ -214,7 +216,7 @@ fn azure(doc: &Value, found: &mut Found) -> Option<String> {
         if task.starts_with("Docker@") && matches!(command, "push" | "buildAndPush") {
             let repository = inputs.and_then(|i| i.get("repository")).and_then(Value::as_str);
             let tags = list_of(inputs.and_then(|i| i.get("tags")));
-            if let Some(repository) = repository {
+            if let Some(repository) = repository.map(|r| resolve(r, &found.values)) {
                 if tags.is_empty() {
                     push_once(&mut found.images, repository.to_owned());
                 }
@@ -229,14 +231,28 @@ fn azure(doc: &Value, found: &mut Found) -> Option<String> {
 
 /// Azure's variables: a mapping, or a list of `{name, value}` (groups and templates skipped).
 fn azure_variables(block: Option<&Value>, found: &mut Found) {
-    match block {
-        Some(Value::Sequence(items)) => {
-            for name in items.iter().filter_map(|i| i.get("name").and_then(Value::as_str)) {
-                push_once(&mut found.env, name.to_owned());
-            }
+    let pairs: Vec<(String, Option<&Value>)> = match block {
+        Some(Value::Sequence(items)) => items
+            .iter()
+            .filter_map(|i| Some((i.get("name")?.as_str()?.to_owned(), i.get("value"))))
+            .collect(),
+        other => entries(other).into_iter().map(|(k, v)| (k, Some(v))).collect(),
+    };
+    for (name, value) in pairs {
+        if let Some(value) = value.and_then(Value::as_str) {
+            found.values.push((name.clone(), value.to_owned()));
         }
-        other => found.env_keys(other),
+        push_once(&mut found.env, name);
     }
+}
+
+/// `$(name)` replaced by the variable's literal value, when the file gives one.
+fn resolve(text: &str, values: &[(String, String)]) -> String {
+    let mut out = text.to_owned();
+    for (name, value) in values {
+        out = out.replace(&format!("$({name})"), value);
+    }
+    out
 }
 
 fn uses(step: &Value, action: &str) -> bool {

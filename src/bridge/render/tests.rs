@@ -109,7 +109,7 @@ fn summary_counts_names_and_skips() {
     assert_eq!(
         text,
         "db-coding-agent (db) changed 4 files: 1 table (billing.invoices); 1 index (invoices_customer_idx); \
-         1 env var (DATABASE_URL); 1 pipeline (.github/workflows/ci.yml). 1 could not be parsed. \
+         1 env var (DATABASE_URL); 1 pipeline (CI). 1 could not be parsed. \
          Files 1 skipped: 1 binary."
     );
 }

@@ -116,6 +116,8 @@ trigger: [main]
 variables:
   - name: buildConfiguration
     value: Release
+  - name: team
+    value: acme
   - group: shared-secrets
 stages:
   - stage: Build
@@ -130,7 +132,7 @@ stages:
           - task: Docker@2
             inputs:
               command: buildAndPush
-              repository: acme/orders-api
+              repository: $(team)/orders-api
               containerRegistry: $(dockerRegistryServiceConnection)
               tags: |
                 $(Build.BuildId)
@@ -153,6 +155,7 @@ stages:
         env(&facts),
         [
             "buildConfiguration",
+            "team",
             "dockerRegistryServiceConnection",
             "DOTNET_CLI_TELEMETRY_OPTOUT"
         ]

@@ -74,7 +74,7 @@ fn create_table(create: &CreateTable, file: &str, facts: &mut Facts) {
 fn add_column(table: &mut Table, def: &ColumnDef) {
     let mut column = Column {
         name: def.name.value.clone(),
-        data_type: (def.data_type != DataType::Unspecified).then(|| def.data_type.to_string()),
+        data_type: type_name(&def.data_type),
         ..Column::default()
     };
     let mut not_null = false;
@@ -132,7 +132,11 @@ fn add_constraint(table: &mut Table, constraint: &TableConstraint, file: &str, f
                 column.unique = true;
             }
             facts.indexes.push(Index {
-                name: unique.name.as_ref().map(|n| n.value.clone()),
+                name: unique
+                    .name
+                    .as_ref()
+                    .or(unique.index_name.as_ref())
+                    .map(|n| n.value.clone()),
                 table: qualified_table,
                 columns,
                 unique: true,
@@ -164,6 +168,16 @@ fn create_index(index: &CreateIndex, file: &str) -> Index {
         columns: index_columns(&index.columns),
         unique: index.unique,
         file: file.into(),
+    }
+}
+
+/// The type as written, a user-defined one unquoted (`"Role"` → `Role`); `None` when the
+/// column has no type (SQLite).
+fn type_name(data_type: &DataType) -> Option<String> {
+    match data_type {
+        DataType::Unspecified => None,
+        DataType::Custom(name, modifiers) if modifiers.is_empty() => Some(qualified(name)),
+        other => Some(other.to_string()),
     }
 }
 

@@ -102,7 +102,9 @@ CREATE TABLE `orders` (
   `id` bigint unsigned NOT NULL AUTO_INCREMENT,
   `user_id` int NOT NULL,
   `status` enum('new','shipped') NOT NULL DEFAULT 'new',
+  `number` varchar(32) NOT NULL,
   PRIMARY KEY (`id`),
+  UNIQUE KEY `orders_number_unique` (`number`),
   KEY `idx_orders_user` (`user_id`),
   CONSTRAINT `fk_orders_user` FOREIGN KEY (`user_id`) REFERENCES `users` (`id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci;
@@ -115,8 +117,12 @@ ALTER TABLE `orders` ADD COLUMN `shipped_at` datetime NULL AFTER `status`;
     assert_eq!(orders.primary_key, ["id"]);
     assert!(orders.columns[0].primary_key);
     assert_eq!(orders.foreign_keys[0].references_table, "users");
-    assert_eq!(facts.indexes[0].name.as_deref(), Some("idx_orders_user"));
-    assert_eq!(facts.indexes[0].columns, ["user_id"]);
+    let indexes: Vec<(Option<&str>, bool)> = facts.indexes.iter().map(|i| (i.name.as_deref(), i.unique)).collect();
+    assert_eq!(
+        indexes,
+        [(Some("orders_number_unique"), true), (Some("idx_orders_user"), false)]
+    );
+    assert_eq!(facts.indexes[1].columns, ["user_id"]);
     let altered = facts.tables.iter().find(|t| t.origin == "alter").unwrap();
     assert_eq!(columns(altered), [("shipped_at".into(), Some("DATETIME".into()))]);
 }
