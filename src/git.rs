@@ -146,18 +146,85 @@ pub fn head(dir: &Path) -> Option<String> {
         .filter(|s| !s.is_empty())
 }
 
+/// The full hash of the commit `rev` names (a branch, tag, `HEAD~3`, a short hash).
+pub fn resolve_commit(dir: &Path, rev: &str) -> Option<String> {
+    if rev.starts_with('-') {
+        return None;
+    }
+    let object = format!("{rev}^{{commit}}");
+    output(dir, &["rev-parse", "--verify", "-q", "--end-of-options", &object])
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty())
+}
+
+/// Tracked and untracked files (not ignored) below `path`, relative to the top `top`.
+pub fn files_below(top: &Path, path: &str) -> Option<Vec<String>> {
+    let out = run(
+        top,
+        &[
+            "ls-files",
+            "-z",
+            "--cached",
+            "--others",
+            "--exclude-standard",
+            "--",
+            path,
+        ],
+    )?;
+    let text = String::from_utf8_lossy(&out);
+    let mut files: Vec<String> = text.split('\0').filter(|p| !p.is_empty()).map(str::to_owned).collect();
+    files.dedup();
+    Some(files)
+}
+
+/// Which of `paths` (relative to the top `top`) `.gitignore` and friends exclude; tracked
+/// files never count as ignored. `None` when git cannot tell.
+pub fn ignored(top: &Path, paths: &[String]) -> Option<BTreeSet<String>> {
+    if paths.is_empty() {
+        return Some(BTreeSet::new());
+    }
+    let mut input = Vec::new();
+    for path in paths {
+        input.extend_from_slice(path.as_bytes());
+        input.push(0);
+    }
+    // Exit 1 means "none of them is ignored".
+    let (code, out) = spawn(top, &["check-ignore", "-z", "--stdin"], Some(input))?;
+    if code > 1 {
+        return None;
+    }
+    let text = String::from_utf8_lossy(&out);
+    Some(text.split('\0').filter(|p| !p.is_empty()).map(str::to_owned).collect())
+}
+
+/// `(hash, message)` of the commits in `from..to`, newest first, at most `max`.
+pub fn commit_messages(dir: &Path, from: &str, to: &str, max: usize) -> Option<Vec<(String, String)>> {
+    if from.starts_with('-') || to.starts_with('-') {
+        return None;
+    }
+    let range = format!("{from}..{to}");
+    let limit = format!("--max-count={max}");
+    let out = output(dir, &["log", "--format=%H%x00%B%x1e", &limit, &range, "--"])?;
+    let commits = out.split('\x1e').filter_map(|record| {
+        let (hash, message) = record.trim_start_matches('\n').split_once('\0')?;
+        Some((hash.to_owned(), message.trim_end().to_owned()))
+    });
+    Some(commits.collect())
+}
+
 /// Runs git in `dir`; its stdout when it exits 0 within the deadline.
 fn run(dir: &Path, args: &[&str]) -> Option<Vec<u8>> {
-    let (code, out) = spawn(dir, args)?;
+    let (code, out) = spawn(dir, args, None)?;
     (code == 0).then_some(out)
 }
 
 /// Runs git in `dir`; its exit code when it finishes within the deadline.
 fn status(dir: &Path, args: &[&str]) -> Option<i32> {
-    spawn(dir, args).map(|(code, _)| code)
+    spawn(dir, args, None).map(|(code, _)| code)
 }
 
-fn spawn(dir: &Path, args: &[&str]) -> Option<(i32, Vec<u8>)> {
+/// Runs git with `input` on its stdin (null stdin when `None`).
+fn spawn(dir: &Path, args: &[&str], input: Option<Vec<u8>>) -> Option<(i32, Vec<u8>)> {
     let mut child = Command::new("git")
         .arg("-C")
         .arg(dir)
@@ -165,12 +232,19 @@ fn spawn(dir: &Path, args: &[&str]) -> Option<(i32, Vec<u8>)> {
         // Never take index.lock: the agent's own git commands must not fail because of us.
         .env("GIT_OPTIONAL_LOCKS", "0")
         .env("GIT_TERMINAL_PROMPT", "0")
-        .stdin(Stdio::null())
+        .stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .map_err(|e| crate::log::note(&format!("git {args:?}: cannot start: {e}")))
         .ok()?;
+    if let (Some(input), Some(mut stdin)) = (input, child.stdin.take()) {
+        // Written from a thread: git may start answering before it has read everything.
+        std::thread::spawn(move || {
+            use std::io::Write;
+            let _ = stdin.write_all(&input);
+        });
+    }
     let stdout = child.stdout.take()?;
     let reader = std::thread::spawn(move || {
         let mut out = Vec::new();

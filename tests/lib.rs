@@ -2,6 +2,7 @@
 //! `baton` binary, the way Claude Code does.
 
 mod agents;
+mod bridge;
 mod common;
 mod concurrency;
 mod continuity;

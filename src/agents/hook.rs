@@ -25,7 +25,8 @@ pub fn on_event(event: &str, payload: &HookPayload) -> Option<String> {
     match event {
         "SubagentStart" => {
             record_start(&project, id, payload, &cwd);
-            None
+            let session = payload.session_id.as_deref();
+            crate::bridge::deliver::subagent_start_context(&project, session, id, crate::bridge::deliver::START_BUDGET)
         }
         "SubagentStop" => record_stop(&project, id, payload, &cwd),
         _ => None,
@@ -116,6 +117,7 @@ fn record_stop(project: &Project, id: &str, payload: &HookPayload, cwd: &Path) -
     if let Err(e) = ledger::update(project, id, |r| r.verification = Some(verification)) {
         crate::log::note(&format!("SubagentStop {id}: {e}"));
     }
+    crate::bridge::deliver::after_stop(project, &run);
     text
 }
 
@@ -176,6 +178,6 @@ fn fill_identity(run: &mut Run, payload: &HookPayload, cwd: &Path) {
 }
 
 /// baton's own files (this ledger, its locks) are never an agent's work.
-fn is_baton_state(path: &str) -> bool {
+pub(crate) fn is_baton_state(path: &str) -> bool {
     path.starts_with(".baton/") || path.contains("/.baton/")
 }

@@ -62,6 +62,9 @@ pub struct Run {
     pub last_message: Option<String>,
     pub transcript_path: Option<String>,
     pub verification: Option<Verification>,
+    /// What the bridge extracted from the run's files for the next agent (`baton bridge`),
+    /// written at SubagentStop.
+    pub handoff: Option<crate::bridge::handoff::Handoff>,
     /// What went wrong while recording (git missing, no start record, …).
     pub notes: Vec<String>,
     pub generator: String,

@@ -14,6 +14,8 @@ pub struct Facts {
     // db
     pub tables: Vec<Table>,
     pub indexes: Vec<Index>,
+    /// Enumerated types (`CREATE TYPE … AS ENUM`, Prisma `enum`): the values a column may hold.
+    pub enums: Vec<EnumType>,
     pub migrations: Vec<String>,
     // backend
     pub endpoints: Vec<Endpoint>,
@@ -36,6 +38,52 @@ pub struct Facts {
     pub unparsed: Vec<String>,
 }
 
+impl Facts {
+    /// Moves every list of `other` onto the end of this one's (no de-duplication: see
+    /// `bridge::merge`).
+    pub fn append(&mut self, mut other: Facts) {
+        self.tables.append(&mut other.tables);
+        self.indexes.append(&mut other.indexes);
+        self.enums.append(&mut other.enums);
+        self.migrations.append(&mut other.migrations);
+        self.endpoints.append(&mut other.endpoints);
+        self.shapes.append(&mut other.shapes);
+        self.services.append(&mut other.services);
+        self.env_vars.append(&mut other.env_vars);
+        self.components.append(&mut other.components);
+        self.routes.append(&mut other.routes);
+        self.state.append(&mut other.state);
+        self.design_system.append(&mut other.design_system);
+        self.pipelines.append(&mut other.pipelines);
+        self.docker_stages.append(&mut other.docker_stages);
+        self.images.append(&mut other.images);
+        self.findings.append(&mut other.findings);
+        self.guards.append(&mut other.guards);
+        self.unparsed.append(&mut other.unparsed);
+    }
+
+    /// True when no name was extracted (statements that could not be parsed do not count).
+    pub fn is_empty(&self) -> bool {
+        self.tables.is_empty()
+            && self.indexes.is_empty()
+            && self.enums.is_empty()
+            && self.migrations.is_empty()
+            && self.endpoints.is_empty()
+            && self.shapes.is_empty()
+            && self.services.is_empty()
+            && self.env_vars.is_empty()
+            && self.components.is_empty()
+            && self.routes.is_empty()
+            && self.state.is_empty()
+            && self.design_system.is_empty()
+            && self.pipelines.is_empty()
+            && self.docker_stages.is_empty()
+            && self.images.is_empty()
+            && self.findings.is_empty()
+            && self.guards.is_empty()
+    }
+}
+
 /// A table (SQL DDL or an ORM model) with its columns and keys.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
@@ -43,6 +91,8 @@ pub struct Table {
     /// Unquoted name; `schema` holds the qualifier (`billing.invoices` → schema `billing`).
     pub name: String,
     pub schema: Option<String>,
+    /// The ORM's model name when it differs from the table's (`@@map`, `@Entity('users')`).
+    pub model: Option<String>,
     pub columns: Vec<Column>,
     pub primary_key: Vec<String>,
     pub foreign_keys: Vec<ForeignKey>,
@@ -58,6 +108,8 @@ pub struct Table {
 #[serde(default, rename_all = "camelCase")]
 pub struct Column {
     pub name: String,
+    /// The ORM's field name when it differs from the column's (`@map`, `db_column`).
+    pub field: Option<String>,
     pub data_type: Option<String>,
     pub nullable: Option<bool>,
     pub primary_key: bool,
@@ -81,6 +133,19 @@ pub struct Index {
     pub table: String,
     pub columns: Vec<String>,
     pub unique: bool,
+    pub file: String,
+}
+
+/// An enumerated type and its values, in declaration order.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct EnumType {
+    /// Unquoted name; `schema` holds the qualifier.
+    pub name: String,
+    pub schema: Option<String>,
+    pub values: Vec<String>,
+    /// `sql` or the ORM (`prisma`, …).
+    pub framework: String,
     pub file: String,
 }
 

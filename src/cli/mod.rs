@@ -3,6 +3,7 @@
 //! `hook`) run silently: whatever happens they exit 0 with nothing on stderr.
 
 mod agents;
+mod bridge;
 mod completions;
 mod hook;
 mod install;
@@ -39,6 +40,7 @@ pub const COMMANDS: &[Command] = &[
     install::COMPLETIONS,
     profile::PROFILE,
     agents::AGENTS,
+    bridge::BRIDGE,
 ];
 
 const HELP_HEAD: &str = "\

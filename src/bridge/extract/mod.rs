@@ -2,6 +2,23 @@
 //! merges them. Contract: every extractor module has
 //! `pub fn extract(sources: &[Source<'_>]) -> Facts`, ignores files it does not understand,
 //! never panics on any input, and records files it could not parse in `Facts::unparsed`.
+//! An extractor that needs baton's config also has `extract_with(sources, &Settings)`.
+//! Work done file by file goes through [`per_file`], which spreads it over the cores.
+
+pub mod code;
+pub mod dockerfile;
+pub mod dotenv;
+pub mod findings;
+pub mod migrations;
+pub mod pipelines;
+pub mod prisma;
+pub mod push;
+pub mod sql;
+pub mod syntax;
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::facts::Facts;
 
@@ -12,11 +29,162 @@ pub struct Source<'a> {
     pub text: &'a str,
 }
 
-/// Runs every extractor over `sources` and returns what they found, in extractor order.
-pub fn all(sources: &[Source<'_>]) -> Vec<Facts> {
-    let extractors: &[fn(&[Source<'_>]) -> Facts] = &[code::extract];
-    extractors.iter().map(|extract| extract(sources)).collect()
+impl Source<'_> {
+    /// The file's name: the path's last component.
+    pub fn file_name(&self) -> &str {
+        self.path.rsplit('/').next().unwrap_or(self.path)
+    }
+
+    /// The file's extension in lower case (`""` when it has none).
+    pub fn extension(&self) -> String {
+        match self.file_name().rsplit_once('.') {
+            Some((stem, ext)) if !stem.is_empty() => ext.to_ascii_lowercase(),
+            _ => String::new(),
+        }
+    }
 }
 
-pub mod code;
-pub mod syntax;
+/// What extractors may be configured with (the `bridge` section of baton's config).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Settings {
+    /// Prefixes of the team's own finding ids (`SEC` finds `SEC-123`), beside CVE and GHSA ids.
+    pub finding_prefixes: Vec<String>,
+    /// Package prefixes of the design system (`@acme/ui`), for the frontend extractor.
+    pub design_system: Vec<String>,
+}
+
+/// Runs every extractor over `sources` with the default settings.
+pub fn all(sources: &[Source<'_>]) -> Vec<Facts> {
+    all_with(sources, &Settings::default())
+}
+
+/// Runs every extractor over `sources` and returns what they found, in extractor order.
+pub fn all_with(sources: &[Source<'_>], settings: &Settings) -> Vec<Facts> {
+    let extractors: &[fn(&[Source<'_>]) -> Facts] = &[
+        sql::extract,
+        prisma::extract,
+        migrations::extract,
+        pipelines::extract,
+        dockerfile::extract,
+        dotenv::extract,
+    ];
+    let configured: &[fn(&[Source<'_>], &Settings) -> Facts] = &[findings::extract_with, code::extract_with];
+    let plain = extractors.iter().map(|extract| extract(sources));
+    plain
+        .chain(configured.iter().map(|extract| extract(sources, settings)))
+        .collect()
+}
+
+/// Most threads [`map_files`] starts.
+const MAX_WORKERS: usize = 8;
+/// Stack of a worker: parsers recurse (sqlparser stops at depth 50, which needs more than
+/// the 2 MiB a spawned thread gets by default in a debug build).
+const WORKER_STACK: usize = 16 * 1024 * 1024;
+
+/// Runs `extract_one` on every source, spread over the cores, and appends the results in
+/// source order. A file whose extraction panics is recorded in `unparsed`; the rest count.
+pub fn per_file<F>(sources: &[Source<'_>], extract_one: F) -> Facts
+where
+    F: Fn(&Source<'_>) -> Facts + Sync,
+{
+    let found = map_files(
+        sources,
+        |source| Some(extract_one(source)).filter(|facts| *facts != Facts::default()),
+        |source| {
+            Some(Facts {
+                unparsed: vec![format!("{}: the extractor failed on this file", source.path)],
+                ..Facts::default()
+            })
+        },
+    );
+    let mut facts = Facts::default();
+    for f in found {
+        facts.append(f);
+    }
+    facts
+}
+
+/// Runs `map_one` on every source, spread over the cores, and returns what it gave in source
+/// order. A source on which `map_one` panics gives `failed(source)` instead.
+pub fn map_files<T, F, E>(sources: &[Source<'_>], map_one: F, failed: E) -> Vec<T>
+where
+    T: Send,
+    F: Fn(&Source<'_>) -> Option<T> + Sync,
+    E: Fn(&Source<'_>) -> Option<T> + Sync,
+{
+    let guarded =
+        |source: &Source<'_>| catch_unwind(AssertUnwindSafe(|| map_one(source))).unwrap_or_else(|_| failed(source));
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let workers = cores.min(MAX_WORKERS).min(sources.len());
+    let next = AtomicUsize::new(0);
+    let found: Mutex<Vec<(usize, T)>> = Mutex::new(Vec::new());
+    let work = || {
+        let mut mine = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(source) = sources.get(i) else { break };
+            if let Some(value) = guarded(source) {
+                mine.push((i, value));
+            }
+        }
+        found.lock().unwrap_or_else(|e| e.into_inner()).extend(mine);
+    };
+    if workers > 1 {
+        std::thread::scope(|scope| {
+            for _ in 1..workers {
+                let spawned = std::thread::Builder::new()
+                    .stack_size(WORKER_STACK)
+                    .spawn_scoped(scope, work);
+                if spawned.is_err() {
+                    break;
+                }
+            }
+            work();
+        });
+    } else {
+        work();
+    }
+    let mut found = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    found.sort_by_key(|(i, _)| *i);
+    found.into_iter().map(|(_, value)| value).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bridge::facts::Finding;
+
+    #[test]
+    fn per_file_keeps_source_order_and_survives_a_panicking_file() {
+        let names: Vec<String> = (0..200).map(|i| format!("f{i:03}.txt")).collect();
+        let sources: Vec<Source<'_>> = names.iter().map(|n| Source { path: n, text: "" }).collect();
+        let facts = per_file(&sources, |s| {
+            assert!(s.path != "f007.txt", "boom");
+            Facts {
+                findings: vec![Finding {
+                    id: s.path.to_owned(),
+                    file: s.path.to_owned(),
+                }],
+                ..Facts::default()
+            }
+        });
+        let ids: Vec<&str> = facts.findings.iter().map(|f| f.id.as_str()).collect();
+        let expected: Vec<&str> = names.iter().map(String::as_str).filter(|n| *n != "f007.txt").collect();
+        assert_eq!(ids, expected);
+        assert_eq!(facts.unparsed, ["f007.txt: the extractor failed on this file"]);
+    }
+
+    #[test]
+    fn file_names_and_extensions() {
+        let s = Source {
+            path: "db/Migrations/001_Init.SQL",
+            text: "",
+        };
+        assert_eq!((s.file_name(), s.extension().as_str()), ("001_Init.SQL", "sql"));
+        let dot = Source {
+            path: "app/.env",
+            text: "",
+        };
+        assert_eq!(dot.extension(), "");
+    }
+}

@@ -3,15 +3,17 @@
 
 use std::path::Path;
 
-use super::{CodeOptions, extract_with};
-use crate::bridge::extract::Source;
+use super::extract_with;
+use crate::bridge::extract::{Settings, Source};
 use crate::bridge::facts::Facts;
 
-/// Every file of fixture project `name` as `(path relative to the project, text)`, sorted.
+/// Every file of fixture project `name` (its `project/` folder) as `(path relative to the
+/// project, text)`, sorted.
 pub fn files(name: &str) -> Vec<(String, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/bridge")
-        .join(name);
+        .join(name)
+        .join("project");
     let mut out = Vec::new();
     let mut pending = vec![root.clone()];
     while let Some(dir) = pending.pop() {
@@ -33,16 +35,16 @@ pub fn files(name: &str) -> Vec<(String, String)> {
     out
 }
 
-/// The code facts of fixture project `name` with the default options.
+/// The code facts of fixture project `name` with the default settings.
 pub fn extract(name: &str) -> Facts {
-    extract_options(name, &CodeOptions::default())
+    extract_settings(name, &Settings::default())
 }
 
-/// The code facts of fixture project `name` with `options`.
-pub fn extract_options(name: &str, options: &CodeOptions) -> Facts {
+/// The code facts of fixture project `name` with `settings`.
+pub fn extract_settings(name: &str, settings: &Settings) -> Facts {
     let files = files(name);
     let sources: Vec<Source<'_>> = files.iter().map(|(path, text)| Source { path, text }).collect();
-    extract_with(&sources, options)
+    extract_with(&sources, settings)
 }
 
 /// `METHOD path` of every endpoint, sorted, for comparing with an expected list.

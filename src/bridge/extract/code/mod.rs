@@ -9,20 +9,17 @@ pub mod modules;
 pub mod routes;
 mod scan;
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::thread;
+use std::cell::RefCell;
 
 use self::scan::{FileScan, scan_file};
-use super::Source;
 use super::syntax::Parsers;
+use super::{Settings, Source, map_files};
 use crate::bridge::facts::Facts;
 
-/// Design-system packages whose imports are reported when the config names none: common
-/// component libraries and shadcn/ui's local folder. A package matches itself and its subpaths.
-/// TODO(lead): read the list from the bridge's config key once the framework defines it
-/// (`extract_with` takes it).
+/// Design-system packages whose imports are reported when the config names none (the
+/// `bridge.design_system` list): common component libraries and shadcn/ui's local folder. A
+/// package matches itself and its subpaths.
 pub const DEFAULT_DESIGN_SYSTEMS: &[&str] = &[
-    "@acme/ui",
     "@/components/ui",
     "@mui/material",
     "@chakra-ui/react",
@@ -31,71 +28,28 @@ pub const DEFAULT_DESIGN_SYSTEMS: &[&str] = &[
     "@radix-ui",
 ];
 
-/// Files per worker thread below which one thread does the whole run.
-const FILES_PER_WORKER: usize = 32;
-
-/// What the code extractor is told by the config.
-#[derive(Debug, Clone)]
-pub struct CodeOptions {
-    /// Package prefixes of the design system (`@acme/ui` matches `@acme/ui` and `@acme/ui/button`).
-    pub design_systems: Vec<String>,
-}
-
-impl Default for CodeOptions {
-    fn default() -> Self {
-        CodeOptions {
-            design_systems: DEFAULT_DESIGN_SYSTEMS.iter().map(|p| p.to_string()).collect(),
-        }
-    }
-}
-
-/// Extracts the code facts of `sources` with the default options.
+/// Extracts the code facts of `sources` with the default settings.
 pub fn extract(sources: &[Source<'_>]) -> Facts {
-    extract_with(sources, &CodeOptions::default())
+    extract_with(sources, &Settings::default())
 }
 
-/// Extracts the code facts of `sources`: every file scanned once, then linked across files.
-pub fn extract_with(sources: &[Source<'_>], options: &CodeOptions) -> Facts {
-    let scans = scan_all(sources, options);
+/// Extracts the code facts of `sources`: every file scanned once (spread over the cores), then
+/// linked across files.
+pub fn extract_with(sources: &[Source<'_>], settings: &Settings) -> Facts {
+    let design_systems = if settings.design_system.is_empty() {
+        DEFAULT_DESIGN_SYSTEMS.iter().map(|p| p.to_string()).collect()
+    } else {
+        settings.design_system.clone()
+    };
+    let scans = map_files(
+        sources,
+        |source| PARSERS.with_borrow_mut(|parsers| scan_file(source, parsers, &design_systems)),
+        |source| Some(FileScan::failed(source.path)),
+    );
     scan::link(scans)
 }
 
-/// Scans every source, in parallel when there are many; results keep the sources' order.
-fn scan_all(sources: &[Source<'_>], options: &CodeOptions) -> Vec<FileScan> {
-    let workers = thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(sources.len().div_ceil(FILES_PER_WORKER))
-        .max(1);
-    if workers == 1 {
-        let mut parsers = Parsers::default();
-        return sources
-            .iter()
-            .filter_map(|source| scan_file(source, &mut parsers, options))
-            .collect();
-    }
-    let next = AtomicUsize::new(0);
-    let mut found: Vec<(usize, FileScan)> = thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut parsers = Parsers::default();
-                    let mut mine = Vec::new();
-                    loop {
-                        let at = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(source) = sources.get(at) else { break };
-                        if let Some(scan) = scan_file(source, &mut parsers, options) {
-                            mine.push((at, scan));
-                        }
-                    }
-                    mine
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|handle| handle.join().unwrap_or_default())
-            .collect()
-    });
-    found.sort_by_key(|(at, _)| *at);
-    found.into_iter().map(|(_, scan)| scan).collect()
+thread_local! {
+    /// Each worker thread's parsers, made once per thread and language.
+    static PARSERS: RefCell<Parsers> = RefCell::new(Parsers::default());
 }

@@ -5,7 +5,6 @@ use std::collections::HashSet;
 
 use memchr::memmem;
 
-use super::CodeOptions;
 use super::modules::python::PythonModule;
 use super::modules::rust::RustModule;
 use super::modules::script::ScriptModule;
@@ -24,6 +23,20 @@ pub struct FileScan {
     pub routes: RouteScan,
     /// Facts that need no other file.
     pub facts: Facts,
+}
+
+impl FileScan {
+    /// The scan of a file a scanner failed on: only the note that it could not be read.
+    pub fn failed(path: &str) -> FileScan {
+        let mut scan = FileScan {
+            path: path.to_owned(),
+            ..FileScan::default()
+        };
+        scan.facts
+            .unparsed
+            .push(format!("{path}: the extractor failed on this file"));
+        scan
+    }
 }
 
 /// A file's module table in its language.
@@ -47,7 +60,7 @@ struct Wants {
 }
 
 impl Wants {
-    fn of(lang: Lang, text: &str, _options: &CodeOptions) -> Wants {
+    fn of(lang: Lang, text: &str, _design_systems: &[String]) -> Wants {
         let has = |needles: &[&str]| {
             needles
                 .iter()
@@ -88,9 +101,9 @@ impl Wants {
 }
 
 /// Scans one source; `None` when it is no code file or carries none of the signals.
-pub fn scan_file(source: &Source<'_>, parsers: &mut Parsers, options: &CodeOptions) -> Option<FileScan> {
+pub fn scan_file(source: &Source<'_>, parsers: &mut Parsers, design_systems: &[String]) -> Option<FileScan> {
     let lang = Lang::of_path(source.path)?;
-    let wants = Wants::of(lang, source.text, options);
+    let wants = Wants::of(lang, source.text, design_systems);
     if !wants.any() {
         return None;
     }
@@ -170,48 +183,8 @@ pub fn link(scans: Vec<FileScan>) -> Facts {
     let endpoints = super::routes::link::link(&link_files, &shapes);
     let mut facts = Facts::default();
     for scan in scans {
-        merge(&mut facts, scan.facts);
+        facts.append(scan.facts);
     }
     facts.endpoints.splice(0..0, endpoints);
     facts
-}
-
-/// Appends `more` to `facts`, list by list.
-fn merge(facts: &mut Facts, more: Facts) {
-    let Facts {
-        tables,
-        indexes,
-        migrations,
-        endpoints,
-        shapes,
-        services,
-        env_vars,
-        components,
-        routes,
-        state,
-        design_system,
-        pipelines,
-        docker_stages,
-        images,
-        findings,
-        guards,
-        unparsed,
-    } = more;
-    facts.tables.extend(tables);
-    facts.indexes.extend(indexes);
-    facts.migrations.extend(migrations);
-    facts.endpoints.extend(endpoints);
-    facts.shapes.extend(shapes);
-    facts.services.extend(services);
-    facts.env_vars.extend(env_vars);
-    facts.components.extend(components);
-    facts.routes.extend(routes);
-    facts.state.extend(state);
-    facts.design_system.extend(design_system);
-    facts.pipelines.extend(pipelines);
-    facts.docker_stages.extend(docker_stages);
-    facts.images.extend(images);
-    facts.findings.extend(findings);
-    facts.guards.extend(guards);
-    facts.unparsed.extend(unparsed);
 }
