@@ -3,11 +3,16 @@
 //! files (mounts, imports, entity references, shape inheritance). Files are scanned in
 //! parallel; a cheap text check skips files that carry none of the signals.
 
+mod env;
 #[cfg(test)]
 pub mod fixture;
 pub mod modules;
 pub mod routes;
 mod scan;
+mod services;
+pub mod shapes;
+#[cfg(test)]
+mod tests;
 
 use std::cell::RefCell;
 

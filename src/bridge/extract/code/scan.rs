@@ -10,6 +10,8 @@ use super::modules::rust::RustModule;
 use super::modules::script::ScriptModule;
 use super::routes::link::{LinkFile, Module};
 use super::routes::{RouteScan, actix, axum, nest, node, python};
+use super::shapes::{self, PendingShape};
+use super::{env, services};
 use crate::bridge::extract::Source;
 use crate::bridge::extract::syntax::literal::Constants;
 use crate::bridge::extract::syntax::{Lang, ParsedFile, Parsers, Unparsed};
@@ -21,6 +23,8 @@ pub struct FileScan {
     pub path: String,
     pub module: OwnedModule,
     pub routes: RouteScan,
+    /// Shapes with their bases unresolved.
+    pub shapes: Vec<PendingShape>,
     /// Facts that need no other file.
     pub facts: Facts,
 }
@@ -57,6 +61,10 @@ struct Wants {
     python_routes: bool,
     axum: bool,
     actix: bool,
+    shapes: bool,
+    zod: bool,
+    services: bool,
+    env: bool,
 }
 
 impl Wants {
@@ -66,10 +74,15 @@ impl Wants {
                 .iter()
                 .any(|needle| memmem::find(text.as_bytes(), needle.as_bytes()).is_some())
         };
+        let services = has(&["Service"]);
         match lang {
             Lang::TypeScript | Lang::Tsx | Lang::JavaScript => Wants {
                 node_routes: has(&["express", "Router", "koa", "fastify", "('/", "(\"/", "(`"]),
                 nest: has(&["@Controller", "setGlobalPrefix"]),
+                shapes: has(&["class ", "interface ", "type "]),
+                zod: has(&["zod"]),
+                services,
+                env: has(&["process.env", "import.meta.env"]),
                 ..Wants::default()
             },
             Lang::Python => Wants {
@@ -85,18 +98,34 @@ impl Wants {
                     "(\"/",
                     "('/",
                 ]),
+                shapes: has(&["class "]),
+                services,
+                env: has(&["environ", "getenv"]),
                 ..Wants::default()
             },
             Lang::Rust => Wants {
                 axum: has(&["axum", "Router"]),
                 actix: has(&["actix", "web::", "HttpServer", "ServiceConfig"]),
+                services,
+                env: has(&["env::var", "env!", "dotenv"]),
                 ..Wants::default()
             },
         }
     }
 
     fn any(self) -> bool {
-        self.node_routes || self.nest || self.python_routes || self.axum || self.actix
+        let Wants {
+            node_routes,
+            nest,
+            python_routes,
+            axum,
+            actix,
+            shapes,
+            zod,
+            services,
+            env,
+        } = self;
+        node_routes || nest || python_routes || axum || actix || shapes || zod || services || env
     }
 }
 
@@ -131,6 +160,12 @@ pub fn scan_file(source: &Source<'_>, parsers: &mut Parsers, design_systems: &[S
 
 fn scan_tree(file: &ParsedFile<'_>, wants: Wants, scan: &mut FileScan) {
     let constants = Constants::of(file);
+    if wants.env {
+        env::scan(file, &mut scan.facts.env_vars);
+    }
+    if wants.services {
+        services::scan(file, &mut scan.facts.services);
+    }
     match file.lang {
         Lang::TypeScript | Lang::Tsx | Lang::JavaScript => {
             let module = ScriptModule::read(file);
@@ -140,12 +175,21 @@ fn scan_tree(file: &ParsedFile<'_>, wants: Wants, scan: &mut FileScan) {
             if wants.nest {
                 nest::scan(file, &constants, &mut scan.routes);
             }
+            if wants.shapes {
+                shapes::script::scan(file, &mut scan.shapes);
+            }
+            if wants.zod {
+                shapes::zod::scan(file, &module, &mut scan.shapes);
+            }
             scan.module = OwnedModule::Script(module);
         }
         Lang::Python => {
             let module = PythonModule::read(file);
             if wants.python_routes {
                 python::scan(file, &module, &constants, &mut scan.routes);
+            }
+            if wants.shapes {
+                shapes::pydantic::scan(file, &mut scan.shapes);
             }
             scan.module = OwnedModule::Python(module);
         }
@@ -162,11 +206,13 @@ fn scan_tree(file: &ParsedFile<'_>, wants: Wants, scan: &mut FileScan) {
 }
 
 /// Puts all files' scans together: cross-file links resolved, facts in file order.
-pub fn link(scans: Vec<FileScan>) -> Facts {
-    let shapes: HashSet<String> = scans
-        .iter()
-        .flat_map(|scan| scan.facts.shapes.iter().map(|shape| shape.name.clone()))
+pub fn link(mut scans: Vec<FileScan>) -> Facts {
+    let pending = scans
+        .iter_mut()
+        .flat_map(|scan| std::mem::take(&mut scan.shapes))
         .collect();
+    let (shapes, settings_env) = super::shapes::link(pending);
+    let shape_names: HashSet<String> = shapes.iter().map(|shape| shape.name.clone()).collect();
     let link_files: Vec<LinkFile<'_>> = scans
         .iter()
         .map(|scan| LinkFile {
@@ -180,11 +226,15 @@ pub fn link(scans: Vec<FileScan>) -> Facts {
             },
         })
         .collect();
-    let endpoints = super::routes::link::link(&link_files, &shapes);
-    let mut facts = Facts::default();
+    let endpoints = super::routes::link::link(&link_files, &shape_names);
+    let mut facts = Facts {
+        endpoints,
+        shapes,
+        env_vars: settings_env,
+        ..Facts::default()
+    };
     for scan in scans {
         facts.append(scan.facts);
     }
-    facts.endpoints.splice(0..0, endpoints);
     facts
 }

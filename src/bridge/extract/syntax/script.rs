@@ -136,3 +136,48 @@ pub fn class_members<'t>(body: Node<'t>) -> Vec<(Vec<Node<'t>>, Node<'t>)> {
     }
     out
 }
+
+/// How many calls of one member chain are read.
+const MAX_CHAIN: usize = 256;
+
+/// One `.name(args)` call of a member chain.
+pub struct ChainCall<'t> {
+    pub name: String,
+    pub args: Vec<Node<'t>>,
+}
+
+/// `base.a(x).b(y)` → `base` and the calls in source order; `base` is the innermost object
+/// that is no method call (`z.object({…}).partial()` → `z.object({…})` is itself a call on `z`,
+/// so the base is `z` with calls `object`, `partial`).
+pub fn member_chain<'t>(file: &ParsedFile<'_>, node: Node<'t>) -> (Node<'t>, Vec<ChainCall<'t>>) {
+    let mut calls = Vec::new();
+    let mut current = unwrap_parens(node);
+    while calls.len() < MAX_CHAIN && current.kind() == "call_expression" {
+        let Some(function) = current
+            .child_by_field_name("function")
+            .filter(|f| f.kind() == "member_expression")
+        else {
+            break;
+        };
+        let (Some(object), Some(property)) = (
+            function.child_by_field_name("object"),
+            function.child_by_field_name("property"),
+        ) else {
+            break;
+        };
+        calls.push(ChainCall {
+            name: file.text(property).to_owned(),
+            args: arguments(current),
+        });
+        current = unwrap_parens(object);
+    }
+    calls.reverse();
+    (current, calls)
+}
+
+/// True if `node` has an anonymous child token `token` (the `?` of an optional property).
+pub fn has_token(node: Node<'_>, token: &str) -> bool {
+    (0..node.child_count())
+        .filter_map(|at| node.child(at as u32))
+        .any(|child| !child.is_named() && child.kind() == token)
+}
