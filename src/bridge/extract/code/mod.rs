@@ -7,6 +7,7 @@ mod env;
 #[cfg(test)]
 pub mod fixture;
 pub mod modules;
+pub mod orm;
 pub mod routes;
 mod scan;
 mod services;

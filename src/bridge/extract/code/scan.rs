@@ -8,6 +8,7 @@ use memchr::memmem;
 use super::modules::python::PythonModule;
 use super::modules::rust::RustModule;
 use super::modules::script::ScriptModule;
+use super::orm::{self, PendingTable};
 use super::routes::link::{LinkFile, Module};
 use super::routes::{RouteScan, actix, axum, nest, node, python};
 use super::shapes::{self, PendingShape};
@@ -25,6 +26,8 @@ pub struct FileScan {
     pub routes: RouteScan,
     /// Shapes with their bases unresolved.
     pub shapes: Vec<PendingShape>,
+    /// ORM tables with the models their keys name unresolved.
+    pub tables: Vec<PendingTable>,
     /// Facts that need no other file.
     pub facts: Facts,
 }
@@ -65,6 +68,11 @@ struct Wants {
     zod: bool,
     services: bool,
     env: bool,
+    typeorm: bool,
+    sqlalchemy: bool,
+    django: bool,
+    diesel: bool,
+    seaorm: bool,
 }
 
 impl Wants {
@@ -83,6 +91,7 @@ impl Wants {
                 zod: has(&["zod"]),
                 services,
                 env: has(&["process.env", "import.meta.env"]),
+                typeorm: has(&["@Entity"]),
                 ..Wants::default()
             },
             Lang::Python => Wants {
@@ -101,6 +110,8 @@ impl Wants {
                 shapes: has(&["class "]),
                 services,
                 env: has(&["environ", "getenv"]),
+                sqlalchemy: has(&["__tablename__", "Table("]),
+                django: has(&["django", "models.Model"]),
                 ..Wants::default()
             },
             Lang::Rust => Wants {
@@ -108,6 +119,8 @@ impl Wants {
                 actix: has(&["actix", "web::", "HttpServer", "ServiceConfig"]),
                 services,
                 env: has(&["env::var", "env!", "dotenv"]),
+                diesel: has(&["table!"]),
+                seaorm: has(&["sea_orm"]),
                 ..Wants::default()
             },
         }
@@ -124,8 +137,29 @@ impl Wants {
             zod,
             services,
             env,
+            typeorm,
+            sqlalchemy,
+            django,
+            diesel,
+            seaorm,
         } = self;
-        node_routes || nest || python_routes || axum || actix || shapes || zod || services || env
+        [
+            node_routes,
+            nest,
+            python_routes,
+            axum,
+            actix,
+            shapes,
+            zod,
+            services,
+            env,
+            typeorm,
+            sqlalchemy,
+            django,
+            diesel,
+            seaorm,
+        ]
+        .contains(&true)
     }
 }
 
@@ -181,6 +215,9 @@ fn scan_tree(file: &ParsedFile<'_>, wants: Wants, scan: &mut FileScan) {
             if wants.zod {
                 shapes::zod::scan(file, &module, &mut scan.shapes);
             }
+            if wants.typeorm {
+                orm::typeorm::scan(file, &mut scan.tables);
+            }
             scan.module = OwnedModule::Script(module);
         }
         Lang::Python => {
@@ -191,6 +228,12 @@ fn scan_tree(file: &ParsedFile<'_>, wants: Wants, scan: &mut FileScan) {
             if wants.shapes {
                 shapes::pydantic::scan(file, &mut scan.shapes);
             }
+            if wants.sqlalchemy {
+                orm::sqlalchemy::scan(file, &mut scan.tables);
+            }
+            if wants.django {
+                orm::django::scan(file, &mut scan.tables);
+            }
             scan.module = OwnedModule::Python(module);
         }
         Lang::Rust => {
@@ -199,6 +242,12 @@ fn scan_tree(file: &ParsedFile<'_>, wants: Wants, scan: &mut FileScan) {
             }
             if wants.actix {
                 actix::scan(file, &constants, &mut scan.routes);
+            }
+            if wants.diesel {
+                orm::diesel::scan(file, &mut scan.tables);
+            }
+            if wants.seaorm {
+                orm::seaorm::scan(file, &mut scan.tables);
             }
             scan.module = OwnedModule::Rust(RustModule::read(file));
         }
@@ -213,6 +262,12 @@ pub fn link(mut scans: Vec<FileScan>) -> Facts {
         .collect();
     let (shapes, settings_env) = super::shapes::link(pending);
     let shape_names: HashSet<String> = shapes.iter().map(|shape| shape.name.clone()).collect();
+    let (tables, indexes) = orm::link(
+        scans
+            .iter_mut()
+            .flat_map(|scan| std::mem::take(&mut scan.tables))
+            .collect(),
+    );
     let link_files: Vec<LinkFile<'_>> = scans
         .iter()
         .map(|scan| LinkFile {
@@ -228,6 +283,8 @@ pub fn link(mut scans: Vec<FileScan>) -> Facts {
         .collect();
     let endpoints = super::routes::link::link(&link_files, &shape_names);
     let mut facts = Facts {
+        tables,
+        indexes,
         endpoints,
         shapes,
         env_vars: settings_env,
