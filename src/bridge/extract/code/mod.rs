@@ -14,6 +14,7 @@ mod services;
 pub mod shapes;
 #[cfg(test)]
 mod tests;
+pub mod ui;
 
 use std::cell::RefCell;
 

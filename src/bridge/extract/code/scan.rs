@@ -7,11 +7,12 @@ use memchr::memmem;
 
 use super::modules::python::PythonModule;
 use super::modules::rust::RustModule;
-use super::modules::script::ScriptModule;
+use super::modules::script::{Export, ScriptModule};
 use super::orm::{self, PendingTable};
 use super::routes::link::{LinkFile, Module};
 use super::routes::{RouteScan, actix, axum, nest, node, python};
 use super::shapes::{self, PendingShape};
+use super::ui::{self, StarFile};
 use super::{env, services};
 use crate::bridge::extract::Source;
 use crate::bridge::extract::syntax::literal::Constants;
@@ -28,6 +29,8 @@ pub struct FileScan {
     pub shapes: Vec<PendingShape>,
     /// ORM tables with the models their keys name unresolved.
     pub tables: Vec<PendingTable>,
+    /// Sources of `export * from …`, whose components this file re-exports.
+    pub star_sources: Vec<String>,
     /// Facts that need no other file.
     pub facts: Facts,
 }
@@ -73,10 +76,15 @@ struct Wants {
     django: bool,
     diesel: bool,
     seaorm: bool,
+    components: bool,
+    router: bool,
+    fs_routes: bool,
+    state: bool,
+    design: bool,
 }
 
 impl Wants {
-    fn of(lang: Lang, text: &str, _design_systems: &[String]) -> Wants {
+    fn of(lang: Lang, path: &str, text: &str, design_systems: &[String]) -> Wants {
         let has = |needles: &[&str]| {
             needles
                 .iter()
@@ -92,6 +100,19 @@ impl Wants {
                 services,
                 env: has(&["process.env", "import.meta.env"]),
                 typeorm: has(&["@Entity"]),
+                components: has(&["export"])
+                    && (lang == Lang::Tsx
+                        || path.ends_with(".jsx")
+                        || has(&["react", "React", "</", "/>", "export *", "export {"])),
+                router: has(&["Route"]) || path.ends_with("app/routes.ts") || path.ends_with("app/routes.tsx"),
+                fs_routes: path.starts_with("app/")
+                    || path.starts_with("pages/")
+                    || path.contains("/app/")
+                    || path.contains("/pages/"),
+                state: has(&["createSlice", "createApi", "configureStore", "zustand", "createContext"]),
+                design: design_systems
+                    .iter()
+                    .any(|package| has(&[package.trim_end_matches('/')])),
                 ..Wants::default()
             },
             Lang::Python => Wants {
@@ -127,6 +148,7 @@ impl Wants {
     }
 
     fn any(self) -> bool {
+        // Destructured so that a new scanner cannot be left out.
         let Wants {
             node_routes,
             nest,
@@ -142,6 +164,11 @@ impl Wants {
             django,
             diesel,
             seaorm,
+            components,
+            router,
+            fs_routes,
+            state,
+            design,
         } = self;
         [
             node_routes,
@@ -158,6 +185,11 @@ impl Wants {
             django,
             diesel,
             seaorm,
+            components,
+            router,
+            fs_routes,
+            state,
+            design,
         ]
         .contains(&true)
     }
@@ -166,7 +198,7 @@ impl Wants {
 /// Scans one source; `None` when it is no code file or carries none of the signals.
 pub fn scan_file(source: &Source<'_>, parsers: &mut Parsers, design_systems: &[String]) -> Option<FileScan> {
     let lang = Lang::of_path(source.path)?;
-    let wants = Wants::of(lang, source.text, design_systems);
+    let wants = Wants::of(lang, source.path, source.text, design_systems);
     if !wants.any() {
         return None;
     }
@@ -188,11 +220,11 @@ pub fn scan_file(source: &Source<'_>, parsers: &mut Parsers, design_systems: &[S
         }
     };
     scan.facts.unparsed.extend(file.syntax_error());
-    scan_tree(&file, wants, &mut scan);
+    scan_tree(&file, wants, design_systems, &mut scan);
     Some(scan)
 }
 
-fn scan_tree(file: &ParsedFile<'_>, wants: Wants, scan: &mut FileScan) {
+fn scan_tree(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String], scan: &mut FileScan) {
     let constants = Constants::of(file);
     if wants.env {
         env::scan(file, &mut scan.facts.env_vars);
@@ -218,6 +250,7 @@ fn scan_tree(file: &ParsedFile<'_>, wants: Wants, scan: &mut FileScan) {
             if wants.typeorm {
                 orm::typeorm::scan(file, &mut scan.tables);
             }
+            scan_frontend(file, &module, &constants, wants, design_systems, scan);
             scan.module = OwnedModule::Script(module);
         }
         Lang::Python => {
@@ -254,6 +287,44 @@ fn scan_tree(file: &ParsedFile<'_>, wants: Wants, scan: &mut FileScan) {
     }
 }
 
+/// Components, routes, state and design-system imports of a script file.
+fn scan_frontend(
+    file: &ParsedFile<'_>,
+    module: &ScriptModule,
+    constants: &Constants,
+    wants: Wants,
+    design_systems: &[String],
+    scan: &mut FileScan,
+) {
+    if wants.components {
+        let found = ui::components::scan(file);
+        scan.facts.components.extend(found.components);
+        scan.star_sources = found.star_sources;
+    }
+    if wants.router {
+        ui::router::scan(file, constants, &mut scan.facts.routes);
+    }
+    if wants.fs_routes {
+        let default_name = module.exports.iter().find_map(|export| match export {
+            Export::Local { exported, local } if exported == "default" && local != "default" => Some(local.clone()),
+            _ => None,
+        });
+        let imports_next = module
+            .imports
+            .values()
+            .any(|i| i.source == "next" || i.source.starts_with("next/"));
+        let found = ui::fs_routes::scan(file.path, module, default_name, imports_next);
+        scan.facts.routes.extend(found.routes);
+        scan.facts.endpoints.extend(found.endpoints);
+    }
+    if wants.state {
+        ui::state::scan(file, module, &mut scan.facts.state);
+    }
+    if wants.design {
+        ui::design::scan(file, design_systems, &mut scan.facts.design_system);
+    }
+}
+
 /// Puts all files' scans together: cross-file links resolved, facts in file order.
 pub fn link(mut scans: Vec<FileScan>) -> Facts {
     let pending = scans
@@ -282,6 +353,15 @@ pub fn link(mut scans: Vec<FileScan>) -> Facts {
         })
         .collect();
     let endpoints = super::routes::link::link(&link_files, &shape_names);
+    let stars: Vec<StarFile<'_>> = scans
+        .iter()
+        .map(|scan| StarFile {
+            path: &scan.path,
+            components: &scan.facts.components,
+            stars: &scan.star_sources,
+        })
+        .collect();
+    let re_exported = ui::star_exports(&stars);
     let mut facts = Facts {
         tables,
         indexes,
@@ -293,5 +373,6 @@ pub fn link(mut scans: Vec<FileScan>) -> Facts {
     for scan in scans {
         facts.append(scan.facts);
     }
+    facts.components.extend(re_exported);
     facts
 }

@@ -31,7 +31,8 @@ pub fn property<'t>(file: &ParsedFile<'_>, object: Node<'t>, key: &str) -> Optio
     })
 }
 
-/// The keys of an object literal, in order (`{ a: 1, b, c() {}, 'd-e': 2 }` → a, b, c, d-e).
+/// The keys of an object literal, in order (`{ a: 1, b, c() {}, 'd-e': 2 }` → a, b, c, d-e);
+/// computed keys are left out.
 pub fn keys(file: &ParsedFile<'_>, object: Node<'_>) -> Vec<String> {
     let object = unwrap_parens(object);
     if object.kind() != "object" {
@@ -44,7 +45,8 @@ pub fn keys(file: &ParsedFile<'_>, object: Node<'_>) -> Vec<String> {
                 let key = entry
                     .child_by_field_name("key")
                     .or_else(|| entry.child_by_field_name("name"))?;
-                Some(property_name(file, key))
+                // A computed key (`[api.reducerPath]`) has no name of its own.
+                (key.kind() != "computed_property_name").then(|| property_name(file, key))
             }
             "shorthand_property_identifier" => Some(file.text(entry).to_owned()),
             _ => None,
