@@ -6,6 +6,8 @@
 mod env;
 #[cfg(test)]
 pub mod fixture;
+#[cfg(test)]
+mod hostile;
 pub mod modules;
 pub mod orm;
 pub mod routes;

@@ -18,6 +18,9 @@ const METHODS: &[&str] = &["get", "post", "put", "patch", "delete", "del", "opti
 /// How far up a receiver's enclosing function is looked for.
 const MAX_SCOPE_DEPTH: usize = 64;
 
+/// How many wrappers (`asyncHandler(…)`, `await`, `.routes()`) are looked through.
+const MAX_WRAPPING: usize = 8;
+
 /// Reads the routes and mounts of one script file into `out`.
 pub fn scan(file: &ParsedFile<'_>, module: &ScriptModule, constants: &Constants, out: &mut RouteScan) {
     let hint = framework_of(module);
@@ -227,24 +230,26 @@ impl Scanner<'_, '_> {
 
     /// `list`, `users.list`, `asyncHandler(list)` → the handler's name; inline functions have none.
     fn handler_name(&self, node: Node<'_>) -> Option<String> {
-        match node.kind() {
-            "identifier" | "member_expression" => Some(self.file.text(node).to_owned()),
-            "call_expression" => {
-                let args = arguments(node);
-                let function = node.child_by_field_name("function")?;
-                // `controller.list.bind(controller)` names the function it binds.
-                if self.file.text(function).ends_with(".bind") {
-                    return function
-                        .child_by_field_name("object")
-                        .and_then(|inner| self.handler_name(inner));
+        let mut node = node;
+        for _ in 0..MAX_WRAPPING {
+            match node.kind() {
+                "identifier" | "member_expression" => return Some(self.file.text(node).to_owned()),
+                "call_expression" => {
+                    let function = node.child_by_field_name("function")?;
+                    // `controller.list.bind(controller)` names the function it binds.
+                    node = if self.file.text(function).ends_with(".bind") {
+                        function.child_by_field_name("object")?
+                    } else {
+                        match arguments(node).as_slice() {
+                            [only] => *only,
+                            _ => return None,
+                        }
+                    };
                 }
-                match args.as_slice() {
-                    [only] => self.handler_name(*only),
-                    _ => None,
-                }
+                _ => return None,
             }
-            _ => None,
         }
+        None
     }
 
     /// Names in middleware that may be request shapes: `validate(createUserSchema)`,
@@ -369,27 +374,30 @@ impl Scanner<'_, '_> {
     /// What a mount argument names: `router`, `users.router`, `router.routes()`, `require('./x')`,
     /// `import('./x')`.
     fn target(&self, node: Node<'_>) -> Option<String> {
-        let node = unwrap_parens(node);
-        match node.kind() {
-            "identifier" | "member_expression" => Some(self.file.text(node).to_owned()),
-            "await_expression" => self.target(node.named_child(0)?),
-            "call_expression" => {
-                if let Some(source) = required_source(self.file, node) {
-                    return Some(format!("module:{source}"));
+        let mut node = node;
+        for _ in 0..MAX_WRAPPING {
+            node = unwrap_parens(node);
+            match node.kind() {
+                "identifier" | "member_expression" => return Some(self.file.text(node).to_owned()),
+                "await_expression" => node = node.named_child(0)?,
+                "call_expression" => {
+                    if let Some(source) = required_source(self.file, node) {
+                        return Some(format!("module:{source}"));
+                    }
+                    let function = node.child_by_field_name("function")?;
+                    if function.kind() == "import" {
+                        let source = string(self.file, *arguments(node).first()?)?;
+                        return Some(format!("module:{source}"));
+                    }
+                    match function.child_by_field_name("property").map(|p| self.file.text(p)) {
+                        Some("routes" | "middleware") => node = function.child_by_field_name("object")?,
+                        _ => return None,
+                    }
                 }
-                let function = node.child_by_field_name("function")?;
-                if function.kind() == "import" {
-                    let source = string(self.file, *arguments(node).first()?)?;
-                    return Some(format!("module:{source}"));
-                }
-                let property_name = function.child_by_field_name("property").map(|p| self.file.text(p));
-                match property_name {
-                    Some("routes" | "middleware") => self.target(function.child_by_field_name("object")?),
-                    _ => None,
-                }
+                _ => return None,
             }
-            _ => None,
         }
+        None
     }
 
     /// Adds `item` to the unit `object` names at `call`: a unit of this file, a function

@@ -10,12 +10,16 @@ pub mod script;
 mod tests;
 pub mod zod;
 
+use std::cell::Cell;
 use std::collections::HashMap;
 
 use crate::bridge::facts::{EnvVar, Field, Shape};
 
 /// How many bases deep inheritance is followed.
 const MAX_INHERITANCE: usize = 8;
+
+/// How many base lookups one run's shapes may take in all.
+const MAX_BASE_VISITS: usize = 100_000;
 
 /// A shape as one file declares it, bases unresolved.
 #[derive(Debug, Clone, Default)]
@@ -63,6 +67,7 @@ pub fn link(pending: Vec<PendingShape>) -> (Vec<Shape>, Vec<EnvVar>) {
     let resolver = Resolver {
         pending: &pending,
         by_name,
+        budget: Cell::new(MAX_BASE_VISITS),
     };
     let mut shapes = Vec::new();
     let mut env = Vec::new();
@@ -92,6 +97,8 @@ pub fn link(pending: Vec<PendingShape>) -> (Vec<Shape>, Vec<EnvVar>) {
 struct Resolver<'p> {
     pending: &'p [PendingShape],
     by_name: HashMap<&'p str, Vec<usize>>,
+    /// Bases read so far: a lattice of many-based classes fans out.
+    budget: Cell<usize>,
 }
 
 impl Resolver<'_> {
@@ -135,7 +142,9 @@ impl Resolver<'_> {
     fn fields(&self, at: usize, depth: usize) -> Vec<Field> {
         let item = &self.pending[at];
         let mut out: Vec<Field> = Vec::new();
-        if depth <= MAX_INHERITANCE {
+        let budget = self.budget.get();
+        self.budget.set(budget.saturating_sub(1));
+        if depth <= MAX_INHERITANCE && budget > 0 {
             for base in &item.bases {
                 let Some(base_at) = self.base(at, &base.name) else {
                     continue;

@@ -42,7 +42,7 @@ pub fn scan(file: &ParsedFile<'_>, module: &ScriptModule, out: &mut Vec<PendingS
             ) else {
                 continue;
             };
-            if let Some((fields, bases)) = reader.object(value) {
+            if let Some((fields, bases)) = reader.object(value, 0) {
                 out.push(PendingShape {
                     shape: Shape {
                         name: name.to_owned(),
@@ -65,7 +65,10 @@ struct Reader<'s, 'a> {
 
 impl Reader<'_, '_> {
     /// The fields and bases of an object schema expression; `None` if it is no object schema.
-    fn object(&self, value: Node<'_>) -> Option<(Vec<Field>, Vec<Base>)> {
+    fn object(&self, value: Node<'_>, depth: usize) -> Option<(Vec<Field>, Vec<Base>)> {
+        if depth > MAX_TYPE_DEPTH {
+            return None;
+        }
         let (base, calls) = member_chain(self.file, value);
         let (mut fields, mut bases, rest) = match calls.split_first() {
             Some((first, rest)) if self.is_zod(base) && is_object(&first.name) => {
@@ -77,13 +80,13 @@ impl Reader<'_, '_> {
             _ => return None,
         };
         for call in rest {
-            self.apply(call, &mut fields, &mut bases)?;
+            self.apply(call, &mut fields, &mut bases, depth)?;
         }
         Some((fields, bases))
     }
 
     /// One chained call on an object schema; `None` if it turns the schema into something else.
-    fn apply(&self, call: &ChainCall<'_>, fields: &mut Vec<Field>, bases: &mut Vec<Base>) -> Option<()> {
+    fn apply(&self, call: &ChainCall<'_>, fields: &mut Vec<Field>, bases: &mut Vec<Base>, depth: usize) -> Option<()> {
         let mask = || {
             call.args
                 .first()
@@ -94,7 +97,7 @@ impl Reader<'_, '_> {
             "extend" => fields.extend(self.fields(call.args.first().copied()?)),
             "merge" => {
                 let other = call.args.first()?;
-                match self.object(*other) {
+                match self.object(*other, depth + 1) {
                     Some((more, more_bases)) => {
                         fields.extend(more);
                         bases.extend(more_bases);

@@ -15,7 +15,10 @@ use crate::bridge::facts::Component;
 const MAX_JSX_SEARCH: usize = 20_000;
 
 /// Wrappers whose result is a component (`memo(Foo)`, `React.forwardRef((props, ref) => …)`).
-const WRAPPERS: &[&str] = &["memo", "forwardRef", "observer", "styled"];
+const WRAPPERS: &[&str] = &["memo", "forwardRef", "observer"];
+
+/// How many wrappers deep a component is looked for (`memo(forwardRef(…))`).
+const MAX_WRAPPERS: usize = 4;
 
 /// What one file exports as components, and the sources it re-exports everything from.
 #[derive(Debug, Default)]
@@ -156,25 +159,34 @@ fn declared_components(file: &ParsedFile<'_>, declaration: Node<'_>) -> Vec<(Str
 }
 
 /// `memo(Foo)`, `React.forwardRef((props, ref) => …)`, `memo(function Foo() {…})`: the inner
-/// name if it has one, and the wrapper as the kind.
+/// name if it has one, and the outermost wrapper as the kind.
 fn wrapped(file: &ParsedFile<'_>, call: Node<'_>, local: &HashMap<String, String>) -> Option<(Option<String>, String)> {
-    let callee = file.field_text(call, "function")?;
-    let wrapper = callee.rsplit('.').next().unwrap_or(callee);
-    if !WRAPPERS.contains(&wrapper) || wrapper == "styled" {
-        return None;
+    let mut kind = None;
+    let mut call = call;
+    for _ in 0..MAX_WRAPPERS {
+        let callee = file.field_text(call, "function")?;
+        let wrapper = callee.rsplit('.').next().unwrap_or(callee);
+        if !WRAPPERS.contains(&wrapper) {
+            return None;
+        }
+        let kind = kind.get_or_insert_with(|| wrapper.to_owned()).clone();
+        let inner = unwrap_parens(*arguments(call).first()?);
+        let name = match inner.kind() {
+            "identifier" if local.contains_key(file.text(inner)) || is_pascal_case(file.text(inner)) => {
+                Some(file.text(inner).to_owned())
+            }
+            "arrow_function" | "function_expression" | "function" if renders(inner) => {
+                file.field_text(inner, "name").map(str::to_owned)
+            }
+            "call_expression" => {
+                call = inner;
+                continue;
+            }
+            _ => return None,
+        };
+        return Some((name, kind));
     }
-    let inner = unwrap_parens(*arguments(call).first()?);
-    let name = match inner.kind() {
-        "identifier" if local.contains_key(file.text(inner)) || is_pascal_case(file.text(inner)) => {
-            Some(file.text(inner).to_owned())
-        }
-        "arrow_function" | "function_expression" | "function" if renders(inner) => {
-            file.field_text(inner, "name").map(str::to_owned)
-        }
-        "call_expression" => return wrapped(file, inner, local).map(|(name, _)| (name, wrapper.to_owned())),
-        _ => return None,
-    };
-    Some((name, wrapper.to_owned()))
+    None
 }
 
 /// True if a function or class renders JSX (or calls `createElement`).
