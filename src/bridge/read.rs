@@ -5,6 +5,7 @@
 
 use std::io::Read;
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
 
@@ -84,15 +85,23 @@ impl ReadStats {
     }
 }
 
-/// Reads `paths` (relative to `top`) in order, within `max_file` bytes each and the total budget.
+/// Reads `paths` (relative to `top`), spread over the cores, within `max_file` bytes each
+/// and the total budget; the files come back in the order of `paths`.
 pub fn read_all(top: &Path, paths: &[String], max_file: u64) -> (Vec<ReadFile>, ReadStats) {
+    let budget = AtomicU64::new(MAX_TOTAL_BYTES);
+    let results = super::parallel::map(paths, |path| {
+        let result = read_one(&top.join(path), max_file, budget.load(Ordering::Relaxed));
+        if let Ok(text) = &result {
+            let spent = text.len() as u64;
+            let _ = budget.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |b| Some(b.saturating_sub(spent)));
+        }
+        result
+    });
     let mut stats = ReadStats::default();
     let mut files = Vec::new();
-    let mut budget = MAX_TOTAL_BYTES;
-    for path in paths {
-        match read_one(&top.join(path), max_file, budget) {
+    for (path, result) in paths.iter().zip(results) {
+        match result {
             Ok(text) => {
-                budget -= text.len() as u64;
                 stats.read += 1;
                 files.push(ReadFile {
                     path: path.clone(),
