@@ -30,10 +30,15 @@ pub struct Snapshot {
     pub dirty: BTreeSet<String>,
 }
 
+/// The top directory of the git work tree holding `dir`; `None` outside git.
+pub fn toplevel(dir: &Path) -> Option<PathBuf> {
+    let top = run(dir, &["rev-parse", "--show-toplevel"])?;
+    Some(PathBuf::from(String::from_utf8(top).ok()?.trim_end_matches('\n')))
+}
+
 /// Takes a snapshot of the git work tree holding `dir`; `None` outside git or when git fails.
 pub fn snapshot(dir: &Path) -> Option<Snapshot> {
-    let top = run(dir, &["rev-parse", "--show-toplevel"])?;
-    let toplevel = PathBuf::from(String::from_utf8(top).ok()?.trim_end_matches('\n'));
+    let toplevel = toplevel(dir)?;
     let status = run(
         &toplevel,
         &["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all"],

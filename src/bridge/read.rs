@@ -142,31 +142,21 @@ impl Skip {
     }
 }
 
-/// Reads one file as text, or says why not.
+/// Reads one file as text, or says why not. One open (never through a symlink, never
+/// blocking on a FIFO) and one stat: the size is known before a byte is read.
 pub fn read_one(path: &Path, max_file: u64, budget: u64) -> Result<String, Skip> {
-    let meta = std::fs::symlink_metadata(path).map_err(|e| match e.kind() {
+    let (file, meta) = crate::fsx::open_regular_nofollow(path).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => Skip::Missing,
+        std::io::ErrorKind::InvalidInput => Skip::NotRegular,
+        _ if crate::fsx::is_symlink_error(&e) => Skip::Symlink,
         _ => Skip::Unreadable,
     })?;
-    if meta.file_type().is_symlink() {
-        return Err(Skip::Symlink);
-    }
-    if !meta.is_file() {
-        return Err(Skip::NotRegular);
-    }
     if meta.len() > max_file {
         return Err(Skip::TooLarge);
     }
     if meta.len() > budget {
         return Err(Skip::OverBudget);
     }
-    // Opened without following a link swapped in since the check, never blocking on a FIFO.
-    let file = crate::fsx::open_regular_nofollow(path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => Skip::Missing,
-        std::io::ErrorKind::InvalidInput => Skip::NotRegular,
-        _ if crate::fsx::is_symlink_error(&e) => Skip::Symlink,
-        _ => Skip::Unreadable,
-    })?;
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     file.take(max_file.min(budget) + 1)
         .read_to_end(&mut bytes)
