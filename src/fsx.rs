@@ -56,16 +56,18 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
 }
 
 /// Opens a regular file for reading without following a symlink at `path` (a link fails with
-/// an error [`is_symlink_error`] recognises) and without blocking on a FIFO or device.
-pub fn open_regular_nofollow(path: &Path) -> io::Result<File> {
+/// an error [`is_symlink_error`] recognises) and without blocking on a FIFO or device; the
+/// file and its metadata.
+pub fn open_regular_nofollow(path: &Path) -> io::Result<(File, std::fs::Metadata)> {
     let file = OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
         .open(path)?;
-    if !file.metadata()?.is_file() {
+    let meta = file.metadata()?;
+    if !meta.is_file() {
         return Err(io::Error::new(io::ErrorKind::InvalidInput, "not a regular file"));
     }
-    Ok(file)
+    Ok((file, meta))
 }
 
 /// Whether an open failed because the path is a symlink (or a loop of them).

@@ -30,10 +30,15 @@ pub struct Snapshot {
     pub dirty: BTreeSet<String>,
 }
 
+/// The top directory of the git work tree holding `dir`; `None` outside git.
+pub fn toplevel(dir: &Path) -> Option<PathBuf> {
+    let top = run(dir, &["rev-parse", "--show-toplevel"])?;
+    Some(PathBuf::from(String::from_utf8(top).ok()?.trim_end_matches('\n')))
+}
+
 /// Takes a snapshot of the git work tree holding `dir`; `None` outside git or when git fails.
 pub fn snapshot(dir: &Path) -> Option<Snapshot> {
-    let top = run(dir, &["rev-parse", "--show-toplevel"])?;
-    let toplevel = PathBuf::from(String::from_utf8(top).ok()?.trim_end_matches('\n'));
+    let toplevel = toplevel(dir)?;
     let status = run(
         &toplevel,
         &["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all"],
@@ -178,23 +183,36 @@ pub fn files_below(top: &Path, path: &str) -> Option<Vec<String>> {
 }
 
 /// Which of `paths` (relative to the top `top`) `.gitignore` and friends exclude; tracked
-/// files never count as ignored. `None` when git cannot tell.
+/// files never count as ignored. One listing of the ignored untracked files (whole ignored
+/// directories as one `dir/` entry), so it costs the same for ten paths or ten thousand.
+/// `None` when git cannot tell.
 pub fn ignored(top: &Path, paths: &[String]) -> Option<BTreeSet<String>> {
     if paths.is_empty() {
         return Some(BTreeSet::new());
     }
-    let mut input = Vec::new();
-    for path in paths {
-        input.extend_from_slice(path.as_bytes());
-        input.push(0);
-    }
-    // Exit 1 means "none of them is ignored".
-    let (code, out) = spawn(top, &["check-ignore", "-z", "--stdin"], Some(input))?;
-    if code > 1 {
-        return None;
-    }
+    let out = run(
+        top,
+        &[
+            "ls-files",
+            "-z",
+            "--others",
+            "--ignored",
+            "--exclude-standard",
+            "--directory",
+        ],
+    )?;
     let text = String::from_utf8_lossy(&out);
-    Some(text.split('\0').filter(|p| !p.is_empty()).map(str::to_owned).collect())
+    let (dirs, files): (Vec<&str>, Vec<&str>) = text
+        .split('\0')
+        .filter(|p| !p.is_empty())
+        .partition(|p| p.ends_with('/'));
+    let files: BTreeSet<&str> = files.into_iter().collect();
+    let ignored = paths
+        .iter()
+        .filter(|p| files.contains(p.as_str()) || dirs.iter().any(|d| p.starts_with(d)))
+        .cloned()
+        .collect();
+    Some(ignored)
 }
 
 /// `(hash, message)` of the commits in `from..to`, newest first, at most `max`.
@@ -214,17 +232,16 @@ pub fn commit_messages(dir: &Path, from: &str, to: &str, max: usize) -> Option<V
 
 /// Runs git in `dir`; its stdout when it exits 0 within the deadline.
 fn run(dir: &Path, args: &[&str]) -> Option<Vec<u8>> {
-    let (code, out) = spawn(dir, args, None)?;
+    let (code, out) = spawn(dir, args)?;
     (code == 0).then_some(out)
 }
 
 /// Runs git in `dir`; its exit code when it finishes within the deadline.
 fn status(dir: &Path, args: &[&str]) -> Option<i32> {
-    spawn(dir, args, None).map(|(code, _)| code)
+    spawn(dir, args).map(|(code, _)| code)
 }
 
-/// Runs git with `input` on its stdin (null stdin when `None`).
-fn spawn(dir: &Path, args: &[&str], input: Option<Vec<u8>>) -> Option<(i32, Vec<u8>)> {
+fn spawn(dir: &Path, args: &[&str]) -> Option<(i32, Vec<u8>)> {
     let mut child = Command::new("git")
         .arg("-C")
         .arg(dir)
@@ -232,19 +249,12 @@ fn spawn(dir: &Path, args: &[&str], input: Option<Vec<u8>>) -> Option<(i32, Vec<
         // Never take index.lock: the agent's own git commands must not fail because of us.
         .env("GIT_OPTIONAL_LOCKS", "0")
         .env("GIT_TERMINAL_PROMPT", "0")
-        .stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .map_err(|e| crate::log::note(&format!("git {args:?}: cannot start: {e}")))
         .ok()?;
-    if let (Some(input), Some(mut stdin)) = (input, child.stdin.take()) {
-        // Written from a thread: git may start answering before it has read everything.
-        std::thread::spawn(move || {
-            use std::io::Write;
-            let _ = stdin.write_all(&input);
-        });
-    }
     let stdout = child.stdout.take()?;
     let reader = std::thread::spawn(move || {
         let mut out = Vec::new();

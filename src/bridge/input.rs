@@ -82,10 +82,11 @@ fn gather(project: &Project, run: Option<Run>, request: &Request) -> Result<Inpu
         .as_ref()
         .and_then(|r| r.worktree.as_deref().or(r.cwd.as_deref()))
         .map_or_else(|| request.cwd.clone(), PathBuf::from);
-    let snapshot = git::snapshot(&start);
-    let top = snapshot
-        .as_ref()
-        .map_or_else(|| project.root.clone(), |s| s.toplevel.clone());
+    // `git status` stats every file of the work tree: taken only when the files come from it.
+    let git_top = git::toplevel(&start);
+    let in_git = git_top.is_some();
+    let top = git_top.unwrap_or_else(|| project.root.clone());
+    let snapshot = || if in_git { git::snapshot(&top) } else { None };
     let mut input = Input {
         agent: run
             .as_ref()
@@ -101,7 +102,7 @@ fn gather(project: &Project, run: Option<Run>, request: &Request) -> Result<Inpu
     };
     let mut candidates: Vec<PathBuf> = Vec::new();
     if let Some(rev) = request.since.as_deref() {
-        let snapshot = snapshot.as_ref().ok_or_else(|| {
+        let snapshot = snapshot().ok_or_else(|| {
             Error::Failed(format!(
                 "--since needs a git work tree; {} is not in one",
                 start.display()
@@ -109,7 +110,7 @@ fn gather(project: &Project, run: Option<Run>, request: &Request) -> Result<Inpu
         })?;
         let commit = git::resolve_commit(&top, rev)
             .ok_or_else(|| Error::Usage(format!("--since {rev}: not a commit in {}", top.display())))?;
-        let changed = git::changed_since(snapshot, Some(&commit), &Default::default())
+        let changed = git::changed_since(&snapshot, Some(&commit), &Default::default())
             .ok_or_else(|| Error::Failed(format!("git could not list the files changed since {rev}")))?;
         candidates.extend(changed.iter().map(|p| top.join(p)));
         input.commits = git::commit_messages(&top, &commit, "HEAD", MAX_COMMITS).unwrap_or_default();
@@ -118,9 +119,9 @@ fn gather(project: &Project, run: Option<Run>, request: &Request) -> Result<Inpu
         let path = absolute(&request.cwd, file);
         if path.is_dir() {
             let below = relative_to(&path, &top).unwrap_or_default();
-            let listed = snapshot
-                .as_ref()
-                .and_then(|_| git::files_below(&top, if below.is_empty() { "." } else { &below }));
+            let listed = in_git
+                .then(|| git::files_below(&top, if below.is_empty() { "." } else { &below }))
+                .flatten();
             match listed {
                 Some(files) => candidates.extend(files.iter().map(|p| top.join(p))),
                 None => walk(&path, &mut candidates),
@@ -130,9 +131,9 @@ fn gather(project: &Project, run: Option<Run>, request: &Request) -> Result<Inpu
         }
     }
     if let (false, Some(run)) = (explicit, run.as_ref()) {
-        candidates.extend(run_files(run, snapshot.as_ref()).iter().map(|p| top.join(p)));
+        candidates.extend(run_files(run, snapshot).iter().map(|p| top.join(p)));
         candidates.extend(run.tool_edits_absolute());
-        if let (Some(from), Some(_)) = (run.head_at_start.as_deref(), snapshot.as_ref()) {
+        if let (Some(from), true) = (run.head_at_start.as_deref(), in_git) {
             let to = run.head_at_end.as_deref().unwrap_or("HEAD");
             if from != to {
                 input.commits = git::commit_messages(&top, from, to, MAX_COMMITS).unwrap_or_default();
@@ -149,9 +150,7 @@ fn gather(project: &Project, run: Option<Run>, request: &Request) -> Result<Inpu
     }
     paths.sort();
     paths.dedup();
-    if snapshot.is_some()
-        && let Some(ignored) = git::ignored(&top, &paths)
-    {
+    if in_git && let Some(ignored) = git::ignored(&top, &paths) {
         input.ignored = paths.iter().filter(|p| ignored.contains(*p)).count();
         paths.retain(|p| !ignored.contains(p));
     }
@@ -197,11 +196,12 @@ fn find_run(project: &Project, agent: &str, need_run: bool) -> Result<Option<Run
 }
 
 /// The files git says the run changed: as recorded at its stop, or computed now from its start.
-fn run_files(run: &Run, now: Option<&git::Snapshot>) -> Vec<String> {
+fn run_files(run: &Run, now: impl FnOnce() -> Option<git::Snapshot>) -> Vec<String> {
     if let Some(files) = &run.files_changed {
         return files.clone();
     }
-    now.and_then(|now| git::changed_since(now, run.head_at_start.as_deref(), &run.dirty_at_start))
+    now()
+        .and_then(|now| git::changed_since(&now, run.head_at_start.as_deref(), &run.dirty_at_start))
         .unwrap_or_default()
 }
 

@@ -10,6 +10,7 @@ pub mod facts;
 pub mod handoff;
 pub mod input;
 pub mod merge;
+pub mod parallel;
 pub mod read;
 pub mod render;
 pub mod ticket;
@@ -64,11 +65,12 @@ pub fn build(input: &Input, ticket: Option<Ticket>, settings: &Settings) -> Hand
     let message = input.message.as_deref();
     let run_id = input.run.as_ref().map(|r| r.id.clone());
     let read: BTreeSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    let texts = render::texts(&heading, &facts, input.paths.len(), &stats, message, run_id.as_deref());
     Handoff {
         agent: input.agent.clone(),
-        summary: render::summary(&heading, &facts, input.paths.len(), &stats, message),
+        summary: texts.summary,
         artifacts: handoff::artifacts(&input.paths, &read, &facts, &input.top),
-        context_for_next: render::context_for_next(&heading, &facts, message, run_id.as_deref()),
+        context_for_next: texts.context_for_next,
         domain: domain.map(str::to_owned),
         ticket,
         run_id,

@@ -5,6 +5,7 @@
 
 use std::io::Read;
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
 
@@ -84,15 +85,23 @@ impl ReadStats {
     }
 }
 
-/// Reads `paths` (relative to `top`) in order, within `max_file` bytes each and the total budget.
+/// Reads `paths` (relative to `top`), spread over the cores, within `max_file` bytes each
+/// and the total budget; the files come back in the order of `paths`.
 pub fn read_all(top: &Path, paths: &[String], max_file: u64) -> (Vec<ReadFile>, ReadStats) {
+    let budget = AtomicU64::new(MAX_TOTAL_BYTES);
+    let results = super::parallel::map(paths, |path| {
+        let result = read_one(&top.join(path), max_file, budget.load(Ordering::Relaxed));
+        if let Ok(text) = &result {
+            let spent = text.len() as u64;
+            let _ = budget.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |b| Some(b.saturating_sub(spent)));
+        }
+        result
+    });
     let mut stats = ReadStats::default();
     let mut files = Vec::new();
-    let mut budget = MAX_TOTAL_BYTES;
-    for path in paths {
-        match read_one(&top.join(path), max_file, budget) {
+    for (path, result) in paths.iter().zip(results) {
+        match result {
             Ok(text) => {
-                budget -= text.len() as u64;
                 stats.read += 1;
                 files.push(ReadFile {
                     path: path.clone(),
@@ -133,31 +142,21 @@ impl Skip {
     }
 }
 
-/// Reads one file as text, or says why not.
+/// Reads one file as text, or says why not. One open (never through a symlink, never
+/// blocking on a FIFO) and one stat: the size is known before a byte is read.
 pub fn read_one(path: &Path, max_file: u64, budget: u64) -> Result<String, Skip> {
-    let meta = std::fs::symlink_metadata(path).map_err(|e| match e.kind() {
+    let (file, meta) = crate::fsx::open_regular_nofollow(path).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => Skip::Missing,
+        std::io::ErrorKind::InvalidInput => Skip::NotRegular,
+        _ if crate::fsx::is_symlink_error(&e) => Skip::Symlink,
         _ => Skip::Unreadable,
     })?;
-    if meta.file_type().is_symlink() {
-        return Err(Skip::Symlink);
-    }
-    if !meta.is_file() {
-        return Err(Skip::NotRegular);
-    }
     if meta.len() > max_file {
         return Err(Skip::TooLarge);
     }
     if meta.len() > budget {
         return Err(Skip::OverBudget);
     }
-    // Opened without following a link swapped in since the check, never blocking on a FIFO.
-    let file = crate::fsx::open_regular_nofollow(path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => Skip::Missing,
-        std::io::ErrorKind::InvalidInput => Skip::NotRegular,
-        _ if crate::fsx::is_symlink_error(&e) => Skip::Symlink,
-        _ => Skip::Unreadable,
-    })?;
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     file.take(max_file.min(budget) + 1)
         .read_to_end(&mut bytes)

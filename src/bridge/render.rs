@@ -38,13 +38,42 @@ impl Heading<'_> {
     }
 }
 
+/// What a run did, in words: `(summary, contextForNext)`.
+pub struct Texts {
+    pub summary: String,
+    pub context_for_next: String,
+}
+
+/// Both texts of a handoff (the sections are built once for both).
+pub fn texts(
+    heading: &Heading<'_>,
+    facts: &Facts,
+    files: usize,
+    stats: &ReadStats,
+    message: Option<&str>,
+    run_id: Option<&str>,
+) -> Texts {
+    let sections = sections(facts, heading.domain);
+    Texts {
+        summary: summary(heading, facts, &sections, files, stats, message),
+        context_for_next: context_for_next(heading, facts, &sections, message, run_id),
+    }
+}
+
 /// The summary: who, for which ticket, how many files, and the names by kind.
-pub fn summary(heading: &Heading<'_>, facts: &Facts, files: usize, stats: &ReadStats, message: Option<&str>) -> String {
+fn summary(
+    heading: &Heading<'_>,
+    facts: &Facts,
+    sections: &[Section],
+    files: usize,
+    stats: &ReadStats,
+    message: Option<&str>,
+) -> String {
     if facts.is_empty() {
         return format!("{UNSTRUCTURED}{}", message.unwrap_or("").trim());
     }
-    let counts: Vec<String> = sections(facts, heading.domain)
-        .into_iter()
+    let counts: Vec<String> = sections
+        .iter()
         .filter(|s| s.in_summary)
         .map(|s| {
             let shown: Vec<&str> = s.names.iter().take(SUMMARY_NAMES).map(String::as_str).collect();
@@ -69,7 +98,13 @@ pub fn summary(heading: &Heading<'_>, facts: &Facts, files: usize, stats: &ReadS
 
 /// `contextForNext`: a heading line, then one line per item the next agent needs, within
 /// [`CONTEXT_BUDGET`].
-pub fn context_for_next(heading: &Heading<'_>, facts: &Facts, message: Option<&str>, run_id: Option<&str>) -> String {
+fn context_for_next(
+    heading: &Heading<'_>,
+    facts: &Facts,
+    sections: &[Section],
+    message: Option<&str>,
+    run_id: Option<&str>,
+) -> String {
     let mut lines = vec![format!("Handoff from {}:", heading.text())];
     if facts.is_empty() {
         lines.push(format!(
@@ -77,9 +112,9 @@ pub fn context_for_next(heading: &Heading<'_>, facts: &Facts, message: Option<&s
             message.unwrap_or("(no final message)").trim()
         ));
     } else {
-        for section in sections(facts, heading.domain) {
+        for section in sections {
             lines.push(format!("{}:", section.title));
-            lines.extend(section.lines.into_iter().map(|l| format!("- {l}")));
+            lines.extend(section.lines.iter().map(|l| format!("- {l}")));
         }
         lines.push("Use these exact names; the files listed hold the details.".into());
     }
@@ -400,11 +435,15 @@ fn column_text(c: &Column, t: &Table) -> String {
 /// `NAME (place; place)`, one line per name in first-seen order.
 fn grouped(items: impl Iterator<Item = (String, String)>) -> impl Iterator<Item = String> {
     let mut lines: Vec<(String, Vec<String>)> = Vec::new();
+    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for (name, place) in items {
-        match lines.iter_mut().find(|(n, _)| *n == name) {
-            Some((_, places)) if !places.contains(&place) => places.push(place),
+        match index.get(&name) {
+            Some(&i) if !lines[i].1.contains(&place) => lines[i].1.push(place),
             Some(_) => {}
-            None => lines.push((name, vec![place])),
+            None => {
+                index.insert(name.clone(), lines.len());
+                lines.push((name, vec![place]));
+            }
         }
     }
     lines
@@ -412,15 +451,10 @@ fn grouped(items: impl Iterator<Item = (String, String)>) -> impl Iterator<Item 
         .map(|(name, places)| format!("{name} ({})", places.join("; ")))
 }
 
-fn unique(names: impl Iterator<Item = String>) -> impl Iterator<Item = String> {
-    let mut seen: Vec<String> = Vec::new();
-    names.filter(move |n| {
-        let new = !seen.contains(n);
-        if new {
-            seen.push(n.clone());
-        }
-        new
-    })
+/// The items once each, in first-seen order.
+fn unique(items: impl Iterator<Item = String>) -> impl Iterator<Item = String> {
+    let mut seen = std::collections::HashSet::new();
+    items.filter(move |item| seen.insert(item.clone()))
 }
 
 fn clip(text: &str, max: usize) -> String {

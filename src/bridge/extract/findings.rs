@@ -14,6 +14,10 @@ pub fn extract(sources: &[Source<'_>]) -> Facts {
 pub fn extract_with(sources: &[Source<'_>], settings: &Settings) -> Facts {
     let prefixes = prefixes(settings);
     per_file(sources, |source| {
+        // Most files name no id anywhere: only those that do are read for their comments.
+        if ids_in(source.text, &prefixes).is_empty() {
+            return Facts::default();
+        }
         let Some(text) = commented_text(source) else {
             return Facts::default();
         };

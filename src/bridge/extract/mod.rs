@@ -17,8 +17,6 @@ pub mod sql;
 pub mod syntax;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::facts::Facts;
 
@@ -75,78 +73,23 @@ pub fn all_with(sources: &[Source<'_>], settings: &Settings) -> Vec<Facts> {
         .collect()
 }
 
-/// Most threads [`map_files`] starts.
-const MAX_WORKERS: usize = 8;
-/// Stack of a worker: parsers recurse (sqlparser stops at depth 50, which needs more than
-/// the 2 MiB a spawned thread gets by default in a debug build).
-const WORKER_STACK: usize = 16 * 1024 * 1024;
-
 /// Runs `extract_one` on every source, spread over the cores, and appends the results in
 /// source order. A file whose extraction panics is recorded in `unparsed`; the rest count.
 pub fn per_file<F>(sources: &[Source<'_>], extract_one: F) -> Facts
 where
     F: Fn(&Source<'_>) -> Facts + Sync,
 {
-    let found = map_files(
-        sources,
-        |source| Some(extract_one(source)).filter(|facts| *facts != Facts::default()),
-        |source| {
-            Some(Facts {
-                unparsed: vec![format!("{}: the extractor failed on this file", source.path)],
-                ..Facts::default()
-            })
-        },
-    );
+    let found = super::parallel::map(sources, |source| {
+        catch_unwind(AssertUnwindSafe(|| extract_one(source))).unwrap_or_else(|_| Facts {
+            unparsed: vec![format!("{}: the extractor failed on this file", source.path)],
+            ..Facts::default()
+        })
+    });
     let mut facts = Facts::default();
     for f in found {
         facts.append(f);
     }
     facts
-}
-
-/// Runs `map_one` on every source, spread over the cores, and returns what it gave in source
-/// order. A source on which `map_one` panics gives `failed(source)` instead.
-pub fn map_files<T, F, E>(sources: &[Source<'_>], map_one: F, failed: E) -> Vec<T>
-where
-    T: Send,
-    F: Fn(&Source<'_>) -> Option<T> + Sync,
-    E: Fn(&Source<'_>) -> Option<T> + Sync,
-{
-    let guarded =
-        |source: &Source<'_>| catch_unwind(AssertUnwindSafe(|| map_one(source))).unwrap_or_else(|_| failed(source));
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let workers = cores.min(MAX_WORKERS).min(sources.len());
-    let next = AtomicUsize::new(0);
-    let found: Mutex<Vec<(usize, T)>> = Mutex::new(Vec::new());
-    let work = || {
-        let mut mine = Vec::new();
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(source) = sources.get(i) else { break };
-            if let Some(value) = guarded(source) {
-                mine.push((i, value));
-            }
-        }
-        found.lock().unwrap_or_else(|e| e.into_inner()).extend(mine);
-    };
-    if workers > 1 {
-        std::thread::scope(|scope| {
-            for _ in 1..workers {
-                let spawned = std::thread::Builder::new()
-                    .stack_size(WORKER_STACK)
-                    .spawn_scoped(scope, work);
-                if spawned.is_err() {
-                    break;
-                }
-            }
-            work();
-        });
-    } else {
-        work();
-    }
-    let mut found = found.into_inner().unwrap_or_else(|e| e.into_inner());
-    found.sort_by_key(|(i, _)| *i);
-    found.into_iter().map(|(_, value)| value).collect()
 }
 
 #[cfg(test)]

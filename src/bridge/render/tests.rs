@@ -56,6 +56,14 @@ fn facts() -> Facts {
     }
 }
 
+fn context_for_next(heading: &Heading<'_>, facts: &Facts, message: Option<&str>, run_id: Option<&str>) -> String {
+    texts(heading, facts, 0, &ReadStats::default(), message, run_id).context_for_next
+}
+
+fn summary(heading: &Heading<'_>, facts: &Facts, files: usize, stats: &ReadStats, message: Option<&str>) -> String {
+    texts(heading, facts, files, stats, message, None).summary
+}
+
 fn heading<'a>(domain: Option<&'a str>, ticket: Option<&'a Ticket>) -> Heading<'a> {
     Heading {
         agent: "db-coding-agent",

@@ -19,10 +19,11 @@ mod tests;
 pub mod ui;
 
 use std::cell::RefCell;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use self::scan::{FileScan, scan_file};
 use super::syntax::Parsers;
-use super::{Settings, Source, map_files};
+use super::{Settings, Source};
 use crate::bridge::facts::Facts;
 
 /// Design-system packages whose imports are reported when the config names none (the
@@ -50,12 +51,13 @@ pub fn extract_with(sources: &[Source<'_>], settings: &Settings) -> Facts {
     } else {
         settings.design_system.clone()
     };
-    let scans = map_files(
-        sources,
-        |source| PARSERS.with_borrow_mut(|parsers| scan_file(source, parsers, &design_systems)),
-        |source| Some(FileScan::failed(source.path)),
-    );
-    scan::link(scans)
+    let scans = crate::bridge::parallel::map(sources, |source| {
+        catch_unwind(AssertUnwindSafe(|| {
+            PARSERS.with_borrow_mut(|parsers| scan_file(source, parsers, &design_systems))
+        }))
+        .unwrap_or_else(|_| Some(FileScan::failed(source.path)))
+    });
+    scan::link(scans.into_iter().flatten().collect())
 }
 
 thread_local! {
