@@ -6,11 +6,11 @@ use tree_sitter::Node;
 
 use crate::bridge::extract::syntax::literal::string;
 use crate::bridge::extract::syntax::rust::last_segment;
-use crate::bridge::extract::syntax::{Lang, ParsedFile, named_children, walk_clean};
+use crate::bridge::extract::syntax::{Fields, Lang, NodeIndex, ParsedFile, named_children};
 use crate::bridge::facts::EnvVar;
 
 /// Reads the environment variables one file reads into `out`, each once per file.
-pub fn scan(file: &ParsedFile<'_>, out: &mut Vec<EnvVar>) {
+pub fn scan(file: &ParsedFile<'_>, index: &NodeIndex<'_>, out: &mut Vec<EnvVar>) {
     let mut found: Vec<EnvVar> = Vec::new();
     let mut add = |name: &str, source: &str| {
         if is_env_name(name) && !found.iter().any(|have| have.name == name) {
@@ -21,11 +21,22 @@ pub fn scan(file: &ParsedFile<'_>, out: &mut Vec<EnvVar>) {
             });
         }
     };
-    walk_clean(file.root(), |node| match file.lang {
-        Lang::TypeScript | Lang::Tsx | Lang::JavaScript => script(file, node, &mut add),
-        Lang::Python => python(file, node, &mut add),
-        Lang::Rust => rust(file, node, &mut add),
-    });
+    index.each(
+        &[
+            "member_expression",
+            "subscript_expression",
+            "variable_declarator",
+            "subscript",
+            "call",
+            "call_expression",
+            "macro_invocation",
+        ],
+        |node| match file.lang {
+            Lang::TypeScript | Lang::Tsx | Lang::JavaScript => script(file, node, &mut add),
+            Lang::Python => python(file, node, &mut add),
+            Lang::Rust => rust(file, node, &mut add),
+        },
+    );
     out.extend(found);
 }
 
@@ -44,15 +55,14 @@ fn script(file: &ParsedFile<'_>, node: Node<'_>, add: &mut impl FnMut(&str, &str
     };
     match node.kind() {
         "member_expression" => {
-            if let (Some(object), Some(property)) =
-                (node.child_by_field_name("object"), file.field_text(node, "property"))
+            if let (Some(object), Some(property)) = (node.field("object"), file.field_text(node, "property"))
                 && let Some(from) = source(object)
             {
                 add(property, from);
             }
         }
         "subscript_expression" => {
-            if let (Some(object), Some(index)) = (node.child_by_field_name("object"), node.child_by_field_name("index"))
+            if let (Some(object), Some(index)) = (node.field("object"), node.field("index"))
                 && let Some(from) = source(object)
                 && let Some(name) = string(file, index)
             {
@@ -60,7 +70,7 @@ fn script(file: &ParsedFile<'_>, node: Node<'_>, add: &mut impl FnMut(&str, &str
             }
         }
         "variable_declarator" => {
-            if let (Some(pattern), Some(value)) = (node.child_by_field_name("name"), node.child_by_field_name("value"))
+            if let (Some(pattern), Some(value)) = (node.field("name"), node.field("value"))
                 && pattern.kind() == "object_pattern"
                 && let Some(from) = source(value)
             {
@@ -68,9 +78,7 @@ fn script(file: &ParsedFile<'_>, node: Node<'_>, add: &mut impl FnMut(&str, &str
                     match property.kind() {
                         "shorthand_property_identifier_pattern" => add(file.text(property), from),
                         "pair_pattern" | "object_assignment_pattern" => {
-                            let key = property
-                                .child_by_field_name("key")
-                                .or_else(|| property.child_by_field_name("left"));
+                            let key = property.field("key").or_else(|| property.field("left"));
                             if let Some(key) = key {
                                 add(file.text(key), from);
                             }
@@ -87,8 +95,7 @@ fn script(file: &ParsedFile<'_>, node: Node<'_>, add: &mut impl FnMut(&str, &str
 fn python(file: &ParsedFile<'_>, node: Node<'_>, add: &mut impl FnMut(&str, &str)) {
     match node.kind() {
         "subscript" => {
-            if let (Some(value), Some(index)) =
-                (node.child_by_field_name("value"), node.child_by_field_name("subscript"))
+            if let (Some(value), Some(index)) = (node.field("value"), node.field("subscript"))
                 && matches!(file.text(value), "os.environ" | "environ")
                 && let Some(name) = string(file, index)
             {
@@ -104,9 +111,7 @@ fn python(file: &ParsedFile<'_>, node: Node<'_>, add: &mut impl FnMut(&str, &str
                 "os.getenv" | "getenv" => "os.getenv",
                 _ => return,
             };
-            let first = node
-                .child_by_field_name("arguments")
-                .and_then(|args| args.named_child(0));
+            let first = node.field("arguments").and_then(|args| args.named_child(0));
             if let Some(name) = first.and_then(|arg| string(file, arg)) {
                 add(&name, source);
             }
@@ -128,9 +133,7 @@ fn rust(file: &ParsedFile<'_>, node: Node<'_>, add: &mut impl FnMut(&str, &str))
             if !reads_env {
                 return;
             }
-            let first = node
-                .child_by_field_name("arguments")
-                .and_then(|args| args.named_child(0));
+            let first = node.field("arguments").and_then(|args| args.named_child(0));
             if let Some(name) = first.and_then(|arg| string(file, arg)) {
                 add(&name, "std::env::var");
             }

@@ -1,6 +1,7 @@
 //! One file's scan: which scanners want it (a cheap text check before any parse), the parse,
 //! the scanners over the one tree; and the link step that puts all files' scans together.
 
+use std::cell::OnceCell;
 use std::collections::HashSet;
 
 use memchr::memmem;
@@ -16,7 +17,7 @@ use super::ui::{self, StarFile};
 use super::{env, services};
 use crate::bridge::extract::Source;
 use crate::bridge::extract::syntax::literal::Constants;
-use crate::bridge::extract::syntax::{Lang, ParsedFile, Parsers, Unparsed};
+use crate::bridge::extract::syntax::{Lang, NodeIndex, ParsedFile, Parsers, Unparsed};
 use crate::bridge::facts::Facts;
 
 /// Everything one file yields before files are linked.
@@ -90,7 +91,7 @@ impl Wants {
                 .iter()
                 .any(|needle| memmem::find(text.as_bytes(), needle.as_bytes()).is_some())
         };
-        let services = has(&["Service"]);
+        let services = has(&["Service"]) && has(&["class ", "impl ", "trait "]);
         match lang {
             Lang::TypeScript | Lang::Tsx | Lang::JavaScript => Wants {
                 node_routes: has(&["express", "Router", "koa", "fastify", "('/", "(\"/", "(`"]),
@@ -104,7 +105,14 @@ impl Wants {
                     && (lang == Lang::Tsx
                         || path.ends_with(".jsx")
                         || has(&["react", "React", "</", "/>", "export *", "export {"])),
-                router: has(&["Route"]) || path.ends_with("app/routes.ts") || path.ends_with("app/routes.tsx"),
+                router: has(&[
+                    "<Route",
+                    "createBrowserRouter",
+                    "createHashRouter",
+                    "createMemoryRouter",
+                    "useRoutes",
+                ]) || path.ends_with("app/routes.ts")
+                    || path.ends_with("app/routes.tsx"),
                 fs_routes: path.starts_with("app/")
                     || path.starts_with("pages/")
                     || path.contains("/app/")
@@ -225,73 +233,96 @@ pub fn scan_file(source: &Source<'_>, parsers: &mut Parsers, design_systems: &[S
 }
 
 fn scan_tree(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String], scan: &mut FileScan) {
-    let constants = Constants::of(file);
+    let constants = LazyConstants::new(file);
+    let constants = &constants;
+    let index = NodeIndex::of(file);
+    let index = &index;
     if wants.env {
-        env::scan(file, &mut scan.facts.env_vars);
+        env::scan(file, index, &mut scan.facts.env_vars);
     }
     if wants.services {
-        services::scan(file, &mut scan.facts.services);
+        services::scan(file, index, &mut scan.facts.services);
     }
     match file.lang {
         Lang::TypeScript | Lang::Tsx | Lang::JavaScript => {
             let module = ScriptModule::read(file);
             if wants.node_routes {
-                node::scan(file, &module, &constants, &mut scan.routes);
+                node::scan(file, index, &module, constants.get(), &mut scan.routes);
             }
             if wants.nest {
-                nest::scan(file, &constants, &mut scan.routes);
+                nest::scan(file, index, constants.get(), &mut scan.routes);
             }
             if wants.shapes {
-                shapes::script::scan(file, &mut scan.shapes);
+                shapes::script::scan(file, index, &mut scan.shapes);
             }
             if wants.zod {
                 shapes::zod::scan(file, &module, &mut scan.shapes);
             }
             if wants.typeorm {
-                orm::typeorm::scan(file, &mut scan.tables);
+                orm::typeorm::scan(file, index, &mut scan.tables);
             }
-            scan_frontend(file, &module, &constants, wants, design_systems, scan);
+            scan_frontend(file, index, &module, constants, wants, design_systems, scan);
             scan.module = OwnedModule::Script(module);
         }
         Lang::Python => {
             let module = PythonModule::read(file);
             if wants.python_routes {
-                python::scan(file, &module, &constants, &mut scan.routes);
+                python::scan(file, index, &module, constants.get(), &mut scan.routes);
             }
             if wants.shapes {
-                shapes::pydantic::scan(file, &mut scan.shapes);
+                shapes::pydantic::scan(file, index, &mut scan.shapes);
             }
             if wants.sqlalchemy {
-                orm::sqlalchemy::scan(file, &mut scan.tables);
+                orm::sqlalchemy::scan(file, index, &mut scan.tables);
             }
             if wants.django {
-                orm::django::scan(file, &mut scan.tables);
+                orm::django::scan(file, index, &mut scan.tables);
             }
             scan.module = OwnedModule::Python(module);
         }
         Lang::Rust => {
             if wants.axum {
-                axum::scan(file, &constants, &mut scan.routes);
+                axum::scan(file, index, constants.get(), &mut scan.routes);
             }
             if wants.actix {
-                actix::scan(file, &constants, &mut scan.routes);
+                actix::scan(file, index, constants.get(), &mut scan.routes);
             }
             if wants.diesel {
-                orm::diesel::scan(file, &mut scan.tables);
+                orm::diesel::scan(file, index, &mut scan.tables);
             }
             if wants.seaorm {
-                orm::seaorm::scan(file, &mut scan.tables);
+                orm::seaorm::scan(file, index, &mut scan.tables);
             }
             scan.module = OwnedModule::Rust(RustModule::read(file));
         }
     }
 }
 
+/// A file's string constants, read the first time a scanner needs them.
+struct LazyConstants<'f, 'a> {
+    file: &'f ParsedFile<'a>,
+    constants: OnceCell<Constants>,
+}
+
+impl<'f, 'a> LazyConstants<'f, 'a> {
+    fn new(file: &'f ParsedFile<'a>) -> Self {
+        LazyConstants {
+            file,
+            constants: OnceCell::new(),
+        }
+    }
+
+    fn get(&self) -> &Constants {
+        self.constants.get_or_init(|| Constants::of(self.file))
+    }
+}
+
 /// Components, routes, state and design-system imports of a script file.
 fn scan_frontend(
     file: &ParsedFile<'_>,
+    index: &NodeIndex<'_>,
     module: &ScriptModule,
-    constants: &Constants,
+    constants: &LazyConstants<'_, '_>,
     wants: Wants,
     design_systems: &[String],
     scan: &mut FileScan,
@@ -302,7 +333,7 @@ fn scan_frontend(
         scan.star_sources = found.star_sources;
     }
     if wants.router {
-        ui::router::scan(file, constants, &mut scan.facts.routes);
+        ui::router::scan(file, constants.get(), &mut scan.facts.routes);
     }
     if wants.fs_routes {
         let default_name = module.exports.iter().find_map(|export| match export {
@@ -318,7 +349,7 @@ fn scan_frontend(
         scan.facts.endpoints.extend(found.endpoints);
     }
     if wants.state {
-        ui::state::scan(file, module, &mut scan.facts.state);
+        ui::state::scan(file, index, module, &mut scan.facts.state);
     }
     if wants.design {
         ui::design::scan(file, design_systems, &mut scan.facts.design_system);

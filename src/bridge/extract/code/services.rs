@@ -4,25 +4,28 @@
 
 use tree_sitter::Node;
 
-use crate::bridge::extract::syntax::{Lang, ParsedFile, named_children, walk_clean};
+use crate::bridge::extract::syntax::{Fields, Lang, NodeIndex, ParsedFile, named_children};
 use crate::bridge::facts::Service;
 
 /// Reads the service classes of one file into `out`; impl blocks of one type are merged.
-pub fn scan(file: &ParsedFile<'_>, out: &mut Vec<Service>) {
+pub fn scan(file: &ParsedFile<'_>, index: &NodeIndex<'_>, out: &mut Vec<Service>) {
     let mut found: Vec<Service> = Vec::new();
-    walk_clean(file.root(), |node| {
-        let service = match (file.lang, node.kind()) {
-            (Lang::TypeScript | Lang::Tsx | Lang::JavaScript, "class_declaration") => script_class(file, node),
-            (Lang::Python, "class_definition") => python_class(file, node),
-            (Lang::Rust, "impl_item" | "trait_item") => rust_impl(file, node),
-            _ => None,
-        };
-        let Some(service) = service else { return };
-        match found.iter_mut().find(|have| have.name == service.name) {
-            Some(have) => have.methods.extend(service.methods),
-            None => found.push(service),
-        }
-    });
+    index.each(
+        &["class_declaration", "class_definition", "impl_item", "trait_item"],
+        |node| {
+            let service = match (file.lang, node.kind()) {
+                (Lang::TypeScript | Lang::Tsx | Lang::JavaScript, "class_declaration") => script_class(file, node),
+                (Lang::Python, "class_definition") => python_class(file, node),
+                (Lang::Rust, "impl_item" | "trait_item") => rust_impl(file, node),
+                _ => None,
+            };
+            let Some(service) = service else { return };
+            match found.iter_mut().find(|have| have.name == service.name) {
+                Some(have) => have.methods.extend(service.methods),
+                None => found.push(service),
+            }
+        },
+    );
     out.extend(found);
 }
 
@@ -45,7 +48,7 @@ fn script_class(file: &ParsedFile<'_>, class: Node<'_>) -> Option<Service> {
     if !exported || !is_service(name) {
         return None;
     }
-    let body = class.child_by_field_name("body")?;
+    let body = class.field("body")?;
     let methods = named_children(body)
         .into_iter()
         .filter(|member| member.kind() == "method_definition")
@@ -57,7 +60,7 @@ fn script_class(file: &ParsedFile<'_>, class: Node<'_>) -> Option<Service> {
                         || child.kind() == "accessibility_modifier" && file.text(child) != "public"
                 })
         })
-        .filter_map(|member| member.child_by_field_name("name"))
+        .filter_map(|member| member.field("name"))
         .filter(|name| name.kind() == "property_identifier")
         .map(|name| file.text(name).to_owned())
         .filter(|name| name != "constructor")
@@ -71,11 +74,11 @@ fn python_class(file: &ParsedFile<'_>, class: Node<'_>) -> Option<Service> {
     if !is_service(name) {
         return None;
     }
-    let body = class.child_by_field_name("body")?;
+    let body = class.field("body")?;
     let methods = named_children(body)
         .into_iter()
         .map(|statement| match statement.kind() {
-            "decorated_definition" => statement.child_by_field_name("definition").unwrap_or(statement),
+            "decorated_definition" => statement.field("definition").unwrap_or(statement),
             _ => statement,
         })
         .filter(|statement| statement.kind() == "function_definition")
@@ -89,15 +92,15 @@ fn python_class(file: &ParsedFile<'_>, class: Node<'_>) -> Option<Service> {
 /// `impl UserService { pub fn … }` (inherent impls only) and `trait UserService { fn … }`.
 fn rust_impl(file: &ParsedFile<'_>, item: Node<'_>) -> Option<Service> {
     let is_trait = item.kind() == "trait_item";
-    if !is_trait && item.child_by_field_name("trait").is_some() {
+    if !is_trait && item.field("trait").is_some() {
         return None;
     }
-    let name_node = item.child_by_field_name(if is_trait { "name" } else { "type" })?;
+    let name_node = item.field(if is_trait { "name" } else { "type" })?;
     let name = file.text(name_node).split('<').next().unwrap_or_default();
     if !is_service(name) {
         return None;
     }
-    let body = item.child_by_field_name("body")?;
+    let body = item.field("body")?;
     let methods = named_children(body)
         .into_iter()
         .filter(|member| matches!(member.kind(), "function_item" | "function_signature_item"))

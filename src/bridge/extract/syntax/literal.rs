@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
-use super::{Lang, ParsedFile, named_children};
+use super::{Fields, Lang, ParsedFile, named_children};
 
 /// How deep a concatenation (`A + "/x" + B`) is followed before the rest is kept as written.
 const MAX_CONCAT_DEPTH: usize = 16;
@@ -56,7 +56,7 @@ fn parts<'t>(file: &ParsedFile<'_>, node: Node<'t>) -> Option<Vec<Part<'t>>> {
             let raw = prefix.contains(['r', 'R']);
             for child in named_children(node) {
                 match child.kind() {
-                    "interpolation" => out.push(Part::Expr(child.child_by_field_name("expression")?)),
+                    "interpolation" => out.push(Part::Expr(child.field("expression")?)),
                     "string_content" => out.push(Part::Text(file.text(child).to_owned())),
                     "escape_sequence" if raw => out.push(Part::Text(file.text(child).to_owned())),
                     "escape_sequence" => out.push(Part::Text(unescape(file.text(child)))),
@@ -115,7 +115,7 @@ impl Constants {
                 continue;
             }
             let statement = match statement.kind() {
-                "export_statement" => match statement.child_by_field_name("declaration") {
+                "export_statement" => match statement.field("declaration") {
                     Some(declaration) => declaration,
                     None => continue,
                 },
@@ -139,11 +139,23 @@ impl Constants {
         constants
     }
 
-    fn bind(&mut self, file: &ParsedFile<'_>, node: Node<'_>, name: &str, value: &str) {
-        let (Some(name), Some(value)) = (node.child_by_field_name(name), node.child_by_field_name(value)) else {
+    fn bind(&mut self, file: &ParsedFile<'_>, node: Node<'_>, name: &'static str, value: &'static str) {
+        let (Some(name), Some(value)) = (node.field(name), node.field(value)) else {
             return;
         };
-        if !matches!(name.kind(), "identifier") {
+        // Only what can hold a string is worth rendering.
+        let stringish = matches!(
+            unwrap_parens(value).kind(),
+            "string"
+                | "template_string"
+                | "concatenated_string"
+                | "string_literal"
+                | "raw_string_literal"
+                | "binary_expression"
+                | "binary_operator"
+                | "identifier"
+        );
+        if name.kind() != "identifier" || !stringish {
             return;
         }
         if let Some(text) = self.resolve(file, value) {
@@ -159,8 +171,42 @@ impl Constants {
     /// A string expression with every piece resolved: literals, template literals, f-strings,
     /// `+` concatenations and names of this file's constants. `None` if any piece is unknown.
     pub fn resolve(&self, file: &ParsedFile<'_>, node: Node<'_>) -> Option<String> {
-        let text = self.render(file, node, 0);
-        (!text.unresolved).then_some(text.value)
+        let mut out = String::new();
+        self.resolve_into(file, node, 0, &mut out).then_some(out)
+    }
+
+    /// Appends the value of `node` to `out`; false (and `out` half-written) at the first unknown piece.
+    fn resolve_into(&self, file: &ParsedFile<'_>, node: Node<'_>, depth: usize, out: &mut String) -> bool {
+        let node = unwrap_parens(node);
+        if let Some(pieces) = parts(file, node) {
+            return pieces.into_iter().all(|piece| match piece {
+                Part::Text(text) => {
+                    out.push_str(&text);
+                    true
+                }
+                Part::Expr(expr) => depth < MAX_CONCAT_DEPTH && self.resolve_into(file, expr, depth + 1, out),
+            });
+        }
+        match node.kind() {
+            "identifier" => match self.get(file.text(node)) {
+                Some(value) => {
+                    out.push_str(value);
+                    true
+                }
+                None => false,
+            },
+            "binary_expression" | "binary_operator" if depth < MAX_CONCAT_DEPTH => {
+                let (Some(left), Some(right), Some("+")) = (
+                    node.field("left"),
+                    node.field("right"),
+                    file.field_text(node, "operator"),
+                ) else {
+                    return false;
+                };
+                self.resolve_into(file, left, depth + 1, out) && self.resolve_into(file, right, depth + 1, out)
+            }
+            _ => false,
+        }
     }
 
     /// Like [`Constants::resolve`], but a piece that cannot be resolved is kept as written
@@ -195,9 +241,8 @@ impl Constants {
                 None => Rendered::unknown(file, node),
             },
             "binary_expression" | "binary_operator" if depth < MAX_CONCAT_DEPTH => {
-                let operator = node.child_by_field_name("operator").map(|op| file.text(op));
-                let (Some(left), Some(right)) = (node.child_by_field_name("left"), node.child_by_field_name("right"))
-                else {
+                let operator = node.field("operator").map(|op| file.text(op));
+                let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
                     return Rendered::unknown(file, node);
                 };
                 if operator != Some("+") {

@@ -2,11 +2,11 @@
 
 use tree_sitter::Node;
 
-use super::{ParsedFile, named_children};
+use super::{Fields, ParsedFile, named_children};
 
 /// The positional arguments of a call (keyword and splat arguments left out).
 pub fn positional<'t>(call: Node<'t>) -> Vec<Node<'t>> {
-    call.child_by_field_name("arguments")
+    call.field("arguments")
         .map(named_children)
         .unwrap_or_default()
         .into_iter()
@@ -21,10 +21,10 @@ pub fn positional<'t>(call: Node<'t>) -> Vec<Node<'t>> {
 
 /// The value of keyword argument `name` in a call.
 pub fn keyword<'t>(file: &ParsedFile<'_>, call: Node<'t>, name: &str) -> Option<Node<'t>> {
-    let arguments = call.child_by_field_name("arguments")?;
+    let arguments = call.field("arguments")?;
     named_children(arguments).into_iter().find_map(|arg| {
         (arg.kind() == "keyword_argument" && file.field_text(arg, "name") == Some(name))
-            .then(|| arg.child_by_field_name("value"))
+            .then(|| arg.field("value"))
             .flatten()
     })
 }
@@ -39,7 +39,7 @@ pub fn decorated<'t>(node: Node<'t>) -> Option<(Vec<Node<'t>>, Node<'t>)> {
     if node.kind() != "decorated_definition" {
         return None;
     }
-    let definition = node.child_by_field_name("definition")?;
+    let definition = node.field("definition")?;
     let decorators = named_children(node)
         .into_iter()
         .filter(|child| child.kind() == "decorator")
@@ -49,7 +49,7 @@ pub fn decorated<'t>(node: Node<'t>) -> Option<(Vec<Node<'t>>, Node<'t>)> {
 
 /// The base classes of a class definition as written (`models.Model`, `BaseModel`), keywords left out.
 pub fn bases<'a>(file: &ParsedFile<'a>, class: Node<'_>) -> Vec<&'a str> {
-    let Some(superclasses) = class.child_by_field_name("superclasses") else {
+    let Some(superclasses) = class.field("superclasses") else {
         return Vec::new();
     };
     named_children(superclasses)
@@ -61,10 +61,7 @@ pub fn bases<'a>(file: &ParsedFile<'a>, class: Node<'_>) -> Vec<&'a str> {
 
 /// The statements of a class or function body.
 pub fn body_statements<'t>(definition: Node<'t>) -> Vec<Node<'t>> {
-    definition
-        .child_by_field_name("body")
-        .map(named_children)
-        .unwrap_or_default()
+    definition.field("body").map(named_children).unwrap_or_default()
 }
 
 /// An `x = value` or `x: T = value` statement's parts: target name, annotation, value.
@@ -80,14 +77,14 @@ pub fn assignment<'t>(
     if assignment.kind() != "assignment" {
         return None;
     }
-    let left = assignment.child_by_field_name("left")?;
+    let left = assignment.field("left")?;
     if left.kind() != "identifier" {
         return None;
     }
     Some((
         file.text(left).to_owned(),
-        assignment.child_by_field_name("type"),
-        assignment.child_by_field_name("right"),
+        assignment.field("type"),
+        assignment.field("right"),
     ))
 }
 

@@ -3,7 +3,7 @@
 
 use tree_sitter::Node;
 
-use super::{ParsedFile, Walk, named_children, walk};
+use super::{Fields, ParsedFile, Walk, named_children, walk};
 
 /// How many method calls of one chain are read.
 const MAX_CHAIN: usize = 512;
@@ -30,22 +30,13 @@ pub fn chain<'t>(file: &ParsedFile<'_>, node: Node<'t>) -> (Node<'t>, Vec<ChainC
                 }
             }
             "call_expression" => {
-                let Some(function) = current
-                    .child_by_field_name("function")
-                    .filter(|f| f.kind() == "field_expression")
-                else {
+                let Some(function) = current.field("function").filter(|f| f.kind() == "field_expression") else {
                     break;
                 };
-                let (Some(value), Some(field)) = (
-                    function.child_by_field_name("value"),
-                    function.child_by_field_name("field"),
-                ) else {
+                let (Some(value), Some(field)) = (function.field("value"), function.field("field")) else {
                     break;
                 };
-                let args = current
-                    .child_by_field_name("arguments")
-                    .map(named_children)
-                    .unwrap_or_default();
+                let args = current.field("arguments").map(named_children).unwrap_or_default();
                 calls.push(ChainCall {
                     name: file.text(field).to_owned(),
                     args,
@@ -65,10 +56,10 @@ pub fn call_path<'a>(file: &ParsedFile<'a>, call: Node<'_>) -> Option<&'a str> {
     if call.kind() != "call_expression" {
         return None;
     }
-    let function = call.child_by_field_name("function")?;
+    let function = call.field("function")?;
     match function.kind() {
         "identifier" | "scoped_identifier" => Some(file.text(function)),
-        "generic_function" => function.child_by_field_name("function").map(|inner| file.text(inner)),
+        "generic_function" => function.field("function").map(|inner| file.text(inner)),
         _ => None,
     }
 }
@@ -89,9 +80,7 @@ impl<'t> Bindings<'t> {
         let mut lets = Vec::new();
         walk(body, |node| {
             if node.kind() == "let_declaration" {
-                if let (Some(pattern), Some(value)) =
-                    (node.child_by_field_name("pattern"), node.child_by_field_name("value"))
-                {
+                if let (Some(pattern), Some(value)) = (node.field("pattern"), node.field("value")) {
                     let pattern = if pattern.kind() == "mut_pattern" {
                         pattern.named_child(0).unwrap_or(pattern)
                     } else {
@@ -126,7 +115,7 @@ impl<'t> Bindings<'t> {
 pub fn attribute_arguments(file: &ParsedFile<'_>, attribute: Node<'_>) -> (Vec<String>, Vec<(String, String)>) {
     let mut positional = Vec::new();
     let mut pairs = Vec::new();
-    let Some(tokens) = attribute.child_by_field_name("arguments") else {
+    let Some(tokens) = attribute.field("arguments") else {
         return (positional, pairs);
     };
     let children: Vec<Node<'_>> = (0..tokens.child_count())
@@ -191,9 +180,9 @@ pub fn json_inner(file: &ParsedFile<'_>, type_node: Node<'_>) -> Option<String> 
         }
         if node.kind() == "generic_type"
             && node
-                .child_by_field_name("type")
+                .field("type")
                 .is_some_and(|name| last_segment(file.text(name)) == "Json")
-            && let Some(arguments) = node.child_by_field_name("type_arguments")
+            && let Some(arguments) = node.field("type_arguments")
         {
             let text = file.text(arguments);
             let inner = text
@@ -211,14 +200,12 @@ pub fn json_inner(file: &ParsedFile<'_>, type_node: Node<'_>) -> Option<String> 
 /// The `Json<T>` a handler takes (its request shape) and returns (its response shape).
 pub fn handler_shapes(file: &ParsedFile<'_>, function: Node<'_>) -> (Option<String>, Option<String>) {
     let request = function
-        .child_by_field_name("parameters")
+        .field("parameters")
         .map(named_children)
         .unwrap_or_default()
         .into_iter()
-        .filter_map(|parameter| parameter.child_by_field_name("type"))
+        .filter_map(|parameter| parameter.field("type"))
         .find_map(|kind| json_inner(file, kind));
-    let response = function
-        .child_by_field_name("return_type")
-        .and_then(|kind| json_inner(file, kind));
+    let response = function.field("return_type").and_then(|kind| json_inner(file, kind));
     (request, response)
 }

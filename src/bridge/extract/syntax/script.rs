@@ -4,13 +4,11 @@
 use tree_sitter::Node;
 
 use super::literal::unwrap_parens;
-use super::{ParsedFile, named_children};
+use super::{Fields, ParsedFile, named_children};
 
 /// The arguments of a call or `new` expression (comments left out).
 pub fn arguments<'t>(call: Node<'t>) -> Vec<Node<'t>> {
-    call.child_by_field_name("arguments")
-        .map(named_children)
-        .unwrap_or_default()
+    call.field("arguments").map(named_children).unwrap_or_default()
 }
 
 /// The value of property `key` in an object literal (`{ key: value }`, `{ key }`, `{ 'key': v }`).
@@ -21,9 +19,9 @@ pub fn property<'t>(file: &ParsedFile<'_>, object: Node<'t>, key: &str) -> Optio
     }
     named_children(object).into_iter().find_map(|entry| match entry.kind() {
         "pair" => {
-            let name = entry.child_by_field_name("key")?;
+            let name = entry.field("key")?;
             (property_name(file, name) == key)
-                .then(|| entry.child_by_field_name("value"))
+                .then(|| entry.field("value"))
                 .flatten()
         }
         "shorthand_property_identifier" if file.text(entry) == key => Some(entry),
@@ -42,9 +40,7 @@ pub fn keys(file: &ParsedFile<'_>, object: Node<'_>) -> Vec<String> {
         .into_iter()
         .filter_map(|entry| match entry.kind() {
             "pair" | "method_definition" => {
-                let key = entry
-                    .child_by_field_name("key")
-                    .or_else(|| entry.child_by_field_name("name"))?;
+                let key = entry.field("key").or_else(|| entry.field("name"))?;
                 // A computed key (`[api.reducerPath]`) has no name of its own.
                 (key.kind() != "computed_property_name").then(|| property_name(file, key))
             }
@@ -66,7 +62,7 @@ pub fn property_name(file: &ParsedFile<'_>, key: Node<'_>) -> String {
 pub fn decorator_name<'a>(file: &ParsedFile<'a>, decorator: Node<'_>) -> Option<&'a str> {
     let inner = decorator.named_child(0)?;
     let callee = if inner.kind() == "call_expression" {
-        inner.child_by_field_name("function")?
+        inner.field("function")?
     } else {
         inner
     };
@@ -155,16 +151,10 @@ pub fn member_chain<'t>(file: &ParsedFile<'_>, node: Node<'t>) -> (Node<'t>, Vec
     let mut calls = Vec::new();
     let mut current = unwrap_parens(node);
     while calls.len() < MAX_CHAIN && current.kind() == "call_expression" {
-        let Some(function) = current
-            .child_by_field_name("function")
-            .filter(|f| f.kind() == "member_expression")
-        else {
+        let Some(function) = current.field("function").filter(|f| f.kind() == "member_expression") else {
             break;
         };
-        let (Some(object), Some(property)) = (
-            function.child_by_field_name("object"),
-            function.child_by_field_name("property"),
-        ) else {
+        let (Some(object), Some(property)) = (function.field("object"), function.field("property")) else {
             break;
         };
         calls.push(ChainCall {

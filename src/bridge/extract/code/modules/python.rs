@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use tree_sitter::Node;
 
 use super::{PathIndex, parent_dir};
-use crate::bridge::extract::syntax::{ParsedFile, Walk, walk};
+use crate::bridge::extract::syntax::{Fields, ParsedFile, Walk, walk};
 
 /// One local name bound by an import: `from module import name as local` or `import module as local`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,7 +36,7 @@ impl PythonModule {
             }
             match statement.kind() {
                 "import_from_statement" => {
-                    let Some(from) = statement.child_by_field_name("module_name") else {
+                    let Some(from) = statement.field("module_name") else {
                         return Walk::Skip;
                     };
                     let from = file.text(from).to_owned();

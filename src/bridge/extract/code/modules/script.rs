@@ -7,7 +7,7 @@ use tree_sitter::Node;
 
 use super::{PathIndex, join_relative, parent_dir};
 use crate::bridge::extract::syntax::literal::string;
-use crate::bridge::extract::syntax::{ParsedFile, named_children};
+use crate::bridge::extract::syntax::{Fields, ParsedFile, named_children};
 
 /// How far an export is followed through re-exports and imports.
 const MAX_HOPS: usize = 8;
@@ -77,10 +77,7 @@ impl ScriptModule {
     }
 
     fn read_import(&mut self, file: &ParsedFile<'_>, statement: Node<'_>) {
-        let Some(source) = statement
-            .child_by_field_name("source")
-            .and_then(|node| string(file, node))
-        else {
+        let Some(source) = statement.field("source").and_then(|node| string(file, node)) else {
             return;
         };
         let Some(clause) = named_children(statement)
@@ -131,10 +128,7 @@ impl ScriptModule {
 
     fn read_requires(&mut self, file: &ParsedFile<'_>, declaration: Node<'_>) {
         for declarator in named_children(declaration) {
-            let (Some(name), Some(value)) = (
-                declarator.child_by_field_name("name"),
-                declarator.child_by_field_name("value"),
-            ) else {
+            let (Some(name), Some(value)) = (declarator.field("name"), declarator.field("value")) else {
                 continue;
             };
             let Some(source) = required_source(file, value) else {
@@ -167,13 +161,11 @@ impl ScriptModule {
     }
 
     fn read_export(&mut self, file: &ParsedFile<'_>, statement: Node<'_>) {
-        let source = statement
-            .child_by_field_name("source")
-            .and_then(|node| string(file, node));
+        let source = statement.field("source").and_then(|node| string(file, node));
         let is_default = (0..statement.child_count())
             .filter_map(|at| statement.child(at as u32))
             .any(|child| child.kind() == "default");
-        if let Some(declaration) = statement.child_by_field_name("declaration") {
+        if let Some(declaration) = statement.field("declaration") {
             for name in declared_names(file, declaration) {
                 let exported = if is_default { "default".to_owned() } else { name.clone() };
                 self.exports.push(Export::Local { exported, local: name });
@@ -186,7 +178,7 @@ impl ScriptModule {
             }
             return;
         }
-        if let Some(value) = statement.child_by_field_name("value") {
+        if let Some(value) = statement.field("value") {
             let local = if value.kind() == "identifier" {
                 file.text(value)
             } else {
@@ -256,10 +248,7 @@ impl ScriptModule {
         else {
             return;
         };
-        let (Some(left), Some(right)) = (
-            assignment.child_by_field_name("left"),
-            assignment.child_by_field_name("right"),
-        ) else {
+        let (Some(left), Some(right)) = (assignment.field("left"), assignment.field("right")) else {
             return;
         };
         let target = file.text(left);
@@ -282,8 +271,7 @@ impl ScriptModule {
                             });
                         }
                         "pair" => {
-                            let (Some(key), Some(value)) =
-                                (file.field_text(property, "key"), property.child_by_field_name("value"))
+                            let (Some(key), Some(value)) = (file.field_text(property, "key"), property.field("value"))
                             else {
                                 continue;
                             };
@@ -318,7 +306,7 @@ pub fn required_source(file: &ParsedFile<'_>, call: Node<'_>) -> Option<String> 
     if call.kind() != "call_expression" || file.field_text(call, "function") != Some("require") {
         return None;
     }
-    let argument = call.child_by_field_name("arguments")?.named_child(0)?;
+    let argument = call.field("arguments")?.named_child(0)?;
     string(file, argument)
 }
 
@@ -327,7 +315,7 @@ pub fn declared_names(file: &ParsedFile<'_>, declaration: Node<'_>) -> Vec<Strin
     match declaration.kind() {
         "lexical_declaration" | "variable_declaration" => named_children(declaration)
             .into_iter()
-            .filter_map(|declarator| declarator.child_by_field_name("name"))
+            .filter_map(|declarator| declarator.field("name"))
             .filter(|name| name.kind() == "identifier")
             .map(|name| file.text(name).to_owned())
             .collect(),

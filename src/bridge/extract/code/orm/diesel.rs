@@ -7,14 +7,14 @@ use tree_sitter::Node;
 use super::{ModelRef, PendingKey, PendingTable};
 use crate::bridge::extract::syntax::literal::string;
 use crate::bridge::extract::syntax::rust::last_segment;
-use crate::bridge::extract::syntax::{ParsedFile, walk_clean};
+use crate::bridge::extract::syntax::{NodeIndex, ParsedFile};
 use crate::bridge::facts::{Column, ForeignKey, Table};
 
 /// Reads the `table!` and `joinable!` invocations of one file into `out`.
-pub fn scan(file: &ParsedFile<'_>, out: &mut Vec<PendingTable>) {
+pub fn scan(file: &ParsedFile<'_>, index: &NodeIndex<'_>, out: &mut Vec<PendingTable>) {
     let first = out.len();
     let mut joins = Vec::new();
-    walk_clean(file.root(), |node| {
+    index.each(&["macro_invocation"], |node| {
         if node.kind() != "macro_invocation" {
             return;
         }

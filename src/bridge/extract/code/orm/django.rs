@@ -8,16 +8,16 @@ use super::{ModelRef, PendingKey, PendingTable, column};
 use crate::bridge::extract::code::modules::parent_dir;
 use crate::bridge::extract::syntax::literal::string;
 use crate::bridge::extract::syntax::python::{assignment, bases, body_statements, keyword, last_segment, positional};
-use crate::bridge::extract::syntax::{ParsedFile, named_children, walk_clean};
+use crate::bridge::extract::syntax::{NodeIndex, ParsedFile, named_children};
 use crate::bridge::facts::{Column, ForeignKey, Index, Table};
 
 /// Fields that hold a key to another model, and whether the key is unique.
 const RELATIONS: &[(&str, bool)] = &[("ForeignKey", false), ("OneToOneField", true)];
 
 /// Reads the Django models of one file into `out` (linking drops classes that are no models).
-pub fn scan(file: &ParsedFile<'_>, out: &mut Vec<PendingTable>) {
+pub fn scan(file: &ParsedFile<'_>, index: &NodeIndex<'_>, out: &mut Vec<PendingTable>) {
     let app = app_label(file.path);
-    walk_clean(file.root(), |node| {
+    index.each(&["class_definition"], |node| {
         if node.kind() == "class_definition"
             && let Some(model) = model(file, node, &app)
         {

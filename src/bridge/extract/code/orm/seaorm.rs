@@ -7,14 +7,14 @@ use tree_sitter::Node;
 use super::{ModelRef, PendingKey, PendingTable, snake_case};
 use crate::bridge::extract::code::modules::rust::{module_of, segments, target_module};
 use crate::bridge::extract::syntax::rust::{attribute_arguments, attribute_name, last_segment};
-use crate::bridge::extract::syntax::{ParsedFile, named_children, walk_clean};
+use crate::bridge::extract::syntax::{Fields, NodeIndex, ParsedFile, named_children};
 use crate::bridge::facts::{Column, ForeignKey, Index, Table};
 
 /// Reads the SeaORM entity of one file into `out`.
-pub fn scan(file: &ParsedFile<'_>, out: &mut Vec<PendingTable>) {
+pub fn scan(file: &ParsedFile<'_>, index: &NodeIndex<'_>, out: &mut Vec<PendingTable>) {
     let mut model = None;
     let mut relations = Vec::new();
-    walk_clean(file.root(), |node| match node.kind() {
+    index.each(&["struct_item", "enum_item"], |node| match node.kind() {
         "struct_item" if file.field_text(node, "name") == Some("Model") => {
             model = model.take().or_else(|| entity(file, node));
         }
@@ -66,7 +66,7 @@ fn entity(file: &ParsedFile<'_>, model: Node<'_>) -> Option<PendingTable> {
         ..PendingTable::default()
     };
     let mut field_attributes = Vec::new();
-    for child in named_children(model.child_by_field_name("body")?) {
+    for child in named_children(model.field("body")?) {
         if child.kind() == "attribute_item" {
             field_attributes.push(child);
             continue;
@@ -113,7 +113,7 @@ fn entity(file: &ParsedFile<'_>, model: Node<'_>) -> Option<PendingTable> {
 
 /// `#[sea_orm(belongs_to = "super::cake::Entity", from = "Column::CakeId", to = "super::cake::Column::Id")]`.
 fn belongs_to(file: &ParsedFile<'_>, pending: &mut PendingTable, relation: Node<'_>) {
-    let Some(body) = relation.child_by_field_name("body") else {
+    let Some(body) = relation.field("body") else {
         return;
     };
     let mut attributes = Vec::new();

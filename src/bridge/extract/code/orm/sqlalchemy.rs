@@ -7,12 +7,12 @@ use tree_sitter::Node;
 use super::{ModelRef, PendingKey, PendingTable};
 use crate::bridge::extract::syntax::literal::string;
 use crate::bridge::extract::syntax::python::{assignment, body_statements, keyword, last_segment, positional};
-use crate::bridge::extract::syntax::{ParsedFile, named_children, walk_clean};
+use crate::bridge::extract::syntax::{Fields, NodeIndex, ParsedFile, named_children};
 use crate::bridge::facts::{Column, ForeignKey, Index, Table};
 
 /// Reads the SQLAlchemy tables of one file into `out`.
-pub fn scan(file: &ParsedFile<'_>, out: &mut Vec<PendingTable>) {
-    walk_clean(file.root(), |node| match node.kind() {
+pub fn scan(file: &ParsedFile<'_>, index: &NodeIndex<'_>, out: &mut Vec<PendingTable>) {
+    index.each(&["class_definition", "call"], |node| match node.kind() {
         "class_definition" => {
             if let Some(table) = declarative(file, node) {
                 out.push(table);
@@ -118,10 +118,8 @@ fn table_schema(file: &ParsedFile<'_>, args: Node<'_>) -> Option<String> {
         _ => return None,
     };
     named_children(dictionary).into_iter().find_map(|pair| {
-        let key = string(file, pair.child_by_field_name("key")?)?;
-        (key == "schema")
-            .then(|| string(file, pair.child_by_field_name("value")?))
-            .flatten()
+        let key = string(file, pair.field("key")?)?;
+        (key == "schema").then(|| string(file, pair.field("value")?)).flatten()
     })
 }
 

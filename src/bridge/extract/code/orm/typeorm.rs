@@ -9,7 +9,7 @@ use crate::bridge::extract::syntax::literal::{string, unwrap_parens};
 use crate::bridge::extract::syntax::script::{
     annotation_text, class_members, decorator_arguments, decorator_name, decorators, property,
 };
-use crate::bridge::extract::syntax::{ParsedFile, named_children, walk_clean};
+use crate::bridge::extract::syntax::{Fields, NodeIndex, ParsedFile, named_children};
 use crate::bridge::facts::{Column, ForeignKey, Index, Table};
 
 /// Decorators that declare a column, and whether it is part of the primary key.
@@ -25,8 +25,8 @@ const COLUMN_DECORATORS: &[(&str, bool)] = &[
 ];
 
 /// Reads the TypeORM entities of one file into `out`.
-pub fn scan(file: &ParsedFile<'_>, out: &mut Vec<PendingTable>) {
-    walk_clean(file.root(), |node| {
+pub fn scan(file: &ParsedFile<'_>, index: &NodeIndex<'_>, out: &mut Vec<PendingTable>) {
+    index.each(&["class_declaration"], |node| {
         if node.kind() == "class_declaration"
             && let Some(table) = entity(file, node)
         {
@@ -65,16 +65,14 @@ fn entity(file: &ParsedFile<'_>, class: Node<'_>) -> Option<PendingTable> {
         ..PendingTable::default()
     };
     let mut property_columns: Vec<(String, String)> = Vec::new();
-    for (member_decorators, member) in class_members(class.child_by_field_name("body")?) {
+    for (member_decorators, member) in class_members(class.field("body")?) {
         if member.kind() != "public_field_definition" {
             continue;
         }
         let Some(property_name) = file.field_text(member, "name") else {
             continue;
         };
-        let ts_type = member
-            .child_by_field_name("type")
-            .map(|t| annotation_text(file, t).to_owned());
+        let ts_type = member.field("type").map(|t| annotation_text(file, t).to_owned());
         for decorator in &member_decorators {
             let Some(kind) = decorator_name(file, *decorator) else {
                 continue;
@@ -229,7 +227,7 @@ fn relation(
 fn target_class(file: &ParsedFile<'_>, node: Node<'_>) -> Option<String> {
     match node.kind() {
         "arrow_function" => {
-            let body = unwrap_parens(node.child_by_field_name("body")?);
+            let body = unwrap_parens(node.field("body")?);
             (body.kind() == "identifier").then(|| file.text(body).to_owned())
         }
         _ => string(file, node),

@@ -11,7 +11,7 @@ use crate::bridge::extract::syntax::literal::Constants;
 use crate::bridge::extract::syntax::rust::{
     Bindings, attribute_arguments, attribute_name, attributes_before, call_path, chain, handler_shapes, last_segment,
 };
-use crate::bridge::extract::syntax::{ParsedFile, named_children, walk_clean};
+use crate::bridge::extract::syntax::{Fields, NodeIndex, ParsedFile, named_children, walk_clean};
 
 /// Route attribute macros and method-guard functions (`web::get()`), by HTTP method.
 const METHODS: &[&str] = &[
@@ -22,12 +22,12 @@ const METHODS: &[&str] = &[
 const MAX_DEPTH: usize = 16;
 
 /// Reads the Actix Web routes of one Rust file into `out`.
-pub fn scan(file: &ParsedFile<'_>, constants: &Constants, out: &mut RouteScan) {
-    walk_clean(file.root(), |node| {
+pub fn scan(file: &ParsedFile<'_>, index: &NodeIndex<'_>, constants: &Constants, out: &mut RouteScan) {
+    index.each(&["function_item"], |node| {
         if node.kind() != "function_item" {
             return;
         }
-        let (Some(name), Some(body)) = (file.field_text(node, "name"), node.child_by_field_name("body")) else {
+        let (Some(name), Some(body)) = (file.field_text(node, "name"), node.field("body")) else {
             return;
         };
         let (request, response) = handler_shapes(file, node);
@@ -53,9 +53,7 @@ pub fn scan(file: &ParsedFile<'_>, constants: &Constants, out: &mut RouteScan) {
         walk_clean(body, |inner| {
             if inner.kind() == "call_expression"
                 && call_path(file, inner).is_some_and(|path| path.ends_with("HttpServer::new"))
-                && let Some(factory) = inner
-                    .child_by_field_name("arguments")
-                    .and_then(|args| args.named_child(0))
+                && let Some(factory) = inner.field("arguments").and_then(|args| args.named_child(0))
                 && let Some(result) = closure_result(factory)
             {
                 app = true;
@@ -122,10 +120,10 @@ fn attribute_routes(file: &ParsedFile<'_>, function: Node<'_>, name: &str) -> Ve
 
 /// The name of a `&mut web::ServiceConfig` parameter.
 fn config_param(file: &ParsedFile<'_>, function: Node<'_>) -> Option<String> {
-    let parameters = function.child_by_field_name("parameters")?;
+    let parameters = function.field("parameters")?;
     named_children(parameters).into_iter().find_map(|parameter| {
         let kind = file.field_text(parameter, "type")?;
-        let pattern = parameter.child_by_field_name("pattern")?;
+        let pattern = parameter.field("pattern")?;
         (kind.contains("ServiceConfig") && pattern.kind() == "identifier").then(|| file.text(pattern).to_owned())
     })
 }
@@ -135,7 +133,7 @@ fn closure_result(closure: Node<'_>) -> Option<Node<'_>> {
     if closure.kind() != "closure_expression" {
         return None;
     }
-    let body = closure.child_by_field_name("body")?;
+    let body = closure.field("body")?;
     if body.kind() != "block" {
         return Some(body);
     }
@@ -172,10 +170,7 @@ impl<'t> Eval<'_, '_, 't> {
             }
             "call_expression" => {
                 let path = call_path(self.file, base)?;
-                let args = base
-                    .child_by_field_name("arguments")
-                    .map(named_children)
-                    .unwrap_or_default();
+                let args = base.field("arguments").map(named_children).unwrap_or_default();
                 let at = || args.first().and_then(|p| self.constants.render_path(self.file, *p));
                 match last_segment(path) {
                     "new" if path.ends_with("App::new") => Some(self.container_calls(&calls, depth)),

@@ -8,7 +8,7 @@ use super::graph::{Item, LocalRoute, Mount, Target};
 use super::{HandlerShapes, RouteScan};
 use crate::bridge::extract::syntax::literal::Constants;
 use crate::bridge::extract::syntax::rust::{Bindings, call_path, chain, handler_shapes, last_segment};
-use crate::bridge::extract::syntax::{ParsedFile, named_children, walk_clean};
+use crate::bridge::extract::syntax::{Fields, NodeIndex, ParsedFile, named_children, walk_clean};
 
 /// Method-router functions and the method each routes (`any` → `ANY`).
 const METHODS: &[&str] = &[
@@ -19,12 +19,12 @@ const METHODS: &[&str] = &[
 const MAX_DEPTH: usize = 16;
 
 /// Reads the Axum routers of one Rust file into `out`.
-pub fn scan(file: &ParsedFile<'_>, constants: &Constants, out: &mut RouteScan) {
-    walk_clean(file.root(), |node| {
+pub fn scan(file: &ParsedFile<'_>, index: &NodeIndex<'_>, constants: &Constants, out: &mut RouteScan) {
+    index.each(&["function_item"], |node| {
         if node.kind() != "function_item" {
             return;
         }
-        let (Some(name), Some(body)) = (file.field_text(node, "name"), node.child_by_field_name("body")) else {
+        let (Some(name), Some(body)) = (file.field_text(node, "name"), node.field("body")) else {
             return;
         };
         let (request, response) = handler_shapes(file, node);
@@ -71,19 +71,13 @@ fn results<'t>(file: &ParsedFile<'_>, body: Node<'t>) -> (Vec<Node<'t>>, bool) {
         "call_expression" => {
             if call_path(file, node).is_some_and(|path| last_segment(path) == "serve") {
                 serves = true;
-                out.extend(
-                    node.child_by_field_name("arguments")
-                        .and_then(|args| args.named_child(1)),
-                );
-            } else if let Some(function) = node.child_by_field_name("function")
+                out.extend(node.field("arguments").and_then(|args| args.named_child(1)));
+            } else if let Some(function) = node.field("function")
                 && function.kind() == "field_expression"
                 && file.field_text(function, "field") == Some("serve")
             {
                 serves = true;
-                out.extend(
-                    node.child_by_field_name("arguments")
-                        .and_then(|args| args.named_child(0)),
-                );
+                out.extend(node.field("arguments").and_then(|args| args.named_child(0)));
             }
         }
         _ => {}
@@ -174,10 +168,7 @@ impl<'t> Eval<'_, '_, 't> {
                 }
             }
             "call_expression" => {
-                let args = base
-                    .child_by_field_name("arguments")
-                    .map(named_children)
-                    .unwrap_or_default();
+                let args = base.field("arguments").map(named_children).unwrap_or_default();
                 match call_path(self.file, base).map(last_segment) {
                     Some("on") => {
                         if let [filter, handler, ..] = args.as_slice() {

@@ -11,7 +11,7 @@ use crate::bridge::extract::syntax::script::{
     annotation_text, arguments, class_members, decorator_arguments, decorator_name, decorators, property,
     unwrap_async_type,
 };
-use crate::bridge::extract::syntax::{ParsedFile, named_children, walk_clean};
+use crate::bridge::extract::syntax::{Fields, NodeIndex, ParsedFile, named_children};
 
 /// Method decorators and the HTTP method each stands for.
 const METHOD_DECORATORS: &[(&str, &str)] = &[
@@ -35,11 +35,11 @@ const RESPONSE_DECORATORS: &[&str] = &[
 ];
 
 /// Reads NestJS controllers and the global prefix of one file into `out`.
-pub fn scan(file: &ParsedFile<'_>, constants: &Constants, out: &mut RouteScan) {
-    walk_clean(file.root(), |node| match node.kind() {
+pub fn scan(file: &ParsedFile<'_>, index: &NodeIndex<'_>, constants: &Constants, out: &mut RouteScan) {
+    index.each(&["class_declaration", "call_expression"], |node| match node.kind() {
         "class_declaration" => controller(file, constants, node, out),
         "call_expression" => {
-            let Some(function) = node.child_by_field_name("function") else {
+            let Some(function) = node.field("function") else {
                 return;
             };
             if file.text(function).ends_with(".setGlobalPrefix")
@@ -59,7 +59,7 @@ fn controller(file: &ParsedFile<'_>, constants: &Constants, class: Node<'_>, out
     else {
         return;
     };
-    let (Some(name), Some(body)) = (file.field_text(class, "name"), class.child_by_field_name("body")) else {
+    let (Some(name), Some(body)) = (file.field_text(class, "name"), class.field("body")) else {
         return;
     };
     let prefix = decorator_arguments(decorator)
@@ -123,12 +123,12 @@ fn decorator_paths(file: &ParsedFile<'_>, constants: &Constants, decorator: Node
 
 /// The type of the `@Body()` parameter.
 fn body_type(file: &ParsedFile<'_>, method: Node<'_>) -> Option<String> {
-    let parameters = method.child_by_field_name("parameters")?;
+    let parameters = method.field("parameters")?;
     named_children(parameters).into_iter().find_map(|parameter| {
         let is_body = named_children(parameter)
             .into_iter()
             .any(|child| child.kind() == "decorator" && decorator_name(file, child) == Some("Body"));
-        let annotation = parameter.child_by_field_name("type")?;
+        let annotation = parameter.field("type")?;
         is_body.then(|| annotation_text(file, annotation).to_owned())
     })
 }
@@ -147,7 +147,7 @@ fn response_type(file: &ParsedFile<'_>, decorators: &[Node<'_>], method: Node<'_
             });
         }
     }
-    let returns = method.child_by_field_name("return_type")?;
+    let returns = method.field("return_type")?;
     let text = unwrap_async_type(annotation_text(file, returns));
     (!matches!(text, "void" | "any" | "unknown" | "")).then(|| text.to_owned())
 }

@@ -10,7 +10,7 @@ use super::{RouteScan, render_route_path};
 use crate::bridge::extract::code::modules::script::{ScriptModule, required_source};
 use crate::bridge::extract::syntax::literal::{Constants, string, unwrap_parens};
 use crate::bridge::extract::syntax::script::{arguments, property, root_name};
-use crate::bridge::extract::syntax::{ParsedFile, named_children, walk_clean};
+use crate::bridge::extract::syntax::{Fields, NodeIndex, ParsedFile, named_children};
 
 /// HTTP methods a router exposes as methods of its own.
 const METHODS: &[&str] = &["get", "post", "put", "patch", "delete", "del", "options", "head", "all"];
@@ -22,7 +22,13 @@ const MAX_SCOPE_DEPTH: usize = 64;
 const MAX_WRAPPING: usize = 8;
 
 /// Reads the routes and mounts of one script file into `out`.
-pub fn scan(file: &ParsedFile<'_>, module: &ScriptModule, constants: &Constants, out: &mut RouteScan) {
+pub fn scan(
+    file: &ParsedFile<'_>,
+    index: &NodeIndex<'_>,
+    module: &ScriptModule,
+    constants: &Constants,
+    out: &mut RouteScan,
+) {
     let hint = framework_of(module);
     let mut scanner = Scanner {
         file,
@@ -31,7 +37,7 @@ pub fn scan(file: &ParsedFile<'_>, module: &ScriptModule, constants: &Constants,
         hint,
         out,
     };
-    walk_clean(file.root(), |node| match node.kind() {
+    index.each(&["variable_declarator", "call_expression"], |node| match node.kind() {
         "variable_declarator" => scanner.declaration(node),
         "call_expression" => scanner.call(node),
         _ => {}
@@ -68,10 +74,7 @@ enum Receiver {
 impl Scanner<'_, '_> {
     /// `const app = express()`, `const router = Router()`, `new Router({ prefix })`, `Fastify()`.
     fn declaration(&mut self, declarator: Node<'_>) {
-        let (Some(name), Some(value)) = (
-            declarator.child_by_field_name("name"),
-            declarator.child_by_field_name("value"),
-        ) else {
+        let (Some(name), Some(value)) = (declarator.field("name"), declarator.field("value")) else {
             return;
         };
         if name.kind() != "identifier" {
@@ -84,8 +87,8 @@ impl Scanner<'_, '_> {
             value = unwrap_parens(inner);
         }
         let callee = match value.kind() {
-            "call_expression" => value.child_by_field_name("function"),
-            "new_expression" => value.child_by_field_name("constructor"),
+            "call_expression" => value.field("function"),
+            "new_expression" => value.field("constructor"),
             _ => None,
         };
         let Some(callee) = callee else { return };
@@ -127,17 +130,14 @@ impl Scanner<'_, '_> {
     }
 
     fn call(&mut self, call: Node<'_>) {
-        let Some(function) = call.child_by_field_name("function") else {
+        let Some(function) = call.field("function") else {
             return;
         };
         if function.kind() != "member_expression" {
             self.pass_through(call, function);
             return;
         }
-        let (Some(object), Some(property_node)) = (
-            function.child_by_field_name("object"),
-            function.child_by_field_name("property"),
-        ) else {
+        let (Some(object), Some(property_node)) = (function.field("object"), function.field("property")) else {
             return;
         };
         let method = self.file.text(property_node);
@@ -161,16 +161,10 @@ impl Scanner<'_, '_> {
         // `router.route('/x').get(h).post(h2)`: the path comes from the `.route()` call down the chain.
         let mut chained = object;
         while chained.kind() == "call_expression" {
-            let Some(inner) = chained
-                .child_by_field_name("function")
-                .filter(|f| f.kind() == "member_expression")
-            else {
+            let Some(inner) = chained.field("function").filter(|f| f.kind() == "member_expression") else {
                 return;
             };
-            let (Some(receiver), Some(name)) = (
-                inner.child_by_field_name("object"),
-                inner.child_by_field_name("property"),
-            ) else {
+            let (Some(receiver), Some(name)) = (inner.field("object"), inner.field("property")) else {
                 return;
             };
             match self.file.text(name) {
@@ -235,10 +229,10 @@ impl Scanner<'_, '_> {
             match node.kind() {
                 "identifier" | "member_expression" => return Some(self.file.text(node).to_owned()),
                 "call_expression" => {
-                    let function = node.child_by_field_name("function")?;
+                    let function = node.field("function")?;
                     // `controller.list.bind(controller)` names the function it binds.
                     node = if self.file.text(function).ends_with(".bind") {
-                        function.child_by_field_name("object")?
+                        function.field("object")?
                     } else {
                         match arguments(node).as_slice() {
                             [only] => *only,
@@ -272,7 +266,7 @@ impl Scanner<'_, '_> {
                 }
                 if let Some(responses) = property(self.file, schema, "response") {
                     for entry in named_children(responses).into_iter().filter(|e| e.kind() == "pair") {
-                        if let Some(value) = entry.child_by_field_name("value").filter(|v| v.kind() == "identifier") {
+                        if let Some(value) = entry.field("value").filter(|v| v.kind() == "identifier") {
                             response.push(self.file.text(value).to_owned());
                         }
                     }
@@ -384,13 +378,13 @@ impl Scanner<'_, '_> {
                     if let Some(source) = required_source(self.file, node) {
                         return Some(format!("module:{source}"));
                     }
-                    let function = node.child_by_field_name("function")?;
+                    let function = node.field("function")?;
                     if function.kind() == "import" {
                         let source = string(self.file, *arguments(node).first()?)?;
                         return Some(format!("module:{source}"));
                     }
-                    match function.child_by_field_name("property").map(|p| self.file.text(p)) {
-                        Some("routes" | "middleware") => node = function.child_by_field_name("object")?,
+                    match function.field("property").map(|p| self.file.text(p)) {
+                        Some("routes" | "middleware") => node = function.field("object")?,
                         _ => return None,
                     }
                 }
@@ -439,13 +433,11 @@ impl Scanner<'_, '_> {
             ) {
                 continue;
             }
-            let params = current
-                .child_by_field_name("parameters")
-                .or_else(|| current.child_by_field_name("parameter"));
+            let params = current.field("parameters").or_else(|| current.field("parameter"));
             let has_param = params.is_some_and(|params| {
                 params.kind() == "identifier" && self.file.text(params) == param
                     || named_children(params).into_iter().any(|p| {
-                        let pattern = p.child_by_field_name("pattern").unwrap_or(p);
+                        let pattern = p.field("pattern").unwrap_or(p);
                         pattern.kind() == "identifier" && self.file.text(pattern) == param
                     })
             });

@@ -10,7 +10,7 @@ use super::{RouteScan, render_route_path};
 use crate::bridge::extract::code::modules::python::PythonModule;
 use crate::bridge::extract::syntax::literal::{Constants, string};
 use crate::bridge::extract::syntax::python::{assignment, decorated, keyword, last_segment, positional};
-use crate::bridge::extract::syntax::{ParsedFile, ancestor, named_children, walk_clean};
+use crate::bridge::extract::syntax::{Fields, NodeIndex, ParsedFile, ancestor, named_children};
 
 /// Decorator methods that declare one HTTP method.
 const METHODS: &[&str] = &["get", "post", "put", "patch", "delete", "options", "head"];
@@ -24,7 +24,13 @@ const NOT_BODY: &[&str] = &[
 const MAX_SCOPE_DEPTH: usize = 64;
 
 /// Reads the FastAPI and Flask routes and mounts of one Python file into `out`.
-pub fn scan(file: &ParsedFile<'_>, module: &PythonModule, constants: &Constants, out: &mut RouteScan) {
+pub fn scan(
+    file: &ParsedFile<'_>,
+    index: &NodeIndex<'_>,
+    module: &PythonModule,
+    constants: &Constants,
+    out: &mut RouteScan,
+) {
     let hint = framework_of(module);
     let mut scanner = Scanner {
         file,
@@ -33,16 +39,19 @@ pub fn scan(file: &ParsedFile<'_>, module: &PythonModule, constants: &Constants,
         hint,
         out,
     };
-    walk_clean(file.root(), |node| match node.kind() {
-        "expression_statement" => {
-            if let Some((name, _, Some(value))) = assignment(file, node) {
-                scanner.declaration(&name, value);
+    index.each(
+        &["expression_statement", "decorated_definition", "call"],
+        |node| match node.kind() {
+            "expression_statement" => {
+                if let Some((name, _, Some(value))) = assignment(file, node) {
+                    scanner.declaration(&name, value);
+                }
             }
-        }
-        "decorated_definition" => scanner.decorated(node),
-        "call" => scanner.call(node),
-        _ => {}
-    });
+            "decorated_definition" => scanner.decorated(node),
+            "call" => scanner.call(node),
+            _ => {}
+        },
+    );
 }
 
 fn framework_of(module: &PythonModule) -> &'static str {
@@ -75,7 +84,7 @@ impl Scanner<'_, '_> {
         if value.kind() != "call" {
             return;
         }
-        let Some(function) = value.child_by_field_name("function") else {
+        let Some(function) = value.field("function") else {
             return;
         };
         let (framework, app, prefix_keyword) = match last_segment(self.file.text(function)) {
@@ -111,13 +120,11 @@ impl Scanner<'_, '_> {
             let Some(call) = decorator.named_child(0).filter(|call| call.kind() == "call") else {
                 continue;
             };
-            let Some(function) = call.child_by_field_name("function").filter(|f| f.kind() == "attribute") else {
+            let Some(function) = call.field("function").filter(|f| f.kind() == "attribute") else {
                 continue;
             };
-            let (Some(object), Some(method)) = (
-                function.child_by_field_name("object"),
-                self.file.field_text(function, "attribute"),
-            ) else {
+            let (Some(object), Some(method)) = (function.field("object"), self.file.field_text(function, "attribute"))
+            else {
                 continue;
             };
             let methods: Vec<String> = match method {
@@ -164,13 +171,13 @@ impl Scanner<'_, '_> {
     /// Parameter types that may be the request body, and the return type.
     fn signature_hints(&self, definition: Node<'_>) -> (Vec<String>, Vec<String>) {
         let mut request = Vec::new();
-        if let Some(parameters) = definition.child_by_field_name("parameters") {
+        if let Some(parameters) = definition.field("parameters") {
             for parameter in named_children(parameters) {
-                let Some(annotation) = parameter.child_by_field_name("type") else {
+                let Some(annotation) = parameter.field("type") else {
                     continue;
                 };
                 let default = parameter
-                    .child_by_field_name("value")
+                    .field("value")
                     .map(|value| self.file.text(value))
                     .unwrap_or("");
                 if NOT_BODY.iter().any(|not| default.starts_with(not)) {
@@ -190,16 +197,14 @@ impl Scanner<'_, '_> {
 
     /// `include_router`, `register_blueprint`, `add_url_rule`, and a function handed the app.
     fn call(&mut self, call: Node<'_>) {
-        let Some(function) = call.child_by_field_name("function") else {
+        let Some(function) = call.field("function") else {
             return;
         };
         if function.kind() != "attribute" {
             return self.pass_through(call, function);
         }
-        let (Some(object), Some(method)) = (
-            function.child_by_field_name("object"),
-            self.file.field_text(function, "attribute"),
-        ) else {
+        let (Some(object), Some(method)) = (function.field("object"), self.file.field_text(function, "attribute"))
+        else {
             return;
         };
         let args = positional(call);
@@ -298,13 +303,11 @@ impl Scanner<'_, '_> {
         let mut current = node;
         for _ in 0..MAX_SCOPE_DEPTH {
             current = ancestor(current, "function_definition", MAX_SCOPE_DEPTH)?;
-            let parameters = current.child_by_field_name("parameters")?;
+            let parameters = current.field("parameters")?;
             let has = named_children(parameters).into_iter().any(|parameter| {
                 let name = match parameter.kind() {
                     "identifier" => Some(parameter),
-                    _ => parameter
-                        .child_by_field_name("name")
-                        .or_else(|| parameter.named_child(0)),
+                    _ => parameter.field("name").or_else(|| parameter.named_child(0)),
                 };
                 name.is_some_and(|name| self.file.text(name) == param)
             });

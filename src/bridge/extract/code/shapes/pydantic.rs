@@ -7,15 +7,15 @@ use tree_sitter::Node;
 use super::{Base, PendingShape};
 use crate::bridge::extract::syntax::literal::string;
 use crate::bridge::extract::syntax::python::{assignment, bases, body_statements, keyword};
-use crate::bridge::extract::syntax::{ParsedFile, walk_clean};
+use crate::bridge::extract::syntax::{Fields, NodeIndex, ParsedFile};
 use crate::bridge::facts::{Field, Shape};
 
 /// Annotations that are no model fields.
 const NOT_FIELDS: &[&str] = &["ClassVar", "Mapped", "InitVar"];
 
 /// Reads the candidate model classes of one Python file into `out`.
-pub fn scan(file: &ParsedFile<'_>, out: &mut Vec<PendingShape>) {
-    walk_clean(file.root(), |node| {
+pub fn scan(file: &ParsedFile<'_>, index: &NodeIndex<'_>, out: &mut Vec<PendingShape>) {
+    index.each(&["class_definition"], |node| {
         if node.kind() != "class_definition" {
             return;
         }
@@ -73,7 +73,7 @@ pub fn scan(file: &ParsedFile<'_>, out: &mut Vec<PendingShape>) {
 
 /// `class Hero(SQLModel, table=True)` is a table, not a shape.
 fn table_model(file: &ParsedFile<'_>, class: Node<'_>) -> bool {
-    class.child_by_field_name("superclasses").is_some_and(|superclasses| {
+    class.field("superclasses").is_some_and(|superclasses| {
         crate::bridge::extract::syntax::named_children(superclasses)
             .into_iter()
             .any(|arg| {

@@ -6,7 +6,7 @@ use tree_sitter::Node;
 use super::{Base, PendingShape};
 use crate::bridge::extract::syntax::literal::{string, unwrap_parens};
 use crate::bridge::extract::syntax::script::{annotation_text, arguments, class_members, decorator_name, has_token};
-use crate::bridge::extract::syntax::{ParsedFile, named_children, walk_clean};
+use crate::bridge::extract::syntax::{Fields, NodeIndex, ParsedFile, named_children};
 use crate::bridge::facts::{Field, Shape};
 
 /// Decorators that mark a field as optional.
@@ -16,54 +16,57 @@ const OPTIONAL_DECORATORS: &[&str] = &["IsOptional", "ApiPropertyOptional"];
 const MAX_MAPPED: usize = 4;
 
 /// Reads the DTO classes, interfaces and object types of one file into `out`.
-pub fn scan(file: &ParsedFile<'_>, out: &mut Vec<PendingShape>) {
-    walk_clean(file.root(), |node| match node.kind() {
-        "class_declaration" => {
-            if let Some(shape) = dto(file, node) {
-                out.push(shape);
-            }
-        }
-        "interface_declaration" if exported(node) => {
-            let Some(name) = file.field_text(node, "name") else {
-                return;
-            };
-            let bases = named_children(node)
-                .into_iter()
-                .filter(|child| child.kind() == "extends_type_clause")
-                .flat_map(|clause| type_names(file, clause))
-                .map(|name| Base::all(&name))
-                .collect();
-            let fields = node
-                .child_by_field_name("body")
-                .map(|body| signatures(file, body))
-                .unwrap_or_default();
-            out.push(pending(file, name, "interface", fields, bases));
-        }
-        "type_alias_declaration" if exported(node) => {
-            let (Some(name), Some(value)) = (file.field_text(node, "name"), node.child_by_field_name("value")) else {
-                return;
-            };
-            let parts = if value.kind() == "intersection_type" {
-                named_children(value)
-            } else {
-                vec![value]
-            };
-            if !parts.iter().any(|part| part.kind() == "object_type") {
-                return;
-            }
-            let mut fields = Vec::new();
-            let mut bases = Vec::new();
-            for part in parts {
-                match part.kind() {
-                    "object_type" => fields.extend(signatures(file, part)),
-                    "type_identifier" => bases.push(Base::all(file.text(part))),
-                    _ => {}
+pub fn scan(file: &ParsedFile<'_>, index: &NodeIndex<'_>, out: &mut Vec<PendingShape>) {
+    index.each(
+        &["class_declaration", "interface_declaration", "type_alias_declaration"],
+        |node| match node.kind() {
+            "class_declaration" => {
+                if let Some(shape) = dto(file, node) {
+                    out.push(shape);
                 }
             }
-            out.push(pending(file, name, "type", fields, bases));
-        }
-        _ => {}
-    });
+            "interface_declaration" if exported(node) => {
+                let Some(name) = file.field_text(node, "name") else {
+                    return;
+                };
+                let bases = named_children(node)
+                    .into_iter()
+                    .filter(|child| child.kind() == "extends_type_clause")
+                    .flat_map(|clause| type_names(file, clause))
+                    .map(|name| Base::all(&name))
+                    .collect();
+                let fields = node
+                    .field("body")
+                    .map(|body| signatures(file, body))
+                    .unwrap_or_default();
+                out.push(pending(file, name, "interface", fields, bases));
+            }
+            "type_alias_declaration" if exported(node) => {
+                let (Some(name), Some(value)) = (file.field_text(node, "name"), node.field("value")) else {
+                    return;
+                };
+                let parts = if value.kind() == "intersection_type" {
+                    named_children(value)
+                } else {
+                    vec![value]
+                };
+                if !parts.iter().any(|part| part.kind() == "object_type") {
+                    return;
+                }
+                let mut fields = Vec::new();
+                let mut bases = Vec::new();
+                for part in parts {
+                    match part.kind() {
+                        "object_type" => fields.extend(signatures(file, part)),
+                        "type_identifier" => bases.push(Base::all(file.text(part))),
+                        _ => {}
+                    }
+                }
+                out.push(pending(file, name, "type", fields, bases));
+            }
+            _ => {}
+        },
+    );
 }
 
 fn exported(node: Node<'_>) -> bool {
@@ -103,9 +106,7 @@ fn signatures(file: &ParsedFile<'_>, body: Node<'_>) -> Vec<Field> {
         .filter_map(|member| {
             Some(Field {
                 name: file.field_text(member, "name")?.to_owned(),
-                data_type: member
-                    .child_by_field_name("type")
-                    .map(|t| annotation_text(file, t).to_owned()),
+                data_type: member.field("type").map(|t| annotation_text(file, t).to_owned()),
                 optional: has_token(member, "?"),
             })
         })
@@ -115,26 +116,21 @@ fn signatures(file: &ParsedFile<'_>, body: Node<'_>) -> Vec<Field> {
 /// A class that is a DTO: validated fields, a `Dto` name, or a mapped-type base.
 fn dto(file: &ParsedFile<'_>, class: Node<'_>) -> Option<PendingShape> {
     let name = file.field_text(class, "name")?;
-    let body = class.child_by_field_name("body")?;
+    let body = class.field("body")?;
     let mut validated = false;
     let mut fields = Vec::new();
     for (decorators, member) in class_members(body) {
         if member.kind() != "public_field_definition" || has_modifier(file, member) {
             continue;
         }
-        let Some(field_name) = member
-            .child_by_field_name("name")
-            .filter(|n| n.kind() == "property_identifier")
-        else {
+        let Some(field_name) = member.field("name").filter(|n| n.kind() == "property_identifier") else {
             continue;
         };
         let names: Vec<&str> = decorators.iter().filter_map(|d| decorator_name(file, *d)).collect();
         validated |= !names.is_empty();
         fields.push(Field {
             name: file.text(field_name).to_owned(),
-            data_type: member
-                .child_by_field_name("type")
-                .map(|t| annotation_text(file, t).to_owned()),
+            data_type: member.field("type").map(|t| annotation_text(file, t).to_owned()),
             optional: has_token(member, "?") || names.iter().any(|n| OPTIONAL_DECORATORS.contains(n)),
         });
     }
@@ -162,7 +158,7 @@ fn heritage(file: &ParsedFile<'_>, class: Node<'_>) -> Vec<Base> {
     let Some(value) = named_children(heritage)
         .into_iter()
         .find(|c| c.kind() == "extends_clause")
-        .and_then(|clause| clause.child_by_field_name("value"))
+        .and_then(|clause| clause.field("value"))
     else {
         return Vec::new();
     };

@@ -8,7 +8,7 @@ use super::{Base, PendingShape};
 use crate::bridge::extract::code::modules::script::ScriptModule;
 use crate::bridge::extract::syntax::literal::string;
 use crate::bridge::extract::syntax::script::{ChainCall, keys, member_chain, property_name};
-use crate::bridge::extract::syntax::{ParsedFile, named_children};
+use crate::bridge::extract::syntax::{Fields, ParsedFile, named_children};
 use crate::bridge::facts::{Field, Shape};
 
 /// How deep nested field types (`z.array(z.array(…))`) are read.
@@ -28,7 +28,7 @@ pub fn scan(file: &ParsedFile<'_>, module: &ScriptModule, out: &mut Vec<PendingS
     let reader = Reader { file, zod };
     for statement in named_children(file.root()) {
         let declaration = match statement.kind() {
-            "export_statement" => statement.child_by_field_name("declaration"),
+            "export_statement" => statement.field("declaration"),
             "lexical_declaration" | "variable_declaration" => Some(statement),
             _ => None,
         };
@@ -36,10 +36,7 @@ pub fn scan(file: &ParsedFile<'_>, module: &ScriptModule, out: &mut Vec<PendingS
             continue;
         };
         for declarator in named_children(declaration) {
-            let (Some(name), Some(value)) = (
-                file.field_text(declarator, "name"),
-                declarator.child_by_field_name("value"),
-            ) else {
+            let (Some(name), Some(value)) = (file.field_text(declarator, "name"), declarator.field("value")) else {
                 continue;
             };
             if let Some((fields, bases)) = reader.object(value, 0) {
@@ -139,8 +136,8 @@ impl Reader<'_, '_> {
             .into_iter()
             .filter(|entry| entry.kind() == "pair")
             .filter_map(|pair| {
-                let name = property_name(self.file, pair.child_by_field_name("key")?);
-                let (data_type, optional) = self.field_type(pair.child_by_field_name("value")?, 0);
+                let name = property_name(self.file, pair.field("key")?);
+                let (data_type, optional) = self.field_type(pair.field("value")?, 0);
                 Some(Field {
                     name,
                     data_type: Some(data_type),

@@ -8,7 +8,7 @@ use tree_sitter::Node;
 
 use crate::bridge::extract::syntax::literal::{string, unwrap_parens};
 use crate::bridge::extract::syntax::script::{arguments, is_pascal_case};
-use crate::bridge::extract::syntax::{ParsedFile, Walk, named_children, walk};
+use crate::bridge::extract::syntax::{Fields, ParsedFile, Walk, named_children, walk};
 use crate::bridge::facts::Component;
 
 /// Most nodes of one function searched for JSX.
@@ -36,7 +36,7 @@ pub fn scan(file: &ParsedFile<'_>) -> ComponentScan {
             continue;
         }
         let declaration = match statement.kind() {
-            "export_statement" => statement.child_by_field_name("declaration"),
+            "export_statement" => statement.field("declaration"),
             _ => Some(*statement),
         };
         if let Some(declaration) = declaration {
@@ -59,18 +59,18 @@ pub fn scan(file: &ParsedFile<'_>) -> ComponentScan {
         .iter()
         .filter(|s| s.kind() == "export_statement" && !s.has_error())
     {
-        let source = statement.child_by_field_name("source").and_then(|s| string(file, s));
+        let source = statement.field("source").and_then(|s| string(file, s));
         let is_default = (0..statement.child_count())
             .filter_map(|at| statement.child(at as u32))
             .any(|child| child.kind() == "default");
-        if let Some(declaration) = statement.child_by_field_name("declaration") {
+        if let Some(declaration) = statement.field("declaration") {
             for (name, kind) in declared_components(file, declaration) {
                 push(name, if is_default { "default" } else { &kind });
             }
             if is_default && file.field_text(declaration, "name").is_none() && renders(declaration) {
                 push(file_component_name(file.path), "default");
             }
-        } else if let Some(value) = statement.child_by_field_name("value") {
+        } else if let Some(value) = statement.field("value") {
             default_value(file, value, &local, &mut push);
         } else if let Some(clause) = named_children(*statement)
             .into_iter()
@@ -144,7 +144,7 @@ fn declared_components(file: &ParsedFile<'_>, declaration: Node<'_>) -> Vec<(Str
             .into_iter()
             .filter_map(|declarator| {
                 let name = file.field_text(declarator, "name").filter(|n| is_pascal_case(n))?;
-                let value = unwrap_parens(declarator.child_by_field_name("value")?);
+                let value = unwrap_parens(declarator.field("value")?);
                 let kind = match value.kind() {
                     "arrow_function" if renders(value) => "arrow".to_owned(),
                     "function_expression" | "function" if renders(value) => "function".to_owned(),

@@ -4,7 +4,7 @@
 use tree_sitter::Node;
 
 use crate::bridge::extract::syntax::literal::string;
-use crate::bridge::extract::syntax::{ParsedFile, named_children};
+use crate::bridge::extract::syntax::{Fields, ParsedFile, named_children};
 use crate::bridge::facts::DesignImport;
 
 /// Reads the design-system imports of one script file into `out`.
@@ -13,7 +13,7 @@ pub fn scan(file: &ParsedFile<'_>, packages: &[String], out: &mut Vec<DesignImpo
         .into_iter()
         .filter(|s| s.kind() == "import_statement")
     {
-        let Some(source) = statement.child_by_field_name("source").and_then(|s| string(file, s)) else {
+        let Some(source) = statement.field("source").and_then(|s| string(file, s)) else {
             continue;
         };
         if !packages.iter().any(|package| is_within(&source, package)) {

@@ -6,7 +6,7 @@ use tree_sitter::Node;
 
 use crate::bridge::extract::syntax::literal::{Constants, string, unwrap_parens};
 use crate::bridge::extract::syntax::script::{arguments, property};
-use crate::bridge::extract::syntax::{ParsedFile, Walk, named_children, walk};
+use crate::bridge::extract::syntax::{Fields, ParsedFile, Walk, named_children, walk};
 use crate::bridge::facts::Route;
 
 /// Calls that take route objects.
@@ -46,7 +46,7 @@ pub fn scan(file: &ParsedFile<'_>, constants: &Constants, out: &mut Vec<Route>) 
                 Walk::Skip
             }
             "export_statement" if config_file => {
-                if let Some(value) = node.child_by_field_name("value") {
+                if let Some(value) = node.field("value") {
                     reader.config(value, "/", 0, out);
                 }
                 Walk::Skip
@@ -103,15 +103,14 @@ impl Reader<'_, '_> {
         let root = self.file.root();
         named_children(root).into_iter().find_map(|statement| {
             let declaration = match statement.kind() {
-                "export_statement" => statement.child_by_field_name("declaration")?,
+                "export_statement" => statement.field("declaration")?,
                 _ => statement,
             };
             if !matches!(declaration.kind(), "lexical_declaration" | "variable_declaration") {
                 return None;
             }
             named_children(declaration).into_iter().find_map(|declarator| {
-                (self.file.field_text(declarator, "name") == Some(name))
-                    .then(|| declarator.child_by_field_name("value"))?
+                (self.file.field_text(declarator, "name") == Some(name)).then(|| declarator.field("value"))?
             })
         })
     }
@@ -122,7 +121,7 @@ impl Reader<'_, '_> {
             return;
         }
         let opening = if node.kind() == "jsx_element" {
-            node.child_by_field_name("open_tag")
+            node.field("open_tag")
         } else {
             Some(node)
         };
@@ -244,11 +243,11 @@ impl Reader<'_, '_> {
 
     fn tag(&self, node: Node<'_>) -> Option<&str> {
         let opening = match node.kind() {
-            "jsx_element" => node.child_by_field_name("open_tag")?,
+            "jsx_element" => node.field("open_tag")?,
             "jsx_self_closing_element" => node,
             _ => return None,
         };
-        opening.child_by_field_name("name").map(|name| self.file.text(name))
+        opening.field("name").map(|name| self.file.text(name))
     }
 
     fn push(&self, out: &mut Vec<Route>, path: &str, component: Option<String>) {

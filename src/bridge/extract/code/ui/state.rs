@@ -8,7 +8,7 @@ use tree_sitter::Node;
 use crate::bridge::extract::code::modules::script::ScriptModule;
 use crate::bridge::extract::syntax::literal::{string, unwrap_parens};
 use crate::bridge::extract::syntax::script::{arguments, keys, property};
-use crate::bridge::extract::syntax::{ParsedFile, Walk, named_children, walk, walk_clean};
+use crate::bridge::extract::syntax::{Fields, NodeIndex, ParsedFile, Walk, named_children, walk, walk_clean};
 use crate::bridge::facts::StateStore;
 
 /// Zustand middleware whose first argument is the state creator.
@@ -21,7 +21,7 @@ const MAX_WRAPPERS: usize = 8;
 const MAX_ANCESTORS: usize = 64;
 
 /// Reads the slices, stores and contexts of one script file into `out`.
-pub fn scan(file: &ParsedFile<'_>, module: &ScriptModule, out: &mut Vec<StateStore>) {
+pub fn scan(file: &ParsedFile<'_>, index: &NodeIndex<'_>, module: &ScriptModule, out: &mut Vec<StateStore>) {
     let zustand: Vec<&str> = module
         .imports
         .iter()
@@ -29,11 +29,11 @@ pub fn scan(file: &ParsedFile<'_>, module: &ScriptModule, out: &mut Vec<StateSto
         .map(|(local, _)| local.as_str())
         .collect();
     let mut contexts: Vec<StateStore> = Vec::new();
-    walk_clean(file.root(), |node| {
+    index.each(&["variable_declarator"], |node| {
         if node.kind() != "variable_declarator" {
             return;
         }
-        let (Some(name), Some(value)) = (file.field_text(node, "name"), node.child_by_field_name("value")) else {
+        let (Some(name), Some(value)) = (file.field_text(node, "name"), node.field("value")) else {
             return;
         };
         let value = unwrap_parens(value);
@@ -104,7 +104,7 @@ fn object_keys(file: &ParsedFile<'_>, node: Node<'_>) -> Vec<String> {
 
 /// The object literal a function returns: its expression body or its `return { … }`.
 fn returned_object(function: Node<'_>) -> Option<Node<'_>> {
-    let body = unwrap_parens(function.child_by_field_name("body")?);
+    let body = unwrap_parens(function.field("body")?);
     if body.kind() == "object" {
         return Some(body);
     }
@@ -119,14 +119,14 @@ fn zustand_state(file: &ParsedFile<'_>, call: Node<'_>, zustand: &[&str]) -> Opt
     if zustand.is_empty() {
         return None;
     }
-    let function = call.child_by_field_name("function")?;
+    let function = call.field("function")?;
     // The curried form: `create<T>()(creator)`.
     let creator_call = if function.kind() == "call_expression" && arguments(function).is_empty() {
         function
     } else {
         call
     };
-    let callee = creator_call.child_by_field_name("function")?;
+    let callee = creator_call.field("function")?;
     if !zustand.contains(&file.text(callee)) {
         return None;
     }
@@ -214,7 +214,7 @@ fn provided_keys(file: &ParsedFile<'_>, opening: Node<'_>, function: Node<'_>) -
                 if node.kind() == "variable_declarator"
                     && found.is_empty()
                     && file.field_text(node, "name") == Some(name)
-                    && let Some(bound) = node.child_by_field_name("value").map(unwrap_parens)
+                    && let Some(bound) = node.field("value").map(unwrap_parens)
                 {
                     found = match bound.kind() {
                         "object" => keys(file, bound),
@@ -250,12 +250,12 @@ fn enclosing_function(node: Node<'_>) -> Option<Node<'_>> {
 }
 
 fn function_name_node(function: Node<'_>) -> Option<Node<'_>> {
-    if let Some(name) = function.child_by_field_name("name") {
+    if let Some(name) = function.field("name") {
         return Some(name);
     }
     let parent = function.parent()?;
     (parent.kind() == "variable_declarator")
-        .then(|| parent.child_by_field_name("name"))
+        .then(|| parent.field("name"))
         .flatten()
 }
 
