@@ -292,10 +292,15 @@ fn sections(facts: &Facts, domain: Option<&str>) -> Vec<Section> {
         section(
             "frontend",
             "State",
-            facts
-                .state
-                .iter()
-                .map(|s| format!("{} ({}): {}", s.name, s.kind, s.keys.join(", "))),
+            facts.state.iter().map(|s| {
+                let mut line = format!("{} ({}): {}", s.name, s.kind, s.keys.join(", "));
+                for (what, name) in [("provider", &s.provider), ("hook", &s.hook)] {
+                    if let Some(name) = name {
+                        line.push_str(&format!("; {what} {name}"));
+                    }
+                }
+                line
+            }),
             facts.state.iter().map(|s| s.name.clone()),
         ),
         section(

@@ -9,7 +9,7 @@ use crate::common::Sandbox;
 
 /// Bridges fixture `name` and checks it against its `expected.json`; returns the handoff.
 #[track_caller]
-fn check(name: &str) -> Value {
+pub(super) fn check(name: &str) -> Value {
     let expected: Value =
         serde_json::from_slice(&std::fs::read(fixture_dir(name).join("expected.json")).unwrap()).unwrap();
     let sandbox = Sandbox::new();

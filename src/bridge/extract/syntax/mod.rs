@@ -95,9 +95,13 @@ impl<'a> ParsedFile<'a> {
         if !root.has_error() {
             return None;
         }
+        // The first missing token, or the first piece inside an error region that is not a
+        // whole statement (the parser keeps complete statements around the damage).
         let mut line = None;
         walk(root, |node| {
-            if node.is_error() || node.is_missing() {
+            let inside_error = node.parent().is_some_and(|parent| parent.is_error());
+            let fragment = inside_error && !node.has_error() && !is_statement(node.kind());
+            if node.is_missing() || fragment || (node.is_error() && node.child_count() == 0) {
                 line = Some(node.start_position().row + 1);
                 return Walk::Stop;
             }
@@ -108,6 +112,16 @@ impl<'a> ParsedFile<'a> {
             None => format!("{}: syntax error", self.path),
         })
     }
+}
+
+/// Kinds that stand as whole statements or items in the five grammars.
+fn is_statement(kind: &str) -> bool {
+    kind.ends_with("_statement")
+        || kind.ends_with("_declaration")
+        || kind.ends_with("_definition")
+        || kind.ends_with("_item")
+        || kind.ends_with("comment")
+        || kind == "decorator"
 }
 
 /// Why a file was not parsed.

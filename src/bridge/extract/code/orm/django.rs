@@ -14,6 +14,18 @@ use crate::bridge::facts::{Column, ForeignKey, Index, Table};
 /// Fields that hold a key to another model, and whether the key is unique.
 const RELATIONS: &[(&str, bool)] = &[("ForeignKey", false), ("OneToOneField", true)];
 
+/// The type of the `id` Django adds to a model without a primary key (`DEFAULT_AUTO_FIELD`
+/// of projects made since Django 3.2).
+const AUTO_ID_TYPE: &str = "BigAutoField";
+
+/// True for the `id` column Django adds itself.
+pub fn is_implicit_id(column: &Column) -> bool {
+    column.name == "id"
+        && column.primary_key
+        && column.field.is_none()
+        && column.data_type.as_deref() == Some(AUTO_ID_TYPE)
+}
+
 /// Reads the Django models of one file into `out` (linking drops classes that are no models).
 pub fn scan(file: &ParsedFile<'_>, index: &NodeIndex<'_>, out: &mut Vec<PendingTable>) {
     let app = app_label(file.path);
@@ -86,7 +98,7 @@ fn model(file: &ParsedFile<'_>, class: Node<'_>, app: &str) -> Option<PendingTab
     }
     // Django gives a concrete model without a primary key field an `id`; an abstract one gets none.
     if !pending.is_abstract && !pending.table.columns.iter().any(|c| c.primary_key) {
-        let mut id = column("id", Some("BigAutoField".into()));
+        let mut id = column("id", Some(AUTO_ID_TYPE.into()));
         id.primary_key = true;
         id.nullable = Some(false);
         pending.table.columns.insert(0, id);

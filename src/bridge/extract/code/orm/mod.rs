@@ -152,12 +152,12 @@ fn inherit(pending: Vec<PendingTable>) -> Vec<PendingTable> {
                 continue;
             }
             if column.primary_key {
-                item.table
-                    .columns
-                    .retain(|have| !(have.primary_key && have.field.is_none() && have.name == "id"));
+                item.table.columns.retain(|have| !django::is_implicit_id(have));
                 item.table.primary_key = vec![column.name.clone()];
             }
-            item.table.columns.insert(0, column);
+            // Django's own `id` stays first; a parent's fields come before the child's.
+            let at = usize::from(item.table.columns.first().is_some_and(django::is_implicit_id));
+            item.table.columns.insert(at, column);
             for (foreign, mut key) in keys {
                 key.at = item.table.foreign_keys.len();
                 item.table.foreign_keys.push(foreign);

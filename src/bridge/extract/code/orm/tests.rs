@@ -198,6 +198,17 @@ fn django_models_app_tables_implicit_ids_relations_and_abstract_parents() {
     );
     assert_eq!(keys(table(&facts, "shop_order")), ["customer_id -> auth_user(id)"]);
     assert_eq!(
+        columns(table(&facts, "shop_order")),
+        [
+            "id BigAutoField pk",
+            "created_at DateTimeField",
+            "updated_at DateTimeField",
+            "customer_id ForeignKey (customer)",
+            "status CharField(max_length=16)",
+            "notes TextField null",
+        ]
+    );
+    assert_eq!(
         keys(table(&facts, "shop_orderitem")),
         ["order_id -> shop_order(id)", "product_id -> shop_product(sku)"]
     );

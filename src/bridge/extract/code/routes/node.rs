@@ -34,14 +34,23 @@ pub fn scan(
         file,
         module,
         constants,
-        hint,
         out,
+        attached: Vec::new(),
     };
     index.each(&["variable_declarator", "call_expression"], |node| match node.kind() {
         "variable_declarator" => scanner.declaration(node),
         "call_expression" => scanner.call(node),
         _ => {}
     });
+    // A chain (`router.get(…).post(…)`) is met outermost call first: put items in source order.
+    let Scanner { mut attached, out, .. } = scanner;
+    attached.sort_by_key(|(position, _, _)| *position);
+    for (_, receiver, item) in attached {
+        match receiver {
+            Receiver::Local(name) => out.unit(file.path, &name, hint).items.push(item),
+            Receiver::Foreign(name) => out.foreign.push((name, hint, item)),
+        }
+    }
 }
 
 /// The framework a file imports, if any.
@@ -61,8 +70,9 @@ struct Scanner<'s, 'a> {
     file: &'s ParsedFile<'a>,
     module: &'s ScriptModule,
     constants: &'s Constants,
-    hint: &'static str,
     out: &'s mut RouteScan,
+    /// Items with where their call's arguments start, and the receiver they go to.
+    attached: Vec<(usize, Receiver, Item)>,
 }
 
 /// A receiver of route calls: a unit of this file, or a name imported from elsewhere.
@@ -397,10 +407,11 @@ impl Scanner<'_, '_> {
     /// Adds `item` to the unit `object` names at `call`: a unit of this file, a function
     /// parameter (the function becomes a unit), or an imported name (linked later).
     fn attach(&mut self, call: Node<'_>, object: Node<'_>, item: Item) {
-        match self.receiver(call, object) {
-            Some(Receiver::Local(name)) => self.out.unit(self.file.path, &name, self.hint).items.push(item),
-            Some(Receiver::Foreign(name)) => self.out.foreign.push((name, self.hint, item)),
-            None => {}
+        if let Some(receiver) = self.receiver(call, object) {
+            let position = arguments(call)
+                .first()
+                .map_or(call.start_byte(), |first| first.start_byte());
+            self.attached.push((position, receiver, item));
         }
     }
 
