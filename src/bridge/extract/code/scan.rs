@@ -4,8 +4,6 @@
 use std::cell::OnceCell;
 use std::collections::HashSet;
 
-use memchr::memmem;
-
 use super::modules::python::PythonModule;
 use super::modules::rust::RustModule;
 use super::modules::script::{Export, ScriptModule};
@@ -14,6 +12,7 @@ use super::routes::link::{LinkFile, Module};
 use super::routes::{RouteScan, actix, axum, nest, node, python};
 use super::shapes::{self, PendingShape};
 use super::ui::{self, StarFile};
+use super::wants::Wants;
 use super::{env, services};
 use crate::bridge::extract::Source;
 use crate::bridge::extract::syntax::literal::Constants;
@@ -58,149 +57,6 @@ pub enum OwnedModule {
     Rust(RustModule),
     #[default]
     None,
-}
-
-/// The scanners that may find something in a file, by the text it contains.
-#[derive(Debug, Default, Clone, Copy)]
-struct Wants {
-    node_routes: bool,
-    nest: bool,
-    python_routes: bool,
-    axum: bool,
-    actix: bool,
-    shapes: bool,
-    zod: bool,
-    services: bool,
-    env: bool,
-    typeorm: bool,
-    sqlalchemy: bool,
-    django: bool,
-    diesel: bool,
-    seaorm: bool,
-    components: bool,
-    router: bool,
-    fs_routes: bool,
-    state: bool,
-    design: bool,
-}
-
-impl Wants {
-    fn of(lang: Lang, path: &str, text: &str, design_systems: &[String]) -> Wants {
-        let has = |needles: &[&str]| {
-            needles
-                .iter()
-                .any(|needle| memmem::find(text.as_bytes(), needle.as_bytes()).is_some())
-        };
-        let services = has(&["Service"]) && has(&["class ", "impl ", "trait "]);
-        match lang {
-            Lang::TypeScript | Lang::Tsx | Lang::JavaScript => Wants {
-                node_routes: has(&["express", "Router", "koa", "fastify", "('/", "(\"/", "(`"]),
-                nest: has(&["@Controller", "setGlobalPrefix"]),
-                shapes: has(&["class ", "interface ", "type "]),
-                zod: has(&["zod"]),
-                services,
-                env: has(&["process.env", "import.meta.env"]),
-                typeorm: has(&["@Entity"]),
-                components: has(&["export"])
-                    && (lang == Lang::Tsx
-                        || path.ends_with(".jsx")
-                        || has(&["react", "React", "</", "/>", "export *", "export {"])),
-                router: has(&[
-                    "<Route",
-                    "createBrowserRouter",
-                    "createHashRouter",
-                    "createMemoryRouter",
-                    "useRoutes",
-                ]) || path.ends_with("app/routes.ts")
-                    || path.ends_with("app/routes.tsx"),
-                fs_routes: path.starts_with("app/")
-                    || path.starts_with("pages/")
-                    || path.contains("/app/")
-                    || path.contains("/pages/"),
-                state: has(&["createSlice", "createApi", "configureStore", "zustand", "createContext"]),
-                design: design_systems
-                    .iter()
-                    .any(|package| has(&[package.trim_end_matches('/')])),
-                ..Wants::default()
-            },
-            Lang::Python => Wants {
-                python_routes: has(&[
-                    "fastapi",
-                    "flask",
-                    "APIRouter",
-                    "Blueprint",
-                    "include_router",
-                    "register_blueprint",
-                    "add_url_rule",
-                    ".route(",
-                    "(\"/",
-                    "('/",
-                ]),
-                shapes: has(&["class "]),
-                services,
-                env: has(&["environ", "getenv"]),
-                sqlalchemy: has(&["__tablename__", "Table("]),
-                django: has(&["django", "models.Model"]),
-                ..Wants::default()
-            },
-            Lang::Rust => Wants {
-                axum: has(&["axum", "Router"]),
-                actix: has(&["actix", "web::", "HttpServer", "ServiceConfig"]),
-                services,
-                env: has(&["env::var", "env!", "dotenv"]),
-                diesel: has(&["table!"]),
-                seaorm: has(&["sea_orm"]),
-                ..Wants::default()
-            },
-        }
-    }
-
-    fn any(self) -> bool {
-        // Destructured so that a new scanner cannot be left out.
-        let Wants {
-            node_routes,
-            nest,
-            python_routes,
-            axum,
-            actix,
-            shapes,
-            zod,
-            services,
-            env,
-            typeorm,
-            sqlalchemy,
-            django,
-            diesel,
-            seaorm,
-            components,
-            router,
-            fs_routes,
-            state,
-            design,
-        } = self;
-        [
-            node_routes,
-            nest,
-            python_routes,
-            axum,
-            actix,
-            shapes,
-            zod,
-            services,
-            env,
-            typeorm,
-            sqlalchemy,
-            django,
-            diesel,
-            seaorm,
-            components,
-            router,
-            fs_routes,
-            state,
-            design,
-        ]
-        .contains(&true)
-    }
 }
 
 /// Scans one source; `None` when it is no code file or carries none of the signals.

@@ -5,6 +5,7 @@
 pub mod python;
 pub mod rust;
 pub mod script;
+pub mod script_resolve;
 
 use std::collections::HashMap;
 

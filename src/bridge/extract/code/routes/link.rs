@@ -10,9 +10,8 @@ use super::{HandlerShapes, RouteScan};
 use crate::bridge::extract::code::modules::PathIndex;
 use crate::bridge::extract::code::modules::python::{PythonModule, resolve_import as resolve_python};
 use crate::bridge::extract::code::modules::rust::{RustModule, module_of, segments, target_module};
-use crate::bridge::extract::code::modules::script::{
-    Imported, ScriptModule, resolve_export, resolve_import, resolve_source,
-};
+use crate::bridge::extract::code::modules::script::{Imported, ScriptModule};
+use crate::bridge::extract::code::modules::script_resolve::{resolve_export, resolve_import, resolve_source};
 use crate::bridge::extract::syntax::rust::last_segment;
 use crate::bridge::facts::Endpoint;
 

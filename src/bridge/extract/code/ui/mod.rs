@@ -11,7 +11,7 @@ pub mod state;
 mod tests;
 
 use crate::bridge::extract::code::modules::PathIndex;
-use crate::bridge::extract::code::modules::script::resolve_source;
+use crate::bridge::extract::code::modules::script_resolve::resolve_source;
 use crate::bridge::facts::Component;
 
 /// How many index files deep `export *` chains are followed.
