@@ -231,10 +231,14 @@ pub struct Route {
 #[serde(default, rename_all = "camelCase")]
 pub struct StateStore {
     pub name: String,
-    /// `redux-slice`, `zustand`, `react-context`.
+    /// `redux-slice`, `redux-store`, `rtk-query`, `zustand`, `react-context`.
     pub kind: String,
-    /// Actions of a slice, keys of a store.
+    /// Actions of a slice, keys of a store, endpoints of an API, keys of a context's value.
     pub keys: Vec<String>,
+    /// A context's provider component (the one rendering `<XContext.Provider>`).
+    pub provider: Option<String>,
+    /// A context's hook (the `use…` function calling `useContext(XContext)`).
+    pub hook: Option<String>,
     pub file: String,
 }
 

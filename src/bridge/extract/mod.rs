@@ -5,6 +5,7 @@
 //! An extractor that needs baton's config also has `extract_with(sources, &Settings)`.
 //! Work done file by file goes through [`per_file`], which spreads it over the cores.
 
+pub mod code;
 pub mod dockerfile;
 pub mod dotenv;
 pub mod findings;
@@ -13,6 +14,7 @@ pub mod pipelines;
 pub mod prisma;
 pub mod push;
 pub mod sql;
+pub mod syntax;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -64,7 +66,7 @@ pub fn all_with(sources: &[Source<'_>], settings: &Settings) -> Vec<Facts> {
         dockerfile::extract,
         dotenv::extract,
     ];
-    let configured: &[fn(&[Source<'_>], &Settings) -> Facts] = &[findings::extract_with];
+    let configured: &[fn(&[Source<'_>], &Settings) -> Facts] = &[findings::extract_with, code::extract_with];
     let plain = extractors.iter().map(|extract| extract(sources));
     plain
         .chain(configured.iter().map(|extract| extract(sources, settings)))
@@ -77,17 +79,35 @@ pub fn per_file<F>(sources: &[Source<'_>], extract_one: F) -> Facts
 where
     F: Fn(&Source<'_>) -> Facts + Sync,
 {
-    let found = super::parallel::map(sources, |source| {
-        catch_unwind(AssertUnwindSafe(|| extract_one(source))).unwrap_or_else(|_| Facts {
-            unparsed: vec![format!("{}: the extractor failed on this file", source.path)],
-            ..Facts::default()
-        })
-    });
+    let found = map_files(
+        sources,
+        |source| Some(extract_one(source)).filter(|facts| *facts != Facts::default()),
+        |source| {
+            Some(Facts {
+                unparsed: vec![format!("{}: the extractor failed on this file", source.path)],
+                ..Facts::default()
+            })
+        },
+    );
     let mut facts = Facts::default();
     for f in found {
         facts.append(f);
     }
     facts
+}
+
+/// Runs `map_one` on every source, spread over the cores (the bridge's one pool,
+/// [`super::parallel::map`]), and returns what it gave in source order. A source on which
+/// `map_one` panics gives `failed(source)` instead.
+pub fn map_files<T, F, E>(sources: &[Source<'_>], map_one: F, failed: E) -> Vec<T>
+where
+    T: Send,
+    F: Fn(&Source<'_>) -> Option<T> + Sync,
+    E: Fn(&Source<'_>) -> Option<T> + Sync,
+{
+    let guarded =
+        |source: &Source<'_>| catch_unwind(AssertUnwindSafe(|| map_one(source))).unwrap_or_else(|_| failed(source));
+    super::parallel::map(sources, guarded).into_iter().flatten().collect()
 }
 
 #[cfg(test)]

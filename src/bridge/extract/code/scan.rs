@@ -1,0 +1,378 @@
+//! One file's scan: which scanners want it (a cheap text check before any parse), the parse,
+//! the scanners over the one tree; and the link step that puts all files' scans together.
+
+use std::collections::HashSet;
+
+use memchr::memmem;
+
+use super::modules::python::PythonModule;
+use super::modules::rust::RustModule;
+use super::modules::script::{Export, ScriptModule};
+use super::orm::{self, PendingTable};
+use super::routes::link::{LinkFile, Module};
+use super::routes::{RouteScan, actix, axum, nest, node, python};
+use super::shapes::{self, PendingShape};
+use super::ui::{self, StarFile};
+use super::{env, services};
+use crate::bridge::extract::Source;
+use crate::bridge::extract::syntax::literal::Constants;
+use crate::bridge::extract::syntax::{Lang, ParsedFile, Parsers, Unparsed};
+use crate::bridge::facts::Facts;
+
+/// Everything one file yields before files are linked.
+#[derive(Debug, Default)]
+pub struct FileScan {
+    pub path: String,
+    pub module: OwnedModule,
+    pub routes: RouteScan,
+    /// Shapes with their bases unresolved.
+    pub shapes: Vec<PendingShape>,
+    /// ORM tables with the models their keys name unresolved.
+    pub tables: Vec<PendingTable>,
+    /// Sources of `export * from …`, whose components this file re-exports.
+    pub star_sources: Vec<String>,
+    /// Facts that need no other file.
+    pub facts: Facts,
+}
+
+impl FileScan {
+    /// The scan of a file a scanner failed on: only the note that it could not be read.
+    pub fn failed(path: &str) -> FileScan {
+        let mut scan = FileScan {
+            path: path.to_owned(),
+            ..FileScan::default()
+        };
+        scan.facts
+            .unparsed
+            .push(format!("{path}: the extractor failed on this file"));
+        scan
+    }
+}
+
+/// A file's module table in its language.
+#[derive(Debug, Default)]
+pub enum OwnedModule {
+    Script(ScriptModule),
+    Python(PythonModule),
+    Rust(RustModule),
+    #[default]
+    None,
+}
+
+/// The scanners that may find something in a file, by the text it contains.
+#[derive(Debug, Default, Clone, Copy)]
+struct Wants {
+    node_routes: bool,
+    nest: bool,
+    python_routes: bool,
+    axum: bool,
+    actix: bool,
+    shapes: bool,
+    zod: bool,
+    services: bool,
+    env: bool,
+    typeorm: bool,
+    sqlalchemy: bool,
+    django: bool,
+    diesel: bool,
+    seaorm: bool,
+    components: bool,
+    router: bool,
+    fs_routes: bool,
+    state: bool,
+    design: bool,
+}
+
+impl Wants {
+    fn of(lang: Lang, path: &str, text: &str, design_systems: &[String]) -> Wants {
+        let has = |needles: &[&str]| {
+            needles
+                .iter()
+                .any(|needle| memmem::find(text.as_bytes(), needle.as_bytes()).is_some())
+        };
+        let services = has(&["Service"]);
+        match lang {
+            Lang::TypeScript | Lang::Tsx | Lang::JavaScript => Wants {
+                node_routes: has(&["express", "Router", "koa", "fastify", "('/", "(\"/", "(`"]),
+                nest: has(&["@Controller", "setGlobalPrefix"]),
+                shapes: has(&["class ", "interface ", "type "]),
+                zod: has(&["zod"]),
+                services,
+                env: has(&["process.env", "import.meta.env"]),
+                typeorm: has(&["@Entity"]),
+                components: has(&["export"])
+                    && (lang == Lang::Tsx
+                        || path.ends_with(".jsx")
+                        || has(&["react", "React", "</", "/>", "export *", "export {"])),
+                router: has(&["Route"]) || path.ends_with("app/routes.ts") || path.ends_with("app/routes.tsx"),
+                fs_routes: path.starts_with("app/")
+                    || path.starts_with("pages/")
+                    || path.contains("/app/")
+                    || path.contains("/pages/"),
+                state: has(&["createSlice", "createApi", "configureStore", "zustand", "createContext"]),
+                design: design_systems
+                    .iter()
+                    .any(|package| has(&[package.trim_end_matches('/')])),
+                ..Wants::default()
+            },
+            Lang::Python => Wants {
+                python_routes: has(&[
+                    "fastapi",
+                    "flask",
+                    "APIRouter",
+                    "Blueprint",
+                    "include_router",
+                    "register_blueprint",
+                    "add_url_rule",
+                    ".route(",
+                    "(\"/",
+                    "('/",
+                ]),
+                shapes: has(&["class "]),
+                services,
+                env: has(&["environ", "getenv"]),
+                sqlalchemy: has(&["__tablename__", "Table("]),
+                django: has(&["django", "models.Model"]),
+                ..Wants::default()
+            },
+            Lang::Rust => Wants {
+                axum: has(&["axum", "Router"]),
+                actix: has(&["actix", "web::", "HttpServer", "ServiceConfig"]),
+                services,
+                env: has(&["env::var", "env!", "dotenv"]),
+                diesel: has(&["table!"]),
+                seaorm: has(&["sea_orm"]),
+                ..Wants::default()
+            },
+        }
+    }
+
+    fn any(self) -> bool {
+        // Destructured so that a new scanner cannot be left out.
+        let Wants {
+            node_routes,
+            nest,
+            python_routes,
+            axum,
+            actix,
+            shapes,
+            zod,
+            services,
+            env,
+            typeorm,
+            sqlalchemy,
+            django,
+            diesel,
+            seaorm,
+            components,
+            router,
+            fs_routes,
+            state,
+            design,
+        } = self;
+        [
+            node_routes,
+            nest,
+            python_routes,
+            axum,
+            actix,
+            shapes,
+            zod,
+            services,
+            env,
+            typeorm,
+            sqlalchemy,
+            django,
+            diesel,
+            seaorm,
+            components,
+            router,
+            fs_routes,
+            state,
+            design,
+        ]
+        .contains(&true)
+    }
+}
+
+/// Scans one source; `None` when it is no code file or carries none of the signals.
+pub fn scan_file(source: &Source<'_>, parsers: &mut Parsers, design_systems: &[String]) -> Option<FileScan> {
+    let lang = Lang::of_path(source.path)?;
+    let wants = Wants::of(lang, source.path, source.text, design_systems);
+    if !wants.any() {
+        return None;
+    }
+    let mut scan = FileScan {
+        path: source.path.to_owned(),
+        ..FileScan::default()
+    };
+    let file = match parsers.parse(source)? {
+        Ok(file) => file,
+        Err(Unparsed::TooLarge(bytes)) => {
+            scan.facts
+                .unparsed
+                .push(format!("{}: too large to parse ({bytes} bytes)", source.path));
+            return Some(scan);
+        }
+        Err(Unparsed::GaveUp) => {
+            scan.facts.unparsed.push(format!("{}: parser gave up", source.path));
+            return Some(scan);
+        }
+    };
+    scan.facts.unparsed.extend(file.syntax_error());
+    scan_tree(&file, wants, design_systems, &mut scan);
+    Some(scan)
+}
+
+fn scan_tree(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String], scan: &mut FileScan) {
+    let constants = Constants::of(file);
+    if wants.env {
+        env::scan(file, &mut scan.facts.env_vars);
+    }
+    if wants.services {
+        services::scan(file, &mut scan.facts.services);
+    }
+    match file.lang {
+        Lang::TypeScript | Lang::Tsx | Lang::JavaScript => {
+            let module = ScriptModule::read(file);
+            if wants.node_routes {
+                node::scan(file, &module, &constants, &mut scan.routes);
+            }
+            if wants.nest {
+                nest::scan(file, &constants, &mut scan.routes);
+            }
+            if wants.shapes {
+                shapes::script::scan(file, &mut scan.shapes);
+            }
+            if wants.zod {
+                shapes::zod::scan(file, &module, &mut scan.shapes);
+            }
+            if wants.typeorm {
+                orm::typeorm::scan(file, &mut scan.tables);
+            }
+            scan_frontend(file, &module, &constants, wants, design_systems, scan);
+            scan.module = OwnedModule::Script(module);
+        }
+        Lang::Python => {
+            let module = PythonModule::read(file);
+            if wants.python_routes {
+                python::scan(file, &module, &constants, &mut scan.routes);
+            }
+            if wants.shapes {
+                shapes::pydantic::scan(file, &mut scan.shapes);
+            }
+            if wants.sqlalchemy {
+                orm::sqlalchemy::scan(file, &mut scan.tables);
+            }
+            if wants.django {
+                orm::django::scan(file, &mut scan.tables);
+            }
+            scan.module = OwnedModule::Python(module);
+        }
+        Lang::Rust => {
+            if wants.axum {
+                axum::scan(file, &constants, &mut scan.routes);
+            }
+            if wants.actix {
+                actix::scan(file, &constants, &mut scan.routes);
+            }
+            if wants.diesel {
+                orm::diesel::scan(file, &mut scan.tables);
+            }
+            if wants.seaorm {
+                orm::seaorm::scan(file, &mut scan.tables);
+            }
+            scan.module = OwnedModule::Rust(RustModule::read(file));
+        }
+    }
+}
+
+/// Components, routes, state and design-system imports of a script file.
+fn scan_frontend(
+    file: &ParsedFile<'_>,
+    module: &ScriptModule,
+    constants: &Constants,
+    wants: Wants,
+    design_systems: &[String],
+    scan: &mut FileScan,
+) {
+    if wants.components {
+        let found = ui::components::scan(file);
+        scan.facts.components.extend(found.components);
+        scan.star_sources = found.star_sources;
+    }
+    if wants.router {
+        ui::router::scan(file, constants, &mut scan.facts.routes);
+    }
+    if wants.fs_routes {
+        let default_name = module.exports.iter().find_map(|export| match export {
+            Export::Local { exported, local } if exported == "default" && local != "default" => Some(local.clone()),
+            _ => None,
+        });
+        let imports_next = module
+            .imports
+            .values()
+            .any(|i| i.source == "next" || i.source.starts_with("next/"));
+        let found = ui::fs_routes::scan(file.path, module, default_name, imports_next);
+        scan.facts.routes.extend(found.routes);
+        scan.facts.endpoints.extend(found.endpoints);
+    }
+    if wants.state {
+        ui::state::scan(file, module, &mut scan.facts.state);
+    }
+    if wants.design {
+        ui::design::scan(file, design_systems, &mut scan.facts.design_system);
+    }
+}
+
+/// Puts all files' scans together: cross-file links resolved, facts in file order.
+pub fn link(mut scans: Vec<FileScan>) -> Facts {
+    let pending = scans
+        .iter_mut()
+        .flat_map(|scan| std::mem::take(&mut scan.shapes))
+        .collect();
+    let (shapes, settings_env) = super::shapes::link(pending);
+    let shape_names: HashSet<String> = shapes.iter().map(|shape| shape.name.clone()).collect();
+    let (tables, indexes) = orm::link(
+        scans
+            .iter_mut()
+            .flat_map(|scan| std::mem::take(&mut scan.tables))
+            .collect(),
+    );
+    let link_files: Vec<LinkFile<'_>> = scans
+        .iter()
+        .map(|scan| LinkFile {
+            path: &scan.path,
+            routes: &scan.routes,
+            module: match &scan.module {
+                OwnedModule::Script(module) => Module::Script(module),
+                OwnedModule::Python(module) => Module::Python(module),
+                OwnedModule::Rust(module) => Module::Rust(module),
+                OwnedModule::None => Module::None,
+            },
+        })
+        .collect();
+    let endpoints = super::routes::link::link(&link_files, &shape_names);
+    let stars: Vec<StarFile<'_>> = scans
+        .iter()
+        .map(|scan| StarFile {
+            path: &scan.path,
+            components: &scan.facts.components,
+            stars: &scan.star_sources,
+        })
+        .collect();
+    let re_exported = ui::star_exports(&stars);
+    let mut facts = Facts {
+        tables,
+        indexes,
+        endpoints,
+        shapes,
+        env_vars: settings_env,
+        ..Facts::default()
+    };
+    for scan in scans {
+        facts.append(scan.facts);
+    }
+    facts.components.extend(re_exported);
+    facts
+}
