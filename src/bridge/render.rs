@@ -292,10 +292,16 @@ fn sections(facts: &Facts, domain: Option<&str>) -> Vec<Section> {
         section(
             "frontend",
             "State",
-            facts
-                .state
-                .iter()
-                .map(|s| format!("{} ({}): {}", s.name, s.kind, s.keys.join(", "))),
+            facts.state.iter().map(|s| {
+                let mut line = format!("{} ({}): {}", s.name, s.kind, s.keys.join(", "));
+                if let Some(provider) = &s.provider {
+                    line.push_str(&format!("; provider {provider}"));
+                }
+                if let Some(hook) = &s.hook {
+                    line.push_str(&format!("; hook {hook}"));
+                }
+                format!("{line} [{}]", s.file)
+            }),
             facts.state.iter().map(|s| s.name.clone()),
         ),
         section(

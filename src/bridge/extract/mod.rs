@@ -17,6 +17,7 @@ pub mod sql;
 pub mod syntax;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::{Duration, Instant};
 
 use super::facts::Facts;
 
@@ -58,18 +59,38 @@ pub fn all(sources: &[Source<'_>]) -> Vec<Facts> {
 
 /// Runs every extractor over `sources` and returns what they found, in extractor order.
 pub fn all_with(sources: &[Source<'_>], settings: &Settings) -> Vec<Facts> {
-    let extractors: &[fn(&[Source<'_>]) -> Facts] = &[
-        sql::extract,
-        prisma::extract,
-        migrations::extract,
-        pipelines::extract,
-        dockerfile::extract,
-        dotenv::extract,
+    all_timed(sources, settings)
+        .into_iter()
+        .map(|(_, facts, _)| facts)
+        .collect()
+}
+
+/// Runs every extractor over `sources`: its name, what it found and how long it took.
+pub fn all_timed(sources: &[Source<'_>], settings: &Settings) -> Vec<(&'static str, Facts, Duration)> {
+    let extractors: &[(&str, fn(&[Source<'_>]) -> Facts)] = &[
+        ("sql", sql::extract),
+        ("prisma", prisma::extract),
+        ("migrations", migrations::extract),
+        ("pipelines", pipelines::extract),
+        ("dockerfile", dockerfile::extract),
+        ("dotenv", dotenv::extract),
     ];
-    let configured: &[fn(&[Source<'_>], &Settings) -> Facts] = &[findings::extract_with, code::extract_with];
-    let plain = extractors.iter().map(|extract| extract(sources));
+    let configured: &[(&str, fn(&[Source<'_>], &Settings) -> Facts)] =
+        &[("findings", findings::extract_with), ("code", code::extract_with)];
+    let timed = |name, run: &dyn Fn() -> Facts| {
+        let started = Instant::now();
+        let facts = run();
+        (name, facts, started.elapsed())
+    };
+    let plain = extractors
+        .iter()
+        .map(|(name, extract)| timed(*name, &|| extract(sources)));
     plain
-        .chain(configured.iter().map(|extract| extract(sources, settings)))
+        .chain(
+            configured
+                .iter()
+                .map(|(name, extract)| timed(*name, &|| extract(sources, settings))),
+        )
         .collect()
 }
 
