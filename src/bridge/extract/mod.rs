@@ -65,9 +65,14 @@ pub fn all_with(sources: &[Source<'_>], settings: &Settings) -> Vec<Facts> {
         .collect()
 }
 
+/// An extractor: `extract(sources)`.
+type Extract = fn(&[Source<'_>]) -> Facts;
+/// An extractor that reads the settings: `extract_with(sources, settings)`.
+type ExtractWith = fn(&[Source<'_>], &Settings) -> Facts;
+
 /// Runs every extractor over `sources`: its name, what it found and how long it took.
 pub fn all_timed(sources: &[Source<'_>], settings: &Settings) -> Vec<(&'static str, Facts, Duration)> {
-    let extractors: &[(&str, fn(&[Source<'_>]) -> Facts)] = &[
+    let extractors: &[(&str, Extract)] = &[
         ("sql", sql::extract),
         ("prisma", prisma::extract),
         ("migrations", migrations::extract),
@@ -75,8 +80,7 @@ pub fn all_timed(sources: &[Source<'_>], settings: &Settings) -> Vec<(&'static s
         ("dockerfile", dockerfile::extract),
         ("dotenv", dotenv::extract),
     ];
-    let configured: &[(&str, fn(&[Source<'_>], &Settings) -> Facts)] =
-        &[("findings", findings::extract_with), ("code", code::extract_with)];
+    let configured: &[(&str, ExtractWith)] = &[("findings", findings::extract_with), ("code", code::extract_with)];
     let timed = |name, run: &dyn Fn() -> Facts| {
         let started = Instant::now();
         let facts = run();
