@@ -11,6 +11,8 @@ use super::ticket::Ticket;
 /// Longest `contextForNext`, in characters: several agents' handoffs fit in the 10,000
 /// characters Claude Code accepts from one hook.
 pub const CONTEXT_BUDGET: usize = 3_000;
+/// Lines of one kind written out (more than fit the budget anyway); the rest are counted.
+const MAX_SECTION_LINES: usize = 200;
 /// Longest line of `contextForNext`.
 const LINE_BUDGET: usize = 600;
 /// The summary's prefix when nothing was extracted (BMAD's fallback).
@@ -115,6 +117,9 @@ fn context_for_next(
         for section in sections {
             lines.push(format!("{}:", section.title));
             lines.extend(section.lines.iter().map(|l| format!("- {l}")));
+            if section.hidden > 0 {
+                lines.push(format!("- … {} more", section.hidden));
+            }
         }
         lines.push("Use these exact names; the files listed hold the details.".into());
     }
@@ -161,6 +166,8 @@ struct Section {
     domain: &'static str,
     title: &'static str,
     lines: Vec<String>,
+    /// Lines past [`MAX_SECTION_LINES`], not written out.
+    hidden: usize,
     names: Vec<String>,
     in_summary: bool,
 }
@@ -382,10 +389,15 @@ fn section(
     lines: impl Iterator<Item = String>,
     names: impl Iterator<Item = String>,
 ) -> Section {
+    // More lines than the budget can hold are counted, not written.
+    let mut lines = unique(lines);
+    let shown: Vec<String> = lines.by_ref().take(MAX_SECTION_LINES).collect();
+    let hidden = lines.size_hint().1.unwrap_or(0);
     Section {
         domain,
         title,
-        lines: unique(lines).collect(),
+        lines: shown,
+        hidden,
         names: unique(names).collect(),
         in_summary: true,
     }
