@@ -28,15 +28,18 @@ RG_PATTERNS = [
     r"^[A-Z_][A-Z0-9_]*=",
     r"process\.env\.\w+|os\.environ|getenv\(",
     r"CVE-\d{4}-\d{4,}|GHSA-\w{4}-\w{4}-\w{4}|SEC-\d+",
-    r"router\.(get|post|put|delete)\(|@(Get|Post|Controller)\(|@app\.(get|post)\(",
+    r"router\.(get|post|put|delete)\(|@(Get|Post|Controller)\(|@(app|router)\.(get|post)\(",
     r"export\s+(default\s+)?function\s+[A-Z]\w*",
 ]
 
 KINDS = [  # (kind, share of the files)
     ("sql", 0.20),
     ("prisma", 0.02),
-    ("ts", 0.30),
-    ("py", 0.20),
+    ("ts", 0.10),
+    ("tsx", 0.10),
+    ("tsutil", 0.10),
+    ("py", 0.10),
+    ("pyutil", 0.10),
     ("workflow", 0.05),
     ("yaml", 0.08),
     ("dockerfile", 0.05),
@@ -73,7 +76,7 @@ def prisma_file(rng, i):
 def ts_file(rng, i):
     lines = [
         "import { Router } from \"express\";",
-        f"// Service {i}. See CVE-2024-{10000 + i} for why input is validated." if i % 50 == 0 else f"// Service {i}.",
+        f"// Routes {i}. See CVE-2024-{10000 + i} for why input is validated." if i % 50 == 0 else f"// Routes {i}.",
         "export const router = Router();",
         f"const limit = Number(process.env.LIMIT_{i % 30} ?? 100);",
         "",
@@ -86,7 +89,34 @@ def ts_file(rng, i):
         "  return props.title.toUpperCase();",
         "}",
     ]
-    lines += [f"export const value{k} = {rng.randint(0, 1000)} * limit;" for k in range(rng.randint(10, 30))]
+    lines += [f"export const value{k} = {rng.randint(0, 1000)} * limit;" for k in range(rng.randint(5, 15))]
+    return "\n".join(lines) + "\n", 0
+
+
+def tsx_file(rng, i):
+    return (
+        'import { Button, Card } from "@acme/ui";\n'
+        'import { useState } from "react";\n\n'
+        f"type Props = {{ title: string; count?: number }};\n\n"
+        f"export function Panel{i}({{ title, count = 0 }}: Props) {{\n"
+        "  const [open, setOpen] = useState(false);\n"
+        "  return (\n    <Card title={title}>\n"
+        "      <Button onClick={() => setOpen(!open)}>{open ? \"Hide\" : \"Show\"} {count}</Button>\n"
+        "    </Card>\n  );\n}\n"
+    ), 0
+
+
+def tsutil_file(rng, i):
+    lines = [f"// Helpers {i}: formatting and small math."]
+    for k in range(rng.randint(6, 16)):
+        lines.append(f"export function format{k}x{i}(value: number): string {{\n  return (value * {k + 1}).toFixed(2);\n}}")
+    return "\n".join(lines) + "\n", 0
+
+
+def pyutil_file(rng, i):
+    lines = [f'"""Helpers {i}."""', ""]
+    for k in range(rng.randint(6, 16)):
+        lines.append(f"def scale_{k}(value):\n    return value * {k + 1}\n")
     return "\n".join(lines) + "\n", 0
 
 
@@ -94,14 +124,17 @@ def py_file(rng, i):
     lines = [
         f'"""Module {i}."""',
         "import os",
+        "from fastapi import APIRouter",
         "",
+        f"router = APIRouter(prefix=\"/v1/things{i}\")",
         f"TIMEOUT = int(os.environ.get('TIMEOUT_{i % 20}', '30'))",
         "",
-        f"def handler_{i}(event):",
+        "@router.get(\"/{thing_id}\")",
+        f"def handler_{i}(thing_id: int):",
         "    # SEC-%d: validate the payload before use" % i if i % 40 == 0 else "    # validate the payload",
         "    return {'ok': True, 'timeout': TIMEOUT}",
     ]
-    lines += [f"CONSTANT_{k} = {rng.randint(0, 10**6)}" for k in range(rng.randint(10, 30))]
+    lines += [f"CONSTANT_{k} = {rng.randint(0, 10**6)}" for k in range(rng.randint(5, 15))]
     return "\n".join(lines) + "\n", 0
 
 
@@ -138,8 +171,11 @@ def md_file(rng, i):
 WRITERS = {
     "sql": ("db/migrations/{i:05d}_create_table_{i:05d}.sql", sql_file),
     "prisma": ("services/svc{i:05d}/prisma/schema.prisma", prisma_file),
-    "ts": ("src/modules/m{d:03d}/service{i:05d}.ts", ts_file),
-    "py": ("app/pkg{d:03d}/module{i:05d}.py", py_file),
+    "ts": ("src/routes/r{d:03d}/routes{i:05d}.ts", ts_file),
+    "tsx": ("src/components/c{d:03d}/Panel{i:05d}.tsx", tsx_file),
+    "tsutil": ("src/lib/l{d:03d}/format{i:05d}.ts", tsutil_file),
+    "py": ("app/api{d:03d}/module{i:05d}.py", py_file),
+    "pyutil": ("app/util{d:03d}/helpers{i:05d}.py", pyutil_file),
     "workflow": (".github/workflows/pipeline-{i:05d}.yml", workflow_file),
     "yaml": ("config/svc{d:03d}/settings-{i:05d}.yaml", yaml_file),
     "dockerfile": ("services/svc{i:05d}/Dockerfile", dockerfile),
@@ -149,7 +185,7 @@ WRITERS = {
 
 
 def make_repo(root, files):
-    marker = os.path.join(root, f".bench-{files}")
+    marker = os.path.join(root, f".bench-{files}-v2")
     listing = os.path.join(root, ".bench-files")
     if os.path.exists(marker):
         return open(listing).read().split("\n"), json.load(open(marker))
@@ -227,9 +263,14 @@ def main():
         label = "baton bridge --json" if name == "baton" else f"rg ({len(RG_PATTERNS)} patterns)"
         shown = " ".join(f"{t:.3f}" for t in runs[name][:6])
         print(f"  {label:<22}{med[name]:>10.3f}{mb / med[name]:>9.1f}{statistics.median(cpu[name]):>8.3f}   {shown}")
+    _, _, out = timed(baton_cmd + ["--timings"], root)
+    print("  where baton's time goes (one run, --timings):")
+    for line in out.stderr.decode().splitlines():
+        print(f"    {line}")
     structured = handoff["structured"]
     got = len(structured["tables"])
-    print(f"\n  baton: {got} tables, {len(structured['indexes'])} indexes, {len(structured['pipelines'])} pipelines, "
+    print(f"\n  baton: {got} tables, {len(structured['indexes'])} indexes, {len(structured['endpoints'])} endpoints, "
+          f"{len(structured['components'])} components, {len(structured['pipelines'])} pipelines, "
           f"{len(structured['dockerStages'])} docker stages, {len(structured['envVars'])} env vars, "
           f"{len(structured['findings'])} findings; files read {handoff['files']['read']}; "
           f"largest child RSS {peak_rss_mib:.0f} MiB\n")

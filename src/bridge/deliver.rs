@@ -87,11 +87,10 @@ pub fn subagent_start_context(
     agent_id: &str,
     budget: usize,
 ) -> Option<String> {
-    let session_id = session_id?;
-    let (runs, _) = ledger::list(project);
+    let runs = ledger::list_of_session(project, session_id?);
     let mut finished: Vec<&Run> = runs
         .iter()
-        .filter(|r| r.id != agent_id && r.status == Status::Finished && r.session_id.as_deref() == Some(session_id))
+        .filter(|r| r.id != agent_id && r.status == Status::Finished)
         .filter(|r| {
             r.handoff
                 .as_ref()

@@ -15,7 +15,7 @@ pub const BRIDGE: Command = Command {
 baton bridge: tell the next agent exactly what the last one built
 
 Usage: baton bridge [--agent NAME|RUN] [--files P… | --since REV] [--ticket FILE|TEXT]
-                    [--message TEXT] [--json]
+                    [--message TEXT] [--json] [--timings]
 
 Reads the files an agent wrote or changed and extracts the concrete names with parsers (no
 model is called): a summary, the artifacts (each file and the names it holds), and
@@ -31,6 +31,7 @@ contextForNext, the text the next agent is given. Nothing extractable: the summa
                       its first heading), or its text such as \"PROJ-42 Add invoices\"
   --message TEXT      the agent's final message, when there is no run to take it from
   --json              {agent, summary, artifacts, contextForNext, structured, domain, …}
+  --timings           how long each step took, on stderr
 
 What is read, by domain (.gitignore respected; binary, non-UTF-8, files over 4 MiB and
 symlinks are skipped and counted):
@@ -66,6 +67,7 @@ fn run(parser: &mut lexopt::Parser) -> Result<()> {
     };
     let mut ticket_arg = None;
     let mut json = false;
+    let mut timings = false;
     while let Some(arg) = parser.next()? {
         match arg {
             Long("agent") => request.agent = Some(string(parser.value()?)),
@@ -74,6 +76,7 @@ fn run(parser: &mut lexopt::Parser) -> Result<()> {
             Long("ticket") => ticket_arg = Some(string(parser.value()?)),
             Long("message") => request.message = Some(string(parser.value()?)),
             Long("json") => json = true,
+            Long("timings") => timings = true,
             Value(v) => {
                 return Err(Error::Usage(format!(
                     "baton bridge: unexpected '{}'; files go after --files",
@@ -91,7 +94,14 @@ fn run(parser: &mut lexopt::Parser) -> Result<()> {
     });
     let ticket = ticket_arg.map(|t| ticket::read(&t, &request.cwd)).transpose()?;
     let from_run = request.files.is_empty() && request.since.is_none();
-    let handoff = crate::bridge::run(&project, &request, ticket)?;
+    let (handoff, took) = crate::bridge::run(&project, &request, ticket)?;
+    if timings {
+        let mut text = String::new();
+        for (step, time) in &took {
+            text.push_str(&format!("bridge: {step:<24} {:>9.1} ms\n", time.as_secs_f64() * 1000.0));
+        }
+        let _ = std::io::Write::write_all(&mut std::io::stderr(), text.as_bytes());
+    }
     if let (true, Some(id)) = (from_run, handoff.run_id.as_deref()) {
         deliver::store(&project, id, handoff.clone());
     }

@@ -91,3 +91,29 @@ fn hostile_files_are_skipped_and_counted_and_the_rest_still_counts() {
         "{kinds:?}"
     );
 }
+
+#[test]
+fn a_run_that_leaves_hostile_files_still_stops_cleanly_with_its_handoff() {
+    let sandbox = Sandbox::new();
+    git_repo(&sandbox.project, &[("README.md", "# app\n")]);
+    let payload = |event: &str| {
+        let mut p = crate::common::fixture(&format!("{}.json", event.to_ascii_lowercase()));
+        p["cwd"] = serde_json::json!(sandbox.project);
+        p["agent_id"] = serde_json::json!("ab5000000000000a");
+        p["agent_type"] = serde_json::json!("db-coding-agent");
+        p
+    };
+    sandbox.hook(&payload("SubagentStart")).assert_hook_contract();
+    sandbox.write("db/001_init.sql", "CREATE TABLE kept (id int PRIMARY KEY);");
+    std::fs::write(sandbox.project.join("db/blob.sql"), b"CREATE\0TABLE").unwrap();
+    std::os::unix::fs::symlink("loop", sandbox.project.join("db/loop")).unwrap();
+    write_dump(&sandbox);
+    let out = sandbox.hook(&payload("SubagentStop"));
+    out.assert_hook_contract();
+    let run = sandbox.read_json(&sandbox.project.join(".baton/agents/ab5000000000000a.json"));
+    let handoff = &run["handoff"];
+    assert_eq!(handoff["structured"]["tables"][0]["name"], "kept", "{run:#}");
+    assert_eq!(handoff["files"]["binary"], 1, "{handoff:#}");
+    assert_eq!(handoff["files"]["symlinks"], 1, "{handoff:#}");
+    assert_eq!(handoff["files"]["tooLarge"], 1, "{handoff:#}");
+}

@@ -17,6 +17,7 @@ pub mod sql;
 pub mod syntax;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::{Duration, Instant};
 
 use super::facts::Facts;
 
@@ -58,18 +59,42 @@ pub fn all(sources: &[Source<'_>]) -> Vec<Facts> {
 
 /// Runs every extractor over `sources` and returns what they found, in extractor order.
 pub fn all_with(sources: &[Source<'_>], settings: &Settings) -> Vec<Facts> {
-    let extractors: &[fn(&[Source<'_>]) -> Facts] = &[
-        sql::extract,
-        prisma::extract,
-        migrations::extract,
-        pipelines::extract,
-        dockerfile::extract,
-        dotenv::extract,
+    all_timed(sources, settings)
+        .into_iter()
+        .map(|(_, facts, _)| facts)
+        .collect()
+}
+
+/// An extractor: `extract(sources)`.
+type Extract = fn(&[Source<'_>]) -> Facts;
+/// An extractor that reads the settings: `extract_with(sources, settings)`.
+type ExtractWith = fn(&[Source<'_>], &Settings) -> Facts;
+
+/// Runs every extractor over `sources`: its name, what it found and how long it took.
+pub fn all_timed(sources: &[Source<'_>], settings: &Settings) -> Vec<(&'static str, Facts, Duration)> {
+    let extractors: &[(&str, Extract)] = &[
+        ("sql", sql::extract),
+        ("prisma", prisma::extract),
+        ("migrations", migrations::extract),
+        ("pipelines", pipelines::extract),
+        ("dockerfile", dockerfile::extract),
+        ("dotenv", dotenv::extract),
     ];
-    let configured: &[fn(&[Source<'_>], &Settings) -> Facts] = &[findings::extract_with, code::extract_with];
-    let plain = extractors.iter().map(|extract| extract(sources));
+    let configured: &[(&str, ExtractWith)] = &[("findings", findings::extract_with), ("code", code::extract_with)];
+    let timed = |name, run: &dyn Fn() -> Facts| {
+        let started = Instant::now();
+        let facts = run();
+        (name, facts, started.elapsed())
+    };
+    let plain = extractors
+        .iter()
+        .map(|(name, extract)| timed(*name, &|| extract(sources)));
     plain
-        .chain(configured.iter().map(|extract| extract(sources, settings)))
+        .chain(
+            configured
+                .iter()
+                .map(|(name, extract)| timed(*name, &|| extract(sources, settings))),
+        )
         .collect()
 }
 
@@ -79,17 +104,35 @@ pub fn per_file<F>(sources: &[Source<'_>], extract_one: F) -> Facts
 where
     F: Fn(&Source<'_>) -> Facts + Sync,
 {
-    let found = super::parallel::map(sources, |source| {
-        catch_unwind(AssertUnwindSafe(|| extract_one(source))).unwrap_or_else(|_| Facts {
-            unparsed: vec![format!("{}: the extractor failed on this file", source.path)],
-            ..Facts::default()
-        })
-    });
+    let found = map_files(
+        sources,
+        |source| Some(extract_one(source)).filter(|facts| *facts != Facts::default()),
+        |source| {
+            Some(Facts {
+                unparsed: vec![format!("{}: the extractor failed on this file", source.path)],
+                ..Facts::default()
+            })
+        },
+    );
     let mut facts = Facts::default();
     for f in found {
         facts.append(f);
     }
     facts
+}
+
+/// Runs `map_one` on every source, spread over the cores (the bridge's one pool,
+/// [`super::parallel::map`]), and returns what it gave in source order. A source on which
+/// `map_one` panics gives `failed(source)` instead.
+pub fn map_files<T, F, E>(sources: &[Source<'_>], map_one: F, failed: E) -> Vec<T>
+where
+    T: Send,
+    F: Fn(&Source<'_>) -> Option<T> + Sync,
+    E: Fn(&Source<'_>) -> Option<T> + Sync,
+{
+    let guarded =
+        |source: &Source<'_>| catch_unwind(AssertUnwindSafe(|| map_one(source))).unwrap_or_else(|_| failed(source));
+    super::parallel::map(sources, guarded).into_iter().flatten().collect()
 }
 
 #[cfg(test)]

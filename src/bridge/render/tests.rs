@@ -1,7 +1,7 @@
 //! The texts of a handoff: concrete names, the agent's domain first, within the budget.
 
 use super::*;
-use crate::bridge::facts::{EnvVar, ForeignKey, Index, Pipeline};
+use crate::bridge::facts::{Column, EnvVar, ForeignKey, Index, Pipeline, Table};
 
 fn facts() -> Facts {
     Facts {

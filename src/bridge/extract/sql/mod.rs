@@ -49,14 +49,11 @@ fn dialects_for(text: &str) -> Vec<&'static dyn Dialect> {
     const MYSQL: &MySqlDialect = &MySqlDialect {};
     const SQLITE: &SQLiteDialect = &SQLiteDialect {};
     const GENERIC: &GenericDialect = &GenericDialect {};
-    let upper_has = |needle: &str| {
-        text.as_bytes()
-            .windows(needle.len())
-            .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
-    };
-    if text.contains('`') || upper_has("ENGINE=") || upper_has("ENGINE =") || upper_has("AUTO_INCREMENT") {
+    let upper = text.to_ascii_uppercase();
+    let has = |needle: &str| memchr::memmem::find(upper.as_bytes(), needle.as_bytes()).is_some();
+    if has("`") || has("ENGINE=") || has("ENGINE =") || has("AUTO_INCREMENT") {
         vec![MYSQL, POSTGRES, SQLITE, GENERIC]
-    } else if upper_has("WITHOUT ROWID") || upper_has("AUTOINCREMENT") || upper_has(") STRICT") {
+    } else if has("WITHOUT ROWID") || has("AUTOINCREMENT") || has(") STRICT") {
         vec![SQLITE, POSTGRES, MYSQL, GENERIC]
     } else {
         vec![POSTGRES, MYSQL, SQLITE, GENERIC]
