@@ -55,6 +55,26 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
     Ok(file)
 }
 
+/// Opens a regular file for reading without following a symlink at `path` (a link fails with
+/// an error [`is_symlink_error`] recognises) and without blocking on a FIFO or device; the
+/// file and its metadata.
+pub fn open_regular_nofollow(path: &Path) -> io::Result<(File, std::fs::Metadata)> {
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, "not a regular file"));
+    }
+    Ok((file, meta))
+}
+
+/// Whether an open failed because the path is a symlink (or a loop of them).
+pub fn is_symlink_error(error: &io::Error) -> bool {
+    error.raw_os_error() == Some(libc::ELOOP)
+}
+
 /// Reads a regular file of at most `limit` bytes (config, STATE.md, todos, git HEAD).
 pub fn read_regular(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     let file = open_regular(path)?;

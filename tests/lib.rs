@@ -4,6 +4,7 @@
 mod agents;
 mod arguments;
 mod bench_checks;
+mod bridge;
 mod common;
 mod concurrency;
 mod context;
