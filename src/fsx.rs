@@ -1,14 +1,22 @@
-//! The only place that writes files: atomic writes, bounded locks, symlink-safe opens,
-//! and the temp-dir naming rule for per-session files.
+//! The only place that writes files: atomic writes, bounded locks, link-safe opens, the
+//! temp-dir naming rule for per-session files, and the clean-up of writes a kill interrupted.
+//! What differs between systems is in `platform`; this module is the same everywhere.
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File};
 use std::io::{self, Read, Write};
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
+
+use crate::platform;
 
 /// Longest session id baton accepts for a file name.
 const MAX_SESSION_ID_LEN: usize = 128;
+/// Name prefix and suffix of the temp files [`write_atomic`] renames into place.
+const TEMP_PREFIX: &str = ".baton-";
+const TEMP_SUFFIX: &str = ".tmp";
+/// A temp file of baton's this old was left by a write that was killed: no write takes
+/// anywhere near this long.
+const ABANDONED_AFTER: Duration = Duration::from_secs(10 * 60);
 
 /// Whether a write must survive a crash (project state) or only be atomic (temp files).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,12 +27,9 @@ pub enum Durability {
     Ephemeral,
 }
 
-/// The temp dir for session files: `TMPDIR` when set and absolute, else `/tmp`.
+/// The temp dir for session files, as GSD's Node hooks pick it (`platform::temp`).
 pub fn temp_dir() -> PathBuf {
-    match std::env::var_os("TMPDIR") {
-        Some(dir) if Path::new(&dir).is_absolute() => PathBuf::from(dir),
-        _ => PathBuf::from("/tmp"),
-    }
+    platform::temp::temp_dir()
 }
 
 /// A session id that is safe to put in a file name: `[A-Za-z0-9._-]`, no `..`, bounded.
@@ -43,12 +48,25 @@ pub fn session_temp_path(session_id: &str, suffix: &str) -> Option<PathBuf> {
     is_safe_session_id(session_id).then(|| temp_dir().join(format!("claude-ctx-{session_id}{suffix}")))
 }
 
+/// The lock file of one session's `suffix` state, in baton's private directory (never in the
+/// shared temp dir, where anyone could plant a file or directory at the name). `Ok(None)`
+/// for an unsafe session id; an error when there is no private directory.
+pub fn session_lock_path(session_id: &str, suffix: &str) -> io::Result<Option<PathBuf>> {
+    if !is_safe_session_id(session_id) {
+        return Ok(None);
+    }
+    let dir = platform::temp::private_dir()?;
+    Ok(Some(
+        dir.join(format!("{SESSION_LOCK_PREFIX}{session_id}{suffix}.lock")),
+    ))
+}
+
+/// File-name prefix of session locks in the private directory, for the stale-file sweep.
+pub const SESSION_LOCK_PREFIX: &str = "session-";
+
 /// Opens a regular file for reading without blocking on a FIFO or device.
 pub fn open_regular(path: &Path) -> io::Result<File> {
-    let file = OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)?;
+    let file = platform::fs::open_for_read(path)?;
     if !file.metadata()?.is_file() {
         return Err(io::Error::new(io::ErrorKind::InvalidInput, "not a regular file"));
     }
@@ -67,17 +85,18 @@ pub fn read_regular(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
 }
 
 /// The lock file that serialises read-modify-write of one kind of a project's files. It lives
-/// in the temp dir (not in the repository), named from a stable FNV-1a hash of the root path.
-pub fn project_lock_path(root: &Path, name: &str) -> PathBuf {
-    use std::os::unix::ffi::OsStrExt;
+/// in baton's private directory in the temp dir (not in the repository, and not where another
+/// user could plant something at its name), named from a stable FNV-1a hash of the root path.
+pub fn project_lock_path(root: &Path, name: &str) -> io::Result<PathBuf> {
     let name: String = name
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
         .collect();
-    temp_dir().join(format!(
+    let dir = platform::temp::private_dir()?;
+    Ok(dir.join(format!(
         "{PROJECT_LOCK_PREFIX}{:016x}-{name}.lock",
-        fnv1a(root.as_os_str().as_bytes())
-    ))
+        fnv1a(root.as_os_str().as_encoded_bytes())
+    )))
 }
 
 /// FNV-1a, a small stable hash for file names and "has this file changed" checks.
@@ -87,21 +106,21 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-/// File-name prefix of project locks, for the stale-file sweep.
+/// File-name prefix of project locks (in the private directory; older baton versions left
+/// them in the temp dir itself), for the stale-file sweep.
 pub const PROJECT_LOCK_PREFIX: &str = "baton-project-";
 
-/// Reads a small file without following a symlink and only if the current user owns it.
-/// Files larger than `limit` bytes are refused.
+/// Reads a small file without following a link and only if it is the current user's own with
+/// a single name (a hard link planted in the temp dir is refused like a symlink). Files larger
+/// than `limit` bytes are refused.
 pub fn read_private(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
-    let file = OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(path)?;
+    let file = platform::fs::open_no_follow(path, false)?;
     let meta = file.metadata()?;
-    // SAFETY: geteuid has no preconditions and cannot fail.
-    let uid = unsafe { libc::geteuid() };
-    if !meta.is_file() || meta.uid() != uid {
-        return Err(io::Error::new(io::ErrorKind::PermissionDenied, "not our regular file"));
+    if !platform::fs::is_sole_own_file(&file, &meta) {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            "not our regular file with a single name",
+        ));
     }
     if meta.len() > limit {
         return Err(io::Error::new(io::ErrorKind::InvalidData, "file too large"));
@@ -112,24 +131,25 @@ pub fn read_private(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
 }
 
 /// Replaces `path` with `contents` atomically: a reader sees the old file or the new one.
-/// The temp file is created exclusively in the same directory with mode `mode`, so a
-/// symlink planted at `path` is replaced, never written through.
+/// The temp file is created exclusively in the same directory with mode `mode` (on Unix), so
+/// a link planted at `path` is replaced, never written through. A durable write also removes
+/// the temp files that killed writes left in that directory.
 pub fn write_atomic(path: &Path, contents: &[u8], mode: u32, durability: Durability) -> io::Result<()> {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let mut temp = tempfile::Builder::new()
-        .prefix(".baton-")
-        .suffix(".tmp")
-        .permissions(fs::Permissions::from_mode(mode))
-        .tempfile_in(dir)?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(TEMP_PREFIX).suffix(TEMP_SUFFIX);
+    platform::fs::set_create_mode(&mut builder, mode);
+    let mut temp = builder.tempfile_in(dir)?;
     temp.write_all(contents)?;
     if durability == Durability::Durable {
         temp.as_file().sync_all()?;
         temp.persist(path).map_err(|e| e.error)?;
         // Make the rename itself durable; a failure here loses nothing already written.
         let _ = File::open(dir).and_then(|d| d.sync_all());
+        remove_abandoned_temp_files(dir, SystemTime::now());
         return Ok(());
     }
     if exchange(temp.path(), path) {
@@ -143,50 +163,56 @@ pub fn write_atomic(path: &Path, contents: &[u8], mode: u32, durability: Durabil
 /// Swaps `new` into `path` atomically when `path` is an existing file or symlink. A plain
 /// rename over an existing file makes ext4 flush the new file's data first (auto_da_alloc,
 /// ~0.3 ms); an exchange does not (~0.1 ms), and readers still see old or new, never half.
-/// `false` when there is nothing to exchange with or the file system cannot.
+/// `false` when there is nothing to exchange with or the system cannot.
 fn exchange(new: &Path, path: &Path) -> bool {
-    use std::os::unix::ffi::OsStrExt;
     let replaceable = fs::symlink_metadata(path).is_ok_and(|m| m.is_file() || m.file_type().is_symlink());
-    let (Ok(from), Ok(to)) = (
-        std::ffi::CString::new(new.as_os_str().as_bytes()),
-        std::ffi::CString::new(path.as_os_str().as_bytes()),
-    ) else {
-        return false;
+    replaceable && platform::fs::exchange(new, path)
+}
+
+/// Removes from `dir` the temp files of baton's atomic writes (`.baton-*.tmp`) that are the
+/// user's own regular files and older than [`ABANDONED_AFTER`]: a write killed between
+/// creating its temp file and renaming it leaves one behind (in `.planning/` it shows in
+/// `git status`). A fresh one may be another process's write in progress, and stays.
+/// Returns how many were removed; errors are ignored.
+pub fn remove_abandoned_temp_files(dir: &Path, now: SystemTime) -> usize {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return 0;
     };
-    // SAFETY: both are valid NUL-terminated paths; renameat2 only reads them.
-    replaceable
-        && unsafe {
-            libc::renameat2(
-                libc::AT_FDCWD,
-                from.as_ptr(),
-                libc::AT_FDCWD,
-                to.as_ptr(),
-                libc::RENAME_EXCHANGE,
-            )
-        } == 0
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if !(name.starts_with(TEMP_PREFIX) && name.ends_with(TEMP_SUFFIX)) {
+            continue;
+        }
+        let Ok(meta) = fs::symlink_metadata(entry.path()) else {
+            continue;
+        };
+        let age = meta.modified().ok().and_then(|t| now.duration_since(t).ok());
+        let abandoned = age.is_some_and(|age| age >= ABANDONED_AFTER);
+        if meta.is_file() && platform::fs::is_owned_by_user(&meta) && abandoned && fs::remove_file(entry.path()).is_ok()
+        {
+            removed += 1;
+        }
+    }
+    removed
 }
 
 /// Rewrites a small private file in place: one positioned write, padded with spaces to the
 /// old length so no reader meets a shorter file (JSON allows trailing whitespace). Meant for
 /// files whose every reader holds the same lock, where an in-place write is as safe as a
-/// rename and far cheaper on ext4 (0.07 ms against 0.3 ms). A missing file, a symlink, a file
-/// that is not ours, not 0600 or grown large is replaced atomically instead.
+/// rename and far cheaper on ext4 (0.07 ms against 0.3 ms). A missing file, a link, a file
+/// with a second name (a planted hard link), one that is not ours, not private or grown
+/// large is replaced atomically instead.
 pub fn rewrite_locked(path: &Path, contents: &[u8]) -> io::Result<()> {
-    use std::os::unix::fs::FileExt;
     const MAX_IN_PLACE: u64 = 4096;
-    let file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(path);
-    if let Ok(file) = file {
+    if let Ok(file) = platform::fs::open_no_follow(path, true) {
         let meta = file.metadata()?;
-        // SAFETY: geteuid has no preconditions and cannot fail.
-        let ours = meta.is_file() && meta.uid() == unsafe { libc::geteuid() } && meta.mode() & 0o077 == 0;
+        let ours = platform::fs::is_sole_own_file(&file, &meta) && platform::fs::is_private_mode(&meta);
         if ours && meta.len() <= MAX_IN_PLACE && contents.len() as u64 <= MAX_IN_PLACE {
             let mut padded = contents.to_vec();
             padded.resize(padded.len().max(meta.len() as usize), b' ');
-            return file.write_all_at(&padded, 0);
+            return platform::fs::write_all_at(&file, &padded, 0);
         }
     }
     write_atomic(path, contents, 0o600, Durability::Ephemeral)
@@ -204,24 +230,18 @@ impl Drop for LockGuard {
     }
 }
 
-/// Takes an exclusive lock on `path` (created 0600 if missing, never through a symlink),
-/// waiting at most `wait`. A timeout is an error, never a hang.
+/// Takes an exclusive lock on `path` (created 0600 if missing, never through a link; the
+/// system's own locks: `flock` on Unix, `LockFileEx` on Windows), waiting at most `wait`. A
+/// timeout is an error of kind `TimedOut`, never a hang.
 pub fn lock_exclusive(path: &Path, wait: Duration) -> io::Result<LockGuard> {
-    let file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(path)?;
+    let file = platform::fs::open_lock_file(path)?;
     let deadline = Instant::now() + wait;
     let mut pause = Duration::from_micros(200);
     loop {
         match file.try_lock() {
             Ok(()) => return Ok(LockGuard { file }),
             Err(fs::TryLockError::WouldBlock) if Instant::now() < deadline => {
-                std::thread::sleep(pause);
+                std::thread::sleep(pause.min(deadline.saturating_duration_since(Instant::now())));
                 pause = (pause * 2).min(Duration::from_millis(5));
             }
             Err(fs::TryLockError::WouldBlock) => {
@@ -230,6 +250,12 @@ pub fn lock_exclusive(path: &Path, wait: Duration) -> io::Result<LockGuard> {
             Err(fs::TryLockError::Error(e)) => return Err(e),
         }
     }
+}
+
+/// The permission bits of the file at `path` (through links), to keep when it is replaced;
+/// `default` when there is none.
+pub fn mode_or(path: &Path, default: u32) -> u32 {
+    fs::metadata(path).map_or(default, |m| platform::fs::mode(&m))
 }
 
 /// Removes `path` unless it is missing; other errors are returned.
@@ -272,12 +298,12 @@ mod tests {
         let victim = dir.path().join("victim");
         fs::write(&victim, "keep").unwrap();
         let link = dir.path().join("bridge.json");
-        std::os::unix::fs::symlink(&victim, &link).unwrap();
+        crate::platform::fs::symlink_file(&victim, &link).unwrap();
         write_atomic(&link, b"new", 0o600, Durability::Ephemeral).unwrap();
         assert_eq!(fs::read_to_string(&victim).unwrap(), "keep");
         assert_eq!(fs::read_to_string(&link).unwrap(), "new");
         assert!(!fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
-        assert_eq!(fs::metadata(&link).unwrap().permissions().mode() & 0o777, 0o600);
+        assert!(platform::fs::is_private_mode(&fs::metadata(&link).unwrap()));
     }
 
     #[test]
@@ -286,7 +312,7 @@ mod tests {
         let target = dir.path().join("t");
         fs::write(&target, "{}").unwrap();
         let link = dir.path().join("l");
-        std::os::unix::fs::symlink(&target, &link).unwrap();
+        crate::platform::fs::symlink_file(&target, &link).unwrap();
         assert!(read_private(&link, 1024).is_err());
         assert_eq!(read_private(&target, 1024).unwrap(), b"{}");
         assert!(read_private(&target, 1).is_err());
@@ -297,7 +323,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("state.json");
         rewrite_locked(&path, b"{\"callsSinceWarn\":10}").unwrap();
-        assert_eq!(fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+        assert!(platform::fs::is_private_mode(&fs::metadata(&path).unwrap()));
         rewrite_locked(&path, b"{\"a\":1}").unwrap();
         let text = fs::read_to_string(&path).unwrap();
         assert_eq!(text, format!("{:<21}", "{\"a\":1}"));
@@ -305,7 +331,7 @@ mod tests {
         let victim = dir.path().join("victim");
         fs::write(&victim, "keep").unwrap();
         let link = dir.path().join("link.json");
-        std::os::unix::fs::symlink(&victim, &link).unwrap();
+        crate::platform::fs::symlink_file(&victim, &link).unwrap();
         rewrite_locked(&link, b"{}").unwrap();
         assert_eq!(fs::read_to_string(&victim).unwrap(), "keep");
         assert!(!fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
@@ -318,5 +344,42 @@ mod tests {
         let _held = lock_exclusive(&path, Duration::from_millis(10)).unwrap();
         let second = lock_exclusive(&path, Duration::from_millis(20));
         assert_eq!(second.unwrap_err().kind(), io::ErrorKind::TimedOut);
+    }
+
+    #[test]
+    fn rewrite_in_place_never_writes_through_a_second_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("warned.json");
+        rewrite_locked(&path, b"{\"a\":1}").unwrap();
+        let other = dir.path().join("other-name");
+        fs::hard_link(&path, &other).unwrap();
+        rewrite_locked(&path, b"{\"a\":2}").unwrap();
+        assert_eq!(fs::read_to_string(&other).unwrap(), "{\"a\":1}");
+        assert_eq!(fs::read_to_string(&path).unwrap(), "{\"a\":2}");
+        assert!(read_private(&other, 1024).is_ok(), "the old name has one link again");
+        fs::hard_link(&other, dir.path().join("third")).unwrap();
+        assert!(read_private(&other, 1024).is_err(), "a file with two names is refused");
+    }
+
+    #[test]
+    fn abandoned_temp_files_go_and_fresh_ones_stay() {
+        let dir = tempfile::tempdir().unwrap();
+        let now = SystemTime::now();
+        for name in [".baton-old.tmp", ".baton-new.tmp", "keep.tmp", ".baton-notes.md"] {
+            fs::write(dir.path().join(name), "x").unwrap();
+        }
+        let old = File::options()
+            .write(true)
+            .open(dir.path().join(".baton-old.tmp"))
+            .unwrap();
+        old.set_modified(now - ABANDONED_AFTER - Duration::from_secs(1))
+            .unwrap();
+        assert_eq!(remove_abandoned_temp_files(dir.path(), now), 1);
+        let mut left: Vec<String> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, [".baton-new.tmp", ".baton-notes.md", "keep.tmp"]);
     }
 }

@@ -25,4 +25,5 @@ pub mod install;
 pub mod json;
 pub mod log;
 pub mod planning;
+pub mod platform;
 pub mod report;

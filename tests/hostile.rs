@@ -166,7 +166,7 @@ fn a_symlink_planted_at_the_bridge_path_is_not_followed() {
     let victim = sandbox.home.join("victim.txt");
     std::fs::write(&victim, "precious").unwrap();
     let bridge = sandbox.temp_file(session, ".json");
-    std::os::unix::fs::symlink(&victim, &bridge).unwrap();
+    os::symlink(&victim, &bridge);
     let mut status = fixture("statusline-after-reply.json");
     status["cwd"] = json!(sandbox.project);
     check(&sandbox.statusline(&status), "statusline");
@@ -177,11 +177,11 @@ fn a_symlink_planted_at_the_bridge_path_is_not_followed() {
     // Symlinks at the monitor's state and lock paths: baton neither follows nor fails loudly.
     let warned = sandbox.temp_file(session, "-warned.json");
     let lock = sandbox.temp_file(session, "-warned.lock");
-    std::os::unix::fs::symlink(&victim, &warned).unwrap();
+    os::symlink(&victim, &warned);
     check(&sandbox.hook(&post_tool_use(&sandbox, session, None)), "hook");
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
     std::fs::remove_file(&lock).ok();
-    std::os::unix::fs::symlink(&victim, &lock).unwrap();
+    os::symlink(&victim, &lock);
     check(&sandbox.hook(&post_tool_use(&sandbox, session, None)), "hook");
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
 }
@@ -196,7 +196,7 @@ fn a_planted_bridge_file_that_is_a_symlink_is_not_read() {
         json!({"session_id":"s1","remaining_percentage":1,"used_pct":99,"timestamp":now()}).to_string(),
     )
     .unwrap();
-    std::os::unix::fs::symlink(&fake, sandbox.temp_file("s1", ".json")).unwrap();
+    os::symlink(&fake, sandbox.temp_file("s1", ".json"));
     assert_eq!(sandbox.hook(&post_tool_use(&sandbox, "s1", None)).context(), None);
 }
 
@@ -230,13 +230,12 @@ fn multi_gigabyte_transcripts_are_read_from_the_tail() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn transcripts_that_are_not_files() {
     let sandbox = Sandbox::new();
     let fifo = sandbox.project.join("fifo.jsonl");
-    let fifo_c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-    // SAFETY: a valid C string path.
-    assert_eq!(unsafe { libc::mkfifo(fifo_c.as_ptr(), 0o600) }, 0);
+    os::mkfifo(&fifo);
     let fifo = fifo.to_str().unwrap().to_owned();
     for path in [
         fifo.as_str(),
@@ -263,9 +262,7 @@ fn transcripts_that_are_not_files() {
     ] {
         let path = sandbox.project.join(relative);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
-        // SAFETY: a valid C string path.
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        os::mkfifo(&path);
     }
     sandbox.bridge("odd", 30, 0);
     check(&sandbox.hook(&post_tool_use(&sandbox, "odd", None)), "hook");
@@ -275,6 +272,7 @@ fn transcripts_that_are_not_files() {
     check(&sandbox.statusline(&status), "statusline");
 }
 
+#[cfg(unix)]
 #[test]
 fn task_directories_full_of_odd_entries_cost_a_bounded_time() {
     let sandbox = Sandbox::new().env("NO_COLOR", "1");
@@ -288,11 +286,9 @@ fn task_directories_full_of_odd_entries_cost_a_bounded_time() {
         let task = json!({"id": n.to_string(), "subject": "Done", "activeForm": "Done", "status": "completed"});
         std::fs::write(dir.join(format!("{n}.json")), task.to_string()).unwrap();
     }
-    let fifo = std::ffi::CString::new(dir.join("1.json").to_str().unwrap()).unwrap();
-    // SAFETY: a valid C string path.
-    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+    os::mkfifo(&dir.join("1.json"));
     std::fs::write(dir.join("2.json"), "[".repeat(2 * 1024 * 1024)).unwrap();
-    std::os::unix::fs::symlink("/dev/zero", dir.join("3.json")).unwrap();
+    os::symlink("/dev/zero", dir.join("3.json"));
     std::fs::create_dir(dir.join("4.json")).unwrap();
     let out = sandbox.statusline(&status);
     check(&out, "statusline");

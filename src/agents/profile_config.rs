@@ -3,7 +3,6 @@
 //! by a targeted text edit that leaves every other byte of the file as it was.
 
 use std::collections::BTreeMap;
-use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;
 
 use serde_json::Value;
@@ -120,7 +119,7 @@ pub fn set_profile(project: &Project, profile: Profile) -> Result<Option<String>
         Some(text) => with_profile(text, profile.name()).map_err(|why| Error::invalid(&path, why))?,
         None => format!("{{\n  \"{KEY}\": \"{}\"\n}}\n", profile.name()),
     };
-    let mode = std::fs::metadata(&path).map_or(0o644, |m| m.permissions().mode() & 0o777);
+    let mode = fsx::mode_or(&path, 0o644);
     let dir = project.planning_dir();
     std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
     fsx::write_atomic(&path, new.as_bytes(), mode, fsx::Durability::Durable).map_err(|e| Error::io(&path, e))?;

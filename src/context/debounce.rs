@@ -64,15 +64,16 @@ fn state_path(key: &str) -> Option<PathBuf> {
     fsx::session_temp_path(key, "-warned.json")
 }
 
-fn lock_path(key: &str) -> Option<PathBuf> {
-    fsx::session_temp_path(key, "-warned.lock")
+/// The lock every reader and writer of `key`'s state takes, in baton's private directory.
+fn lock_path(key: &str) -> std::io::Result<Option<PathBuf>> {
+    fsx::session_lock_path(key, "-warned")
 }
 
 /// Reads, advances and writes the debounce state of `key` (a session id, or a
 /// [`subagent_key`]) under its lock. `Ok(None)` for an unsafe key; an error when the lock or
 /// write fails.
 pub fn advance(key: &str, level: Level, debounce_calls: u32) -> std::io::Result<Option<(DebounceState, bool)>> {
-    let (Some(path), Some(lock)) = (state_path(key), lock_path(key)) else {
+    let (Some(path), Some(lock)) = (state_path(key), lock_path(key)?) else {
         return Ok(None);
     };
     let _guard = fsx::lock_exclusive(&lock, LOCK_WAIT)?;
@@ -88,7 +89,7 @@ pub fn advance(key: &str, level: Level, debounce_calls: u32) -> std::io::Result<
 
 /// Notes that the first CRITICAL of this session was recorded in STATE.md.
 pub fn mark_critical_recorded(session_id: &str) -> std::io::Result<()> {
-    let (Some(path), Some(lock)) = (state_path(session_id), lock_path(session_id)) else {
+    let (Some(path), Some(lock)) = (state_path(session_id), lock_path(session_id)?) else {
         return Ok(());
     };
     let _guard = fsx::lock_exclusive(&lock, LOCK_WAIT)?;
@@ -104,7 +105,7 @@ pub fn mark_critical_recorded(session_id: &str) -> std::io::Result<()> {
 /// Forgets the debounce state of `key` (after /compact or /clear, or once usage is back
 /// above the warning level), so the next crossing warns at once.
 pub fn reset(key: &str) -> std::io::Result<()> {
-    let (Some(path), Some(lock)) = (state_path(key), lock_path(key)) else {
+    let (Some(path), Some(lock)) = (state_path(key), lock_path(key)?) else {
         return Ok(());
     };
     if std::fs::symlink_metadata(&path).is_err() {

@@ -151,9 +151,7 @@ fn write_with_backup(path: &Path, text: &str, original: Option<&str>) -> Result<
         }
         None => None,
     };
-    let mode = std::fs::metadata(path)
-        .map(|m| std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o777)
-        .unwrap_or(0o644);
+    let mode = fsx::mode_or(path, 0o644);
     fsx::write_atomic(path, text.as_bytes(), mode, fsx::Durability::Durable).map_err(|e| Error::io(path, e))?;
     Ok(backup)
 }

@@ -3,7 +3,9 @@
 
 use serde_json::{Map, Value, json};
 
-use super::command_line::{BatonCommand, is_baton_command, shell_quote, split_program};
+use super::command_line::{BatonCommand, is_baton_command, split_program};
+use crate::platform::Family;
+use crate::platform::shell::{self, Shell};
 
 /// Hook events baton handles, with the matcher of its group (`None`: the event has no matcher).
 pub const EVENTS: &[(&str, Option<&str>)] = &[
@@ -23,13 +25,31 @@ pub const HOOK_TIMEOUT: u64 = 10;
 pub struct Wiring {
     /// The binary as the shell should see it (quoted when needed).
     pub program: String,
+    /// The binary's path as a command line names it once unquoted (forward slashes on Windows).
+    pub path: String,
+    /// The hook entries' `"shell"`, when the program is written for a shell that must be pinned.
+    pub shell_field: Option<&'static str>,
 }
 
 impl Wiring {
-    /// Wiring for the binary at `path` (absolute).
+    /// Wiring for the binary at `path` (absolute), for the shell Claude Code runs commands in here.
     pub fn for_binary(path: &str) -> Self {
+        Self::for_binary_on(path, Family::CURRENT, shell::command_shell())
+    }
+
+    /// Wiring for the binary at `path` on `family`, for commands run by `shell`.
+    pub fn for_binary_on(path: &str, family: Family, shell: Shell) -> Self {
+        let program = shell::program_word(path, family, shell);
+        let path = match family {
+            Family::Unix => path.to_owned(),
+            Family::Windows => path.replace('\\', "/"),
+        };
+        // A bare word runs in every shell; a quoted one only in the shell it was quoted for.
+        let shell_field = if program == path { None } else { shell.hook_field() };
         Self {
-            program: shell_quote(path),
+            program,
+            path,
+            shell_field,
         }
     }
 
@@ -40,7 +60,10 @@ impl Wiring {
 
     /// The hook group baton adds for `event`.
     pub fn hook_group(&self, matcher: Option<&str>) -> Value {
-        let hook = json!({"type": "command", "command": format!("{} hook", self.program), "timeout": HOOK_TIMEOUT});
+        let mut hook = json!({"type": "command", "command": format!("{} hook", self.program), "timeout": HOOK_TIMEOUT});
+        if let Some(shell) = self.shell_field {
+            hook["shell"] = json!(shell);
+        }
         match matcher {
             Some(m) => json!({"matcher": m, "hooks": [hook]}),
             None => json!({"hooks": [hook]}),
@@ -52,7 +75,7 @@ impl Wiring {
 /// when it already runs this one, is not baton's, or names no path (bare `baton`, the plugin form).
 fn repointed(command: &str, wiring: &Wiring) -> Option<String> {
     let parsed = BatonCommand::parse(command)?;
-    if parsed.is_plugin_form() || !parsed.program.contains('/') || shell_quote(&parsed.program) == wiring.program {
+    if parsed.is_plugin_form() || !parsed.program.contains(['/', '\\']) || parsed.program == wiring.path {
         return None;
     }
     let (_, rest) = split_program(command)?;

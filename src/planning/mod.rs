@@ -18,6 +18,9 @@ use crate::fsx;
 
 /// Longest a command waits for another baton process holding the same project lock.
 const LOCK_WAIT: Duration = Duration::from_secs(10);
+/// Longest a hook waits for it: Claude Code waits for the hook, so it gives up (silently,
+/// leaving that bit of bookkeeping undone) rather than stall the session.
+const HOOK_LOCK_WAIT: Duration = Duration::from_millis(50);
 
 /// How many directories up baton looks for the project root.
 const MAX_DEPTH: usize = 40;
@@ -84,13 +87,28 @@ impl Project {
     }
 
     /// An exclusive lock guarding read-modify-write of the project's files of one kind
-    /// (`planning`, `agents`, `config.json`). The lock file lives in the temp dir, not in
-    /// the repository.
+    /// (`planning`, `agents`, `config.json`). The lock file lives in baton's private
+    /// directory in the temp dir, not in the repository. A command waits up to 10 s for
+    /// another baton process; a hook ([`crate::hook::in_hook`]) 50 ms.
     pub fn lock(&self, name: &str) -> Result<fsx::LockGuard> {
-        let path = fsx::project_lock_path(&self.root, name);
-        fsx::lock_exclusive(&path, LOCK_WAIT).map_err(|e| {
+        let path = fsx::project_lock_path(&self.root, name)
+            .map_err(|e| Error::Failed(format!("cannot lock the project's {name} files: {e}")))?;
+        let wait = if crate::hook::in_hook() {
+            HOOK_LOCK_WAIT
+        } else {
+            LOCK_WAIT
+        };
+        fsx::lock_exclusive(&path, wait).map_err(|e| {
+            let why = if e.kind() == std::io::ErrorKind::TimedOut {
+                format!(
+                    "another baton process has held it for {}s; try again when it is done",
+                    wait.as_secs()
+                )
+            } else {
+                format!("{e}; remove it if nothing of yours should be there")
+            };
             Error::Failed(format!(
-                "{}: {e}; another baton process holds it, try again in a moment",
+                "cannot lock the project's {name} files ({}): {why}",
                 path.display()
             ))
         })

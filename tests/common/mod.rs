@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod gsd;
+pub mod os;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -12,8 +13,15 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-/// The binary under test.
-pub const BATON: &str = env!("CARGO_BIN_EXE_baton");
+/// The binary under test: `$BATON_TEST_BIN` when set (CI runs the suite once more against
+/// the static musl build), else the one cargo built for this test run.
+pub fn baton_bin() -> &'static str {
+    static BIN: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    BIN.get_or_init(|| match std::env::var("BATON_TEST_BIN") {
+        Ok(path) if !path.is_empty() => path,
+        _ => env!("CARGO_BIN_EXE_baton").to_owned(),
+    })
+}
 /// A run that takes longer than this is hung.
 pub const HANG_LIMIT: Duration = Duration::from_secs(10);
 
@@ -68,7 +76,7 @@ impl Sandbox {
 
     /// A command running baton with the sandbox's environment.
     pub fn command(&self, args: &[&str]) -> Command {
-        let mut cmd = Command::new(BATON);
+        let mut cmd = Command::new(baton_bin());
         cmd.args(args)
             .env_clear()
             .env("PATH", std::env::var("PATH").unwrap_or_default())

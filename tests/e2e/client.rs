@@ -32,7 +32,7 @@ pub fn claude_bin() -> &'static Path {
 
 /// The built baton binary, shell-quoted for a settings `command`.
 pub fn baton_command(subcommand: &str) -> String {
-    format!("'{}' {subcommand}", env!("CARGO_BIN_EXE_baton").replace('\'', r"'\''"))
+    format!("'{}' {subcommand}", crate::common::baton_bin().replace('\'', r"'\''"))
 }
 
 /// `claude` configured for `sandbox` and `mock`: loopback API, temp HOME and TMPDIR, no

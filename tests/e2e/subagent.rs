@@ -169,7 +169,7 @@ fn the_ledger_records_a_real_subagent_run_with_its_changed_file() {
 
     // The same run through the command an orchestrator calls.
     let id = run["id"].as_str().unwrap();
-    let mut verify = std::process::Command::new(env!("CARGO_BIN_EXE_baton"));
+    let mut verify = std::process::Command::new(crate::common::baton_bin());
     verify.args(["agents", "verify", id]).current_dir(&sandbox.project);
     let output = output_within(verify, Duration::from_secs(20));
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -288,8 +288,7 @@ fn the_subagent_fixtures_match_what_the_client_sends() {
         baton_command("hook")
     );
     fs::write(&script_path, body).unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    fs::set_permissions(&script_path, fs::Permissions::from_mode(0o755)).unwrap();
+    crate::common::os::make_executable(&script_path);
     project(&sandbox, &script_path.display().to_string());
     let mock = script(Reports {
         first: HONEST,

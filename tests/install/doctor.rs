@@ -17,7 +17,11 @@ fn doctor_checks_the_wiring_and_says_what_to_fix() {
         out.stdout
     );
 
-    let bin_dir = std::fs::canonicalize(BATON).unwrap().parent().unwrap().to_path_buf();
+    let bin_dir = std::fs::canonicalize(baton_bin())
+        .unwrap()
+        .parent()
+        .unwrap()
+        .to_path_buf();
     let wired = Sandbox::new().env("PATH", &format!("{}:/usr/bin:/bin", bin_dir.display()));
     ok(wired.run(&["install"], b""));
     let out = wired.run(&["doctor"], b"");
@@ -36,11 +40,15 @@ fn doctor_checks_the_wiring_and_says_what_to_fix() {
 #[test]
 fn doctor_fails_when_the_settings_run_another_baton_and_says_install_repoints() {
     let sandbox = Sandbox::new();
-    let bin_dir = std::fs::canonicalize(BATON).unwrap().parent().unwrap().to_path_buf();
+    let bin_dir = std::fs::canonicalize(baton_bin())
+        .unwrap()
+        .parent()
+        .unwrap()
+        .to_path_buf();
     let path = format!("{}:/usr/bin:/bin", bin_dir.display());
     let old = baton_copy(&sandbox, "old");
     ok(run_binary(&sandbox, &old, &["install"], Some(&path)));
-    let out = run_binary(&sandbox, std::path::Path::new(BATON), &["doctor"], Some(&path));
+    let out = run_binary(&sandbox, std::path::Path::new(baton_bin()), &["doctor"], Some(&path));
     assert_eq!(out.code, Some(1), "{}", out.stdout);
     assert!(
         out.stdout
@@ -52,11 +60,11 @@ fn doctor_fails_when_the_settings_run_another_baton_and_says_install_repoints() 
     );
     ok(run_binary(
         &sandbox,
-        std::path::Path::new(BATON),
+        std::path::Path::new(baton_bin()),
         &["install"],
         Some(&path),
     ));
-    let out = run_binary(&sandbox, std::path::Path::new(BATON), &["doctor"], Some(&path));
+    let out = run_binary(&sandbox, std::path::Path::new(baton_bin()), &["doctor"], Some(&path));
     assert_eq!(out.code, Some(0), "{}", out.stdout);
     let left: Vec<_> = std::fs::read_dir(&sandbox.tmp).unwrap().collect();
     assert!(left.is_empty(), "the doctor's scratch dir is gone: {left:?}");
@@ -64,7 +72,11 @@ fn doctor_fails_when_the_settings_run_another_baton_and_says_install_repoints() 
 
 #[test]
 fn doctor_matches_bridge_files_to_sessions_and_reads_hook_failures_from_attachments() {
-    let bin_dir = std::fs::canonicalize(BATON).unwrap().parent().unwrap().to_path_buf();
+    let bin_dir = std::fs::canonicalize(baton_bin())
+        .unwrap()
+        .parent()
+        .unwrap()
+        .to_path_buf();
     let sandbox = Sandbox::new().env("PATH", &format!("{}:/usr/bin:/bin", bin_dir.display()));
     ok(sandbox.run(&["install"], b""));
     // A decoy: a message that mentions baton and a failed hook in its text, not a hook run.
@@ -113,7 +125,11 @@ fn json_line(v: Value) -> String {
 
 #[test]
 fn doctor_recognises_the_plugin_form() {
-    let bin_dir = std::fs::canonicalize(BATON).unwrap().parent().unwrap().to_path_buf();
+    let bin_dir = std::fs::canonicalize(baton_bin())
+        .unwrap()
+        .parent()
+        .unwrap()
+        .to_path_buf();
     let sandbox = Sandbox::new().env("PATH", &format!("{}:/usr/bin:/bin", bin_dir.display()));
     let hook = serde_json::json!([{"hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/bin/baton hook"}]}]);
     let mut v = serde_json::json!({"statusLine": {"type": "command",

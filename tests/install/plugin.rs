@@ -1,8 +1,6 @@
 //! The plugin form (`.claude-plugin/`, `hooks/hooks.json`, the `bin/baton` shim) and
 //! `install.sh`.
 
-use std::os::unix::fs::PermissionsExt;
-
 use serde_json::Value;
 
 use super::settings_path;
@@ -55,7 +53,7 @@ fn install_sh_dry_run_and_help_install_nothing() {
             .env("HOME", &sandbox.home)
             .env("TMPDIR", &sandbox.tmp)
             .env("BATON_PREFIX", &prefix)
-            .env("BATON_BINARY", BATON)
+            .env("BATON_BINARY", baton_bin())
             .output()
             .unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout);
@@ -81,7 +79,7 @@ fn the_plugin_shim_finds_the_release_build_the_prefix_and_path() {
     let fake = |path: std::path::PathBuf, name: &str| {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, format!("#!/bin/sh\necho {name} \"$@\"\n")).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        os::make_executable(&path);
     };
     let run = |root: &std::path::Path, path: &str, arg: &str| {
         std::process::Command::new(&shim)
