@@ -174,7 +174,8 @@ fn a_symlink_planted_at_the_bridge_path_is_not_followed() {
     let meta = std::fs::symlink_metadata(&bridge).unwrap();
     assert!(meta.is_file(), "the link was replaced by baton's own file");
 
-    // Symlinks at the monitor's state and lock paths: baton neither follows nor fails loudly.
+    // Symlinks at the monitor's state path and at the old lock path: baton neither follows
+    // nor fails loudly.
     let warned = sandbox.temp_file(session, "-warned.json");
     let lock = sandbox.temp_file(session, "-warned.lock");
     os::symlink(&victim, &warned);
@@ -184,6 +185,43 @@ fn a_symlink_planted_at_the_bridge_path_is_not_followed() {
     os::symlink(&victim, &lock);
     check(&sandbox.hook(&post_tool_use(&sandbox, session, None)), "hook");
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+}
+
+#[test]
+fn a_hard_link_planted_at_the_debounce_path_is_not_written_through() {
+    // Another name for a file of the user's (0600, small: everything the in-place rewrite
+    // accepts) planted where the monitor keeps its debounce state, for the main agent and
+    // for a subagent.
+    let sandbox = Sandbox::new();
+    let session = "hard-link-session";
+    let agent = "a9f371828cb2429bb";
+    let original = r#"{"callsSinceWarn":0,"lastLevel":"warning","secret":"keep me"}"#;
+    let victim = sandbox.home.join("victim.json");
+    std::fs::write(&victim, original).unwrap();
+    os::set_mode(&victim, 0o600);
+    let main = sandbox.temp_file(session, "-warned.json");
+    let sub = sandbox.temp_file(&format!("{session}-agent-{agent}"), "-warned.json");
+    std::fs::hard_link(&victim, &main).unwrap();
+    std::fs::hard_link(&victim, &sub).unwrap();
+
+    sandbox.bridge(session, 30, 0);
+    check(&sandbox.hook(&post_tool_use(&sandbox, session, None)), "hook");
+    let parent = sandbox.session_transcript(session, &transcript_lines("claude-sonnet-4-5", 20_000));
+    sandbox.subagent_transcript(session, agent, &transcript_lines("claude-sonnet-4-5", 140_000));
+    let mut in_subagent = post_tool_use(&sandbox, session, Some(&parent));
+    in_subagent["agent_id"] = json!(agent);
+    in_subagent["agent_type"] = json!("general-purpose");
+    check(&sandbox.hook(&in_subagent), "hook");
+
+    assert_eq!(
+        std::fs::read_to_string(&victim).unwrap(),
+        original,
+        "written through a hard link"
+    );
+    for state in [&main, &sub] {
+        let now: serde_json::Value = serde_json::from_slice(&std::fs::read(state).unwrap()).unwrap();
+        assert_eq!(now["generator"], "baton", "baton's own state replaced the link");
+    }
 }
 
 #[test]

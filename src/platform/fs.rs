@@ -152,10 +152,12 @@ pub fn exchange(new: &Path, path: &Path) -> bool {
         ) else {
             return false;
         };
+        // The system call itself: musl's libc (the static build) has no renameat2 wrapper.
         // SAFETY: both are valid NUL-terminated paths; the call only reads them.
         #[cfg(any(target_os = "linux", target_os = "android"))]
         let swapped = unsafe {
-            libc::renameat2(
+            libc::syscall(
+                libc::SYS_renameat2,
                 libc::AT_FDCWD,
                 from.as_ptr(),
                 libc::AT_FDCWD,
