@@ -40,7 +40,7 @@ pub fn handle(payload: &HookPayload, now: u64) -> Option<String> {
             crate::agents::hook::record_tool_edit(payload);
             let texts: Vec<String> = [
                 monitor::on_tool_use(payload, now),
-                crate::agents::hook::after_agent_tool(payload),
+                crate::agents::hook::owed_to_orchestrator(payload),
             ]
             .into_iter()
             .flatten()

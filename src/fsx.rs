@@ -48,21 +48,20 @@ pub fn session_temp_path(session_id: &str, suffix: &str) -> Option<PathBuf> {
     is_safe_session_id(session_id).then(|| temp_dir().join(format!("claude-ctx-{session_id}{suffix}")))
 }
 
-/// The lock file of one session's `suffix` state, in baton's private directory (never in the
-/// shared temp dir, where anyone could plant a file or directory at the name). `Ok(None)`
-/// for an unsafe session id; an error when there is no private directory.
-pub fn session_lock_path(session_id: &str, suffix: &str) -> io::Result<Option<PathBuf>> {
+/// `<private dir>/session-<session><suffix>`: a per-session file (a lock, a note for a later
+/// hook) in baton's private directory, never in the shared temp dir, where anyone could plant
+/// a file or directory at the name. `Ok(None)` for an unsafe session id; an error when there
+/// is no private directory.
+pub fn private_session_path(session_id: &str, suffix: &str) -> io::Result<Option<PathBuf>> {
     if !is_safe_session_id(session_id) {
         return Ok(None);
     }
     let dir = platform::temp::private_dir()?;
-    Ok(Some(
-        dir.join(format!("{SESSION_LOCK_PREFIX}{session_id}{suffix}.lock")),
-    ))
+    Ok(Some(dir.join(format!("{SESSION_FILE_PREFIX}{session_id}{suffix}"))))
 }
 
-/// File-name prefix of session locks in the private directory, for the stale-file sweep.
-pub const SESSION_LOCK_PREFIX: &str = "session-";
+/// File-name prefix of per-session files in the private directory, for the stale-file sweep.
+pub const SESSION_FILE_PREFIX: &str = "session-";
 
 /// Opens a regular file for reading without blocking on a FIFO or device.
 pub fn open_regular(path: &Path) -> io::Result<File> {

@@ -61,6 +61,10 @@ pub struct Run {
     /// The agent's final message.
     pub last_message: Option<String>,
     pub transcript_path: Option<String>,
+    /// The run went on in the background (Claude Code 2.1.332's default for agents): its
+    /// SubagentStop listed it among the session's `background_tasks`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub background: bool,
     pub verification: Option<Verification>,
     /// What went wrong while recording (git missing, no start record, …).
     pub notes: Vec<String>,

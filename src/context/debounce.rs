@@ -66,7 +66,7 @@ fn state_path(key: &str) -> Option<PathBuf> {
 
 /// The lock every reader and writer of `key`'s state takes, in baton's private directory.
 fn lock_path(key: &str) -> std::io::Result<Option<PathBuf>> {
-    fsx::session_lock_path(key, "-warned")
+    fsx::private_session_path(key, "-warned.lock")
 }
 
 /// Reads, advances and writes the debounce state of `key` (a session id, or a

@@ -34,15 +34,24 @@ pub fn sweep_if_due(now: u64) {
     if fsx::write_atomic(&stamp, b"", 0o600, fsx::Durability::Ephemeral).is_err() {
         return;
     }
-    sweep(&fsx::temp_dir(), now);
-    sweep(&private, now);
+    sweep(&fsx::temp_dir(), Place::TempDir, now);
+    sweep(&private, Place::Private, now);
 }
 
-/// Removes from `dir` the user's own files that baton wrote and nobody uses any more: lock
-/// files (in the private directory, or in the temp dir itself from older versions) untouched
-/// for a day and not held, `claude-ctx-*` files older than a day that carry baton's
-/// generator mark, and abandoned temp files of atomic writes. Returns how many went.
-pub fn sweep(dir: &Path, now: u64) -> usize {
+/// Which directory is swept: what counts as baton's differs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// The shared temp dir: `claude-ctx-*.json` files with baton's mark, and the lock files
+    /// older versions kept there.
+    TempDir,
+    /// baton's private directory: its per-session files and project locks.
+    Private,
+}
+
+/// Removes from `dir` the user's own files that baton wrote and nobody uses any more (see
+/// [`Place`]) untouched for a day (a lock only when nobody holds it), and abandoned temp
+/// files of atomic writes. Returns how many went.
+pub fn sweep(dir: &Path, place: Place, now: u64) -> usize {
     let clock = UNIX_EPOCH + Duration::from_secs(now);
     let mut removed = fsx::remove_abandoned_temp_files(dir, clock);
     let Ok(entries) = fs::read_dir(dir) else {
@@ -51,7 +60,8 @@ pub fn sweep(dir: &Path, now: u64) -> usize {
     for entry in entries.take(MAX_ENTRIES).flatten() {
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
-        if !name.starts_with("claude-ctx-") && !is_lock(name) {
+        let lock = is_lock(place, name);
+        if !lock && !is_batons_by_name(place, name) {
             continue;
         }
         let path = entry.path();
@@ -62,12 +72,12 @@ pub fn sweep(dir: &Path, now: u64) -> usize {
         if !meta.is_file() || !platform::fs::is_owned_by_user(&meta) || age < STALE_AFTER_SECS {
             continue;
         }
-        if !is_batons(&path, name) {
+        if place == Place::TempDir && !lock && !carries_batons_mark(&path) {
             continue;
         }
         // A lock file may be old and still held (a hook waiting on a long operation):
         // removing it then would let the next taker lock a new file beside the holder.
-        let _held = if is_lock(name) {
+        let _held = if lock {
             match fsx::lock_exclusive(&path, Duration::ZERO) {
                 Ok(guard) => Some(guard),
                 Err(_) => continue,
@@ -86,22 +96,30 @@ fn unix_secs(t: SystemTime) -> u64 {
     t.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs())
 }
 
-/// baton's lock files: session and project locks in the private directory, and the debounce
+/// baton's lock files: per-session and project locks in the private directory; the debounce
 /// and project locks older versions kept in the temp dir.
-fn is_lock(name: &str) -> bool {
+fn is_lock(place: Place, name: &str) -> bool {
     name.ends_with(".lock")
-        && (name.starts_with(fsx::SESSION_LOCK_PREFIX)
-            || name.starts_with(fsx::PROJECT_LOCK_PREFIX)
-            || (name.starts_with("claude-ctx-") && name.ends_with("-warned.lock")))
+        && match place {
+            Place::Private => name.starts_with(fsx::SESSION_FILE_PREFIX) || name.starts_with(fsx::PROJECT_LOCK_PREFIX),
+            Place::TempDir => {
+                name.starts_with(fsx::PROJECT_LOCK_PREFIX)
+                    || (name.starts_with("claude-ctx-") && name.ends_with("-warned.lock"))
+            }
+        }
 }
 
-fn is_batons(path: &Path, name: &str) -> bool {
-    if is_lock(name) {
-        return true;
-    }
-    if !name.ends_with(".json") {
-        return false;
-    }
+/// Other files that may be baton's: per-session notes in the private directory; bridge and
+/// debounce files in the temp dir (GSD's too, told apart by [`carries_batons_mark`]).
+fn is_batons_by_name(place: Place, name: &str) -> bool {
+    let prefix = match place {
+        Place::Private => fsx::SESSION_FILE_PREFIX,
+        Place::TempDir => "claude-ctx-",
+    };
+    name.starts_with(prefix) && name.ends_with(".json")
+}
+
+fn carries_batons_mark(path: &Path) -> bool {
     let mark = format!("\"generator\":\"{GENERATOR}\"");
     fsx::read_private(path, 64 * 1024).is_ok_and(|bytes| bytes.windows(mark.len()).any(|w| w == mark.as_bytes()))
 }
@@ -117,19 +135,28 @@ mod tests {
         let ours = r#"{"session_id":"a","generator":"baton"}"#;
         fs::write(d.join("claude-ctx-a.json"), ours).unwrap();
         fs::write(d.join("claude-ctx-a-warned.lock"), "").unwrap();
-        fs::write(d.join("session-a-warned.lock"), "").unwrap();
         fs::write(d.join("claude-ctx-gsd.json"), r#"{"session_id":"gsd"}"#).unwrap();
         fs::write(d.join("other.json"), ours).unwrap();
-        fs::write(d.join("session-notes.txt"), "").unwrap();
+        fs::write(d.join("session-of-another-tool.json"), "{}").unwrap();
         let now = crate::clock::unix_now();
-        assert_eq!(sweep(d, now), 0, "fresh files stay");
-        assert_eq!(sweep(d, now + STALE_AFTER_SECS + 5), 3);
-        for gone in ["claude-ctx-a.json", "claude-ctx-a-warned.lock", "session-a-warned.lock"] {
-            assert!(!d.join(gone).exists(), "{gone}");
-        }
-        for kept in ["claude-ctx-gsd.json", "other.json", "session-notes.txt"] {
+        assert_eq!(sweep(d, Place::TempDir, now), 0, "fresh files stay");
+        assert_eq!(sweep(d, Place::TempDir, now + STALE_AFTER_SECS + 5), 2);
+        assert!(!d.join("claude-ctx-a.json").exists() && !d.join("claude-ctx-a-warned.lock").exists());
+        for kept in ["claude-ctx-gsd.json", "other.json", "session-of-another-tool.json"] {
             assert!(d.join(kept).exists(), "{kept}");
         }
+    }
+
+    #[test]
+    fn the_private_directory_loses_stale_session_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        fs::write(d.join("session-a-warned.lock"), "").unwrap();
+        fs::write(d.join("session-a-notices.json"), "{}").unwrap();
+        fs::write(d.join("sweep.stamp"), "").unwrap();
+        let later = crate::clock::unix_now() + STALE_AFTER_SECS + 5;
+        assert_eq!(sweep(d, Place::Private, later), 2);
+        assert!(d.join("sweep.stamp").exists());
     }
 
     #[test]
@@ -143,10 +170,10 @@ mod tests {
         let _project_guard = fsx::lock_exclusive(&project, Duration::ZERO).unwrap();
         fs::write(&free, "").unwrap();
         let later = crate::clock::unix_now() + STALE_AFTER_SECS + 5;
-        assert_eq!(sweep(d, later), 1, "only the free lock goes");
+        assert_eq!(sweep(d, Place::Private, later), 1, "only the free lock goes");
         assert!(held.exists() && project.exists() && !free.exists());
         drop(guard);
-        assert_eq!(sweep(d, later), 1, "released, it goes too");
+        assert_eq!(sweep(d, Place::Private, later), 1, "released, it goes too");
         assert!(!held.exists());
     }
 }
