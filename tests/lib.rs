@@ -5,6 +5,7 @@ mod agents;
 mod common;
 mod concurrency;
 mod continuity;
+mod crlf;
 mod e2e;
 mod entry;
 mod hostile;

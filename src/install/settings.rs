@@ -268,12 +268,59 @@ mod tests {
     use super::*;
 
     fn wiring() -> Wiring {
-        Wiring::for_binary("/home/u/.local/bin/baton")
+        Wiring::for_binary_on("/home/u/.local/bin/baton", Family::Unix, Shell::Posix)
+    }
+
+    #[test]
+    fn the_command_lines_install_writes_on_each_platform() {
+        let unix = Wiring::for_binary_on("/Users/Jane Doe/bin/baton", Family::Unix, Shell::Posix);
+        assert_eq!(unix.statusline()["command"], "'/Users/Jane Doe/bin/baton' statusline");
+        assert_eq!(
+            unix.hook_group(Some("*")),
+            json!({"matcher": "*", "hooks": [{"type": "command", "command": "'/Users/Jane Doe/bin/baton' hook", "timeout": HOOK_TIMEOUT}]})
+        );
+        let plain = r"C:\Users\jane\.cargo\bin\baton.exe";
+        for shell in [Shell::Posix, Shell::PowerShell] {
+            let w = Wiring::for_binary_on(plain, Family::Windows, shell);
+            assert_eq!(
+                w.statusline()["command"],
+                "C:/Users/jane/.cargo/bin/baton.exe statusline"
+            );
+            assert_eq!(
+                w.hook_group(None),
+                json!({"hooks": [{"type": "command", "command": "C:/Users/jane/.cargo/bin/baton.exe hook", "timeout": HOOK_TIMEOUT}]}),
+                "a bare path runs in Git Bash and PowerShell alike: no shell is pinned"
+            );
+        }
+        let spaced = r"C:\Users\Jane Doe\AppData\Local\Programs\baton\baton.exe";
+        let git_bash = Wiring::for_binary_on(spaced, Family::Windows, Shell::Posix);
+        assert_eq!(
+            git_bash.hook_group(None)["hooks"][0],
+            json!({"type": "command", "command": "'C:/Users/Jane Doe/AppData/Local/Programs/baton/baton.exe' hook", "timeout": HOOK_TIMEOUT})
+        );
+        let powershell = Wiring::for_binary_on(spaced, Family::Windows, Shell::PowerShell);
+        assert_eq!(
+            powershell.statusline()["command"],
+            "& 'C:/Users/Jane Doe/AppData/Local/Programs/baton/baton.exe' statusline"
+        );
+        assert_eq!(
+            powershell.hook_group(None)["hooks"][0],
+            json!({"type": "command", "command": "& 'C:/Users/Jane Doe/AppData/Local/Programs/baton/baton.exe' hook",
+                   "timeout": HOOK_TIMEOUT, "shell": "powershell"})
+        );
+        // Each is recognised as baton's, and merging it twice adds nothing.
+        for w in [&unix, &git_bash, &powershell] {
+            let mut settings = json!({});
+            merge(&mut settings, w, StatuslinePolicy::Refuse).unwrap();
+            let again = merge(&mut settings, w, StatuslinePolicy::Refuse).unwrap();
+            assert!(again.added_groups.is_empty() && again.repointed.is_empty(), "{w:?}");
+            assert_eq!(again.already.len(), EVENTS.len(), "{w:?}");
+        }
     }
 
     #[test]
     fn merge_repoints_batons_entries_at_a_new_binary_only() {
-        let old = Wiring::for_binary("/old/bin/baton");
+        let old = Wiring::for_binary_on("/old/bin/baton", Family::Unix, Shell::Posix);
         let mut settings = json!({"statusLine": old.statusline(), "hooks": {
             "PreCompact": [{"hooks": [{"type": "command", "command": "baton hook"}]}],
             "SessionStart": [{"hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/bin/baton hook"}]}]}});

@@ -168,9 +168,9 @@ fn resolve_program(program: &BatonCommand) -> Option<PathBuf> {
         return Some(Path::new(&root).join(rest));
     }
     if let Some(rest) = program.program.strip_prefix("~/") {
-        return Some(Path::new(&std::env::var_os("HOME")?).join(rest));
+        return Some(dirs::home_dir()?.join(rest));
     }
-    if program.program.contains('/') {
+    if program.program.contains(['/', '\\']) {
         return Some(PathBuf::from(&program.program));
     }
     which(&program.program)
@@ -289,7 +289,8 @@ fn run_with_limit(program: &Path, mode: &str, payload: &str, scratch: &Path, lim
 }
 
 fn which(program: &str) -> Option<PathBuf> {
+    let file = format!("{program}{}", std::env::consts::EXE_SUFFIX);
     std::env::split_paths(&std::env::var_os("PATH")?)
-        .map(|d| d.join(program))
+        .map(|d| d.join(&file))
         .find(|c| c.is_file())
 }
