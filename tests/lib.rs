@@ -10,6 +10,7 @@ mod e2e;
 mod entry;
 mod hostile;
 mod install;
+mod latest_client;
 mod leftovers;
 mod locks;
 mod monitor;

@@ -214,10 +214,11 @@ fn no_runs(project: &Project) -> Error {
 }
 
 /// Reads run `id` (a fresh one when missing), applies `change`, and writes it back
-/// atomically under the ledger lock.
+/// atomically under the run's own lock (parallel agents starting or stopping together do
+/// not wait for each other; a hook gives up on a lock after a few tens of milliseconds).
 pub fn update(project: &Project, id: &str, change: impl FnOnce(&mut Run)) -> Result<Run> {
     let path = file(project, id).ok_or_else(|| Error::Failed(format!("'{id}' is not a usable run id")))?;
-    let _lock = project.lock("agents")?;
+    let _lock = project.lock(&format!("agents-{id}"))?;
     let mut run = if path.exists() {
         read(&path)?
     } else {
