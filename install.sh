@@ -22,11 +22,15 @@ if [ -n "${BATON_BINARY:-}" ]; then
 elif ! command -v cargo >/dev/null 2>&1; then
     echo "install.sh: cargo is not installed. Install Rust 1.89 or newer (https://rustup.rs), then run ./install.sh again." >&2
     exit 1
-elif [ "$profile" = dev ]; then
-    cargo build --locked --quiet
-    built="$target/debug/baton"
 else
-    built="$(scripts/build-release.sh)"
+    # cargo's own progress goes to stderr, so the build is never silent.
+    echo "Building baton ($profile profile; a first build takes a minute or two)…" >&2
+    if [ "$profile" = dev ]; then
+        cargo build --locked
+        built="$target/debug/baton"
+    else
+        built="$(scripts/build-release.sh)"
+    fi
 fi
 
 # --dry-run and --help change nothing: the freshly built binary answers, and nothing is copied.
@@ -43,7 +47,22 @@ mv -f "$bin_dir/.baton.new" "$bin_dir/baton"
 echo "Installed $("$bin_dir/baton" --version) to $bin_dir/baton"
 case ":$PATH:" in
     *":$bin_dir:"*) ;;
-    *) echo "Note: $bin_dir is not on your PATH; add it so slash commands and scripts find baton." ;;
+    *)
+        # The exact line for the user's shell; $HOME stays a variable so the line reads as typed.
+        shown_dir="$bin_dir"
+        case "$bin_dir" in "$HOME"/*) shown_dir="\$HOME${bin_dir#"$HOME"}" ;; esac
+        case "$(basename "${SHELL:-sh}")" in
+            fish) line="fish_add_path $shown_dir" ;;
+            zsh) line="echo 'export PATH=\"$shown_dir:\$PATH\"' >> ~/.zshrc" ;;
+            bash)
+                rc="~/.bashrc"
+                [ "$(uname -s)" = Darwin ] && rc="~/.bash_profile"
+                line="echo 'export PATH=\"$shown_dir:\$PATH\"' >> $rc" ;;
+            *) line="echo 'export PATH=\"$shown_dir:\$PATH\"' >> ~/.profile" ;;
+        esac
+        echo "Note: $bin_dir is not on your PATH; slash commands and scripts need it there. Run:"
+        echo "  $line"
+        echo "then open a new terminal." ;;
 esac
 
 "$bin_dir/baton" install "$@"

@@ -702,7 +702,9 @@ def main():
     failed = False
     for label, a, b, op, limit in targets:
         if a not in by or b not in by:
-            print("SKIP  %-42s (not benchmarked)" % label)
+            # A target that could not be measured is not met: --check fails on it.
+            failed = True
+            print("%s  %-42s (not benchmarked)" % ("FAIL" if args.check else "SKIP", label))
             continue
         m, _, _ = paired(a, b)
         ok = m <= limit if op == "<=" else m >= limit

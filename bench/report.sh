@@ -5,7 +5,7 @@
 #
 #   bench/report.sh                 # 1 GB, 5 rounds (default)
 #   bench/report.sh --quick         # 0.25 GB, 3 rounds
-#   bench/report.sh -n 9 --check    # exit 1 when a target fails
+#   bench/report.sh -n 9 --check    # exit 1 when a target fails or cannot be measured
 #   bench/report.sh --no-build      # use the existing release binary
 #
 # Other options go to bench/report.py (see `python3 bench/report.py --help`).
@@ -22,10 +22,12 @@ ccusage_prefix="$target/bench/ccusage"
 ccusage_bin="$ccusage_prefix/node_modules/.bin/ccusage"
 
 build=1
+check=0
 args=()
 for a in "$@"; do
     case "$a" in
         --no-build) build=0 ;;
+        --check) check=1; args+=("$a") ;;
         -h|--help)
             sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
             exec python3 "$root/bench/report.py" --help ;;
@@ -33,21 +35,36 @@ for a in "$@"; do
     esac
 done
 
+# A failed build stops here: benchmarking the binary of an older build would measure the
+# wrong code (--no-build measures the existing binary on purpose).
 if [ "$build" = 1 ]; then
     echo "building baton (release, as installed)…" >&2
-    "$root/scripts/build-release.sh" >/dev/null
+    if ! "$root/scripts/build-release.sh" >/dev/null; then
+        echo "bench/report.sh: the build failed, so there is nothing current to measure; fix the build (or pass --no-build to measure the existing binary)" >&2
+        exit 1
+    fi
 fi
 baton="$("$root/scripts/build-release.sh" --path)"
+[ -x "$baton" ] || { echo "bench/report.sh: no binary at $baton; build it (drop --no-build)" >&2; exit 1; }
 
+# ccusage is what the speed target compares against: without it --check cannot pass.
 ccusage_args=()
 if [ ! -x "$ccusage_bin" ]; then
+    why=""
     if command -v npm >/dev/null 2>&1; then
         echo "installing ccusage@$ccusage_version under $ccusage_prefix…" >&2
         mkdir -p "$ccusage_prefix"
         npm install --no-audit --no-fund --silent --prefix "$ccusage_prefix" "ccusage@$ccusage_version" >&2 \
-            || echo "npm install failed: ccusage will be skipped" >&2
+            || why="npm could not install ccusage@$ccusage_version"
     else
-        echo "npm not found: ccusage will be skipped" >&2
+        why="npm is not on PATH"
+    fi
+    if [ -n "$why" ]; then
+        if [ "$check" = 1 ]; then
+            echo "bench/report.sh --check: $why, so the ccusage target cannot be measured; FAIL (install node and npm, or make the registry reachable)" >&2
+            exit 1
+        fi
+        echo "$why: ccusage is left out of this run (--check would fail)" >&2
     fi
 fi
 [ -x "$ccusage_bin" ] && ccusage_args=(--ccusage "$ccusage_bin")

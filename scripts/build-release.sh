@@ -44,18 +44,18 @@ case "$triple" in
         static="$target_dir/$triple/release/baton"
         if [ "$build" = 1 ]; then
             if ! RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+crt-static -C relocation-model=static" \
-                cargo build --release --locked --quiet --target "$triple" >&2; then
+                cargo build --release --locked --target "$triple" >&2; then
                 # No static glibc here (e.g. glibc-static not installed): a dynamic build works
                 # the same, a few tenths of a millisecond slower to start.
                 echo "build-release.sh: static build failed; building a dynamically linked binary" >&2
                 rm -f "$static"
-                cargo build --release --locked --quiet >&2
+                cargo build --release --locked >&2
             fi
         fi
         if [ -x "$static" ]; then echo "$static"; else echo "$target_dir/release/baton"; fi
         ;;
     *)
-        [ "$build" = 1 ] && cargo build --release --locked --quiet >&2
+        [ "$build" = 1 ] && cargo build --release --locked >&2
         echo "$target_dir/release/baton"
         ;;
 esac

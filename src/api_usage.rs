@@ -3,9 +3,34 @@
 //! type for every reader. Each count reads leniently: absent, `null`, negative or not a number
 //! is `None`, which a reader can tell from a real 0.
 
-use serde::Deserialize;
+use serde::{Deserialize, Deserializer};
+use serde_json::Value;
 
-use crate::json::lenient::{lenient, lenient_count};
+use crate::json::lenient::{count_of, lenient, lenient_count};
+
+/// The counts [`ApiUsage::context_tokens`] adds up.
+const CONTEXT_COUNTS: [&str; 3] = ["input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"];
+
+/// Reads a `usage` object that a context figure is taken from: `None` (no figure) when it is
+/// not an object or when any count of the figure (input, cache writes, cache reads) is present
+/// but unreadable (text, negative, not a number), so such a count never reads as 0 beside the
+/// others and a reader falls back to another source. Absent and `null` counts are no count
+/// (the Messages API sends `null` cache counts). Use with `#[serde(default, deserialize_with = …)]`.
+pub fn readable_usage<'de, D: Deserializer<'de>>(d: D) -> Result<Option<ApiUsage>, D::Error> {
+    let value = Value::deserialize(d)?;
+    let Some(fields) = value.as_object() else {
+        return Ok(None);
+    };
+    let unreadable = CONTEXT_COUNTS
+        .iter()
+        .filter_map(|name| fields.get(*name))
+        .any(|count| !count.is_null() && count_of(count).is_none());
+    Ok(if unreadable {
+        None
+    } else {
+        serde_json::from_value(value).ok()
+    })
+}
 
 /// The token counts of one API response.
 #[derive(Debug, Default, Clone, PartialEq, Deserialize)]
@@ -73,6 +98,36 @@ mod tests {
         .unwrap();
         assert_eq!(u.context_tokens(), Some(115));
         assert_eq!(ApiUsage::default().context_tokens(), None);
+    }
+
+    #[test]
+    fn one_unreadable_count_of_the_figure_sets_the_whole_usage_aside() {
+        #[derive(Deserialize)]
+        struct Holder {
+            #[serde(default, deserialize_with = "readable_usage")]
+            usage: Option<ApiUsage>,
+        }
+        let read = |usage: &str| -> Option<u64> {
+            let holder: Holder = serde_json::from_str(&format!(r#"{{"usage":{usage}}}"#)).unwrap();
+            holder.usage.and_then(|u| u.context_tokens())
+        };
+        let counts = r#""cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":5"#;
+        assert_eq!(read(&format!(r#"{{"input_tokens":150000,{counts}}}"#)), Some(150_000));
+        for bad in [r#""150000""#, "-150000", "true", "[1]", r#"{"n":1}"#] {
+            assert_eq!(read(&format!(r#"{{"input_tokens":{bad},{counts}}}"#)), None, "{bad}");
+        }
+        assert_eq!(
+            read(r#"{"input_tokens":150000,"cache_read_input_tokens":null}"#),
+            Some(150_000),
+            "null is no count"
+        );
+        assert_eq!(
+            read(r#"{"input_tokens":150000,"output_tokens":"x"}"#),
+            Some(150_000),
+            "output is not part of the figure"
+        );
+        assert_eq!(read("null"), None);
+        assert_eq!(read(r#""usage""#), None);
     }
 
     #[test]

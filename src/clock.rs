@@ -55,8 +55,17 @@ fn fast_utc_millis(b: &[u8]) -> Option<i64> {
 pub fn parse_since(text: &str, now: DateTime<Utc>) -> Result<i64> {
     let text = text.trim();
     if let Ok(ago) = humantime::parse_duration(text) {
-        let ago = chrono::Duration::from_std(ago).map_err(|_| since_error(text))?;
-        return Ok((now - ago).timestamp_millis());
+        // Longer ago than the calendar reaches (`100000000days`) is a wrong value, not a panic.
+        let start = chrono::Duration::from_std(ago)
+            .ok()
+            .and_then(|ago| now.checked_sub_signed(ago))
+            .ok_or_else(|| {
+                Error::Usage(format!(
+                    "--since {text:?} reaches back before the calendar baton can count; give a shorter duration \
+                     or a date (2026-11-30)"
+                ))
+            })?;
+        return Ok(start.timestamp_millis());
     }
     if let Some(ms) = timestamp_millis(text) {
         return Ok(ms);
@@ -160,6 +169,9 @@ mod tests {
         assert!(parse_since("2026-11-30 09:30", now).is_ok());
         let err = parse_since("last tuesday", now).unwrap_err().to_string();
         assert!(err.contains("duration ago"), "{err}");
+        for too_long in ["100000000days", "1000000years", "584542046090years"] {
+            assert!(matches!(parse_since(too_long, now), Err(Error::Usage(_))), "{too_long}");
+        }
     }
 
     #[test]

@@ -64,8 +64,17 @@ pub fn handle(payload: &HookPayload, now: u64) -> Option<String> {
             None
         }
         "SubagentStart" | "SubagentStop" => {
-            let text = crate::agents::hook::on_event(event, payload)?;
-            envelope::additional_context(event, &text)
+            let texts: Vec<String> = [
+                crate::agents::hook::on_event(event, payload),
+                crate::store::hook::on_event(event, payload),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            if texts.is_empty() {
+                return None;
+            }
+            envelope::additional_context(event, &texts.join("\n\n"))
         }
         _ => None,
     }

@@ -6,7 +6,8 @@ use std::path::Path;
 
 #[derive(Debug)]
 pub enum Error {
-    /// Wrong arguments (exit 2). The message names the problem; the help hint is added.
+    /// Wrong arguments (exit 2). The message names the problem; `cli` adds which command's
+    /// help to read.
     Usage(String),
     /// A file could not be read or written (exit 1).
     Io { path: String, source: std::io::Error },
@@ -46,10 +47,7 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Usage(message) => write!(
-                f,
-                "{message}\nRun `baton --help` to see the commands and their options."
-            ),
+            Self::Usage(message) => f.write_str(message),
             Self::Io { path, source } => write!(f, "{path}: {source}"),
             Self::Invalid { path, message } => write!(f, "{path}: {message}"),
             Self::Failed(message) => f.write_str(message),

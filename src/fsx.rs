@@ -134,6 +134,28 @@ pub fn read_private(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
 /// a link planted at `path` is replaced, never written through. A durable write also removes
 /// the temp files that killed writes left in that directory.
 pub fn write_atomic(path: &Path, contents: &[u8], mode: u32, durability: Durability) -> io::Result<()> {
+    write_atomic_prepared(path, contents, mode, durability, |_| Ok(()))
+}
+
+/// Like [`write_atomic`], but a regular file already at `path` hands on its permission bits
+/// and, where the process may set them, its owner and group (a 0600 STATE.md stays 0600);
+/// a new file gets `mode`. The temp file has them before it takes the name.
+pub fn write_atomic_keeping_mode(path: &Path, contents: &[u8], mode: u32, durability: Durability) -> io::Result<()> {
+    let old = fs::symlink_metadata(path).ok().filter(fs::Metadata::is_file);
+    write_atomic_prepared(path, contents, mode, durability, |temp| match &old {
+        Some(old) => platform::fs::hand_on_owner_and_mode(temp, old),
+        None => Ok(()),
+    })
+}
+
+/// [`write_atomic`] with `prepare` run on the written temp file before it takes the name.
+fn write_atomic_prepared(
+    path: &Path,
+    contents: &[u8],
+    mode: u32,
+    durability: Durability,
+    prepare: impl FnOnce(&File) -> io::Result<()>,
+) -> io::Result<()> {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -143,6 +165,7 @@ pub fn write_atomic(path: &Path, contents: &[u8], mode: u32, durability: Durabil
     platform::fs::set_create_mode(&mut builder, mode);
     let mut temp = builder.tempfile_in(dir)?;
     temp.write_all(contents)?;
+    prepare(temp.as_file())?;
     if durability == Durability::Durable {
         temp.as_file().sync_all()?;
         temp.persist(path).map_err(|e| e.error)?;
@@ -251,12 +274,6 @@ pub fn lock_exclusive(path: &Path, wait: Duration) -> io::Result<LockGuard> {
     }
 }
 
-/// The permission bits of the file at `path` (through links), to keep when it is replaced;
-/// `default` when there is none.
-pub fn mode_or(path: &Path, default: u32) -> u32 {
-    fs::metadata(path).map_or(default, |m| platform::fs::mode(&m))
-}
-
 /// Removes `path` unless it is missing; other errors are returned.
 pub fn remove_if_exists(path: &Path) -> io::Result<()> {
     match fs::remove_file(path) {
@@ -265,9 +282,55 @@ pub fn remove_if_exists(path: &Path) -> io::Result<()> {
     }
 }
 
+/// Appends `bytes` to `path` in one write (the file is created 0644 when missing, never
+/// through a symlink) and makes them durable before returning: a write-ahead log's append.
+/// Returns the file's length afterwards.
+pub fn append_durable(path: &Path, bytes: &[u8]) -> io::Result<u64> {
+    let created = !path.exists();
+    let mut file = platform::fs::open_append_no_follow(path)?;
+    file.write_all(bytes)?;
+    file.sync_data()?;
+    if created {
+        sync_dir(path);
+    }
+    Ok(file.metadata()?.len())
+}
+
+/// Cuts `path` to its first `len` bytes, durably (a torn last line of a log is dropped).
+pub fn truncate_durable(path: &Path, len: u64) -> io::Result<()> {
+    let file = platform::fs::open_no_follow(path, true)?;
+    file.set_len(len)?;
+    file.sync_all()
+}
+
+/// Makes a directory entry change (a file created or removed in `path`'s directory) durable.
+pub fn sync_dir(path: &Path) {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let _ = File::open(dir).and_then(|d| d.sync_all());
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn appends_are_whole_and_truncation_cuts_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("log.jsonl");
+        assert_eq!(append_durable(&log, b"{\"v\":1}\n").unwrap(), 8);
+        assert_eq!(append_durable(&log, b"{\"v\":2").unwrap(), 14);
+        truncate_durable(&log, 8).unwrap();
+        assert_eq!(fs::read_to_string(&log).unwrap(), "{\"v\":1}\n");
+        let link = dir.path().join("link.jsonl");
+        platform::fs::symlink_file(&log, &link).unwrap();
+        assert!(
+            append_durable(&link, b"x").is_err(),
+            "a planted symlink is not written through"
+        );
+    }
 
     #[test]
     fn session_ids_are_checked_strictly() {

@@ -2,10 +2,10 @@
 //! monitor hook, with the library every later command shares.
 //!
 //! The modules form layers, each using only those below it (README.md, Layout): the
-//! foundations (`error`, `log`, `clock`, `fsx`, `git`, `claude_home`, `json`); what Claude
-//! Code and the user hand baton (`api_usage`, `hook`, `config`); the domain (`planning`,
-//! `continuity`, `accounting`, `agents`, `context`); what combines them (`report`,
-//! `install`, `dispatch`); and `cli` on top.
+//! foundations (`error`, `log`, `clock`, `words`, `fsx`, `git`, `claude_home`, `json`);
+//! what Claude Code and the user hand baton (`api_usage`, `hook`, `config`); the domain
+//! (`planning`, `continuity`, `accounting`, `agents`, `context`); what combines them
+//! (`report`, `install`, `dispatch`); and `cli` on top.
 
 pub mod accounting;
 pub mod agents;
@@ -27,3 +27,5 @@ pub mod log;
 pub mod planning;
 pub mod platform;
 pub mod report;
+pub mod store;
+pub mod words;

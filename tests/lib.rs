@@ -2,17 +2,25 @@
 //! `baton` binary, the way Claude Code does.
 
 mod agents;
+mod arguments;
+mod bench_checks;
 mod common;
 mod concurrency;
+mod context;
 mod continuity;
 mod crlf;
+mod ctx;
 mod e2e;
 mod entry;
 mod hostile;
 mod install;
+#[cfg(target_os = "linux")]
+mod kill;
 mod latest_client;
 mod leftovers;
+mod links;
 mod locks;
+mod messages;
 mod monitor;
 mod profiles;
 mod report;

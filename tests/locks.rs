@@ -130,24 +130,15 @@ fn links_and_files_planted_at_the_lock_names_do_not_stop_pause() {
     }
 }
 
-#[cfg(unix)]
 #[test]
 fn when_every_private_name_is_taken_the_message_says_what_is_there() {
     let sandbox = project();
-    let uid = String::from_utf8(std::process::Command::new("id").arg("-u").output().unwrap().stdout).unwrap();
-    let uid = uid.trim();
-    for n in 0..8 {
-        let name = if n == 0 {
-            format!("baton-{uid}")
-        } else {
-            format!("baton-{uid}-{n}")
-        };
-        std::fs::write(sandbox.tmp.join(name), "planted").unwrap();
-    }
+    os::take_every_private_dir_name(&sandbox.tmp);
+    let first = &os::private_dir_names()[0];
     let out = sandbox.run(&["pause", "--note", "x"], b"");
     assert_eq!(out.code, Some(1), "{out:?}");
     assert!(
-        out.stderr.contains(&format!("baton-{uid} is a file, not a directory")) && out.stderr.contains("TMPDIR"),
+        out.stderr.contains(&format!("{first} is a file, not a directory")) && out.stderr.contains("TMPDIR"),
         "{}",
         out.stderr
     );

@@ -3,7 +3,10 @@
 //! `timestamp`, `message.id`, `message.model` and `message.usage`, and skips every other
 //! value (the long `content`) by jumping from quote to quote, never decoding it.
 //! Lenient about types (a `null` or wrongly typed field reads as absent), strict about
-//! shape: a line that is not one complete JSON object reads as `None`.
+//! shape: a line that is not one complete JSON object reads as `None`. A token count that
+//! cannot be read (a string, a negative number) is counted in [`UsageLine::unreadable_counts`]
+//! so the scan can leave the line out and say so; an integer beyond `u64` saturates, as
+//! serde's reading of it (a float) does in [`crate::json::lenient::lenient_count`].
 
 use std::borrow::Cow;
 
@@ -19,6 +22,9 @@ pub struct UsageLine<'a> {
     pub request_id: Option<Cow<'a, str>>,
     pub timestamp: Option<Cow<'a, str>>,
     pub message: Option<Message<'a>>,
+    /// Token counts in `message.usage` whose value is there (not `null`) but is not a
+    /// non-negative number.
+    pub unreadable_counts: u32,
 }
 
 /// `message` of an assistant line.
@@ -32,7 +38,11 @@ pub struct Message<'a> {
 impl<'a> UsageLine<'a> {
     /// Reads one line; `None` when it is not a complete JSON object.
     pub fn parse(line: &'a [u8]) -> Option<Self> {
-        let mut cursor = Cursor { bytes: line, at: 0 };
+        let mut cursor = Cursor {
+            bytes: line,
+            at: 0,
+            unreadable_counts: 0,
+        };
         let mut parsed = Self::default();
         cursor.object(|c, key| {
             match key {
@@ -45,6 +55,7 @@ impl<'a> UsageLine<'a> {
             }
             Some(())
         })?;
+        parsed.unreadable_counts = cursor.unreadable_counts;
         cursor.peek().is_none().then_some(parsed)
     }
 }
@@ -53,6 +64,8 @@ impl<'a> UsageLine<'a> {
 struct Cursor<'a> {
     bytes: &'a [u8],
     at: usize,
+    /// Counts read so far that were neither `null` nor a non-negative number.
+    unreadable_counts: u32,
 }
 
 impl<'a> Cursor<'a> {
@@ -188,7 +201,8 @@ impl<'a> Cursor<'a> {
         Some(Some(split))
     }
 
-    /// A token count: a non-negative integer, or a float rounded; another value is `None`.
+    /// A token count: a non-negative integer (saturating past `u64::MAX`), or a float
+    /// rounded; `null` is `None`, and so is any other value, which is also counted as unreadable.
     fn count(&mut self) -> Option<Option<u64>> {
         self.peek()?;
         let start = self.at;
@@ -198,10 +212,15 @@ impl<'a> Cursor<'a> {
             let parsed = literal
                 .iter()
                 .try_fold(0u64, |n, &d| n.checked_mul(10)?.checked_add(u64::from(d - b'0')));
-            return Some(parsed);
+            return Some(Some(parsed.unwrap_or(u64::MAX)));
+        }
+        if literal == b"null" {
+            return Some(None);
         }
         let float: Option<f64> = std::str::from_utf8(literal).ok().and_then(|s| s.parse().ok());
-        Some(float.and_then(count_of_float))
+        let count = float.and_then(count_of_float);
+        self.unreadable_counts += u32::from(count.is_none());
+        Some(count)
     }
 }
 
@@ -283,8 +302,18 @@ mod tests {
         assert_eq!(usage.cache_read_input_tokens, None);
         assert_eq!(usage.cache_creation_input_tokens, None);
         assert_eq!((usage.cache_write_5m(), usage.cache_write_1h()), (Some(1000), None));
-        let usage = parse(r#"{"message":{"usage":{"cache_creation":"x","input_tokens":18446744073709551616}}}"#);
-        assert_eq!(usage.unwrap().message.unwrap().usage.unwrap(), ApiUsage::default());
+        assert_eq!(
+            parse(line).unwrap().unreadable_counts,
+            3,
+            "the string, the negative number, `true`"
+        );
+        let line = r#"{"message":{"usage":{"cache_creation":"x","input_tokens":18446744073709551616}}}"#;
+        let parsed = parse(line).unwrap();
+        assert_eq!(parsed.unreadable_counts, 0);
+        let usage = parsed.message.unwrap().usage.unwrap();
+        assert_eq!(usage.input_tokens, Some(u64::MAX), "saturates, as serde reads it");
+        let serde: ApiUsage = serde_json::from_str(r#"{"input_tokens":18446744073709551616}"#).unwrap();
+        assert_eq!(serde.input_tokens, usage.input_tokens);
     }
 
     #[test]

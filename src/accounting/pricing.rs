@@ -1,4 +1,4 @@
-//! The one price table (USD per million tokens, PROTOCOL.md §6), model-id matching, user
+//! The one price table (USD per million tokens, README.md "Prices"), model-id matching, user
 //! overrides from a JSON price file or baton's config, and the cost of a token count.
 
 use std::collections::BTreeMap;
@@ -16,6 +16,10 @@ pub const LONG_CONTEXT_THRESHOLD: u64 = 200_000;
 
 /// Largest price file baton reads.
 const MAX_PRICE_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// The highest price a user may set, in USD per million tokens: over ten times the dearest
+/// rate in the table (75). Anything above is a typo (or another unit), not a price.
+const MAX_PRICE: f64 = 1000.0;
 
 /// USD per million tokens for each kind of token.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -51,7 +55,7 @@ const SONNET_4: Rates = rates(3.0, 3.75, 6.0, 0.30, 15.0);
 const SONNET_4_LONG: Rates = rates(6.0, 7.50, 12.0, 0.60, 22.50);
 const HAIKU_4_5: Rates = rates(1.0, 1.25, 2.0, 0.10, 5.0);
 
-/// The built-in table, keyed by model family (see [`model_key`]). PROTOCOL.md §6.
+/// The built-in table, keyed by model family (see [`model_key`]); README.md shows it with its source.
 const BUILT_IN: &[(&str, Rates, Option<Rates>)] = &[
     ("claude-opus-4-8", OPUS_4_5, None),
     ("claude-opus-4-7", OPUS_4_5, None),
@@ -121,6 +125,12 @@ impl PriceTable {
                      cache_write_1h, cache_read, long_context"
                 ))
             })?;
+            if let Some((field, value)) = entry.implausible() {
+                return Err(Error::Failed(format!(
+                    "{source}: the price of {model}: {field} is {value}; give USD per million tokens, \
+                     from 0 to {MAX_PRICE}"
+                )));
+            }
             self.entries.insert(model_key(model), entry.into_price());
         }
         self.sources.overrides.push(source.to_owned());
@@ -156,6 +166,25 @@ struct PriceEntry {
 }
 
 impl PriceEntry {
+    /// The first field that is not a price (negative, not finite, above [`MAX_PRICE`]).
+    fn implausible(&self) -> Option<(String, f64)> {
+        let fields = [
+            ("input", Some(self.input)),
+            ("output", Some(self.output)),
+            ("cache_write_5m", self.cache_write_5m),
+            ("cache_write_1h", self.cache_write_1h),
+            ("cache_read", self.cache_read),
+        ];
+        let own = fields.into_iter().find_map(|(name, value)| {
+            let value = value?;
+            (!(0.0..=MAX_PRICE).contains(&value)).then(|| (name.to_owned(), value))
+        });
+        own.or_else(|| {
+            let (field, value) = self.long_context.as_ref()?.implausible()?;
+            Some((format!("long_context.{field}"), value))
+        })
+    }
+
     fn rates(&self) -> Rates {
         Rates {
             input: self.input,
@@ -252,7 +281,7 @@ mod tests {
     }
 
     #[test]
-    fn the_table_prices_each_family_from_protocol_section_6() {
+    fn the_table_prices_each_family_as_the_readme_shows() {
         let table = PriceTable::default();
         let opus = table.price("claude-opus-4-5-20251101").unwrap();
         assert_eq!(opus.standard, rates(5.0, 6.25, 10.0, 0.5, 25.0));
@@ -263,6 +292,40 @@ mod tests {
         assert!(table.price("claude-sonnet-4-6").unwrap().long_context.is_none());
         assert!(table.price("claude-3-opus-20240229").is_none());
         assert!(table.price("<synthetic>").is_none());
+    }
+
+    #[test]
+    fn the_readme_table_is_the_built_in_table() {
+        let readme = include_str!("../../README.md");
+        let table = PriceTable::default();
+        let mut rows = 0;
+        for line in readme.lines().filter(|l| l.starts_with("| claude-")) {
+            let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+            let [models, input, w5, w1, read, output] = cells[..] else {
+                panic!("{line}")
+            };
+            let number = |c: &str| c.parse::<f64>().unwrap();
+            let want = rates(number(input), number(w5), number(w1), number(read), number(output));
+            // `claude-opus-4-5, 4-6` names claude-opus-4-5 and claude-opus-4-6.
+            let (names, long) = models.split_once(" above ").map_or((models, false), |(n, _)| (n, true));
+            let mut names = names.split(", ");
+            let first = names.next().unwrap();
+            let family = first.match_indices('-').nth(1).map_or(0, |(at, _)| at + 1);
+            for version in std::iter::once(&first[family..]).chain(names) {
+                let model = format!("{}{version}", &first[..family]);
+                let price = table
+                    .price(&model)
+                    .unwrap_or_else(|| panic!("{model} is not in the table"));
+                let got = if long {
+                    price.long_context.unwrap()
+                } else {
+                    price.standard
+                };
+                assert_eq!(got, want, "{model}");
+                rows += 1;
+            }
+        }
+        assert_eq!(rows, BUILT_IN.len() + 2, "every family, and the two long-context ones");
     }
 
     #[test]
@@ -315,5 +378,27 @@ mod tests {
         );
         assert!(err.is_err());
         assert!(table.apply(&json!([1, 2]), "cfg").is_err());
+        for (prices, says) in [
+            (
+                json!({"claude-opus-4-5": {"input": -1, "output": 2}}),
+                "claude-opus-4-5: input is -1",
+            ),
+            (
+                json!({"m": {"input": 1, "output": 2, "cache_read": 1e9}}),
+                "m: cache_read is 1000000000",
+            ),
+            (
+                json!({"m": {"input": 1, "output": 2, "long_context": {"input": 2, "output": -0.5}}}),
+                "m: long_context.output is -0.5",
+            ),
+        ] {
+            let err = table.apply(&prices, "prices.json").unwrap_err().to_string();
+            assert!(err.contains(says) && err.contains("from 0 to 1000"), "{err}");
+        }
+        assert_eq!(
+            table.price("claude-opus-4-5").unwrap().standard.input,
+            5.0,
+            "nothing applied"
+        );
     }
 }

@@ -32,6 +32,9 @@ pub struct ScanStats {
     /// Lines that looked like usage lines but could not be read (malformed, truncated,
     /// binary junk), and lines too long to keep.
     pub skipped_lines: u64,
+    /// Assistant lines left out because a token count could not be read (a string, a
+    /// negative number) or could not be true (above [`super::tokens::MAX_TOKENS_PER_RESPONSE`]).
+    pub rejected_lines: u64,
     /// Unix ms of the first and last timestamp seen (after `--since`).
     pub first_ms: Option<i64>,
     pub last_ms: Option<i64>,
@@ -135,11 +138,16 @@ impl UsageScan {
         if let Some(ms) = ms {
             self.note_time(ms);
         }
+        let tokens = TokenCounts::from(&usage);
+        if parsed.unreadable_counts > 0 || !tokens.is_plausible() {
+            self.stats.rejected_lines += 1;
+            return;
+        }
         self.stats.usage_lines += 1;
         let response = Response {
             model: self.totals.model_index(model),
             subagent: subagent || parsed.is_sidechain == Some(true),
-            tokens: TokenCounts::from(&usage),
+            tokens,
         };
         let key = response_key(message.id.as_deref(), parsed.request_id.as_deref());
         self.dedup.add(key, response, &mut self.totals);
@@ -215,6 +223,29 @@ mod tests {
             assert_eq!(stats.first_ms, timestamp_millis("2026-11-30T00:00:00.000Z"));
             assert_eq!(stats.last_ms, timestamp_millis("2026-11-30T00:10:41.140Z"));
         }
+    }
+
+    #[test]
+    fn lines_with_unreadable_or_impossible_counts_are_left_out_and_counted() {
+        let text = [
+            assistant("m1", "r1", "claude-opus-4-5", 10, 1),
+            assistant("m2", "r2", "claude-opus-4-5", u64::MAX, 1),
+            assistant("m3", "r3", "claude-opus-4-5", 10, 1).replace("\"input_tokens\":10", "\"input_tokens\":\"10\""),
+            assistant("m4", "r4", "claude-opus-4-5", 10, 1).replace("\"output_tokens\":1", "\"output_tokens\":-1"),
+            assistant("m5", "r5", "claude-opus-4-5", 10, 1).replace("\"output_tokens\":1", "\"output_tokens\":null"),
+            assistant("m6", "r6", "claude-opus-4-5", 10, 1).replace("\"input_tokens\":10", "\"input_tokens\":1e400"),
+        ]
+        .join("\n");
+        let (totals, stats) = scan(text.as_bytes());
+        let tally = totals.models[0].main;
+        assert_eq!(
+            (tally.requests, tally.standard.input, tally.standard.output),
+            (2, 20, 1)
+        );
+        assert_eq!(
+            (stats.usage_lines, stats.rejected_lines, stats.skipped_lines),
+            (2, 4, 0)
+        );
     }
 
     #[test]

@@ -1,9 +1,13 @@
 //! Token counts by kind (fresh input, output, cache writes by lifetime, cache reads), and
-//! what one API `usage` object counts.
+//! what one API `usage` object counts. Sums saturate: no transcript can make them wrap.
 
 use serde::Serialize;
 
 use crate::api_usage::ApiUsage;
+
+/// More tokens of one kind than any one API response can carry: a thousand times the largest
+/// context window (1M). A transcript line claiming more is damaged and left out of the totals.
+pub const MAX_TOKENS_PER_RESPONSE: u64 = 1_000_000_000;
 
 /// Token counts of one or more API responses.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -16,13 +20,27 @@ pub struct TokenCounts {
 }
 
 impl TokenCounts {
-    /// Adds `other` field by field.
+    /// Adds `other` field by field (saturating).
     pub fn add(&mut self, other: &Self) {
-        self.input += other.input;
-        self.output += other.output;
-        self.cache_write_5m += other.cache_write_5m;
-        self.cache_write_1h += other.cache_write_1h;
-        self.cache_read += other.cache_read;
+        self.input = self.input.saturating_add(other.input);
+        self.output = self.output.saturating_add(other.output);
+        self.cache_write_5m = self.cache_write_5m.saturating_add(other.cache_write_5m);
+        self.cache_write_1h = self.cache_write_1h.saturating_add(other.cache_write_1h);
+        self.cache_read = self.cache_read.saturating_add(other.cache_read);
+    }
+
+    /// Whether one response could really have these counts: none above
+    /// [`MAX_TOKENS_PER_RESPONSE`].
+    pub fn is_plausible(&self) -> bool {
+        [
+            self.input,
+            self.output,
+            self.cache_write_5m,
+            self.cache_write_1h,
+            self.cache_read,
+        ]
+        .iter()
+        .all(|&n| n <= MAX_TOKENS_PER_RESPONSE)
     }
 
     /// Keeps the larger of each field: a streamed response's later lines carry the final
@@ -37,12 +55,15 @@ impl TokenCounts {
 
     /// The request's whole input: fresh, cache writes and cache reads.
     pub fn prompt(&self) -> u64 {
-        self.input + self.cache_write_5m + self.cache_write_1h + self.cache_read
+        self.input
+            .saturating_add(self.cache_write_5m)
+            .saturating_add(self.cache_write_1h)
+            .saturating_add(self.cache_read)
     }
 
     /// Every token, input and output.
     pub fn total(&self) -> u64 {
-        self.prompt() + self.output
+        self.prompt().saturating_add(self.output)
     }
 }
 
@@ -58,7 +79,7 @@ impl From<&ApiUsage> for TokenCounts {
             (Some(total), five, one) => {
                 let one = one.unwrap_or(0).min(total);
                 match five {
-                    Some(five) if five + one == total => (five, one),
+                    Some(five) if five.checked_add(one) == Some(total) => (five, one),
                     _ => (total - one, one),
                 }
             }

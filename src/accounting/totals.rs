@@ -28,9 +28,9 @@ pub struct Tally {
 impl Tally {
     /// Counts one response.
     pub fn add_response(&mut self, tokens: &TokenCounts) {
-        self.requests += 1;
+        self.requests = self.requests.saturating_add(1);
         if tokens.prompt() > LONG_CONTEXT_THRESHOLD {
-            self.long_context_requests += 1;
+            self.long_context_requests = self.long_context_requests.saturating_add(1);
             self.long_context.add(tokens);
         } else {
             self.standard.add(tokens);
@@ -39,10 +39,10 @@ impl Tally {
 
     /// Adds another tally.
     pub fn add(&mut self, other: &Self) {
-        self.requests += other.requests;
+        self.requests = self.requests.saturating_add(other.requests);
         self.standard.add(&other.standard);
         self.long_context.add(&other.long_context);
-        self.long_context_requests += other.long_context_requests;
+        self.long_context_requests = self.long_context_requests.saturating_add(other.long_context_requests);
     }
 
     /// All tokens of both tiers.

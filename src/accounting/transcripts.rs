@@ -109,7 +109,7 @@ fn newest(cwd: &Path) -> Result<PathBuf> {
         .max_by_key(|(time, _)| *time);
     newest.map(|(_, p)| p).ok_or_else(|| {
         Error::Failed(format!(
-            "no transcript found for {} under {}; pass --session ID or run inside the project directory",
+            "no transcript found for {} under {}",
             cwd.display(),
             searched()
         ))

@@ -133,7 +133,7 @@ pub const MAX_TOOL_EDITS: usize = 2_000;
 /// Now as the ledger writes times: RFC 3339 UTC with milliseconds (read back with
 /// `clock::timestamp_millis`; `clock::utc_rfc3339` keeps only seconds, too
 /// coarse to order runs that start within one second).
-pub(super) fn now() -> String {
+pub fn now() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
@@ -207,10 +207,7 @@ pub fn find(project: &Project, wanted: &str) -> Result<Run> {
 }
 
 fn no_runs(project: &Project) -> Error {
-    Error::Failed(format!(
-        "no subagent runs recorded in {}; wire `baton hook` to SubagentStart and SubagentStop",
-        dir(project).display()
-    ))
+    Error::Failed(format!("no subagent runs recorded in {}", dir(project).display()))
 }
 
 /// Reads run `id` (a fresh one when missing), applies `change`, and writes it back
@@ -219,6 +216,7 @@ fn no_runs(project: &Project) -> Error {
 pub fn update(project: &Project, id: &str, change: impl FnOnce(&mut Run)) -> Result<Run> {
     let path = file(project, id).ok_or_else(|| Error::Failed(format!("'{id}' is not a usable run id")))?;
     let _lock = project.lock(&format!("agents-{id}"))?;
+    project.check_writable(&path)?;
     let mut run = if path.exists() {
         read(&path)?
     } else {
@@ -229,12 +227,10 @@ pub fn update(project: &Project, id: &str, change: impl FnOnce(&mut Run)) -> Res
     };
     change(&mut run);
     run.generator = "baton".to_owned();
-    let dir = dir(project);
-    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
     let mut text = serde_json::to_string_pretty(&run)
         .map_err(|e| Error::Failed(format!("cannot encode the ledger record: {e}")))?;
     text.push('\n');
-    fsx::write_atomic(&path, text.as_bytes(), 0o644, fsx::Durability::Durable).map_err(|e| Error::io(&path, e))?;
+    project.write_file(&path, text.as_bytes())?;
     Ok(run)
 }
 

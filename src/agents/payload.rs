@@ -132,9 +132,10 @@ pub fn render(payload: &Payload) -> String {
         ));
     }
     text.push_str(&format!(
-        "Total: {} (~{} tokens)\n",
+        "Total: {} (~{} {})\n",
         human_size(payload.total_bytes),
-        group_thousands(payload.total_bytes.div_ceil(4))
+        group_thousands(payload.total_bytes.div_ceil(4)),
+        crate::words::noun(payload.total_bytes.div_ceil(4), "token", "tokens")
     ));
     if !payload.missing.is_empty() {
         text.push_str("Not there (yet):\n");

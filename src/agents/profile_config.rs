@@ -9,7 +9,6 @@ use serde_json::Value;
 
 use super::profiles::{self, Profile};
 use crate::error::{Error, Result};
-use crate::fsx;
 use crate::json::skip;
 use crate::planning::Project;
 use crate::planning::config as planning_config;
@@ -110,6 +109,7 @@ pub fn parse(text: &str) -> Result<ModelSettings, String> {
 pub fn set_profile(project: &Project, profile: Profile) -> Result<Option<String>> {
     let path = planning_config::path(project);
     let _lock = project.lock("config.json")?;
+    project.check_writable(&path)?;
     let old = read_text(&path)?;
     let previous = match &old {
         Some(text) => parse(text).map_err(|why| Error::invalid(&path, why))?.profile,
@@ -119,10 +119,7 @@ pub fn set_profile(project: &Project, profile: Profile) -> Result<Option<String>
         Some(text) => with_profile(text, profile.name()).map_err(|why| Error::invalid(&path, why))?,
         None => format!("{{\n  \"{KEY}\": \"{}\"\n}}\n", profile.name()),
     };
-    let mode = fsx::mode_or(&path, 0o644);
-    let dir = project.planning_dir();
-    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-    fsx::write_atomic(&path, new.as_bytes(), mode, fsx::Durability::Durable).map_err(|e| Error::io(&path, e))?;
+    project.write_file(&path, new.as_bytes())?;
     Ok(previous)
 }
 

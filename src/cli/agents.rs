@@ -10,9 +10,11 @@ use crate::agents::verification::{Verdict, Verification};
 use crate::agents::verify;
 use crate::agents::{payload, plans, waves};
 use crate::error::{Error, Result};
+use crate::install::wired;
 use crate::planning::Project;
 use crate::planning::phases::{self, PhaseDir};
 use crate::planning::state::PlanningState;
+use crate::words::count;
 
 pub const AGENTS: Command = Command {
     name: "agents",
@@ -39,15 +41,13 @@ Usage: baton agents list [--json]
            sizes, ready to paste into its prompt. Exit 1 when a plan it depends on has no
            SUMMARY yet (the payload is still printed).
 
-Hook wiring (settings.json). SubagentStart/SubagentStop fill the ledger; a failed spot-check
-is put to the subagent once (Claude Code hands SubagentStop context to the subagent, which
-may fix its work or its report), and PostToolUse of the Agent tool tells the orchestrator
-when the run it gets back is still flagged. PostToolUse inside a subagent records the files
-its own Write/Edit/MultiEdit/NotebookEdit calls wrote, so runs going on at the same time in
-one work tree cannot confirm each other's files:
-  \"SubagentStart\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"baton hook\"}]}],
-  \"SubagentStop\":  [{\"hooks\": [{\"type\": \"command\", \"command\": \"baton hook\"}]}],
-  \"PostToolUse\":   [{\"matcher\": \"\", \"hooks\": [{\"type\": \"command\", \"command\": \"baton hook\"}]}]
+Hook wiring: `baton install` wires SubagentStart, SubagentStop and PostToolUse to `baton
+hook` (`baton --help` shows the entries). SubagentStart/SubagentStop fill the ledger; a failed
+spot-check is put to the subagent once (Claude Code hands SubagentStop context to the
+subagent, which may fix its work or its report), and PostToolUse of the Agent tool tells the
+orchestrator when the run it gets back is still flagged. PostToolUse inside a subagent
+records the files its own Write/Edit/MultiEdit/NotebookEdit calls wrote, so runs going on at
+the same time in one work tree cannot confirm each other's files.
 
 Examples:
   baton agents waves 3
@@ -58,23 +58,21 @@ Examples:
 };
 
 fn run(parser: &mut lexopt::Parser) -> Result<()> {
-    let (words, json) = super::words_and_json(parser, "agents")?;
+    let (words, json) = super::words_and_json(parser)?;
     let words: Vec<&str> = words.iter().map(String::as_str).collect();
     let project = || crate::planning::Project::current();
     match words.as_slice() {
         ["list"] | [] => list(&project()?, json),
         ["verify", id] => verify_run(&project()?, id, json),
         ["verify"] => Err(Error::Usage(
-            "baton agents verify needs a run id (or `last`); `baton agents list` shows them".into(),
+            "verify needs a run id (or `last`); `baton agents list` shows them".into(),
         )),
         ["waves"] => waves_of(&project()?, None, json),
         ["waves", phase] => waves_of(&project()?, Some(phase), json),
         ["payload", plan] => payload_of(&project()?, plan, json),
-        ["payload"] => Err(Error::Usage(
-            "baton agents payload needs a plan id such as 03-02".into(),
-        )),
+        ["payload"] => Err(Error::Usage("payload needs a plan id such as 03-02".into())),
         _ => Err(Error::Usage(format!(
-            "baton agents: unknown action '{}'; use list, verify ID, waves [PHASE] or payload PLAN",
+            "unknown action '{}'; use list, verify ID, waves [PHASE] or payload PLAN",
             words.join(" ")
         ))),
     }
@@ -90,8 +88,9 @@ fn list(project: &Project, json: bool) -> Result<()> {
     let mut text = String::new();
     if runs.is_empty() {
         text.push_str(&format!(
-            "No subagent runs recorded in {}.\n",
-            ledger::dir(project).display()
+            "No subagent runs recorded in {}: {}.\n",
+            ledger::dir(project).display(),
+            empty_ledger_hint(project)
         ));
     } else {
         let rows: Vec<[String; 7]> = runs.iter().map(row).collect();
@@ -147,8 +146,30 @@ fn row(run: &Run) -> [String; 7] {
     ]
 }
 
+/// Why the ledger may be empty, from the settings as they are: hooks not wired yet (run
+/// install), or wired and no subagent has run since.
+fn empty_ledger_hint(project: &Project) -> String {
+    let files = wired::wiring_of(&["SubagentStart", "SubagentStop"], Some(&project.root));
+    if files.is_empty() {
+        return "baton's SubagentStart and SubagentStop hooks are not wired; run `baton install` (then restart \
+                Claude Code) and the runs of the next subagents are recorded"
+            .to_owned();
+    }
+    let files: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    format!(
+        "the SubagentStart and SubagentStop hooks are wired ({}), so runs are recorded from the next subagent \
+         Claude Code starts in this project (a session started before the wiring needs a restart)",
+        files.join(", ")
+    )
+}
+
 fn verify_run(project: &Project, id: &str, json: bool) -> Result<()> {
-    let run = ledger::find(project, id)?;
+    let run = match ledger::find(project, id) {
+        Err(Error::Failed(why)) if ledger::list(project).0.is_empty() => {
+            return Err(Error::Failed(format!("{why}: {}", empty_ledger_hint(project))));
+        }
+        found => found?,
+    };
     if run.status == Status::Running {
         return Err(Error::Failed(format!(
             "run {} is still running (no SubagentStop recorded yet); verify it once it has finished",
@@ -248,11 +269,11 @@ fn waves_of(project: &Project, wanted: Option<&str>, json: bool) -> Result<()> {
         let schedule = waves::schedule(&phase_plans, &elsewhere);
         problem_count += schedule.problems.len();
         text.push_str(&format!(
-            "Phase {} ({}): {} plans in {} waves\n",
+            "Phase {} ({}): {} in {}\n",
             dir.number,
             dir.slug,
-            phase_plans.len(),
-            schedule.waves.len()
+            count(phase_plans.len(), "plan", "plans"),
+            count(schedule.waves.len(), "wave", "waves")
         ));
         for wave in &schedule.waves {
             text.push_str(&format!("  wave {}: {}\n", wave.wave, wave.plans.join(", ")));

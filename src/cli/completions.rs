@@ -24,17 +24,16 @@ Examples:
 fn run_completions(parser: &mut lexopt::Parser) -> Result<()> {
     let shell = match parser.next()? {
         Some(lexopt::Arg::Value(s)) => s.to_string_lossy().into_owned(),
+        Some(other @ (lexopt::Arg::Long(_) | lexopt::Arg::Short(_))) => return Err(other.unexpected().into()),
         _ => {
-            return Err(Error::Usage(
-                "baton completions: name a shell: bash, zsh or fish".into(),
-            ));
+            return Err(Error::Usage("name a shell: bash, zsh or fish".into()));
         }
     };
-    let script = script(&shell).ok_or_else(|| {
-        Error::Usage(format!(
-            "baton completions: unknown shell '{shell}'; use bash, zsh or fish"
-        ))
-    })?;
+    if let Some(extra) = parser.next()? {
+        return Err(extra.unexpected().into());
+    }
+    let script =
+        script(&shell).ok_or_else(|| Error::Usage(format!("unknown shell '{shell}'; use bash, zsh or fish")))?;
     super::print(&script)
 }
 

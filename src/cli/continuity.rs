@@ -2,7 +2,7 @@
 
 use std::io::Read;
 
-use super::Command;
+use super::{Command, text_value};
 use crate::continuity::pause::{self, PauseRequest};
 use crate::continuity::resume;
 use crate::error::{Error, Result};
@@ -67,14 +67,6 @@ Examples:
     run: Some(run_resume),
 };
 
-fn value(parser: &mut lexopt::Parser, flag: &str) -> Result<String> {
-    let v = parser
-        .value()
-        .map_err(|_| Error::Usage(format!("baton pause: {flag} needs a value")))?;
-    v.into_string()
-        .map_err(|_| Error::Usage(format!("baton pause: {flag} must be UTF-8 text")))
-}
-
 fn run_pause(parser: &mut lexopt::Parser) -> Result<()> {
     let mut request = PauseRequest {
         trigger: "manual".to_owned(),
@@ -86,17 +78,17 @@ fn run_pause(parser: &mut lexopt::Parser) -> Result<()> {
     let mut words: Vec<String> = Vec::new();
     while let Some(arg) = parser.next()? {
         match arg {
-            lexopt::Arg::Long("note") => request.notes.push(value(parser, "--note")?),
-            lexopt::Arg::Long("next") => request.next = Some(value(parser, "--next")?),
-            lexopt::Arg::Long("blocker") => request.blockers.push(value(parser, "--blocker")?),
-            lexopt::Arg::Long("human-action") => request.human_actions.push(value(parser, "--human-action")?),
-            lexopt::Arg::Long("decision") => request.decisions.push(value(parser, "--decision")?),
+            lexopt::Arg::Long("note") => request.notes.push(text_value(parser, "--note")?),
+            lexopt::Arg::Long("next") => request.next = Some(text_value(parser, "--next")?),
+            lexopt::Arg::Long("blocker") => request.blockers.push(text_value(parser, "--blocker")?),
+            lexopt::Arg::Long("human-action") => request.human_actions.push(text_value(parser, "--human-action")?),
+            lexopt::Arg::Long("decision") => request.decisions.push(text_value(parser, "--decision")?),
             lexopt::Arg::Long("json-in") => json_in = true,
             lexopt::Arg::Long("report") => report = true,
             lexopt::Arg::Long("json") => as_json = true,
             // Slash commands pass the user's words through $ARGUMENTS: keep them as a note.
-            lexopt::Arg::Value(word) => words.push(word.to_string_lossy().into_owned()),
-            other => return Err(Error::Usage(format!("baton pause: unexpected {}", other.unexpected()))),
+            lexopt::Arg::Value(word) => words.push(super::utf8(word, "the note")?),
+            other => return Err(other.unexpected().into()),
         }
     }
     if !words.is_empty() {
@@ -186,7 +178,7 @@ fn run_resume(parser: &mut lexopt::Parser) -> Result<()> {
         match arg {
             lexopt::Arg::Long("json") => as_json = true,
             lexopt::Arg::Long("keep") => keep = true,
-            other => return Err(Error::Usage(format!("baton resume: unexpected {}", other.unexpected()))),
+            other => return Err(other.unexpected().into()),
         }
     }
     let project = Project::current_or_here()?;

@@ -46,7 +46,7 @@ pub const UNINSTALL: Command = Command {
     help: "\
 baton uninstall: take out what baton install added
 
-Usage: baton uninstall [--user | --project DIR] [--dry-run]
+Usage: baton uninstall [--user | --project DIR] [--dry-run] [--yes]
 
 Removes the statusLine and hook entries recorded in baton-install.json (restoring a
 statusLine that install replaced) and the slash command files it wrote, unless you
@@ -56,6 +56,7 @@ Options:
   --user          ~/.claude/settings.json [default]
   --project DIR   DIR/.claude/settings.json
   --dry-run       Say what would change; change nothing
+  --yes           Accepted for scripts, as install takes it (uninstall asks nothing)
 
 Example:
   baton uninstall --project .
@@ -72,10 +73,12 @@ baton doctor: check the wiring
 Usage: baton doctor [--project DIR]
 
 Checks that baton is on PATH and is the binary the settings run, that the statusLine and
-every hook entry are present (user settings, and the project's when run inside one), that
-each wired command runs and exits cleanly, that the bridge file is fresh for a session
-active in the last ten minutes, and that recent transcripts show no failed baton hooks.
-Exits 1 when something needs fixing.
+every hook entry are present (user settings, the project's when run inside one, and an
+installed baton plugin), that each wired command does what Claude Code needs (tried in a
+scratch directory with a made-up session: the statusline prints one line and writes the
+bridge file; the hook warns the agent at a PostToolUse with 15% context left), that the
+bridge file is fresh for a session active in the last ten minutes, and that recent
+transcripts show no failed baton hooks. Exits 1 when something needs fixing.
 
 Options:
   --project DIR   Also check DIR/.claude/settings.json [default: the current project]
@@ -94,7 +97,8 @@ struct ScopeArgs {
     no_statusline: bool,
 }
 
-fn parse(parser: &mut lexopt::Parser, command: &str, allow: &[&str]) -> Result<ScopeArgs> {
+/// Reads the options of install (`allow` lists the ones a command takes).
+fn parse(parser: &mut lexopt::Parser, allow: &[&str]) -> Result<ScopeArgs> {
     let mut args = ScopeArgs {
         scope: Scope::User,
         dry_run: false,
@@ -103,36 +107,15 @@ fn parse(parser: &mut lexopt::Parser, command: &str, allow: &[&str]) -> Result<S
         no_statusline: false,
     };
     while let Some(arg) = parser.next()? {
-        let name = match &arg {
-            lexopt::Arg::Long(n) => *n,
-            _ => "",
-        };
-        if !name.is_empty() && !allow.contains(&name) {
-            return Err(Error::Usage(format!("baton {command}: unknown option --{name}")));
-        }
         match arg {
+            lexopt::Arg::Long(name) if !allow.contains(&name) => return Err(arg.unexpected().into()),
             lexopt::Arg::Long("user") => args.scope = Scope::User,
-            lexopt::Arg::Long("project") => {
-                let dir = PathBuf::from(
-                    parser
-                        .value()
-                        .map_err(|_| Error::Usage(format!("baton {command}: --project needs a directory")))?,
-                );
-                let dir = dir
-                    .canonicalize()
-                    .map_err(|e| Error::Failed(format!("--project {}: {e}", dir.display())))?;
-                args.scope = Scope::Project(dir);
-            }
+            lexopt::Arg::Long("project") => args.scope = Scope::Project(super::dir_value(parser, "--project")?),
             lexopt::Arg::Long("dry-run") => args.dry_run = true,
             lexopt::Arg::Long("force") => args.force = true,
             lexopt::Arg::Long("yes") => args.yes = true,
             lexopt::Arg::Long("no-statusline") => args.no_statusline = true,
-            other => {
-                return Err(Error::Usage(format!(
-                    "baton {command}: unexpected {}",
-                    other.unexpected()
-                )));
-            }
+            other => return Err(other.unexpected().into()),
         }
     }
     Ok(args)
@@ -146,11 +129,7 @@ fn this_binary() -> Result<PathBuf> {
 }
 
 fn run_install(parser: &mut lexopt::Parser) -> Result<()> {
-    let args = parse(
-        parser,
-        "install",
-        &["user", "project", "dry-run", "force", "yes", "no-statusline"],
-    )?;
+    let args = parse(parser, &["user", "project", "dry-run", "force", "yes", "no-statusline"])?;
     let mut request = InstallRequest {
         scope: args.scope,
         binary: this_binary()?,
@@ -253,16 +232,25 @@ fn run_install(parser: &mut lexopt::Parser) -> Result<()> {
 }
 
 fn run_uninstall(parser: &mut lexopt::Parser) -> Result<()> {
-    let args = parse(parser, "uninstall", &["user", "project", "dry-run"])?;
+    // --yes as install takes it, for scripts: uninstall asks nothing, so it changes nothing.
+    let args = parse(parser, &["user", "project", "dry-run", "yes"])?;
     let report = install::uninstall(&args.scope, args.dry_run)?;
     let verb = if args.dry_run { "Would remove" } else { "Removed" };
-    let mut out = format!(
-        "{verb} from {}: {}\n",
-        report.settings.display(),
-        report.removed.join(", ")
-    );
-    for kept in &report.kept {
-        out.push_str(&format!("Kept {kept}\n"));
+    let settings = report.settings.display();
+    let mut out = match (report.settings_deleted, report.removed.is_empty()) {
+        (true, _) => format!(
+            "{verb} {settings}: install created it, and it held only baton's entries ({})\n",
+            report.removed.join(", ")
+        ),
+        (false, false) => format!("{verb} from {settings}: {}\n", report.removed.join(", ")),
+        (false, true) => format!("Nothing of baton's left to remove in {settings}\n"),
+    };
+    if !report.kept.is_empty() {
+        out.push_str(&format!(
+            "Left in {settings}, because you changed them since install (remove them by hand if you want \
+             them gone): {}\n",
+            report.kept.join(", ")
+        ));
     }
     for path in &report.commands_removed {
         out.push_str(&format!("{verb} {}\n", path.display()));
@@ -280,8 +268,8 @@ fn run_doctor(parser: &mut lexopt::Parser) -> Result<()> {
         .map(|p| p.root);
     while let Some(arg) = parser.next()? {
         match arg {
-            lexopt::Arg::Long("project") => project = Some(PathBuf::from(parser.value()?)),
-            other => return Err(Error::Usage(format!("baton doctor: unexpected {}", other.unexpected()))),
+            lexopt::Arg::Long("project") => project = Some(super::dir_value(parser, "--project")?),
+            other => return Err(other.unexpected().into()),
         }
     }
     let checks = doctor::run(&this_binary()?, project.as_deref());
@@ -292,16 +280,17 @@ fn run_doctor(parser: &mut lexopt::Parser) -> Result<()> {
             out.push_str(&format!("     → {fix}\n"));
         }
     }
+    // One verdict: "All good." on stdout, or the count of problems as the error (exit 1).
     let failed = checks.iter().filter(|c| !c.ok).count();
-    out.push_str(&if failed == 0 {
-        "All good.\n".to_owned()
-    } else {
-        format!("{failed} thing(s) to fix.\n")
-    });
+    if failed == 0 {
+        out.push_str("All good.\n");
+    }
     super::print(&out)?;
-    if failed > 0 {
-        Err(Error::Failed(format!("doctor found {failed} problem(s)")))
-    } else {
-        Ok(())
+    match failed {
+        0 => Ok(()),
+        n => Err(Error::Failed(format!(
+            "{} to fix (each FIX line above says how)",
+            crate::words::count(n, "thing", "things")
+        ))),
     }
 }

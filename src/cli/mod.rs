@@ -5,6 +5,9 @@
 mod agents;
 mod completions;
 mod continuity;
+mod ctx;
+mod ctx_args;
+mod ctx_view;
 mod hook;
 mod install;
 mod profile;
@@ -13,6 +16,7 @@ mod report;
 
 use std::ffi::OsString;
 use std::io::Write;
+use std::path::PathBuf;
 
 use crate::error::{Error, Result};
 
@@ -39,6 +43,7 @@ pub const COMMANDS: &[Command] = &[
     completions::COMPLETIONS,
     profile::PROFILE,
     agents::AGENTS,
+    ctx::CTX,
 ];
 
 const HELP_HEAD: &str = "\
@@ -55,9 +60,7 @@ Options:
   -h, --help     Show this help, or a command's
   -V, --version  Show the version
 
-Settings (.claude/settings.json):
-  \"statusLine\": {\"type\": \"command\", \"command\": \"baton statusline\", \"padding\": 0}
-  \"hooks\": {\"PostToolUse\": [{\"matcher\": \"\", \"hooks\": [{\"type\": \"command\", \"command\": \"baton hook\"}]}]}
+What `baton install` writes into .claude/settings.json (with the binary's full path):
 ";
 
 /// Exit status of a command that panicked (as Rust programs exit on a panic).
@@ -84,8 +87,8 @@ pub fn main(args: Vec<OsString>) -> u8 {
     code
 }
 
-/// Runs a command (not a hook): its error is one `baton: …` line on stderr with the error's
-/// exit code; a panic is a message that asks for a report, exit 101.
+/// Runs a command (not a hook): its error is one `baton <command>: …` message on stderr with
+/// the error's exit code; a panic is a message that asks for a report, exit 101.
 fn run_command(args: Vec<OsString>) -> u8 {
     std::panic::set_hook(Box::new(|info| {
         let _ = writeln!(
@@ -96,12 +99,14 @@ fn run_command(args: Vec<OsString>) -> u8 {
     }));
     let outcome = std::panic::catch_unwind(move || {
         fault_point();
-        run(args)
+        let mut command = None;
+        let result = run(args, &mut command);
+        (result, command)
     });
     match outcome {
-        Ok(Ok(())) => 0,
-        Ok(Err(e)) => {
-            let _ = writeln!(std::io::stderr(), "baton: {e}");
+        Ok((Ok(()), _)) => 0,
+        Ok((Err(e), command)) => {
+            let _ = writeln!(std::io::stderr(), "{}", error_message(command, &e));
             e.exit_code()
         }
         Err(_) => PANIC_EXIT,
@@ -117,7 +122,20 @@ fn fault_point() {
     }
 }
 
-fn run(args: Vec<OsString>) -> Result<()> {
+/// How an error reads on stderr: one `baton <command>:` prefix, and after a usage error the
+/// help to read (the command's own when the command is known).
+fn error_message(command: Option<&str>, error: &Error) -> String {
+    let who = command.map_or_else(|| "baton".to_owned(), |name| format!("baton {name}"));
+    match (error, command) {
+        (Error::Usage(_), Some(_)) => format!("{who}: {error}\nSee `{who} --help` for its options and examples."),
+        (Error::Usage(_), None) => format!("{who}: {error}\nSee `baton --help` for the commands."),
+        _ => format!("{who}: {error}"),
+    }
+}
+
+/// Parses the arguments and runs the command; `command` is set once the command is known,
+/// so an error can name it.
+fn run(args: Vec<OsString>, command: &mut Option<&'static str>) -> Result<()> {
     let help_requested = args.iter().skip(1).any(|a| a == "--help" || a == "-h");
     let mut parser = lexopt::Parser::from_args(args);
     match parser.next()? {
@@ -134,16 +152,17 @@ fn run(args: Vec<OsString>) -> Result<()> {
                     _ => print(&top_help()),
                 };
             }
-            let command = find(&name)?;
+            let found = find(&name)?;
+            *command = Some(found.name);
             if help_requested {
-                return print(command.help);
+                return print(found.help);
             }
-            match command.run {
+            match found.run {
                 Some(run) => run(&mut parser),
-                None => print(command.help),
+                None => print(found.help),
             }
         }
-        Some(other) => Err(Error::Usage(format!("unexpected {}", other.unexpected()))),
+        Some(other) => Err(other.unexpected().into()),
     }
 }
 
@@ -164,26 +183,74 @@ fn top_help() -> String {
         help.push_str(&format!("  {:<12} {}\n", c.name, c.summary));
     }
     help.push_str(HELP_TAIL);
+    help.push_str(&settings_entries());
     help
 }
 
+/// baton's settings.json entries as install writes them, from the one place that makes them.
+fn settings_entries() -> String {
+    use crate::install::settings::{EVENTS, Wiring};
+    let wiring = Wiring::for_binary("baton");
+    let mut text = format!("  \"statusLine\": {}\n  \"hooks\": {{\n", wiring.statusline());
+    for (i, (event, matcher)) in EVENTS.iter().enumerate() {
+        let comma = if i + 1 < EVENTS.len() { "," } else { "" };
+        text.push_str(&format!("    \"{event}\": [{}]{comma}\n", wiring.hook_group(*matcher)));
+    }
+    text.push_str("  }\n");
+    text
+}
+
 /// Parses the arguments of a command that takes words and `--json`; anything else is a usage error.
-pub fn words_and_json(parser: &mut lexopt::Parser, command: &str) -> Result<(Vec<String>, bool)> {
+pub fn words_and_json(parser: &mut lexopt::Parser) -> Result<(Vec<String>, bool)> {
     let mut json = false;
     let mut words = Vec::new();
     while let Some(arg) = parser.next()? {
         match arg {
             lexopt::Arg::Long("json") => json = true,
-            lexopt::Arg::Value(v) => words.push(v.to_string_lossy().into_owned()),
-            other => {
-                return Err(Error::Usage(format!(
-                    "baton {command}: unexpected {}",
-                    other.unexpected()
-                )));
-            }
+            lexopt::Arg::Value(v) => words.push(utf8(v, "arguments")?),
+            other => return Err(other.unexpected().into()),
         }
     }
     Ok((words, json))
+}
+
+/// The text value of `flag` (`--note TEXT`); it must be UTF-8.
+pub fn text_value(parser: &mut lexopt::Parser, flag: &str) -> Result<String> {
+    let value = parser
+        .value()
+        .map_err(|_| Error::Usage(format!("{flag} needs a value")))?;
+    utf8(value, flag)
+}
+
+/// The path value of `flag` (`--out FILE`): any bytes the system allows, but not empty.
+pub fn path_value(parser: &mut lexopt::Parser, flag: &str, what: &str) -> Result<PathBuf> {
+    let value = parser
+        .value()
+        .map_err(|_| Error::Usage(format!("{flag} needs {what}")))?;
+    if value.is_empty() {
+        return Err(Error::Usage(format!("{flag} needs {what}, not an empty string")));
+    }
+    Ok(PathBuf::from(value))
+}
+
+/// The directory value of `flag` (`--project DIR`), made absolute; it must exist.
+pub fn dir_value(parser: &mut lexopt::Parser, flag: &str) -> Result<PathBuf> {
+    let dir = path_value(parser, flag, "a directory")?;
+    match dir.canonicalize() {
+        Ok(real) if real.is_dir() => Ok(real),
+        Ok(_) => Err(Error::Usage(format!("{flag} {}: not a directory", dir.display()))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Err(Error::Usage(format!("{flag} {}: no such directory", dir.display())))
+        }
+        Err(e) => Err(Error::Usage(format!("{flag} {}: {e}", dir.display()))),
+    }
+}
+
+/// An argument as text; bytes that are not UTF-8 are a usage error, never replaced.
+fn utf8(value: OsString, what: &str) -> Result<String> {
+    value
+        .into_string()
+        .map_err(|v| Error::Usage(format!("{what} must be UTF-8 text, not {}", v.to_string_lossy())))
 }
 
 /// Prints to stdout; a closed pipe (`baton --help | head -1`) is not an error.

@@ -40,7 +40,7 @@ Examples:
 };
 
 fn run(parser: &mut lexopt::Parser) -> Result<()> {
-    let (words, json) = super::words_and_json(parser, "profile")?;
+    let (words, json) = super::words_and_json(parser)?;
     let (action, rest) = match words.split_first() {
         Some((first, rest)) => (first.as_str(), rest),
         None => ("show", &[][..]),
@@ -50,14 +50,14 @@ fn run(parser: &mut lexopt::Parser) -> Result<()> {
         "set" => match rest {
             [name] => set(name),
             [] => Err(Error::Usage(format!(
-                "baton profile set needs a profile: {}",
+                "set needs a profile: {}",
                 profiles::profile_names()
             ))),
-            _ => Err(Error::Usage("baton profile set takes one profile name".into())),
+            _ => Err(Error::Usage("set takes one profile name".into())),
         },
         "resolve" => resolve(rest, json),
         _ => Err(Error::Usage(format!(
-            "baton profile: unknown action '{}'; use show, set PROFILE or resolve [AGENT...]",
+            "unknown action '{}'; use show, set PROFILE or resolve [AGENT...]",
             words.join(" ")
         ))),
     }

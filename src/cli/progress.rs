@@ -6,6 +6,7 @@ use super::Command;
 use crate::error::{Error, Result};
 use crate::planning::Project;
 use crate::planning::snapshot::Snapshot;
+use crate::words::of_total;
 
 pub const PROGRESS: Command = Command {
     name: "progress",
@@ -32,9 +33,9 @@ Examples:
 };
 
 fn run(parser: &mut lexopt::Parser) -> Result<()> {
-    let (words, as_json) = super::words_and_json(parser, "progress")?;
+    let (words, as_json) = super::words_and_json(parser)?;
     if let Some(word) = words.first() {
-        return Err(Error::Usage(format!("baton progress: unexpected argument '{word}'")));
+        return Err(Error::Usage(format!("unexpected argument '{word}'")));
     }
     let project = Project::current_with_planning()?;
     let snapshot = Snapshot::load(&project);
@@ -103,13 +104,17 @@ fn run(parser: &mut lexopt::Parser) -> Result<()> {
             .map(|n| format!("{name} {n}"))
             .unwrap_or_else(|| name.clone());
         out.push_str(&format!(
-            "Milestone {title}: {}% ({} of {} phases, {} of {} plans)\n",
-            m.percent, m.completed_phases, m.total_phases, m.completed_plans, m.total_plans
+            "Milestone {title}: {}% ({}, {})\n",
+            m.percent,
+            of_total(m.completed_phases, m.total_phases, "phase", "phases"),
+            of_total(m.completed_plans, m.total_plans, "plan", "plans")
         ));
     }
     out.push_str(&format!(
-        "Overall: {}% ({} of {} phases, {} of {} plans done)\n",
-        p.percent, p.completed_phases, p.total_phases, p.completed_plans, p.total_plans
+        "Overall: {}% ({}, {} done)\n",
+        p.percent,
+        of_total(p.completed_phases, p.total_phases, "phase", "phases"),
+        of_total(p.completed_plans, p.total_plans, "plan", "plans")
     ));
     match (&position.phase, &position.phase_name) {
         (Some(n), name) => {

@@ -1,6 +1,5 @@
 //! `baton report`: the session report with real token and cost figures.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use super::Command;
@@ -24,7 +23,8 @@ Usage: baton report [--session ID | --transcript FILE | --hook] [--since WHEN]
 Writes .planning/reports/SESSION_REPORT.md (YYYYMMDD-session-report.md when that exists;
 nothing is overwritten): session overview (duration, milestone, phase), commits since the
 session started, plans executed and phases progressed, outcomes, blockers and decisions
-(STATE.md, HANDOFF.json), resource use and next steps. Works without .planning/ too.
+(STATE.md, HANDOFF.json), resource use and next steps. Works without .planning/ too: then
+the report goes to .baton/reports/ (no .planning/ is created).
 
 Resource use comes from the session's transcript and its subagents' transcripts: input,
 output, cache writes (5m and 1h) and cache reads per model, each API response counted once
@@ -63,14 +63,16 @@ fn run(parser: &mut lexopt::Parser) -> Result<()> {
     let (mut as_json, mut from_hook, mut since) = (false, false, None);
     while let Some(arg) = parser.next()? {
         match arg {
-            lexopt::Arg::Long("session") => opts.session = SessionChoice::Id(value(parser)?),
-            lexopt::Arg::Long("transcript") => opts.session = SessionChoice::Transcript(value(parser)?.into()),
+            lexopt::Arg::Long("session") => opts.session = SessionChoice::Id(super::text_value(parser, "--session")?),
+            lexopt::Arg::Long("transcript") => {
+                opts.session = SessionChoice::Transcript(super::path_value(parser, "--transcript", "a file")?);
+            }
             lexopt::Arg::Long("hook") => from_hook = true,
-            lexopt::Arg::Long("since") => since = Some(value(parser)?),
-            lexopt::Arg::Long("prices") => opts.prices_file = Some(PathBuf::from(value(parser)?)),
-            lexopt::Arg::Long("out") => opts.out = Some(PathBuf::from(value(parser)?)),
+            lexopt::Arg::Long("since") => since = Some(super::text_value(parser, "--since")?),
+            lexopt::Arg::Long("prices") => opts.prices_file = Some(super::path_value(parser, "--prices", "a file")?),
+            lexopt::Arg::Long("out") => opts.out = Some(super::path_value(parser, "--out", "a file")?),
             lexopt::Arg::Long("json") => as_json = true,
-            other => return Err(Error::Usage(format!("baton report: unexpected {}", other.unexpected()))),
+            other => return Err(other.unexpected().into()),
         }
     }
     if let Some(since) = since {
@@ -91,10 +93,6 @@ fn run(parser: &mut lexopt::Parser) -> Result<()> {
     }
     let path = report::write_report(&opts)?;
     super::print(&format!("{}\n", path.display()))
-}
-
-fn value(parser: &mut lexopt::Parser) -> Result<String> {
-    Ok(parser.value()?.to_string_lossy().into_owned())
 }
 
 /// Takes the session and the directory from a hook payload on stdin.

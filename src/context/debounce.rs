@@ -2,7 +2,7 @@
 //! (every baton reader takes it, so the file is rewritten in place) so parallel PostToolUse
 //! hooks of one session lose no count.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -37,10 +37,12 @@ pub struct DebounceState {
 
 /// One tool call at `level`: returns the next state and whether a warning fires.
 /// The first warning fires at once; later ones when the count reaches `debounce_calls`
-/// (calls 1, 6, 11… for 5); WARNING→CRITICAL fires at once regardless of the count.
+/// (calls 1, 6, 11… for 5); WARNING→CRITICAL fires at once regardless of the count. A state
+/// that records no level (`{}`, or GSD's `lastLevel: null`) has seen no warning yet: the
+/// next one is the first.
 pub fn step(previous: Option<DebounceState>, level: Level, debounce_calls: u32) -> (DebounceState, bool) {
-    let first = previous.is_none();
     let mut state = previous.unwrap_or_default();
+    let first = state.last_level.is_none();
     state.calls_since_warn = state.calls_since_warn.saturating_add(1);
     let escalated = level == Level::Critical && state.last_level == Some(Level::Warning);
     let fire = first || escalated || state.calls_since_warn >= debounce_calls;
@@ -70,21 +72,44 @@ fn lock_path(key: &str) -> std::io::Result<Option<PathBuf>> {
 }
 
 /// Reads, advances and writes the debounce state of `key` (a session id, or a
-/// [`subagent_key`]) under its lock. `Ok(None)` for an unsafe key; an error when the lock or
-/// write fails.
-pub fn advance(key: &str, level: Level, debounce_calls: u32) -> std::io::Result<Option<(DebounceState, bool)>> {
-    let (Some(path), Some(lock)) = (state_path(key), lock_path(key)?) else {
-        return Ok(None);
+/// [`subagent_key`]) under its lock; `None` for an unsafe key. A warning is held back only
+/// when this call's count was stored, so that a later call can know about it: when the
+/// lock cannot be taken or the state cannot be written (an unwritable temp dir, something
+/// else at the path), the warning fires (and the failure goes to `$BATON_LOG`).
+pub fn advance(key: &str, level: Level, debounce_calls: u32) -> Option<(DebounceState, bool)> {
+    let path = state_path(key)?;
+    let locked = lock_path(key).and_then(|lock| match lock {
+        Some(lock) => fsx::lock_exclusive(&lock, LOCK_WAIT),
+        None => Err(std::io::Error::other("unsafe key")),
+    });
+    let _guard = match locked {
+        Ok(guard) => guard,
+        Err(e) => return Some(unkept(key, "lock", &e, step(None, level, debounce_calls).0)),
     };
-    let _guard = fsx::lock_exclusive(&lock, LOCK_WAIT)?;
     // A corrupt or foreign file reads as no state: the warning fires, which is the safe side.
-    let previous = fsx::read_private(&path, MAX_STATE_BYTES)
-        .ok()
-        .and_then(|bytes| serde_json::from_slice::<DebounceState>(&bytes).ok());
-    let (next, fire) = step(previous, level, debounce_calls);
-    let json = serde_json::to_vec(&next).map_err(std::io::Error::other)?;
-    fsx::rewrite_locked(&path, &json)?;
-    Ok(Some((next, fire)))
+    let (next, fire) = step(read_state(&path), level, debounce_calls);
+    match write_state(&path, &next) {
+        Ok(()) => Some((next, fire)),
+        Err(e) => Some(unkept(key, "write", &e, next)),
+    }
+}
+
+/// The outcome of a call whose count could not be kept: it warns.
+fn unkept(key: &str, what: &str, error: &std::io::Error, state: DebounceState) -> (DebounceState, bool) {
+    crate::log::note(&format!(
+        "monitor: debounce {what} failed for {key} ({error}); warning anyway"
+    ));
+    (state, true)
+}
+
+fn read_state(path: &Path) -> Option<DebounceState> {
+    let bytes = fsx::read_private(path, MAX_STATE_BYTES).ok()?;
+    serde_json::from_slice(&bytes).ok()
+}
+
+fn write_state(path: &Path, state: &DebounceState) -> std::io::Result<()> {
+    let json = serde_json::to_vec(state).map_err(std::io::Error::other)?;
+    fsx::rewrite_locked(path, &json)
 }
 
 /// Notes that the first CRITICAL of this session was recorded in STATE.md.
@@ -93,13 +118,9 @@ pub fn mark_critical_recorded(session_id: &str) -> std::io::Result<()> {
         return Ok(());
     };
     let _guard = fsx::lock_exclusive(&lock, LOCK_WAIT)?;
-    let mut state = fsx::read_private(&path, MAX_STATE_BYTES)
-        .ok()
-        .and_then(|bytes| serde_json::from_slice::<DebounceState>(&bytes).ok())
-        .unwrap_or_default();
+    let mut state = read_state(&path).unwrap_or_default();
     state.critical_recorded = Some(true);
-    let json = serde_json::to_vec(&state).map_err(std::io::Error::other)?;
-    fsx::rewrite_locked(&path, &json)
+    write_state(&path, &state)
 }
 
 /// Forgets the debounce state of `key` (after /compact or /clear, or once usage is back
@@ -143,6 +164,14 @@ mod tests {
         levels.extend([Level::Critical; 7]);
         // Warning at 1, escalation at 4, then critical is debounced from there: 9.
         assert_eq!(run(&levels), vec![1, 4, 9]);
+    }
+
+    #[test]
+    fn a_state_without_a_level_has_seen_no_warning() {
+        let empty: DebounceState = serde_json::from_str("{}").unwrap();
+        assert!(step(Some(empty), Level::Warning, 5).1);
+        let counted: DebounceState = serde_json::from_str(r#"{"callsSinceWarn":3,"lastLevel":null}"#).unwrap();
+        assert!(step(Some(counted), Level::Warning, 5).1);
     }
 
     #[test]

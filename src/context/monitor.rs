@@ -57,14 +57,7 @@ pub fn on_tool_use(payload: &HookPayload, now: u64) -> Option<String> {
         }
         return None;
     };
-    let (state, fire) = match debounce::advance(&debounce_key, level, settings.debounce_calls) {
-        Ok(Some(outcome)) => outcome,
-        Ok(None) => return None,
-        Err(e) => {
-            crate::log::note(&format!("monitor: debounce update failed: {e}"));
-            return None;
-        }
-    };
+    let (state, fire) = debounce::advance(&debounce_key, level, settings.debounce_calls)?;
     let planning = project.as_ref().filter(|p| p.has_planning_state());
     let advice = match (agent, planning) {
         (Agent::Subagent(_), _) => Advice::Subagent,
@@ -112,7 +105,7 @@ pub fn current_usage(
     if let Some(id) = tool_use_id {
         transcript::wait_for_tool_use(path, id, transcript::WRITE_LAG_LIMIT);
     }
-    let tail = transcript::last_context_usage(path).ok()??;
+    let tail = transcript::last_context_usage(path, transcript::Chain::Main).ok()??;
     // A stale bridge still knows the window and model Claude Code reported for this session.
     let known = bridge.as_ref();
     Some(tail.usage(
@@ -145,7 +138,7 @@ fn subagent_usage(
     if let Some(id) = tool_use_id {
         transcript::wait_for_tool_use(&path, id, transcript::WRITE_LAG_LIMIT);
     }
-    let tail = transcript::last_context_usage(&path).ok()??;
+    let tail = transcript::last_context_usage(&path, transcript::Chain::Subagent).ok()??;
     Some(tail.usage(None, None, config.context_window_size()))
 }
 

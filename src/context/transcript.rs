@@ -1,5 +1,6 @@
 //! Reads the current context size from the end of a transcript, without reading the whole
-//! file: the last main-chain assistant usage, or `postTokens` of a newer compact boundary.
+//! file: the last assistant usage of the context being measured, or `postTokens` of a newer
+//! compact boundary.
 
 use std::io;
 use std::path::Path;
@@ -7,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 
-use crate::api_usage::ApiUsage;
+use crate::api_usage::{ApiUsage, readable_usage};
 use crate::context::window::{self, ContextUsage, UsageSource};
 use crate::json::lenient::lenient;
 
@@ -45,10 +46,21 @@ impl TailUsage {
     }
 }
 
+/// Whose context a transcript's replies describe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Chain {
+    /// A session's main transcript: its `isSidechain: true` replies (older clients wrote
+    /// subagents' replies there) belong to another context and are skipped.
+    Main,
+    /// A subagent's own transcript (`<session>/subagents/agent-<id>.jsonl`): every reply in it
+    /// is marked `isSidechain: true` and every one is the subagent's context.
+    Subagent,
+}
+
 /// Scans the transcript's tail, newest line first, for the current context size: the last
 /// 64 KiB, then (rarely, behind a huge tool result) up to 8 MiB. Never the whole file.
 /// `None` when the tail holds no usable line (a fresh session, only garbage).
-pub fn last_context_usage(path: &Path) -> io::Result<Option<TailUsage>> {
+pub fn last_context_usage(path: &Path, chain: Chain) -> io::Result<Option<TailUsage>> {
     let file = crate::fsx::open_regular(path)?;
     let size = file.metadata()?.len();
     // Everything from `end` on has been scanned; `end` is always the start of a line.
@@ -67,7 +79,7 @@ pub fn last_context_usage(path: &Path) -> io::Result<Option<TailUsage>> {
             None => buf.len(),
         };
         for line in buf[skip..].rsplit(|&b| b == b'\n') {
-            if let Some(found) = usage_in_line(line) {
+            if let Some(found) = usage_in_line(line, chain) {
                 return Ok(Some(found));
             }
         }
@@ -148,73 +160,73 @@ fn tail_mentions(file: &std::fs::File, size: u64, needle: &[u8]) -> io::Result<b
     Ok(false)
 }
 
-/// The usage a single transcript line establishes, if it is one that decides it.
-fn usage_in_line(line: &[u8]) -> Option<TailUsage> {
+/// The usage a single transcript line establishes, if it is one that decides it: an
+/// assistant reply of `chain` with usage, or a compact boundary (only a `type: "system"`
+/// line is one; a reply that merely mentions `compact_boundary` is a reply).
+fn usage_in_line(line: &[u8], chain: Chain) -> Option<TailUsage> {
     // Cheap filters first: most lines are tool results and attachments.
-    if contains(line, b"\"compact_boundary\"") {
-        let entry: CompactLine = serde_json::from_slice(line).ok()?;
-        if entry.kind.as_deref() != Some("system") {
-            return None;
+    let maybe_boundary = contains(line, b"\"compact_boundary\"");
+    let maybe_reply = contains(line, b"\"assistant\"") && contains(line, b"\"usage\"");
+    if !maybe_boundary && !maybe_reply {
+        return None;
+    }
+    let entry: TailLine = serde_json::from_slice(line).ok()?;
+    match entry.kind.as_deref()? {
+        "system" if entry.subtype.as_deref() == Some("compact_boundary") => {
+            let post = entry.compact_metadata?.post_tokens?;
+            Some(TailUsage {
+                used_tokens: post.round() as u64,
+                model: None,
+                after_compaction: true,
+            })
         }
-        let post = entry.compact_metadata?.post_tokens?;
-        return Some(TailUsage {
-            used_tokens: post.round() as u64,
-            model: None,
-            after_compaction: true,
-        });
+        "assistant" => {
+            if (chain == Chain::Main && entry.is_sidechain == Some(true)) || entry.is_api_error_message == Some(true) {
+                return None;
+            }
+            let message = entry.message?;
+            if message.model.as_deref() == Some("<synthetic>") {
+                return None;
+            }
+            let used_tokens = message.usage?.context_tokens()?;
+            Some(TailUsage {
+                used_tokens,
+                model: message.model,
+                after_compaction: false,
+            })
+        }
+        _ => None,
     }
-    if !contains(line, b"\"assistant\"") || !contains(line, b"\"usage\"") {
-        return None;
-    }
-    let entry: AssistantLine = serde_json::from_slice(line).ok()?;
-    if entry.kind.as_deref() != Some("assistant")
-        || entry.is_sidechain == Some(true)
-        || entry.is_api_error_message == Some(true)
-    {
-        return None;
-    }
-    let message = entry.message?;
-    if message.model.as_deref() == Some("<synthetic>") {
-        return None;
-    }
-    let used_tokens = message.usage?.context_tokens()?;
-    Some(TailUsage {
-        used_tokens,
-        model: message.model,
-        after_compaction: false,
-    })
 }
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     memchr::memmem::find(haystack, needle).is_some()
 }
 
+/// The fields of a transcript line that decide the context size: an assistant reply's or
+/// a compact boundary's.
 #[derive(Deserialize)]
-struct AssistantLine {
+struct TailLine {
     #[serde(rename = "type", default, deserialize_with = "lenient")]
     kind: Option<String>,
+    #[serde(default, deserialize_with = "lenient")]
+    subtype: Option<String>,
     #[serde(rename = "isSidechain", default, deserialize_with = "lenient")]
     is_sidechain: Option<bool>,
     #[serde(rename = "isApiErrorMessage", default, deserialize_with = "lenient")]
     is_api_error_message: Option<bool>,
     #[serde(default, deserialize_with = "lenient")]
     message: Option<AssistantMessage>,
+    #[serde(rename = "compactMetadata", default, deserialize_with = "lenient")]
+    compact_metadata: Option<CompactMetadata>,
 }
 
 #[derive(Deserialize)]
 struct AssistantMessage {
     #[serde(default, deserialize_with = "lenient")]
     model: Option<String>,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default, deserialize_with = "readable_usage")]
     usage: Option<ApiUsage>,
-}
-
-#[derive(Deserialize)]
-struct CompactLine {
-    #[serde(rename = "type", default, deserialize_with = "lenient")]
-    kind: Option<String>,
-    #[serde(rename = "compactMetadata", default, deserialize_with = "lenient")]
-    compact_metadata: Option<CompactMetadata>,
 }
 
 #[derive(Deserialize)]
@@ -243,7 +255,7 @@ mod tests {
         for l in lines {
             writeln!(f, "{l}").unwrap();
         }
-        last_context_usage(f.path()).unwrap()
+        last_context_usage(f.path(), Chain::Main).unwrap()
     }
 
     #[test]
@@ -281,6 +293,36 @@ mod tests {
         let mut after = lines.clone();
         after.push(assistant(7000, ""));
         assert_eq!(scan(&after).unwrap().used_tokens, 7015);
+    }
+
+    #[test]
+    fn a_reply_mentioning_compact_boundary_is_a_reply() {
+        let grep = r#""content":[{"type":"tool_use","name":"Grep","input":{"pattern":"compact_boundary"}}],"#;
+        let lines = vec![
+            assistant(20_000, ""),
+            assistant(150_000, "").replace(r#""message":{"#, &format!(r#""message":{{{grep}"#)),
+        ];
+        assert!(lines[1].contains(r#""compact_boundary""#), "{}", lines[1]);
+        assert_eq!(scan(&lines).unwrap().used_tokens, 150_015);
+        // A system line of another subtype that mentions it is no boundary either.
+        let mut noted = lines.clone();
+        noted.push(r#"{"type":"system","subtype":"stop_hook_summary","content":"compact_boundary"}"#.into());
+        assert_eq!(scan(&noted).unwrap().used_tokens, 150_015);
+    }
+
+    #[test]
+    fn a_subagents_own_transcript_counts_its_sidechain_replies() {
+        let sidechain = |tokens| assistant(tokens, "").replace(r#""isSidechain":false"#, r#""isSidechain":true"#);
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        for l in [
+            sidechain(140_000),
+            r#"{"type":"api-request","agentId":"a1","usage":"assistant"}"#.into(),
+        ] {
+            writeln!(f, "{l}").unwrap();
+        }
+        let own = last_context_usage(f.path(), Chain::Subagent).unwrap().unwrap();
+        assert_eq!(own.used_tokens, 140_015);
+        assert_eq!(last_context_usage(f.path(), Chain::Main).unwrap(), None);
     }
 
     #[test]
@@ -380,7 +422,7 @@ mod tests {
     fn reads_the_real_clients_transcript() {
         let path = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("tests/fixtures/claude-code-2.1.197/transcript-headless-3-tools.jsonl");
-        if let Ok(Some(got)) = last_context_usage(&path) {
+        if let Ok(Some(got)) = last_context_usage(&path, Chain::Main) {
             assert_eq!(got.used_tokens, 150_000);
         } else {
             panic!("fixture transcript missing or unreadable: {}", path.display());

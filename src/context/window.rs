@@ -134,8 +134,10 @@ pub fn tokens_at_percent(used_percent: f64, window: u64) -> u64 {
     (used_percent.clamp(0.0, 100.0) * window as f64 / 100.0).round() as u64
 }
 
-/// Usage from the statusline payload: token counts first, then the percentages.
-/// `None` when the payload carries no usage (session start, right after /compact, old versions).
+/// Usage from the statusline payload: token counts first (a `current_usage` with an
+/// unreadable count was already set aside when the payload was read), then the percentages.
+/// `None` when the payload carries no usage (session start, right after /compact, old
+/// versions): the caller falls back to the transcript's tail.
 /// `payload_window` is the payload's `context_window_size`; `configured` the user's setting.
 pub fn from_payload(
     cw: &ContextWindow,

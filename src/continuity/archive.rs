@@ -1,10 +1,13 @@
 //! `.planning/handoffs/`: where handoffs and `.continue-here.md` pages go once they are
-//! used or replaced. Files are moved, never deleted, and an archived file is never
-//! overwritten: names carry the time and, when that is taken, a counter.
+//! used or replaced. Files are archived, never deleted, and an archived file is never
+//! overwritten: names carry the time and, when that is taken, a counter. A file is put in
+//! the archive before it leaves its place, so a crash at any point loses nothing: `pause`
+//! then replaces it atomically, `resume` removes it.
 
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
+use crate::fsx;
 use crate::planning::Project;
 
 /// `<root>/.planning/handoffs`.
@@ -12,17 +15,18 @@ pub fn dir(project: &Project) -> PathBuf {
     project.planning_dir().join("handoffs")
 }
 
-/// Moves `from` into the archive as `<stem>-<time>.<ext>` (`-2`, `-3`, … when taken);
-/// returns the new path. A missing `from` is an error for the caller to skip beforehand.
-pub fn move_in(
+/// Puts `from` into the archive as `<stem>-<time>.<ext>` (`-2`, `-3`, … when taken) and
+/// leaves it in place, for the caller to replace atomically; returns the archived path.
+pub fn keep(
     project: &Project,
     from: &Path,
     stem: &str,
     ext: &str,
     now: chrono::DateTime<chrono::Utc>,
 ) -> Result<PathBuf> {
+    project.check_writable(from)?;
     let archive = dir(project);
-    std::fs::create_dir_all(&archive).map_err(|e| Error::io(&archive, e))?;
+    project.create_dir(&archive)?;
     let stamp = now.format("%Y%m%dT%H%M%SZ");
     for n in 1..10_000u32 {
         let name = match n {
@@ -40,17 +44,34 @@ pub fn move_in(
     )))
 }
 
-/// Moves `from` to `to` unless `to` exists; `Ok(false)` when it does. A hard link claims the
-/// name atomically; where links are not supported, a checked rename is the fallback.
+/// Moves `from` into the archive: [`keep`], then removes it. A crash in between leaves it in
+/// both places, never in neither.
+pub fn move_in(
+    project: &Project,
+    from: &Path,
+    stem: &str,
+    ext: &str,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<PathBuf> {
+    let to = keep(project, from, stem, ext, now)?;
+    std::fs::remove_file(from).map_err(|e| Error::io(from, e))?;
+    Ok(to)
+}
+
+/// Gives `from`'s contents the name `to` unless `to` exists (`Ok(false)` then); `from` stays.
+/// A hard link claims the name atomically; where links are not supported, a copy is written
+/// atomically (the caller holds the `planning` lock, so no other baton claims names meanwhile).
 fn place(from: &Path, to: &Path) -> std::io::Result<bool> {
     match std::fs::hard_link(from, to) {
-        Ok(()) => {
-            std::fs::remove_file(from)?;
-            Ok(true)
-        }
+        Ok(()) => Ok(true),
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
         Err(_) if to.symlink_metadata().is_ok() => Ok(false),
-        Err(_) => std::fs::rename(from, to).map(|()| true),
+        Err(_) => {
+            // Private until it has the original's permissions.
+            fsx::write_atomic(to, &std::fs::read(from)?, 0o600, fsx::Durability::Durable)?;
+            std::fs::set_permissions(to, std::fs::metadata(from)?.permissions())?;
+            Ok(true)
+        }
     }
 }
 
@@ -83,5 +104,21 @@ mod tests {
         }
         seen.dedup();
         assert_eq!(seen.len(), 3);
+    }
+
+    #[test]
+    fn keep_archives_a_copy_and_leaves_the_file_in_place() {
+        let tmp = tempfile::tempdir().unwrap();
+        let project = Project {
+            root: tmp.path().to_path_buf(),
+        };
+        let from = tmp.path().join("HANDOFF.json");
+        std::fs::write(&from, "old").unwrap();
+        let to = keep(&project, &from, "HANDOFF", "json", chrono::Utc::now()).unwrap();
+        assert_eq!(std::fs::read_to_string(&from).unwrap(), "old");
+        assert_eq!(std::fs::read_to_string(&to).unwrap(), "old");
+        // Replacing the file (as pause does) leaves the archived one as it was.
+        fsx::write_atomic(&from, b"new", 0o644, fsx::Durability::Durable).unwrap();
+        assert_eq!(std::fs::read_to_string(&to).unwrap(), "old");
     }
 }

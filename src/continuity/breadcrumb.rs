@@ -3,6 +3,8 @@
 //! at the monitor's first CRITICAL of a session.
 
 use crate::error::Result;
+use crate::hook::envelope;
+use crate::hook::fit::{self, Section};
 use crate::hook::payload::HookPayload;
 use crate::planning::Project;
 use crate::planning::state_edit;
@@ -14,7 +16,9 @@ use super::resume;
 /// Trigger of the automatic breadcrumb; such handoffs are used once, at the next SessionStart.
 pub const PRE_COMPACT: &str = "pre-compact";
 
-/// SessionStart (any source): the resume brief when a handoff or a paused STATE.md exists.
+/// SessionStart (any source): the resume brief when a handoff or a paused STATE.md exists,
+/// fitted into Claude Code's cap on hook context (whole lines left out from the least
+/// important parts, and a line saying so).
 /// An automatic breadcrumb is archived once delivered to the session that wrote it (the same
 /// session after compaction); other sessions get the brief and leave it. A person's handoff
 /// stays until `baton resume`.
@@ -38,18 +42,30 @@ pub fn session_start_context(payload: &HookPayload) -> Option<String> {
     let own = breadcrumb
         .as_ref()
         .is_some_and(|h| h.session_id.is_some() && h.session_id == payload.session_id);
-    let mut text = String::from("baton: this project has paused work. Resume brief:\n");
-    text.push_str(&resume::render(&brief));
+    let mut sections = vec![Section::new(
+        "Heading",
+        0,
+        "baton: this project has paused work. Resume brief:\n".to_owned(),
+    )];
+    sections.extend(resume::sections(&brief));
+    let mut more = "`baton resume --keep` prints the whole brief.".to_owned();
     if own {
-        if let Err(e) = resume::archive(&project, true, chrono::Utc::now()) {
-            crate::log::note(&format!("session start: archiving the breadcrumb failed: {e}"));
+        match resume::archive(&project, true, chrono::Utc::now()) {
+            Ok(moved) if !moved.is_empty() => {
+                let names: Vec<String> = moved.iter().map(|p| resume::relative(&project, p)).collect();
+                more = format!("The whole handoff is archived as {}.", names.join(", "));
+            }
+            Ok(_) => {}
+            Err(e) => crate::log::note(&format!("session start: archiving the breadcrumb failed: {e}")),
         }
     } else if breadcrumb.is_some() {
-        text.push_str("This is another session's automatic breadcrumb; `baton resume` archives it once picked up.\n");
+        let note = "This is another session's automatic breadcrumb; `baton resume` archives it once picked up.\n";
+        sections.push(Section::new("Archiving", 0, note.to_owned()));
     } else {
-        text.push_str("Once picked up, `baton resume` archives the handoff.\n");
+        let note = "Once picked up, `baton resume` archives the handoff.\n";
+        sections.push(Section::new("Archiving", 0, note.to_owned()));
     }
-    Some(text)
+    Some(fit::fit(&sections, envelope::MAX_CONTEXT_UNITS, &more))
 }
 
 /// PreCompact: in a project with planning state, writes an automatic handoff so the

@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::error::{Error, Result};
-use crate::fsx;
 use crate::planning::Project;
 use crate::planning::snapshot::Snapshot;
 use crate::planning::state_edit;
@@ -48,9 +47,23 @@ pub struct PauseOutcome {
 /// Writes the handoff, `.continue-here.md` and the STATE.md continuity fields. What was
 /// there before is archived, never overwritten: the previous handoff (whose blockers,
 /// human actions and decisions carry over) and a `.continue-here.md` baton did not write.
+/// Each file is archived before the new one replaces it atomically, so a crash at any point
+/// leaves the old file or the new one in place. A link among these paths (the project's
+/// rule, `planning::files`) refuses the pause before anything is read or written.
 pub fn pause(project: &Project, request: &PauseRequest, now: chrono::DateTime<chrono::Utc>) -> Result<PauseOutcome> {
     let _guard = project.lock("planning")?;
     let snapshot = Snapshot::load(project);
+    let current = handoff::path(&project.root);
+    let dir = snapshot.position().phase_dir.unwrap_or_else(|| project.planning_dir());
+    let continue_path = dir.join(".continue-here.md");
+    for path in [
+        &current,
+        &continue_path,
+        &state_edit::path(project),
+        &archive::dir(project),
+    ] {
+        project.check_writable(path)?;
+    }
     let mut record = build(&snapshot, request, now)?;
     if let Ok(Some(previous)) = handoff::read(&project.root) {
         carry_forward(&mut record, &previous, request.structured.as_ref());
@@ -58,23 +71,18 @@ pub fn pause(project: &Project, request: &PauseRequest, now: chrono::DateTime<ch
     handoff::validate(&project.root, &record)?;
 
     let mut archived = Vec::new();
-    let current = handoff::path(&project.root);
     if current.symlink_metadata().is_ok() {
-        archived.push(archive::move_in(project, &current, "HANDOFF", "json", now)?);
+        archived.push(archive::keep(project, &current, "HANDOFF", "json", now)?);
     }
-    let handoff_path = handoff::write(&project.root, &record)?;
+    let handoff_path = handoff::write(project, &record)?;
 
-    let dir = snapshot.position().phase_dir.unwrap_or_else(|| project.planning_dir());
-    let continue_path = dir.join(".continue-here.md");
     if let Ok(existing) = std::fs::read(&continue_path)
         && !continue_here::is_batons(&String::from_utf8_lossy(&existing))
     {
         let stem = format!("continue-here-{}", archive::dir_label(&dir));
-        archived.push(archive::move_in(project, &continue_path, &stem, "md", now)?);
+        archived.push(archive::keep(project, &continue_path, &stem, "md", now)?);
     }
-    let text = continue_here::render(&record);
-    fsx::write_atomic(&continue_path, text.as_bytes(), 0o644, fsx::Durability::Durable)
-        .map_err(|e| Error::io(&continue_path, e))?;
+    project.write_file(&continue_path, continue_here::render(&record).as_bytes())?;
 
     let (state, state_problem) = match record_in_state(project, &record, &continue_path, now) {
         Ok(state) => (state, None),

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::error::Result;
+use crate::hook::fit::Section;
 use crate::planning::Project;
 use crate::planning::snapshot::Snapshot;
 use crate::planning::state_edit;
@@ -160,76 +161,102 @@ fn compare(recorded: &[String], now: &[String]) -> UncommittedCheck {
 
 /// The brief as text: blockers and human actions first.
 pub fn render(b: &Brief) -> String {
-    let mut out = String::new();
-    match (&b.source[..], &b.fallback_reason) {
-        ("handoff", _) => out.push_str(&format!(
+    sections(b).into_iter().map(|s| s.text).collect()
+}
+
+/// The brief's parts in display order, ranked for fitting into a hook's context
+/// ([`crate::hook::fit`]): blockers, human actions and the next action are kept longest,
+/// then the position; notes, decisions and the uncommitted files go first, in that
+/// order from the last.
+pub fn sections(b: &Brief) -> Vec<Section> {
+    let mut out = Vec::new();
+    let source = match (&b.source[..], &b.fallback_reason) {
+        ("handoff", _) => format!(
             "Resuming from .planning/HANDOFF.json (paused {}).\n",
             b.paused_at.as_deref().unwrap_or("at an unknown time")
-        )),
-        (_, Some(reason)) => out.push_str(&format!("Resuming from the state files, because {reason}.\n")),
-        _ => out.push_str("Resuming from the state files.\n"),
-    }
-    list(&mut out, "BLOCKERS", &b.blockers);
-    list(&mut out, "HUMAN ACTIONS PENDING", &b.human_actions);
-    out.push_str(&format!("Position: {}\n", b.position));
+        ),
+        (_, Some(reason)) => format!("Resuming from the state files, because {reason}.\n"),
+        _ => "Resuming from the state files.\n".to_owned(),
+    };
+    out.push(Section::new("Source", 1, source));
+    out.extend(list("Blockers", 0, "BLOCKERS", &b.blockers));
+    out.extend(list("Human actions", 0, "HUMAN ACTIONS PENDING", &b.human_actions));
+    out.push(Section::new("Position", 1, format!("Position: {}\n", b.position)));
     if let Some(task) = &b.in_progress {
-        out.push_str(&format!("In progress: {task}\n"));
+        out.push(Section::new("In progress", 1, format!("In progress: {task}\n")));
     }
     if let Some(next) = &b.next_action {
-        out.push_str(&format!("Next action: {next}\n"));
+        out.push(Section::new("Next action", 0, format!("Next action: {next}\n")));
     }
     if let Some(notes) = &b.notes {
-        out.push_str(&format!("Notes: {}\n", notes.replace('\n', "\n  ")));
+        out.push(Section::new(
+            "Notes",
+            2,
+            format!("Notes: {}\n", notes.replace('\n', "\n  ")),
+        ));
     }
-    list(&mut out, "Decisions", &b.decisions);
+    out.extend(list("Decisions", 3, "Decisions", &b.decisions));
     if let Some(check) = &b.uncommitted {
         if !check.now_clean.is_empty() || !check.new.is_empty() {
-            out.push_str("Uncommitted files changed since the pause:\n");
+            let mut text = "Uncommitted files changed since the pause:\n".to_owned();
             for f in &check.now_clean {
-                out.push_str(&format!("  - {f}: uncommitted at the pause, clean now\n"));
+                text.push_str(&format!("  - {f}: uncommitted at the pause, clean now\n"));
             }
             for f in &check.new {
-                out.push_str(&format!("  - {f}: uncommitted now, not at the pause\n"));
+                text.push_str(&format!("  - {f}: uncommitted now, not at the pause\n"));
             }
+            out.push(Section::new("Uncommitted files", 4, text).with_heading());
         } else if !check.unchanged.is_empty() {
-            out.push_str(&format!(
-                "Uncommitted files as at the pause: {}\n",
-                check.unchanged.join(", ")
-            ));
+            let text = format!("Uncommitted files as at the pause: {}\n", check.unchanged.join(", "));
+            out.push(Section::new("Uncommitted files", 4, text));
         }
     }
     out
 }
 
-fn list(out: &mut String, title: &str, items: &[String]) {
+fn list(name: &str, rank: u8, title: &str, items: &[String]) -> Option<Section> {
     if items.is_empty() {
-        return;
+        return None;
     }
-    out.push_str(&format!("{title}:\n"));
+    let mut text = format!("{title}:\n");
     for item in items {
-        out.push_str(&format!("  - {item}\n"));
+        text.push_str(&format!("  - {item}\n"));
     }
+    Some(Section::new(name, rank, text).with_heading())
 }
 
 /// After a successful resume: moves HANDOFF.json (when `handoff`: the brief came from it)
 /// and the `.continue-here.md` pages into `.planning/handoffs/` (never deletes them), then
-/// ends the pause in STATE.md: `paused_at` cleared, `Resume file:` set to `None`.
+/// ends the pause in STATE.md: `paused_at` cleared, `Resume file:` set to `None`. A link among
+/// these paths (the project's rule, `planning::files`) refuses it before anything moves.
 pub fn archive(project: &Project, handoff: bool, now: chrono::DateTime<chrono::Utc>) -> Result<Vec<PathBuf>> {
     let _guard = project.lock("planning")?;
     let planning = project.planning_dir();
-    let mut moved = Vec::new();
     let current = handoff::path(&project.root);
-    if handoff && current.is_file() {
-        moved.push(archive::move_in(project, &current, "HANDOFF", "json", now)?);
+    let present = |p: &Path| p.symlink_metadata().is_ok_and(|m| !m.is_dir());
+    let mut files = Vec::new();
+    if handoff && present(&current) {
+        files.push((current, "HANDOFF".to_owned(), "json"));
     }
     let dirs =
         std::iter::once(planning.clone()).chain(crate::planning::phases::scan(&planning).into_iter().map(|d| d.path));
     for dir in dirs {
         let page = dir.join(".continue-here.md");
-        if page.is_file() {
-            let stem = format!("continue-here-{}", archive::dir_label(&dir));
-            moved.push(archive::move_in(project, &page, &stem, "md", now)?);
+        if present(&page) {
+            files.push((page, format!("continue-here-{}", archive::dir_label(&dir)), "md"));
         }
+    }
+    let targets = files.iter().map(|(path, _, _)| path.clone());
+    for path in targets.chain([archive::dir(project), state_edit::path(project)]) {
+        project.check_writable(&path).map_err(|e| {
+            crate::error::Error::Failed(format!(
+                "{e}\n(`baton resume --keep` shows the brief without archiving.)"
+            ))
+        })?;
+    }
+    let mut moved = Vec::new();
+    for (path, stem, ext) in &files {
+        moved.push(archive::move_in(project, path, stem, ext, now)?);
     }
     // The resume itself succeeded; a STATE.md baton may not rewrite (not UTF-8) only keeps its marks.
     if let Err(e) = end_pause(project) {

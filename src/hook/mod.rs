@@ -1,8 +1,10 @@
 //! What Claude Code's hooks and statusline exchange with baton, as the lower layer every
-//! handler uses: the payload types, the bounded stdin reader, the output envelope, and the
-//! directory a payload is about. The dispatch of events to handlers is `crate::dispatch`.
+//! handler uses: the payload types, the bounded stdin reader, the output envelope, the fit of
+//! a text into Claude Code's cap, and the directory a payload is about. The dispatch of
+//! events to handlers is `crate::dispatch`.
 
 pub mod envelope;
+pub mod fit;
 pub mod payload;
 pub mod stdin;
 

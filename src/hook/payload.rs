@@ -4,7 +4,7 @@
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
-use crate::api_usage::ApiUsage;
+use crate::api_usage::{ApiUsage, readable_usage};
 use crate::json::lenient::{lenient, lenient_number};
 
 /// Fields shared by every hook event, plus the event-specific ones baton uses.
@@ -181,7 +181,8 @@ pub struct Workspace {
 pub struct ContextWindow {
     #[serde(deserialize_with = "lenient_number")]
     pub context_window_size: Option<f64>,
-    #[serde(deserialize_with = "lenient")]
+    /// `None` as well when a count of the figure is unreadable ([`readable_usage`]).
+    #[serde(deserialize_with = "readable_usage")]
     pub current_usage: Option<ApiUsage>,
     #[serde(deserialize_with = "lenient_number")]
     pub used_percentage: Option<f64>,

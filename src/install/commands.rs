@@ -17,6 +17,8 @@ pub const SHIPPED: &[(&str, &str)] = &[
     ("resume-work.md", include_str!("../../commands/resume-work.md")),
     ("progress.md", include_str!("../../commands/progress.md")),
     ("set-profile.md", include_str!("../../commands/set-profile.md")),
+    ("ctx-get.md", include_str!("../../commands/ctx-get.md")),
+    ("ctx-set.md", include_str!("../../commands/ctx-set.md")),
 ];
 
 /// What to do with one command file.
@@ -51,14 +53,14 @@ pub fn plan(commands_dir: &Path, binary: &str, recorded: &Manifest) -> Vec<Plann
                 .replace("!`baton ", &format!("!`{program} "))
                 .replace("Bash(baton:*)", &format!("Bash({}:*)", wiring.path));
             let path = commands_dir.join(NAMESPACE).join(name);
-            let action = match (std::fs::read_to_string(&path), recorded.command_hash(&path)) {
-                (Ok(existing), _) if existing == contents => Action::Unchanged,
-                (Ok(existing), Some(hash_then)) if hash(&existing) == hash_then => Action::Write,
-                (Ok(_), Some(_)) => Action::Edited,
-                (Ok(_), None) => Action::Foreign,
-                (Err(e), _) if e.kind() == std::io::ErrorKind::NotFound => Action::Write,
+            let action = match std::fs::read_to_string(&path) {
+                Ok(existing) if existing == contents => Action::Unchanged,
+                Ok(existing) if recorded.wrote(&path, &hash(&existing)) => Action::Write,
+                Ok(_) if recorded.has_command(&path) => Action::Edited,
+                Ok(_) => Action::Foreign,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Action::Write,
                 // Unreadable, or not a file: not ours to replace.
-                (Err(_), _) => Action::Foreign,
+                Err(_) => Action::Foreign,
             };
             Planned { path, contents, action }
         })
@@ -88,12 +90,12 @@ pub fn write(planned: &[Planned]) -> Result<Written> {
 
 /// Splits recorded command files into those still as baton wrote them (to remove) and
 /// those changed since (kept).
-pub fn removable(recorded: &[super::manifest::AddedCommand]) -> (Vec<PathBuf>, Vec<PathBuf>) {
+pub fn removable(recorded: &Manifest) -> (Vec<PathBuf>, Vec<PathBuf>) {
     let mut remove = Vec::new();
     let mut keep = Vec::new();
-    for c in recorded {
+    for c in &recorded.commands {
         match std::fs::read_to_string(&c.path) {
-            Ok(text) if hash(&text) == c.hash => remove.push(c.path.clone()),
+            Ok(text) if recorded.wrote(&c.path, &hash(&text)) => remove.push(c.path.clone()),
             Ok(_) => keep.push(c.path.clone()),
             Err(_) => {}
         }

@@ -42,6 +42,18 @@ pub struct Manifest {
     /// Directories install created (the Claude folder, `commands/`, `commands/baton/`):
     /// uninstall removes them when they are empty again.
     pub created_dirs: Vec<PathBuf>,
+    /// Set while an install is under way: the manifest is written with it before settings.json
+    /// or a command file changes and without it once they have. An install that finds it set
+    /// completes the interrupted one (whose consent to replace the statusLine it reuses).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub in_progress: bool,
+    /// Baton's entries as they were before the install under way re-pointed them at a new
+    /// binary (`event` is `statusLine` for the statusLine): uninstall takes these out too.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub superseded: Vec<AddedGroup>,
+    /// Command files as baton wrote them before the install under way rewrote them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub superseded_commands: Vec<AddedCommand>,
 }
 
 impl Manifest {
@@ -81,10 +93,14 @@ impl Manifest {
         }
         self.version = 1;
         for (event, group) in &merge.added_groups {
-            self.groups.push(AddedGroup {
+            let added = AddedGroup {
                 event: event.clone(),
                 group: group.clone(),
-            });
+            };
+            // An interrupted install recorded it already.
+            if !self.groups.contains(&added) {
+                self.groups.push(added);
+            }
         }
         if statusline.is_some() {
             self.statusline = statusline;
@@ -93,17 +109,35 @@ impl Manifest {
             }
         }
         self.created_hooks_key |= merge.created_hooks_key;
-        // Entries re-pointed at a new binary: the record follows, so uninstall still finds them.
+        // Entries re-pointed at a new binary: the record follows, so uninstall still finds them,
+        // and keeps the old form until the install settles (settings.json may still hold it).
         for (what, before, after) in &merge.repointed {
-            if what == "statusLine" {
-                if self.statusline.as_ref() == Some(before) {
+            let followed = if what == "statusLine" {
+                let ours = self.statusline.as_ref() == Some(before);
+                if ours {
                     self.statusline = Some(after.clone());
                 }
+                ours
             } else if let Some(g) = self.groups.iter_mut().find(|g| &g.event == what && &g.group == before) {
                 g.group = after.clone();
+                true
+            } else {
+                false
+            };
+            let old = AddedGroup {
+                event: what.clone(),
+                group: before.clone(),
+            };
+            if followed && !self.superseded.contains(&old) {
+                self.superseded.push(old);
             }
         }
         for (path, hash) in commands {
+            for old in self.commands.iter().filter(|c| &c.path == path && &c.hash != hash) {
+                if !self.superseded_commands.contains(old) {
+                    self.superseded_commands.push(old.clone());
+                }
+            }
             self.commands.retain(|c| &c.path != path);
             self.commands.push(AddedCommand {
                 path: path.clone(),
@@ -121,18 +155,37 @@ impl Manifest {
         }
     }
 
-    /// The hash recorded for a command file baton wrote, if any.
-    pub fn command_hash(&self, path: &Path) -> Option<&str> {
-        self.commands.iter().find(|c| c.path == path).map(|c| c.hash.as_str())
+    /// Whether baton recorded writing a command file at `path`.
+    pub fn has_command(&self, path: &Path) -> bool {
+        self.commands.iter().any(|c| c.path == path)
+    }
+
+    /// Whether contents hashing to `hash` at `path` are baton's: what the manifest records,
+    /// or what an interrupted install was replacing.
+    pub fn wrote(&self, path: &Path, hash: &str) -> bool {
+        self.commands
+            .iter()
+            .chain(&self.superseded_commands)
+            .any(|c| c.path == path && c.hash == hash)
+    }
+
+    /// Marks the install done: settings.json and the command files say what the manifest
+    /// records, so the forms they replaced are forgotten.
+    pub fn settle(&mut self) {
+        self.in_progress = false;
+        self.superseded.clear();
+        self.superseded_commands.clear();
     }
 
     /// The settings part, for `settings::unmerge`.
     pub fn installed(&self) -> Installed {
+        let pair = |g: &AddedGroup| (g.event.clone(), g.group.clone());
         Installed {
-            groups: self.groups.iter().map(|g| (g.event.clone(), g.group.clone())).collect(),
+            groups: self.groups.iter().map(pair).collect(),
             statusline: self.statusline.clone(),
             replaced_statusline: self.replaced_statusline.clone(),
             created_hooks_key: self.created_hooks_key,
+            superseded: self.superseded.iter().map(pair).collect(),
         }
     }
 
@@ -148,5 +201,49 @@ impl Manifest {
     pub fn remove(claude_dir: &Path) -> Result<()> {
         let path = claude_dir.join(FILE_NAME);
         fsx::remove_if_exists(&path).map_err(|e| Error::io(&path, e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::install::settings::{StatuslinePolicy, Wiring, merge, unmerge};
+    use serde_json::json;
+
+    #[test]
+    fn uninstall_takes_out_the_forms_an_interrupted_repointing_left_behind() {
+        let old = Wiring::for_binary("/old/bin/baton");
+        let new = Wiring::for_binary("/new/bin/baton");
+        let mut settings = json!({"model": "opus"});
+        let first = merge(&mut settings, &old, StatuslinePolicy::Refuse).unwrap();
+        let mut manifest = Manifest::default();
+        manifest.record(&first, Some(old.statusline()), &[], None, false);
+        manifest.settle();
+
+        let mut repointed = settings.clone();
+        let second = merge(&mut repointed, &new, StatuslinePolicy::Refuse).unwrap();
+        manifest.record(&second, None, &[], None, false);
+        assert_eq!(manifest.statusline, Some(new.statusline()));
+        // Killed before settings.json was written: it still runs the old binary.
+        let mut interrupted = settings.clone();
+        assert!(unmerge(&mut interrupted, &manifest.installed()).kept.is_empty());
+        assert_eq!(interrupted, json!({"model": "opus"}));
+        // Written: the new forms go, and once settled the old ones are forgotten.
+        manifest.settle();
+        assert!(manifest.superseded.is_empty());
+        assert!(unmerge(&mut repointed, &manifest.installed()).kept.is_empty());
+        assert_eq!(repointed, json!({"model": "opus"}));
+    }
+
+    #[test]
+    fn an_install_recorded_twice_records_each_group_once() {
+        let wiring = Wiring::for_binary("/bin/baton");
+        let mut settings = json!({});
+        let merged = merge(&mut settings, &wiring, StatuslinePolicy::Refuse).unwrap();
+        let mut manifest = Manifest::default();
+        manifest.record(&merged, Some(wiring.statusline()), &[], None, true);
+        let once = manifest.clone();
+        manifest.record(&merged, Some(wiring.statusline()), &[], None, true);
+        assert_eq!(manifest, once);
     }
 }

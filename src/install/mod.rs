@@ -7,6 +7,7 @@ pub mod commands;
 pub mod doctor;
 pub mod manifest;
 pub mod settings;
+pub mod wired;
 
 use std::path::{Path, PathBuf};
 
@@ -70,6 +71,15 @@ pub struct InstallReport {
     pub statusline_conflict: Option<Value>,
 }
 
+/// A byte order mark some Windows editors put first; JSON parsers refuse it, Claude Code
+/// reads past it. baton reads past it too, and keeps it when it writes the file back.
+const BOM: char = '\u{feff}';
+
+/// Parses settings text, a leading byte order mark allowed.
+fn parse_settings(text: &str) -> serde_json::Result<Value> {
+    serde_json::from_str(text.strip_prefix(BOM).unwrap_or(text))
+}
+
 /// Reads settings.json: missing or empty is `{}`; anything that is not JSON is refused.
 pub fn read_settings(path: &Path) -> Result<(Value, Option<String>)> {
     let text = match std::fs::read_to_string(path) {
@@ -77,10 +87,10 @@ pub fn read_settings(path: &Path) -> Result<(Value, Option<String>)> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Value::Object(Default::default()), None)),
         Err(e) => return Err(Error::io(path, e)),
     };
-    if text.trim().is_empty() {
+    if text.trim_start_matches(BOM).trim().is_empty() {
         return Ok((Value::Object(Default::default()), Some(text)));
     }
-    let value = serde_json::from_str(&text).map_err(|e| {
+    let value = parse_settings(&text).map_err(|e| {
         Error::invalid(
             path,
             format!(
@@ -92,7 +102,8 @@ pub fn read_settings(path: &Path) -> Result<(Value, Option<String>)> {
     Ok((value, Some(text)))
 }
 
-/// Serialises settings in the file's own indentation (2 spaces when new), with a final newline.
+/// Serialises settings in the file's own indentation (2 spaces when new), with a final
+/// newline, and the byte order mark the file began with.
 pub fn render_settings(value: &Value, original: Option<&str>) -> String {
     let indent = original.and_then(detect_indent).unwrap_or_else(|| "  ".to_owned());
     let mut out = Vec::new();
@@ -102,6 +113,9 @@ pub fn render_settings(value: &Value, original: Option<&str>) -> String {
     let mut text = String::from_utf8(out).expect("serde_json writes UTF-8");
     if original.is_none_or(|o| o.ends_with('\n')) {
         text.push('\n');
+    }
+    if original.is_some_and(|o| o.starts_with(BOM)) {
+        text.insert(0, BOM);
     }
     text
 }
@@ -135,25 +149,35 @@ pub fn real_path(path: &Path) -> PathBuf {
 /// Writes `text` to `path` atomically, keeping a timestamped backup of the old file.
 /// `path` must be the real file (see `real_path`): the temp file and the backup go next to it.
 fn write_with_backup(path: &Path, text: &str, original: Option<&str>) -> Result<Option<PathBuf>> {
+    let backup = backup(path, original)?;
+    write_settings(path, text)?;
+    Ok(backup)
+}
+
+/// Saves `original` (the settings' text before a change) as `<name>.baton-backup-<time>` next
+/// to `path`; `None` when there was no file.
+fn backup(path: &Path, original: Option<&str>) -> Result<Option<PathBuf>> {
+    let Some(old) = original else {
+        return Ok(None);
+    };
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    let backup = match original {
-        Some(old) => {
-            let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ");
-            let name = format!(
-                "{}.baton-backup-{stamp}",
-                path.file_name().and_then(|n| n.to_str()).unwrap_or("settings.json")
-            );
-            let backup = dir.join(name);
-            fsx::write_atomic(&backup, old.as_bytes(), 0o600, fsx::Durability::Durable)
-                .map_err(|e| Error::io(&backup, e))?;
-            Some(backup)
-        }
-        None => None,
-    };
-    let mode = fsx::mode_or(path, 0o644);
-    fsx::write_atomic(path, text.as_bytes(), mode, fsx::Durability::Durable).map_err(|e| Error::io(path, e))?;
-    Ok(backup)
+    let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ");
+    let name = format!(
+        "{}.baton-backup-{stamp}",
+        path.file_name().and_then(|n| n.to_str()).unwrap_or("settings.json")
+    );
+    let backup = dir.join(name);
+    fsx::write_atomic(&backup, old.as_bytes(), 0o600, fsx::Durability::Durable).map_err(|e| Error::io(&backup, e))?;
+    Ok(Some(backup))
+}
+
+/// Replaces the settings file atomically; an existing one keeps its mode and owner.
+fn write_settings(path: &Path, text: &str) -> Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    fsx::write_atomic_keeping_mode(path, text.as_bytes(), 0o644, fsx::Durability::Durable)
+        .map_err(|e| Error::io(path, e))
 }
 
 /// Merges baton into the settings and writes the slash commands; records what it added.
@@ -163,6 +187,7 @@ pub fn install(request: &InstallRequest) -> Result<InstallReport> {
     let claude_dir = request.scope.claude_dir()?;
     let (mut value, original) = read_settings(&real_settings)?;
     ensure_writable(&real_settings)?;
+    let mut manifest = Manifest::read(&claude_dir)?;
     let binary = request
         .binary
         .to_str()
@@ -175,7 +200,15 @@ pub fn install(request: &InstallRequest) -> Result<InstallReport> {
         )
     };
     let mut statusline_conflict = None;
-    let merged = match settings::merge(&mut value, &wiring, request.statusline) {
+    // An interrupted `install --force` already had the consent to replace this statusLine.
+    let consented = manifest.in_progress
+        && manifest.replaced_statusline.is_some()
+        && manifest.replaced_statusline.as_ref() == value.get("statusLine");
+    let policy = match request.statusline {
+        StatuslinePolicy::Refuse if consented => StatuslinePolicy::Replace,
+        policy => policy,
+    };
+    let merged = match settings::merge(&mut value, &wiring, policy) {
         Ok(merged) => merged,
         Err(MergeError::Shape(what)) => return Err(shape_error(what)),
         // A dry run says what would happen instead of stopping: the hooks and commands as
@@ -224,7 +257,6 @@ pub fn install(request: &InstallRequest) -> Result<InstallReport> {
         })
         .collect();
     report.updated.dedup();
-    let mut manifest = Manifest::read(&claude_dir)?;
     let commands_dir = claude_dir.join("commands");
     let planned = commands::plan(&commands_dir, binary, &manifest);
     let left = |action| {
@@ -250,25 +282,41 @@ pub fn install(request: &InstallRequest) -> Result<InstallReport> {
     .filter(|d| std::fs::symlink_metadata(d).is_err())
     .collect();
     let changed_settings = !merged.added_groups.is_empty() || merged.statusline_added || !merged.repointed.is_empty();
-    if changed_settings {
-        report.backup = write_with_backup(
-            &real_settings,
-            &render_settings(&value, original.as_deref()),
-            original.as_deref(),
-        )?;
+    let to_write: Vec<(PathBuf, String)> = planned
+        .iter()
+        .filter(|c| c.action == commands::Action::Write)
+        .map(|c| (c.path.clone(), commands::hash(&c.contents)))
+        .collect();
+    if !changed_settings && to_write.is_empty() && !manifest.in_progress {
+        return Ok(report);
     }
-    let written = commands::write(&planned)?;
-    report.commands_written = written.iter().map(|(p, _)| p.clone()).collect();
-    let created = original.is_none() && changed_settings;
+    // The order makes every crash recoverable: the backup, then the manifest saying what is
+    // about to be added (in progress), then settings.json and the commands, then the manifest
+    // again, settled. Killed anywhere, the next `install` completes it and `uninstall` undoes it.
+    if changed_settings {
+        report.backup = backup(&real_settings, original.as_deref())?;
+    }
     manifest.record(
         &merged,
         merged.statusline_added.then(|| wiring.statusline()),
-        &written,
+        &to_write,
         report.backup.as_deref(),
-        created,
+        original.is_none() && changed_settings,
     );
-    manifest.record_dirs(&created_dirs.into_iter().filter(|d| d.is_dir()).collect::<Vec<_>>());
-    if !manifest.is_empty() {
+    manifest.record_dirs(&created_dirs);
+    let journal = !manifest.is_empty();
+    if journal {
+        manifest.in_progress = true;
+        std::fs::create_dir_all(&claude_dir).map_err(|e| Error::io(&claude_dir, e))?;
+        manifest.write(&claude_dir)?;
+    }
+    if changed_settings {
+        write_settings(&real_settings, &render_settings(&value, original.as_deref()))?;
+    }
+    let written = commands::write(&planned)?;
+    report.commands_written = written.into_iter().map(|(p, _)| p).collect();
+    if journal {
+        manifest.settle();
         manifest.write(&claude_dir)?;
     }
     Ok(report)
@@ -279,7 +327,10 @@ pub fn install(request: &InstallRequest) -> Result<InstallReport> {
 pub struct UninstallReport {
     pub settings: PathBuf,
     pub removed: Vec<String>,
+    /// baton's entries left in place because they changed since install.
     pub kept: Vec<String>,
+    /// The settings file went (install had created it, and nothing else was added since).
+    pub settings_deleted: bool,
     pub commands_removed: Vec<PathBuf>,
     pub commands_kept: Vec<PathBuf>,
 }
@@ -299,17 +350,22 @@ pub fn uninstall(scope: &Scope, dry_run: bool) -> Result<UninstallReport> {
     }
     let (mut value, original) = read_settings(&real_settings)?;
     let installed = manifest.installed();
-    let kept = settings::unmerge(&mut value, &installed);
+    let unmerged = settings::unmerge(&mut value, &installed);
+    let is_link = std::fs::symlink_metadata(&settings_path).is_ok_and(|m| m.file_type().is_symlink());
+    let restored = restored_original(&manifest, &value);
     let mut report = UninstallReport {
         settings: settings_path.clone(),
-        kept,
+        removed: unmerged.removed,
+        kept: unmerged.kept,
+        // Nothing else changed since install: a file install created goes, unless it has
+        // since become a link's target.
+        settings_deleted: original.is_some()
+            && manifest.created_settings
+            && !is_link
+            && restored.as_deref().is_some_and(|t| t.trim().is_empty()),
         ..UninstallReport::default()
     };
-    report.removed = installed.groups.iter().map(|(e, _)| format!("hooks.{e}")).collect();
-    if installed.statusline.is_some() {
-        report.removed.insert(0, "statusLine".to_owned());
-    }
-    let (remove, keep) = commands::removable(&manifest.commands);
+    let (remove, keep) = commands::removable(&manifest);
     report.commands_removed = remove.clone();
     report.commands_kept = keep;
     if dry_run {
@@ -317,13 +373,11 @@ pub fn uninstall(scope: &Scope, dry_run: bool) -> Result<UninstallReport> {
     }
     if original.is_some() {
         ensure_writable(&real_settings)?;
-        let is_link = std::fs::symlink_metadata(&settings_path).is_ok_and(|m| m.file_type().is_symlink());
-        match restored_original(&manifest, &value) {
-            // Nothing else changed since install: give back the original bytes (a file
-            // install created goes, unless it has since become a link's target).
-            Some(text) if text.trim().is_empty() && manifest.created_settings && !is_link => {
+        match restored {
+            _ if report.settings_deleted => {
                 fsx::remove_if_exists(&settings_path).map_err(|e| Error::io(&settings_path, e))?;
             }
+            // Nothing else changed since install: give back the original bytes.
             Some(text) => {
                 write_with_backup(&real_settings, &text, original.as_deref())?;
             }
@@ -356,10 +410,10 @@ fn restored_original(manifest: &Manifest, now: &Value) -> Option<String> {
         None if manifest.created_settings => String::new(),
         None => return None,
     };
-    let before: Value = if text.trim().is_empty() {
+    let before: Value = if text.trim_start_matches(BOM).trim().is_empty() {
         Value::Object(Default::default())
     } else {
-        serde_json::from_str(&text).ok()?
+        parse_settings(&text).ok()?
     };
     (before == *now).then_some(text)
 }

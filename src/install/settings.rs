@@ -218,25 +218,47 @@ pub struct Installed {
     pub statusline: Option<Value>,
     pub replaced_statusline: Option<Value>,
     pub created_hooks_key: bool,
+    /// Earlier forms of baton's entries (event or `statusLine`, value) that an interrupted
+    /// install was re-pointing: taken out like the recorded ones.
+    pub superseded: Vec<(String, Value)>,
+}
+
+/// What unmerging did: the entries taken out, and those left because they changed since.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Unmerged {
+    pub removed: Vec<String>,
+    pub kept: Vec<String>,
 }
 
 /// Removes exactly what `installed` lists: each added group (when still equal to what was
 /// added), baton's statusLine (restoring the replaced one), and the containers install created
-/// when they are empty again. Returns the entries left in place because they were changed since.
-pub fn unmerge(settings: &mut Value, installed: &Installed) -> Vec<String> {
-    let mut kept = Vec::new();
+/// when they are empty again. Entries already gone are in neither list.
+pub fn unmerge(settings: &mut Value, installed: &Installed) -> Unmerged {
+    let mut done = Unmerged::default();
     let Some(root) = settings.as_object_mut() else {
-        return kept;
+        return done;
     };
+    let earlier = |what: &str, value: &Value| installed.superseded.iter().any(|(w, v)| w == what && v == value);
     if let Some(ours) = &installed.statusline {
         match root.get("statusLine") {
-            Some(current) if current == ours => {
+            Some(current) if current == ours || earlier("statusLine", current) => {
                 match &installed.replaced_statusline {
-                    Some(previous) => root.insert("statusLine".to_owned(), previous.clone()),
-                    None => root.shift_remove("statusLine"),
+                    Some(previous) => {
+                        root.insert("statusLine".to_owned(), previous.clone());
+                        done.removed.push(format!(
+                            "statusLine (the one it replaced, `{}`, is back)",
+                            previous["command"].as_str().unwrap_or("?")
+                        ));
+                    }
+                    None => {
+                        root.shift_remove("statusLine");
+                        done.removed.push("statusLine".to_owned());
+                    }
                 };
             }
-            Some(_) => kept.push("statusLine (changed since install)".to_owned()),
+            // An install interrupted before it wrote settings.json: the old one is still there.
+            Some(current) if installed.replaced_statusline.as_ref() == Some(current) => {}
+            Some(_) => done.kept.push("statusLine (changed since install)".to_owned()),
             None => {}
         }
     }
@@ -245,11 +267,18 @@ pub fn unmerge(settings: &mut Value, installed: &Installed) -> Vec<String> {
             let Some(list) = hooks.get_mut(event).and_then(Value::as_array_mut) else {
                 continue;
             };
-            match list.iter().position(|g| g == group) {
+            let found = list
+                .iter()
+                .position(|g| g == group)
+                .or_else(|| list.iter().position(|g| earlier(event, g)));
+            match found {
                 Some(i) => {
                     list.remove(i);
+                    done.removed.push(format!("hooks.{event}"));
                 }
-                None if list.iter().any(group_has_baton) => kept.push(format!("hooks.{event} (changed since install)")),
+                None if list.iter().any(group_has_baton) => {
+                    done.kept.push(format!("hooks.{event} (changed since install)"));
+                }
                 None => {}
             }
             if list.is_empty() {
@@ -260,7 +289,7 @@ pub fn unmerge(settings: &mut Value, installed: &Installed) -> Vec<String> {
     if installed.created_hooks_key && root.get("hooks").and_then(Value::as_object).is_some_and(Map::is_empty) {
         root.shift_remove("hooks");
     }
-    kept
+    done
 }
 
 #[cfg(test)]
@@ -377,8 +406,14 @@ mod tests {
             statusline: Some(wiring().statusline()),
             replaced_statusline: m.replaced_statusline,
             created_hooks_key: m.created_hooks_key,
+            superseded: Vec::new(),
         };
-        assert!(unmerge(&mut settings, &installed).is_empty());
+        let done = unmerge(&mut settings, &installed);
+        assert!(done.kept.is_empty());
+        assert_eq!(
+            done.removed[0],
+            "statusLine (the one it replaced, `npx ccstatusline@latest`, is back)"
+        );
         assert_eq!(settings, original);
     }
 
@@ -392,9 +427,12 @@ mod tests {
             statusline: Some(wiring().statusline()),
             replaced_statusline: None,
             created_hooks_key: m.created_hooks_key,
+            superseded: Vec::new(),
         };
-        let kept = unmerge(&mut settings, &installed);
-        assert_eq!(kept, vec!["hooks.SessionStart (changed since install)"]);
+        let done = unmerge(&mut settings, &installed);
+        assert_eq!(done.kept, vec!["hooks.SessionStart (changed since install)"]);
+        assert!(!done.removed.iter().any(|r| r.contains("SessionStart")), "{done:?}");
+        assert_eq!(done.removed.len(), EVENTS.len(), "the statusLine and the other four");
         assert_eq!(settings["hooks"].as_object().unwrap().len(), 1);
     }
 

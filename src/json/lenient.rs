@@ -19,8 +19,12 @@ pub fn lenient_number<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D:
 /// Reads a token count: a non-negative integer as it is, a float as [`count_of_float`] reads
 /// it; any other value (a string, a negative number, `null`) is `None`, never 0.
 pub fn lenient_count<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
-    let value = Value::deserialize(d)?;
-    Ok(value.as_u64().or_else(|| value.as_f64().and_then(count_of_float)))
+    Ok(count_of(&Value::deserialize(d)?))
+}
+
+/// A token count as [`lenient_count`] reads it from a value already parsed.
+pub fn count_of(value: &Value) -> Option<u64> {
+    value.as_u64().or_else(|| value.as_f64().and_then(count_of_float))
 }
 
 /// A token count written as a float (`4.6`, `1e3`): rounded when finite and not negative.

@@ -106,7 +106,10 @@ impl Snapshot {
         else {
             return NextAction {
                 command: "/gsd:complete-milestone".to_owned(),
-                reason: format!("all {} phases are done", self.progress.total_phases),
+                reason: match self.progress.total_phases {
+                    1 => "its one phase is done".to_owned(),
+                    n => format!("all {n} phases are done"),
+                },
             };
         };
         let n = &phase.number;
@@ -127,8 +130,8 @@ impl Snapshot {
             NextAction {
                 command: format!("/gsd:execute-phase {n}"),
                 reason: format!(
-                    "{} of {} plans of phase {n} are done; {plan} is next",
-                    phase.plans_done, phase.plans_total
+                    "{} of phase {n} done; {plan} is next",
+                    crate::words::of_total(phase.plans_done, phase.plans_total, "plan", "plans")
                 ),
             }
         }

@@ -16,10 +16,12 @@ pub const CONTINUITY_SECTION: &str = "Session Continuity";
 /// The one read-modify-write of STATE.md: reads it (at most [`MAX_STATE_BYTES`]), applies
 /// `edit` to its text and writes the result atomically when it changed. `Ok(None)` when there
 /// is no STATE.md; an error naming the file when it is unreadable, too large or not UTF-8
-/// (such a file is left untouched rather than rewritten lossily). The caller holds the
+/// (such a file is left untouched rather than rewritten lossily), or when it is a link (the
+/// project's rule for links, `planning::files`). It keeps its mode. The caller holds the
 /// project's `planning` lock.
 pub fn update(project: &Project, edit: impl FnOnce(&str) -> String) -> Result<Option<PathBuf>> {
-    let path = project.planning_dir().join("STATE.md");
+    let path = path(project);
+    project.check_writable(&path)?;
     let bytes = match fsx::read_regular(&path, MAX_STATE_BYTES) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -30,10 +32,14 @@ pub fn update(project: &Project, edit: impl FnOnce(&str) -> String) -> Result<Op
     };
     let edited = edit(&text);
     if edited != text {
-        fsx::write_atomic(&path, edited.as_bytes(), 0o644, fsx::Durability::Durable)
-            .map_err(|e| Error::io(&path, e))?;
+        project.write_file(&path, edited.as_bytes())?;
     }
     Ok(Some(path))
+}
+
+/// `<root>/.planning/STATE.md`.
+pub fn path(project: &Project) -> PathBuf {
+    project.planning_dir().join("STATE.md")
 }
 
 /// The file's line ending: CRLF when it has any, else LF.

@@ -102,6 +102,44 @@ pub fn mode(meta: &Metadata) -> u32 {
     return if meta.permissions().readonly() { 0o444 } else { 0o644 };
 }
 
+/// Gives the temp file that will replace a file the old one's permission bits and, where the
+/// process may, its owner and group (only root may give a file away; anyone may keep a group
+/// they belong to). Windows: nothing to hand on (the folder's ACLs apply to the new file).
+pub fn hand_on_owner_and_mode(temp: &File, old: &Metadata) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let now = temp.metadata()?;
+        if (now.uid(), now.gid()) != (old.uid(), old.gid()) {
+            let _ = std::os::unix::fs::fchown(temp, Some(old.uid()), Some(old.gid()))
+                .or_else(|_| std::os::unix::fs::fchown(temp, None, Some(old.gid())));
+        }
+        temp.set_permissions(std::fs::Permissions::from_mode(old.mode() & 0o777))
+    }
+    #[cfg(windows)]
+    {
+        let _ = (temp, old);
+        Ok(())
+    }
+}
+
+/// Opens `path` for appending (created `0644` when missing), never through a link.
+pub fn open_append_no_follow(path: &Path) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.append(true).create(true);
+    no_follow(&mut options);
+    #[cfg(unix)]
+    options.mode(0o644);
+    let file = options.open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{} is not a regular file", path.display()),
+        ));
+    }
+    Ok(file)
+}
+
 /// Sets the mode a temp file is created with (Unix); Windows files have no mode.
 pub fn set_create_mode(builder: &mut tempfile::Builder, mode: u32) {
     #[cfg(unix)]
@@ -230,6 +268,15 @@ pub fn symlink_file(target: &Path, link: &Path) -> io::Result<()> {
     return std::os::windows::fs::symlink_file(target, link);
 }
 
+/// Creates a symlink to a directory (tests plant them).
+#[cfg(test)]
+pub fn symlink_dir(target: &Path, link: &Path) -> io::Result<()> {
+    #[cfg(unix)]
+    return std::os::unix::fs::symlink(target, link);
+    #[cfg(windows)]
+    return std::os::windows::fs::symlink_dir(target, link);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -266,6 +313,21 @@ mod tests {
             assert_eq!(std::fs::read_to_string(&a).unwrap(), "old");
         }
         assert!(!exchange(&dir.path().join("missing"), &b));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn keeping_the_mode_hands_on_the_old_files_mode_and_not_a_links() {
+        use crate::fsx::{Durability, write_atomic_keeping_mode};
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("STATE.md");
+        write_atomic_keeping_mode(&path, b"a", 0o644, Durability::Durable).unwrap();
+        assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o644);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        write_atomic_keeping_mode(&path, b"b", 0o644, Durability::Durable).unwrap();
+        assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+        assert_eq!(std::fs::read(&path).unwrap(), b"b");
     }
 
     #[test]

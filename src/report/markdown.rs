@@ -7,7 +7,9 @@ use super::SessionReport;
 use super::resources::Resources;
 use super::work::Work;
 use crate::accounting::pricing::LONG_CONTEXT_THRESHOLD;
+use crate::accounting::tokens::MAX_TOKENS_PER_RESPONSE;
 use crate::clock::{local_minute, span, timestamp_millis};
+use crate::words::{noun, of_total};
 
 /// Commits listed in full; the rest are counted.
 const MAX_LISTED_COMMITS: usize = 50;
@@ -71,7 +73,11 @@ fn overview(out: &mut String, r: &SessionReport) {
                 let _ = write!(text, " ({name})");
             }
             if p.plans_total > 0 {
-                let _ = write!(text, ", {} of {} plans done", p.plans_done, p.plans_total);
+                let _ = write!(
+                    text,
+                    ", {} done",
+                    of_total(p.plans_done, p.plans_total, "plan", "plans")
+                );
             }
             let _ = writeln!(out, "- **Phase:** {text}");
         }
@@ -120,7 +126,7 @@ fn work_performed(out: &mut String, w: &Work) {
             let state = if p.done {
                 "done".to_owned()
             } else {
-                format!("{} of {} plans done", p.plans_done, p.plans_total)
+                format!("{} done", of_total(p.plans_done, p.plans_total, "plan", "plans"))
             };
             let _ = writeln!(out, "- Phase {} {}: {state}", p.phase, p.name);
         }
@@ -140,7 +146,7 @@ fn outcomes(out: &mut String, w: &Work) {
             out,
             "- {} plan summar{} written",
             w.plans_executed.len(),
-            plural(w.plans_executed.len(), "y", "ies")
+            noun(w.plans_executed.len(), "y", "ies")
         );
         any = true;
     }
@@ -149,9 +155,9 @@ fn outcomes(out: &mut String, w: &Work) {
             out,
             "- {} commit{} changing {} file{} (+{} −{} lines)",
             w.commits.len(),
-            plural(w.commits.len(), "", "s"),
+            noun(w.commits.len(), "", "s"),
             w.files_changed,
-            plural(w.files_changed, "", "s"),
+            noun(w.files_changed, "", "s"),
             w.insertions,
             w.deletions
         );
@@ -159,7 +165,7 @@ fn outcomes(out: &mut String, w: &Work) {
     }
     if !w.uncommitted_files.is_empty() {
         let n = w.uncommitted_files.len();
-        let _ = writeln!(out, "- {n} file{} changed but not committed", plural(n, "", "s"));
+        let _ = writeln!(out, "- {n} file{} changed but not committed", noun(n, "", "s"));
         any = true;
     }
     if !any {
@@ -237,20 +243,22 @@ fn resource_use(out: &mut String, r: &Resources, unavailable: Option<&str>) {
     if s.subagent_transcripts > 0 || r.subagents.requests > 0 {
         let _ = writeln!(
             out,
-            "- Subagents: {} transcript{}, {} requests, {} tokens, {} of the total",
+            "- Subagents: {} transcript{}, {} request{}, {} token{}, {} of the total",
             s.subagent_transcripts,
-            plural(s.subagent_transcripts, "", "s"),
+            noun(s.subagent_transcripts, "", "s"),
             thousands(r.subagents.requests),
+            noun(r.subagents.requests, "", "s"),
             thousands(r.subagents.tokens.total()),
+            noun(r.subagents.tokens.total(), "", "s"),
             usd(r.subagents.cost_usd)
         );
     }
-    let long: u64 = r.models.iter().map(|m| m.long_context_requests).sum();
+    let long = r.total.long_context_requests;
     if long > 0 {
         let _ = writeln!(
             out,
             "- {long} request{} above {} input tokens, priced at the long-context rate where the model has one",
-            plural(long as usize, "", "s"),
+            noun(long, "", "s"),
             thousands(LONG_CONTEXT_THRESHOLD)
         );
     }
@@ -267,14 +275,24 @@ fn resource_use(out: &mut String, r: &Resources, unavailable: Option<&str>) {
         "- Read {} transcript{} ({}): {} usage line{}, {} of them repeats of a streamed response \
          (counted once); {} unreadable line{} skipped",
         s.transcripts,
-        plural(s.transcripts, "", "s"),
+        noun(s.transcripts, "", "s"),
         bytes(s.bytes),
         thousands(s.usage_lines),
-        plural(s.usage_lines as usize, "", "s"),
+        noun(s.usage_lines, "", "s"),
         thousands(s.repeated_lines),
         thousands(s.skipped_lines),
-        plural(s.skipped_lines as usize, "", "s")
+        noun(s.skipped_lines, "", "s")
     );
+    if s.rejected_lines > 0 {
+        let _ = writeln!(
+            out,
+            "- **Left out:** {} usage line{} whose token counts cannot be read (not a non-negative number) or \
+             cannot be true (above {} of one kind in one response); the totals do not include them",
+            thousands(s.rejected_lines),
+            noun(s.rejected_lines, "", "s"),
+            thousands(MAX_TOKENS_PER_RESPONSE)
+        );
+    }
     let prices = if r.price_overrides.is_empty() {
         "baton's built-in table".to_owned()
     } else {
@@ -317,12 +335,8 @@ fn bytes(n: u64) -> String {
         n if n >= 1 << 30 => format!("{:.1} GiB", n as f64 / (1u64 << 30) as f64),
         n if n >= 1 << 20 => format!("{:.1} MiB", n as f64 / (1u64 << 20) as f64),
         n if n >= 1 << 10 => format!("{:.1} KiB", n as f64 / 1024.0),
-        n => format!("{n} bytes"),
+        n => format!("{n} {}", noun(n, "byte", "bytes")),
     }
-}
-
-fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
-    if n == 1 { one } else { many }
 }
 
 fn join_some(parts: &[Option<&str>], sep: &str) -> String {

@@ -1,8 +1,8 @@
 //! The session report: what a session did (commits, plans, phases), what stands in the way
 //! (blockers, decisions), what it cost (tokens and USD from its transcripts, subagents
-//! included) and what comes next. Written to `.planning/reports/SESSION_REPORT.md`, or
-//! `YYYYMMDD-session-report.md` when that exists; `baton pause --report` calls
-//! [`write_report`].
+//! included) and what comes next. Written to `.planning/reports/SESSION_REPORT.md` (in a
+//! project without `.planning/`, `.baton/reports/`), or `YYYYMMDD-session-report.md` when
+//! that exists; `baton pause --report` calls [`write_report`].
 
 pub mod markdown;
 pub mod resources;
@@ -33,7 +33,7 @@ pub struct ReportOptions {
     pub since_ms: Option<i64>,
     /// A JSON price file applied over the table and the config's `"prices"`.
     pub prices_file: Option<PathBuf>,
-    /// Write here instead of `.planning/reports/`.
+    /// Write here instead of the project's reports folder ([`reports_dir`]).
     pub out: Option<PathBuf>,
 }
 
@@ -75,8 +75,12 @@ pub fn build_report(opts: &ReportOptions) -> Result<SessionReport> {
     let prices = price_table(project.as_ref(), opts.prices_file.as_deref())?;
     let (files, unavailable) = match locate(&opts.session, &root, &opts.cwd) {
         Ok(files) => (Some(files), None),
-        // No transcript (or none for that id): the work sections are still worth writing.
-        Err(Error::Failed(why)) if !matches!(opts.session, SessionChoice::Transcript(_)) => (None, Some(why)),
+        // No transcript of this project yet: the work sections are still worth writing. A
+        // session or transcript asked for by name must exist.
+        Err(Error::Failed(why)) if opts.session == SessionChoice::Newest => (
+            None,
+            Some(format!("{why}; {}", no_transcript_hint(project.is_some(), &root))),
+        ),
         Err(e) => return Err(e),
     };
     let (totals, scan) = match &files {
@@ -115,20 +119,47 @@ fn locate(choice: &SessionChoice, root: &Path, cwd: &Path) -> Result<SessionFile
     }
 }
 
-/// Builds the report and writes it as Markdown; returns the path written.
+/// What to do when the project has no transcript, from where the command ran: inside a
+/// project Claude Code has simply not recorded a session there yet.
+fn no_transcript_hint(in_project: bool, root: &Path) -> String {
+    if in_project {
+        format!(
+            "Claude Code has not recorded a session started in {} yet; pass --session ID or --transcript FILE \
+             to report on another one",
+            root.display()
+        )
+    } else {
+        "run `baton report` inside the project's directory, or pass --session ID or --transcript FILE".to_owned()
+    }
+}
+
+/// Builds the report and writes it as Markdown; returns the path written: `--out`, else
+/// [`reports_dir`] under the project (the project's rule for links applies there).
 pub fn write_report(opts: &ReportOptions) -> Result<PathBuf> {
     let report = build_report(opts)?;
-    let path = match &opts.out {
-        Some(out) => out.clone(),
-        None => {
-            let dir = report.project.join(".planning/reports");
-            std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-            report_path(&dir, &chrono::Local::now().format("%Y%m%d").to_string())
-        }
-    };
     let text = markdown::render(&report);
-    fsx::write_atomic(&path, text.as_bytes(), 0o644, Durability::Durable).map_err(|e| Error::io(&path, e))?;
+    if let Some(out) = &opts.out {
+        fsx::write_atomic_keeping_mode(out, text.as_bytes(), 0o644, Durability::Durable)
+            .map_err(|e| Error::io(out, e))?;
+        return Ok(out.clone());
+    }
+    let project = Project {
+        root: report.project.clone(),
+    };
+    let dir = reports_dir(&project);
+    project.create_dir(&dir)?;
+    let path = report_path(&dir, &chrono::Local::now().format("%Y%m%d").to_string());
+    project.write_file(&path, text.as_bytes())?;
     Ok(path)
+}
+
+/// `.planning/reports/` in a GSD project; `.baton/reports/` in any other, so that a report
+/// never makes a repository look like a GSD project.
+pub fn reports_dir(project: &Project) -> PathBuf {
+    match project.planning_dir().symlink_metadata() {
+        Ok(_) => project.planning_dir().join("reports"),
+        Err(_) => project.root.join(".baton/reports"),
+    }
 }
 
 /// `SESSION_REPORT.md`; when it exists `<date>-session-report.md`, then `-2`, `-3`, …

@@ -19,6 +19,7 @@ pub struct ModelCost {
     pub cost_usd: Option<f64>,
     /// The subagents' share of this model's requests, tokens and cost.
     pub subagent_requests: u64,
+    pub subagent_long_context_requests: u64,
     pub subagent_tokens: TokenCounts,
     pub subagent_cost_usd: Option<f64>,
 }
@@ -27,9 +28,33 @@ pub struct ModelCost {
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Totals {
     pub requests: u64,
+    pub long_context_requests: u64,
     pub tokens: TokenCounts,
     /// The cost of the priced models only.
     pub cost_usd: f64,
+}
+
+impl Totals {
+    /// The sum of the rows' shares: the one way every total of the report is made, so a
+    /// total always equals its rows. An unpriced row adds its tokens, not a cost.
+    fn of<'a>(shares: impl IntoIterator<Item = Share<'a>>) -> Self {
+        let mut total = Self::default();
+        for share in shares {
+            total.requests = total.requests.saturating_add(share.requests);
+            total.long_context_requests = total.long_context_requests.saturating_add(share.long_context_requests);
+            total.tokens.add(share.tokens);
+            total.cost_usd += share.cost_usd.unwrap_or(0.0);
+        }
+        total
+    }
+}
+
+/// One row's part of a total: all of the model's use, or its subagents'.
+struct Share<'a> {
+    requests: u64,
+    long_context_requests: u64,
+    tokens: &'a TokenCounts,
+    cost_usd: Option<f64>,
 }
 
 /// Everything the report says about resources.
@@ -62,6 +87,7 @@ impl Resources {
                     tokens: all.tokens(),
                     cost_usd: cost(&all),
                     subagent_requests: usage.subagents.requests,
+                    subagent_long_context_requests: usage.subagents.long_context_requests,
                     subagent_tokens: usage.subagents.tokens(),
                     subagent_cost_usd: cost(&usage.subagents),
                 }
@@ -73,16 +99,18 @@ impl Resources {
                 .total_cmp(&cost(a))
                 .then(b.tokens.total().cmp(&a.tokens.total()))
         });
-        let mut total = Totals::default();
-        let mut subagents = Totals::default();
-        for m in &models {
-            total.requests += m.requests;
-            total.tokens.add(&m.tokens);
-            total.cost_usd += m.cost_usd.unwrap_or(0.0);
-            subagents.requests += m.subagent_requests;
-            subagents.tokens.add(&m.subagent_tokens);
-            subagents.cost_usd += m.subagent_cost_usd.unwrap_or(0.0);
-        }
+        let total = Totals::of(models.iter().map(|m| Share {
+            requests: m.requests,
+            long_context_requests: m.long_context_requests,
+            tokens: &m.tokens,
+            cost_usd: m.cost_usd,
+        }));
+        let subagents = Totals::of(models.iter().map(|m| Share {
+            requests: m.subagent_requests,
+            long_context_requests: m.subagent_long_context_requests,
+            tokens: &m.subagent_tokens,
+            cost_usd: m.subagent_cost_usd,
+        }));
         let unpriced_models = models
             .iter()
             .filter(|m| m.cost_usd.is_none())

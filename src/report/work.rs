@@ -300,14 +300,14 @@ fn next_steps(planning: Option<&Snapshot>, handoff: Option<&Handoff>, work: &Wor
     }
     if !work.human_actions.is_empty() {
         steps.push(format!(
-            "{} human action(s) pending (see Blockers)",
-            work.human_actions.len()
+            "{} pending (see Blockers)",
+            crate::words::count(work.human_actions.len(), "human action", "human actions")
         ));
     }
     if !work.uncommitted_files.is_empty() {
         steps.push(format!(
-            "Commit or stash {} uncommitted file(s)",
-            work.uncommitted_files.len()
+            "Commit or stash {}",
+            crate::words::count(work.uncommitted_files.len(), "uncommitted file", "uncommitted files")
         ));
     }
     steps

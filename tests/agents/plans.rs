@@ -35,7 +35,7 @@ fn waves_report_overlaps_same_wave_dependencies_and_cycles() {
     let clean = sandbox.run(&["agents", "waves", "2"], b"");
     assert_eq!(
         (clean.code, clean.stdout.as_str()),
-        (Some(0), "Phase 2 (data): 1 plans in 1 waves\n  wave 1: 02-01\n")
+        (Some(0), "Phase 2 (data): 1 plan in 1 wave\n  wave 1: 02-01\n")
     );
     let missing = sandbox.run(&["agents", "waves", "9"], b"");
     assert_eq!(missing.code, Some(2));

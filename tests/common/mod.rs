@@ -48,6 +48,18 @@ pub fn fixture_path(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// Path of a fixture captured from Claude Code `version` (`2.1.197`, `2.1.332`).
+pub fn fixture_path_of(version: &str, name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("tests/fixtures/claude-code-{version}"))
+        .join(name)
+}
+
+/// A JSON payload captured from Claude Code `version`.
+pub fn fixture_of(version: &str, name: &str) -> Value {
+    serde_json::from_slice(&std::fs::read(fixture_path_of(version, name)).unwrap()).unwrap()
+}
+
 /// Isolated HOME, TMPDIR and project directory for one test.
 pub struct Sandbox {
     _root: tempfile::TempDir,
@@ -85,8 +97,19 @@ impl Sandbox {
     /// A command running baton with the sandbox's environment.
     pub fn command(&self, args: &[&str]) -> Command {
         let mut cmd = Command::new(baton_bin());
-        cmd.args(args)
-            .env_clear()
+        cmd.args(args);
+        self.with_env(cmd)
+    }
+
+    /// A command running baton under `wrapper` (a tracer: `strace …`), with the sandbox's environment.
+    pub fn wrapped_command(&self, wrapper: &[String], args: &[&str]) -> Command {
+        let mut cmd = Command::new(&wrapper[0]);
+        cmd.args(&wrapper[1..]).arg("--").arg(baton_bin()).args(args);
+        self.with_env(cmd)
+    }
+
+    fn with_env(&self, mut cmd: Command) -> Command {
+        cmd.env_clear()
             .env("PATH", std::env::var("PATH").unwrap_or_default())
             .env("HOME", &self.home)
             .env("TMPDIR", &self.tmp)

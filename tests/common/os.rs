@@ -56,3 +56,23 @@ pub fn mkfifo(path: &Path) {
         path.display()
     );
 }
+
+/// The names baton tries, in order, for its private lock directory in the temp dir.
+pub fn private_dir_names() -> Vec<String> {
+    #[cfg(unix)]
+    // SAFETY: geteuid has no preconditions.
+    let stem = format!("baton-{}", unsafe { libc::geteuid() });
+    #[cfg(windows)]
+    let stem = "baton".to_owned();
+    (0..8)
+        .map(|n| if n == 0 { stem.clone() } else { format!("{stem}-{n}") })
+        .collect()
+}
+
+/// Plants a file at every name of [`private_dir_names`] in `tmp`: baton has nowhere to keep
+/// its locks.
+pub fn take_every_private_dir_name(tmp: &Path) {
+    for name in private_dir_names() {
+        std::fs::write(tmp.join(name), "planted").unwrap();
+    }
+}

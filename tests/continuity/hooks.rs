@@ -132,3 +132,58 @@ fn a_breadcrumb_is_consumed_only_by_the_session_that_wrote_it() {
         "its own session consumes it"
     );
 }
+
+/// Claude Code's cap on hook context, in UTF-16 code units (what it measures).
+const CONTEXT_CAP_UNITS: usize = 10_000;
+
+#[test]
+fn an_emoji_heavy_brief_is_fitted_by_whole_lines_keeping_what_matters() {
+    let sandbox = project();
+    let decisions: Vec<Value> = (0..300)
+        .map(|i| json!({"decision": format!("🚀 Decision {i}: keep the 🛒 cart in 🗄️ Postgres ✅"), "phase": 3}))
+        .collect();
+    let notes: Vec<String> = (0..40).map(|i| format!("📝 note line {i} 🎉🎉")).collect();
+    let handoff = json!({"version": "1.0", "timestamp": "2026-11-29T18:00:00Z", "phase": 3, "phase_name": "Cart",
+        "plan": 2, "status": "paused",
+        "blockers": [{"description": "🔥 Staging is down 🔥", "type": "external"},
+                     {"description": "🔑 The 🧾 invoice API key is missing", "type": "human_action"}],
+        "human_actions_pending": [{"action": "🔐 Rotate the API key", "context": "leaked 😱", "blocking": true}],
+        "decisions": decisions, "context_notes": notes.join("\n"),
+        "next_action": "🛠️ Finish the DELETE /cart/:id route"});
+    sandbox.write(".planning/HANDOFF.json", &handoff.to_string());
+
+    let text = session_start_context(&sandbox, "startup").expect("a brief");
+    let units = text.encode_utf16().count();
+    assert!(
+        units <= CONTEXT_CAP_UNITS,
+        "{units} UTF-16 units is over Claude Code's cap"
+    );
+    for kept in [
+        "🔥 Staging is down 🔥",
+        "🔑 The 🧾 invoice API key is missing",
+        "🔐 Rotate the API key — leaked 😱 (blocking)",
+        "Next action: 🛠️ Finish the DELETE /cart/:id route",
+        "Position: Phase 3 (Cart), plan 2",
+    ] {
+        assert!(text.contains(kept), "{kept:?} was left out:\n{text}");
+    }
+    let last = text.lines().last().unwrap();
+    assert!(
+        last.starts_with("[Left out to fit Claude Code's limit on hook context: Decisions (the last ")
+            && last.contains("`baton resume --keep` prints the whole brief."),
+        "{last}"
+    );
+    // Every other line is a whole line of the full brief.
+    let full = ok(&sandbox.run(&["resume", "--keep"], b"")).to_owned();
+    for line in text
+        .lines()
+        .skip(1)
+        .filter(|line| *line != last && !line.starts_with("Once picked up"))
+    {
+        assert!(
+            full.lines().any(|whole| whole == line),
+            "{line:?} is not a whole line of:\n{full}"
+        );
+    }
+    assert!(text.contains("🚀 Decision 0:"), "the first decisions stay:\n{text}");
+}

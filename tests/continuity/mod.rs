@@ -3,6 +3,8 @@
 //! compaction.
 
 mod hooks;
+#[cfg(unix)]
+mod modes;
 mod pause;
 mod progress;
 mod resume;

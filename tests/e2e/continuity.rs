@@ -115,3 +115,44 @@ fn the_pause_slash_command_run_through_the_client_writes_the_handoff() {
         "{told:#?}"
     );
 }
+
+/// Claude Code replaces hook context over 10,000 UTF-16 units by a 2 KB preview inside
+/// `<persisted-output>`; an emoji-heavy brief must arrive fitted, not replaced.
+#[test]
+fn an_emoji_heavy_brief_reaches_the_model_whole_not_as_a_preview() {
+    const NEXT: &str = "🛠️ Finish the DELETE /cart/:id route";
+    let sandbox = Sandbox::new("emoji-brief");
+    gsd_project(&sandbox);
+    let decisions: Vec<Value> = (0..300)
+        .map(|i| json!({"decision": format!("🚀 Decision {i}: keep the 🛒 cart in 🗄️ Postgres ✅")}))
+        .collect();
+    let handoff = json!({"version": "1.0", "timestamp": "2026-11-29T18:00:00Z", "phase": "1", "phase_name": "Cart",
+        "blockers": [{"description": BLOCKER, "type": "human_action"}],
+        "human_actions_pending": [{"action": HUMAN_ACTION, "blocking": true}],
+        "decisions": decisions, "next_action": NEXT});
+    std::fs::write(sandbox.project.join(".planning/HANDOFF.json"), handoff.to_string()).unwrap();
+    let hook = json!([{"hooks": [{"type": "command", "command": baton_command("hook"), "timeout": 10}]}]);
+    sandbox.project_settings(&json!({"hooks": {"SessionStart": hook}}));
+    let mock = Mock::start(|_| Reply::text(20_000, "Resuming."));
+    run_headless(&sandbox, &mock, "continue where we left off");
+
+    let turns = mock.turns_of("continue where we left off");
+    let told = turns
+        .first()
+        .expect("the new session asked the model")
+        .all_texts()
+        .join("\n");
+    assert!(
+        !told.contains("<persisted-output>"),
+        "the client replaced the brief by a preview:\n{told}"
+    );
+    for expected in [
+        BLOCKER,
+        HUMAN_ACTION,
+        NEXT,
+        "🚀 Decision 0:",
+        "[Left out to fit Claude Code's limit",
+    ] {
+        assert!(told.contains(expected), "{expected:?} did not reach the model:\n{told}");
+    }
+}

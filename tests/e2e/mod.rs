@@ -2,6 +2,7 @@
 
 mod client;
 mod continuity;
+mod ctx;
 mod gsd;
 mod install;
 mod mock;
@@ -11,6 +12,7 @@ mod request;
 mod sandbox;
 mod statusline;
 mod subagent;
+mod subagent_monitor;
 mod tmux;
 
 use std::thread;

@@ -13,6 +13,7 @@ use super::sandbox::Sandbox;
 const PROMPT: &str = "run echo";
 const STEPS: [&str; 3] = ["echo step1", "echo step2", "echo step3"];
 /// How the client labels PostToolUse context in the user turn after a tool_result.
+const HOOK_LABEL: &str = "PostToolUse:Bash";
 const HOOK_CONTEXT: &str = "PostToolUse:Bash hook additional context:";
 /// Why a warning can go missing although the hook ran: said in failure messages.
 const LAZY_TRANSCRIPT: &str = "note: Claude Code 2.1.197 writes the transcript lazily; a \
@@ -65,8 +66,7 @@ fn logging_exit(sandbox: &Sandbox, hook: &str, event: &str) -> String {
 
 /// The hook context the model was given right after tool call `call` (1-based).
 fn context_after_call(session: &Session, call: usize) -> Vec<String> {
-    let texts = session.turns[call].last_user_texts().into_iter();
-    texts.filter(|text| text.contains(HOOK_CONTEXT)).collect()
+    session.turns[call].last_user_hook_context(HOOK_LABEL)
 }
 
 /// The hook ran once for SessionStart and once per Bash call, always exiting 0, and the

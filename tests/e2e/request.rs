@@ -64,6 +64,17 @@ impl Request {
         last.map(|message| texts_of(&message["content"])).unwrap_or_default()
     }
 
+    /// The hook context `label` (`PostToolUse:Bash`, `SessionStart`, …) put in the last user
+    /// message: `<label> hook additional context: …`, wherever the client puts it (see
+    /// [`texts_of`]).
+    pub fn last_user_hook_context(&self, label: &str) -> Vec<String> {
+        let marker = format!("{label} hook additional context:");
+        self.last_user_texts()
+            .into_iter()
+            .filter(|text| text.contains(&marker))
+            .collect()
+    }
+
     /// Every text of every message (tool results included), in order.
     pub fn all_texts(&self) -> Vec<String> {
         self.messages()
@@ -172,4 +183,30 @@ fn read_chunked(reader: &mut impl BufRead) -> Option<Vec<u8>> {
         let mut crlf = String::new();
         reader.read_line(&mut crlf).ok()?;
     }
+}
+
+/// Hook context is found where either client puts it: 2.1.332 inside the tool_result (the
+/// captured request), 2.1.197 as a text block after it.
+#[test]
+fn hook_context_is_read_from_both_clients_shapes() {
+    let captured = crate::common::fixture_path_of("2.1.332", "messages-subagent-posttooluse-context.json");
+    let messages: Value = serde_json::from_slice(&std::fs::read(captured).unwrap()).unwrap();
+    let request = |messages: Value| Request {
+        method: "POST".into(),
+        path: "/v1/messages".into(),
+        headers: Vec::new(),
+        body: serde_json::json!({ "messages": messages }),
+    };
+    let newer = request(messages).last_user_hook_context("PostToolUse:Bash");
+    assert_eq!(newer.len(), 1, "{newer:?}");
+    assert!(
+        newer[0].contains("PROBE-CTX tool=toolu_probe_msg_probe_2_0"),
+        "{newer:?}"
+    );
+
+    let older = request(serde_json::json!([{"role": "user", "content": [
+        {"type": "tool_result", "tool_use_id": "t1", "content": "step1"},
+        {"type": "text", "text": "<system-reminder>\nPostToolUse:Bash hook additional context: OLDER\n</system-reminder>"}]}]));
+    assert_eq!(older.last_user_hook_context("PostToolUse:Bash").len(), 1);
+    assert!(older.last_user_hook_context("SessionStart").is_empty());
 }

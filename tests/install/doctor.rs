@@ -30,7 +30,8 @@ fn doctor_checks_the_wiring_and_says_what_to_fix() {
         "ok   `baton` on PATH",
         "ok   statusLine runs baton",
         "ok   SubagentStop hook runs baton",
-        "runs and exits cleanly",
+        "baton statusline` prints the status line and writes the bridge file",
+        "baton hook` warns the agent at 15% context left (a PostToolUse probe)",
         "All good.",
     ] {
         assert!(out.stdout.contains(line), "{line:?} missing:\n{}", out.stdout);
@@ -111,7 +112,8 @@ fn doctor_matches_bridge_files_to_sessions_and_reads_hook_failures_from_attachme
     let out = sandbox.run(&["doctor"], b"");
     assert_eq!(out.code, Some(1), "{}", out.stdout);
     assert!(
-        out.stdout.contains("FIX  1 failed baton hook run(s)")
+        out.stdout
+            .contains("FIX  1 failed baton hook run in recent transcripts")
             && out.stdout.contains("`/gone/baton hook` said \"boom\"")
             && !out.stdout.contains("run `baton doctor` after"),
         "{}",
@@ -123,17 +125,10 @@ fn json_line(v: Value) -> String {
     format!("{v}\n")
 }
 
-#[test]
-fn doctor_recognises_the_plugin_form() {
-    let bin_dir = std::fs::canonicalize(baton_bin())
-        .unwrap()
-        .parent()
-        .unwrap()
-        .to_path_buf();
-    let sandbox = Sandbox::new().env("PATH", &format!("{}:/usr/bin:/bin", bin_dir.display()));
-    let hook = serde_json::json!([{"hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/bin/baton hook"}]}]);
-    let mut v = serde_json::json!({"statusLine": {"type": "command",
-        "command": "\"${CLAUDE_PLUGIN_ROOT}/bin/baton\" statusline"}, "hooks": {}});
+/// The five events, each wired to `command`, and the statusLine to `statusline`.
+fn wiring(statusline: &str, command: &str) -> Value {
+    let hook = serde_json::json!([{"hooks": [{"type": "command", "command": command}]}]);
+    let mut v = serde_json::json!({"statusLine": {"type": "command", "command": statusline}, "hooks": {}});
     for event in [
         "PostToolUse",
         "SessionStart",
@@ -143,12 +138,123 @@ fn doctor_recognises_the_plugin_form() {
     ] {
         v["hooks"][event] = hook.clone();
     }
+    v
+}
+
+#[test]
+fn the_plugin_form_in_settings_fails_even_when_claude_plugin_root_is_set() {
+    // Claude Code refuses ${CLAUDE_PLUGIN_ROOT} in settings.json hooks ("the hook is not
+    // associated with a plugin"), whatever the doctor's own environment says.
+    let bin_dir = std::fs::canonicalize(baton_bin())
+        .unwrap()
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let sandbox = Sandbox::new()
+        .env("PATH", &format!("{}:/usr/bin:/bin", bin_dir.display()))
+        .env("CLAUDE_PLUGIN_ROOT", env!("CARGO_MANIFEST_DIR"));
+    let v = wiring(
+        "\"${CLAUDE_PLUGIN_ROOT}/bin/baton\" statusline",
+        "${CLAUDE_PLUGIN_ROOT}/bin/baton hook",
+    );
     write_settings(&sandbox, &v.to_string());
     let out = sandbox.run(&["doctor"], b"");
-    assert_eq!(out.code, Some(0), "{}", out.stdout);
+    assert_eq!(out.code, Some(1), "{}", out.stdout);
     assert!(
-        out.stdout.contains("ok   statusLine runs baton") && out.stdout.contains("is the plugin form"),
+        out.stdout
+            .contains("sets CLAUDE_PLUGIN_ROOT only for a plugin's own hooks")
+            && out.stdout.contains("take the entry out of that file and run"),
         "{}",
         out.stdout
     );
+    assert!(!out.stdout.contains("is the plugin form"), "{}", out.stdout);
+}
+
+#[test]
+fn an_installed_plugin_is_probed_and_a_binary_that_does_nothing_fails() {
+    let bin_dir = std::fs::canonicalize(baton_bin())
+        .unwrap()
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let sandbox = Sandbox::new().env("PATH", &format!("{}:/usr/bin:/bin", bin_dir.display()));
+    ok(sandbox.run(&["install", "--no-statusline"], b""));
+    let mut settings = sandbox.read_json(&sandbox.home.join(".claude/settings.json"));
+    settings.as_object_mut().unwrap().remove("hooks");
+    write_settings(&sandbox, &settings.to_string());
+    let root = sandbox.home.join(".claude/plugins/cache/local/baton/0.1.0");
+    std::fs::create_dir_all(root.join("hooks")).unwrap();
+    std::fs::create_dir_all(root.join("bin")).unwrap();
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::fs::copy(repo.join("hooks/hooks.json"), root.join("hooks/hooks.json")).unwrap();
+    let list = serde_json::json!({"version": 2, "plugins": {"baton@local": [{"scope": "user", "installPath": root}]}});
+    std::fs::write(
+        sandbox.home.join(".claude/plugins/installed_plugins.json"),
+        list.to_string(),
+    )
+    .unwrap();
+    let shim = root.join("bin/baton");
+    let write_shim = |body: &str| {
+        std::fs::write(&shim, format!("#!/bin/sh\n{body}\n")).unwrap();
+        crate::common::os::make_executable(&shim);
+    };
+
+    write_shim(&format!("exec '{}' \"$@\"", baton_bin()));
+    let out = sandbox.run(&["doctor"], b"");
+    assert!(
+        out.stdout.contains("ok   PostToolUse hook runs baton")
+            && out
+                .stdout
+                .contains("ok   `${CLAUDE_PLUGIN_ROOT}/bin/baton hook` (plugin baton@local) warns the agent"),
+        "{}",
+        out.stdout
+    );
+
+    // A plugin whose binary was never built: the shim exits 0 and prints nothing.
+    write_shim("exit 0");
+    let out = sandbox.run(&["doctor"], b"");
+    assert_eq!(out.code, Some(1), "{}", out.stdout);
+    assert!(
+        out.stdout
+            .contains("(plugin baton@local) gave the agent no context warning")
+            && out.stdout.contains(&format!("run ./install.sh in {}", root.display())),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn wiring_that_runs_the_wrong_mode_fails_the_probe() {
+    let bin_dir = std::fs::canonicalize(baton_bin())
+        .unwrap()
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let sandbox = Sandbox::new().env("PATH", &format!("{}:/usr/bin:/bin", bin_dir.display()));
+    let binary = std::fs::canonicalize(baton_bin()).unwrap();
+    let v = wiring(
+        &format!("{} hook", binary.display()),
+        &format!("{} statusline", binary.display()),
+    );
+    write_settings(&sandbox, &v.to_string());
+    let out = sandbox.run(&["doctor"], b"");
+    assert_eq!(out.code, Some(1), "{}", out.stdout);
+    assert!(
+        out.stdout.contains(&format!(
+            "FIX  `{} hook` printed 0 lines instead of one status line",
+            binary.display()
+        )),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains(&format!(
+            "FIX  `{} statusline` answered a PostToolUse",
+            binary.display()
+        )),
+        "{}",
+        out.stdout
+    );
+    let left: Vec<_> = std::fs::read_dir(&sandbox.tmp).unwrap().collect();
+    assert!(left.is_empty(), "the probes leave nothing in the temp dir: {left:?}");
 }

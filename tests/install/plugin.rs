@@ -125,3 +125,126 @@ fn the_plugin_shim_finds_the_release_build_the_prefix_and_path() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not built yet"));
 }
+
+/// Runs install.sh with `env` (and nothing else from the test's environment).
+fn install_sh(env: &[(&str, &std::ffi::OsStr)]) -> std::process::Output {
+    let mut command = std::process::Command::new(format!("{}/install.sh", env!("CARGO_MANIFEST_DIR")));
+    command.env_clear().stdin(std::process::Stdio::null());
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    command.output().unwrap()
+}
+
+#[test]
+fn install_sh_prints_the_exact_line_that_puts_the_prefix_on_path() {
+    for (shell, rc, line) in [
+        (
+            "/bin/zsh",
+            Some(".zshrc"),
+            "echo 'export PATH=\"$HOME/.local/bin:$PATH\"' >> ~/.zshrc",
+        ),
+        (
+            "/bin/bash",
+            Some(".bashrc"),
+            "echo 'export PATH=\"$HOME/.local/bin:$PATH\"' >> ~/.bashrc",
+        ),
+        (
+            "/bin/sh",
+            Some(".profile"),
+            "echo 'export PATH=\"$HOME/.local/bin:$PATH\"' >> ~/.profile",
+        ),
+        ("/usr/bin/fish", None, "fish_add_path $HOME/.local/bin"),
+    ] {
+        let sandbox = Sandbox::new();
+        let out = install_sh(&[
+            ("PATH", "/usr/bin:/bin".as_ref()),
+            ("HOME", sandbox.home.as_os_str()),
+            ("TMPDIR", sandbox.tmp.as_os_str()),
+            ("SHELL", shell.as_ref()),
+            ("BATON_BINARY", baton_bin().as_ref()),
+        ]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{shell}: {stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(stdout.contains(&format!("\n  {line}\n")), "{shell}:\n{stdout}");
+        let Some(rc) = rc else { continue };
+        // The line does what it says: run it, then a new shell reading the file finds baton.
+        let ran = std::process::Command::new("sh")
+            .args(["-c", line])
+            .env("HOME", &sandbox.home)
+            .status()
+            .unwrap();
+        assert!(ran.success());
+        let found = std::process::Command::new("sh")
+            .args(["-c", &format!(". ~/{rc}; command -v baton")])
+            .env_clear()
+            .env("HOME", &sandbox.home)
+            .env("PATH", "/usr/bin:/bin")
+            .output()
+            .unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&found.stdout).trim(),
+            sandbox.home.join(".local/bin/baton").to_str().unwrap(),
+            "{shell}"
+        );
+    }
+    // Already on PATH: nothing to say.
+    let sandbox = Sandbox::new();
+    let bin = sandbox.home.join(".local/bin");
+    let out = install_sh(&[
+        ("PATH", format!("{}:/usr/bin:/bin", bin.display()).as_ref()),
+        ("HOME", sandbox.home.as_os_str()),
+        ("TMPDIR", sandbox.tmp.as_os_str()),
+        ("SHELL", "/bin/zsh".as_ref()),
+        ("BATON_BINARY", baton_bin().as_ref()),
+    ]);
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("not on your PATH"));
+}
+
+#[test]
+fn install_sh_says_it_is_building_and_shows_cargos_progress() {
+    // A stand-in cargo (and rustc) records how it is called and "builds" by copying baton.
+    let sandbox = Sandbox::new();
+    let fake_bin = sandbox.home.join("fake-bin");
+    std::fs::create_dir_all(&fake_bin).unwrap();
+    let log = sandbox.home.join("cargo.log");
+    let target = sandbox.home.join("target");
+    let script = |name: &str, body: String| {
+        let path = fake_bin.join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        os::make_executable(&path);
+    };
+    script("rustc", "echo 'host: x86_64-unknown-linux-gnu'".to_owned());
+    script(
+        "cargo",
+        format!(
+            "echo \"$@\" >> '{log}'\necho '   Compiling baton v0.1.0' >&2\n\
+             mkdir -p '{dir}' && cp '{baton}' '{dir}/baton'",
+            baton = baton_bin(),
+            log = log.display(),
+            dir = target.join("x86_64-unknown-linux-gnu/release").display()
+        ),
+    );
+    let out = install_sh(&[
+        ("PATH", format!("{}:/usr/bin:/bin", fake_bin.display()).as_ref()),
+        ("HOME", sandbox.home.as_os_str()),
+        ("TMPDIR", sandbox.tmp.as_os_str()),
+        ("CARGO_TARGET_DIR", target.as_os_str()),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.starts_with("Building baton (release profile") && stderr.contains("Compiling baton"),
+        "the build says what it does, and cargo's progress shows:\n{stderr}"
+    );
+    let calls = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        calls.contains("build --release") && !calls.contains("--quiet"),
+        "{calls}"
+    );
+    assert!(sandbox.home.join(".local/bin/baton").is_file());
+}

@@ -9,14 +9,12 @@ use serde_json::{Value, json};
 use super::*;
 
 #[test]
-fn reports_are_written_to_the_planning_reports_dir_and_never_overwritten() {
+fn reports_are_written_to_the_baton_reports_dir_and_never_overwritten() {
     let sandbox = Sandbox::new();
     sandbox.session_transcript(SESSION, &format!("{}\n", Reply::new(OPUS, 1).line()));
     let first = sandbox.run(&["report"], b"");
     assert_eq!(first.code, Some(0), "{first:?}");
-    let reports = std::fs::canonicalize(&sandbox.project)
-        .unwrap()
-        .join(".planning/reports");
+    let reports = std::fs::canonicalize(&sandbox.project).unwrap().join(".baton/reports");
     assert_eq!(Path::new(first.stdout.trim()), reports.join("SESSION_REPORT.md"));
     let second = sandbox.run(&["report"], b"");
     let name = Path::new(second.stdout.trim())
@@ -34,6 +32,46 @@ fn reports_are_written_to_the_planning_reports_dir_and_never_overwritten() {
     assert_eq!(third.code, Some(0));
     assert!(std::fs::read_to_string(out).unwrap().starts_with("# Session Report"));
     assert_eq!(std::fs::read_dir(&reports).unwrap().count(), 2);
+}
+
+/// Issue 9 item 17: a report in a repository without `.planning/` goes to `.baton/reports/`
+/// and does not turn the repository into a GSD project; in a GSD project it goes to
+/// `.planning/reports/`.
+#[test]
+fn a_report_outside_a_gsd_project_creates_no_planning_dir() {
+    let sandbox = Sandbox::new();
+    git_repo(&sandbox.project, &[("src/main.rs", "fn main() {}\n")]);
+    sandbox.session_transcript(SESSION, &format!("{}\n", Reply::new(OPUS, 1).line()));
+    let progress_before = sandbox.run(&["progress"], b"");
+    assert_ne!(progress_before.code, Some(0), "not a GSD project: {progress_before:?}");
+
+    let out = sandbox.run(&["report"], b"");
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(
+        out.stdout.trim().ends_with(".baton/reports/SESSION_REPORT.md"),
+        "{out:?}"
+    );
+    assert!(!sandbox.project.join(".planning").exists(), "no .planning/ may appear");
+    let progress_after = sandbox.run(&["progress"], b"");
+    assert_eq!(
+        (progress_after.code, &progress_after.stderr),
+        (progress_before.code, &progress_before.stderr),
+        "progress must see the same repository as before the report"
+    );
+    let second = sandbox.run(&["report", "--json"], b"");
+    let report: Value = serde_json::from_str(&second.stdout).unwrap();
+    let work = &report["work"];
+    assert!(
+        work["position"].is_null() && work["progress_percent"].is_null(),
+        "{work}"
+    );
+
+    sandbox.with_planning_state();
+    let gsd = sandbox.run(&["report"], b"");
+    assert!(
+        gsd.stdout.trim().ends_with(".planning/reports/SESSION_REPORT.md"),
+        "{gsd:?}"
+    );
 }
 
 #[test]
@@ -149,7 +187,7 @@ fn the_session_is_found_from_a_hook_payload_an_id_or_the_newest_transcript() {
     let out = sandbox.run_with(&["report", "--hook"], payload.to_string().as_bytes(), false);
     out.assert_hook_contract();
     assert!(out.stdout.is_empty(), "{out:?}");
-    let text = std::fs::read_to_string(sandbox.project.join(".planning/reports/SESSION_REPORT.md")).unwrap();
+    let text = std::fs::read_to_string(sandbox.project.join(".baton/reports/SESSION_REPORT.md")).unwrap();
     assert!(text.contains("`older-session`") && text.contains("| 111 |"), "{text}");
 
     // A hook with garbage never fails visibly.

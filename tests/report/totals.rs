@@ -138,7 +138,7 @@ fn an_unknown_model_is_listed_as_unpriced_and_left_out_of_the_cost() {
 
     let out = sandbox.run(&["report"], b"");
     assert_eq!(out.code, Some(0), "{out:?}");
-    let text = std::fs::read_to_string(sandbox.project.join(".planning/reports/SESSION_REPORT.md")).unwrap();
+    let text = std::fs::read_to_string(sandbox.project.join(".baton/reports/SESSION_REPORT.md")).unwrap();
     assert!(text.contains("| claude-experimental-9 | 1 | 5,000,000 |"), "{text}");
     assert!(text.contains("| unpriced |"), "{text}");
     assert!(text.contains("**Unpriced:** claude-experimental-9"), "{text}");
@@ -205,4 +205,162 @@ fn malformed_truncated_and_binary_lines_are_skipped_and_counted() {
     assert_eq!(out.code, Some(0), "{out:?}");
     let text = std::fs::read_to_string(out.stdout.trim()).unwrap();
     assert!(text.contains("3 unreadable lines skipped"), "{text}");
+}
+
+/// The Markdown table's cells of the row starting with `first` (after the model name).
+fn table_row(text: &str, first: &str) -> Vec<String> {
+    let line = text
+        .lines()
+        .find(|l| l.starts_with(&format!("| {first} |")))
+        .unwrap_or_else(|| panic!("no row {first}:\n{text}"));
+    line.trim_matches('|')
+        .split('|')
+        .skip(1)
+        .map(|c| c.trim().trim_matches('*').to_owned())
+        .collect()
+}
+
+fn number(cell: &str) -> u64 {
+    cell.replace(',', "")
+        .parse()
+        .unwrap_or_else(|_| panic!("not a number: {cell}"))
+}
+
+#[test]
+fn counts_that_cannot_be_read_or_be_true_are_left_out_and_every_total_is_its_rows() {
+    let sandbox = Sandbox::new();
+    let mut lines = Vec::new();
+    let mut good = Reply::new(OPUS, 1);
+    good.input = 1000;
+    good.output = 10;
+    lines.push(good.line());
+    // Near u64::MAX: two of these would wrap a sum to almost nothing.
+    for (n, input) in [(2, u64::MAX), (3, u64::MAX - 7), (4, 1u64 << 63)] {
+        let mut huge = Reply::new(OPUS, n);
+        huge.input = input;
+        lines.push(huge.line());
+    }
+    // Beyond u64: both of baton's readers take it as the largest count, which cannot be true.
+    lines.push(
+        Reply::new(SONNET, 5)
+            .line()
+            .replace("\"input_tokens\":0", "\"input_tokens\":18446744073709551616"),
+    );
+    // Wrong types and negative numbers, on an otherwise fine line each.
+    lines.push(
+        Reply::new(SONNET, 6)
+            .line()
+            .replace("\"input_tokens\":0", "\"input_tokens\":\"150000\""),
+    );
+    lines.push(
+        Reply::new(SONNET, 7)
+            .line()
+            .replace("\"output_tokens\":0", "\"output_tokens\":-40"),
+    );
+    lines.push(
+        Reply::new(SONNET, 8)
+            .line()
+            .replace("\"cache_read_input_tokens\":0", "\"cache_read_input_tokens\":[1]"),
+    );
+    // A model that is not a string, and a null count (absent, which is fine).
+    let mut odd = Reply::new("x", 9);
+    odd.input = 5;
+    lines.push(odd.line().replace("\"model\":\"x\"", "\"model\":7"));
+    let mut sonnet = Reply::new(SONNET, 10);
+    sonnet.input = 2000;
+    sonnet.output = 20;
+    lines.push(
+        sonnet
+            .line()
+            .replace("\"cache_read_input_tokens\":0", "\"cache_read_input_tokens\":null"),
+    );
+    sandbox.session_transcript(SESSION, &(lines.join("\n") + "\n"));
+    let mut agent = Reply::new(HAIKU, 11);
+    agent.input = 300;
+    let mut agent_huge = Reply::new(HAIKU, 12);
+    agent_huge.cache_read = u64::MAX;
+    sandbox.subagent_transcript(SESSION, "a1", &format!("{}\n{}\n", agent.line(), agent_huge.line()));
+
+    let report = report_json(&sandbox, &[]);
+    let r = &report["resources"];
+    assert_eq!(r["scan"]["rejected_lines"], 8, "{}", r["scan"]);
+    assert_eq!(r["scan"]["usage_lines"], 4);
+    let models = r["models"].as_array().unwrap();
+    let field = |v: &Value, k: &str| v["tokens"][k].as_u64().unwrap();
+    for kind in ["input", "output", "cache_write_5m", "cache_write_1h", "cache_read"] {
+        let rows: u64 = models.iter().map(|m| field(m, kind)).sum();
+        assert_eq!(field(&r["total"], kind), rows, "total {kind}");
+        let agents: u64 = models
+            .iter()
+            .map(|m| m["subagent_tokens"][kind].as_u64().unwrap())
+            .sum();
+        assert_eq!(
+            r["subagents"]["tokens"][kind].as_u64().unwrap(),
+            agents,
+            "subagents {kind}"
+        );
+    }
+    assert_eq!(field(&r["total"], "input"), 1000 + 2000 + 5 + 300);
+    let requests: u64 = models.iter().map(|m| m["requests"].as_u64().unwrap()).sum();
+    assert_eq!((r["total"]["requests"].as_u64(), requests), (Some(4), 4));
+    let cost: f64 = models.iter().filter_map(|m| m["cost_usd"].as_f64()).sum();
+    let expected = (1000.0 * 5.0 + 10.0 * 25.0 + 2000.0 * 3.0 + 20.0 * 15.0 + 300.0 * 1.0) / 1e6;
+    assert!((r["total"]["cost_usd"].as_f64().unwrap() - cost).abs() < 1e-12);
+    assert!((cost - expected).abs() < 1e-12, "{cost} vs {expected}");
+
+    let out = sandbox.run(&["report"], b"");
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let text = std::fs::read_to_string(out.stdout.trim()).unwrap();
+    assert!(
+        text.contains("**Left out:** 8 usage lines whose token counts"),
+        "{text}"
+    );
+    let total = table_row(&text, "**Total**");
+    for (column, cell) in total.iter().enumerate().take(6) {
+        let rows: u64 = models
+            .iter()
+            .map(|m| number(&table_row(&text, m["model"].as_str().unwrap())[column]))
+            .sum();
+        assert_eq!(number(cell), rows, "column {column} of\n{text}");
+    }
+}
+
+#[test]
+fn a_negative_or_absurd_price_is_refused_naming_the_model_and_the_field() {
+    let sandbox = Sandbox::new();
+    sandbox.session_transcript(SESSION, &format!("{}\n", Reply::new(OPUS, 1).line()));
+    for (prices, says) in [
+        (
+            r#"{"claude-opus-4-5": {"input": -5, "output": 25}}"#,
+            "claude-opus-4-5: input is -5",
+        ),
+        (
+            r#"{"my-model": {"input": 1, "output": 1e7}}"#,
+            "my-model: output is 10000000",
+        ),
+        (
+            r#"{"claude-sonnet-4-5": {"input": 3, "output": 15, "long_context": {"input": 6, "output": -1}}}"#,
+            "claude-sonnet-4-5: long_context.output is -1",
+        ),
+    ] {
+        let file = sandbox.write("prices.json", prices);
+        let out = sandbox.run(&["report", "--json", "--prices", file.to_str().unwrap()], b"");
+        assert_eq!(out.code, Some(1), "{out:?}");
+        assert!(
+            out.stderr.contains(says) && out.stderr.contains("USD per million tokens"),
+            "{}",
+            out.stderr
+        );
+        assert!(out.stdout.is_empty());
+    }
+    let config = sandbox.home.join(".config/baton/config.json");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(
+        &config,
+        r#"{"prices": {"claude-opus-4-5": {"input": 5, "output": -25}}}"#,
+    )
+    .unwrap();
+    let out = sandbox.run(&["report", "--json"], b"");
+    assert_eq!(out.code, Some(1), "{out:?}");
+    assert!(out.stderr.contains("claude-opus-4-5: output is -25"), "{}", out.stderr);
 }

@@ -104,7 +104,8 @@ fn context_usage(payload: &StatuslinePayload, config: &Config) -> Option<Context
     if let Some(found) = cw.and_then(|c| window::from_payload(c, payload_window, model_id, configured)) {
         return Some(found);
     }
-    let tail = transcript::last_context_usage(Path::new(payload.transcript_path.as_deref()?)).ok()??;
+    let tail = transcript::last_context_usage(Path::new(payload.transcript_path.as_deref()?), transcript::Chain::Main)
+        .ok()??;
     Some(tail.usage(payload_window, model_id, configured))
 }
 

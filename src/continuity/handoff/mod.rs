@@ -14,6 +14,7 @@ use fields::{flag, list, scalar, text, texts};
 
 use crate::error::{Error, Result};
 use crate::fsx;
+use crate::planning::Project;
 
 /// The schema version GSD writes.
 pub const VERSION: &str = "1.0";
@@ -254,15 +255,15 @@ pub fn validate(root: &Path, handoff: &Handoff) -> Result<()> {
     ))
 }
 
-/// Validates and writes a handoff atomically (fsync, rename), then reads it back.
-pub fn write(root: &Path, handoff: &Handoff) -> Result<PathBuf> {
+/// Validates and writes a handoff atomically (fsync, rename over the old one, whose mode it
+/// keeps), then reads it back.
+pub fn write(project: &Project, handoff: &Handoff) -> Result<PathBuf> {
+    let root = &project.root;
     validate(root, handoff)?;
     let path = path(root);
     let mut json = serde_json::to_vec_pretty(handoff).map_err(|e| Error::Failed(e.to_string()))?;
     json.push(b'\n');
-    let dir = path.parent().unwrap_or(root);
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    fsx::write_atomic(&path, &json, 0o644, fsx::Durability::Durable).map_err(|e| Error::io(&path, e))?;
+    project.write_file(&path, &json)?;
     match read(root)? {
         Some(back) if back == *handoff => Ok(path),
         _ => Err(Error::invalid(&path, "the handoff did not read back as written")),

@@ -1,15 +1,16 @@
 //! `baton doctor`: checks the wiring (binary on PATH and matching the settings, entries
-//! present, the bridge file fresh for a recent session, hooks not failing) and says what to fix.
+//! present, each wired command probed for what users depend on, the bridge file fresh for a
+//! recent session, hooks not failing) and says what to fix.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use super::Scope;
-use super::command_line::{BatonCommand, is_baton_command};
+use super::command_line::BatonCommand;
 use super::settings::EVENTS;
+use super::wired::Wired;
 
+mod plugins;
+mod probe;
 mod sessions;
 
 use sessions::{bridge_freshness, hook_errors_in_transcripts};
@@ -40,17 +41,34 @@ impl Check {
     }
 }
 
-/// Seconds a wired command may take before the doctor kills it and says so.
-const RUN_LIMIT: Duration = Duration::from_secs(5);
+/// Where a wired command comes from: a settings file, or an installed baton plugin.
+#[derive(Debug, Clone, PartialEq)]
+enum Source {
+    Settings(Scope),
+    /// An installed plugin (`baton@<marketplace>`) and its directory: its hooks run with
+    /// `CLAUDE_PLUGIN_ROOT` set to it.
+    Plugin {
+        id: String,
+        root: PathBuf,
+    },
+}
 
-/// Runs every check for the user's settings and the project's (when it has any).
+/// What a wired command is for, which decides how it is probed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Role {
+    Statusline,
+    Hook,
+}
+
+/// Runs every check for the user's settings, the project's (when it has any) and an installed
+/// baton plugin.
 pub fn run(binary: &Path, project: Option<&Path>) -> Vec<Check> {
     let mut checks = vec![on_path(binary)];
     let mut scopes = vec![Scope::User];
     if let Some(dir) = project {
         scopes.push(Scope::Project(dir.to_path_buf()));
     }
-    let mut commands: Vec<(String, Scope)> = Vec::new();
+    let mut commands: Vec<(String, Source, Role)> = Vec::new();
     let mut wired_events: Vec<&str> = Vec::new();
     let mut statusline = false;
     for scope in &scopes {
@@ -64,20 +82,26 @@ pub fn run(binary: &Path, project: Option<&Path>) -> Vec<Check> {
                 "fix the JSON so Claude Code (and baton) can read it",
             )),
             Ok((value, _)) => {
-                if let Some(cmd) = value["statusLine"]["command"].as_str().filter(|c| is_baton_command(c)) {
+                let wired = Wired::from_settings(&value);
+                if let Some(cmd) = wired.statusline {
                     statusline = true;
-                    commands.push((cmd.to_owned(), scope.clone()));
+                    commands.push((cmd, Source::Settings(scope.clone()), Role::Statusline));
                 }
-                for (event, _) in EVENTS {
-                    let groups = value["hooks"][*event].as_array().cloned().unwrap_or_default();
-                    for hook in groups.iter().filter_map(|g| g["hooks"].as_array()).flatten() {
-                        if let Some(cmd) = hook["command"].as_str().filter(|c| is_baton_command(c)) {
-                            wired_events.push(event);
-                            commands.push((cmd.to_owned(), scope.clone()));
-                        }
-                    }
+                for (event, cmd) in wired.hooks {
+                    wired_events.push(event);
+                    commands.push((cmd, Source::Settings(scope.clone()), Role::Hook));
                 }
             }
+        }
+    }
+    for plugin in plugins::installed() {
+        for (event, cmd) in plugin.wired.hooks {
+            wired_events.push(event);
+            let source = Source::Plugin {
+                id: plugin.id.clone(),
+                root: plugin.root.clone(),
+            };
+            commands.push((cmd, source, Role::Hook));
         }
     }
     let where_ = scopes
@@ -105,20 +129,16 @@ pub fn run(binary: &Path, project: Option<&Path>) -> Vec<Check> {
         }
     }
     let mut seen = Vec::new();
-    commands.retain(|(c, _)| {
-        let new = !seen.contains(c);
-        seen.push(c.clone());
+    commands.retain(|entry| {
+        let new = !seen.contains(entry);
+        seen.push(entry.clone());
         new
     });
-    // A private scratch temp dir, so the runs leave no bridge file among the real ones.
-    let scratch = tempfile::Builder::new()
-        .prefix("baton-doctor-")
-        .tempdir_in(crate::fsx::temp_dir())
-        .or_else(|_| tempfile::tempdir());
-    match &scratch {
+    // A private scratch place (temp dir, home, project), so the probes touch no real file.
+    match probe::Scratch::new() {
         Ok(scratch) => {
-            for (command, scope) in &commands {
-                checks.push(command_runs(command, scope, binary, scratch.path()));
+            for (command, source, role) in &commands {
+                checks.push(command_runs(command, source, *role, binary, &scratch));
             }
         }
         Err(e) => checks.push(Check::fail(
@@ -159,14 +179,9 @@ fn canonical(path: &Path) -> PathBuf {
     path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
 }
 
-/// The binary a wired program names: a path (`~/` is the home directory), the plugin's shim
-/// when `CLAUDE_PLUGIN_ROOT` is set, or a bare name looked up on PATH.
+/// The binary a wired program names: a path (`~/` is the home directory) or a bare name
+/// looked up on PATH.
 fn resolve_program(program: &BatonCommand) -> Option<PathBuf> {
-    if program.is_plugin_form() {
-        let root = std::env::var_os("CLAUDE_PLUGIN_ROOT")?;
-        let rest = program.program.split_once('/').map_or("", |(_, r)| r);
-        return Some(Path::new(&root).join(rest));
-    }
     if let Some(rest) = program.program.strip_prefix("~/") {
         return Some(dirs::home_dir()?.join(rest));
     }
@@ -176,116 +191,95 @@ fn resolve_program(program: &BatonCommand) -> Option<PathBuf> {
     which(&program.program)
 }
 
-/// Runs a wired command with a real-looking payload and checks the hook contract; a command
-/// that runs a different baton binary than this one fails (its settings are stale).
-fn command_runs(command: &str, scope: &Scope, binary: &Path, scratch: &Path) -> Check {
+/// Probes a wired command for its role as Claude Code would run it (see [`probe`]); a
+/// command in the settings that runs a different baton binary than this one fails first (its
+/// settings are stale), and so does the plugin form outside a plugin.
+fn command_runs(command: &str, source: &Source, role: Role, binary: &Path, scratch: &probe::Scratch) -> Check {
     let Some(parsed) = BatonCommand::parse(command) else {
         return Check::fail(format!("`{command}` is not a baton command"), "run `baton install`");
     };
-    let reinstall = match scope {
-        Scope::User => format!("{} install", binary.display()),
-        Scope::Project(dir) => format!("{} install --project {}", binary.display(), dir.display()),
-    };
-    let Some(program) = resolve_program(&parsed) else {
-        if parsed.is_plugin_form() {
-            return Check::pass(format!(
-                "`{command}` is the plugin form: the plugin's bin/baton picks the binary"
-            ));
+    let (program, plugin_root, fix) = match source {
+        Source::Plugin { root, .. } => {
+            let rest = parsed.program.split_once('/').map_or("", |(_, r)| r);
+            (
+                root.join(rest),
+                Some(root.as_path()),
+                format!(
+                    "build the plugin's binary: run ./install.sh in {} (its bin/baton runs what that builds)",
+                    root.display()
+                ),
+            )
         }
-        return Check::fail(
-            format!("`{command}`: `{}` is not on PATH", parsed.program),
-            format!("run `{reinstall}`: it re-points baton's entries at this binary"),
-        );
-    };
-    if !program.is_file() {
-        return Check::fail(
-            format!("`{command}`: {} does not exist", program.display()),
-            format!("run `{reinstall}`: it re-points baton's entries at this binary"),
-        );
-    }
-    if !parsed.is_plugin_form() && canonical(&program) != canonical(binary) {
-        return Check::fail(
-            format!(
-                "`{command}` runs {}, not this baton ({})",
-                program.display(),
-                canonical(binary).display()
-            ),
-            format!(
-                "run `{reinstall}`: it re-points baton's entries at this binary (or run the doctor of the baton \
-                 you mean to use)"
-            ),
-        );
-    }
-    let mode = if parsed.mode == "statusline" {
-        "statusline"
-    } else {
-        "hook"
-    };
-    let payload = if mode == "statusline" {
-        r#"{"session_id":"baton-doctor","model":{"display_name":"Doctor"},"context_window":{"context_window_size":200000,"current_usage":{"input_tokens":1000}}}"#
-    } else {
-        r#"{"session_id":"baton-doctor","hook_event_name":"Stop","cwd":"/"}"#
-    };
-    match run_with_limit(&program, mode, payload, scratch, RUN_LIMIT) {
-        Ok(Ran::Exited(status, stderr)) if status.success() && stderr.is_empty() => {
-            Check::pass(format!("`{command}` runs and exits cleanly"))
+        Source::Settings(scope) => {
+            let reinstall = match scope {
+                Scope::User => format!("{} install", binary.display()),
+                Scope::Project(dir) => format!("{} install --project {}", binary.display(), dir.display()),
+            };
+            let repoint = format!("run `{reinstall}`: it re-points baton's entries at this binary");
+            if parsed.is_plugin_form() {
+                // Claude Code 2.1.197 refuses it: "Hook command references ${CLAUDE_PLUGIN_ROOT}
+                // but the hook is not associated with a plugin".
+                return Check::fail(
+                    format!(
+                        "`{command}` in {}: Claude Code sets CLAUDE_PLUGIN_ROOT only for a plugin's own \
+                         hooks (hooks/hooks.json), so from settings.json this never runs baton",
+                        scope
+                            .settings_path()
+                            .map(|p| p.display().to_string())
+                            .unwrap_or_default()
+                    ),
+                    format!("take the entry out of that file and run `{reinstall}`"),
+                );
+            }
+            let Some(program) = resolve_program(&parsed) else {
+                return Check::fail(format!("`{command}`: `{}` is not on PATH", parsed.program), repoint);
+            };
+            if !program.is_file() {
+                return Check::fail(format!("`{command}`: {} does not exist", program.display()), repoint);
+            }
+            if canonical(&program) != canonical(binary) {
+                return Check::fail(
+                    format!(
+                        "`{command}` runs {}, not this baton ({})",
+                        program.display(),
+                        canonical(binary).display()
+                    ),
+                    format!("{repoint} (or run the doctor of the baton you mean to use)"),
+                );
+            }
+            (
+                program,
+                None,
+                format!("{repoint}; Claude Code shows a failing hook as an error"),
+            )
         }
-        Ok(Ran::Exited(status, stderr)) => Check::fail(
-            format!(
-                "`{command}` exited {:?} with stderr {:?}",
-                status.code(),
-                String::from_utf8_lossy(&stderr)
-            ),
-            format!("run `{reinstall}`; Claude Code shows this as a hook error"),
-        ),
-        Ok(Ran::TimedOut) => Check::fail(
-            format!("`{command}` did not finish in {}s (killed)", RUN_LIMIT.as_secs()),
+    };
+    // The command line's own mode word runs: a statusLine wired as `baton hook` must fail.
+    let (result, does) = if role == Role::Statusline {
+        (
+            probe::statusline(&program, &parsed.mode, plugin_root, scratch),
+            "prints the status line and writes the bridge file",
+        )
+    } else {
+        (
+            probe::monitor(&program, &parsed.mode, plugin_root, scratch),
+            "warns the agent at 15% context left (a PostToolUse probe)",
+        )
+    };
+    let command = match source {
+        Source::Plugin { id, .. } => format!("{command}` (plugin {id})"),
+        Source::Settings(_) => format!("{command}`"),
+    };
+    let command = format!("`{command}");
+    match result {
+        Ok(()) => Check::pass(format!("{command} {does}")),
+        Err(probe::Failure::Wrong(what)) => Check::fail(format!("{command} {what}"), fix),
+        Err(probe::Failure::TimedOut) => Check::fail(
+            format!("{command} did not finish in {}s (killed)", probe::RUN_LIMIT.as_secs()),
             "Claude Code kills hooks that hang; set BATON_LOG=/tmp/baton.log and run it again to see where it waits",
         ),
-        Err(e) => Check::fail(format!("`{command}` cannot run: {e}"), format!("run `{reinstall}`")),
+        Err(probe::Failure::Spawn(e)) => Check::fail(format!("{command} cannot run: {e}"), fix),
     }
-}
-
-enum Ran {
-    Exited(std::process::ExitStatus, Vec<u8>),
-    TimedOut,
-}
-
-/// Runs `program mode` with `payload` on stdin and `TMPDIR` set to `scratch`; kills it after `limit`.
-fn run_with_limit(program: &Path, mode: &str, payload: &str, scratch: &Path, limit: Duration) -> std::io::Result<Ran> {
-    let mut child = Command::new(program)
-        .arg(mode)
-        .env("TMPDIR", scratch)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()?;
-    if let Some(mut stdin) = child.stdin.take() {
-        let _ = stdin.write_all(payload.as_bytes());
-    }
-    let (send, receive) = std::sync::mpsc::channel();
-    if let Some(mut stderr) = child.stderr.take() {
-        std::thread::spawn(move || {
-            let mut buf = Vec::new();
-            let _ = std::io::Read::read_to_end(&mut stderr, &mut buf);
-            let _ = send.send(buf);
-        });
-    }
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait()? {
-            break status;
-        }
-        if started.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Ok(Ran::TimedOut);
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    // A child it left behind may hold stderr open: take what came within a moment.
-    let stderr = receive.recv_timeout(Duration::from_millis(500)).unwrap_or_default();
-    Ok(Ran::Exited(status, stderr))
 }
 
 fn which(program: &str) -> Option<PathBuf> {

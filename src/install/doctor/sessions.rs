@@ -117,8 +117,8 @@ pub(super) fn hook_errors_in_transcripts() -> Check {
         None => Check::pass("no failed baton hook runs in recent transcripts"),
         Some((command, said)) => Check::fail(
             format!(
-                "{} failed baton hook run(s) in recent transcripts; the last: `{command}`{}",
-                failures.len(),
+                "{} in recent transcripts; the last: `{command}`{}",
+                crate::words::count(failures.len(), "failed baton hook run", "failed baton hook runs"),
                 if said.is_empty() {
                     String::new()
                 } else {

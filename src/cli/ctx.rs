@@ -1,0 +1,423 @@
+//! `baton ctx`: the versioned context store (`.baton/context.json` and its journal). Parses
+//! the action and its options, calls the store, prints; repairs the store reports go to stderr.
+
+use serde_json::{Value, json};
+
+use super::Command;
+use super::ctx_args::{Args, batch_changes, json_arg, parse_path, read_stdin, value_arg, value_text, version_word};
+use super::ctx_view as view;
+use crate::error::{Error, Result};
+use crate::planning::Project;
+use crate::store::ops::{self, Op};
+use crate::store::path::DocPath;
+use crate::store::write::{Change, LOCK_WAIT, Writer};
+use crate::store::{Store, Versioned, document, reference, workflow};
+
+/// `baton ctx`.
+pub const CTX: Command = Command {
+    name: "ctx",
+    summary: "The versioned context store agents share (.baton/context.json): get, set, inputs, history",
+    help: "\
+baton ctx: one shared, versioned JSON document per project (.baton/context.json), in the shape
+of BMAD's context-manager proposal, that an orchestrator and its agents read and write
+
+Usage: baton ctx init [--project NAME] [--workflow TYPE] [--from FILE]
+       baton ctx show [--at V] [--json]
+       baton ctx get PATH [--resolve] [--at V] [--raw]
+       baton ctx set PATH VALUE | --file F | --stdin      [--as NAME]
+       baton ctx delete PATH                              [--as NAME]
+       baton ctx agent NAME --status pending|in_progress|completed|failed
+       baton ctx output AGENT ARTIFACT [--file P] [--data JSON] [--quality Q]
+       baton ctx inputs --workflow FILE --step N [--json]
+       baton ctx log [-n N | --all] [--json]
+       baton ctx diff V1 [V2] [--json]
+       baton ctx rollback V
+       baton ctx compact --keep N
+       baton ctx validate [--json]
+       baton ctx batch --stdin | --file F                 (one version per JSON line)
+
+PATH is dotted (agents.analyst.outputs.project_brief; numbers index lists) or a JSON Pointer
+(/global_context/technical_stack/preferences/0) for keys that contain dots. VALUE is JSON, or
+a plain string when it is not valid JSON. A string \"@agents.analyst.outputs.project_brief\"
+anywhere in the document is a reference: `get --resolve`, step inputs and the SubagentStart
+hook replace it by that value (to any depth; a dangling or cyclic reference is an error that
+names the chain). \"@@text\" is the literal \"@text\".
+
+Options:
+  --json           Print JSON
+  --resolve        Resolve references in the value
+  --at V           Read version V instead of the current one
+  --raw            Print a string value without quotes
+  --as NAME        The writer recorded in the journal (default $BATON_AGENT, else unknown)
+  --file F         set/batch: read from file F; output: the artifact's file_path
+  --stdin          set/batch: read from stdin
+  --project NAME   init: project_name (default: the directory's name)
+  --workflow T     init: workflow_type; inputs: the workflow file (YAML or JSON)
+  --from FILE      init: start from an existing document
+  --step N         inputs: the step (its `step:` value, else its position)
+  --status S       agent: pending, in_progress, completed or failed
+  --data JSON      output: structured_data
+  --quality Q      output: quality_score (a number)
+  --keep N         compact: keep the newest N versions
+  --all            log: every entry (default: the newest 20)
+
+History: every write is a journal entry (version, time, writer, git HEAD, change) in
+.baton/context/, and context_version advances (1.0.2 → 1.0.3, or 7 → 8). `rollback V` writes
+a new version equal to V (only context_version moves on); history is never rewritten. A
+snapshot is kept whenever the changes since the last one add up to the document's size, so
+reading any version costs at most about two reads of the document. A torn last journal line
+is dropped, a missing or damaged document rebuilt from the journal (both said on stderr).
+
+Steps (`inputs`) in the proposal's form: step, name, agent, context_inputs[{source,
+extract[], as}], context_validation{required[], optional[]}, context_transformation[{transform,
+to, method}]. Extracted keys are looked up in the artifact's structured_data too. Methods
+rename, copy, pick (fields), flatten, join (separator), split, count, unique, sort, keys,
+values, first, last, lowercase, uppercase run in baton; any other method is handed to the
+agent as an instruction. Exit 1 when a required input is missing (all are listed).
+
+Hooks: with a store present, SubagentStart gives the starting agent its
+agents.<agent_type>.inputs (resolved) and marks it in_progress; SubagentStop records
+completed or failed.
+
+Exit status: 0 ok, 1 failed (validation, missing input or value, damaged store), 2 usage.
+
+Examples:
+  baton ctx init --project task-app --workflow greenfield-fullstack
+  baton ctx output analyst project_brief --file brief.md --data '{\"users\": [\"leads\"]}' --as analyst
+  baton ctx set agents.pm.inputs.project_brief @agents.analyst.outputs.project_brief
+  baton ctx get agents.pm.inputs --resolve
+  baton ctx inputs --workflow workflow.yaml --step 2
+  baton ctx log -n 5
+  baton ctx rollback 12
+",
+    run: Some(run),
+};
+
+fn run(parser: &mut lexopt::Parser) -> Result<()> {
+    let args = super::ctx_args::parse(parser)?;
+    let Some(action) = args.words.first().cloned() else {
+        return Err(Error::Usage(
+            "name an action: init, show, get, set, delete, agent, output, inputs, log, diff, rollback, compact, validate or batch".into(),
+        ));
+    };
+    let mut notes = Vec::new();
+    let result = dispatch(&action, &args, &mut notes);
+    for note in &notes {
+        eprintln!("baton ctx: {note}");
+    }
+    result
+}
+
+fn dispatch(action: &str, a: &Args, notes: &mut Vec<String>) -> Result<()> {
+    let store = || -> Result<Store> {
+        let store = Store::of(&Project::current_or_here()?);
+        if store.exists() {
+            Ok(store)
+        } else {
+            Err(store.missing())
+        }
+    };
+    match action {
+        "init" => {
+            a.check(
+                action,
+                &["--project", "--workflow", "--from", "--as", "--json"],
+                0..=0,
+                "init [--project NAME] [--workflow TYPE] [--from FILE]",
+            )?;
+            init(a)
+        }
+        "show" => {
+            a.check(action, &["--at", "--json"], 0..=0, "show [--at V] [--json]")?;
+            let store = store()?;
+            let current = read(&store, a.at, notes)?;
+            if a.json {
+                return super::print(&String::from_utf8_lossy(&crate::store::document_bytes(&current.doc)));
+            }
+            super::print(&view::summary(&store, &current)?)
+        }
+        "get" => {
+            a.check(
+                action,
+                &["--resolve", "--at", "--raw", "--json"],
+                1..=1,
+                "get PATH [--resolve] [--at V] [--raw]",
+            )?;
+            let path = parse_path(a.word(1))?;
+            let current = read(&store()?, a.at, notes)?;
+            let value = if a.resolve {
+                reference::resolve(&current.doc, &path).map_err(|e| Error::Failed(e.to_string()))?
+            } else {
+                path.get(&current.doc)
+                    .map_err(|e| Error::Failed(format!("nothing at {}: {}", e.path, e.reason)))?
+                    .clone()
+            };
+            match (&value, a.raw) {
+                (Value::String(s), true) => super::print(&format!("{s}\n")),
+                _ => super::print(&format!(
+                    "{}\n",
+                    serde_json::to_string_pretty(&value).unwrap_or_default()
+                )),
+            }
+        }
+        "set" => {
+            a.check(
+                action,
+                &["--file", "--stdin", "--as", "--json"],
+                1..=2,
+                "set PATH VALUE | --file F | --stdin [--as NAME]",
+            )?;
+            let path = parse_path(a.word(1))?;
+            let value = value_arg(a, 2)?;
+            let cmd = format!("set {path}");
+            write(&store()?, a, notes, &cmd, |_| Ok(vec![Op::set(&path, value)]))
+        }
+        "delete" => {
+            a.check(action, &["--as", "--json"], 1..=1, "delete PATH [--as NAME]")?;
+            let path = parse_path(a.word(1))?;
+            let cmd = format!("delete {path}");
+            write(&store()?, a, notes, &cmd, |current| {
+                path.get(&current.doc)
+                    .map_err(|e| Error::Failed(format!("nothing to delete at {}: {}", e.path, e.reason)))?;
+                Ok(vec![Op::delete(&path)])
+            })
+        }
+        "agent" => {
+            a.check(
+                action,
+                &["--status", "--as", "--json"],
+                1..=1,
+                "agent NAME --status pending|in_progress|completed|failed",
+            )?;
+            let status = a
+                .status
+                .as_deref()
+                .filter(|s| document::STATUSES.contains(s))
+                .ok_or_else(|| {
+                    Error::Usage(format!(
+                        "agent needs --status with one of: {}",
+                        document::STATUSES.join(", ")
+                    ))
+                })?;
+            let path = DocPath::root().child("agents").child(a.word(1)).child("status");
+            let cmd = format!("agent {} --status {status}", a.word(1));
+            write(&store()?, a, notes, &cmd, |_| Ok(vec![Op::set(&path, json!(status))]))
+        }
+        "output" => {
+            a.check(
+                action,
+                &["--file", "--data", "--stdin", "--quality", "--as", "--json"],
+                2..=2,
+                "output AGENT ARTIFACT [--file P] [--data JSON] [--quality Q]",
+            )?;
+            let data = match (&a.data, a.stdin) {
+                (Some(text), false) => Some(json_arg(text, "--data")?),
+                (None, true) => Some(json_arg(&read_stdin()?, "the data on stdin")?),
+                (None, false) => None,
+                (Some(_), true) => {
+                    return Err(Error::Usage("output: give --data or --stdin, not both".into()));
+                }
+            };
+            let file = a.file.as_ref().map(|f| f.display().to_string());
+            let record = document::artifact(file.as_deref(), data, a.quality, &crate::agents::ledger::now());
+            let path = DocPath::root()
+                .child("agents")
+                .child(a.word(1))
+                .child("outputs")
+                .child(a.word(2));
+            let cmd = format!("output {} {}", a.word(1), a.word(2));
+            write(&store()?, a, notes, &cmd, |_| Ok(vec![Op::set(&path, record)]))
+        }
+        "inputs" => {
+            a.check(
+                action,
+                &["--workflow", "--step", "--json", "--at"],
+                0..=0,
+                "inputs --workflow FILE --step N [--json]",
+            )?;
+            let (Some(file), Some(step)) = (&a.workflow, &a.step) else {
+                return Err(Error::Usage(
+                    "usage: baton ctx inputs --workflow FILE --step N [--json]".into(),
+                ));
+            };
+            let step = workflow::load_step(std::path::Path::new(file), step)?;
+            let current = read(&store()?, a.at, notes)?;
+            let payload = workflow::build(&step, &current.doc)?;
+            super::print(&if a.json {
+                format!("{:#}\n", json!(payload))
+            } else {
+                view::payload(&payload)
+            })?;
+            view::payload_verdict(&payload)
+        }
+        "log" => {
+            a.check(action, &["-n", "--all", "--json"], 0..=0, "log [-n N | --all] [--json]")?;
+            let limit = if a.all { None } else { Some(a.limit.unwrap_or(20)) };
+            let (entries, oldest) = store()?.log(limit)?;
+            if a.json {
+                return super::print(&format!("{:#}\n", json!({"oldest": oldest, "entries": entries})));
+            }
+            super::print(&view::log(&entries, oldest))
+        }
+        "diff" => {
+            a.check(action, &["--json"], 1..=2, "diff V1 [V2] [--json]")?;
+            let store = store()?;
+            let from = version_word(a.word(1))?;
+            let (old, new) = (
+                store.version_at(from)?,
+                match a.words.get(2) {
+                    Some(v) => store.version_at(version_word(v)?)?,
+                    None => store.read_current(LOCK_WAIT, notes)?.doc,
+                },
+            );
+            let changes = ops::diff(&old, &new);
+            super::print(&if a.json {
+                format!("{:#}\n", view::diff_json(&changes, &old))
+            } else {
+                view::diff(&changes, &old)
+            })
+        }
+        "rollback" => {
+            a.check(action, &["--as", "--json"], 1..=1, "rollback V [--as NAME]")?;
+            let target = version_word(a.word(1))?;
+            let store = store()?;
+            let cmd = format!("rollback {target}");
+            write(&store.clone(), a, notes, &cmd, |current| {
+                let mut wanted = store.version_at(target)?;
+                if let Some(next) = document::advance_version(current.doc.get("context_version"), current.version + 1)
+                    && wanted.is_object()
+                {
+                    wanted["context_version"] = next;
+                }
+                Ok(ops::diff(&current.doc, &wanted))
+            })
+        }
+        "compact" => {
+            a.check(action, &["--keep", "--json"], 0..=0, "compact --keep N")?;
+            let keep = a
+                .keep
+                .filter(|k| *k >= 1)
+                .ok_or_else(|| Error::Usage("compact needs --keep N (at least 1)".into()))?;
+            let done = store()?.compact(keep, notes)?;
+            super::print(&if a.json {
+                format!("{:#}\n", json!(done))
+            } else {
+                view::compacted(&done)
+            })
+        }
+        "validate" => {
+            a.check(action, &["--json"], 0..=0, "validate [--json]")?;
+            let report = store()?.validate(notes)?;
+            super::print(&if a.json {
+                format!("{:#}\n", json!(report))
+            } else {
+                view::report(&report)
+            })?;
+            match report.problems.len() {
+                0 => Ok(()),
+                n => Err(Error::Failed(format!(
+                    "the context store has {n} problem{}",
+                    if n == 1 { "" } else { "s" }
+                ))),
+            }
+        }
+        "batch" => {
+            a.check(
+                action,
+                &["--file", "--stdin", "--as", "--json"],
+                0..=0,
+                "batch --stdin | --file F [--as NAME]",
+            )?;
+            let changes = batch_changes(&value_text(a, 1)?)?;
+            let store = store()?;
+            let writer = Writer::identify(a.as_name.as_deref(), store.root())?;
+            let done = store.write_batch(&writer, notes, changes)?;
+            if a.json {
+                return super::print(&format!("{}\n", json!({"first": done.first, "last": done.last})));
+            }
+            super::print(&format!("Wrote versions {} to {}.\n", done.first, done.last))
+        }
+        other => Err(Error::Usage(format!(
+            "unknown action '{other}'; the actions are init, show, get, set, delete, agent, output, inputs, log, diff, rollback, compact, validate, batch"
+        ))),
+    }
+}
+
+fn init(a: &Args) -> Result<()> {
+    let project = Project::current_or_here()?;
+    let store = Store::of(&project);
+    let mut doc = match &a.from {
+        Some(file) => {
+            let text = std::fs::read_to_string(file).map_err(|e| Error::io(file, e))?;
+            let doc: Value =
+                serde_json::from_str(&text).map_err(|e| Error::invalid(file, format!("not a JSON document: {e}")))?;
+            if !doc.is_object() {
+                return Err(Error::invalid(file, "the context document must be a JSON object"));
+            }
+            doc
+        }
+        None => {
+            let name = project
+                .root
+                .file_name()
+                .map_or("project".into(), |n| n.to_string_lossy().into_owned());
+            let session = std::env::var("CLAUDE_CODE_SESSION_ID").ok();
+            document::skeleton(&name, None, session.as_deref())
+        }
+    };
+    if let Some(root) = doc.as_object_mut() {
+        if let Some(name) = &a.project {
+            root.insert("project_name".into(), json!(name));
+        }
+        if let Some(kind) = &a.workflow {
+            root.insert("workflow_type".into(), json!(kind));
+        }
+    }
+    let writer = Writer::identify(a.as_name.as_deref(), &project.root)?;
+    store.create(&writer, doc)?;
+    if a.json {
+        return super::print(&format!("{}\n", json!({"version": 1, "document": store.document})));
+    }
+    super::print(&format!(
+        "Started the context store: {} (version 1). `baton ctx show` shows it.\n",
+        store.document.display()
+    ))
+}
+
+/// The current document, or version `at`.
+fn read(store: &Store, at: Option<u64>, notes: &mut Vec<String>) -> Result<Versioned> {
+    match at {
+        Some(version) => Ok(Versioned {
+            doc: store.version_at(version)?,
+            version,
+        }),
+        None => store.read_current(LOCK_WAIT, notes),
+    }
+}
+
+/// Writes one version and prints it.
+fn write(
+    store: &Store,
+    a: &Args,
+    notes: &mut Vec<String>,
+    cmd: &str,
+    make: impl FnOnce(&Versioned) -> Result<Vec<Op>>,
+) -> Result<()> {
+    let writer = Writer::identify(a.as_name.as_deref(), store.root())?;
+    let done = store.write(&writer, LOCK_WAIT, notes, |current| {
+        Ok(Change {
+            cmd: cmd.to_owned(),
+            ops: make(current)?,
+        })
+    })?;
+    if a.json {
+        return super::print(&format!(
+            "{}\n",
+            json!({"version": done.last, "changed": done.last >= done.first})
+        ));
+    }
+    if done.last < done.first {
+        return super::print(&format!("Nothing changed (version {}).\n", done.last));
+    }
+    super::print(&format!("Version {}: {cmd}\n", done.last))
+}

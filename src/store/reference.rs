@@ -1,0 +1,274 @@
+//! References: a string `"@agents.analyst.outputs.project_brief"` (or `"@/json/pointer"`)
+//! anywhere in the document stands for the value at that path. Resolving replaces every
+//! reference by its value, through references to references at any depth and through a
+//! reference in the middle of a path. A reference to a missing value (dangling) or one that
+//! leads back to itself (a cycle) is an error naming where it is and the chain that led there.
+//! `"@@text"` is the literal string `"@text"`.
+
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+use super::path::{DocPath, PathError};
+
+/// Most values one resolution may produce: references that fan out (a list of references to
+/// lists of references…) cannot blow up memory.
+const MAX_VALUES: usize = 2_000_000;
+
+/// Why a resolution failed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RefError {
+    /// The path asked for does not exist (no reference involved).
+    Missing(PathError),
+    /// A reference points at nothing. `chain`: the references followed, the last one dangling.
+    Dangling { chain: Vec<Hop>, reason: String },
+    /// Following references comes back to a value being resolved.
+    Cycle { chain: Vec<Hop> },
+    /// A reference is not a usable path.
+    Malformed { at: DocPath, error: PathError },
+    /// The references expand to too many values.
+    TooLarge,
+}
+
+/// One reference followed: where it is written and what it points at.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hop {
+    pub at: DocPath,
+    pub target: DocPath,
+}
+
+impl fmt::Display for RefError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let chain = |hops: &[Hop]| {
+            let mut parts: Vec<String> = hops.iter().map(|h| h.at.to_string()).collect();
+            if let Some(last) = hops.last() {
+                parts.push(format!("@{}", last.target));
+            }
+            parts.join(" → ")
+        };
+        match self {
+            Self::Missing(e) => write!(f, "nothing at {}: {}", e.path, e.reason),
+            Self::Dangling { chain: hops, reason } => {
+                let last = hops.last().map(|h| h.at.to_string()).unwrap_or_default();
+                write!(f, "dangling reference at {last}: {} ({reason})", chain(hops))
+            }
+            Self::Cycle { chain: hops } => {
+                let first = hops.first().map(|h| h.at.to_string()).unwrap_or_default();
+                write!(f, "reference cycle at {first}: {}", chain(hops))
+            }
+            Self::Malformed { at, error } => write!(f, "bad reference at {at}: {error}"),
+            Self::TooLarge => write!(f, "references expand to more than {MAX_VALUES} values"),
+        }
+    }
+}
+
+/// The target of a reference string; `None` when the string is not a reference.
+pub fn target(text: &str) -> Option<Result<DocPath, PathError>> {
+    let rest = text.strip_prefix('@')?;
+    if rest.is_empty() || rest.starts_with('@') || rest.contains(char::is_whitespace) {
+        return None;
+    }
+    Some(DocPath::parse(rest))
+}
+
+/// Every reference in `value` (at `at`), with its location, for validation.
+pub fn references_in(value: &Value, at: &DocPath, found: &mut Vec<(DocPath, String)>) {
+    match value {
+        Value::String(s) if target(s).is_some() => found.push((at.clone(), s.clone())),
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                references_in(item, &at.child(i.to_string()), found);
+            }
+        }
+        Value::Object(map) => {
+            for (key, item) in map {
+                references_in(item, &at.child(key.clone()), found);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The value at `path` with every reference in it resolved; references met on the way down
+/// the path are followed too.
+pub fn resolve(doc: &Value, path: &DocPath) -> Result<Value, RefError> {
+    resolve_within(doc, path, MAX_VALUES)
+}
+
+fn resolve_within(doc: &Value, path: &DocPath, limit: usize) -> Result<Value, RefError> {
+    let mut resolver = Resolver {
+        doc,
+        produced: 0,
+        limit,
+    };
+    let (value, location, chain) = resolver.locate(path, Vec::new())?;
+    resolver.deep(value, &location, &chain)
+}
+
+struct Resolver<'a> {
+    doc: &'a Value,
+    produced: usize,
+    limit: usize,
+}
+
+impl<'a> Resolver<'a> {
+    /// Walks `path`, following a reference wherever one stands in the way; returns the value,
+    /// its real location in the document, and the references followed.
+    fn locate(&mut self, path: &DocPath, mut chain: Vec<Hop>) -> Result<(&'a Value, DocPath, Vec<Hop>), RefError> {
+        let mut current = self.doc;
+        let mut location = DocPath::root();
+        let tokens = path.tokens();
+        let mut i = 0;
+        loop {
+            if i < tokens.len()
+                && let Value::String(s) = current
+                && let Some(parsed) = target(s)
+            {
+                let hop = self.hop(&location, parsed, &chain)?;
+                chain.push(hop.clone());
+                let (value, real, longer) = self.locate(&hop.target, chain)?;
+                current = value;
+                location = real;
+                chain = longer;
+                continue;
+            }
+            let Some(token) = tokens.get(i) else {
+                return Ok((current, location, chain));
+            };
+            let next = location.child(token.clone());
+            current = match super::path::step(current, token) {
+                Ok(value) => value,
+                Err(why) => {
+                    let reason = format!("{} {why}", shown(&location));
+                    return Err(match chain.is_empty() {
+                        true => RefError::Missing(PathError {
+                            path: path.to_string(),
+                            reason,
+                        }),
+                        false => RefError::Dangling { chain, reason },
+                    });
+                }
+            };
+            location = next;
+            i += 1;
+        }
+    }
+
+    /// A reference at `at` to `parsed`, checked for cycles against the references being followed.
+    fn hop(&self, at: &DocPath, parsed: Result<DocPath, PathError>, chain: &[Hop]) -> Result<Hop, RefError> {
+        let target = parsed.map_err(|error| RefError::Malformed { at: at.clone(), error })?;
+        let hop = Hop { at: at.clone(), target };
+        // Resolving a value that holds a reference being followed would never end.
+        if hop.target.contains(at) || chain.iter().any(|h| hop.target.contains(&h.at)) {
+            let mut hops = chain.to_vec();
+            hops.push(hop);
+            return Err(RefError::Cycle { chain: hops });
+        }
+        Ok(hop)
+    }
+
+    /// A copy of `value` (found at `at`) with every reference replaced by its resolved value.
+    fn deep(&mut self, value: &'a Value, at: &DocPath, chain: &[Hop]) -> Result<Value, RefError> {
+        self.produced += 1;
+        if self.produced > self.limit {
+            return Err(RefError::TooLarge);
+        }
+        match value {
+            Value::String(s) => match target(s) {
+                Some(parsed) => {
+                    let hop = self.hop(at, parsed, chain)?;
+                    let mut longer = chain.to_vec();
+                    longer.push(hop.clone());
+                    let (found, real, longer) = self.locate(&hop.target, longer)?;
+                    self.deep(found, &real, &longer)
+                }
+                None if s.starts_with("@@") => Ok(Value::String(s[1..].to_owned())),
+                None => Ok(value.clone()),
+            },
+            Value::Array(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    out.push(self.deep(item, &at.child(i.to_string()), chain)?);
+                }
+                Ok(Value::Array(out))
+            }
+            Value::Object(map) => {
+                let mut out = Map::new();
+                for (key, item) in map {
+                    out.insert(key.clone(), self.deep(item, &at.child(key.clone()), chain)?);
+                }
+                Ok(Value::Object(out))
+            }
+            other => Ok(other.clone()),
+        }
+    }
+}
+
+fn shown(path: &DocPath) -> String {
+    if path.tokens().is_empty() {
+        "the document".to_owned()
+    } else {
+        path.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn get(doc: &Value, path: &str) -> Result<Value, RefError> {
+        resolve(doc, &DocPath::parse(path).unwrap())
+    }
+
+    #[test]
+    fn nested_references_resolve_to_any_depth() {
+        let doc = json!({
+            "a": {"brief": {"users": ["x"]}},
+            "b": {"brief": "@a.brief", "list": ["@a.brief.users", "@@literal", "@ not a ref"]},
+            "c": {"via": "@b.brief", "deep": "@/b/list/0"}
+        });
+        assert_eq!(get(&doc, "c.via").unwrap(), json!({"users": ["x"]}));
+        assert_eq!(get(&doc, "c.deep").unwrap(), json!(["x"]));
+        assert_eq!(get(&doc, "b.list").unwrap(), json!([["x"], "@literal", "@ not a ref"]));
+        // A reference in the middle of the path is followed.
+        assert_eq!(get(&doc, "c.via.users.0").unwrap(), json!("x"));
+    }
+
+    #[test]
+    fn dangling_references_name_the_chain() {
+        let doc = json!({"pm": {"inputs": {"brief": "@mid.ref"}}, "mid": {"ref": "@analyst.outputs.brief"},
+                         "analyst": {"status": "pending"}});
+        let err = get(&doc, "pm.inputs").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "dangling reference at mid.ref: pm.inputs.brief → mid.ref → @analyst.outputs.brief \
+             (analyst has no key 'outputs')"
+        );
+        assert!(matches!(get(&doc, "pm.nothing").unwrap_err(), RefError::Missing(_)));
+    }
+
+    #[test]
+    fn cycles_are_errors_not_hangs() {
+        let doc = json!({"a": "@b", "b": {"c": "@a"}, "self": {"x": "@self"}, "p": "@q.r", "q": "@p"});
+        let err = get(&doc, "a").unwrap_err();
+        assert!(matches!(err, RefError::Cycle { .. }), "{err}");
+        assert_eq!(err.to_string(), "reference cycle at a: a → b.c → @a");
+        assert!(matches!(get(&doc, "self").unwrap_err(), RefError::Cycle { .. }));
+        assert!(matches!(get(&doc, "p").unwrap_err(), RefError::Cycle { .. }));
+        // A sibling reference inside the same object is no cycle.
+        let ok = json!({"o": {"x": 1, "y": "@o.x"}});
+        assert_eq!(get(&ok, "o").unwrap(), json!({"x": 1, "y": 1}));
+    }
+
+    #[test]
+    fn fan_out_is_bounded() {
+        let mut doc = json!({"l0": [1, 2, 3, 4, 5, 6, 7, 8]});
+        for level in 1..8 {
+            let below = format!("@l{}", level - 1);
+            doc[format!("l{level}")] = json!(vec![below; 8]);
+        }
+        let path = DocPath::parse("l7").unwrap();
+        assert_eq!(resolve_within(&doc, &path, 10_000).unwrap_err(), RefError::TooLarge);
+    }
+}

@@ -1,0 +1,115 @@
+//! `bench/hooks.sh --check` and `bench/report.sh --check` fail, saying why, when they cannot
+//! measure what they promise: a build that fails (never a stale binary measured instead), or
+//! a tool to compare against (GSD, ccusage) that npm could not install. Stand-ins for cargo,
+//! rustc and npm on PATH make each failure happen without a build or the network.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::common::baton_bin;
+
+const TRIPLE: &str = "x86_64-unknown-linux-gnu";
+
+/// A directory of stand-in tools put first on PATH, and a target dir holding a binary from
+/// an earlier build (where a plain `cargo build --release` puts it).
+struct Bench {
+    _root: tempfile::TempDir,
+    tools: PathBuf,
+    target: PathBuf,
+}
+
+impl Bench {
+    fn new() -> Self {
+        let root = tempfile::tempdir().unwrap();
+        let tools = root.path().join("tools");
+        let target = root.path().join("target");
+        let stale = target.join("release/baton");
+        std::fs::create_dir_all(&tools).unwrap();
+        std::fs::create_dir_all(stale.parent().unwrap()).unwrap();
+        std::fs::copy(baton_bin(), &stale).unwrap();
+        let bench = Self {
+            _root: root,
+            tools,
+            target,
+        };
+        bench.tool("rustc", &format!("echo 'host: {TRIPLE}'"));
+        bench
+    }
+
+    fn tool(&self, name: &str, body: &str) {
+        let path = self.tools.join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        crate::common::os::make_executable(&path);
+    }
+
+    /// Runs `bench/<script>` with `args`; a run that does not end within two minutes is
+    /// killed (it went on to measure instead of stopping).
+    fn run(&self, script: &str, args: &[&str]) -> (Option<i32>, String, String) {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let path = format!("{}:{}", self.tools.display(), std::env::var("PATH").unwrap_or_default());
+        let mut child = Command::new(repo.join("bench").join(script))
+            .args(args)
+            .env("PATH", path)
+            .env("CARGO_TARGET_DIR", &self.target)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if started.elapsed() > Duration::from_secs(120) {
+                let _ = child.kill();
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let out = child.wait_with_output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+}
+
+#[test]
+fn a_failed_build_fails_the_benchmarks_instead_of_measuring_an_old_binary() {
+    // Small data sets, so a script that goes on to measure the old binary ends soon.
+    for (script, small) in [("hooks.sh", ["--big-mb", "1"]), ("report.sh", ["--gb", "0.001"])] {
+        let bench = Bench::new();
+        bench.tool("cargo", "echo 'error: could not compile `baton`' >&2; exit 101");
+        bench.tool("npm", "exit 1");
+        let (code, stdout, stderr) = bench.run(script, &["--quick", "--check", small[0], small[1]]);
+        assert!(
+            matches!(code, Some(c) if c != 0),
+            "{script}: {code:?}\n{stdout}\n{stderr}"
+        );
+        assert!(stderr.contains("the build failed"), "{script}: {stderr}");
+        assert!(
+            !stdout.contains("PASS") && !stdout.contains("median"),
+            "{script} measured:\n{stdout}"
+        );
+    }
+}
+
+#[test]
+fn a_comparison_tool_npm_cannot_install_fails_the_check() {
+    for (script, tool) in [("hooks.sh", "GSD"), ("report.sh", "ccusage")] {
+        let bench = Bench::new();
+        bench.tool("npm", "echo 'npm ERR! network request failed' >&2; exit 1");
+        let (code, stdout, stderr) = bench.run(script, &["--no-build", "--quick", "--check"]);
+        assert_eq!(code, Some(1), "{script}: {stdout}\n{stderr}");
+        assert!(
+            stderr.contains("npm could not install")
+                && stderr.contains(&format!("the {tool}"))
+                && stderr.contains("FAIL"),
+            "{script}: {stderr}"
+        );
+        assert!(
+            !stdout.contains("SKIP") && !stdout.contains("PASS"),
+            "{script}:\n{stdout}"
+        );
+    }
+}

@@ -1,0 +1,196 @@
+//! The proposal's example document loads and validates unchanged; references resolve nested,
+//! through the middle of a path, in pointer form and for keys with dots; cycles and dangling
+//! references are errors that name the chain.
+
+use serde_json::{Value, json};
+
+use super::{bmad, ctx, document, example_store, get, ok};
+use crate::common::Sandbox;
+
+#[test]
+fn the_proposals_example_document_loads_and_validates_unchanged() {
+    let sandbox = Sandbox::new();
+    example_store(&sandbox);
+    let example: Value = serde_json::from_slice(&std::fs::read(bmad("context-store-example.json")).unwrap()).unwrap();
+    let loaded = document(&sandbox);
+    assert_eq!(loaded, example);
+    assert_eq!(
+        serde_json::to_string(&loaded).unwrap(),
+        serde_json::to_string(&example).unwrap(),
+        "key order kept too"
+    );
+    let report = ok(&sandbox, &["validate"]);
+    assert!(report.contains("OK: the document matches the journal"), "{report}");
+    let summary = ok(&sandbox, &["show"]);
+    assert!(summary.contains("version 1 (context_version \"1.0.2\")"), "{summary}");
+    assert!(summary.contains("analyst  completed"), "{summary}");
+
+    // A copy put in place by hand (no journal yet) is adopted as version 1, unchanged.
+    let by_hand = Sandbox::new();
+    std::fs::create_dir_all(by_hand.project.join(".baton")).unwrap();
+    std::fs::copy(
+        bmad("context-store-example.json"),
+        by_hand.project.join(".baton/context.json"),
+    )
+    .unwrap();
+    let out = ctx(&by_hand, &["validate"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(
+        out.stderr.contains("had no journal: it is now version 1"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(document(&by_hand), example);
+}
+
+#[test]
+fn references_resolve_nested_and_through_paths() {
+    let sandbox = Sandbox::new();
+    example_store(&sandbox);
+    // Unresolved, a reference is the string; resolved, the analyst's artifact.
+    assert_eq!(
+        get(&sandbox, &["agents.pm.inputs.project_brief"]),
+        json!("@agents.analyst.outputs.project_brief")
+    );
+    let brief = get(&sandbox, &["agents.pm.inputs.project_brief", "--resolve"]);
+    assert_eq!(
+        brief["structured_data"]["target_users"],
+        json!(["team_leads", "team_members"])
+    );
+    // A reference to a reference, inside a list, and a path through a reference.
+    ok(
+        &sandbox,
+        &[
+            "set",
+            "agents.architect.inputs",
+            r#"{"brief": "@agents.pm.inputs.project_brief",
+        "stack": ["@/global_context/technical_stack/preferences/0", "@@not-a-reference"]}"#,
+        ],
+    );
+    let inputs = get(&sandbox, &["agents.architect.inputs", "--resolve"]);
+    assert_eq!(inputs["brief"]["quality_score"], json!(8.5));
+    assert_eq!(inputs["stack"], json!(["React", "@not-a-reference"]));
+    assert_eq!(
+        get(
+            &sandbox,
+            &[
+                "agents.architect.inputs.brief.structured_data.complexity_score",
+                "--resolve"
+            ]
+        ),
+        json!(7)
+    );
+    // Pointer form reaches keys with dots; a reference can too.
+    ok(
+        &sandbox,
+        &["set", "/global_context/versions/v1.2", r#"{"node": "20.x"}"#],
+    );
+    assert_eq!(get(&sandbox, &["/global_context/versions/v1.2/node"]), json!("20.x"));
+    ok(
+        &sandbox,
+        &[
+            "set",
+            "agents.devops.inputs.runtime",
+            "@/global_context/versions/v1.2/node",
+        ],
+    );
+    assert_eq!(
+        get(&sandbox, &["agents.devops.inputs", "--resolve"]),
+        json!({"runtime": "20.x"})
+    );
+    assert_eq!(
+        get(&sandbox, &["--", "/global_context/versions/v1.2"]),
+        json!({"node": "20.x"})
+    );
+    ok(&sandbox, &["validate"]);
+}
+
+#[test]
+fn dangling_and_cyclic_references_are_errors_naming_the_chain() {
+    let sandbox = Sandbox::new();
+    example_store(&sandbox);
+    ok(&sandbox, &["set", "agents.qa.inputs.prd", "@agents.pm.outputs.prd"]);
+    let out = ctx(&sandbox, &["get", "agents.qa.inputs", "--resolve"]);
+    assert_eq!(out.code, Some(1), "{out:?}");
+    assert!(
+        out.stderr.contains("dangling reference at agents.qa.inputs.prd: agents.qa.inputs.prd → @agents.pm.outputs.prd (agents.pm has no key 'outputs')"),
+        "{}",
+        out.stderr
+    );
+    // validate names it too, and fails.
+    let out = ctx(&sandbox, &["validate"]);
+    assert_eq!(out.code, Some(1), "{out:?}");
+    assert!(
+        out.stdout.contains("dangling reference at agents.qa.inputs.prd"),
+        "{}",
+        out.stdout
+    );
+
+    ok(&sandbox, &["set", "agents.qa.inputs.prd", "@global_context.loop.a"]);
+    ok(
+        &sandbox,
+        &[
+            "set",
+            "global_context.loop",
+            r#"{"a": "@global_context.loop.b", "b": {"c": "@global_context.loop.a"}}"#,
+        ],
+    );
+    let out = ctx(&sandbox, &["get", "agents.qa.inputs", "--resolve"]);
+    assert_eq!(out.code, Some(1), "{out:?}");
+    assert!(
+        out.stderr.contains("reference cycle at agents.qa.inputs.prd: agents.qa.inputs.prd → global_context.loop.a → global_context.loop.b.c → @global_context.loop.a"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.elapsed < std::time::Duration::from_secs(5), "a cycle must not hang");
+    let self_ref = ctx(&sandbox, &["set", "agents.qa.inputs.me", "@agents.qa"]);
+    assert_eq!(self_ref.code, Some(0));
+    let out = ctx(&sandbox, &["get", "agents.qa", "--resolve"]);
+    assert!(out.stderr.contains("reference cycle"), "{}", out.stderr);
+}
+
+#[test]
+fn bad_paths_and_values_are_usage_errors_that_say_what_to_do() {
+    let sandbox = Sandbox::new();
+    let out = ctx(&sandbox, &["show"]);
+    assert_eq!(out.code, Some(1));
+    assert!(out.stderr.contains("run `baton ctx init`"), "{}", out.stderr);
+    example_store(&sandbox);
+    let out = ctx(&sandbox, &["init"]);
+    assert_eq!(out.code, Some(1));
+    assert!(out.stderr.contains("already exists"), "{}", out.stderr);
+    for (args, expected) in [
+        (&["get", "agents..pm"][..], "for keys with dots use a JSON Pointer"),
+        (&["get"][..], "usage: baton ctx get PATH"),
+        (&["set", "a"][..], "give the value as a word, --file F or --stdin"),
+        (&["get", "a", "--keep", "3"][..], "baton ctx: get does not take --keep"),
+        (
+            &["agent", "pm", "--status", "done"][..],
+            "one of: pending, in_progress, completed, failed",
+        ),
+        (&["output", "pm", "prd", "--data", "{oops"][..], "--data is not JSON"),
+        (
+            &["show", "--at", "99"][..],
+            "there is no version 99: the store has versions 1 to 1",
+        ),
+        (&["frobnicate"][..], "unknown action 'frobnicate'"),
+        (&["compact"][..], "needs --keep N"),
+    ] {
+        let out = ctx(&sandbox, args);
+        assert_eq!(out.code, Some(2), "{args:?}: {out:?}");
+        assert!(out.stderr.contains(expected), "{args:?}: {}", out.stderr);
+    }
+    let out = ctx(&sandbox, &["get", "agents.pm.outputs"]);
+    assert_eq!(out.code, Some(1));
+    assert!(
+        out.stderr
+            .contains("nothing at agents.pm.outputs: agents.pm has no key 'outputs'"),
+        "{}",
+        out.stderr
+    );
+    let out = ctx(&sandbox, &["set", "project_name.sub", "x"]);
+    assert_eq!(out.code, Some(1));
+    assert!(out.stderr.contains("project_name is a string"), "{}", out.stderr);
+    // Nothing was written by the failed commands.
+    assert_eq!(super::log(&sandbox).len(), 1);
+}
