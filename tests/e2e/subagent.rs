@@ -15,10 +15,10 @@ use super::mock::{Block, Mock, Reply};
 use super::request::Request;
 use super::sandbox::Sandbox;
 
-const MAIN_PROMPT: &str = "delegate the greeting to a subagent";
+pub(super) const MAIN_PROMPT: &str = "delegate the greeting to a subagent";
 /// The subagent's task; its requests are told apart by this first user message.
-const SUB_PROMPT: &str = "E2E-SUBAGENT-TASK: write the greeting file";
-const WRITE: &str = "mkdir -p notes && echo hello > notes/greeting.txt";
+pub(super) const SUB_PROMPT: &str = "E2E-SUBAGENT-TASK: write the greeting file";
+pub(super) const WRITE: &str = "mkdir -p notes && echo hello > notes/greeting.txt";
 
 /// What the subagent says in the end: `first` as its report, `after_check` once baton's
 /// spot-check was put to it.
@@ -58,7 +58,7 @@ fn script(reports: Reports) -> Mock {
 
 const SPOT_CHECK: &str = "baton spot-check";
 const HONEST: &str = "Created notes/greeting.txt with the greeting.";
-const LIE: &str = "Created notes/greeting.txt and src/users.sql; committed as 4f2a9c1d.";
+pub(super) const LIE: &str = "Created notes/greeting.txt and src/users.sql; committed as 4f2a9c1d.";
 
 /// A git project wired with `hook` for SubagentStart, SubagentStop and PostToolUse of the
 /// `Agent` tool; returns the start HEAD.
@@ -73,7 +73,7 @@ fn project(sandbox: &Sandbox, hook: &str) -> String {
     crate::common::git_repo(&sandbox.project, &[("README.md", "# demo\n")])
 }
 
-fn run_main_agent(sandbox: &Sandbox, mock: &Mock) {
+pub(super) fn run_main_agent(sandbox: &Sandbox, mock: &Mock) {
     let mut command = claude_command(sandbox, mock);
     command.args(["-p", MAIN_PROMPT, "--allowedTools", "Bash,Agent", "--model", MODEL]);
     let output = output_within(command, Duration::from_secs(150));
@@ -88,7 +88,7 @@ fn run_main_agent(sandbox: &Sandbox, mock: &Mock) {
 }
 
 /// The ledger records under `.baton/agents/`.
-fn ledger(sandbox: &Sandbox) -> Vec<Value> {
+pub(super) fn ledger(sandbox: &Sandbox) -> Vec<Value> {
     let dir = sandbox.project.join(".baton/agents");
     let Ok(entries) = fs::read_dir(&dir) else {
         return Vec::new();
@@ -102,7 +102,7 @@ fn ledger(sandbox: &Sandbox) -> Vec<Value> {
     runs
 }
 
-fn summary(mock: &Mock) -> Vec<String> {
+pub(super) fn summary(mock: &Mock) -> Vec<String> {
     let describe = |r: &Request| {
         let tools: Vec<&str> = r.body["tools"]
             .as_array()
@@ -120,7 +120,7 @@ fn summary(mock: &Mock) -> Vec<String> {
 }
 
 /// Every hook the client ran for the subagent events exited 0.
-fn assert_hooks_clean(sandbox: &Sandbox) {
+pub(super) fn assert_hooks_clean(sandbox: &Sandbox) {
     let attachments = sandbox.hook_attachments();
     let failed: Vec<&Value> = attachments
         .iter()
@@ -182,7 +182,7 @@ fn the_ledger_records_a_real_subagent_run_with_its_changed_file() {
 }
 
 /// The texts of the system reminders a request's last user turn (or its tool results) carry.
-fn reminders(request: &Request) -> Vec<String> {
+pub(super) fn reminders(request: &Request) -> Vec<String> {
     let last = request.messages().last().cloned().unwrap_or_default();
     let mut texts = Vec::new();
     collect_texts(&last["content"], &mut texts);
@@ -327,86 +327,4 @@ fn the_subagent_fixtures_match_what_the_client_sends() {
             );
         }
     }
-}
-
-/// What the orchestrator runs once it is notified that the background agent finished.
-const CHECK: &str = "git status --short";
-
-/// The mock for a background agent: the main agent launches it (`run_in_background`), ends
-/// its turn, and once the `<task-notification>` arrives runs [`CHECK`], then ends; the
-/// subagent writes the greeting and reports [`LIE`] (twice: it stands by it).
-fn background_script() -> Mock {
-    Mock::start(move |request: &Request| {
-        let turn = request.assistant_turns();
-        if request.prompt().contains(SUB_PROMPT) {
-            return match turn {
-                0 => Reply::bash(20_000, WRITE),
-                _ => Reply::text(20_000, LIE),
-            };
-        }
-        let last = request.last_user_texts();
-        let checked = request.messages().iter().any(|m| m.to_string().contains(CHECK));
-        let notified = last.iter().any(|t| t.contains("<task-notification>"));
-        match turn {
-            0 => Reply {
-                input_tokens: 20_000,
-                blocks: vec![Block::ToolUse {
-                    name: "Agent".into(),
-                    input: json!({"description": "write greeting", "prompt": SUB_PROMPT,
-                                  "subagent_type": "general-purpose", "run_in_background": true}),
-                }],
-            },
-            _ if notified && !checked => Reply::bash(20_000, CHECK),
-            _ => Reply::text(20_000, "done"),
-        }
-    })
-}
-
-#[test]
-fn a_background_agents_fabricated_claim_reaches_the_orchestrator_at_its_next_tool_call() {
-    let sandbox = Sandbox::new("subagent-background");
-    let hook = baton_command("hook");
-    let entry =
-        |matcher: &str| json!([{"matcher": matcher, "hooks": [{"type": "command", "command": hook, "timeout": 30}]}]);
-    sandbox.project_settings(
-        &json!({"hooks": {"SubagentStart": entry(""), "SubagentStop": entry(""), "PostToolUse": entry("*")}}),
-    );
-    crate::common::git_repo(&sandbox.project, &[("README.md", "# demo\n")]);
-    let mock = background_script();
-
-    run_main_agent(&sandbox, &mock);
-
-    let runs = ledger(&sandbox);
-    assert_eq!(runs.len(), 1, "one run expected (no compaction fork): {runs:#?}");
-    assert_eq!(runs[0]["verification"]["flagged"], true, "{:#}", runs[0]);
-    assert_eq!(runs[0]["background"], true, "{:#}", runs[0]);
-    // The orchestrator was not told at launch (its Agent call returned before the run ended)…
-    let main_turns = mock.turns_of(MAIN_PROMPT);
-    let launched = &main_turns[1];
-    assert!(
-        reminders(launched).is_empty(),
-        "told at launch: {:#}",
-        launched.messages().last().unwrap()
-    );
-    // …but with the result of the first tool call it made after the run had ended.
-    // The request right after the orchestrator's CHECK call: its last assistant message made it.
-    let after_check = main_turns
-        .iter()
-        .find(|t| {
-            t.messages()
-                .iter()
-                .rev()
-                .nth(1)
-                .is_some_and(|m| m.to_string().contains(CHECK))
-        })
-        .unwrap_or_else(|| panic!("the orchestrator never ran its check: {:#?}", summary(&mock)));
-    let told = reminders(after_check).join("\n");
-    assert!(
-        told.contains("PostToolUse:Bash hook additional context: baton spot-check")
-            && told.contains("src/users.sql does not exist")
-            && told.contains("commit 4f2a9c1d does not exist"),
-        "the orchestrator was not told; its last user turn: {:#}",
-        after_check.messages().last().unwrap()
-    );
-    assert_hooks_clean(&sandbox);
 }

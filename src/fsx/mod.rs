@@ -4,19 +4,22 @@
 
 use std::fs::{self, File};
 use std::io::{self, Read, Write};
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant, SystemTime};
+use std::path::Path;
+use std::time::SystemTime;
 
 use crate::platform;
 
-/// Longest session id baton accepts for a file name.
-const MAX_SESSION_ID_LEN: usize = 128;
-/// Name prefix and suffix of the temp files [`write_atomic`] renames into place.
-const TEMP_PREFIX: &str = ".baton-";
-const TEMP_SUFFIX: &str = ".tmp";
-/// A temp file of baton's this old was left by a write that was killed: no write takes
-/// anywhere near this long.
-const ABANDONED_AFTER: Duration = Duration::from_secs(10 * 60);
+mod leftovers;
+mod lock;
+mod names;
+
+pub use leftovers::remove_abandoned_temp_files;
+use leftovers::{TEMP_PREFIX, TEMP_SUFFIX};
+pub use lock::{LockGuard, lock_exclusive};
+pub use names::{
+    PROJECT_LOCK_PREFIX, SESSION_FILE_PREFIX, fnv1a, is_safe_session_id, private_session_path, project_lock_path,
+    session_temp_path, temp_dir,
+};
 
 /// Whether a write must survive a crash (project state) or only be atomic (temp files).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,42 +29,6 @@ pub enum Durability {
     /// Atomic rename only: ephemeral files in the temp dir, rewritten every few seconds.
     Ephemeral,
 }
-
-/// The temp dir for session files, as GSD's Node hooks pick it (`platform::temp`).
-pub fn temp_dir() -> PathBuf {
-    platform::temp::temp_dir()
-}
-
-/// A session id that is safe to put in a file name: `[A-Za-z0-9._-]`, no `..`, bounded.
-pub fn is_safe_session_id(id: &str) -> bool {
-    !id.is_empty()
-        && id.len() <= MAX_SESSION_ID_LEN
-        && !id.contains("..")
-        && !id.starts_with('.')
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
-}
-
-/// `<temp dir>/claude-ctx-<session><suffix>`, or `None` for an unsafe session id.
-pub fn session_temp_path(session_id: &str, suffix: &str) -> Option<PathBuf> {
-    is_safe_session_id(session_id).then(|| temp_dir().join(format!("claude-ctx-{session_id}{suffix}")))
-}
-
-/// `<private dir>/session-<session><suffix>`: a per-session file (a lock, a note for a later
-/// hook) in baton's private directory, never in the shared temp dir, where anyone could plant
-/// a file or directory at the name. `Ok(None)` for an unsafe session id; an error when there
-/// is no private directory.
-pub fn private_session_path(session_id: &str, suffix: &str) -> io::Result<Option<PathBuf>> {
-    if !is_safe_session_id(session_id) {
-        return Ok(None);
-    }
-    let dir = platform::temp::private_dir()?;
-    Ok(Some(dir.join(format!("{SESSION_FILE_PREFIX}{session_id}{suffix}"))))
-}
-
-/// File-name prefix of per-session files in the private directory, for the stale-file sweep.
-pub const SESSION_FILE_PREFIX: &str = "session-";
 
 /// Opens a regular file for reading without blocking on a FIFO or device.
 pub fn open_regular(path: &Path) -> io::Result<File> {
@@ -82,32 +49,6 @@ pub fn read_regular(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     }
     Ok(bytes)
 }
-
-/// The lock file that serialises read-modify-write of one kind of a project's files. It lives
-/// in baton's private directory in the temp dir (not in the repository, and not where another
-/// user could plant something at its name), named from a stable FNV-1a hash of the root path.
-pub fn project_lock_path(root: &Path, name: &str) -> io::Result<PathBuf> {
-    let name: String = name
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect();
-    let dir = platform::temp::private_dir()?;
-    Ok(dir.join(format!(
-        "{PROJECT_LOCK_PREFIX}{:016x}-{name}.lock",
-        fnv1a(root.as_os_str().as_encoded_bytes())
-    )))
-}
-
-/// FNV-1a, a small stable hash for file names and "has this file changed" checks.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
-/// File-name prefix of project locks (in the private directory; older baton versions left
-/// them in the temp dir itself), for the stale-file sweep.
-pub const PROJECT_LOCK_PREFIX: &str = "baton-project-";
 
 /// Reads a small file without following a link and only if it is the current user's own with
 /// a single name (a hard link planted in the temp dir is refused like a symlink). Files larger
@@ -191,35 +132,6 @@ fn exchange(new: &Path, path: &Path) -> bool {
     replaceable && platform::fs::exchange(new, path)
 }
 
-/// Removes from `dir` the temp files of baton's atomic writes (`.baton-*.tmp`) that are the
-/// user's own regular files and older than [`ABANDONED_AFTER`]: a write killed between
-/// creating its temp file and renaming it leaves one behind (in `.planning/` it shows in
-/// `git status`). A fresh one may be another process's write in progress, and stays.
-/// Returns how many were removed; errors are ignored.
-pub fn remove_abandoned_temp_files(dir: &Path, now: SystemTime) -> usize {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return 0;
-    };
-    let mut removed = 0;
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        if !(name.starts_with(TEMP_PREFIX) && name.ends_with(TEMP_SUFFIX)) {
-            continue;
-        }
-        let Ok(meta) = fs::symlink_metadata(entry.path()) else {
-            continue;
-        };
-        let age = meta.modified().ok().and_then(|t| now.duration_since(t).ok());
-        let abandoned = age.is_some_and(|age| age >= ABANDONED_AFTER);
-        if meta.is_file() && platform::fs::is_owned_by_user(&meta) && abandoned && fs::remove_file(entry.path()).is_ok()
-        {
-            removed += 1;
-        }
-    }
-    removed
-}
-
 /// Rewrites a small private file in place: one positioned write, padded with spaces to the
 /// old length so no reader meets a shorter file (JSON allows trailing whitespace). Meant for
 /// files whose every reader holds the same lock, where an in-place write is as safe as a
@@ -238,40 +150,6 @@ pub fn rewrite_locked(path: &Path, contents: &[u8]) -> io::Result<()> {
         }
     }
     write_atomic(path, contents, 0o600, Durability::Ephemeral)
-}
-
-/// An exclusive advisory lock held until dropped.
-#[derive(Debug)]
-pub struct LockGuard {
-    file: File,
-}
-
-impl Drop for LockGuard {
-    fn drop(&mut self) {
-        let _ = self.file.unlock();
-    }
-}
-
-/// Takes an exclusive lock on `path` (created 0600 if missing, never through a link; the
-/// system's own locks: `flock` on Unix, `LockFileEx` on Windows), waiting at most `wait`. A
-/// timeout is an error of kind `TimedOut`, never a hang.
-pub fn lock_exclusive(path: &Path, wait: Duration) -> io::Result<LockGuard> {
-    let file = platform::fs::open_lock_file(path)?;
-    let deadline = Instant::now() + wait;
-    let mut pause = Duration::from_micros(200);
-    loop {
-        match file.try_lock() {
-            Ok(()) => return Ok(LockGuard { file }),
-            Err(fs::TryLockError::WouldBlock) if Instant::now() < deadline => {
-                std::thread::sleep(pause.min(deadline.saturating_duration_since(Instant::now())));
-                pause = (pause * 2).min(Duration::from_millis(5));
-            }
-            Err(fs::TryLockError::WouldBlock) => {
-                return Err(io::Error::new(io::ErrorKind::TimedOut, "lock wait timed out"));
-            }
-            Err(fs::TryLockError::Error(e)) => return Err(e),
-        }
-    }
 }
 
 /// Removes `path` unless it is missing; other errors are returned.
@@ -333,28 +211,6 @@ mod tests {
     }
 
     #[test]
-    fn session_ids_are_checked_strictly() {
-        for good in ["4106d464-75bb-44ee-b810-e0e678a180ac", "abc", "a.b_c-d"] {
-            assert!(is_safe_session_id(good), "{good}");
-        }
-        let long = "a".repeat(MAX_SESSION_ID_LEN + 1);
-        for bad in [
-            "",
-            "../x",
-            "/etc/passwd",
-            "a\\b",
-            "a/b",
-            "..",
-            ".hidden",
-            "a\0b",
-            "ä",
-            &long,
-        ] {
-            assert!(!is_safe_session_id(bad), "{bad:?}");
-        }
-    }
-
-    #[test]
     fn atomic_write_replaces_a_planted_symlink_instead_of_following_it() {
         let dir = tempfile::tempdir().unwrap();
         let victim = dir.path().join("victim");
@@ -400,15 +256,6 @@ mod tests {
     }
 
     #[test]
-    fn lock_times_out_instead_of_hanging() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("x.lock");
-        let _held = lock_exclusive(&path, Duration::from_millis(10)).unwrap();
-        let second = lock_exclusive(&path, Duration::from_millis(20));
-        assert_eq!(second.unwrap_err().kind(), io::ErrorKind::TimedOut);
-    }
-
-    #[test]
     fn rewrite_in_place_never_writes_through_a_second_name() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("warned.json");
@@ -421,27 +268,5 @@ mod tests {
         assert!(read_private(&other, 1024).is_ok(), "the old name has one link again");
         fs::hard_link(&other, dir.path().join("third")).unwrap();
         assert!(read_private(&other, 1024).is_err(), "a file with two names is refused");
-    }
-
-    #[test]
-    fn abandoned_temp_files_go_and_fresh_ones_stay() {
-        let dir = tempfile::tempdir().unwrap();
-        let now = SystemTime::now();
-        for name in [".baton-old.tmp", ".baton-new.tmp", "keep.tmp", ".baton-notes.md"] {
-            fs::write(dir.path().join(name), "x").unwrap();
-        }
-        let old = File::options()
-            .write(true)
-            .open(dir.path().join(".baton-old.tmp"))
-            .unwrap();
-        old.set_modified(now - ABANDONED_AFTER - Duration::from_secs(1))
-            .unwrap();
-        assert_eq!(remove_abandoned_temp_files(dir.path(), now), 1);
-        let mut left: Vec<String> = fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        left.sort();
-        assert_eq!(left, [".baton-new.tmp", ".baton-notes.md", "keep.tmp"]);
     }
 }
