@@ -44,7 +44,7 @@ pub fn handle(payload: &HookPayload, now: u64) -> Option<String> {
                 event,
                 [
                     monitor::on_tool_use(payload, now),
-                    crate::agents::hook::after_agent_tool(payload),
+                    crate::agents::hook::owed_to_orchestrator(payload),
                 ],
             )
         }

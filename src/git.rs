@@ -5,7 +5,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -82,7 +81,13 @@ fn push_path(paths: &mut BTreeSet<String>, path: Option<&str>) {
 /// when an agent started was touched again; `"absent"` when it does not exist.
 pub fn fingerprint(path: &Path) -> String {
     match std::fs::symlink_metadata(path) {
-        Ok(meta) => format!("{}:{}.{:09}", meta.len(), meta.mtime(), meta.mtime_nsec()),
+        Ok(meta) => {
+            let since_epoch = meta.modified().map(|t| t.duration_since(std::time::UNIX_EPOCH));
+            match since_epoch {
+                Ok(Ok(d)) => format!("{}:{}.{:09}", meta.len(), d.as_secs(), d.subsec_nanos()),
+                _ => format!("{}:unknown", meta.len()),
+            }
+        }
         Err(_) => "absent".to_owned(),
     }
 }

@@ -26,6 +26,7 @@ pub mod install;
 pub mod json;
 pub mod log;
 pub mod planning;
+pub mod platform;
 pub mod report;
 pub mod store;
 pub mod words;

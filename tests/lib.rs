@@ -9,13 +9,18 @@ mod common;
 mod concurrency;
 mod context;
 mod continuity;
+mod crlf;
 mod ctx;
 mod e2e;
+mod entry;
 mod hostile;
 mod install;
 #[cfg(target_os = "linux")]
 mod kill;
+mod latest_client;
+mod leftovers;
 mod links;
+mod locks;
 mod messages;
 mod monitor;
 mod planning;

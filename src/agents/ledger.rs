@@ -61,6 +61,10 @@ pub struct Run {
     /// The agent's final message.
     pub last_message: Option<String>,
     pub transcript_path: Option<String>,
+    /// The run went on in the background (Claude Code 2.1.332's default for agents): its
+    /// SubagentStop listed it among the session's `background_tasks`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub background: bool,
     pub verification: Option<Verification>,
     /// What the bridge extracted from the run's files for the next agent (`baton bridge`),
     /// written at SubagentStop.
@@ -229,10 +233,11 @@ fn no_runs(project: &Project) -> Error {
 }
 
 /// Reads run `id` (a fresh one when missing), applies `change`, and writes it back
-/// atomically under the ledger lock.
+/// atomically under the run's own lock (parallel agents starting or stopping together do
+/// not wait for each other; a hook gives up on a lock after a few tens of milliseconds).
 pub fn update(project: &Project, id: &str, change: impl FnOnce(&mut Run)) -> Result<Run> {
     let path = file(project, id).ok_or_else(|| Error::Failed(format!("'{id}' is not a usable run id")))?;
-    let _lock = project.lock("agents")?;
+    let _lock = project.lock(&format!("agents-{id}"))?;
     project.check_writable(&path)?;
     let mut run = if path.exists() {
         read(&path)?

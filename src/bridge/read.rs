@@ -146,9 +146,9 @@ impl Skip {
 /// blocking on a FIFO) and one stat: the size is known before a byte is read.
 pub fn read_one(path: &Path, max_file: u64, budget: u64) -> Result<String, Skip> {
     let (file, meta) = crate::fsx::open_regular_nofollow(path).map_err(|e| match e.kind() {
+        _ if crate::fsx::is_link_refused(&e) => Skip::Symlink,
         std::io::ErrorKind::NotFound => Skip::Missing,
         std::io::ErrorKind::InvalidInput => Skip::NotRegular,
-        _ if crate::fsx::is_symlink_error(&e) => Skip::Symlink,
         _ => Skip::Unreadable,
     })?;
     if meta.len() > max_file {
@@ -187,8 +187,8 @@ mod tests {
         write("bin.png", b"\x89PNG\r\n\x1a\n\0\0\0");
         write("latin1.txt", b"caf\xe9");
         write("big.sql", &vec![b'x'; 2048]);
-        std::os::unix::fs::symlink("loop2", top.join("loop1")).unwrap();
-        std::os::unix::fs::symlink("loop1", top.join("loop2")).unwrap();
+        crate::platform::fs::symlink_file("loop2".as_ref(), &top.join("loop1")).unwrap();
+        crate::platform::fs::symlink_file("loop1".as_ref(), &top.join("loop2")).unwrap();
         std::fs::create_dir(top.join("dir")).unwrap();
         let paths: Vec<String> = ["a.sql", "bin.png", "latin1.txt", "big.sql", "loop1", "dir", "gone.rs"]
             .map(str::to_owned)

@@ -3,7 +3,6 @@
 //! compact boundary.
 
 use std::io;
-use std::os::unix::fs::FileExt;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -72,7 +71,7 @@ pub fn last_context_usage(path: &Path, chain: Chain) -> io::Result<Option<TailUs
             continue;
         }
         let mut buf = vec![0u8; (end - start) as usize];
-        file.read_exact_at(&mut buf, start)?;
+        crate::platform::fs::read_exact_at(&file, &mut buf, start)?;
         // The first segment is a partial line unless the window starts the file.
         let skip = match buf.iter().position(|&b| b == b'\n') {
             _ if start == 0 => 0,
@@ -150,7 +149,7 @@ fn tail_mentions(file: &std::fs::File, size: u64, needle: &[u8]) -> io::Result<b
     for window in [FIRST_WINDOW, MAX_TAIL_BYTES] {
         let start = size.saturating_sub(window);
         let mut buf = vec![0u8; (size - start) as usize];
-        file.read_exact_at(&mut buf, start)?;
+        crate::platform::fs::read_exact_at(file, &mut buf, start)?;
         if contains(&buf, needle) {
             return Ok(true);
         }

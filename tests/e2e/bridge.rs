@@ -34,7 +34,7 @@ fn agent_call(description: &str, prompt: &str, kind: &str) -> Reply {
         input_tokens: 20_000,
         blocks: vec![Block::ToolUse {
             name: "Agent".into(),
-            input: json!({"description": description, "prompt": prompt, "subagent_type": kind}),
+            input: json!({"description": description, "prompt": prompt, "subagent_type": kind, "run_in_background": false}),
         }],
     }
 }

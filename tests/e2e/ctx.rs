@@ -70,7 +70,7 @@ fn a_subagent_receives_its_resolved_inputs_from_the_store_in_its_first_request()
                 input_tokens: 20_000,
                 blocks: vec![Block::ToolUse {
                     name: "Agent".into(),
-                    input: json!({"description": "write the PRD", "prompt": SUB_PROMPT, "subagent_type": "pm"}),
+                    input: json!({"description": "write the PRD", "prompt": SUB_PROMPT, "subagent_type": "pm", "run_in_background": false}),
                 }],
             },
             _ => Reply::text(20_000, "done"),

@@ -50,11 +50,17 @@ fn project() -> Sandbox {
     sandbox
 }
 
-/// The one cache file baton keeps in the sandbox's temp dir.
+/// The one cache file baton keeps in its private directory in the sandbox's temp dir.
 fn cache_file(sandbox: &Sandbox) -> PathBuf {
-    let found: Vec<PathBuf> = fs::read_dir(&sandbox.tmp)
+    let private: Vec<PathBuf> = fs::read_dir(&sandbox.tmp)
         .unwrap()
         .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir() && p.file_name().unwrap().to_string_lossy().starts_with("baton-"))
+        .collect();
+    let found: Vec<PathBuf> = private
+        .iter()
+        .flat_map(|dir| fs::read_dir(dir).unwrap().flatten())
         .map(|e| e.path())
         .filter(|p| {
             let name = p.file_name().unwrap().to_string_lossy();

@@ -48,7 +48,10 @@ pub fn segment(project: &Project) -> Option<String> {
     if !project.has_planning_state() {
         return None;
     }
-    let path = fsx::project_cache_path(&project.root, CACHE_NAME);
+    let Ok(path) = fsx::project_cache_path(&project.root, CACHE_NAME) else {
+        // No private directory: compute every time, never cache where others could write.
+        return compute(project).ok().and_then(|(segment, _)| segment);
+    };
     if let Some(cached) = read_cache(&path)
         && cached.version == env!("CARGO_PKG_VERSION")
         && cached.root == project.root
