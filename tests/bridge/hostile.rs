@@ -5,7 +5,7 @@
 use std::io::Write;
 
 use super::{bridge_json, copy_dir, fixture_dir};
-use crate::common::{Sandbox, git_repo};
+use crate::common::{Sandbox, git_repo, os};
 
 /// A 50 MB generated SQL dump: a table, then INSERTs.
 fn write_dump(sandbox: &Sandbox) {
@@ -45,14 +45,13 @@ fn hostile_files_are_skipped_and_counted_and_the_rest_still_counts() {
     .unwrap();
     write_dump(&sandbox);
     std::fs::create_dir_all(sandbox.project.join("loop")).unwrap();
-    std::os::unix::fs::symlink("b", sandbox.project.join("loop/a")).unwrap();
-    std::os::unix::fs::symlink("a", sandbox.project.join("loop/b")).unwrap();
-    std::os::unix::fs::symlink("/etc/passwd", sandbox.project.join("passwd.sql")).unwrap();
+    os::symlink("b", sandbox.project.join("loop/a"));
+    os::symlink("a", sandbox.project.join("loop/b"));
+    os::symlink("/etc/passwd", sandbox.project.join("passwd.sql"));
     sandbox.write("build/out.sql", "CREATE TABLE ignored_table (id int);");
     sandbox.write("debug.log", "CVE-2024-3094");
-    let fifo = sandbox.project.join("pipe.sql");
-    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
-    assert!(made.success());
+    #[cfg(unix)]
+    os::mkfifo(&sandbox.project.join("pipe.sql"));
 
     let handoff = bridge_json(
         &sandbox,
@@ -106,7 +105,7 @@ fn a_run_that_leaves_hostile_files_still_stops_cleanly_with_its_handoff() {
     sandbox.hook(&payload("SubagentStart")).assert_hook_contract();
     sandbox.write("db/001_init.sql", "CREATE TABLE kept (id int PRIMARY KEY);");
     std::fs::write(sandbox.project.join("db/blob.sql"), b"CREATE\0TABLE").unwrap();
-    std::os::unix::fs::symlink("loop", sandbox.project.join("db/loop")).unwrap();
+    os::symlink("loop", sandbox.project.join("db/loop"));
     write_dump(&sandbox);
     let out = sandbox.hook(&payload("SubagentStop"));
     out.assert_hook_contract();

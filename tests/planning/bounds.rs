@@ -162,11 +162,11 @@ fn oversized_state_md_and_phase_directories_are_refused() {
 }
 
 #[test]
+#[cfg(unix)]
 fn a_fifo_planted_as_the_continue_here_page_does_not_stall_precompact() {
     let sandbox = gsd_project();
     let page = sandbox.project.join(".planning/phases/03-cart/.continue-here.md");
-    let made = std::process::Command::new("mkfifo").arg(&page).status().unwrap();
-    assert!(made.success(), "mkfifo");
+    os::mkfifo(&page);
     let mut pre = session_start(&sandbox, "s-1", "compact");
     pre["hook_event_name"] = serde_json::json!("PreCompact");
     pre["trigger"] = serde_json::json!("auto");
