@@ -262,3 +262,70 @@ fn usage_errors_say_what_to_do() {
         "{help:?}"
     );
 }
+
+/// With a context store, the two kinds of SubagentStart context share Claude Code's one cap:
+/// the starting agent's own inputs come first, the handoffs of the agents before it get what
+/// is left; and a finished agent's handoff is recorded in the store as its output.
+#[test]
+fn the_stores_inputs_come_first_and_the_handoffs_share_the_cap() {
+    let sandbox = Sandbox::new();
+    git_repo(&sandbox.project, &[("README.md", "# app\n")]);
+    let ctx = |args: &[&str]| {
+        let mut all = vec!["ctx"];
+        all.extend_from_slice(args);
+        let out = baton(&sandbox, &all);
+        assert_eq!(out.code, Some(0), "{out:?}");
+    };
+    ctx(&["init", "--project", "app"]);
+    ctx(&["agent", "db-coding-agent", "--status", "pending"]);
+    // Inputs of about 6,000 UTF-16 units (each emoji counts 2): room is left for a handoff.
+    let brief = "🚀".repeat(3_000);
+    ctx(&[
+        "set",
+        "agents.backend-agent.inputs.brief",
+        &brief,
+        "--as",
+        "orchestrator",
+    ]);
+
+    start(&sandbox, "adb0000000000001", "db-coding-agent");
+    sandbox.write("db/migrations/001_users.sql", MIGRATION);
+    stop(
+        &sandbox,
+        "adb0000000000001",
+        "db-coding-agent",
+        "Created the users table.",
+    );
+    let stored = baton(
+        &sandbox,
+        &["ctx", "get", "agents.db-coding-agent.outputs.handoff", "--json"],
+    );
+    let stored: Value = serde_json::from_str(&stored.stdout).unwrap_or_else(|e| panic!("{e}: {stored:?}"));
+    assert_eq!(stored["file_path"], "db/migrations/001_users.sql", "{stored:#}");
+    assert_eq!(stored["structured_data"]["structured"]["tables"][0]["name"], "users");
+
+    let context = start_context(&start(&sandbox, "abe0000000000002", "backend-agent")).expect("told");
+    let units: usize = context.chars().map(char::len_utf16).sum();
+    assert!(units <= 10_000, "{units} UTF-16 units: over Claude Code's cap");
+    let inputs_at = context
+        .find("your inputs as agent \"backend-agent\"")
+        .expect("the store's inputs");
+    let handoff_at = context.find("Handoff from db-coding-agent (db):").expect("the handoff");
+    assert!(inputs_at < handoff_at, "inputs first:\n{context}");
+    assert!(context.contains(&brief), "the whole brief");
+    assert!(context.contains("- users [db/migrations/001_users.sql]"), "{context}");
+
+    // Inputs that fill the cap alone leave the handoffs out, and the text stays under it.
+    let huge = "🚀".repeat(6_000);
+    ctx(&[
+        "set",
+        "agents.backend-agent.inputs.brief",
+        &huge,
+        "--as",
+        "orchestrator",
+    ]);
+    let context = start_context(&start(&sandbox, "abe0000000000003", "backend-agent")).expect("told");
+    let units: usize = context.chars().map(char::len_utf16).sum();
+    assert!(units <= 10_000, "{units} UTF-16 units: over Claude Code's cap");
+    assert!(!context.contains("<persisted-output>"));
+}
