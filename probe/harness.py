@@ -16,7 +16,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 CLIENTS = {
     "2.1.332": os.path.join(REPO, "target/claude-code-2.1.332/node_modules/.bin/claude"),
-    "2.1.197": os.path.join(REPO, "target/claude-code/node_modules/.bin/claude"),
+    "2.1.197": os.path.join(REPO, "target/claude-code-2.1.197/node_modules/.bin/claude"),
 }
 API_KEY = "sk-test-baton-e2e-0123456789abcdefghij"
 MODEL = "claude-sonnet-4-5"

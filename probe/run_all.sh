@@ -1,7 +1,8 @@
 #!/bin/sh
 # Re-runs every probe behind FINDINGS.md (about 15 minutes on 2 cores; one client at a time).
 # Needs: target/claude-code-2.1.332 (npm install --prefix target/claude-code-2.1.332
-# @anthropic-ai/claude-code@2.1.332), target/claude-code (2.1.197, installed by cargo test), tmux, python3.
+# @anthropic-ai/claude-code@2.1.332, installed by cargo test), target/claude-code-2.1.197
+# (BATON_E2E_CLAUDE_VERSION=2.1.197 cargo test --test integration -- e2e installs it), tmux, python3.
 # Output: probe/out/<version>/<case>/ (result.json, captures/, requests.jsonl, transcripts.json),
 # footer table in probe/out/footer.txt. Sandboxes (full transcripts) stay in /tmp/baton-probe/.
 set -e

@@ -10,6 +10,7 @@
 pub mod accounting;
 pub mod agents;
 pub mod api_usage;
+pub mod bridge;
 pub mod claude_home;
 pub mod cli;
 pub mod clock;
@@ -25,6 +26,7 @@ pub mod install;
 pub mod json;
 pub mod log;
 pub mod planning;
+pub mod platform;
 pub mod report;
 pub mod store;
 pub mod words;

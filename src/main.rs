@@ -1,14 +1,18 @@
 //! The `baton` binary: argv in, exit status out. Everything else lives in the library.
 //!
-//! `no_main`: baton runs on every prompt and tool call, and std's start-up work (finding the
-//! main thread's stack guard parses /proc/self/maps, about a fifth of a statusline run) buys
-//! it nothing. std still receives argv from glibc; SIGPIPE is ignored here as std would, so a
-//! closed pipe is an error to handle, not a kill.
+//! `no_main`: baton runs on every prompt and tool call, and std's start-up work buys it
+//! nothing it does not do itself (README, Performance, has the measurement). What it needs
+//! from that start-up is in `platform::process`: SIGPIPE ignored, the standard descriptors
+//! open, and the arguments from the `argc`/`argv` given here (musl keeps them nowhere else).
+//! `cli::main` catches panics (exit 101 with a message; hooks stay silent) and flushes stdout.
 #![no_main]
 
+use std::ffi::{c_char, c_int};
+
 #[unsafe(no_mangle)]
-extern "C" fn main(_argc: i32, _argv: *const *const u8) -> i32 {
-    // SAFETY: changing a signal's disposition has no preconditions.
-    unsafe { libc::signal(libc::SIGPIPE, libc::SIG_IGN) };
-    i32::from(baton::cli::main(std::env::args_os().skip(1).collect()))
+extern "C" fn main(argc: c_int, argv: *const *const c_char) -> c_int {
+    baton::platform::process::start();
+    // SAFETY: these are the C runtime's own argc and argv.
+    let args = unsafe { baton::platform::process::args(argc, argv) };
+    c_int::from(baton::cli::main(args))
 }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::BATON;
+use crate::common::baton_bin;
 
 const TRIPLE: &str = "x86_64-unknown-linux-gnu";
 
@@ -27,7 +27,7 @@ impl Bench {
         let stale = target.join("release/baton");
         std::fs::create_dir_all(&tools).unwrap();
         std::fs::create_dir_all(stale.parent().unwrap()).unwrap();
-        std::fs::copy(BATON, &stale).unwrap();
+        std::fs::copy(baton_bin(), &stale).unwrap();
         let bench = Self {
             _root: root,
             tools,
@@ -40,7 +40,7 @@ impl Bench {
     fn tool(&self, name: &str, body: &str) {
         let path = self.tools.join(name);
         std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-        std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        crate::common::os::make_executable(&path);
     }
 
     /// Runs `bench/<script>` with `args`; a run that does not end within two minutes is

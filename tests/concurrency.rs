@@ -72,3 +72,45 @@ fn the_sweep_leaves_a_stale_lock_that_is_still_held() {
     held_file.unlock().unwrap();
     project_file.unlock().unwrap();
 }
+
+#[test]
+fn parallel_subagents_starting_together_are_all_recorded() {
+    // An orchestrator launching a wave of agents: their SubagentStart hooks run at once, and
+    // a hook waits only briefly for a lock, so no run may wait on another's.
+    let sandbox = Sandbox::new();
+    git_repo(&sandbox.project, &[("README.md", "# demo\n")]);
+    let agents: Vec<String> = (0..12).map(|n| format!("a{n:016x}")).collect();
+    let mut children: Vec<_> = agents
+        .iter()
+        .map(|agent| {
+            let mut payload = fixture("subagentstart.json");
+            payload["cwd"] = serde_json::json!(sandbox.project);
+            payload["agent_id"] = serde_json::json!(agent);
+            let mut child = sandbox
+                .command(&["hook"])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(payload.to_string().as_bytes())
+                .unwrap();
+            child
+        })
+        .collect();
+    for child in children.drain(..) {
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        assert!(out.stderr.is_empty());
+    }
+    for agent in &agents {
+        let path = sandbox.project.join(format!(".baton/agents/{agent}.json"));
+        let run = sandbox.read_json(&path);
+        assert_eq!(run["status"], "running", "{run}");
+        assert!(run["head_at_start"].is_string(), "{run}");
+    }
+}

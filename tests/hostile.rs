@@ -174,7 +174,7 @@ fn a_symlink_planted_at_the_bridge_path_is_not_followed() {
     let victim = sandbox.home.join("victim.txt");
     std::fs::write(&victim, "precious").unwrap();
     let bridge = sandbox.temp_file(session, ".json");
-    std::os::unix::fs::symlink(&victim, &bridge).unwrap();
+    os::symlink(&victim, &bridge);
     let mut status = fixture("statusline-after-reply.json");
     status["cwd"] = json!(sandbox.project);
     check(&sandbox.statusline(&status), "statusline");
@@ -182,28 +182,82 @@ fn a_symlink_planted_at_the_bridge_path_is_not_followed() {
     let meta = std::fs::symlink_metadata(&bridge).unwrap();
     assert!(meta.is_file(), "the link was replaced by baton's own file");
 
-    // Symlinks at the monitor's state and lock paths: baton neither follows nor fails loudly.
+    // Symlinks at the monitor's state path and at the old lock path: baton neither follows
+    // nor fails loudly.
     let warned = sandbox.temp_file(session, "-warned.json");
     let lock = sandbox.temp_file(session, "-warned.lock");
-    std::os::unix::fs::symlink(&victim, &warned).unwrap();
+    os::symlink(&victim, &warned);
     check(&sandbox.hook(&post_tool_use(&sandbox, session, None)), "hook");
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
     std::fs::remove_file(&lock).ok();
-    std::os::unix::fs::symlink(&victim, &lock).unwrap();
+    os::symlink(&victim, &lock);
     check(&sandbox.hook(&post_tool_use(&sandbox, session, None)), "hook");
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+}
 
-    // And at the compaction count's: PostCompact neither follows them nor fails loudly.
-    let mut compacted = post_tool_use(&sandbox, session, None);
-    compacted["hook_event_name"] = json!("PostCompact");
-    std::os::unix::fs::symlink(&victim, sandbox.temp_file(session, "-compactions.json")).unwrap();
-    check(&sandbox.hook(&compacted), "hook");
-    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
-    let count_lock = sandbox.temp_file(session, "-compactions.lock");
-    std::fs::remove_file(&count_lock).ok();
-    std::os::unix::fs::symlink(&victim, &count_lock).unwrap();
-    check(&sandbox.hook(&compacted), "hook");
-    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+#[test]
+fn compaction_hooks_without_a_private_directory_stay_silent() {
+    // The compaction count lives in baton's private directory; with every name it could take
+    // planted by someone else, PostCompact and SessionStart `compact` still exit 0 silently,
+    // and the statusline with the compactions segment still renders.
+    let sandbox = Sandbox::new();
+    os::take_every_private_dir_name(&sandbox.tmp);
+    let session = "4106d464-75bb-44ee-b810-e0e678a180ac";
+    for (event, source) in [("PostCompact", None), ("SessionStart", Some("compact"))] {
+        let mut compacted = post_tool_use(&sandbox, session, None);
+        compacted["hook_event_name"] = json!(event);
+        compacted["source"] = json!(source);
+        let out = sandbox.hook(&compacted);
+        check(&out, "hook");
+        assert_eq!(out.stdout, "", "{event}");
+    }
+    sandbox.write(
+        ".baton/config.json",
+        r#"{"statusline":{"segments":["context","compactions"]}}"#,
+    );
+    let mut status = fixture("statusline-after-reply.json");
+    status["cwd"] = json!(sandbox.project);
+    status["workspace"]["current_dir"] = json!(sandbox.project);
+    let out = sandbox.statusline(&status);
+    check(&out, "statusline");
+    assert_eq!(plain(&out.stdout).trim_end(), "████████░░ 83%");
+}
+
+#[test]
+fn a_hard_link_planted_at_the_debounce_path_is_not_written_through() {
+    // Another name for a file of the user's (0600, small: everything the in-place rewrite
+    // accepts) planted where the monitor keeps its debounce state, for the main agent and
+    // for a subagent.
+    let sandbox = Sandbox::new();
+    let session = "hard-link-session";
+    let agent = "a9f371828cb2429bb";
+    let original = r#"{"callsSinceWarn":0,"lastLevel":"warning","secret":"keep me"}"#;
+    let victim = sandbox.home.join("victim.json");
+    std::fs::write(&victim, original).unwrap();
+    os::set_mode(&victim, 0o600);
+    let main = sandbox.temp_file(session, "-warned.json");
+    let sub = sandbox.temp_file(&format!("{session}-agent-{agent}"), "-warned.json");
+    std::fs::hard_link(&victim, &main).unwrap();
+    std::fs::hard_link(&victim, &sub).unwrap();
+
+    sandbox.bridge(session, 30, 0);
+    check(&sandbox.hook(&post_tool_use(&sandbox, session, None)), "hook");
+    let parent = sandbox.session_transcript(session, &transcript_lines("claude-sonnet-4-5", 20_000));
+    sandbox.subagent_transcript(session, agent, &transcript_lines("claude-sonnet-4-5", 140_000));
+    let mut in_subagent = post_tool_use(&sandbox, session, Some(&parent));
+    in_subagent["agent_id"] = json!(agent);
+    in_subagent["agent_type"] = json!("general-purpose");
+    check(&sandbox.hook(&in_subagent), "hook");
+
+    assert_eq!(
+        std::fs::read_to_string(&victim).unwrap(),
+        original,
+        "written through a hard link"
+    );
+    for state in [&main, &sub] {
+        let now: serde_json::Value = serde_json::from_slice(&std::fs::read(state).unwrap()).unwrap();
+        assert_eq!(now["generator"], "baton", "baton's own state replaced the link");
+    }
 }
 
 #[test]
@@ -216,7 +270,7 @@ fn a_planted_bridge_file_that_is_a_symlink_is_not_read() {
         json!({"session_id":"s1","remaining_percentage":1,"used_pct":99,"timestamp":now()}).to_string(),
     )
     .unwrap();
-    std::os::unix::fs::symlink(&fake, sandbox.temp_file("s1", ".json")).unwrap();
+    os::symlink(&fake, sandbox.temp_file("s1", ".json"));
     assert_eq!(sandbox.hook(&post_tool_use(&sandbox, "s1", None)).context(), None);
 }
 
@@ -250,13 +304,12 @@ fn multi_gigabyte_transcripts_are_read_from_the_tail() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn transcripts_that_are_not_files() {
     let sandbox = Sandbox::new();
     let fifo = sandbox.project.join("fifo.jsonl");
-    let fifo_c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-    // SAFETY: a valid C string path.
-    assert_eq!(unsafe { libc::mkfifo(fifo_c.as_ptr(), 0o600) }, 0);
+    os::mkfifo(&fifo);
     let fifo = fifo.to_str().unwrap().to_owned();
     for path in [
         fifo.as_str(),
@@ -283,9 +336,7 @@ fn transcripts_that_are_not_files() {
     ] {
         let path = sandbox.project.join(relative);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
-        // SAFETY: a valid C string path.
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        os::mkfifo(&path);
     }
     sandbox.bridge("odd", 30, 0);
     check(&sandbox.hook(&post_tool_use(&sandbox, "odd", None)), "hook");
@@ -295,6 +346,7 @@ fn transcripts_that_are_not_files() {
     check(&sandbox.statusline(&status), "statusline");
 }
 
+#[cfg(unix)]
 #[test]
 fn task_directories_full_of_odd_entries_cost_a_bounded_time() {
     let sandbox = Sandbox::new().env("NO_COLOR", "1");
@@ -308,11 +360,9 @@ fn task_directories_full_of_odd_entries_cost_a_bounded_time() {
         let task = json!({"id": n.to_string(), "subject": "Done", "activeForm": "Done", "status": "completed"});
         std::fs::write(dir.join(format!("{n}.json")), task.to_string()).unwrap();
     }
-    let fifo = std::ffi::CString::new(dir.join("1.json").to_str().unwrap()).unwrap();
-    // SAFETY: a valid C string path.
-    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+    os::mkfifo(&dir.join("1.json"));
     std::fs::write(dir.join("2.json"), "[".repeat(2 * 1024 * 1024)).unwrap();
-    std::os::unix::fs::symlink("/dev/zero", dir.join("3.json")).unwrap();
+    os::symlink("/dev/zero", dir.join("3.json"));
     std::fs::create_dir(dir.join("4.json")).unwrap();
     let out = sandbox.statusline(&status);
     check(&out, "statusline");

@@ -4,19 +4,26 @@
 mod agents;
 mod arguments;
 mod bench_checks;
+mod bridge;
 mod common;
 mod concurrency;
 mod context;
 mod continuity;
+mod crlf;
 mod ctx;
 mod e2e;
+mod entry;
 mod hostile;
 mod install;
 #[cfg(target_os = "linux")]
 mod kill;
+mod latest_client;
+mod leftovers;
 mod links;
+mod locks;
 mod messages;
 mod monitor;
+mod planning;
 mod profiles;
 mod report;
 mod statusline;

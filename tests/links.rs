@@ -3,7 +3,6 @@
 //! the project. Every writer of `.planning/` and `.baton/` refuses, commands with a message
 //! naming the link, hooks silently (their other work still done).
 
-use std::os::unix::fs::{PermissionsExt, symlink};
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
@@ -24,10 +23,10 @@ fn project_with_outside() -> (Sandbox, PathBuf) {
 fn link_state_to_secret(sandbox: &Sandbox, outside: &Path) -> PathBuf {
     let secret = outside.join("STATE.md");
     std::fs::write(&secret, STATE_MD.replace("Cart", "Cart API_KEY=sk-secret")).unwrap();
-    std::fs::set_permissions(&secret, std::fs::Permissions::from_mode(0o600)).unwrap();
+    os::set_mode(&secret, 0o600);
     let state = sandbox.project.join(".planning/STATE.md");
     std::fs::remove_file(&state).unwrap();
-    symlink(&secret, &state).unwrap();
+    os::symlink(&secret, &state);
     secret
 }
 
@@ -69,7 +68,7 @@ fn pause_refuses_a_linked_state_md_and_copies_nothing_into_the_tree() {
         "still a link"
     );
     assert_eq!(std::fs::read(&secret).unwrap(), before, "the target is untouched");
-    assert_eq!(std::fs::metadata(&secret).unwrap().permissions().mode() & 0o777, 0o600);
+    assert_eq!(os::mode(&secret), 0o600);
     assert!(
         files_containing(&sandbox.project, "sk-secret").is_empty(),
         "the target's text must not land in the project"
@@ -85,7 +84,7 @@ fn a_planning_dir_linked_outside_the_project_gets_no_handoff() {
     let sandbox = Sandbox::new();
     let outside = sandbox.home.join("elsewhere");
     std::fs::create_dir_all(&outside).unwrap();
-    symlink(&outside, sandbox.project.join(".planning")).unwrap();
+    os::symlink(&outside, sandbox.project.join(".planning"));
 
     let out = sandbox.run(&["pause", "--note", "x"], b"");
     assert_refused(&out, ".planning");
@@ -128,7 +127,7 @@ fn resume_refuses_to_move_a_linked_handoff() {
         .to_string(),
     )
     .unwrap();
-    symlink(&target, sandbox.project.join(".planning/HANDOFF.json")).unwrap();
+    os::symlink(&target, sandbox.project.join(".planning/HANDOFF.json"));
 
     let out = sandbox.run(&["resume"], b"");
     assert_refused(&out, ".planning/HANDOFF.json");
@@ -145,7 +144,7 @@ fn the_ledger_is_not_written_through_a_linked_baton_dir() {
     git_repo(&sandbox.project, &[("src/lib.rs", "pub fn a() {}\n")]);
     let outside = sandbox.home.join("elsewhere");
     std::fs::create_dir_all(&outside).unwrap();
-    symlink(&outside, sandbox.project.join(".baton")).unwrap();
+    os::symlink(&outside, sandbox.project.join(".baton"));
 
     let mut start = fixture("subagentstart.json");
     start["cwd"] = json!(sandbox.project);
@@ -167,7 +166,7 @@ fn profile_set_refuses_a_linked_config_json() {
     std::fs::write(&target, "{\"model_profile\": \"balanced\"}\n").unwrap();
     let config = sandbox.project.join(".planning/config.json");
     std::fs::remove_file(&config).unwrap();
-    symlink(&target, &config).unwrap();
+    os::symlink(&target, &config);
 
     let out = sandbox.run(&["profile", "set", "budget"], b"");
     assert_refused(&out, ".planning/config.json");
@@ -183,7 +182,7 @@ fn the_context_store_is_not_written_through_a_linked_baton_dir() {
     let sandbox = Sandbox::new();
     let outside = sandbox.home.join("elsewhere");
     std::fs::create_dir_all(&outside).unwrap();
-    symlink(&outside, sandbox.project.join(".baton")).unwrap();
+    os::symlink(&outside, sandbox.project.join(".baton"));
     let out = sandbox.run(&["ctx", "init"], b"");
     assert_refused(&out, ".baton");
     assert_eq!(

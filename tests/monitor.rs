@@ -294,7 +294,6 @@ fn other_events_say_nothing() {
 
 #[test]
 fn debounce_state_is_gsd_compatible_and_private() {
-    use std::os::unix::fs::PermissionsExt;
     let sandbox = Sandbox::new();
     // GSD's own debounce file, mid-count: baton continues it.
     std::fs::write(
@@ -308,7 +307,7 @@ fn debounce_state_is_gsd_compatible_and_private() {
         "the fifth call since GSD's warning fires"
     );
     let path = sandbox.temp_file(SESSION, "-warned.json");
-    assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+    assert_eq!(os::mode(&path), 0o600);
 }
 
 #[test]

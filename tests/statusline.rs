@@ -1,8 +1,6 @@
 //! The statusline through the built binary: the line, its percentage, colours, fitting,
 //! segments, and the bridge file it writes for the monitor and for GSD.
 
-use std::os::unix::fs::PermissionsExt;
-
 use serde_json::{Value, json};
 
 use crate::common::*;
@@ -63,7 +61,7 @@ fn writes_a_bridge_file_gsd_can_read() {
     assert_eq!(bridge["used_tokens"], 150_000);
     assert_eq!(bridge["model_id"], "claude-sonnet-4-5");
     assert_eq!(bridge["source"], "payload");
-    assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+    assert_eq!(os::mode(&path), 0o600);
 
     // baton's own monitor reads it: 25% remaining is critical.
     let text = sandbox.hook(&post_tool_use(&sandbox, SESSION, None)).context().unwrap();

@@ -1,13 +1,14 @@
 //! SubagentStart and SubagentStop: record the run in the ledger first (start time, HEAD and
 //! the files already dirty; then end time, files changed, final message, transcript), then
 //! spot-check it. A flagged run is told to the subagent once (SubagentStop context reaches
-//! the subagent, which may fix its work or its report) and to the orchestrator when its
-//! `Agent` call returns (PostToolUse context).
+//! the subagent, which may fix its work or its report) and, if it stands, to the orchestrator
+//! at its next PostToolUse (`notices`): when its `Agent` call returns, or for a background
+//! agent, at the first tool call after the run ended.
 
 use std::path::Path;
 
 use super::ledger::{self, Run, Status};
-use super::verify;
+use super::{notices, verify};
 use crate::fsx;
 use crate::git;
 use crate::hook::payload::HookPayload;
@@ -22,6 +23,12 @@ pub fn on_event(event: &str, payload: &HookPayload) -> Option<String> {
     };
     let cwd = crate::hook::working_dir(payload.cwd.as_deref());
     let project = Project::find(&cwd)?;
+    if event == "SubagentStop" && is_compaction_fork(&project, id, payload) {
+        crate::log::note(&format!(
+            "SubagentStop {id}: the compaction's summarising fork; not a run"
+        ));
+        return None;
+    }
     match event {
         "SubagentStart" => {
             record_start(&project, id, payload, &cwd);
@@ -100,6 +107,9 @@ fn record_stop(project: &Project, id: &str, payload: &HookPayload, cwd: &Path) -
         if payload.agent_transcript_path.is_some() {
             run.transcript_path = payload.agent_transcript_path.clone();
         }
+        if payload.background_task_ids.iter().any(|task| task == id) {
+            run.background = true;
+        }
     });
     let run = match recorded {
         Ok(run) => run,
@@ -113,10 +123,31 @@ fn record_stop(project: &Project, id: &str, payload: &HookPayload, cwd: &Path) -
     // on 2.1.197): tell it once; when it stops again (`stop_hook_active`) only record.
     let retry = payload.stop_hook_active != Some(true);
     let text = (verification.flagged && retry).then(|| verify::subagent_text(&verification));
+    // The orchestrator hears of the run's last word only: a flagged run that is about to be
+    // told (and may still correct itself) is not owed yet; a clean one is owed nothing.
+    if let Some(session) = run.session_id.as_deref() {
+        let owed = if verification.flagged && !retry {
+            notices::owe(session, id, &verify::orchestrator_text(&run, &verification))
+        } else {
+            notices::forgive(session, id)
+        };
+        if let Err(e) = owed {
+            crate::log::note(&format!(
+                "SubagentStop {id}: noting the spot-check for the orchestrator: {e}"
+            ));
+        }
+    }
     if let Err(e) = ledger::update(project, id, |r| r.verification = Some(verification)) {
         crate::log::note(&format!("SubagentStop {id}: {e}"));
     }
     text
+}
+
+/// Every compaction runs a summarising fork that ends with a SubagentStop of its own (agent
+/// type `""`, no SubagentStart before it, a transcript that does not exist; observed on
+/// 2.1.197 and 2.1.332). It is not a subagent run, and its final message is the summary.
+fn is_compaction_fork(project: &Project, id: &str, payload: &HookPayload) -> bool {
+    payload.agent_type.as_deref() == Some("") && !ledger::file(project, id).is_some_and(|f| f.is_file())
 }
 
 /// PostToolUse inside a subagent (`agent_id` set) of a call that writes a file (Write, Edit,
@@ -149,20 +180,18 @@ pub fn record_tool_edit(payload: &HookPayload) {
     }
 }
 
-/// PostToolUse of the orchestrator's `Agent` (or older `Task`) call: when the run it
-/// started is flagged in the ledger, the context that tells the orchestrator.
-pub fn after_agent_tool(payload: &HookPayload) -> Option<String> {
-    if !matches!(payload.tool_name.as_deref(), Some("Agent" | "Task")) {
+/// PostToolUse of the main agent (no `agent_id`): the spot-checks of runs that ended flagged
+/// since its last tool call, each told once (for a foreground agent this is the PostToolUse
+/// of its own `Agent` call).
+pub fn owed_to_orchestrator(payload: &HookPayload) -> Option<String> {
+    if payload.agent_id.is_some() {
         return None;
     }
-    let id = payload.tool_response_agent_id.as_deref()?;
-    let project = Project::find(&crate::hook::working_dir(payload.cwd.as_deref()))?;
-    let path = ledger::file(&project, id).filter(|p| p.is_file())?;
-    let run = ledger::read(&path)
-        .map_err(|e| crate::log::note(&format!("PostToolUse: {e}")))
+    let session = payload.session_id.as_deref()?;
+    let texts = notices::take(session)
+        .map_err(|e| crate::log::note(&format!("PostToolUse: reading what the orchestrator is owed: {e}")))
         .ok()?;
-    let verification = run.verification.as_ref().filter(|v| v.flagged)?;
-    Some(verify::orchestrator_text(&run, verification))
+    (!texts.is_empty()).then(|| texts.join("\n\n"))
 }
 
 fn fill_identity(run: &mut Run, payload: &HookPayload, cwd: &Path) {
@@ -176,6 +205,6 @@ fn fill_identity(run: &mut Run, payload: &HookPayload, cwd: &Path) {
 }
 
 /// baton's own files (this ledger, its locks) are never an agent's work.
-fn is_baton_state(path: &str) -> bool {
+pub(crate) fn is_baton_state(path: &str) -> bool {
     path.starts_with(".baton/") || path.contains("/.baton/")
 }

@@ -61,7 +61,14 @@ pub struct Run {
     /// The agent's final message.
     pub last_message: Option<String>,
     pub transcript_path: Option<String>,
+    /// The run went on in the background (Claude Code 2.1.332's default for agents): its
+    /// SubagentStop listed it among the session's `background_tasks`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub background: bool,
     pub verification: Option<Verification>,
+    /// What the bridge extracted from the run's files for the next agent (`baton bridge`),
+    /// written at SubagentStop.
+    pub handoff: Option<crate::bridge::handoff::Handoff>,
     /// What went wrong while recording (git missing, no start record, …).
     pub notes: Vec<String>,
     pub generator: String,
@@ -177,6 +184,25 @@ pub fn list(project: &Project) -> (Vec<Run>, Vec<Error>) {
     (runs, broken)
 }
 
+/// The readable runs of session `session_id`, oldest first. A record is parsed only when its
+/// bytes hold the session id, so a long ledger costs a read, not a parse, per other run.
+pub fn list_of_session(project: &Project, session_id: &str) -> Vec<Run> {
+    let Ok(entries) = std::fs::read_dir(dir(project)) else {
+        return Vec::new();
+    };
+    let needle = serde_json::to_string(session_id).unwrap_or_default();
+    let mut runs: Vec<Run> = entries
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".json"))
+        .filter_map(|e| fsx::read_regular(&e.path(), MAX_RUN_BYTES).ok())
+        .filter(|bytes| memchr::memmem::find(bytes, needle.as_bytes()).is_some())
+        .filter_map(|bytes| serde_json::from_slice::<Run>(&bytes).ok())
+        .filter(|run| run.session_id.as_deref() == Some(session_id))
+        .collect();
+    runs.sort_by(|a, b| (a.started_ms(), &a.id).cmp(&(b.started_ms(), &b.id)));
+    runs
+}
+
 /// The run whose id is `wanted` or starts with it (`last` = the latest run).
 pub fn find(project: &Project, wanted: &str) -> Result<Run> {
     let (runs, _) = list(project);
@@ -207,10 +233,11 @@ fn no_runs(project: &Project) -> Error {
 }
 
 /// Reads run `id` (a fresh one when missing), applies `change`, and writes it back
-/// atomically under the ledger lock.
+/// atomically under the run's own lock (parallel agents starting or stopping together do
+/// not wait for each other; a hook gives up on a lock after a few tens of milliseconds).
 pub fn update(project: &Project, id: &str, change: impl FnOnce(&mut Run)) -> Result<Run> {
     let path = file(project, id).ok_or_else(|| Error::Failed(format!("'{id}' is not a usable run id")))?;
-    let _lock = project.lock("agents")?;
+    let _lock = project.lock(&format!("agents-{id}"))?;
     project.check_writable(&path)?;
     let mut run = if path.exists() {
         read(&path)?

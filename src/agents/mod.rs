@@ -5,6 +5,7 @@
 pub mod claims;
 pub mod hook;
 pub mod ledger;
+pub mod notices;
 pub mod payload;
 pub mod plans;
 pub mod profile_config;

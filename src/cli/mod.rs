@@ -3,6 +3,7 @@
 //! `hook`) run silently: whatever happens they exit 0 with nothing on stderr.
 
 mod agents;
+mod bridge;
 mod completions;
 mod continuity;
 mod ctx;
@@ -44,6 +45,7 @@ pub const COMMANDS: &[Command] = &[
     profile::PROFILE,
     agents::AGENTS,
     ctx::CTX,
+    bridge::BRIDGE,
 ];
 
 const HELP_HEAD: &str = "\
@@ -63,22 +65,62 @@ Options:
 What `baton install` writes into .claude/settings.json (with the binary's full path):
 ";
 
-/// Runs baton with the arguments after the program name; returns the exit status.
+/// Exit status of a command that panicked (as Rust programs exit on a panic).
+pub const PANIC_EXIT: u8 = 101;
+
+/// Runs baton with the arguments after the program name; returns the exit status. Stdout is
+/// flushed before it returns. A panic in a command is reported on stderr as an internal
+/// error (exit 101); hooks and the statusline stay silent whatever happens (exit 0).
 pub fn main(args: Vec<OsString>) -> u8 {
     let name = args.first().and_then(|a| a.to_str()).unwrap_or("");
     let wants_help = args.iter().skip(1).any(|a| a == "--help" || a == "-h");
-    match name {
-        "statusline" if !wants_help => return run_silently(|| Some(crate::context::statusline::run())),
-        "hook" | "monitor" if !wants_help => return run_silently(crate::dispatch::run),
-        _ => {}
-    }
-    let mut command = None;
-    match run(args, &mut command) {
-        Ok(()) => 0,
-        Err(e) => {
+    let code = match name {
+        "statusline" if !wants_help => run_silently(|| {
+            fault_point();
+            Some(crate::context::statusline::run())
+        }),
+        "hook" | "monitor" if !wants_help => run_silently(|| {
+            fault_point();
+            crate::dispatch::run()
+        }),
+        _ => run_command(args),
+    };
+    let _ = std::io::stdout().flush();
+    code
+}
+
+/// Runs a command (not a hook): its error is one `baton <command>: …` message on stderr with
+/// the error's exit code; a panic is a message that asks for a report, exit 101.
+fn run_command(args: Vec<OsString>) -> u8 {
+    std::panic::set_hook(Box::new(|info| {
+        let _ = writeln!(
+            std::io::stderr(),
+            "baton: internal error: {info}\nThis is a bug in baton {}; please report it with the command you ran.",
+            env!("CARGO_PKG_VERSION")
+        );
+    }));
+    let outcome = std::panic::catch_unwind(move || {
+        fault_point();
+        let mut command = None;
+        let result = run(args, &mut command);
+        (result, command)
+    });
+    match outcome {
+        Ok((Ok(()), _)) => 0,
+        Ok((Err(e), command)) => {
             let _ = writeln!(std::io::stderr(), "{}", error_message(command, &e));
             e.exit_code()
         }
+        Err(_) => PANIC_EXIT,
+    }
+}
+
+/// Debug builds only: `BATON_FAULT=panic` makes the command panic, so the tests can check
+/// what a panic does through the built binary.
+fn fault_point() {
+    #[cfg(debug_assertions)]
+    if std::env::var_os("BATON_FAULT").is_some_and(|v| v == "panic") {
+        panic!("BATON_FAULT=panic");
     }
 }
 
@@ -223,6 +265,7 @@ pub fn print(text: &str) -> Result<()> {
 /// Runs a hook-facing command: panics are caught (and logged to `$BATON_LOG`), nothing
 /// reaches stderr, the exit code is always 0. `Some(text)` is printed as one line.
 pub fn run_silently(body: impl FnOnce() -> Option<String> + std::panic::UnwindSafe) -> u8 {
+    crate::hook::mark_in_hook();
     std::panic::set_hook(Box::new(|info| crate::log::note(&format!("panic: {info}"))));
     if let Ok(Some(text)) = std::panic::catch_unwind(body) {
         let mut out = std::io::stdout().lock();

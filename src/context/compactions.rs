@@ -1,6 +1,6 @@
-//! Compactions so far in a session, for the statusline: a count in
-//! `$TMPDIR/claude-ctx-<session>-compactions.json`, advanced under a lock by the hooks that see
-//! a compaction. Claude Code fires SessionStart (`compact`) and then PostCompact for each one
+//! Compactions so far in a session, for the statusline: a count in baton's private directory
+//! (`session-<session>-compactions.json`, where no other user can plant a file), advanced under
+//! a lock by the hooks that see a compaction. Claude Code fires SessionStart (`compact`) and then PostCompact for each one
 //! (probe/FINDINGS.md §3), but either may be missing (PostCompact is not wired before baton
 //! wired it, SessionStart `compact` is reported not to fire always): the two of one compaction
 //! count once, and either alone counts.
@@ -58,17 +58,17 @@ pub fn step(mut state: State, event: Event, now: u64) -> State {
     state
 }
 
-fn state_path(session_id: &str) -> Option<PathBuf> {
-    fsx::session_temp_path(session_id, "-compactions.json")
+fn state_path(session_id: &str) -> std::io::Result<Option<PathBuf>> {
+    fsx::private_session_path(session_id, "-compactions.json")
 }
 
-fn lock_path(session_id: &str) -> Option<PathBuf> {
-    fsx::session_temp_path(session_id, "-compactions.lock")
+fn lock_path(session_id: &str) -> std::io::Result<Option<PathBuf>> {
+    fsx::private_session_path(session_id, "-compactions.lock")
 }
 
 /// Records `event` for the session under its lock (nothing for an unsafe id).
 pub fn record(session_id: &str, event: Event, now: u64) -> std::io::Result<()> {
-    let (Some(path), Some(lock)) = (state_path(session_id), lock_path(session_id)) else {
+    let (Some(path), Some(lock)) = (state_path(session_id)?, lock_path(session_id)?) else {
         return Ok(());
     };
     let _guard = fsx::lock_exclusive(&lock, LOCK_WAIT)?;
@@ -79,7 +79,11 @@ pub fn record(session_id: &str, event: Event, now: u64) -> std::io::Result<()> {
 
 /// Compactions recorded for the session; 0 when none (or the file is unreadable).
 pub fn count(session_id: &str) -> u32 {
-    state_path(session_id).and_then(|p| read_at(&p)).map_or(0, |s| s.count)
+    state_path(session_id)
+        .ok()
+        .flatten()
+        .and_then(|p| read_at(&p))
+        .map_or(0, |s| s.count)
 }
 
 fn read_at(path: &std::path::Path) -> Option<State> {

@@ -66,8 +66,9 @@ fn state_path(key: &str) -> Option<PathBuf> {
     fsx::session_temp_path(key, "-warned.json")
 }
 
-fn lock_path(key: &str) -> Option<PathBuf> {
-    fsx::session_temp_path(key, "-warned.lock")
+/// The lock every reader and writer of `key`'s state takes, in baton's private directory.
+fn lock_path(key: &str) -> std::io::Result<Option<PathBuf>> {
+    fsx::private_session_path(key, "-warned.lock")
 }
 
 /// Reads, advances and writes the debounce state of `key` (a session id, or a
@@ -76,10 +77,12 @@ fn lock_path(key: &str) -> Option<PathBuf> {
 /// lock cannot be taken or the state cannot be written (an unwritable temp dir, something
 /// else at the path), the warning fires (and the failure goes to `$BATON_LOG`).
 pub fn advance(key: &str, level: Level, debounce_calls: u32) -> Option<(DebounceState, bool)> {
-    let (Some(path), Some(lock)) = (state_path(key), lock_path(key)) else {
-        return None;
-    };
-    let _guard = match fsx::lock_exclusive(&lock, LOCK_WAIT) {
+    let path = state_path(key)?;
+    let locked = lock_path(key).and_then(|lock| match lock {
+        Some(lock) => fsx::lock_exclusive(&lock, LOCK_WAIT),
+        None => Err(std::io::Error::other("unsafe key")),
+    });
+    let _guard = match locked {
         Ok(guard) => guard,
         Err(e) => return Some(unkept(key, "lock", &e, step(None, level, debounce_calls).0)),
     };
@@ -111,7 +114,7 @@ fn write_state(path: &Path, state: &DebounceState) -> std::io::Result<()> {
 
 /// Notes that the first CRITICAL of this session was recorded in STATE.md.
 pub fn mark_critical_recorded(session_id: &str) -> std::io::Result<()> {
-    let (Some(path), Some(lock)) = (state_path(session_id), lock_path(session_id)) else {
+    let (Some(path), Some(lock)) = (state_path(session_id), lock_path(session_id)?) else {
         return Ok(());
     };
     let _guard = fsx::lock_exclusive(&lock, LOCK_WAIT)?;
@@ -123,7 +126,7 @@ pub fn mark_critical_recorded(session_id: &str) -> std::io::Result<()> {
 /// Forgets the debounce state of `key` (after /compact or /clear, or once usage is back
 /// above the warning level), so the next crossing warns at once.
 pub fn reset(key: &str) -> std::io::Result<()> {
-    let (Some(path), Some(lock)) = (state_path(key), lock_path(key)) else {
+    let (Some(path), Some(lock)) = (state_path(key), lock_path(key)?) else {
         return Ok(());
     };
     if std::fs::symlink_metadata(&path).is_err() {

@@ -8,13 +8,28 @@ pub mod fit;
 pub mod payload;
 pub mod stdin;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
-/// The directory a payload is about: its `cwd`, else `$CLAUDE_PROJECT_DIR`, else ours.
+/// The directory a payload is about: its `cwd` (an absolute path: `/…`, or `C:\…` on
+/// Windows), else `$CLAUDE_PROJECT_DIR`, else ours.
 pub fn working_dir(cwd: Option<&str>) -> PathBuf {
-    cwd.filter(|c| c.starts_with('/'))
+    cwd.filter(|c| Path::new(c).is_absolute())
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("CLAUDE_PROJECT_DIR").map(PathBuf::from))
         .or_else(|| std::env::current_dir().ok())
         .unwrap_or_else(|| PathBuf::from("/"))
+}
+
+static IN_HOOK: AtomicBool = AtomicBool::new(false);
+
+/// Marks this process as one Claude Code waits for (a hook or the statusline): it must never
+/// stall, so locks are waited for only briefly ([`in_hook`]).
+pub fn mark_in_hook() {
+    IN_HOOK.store(true, Ordering::Relaxed);
+}
+
+/// Whether this process is a hook or the statusline ([`mark_in_hook`]).
+pub fn in_hook() -> bool {
+    IN_HOOK.load(Ordering::Relaxed)
 }

@@ -46,6 +46,10 @@ pub struct HookPayload {
     /// SubagentStop/Stop: true when the agent is continuing because a stop hook said so.
     #[serde(deserialize_with = "lenient")]
     pub stop_hook_active: Option<bool>,
+    /// SubagentStop (2.1.332): the ids in `background_tasks`, the session's tasks still
+    /// running; a background agent lists itself there.
+    #[serde(rename = "background_tasks", deserialize_with = "task_ids")]
+    pub background_task_ids: Vec<String>,
     /// PostToolUse of the `Agent` tool: `tool_response.agentId`, the run it started.
     #[serde(rename = "tool_response", deserialize_with = "agent_id_of_response")]
     pub tool_response_agent_id: Option<String>,
@@ -53,6 +57,21 @@ pub struct HookPayload {
     /// (NotebookEdit), the file the call wrote.
     #[serde(rename = "tool_input", deserialize_with = "edited_path_of_input")]
     pub tool_input_path: Option<String>,
+}
+
+/// The `id` of each task in `background_tasks`; anything else reads as none.
+fn task_ids<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    struct Task {
+        #[serde(default, deserialize_with = "lenient")]
+        id: Option<String>,
+    }
+    let tasks: Option<Vec<Value>> = lenient(d)?;
+    Ok(tasks
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|t| serde_json::from_value::<Task>(t).ok()?.id)
+        .collect())
 }
 
 /// Reads `agentId` out of a `tool_response` of any shape (a Read or Grep response can be
@@ -316,6 +335,21 @@ mod tests {
             r#"{"file_path":5}"#,
         ] {
             assert_eq!(read(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn reads_the_ids_of_background_tasks_and_ignores_other_shapes() {
+        let read = |tasks: &str| {
+            let p: HookPayload = serde_json::from_str(&format!(r#"{{"background_tasks":{tasks}}}"#)).unwrap();
+            p.background_task_ids
+        };
+        assert_eq!(
+            read(r#"[{"id":"aad7","type":"subagent","status":"running"},{"id":5},"x",{"type":"shell"}]"#),
+            ["aad7"]
+        );
+        for other in ["null", "{}", "7", r#""text""#] {
+            assert!(read(other).is_empty(), "{other}");
         }
     }
 }

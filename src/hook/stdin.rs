@@ -1,11 +1,10 @@
 //! Bounded stdin reader: returns the first complete JSON object, never waits for EOF
 //! past a deadline (Claude Code has left stdin open) and never holds more than a cap.
 
-use std::io;
-use std::os::fd::RawFd;
 use std::time::{Duration, Instant};
 
 use crate::json::skip::{self, ContainerEnd};
+use crate::platform::stdin::{Progress, TimedReader};
 
 /// Largest payload baton reads; a Write of a huge file can exceed it, and is then ignored.
 pub const MAX_PAYLOAD_BYTES: usize = 16 * 1024 * 1024;
@@ -26,40 +25,25 @@ pub enum ReadFailure {
 /// Reads stdin until the first top-level JSON object is complete, EOF, the cap or the deadline.
 /// Returns the bytes of that object (leading whitespace skipped).
 pub fn read_payload(timeout: Duration) -> Result<Vec<u8>, ReadFailure> {
-    read_object_from_fd(libc::STDIN_FILENO, timeout, MAX_PAYLOAD_BYTES)
+    read_object(&mut TimedReader::stdin(), timeout, MAX_PAYLOAD_BYTES)
 }
 
-/// The reader behind [`read_payload`], on any file descriptor.
-pub fn read_object_from_fd(fd: RawFd, timeout: Duration, cap: usize) -> Result<Vec<u8>, ReadFailure> {
+/// The reader behind [`read_payload`], on any source.
+pub fn read_object(source: &mut TimedReader, timeout: Duration, cap: usize) -> Result<Vec<u8>, ReadFailure> {
     let deadline = Instant::now() + timeout;
     let mut buf: Vec<u8> = Vec::new();
     let mut scanner = ObjectScanner::default();
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() || !wait_readable(fd, left) {
+        if left.is_zero() {
             return Err(ReadFailure::TimedOut);
         }
-        // Read straight into the buffer's spare room: no zeroed scratch buffer to copy from.
-        buf.reserve(if buf.is_empty() {
-            16 * 1024
-        } else {
-            buf.len().min(1024 * 1024)
-        });
-        let start = buf.len();
-        let spare = buf.spare_capacity_mut();
-        // SAFETY: `spare` is writable memory of `spare.len()` bytes owned by `buf`.
-        let n = unsafe { libc::read(fd, spare.as_mut_ptr().cast(), spare.len()) };
-        if n < 0 {
-            match io::Error::last_os_error().kind() {
-                io::ErrorKind::Interrupted | io::ErrorKind::WouldBlock => continue,
-                _ => return Err(ReadFailure::Incomplete),
-            }
+        match source.read_some(&mut buf, left) {
+            Ok(Progress::Read(0)) => continue,
+            Ok(Progress::Read(_)) => {}
+            Ok(Progress::TimedOut) => return Err(ReadFailure::TimedOut),
+            Ok(Progress::End) | Err(_) => return Err(ReadFailure::Incomplete),
         }
-        if n == 0 {
-            return Err(ReadFailure::Incomplete);
-        }
-        // SAFETY: read() initialised the first `n` bytes of the spare room.
-        unsafe { buf.set_len(start + n as usize) };
         match scanner.feed(&buf) {
             Scan::Complete { begin, end } => {
                 buf.truncate(end);
@@ -69,26 +53,6 @@ pub fn read_object_from_fd(fd: RawFd, timeout: Duration, cap: usize) -> Result<V
             Scan::NotAnObject => return Err(ReadFailure::NotAnObject),
             Scan::More if buf.len() > cap => return Err(ReadFailure::TooLarge),
             Scan::More => {}
-        }
-    }
-}
-
-/// Waits until `fd` has data or EOF, or `left` elapses.
-fn wait_readable(fd: RawFd, left: Duration) -> bool {
-    let mut pollfd = libc::pollfd {
-        fd,
-        events: libc::POLLIN,
-        revents: 0,
-    };
-    let millis = left.as_millis().clamp(1, i32::MAX as u128) as libc::c_int;
-    loop {
-        // SAFETY: one valid pollfd.
-        let r = unsafe { libc::poll(&mut pollfd, 1, millis) };
-        if r >= 0 {
-            return r > 0;
-        }
-        if io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
-            return false;
         }
     }
 }
@@ -140,15 +104,13 @@ impl ObjectScanner {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::Write;
-    use std::os::fd::AsRawFd;
+    use std::io::{Seek, Write};
 
     fn read_bytes(input: &[u8]) -> Result<Vec<u8>, ReadFailure> {
         let mut file = tempfile::tempfile().unwrap();
         file.write_all(input).unwrap();
-        use std::io::Seek;
         file.rewind().unwrap();
-        read_object_from_fd(file.as_raw_fd(), Duration::from_secs(1), 1024)
+        read_object(&mut TimedReader::from_file(file), Duration::from_secs(1), 1024)
     }
 
     #[test]
@@ -177,7 +139,7 @@ mod tests {
         let (reader, mut writer) = std::io::pipe().unwrap();
         writer.write_all(b"{\"a\":").unwrap();
         let started = Instant::now();
-        let got = read_object_from_fd(reader.as_raw_fd(), Duration::from_millis(100), 1024);
+        let got = read_object(&mut TimedReader::from_pipe(reader), Duration::from_millis(100), 1024);
         assert_eq!(got, Err(ReadFailure::TimedOut));
         assert!(started.elapsed() < Duration::from_secs(5));
     }

@@ -1,24 +1,17 @@
-//! Reading the command lines in settings.json: shell quoting, the program word, and whether
-//! a line runs baton (any path, quoted or not, or the plugin form) as statusline or hook.
-
-/// Quotes a path for a POSIX shell when it holds anything but safe characters.
-pub fn shell_quote(path: &str) -> String {
-    if !path.is_empty()
-        && path
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"/._-+,:@".contains(&b))
-    {
-        path.to_owned()
-    } else {
-        format!("'{}'", path.replace('\'', "'\\''"))
-    }
-}
+//! Reading the command lines in settings.json: the program word (as a POSIX shell or, after
+//! PowerShell's `&`, as PowerShell reads it), and whether a line runs baton (any path, quoted
+//! or not, `baton.exe`, or the plugin form) as statusline or hook. Writing them is
+//! `platform::shell`.
 
 /// The first word of a shell command line, unquoted (single quotes, double quotes and
-/// backslashes as a POSIX shell reads them; `$VAR` is kept as written), and the rest.
-/// `None` for an unterminated quote or an empty line.
+/// backslashes as a POSIX shell reads them; `$VAR` is kept as written), and the rest. A line
+/// that starts with PowerShell's call operator (`& 'C:/My Tools/baton.exe' hook`) is read as
+/// PowerShell reads it. `None` for an unterminated quote or an empty line.
 pub fn split_program(command: &str) -> Option<(String, &str)> {
     let command = command.trim_start();
+    if let Some(rest) = command.strip_prefix("& ") {
+        return split_powershell_program(rest.trim_start());
+    }
     let mut program = String::new();
     let mut chars = command.char_indices();
     let mut end = command.len();
@@ -54,6 +47,31 @@ pub fn split_program(command: &str) -> Option<(String, &str)> {
     (!program.is_empty()).then(|| (program, command[end..].trim()))
 }
 
+/// The word after PowerShell's `&`: single-quoted (`''` is a quote), double-quoted, or bare.
+fn split_powershell_program(command: &str) -> Option<(String, &str)> {
+    let mut program = String::new();
+    let mut chars = command.char_indices().peekable();
+    let end = match chars.next()? {
+        (_, quote @ ('\'' | '"')) => loop {
+            let (i, c) = chars.next()?;
+            if c != quote {
+                program.push(c);
+            } else if chars.peek().is_some_and(|&(_, next)| next == quote) {
+                chars.next();
+                program.push(quote);
+            } else {
+                break i + 1;
+            }
+        },
+        _ => {
+            let end = command.find(char::is_whitespace).unwrap_or(command.len());
+            program.push_str(&command[..end]);
+            end
+        }
+    };
+    (!program.is_empty()).then(|| (program, command[end..].trim()))
+}
+
 /// A command line that runs baton as statusline, hook or monitor: its program (unquoted,
 /// as written: an absolute path, bare `baton`, or the plugin's `${CLAUDE_PLUGIN_ROOT}/bin/baton`)
 /// and the mode.
@@ -67,7 +85,11 @@ impl BatonCommand {
     /// Reads a settings command line; `None` when it does not run baton.
     pub fn parse(command: &str) -> Option<Self> {
         let (program, rest) = split_program(command)?;
-        let name = program.rsplit('/').next().unwrap_or(&program);
+        let name = program.rsplit(['/', '\\']).next().unwrap_or(&program);
+        let name = match name.len().checked_sub(4) {
+            Some(stem) if name.is_char_boundary(stem) && name[stem..].eq_ignore_ascii_case(".exe") => &name[..stem],
+            _ => name,
+        };
         let mode = rest.split_whitespace().next()?;
         (name == "baton" && matches!(mode, "hook" | "statusline" | "monitor")).then(|| Self {
             mode: mode.to_owned(),
@@ -116,8 +138,7 @@ mod tests {
         ] {
             assert!(!is_baton_command(no), "{no}");
         }
-        assert_eq!(shell_quote("/my dir/it's/baton"), "'/my dir/it'\\''s/baton'");
-        let parsed = BatonCommand::parse(&format!("{} statusline", shell_quote("/my dir/it's/baton"))).unwrap();
+        let parsed = BatonCommand::parse("'/my dir/it'\\''s/baton' statusline").unwrap();
         assert_eq!(parsed.program, "/my dir/it's/baton");
         assert_eq!(parsed.mode, "statusline");
         assert!(
@@ -125,5 +146,33 @@ mod tests {
                 .unwrap()
                 .is_plugin_form()
         );
+    }
+
+    #[test]
+    fn recognises_the_command_lines_install_writes_on_windows() {
+        use crate::platform::Family;
+        use crate::platform::shell::{Shell, program_word};
+        let path = r"C:\Users\Jane O'Neil\My Tools\baton.exe";
+        for shell in [Shell::Posix, Shell::PowerShell] {
+            let line = format!("{} hook", program_word(path, Family::Windows, shell));
+            let parsed = BatonCommand::parse(&line).unwrap_or_else(|| panic!("{line}"));
+            assert_eq!(parsed.program, "C:/Users/Jane O'Neil/My Tools/baton.exe", "{line}");
+            assert_eq!(parsed.mode, "hook");
+        }
+        for yes in [
+            "C:/Users/jane/.local/bin/baton.exe statusline",
+            "\"C:\\Users\\jane\\baton.EXE\" hook",
+            "& \"C:/My Tools/baton.exe\" hook",
+            "& C:/tools/baton.exe monitor",
+        ] {
+            assert!(is_baton_command(yes), "{yes}");
+        }
+        for no in [
+            "& 'C:/tools/batonexe' hook",
+            "C:/tools/baton.exe.bak hook",
+            "& 'unterminated hook",
+        ] {
+            assert!(!is_baton_command(no), "{no}");
+        }
     }
 }

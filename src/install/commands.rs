@@ -44,13 +44,14 @@ pub struct Planned {
 /// The shipped commands with `baton` replaced by the binary's absolute path. An existing file
 /// is replaced only when it still hashes to what an earlier install recorded (`recorded`).
 pub fn plan(commands_dir: &Path, binary: &str, recorded: &Manifest) -> Vec<Planned> {
-    let program = super::command_line::shell_quote(binary);
+    let wiring = super::settings::Wiring::for_binary(binary);
+    let program = &wiring.program;
     SHIPPED
         .iter()
         .map(|(name, text)| {
             let contents = text
                 .replace("!`baton ", &format!("!`{program} "))
-                .replace("Bash(baton:*)", &format!("Bash({binary}:*)"));
+                .replace("Bash(baton:*)", &format!("Bash({}:*)", wiring.path));
             let path = commands_dir.join(NAMESPACE).join(name);
             let action = match std::fs::read_to_string(&path) {
                 Ok(existing) if existing == contents => Action::Unchanged,

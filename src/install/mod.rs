@@ -8,6 +8,7 @@ pub mod doctor;
 pub mod manifest;
 pub mod settings;
 pub mod wired;
+pub mod wiring;
 
 use std::path::{Path, PathBuf};
 

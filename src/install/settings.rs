@@ -1,9 +1,10 @@
 //! Merging baton's wiring into a Claude Code settings.json value and taking it out again.
 //! Pure functions on `serde_json::Value` (key order preserved); files live in `install/mod.rs`.
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
-use super::command_line::{BatonCommand, is_baton_command, shell_quote, split_program};
+use super::command_line::is_baton_command;
+pub use super::wiring::{HOOK_TIMEOUT, Wiring};
 
 /// Hook events baton handles, with the matcher of its group (`None`: the event has no matcher).
 pub const EVENTS: &[(&str, Option<&str>)] = &[
@@ -16,50 +17,6 @@ pub const EVENTS: &[(&str, Option<&str>)] = &[
     ("SubagentStart", None),
     ("SubagentStop", None),
 ];
-
-/// Seconds Claude Code gives each baton hook.
-pub const HOOK_TIMEOUT: u64 = 10;
-
-/// The command lines baton's entries run, for one binary path.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Wiring {
-    /// The binary as the shell should see it (quoted when needed).
-    pub program: String,
-}
-
-impl Wiring {
-    /// Wiring for the binary at `path` (absolute).
-    pub fn for_binary(path: &str) -> Self {
-        Self {
-            program: shell_quote(path),
-        }
-    }
-
-    /// The `statusLine` entry that runs this binary.
-    pub fn statusline(&self) -> Value {
-        json!({"type": "command", "command": format!("{} statusline", self.program), "padding": 0})
-    }
-
-    /// The hook group baton adds for `event`.
-    pub fn hook_group(&self, matcher: Option<&str>) -> Value {
-        let hook = json!({"type": "command", "command": format!("{} hook", self.program), "timeout": HOOK_TIMEOUT});
-        match matcher {
-            Some(m) => json!({"matcher": m, "hooks": [hook]}),
-            None => json!({"hooks": [hook]}),
-        }
-    }
-}
-
-/// `command` re-pointed at `wiring`'s binary when it runs baton from another path; `None`
-/// when it already runs this one, is not baton's, or names no path (bare `baton`, the plugin form).
-fn repointed(command: &str, wiring: &Wiring) -> Option<String> {
-    let parsed = BatonCommand::parse(command)?;
-    if parsed.is_plugin_form() || !parsed.program.contains('/') || shell_quote(&parsed.program) == wiring.program {
-        return None;
-    }
-    let (_, rest) = split_program(command)?;
-    Some(format!("{} {rest}", wiring.program))
-}
 
 /// Whether a hook group holds a baton command.
 fn group_has_baton(group: &Value) -> bool {
@@ -117,7 +74,7 @@ pub fn merge(settings: &mut Value, wiring: &Wiring, policy: StatuslinePolicy) ->
         _ if policy == StatuslinePolicy::Skip => {}
         None | Some(Value::Null) => merge.statusline_added = true,
         Some(existing) if existing["command"].as_str().is_some_and(is_baton_command) => {
-            if let Some(command) = existing["command"].as_str().and_then(|c| repointed(c, wiring)) {
+            if let Some(command) = existing["command"].as_str().and_then(|c| wiring.repointed(c)) {
                 let mut updated = existing.clone();
                 updated["command"] = Value::String(command);
                 merge
@@ -165,7 +122,7 @@ pub fn merge(settings: &mut Value, wiring: &Wiring, policy: StatuslinePolicy) ->
                 .into_iter()
                 .flatten()
             {
-                if let Some(command) = hook["command"].as_str().and_then(|c| repointed(c, wiring)) {
+                if let Some(command) = hook["command"].as_str().and_then(|c| wiring.repointed(c)) {
                     hook["command"] = Value::String(command);
                 }
             }
@@ -274,14 +231,17 @@ pub fn unmerge(settings: &mut Value, installed: &Installed) -> Unmerged {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::platform::Family;
+    use crate::platform::shell::Shell;
+    use serde_json::json;
 
     fn wiring() -> Wiring {
-        Wiring::for_binary("/home/u/.local/bin/baton")
+        Wiring::for_binary_on("/home/u/.local/bin/baton", Family::Unix, Shell::Posix)
     }
 
     #[test]
     fn merge_repoints_batons_entries_at_a_new_binary_only() {
-        let old = Wiring::for_binary("/old/bin/baton");
+        let old = Wiring::for_binary_on("/old/bin/baton", Family::Unix, Shell::Posix);
         let mut settings = json!({"statusLine": old.statusline(), "hooks": {
             "PreCompact": [{"hooks": [{"type": "command", "command": "baton hook"}]}],
             "SessionStart": [{"hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/bin/baton hook"}]}]}});

@@ -96,10 +96,10 @@ mod tests {
             .check_writable(&root.join(".planning/phases/03-cart/.continue-here.md"))
             .unwrap();
         project.check_writable(&root.join(".baton/agents/a.json")).unwrap();
-        std::os::unix::fs::symlink(&outside, root.join(".baton")).unwrap();
+        crate::platform::fs::symlink_dir(&outside, &root.join(".baton")).unwrap();
         let refused = project.check_writable(&root.join(".baton/agents/a.json")).unwrap_err();
         assert!(refused.to_string().contains("symbolic link"), "{refused}");
-        std::os::unix::fs::symlink(outside.join("secret"), root.join(".planning/STATE.md")).unwrap();
+        crate::platform::fs::symlink_file(&outside.join("secret"), &root.join(".planning/STATE.md")).unwrap();
         assert!(project.check_writable(&root.join(".planning/STATE.md")).is_err());
         assert!(project.check_writable(&outside.join("x")).is_err());
         assert!(project.check_writable(&root.join(".planning/../../x")).is_err());

@@ -2,6 +2,7 @@
 
 pub mod config;
 pub mod files;
+pub mod fingerprint;
 pub mod number;
 pub mod phases;
 pub mod progress;
@@ -10,7 +11,9 @@ pub mod sections;
 pub mod snapshot;
 pub mod state;
 pub mod state_edit;
+pub mod yaml;
 
+use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -19,6 +22,9 @@ use crate::fsx;
 
 /// Longest a command waits for another baton process holding the same project lock.
 const LOCK_WAIT: Duration = Duration::from_secs(10);
+/// Longest a hook waits for it: Claude Code waits for the hook, so it gives up (silently,
+/// leaving that bit of bookkeeping undone) rather than stall the session.
+const HOOK_LOCK_WAIT: Duration = Duration::from_millis(50);
 
 /// How many directories up baton looks for the project root.
 const MAX_DEPTH: usize = 40;
@@ -85,13 +91,34 @@ impl Project {
     }
 
     /// An exclusive lock guarding read-modify-write of the project's files of one kind
-    /// (`planning`, `agents`, `config.json`). The lock file lives in the temp dir, not in
-    /// the repository.
+    /// (`planning`, `agents-<run>`, `config.json`, …). The lock file lives in baton's private
+    /// directory in the temp dir, not in the repository. A command waits up to 10 s for
+    /// another baton process; a hook ([`crate::hook::in_hook`]) 50 ms.
     pub fn lock(&self, name: &str) -> Result<fsx::LockGuard> {
-        let path = fsx::project_lock_path(&self.root, name);
-        fsx::lock_exclusive(&path, LOCK_WAIT).map_err(|e| {
+        let wait = if crate::hook::in_hook() {
+            HOOK_LOCK_WAIT
+        } else {
+            LOCK_WAIT
+        };
+        self.lock_waiting(name, wait)
+    }
+
+    /// [`Self::lock`], waiting at most `wait`. The error says what is in the way: another
+    /// baton process that held it all that time, or what stands at the lock's place.
+    pub fn lock_waiting(&self, name: &str, wait: Duration) -> Result<fsx::LockGuard> {
+        let path = fsx::project_lock_path(&self.root, name)
+            .map_err(|e| Error::Failed(format!("cannot lock the project's {name} files: {e}")))?;
+        fsx::lock_exclusive(&path, wait).map_err(|e| {
+            let why = if e.kind() == std::io::ErrorKind::TimedOut {
+                format!(
+                    "another baton process has held it for {:.1}s; try again when it is done",
+                    wait.as_secs_f64()
+                )
+            } else {
+                format!("{e}; remove it if nothing of yours should be there")
+            };
             Error::Failed(format!(
-                "{}: {e}; another baton process holds it, try again in a moment",
+                "cannot lock the project's {name} files ({}): {why}",
                 path.display()
             ))
         })
@@ -106,6 +133,28 @@ impl Project {
     pub fn has_planning_state(&self) -> bool {
         self.planning_dir().join("STATE.md").is_file()
     }
+}
+
+/// Reads a planning file of at most `limit` bytes: `Ok(None)` when it does not exist, an
+/// error naming the file when it is larger or cannot be read.
+pub fn read_bounded(path: &Path, limit: u64) -> Result<Option<Vec<u8>>> {
+    match fsx::read_regular(path, limit) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => Ok(None),
+        Err(e) if e.kind() == ErrorKind::FileTooLarge => Err(past_a_bound(
+            path,
+            &format!("it is larger than the {} KiB baton reads", limit / 1024),
+        )),
+        Err(e) => Err(Error::io(path, e)),
+    }
+}
+
+/// The error for a planning file past one of baton's bounds: which file, which bound, what to do.
+pub fn past_a_bound(path: &Path, why: &str) -> Error {
+    Error::invalid(
+        path,
+        format!("{why}, so baton does not read it. GSD keeps its planning files short and flat: trim or fix this one."),
+    )
 }
 
 fn current_dir() -> Result<PathBuf> {

@@ -89,13 +89,7 @@ impl Store {
         };
         project.check_writable(&self.document)?;
         project.check_writable(&self.dir)?;
-        let path = fsx::project_lock_path(&self.root, LOCK_NAME);
-        fsx::lock_exclusive(&path, wait).map_err(|e| {
-            Error::Failed(format!(
-                "{}: {e}; another baton process is writing the context store, try again in a moment",
-                path.display()
-            ))
-        })
+        project.lock_waiting(LOCK_NAME, wait)
     }
 
     /// The journal's segments and snapshots.

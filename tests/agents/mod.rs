@@ -2,6 +2,7 @@
 //! ledger from payloads shaped like the real client's, the spot-check against a real git
 //! repository, plan waves and context payloads from realistic `.planning/` trees.
 
+mod background;
 mod ledger;
 mod plans;
 mod verify;

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod gsd;
+pub mod os;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -12,8 +13,15 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-/// The binary under test.
-pub const BATON: &str = env!("CARGO_BIN_EXE_baton");
+/// The binary under test: `$BATON_TEST_BIN` when set (CI runs the suite once more against
+/// the static musl build), else the one cargo built for this test run.
+pub fn baton_bin() -> &'static str {
+    static BIN: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    BIN.get_or_init(|| match std::env::var("BATON_TEST_BIN") {
+        Ok(path) if !path.is_empty() => path,
+        _ => env!("CARGO_BIN_EXE_baton").to_owned(),
+    })
+}
 /// A run that takes longer than this is hung.
 pub const HANG_LIMIT: Duration = Duration::from_secs(10);
 
@@ -21,6 +29,14 @@ pub const HANG_LIMIT: Duration = Duration::from_secs(10);
 pub fn fixture(name: &str) -> Value {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/claude-code-2.1.197")
+        .join(name);
+    serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap()
+}
+
+/// Payloads captured from the latest client (Claude Code 2.1.332, `probe/FINDINGS.md`).
+pub fn latest_fixture(name: &str) -> Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/claude-code-2.1.332")
         .join(name);
     serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap()
 }
@@ -80,7 +96,7 @@ impl Sandbox {
 
     /// A command running baton with the sandbox's environment.
     pub fn command(&self, args: &[&str]) -> Command {
-        let mut cmd = Command::new(BATON);
+        let mut cmd = Command::new(baton_bin());
         cmd.args(args);
         self.with_env(cmd)
     }
@@ -88,7 +104,7 @@ impl Sandbox {
     /// A command running baton under `wrapper` (a tracer: `strace …`), with the sandbox's environment.
     pub fn wrapped_command(&self, wrapper: &[String], args: &[&str]) -> Command {
         let mut cmd = Command::new(&wrapper[0]);
-        cmd.args(&wrapper[1..]).arg("--").arg(BATON).args(args);
+        cmd.args(&wrapper[1..]).arg("--").arg(baton_bin()).args(args);
         self.with_env(cmd)
     }
 

@@ -102,6 +102,8 @@ fn concurrent_compaction_hooks_lose_no_count() {
         assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
     }
     assert_eq!(statusline(&sandbox), "░░░░░░░░░░ -- │ 16 compactions");
-    let state = sandbox.read_json(&sandbox.temp_file(SESSION, "-compactions.json"));
+    // In baton's private directory, where no one else can plant a file at its name.
+    let private = sandbox.tmp.join(&crate::common::os::private_dir_names()[0]);
+    let state = sandbox.read_json(&private.join(format!("session-{SESSION}-compactions.json")));
     assert_eq!(state["generator"], "baton", "swept like baton's other files");
 }

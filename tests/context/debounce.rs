@@ -44,14 +44,13 @@ fn an_unusable_temp_dir_warns_on_every_call() {
     let readonly = Sandbox::new();
     let dir = readonly.home.join("readonly-tmp");
     std::fs::create_dir(&dir).unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o500)).unwrap();
+    crate::common::os::set_mode(&dir, 0o500);
     let writable = std::fs::write(dir.join("probe"), "").is_ok();
     let readonly = readonly.env("TMPDIR", dir.to_str().unwrap());
     if !writable {
         assert_eq!(three_calls(&readonly, false), [true, true, true]);
     }
-    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+    crate::common::os::set_mode(&dir, 0o700);
 }
 
 #[test]
@@ -66,7 +65,9 @@ fn a_state_file_that_cannot_be_written_or_locked_warns_on_every_call() {
         r#"{"callsSinceWarn":1,"lastLevel":"warning"}"#,
     )
     .unwrap();
-    std::fs::create_dir(locked_out.temp_file(SESSION, "-warned.lock")).unwrap();
+    // The lock lives in baton's private directory in the temp dir: with every name for it
+    // taken by something else, no lock can be had.
+    crate::common::os::take_every_private_dir_name(&locked_out.tmp);
     assert_eq!(three_calls(&locked_out, true), [true, true, true]);
 }
 

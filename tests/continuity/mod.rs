@@ -3,6 +3,7 @@
 //! compaction.
 
 mod hooks;
+#[cfg(unix)]
 mod modes;
 mod pause;
 mod progress;

@@ -13,8 +13,19 @@ use std::time::{Duration, Instant};
 use super::mock::Mock;
 use super::sandbox::Sandbox;
 
-/// The client version the fixtures and these tests were taken from.
-pub const VERSION: &str = "2.1.197";
+/// The client version the tests drive by default: the latest on the registry when they were
+/// last checked. `BATON_E2E_CLAUDE_VERSION` picks another (CI runs them on 2.1.197 too).
+pub const LATEST: &str = "2.1.332";
+
+/// The client version under test: `$BATON_E2E_CLAUDE_VERSION`, else [`LATEST`].
+pub fn version() -> &'static str {
+    static VERSION: OnceLock<String> = OnceLock::new();
+    VERSION.get_or_init(|| match std::env::var("BATON_E2E_CLAUDE_VERSION") {
+        Ok(v) if !v.trim().is_empty() => v.trim().to_owned(),
+        _ => LATEST.to_owned(),
+    })
+}
+
 /// The key the client sends; the mock accepts anything.
 pub const API_KEY: &str = "sk-test-baton-e2e-0123456789abcdefghij";
 /// The model every test runs (a 200k-token window, displayed as "Sonnet 4.5").
@@ -32,7 +43,14 @@ pub fn claude_bin() -> &'static Path {
 
 /// The built baton binary, shell-quoted for a settings `command`.
 pub fn baton_command(subcommand: &str) -> String {
-    format!("'{}' {subcommand}", env!("CARGO_BIN_EXE_baton").replace('\'', r"'\''"))
+    format!("'{}' {subcommand}", crate::common::baton_bin().replace('\'', r"'\''"))
+}
+
+/// The fixtures captured from the client under test (`tests/fixtures/claude-code-<version>`).
+pub fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(format!("claude-code-{}", version()))
 }
 
 /// `claude` configured for `sandbox` and `mock`: loopback API, temp HOME and TMPDIR, no
@@ -145,24 +163,26 @@ fn drain(pipe: Option<impl Read + Send + 'static>) -> mpsc::Receiver<Vec<u8>> {
     receiver
 }
 
-/// Installs the pinned client unless a working copy is already there.
+/// Installs the client under test (into `claude-code-<version>` under the target directory)
+/// unless a working copy is already there.
 fn install() -> PathBuf {
-    let package = format!("@anthropic-ai/claude-code@{VERSION}");
-    let dir = super::npm::install("claude-code", &package, |dir| {
-        version(dir, &dir.join("node_modules/.bin/claude")).is_some_and(|found| found.starts_with(VERSION))
+    let wanted = version();
+    let package = format!("@anthropic-ai/claude-code@{wanted}");
+    let dir = super::npm::install(&format!("claude-code-{wanted}"), &package, |dir| {
+        installed_version(dir, &dir.join("node_modules/.bin/claude")).is_some_and(|found| found.starts_with(wanted))
     });
     let bin = dir.join("node_modules/.bin/claude");
-    let found = version(&dir, &bin);
+    let found = installed_version(&dir, &bin);
     assert!(
-        found.as_deref().is_some_and(|found| found.starts_with(VERSION)),
-        "{} --version gave {found:?}, expected {VERSION}",
+        found.as_deref().is_some_and(|found| found.starts_with(wanted)),
+        "{} --version gave {found:?}, expected {wanted}",
         bin.display(),
     );
     bin
 }
 
 /// `claude --version`, run with a throwaway HOME so the real one is never touched.
-fn version(dir: &Path, bin: &Path) -> Option<String> {
+fn installed_version(dir: &Path, bin: &Path) -> Option<String> {
     if !bin.exists() {
         return None;
     }

@@ -35,7 +35,7 @@ fn gsd_project(sandbox: &Sandbox) {
 
 /// Runs baton in the sandbox's project with its HOME and TMPDIR.
 fn baton(sandbox: &Sandbox, args: &[&str]) -> std::process::Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_baton"))
+    let out = Command::new(crate::common::baton_bin())
         .args(args)
         .current_dir(&sandbox.project)
         .env("HOME", &sandbox.home)

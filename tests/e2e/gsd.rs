@@ -86,7 +86,7 @@ fn gsds_monitor_reads_the_bridge_file_batons_statusline_writes() {
     let hooks = gsd_hooks();
     let sandbox = Sandbox::new("gsd-reads-baton");
     let (status, post) = payloads(&sandbox);
-    run(&sandbox, env!("CARGO_BIN_EXE_baton"), &["statusline"], &status);
+    run(&sandbox, crate::common::baton_bin(), &["statusline"], &status);
     let monitor = hooks.join("gsd-context-monitor.js");
     let said = context(&run(&sandbox, "node", &[monitor.to_str().unwrap()], &post));
     assert!(
@@ -113,7 +113,7 @@ fn batons_monitor_reads_the_bridge_file_gsds_statusline_writes() {
         bridge.get("generator").is_none(),
         "this bridge file is GSD's own: {bridge}"
     );
-    let said = context(&run(&sandbox, env!("CARGO_BIN_EXE_baton"), &["hook"], &post));
+    let said = context(&run(&sandbox, crate::common::baton_bin(), &["hook"], &post));
     assert!(
         said.starts_with("CONTEXT CRITICAL: Usage at 75%. Remaining: 25%."),
         "baton said: {said:?}"

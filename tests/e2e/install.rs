@@ -25,7 +25,7 @@ fn install_sh_wires_a_clean_home_and_the_client_runs_baton() {
         .env("HOME", &sandbox.home)
         .env("TMPDIR", &sandbox.tmp)
         .env("BATON_PREFIX", &prefix)
-        .env("BATON_BINARY", env!("CARGO_BIN_EXE_baton"))
+        .env("BATON_BINARY", crate::common::baton_bin())
         .output()
         .unwrap();
     let said = format!(

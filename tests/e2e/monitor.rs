@@ -2,7 +2,6 @@
 //! context level from the transcript alone, and its warning must reach the model's next turn.
 
 use std::fs;
-use std::os::unix::fs::PermissionsExt;
 
 use serde_json::{Value, json};
 
@@ -129,7 +128,7 @@ fn stand_in_hook_context_reaches_the_model() {
     let output = r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"E2E-STAND-IN"}}"#;
     let body = format!("#!/bin/sh\ncase \"$(cat)\" in *'\"PostToolUse\"'*) echo '{output}';; esac\n");
     fs::write(&script, body).expect("write the stand-in hook");
-    fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).expect("chmod the stand-in");
+    crate::common::os::make_executable(&script);
     let command = format!("'{}'", script.display());
 
     let session = run_session(sandbox, 140_000, &command);

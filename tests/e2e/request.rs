@@ -58,31 +58,24 @@ impl Request {
             .count()
     }
 
-    /// The text blocks of the last user message (a tool_result turn carries hook context here).
+    /// The texts of the last user message (a tool_result turn carries hook context here).
     pub fn last_user_texts(&self) -> Vec<String> {
         let last = self.messages().iter().rev().find(|message| message["role"] == "user");
         last.map(|message| texts_of(&message["content"])).unwrap_or_default()
     }
 
     /// The hook context `label` (`PostToolUse:Bash`, `SessionStart`, …) put in the last user
-    /// message: `<label> hook additional context: …`. Claude Code 2.1.197 sends it as text
-    /// blocks after the tool_result; 2.1.332 appends it inside the tool_result's content (a
-    /// string, or an extra item of its array). Both are read here.
+    /// message: `<label> hook additional context: …`, wherever the client puts it (see
+    /// [`texts_of`]).
     pub fn last_user_hook_context(&self, label: &str) -> Vec<String> {
-        let Some(last) = self.messages().iter().rev().find(|message| message["role"] == "user") else {
-            return Vec::new();
-        };
-        let content = &last["content"];
-        let mut texts = texts_of(content);
-        let results = content.as_array().into_iter().flatten();
-        for result in results.filter(|block| block["type"] == "tool_result") {
-            texts.extend(texts_of(&result["content"]));
-        }
         let marker = format!("{label} hook additional context:");
-        texts.into_iter().filter(|text| text.contains(&marker)).collect()
+        self.last_user_texts()
+            .into_iter()
+            .filter(|text| text.contains(&marker))
+            .collect()
     }
 
-    /// Every text block of every message, in order.
+    /// Every text of every message (tool results included), in order.
     pub fn all_texts(&self) -> Vec<String> {
         self.messages()
             .iter()
@@ -101,14 +94,20 @@ impl Request {
     }
 }
 
-/// The text of a message's content: a plain string, or its `text` blocks.
+/// The texts of a message's content: a plain string, its `text` blocks, and the texts inside
+/// its `tool_result` blocks. Hook context after a tool call arrives as a separate text block
+/// on 2.1.197 and inside the tool_result (appended to its content string, or as an extra item
+/// of its content array) on 2.1.332 (probe/FINDINGS.md §1); both are found here.
 fn texts_of(content: &Value) -> Vec<String> {
     match content {
         Value::String(text) => vec![text.clone()],
         Value::Array(blocks) => blocks
             .iter()
-            .filter(|block| block["type"] == "text")
-            .filter_map(|block| block["text"].as_str().map(str::to_owned))
+            .flat_map(|block| match block["type"].as_str() {
+                Some("text") => block["text"].as_str().map(str::to_owned).into_iter().collect(),
+                Some("tool_result") => texts_of(&block["content"]),
+                _ => Vec::new(),
+            })
             .collect(),
         _ => Vec::new(),
     }

@@ -2,7 +2,8 @@
 //! Bash and ends; baton's SubagentStart/SubagentStop hooks must fill the ledger with the run
 //! and its changed file. A final message claiming a file or commit that does not exist is
 //! put back to the subagent once (SubagentStop context reaches the subagent, observed on
-//! 2.1.197), and, if it stands, reaches the orchestrator with the `Agent` result (PostToolUse).
+//! 2.1.197 and 2.1.332), and, if it stands, reaches the orchestrator with the `Agent` result
+//! (PostToolUse), or, for a background agent, at the orchestrator's next tool call.
 
 use std::fs;
 use std::time::Duration;
@@ -14,10 +15,10 @@ use super::mock::{Block, Mock, Reply};
 use super::request::Request;
 use super::sandbox::Sandbox;
 
-const MAIN_PROMPT: &str = "delegate the greeting to a subagent";
+pub(super) const MAIN_PROMPT: &str = "delegate the greeting to a subagent";
 /// The subagent's task; its requests are told apart by this first user message.
-const SUB_PROMPT: &str = "E2E-SUBAGENT-TASK: write the greeting file";
-const WRITE: &str = "mkdir -p notes && echo hello > notes/greeting.txt";
+pub(super) const SUB_PROMPT: &str = "E2E-SUBAGENT-TASK: write the greeting file";
+pub(super) const WRITE: &str = "mkdir -p notes && echo hello > notes/greeting.txt";
 
 /// What the subagent says in the end: `first` as its report, `after_check` once baton's
 /// spot-check was put to it.
@@ -27,8 +28,9 @@ struct Reports {
     after_check: &'static str,
 }
 
-/// The mock: the main agent spawns one general-purpose subagent, then ends; the subagent
-/// runs [`WRITE`], then reports.
+/// The mock: the main agent spawns one general-purpose subagent in the foreground
+/// (2.1.332 runs agents in the background unless told not to), then ends; the subagent runs
+/// [`WRITE`], then reports.
 fn script(reports: Reports) -> Mock {
     Mock::start(move |request: &Request| {
         let turn = request.assistant_turns();
@@ -46,7 +48,7 @@ fn script(reports: Reports) -> Mock {
                 blocks: vec![Block::ToolUse {
                     name: "Agent".into(),
                     input: json!({"description": "write greeting", "prompt": SUB_PROMPT,
-                                  "subagent_type": "general-purpose"}),
+                                  "subagent_type": "general-purpose", "run_in_background": false}),
                 }],
             },
             _ => Reply::text(20_000, "done"),
@@ -56,7 +58,7 @@ fn script(reports: Reports) -> Mock {
 
 const SPOT_CHECK: &str = "baton spot-check";
 const HONEST: &str = "Created notes/greeting.txt with the greeting.";
-const LIE: &str = "Created notes/greeting.txt and src/users.sql; committed as 4f2a9c1d.";
+pub(super) const LIE: &str = "Created notes/greeting.txt and src/users.sql; committed as 4f2a9c1d.";
 
 /// A git project wired with `hook` for SubagentStart, SubagentStop and PostToolUse of the
 /// `Agent` tool; returns the start HEAD.
@@ -71,7 +73,7 @@ fn project(sandbox: &Sandbox, hook: &str) -> String {
     crate::common::git_repo(&sandbox.project, &[("README.md", "# demo\n")])
 }
 
-fn run_main_agent(sandbox: &Sandbox, mock: &Mock) {
+pub(super) fn run_main_agent(sandbox: &Sandbox, mock: &Mock) {
     let mut command = claude_command(sandbox, mock);
     command.args(["-p", MAIN_PROMPT, "--allowedTools", "Bash,Agent", "--model", MODEL]);
     let output = output_within(command, Duration::from_secs(150));
@@ -86,7 +88,7 @@ fn run_main_agent(sandbox: &Sandbox, mock: &Mock) {
 }
 
 /// The ledger records under `.baton/agents/`.
-fn ledger(sandbox: &Sandbox) -> Vec<Value> {
+pub(super) fn ledger(sandbox: &Sandbox) -> Vec<Value> {
     let dir = sandbox.project.join(".baton/agents");
     let Ok(entries) = fs::read_dir(&dir) else {
         return Vec::new();
@@ -100,7 +102,7 @@ fn ledger(sandbox: &Sandbox) -> Vec<Value> {
     runs
 }
 
-fn summary(mock: &Mock) -> Vec<String> {
+pub(super) fn summary(mock: &Mock) -> Vec<String> {
     let describe = |r: &Request| {
         let tools: Vec<&str> = r.body["tools"]
             .as_array()
@@ -118,7 +120,7 @@ fn summary(mock: &Mock) -> Vec<String> {
 }
 
 /// Every hook the client ran for the subagent events exited 0.
-fn assert_hooks_clean(sandbox: &Sandbox) {
+pub(super) fn assert_hooks_clean(sandbox: &Sandbox) {
     let attachments = sandbox.hook_attachments();
     let failed: Vec<&Value> = attachments
         .iter()
@@ -169,7 +171,7 @@ fn the_ledger_records_a_real_subagent_run_with_its_changed_file() {
 
     // The same run through the command an orchestrator calls.
     let id = run["id"].as_str().unwrap();
-    let mut verify = std::process::Command::new(env!("CARGO_BIN_EXE_baton"));
+    let mut verify = std::process::Command::new(crate::common::baton_bin());
     verify.args(["agents", "verify", id]).current_dir(&sandbox.project);
     let output = output_within(verify, Duration::from_secs(20));
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -180,7 +182,7 @@ fn the_ledger_records_a_real_subagent_run_with_its_changed_file() {
 }
 
 /// The texts of the system reminders a request's last user turn (or its tool results) carry.
-fn reminders(request: &Request) -> Vec<String> {
+pub(super) fn reminders(request: &Request) -> Vec<String> {
     let last = request.messages().last().cloned().unwrap_or_default();
     let mut texts = Vec::new();
     collect_texts(&last["content"], &mut texts);
@@ -288,8 +290,7 @@ fn the_subagent_fixtures_match_what_the_client_sends() {
         baton_command("hook")
     );
     fs::write(&script_path, body).unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    fs::set_permissions(&script_path, fs::Permissions::from_mode(0o755)).unwrap();
+    crate::common::os::make_executable(&script_path);
     project(&sandbox, &script_path.display().to_string());
     let mock = script(Reports {
         first: HONEST,
@@ -313,9 +314,7 @@ fn the_subagent_fixtures_match_what_the_client_sends() {
         .filter_map(|(_, p)| serde_json::from_str(p).ok())
         .collect();
     for event in ["SubagentStart", "SubagentStop"] {
-        let fixture_path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/claude-code-2.1.197")
-            .join(format!("{}.json", event.to_ascii_lowercase()));
+        let fixture_path = super::client::fixtures_dir().join(format!("{}.json", event.to_ascii_lowercase()));
         let fixture: serde_json::Value = serde_json::from_str(&fs::read_to_string(&fixture_path).unwrap()).unwrap();
         let live = payloads
             .iter()

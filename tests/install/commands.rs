@@ -18,7 +18,7 @@ fn slash_commands_use_the_absolute_path_and_spare_the_users_files() {
     );
     assert_eq!(std::fs::read_to_string(&mine).unwrap(), "my own progress command\n");
     let pause = std::fs::read_to_string(sandbox.home.join(".claude/commands/baton/pause-work.md")).unwrap();
-    let binary = std::fs::canonicalize(BATON).unwrap();
+    let binary = std::fs::canonicalize(baton_bin()).unwrap();
     assert!(
         pause.contains(&format!("!`{} pause $ARGUMENTS`", binary.display())),
         "{pause}"

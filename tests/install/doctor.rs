@@ -17,7 +17,11 @@ fn doctor_checks_the_wiring_and_says_what_to_fix() {
         out.stdout
     );
 
-    let bin_dir = std::fs::canonicalize(BATON).unwrap().parent().unwrap().to_path_buf();
+    let bin_dir = std::fs::canonicalize(baton_bin())
+        .unwrap()
+        .parent()
+        .unwrap()
+        .to_path_buf();
     let wired = Sandbox::new().env("PATH", &format!("{}:/usr/bin:/bin", bin_dir.display()));
     ok(wired.run(&["install"], b""));
     let out = wired.run(&["doctor"], b"");
@@ -38,11 +42,15 @@ fn doctor_checks_the_wiring_and_says_what_to_fix() {
 #[test]
 fn doctor_fails_when_the_settings_run_another_baton_and_says_install_repoints() {
     let sandbox = Sandbox::new();
-    let bin_dir = std::fs::canonicalize(BATON).unwrap().parent().unwrap().to_path_buf();
+    let bin_dir = std::fs::canonicalize(baton_bin())
+        .unwrap()
+        .parent()
+        .unwrap()
+        .to_path_buf();
     let path = format!("{}:/usr/bin:/bin", bin_dir.display());
     let old = baton_copy(&sandbox, "old");
     ok(run_binary(&sandbox, &old, &["install"], Some(&path)));
-    let out = run_binary(&sandbox, std::path::Path::new(BATON), &["doctor"], Some(&path));
+    let out = run_binary(&sandbox, std::path::Path::new(baton_bin()), &["doctor"], Some(&path));
     assert_eq!(out.code, Some(1), "{}", out.stdout);
     assert!(
         out.stdout
@@ -54,11 +62,11 @@ fn doctor_fails_when_the_settings_run_another_baton_and_says_install_repoints() 
     );
     ok(run_binary(
         &sandbox,
-        std::path::Path::new(BATON),
+        std::path::Path::new(baton_bin()),
         &["install"],
         Some(&path),
     ));
-    let out = run_binary(&sandbox, std::path::Path::new(BATON), &["doctor"], Some(&path));
+    let out = run_binary(&sandbox, std::path::Path::new(baton_bin()), &["doctor"], Some(&path));
     assert_eq!(out.code, Some(0), "{}", out.stdout);
     let left: Vec<_> = std::fs::read_dir(&sandbox.tmp).unwrap().collect();
     assert!(left.is_empty(), "the doctor's scratch dir is gone: {left:?}");
@@ -66,7 +74,11 @@ fn doctor_fails_when_the_settings_run_another_baton_and_says_install_repoints() 
 
 #[test]
 fn doctor_matches_bridge_files_to_sessions_and_reads_hook_failures_from_attachments() {
-    let bin_dir = std::fs::canonicalize(BATON).unwrap().parent().unwrap().to_path_buf();
+    let bin_dir = std::fs::canonicalize(baton_bin())
+        .unwrap()
+        .parent()
+        .unwrap()
+        .to_path_buf();
     let sandbox = Sandbox::new().env("PATH", &format!("{}:/usr/bin:/bin", bin_dir.display()));
     ok(sandbox.run(&["install"], b""));
     // A decoy: a message that mentions baton and a failed hook in its text, not a hook run.
@@ -135,7 +147,11 @@ fn wiring(statusline: &str, command: &str) -> Value {
 fn the_plugin_form_in_settings_fails_even_when_claude_plugin_root_is_set() {
     // Claude Code refuses ${CLAUDE_PLUGIN_ROOT} in settings.json hooks ("the hook is not
     // associated with a plugin"), whatever the doctor's own environment says.
-    let bin_dir = std::fs::canonicalize(BATON).unwrap().parent().unwrap().to_path_buf();
+    let bin_dir = std::fs::canonicalize(baton_bin())
+        .unwrap()
+        .parent()
+        .unwrap()
+        .to_path_buf();
     let sandbox = Sandbox::new()
         .env("PATH", &format!("{}:/usr/bin:/bin", bin_dir.display()))
         .env("CLAUDE_PLUGIN_ROOT", env!("CARGO_MANIFEST_DIR"));
@@ -158,7 +174,11 @@ fn the_plugin_form_in_settings_fails_even_when_claude_plugin_root_is_set() {
 
 #[test]
 fn an_installed_plugin_is_probed_and_a_binary_that_does_nothing_fails() {
-    let bin_dir = std::fs::canonicalize(BATON).unwrap().parent().unwrap().to_path_buf();
+    let bin_dir = std::fs::canonicalize(baton_bin())
+        .unwrap()
+        .parent()
+        .unwrap()
+        .to_path_buf();
     let sandbox = Sandbox::new().env("PATH", &format!("{}:/usr/bin:/bin", bin_dir.display()));
     ok(sandbox.run(&["install", "--no-statusline"], b""));
     let mut settings = sandbox.read_json(&sandbox.home.join(".claude/settings.json"));
@@ -178,10 +198,10 @@ fn an_installed_plugin_is_probed_and_a_binary_that_does_nothing_fails() {
     let shim = root.join("bin/baton");
     let write_shim = |body: &str| {
         std::fs::write(&shim, format!("#!/bin/sh\n{body}\n")).unwrap();
-        std::fs::set_permissions(&shim, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        crate::common::os::make_executable(&shim);
     };
 
-    write_shim(&format!("exec '{BATON}' \"$@\""));
+    write_shim(&format!("exec '{}' \"$@\"", baton_bin()));
     let out = sandbox.run(&["doctor"], b"");
     assert!(
         out.stdout.contains("ok   PostToolUse hook runs baton")
@@ -207,9 +227,13 @@ fn an_installed_plugin_is_probed_and_a_binary_that_does_nothing_fails() {
 
 #[test]
 fn wiring_that_runs_the_wrong_mode_fails_the_probe() {
-    let bin_dir = std::fs::canonicalize(BATON).unwrap().parent().unwrap().to_path_buf();
+    let bin_dir = std::fs::canonicalize(baton_bin())
+        .unwrap()
+        .parent()
+        .unwrap()
+        .to_path_buf();
     let sandbox = Sandbox::new().env("PATH", &format!("{}:/usr/bin:/bin", bin_dir.display()));
-    let binary = std::fs::canonicalize(BATON).unwrap();
+    let binary = std::fs::canonicalize(baton_bin()).unwrap();
     let v = wiring(
         &format!("{} hook", binary.display()),
         &format!("{} statusline", binary.display()),

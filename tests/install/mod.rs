@@ -59,8 +59,8 @@ fn run_binary(sandbox: &Sandbox, binary: &std::path::Path, args: &[&str], path: 
 fn baton_copy(sandbox: &Sandbox, dir: &str) -> std::path::PathBuf {
     let path = sandbox.home.join(dir).join("baton");
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    if std::fs::hard_link(BATON, &path).is_err() {
-        std::fs::copy(BATON, &path).unwrap();
+    if std::fs::hard_link(baton_bin(), &path).is_err() {
+        std::fs::copy(baton_bin(), &path).unwrap();
     }
     std::fs::canonicalize(path).unwrap()
 }

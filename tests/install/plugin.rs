@@ -1,8 +1,6 @@
 //! The plugin form (`.claude-plugin/`, `hooks/hooks.json`, the `bin/baton` shim) and
 //! `install.sh`.
 
-use std::os::unix::fs::PermissionsExt;
-
 use serde_json::Value;
 
 use super::settings_path;
@@ -56,7 +54,7 @@ fn install_sh_dry_run_and_help_install_nothing() {
             .env("HOME", &sandbox.home)
             .env("TMPDIR", &sandbox.tmp)
             .env("BATON_PREFIX", &prefix)
-            .env("BATON_BINARY", BATON)
+            .env("BATON_BINARY", baton_bin())
             .output()
             .unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout);
@@ -82,7 +80,7 @@ fn the_plugin_shim_finds_the_release_build_the_prefix_and_path() {
     let fake = |path: std::path::PathBuf, name: &str| {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, format!("#!/bin/sh\necho {name} \"$@\"\n")).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        os::make_executable(&path);
     };
     let run = |root: &std::path::Path, path: &str, arg: &str| {
         std::process::Command::new(&shim)
@@ -165,7 +163,7 @@ fn install_sh_prints_the_exact_line_that_puts_the_prefix_on_path() {
             ("HOME", sandbox.home.as_os_str()),
             ("TMPDIR", sandbox.tmp.as_os_str()),
             ("SHELL", shell.as_ref()),
-            ("BATON_BINARY", BATON.as_ref()),
+            ("BATON_BINARY", baton_bin().as_ref()),
         ]);
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert!(
@@ -203,7 +201,7 @@ fn install_sh_prints_the_exact_line_that_puts_the_prefix_on_path() {
         ("HOME", sandbox.home.as_os_str()),
         ("TMPDIR", sandbox.tmp.as_os_str()),
         ("SHELL", "/bin/zsh".as_ref()),
-        ("BATON_BINARY", BATON.as_ref()),
+        ("BATON_BINARY", baton_bin().as_ref()),
     ]);
     assert!(!String::from_utf8_lossy(&out.stdout).contains("not on your PATH"));
 }
@@ -219,14 +217,15 @@ fn install_sh_says_it_is_building_and_shows_cargos_progress() {
     let script = |name: &str, body: String| {
         let path = fake_bin.join(name);
         std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        os::make_executable(&path);
     };
     script("rustc", "echo 'host: x86_64-unknown-linux-gnu'".to_owned());
     script(
         "cargo",
         format!(
             "echo \"$@\" >> '{log}'\necho '   Compiling baton v0.1.0' >&2\n\
-             mkdir -p '{dir}' && cp '{BATON}' '{dir}/baton'",
+             mkdir -p '{dir}' && cp '{baton}' '{dir}/baton'",
+            baton = baton_bin(),
             log = log.display(),
             dir = target.join("x86_64-unknown-linux-gnu/release").display()
         ),

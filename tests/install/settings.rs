@@ -1,8 +1,6 @@
 //! `baton install` and `uninstall` on settings.json: what is merged and given back, what is
 //! refused and left alone, dry runs, symlinks and re-pointing.
 
-use std::os::unix::fs::PermissionsExt;
-
 use serde_json::Value;
 
 use super::{baton_copy, ok, run_binary, settings, settings_path, write_settings};
@@ -236,7 +234,7 @@ fn a_read_only_settings_file_is_refused() {
     let sandbox = Sandbox::new();
     write_settings(&sandbox, "{}\n");
     let path = settings_path(&sandbox);
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
+    os::set_mode(&path, 0o444);
     let out = sandbox.run(&["install"], b"");
     assert_eq!(out.code, Some(1));
     assert!(
@@ -307,7 +305,7 @@ fn a_symlinked_settings_file_stays_a_link_and_its_target_gets_the_changes() {
     std::fs::create_dir_all(sandbox.home.join(".claude")).unwrap();
     let link = settings_path(&sandbox);
     let link_text = std::path::Path::new("../dotfiles/claude/settings.json");
-    std::os::unix::fs::symlink(link_text, &link).unwrap();
+    os::symlink(link_text, &link);
 
     ok(sandbox.run(&["install"], b""));
     assert!(

@@ -161,8 +161,8 @@ fn copy_elsewhere() {
     let old = elsewhere();
     std::fs::create_dir_all(old.parent().unwrap()).unwrap();
     let _ = std::fs::remove_file(&old);
-    if std::fs::hard_link(BATON, &old).is_err() {
-        std::fs::copy(BATON, &old).unwrap();
+    if std::fs::hard_link(baton_bin(), &old).is_err() {
+        std::fs::copy(baton_bin(), &old).unwrap();
     }
 }
 

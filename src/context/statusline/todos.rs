@@ -126,7 +126,7 @@ mod tests {
         fs::write(d.join("2.json"), task(2, "in_progress", "Fixing the login bug")).unwrap();
         assert_eq!(from_task_files(d).as_deref(), Some("Fixing the login bug"));
         fs::write(d.join("5.json"), "x".repeat(MAX_TASK_BYTES as usize + 1)).unwrap();
-        std::os::unix::fs::symlink(d.join("notes.json"), d.join("0.json")).unwrap();
+        crate::platform::fs::symlink_file(&d.join("notes.json"), &d.join("0.json")).unwrap();
         assert_eq!(
             from_task_files(d).as_deref(),
             Some("Fixing the login bug"),

@@ -183,9 +183,9 @@ fn canonical(path: &Path) -> PathBuf {
 /// looked up on PATH.
 fn resolve_program(program: &BatonCommand) -> Option<PathBuf> {
     if let Some(rest) = program.program.strip_prefix("~/") {
-        return Some(Path::new(&std::env::var_os("HOME")?).join(rest));
+        return Some(dirs::home_dir()?.join(rest));
     }
-    if program.program.contains('/') {
+    if program.program.contains(['/', '\\']) {
         return Some(PathBuf::from(&program.program));
     }
     which(&program.program)
@@ -283,7 +283,8 @@ fn command_runs(command: &str, source: &Source, role: Role, binary: &Path, scrat
 }
 
 fn which(program: &str) -> Option<PathBuf> {
+    let file = format!("{program}{}", std::env::consts::EXE_SUFFIX);
     std::env::split_paths(&std::env::var_os("PATH")?)
-        .map(|d| d.join(program))
+        .map(|d| d.join(&file))
         .find(|c| c.is_file())
 }

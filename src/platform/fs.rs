@@ -1,0 +1,355 @@
+//! Files, where the systems differ: opening without following a link or blocking on a FIFO,
+//! whether a file is this user's own with a single name, modes, positioned reads and writes,
+//! and the atomic swap of two names (Linux `renameat2(RENAME_EXCHANGE)`, macOS
+//! `renameatx_np(RENAME_SWAP)`; Windows has none and callers rename instead).
+
+use std::fs::{File, Metadata, OpenOptions};
+use std::io;
+use std::path::Path;
+
+#[cfg(unix)]
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+#[cfg(windows)]
+use std::os::windows::fs::OpenOptionsExt;
+
+/// Windows: open a reparse point (symlink, junction) itself instead of what it points to.
+#[cfg(windows)]
+const FILE_FLAG_OPEN_REPARSE_POINT: u32 = 0x0020_0000;
+
+/// Opens `path` for reading without blocking on a FIFO or a device (`O_NONBLOCK`; a Windows
+/// path cannot name a pipe outside `\\.\pipe\`).
+pub fn open_for_read(path: &Path) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    options.custom_flags(libc::O_NONBLOCK);
+    options.open(path)
+}
+
+/// Opens the file at `path` itself, never what a link there points to: a symlink fails to
+/// open on Unix (`O_NOFOLLOW`), and on Windows the link itself is opened, which
+/// [`is_sole_own_file`] then refuses. `write` opens it for writing too, without creating it.
+pub fn open_no_follow(path: &Path, write: bool) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.read(true).write(write);
+    no_follow(&mut options);
+    options.open(path)
+}
+
+/// Whether [`open_no_follow`] failed because `path` is a symlink (Unix: `ELOOP` from
+/// `O_NOFOLLOW`; Windows opens the link itself, so the caller sees it in the metadata).
+pub fn is_link_refusal(error: &io::Error) -> bool {
+    #[cfg(unix)]
+    return error.raw_os_error() == Some(libc::ELOOP);
+    #[cfg(windows)]
+    {
+        let _ = error;
+        false
+    }
+}
+
+/// Opens (creating it `0600` if missing) a lock file, never through a link: a link or a
+/// directory planted at `path` is an error.
+pub fn open_lock_file(path: &Path) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.read(true).write(true).create(true).truncate(false);
+    no_follow(&mut options);
+    #[cfg(unix)]
+    options.mode(0o600);
+    let file = options.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{} is not a regular file", path.display()),
+        ));
+    }
+    Ok(file)
+}
+
+fn no_follow(options: &mut OpenOptions) {
+    #[cfg(unix)]
+    options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    #[cfg(windows)]
+    options.custom_flags(FILE_FLAG_OPEN_REPARSE_POINT);
+}
+
+/// Whether an open file is a regular file of this user with exactly one name: not a link
+/// (or Windows reparse point), not another user's, and not a hard link whose other name a
+/// write would reach.
+pub fn is_sole_own_file(file: &File, meta: &Metadata) -> bool {
+    meta.is_file() && is_owned_by_user(meta) && link_count(file, meta) == Some(1)
+}
+
+/// Whether the current user owns the file (Unix: the effective uid; Windows: the per-user
+/// temp dir and profile are the user's, and every file there counts as theirs).
+pub fn is_owned_by_user(meta: &Metadata) -> bool {
+    #[cfg(unix)]
+    return meta.uid() == euid();
+    #[cfg(windows)]
+    {
+        let _ = meta;
+        true
+    }
+}
+
+/// Whether only the owner may read or write the file (Unix mode without group and other bits;
+/// on Windows the profile's ACLs decide, and this is true).
+pub fn is_private_mode(meta: &Metadata) -> bool {
+    #[cfg(unix)]
+    return meta.mode() & 0o077 == 0;
+    #[cfg(windows)]
+    {
+        let _ = meta;
+        true
+    }
+}
+
+/// The permission bits to keep when a file is replaced (Unix mode; on Windows `0o444` for a
+/// read-only file, else `0o644`).
+pub fn mode(meta: &Metadata) -> u32 {
+    #[cfg(unix)]
+    return meta.mode() & 0o777;
+    #[cfg(windows)]
+    return if meta.permissions().readonly() { 0o444 } else { 0o644 };
+}
+
+/// Gives the temp file that will replace a file the old one's permission bits and, where the
+/// process may, its owner and group (only root may give a file away; anyone may keep a group
+/// they belong to). Windows: nothing to hand on (the folder's ACLs apply to the new file).
+pub fn hand_on_owner_and_mode(temp: &File, old: &Metadata) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let now = temp.metadata()?;
+        if (now.uid(), now.gid()) != (old.uid(), old.gid()) {
+            let _ = std::os::unix::fs::fchown(temp, Some(old.uid()), Some(old.gid()))
+                .or_else(|_| std::os::unix::fs::fchown(temp, None, Some(old.gid())));
+        }
+        temp.set_permissions(std::fs::Permissions::from_mode(old.mode() & 0o777))
+    }
+    #[cfg(windows)]
+    {
+        let _ = (temp, old);
+        Ok(())
+    }
+}
+
+/// Opens `path` for appending (created `0644` when missing), never through a link.
+pub fn open_append_no_follow(path: &Path) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.append(true).create(true);
+    no_follow(&mut options);
+    #[cfg(unix)]
+    options.mode(0o644);
+    let file = options.open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{} is not a regular file", path.display()),
+        ));
+    }
+    Ok(file)
+}
+
+/// Sets the mode a temp file is created with (Unix); Windows files have no mode.
+pub fn set_create_mode(builder: &mut tempfile::Builder, mode: u32) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(mode));
+    }
+    #[cfg(windows)]
+    let _ = (builder, mode);
+}
+
+/// How many names the file has.
+fn link_count(file: &File, meta: &Metadata) -> Option<u64> {
+    #[cfg(unix)]
+    {
+        let _ = file;
+        Some(meta.nlink())
+    }
+    #[cfg(windows)]
+    {
+        use std::os::windows::io::AsRawHandle;
+        use windows_sys::Win32::Storage::FileSystem::{BY_HANDLE_FILE_INFORMATION, GetFileInformationByHandle};
+        let _ = meta;
+        // SAFETY: an all-zero BY_HANDLE_FILE_INFORMATION is a valid value to be overwritten.
+        let mut info: BY_HANDLE_FILE_INFORMATION = unsafe { std::mem::zeroed() };
+        // SAFETY: the handle is open for the life of `file`; `info` is writable.
+        let ok = unsafe { GetFileInformationByHandle(file.as_raw_handle(), &mut info) };
+        (ok != 0).then_some(u64::from(info.nNumberOfLinks))
+    }
+}
+
+/// The effective user id.
+#[cfg(unix)]
+pub fn euid() -> u32 {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    unsafe { libc::geteuid() }
+}
+
+/// Swaps the names `new` and `path` in one step, so `path` holds the new file and `new` the
+/// old one. `false` when the system or file system cannot (then the caller renames).
+pub fn exchange(new: &Path, path: &Path) -> bool {
+    #[cfg(any(target_os = "linux", target_os = "android", target_vendor = "apple"))]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let (Ok(from), Ok(to)) = (
+            std::ffi::CString::new(new.as_os_str().as_bytes()),
+            std::ffi::CString::new(path.as_os_str().as_bytes()),
+        ) else {
+            return false;
+        };
+        // The system call itself: musl's libc (the static build) has no renameat2 wrapper.
+        // SAFETY: both are valid NUL-terminated paths; the call only reads them.
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        let swapped = unsafe {
+            libc::syscall(
+                libc::SYS_renameat2,
+                libc::AT_FDCWD,
+                from.as_ptr(),
+                libc::AT_FDCWD,
+                to.as_ptr(),
+                libc::RENAME_EXCHANGE,
+            )
+        };
+        // SAFETY: as above.
+        #[cfg(target_vendor = "apple")]
+        let swapped = unsafe {
+            libc::renameatx_np(
+                libc::AT_FDCWD,
+                from.as_ptr(),
+                libc::AT_FDCWD,
+                to.as_ptr(),
+                libc::RENAME_SWAP,
+            )
+        };
+        swapped == 0
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "android", target_vendor = "apple")))]
+    {
+        let _ = (new, path);
+        false
+    }
+}
+
+/// Reads exactly `buf.len()` bytes at `offset`.
+pub fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
+    #[cfg(unix)]
+    return std::os::unix::fs::FileExt::read_exact_at(file, buf, offset);
+    #[cfg(windows)]
+    {
+        use std::os::windows::fs::FileExt;
+        let (mut done, mut at) = (0, offset);
+        while done < buf.len() {
+            match file.seek_read(&mut buf[done..], at)? {
+                0 => return Err(io::ErrorKind::UnexpectedEof.into()),
+                n => (done, at) = (done + n, at + n as u64),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Writes all of `buf` at `offset`.
+pub fn write_all_at(file: &File, buf: &[u8], offset: u64) -> io::Result<()> {
+    #[cfg(unix)]
+    return std::os::unix::fs::FileExt::write_all_at(file, buf, offset);
+    #[cfg(windows)]
+    {
+        use std::os::windows::fs::FileExt;
+        let (mut done, mut at) = (0, offset);
+        while done < buf.len() {
+            match file.seek_write(&buf[done..], at)? {
+                0 => return Err(io::ErrorKind::WriteZero.into()),
+                n => (done, at) = (done + n, at + n as u64),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Creates a symlink to a file (tests plant them; Windows needs developer mode for it).
+#[cfg(test)]
+pub fn symlink_file(target: &Path, link: &Path) -> io::Result<()> {
+    #[cfg(unix)]
+    return std::os::unix::fs::symlink(target, link);
+    #[cfg(windows)]
+    return std::os::windows::fs::symlink_file(target, link);
+}
+
+/// Creates a symlink to a directory (tests plant them).
+#[cfg(test)]
+pub fn symlink_dir(target: &Path, link: &Path) -> io::Result<()> {
+    #[cfg(unix)]
+    return std::os::unix::fs::symlink(target, link);
+    #[cfg(windows)]
+    return std::os::windows::fs::symlink_dir(target, link);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hard_link_or_a_symlink_is_not_a_sole_own_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("f");
+        std::fs::write(&file, "x").unwrap();
+        let open = |p: &Path| {
+            let f = open_no_follow(p, false).unwrap();
+            let m = f.metadata().unwrap();
+            is_sole_own_file(&f, &m)
+        };
+        assert!(open(&file));
+        std::fs::hard_link(&file, dir.path().join("second-name")).unwrap();
+        assert!(!open(&file), "two names");
+        let link = dir.path().join("link");
+        symlink_file(&dir.path().join("second-name"), &link).unwrap();
+        if let Ok(f) = open_no_follow(&link, false) {
+            let m = f.metadata().unwrap();
+            assert!(!is_sole_own_file(&f, &m), "a link is never a sole own file");
+        }
+    }
+
+    #[test]
+    fn exchange_swaps_two_names_where_the_system_can() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        std::fs::write(&a, "new").unwrap();
+        std::fs::write(&b, "old").unwrap();
+        if exchange(&a, &b) {
+            assert_eq!(std::fs::read_to_string(&b).unwrap(), "new");
+            assert_eq!(std::fs::read_to_string(&a).unwrap(), "old");
+        }
+        assert!(!exchange(&dir.path().join("missing"), &b));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn keeping_the_mode_hands_on_the_old_files_mode_and_not_a_links() {
+        use crate::fsx::{Durability, write_atomic_keeping_mode};
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("STATE.md");
+        write_atomic_keeping_mode(&path, b"a", 0o644, Durability::Durable).unwrap();
+        assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o644);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        write_atomic_keeping_mode(&path, b"b", 0o644, Durability::Durable).unwrap();
+        assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+        assert_eq!(std::fs::read(&path).unwrap(), b"b");
+    }
+
+    #[test]
+    fn positioned_reads_and_writes() {
+        let mut file = tempfile::tempfile().unwrap();
+        std::io::Write::write_all(&mut file, b"0123456789").unwrap();
+        write_all_at(&file, b"ab", 3).unwrap();
+        let mut buf = [0; 4];
+        read_exact_at(&file, &mut buf, 2).unwrap();
+        assert_eq!(&buf, b"2ab5");
+        assert!(read_exact_at(&file, &mut buf, 8).is_err());
+    }
+}

@@ -1,0 +1,26 @@
+//! Everything that differs between operating systems, one module per concern: opening,
+//! checking and replacing files (`fs`), the temp dir and the user's private directory in it
+//! (`temp`), the process's start, arguments and stdin (`process`), and how a command line is
+//! written for the shell Claude Code runs it in (`shell`). No code outside this module names
+//! a platform. Where the logic is shared, it takes a [`Family`] so that the other
+//! platform's branch runs in the tests too.
+
+pub mod fs;
+pub mod process;
+pub mod shell;
+pub mod stdin;
+pub mod temp;
+
+/// The two kinds of system baton runs on, where a rule differs between them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// Linux (glibc or musl) and macOS.
+    Unix,
+    /// Windows (msvc).
+    Windows,
+}
+
+impl Family {
+    /// The system this binary was built for.
+    pub const CURRENT: Family = if cfg!(windows) { Family::Windows } else { Family::Unix };
+}

@@ -1,0 +1,65 @@
+//! The process's start when `main` is baton's own (`no_main`, see `main.rs`): what std's
+//! start-up would have done that baton needs (SIGPIPE ignored, the standard descriptors
+//! open), and the arguments, taken from what the C runtime hands `main` (musl keeps them
+//! nowhere else) or, on Windows, from the UTF-16 command line.
+
+use std::ffi::{OsString, c_char, c_int};
+
+/// Prepares the process: on Unix, SIGPIPE is ignored (a closed pipe becomes an error to
+/// handle, not a kill) and a closed stdin, stdout or stderr is reopened on `/dev/null`, so
+/// that no file baton opens later takes its number and receives output meant for it.
+pub fn start() {
+    #[cfg(unix)]
+    {
+        // SAFETY: changing a signal's disposition has no preconditions.
+        unsafe { libc::signal(libc::SIGPIPE, libc::SIG_IGN) };
+        reopen_closed_standard_fds();
+    }
+}
+
+/// Opens `/dev/null` on any of descriptors 0–2 that is closed (one `fcntl` each).
+#[cfg(unix)]
+fn reopen_closed_standard_fds() {
+    for fd in 0..=2 {
+        // SAFETY: F_GETFD only queries the descriptor.
+        let closed = unsafe { libc::fcntl(fd, libc::F_GETFD) } == -1
+            && std::io::Error::last_os_error().raw_os_error() == Some(libc::EBADF);
+        if closed {
+            // open() takes the lowest free number: this one. If it fails there is nothing
+            // better to do than go on.
+            // SAFETY: the path is a valid NUL-terminated string.
+            unsafe { libc::open(c"/dev/null".as_ptr(), libc::O_RDWR) };
+        }
+    }
+}
+
+/// The arguments after the program name.
+///
+/// # Safety
+/// `argc` and `argv` must be what the C runtime passed to `main`: `argv` points to `argc`
+/// valid NUL-terminated strings.
+pub unsafe fn args(argc: c_int, argv: *const *const c_char) -> Vec<OsString> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStringExt;
+        let count = usize::try_from(argc).unwrap_or(0);
+        if argv.is_null() || count == 0 {
+            return Vec::new();
+        }
+        // SAFETY: the caller guarantees `argc` readable pointers at `argv`.
+        let pointers = unsafe { std::slice::from_raw_parts(argv, count) };
+        pointers
+            .iter()
+            .skip(1)
+            .filter(|p| !p.is_null())
+            // SAFETY: each pointer is a NUL-terminated string (the caller's guarantee).
+            .map(|&p| OsString::from_vec(unsafe { std::ffi::CStr::from_ptr(p) }.to_bytes().to_vec()))
+            .collect()
+    }
+    #[cfg(windows)]
+    {
+        // The C runtime's argv is in the ANSI code page; the UTF-16 command line is exact.
+        let _ = (argc, argv);
+        std::env::args_os().skip(1).collect()
+    }
+}

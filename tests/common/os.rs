@@ -1,0 +1,78 @@
+//! The few things the tests do that differ between systems (the suite runs on Linux, and
+//! compiles for macOS and Windows too): links, modes, FIFOs, executable scripts.
+
+use std::path::Path;
+
+/// Plants a symlink at `link` (to a file or a directory).
+pub fn symlink(target: impl AsRef<Path>, link: impl AsRef<Path>) {
+    let (target, link) = (target.as_ref(), link.as_ref());
+    #[cfg(unix)]
+    let made = std::os::unix::fs::symlink(target, link);
+    #[cfg(windows)]
+    let made = if target.is_dir() {
+        std::os::windows::fs::symlink_dir(target, link)
+    } else {
+        std::os::windows::fs::symlink_file(target, link)
+    };
+    made.unwrap_or_else(|e| panic!("symlink {} -> {}: {e}", link.display(), target.display()));
+}
+
+/// The permission bits of `path` (Windows: `0o444` read-only, else `0o644`).
+pub fn mode(path: &Path) -> u32 {
+    let meta = std::fs::metadata(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    #[cfg(unix)]
+    return std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o777;
+    #[cfg(windows)]
+    return if meta.permissions().readonly() { 0o444 } else { 0o644 };
+}
+
+/// Sets the permission bits of `path` (Windows: only whether it is read-only).
+pub fn set_mode(path: &Path, mode: u32) {
+    #[cfg(unix)]
+    let permissions = std::os::unix::fs::PermissionsExt::from_mode(mode);
+    #[cfg(windows)]
+    let permissions = {
+        let mut p = std::fs::metadata(path).unwrap().permissions();
+        p.set_readonly(mode & 0o222 == 0);
+        p
+    };
+    std::fs::set_permissions(path, permissions).unwrap_or_else(|e| panic!("chmod {}: {e}", path.display()));
+}
+
+/// Makes a script executable.
+pub fn make_executable(path: &Path) {
+    set_mode(path, 0o755);
+}
+
+/// Creates a FIFO at `path` (Unix only: Windows has none in the file system).
+#[cfg(unix)]
+pub fn mkfifo(path: &Path) {
+    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(
+        unsafe { libc::mkfifo(c.as_ptr(), 0o600) },
+        0,
+        "mkfifo {}",
+        path.display()
+    );
+}
+
+/// The names baton tries, in order, for its private lock directory in the temp dir.
+pub fn private_dir_names() -> Vec<String> {
+    #[cfg(unix)]
+    // SAFETY: geteuid has no preconditions.
+    let stem = format!("baton-{}", unsafe { libc::geteuid() });
+    #[cfg(windows)]
+    let stem = "baton".to_owned();
+    (0..8)
+        .map(|n| if n == 0 { stem.clone() } else { format!("{stem}-{n}") })
+        .collect()
+}
+
+/// Plants a file at every name of [`private_dir_names`] in `tmp`: baton has nowhere to keep
+/// its locks.
+pub fn take_every_private_dir_name(tmp: &Path) {
+    for name in private_dir_names() {
+        std::fs::write(tmp.join(name), "planted").unwrap();
+    }
+}
