@@ -33,11 +33,16 @@ pub struct Forecast {
 
 impl Forecast {
     /// The forecast at `used` tokens of `limit`, from request figures newest first; `None`
-    /// with too little history, a context that shrank since, or no growth.
-    pub fn from_history(figures: &[u64], used: u64, limit: u64) -> Option<Self> {
-        if figures.first().is_some_and(|newest| used < *newest) {
-            return None; // shrank since the newest request: the history no longer applies
+    /// with too little history, a context that shrank since, or no growth. A figure up to
+    /// `slack` tokens below the newest request is that request's (a figure rebuilt from a
+    /// whole percentage, or one read before the transcript's newest reply); further below, the
+    /// context shrank since and the history no longer applies.
+    pub fn from_history(figures: &[u64], used: u64, slack: u64, limit: u64) -> Option<Self> {
+        let newest = *figures.first()?;
+        if used.saturating_add(slack) < newest {
+            return None;
         }
+        let used = used.max(newest);
         let rate = tokens_per_request(figures)?;
         let requests_left = if used >= limit {
             0
@@ -115,9 +120,9 @@ impl History {
         Self { figures, model }
     }
 
-    /// The forecast at `used` tokens of `limit`.
-    pub fn forecast(&self, used: u64, limit: u64) -> Option<Forecast> {
-        Forecast::from_history(&self.figures, used, limit)
+    /// The forecast at `used` tokens of `limit` (see [`Forecast::from_history`] for `slack`).
+    pub fn forecast(&self, used: u64, slack: u64, limit: u64) -> Option<Forecast> {
+        Forecast::from_history(&self.figures, used, slack, limit)
     }
 }
 
@@ -180,7 +185,7 @@ mod tests {
     fn steady_growth_is_the_rate() {
         let h = history(20_000, &[10_000; 5]);
         assert_eq!(tokens_per_request(&h), Some(10_000));
-        let f = Forecast::from_history(&h, 70_000, 167_000).unwrap();
+        let f = Forecast::from_history(&h, 70_000, 0, 167_000).unwrap();
         assert_eq!(f.requests_left, 10, "97k to go at 10k: the 10th request starts at 160k");
     }
 
@@ -206,15 +211,40 @@ mod tests {
         assert_eq!(tokens_per_request(&history(20_000, &[0, 0, 0])), None, "no growth");
         assert_eq!(tokens_per_request(&[30_000, 40_000, 20_000]), None, "not a history");
         let h = history(20_000, &[10_000; 4]);
-        assert_eq!(Forecast::from_history(&h, 50_000, 167_000), None, "shrank since");
+        assert_eq!(Forecast::from_history(&h, 50_000, 0, 167_000), None, "shrank since");
     }
 
     #[test]
     fn at_or_past_the_limit_nothing_is_left() {
         let h = history(137_000, &[10_000; 3]);
-        assert_eq!(Forecast::from_history(&h, 170_000, 167_000).unwrap().requests_left, 0);
+        assert_eq!(
+            Forecast::from_history(&h, 170_000, 0, 167_000).unwrap().requests_left,
+            0
+        );
         let h = history(127_000, &[10_000; 3]);
-        assert_eq!(Forecast::from_history(&h, 166_000, 167_000).unwrap().requests_left, 1);
+        assert_eq!(
+            Forecast::from_history(&h, 166_000, 0, 167_000).unwrap().requests_left,
+            1
+        );
+    }
+
+    #[test]
+    fn a_figure_within_its_slack_below_the_newest_request_is_that_request() {
+        let h = history(100_000, &[10_000; 4]); // newest 140,000
+        // 70% of 200k rebuilt from a whole percentage: 140,000 stands for up to 140,999.
+        let rounded = Forecast::from_history(&h, 139_500, 1_000, 180_000).unwrap();
+        assert_eq!(rounded.requests_left, 4, "from 140k, not 139.5k");
+        assert_eq!(
+            Forecast::from_history(&h, 139_500, 0, 180_000),
+            None,
+            "exact: it shrank"
+        );
+        // A figure read a reply behind the transcript: the transcript's newest counts.
+        let behind = Forecast::from_history(&h, 130_000, u64::MAX, 167_000).unwrap();
+        assert_eq!(
+            behind.requests_left, 3,
+            "from 140k: 150k and 160k start below 167k, then 170k"
+        );
     }
 
     #[test]

@@ -96,17 +96,40 @@ pub struct Reading {
     pub model: Option<String>,
     pub transcript: Option<PathBuf>,
     pub chain: Chain,
+    pub figure_from: FigureFrom,
+}
+
+/// Where the monitor's figure came from, which decides how it stands against the transcript.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FigureFrom {
+    /// The transcript's tail, once it held the reply that made this tool call.
+    Transcript,
+    /// The statusline's bridge file, which may not be up to the reply that made this tool
+    /// call (`tool_use_id`, when known) yet: the transcript holds a newer figure then.
+    Bridge { tool_use_id: Option<String> },
 }
 
 impl Reading {
     /// The forecast at this figure from the transcript's recent requests (read only when a
-    /// warning is given, so the monitor's usual run reads no more than before).
+    /// warning is given, so the monitor's usual run reads no more than before). A bridge figure
+    /// can be a reply behind the transcript when tools are quick: the transcript is given the
+    /// time to hold the reply that made this tool call, and its newer figure counts.
     pub fn forecast(&self, config: &Config) -> Option<Forecast> {
-        let history = History::read(self.transcript.as_deref()?, self.chain);
+        let path = self.transcript.as_deref()?;
+        let slack = match &self.figure_from {
+            FigureFrom::Bridge { tool_use_id } => {
+                if let Some(id) = tool_use_id {
+                    transcript::wait_for_tool_use(path, id, transcript::WRITE_LAG_LIMIT);
+                }
+                u64::MAX
+            }
+            FigureFrom::Transcript => self.usage.rounding_slack(),
+        };
+        let history = History::read(path, self.chain);
         // GSD's bridge names no model: the transcript's newest reply does.
         let model = self.model.as_deref().or(history.model.as_deref());
         let limit = Limit::for_session(self.usage.window, model, config);
-        history.forecast(self.usage.used_tokens, limit.tokens)
+        history.forecast(self.usage.used_tokens, slack, limit.tokens)
     }
 }
 
@@ -131,6 +154,9 @@ pub fn current_usage(
             model: b.model_id.clone(),
             transcript,
             chain: Chain::Main,
+            figure_from: FigureFrom::Bridge {
+                tool_use_id: tool_use_id.map(str::to_owned),
+            },
         });
     }
     let path = transcript.as_deref()?;
@@ -151,6 +177,7 @@ pub fn current_usage(
         model: known_model.or(tail.model),
         transcript,
         chain: Chain::Main,
+        figure_from: FigureFrom::Transcript,
     })
 }
 
@@ -183,6 +210,7 @@ fn subagent_usage(
         model: tail.model,
         transcript: Some(path),
         chain: Chain::Subagent,
+        figure_from: FigureFrom::Transcript,
     })
 }
 

@@ -68,6 +68,15 @@ impl ContextUsage {
         100 - self.used_percent()
     }
 
+    /// How far below the real count `used_tokens` may be: up to half a percent of the window
+    /// when it was rebuilt from a whole percentage, else nothing.
+    pub fn rounding_slack(&self) -> u64 {
+        match self.source {
+            UsageSource::PayloadPercent => self.window.div_ceil(200),
+            _ => 0,
+        }
+    }
+
     /// The percentage the statusline shows: Claude Code's own indicator for `limit`, or the
     /// raw share of the window.
     pub fn display_percent(&self, mode: PercentMode, limit: &Limit) -> u8 {
@@ -247,6 +256,8 @@ mod tests {
         let cw: ContextWindow = serde_json::from_str(r#"{"remaining_percentage":30}"#).unwrap();
         let u = from_payload(&cw, Some(200_000), None, None).unwrap();
         assert_eq!((u.used_tokens, u.source), (140_000, UsageSource::PayloadPercent));
+        assert_eq!(u.rounding_slack(), 1_000, "70% stands for up to 70.5%");
+        assert_eq!(usage(140_000, 200_000).rounding_slack(), 0, "a token count is exact");
         let cw: ContextWindow = serde_json::from_str(r#"{"current_usage":null,"used_percentage":null}"#).unwrap();
         assert!(from_payload(&cw, Some(200_000), None, None).is_none());
     }

@@ -363,3 +363,70 @@ fn a_subagent_gets_its_own_forecast_from_its_own_transcript() {
         "{text}"
     );
 }
+
+#[test]
+fn the_monitor_forecasts_from_the_reply_that_made_the_tool_call_when_the_bridge_is_behind() {
+    // Tools this quick outrun the statusline: its bridge file still holds the reply before
+    // (140k, 30% left) when the hook runs for the tool call of the 160k reply.
+    let sandbox = Sandbox::new();
+    let mut t = Transcript::starting_at(20_000);
+    t.grow_all(&[20_000; 6]);
+    let path = t.write(&sandbox);
+    render(&sandbox, &payload(&sandbox, &path, t.used, MODEL, 200_000));
+    t.grow(20_000, 1_000);
+    let path = t.write(&sandbox);
+    let mut hook = post_tool_use(&sandbox, SESSION, Some(&path));
+    hook["tool_use_id"] = json!("toolu_1");
+    let text = sandbox.hook(&hook).context_text();
+    assert!(
+        text.starts_with("CONTEXT WARNING: Usage at 70%."),
+        "the bridge's figure: {text}"
+    );
+    let left = truth(t.used, 180_000, &[20_000]);
+    assert_eq!(left, 1);
+    assert!(
+        text.contains("about 20k tokens per request), about 1 more request fits before compaction"),
+        "from the 160k reply, not the bridge's 140k: {text}"
+    );
+
+    // GSD's statusline wrote the bridge: a whole percentage (30% left: 140,000) below the
+    // transcript's 140,600. That is rounding, not a context that shrank.
+    let sandbox = Sandbox::new();
+    sandbox.bridge(SESSION, 30, 0);
+    let mut t = Transcript::starting_at(60_600);
+    t.grow_all(&[10_000; 8]);
+    let path = t.write(&sandbox);
+    let text = sandbox
+        .hook(&post_tool_use(&sandbox, SESSION, Some(&path)))
+        .context_text();
+    let left = truth(t.used, 180_000, &[10_000]);
+    assert!(
+        text.contains(&format!("about {left} more requests fit before compaction")),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_payload_with_only_a_percentage_still_gets_the_forecast() {
+    // No token counts (older clients, some providers): 70% of 200k is 140,000, while the
+    // transcript's newest request holds 140,600 — the same request, rounded.
+    let sandbox = Sandbox::new();
+    let mut t = Transcript::starting_at(60_600);
+    t.grow_all(&[10_000; 8]);
+    let path = t.write(&sandbox);
+    let mut p = payload(&sandbox, &path, t.used, MODEL, 200_000);
+    p["context_window"]["current_usage"] = json!(null);
+    p["context_window"]["used_percentage"] = json!(70);
+    p["context_window"]["remaining_percentage"] = json!(30);
+    let shown = render(&sandbox, &p);
+    assert_near(
+        shown.requests_left,
+        truth(t.used, 180_000, &[10_000]),
+        "percentage only",
+    );
+    // A percentage well below the newest request is a context that shrank: no forecast.
+    p["context_window"]["used_percentage"] = json!(60);
+    p["context_window"]["remaining_percentage"] = json!(40);
+    let shown = render(&sandbox, &p);
+    assert_eq!(shown.requests_left, None, "{}", shown.line);
+}

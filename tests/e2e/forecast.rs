@@ -216,6 +216,22 @@ fn the_statusline_and_the_bridge_forecast_what_the_client_then_does() {
         left.abs_diff(truth) <= 1,
         "forecast {left}, the client sent {truth} more requests before compacting"
     );
+    // Interactive, the monitor reads the statusline's bridge file, which is a reply or two
+    // behind when tools are this quick (it may first warn at CRITICAL): the first warning that
+    // reaches the model carries the forecast from the reply that made its tool call.
+    let warned_at = turns.iter().position(|turn| {
+        turn.last_user_hook_context("PostToolUse:Bash")
+            .iter()
+            .any(|text| text.contains("CONTEXT WARNING") || text.contains("CONTEXT CRITICAL"))
+    });
+    let warned_at = warned_at.unwrap_or_else(|| panic!("no warning reached the model; screen:\n{}", tmux.screen()));
+    let warning = turns[warned_at].last_user_hook_context("PostToolUse:Bash").join("\n");
+    let forecast = forecast_in(&warning).unwrap_or_else(|| panic!("the warning has no forecast: {warning}"));
+    let truth = (turns.len() - warned_at) as u64;
+    assert!(
+        forecast.abs_diff(truth) <= 1,
+        "the warning's forecast {forecast}, the client sent {truth} requests from there; warning: {warning}"
+    );
     // After the compaction the history restarts: no forecast beside the bar.
     let after = poll(LIMIT, || {
         let screen = tmux.screen();

@@ -64,7 +64,8 @@ pub fn render(payload: &StatuslinePayload, now: u64) -> String {
     let limit = usage.map(|u| Limit::for_session(u.window, model_id, &config));
     let forecast = match (&usage, &limit, payload.transcript_path.as_deref()) {
         (Some(usage), Some(limit), Some(path)) if settings.forecast => {
-            History::read(Path::new(path), transcript::Chain::Main).forecast(usage.used_tokens, limit.tokens)
+            let history = History::read(Path::new(path), transcript::Chain::Main);
+            history.forecast(usage.used_tokens, usage.rounding_slack(), limit.tokens)
         }
         _ => None,
     };
