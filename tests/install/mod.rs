@@ -6,6 +6,7 @@ mod doctor;
 mod help;
 mod plugin;
 mod settings;
+mod upgrade;
 
 use serde_json::Value;
 
