@@ -3,19 +3,22 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::json::lenient::lenient;
 
 /// Largest config file baton reads.
-const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
+pub const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
+/// Keys of the config file that only a command reads, each with its own checks
+/// (`"prices"`: `baton report`).
+pub const KEYS_READ_ELSEWHERE: [&str; 1] = ["prices"];
 
 /// Claude Code's output reserve: its effective window is the window less this many tokens
 /// (measured on 2.1.197: 150k of 200k shows 83%, 160k 89%, 175k 97%).
 pub const CLAUDE_CODE_RESERVE: u64 = 20_000;
 
 /// How the statusline states the percentage.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum PercentMode {
     /// The same figure as Claude Code's own indicator: the share of the limit it counts toward
@@ -26,8 +29,9 @@ pub enum PercentMode {
     Raw,
 }
 
-/// One config file as written; absent keys are `None`.
-#[derive(Debug, Default, Deserialize, Clone)]
+/// One config file as baton reads it: absent keys, and values it cannot read, are `None`.
+/// Written back (`Serialize`), it is what baton understood of the file (`doctor` compares).
+#[derive(Debug, Default, Serialize, Deserialize, Clone)]
 #[serde(default)]
 pub struct ConfigFile {
     #[serde(deserialize_with = "lenient")]
@@ -49,7 +53,7 @@ pub struct ConfigFile {
 }
 
 /// `"bridge"`: what `baton bridge` looks for beyond its defaults.
-#[derive(Debug, Default, Deserialize, Clone)]
+#[derive(Debug, Default, Serialize, Deserialize, Clone)]
 #[serde(default)]
 pub struct BridgeFile {
     /// Prefixes of the team's own finding ids (`["SEC"]` finds `SEC-123`).
@@ -60,7 +64,7 @@ pub struct BridgeFile {
     pub design_system: Option<Vec<String>>,
 }
 
-#[derive(Debug, Default, Deserialize, Clone)]
+#[derive(Debug, Default, Serialize, Deserialize, Clone)]
 #[serde(default)]
 pub struct MonitorFile {
     #[serde(deserialize_with = "lenient")]
@@ -75,7 +79,7 @@ pub struct MonitorFile {
     pub stale_seconds: Option<u64>,
 }
 
-#[derive(Debug, Default, Deserialize, Clone)]
+#[derive(Debug, Default, Serialize, Deserialize, Clone)]
 #[serde(default)]
 pub struct StatuslineFile {
     #[serde(deserialize_with = "lenient")]
@@ -93,7 +97,7 @@ pub struct StatuslineFile {
 }
 
 /// A statusline segment, as named in `statusline.segments`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Segment {
     /// The model's display name.
@@ -115,6 +119,19 @@ pub enum Segment {
     /// Compactions so far in this session.
     Compactions,
 }
+
+/// Every segment, in the order the README lists them.
+pub const ALL_SEGMENTS: [Segment; 9] = [
+    Segment::Model,
+    Segment::Task,
+    Segment::Dir,
+    Segment::Context,
+    Segment::Cost,
+    Segment::Duration,
+    Segment::Limits,
+    Segment::Cache,
+    Segment::Compactions,
+];
 
 /// Today's line: model │ task │ directory │ context.
 pub const DEFAULT_SEGMENTS: [Segment; 4] = [Segment::Model, Segment::Task, Segment::Dir, Segment::Context];

@@ -190,3 +190,42 @@ fn hostile_values_in_the_new_fields_never_blank_the_line() {
         );
     }
 }
+
+#[test]
+fn a_bad_config_keeps_the_line_and_doctor_names_what_it_skipped() {
+    let sandbox = Sandbox::new();
+    let config = sandbox.project.join(".baton/config.json");
+    // Not JSON: the whole file is ignored, the default line stays.
+    sandbox.write(".baton/config.json", r#"{"statusline": {"segments": ["cost",}"#);
+    assert_eq!(
+        line(&sandbox, &subscribed(&sandbox)),
+        "Sonnet 4.5 │ proj │ ████████░░ 83%"
+    );
+    let doctor = sandbox.run(&["doctor"], b"");
+    let said = format!("FIX  baton's config {} is not JSON", config.display());
+    assert!(doctor.stdout.contains(&said), "{}", doctor.stdout);
+
+    // Typos: each skipped name or value falls back to its default; the rest is read.
+    sandbox.write(
+        ".baton/config.json",
+        r#"{"statusline": {"segments": ["costs", "context", "cache"], "percent": "Raw"}}"#,
+    );
+    assert_eq!(line(&sandbox, &subscribed(&sandbox)), "████████░░ 83% │ cache 3m");
+    let doctor = sandbox.run(&["doctor"], b"");
+    assert!(
+        doctor.stdout.contains(&format!(
+            "FIX  baton's config {}: ignored (its default used) `statusline.segments[0]`: \"costs\"; \
+             `statusline.percent`: \"Raw\"",
+            config.display()
+        )) && doctor
+            .stdout
+            .contains("the segments are model, task, dir, context, cost, duration, limits, cache, compactions"),
+        "{}",
+        doctor.stdout
+    );
+
+    sandbox.write(".baton/config.json", EVERY_SEGMENT);
+    let doctor = sandbox.run(&["doctor"], b"");
+    let said = format!("ok   baton's config {} reads cleanly", config.display());
+    assert!(doctor.stdout.contains(&said), "{}", doctor.stdout);
+}

@@ -1,6 +1,7 @@
 //! `baton doctor`: checks the wiring (binary on PATH and matching the settings, entries
-//! present, each wired command probed for what users depend on, the bridge file fresh for a
-//! recent session, hooks not failing) and says what to fix.
+//! present, each wired command probed for what users depend on, baton's config read without
+//! skipping anything, the bridge file fresh for a recent session, hooks not failing) and says
+//! what to fix.
 
 use std::path::{Path, PathBuf};
 
@@ -9,6 +10,7 @@ use super::command_line::BatonCommand;
 use super::settings::EVENTS;
 use super::wired::Wired;
 
+mod config;
 mod plugins;
 mod probe;
 mod sessions;
@@ -146,6 +148,7 @@ pub fn run(binary: &Path, project: Option<&Path>) -> Vec<Check> {
             "make the temp dir ($TMPDIR or /tmp) writable",
         )),
     }
+    checks.extend(config::checks(project));
     checks.push(bridge_freshness());
     checks.push(hook_errors_in_transcripts());
     checks
