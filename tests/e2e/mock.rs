@@ -59,6 +59,16 @@ impl Reply {
 
 type Script = dyn Fn(&Request) -> Reply + Send + Sync;
 
+/// What a mock adds to every answer beyond its script.
+#[derive(Clone, Debug, Default)]
+pub struct Extras {
+    /// Response headers (the API's `anthropic-ratelimit-unified-*`, say).
+    pub headers: Vec<(String, String)>,
+    /// Usage reports most of the input as read from the prompt cache (9/10 of it, the rest
+    /// written to it) rather than as plain input, as a cached conversation does.
+    pub cached: bool,
+}
+
 /// A running mock; it stops listening when dropped.
 pub struct Mock {
     port: u16,
@@ -69,6 +79,11 @@ pub struct Mock {
 impl Mock {
     /// Serves on 127.0.0.1 (a free port); `script` picks the reply to each agent turn.
     pub fn start(script: impl Fn(&Request) -> Reply + Send + Sync + 'static) -> Mock {
+        Mock::start_with(Extras::default(), script)
+    }
+
+    /// As [`Mock::start`], with `extras` in every answer.
+    pub fn start_with(extras: Extras, script: impl Fn(&Request) -> Reply + Send + Sync + 'static) -> Mock {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind the mock on 127.0.0.1");
         let port = listener.local_addr().expect("mock address").port();
         let log = Arc::new(Mutex::new(Vec::new()));
@@ -78,6 +93,7 @@ impl Mock {
             log: log.clone(),
             script,
             ids: Arc::new(AtomicU64::new(1)),
+            extras: Arc::new(extras),
         };
         let stop = stopping.clone();
         thread::spawn(move || {
@@ -135,6 +151,7 @@ struct Server {
     log: Arc<Mutex<Vec<Request>>>,
     script: Arc<Script>,
     ids: Arc<AtomicU64>,
+    extras: Arc<Extras>,
 }
 
 impl Server {
@@ -153,9 +170,15 @@ impl Server {
                 .header("connection")
                 .is_some_and(|value| value.eq_ignore_ascii_case("close"));
             self.log.lock().expect("mock log").push(request);
+            let extra: String = self
+                .extras
+                .headers
+                .iter()
+                .map(|(name, value)| format!("{name}: {value}\r\n"))
+                .collect();
             let head = format!(
                 "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\
-                 request-id: req_e2e\r\nConnection: keep-alive\r\n\r\n",
+                 request-id: req_e2e\r\n{extra}Connection: keep-alive\r\n\r\n",
                 body.len()
             );
             let mut wire = head.into_bytes();
@@ -194,8 +217,15 @@ impl Server {
     /// The reply as the SSE stream the Messages API sends.
     fn events(&self, reply: &Reply, model: &str) -> String {
         let id = self.ids.fetch_add(1, Ordering::SeqCst);
-        let usage = json!({"input_tokens": reply.input_tokens, "cache_creation_input_tokens": 0,
-                           "cache_read_input_tokens": 0, "output_tokens": 1});
+        let tokens = reply.input_tokens;
+        let (input, written, read) = if self.extras.cached {
+            let read = tokens * 9 / 10;
+            (tokens.min(3), tokens - tokens.min(3) - read, read)
+        } else {
+            (tokens, 0, 0)
+        };
+        let usage = json!({"input_tokens": input, "cache_creation_input_tokens": written,
+                           "cache_read_input_tokens": read, "output_tokens": 1});
         let mut events = vec![json!({"type": "message_start", "message": {
             "id": format!("msg_e2e_{id}"), "type": "message", "role": "assistant", "model": model,
             "content": [], "stop_reason": null, "stop_sequence": null, "usage": usage}})];

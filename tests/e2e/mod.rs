@@ -13,6 +13,7 @@ mod monitor;
 mod npm;
 mod request;
 mod sandbox;
+mod segments;
 mod statusline;
 mod subagent;
 mod subagent_monitor;
