@@ -148,7 +148,7 @@ fn colours_unless_no_color() {
 fn hostile_values_in_the_new_fields_never_blank_the_line() {
     let sandbox = Sandbox::new();
     sandbox.write(".baton/config.json", EVERY_SEGMENT);
-    let hostile: [(&str, Value); 9] = [
+    let hostile: [(&str, Value); 10] = [
         ("rate_limits", json!("lots")),
         (
             "rate_limits",
@@ -157,6 +157,10 @@ fn hostile_values_in_the_new_fields_never_blank_the_line() {
         (
             "rate_limits",
             json!({"five_hour": {"used_percentage": 1e308, "resets_at": 1e308}, "seven_day": [1, 2]}),
+        ),
+        (
+            "rate_limits",
+            json!({"five_hour": {"used_percentage": 250, "resets_at": now() + 60}, "seven_day": {"used_percentage": -5}}),
         ),
         ("prompt_cache", json!([1, 2])),
         (
@@ -181,7 +185,7 @@ fn hostile_values_in_the_new_fields_never_blank_the_line() {
         let shown = plain(&out.assert_one_line());
         assert!(shown.contains("████████░░ 83%"), "{field}={value}: {shown}");
         assert!(
-            !shown.contains("$999") && !shown.contains("e308") && !shown.contains("-"),
+            !shown.contains("$999") && !shown.contains("e308") && !shown.contains("-") && !shown.contains("250"),
             "{field}={value}: {shown}"
         );
         assert!(

@@ -8,10 +8,11 @@ use crate::hook::payload::{Cost, PromptCache, RateLimit, RateLimits};
 
 use super::layout::{Extra, level_color};
 
-/// Larger costs, spans and percentages than these are not believed.
+/// Larger costs, spans and percentages than these are not believed (the client caps a usage
+/// limit's percentage at 100).
 const MAX_COST_USD: f64 = 1e7;
 const MAX_SPAN_SECS: f64 = 400.0 * 86_400.0;
-const MAX_PERCENT: f64 = 1000.0;
+const MAX_PERCENT: f64 = 100.0;
 
 /// The session's cost: `$0.45`, `$123`.
 pub fn cost(cost: Option<&Cost>) -> Option<Extra> {
@@ -147,6 +148,15 @@ mod tests {
             seven_day: Some(window(None, Some(1.0))),
         };
         assert_eq!(text(limits(Some(&past), now)).as_deref(), Some("5h 10%"));
+        let full = RateLimits {
+            five_hour: Some(window(Some(100.0), None)),
+            seven_day: Some(window(Some(100.1), None)),
+        };
+        assert_eq!(
+            text(limits(Some(&full), now)).as_deref(),
+            Some("5h 100%"),
+            "over 100: not believed"
+        );
         assert_eq!(text(limits(Some(&RateLimits::default()), now)), None);
         assert_eq!(text(limits(None, now)), None);
     }
