@@ -7,8 +7,9 @@
 //! - *Not enforced*: no proactive compaction (the client waits for the API's prompt-too-long);
 //!   its footer reads "N% context used", counted toward `E`.
 //!
-//! `E = W − reserve` (the client's output reserve, 20,000), and `W` the model's window,
-//! lowered by `CLAUDE_CODE_AUTO_COMPACT_WINDOW` (at least 100,000).
+//! `E = W − reserve` (the client's output reserve: 20,000, or `CLAUDE_CODE_MAX_OUTPUT_TOKENS`
+//! when lower), and `W` the model's window, lowered by `CLAUDE_CODE_AUTO_COMPACT_WINDOW` (at
+//! least 100,000).
 
 use crate::config::Config;
 
@@ -35,6 +36,8 @@ pub struct CompactionSettings {
     pub auto_compact_window: Option<u64>,
     /// `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE` when in (0, 100].
     pub pct_override: Option<f64>,
+    /// `CLAUDE_CODE_MAX_OUTPUT_TOKENS`: the client reserves the smaller of it and 20,000.
+    pub max_output_tokens: Option<u64>,
     /// `DISABLE_AUTO_COMPACT`/`DISABLE_COMPACT`, or baton's `"auto_compact": false`.
     pub disabled: bool,
 }
@@ -43,25 +46,58 @@ impl CompactionSettings {
     /// From the process environment, then `config`.
     pub fn from_env(config: &Config) -> Self {
         let var = |name: &str| std::env::var(name).ok();
-        Self::from_values(
+        let mut settings = Self::from_values(
             var("CLAUDE_CODE_AUTO_COMPACT_WINDOW").as_deref(),
             var("CLAUDE_AUTOCOMPACT_PCT_OVERRIDE").as_deref(),
             ["DISABLE_AUTO_COMPACT", "DISABLE_COMPACT"]
                 .iter()
                 .any(|name| var(name).is_some_and(|v| truthy(&v))),
             config,
-        )
+        );
+        settings.max_output_tokens = var("CLAUDE_CODE_MAX_OUTPUT_TOKENS")
+            .as_deref()
+            .and_then(parse_max_output);
+        settings
     }
 
     fn from_values(window: Option<&str>, pct: Option<&str>, env_disabled: bool, config: &Config) -> Self {
         Self {
             auto_compact_window: window.and_then(parse_window).or(config.auto_compact_window()),
+            // The client reads it with JavaScript's parseFloat: `50%` is 50.
             pct_override: pct
-                .and_then(|p| p.trim().parse::<f64>().ok())
+                .and_then(|p| leading_number(p, true))
                 .filter(|p| *p > 0.0 && *p <= 100.0),
             disabled: env_disabled || config.auto_compact() == Some(false),
+            max_output_tokens: None,
         }
     }
+}
+
+/// The number a text starts with (after spaces), as JavaScript's `parseFloat` (`fraction`) or
+/// `parseInt(…, 10)` reads it: `50%` is 50, `8000 tokens` is 8000; `None` without digits.
+fn leading_number(text: &str, fraction: bool) -> Option<f64> {
+    let text = text.trim_start();
+    let mut end = usize::from(text.starts_with(['+', '-']));
+    let digits = |from: usize| from + text[from..].bytes().take_while(u8::is_ascii_digit).count();
+    end = digits(end);
+    if fraction && text[end..].starts_with('.') {
+        end = digits(end + 1);
+    }
+    if fraction && text[end..].starts_with(['e', 'E']) {
+        let sign = usize::from(text[end + 1..].starts_with(['+', '-']));
+        let exponent_end = digits(end + 1 + sign);
+        if exponent_end > end + 1 + sign {
+            end = exponent_end;
+        }
+    }
+    text[..end].parse::<f64>().ok().filter(|n| n.is_finite())
+}
+
+/// `CLAUDE_CODE_MAX_OUTPUT_TOKENS` as the client reads it (a leading integer); nothing when it
+/// is not a positive count (the client then keeps the model's own, at least 20,000 for every
+/// model it compacts).
+fn parse_max_output(text: &str) -> Option<u64> {
+    leading_number(text, false).filter(|n| *n >= 1.0).map(|n| n as u64)
 }
 
 /// The client's truthy environment values.
@@ -96,6 +132,7 @@ impl Limit {
     /// The limit for a session in `window` tokens running `model_id`, with the client's output
     /// `reserve` (a reserve over half the window is a misconfiguration and ignored).
     pub fn new(window: u64, model_id: Option<&str>, reserve: u64, settings: &CompactionSettings) -> Self {
+        let reserve = settings.max_output_tokens.map_or(reserve, |max| reserve.min(max));
         let regime = if settings.disabled {
             Regime::NotEnforced
         } else if settings.auto_compact_window.is_some() || !is_reactive_model(model_id) {
@@ -288,7 +325,7 @@ mod tests {
         let pct = CompactionSettings {
             auto_compact_window: Some(200_000),
             pct_override: Some(50.0),
-            disabled: false,
+            ..CompactionSettings::default()
         };
         assert_eq!(limit(200_000, "claude-sonnet-4-5", &pct).indicator_percent(80_000), 89);
         assert_eq!(l.indicator_percent(0), 0);
@@ -308,5 +345,40 @@ mod tests {
         assert_eq!((s.auto_compact_window, s.pct_override), (None, None));
         let s = CompactionSettings::from_values(None, Some("50"), false, &config);
         assert_eq!(s.pct_override, Some(50.0));
+        let s = CompactionSettings::from_values(None, Some(" 50%"), false, &config);
+        assert_eq!(s.pct_override, Some(50.0), "parseFloat reads the leading number");
+        let s = CompactionSettings::from_values(None, Some("0.5e2x"), false, &config);
+        assert_eq!(s.pct_override, Some(50.0));
+        for bad in ["", "%50", "-5", "0", "12.5e3"] {
+            let s = CompactionSettings::from_values(None, Some(bad), false, &config);
+            assert_eq!(s.pct_override, None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_lower_max_output_lowers_the_reserve_as_measured() {
+        assert_eq!(parse_max_output("8000"), Some(8_000));
+        assert_eq!(parse_max_output(" 16384 "), Some(16_384));
+        for bad in ["", "lots", "0", "-8000"] {
+            assert_eq!(parse_max_output(bad), None, "{bad:?}");
+        }
+        // Measured on 2.1.332 with CLAUDE_CODE_MAX_OUTPUT_TOKENS=8000 at 170,000 tokens:
+        // "89% context used" (E = 192,000), and with a 200k auto-compact window
+        // "5% until auto-compact" (T = 179,000).
+        let eight_k = |window| CompactionSettings {
+            auto_compact_window: window,
+            max_output_tokens: Some(8_000),
+            ..CompactionSettings::default()
+        };
+        let l = limit(200_000, "claude-sonnet-4-5", &eight_k(None));
+        assert_eq!((l.tokens, l.indicator_percent(170_000)), (192_000, 89));
+        let l = limit(200_000, "claude-sonnet-4-5", &eight_k(Some(200_000)));
+        assert_eq!((l.tokens, 100 - l.indicator_percent(170_000)), (179_000, 5));
+        // Above 20,000 it changes nothing.
+        let big = CompactionSettings {
+            max_output_tokens: Some(64_000),
+            ..CompactionSettings::default()
+        };
+        assert_eq!(limit(200_000, "claude-sonnet-4-6", &big).tokens, 167_000);
     }
 }

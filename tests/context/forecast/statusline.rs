@@ -192,3 +192,22 @@ fn the_limit_follows_the_percentage_override_the_config_and_a_1m_model() {
     assert_near(shown.requests_left, truth(t.used, 967_000, &[5_000]), "opus 1M");
     assert!(shown.line.ends_with(" 6% ≈99+ left"), "{}", shown.line);
 }
+
+#[test]
+fn a_lower_max_output_moves_the_limit_as_the_clients_footer_does() {
+    // CLAUDE_CODE_MAX_OUTPUT_TOKENS=8000: the client reserves 8,000 rather than 20,000.
+    // Measured on 2.1.332 at 170,000: "89% context used"; with a 200k auto-compact window
+    // "5% until auto-compact" (it compacts at 179,000).
+    let mut t = Transcript::starting_at(20_000);
+    t.grow_all(&[15_000; 10]); // 170k
+    let sandbox = Sandbox::new().env("CLAUDE_CODE_MAX_OUTPUT_TOKENS", "8000");
+    let path = t.write(&sandbox);
+    let shown = render(&sandbox, &payload(&sandbox, &path, t.used, MODEL, 200_000));
+    assert!(shown.line.contains(" 89% ≈2 left"), "{}", shown.line);
+    assert_near(shown.requests_left, truth(t.used, 192_000, &[15_000]), "E = 192k");
+    let sandbox = sandbox.env("CLAUDE_CODE_AUTO_COMPACT_WINDOW", "200000");
+    let path = t.write(&sandbox);
+    let shown = render(&sandbox, &payload(&sandbox, &path, t.used, MODEL, 200_000));
+    assert!(shown.line.contains(" 95% ≈1 left"), "{}", shown.line);
+    assert_near(shown.requests_left, truth(t.used, 179_000, &[15_000]), "T = 179k");
+}
