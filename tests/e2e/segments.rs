@@ -102,11 +102,8 @@ fn limits_cache_cost_and_duration_from_the_clients_own_payload() {
 
     // What the client sent: percentages with one decimal, resets in Unix seconds.
     let text = std::fs::read_to_string(&payloads).unwrap();
-    let last: serde_json::Value = text
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .last()
-        .unwrap();
+    let sent = serde_json::Deserializer::from_str(&text).into_iter::<serde_json::Value>();
+    let last = sent.map_while(Result::ok).last().expect("the statusline's payloads");
     if modern {
         let five = &last["rate_limits"]["five_hour"];
         assert_eq!(five["used_percentage"], 42.4, "{last}");
