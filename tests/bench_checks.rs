@@ -113,3 +113,41 @@ fn a_comparison_tool_npm_cannot_install_fails_the_check() {
         );
     }
 }
+
+#[test]
+fn a_baton_over_the_every_segment_target_fails_the_check_naming_the_row() {
+    // A baton that takes 50 ms more than itself is far over "within 1.5x of /bin/true" on
+    // any machine: the every-segment rows must say FAIL and --check exit 1. (Whether the
+    // real binary meets the targets is the benchmark's to say, not a test's.)
+    let bench = Bench::new();
+    let slow = bench.tools.join("slow-baton");
+    std::fs::write(&slow, format!("#!/bin/sh\nsleep 0.05\nexec '{}' \"$@\"\n", baton_bin())).unwrap();
+    crate::common::os::make_executable(&slow);
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let work = bench.target.join("bench");
+    let out = Command::new("python3")
+        .arg(repo.join("bench/hooks.py"))
+        .args([
+            "--baton",
+            &slow.to_string_lossy(),
+            "-n",
+            "3",
+            "--warmup",
+            "1",
+            "--check",
+        ])
+        .args(["--big-mb", "1", "--no-rss", "--work", &work.to_string_lossy()])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    for row in [
+        "FAIL  statusline, every segment, within 1.5x of a no-op",
+        "FAIL  monitor, warning with forecast, within 1.5x",
+        "PASS  sanity: baton statusline all shows the forecast and every segment",
+        "PASS  sanity: baton monitor all warns with the forecast",
+    ] {
+        assert!(stdout.contains(row), "{row:?} missing:\n{stdout}");
+    }
+}
