@@ -20,7 +20,7 @@ fuzz_target!(|data: &[u8]| {
     sandbox.reset();
     let path = sandbox.claude_dir().join("settings.json");
     let choice = baton_fuzz::fnv(data);
-    let file = (!data.is_empty() || choice % 2 == 0).then_some(data);
+    let file = (!data.is_empty() || choice.is_multiple_of(2)).then_some(data);
     if let Some(bytes) = file {
         sandbox.write(&path, bytes);
     }

@@ -59,7 +59,7 @@ fn frontmatter_edit_holds(text: &str, edited: &str, key: &str, value: Option<&st
     let Ok(before) = serde_norway::from_str::<Mapping>(before) else {
         return;
     };
-    if before.keys().any(|k| !k.as_str().is_some_and(|k| is_plain_key(k))) {
+    if before.keys().any(|k| !k.as_str().is_some_and(is_plain_key)) {
         return;
     }
     let after = split_frontmatter(edited).0.expect("the edit keeps the frontmatter");

@@ -112,7 +112,7 @@ pub const LINEAR_BUDGET: Duration = Duration::from_secs(2);
 /// [`LINEAR_BYTES`] and fails when that takes longer than [`LINEAR_BUDGET`]: a parser that
 /// is quadratic in some construct shows it once the construct repeats.
 pub fn check_linear(what: &str, input: &[u8], parse: impl Fn(&[u8])) {
-    if input.is_empty() || fnv(input) % 32 != 0 {
+    if input.is_empty() || !fnv(input).is_multiple_of(32) {
         return;
     }
     let long = input.repeat(LINEAR_BYTES.div_ceil(input.len()));
