@@ -56,11 +56,15 @@ for name in "${targets[@]}"; do
   out="${out:-$work/new-$name}"
   mkdir -p "$out" "$fuzz/artifacts/$name" "$work/sandbox-$name"
   log="$work/$name.log"
+  case "$name" in
+    state_md | roadmap_md | plan_frontmatter) dict=markdown ;;
+    *) dict=json ;;
+  esac
   # One input at a time, in one process (the machine is shared): -timeout catches an input
   # that makes a parser hang or go quadratic, -rss_limit_mb one that eats memory.
   if BATON_FUZZ_DIR="$work/sandbox-$name" "$fuzz/target/$host/release/$name" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
-    -artifact_prefix="$fuzz/artifacts/$name/" -print_final_stats=1 \
+    -dict="$fuzz/dict/$dict.dict" -artifact_prefix="$fuzz/artifacts/$name/" -print_final_stats=1 \
     "$out" "$fuzz/corpus/$name" >"$log" 2>&1; then
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
     echo "fuzz: $name held over ${runs:-?} inputs in ${seconds} s"
