@@ -13,9 +13,14 @@ Scenarios (each has its own session id; TMPDIR and HOME are fresh directories):
                before every run: no-op, baton hook, gsd-context-monitor.js (warning path)
   transcript   baton statusline with null usage and baton hook with no bridge file, reading
                the tail of a generated 1 MB and 1 GB transcript (last usage: 140k of 200k)
+  big project  baton statusline (as in `statusline`, run in the project) in a GSD project of
+               200 phases x 10 plans whose files are an hour old: bench/progress.py's shape
+               (a quarter done, 150 phases open); informational, the same project with 190
+               phases done (late), and with STATE.md written just before each render (new)
 
 Targets (per-round paired ratios, median): baton <= 2x the no-op; GSD >= 50x baton;
-1 GB transcript <= 1.25x the 1 MB one. Plus sanity checks of what each command printed.
+1 GB transcript <= 1.25x the 1 MB one; the big project's render <= 1.5x the no-op and
+<= 1.2x the render in a plain directory. Plus sanity checks of what each command printed.
 
 Python 3 standard library only. Usually started by bench/hooks.sh; see --help.
 """
@@ -32,6 +37,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+from progress import make_project
 
 # ---------------------------------------------------------------------------
 # Payloads, copied from the Claude Code 2.1.197 fixtures
@@ -129,6 +136,10 @@ SID_SL_1GB = "b47c0004-0000-4000-8000-000000000004"
 SID_MON_1MB = "b47c0005-0000-4000-8000-000000000005"
 SID_MON_1GB = "b47c0006-0000-4000-8000-000000000006"
 SID_MISSING = "b47c0007-0000-4000-8000-000000000007"
+SID_BIG = "b47c0008-0000-4000-8000-000000000008"
+SID_BIG_LATE = "b47c0009-0000-4000-8000-000000000009"
+SID_BIG_NEW = "b47c000a-0000-4000-8000-00000000000a"
+BIG_PHASES, BIG_PLANS = 200, 10
 
 TRANSCRIPT_SID = "2ce07739-e512-40fe-b9e8-343880ca9de9"
 TRANSCRIPT_VERSION = "v2"  # bump when the generator changes, so old files are not reused
@@ -264,8 +275,9 @@ def ensure_transcript(path, size):
 
 
 class Cmd:
-    def __init__(self, name, argv, payload, group, prepare=None):
+    def __init__(self, name, argv, payload, group, prepare=None, cwd=None):
         self.name, self.argv, self.payload, self.group, self.prepare = name, argv, payload, group, prepare
+        self.cwd = cwd  # None: the plain project (Claude Code runs hooks in the session's directory)
         self.fd = None
         self.ns, self.cpu_ns = {}, []  # ns: round -> wall time
         self.failures = 0
@@ -422,6 +434,21 @@ def main():
     os.makedirs(os.path.join(proj, ".git"))
     with open(os.path.join(proj, ".git", "HEAD"), "w") as f:
         f.write("ref: refs/heads/main\n")
+    # The big GSD projects, kept between runs and dated an hour back (a project whose files
+    # nobody touched in the last seconds); "new" gets its STATE.md rewritten before each render.
+    big_projects = {}
+    for label, done in (("big", BIG_PHASES // 4), ("late", BIG_PHASES - 10), ("new", BIG_PHASES // 4)):
+        path = os.path.join(work, "projects", "gsd-%dx%d-%s" % (BIG_PHASES, BIG_PLANS, label))
+        make_project(path, BIG_PHASES, BIG_PLANS, done)
+        os.makedirs(os.path.join(path, ".git"), exist_ok=True)
+        with open(os.path.join(path, ".git", "HEAD"), "w") as f:
+            f.write("ref: refs/heads/main\n")
+        hour_ago = time.time() - 3600
+        for folder, _, files in os.walk(os.path.join(path, ".planning")):
+            for name in files:
+                os.utime(os.path.join(folder, name), (hour_ago, hour_ago))
+            os.utime(folder, (hour_ago, hour_ago))
+        big_projects[label] = path
     if args.planning:
         os.makedirs(os.path.join(proj, ".planning"))
         with open(os.path.join(proj, ".planning", "STATE.md"), "w") as f:
@@ -459,6 +486,15 @@ def main():
             os.rename(scratch, bridge(sid))
         return f
 
+    def state_just_written(sid):
+        state = os.path.join(big_projects["new"], ".planning", "STATE.md")
+        earlier = earlier_bridge(sid)
+
+        def f():
+            earlier()
+            os.utime(state)
+        return f
+
     def no_bridge(sid):
         def f():
             try:
@@ -480,6 +516,8 @@ def main():
     p_mon_b = payload("monitor-" + big_label, monitor_payload(SID_MON_1GB, proj, big))
     p_sl_x = payload("statusline-missing", statusline_payload(SID_MISSING, proj, missing, usage=False))
     p_mon_x = payload("monitor-missing", monitor_payload(SID_MISSING, proj, missing))
+    p_big = {label: payload("statusline-" + label, statusline_payload(sid, big_projects[label], small))
+             for label, sid in (("big", SID_BIG), ("late", SID_BIG_LATE), ("new", SID_BIG_NEW))}
 
     mon_args = args.monitor_args.split()
     cmds = [Cmd("noop statusline", [noop], p_sl, "statusline", earlier_bridge(SID_STATUSLINE))]
@@ -508,6 +546,12 @@ def main():
             Cmd("baton statusline " + big_label, [baton, "statusline"], p_sl_b, "transcript", no_bridge(SID_SL_1GB)),
             Cmd("baton monitor 1MB", [baton] + mon_args, p_mon_s, "transcript", no_bridge(SID_MON_1MB)),
             Cmd("baton monitor " + big_label, [baton] + mon_args, p_mon_b, "transcript", no_bridge(SID_MON_1GB)),
+            Cmd("baton statusline big", [baton, "statusline"], p_big["big"], "big project",
+                earlier_bridge(SID_BIG), big_projects["big"]),
+            Cmd("baton statusline big late", [baton, "statusline"], p_big["late"], "big project",
+                earlier_bridge(SID_BIG_LATE), big_projects["late"]),
+            Cmd("baton statusline big new", [baton, "statusline"], p_big["new"], "big project",
+                state_just_written(SID_BIG_NEW), big_projects["new"]),
         ]
     by = {c.name: c for c in cmds}
 
@@ -549,12 +593,12 @@ def main():
     print()
 
     # ---- sanity: run each command once and look at what it printed ---------
-    def run_capture(argv, payload_path, prepare=None):
+    def run_capture(argv, payload_path, prepare=None, cwd=None):
         if prepare:
             prepare()
         with open(payload_path, "rb") as f:
             try:
-                r = subprocess.run(argv, stdin=f, capture_output=True, env=env, cwd=proj, timeout=30)
+                r = subprocess.run(argv, stdin=f, capture_output=True, env=env, cwd=cwd or proj, timeout=30)
                 return r.returncode, r.stdout.decode(errors="replace"), r.stderr.decode(errors="replace")
             except subprocess.TimeoutExpired:
                 return -1, "", "timeout"
@@ -573,9 +617,9 @@ def main():
                 os.unlink(os.path.join(tmp, "claude-ctx-%s-warned.json" % sid))
             except FileNotFoundError:
                 pass
-        rc, out, err = run_capture(c.argv, c.payload, c.prepare)
+        rc, out, err = run_capture(c.argv, c.payload, c.prepare, c.cwd)
         outs[c.name] = (rc, out, err)
-        print("  %-22s rc=%d stdout=%s%s" % (c.name, rc, short(out) or "(empty)",
+        print("  %-26s rc=%d stdout=%s%s" % (c.name, rc, short(out) or "(empty)",
                                              ("  stderr=" + short(err, 60)) if err.strip() else ""))
     if baton:
         rc, out, err = outs["baton statusline"]
@@ -594,8 +638,12 @@ def main():
         checks.append(("additionalContext" in mo_s and "additionalContext" in mo_b
                        and "additionalContext" not in miss_mon[1],
                        "sanity: baton monitor falls back to the transcript tail (no bridge file)"))
-        print("  %-22s rc=%d stdout=%s" % ("(missing transcript sl)", miss_sl[0], short(miss_sl[1]) or "(empty)"))
-        print("  %-22s rc=%d stdout=%s" % ("(missing transcript mon)", miss_mon[0], short(miss_mon[1]) or "(empty)"))
+        shown = [("baton statusline big", "v1.0 Big 25%"), ("baton statusline big late", "v1.0 Big 95%"),
+                 ("baton statusline big new", "v1.0 Big 25%")]
+        checks.append((all(segment in outs[name][1] for name, segment in shown),
+                       "sanity: baton statusline shows the big projects' progress (25%, 95%, 25%)"))
+        print("  %-26s rc=%d stdout=%s" % ("(missing transcript sl)", miss_sl[0], short(miss_sl[1]) or "(empty)"))
+        print("  %-26s rc=%d stdout=%s" % ("(missing transcript mon)", miss_mon[0], short(miss_mon[1]) or "(empty)"))
     if gsd_dir:
         checks.append(("additionalContext" in outs["gsd monitor"][1],
                        "sanity: gsd monitor warns at 30% remaining (fresh bridge file)"))
@@ -618,6 +666,7 @@ def main():
             if c.prepare:
                 c.prepare()
             os.lseek(c.fd, 0, os.SEEK_SET)
+            os.chdir(c.cwd or proj)
             fa = [(DUP2, c.fd, 0), (DUP2, devnull, 1), (DUP2, devnull, 2)]
             t = clock()
             try:
@@ -647,7 +696,7 @@ def main():
                     c.prepare()
                 with open(c.payload, "rb") as f:
                     subprocess.run([gnu_time, "-f", "%M", "-o", out_file] + c.argv, stdin=f,
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=proj)
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=c.cwd or proj)
                 try:
                     vals.append(int(open(out_file).read().split()[-1]))
                 except (OSError, ValueError, IndexError):
@@ -658,11 +707,11 @@ def main():
     ms = lambda ns: ns / 1e6
     print("results (%d rounds in %.1f s, load after: %s)" % (args.iterations, run_s, loadavg()))
     print("  wall = posix_spawn..wait4 of one run; cpu = the child's user+sys; rss = peak RSS (/usr/bin/time)")
-    print("  %-22s %9s %9s %9s %9s %9s %8s" % ("command", "median ms", "p90 ms", "min ms", "cpu ms", "rss MB",
+    print("  %-26s %9s %9s %9s %9s %9s %8s" % ("command", "median ms", "p90 ms", "min ms", "cpu ms", "rss MB",
                                                 "failures"))
     for c in cmds:
         s = sorted(c.ns.values()) or [float("nan")]
-        print("  %-22s %9.3f %9.3f %9.3f %9.3f %9s %8d" % (
+        print("  %-26s %9.3f %9.3f %9.3f %9.3f %9s %8d" % (
             c.name, ms(median(s)), ms(percentile(s, 0.9)), ms(s[0]), ms(median(c.cpu_ns)),
             "%.1f" % (c.rss_kb / 1024) if c.rss_kb else "n/a", c.failures))
     print()
@@ -683,8 +732,13 @@ def main():
          "baton statusline 1MB", "<=", 1.25),
         ("monitor: %s transcript as fast as 1MB" % big_label, "baton monitor " + big_label,
          "baton monitor 1MB", "<=", 1.25),
+        ("statusline: 2,000 plans within 1.5x of a no-op", "baton statusline big", "noop statusline", "<=", 1.5),
+        ("statusline: 2,000 plans within 1.2x of %s" % ("a small GSD project" if args.planning else "no project"),
+         "baton statusline big", "baton statusline", "<=", 1.2),
     ]
     extra = [("gsd statusline / noop", "gsd statusline", "noop statusline"),
+             ("baton statusline big late / baton statusline", "baton statusline big late", "baton statusline"),
+             ("baton statusline big new / big", "baton statusline big new", "baton statusline big"),
              ("gsd monitor / noop", "gsd monitor", "noop monitor")]
     for label in also:
         extra += [("%s statusline / noop" % label, label + " statusline", "noop statusline"),
@@ -704,14 +758,14 @@ def main():
         if a not in by or b not in by:
             # A target that could not be measured is not met: --check fails on it.
             failed = True
-            print("%s  %-42s (not benchmarked)" % ("FAIL" if args.check else "SKIP", label))
+            print("%s  %-48s (not benchmarked)" % ("FAIL" if args.check else "SKIP", label))
             continue
         m, _, _ = paired(a, b)
         ok = m <= limit if op == "<=" else m >= limit
         if by[a].failures or by[b].failures:
             ok = False
         failed |= not ok
-        print("%s  %-42s %7.2fx  (target %s %.2fx)%s" % (
+        print("%s  %-48s %7.2fx  (target %s %.2fx)%s" % (
             "PASS" if ok else "FAIL", label, m, op, limit,
             "  [non-zero exits]" if by[a].failures or by[b].failures else ""))
     for ok, text in checks:

@@ -11,14 +11,17 @@ import sys
 import time
 
 
-def make_project(root, phases, plans_per_phase):
+def make_project(root, phases, plans_per_phase, done_phases=None):
+    """A project whose first `done_phases` phases (default: a quarter) are checked in the
+    roadmap and have every summary; the rest are planned but not started."""
+    if done_phases is None:
+        done_phases = phases // 4
     planning = os.path.join(root, ".planning")
-    marker = os.path.join(planning, f".bench-{phases}x{plans_per_phase}")
+    marker = os.path.join(planning, f".bench-{phases}x{plans_per_phase}-{done_phases}")
     if os.path.exists(marker):
         return
     os.makedirs(os.path.join(planning, "phases"), exist_ok=True)
     lines = ["# Roadmap: Big\n", "\n## v1.0 Big\n\n"]
-    done_phases = phases // 4
     for p in range(1, phases + 1):
         lines.append(f"- [{'x' if p <= done_phases else ' '}] **Phase {p}: Phase {p}** - work\n")
         d = os.path.join(planning, "phases", f"{p:03d}-phase-{p}")

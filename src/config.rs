@@ -36,6 +36,20 @@ pub struct ConfigFile {
     /// The window to assume when neither Claude Code nor the model id says.
     #[serde(deserialize_with = "lenient")]
     pub context_window_size: Option<u64>,
+    #[serde(deserialize_with = "lenient")]
+    pub bridge: Option<BridgeFile>,
+}
+
+/// `"bridge"`: what `baton bridge` looks for beyond its defaults.
+#[derive(Debug, Default, Deserialize, Clone)]
+#[serde(default)]
+pub struct BridgeFile {
+    /// Prefixes of the team's own finding ids (`["SEC"]` finds `SEC-123`).
+    #[serde(deserialize_with = "lenient")]
+    pub finding_prefixes: Option<Vec<String>>,
+    /// Package prefixes of the design system (`["@acme/ui"]`).
+    #[serde(deserialize_with = "lenient")]
+    pub design_system: Option<Vec<String>>,
 }
 
 #[derive(Debug, Default, Deserialize, Clone)]
@@ -146,6 +160,21 @@ impl Config {
                 .or(user.and_then(|s| s.show_branch))
                 .unwrap_or(true),
         }
+    }
+
+    /// Finding id prefixes for the bridge: the project's list, else the user's.
+    pub fn finding_prefixes(&self) -> Vec<String> {
+        self.bridge_list(|b| b.finding_prefixes.clone())
+    }
+
+    /// Design-system package prefixes for the bridge: the project's list, else the user's.
+    pub fn design_system(&self) -> Vec<String> {
+        self.bridge_list(|b| b.design_system.clone())
+    }
+
+    fn bridge_list(&self, pick: fn(&BridgeFile) -> Option<Vec<String>>) -> Vec<String> {
+        let of = |f: &ConfigFile| f.bridge.as_ref().and_then(pick);
+        of(&self.project).or_else(|| of(&self.user)).unwrap_or_default()
     }
 
     /// The configured window size (project over user), for when Claude Code does not say.

@@ -6,8 +6,10 @@ use std::time::Duration;
 
 use crate::context::{bridge, debounce, monitor};
 use crate::fsx;
+use crate::hook::envelope::{self, MAX_CONTEXT_UNITS};
+use crate::hook::fit::utf16_len;
 use crate::hook::payload::HookPayload;
-use crate::hook::{envelope, stdin};
+use crate::hook::stdin;
 
 /// How long a hook waits for its payload; Claude Code has left stdin open.
 const STDIN_WAIT: Duration = Duration::from_secs(2);
@@ -38,17 +40,13 @@ pub fn handle(payload: &HookPayload, now: u64) -> Option<String> {
         "PostToolUse" => {
             crate::context::sweep::sweep_if_due(now);
             crate::agents::hook::record_tool_edit(payload);
-            let texts: Vec<String> = [
-                monitor::on_tool_use(payload, now),
-                crate::agents::hook::after_agent_tool(payload),
-            ]
-            .into_iter()
-            .flatten()
-            .collect();
-            if texts.is_empty() {
-                return None;
-            }
-            envelope::additional_context(event, &texts.join("\n\n"))
+            joined(
+                event,
+                [
+                    monitor::on_tool_use(payload, now),
+                    crate::agents::hook::after_agent_tool(payload),
+                ],
+            )
         }
         "SessionStart" => {
             if matches!(payload.source.as_deref(), Some("compact" | "clear")) {
@@ -63,21 +61,33 @@ pub fn handle(payload: &HookPayload, now: u64) -> Option<String> {
             }
             None
         }
-        "SubagentStart" | "SubagentStop" => {
-            let texts: Vec<String> = [
-                crate::agents::hook::on_event(event, payload),
-                crate::store::hook::on_event(event, payload),
-            ]
-            .into_iter()
-            .flatten()
-            .collect();
-            if texts.is_empty() {
-                return None;
+        "SubagentStart" => {
+            crate::agents::hook::on_event(event, payload);
+            // The agent's own inputs first; the handoffs of the agents before it get the rest.
+            let inputs = crate::store::hook::on_event(event, payload);
+            let used = inputs.as_deref().map_or(0, |t| utf16_len(t) + 2);
+            let handoffs = crate::bridge::deliver::on_subagent_start(payload, MAX_CONTEXT_UNITS.saturating_sub(used));
+            joined(event, [inputs, handoffs])
+        }
+        "SubagentStop" => {
+            let verdict = crate::agents::hook::on_event(event, payload);
+            if let Some((project, agent_type, handoff)) = crate::bridge::deliver::on_subagent_stop(payload) {
+                crate::store::hook::record_handoff(&project, &agent_type, handoff, payload);
             }
-            envelope::additional_context(event, &texts.join("\n\n"))
+            let status = crate::store::hook::on_event(event, payload);
+            joined(event, [verdict, status])
         }
         _ => None,
     }
+}
+
+/// The texts that are there, one paragraph each, as the event's additional context.
+fn joined<const N: usize>(event: &str, texts: [Option<String>; N]) -> Option<String> {
+    let texts: Vec<String> = texts.into_iter().flatten().collect();
+    if texts.is_empty() {
+        return None;
+    }
+    envelope::additional_context(event, &texts.join("\n\n"))
 }
 
 /// After /compact or /clear the old figures are wrong: drop the debounce and the bridge.

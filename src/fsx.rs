@@ -55,13 +55,33 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
     Ok(file)
 }
 
+/// Opens a regular file for reading without following a symlink at `path` (a link fails with
+/// an error [`is_symlink_error`] recognises) and without blocking on a FIFO or device; the
+/// file and its metadata.
+pub fn open_regular_nofollow(path: &Path) -> io::Result<(File, std::fs::Metadata)> {
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, "not a regular file"));
+    }
+    Ok((file, meta))
+}
+
+/// Whether an open failed because the path is a symlink (or a loop of them).
+pub fn is_symlink_error(error: &io::Error) -> bool {
+    error.raw_os_error() == Some(libc::ELOOP)
+}
+
 /// Reads a regular file of at most `limit` bytes (config, STATE.md, todos, git HEAD).
 pub fn read_regular(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     let file = open_regular(path)?;
     let mut bytes = Vec::new();
     file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > limit {
-        return Err(io::Error::new(io::ErrorKind::InvalidData, "file too large"));
+        return Err(io::Error::new(io::ErrorKind::FileTooLarge, "file too large"));
     }
     Ok(bytes)
 }
@@ -89,6 +109,22 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 
 /// File-name prefix of project locks, for the stale-file sweep.
 pub const PROJECT_LOCK_PREFIX: &str = "baton-project-";
+
+/// File-name prefix of per-project caches, for the stale-file sweep.
+pub const PROJECT_CACHE_PREFIX: &str = "baton-cache-";
+
+/// `<temp dir>/baton-cache-<uid>-<hash of the root>-<name>`: a cache of one user for one
+/// project. Any root gives a safe name; since names can collide, readers check the root
+/// recorded inside.
+pub fn project_cache_path(root: &Path, name: &str) -> PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let uid = unsafe { libc::geteuid() };
+    temp_dir().join(format!(
+        "{PROJECT_CACHE_PREFIX}{uid}-{:016x}-{name}",
+        fnv1a(root.as_os_str().as_bytes())
+    ))
+}
 
 /// Reads a small file without following a symlink and only if the current user owns it.
 /// Files larger than `limit` bytes are refused.

@@ -30,10 +30,15 @@ pub struct Snapshot {
     pub dirty: BTreeSet<String>,
 }
 
+/// The top directory of the git work tree holding `dir`; `None` outside git.
+pub fn toplevel(dir: &Path) -> Option<PathBuf> {
+    let top = run(dir, &["rev-parse", "--show-toplevel"])?;
+    Some(PathBuf::from(String::from_utf8(top).ok()?.trim_end_matches('\n')))
+}
+
 /// Takes a snapshot of the git work tree holding `dir`; `None` outside git or when git fails.
 pub fn snapshot(dir: &Path) -> Option<Snapshot> {
-    let top = run(dir, &["rev-parse", "--show-toplevel"])?;
-    let toplevel = PathBuf::from(String::from_utf8(top).ok()?.trim_end_matches('\n'));
+    let toplevel = toplevel(dir)?;
     let status = run(
         &toplevel,
         &["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all"],
@@ -144,6 +149,85 @@ pub fn head(dir: &Path) -> Option<String> {
     output(dir, &["rev-parse", "--verify", "-q", "HEAD"])
         .map(|s| s.trim().to_owned())
         .filter(|s| !s.is_empty())
+}
+
+/// The full hash of the commit `rev` names (a branch, tag, `HEAD~3`, a short hash).
+pub fn resolve_commit(dir: &Path, rev: &str) -> Option<String> {
+    if rev.starts_with('-') {
+        return None;
+    }
+    let object = format!("{rev}^{{commit}}");
+    output(dir, &["rev-parse", "--verify", "-q", "--end-of-options", &object])
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty())
+}
+
+/// Tracked and untracked files (not ignored) below `path`, relative to the top `top`.
+pub fn files_below(top: &Path, path: &str) -> Option<Vec<String>> {
+    let out = run(
+        top,
+        &[
+            "ls-files",
+            "-z",
+            "--cached",
+            "--others",
+            "--exclude-standard",
+            "--",
+            path,
+        ],
+    )?;
+    let text = String::from_utf8_lossy(&out);
+    let mut files: Vec<String> = text.split('\0').filter(|p| !p.is_empty()).map(str::to_owned).collect();
+    files.dedup();
+    Some(files)
+}
+
+/// Which of `paths` (relative to the top `top`) `.gitignore` and friends exclude; tracked
+/// files never count as ignored. One listing of the ignored untracked files (whole ignored
+/// directories as one `dir/` entry), so it costs the same for ten paths or ten thousand.
+/// `None` when git cannot tell.
+pub fn ignored(top: &Path, paths: &[String]) -> Option<BTreeSet<String>> {
+    if paths.is_empty() {
+        return Some(BTreeSet::new());
+    }
+    let out = run(
+        top,
+        &[
+            "ls-files",
+            "-z",
+            "--others",
+            "--ignored",
+            "--exclude-standard",
+            "--directory",
+        ],
+    )?;
+    let text = String::from_utf8_lossy(&out);
+    let (dirs, files): (Vec<&str>, Vec<&str>) = text
+        .split('\0')
+        .filter(|p| !p.is_empty())
+        .partition(|p| p.ends_with('/'));
+    let files: BTreeSet<&str> = files.into_iter().collect();
+    let ignored = paths
+        .iter()
+        .filter(|p| files.contains(p.as_str()) || dirs.iter().any(|d| p.starts_with(d)))
+        .cloned()
+        .collect();
+    Some(ignored)
+}
+
+/// `(hash, message)` of the commits in `from..to`, newest first, at most `max`.
+pub fn commit_messages(dir: &Path, from: &str, to: &str, max: usize) -> Option<Vec<(String, String)>> {
+    if from.starts_with('-') || to.starts_with('-') {
+        return None;
+    }
+    let range = format!("{from}..{to}");
+    let limit = format!("--max-count={max}");
+    let out = output(dir, &["log", "--format=%H%x00%B%x1e", &limit, &range, "--"])?;
+    let commits = out.split('\x1e').filter_map(|record| {
+        let (hash, message) = record.trim_start_matches('\n').split_once('\0')?;
+        Some((hash.to_owned(), message.trim_end().to_owned()))
+    });
+    Some(commits.collect())
 }
 
 /// Runs git in `dir`; its stdout when it exits 0 within the deadline.

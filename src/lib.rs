@@ -10,6 +10,7 @@
 pub mod accounting;
 pub mod agents;
 pub mod api_usage;
+pub mod bridge;
 pub mod claude_home;
 pub mod cli;
 pub mod clock;

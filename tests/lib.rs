@@ -4,6 +4,7 @@
 mod agents;
 mod arguments;
 mod bench_checks;
+mod bridge;
 mod common;
 mod concurrency;
 mod context;
@@ -17,6 +18,7 @@ mod kill;
 mod links;
 mod messages;
 mod monitor;
+mod planning;
 mod profiles;
 mod report;
 mod statusline;

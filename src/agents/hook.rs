@@ -176,6 +176,6 @@ fn fill_identity(run: &mut Run, payload: &HookPayload, cwd: &Path) {
 }
 
 /// baton's own files (this ledger, its locks) are never an agent's work.
-fn is_baton_state(path: &str) -> bool {
+pub(crate) fn is_baton_state(path: &str) -> bool {
     path.starts_with(".baton/") || path.contains("/.baton/")
 }

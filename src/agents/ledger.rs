@@ -62,6 +62,9 @@ pub struct Run {
     pub last_message: Option<String>,
     pub transcript_path: Option<String>,
     pub verification: Option<Verification>,
+    /// What the bridge extracted from the run's files for the next agent (`baton bridge`),
+    /// written at SubagentStop.
+    pub handoff: Option<crate::bridge::handoff::Handoff>,
     /// What went wrong while recording (git missing, no start record, …).
     pub notes: Vec<String>,
     pub generator: String,
@@ -175,6 +178,25 @@ pub fn list(project: &Project) -> (Vec<Run>, Vec<Error>) {
     }
     runs.sort_by(|a, b| (a.started_ms(), &a.id).cmp(&(b.started_ms(), &b.id)));
     (runs, broken)
+}
+
+/// The readable runs of session `session_id`, oldest first. A record is parsed only when its
+/// bytes hold the session id, so a long ledger costs a read, not a parse, per other run.
+pub fn list_of_session(project: &Project, session_id: &str) -> Vec<Run> {
+    let Ok(entries) = std::fs::read_dir(dir(project)) else {
+        return Vec::new();
+    };
+    let needle = serde_json::to_string(session_id).unwrap_or_default();
+    let mut runs: Vec<Run> = entries
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".json"))
+        .filter_map(|e| fsx::read_regular(&e.path(), MAX_RUN_BYTES).ok())
+        .filter(|bytes| memchr::memmem::find(bytes, needle.as_bytes()).is_some())
+        .filter_map(|bytes| serde_json::from_slice::<Run>(&bytes).ok())
+        .filter(|run| run.session_id.as_deref() == Some(session_id))
+        .collect();
+    runs.sort_by(|a, b| (a.started_ms(), &a.id).cmp(&(b.started_ms(), &b.id)));
+    runs
 }
 
 /// The run whose id is `wanted` or starts with it (`last` = the latest run).

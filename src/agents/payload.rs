@@ -59,7 +59,7 @@ pub fn build(project: &Project, wanted: &str) -> Result<Payload> {
     }
     wanted_files.push(("plan".into(), plan.path.clone()));
     let mut waiting_on = Vec::new();
-    for (role, path, done) in dependency_summaries(project, &plan) {
+    for (role, path, done) in dependency_summaries(project, &plan)? {
         if !done {
             waiting_on.push(role.trim_start_matches("summary of ").to_owned());
         }
@@ -92,8 +92,8 @@ pub fn build(project: &Project, wanted: &str) -> Result<Payload> {
 }
 
 /// `(role, SUMMARY path, exists)` for each plan `plan` depends on, in any phase.
-fn dependency_summaries(project: &Project, plan: &Plan) -> Vec<(String, PathBuf, bool)> {
-    let dirs = phases::scan(&project.planning_dir());
+fn dependency_summaries(project: &Project, plan: &Plan) -> Result<Vec<(String, PathBuf, bool)>> {
+    let dirs = phases::scan(&project.planning_dir())?;
     let mut out = Vec::new();
     for (written, key) in plan.dependency_keys() {
         let found = key.as_ref().and_then(|key| {
@@ -113,7 +113,7 @@ fn dependency_summaries(project: &Project, plan: &Plan) -> Vec<(String, PathBuf,
             None => crate::log::note(&format!("payload: {} depends on unknown plan '{written}'", plan.id)),
         }
     }
-    out
+    Ok(out)
 }
 
 /// The payload as text to paste into an agent's prompt.

@@ -11,6 +11,7 @@ use crate::planning::Project;
 use crate::planning::number::PhaseNumber;
 use crate::planning::phases::{self, PhaseDir};
 use crate::planning::state::split_frontmatter;
+use crate::planning::yaml::{self, YamlError};
 
 /// Largest PLAN.md baton reads.
 const MAX_PLAN_BYTES: u64 = 2 * 1024 * 1024;
@@ -84,10 +85,14 @@ impl Plan {
                 plan.problem = Some("no frontmatter".into());
                 return plan;
             }
-            Some(f) => match serde_norway::from_str::<Yaml>(f) {
+            Some(f) => match yaml::parse::<Yaml>(f) {
                 Ok(yaml) => yaml,
-                Err(e) => {
+                Err(YamlError::Invalid(e)) => {
                     plan.problem = Some(format!("frontmatter is not valid YAML: {e}"));
+                    return plan;
+                }
+                Err(YamlError::Refused(why)) => {
+                    plan.problem = Some(format!("not read: {why}"));
                     return plan;
                 }
             },
@@ -153,7 +158,7 @@ pub fn read_phase(phase: &PhaseDir) -> Vec<Plan> {
 
 /// The phase directory named by `wanted` (`3`, `03`, `2.1`); the error lists those present.
 pub fn find_phase(project: &Project, wanted: &str) -> Result<PhaseDir> {
-    let dirs = phases::scan(&project.planning_dir());
+    let dirs = phases::scan(&project.planning_dir())?;
     let number = PhaseNumber::parse(wanted);
     let list = || {
         let names: Vec<String> = dirs.iter().map(|d| d.number.to_string()).collect();
@@ -171,7 +176,7 @@ pub fn find_phase(project: &Project, wanted: &str) -> Result<PhaseDir> {
 
 /// The plan named by `wanted` (`03-02`, `3-2`, or a path to its PLAN.md) and its phase.
 pub fn find_plan(project: &Project, wanted: &str) -> Result<(PhaseDir, Plan)> {
-    let dirs = phases::scan(&project.planning_dir());
+    let dirs = phases::scan(&project.planning_dir())?;
     if let Some(key) = PlanKey::parse(wanted, None) {
         for dir in &dirs {
             if let Some(id) = dir

@@ -239,7 +239,7 @@ fn describe(run: &Run, v: &Verification) -> String {
 }
 
 fn waves_of(project: &Project, wanted: Option<&str>, json: bool) -> Result<()> {
-    let all = phases::scan(&project.planning_dir());
+    let all = phases::scan(&project.planning_dir())?;
     let chosen: Vec<PhaseDir> = match wanted {
         Some(phase) => vec![plans::find_phase(project, phase)?],
         None => {

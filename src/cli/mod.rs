@@ -3,6 +3,7 @@
 //! `hook`) run silently: whatever happens they exit 0 with nothing on stderr.
 
 mod agents;
+mod bridge;
 mod completions;
 mod continuity;
 mod ctx;
@@ -44,6 +45,7 @@ pub const COMMANDS: &[Command] = &[
     profile::PROFILE,
     agents::AGENTS,
     ctx::CTX,
+    bridge::BRIDGE,
 ];
 
 const HELP_HEAD: &str = "\

@@ -38,7 +38,7 @@ fn run(parser: &mut lexopt::Parser) -> Result<()> {
         return Err(Error::Usage(format!("unexpected argument '{word}'")));
     }
     let project = Project::current_with_planning()?;
-    let snapshot = Snapshot::load(&project);
+    let snapshot = Snapshot::load(&project)?;
     let handoff = crate::continuity::handoff::read(&project.root);
     let human_actions: Vec<String> = match &handoff {
         Ok(Some(h)) => h

@@ -1,4 +1,4 @@
-//! Removes baton's own stale temp files (`claude-ctx-*`, project locks) from the temp dir
+//! Removes baton's own stale temp files (`claude-ctx-*`, project locks and caches) from the temp dir
 //! (GSD never deletes its files; users found hundreds). Runs at most once an hour, gated by a stamp file.
 
 use std::fs;
@@ -33,8 +33,9 @@ pub fn sweep_if_due(now: u64) {
     sweep(&dir, now, uid);
 }
 
-/// Removes files in `dir` named `claude-ctx-*`, owned by `uid`, older than a day, that
-/// baton wrote: its lock files, and bridge/debounce files that carry its generator mark.
+/// Removes files in `dir` named `claude-ctx-*` or `baton-*`, owned by `uid`, older than a
+/// day, that baton wrote: its lock files, and bridge, debounce and cache files that carry its
+/// generator mark.
 pub fn sweep(dir: &Path, now: u64, uid: u32) -> usize {
     let Ok(entries) = fs::read_dir(dir) else {
         return 0;
@@ -43,7 +44,8 @@ pub fn sweep(dir: &Path, now: u64, uid: u32) -> usize {
     for entry in entries.take(MAX_ENTRIES).flatten() {
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
-        if !name.starts_with("claude-ctx-") && !name.starts_with(fsx::PROJECT_LOCK_PREFIX) {
+        let ours = ["claude-ctx-", fsx::PROJECT_LOCK_PREFIX, fsx::PROJECT_CACHE_PREFIX];
+        if !ours.iter().any(|prefix| name.starts_with(prefix)) {
             continue;
         }
         let path = entry.path();
@@ -102,10 +104,15 @@ mod tests {
         fs::write(d.join("claude-ctx-a-warned.lock"), "").unwrap();
         fs::write(d.join("claude-ctx-gsd.json"), r#"{"session_id":"gsd"}"#).unwrap();
         fs::write(d.join("other.json"), ours).unwrap();
+        fs::write(
+            d.join(format!("{}0-0123456789abcdef-gsd.json", fsx::PROJECT_CACHE_PREFIX)),
+            ours,
+        )
+        .unwrap();
         let uid = unsafe { libc::geteuid() };
         let now = crate::clock::unix_now();
         assert_eq!(sweep(d, now, uid), 0, "fresh files stay");
-        assert_eq!(sweep(d, now + STALE_AFTER_SECS + 5, uid), 2);
+        assert_eq!(sweep(d, now + STALE_AFTER_SECS + 5, uid), 3);
         assert!(!d.join("claude-ctx-a.json").exists() && !d.join("claude-ctx-a-warned.lock").exists());
         assert!(d.join("claude-ctx-gsd.json").exists() && d.join("other.json").exists());
     }

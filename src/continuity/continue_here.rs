@@ -7,6 +7,9 @@ use super::handoff::Handoff;
 /// The frontmatter line marking a page baton wrote.
 const MARK: &str = "generator: baton";
 
+/// Largest page read to look for the mark (baton's are a few KB); a larger one is not baton's.
+pub const MAX_PAGE_BYTES: u64 = 1024 * 1024;
+
 /// Whether `text` is a page baton wrote: its frontmatter carries [`MARK`].
 pub fn is_batons(text: &str) -> bool {
     let text = text.replace("\r\n", "\n");

@@ -52,7 +52,7 @@ pub struct PauseOutcome {
 /// rule, `planning::files`) refuses the pause before anything is read or written.
 pub fn pause(project: &Project, request: &PauseRequest, now: chrono::DateTime<chrono::Utc>) -> Result<PauseOutcome> {
     let _guard = project.lock("planning")?;
-    let snapshot = Snapshot::load(project);
+    let snapshot = Snapshot::load(project)?;
     let current = handoff::path(&project.root);
     let dir = snapshot.position().phase_dir.unwrap_or_else(|| project.planning_dir());
     let continue_path = dir.join(".continue-here.md");
@@ -76,9 +76,14 @@ pub fn pause(project: &Project, request: &PauseRequest, now: chrono::DateTime<ch
     }
     let handoff_path = handoff::write(project, &record)?;
 
-    if let Ok(existing) = std::fs::read(&continue_path)
-        && !continue_here::is_batons(&String::from_utf8_lossy(&existing))
-    {
+    // Read within a bound (a FIFO or a huge file planted there would stall the PreCompact
+    // hook); a page that cannot be read is not baton's, so it is archived too.
+    let existing = crate::fsx::read_regular(&continue_path, continue_here::MAX_PAGE_BYTES);
+    let someone_elses = match &existing {
+        Ok(bytes) => !continue_here::is_batons(&String::from_utf8_lossy(bytes)),
+        Err(e) => e.kind() != std::io::ErrorKind::NotFound,
+    };
+    if someone_elses {
         let stem = format!("continue-here-{}", archive::dir_label(&dir));
         archived.push(archive::keep(project, &continue_path, &stem, "md", now)?);
     }

@@ -53,7 +53,7 @@ pub fn has_paused_work(project: &Project) -> bool {
 
 /// Builds the brief. `Ok(None)` when there is neither a handoff nor STATE.md.
 pub fn brief(project: &Project) -> Result<Option<Brief>> {
-    let snapshot = Snapshot::load(project);
+    let snapshot = Snapshot::load(project)?;
     match handoff::read(&project.root) {
         Ok(Some(h)) => Ok(Some(from_handoff(&snapshot, &h))),
         Ok(None) if snapshot.state.is_some() => Ok(Some(from_state(
@@ -239,7 +239,7 @@ pub fn archive(project: &Project, handoff: bool, now: chrono::DateTime<chrono::U
         files.push((current, "HANDOFF".to_owned(), "json"));
     }
     let dirs =
-        std::iter::once(planning.clone()).chain(crate::planning::phases::scan(&planning).into_iter().map(|d| d.path));
+        std::iter::once(planning.clone()).chain(crate::planning::phases::scan(&planning)?.into_iter().map(|d| d.path));
     for dir in dirs {
         let page = dir.join(".continue-here.md");
         if present(&page) {
@@ -269,7 +269,10 @@ pub fn archive(project: &Project, handoff: bool, now: chrono::DateTime<chrono::U
 /// was archived).
 fn end_pause(project: &Project) -> Result<()> {
     state_edit::update(project, |text| {
-        let state = crate::planning::state::PlanningState::parse(text);
+        // A STATE.md past a bound was refused before the resume got here.
+        let Ok(state) = crate::planning::state::PlanningState::parse(text) else {
+            return text.to_owned();
+        };
         let mut edited = text.to_owned();
         if state.paused_at.is_some() {
             edited = state_edit::set_frontmatter_value(&edited, "paused_at", None);

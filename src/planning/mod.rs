@@ -2,6 +2,7 @@
 
 pub mod config;
 pub mod files;
+pub mod fingerprint;
 pub mod number;
 pub mod phases;
 pub mod progress;
@@ -10,7 +11,9 @@ pub mod sections;
 pub mod snapshot;
 pub mod state;
 pub mod state_edit;
+pub mod yaml;
 
+use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -106,6 +109,28 @@ impl Project {
     pub fn has_planning_state(&self) -> bool {
         self.planning_dir().join("STATE.md").is_file()
     }
+}
+
+/// Reads a planning file of at most `limit` bytes: `Ok(None)` when it does not exist, an
+/// error naming the file when it is larger or cannot be read.
+pub fn read_bounded(path: &Path, limit: u64) -> Result<Option<Vec<u8>>> {
+    match fsx::read_regular(path, limit) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => Ok(None),
+        Err(e) if e.kind() == ErrorKind::FileTooLarge => Err(past_a_bound(
+            path,
+            &format!("it is larger than the {} KiB baton reads", limit / 1024),
+        )),
+        Err(e) => Err(Error::io(path, e)),
+    }
+}
+
+/// The error for a planning file past one of baton's bounds: which file, which bound, what to do.
+pub fn past_a_bound(path: &Path, why: &str) -> Error {
+    Error::invalid(
+        path,
+        format!("{why}, so baton does not read it. GSD keeps its planning files short and flat: trim or fix this one."),
+    )
 }
 
 fn current_dir() -> Result<PathBuf> {

@@ -5,6 +5,11 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use super::number::{PhaseNumber, plan_key};
+use crate::error::Result;
+
+/// Most entries baton reads under `.planning/phases/`, phase directories and their files
+/// together (a 200-phase project of 10 plans each holds about 4,400).
+pub const MAX_ENTRIES: usize = 20_000;
 
 /// One phase directory and the artifacts in it.
 #[derive(Debug, Clone, PartialEq)]
@@ -23,10 +28,13 @@ pub struct PhaseDir {
 }
 
 impl PhaseDir {
-    /// Reads one phase directory; `None` when its name carries no phase number.
-    pub fn read(path: &Path) -> Option<Self> {
-        let name = path.file_name()?.to_str()?;
-        let number = PhaseNumber::prefix_of(name)?;
+    /// Reads one phase directory, counting its entries against `budget`; `Ok(None)` when its
+    /// name carries no phase number or it cannot be listed.
+    fn read(path: &Path, budget: &mut usize) -> Result<Option<Self>, OverBudget> {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        let Some(number) = PhaseNumber::prefix_of(name) else {
+            return Ok(None);
+        };
         let slug = name.split_once('-').map_or("", |(_, s)| s).to_owned();
         let mut dir = PhaseDir {
             number,
@@ -38,7 +46,11 @@ impl PhaseDir {
             has_research: false,
             has_verification: false,
         };
-        for entry in fs::read_dir(path).ok()?.flatten() {
+        let Ok(entries) = fs::read_dir(path) else {
+            return Ok(None);
+        };
+        for entry in entries.flatten() {
+            *budget = budget.checked_sub(1).ok_or(OverBudget)?;
             let file = entry.file_name();
             let Some(file) = file.to_str() else { continue };
             if let Some(id) = file.strip_suffix("-PLAN.md") {
@@ -55,7 +67,7 @@ impl PhaseDir {
         }
         dir.plans.sort_by_key(|id| plan_key(id));
         dir.summaries.sort_by_key(|id| plan_key(id));
-        Some(dir)
+        Ok(Some(dir))
     }
 
     /// Path of a file of this phase: `<dir>/<id>-<KIND>.md`.
@@ -75,18 +87,35 @@ impl PhaseDir {
     }
 }
 
-/// Every phase directory under `.planning/phases/`, ordered by phase number.
-pub fn scan(planning_dir: &Path) -> Vec<PhaseDir> {
-    let Ok(entries) = fs::read_dir(planning_dir.join("phases")) else {
-        return Vec::new();
+/// More entries than [`MAX_ENTRIES`].
+struct OverBudget;
+
+/// Every phase directory under `.planning/phases/`, ordered by phase number; an error when
+/// it holds more than [`MAX_ENTRIES`] entries.
+pub fn scan(planning_dir: &Path) -> Result<Vec<PhaseDir>> {
+    let phases = planning_dir.join("phases");
+    let Ok(entries) = fs::read_dir(&phases) else {
+        return Ok(Vec::new());
     };
-    let mut dirs: Vec<PhaseDir> = entries
-        .flatten()
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-        .filter_map(|e| PhaseDir::read(&e.path()))
-        .collect();
+    let too_many = || {
+        super::past_a_bound(
+            &phases,
+            &format!("it holds more than {MAX_ENTRIES} entries (phase directories and their files)"),
+        )
+    };
+    let mut budget = MAX_ENTRIES;
+    let mut dirs = Vec::new();
+    for entry in entries.flatten() {
+        budget = budget.checked_sub(1).ok_or_else(too_many)?;
+        if !entry.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        if let Some(dir) = PhaseDir::read(&entry.path(), &mut budget).map_err(|OverBudget| too_many())? {
+            dirs.push(dir);
+        }
+    }
     dirs.sort_by(|a, b| a.number.cmp(&b.number));
-    dirs
+    Ok(dirs)
 }
 
 #[cfg(test)]
@@ -111,7 +140,7 @@ mod tests {
         }
         fs::create_dir_all(phases.join("01-setup")).unwrap();
         fs::create_dir_all(phases.join("notes")).unwrap();
-        let found = scan(tmp.path());
+        let found = scan(tmp.path()).unwrap();
         assert_eq!(found.len(), 2);
         let hot = &found[1];
         assert_eq!(

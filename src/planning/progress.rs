@@ -3,7 +3,7 @@
 //! is the mean of the phases' fractions (a done phase counts 1, an unplanned one 0).
 //! Every command and the statusline call this; nothing else computes a percentage.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
 
 use serde::Serialize;
@@ -11,7 +11,11 @@ use serde::Serialize;
 use super::Project;
 use super::number::{PhaseNumber, plan_key};
 use super::phases::{self, PhaseDir};
-use super::roadmap::Roadmap;
+use super::roadmap::{Roadmap, RoadmapPhase};
+use crate::error::Result;
+
+/// Largest ROADMAP.md baton reads.
+pub const MAX_ROADMAP_BYTES: u64 = 4 * 1024 * 1024;
 
 /// One plan of a phase and whether it is done (its SUMMARY exists).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -34,6 +38,8 @@ pub struct PhaseStatus {
     /// The first plan without a SUMMARY, in order.
     pub next_plan: Option<String>,
     pub done: bool,
+    /// The roadmap checks it: done whatever its directory holds.
+    pub checked: bool,
     pub has_context: bool,
     pub has_research: bool,
     pub has_verification: bool,
@@ -65,30 +71,35 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// Reads the roadmap and the phase directories of a project and measures them.
-    pub fn load(project: &Project) -> Self {
+    /// Reads the roadmap and the phase directories of a project and measures them; an error
+    /// names a file or directory past a bound.
+    pub fn load(project: &Project) -> Result<Self> {
         let planning = project.planning_dir();
-        let roadmap = crate::fsx::read_regular(&planning.join("ROADMAP.md"), 4 * 1024 * 1024)
-            .map(|b| Roadmap::parse(&String::from_utf8_lossy(&b)))
-            .unwrap_or_default();
-        Self::compute(&roadmap, &phases::scan(&planning))
+        let path = planning.join("ROADMAP.md");
+        let roadmap = match super::read_bounded(&path, MAX_ROADMAP_BYTES)? {
+            Some(bytes) => {
+                Roadmap::parse(&String::from_utf8_lossy(&bytes)).map_err(|why| super::past_a_bound(&path, &why))?
+            }
+            None => Roadmap::default(),
+        };
+        Ok(Self::compute(&roadmap, &phases::scan(&planning)?))
     }
 
     /// Measures the phases the roadmap lists and the directories that exist (their union).
+    /// Where a number is listed or found twice, the first listing and directory count.
     pub fn compute(roadmap: &Roadmap, dirs: &[PhaseDir]) -> Self {
-        let numbers: BTreeSet<&PhaseNumber> = roadmap
-            .phases
-            .iter()
-            .map(|p| &p.number)
-            .chain(dirs.iter().map(|d| &d.number))
-            .collect();
+        let mut listed: HashMap<&PhaseNumber, &RoadmapPhase> = HashMap::new();
+        for phase in &roadmap.phases {
+            listed.entry(&phase.number).or_insert(phase);
+        }
+        let mut found: HashMap<&PhaseNumber, &PhaseDir> = HashMap::new();
+        for dir in dirs {
+            found.entry(&dir.number).or_insert(dir);
+        }
+        let numbers: BTreeSet<&PhaseNumber> = listed.keys().chain(found.keys()).copied().collect();
         let phases = numbers
             .into_iter()
-            .map(|number| {
-                let listed = roadmap.phase(number);
-                let dir = dirs.iter().find(|d| &d.number == number);
-                status(number, listed, dir)
-            })
+            .map(|number| status(number, listed.get(number).copied(), found.get(number).copied()))
             .collect();
         Self::from_phases(phases)
     }
@@ -137,22 +148,26 @@ impl Progress {
     pub fn phase(&self, number: &PhaseNumber) -> Option<&PhaseStatus> {
         self.phases.iter().find(|p| &p.number == number)
     }
+
+    /// The phases whose directories can change this measure: every one the roadmap does not
+    /// check (a plan or summary added or removed there moves its fraction).
+    pub fn open_phases(&self) -> impl Iterator<Item = &PhaseNumber> {
+        self.phases.iter().filter(|p| !p.checked).map(|p| &p.number)
+    }
 }
 
-fn status(number: &PhaseNumber, listed: Option<&super::roadmap::RoadmapPhase>, dir: Option<&PhaseDir>) -> PhaseStatus {
-    // Plans are the union of PLAN files and the roadmap's plan lines, compared by number.
-    let mut plans: Vec<(Vec<u32>, String)> = Vec::new();
+fn status(number: &PhaseNumber, listed: Option<&RoadmapPhase>, dir: Option<&PhaseDir>) -> PhaseStatus {
+    // Plans are the union of PLAN files and the roadmap's plan lines, compared by number
+    // (the first spelling of a number is kept).
+    let mut by_key: BTreeMap<Vec<u32>, &String> = BTreeMap::new();
     let ids = dir
         .into_iter()
         .flat_map(|d| d.plans.iter())
         .chain(listed.into_iter().flat_map(|p| p.plans.iter().map(|p| &p.id)));
     for id in ids {
-        let key = plan_key(id);
-        if !plans.iter().any(|(k, _)| *k == key) {
-            plans.push((key, id.clone()));
-        }
+        by_key.entry(plan_key(id)).or_insert(id);
     }
-    plans.sort();
+    let plans: Vec<(Vec<u32>, String)> = by_key.into_iter().map(|(k, id)| (k, id.clone())).collect();
     let summaries: BTreeSet<Vec<u32>> = dir
         .into_iter()
         .flat_map(|d| d.summaries.iter())
@@ -187,6 +202,7 @@ fn status(number: &PhaseNumber, listed: Option<&super::roadmap::RoadmapPhase>, d
         plans: plan_status,
         next_plan: if done { None } else { next_plan },
         done,
+        checked,
         has_context: dir.is_some_and(|d| d.has_context),
         has_research: dir.is_some_and(|d| d.has_research),
         has_verification: dir.is_some_and(|d| d.has_verification),
@@ -215,7 +231,8 @@ mod tests {
         let roadmap = Roadmap::parse(
             "## v1.0\n- [x] **Phase 1: A**\n- [ ] **Phase 2: B**\n## v1.1\n- [ ] **Phase 3: C**\n- [ ] **Phase 4: D**\n\
              ### Phase 3: C\n- [ ] 03-01: one\n- [ ] 03-02: two\n- [ ] 03-03: three\n",
-        );
+        )
+        .unwrap();
         let dirs = [
             dir("1", &[], &[]),
             dir("2", &["02-01", "02-02"], &["02-01", "02-02"]),

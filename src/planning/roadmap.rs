@@ -2,6 +2,8 @@
 //! `### Phase N: Name` sections with their goal, dependencies and plan lines, and the
 //! milestone each phase belongs to.
 
+use std::collections::HashMap;
+
 use super::number::PhaseNumber;
 use super::sections::heading;
 
@@ -33,10 +35,17 @@ pub struct Roadmap {
     pub phases: Vec<RoadmapPhase>,
 }
 
+/// Most phases a roadmap may list (GSD numbers them with two or three digits).
+pub const MAX_PHASES: usize = 2_000;
+/// Most plan lines a roadmap may list, over all its phases.
+pub const MAX_PLAN_LINES: usize = 20_000;
+
 impl Roadmap {
-    /// Parses ROADMAP.md text; unknown lines are ignored.
-    pub fn parse(text: &str) -> Self {
-        let mut roadmap = Roadmap::default();
+    /// Parses ROADMAP.md text in one pass (time linear in its length); unknown lines are
+    /// ignored. `Err(reason)` past [`MAX_PHASES`] or [`MAX_PLAN_LINES`].
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let mut roadmap = Listing::default();
+        let mut plan_lines = 0;
         let mut milestone: Option<String> = None;
         let mut in_section: Option<usize> = None;
         for raw in text.lines() {
@@ -45,7 +54,7 @@ impl Roadmap {
             if let Some((_, title)) = heading(line) {
                 in_section = None;
                 if let Some((number, name)) = phase_title(title) {
-                    let index = roadmap.entry(number, name, milestone.clone());
+                    let index = roadmap.entry(number, name, milestone.clone())?;
                     in_section = Some(index);
                 } else if let Some(version) = milestone_version(title) {
                     milestone = Some(version);
@@ -54,18 +63,22 @@ impl Roadmap {
             }
             if let Some((checked, rest)) = checkbox(trimmed) {
                 if let Some((number, name)) = bold_phase(rest) {
-                    let index = roadmap.entry(number, name, milestone.clone());
+                    let index = roadmap.entry(number, name, milestone.clone())?;
                     roadmap.phases[index].checked |= checked;
                     continue;
                 }
                 if let (Some(index), Some(plan)) = (in_section, plan_line(checked, rest)) {
+                    plan_lines += 1;
+                    if plan_lines > MAX_PLAN_LINES {
+                        return Err(format!("it lists more than {MAX_PLAN_LINES} plans"));
+                    }
                     roadmap.phases[index].plans.push(plan);
                 }
                 continue;
             }
             if let Some((number, name, complete)) = table_row(trimmed) {
                 // Table rows name phases; they do not say which milestone heading they sit under.
-                let index = roadmap.entry(number, name, None);
+                let index = roadmap.entry(number, name, None)?;
                 roadmap.phases[index].checked |= complete;
                 continue;
             }
@@ -78,17 +91,35 @@ impl Roadmap {
                 }
             }
         }
-        roadmap
+        Ok(Roadmap { phases: roadmap.phases })
     }
 
-    /// Finds or adds a phase; the first listing fixes its milestone.
-    fn entry(&mut self, number: PhaseNumber, name: String, milestone: Option<String>) -> usize {
-        if let Some(i) = self.phases.iter().position(|p| p.number == number) {
+    /// The phase with this number.
+    pub fn phase(&self, number: &PhaseNumber) -> Option<&RoadmapPhase> {
+        self.phases.iter().find(|p| &p.number == number)
+    }
+}
+
+/// The phases found so far, indexed by number.
+#[derive(Default)]
+struct Listing {
+    phases: Vec<RoadmapPhase>,
+    index: HashMap<PhaseNumber, usize>,
+}
+
+impl Listing {
+    /// Finds or adds a phase; the first listing fixes its milestone. `Err` past [`MAX_PHASES`].
+    fn entry(&mut self, number: PhaseNumber, name: String, milestone: Option<String>) -> Result<usize, String> {
+        if let Some(&i) = self.index.get(&number) {
             if self.phases[i].name.is_empty() {
                 self.phases[i].name = name;
             }
-            return i;
+            return Ok(i);
         }
+        if self.phases.len() == MAX_PHASES {
+            return Err(format!("it lists more than {MAX_PHASES} phases"));
+        }
+        self.index.insert(number.clone(), self.phases.len());
         self.phases.push(RoadmapPhase {
             number,
             name,
@@ -98,12 +129,7 @@ impl Roadmap {
             plans: Vec::new(),
             milestone,
         });
-        self.phases.len() - 1
-    }
-
-    /// The phase with this number.
-    pub fn phase(&self, number: &PhaseNumber) -> Option<&RoadmapPhase> {
-        self.phases.iter().find(|p| &p.number == number)
+        Ok(self.phases.len() - 1)
     }
 }
 
@@ -208,7 +234,7 @@ mod tests {
 
     #[test]
     fn reads_checklist_sections_plans_and_milestones() {
-        let r = Roadmap::parse(ROADMAP);
+        let r = Roadmap::parse(ROADMAP).unwrap();
         let numbers: Vec<String> = r.phases.iter().map(|p| p.number.to_string()).collect();
         assert_eq!(numbers, ["1", "2", "3", "3.1", "4"]);
         assert!(r.phases[0].checked && !r.phases[2].checked);
@@ -233,7 +259,7 @@ mod tests {
         let r = Roadmap::parse(
             "# Roadmap\n\n## Progress\n\n| Phase | Plans Complete | Status | Completed |\n|---|---|---|---|\n\
              | 1. Setup | 2/2 | Complete | 2026-11-05 |\n| 3. Cart | 1/3 | In progress | - |\n| 3.1. Hotfix | 0/1 | Not started | - |\n",
-        );
+        ).unwrap();
         let phases: Vec<(String, &str, bool)> = r
             .phases
             .iter()
@@ -251,10 +277,10 @@ mod tests {
 
     #[test]
     fn crlf_and_junk_do_not_break_it() {
-        let r = Roadmap::parse(&ROADMAP.replace('\n', "\r\n"));
+        let r = Roadmap::parse(&ROADMAP.replace('\n', "\r\n")).unwrap();
         assert_eq!(r.phases.len(), 5);
         assert_eq!(
-            Roadmap::parse("- [?] **Phase x: y**\n### Phase : z\n"),
+            Roadmap::parse("- [?] **Phase x: y**\n### Phase : z\n").unwrap(),
             Roadmap::default()
         );
     }

@@ -8,6 +8,7 @@ use serde::Serialize;
 use super::Project;
 use super::progress::{PhaseStatus, Progress};
 use super::state::PlanningState;
+use crate::error::Result;
 
 /// Where the work stands.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -42,13 +43,13 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
-    /// Reads STATE.md, ROADMAP.md and the phase directories.
-    pub fn load(project: &Project) -> Self {
-        Self {
+    /// Reads STATE.md, ROADMAP.md and the phase directories; an error names a file past a bound.
+    pub fn load(project: &Project) -> Result<Self> {
+        Ok(Self {
             project: project.clone(),
-            state: PlanningState::read(project),
-            progress: Progress::load(project),
-        }
+            state: PlanningState::load(project)?,
+            progress: Progress::load(project)?,
+        })
     }
 
     /// The phase STATE.md names, else the first phase that is not done.
@@ -161,16 +162,19 @@ mod tests {
     fn next_action_follows_the_phase_lifecycle() {
         let roadmap = "- [x] **Phase 1: A**\n- [ ] **Phase 2: B**\n- [ ] **Phase 3: C**\n";
         let (_t, p) = project(&[("ROADMAP.md", roadmap)]);
-        assert_eq!(Snapshot::load(&p).next_action().command, "/gsd:discuss-phase 2");
+        assert_eq!(
+            Snapshot::load(&p).unwrap().next_action().command,
+            "/gsd:discuss-phase 2"
+        );
         let (_t, p) = project(&[("ROADMAP.md", roadmap), ("phases/02-b/02-CONTEXT.md", "x")]);
-        assert_eq!(Snapshot::load(&p).next_action().command, "/gsd:plan-phase 2");
+        assert_eq!(Snapshot::load(&p).unwrap().next_action().command, "/gsd:plan-phase 2");
         let (_t, p) = project(&[
             ("ROADMAP.md", roadmap),
             ("phases/02-b/02-01-PLAN.md", "x"),
             ("phases/02-b/02-01-SUMMARY.md", "x"),
             ("phases/02-b/02-02-PLAN.md", "x"),
         ]);
-        let s = Snapshot::load(&p);
+        let s = Snapshot::load(&p).unwrap();
         let next = s.next_action();
         assert_eq!(next.command, "/gsd:execute-phase 2");
         assert!(
@@ -180,8 +184,11 @@ mod tests {
         );
         assert_eq!(s.position().plan.as_deref(), Some("02-02"));
         let (_t, p) = project(&[("ROADMAP.md", "- [x] **Phase 1: A**\n")]);
-        assert_eq!(Snapshot::load(&p).next_action().command, "/gsd:complete-milestone");
+        assert_eq!(
+            Snapshot::load(&p).unwrap().next_action().command,
+            "/gsd:complete-milestone"
+        );
         let (_t, p) = project(&[]);
-        assert_eq!(Snapshot::load(&p).next_action().command, "/gsd:new-project");
+        assert_eq!(Snapshot::load(&p).unwrap().next_action().command, "/gsd:new-project");
     }
 }

@@ -6,6 +6,8 @@ use serde_norway::Value as Yaml;
 
 use super::Project;
 use super::sections;
+use super::yaml::{self, YamlError};
+use crate::error::Result;
 
 /// Largest STATE.md baton reads or edits (GSD keeps it under ~100 lines).
 pub const MAX_STATE_BYTES: u64 = 4 * 1024 * 1024;
@@ -47,19 +49,33 @@ struct Frontmatter {
 }
 
 impl PlanningState {
-    /// Reads the project's STATE.md; `None` when it is missing or unreadable.
-    pub fn read(project: &Project) -> Option<Self> {
-        let bytes = crate::fsx::read_regular(&project.planning_dir().join("STATE.md"), MAX_STATE_BYTES).ok()?;
-        Some(Self::parse(&String::from_utf8_lossy(&bytes)))
+    /// Reads the project's STATE.md: `Ok(None)` when there is none; an error naming the file
+    /// when it cannot be read or is past a bound (size, frontmatter).
+    pub fn load(project: &Project) -> Result<Option<Self>> {
+        let path = project.planning_dir().join("STATE.md");
+        let Some(bytes) = super::read_bounded(&path, MAX_STATE_BYTES)? else {
+            return Ok(None);
+        };
+        Self::parse(&String::from_utf8_lossy(&bytes))
+            .map(Some)
+            .map_err(|why| super::past_a_bound(&path, &why))
     }
 
-    /// Parses STATE.md text: frontmatter values first, body lines fill the gaps.
-    pub fn parse(text: &str) -> Self {
+    /// [`Self::load`] for callers that only care whether there is a usable STATE.md.
+    pub fn read(project: &Project) -> Option<Self> {
+        Self::load(project).ok().flatten()
+    }
+
+    /// Parses STATE.md text: frontmatter values first, body lines fill the gaps. A
+    /// frontmatter that is not valid YAML is left aside; one past a bound is an error.
+    pub fn parse(text: &str) -> Result<Self, String> {
         let text = text.replace("\r\n", "\n");
         let (frontmatter, body) = split_frontmatter(&text);
-        let fm: Frontmatter = frontmatter
-            .and_then(|f| serde_norway::from_str(f).ok())
-            .unwrap_or_default();
+        let fm: Frontmatter = match frontmatter.map(yaml::parse) {
+            None | Some(Err(YamlError::Invalid(_))) => Frontmatter::default(),
+            Some(Err(YamlError::Refused(why))) => return Err(why),
+            Some(Ok(fm)) => fm,
+        };
         let mut state = Self {
             milestone: fm.milestone.as_ref().and_then(scalar),
             milestone_name: fm.milestone_name.as_ref().and_then(scalar),
@@ -120,7 +136,7 @@ impl PlanningState {
                 }
             }
         }
-        state
+        Ok(state)
     }
 }
 
@@ -213,7 +229,7 @@ mod tests {
         let text = "---\r\ngsd_state_version: 1.0\r\nmilestone: v1.2\r\nmilestone_name: Auth\r\nstatus: executing\r\n\
                     current_phase: 3\r\nprogress:\r\n  total_phases: 8\r\n  percent: 40\r\n---\r\n\r\n# State\r\n\
                     ## Current Position\r\nPhase: 3 of 8 (API endpoints)\r\nPlan: 2 of 4\r\n";
-        let s = PlanningState::parse(text);
+        let s = PlanningState::parse(text).unwrap();
         assert_eq!(s.milestone.as_deref(), Some("v1.2"));
         assert_eq!(s.milestone_name.as_deref(), Some("Auth"));
         assert_eq!(s.status.as_deref(), Some("executing"));
@@ -224,12 +240,12 @@ mod tests {
 
     #[test]
     fn survives_missing_and_malformed_frontmatter() {
-        let s = PlanningState::parse("# State\nPhase: 2.1 of 5 (Hotfix)\nStatus: Ready to plan\n");
+        let s = PlanningState::parse("# State\nPhase: 2.1 of 5 (Hotfix)\nStatus: Ready to plan\n").unwrap();
         assert_eq!(s.phase.as_deref(), Some("2.1"));
         assert_eq!(s.status.as_deref(), Some("Ready to plan"));
-        let s = PlanningState::parse("---\nmilestone: [unclosed\n---\nPhase: 1 of 2\n");
+        let s = PlanningState::parse("---\nmilestone: [unclosed\n---\nPhase: 1 of 2\n").unwrap();
         assert_eq!((s.milestone, s.phase.as_deref()), (None, Some("1")));
-        let s = PlanningState::parse("---\nstatus: null\n");
+        let s = PlanningState::parse("---\nstatus: null\n").unwrap();
         assert_eq!(s, PlanningState::default());
     }
 
@@ -246,16 +262,17 @@ mod tests {
             (Some("a: 1"), "body\n")
         );
         assert_eq!(split_frontmatter("---\n---\nbody"), (Some(""), "body"));
-        let s = PlanningState::parse("\u{feff}---\r\nstatus: executing\r\n---\r\n");
+        let s = PlanningState::parse("\u{feff}---\r\nstatus: executing\r\n---\r\n").unwrap();
         assert_eq!(s.status.as_deref(), Some("executing"));
     }
 
     #[test]
     fn the_body_last_activity_wins_when_it_says_more() {
         let s =
-            PlanningState::parse("---\nlast_activity: 2026-11-28\n---\nLast activity: 2026-11-28 — Completed 03-01\n");
+            PlanningState::parse("---\nlast_activity: 2026-11-28\n---\nLast activity: 2026-11-28 — Completed 03-01\n")
+                .unwrap();
         assert_eq!(s.last_activity.as_deref(), Some("2026-11-28 — Completed 03-01"));
-        let s = PlanningState::parse("---\nlast_activity: Shipped 03-01\n---\nLast activity: 2026-11-28\n");
+        let s = PlanningState::parse("---\nlast_activity: Shipped 03-01\n---\nLast activity: 2026-11-28\n").unwrap();
         assert_eq!(s.last_activity.as_deref(), Some("Shipped 03-01"));
     }
 
@@ -265,7 +282,7 @@ mod tests {
                     Plan: 2 of 4\nLast activity: 2026-11-29 - Completed 03-01\n\n## Accumulated Context\n### Decisions\n\
                     - Use JWT\n### Pending Todos\nNone yet.\n### Blockers/Concerns\n- Stripe key missing\n\n\
                     ## Session Continuity\nLast session: 2026-11-29\nStopped at: Completed 03-01-PLAN.md\nResume file: None\n";
-        let s = PlanningState::parse(text);
+        let s = PlanningState::parse(text).unwrap();
         assert_eq!((s.plan.as_deref(), s.plan_total.as_deref()), (Some("2"), Some("4")));
         assert_eq!(s.decisions, ["Use JWT"]);
         assert_eq!(s.blockers, ["Stripe key missing"]);

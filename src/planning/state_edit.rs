@@ -214,7 +214,7 @@ mod tests {
         assert!(text.contains("**Stopped at:** Phase 3, plan 2: wiring the API\r\n"));
         assert!(text.contains("Last session: 2026-11-30\r\n"));
         assert!(!text.replace("\r\n", "").contains('\n'), "no bare LF was introduced");
-        let parsed = crate::planning::state::PlanningState::parse(&text);
+        let parsed = crate::planning::state::PlanningState::parse(&text).unwrap();
         assert_eq!(
             parsed.stopped_at.as_deref(),
             Some("context exhaustion at 80% (2026-11-30)")

@@ -91,7 +91,8 @@ pub fn build_report(opts: &ReportOptions) -> Result<SessionReport> {
     let planning = project
         .as_ref()
         .filter(|p| p.planning_dir().is_dir())
-        .map(Snapshot::load);
+        .map(Snapshot::load)
+        .transpose()?;
     // An unreadable handoff is reported by `baton resume`; here it is only left out.
     let handoff = crate::continuity::handoff::read(&root).ok().flatten();
     let work = work::gather(&root, start_ms, planning.as_ref(), handoff.as_ref());

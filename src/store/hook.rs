@@ -135,11 +135,53 @@ fn agent_key(doc: &Value, agent_type: &str) -> Option<String> {
 
 /// Sets `agents.<name>.status` for an agent the document names (nothing otherwise).
 fn set_status(project: &Project, agent_type: &str, status: &str, payload: &HookPayload) {
+    set_agent_value(
+        project,
+        agent_type,
+        &["status"],
+        Value::String(status.to_owned()),
+        payload,
+        "",
+    );
+}
+
+/// Records the bridge's handoff of a finished agent as its output `handoff`
+/// (`agents.<name>.outputs.handoff`), when the project has a store that names the agent.
+pub fn record_handoff(project: &Project, agent_type: &str, handoff: Value, payload: &HookPayload) {
+    if Store::of(project).document.is_file() {
+        set_agent_value(
+            project,
+            agent_type,
+            &["outputs", "handoff"],
+            handoff,
+            payload,
+            " (bridge handoff)",
+        );
+    }
+}
+
+/// Sets `agents.<name>.<field…>` to `value` for an agent the document names, as one version
+/// written by the hook (`hook <event><what>` in the log); nothing when the agent is not named
+/// or the value is already there.
+fn set_agent_value(
+    project: &Project,
+    agent_type: &str,
+    field: &[&str],
+    value: Value,
+    payload: &HookPayload,
+    what: &str,
+) {
     let store = Store::of(project);
     let mut notes = Vec::new();
-    let needed = store.read_current(HOOK_LOCK_WAIT, &mut notes).is_ok_and(|current| {
-        agent_key(&current.doc, agent_type).is_some_and(|name| current.doc["agents"][&name]["status"] != status)
-    });
+    let path_of = |name: String| {
+        field.iter().fold(DocPath::root().child("agents").child(name), |p, f| {
+            p.child((*f).to_owned())
+        })
+    };
+    let differs = |doc: &Value, name: String| path_of(name).get(doc).ok() != Some(&value);
+    let needed = store
+        .read_current(HOOK_LOCK_WAIT, &mut notes)
+        .is_ok_and(|current| agent_key(&current.doc, agent_type).is_some_and(|name| differs(&current.doc, name)));
     if !needed {
         log_notes(&notes);
         return;
@@ -148,14 +190,11 @@ fn set_status(project: &Project, agent_type: &str, status: &str, payload: &HookP
     let event = payload.hook_event_name.clone().unwrap_or_default();
     let result = store.write(&writer, HOOK_LOCK_WAIT, &mut notes, |current| {
         let ops = match agent_key(&current.doc, agent_type) {
-            Some(name) if current.doc["agents"][&name]["status"] != status => {
-                let path = DocPath::root().child("agents").child(name).child("status");
-                vec![Op::set(&path, Value::String(status.to_owned()))]
-            }
+            Some(name) if differs(&current.doc, name.clone()) => vec![Op::set(&path_of(name), value.clone())],
             _ => Vec::new(),
         };
         Ok(Change {
-            cmd: format!("hook {event}"),
+            cmd: format!("hook {event}{what}"),
             ops,
         })
     });

@@ -128,6 +128,13 @@ fn a_subagent_receives_its_resolved_inputs_from_the_store_in_its_first_request()
         (prd["file_path"].as_str(), &prd["structured_data"]),
         (Some("docs/prd.md"), &json!({"epics": 3}))
     );
+    // The bridge's handoff of the run, recorded as the agent's output: it wrote no file, so
+    // the summary is its own final message.
+    let handoff = &doc["agents"]["pm"]["outputs"]["handoff"];
+    assert_eq!(
+        handoff["structured_data"]["summary"], "(unstructured) The PRD is recorded in the context store.",
+        "{handoff:#}"
+    );
     let log: Value = serde_json::from_str(&baton(&sandbox, &["ctx", "log", "--json"])).unwrap();
     let entries: Vec<(&str, &str)> = log["entries"]
         .as_array()
@@ -142,6 +149,7 @@ fn a_subagent_receives_its_resolved_inputs_from_the_store_in_its_first_request()
             ("orchestrator", "agent pm --status pending"),
             ("pm", "hook SubagentStart"),
             ("pm", "output pm prd"),
+            ("pm", "hook SubagentStop (bridge handoff)"),
             ("pm", "hook SubagentStop"),
         ]
     );

@@ -1,5 +1,6 @@
 //! End-to-end tests: the real Claude Code client against a Messages API mock on loopback.
 
+mod bridge;
 mod client;
 mod continuity;
 mod ctx;

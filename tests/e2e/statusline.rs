@@ -64,3 +64,75 @@ fn claude_code_footer(screen: &str) -> Option<String> {
     let digits = screen[..end].chars().rev().take_while(char::is_ascii_digit).count();
     Some(screen[end - digits..end + "% context used".len()].to_owned())
 }
+
+/// Dates every file and directory under `dir` an hour back: a project nobody touched for a
+/// while, whose GSD segment baton may cache.
+fn settle(dir: &std::path::Path) {
+    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        if entry.file_type().unwrap().is_dir() {
+            settle(&entry.path());
+        } else {
+            std::fs::File::open(entry.path())
+                .unwrap()
+                .set_modified(hour_ago)
+                .unwrap();
+        }
+    }
+    std::fs::File::open(dir).unwrap().set_modified(hour_ago).unwrap();
+}
+
+#[test]
+fn in_a_gsd_project_the_segment_follows_the_files_between_replies() {
+    let sandbox = Sandbox::new("statusline-gsd");
+    sandbox.skip_first_run_dialogs(super::client::API_KEY);
+    let planning = sandbox.project.join(".planning");
+    let phase = planning.join("phases/01-cart");
+    std::fs::create_dir_all(&phase).unwrap();
+    std::fs::write(
+        planning.join("STATE.md"),
+        "---\nmilestone: v1.0\nmilestone_name: Shop\ncurrent_phase: 1\nstatus: executing\n---\n",
+    )
+    .unwrap();
+    std::fs::write(planning.join("ROADMAP.md"), "## v1.0 Shop\n\n- [ ] **Phase 1: Cart**\n").unwrap();
+    for plan in ["01-01-PLAN.md", "01-02-PLAN.md", "01-01-SUMMARY.md"] {
+        std::fs::write(phase.join(plan), "x\n").unwrap();
+    }
+    settle(&planning);
+    // The shell records the directory Claude Code runs the statusline in.
+    let cwd_file = sandbox.root.join("statusline-cwd");
+    let command = format!("pwd > '{}'; exec {}", cwd_file.display(), baton_command("statusline"));
+    sandbox.project_settings(&json!({"statusLine": {"type": "command", "command": command, "padding": 0}}));
+    let mock = Mock::start(|_| Reply::text(150_000, "hello from the mock"));
+    let tmux = Tmux::start(&sandbox, &mock);
+
+    tmux.submit(PROMPT, &mock);
+    let half = "v1.0 Shop 50% · Phase 1 · executing";
+    let row = poll(LIMIT, || baton_row(&tmux.screen()).filter(|row| row.contains(half)));
+    assert!(row.is_some(), "no GSD segment {half:?}; screen:\n{}", tmux.screen());
+    let ran_in = std::fs::read_to_string(&cwd_file).unwrap();
+    assert_eq!(
+        std::path::Path::new(ran_in.trim()).canonicalize().unwrap(),
+        sandbox.project.canonicalize().unwrap(),
+        "Claude Code runs the statusline in the project directory"
+    );
+
+    // The second plan is done between two replies: the next render shows it.
+    std::fs::write(phase.join("01-02-SUMMARY.md"), "x\n").unwrap();
+    let again = "and again";
+    tmux.type_text(again);
+    let typed = poll(LIMIT, || {
+        let screen = tmux.screen();
+        let mut rows = screen.lines();
+        rows.any(|row| row.contains('❯') && row.contains(again)).then_some(())
+    });
+    assert!(
+        typed.is_some(),
+        "the second prompt never appeared; screen:\n{}",
+        tmux.screen()
+    );
+    tmux.press_enter();
+    let done = "v1.0 Shop 100% · Phase 1 · executing";
+    let row = poll(LIMIT, || baton_row(&tmux.screen()).filter(|row| row.contains(done)));
+    assert!(row.is_some(), "no GSD segment {done:?}; screen:\n{}", tmux.screen());
+}

@@ -3,6 +3,7 @@
 //! the line itself is never blank.
 
 pub mod git;
+pub mod gsd;
 pub mod layout;
 pub mod todos;
 pub mod width;
@@ -17,8 +18,6 @@ use crate::fsx;
 use crate::hook::payload::StatuslinePayload;
 use crate::hook::stdin;
 use crate::planning::Project;
-use crate::planning::progress::Progress;
-use crate::planning::state::PlanningState;
 use layout::{Middle, Parts};
 
 /// How long the statusline waits for its payload (Claude Code allows about 5 s).
@@ -73,7 +72,7 @@ pub fn render(payload: &StatuslinePayload, now: u64) -> String {
         .map(|task| one_line(&task))
         .filter(|task| !task.is_empty())
         .map(Middle::Task)
-        .or_else(|| project.as_ref().and_then(planning_summary).map(Middle::Planning));
+        .or_else(|| project.as_ref().and_then(gsd::segment).map(Middle::Planning));
     let parts = Parts {
         model: model
             .and_then(|m| m.display_name.clone().or_else(|| m.id.clone()))
@@ -107,47 +106,6 @@ fn context_usage(payload: &StatuslinePayload, config: &Config) -> Option<Context
     let tail = transcript::last_context_usage(Path::new(payload.transcript_path.as_deref()?), transcript::Chain::Main)
         .ok()??;
     Some(tail.usage(payload_window, model_id, configured))
-}
-
-/// GSD state as `milestone NN% · phase · status`, when the project has STATE.md; the
-/// percentage is the progress definition's (the milestone's, else the whole roadmap's).
-fn planning_summary(project: &Project) -> Option<String> {
-    let state = PlanningState::read(project)?;
-    let progress = Progress::load(project);
-    let scoped = state
-        .milestone
-        .as_deref()
-        .map(|m| progress.for_milestone(m))
-        .filter(|p| p.total_phases > 0);
-    let percent = scoped
-        .as_ref()
-        .or(Some(&progress))
-        .filter(|p| p.total_phases > 0)
-        .map(|p| format!("{}%", p.percent));
-    let milestone = match (state.milestone, state.milestone_name) {
-        (Some(v), Some(n)) if n != "milestone" => Some(format!("{v} {n}")),
-        (v, n) => v.or(n),
-    };
-    let milestone = match (milestone, percent) {
-        (Some(m), Some(p)) => Some(format!("{m} {p}")),
-        (m, p) => m.or(p),
-    };
-    let phase = state.phase.map(|p| {
-        let numbered = match state.phase_total {
-            Some(total) => format!("Phase {p}/{total}"),
-            None => format!("Phase {p}"),
-        };
-        match state.phase_name {
-            Some(name) => format!("{numbered} {name}"),
-            None => numbered,
-        }
-    });
-    let parts: Vec<String> = [milestone, phase, state.status]
-        .into_iter()
-        .flatten()
-        .map(|s| one_line(&s))
-        .collect();
-    (!parts.is_empty()).then(|| parts.join(" · "))
 }
 
 /// Text safe for one terminal line: control characters (escapes, newlines) and bidi

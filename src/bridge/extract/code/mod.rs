@@ -1,0 +1,67 @@
+//! The code extractor: TypeScript, JavaScript, Python and Rust files, each parsed once with
+//! its tree-sitter grammar, every code scanner run over the same tree, then linked across
+//! files (mounts, imports, entity references, shape inheritance). Files are scanned in
+//! parallel; a cheap text check skips files that carry none of the signals.
+
+mod env;
+#[cfg(test)]
+pub mod fixture;
+#[cfg(test)]
+mod hostile;
+pub mod modules;
+pub mod orm;
+pub mod routes;
+mod scan;
+mod services;
+pub mod shapes;
+#[cfg(test)]
+mod tests;
+pub mod ui;
+mod wants;
+
+use std::cell::RefCell;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use self::scan::{FileScan, scan_file};
+use super::syntax::Parsers;
+use super::{Settings, Source};
+use crate::bridge::facts::Facts;
+
+/// Design-system packages whose imports are reported when the config names none (the
+/// `bridge.design_system` list): common component libraries and shadcn/ui's local folder. A
+/// package matches itself and its subpaths.
+pub const DEFAULT_DESIGN_SYSTEMS: &[&str] = &[
+    "@/components/ui",
+    "@mui/material",
+    "@chakra-ui/react",
+    "@mantine/core",
+    "antd",
+    "@radix-ui",
+];
+
+/// Extracts the code facts of `sources` with the default settings.
+pub fn extract(sources: &[Source<'_>]) -> Facts {
+    extract_with(sources, &Settings::default())
+}
+
+/// Extracts the code facts of `sources`: every file scanned once (spread over the cores), then
+/// linked across files.
+pub fn extract_with(sources: &[Source<'_>], settings: &Settings) -> Facts {
+    let design_systems = if settings.design_system.is_empty() {
+        DEFAULT_DESIGN_SYSTEMS.iter().map(|p| p.to_string()).collect()
+    } else {
+        settings.design_system.clone()
+    };
+    let scans = crate::bridge::parallel::map(sources, |source| {
+        catch_unwind(AssertUnwindSafe(|| {
+            PARSERS.with_borrow_mut(|parsers| scan_file(source, parsers, &design_systems))
+        }))
+        .unwrap_or_else(|_| Some(FileScan::failed(source.path)))
+    });
+    scan::link(scans.into_iter().flatten().collect())
+}
+
+thread_local! {
+    /// Each worker thread's parsers, made once per thread and language.
+    static PARSERS: RefCell<Parsers> = RefCell::new(Parsers::default());
+}

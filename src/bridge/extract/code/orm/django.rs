@@ -1,0 +1,273 @@
+//! Django models: `models.Model` subclasses (and subclasses of other models in the run),
+//! their fields with the column each makes (`ForeignKey` → `<name>_id`, `db_column`), the
+//! implicit `id`, and `class Meta` (`db_table`, `abstract`, `indexes`, `unique_together`).
+
+use tree_sitter::Node;
+
+use super::{ModelRef, PendingKey, PendingTable, column};
+use crate::bridge::extract::code::modules::parent_dir;
+use crate::bridge::extract::syntax::literal::string;
+use crate::bridge::extract::syntax::python::{assignment, bases, body_statements, keyword, last_segment, positional};
+use crate::bridge::extract::syntax::{NodeIndex, ParsedFile, named_children};
+use crate::bridge::facts::{Column, ForeignKey, Index, Table};
+
+/// Fields that hold a key to another model, and whether the key is unique.
+const RELATIONS: &[(&str, bool)] = &[("ForeignKey", false), ("OneToOneField", true)];
+
+/// The type of the `id` Django adds to a model without a primary key (`DEFAULT_AUTO_FIELD`
+/// of projects made since Django 3.2).
+const AUTO_ID_TYPE: &str = "BigAutoField";
+
+/// True for the `id` column Django adds itself.
+pub fn is_implicit_id(column: &Column) -> bool {
+    column.name == "id"
+        && column.primary_key
+        && column.field.is_none()
+        && column.data_type.as_deref() == Some(AUTO_ID_TYPE)
+}
+
+/// Reads the Django models of one file into `out` (linking drops classes that are no models).
+pub fn scan(file: &ParsedFile<'_>, index: &NodeIndex<'_>, out: &mut Vec<PendingTable>) {
+    let app = app_label(file.path);
+    index.each(&["class_definition"], |node| {
+        if node.kind() == "class_definition"
+            && let Some(model) = model(file, node, &app)
+        {
+            out.push(model);
+        }
+    });
+}
+
+/// The app a models file belongs to: `blog/models.py` and `blog/models/post.py` → `blog`.
+fn app_label(path: &str) -> String {
+    let dir = parent_dir(path);
+    let dir = if dir.rsplit('/').next() == Some("models") {
+        parent_dir(dir)
+    } else {
+        dir
+    };
+    dir.rsplit('/').next().unwrap_or(dir).to_owned()
+}
+
+fn model(file: &ParsedFile<'_>, class: Node<'_>, app: &str) -> Option<PendingTable> {
+    let class_name = file.field_text(class, "name")?;
+    let class_bases: Vec<String> = bases(file, class).into_iter().map(str::to_owned).collect();
+    if class_bases.is_empty() || class_name == "Meta" {
+        return None;
+    }
+    let mut pending = PendingTable {
+        table: Table {
+            name: format!("{app}_{}", class_name.to_lowercase()),
+            model: Some(class_name.to_owned()),
+            origin: "model".into(),
+            framework: Some("django".into()),
+            file: file.path.to_owned(),
+            ..Table::default()
+        },
+        bases: class_bases,
+        ..PendingTable::default()
+    };
+    let mut fields = 0;
+    let mut meta = None;
+    for statement in body_statements(class) {
+        if statement.kind() == "class_definition" && file.field_text(statement, "name") == Some("Meta") {
+            meta = Some(statement);
+            continue;
+        }
+        let Some((attribute, _, Some(value))) = assignment(file, statement) else {
+            continue;
+        };
+        if value.kind() != "call" {
+            continue;
+        }
+        let Some(callee) = file.field_text(value, "function") else {
+            continue;
+        };
+        let kind = last_segment(callee);
+        if !(kind.ends_with("Field") || kind == "ForeignKey") || kind == "ManyToManyField" {
+            continue;
+        }
+        fields += 1;
+        field(file, &mut pending, &attribute, kind, value, app);
+    }
+    if let Some(meta) = meta {
+        read_meta(file, &mut pending, meta);
+    }
+    if fields == 0 && meta.is_none() {
+        return None;
+    }
+    // Django gives a concrete model without a primary key field an `id`; an abstract one gets none.
+    if !pending.is_abstract && !pending.table.columns.iter().any(|c| c.primary_key) {
+        let mut id = column("id", Some(AUTO_ID_TYPE.into()));
+        id.primary_key = true;
+        id.nullable = Some(false);
+        pending.table.columns.insert(0, id);
+        pending.table.primary_key = vec!["id".into()];
+    }
+    Some(pending)
+}
+
+fn field(file: &ParsedFile<'_>, pending: &mut PendingTable, attribute: &str, kind: &str, call: Node<'_>, app: &str) {
+    let flag = |key: &str| keyword(file, call, key).is_some_and(|v| file.text(v) == "True");
+    let relation = RELATIONS.iter().find(|(name, _)| *name == kind);
+    let default_name = if relation.is_some() {
+        format!("{attribute}_id")
+    } else {
+        attribute.to_owned()
+    };
+    let name = keyword(file, call, "db_column")
+        .and_then(|c| string(file, c))
+        .unwrap_or(default_name);
+    let data_type = match keyword(file, call, "max_length") {
+        Some(length) => format!("{kind}(max_length={})", file.text(length)),
+        None => kind.to_owned(),
+    };
+    let primary_key = flag("primary_key");
+    if primary_key {
+        pending.table.primary_key = vec![name.clone()];
+    }
+    if flag("db_index") {
+        pending.indexes.push(Index {
+            name: None,
+            table: pending.table.name.clone(),
+            columns: vec![name.clone()],
+            unique: false,
+            file: file.path.to_owned(),
+        });
+    }
+    if let Some((_, unique)) = relation {
+        let target = positional(call).first().copied().or_else(|| keyword(file, call, "to"));
+        if let Some((model, fallback)) = target.and_then(|t| target_model(file, t, pending, app)) {
+            pending.targets.push(PendingKey {
+                at: pending.table.foreign_keys.len(),
+                target: ModelRef::Class(model),
+                fallback,
+            });
+            pending.table.foreign_keys.push(ForeignKey {
+                columns: vec![name.clone()],
+                references_table: String::new(),
+                references_columns: keyword(file, call, "to_field")
+                    .and_then(|f| string(file, f))
+                    .into_iter()
+                    .collect(),
+            });
+        }
+        pending.table.columns.push(Column {
+            field: Some(attribute.to_owned()),
+            name,
+            data_type: Some(data_type),
+            nullable: Some(flag("null")),
+            primary_key,
+            unique: *unique || flag("unique"),
+        });
+        return;
+    }
+    pending.table.columns.push(Column {
+        field: (name != attribute).then(|| attribute.to_owned()),
+        name,
+        data_type: Some(data_type),
+        nullable: Some(flag("null")),
+        primary_key,
+        unique: flag("unique"),
+    });
+}
+
+/// The model a relation names and the table Django's rule gives it: `User`, `"Post"`,
+/// `"blog.Post"`, `"self"`, `settings.AUTH_USER_MODEL`.
+fn target_model(
+    file: &ParsedFile<'_>,
+    target: Node<'_>,
+    pending: &PendingTable,
+    app: &str,
+) -> Option<(String, String)> {
+    let text = match string(file, target) {
+        Some(text) => text,
+        None => file.text(target).to_owned(),
+    };
+    if text.ends_with("AUTH_USER_MODEL") {
+        return Some(("User".into(), "auth_user".into()));
+    }
+    if text == "self" {
+        let own = pending.table.model.clone()?;
+        return Some((own, pending.table.name.clone()));
+    }
+    let (target_app, model) = match text.rsplit_once('.') {
+        Some((target_app, model)) if string(file, target).is_some() => (target_app.to_owned(), model.to_owned()),
+        Some((_, model)) => (app.to_owned(), model.to_owned()),
+        None => (app.to_owned(), text.clone()),
+    };
+    let fallback = format!("{}_{}", target_app.to_lowercase(), model.to_lowercase());
+    Some((model, fallback))
+}
+
+/// `class Meta`: `db_table`, `abstract`, `app_label`, `indexes = [models.Index(fields=[…])]`, `unique_together`.
+fn read_meta(file: &ParsedFile<'_>, pending: &mut PendingTable, meta: Node<'_>) {
+    for statement in body_statements(meta) {
+        let Some((name, _, Some(value))) = assignment(file, statement) else {
+            continue;
+        };
+        match name.as_str() {
+            "db_table" => {
+                if let Some(table) = string(file, value) {
+                    pending.table.name = table;
+                }
+            }
+            "abstract" => pending.is_abstract = file.text(value) == "True",
+            "indexes" | "constraints" => {
+                for entry in named_children(value).into_iter().filter(|e| e.kind() == "call") {
+                    let callee = file.field_text(entry, "function").map(last_segment);
+                    let unique = callee == Some("UniqueConstraint");
+                    if !unique && callee != Some("Index") {
+                        continue;
+                    }
+                    let Some(columns) = keyword(file, entry, "fields") else {
+                        continue;
+                    };
+                    pending.indexes.push(Index {
+                        name: keyword(file, entry, "name").and_then(|n| string(file, n)),
+                        table: pending.table.name.clone(),
+                        columns: named_children(columns)
+                            .into_iter()
+                            .filter_map(|c| string(file, c))
+                            .collect(),
+                        unique,
+                        file: file.path.to_owned(),
+                    });
+                }
+            }
+            "unique_together" => {
+                let groups = named_children(value);
+                let nested = groups.iter().all(|group| matches!(group.kind(), "tuple" | "list"));
+                let groups = if nested { groups } else { vec![value] };
+                for group in groups {
+                    pending.indexes.push(Index {
+                        name: None,
+                        table: pending.table.name.clone(),
+                        columns: named_children(group)
+                            .into_iter()
+                            .filter_map(|c| string(file, c))
+                            .collect(),
+                        unique: true,
+                        file: file.path.to_owned(),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    // Indexes name fields; a relation's column is `<field>_id`.
+    let table = pending.table.name.clone();
+    for index in &mut pending.indexes {
+        index.table = table.clone();
+        for column in &mut index.columns {
+            if let Some(found) = pending
+                .table
+                .columns
+                .iter()
+                .find(|c| c.field.as_deref() == Some(column.as_str()))
+            {
+                *column = found.name.clone();
+            }
+        }
+    }
+}

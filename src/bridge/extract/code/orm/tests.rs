@@ -1,0 +1,286 @@
+//! Tables extracted from the ORM fixture projects.
+
+use crate::bridge::extract::code::fixture::extract;
+use crate::bridge::facts::{Facts, Table};
+
+/// One line per column: `name type` plus ` pk`, ` null`, ` unique`, ` (field)` where they apply.
+fn columns(table: &Table) -> Vec<String> {
+    table
+        .columns
+        .iter()
+        .map(|c| {
+            let mut line = format!("{} {}", c.name, c.data_type.as_deref().unwrap_or("?"));
+            if c.primary_key {
+                line.push_str(" pk");
+            }
+            if c.nullable == Some(true) {
+                line.push_str(" null");
+            }
+            if c.unique {
+                line.push_str(" unique");
+            }
+            if let Some(field) = &c.field {
+                line.push_str(&format!(" ({field})"));
+            }
+            line
+        })
+        .collect()
+}
+
+/// `columns -> table(columns)` per foreign key.
+fn keys(table: &Table) -> Vec<String> {
+    table
+        .foreign_keys
+        .iter()
+        .map(|k| {
+            format!(
+                "{} -> {}({})",
+                k.columns.join(","),
+                k.references_table,
+                k.references_columns.join(",")
+            )
+        })
+        .collect()
+}
+
+fn table<'f>(facts: &'f Facts, name: &str) -> &'f Table {
+    facts
+        .tables
+        .iter()
+        .find(|t| t.name == name)
+        .unwrap_or_else(|| panic!("no table {name} in {:#?}", facts.tables))
+}
+
+fn names(facts: &Facts) -> Vec<String> {
+    facts
+        .tables
+        .iter()
+        .map(|t| match &t.schema {
+            Some(schema) => format!("{schema}.{}", t.name),
+            None => t.name.clone(),
+        })
+        .collect()
+}
+
+fn indexes(facts: &Facts) -> Vec<String> {
+    facts
+        .indexes
+        .iter()
+        .map(|i| {
+            format!(
+                "{}{}({})",
+                if i.unique { "unique " } else { "" },
+                i.table,
+                i.columns.join(",")
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn typeorm_entities_columns_relations_and_naming_defaults() {
+    let facts = extract("db-typeorm");
+    assert_eq!(names(&facts), ["category", "blog.posts", "profiles", "users"]);
+    assert!(
+        facts
+            .tables
+            .iter()
+            .all(|t| t.framework.as_deref() == Some("typeorm") && t.origin == "model")
+    );
+    let posts = table(&facts, "posts");
+    assert_eq!(posts.model.as_deref(), Some("Post"));
+    assert_eq!(
+        columns(posts),
+        [
+            "id uuid pk",
+            "slug varchar(200)",
+            "body text",
+            "published_at timestamptz null (publishedAt)",
+            "author_id ? (author)",
+            "categoryId ? null (category)",
+            "updatedAt Date",
+        ]
+    );
+    assert_eq!(posts.primary_key, ["id"]);
+    assert_eq!(keys(posts), ["author_id -> users(id)", "categoryId -> category(slug)"]);
+    let users = table(&facts, "users");
+    assert_eq!(
+        columns(users),
+        [
+            "id number pk",
+            "email varchar(320)",
+            "display_name string null (displayName)",
+            "role enum",
+            "created_at timestamptz (createdAt)"
+        ]
+    );
+    assert_eq!(keys(table(&facts, "profiles")), ["user_id -> users(id)"]);
+    assert_eq!(
+        indexes(&facts),
+        [
+            "posts(published_at)",
+            "unique posts(author_id,slug)",
+            "unique users(email)"
+        ]
+    );
+}
+
+#[test]
+fn sqlalchemy_declarative_mapped_and_classic_tables() {
+    let facts = extract("db-sqlalchemy");
+    assert_eq!(
+        names(&facts),
+        ["audit.audit_log", "sales.orders", "order_lines", "users"]
+    );
+    assert_eq!(
+        columns(table(&facts, "users")),
+        [
+            "id int pk",
+            "email String(320) unique",
+            "full_name String(120) null",
+            "is_admin bool",
+            "created_at datetime",
+        ]
+    );
+    let orders = table(&facts, "orders");
+    assert_eq!(
+        columns(orders),
+        [
+            "id Integer pk",
+            "order_number String(32) (number)",
+            "customer_id Integer",
+            "total_cents BigInteger",
+            "note Text null",
+        ]
+    );
+    assert_eq!(keys(orders), ["customer_id -> users(id)"]);
+    assert_eq!(
+        keys(table(&facts, "order_lines")),
+        ["order_id -> sales.orders(id)", "added_by -> users(id)"]
+    );
+    assert_eq!(columns(table(&facts, "audit_log"))[0], "id Integer pk");
+    assert_eq!(indexes(&facts), ["unique users(email)"]);
+}
+
+#[test]
+fn django_models_app_tables_implicit_ids_relations_and_abstract_parents() {
+    let facts = extract("db-django");
+    assert_eq!(
+        names(&facts),
+        [
+            "accounts_profile",
+            "catalog_categories",
+            "shop_product",
+            "shop_tag",
+            "shop_order",
+            "shop_orderitem"
+        ]
+    );
+    assert_eq!(
+        columns(table(&facts, "shop_product")),
+        [
+            "created_at DateTimeField",
+            "updated_at DateTimeField",
+            "sku CharField(max_length=32) pk",
+            "title CharField(max_length=200)",
+            "price DecimalField",
+            "category_ref ForeignKey (category)",
+        ]
+    );
+    assert_eq!(table(&facts, "shop_product").primary_key, ["sku"]);
+    assert_eq!(
+        keys(table(&facts, "shop_product")),
+        ["category_ref -> catalog_categories(id)"]
+    );
+    assert_eq!(
+        keys(table(&facts, "catalog_categories")),
+        ["parent_id -> catalog_categories(id)"]
+    );
+    assert_eq!(keys(table(&facts, "shop_order")), ["customer_id -> auth_user(id)"]);
+    assert_eq!(
+        columns(table(&facts, "shop_order")),
+        [
+            "id BigAutoField pk",
+            "created_at DateTimeField",
+            "updated_at DateTimeField",
+            "customer_id ForeignKey (customer)",
+            "status CharField(max_length=16)",
+            "notes TextField null",
+        ]
+    );
+    assert_eq!(
+        keys(table(&facts, "shop_orderitem")),
+        ["order_id -> shop_order(id)", "product_id -> shop_product(sku)"]
+    );
+    let profile = table(&facts, "accounts_profile");
+    assert_eq!(columns(profile)[0], "id UUIDField pk");
+    assert_eq!(
+        keys(profile),
+        [
+            "user_id -> auth_user(id)",
+            "favourite_category_id -> catalog_categories(id)"
+        ]
+    );
+    assert!(columns(profile).contains(&"user_id OneToOneField unique (user)".to_owned()));
+    assert_eq!(columns(table(&facts, "shop_tag"))[0], "id BigAutoField pk");
+    assert_eq!(
+        indexes(&facts),
+        [
+            "shop_product(category_ref,title)",
+            "shop_tag(label)",
+            "unique shop_orderitem(order_id,product_id)"
+        ]
+    );
+}
+
+#[test]
+fn diesel_table_macros_and_joinables() {
+    let facts = extract("db-diesel");
+    let diesel: Vec<&Table> = facts
+        .tables
+        .iter()
+        .filter(|t| t.framework.as_deref() == Some("diesel"))
+        .collect();
+    assert_eq!(
+        diesel.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(),
+        ["authors", "books", "book_loans"]
+    );
+    assert_eq!(columns(diesel[0]), ["id Int4 pk", "name Varchar", "born Date null"]);
+    assert_eq!(diesel[1].primary_key, ["isbn"]);
+    assert_eq!(columns(diesel[1])[3], "tags Array<Nullable<Text>>");
+    assert_eq!(keys(diesel[1]), ["author_id -> authors(id)"]);
+    let loans = diesel[2];
+    assert_eq!(
+        (loans.schema.as_deref(), loans.model.as_deref()),
+        (Some("lending"), Some("loans"))
+    );
+    assert_eq!(
+        columns(loans),
+        [
+            "id Int8 pk",
+            "book_isbn Bpchar",
+            "borrowed_at Timestamptz (borrowed)",
+            "state LoanState"
+        ]
+    );
+    assert_eq!(keys(loans), ["book_isbn -> books(isbn)"]);
+}
+
+#[test]
+fn seaorm_entities_and_belongs_to_relations() {
+    let facts = extract("db-seaorm");
+    assert_eq!(names(&facts), ["bakery.cakes", "fruits"]);
+    assert_eq!(
+        columns(table(&facts, "cakes")),
+        [
+            "id i32 pk",
+            "name String unique",
+            "description Text null",
+            "price_cents i64 (price)"
+        ]
+    );
+    let fruits = table(&facts, "fruits");
+    assert_eq!(columns(fruits), ["id Uuid pk", "name String", "cake_id i32 null"]);
+    assert_eq!(keys(fruits), ["cake_id -> cakes(id)"]);
+    assert_eq!(indexes(&facts), ["cakes(name)"]);
+}

@@ -1,0 +1,213 @@
+//! Axum: `Router::new().route("/x", get(h).post(h2)).nest("/api", api()).merge(other())`,
+//! read from what each function returns or hands to `axum::serve`; a router built by a
+//! function in another module is mounted by name and linked later.
+
+use tree_sitter::Node;
+
+use super::graph::{Item, LocalRoute, Mount, Target};
+use super::{HandlerShapes, RouteScan};
+use crate::bridge::extract::syntax::literal::Constants;
+use crate::bridge::extract::syntax::rust::{Bindings, call_path, chain, handler_shapes, last_segment};
+use crate::bridge::extract::syntax::{Fields, NodeIndex, ParsedFile, named_children, walk_clean};
+
+/// Method-router functions and the method each routes (`any` → `ANY`).
+const METHODS: &[&str] = &[
+    "get", "post", "put", "patch", "delete", "head", "options", "trace", "any",
+];
+
+/// How deep router expressions are followed through bindings, nests and merges.
+const MAX_DEPTH: usize = 16;
+
+/// Reads the Axum routers of one Rust file into `out`.
+pub fn scan(file: &ParsedFile<'_>, index: &NodeIndex<'_>, constants: &Constants, out: &mut RouteScan) {
+    index.each(&["function_item"], |node| {
+        if node.kind() != "function_item" {
+            return;
+        }
+        let (Some(name), Some(body)) = (file.field_text(node, "name"), node.field("body")) else {
+            return;
+        };
+        let (request, response) = handler_shapes(file, node);
+        if request.is_some() || response.is_some() {
+            out.handlers.push(HandlerShapes {
+                name: name.to_owned(),
+                request,
+                response,
+                file: file.path.to_owned(),
+            });
+        }
+        let eval = Eval {
+            file,
+            constants,
+            bindings: Bindings::of(file, body),
+        };
+        let (results, serves) = results(file, body);
+        let mut items = Vec::new();
+        for result in results {
+            if let Some(found) = eval.router(result, 0) {
+                items.extend(found);
+            }
+        }
+        if !items.is_empty() {
+            let unit = out.unit(file.path, name, "axum");
+            unit.items.extend(items);
+            unit.app |= serves || name == "main";
+        }
+    });
+}
+
+/// What a function hands on: its tail expression, its `return`s, and what it passes to `serve`.
+fn results<'t>(file: &ParsedFile<'_>, body: Node<'t>) -> (Vec<Node<'t>>, bool) {
+    let mut out = Vec::new();
+    let mut serves = false;
+    if let Some(tail) = named_children(body)
+        .last()
+        .filter(|last| !last.kind().ends_with("statement"))
+    {
+        out.push(*tail);
+    }
+    walk_clean(body, |node| match node.kind() {
+        "return_expression" => out.extend(node.named_child(0)),
+        "call_expression" => {
+            if call_path(file, node).is_some_and(|path| last_segment(path) == "serve") {
+                serves = true;
+                out.extend(node.field("arguments").and_then(|args| args.named_child(1)));
+            } else if let Some(function) = node.field("function")
+                && function.kind() == "field_expression"
+                && file.field_text(function, "field") == Some("serve")
+            {
+                serves = true;
+                out.extend(node.field("arguments").and_then(|args| args.named_child(0)));
+            }
+        }
+        _ => {}
+    });
+    (out, serves)
+}
+
+struct Eval<'s, 'a, 't> {
+    file: &'s ParsedFile<'a>,
+    constants: &'s Constants,
+    bindings: Bindings<'t>,
+}
+
+impl<'t> Eval<'_, '_, 't> {
+    /// The routes and mounts a router expression holds; `None` if it is no router.
+    fn router(&self, node: Node<'t>, depth: usize) -> Option<Vec<Item>> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let (base, calls) = chain(self.file, node);
+        let routes_something = calls
+            .iter()
+            .any(|call| matches!(call.name.as_str(), "route" | "nest" | "merge"));
+        let mut items = match base.kind() {
+            "call_expression" => {
+                let path = call_path(self.file, base)?;
+                if path.contains("Router") && matches!(last_segment(path), "new" | "default") {
+                    Vec::new()
+                } else {
+                    vec![mount("", Target::Ref(path.to_owned()))]
+                }
+            }
+            "identifier" => match self.bindings.value(self.file.text(base), base.start_byte()) {
+                Some(value) => self.router(value, depth + 1)?,
+                None if routes_something => Vec::new(),
+                None => return None,
+            },
+            _ => return None,
+        };
+        for call in calls {
+            match (call.name.as_str(), call.args.as_slice()) {
+                ("route", [path, methods]) => {
+                    let Some(path) = self.constants.render_path(self.file, *path) else {
+                        continue;
+                    };
+                    for (method, handler) in self.method_router(*methods, depth + 1) {
+                        items.push(Item::Route(LocalRoute {
+                            method,
+                            path: path.clone(),
+                            handler,
+                            file: self.file.path.to_owned(),
+                            ..LocalRoute::default()
+                        }));
+                    }
+                }
+                ("nest", [path, inner]) => {
+                    let (Some(path), Some(inner)) = (
+                        self.constants.render_path(self.file, *path),
+                        self.router(*inner, depth + 1),
+                    ) else {
+                        continue;
+                    };
+                    items.push(mount(&path, Target::Inline(inner)));
+                }
+                ("merge", [inner]) => {
+                    if let Some(inner) = self.router(*inner, depth + 1) {
+                        items.push(mount("", Target::Inline(inner)));
+                    }
+                }
+                _ => {}
+            }
+        }
+        Some(items)
+    }
+
+    /// `get(list).post(create)` → `[(GET, list), (POST, create)]`; `on(MethodFilter::PUT, h)` and
+    /// `get(a).merge(post(b))` too.
+    fn method_router(&self, node: Node<'t>, depth: usize) -> Vec<(String, Option<String>)> {
+        if depth > MAX_DEPTH {
+            return Vec::new();
+        }
+        let (base, calls) = chain(self.file, node);
+        let mut out = Vec::new();
+        match base.kind() {
+            "identifier" => {
+                if let Some(value) = self.bindings.value(self.file.text(base), base.start_byte()) {
+                    out.extend(self.method_router(value, depth + 1));
+                }
+            }
+            "call_expression" => {
+                let args = base.field("arguments").map(named_children).unwrap_or_default();
+                match call_path(self.file, base).map(last_segment) {
+                    Some("on") => {
+                        if let [filter, handler, ..] = args.as_slice() {
+                            let method = last_segment(self.file.text(*filter)).to_ascii_uppercase();
+                            out.push((method, self.handler(*handler)));
+                        }
+                    }
+                    Some(name) if METHODS.contains(&name) => {
+                        out.push((name.to_ascii_uppercase(), args.first().and_then(|h| self.handler(*h))));
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+        for call in calls {
+            if METHODS.contains(&call.name.as_str()) {
+                out.push((
+                    call.name.to_ascii_uppercase(),
+                    call.args.first().and_then(|h| self.handler(*h)),
+                ));
+            } else if call.name == "merge"
+                && let Some(other) = call.args.first()
+            {
+                out.extend(self.method_router(*other, depth + 1));
+            }
+        }
+        out
+    }
+
+    fn handler(&self, node: Node<'_>) -> Option<String> {
+        matches!(node.kind(), "identifier" | "scoped_identifier").then(|| self.file.text(node).to_owned())
+    }
+}
+
+fn mount(prefix: &str, target: Target) -> Item {
+    Item::Mount(Mount {
+        prefix: prefix.to_owned(),
+        replace: false,
+        target,
+    })
+}

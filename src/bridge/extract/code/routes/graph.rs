@@ -1,0 +1,317 @@
+//! The mount graph every backend framework's routes go through: units (an app, a router, a
+//! blueprint, a plugin function, a route function) hold routes and mounts of other units
+//! under a prefix; flattening from the roots gives each endpoint its full path.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::bridge::facts::Endpoint;
+
+/// How deep mounts are followed; real apps nest a handful of levels.
+const MAX_MOUNT_DEPTH: usize = 24;
+
+/// Most endpoints one run reports (a router mounted many times multiplies).
+const MAX_ENDPOINTS: usize = 20_000;
+
+/// Most routes and mounts one flattening visits (a lattice of mounts fans out).
+const MAX_VISITS: usize = 200_000;
+
+/// A unit is named by its file and its name there (a variable, a function, `default`).
+pub type UnitKey = (String, String);
+
+/// How a framework puts a prefix and a path together.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Join {
+    /// `/api` + `/` → `/api` (Express, Koa, Fastify, NestJS, Axum).
+    Normalize,
+    /// `/users` + `/` → `/users/`; the path is appended as written (FastAPI, Flask, Actix).
+    Append,
+}
+
+/// A router-like thing declared in a file.
+#[derive(Debug, Clone)]
+pub struct Unit {
+    pub key: UnitKey,
+    /// Empty when the file does not say (a plugin function): the mounting unit's is used.
+    pub framework: &'static str,
+    /// The unit's own prefix (`APIRouter(prefix=…)`, `new Router({prefix})`, `url_prefix=`).
+    pub prefix: String,
+    pub items: Vec<Item>,
+    /// An application object: flattened from even if something seems to mount it.
+    pub app: bool,
+}
+
+/// A route or a mount inside a unit.
+#[derive(Debug, Clone)]
+pub enum Item {
+    Route(LocalRoute),
+    Mount(Mount),
+}
+
+/// A route as declared, path relative to its unit.
+#[derive(Debug, Clone, Default)]
+pub struct LocalRoute {
+    pub method: String,
+    pub path: String,
+    pub handler: Option<String>,
+    /// Shape names the code states outright (`@Body() dto: X`, `response_model=X`).
+    pub request: Option<String>,
+    pub response: Option<String>,
+    /// Names that are a shape only if a shape of that name exists (type hints, middleware args).
+    pub request_hints: Vec<String>,
+    pub response_hints: Vec<String>,
+    pub file: String,
+}
+
+/// `prefix` + another unit's routes. `replace` means the mount's prefix replaces the unit's
+/// own (Flask's `register_blueprint(url_prefix=…)`).
+#[derive(Debug, Clone)]
+pub struct Mount {
+    pub prefix: String,
+    pub replace: bool,
+    pub target: Target,
+}
+
+/// What a mount points at: routes written inline, or a unit found by name.
+#[derive(Debug, Clone)]
+pub enum Target {
+    Inline(Vec<Item>),
+    Unit(UnitKey),
+    /// Not yet resolved: the language's linker turns it into `Unit` or drops it.
+    Ref(String),
+}
+
+/// Joins a prefix and a path the way `join` says; the result starts with `/`.
+pub fn join(prefix: &str, path: &str, join: Join) -> String {
+    let prefix = prefix.trim_end_matches('/');
+    let out = match (path.is_empty(), join) {
+        (true, _) => prefix.to_owned(),
+        (false, Join::Normalize) if path == "/" => prefix.to_owned(),
+        (false, _) if path.starts_with('/') => format!("{prefix}{path}"),
+        (false, _) => format!("{prefix}/{path}"),
+    };
+    if out.is_empty() {
+        "/".into()
+    } else if out.starts_with('/') || out.starts_with('$') || out.starts_with('{') {
+        out
+    } else {
+        format!("/{out}")
+    }
+}
+
+/// The join rule of a framework.
+pub fn join_of(framework: &str) -> Join {
+    match framework {
+        "fastapi" | "flask" | "actix" => Join::Append,
+        _ => Join::Normalize,
+    }
+}
+
+/// Flattens `units` (mount targets already resolved) into endpoints with full paths. Roots are
+/// the apps and every unit nothing mounts; a unit mounted twice yields its routes twice.
+pub fn flatten(units: &[Unit]) -> Vec<Endpoint> {
+    let by_key: HashMap<&UnitKey, &Unit> = units.iter().map(|unit| (&unit.key, unit)).collect();
+    let mut mounted = HashSet::new();
+    for unit in units {
+        collect_mounted(&unit.items, &mut mounted, 0);
+    }
+    let mut walk = Flatten {
+        by_key,
+        stack: Vec::new(),
+        out: Vec::new(),
+        budget: MAX_VISITS,
+    };
+    for unit in units.iter().filter(|unit| unit.app || !mounted.contains(&unit.key)) {
+        let framework = if unit.framework.is_empty() {
+            "express"
+        } else {
+            unit.framework
+        };
+        let base = join("", &unit.prefix, join_of(framework));
+        walk.stack.push(&unit.key);
+        walk.emit(unit, framework, &unit.items, &base);
+        walk.stack.pop();
+    }
+    walk.out
+}
+
+fn collect_mounted<'u>(items: &'u [Item], mounted: &mut HashSet<&'u UnitKey>, depth: usize) {
+    for item in items {
+        match item {
+            Item::Mount(Mount {
+                target: Target::Unit(key),
+                ..
+            }) => {
+                mounted.insert(key);
+            }
+            Item::Mount(Mount {
+                target: Target::Inline(inner),
+                ..
+            }) if depth < MAX_MOUNT_DEPTH => collect_mounted(inner, mounted, depth + 1),
+            _ => {}
+        }
+    }
+}
+
+/// The state of one flattening: units by key, the mounts being followed, the endpoints so far.
+struct Flatten<'u> {
+    by_key: HashMap<&'u UnitKey, &'u Unit>,
+    stack: Vec<&'u UnitKey>,
+    out: Vec<Endpoint>,
+    budget: usize,
+}
+
+impl<'u> Flatten<'u> {
+    fn emit(&mut self, unit: &'u Unit, framework: &'static str, items: &'u [Item], base: &str) {
+        if self.stack.len() > MAX_MOUNT_DEPTH {
+            return;
+        }
+        let rule = join_of(framework);
+        for item in items {
+            if self.out.len() >= MAX_ENDPOINTS || self.budget == 0 {
+                return;
+            }
+            self.budget -= 1;
+            match item {
+                Item::Route(route) => self.out.push(Endpoint {
+                    method: route.method.clone(),
+                    path: join(base, &route.path, rule),
+                    handler: route.handler.clone(),
+                    request: route.request.clone(),
+                    response: route.response.clone(),
+                    framework: framework.to_owned(),
+                    file: route.file.clone(),
+                }),
+                Item::Mount(mount) => {
+                    let at = join(base, &mount.prefix, rule);
+                    match &mount.target {
+                        Target::Inline(inner) => {
+                            self.stack.push(&unit.key);
+                            self.emit(unit, framework, inner, &at);
+                            self.stack.pop();
+                        }
+                        Target::Unit(key) => {
+                            let Some(&child) = self.by_key.get(key) else { continue };
+                            if self.stack.contains(&key) {
+                                continue;
+                            }
+                            let child_framework = if child.framework.is_empty() {
+                                framework
+                            } else {
+                                child.framework
+                            };
+                            let child_base = if mount.replace {
+                                at
+                            } else {
+                                join(&at, &child.prefix, join_of(child_framework))
+                            };
+                            self.stack.push(key);
+                            self.emit(child, child_framework, &child.items, &child_base);
+                            self.stack.pop();
+                        }
+                        Target::Ref(_) => {}
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn route(method: &str, path: &str) -> Item {
+        Item::Route(LocalRoute {
+            method: method.into(),
+            path: path.into(),
+            ..LocalRoute::default()
+        })
+    }
+
+    fn unit(name: &str, framework: &'static str, prefix: &str, items: Vec<Item>) -> Unit {
+        Unit {
+            key: ("f".into(), name.into()),
+            framework,
+            prefix: prefix.into(),
+            items,
+            app: false,
+        }
+    }
+
+    fn mount(prefix: &str, name: &str, replace: bool) -> Item {
+        Item::Mount(Mount {
+            prefix: prefix.into(),
+            replace,
+            target: Target::Unit(("f".into(), name.into())),
+        })
+    }
+
+    fn paths(units: &[Unit]) -> Vec<String> {
+        flatten(units)
+            .into_iter()
+            .map(|endpoint| format!("{} {}", endpoint.method, endpoint.path))
+            .collect()
+    }
+
+    #[test]
+    fn joins_follow_the_framework() {
+        assert_eq!(join("/api", "/", Join::Normalize), "/api");
+        assert_eq!(join("/users", "/", Join::Append), "/users/");
+        assert_eq!(join("/api/", "users", Join::Normalize), "/api/users");
+        assert_eq!(join("", "", Join::Normalize), "/");
+        assert_eq!(join("", "health", Join::Append), "/health");
+        assert_eq!(join("/users", "", Join::Append), "/users");
+    }
+
+    #[test]
+    fn mounts_prefix_their_routers_and_unmounted_routers_stand_alone() {
+        let units = vec![
+            unit("app", "express", "", vec![mount("/api", "api", false)]),
+            unit(
+                "api",
+                "express",
+                "",
+                vec![mount("/users", "users", false), route("GET", "/health")],
+            ),
+            unit("users", "express", "", vec![route("GET", "/"), route("POST", "/:id")]),
+            unit("orphan", "express", "", vec![route("GET", "/lonely")]),
+        ];
+        assert_eq!(
+            paths(&units),
+            [
+                "GET /api/users",
+                "POST /api/users/:id",
+                "GET /api/health",
+                "GET /lonely"
+            ]
+        );
+    }
+
+    #[test]
+    fn own_prefixes_add_unless_the_mount_replaces_them() {
+        let units = vec![
+            unit(
+                "app",
+                "flask",
+                "",
+                vec![mount("/api", "bp", true), mount("/v2", "router", false)],
+            ),
+            unit("bp", "flask", "/ignored", vec![route("GET", "/")]),
+            unit("router", "fastapi", "/items", vec![route("GET", "/")]),
+        ];
+        assert_eq!(paths(&units), ["GET /api/", "GET /v2/items/"]);
+    }
+
+    #[test]
+    fn a_mount_cycle_ends() {
+        let units = vec![
+            unit("a", "express", "", vec![mount("/b", "b", false), route("GET", "/a")]),
+            unit("b", "express", "", vec![mount("/a", "a", false), route("GET", "/b")]),
+            Unit {
+                app: true,
+                ..unit("app", "express", "", vec![mount("", "a", false)])
+            },
+        ];
+        assert_eq!(paths(&units), ["GET /b/b", "GET /a"]);
+    }
+}

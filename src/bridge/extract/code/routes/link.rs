@@ -1,0 +1,247 @@
+//! Linking routes across files: mount targets and imported receivers are resolved through
+//! each language's imports to the unit that defines them, NestJS controllers get the global
+//! prefix, route shape hints are kept where a shape of that name exists, and the whole graph
+//! is flattened to endpoints with full paths.
+
+use std::collections::{HashMap, HashSet};
+
+use super::graph::{Item, Target, Unit, UnitKey, flatten, join};
+use super::{HandlerShapes, RouteScan};
+use crate::bridge::extract::code::modules::PathIndex;
+use crate::bridge::extract::code::modules::python::{PythonModule, resolve_import as resolve_python};
+use crate::bridge::extract::code::modules::rust::{RustModule, module_of, segments, target_module};
+use crate::bridge::extract::code::modules::script::{Imported, ScriptModule};
+use crate::bridge::extract::code::modules::script_resolve::{resolve_export, resolve_import, resolve_source};
+use crate::bridge::extract::syntax::rust::last_segment;
+use crate::bridge::facts::Endpoint;
+
+/// How deep inline mounts are walked while linking.
+const MAX_INLINE_DEPTH: usize = 32;
+
+/// One file's part in linking: its routes and its module table.
+pub struct LinkFile<'s> {
+    pub path: &'s str,
+    pub routes: &'s RouteScan,
+    pub module: Module<'s>,
+}
+
+/// The module table of a file in its language.
+#[derive(Clone, Copy)]
+pub enum Module<'s> {
+    Script(&'s ScriptModule),
+    Python(&'s PythonModule),
+    Rust(&'s RustModule),
+    None,
+}
+
+/// Resolves every file's mounts and flattens them into endpoints. `shapes` are the shape
+/// names of the run: a route's shape hints are kept only where they name one.
+pub fn link(files: &[LinkFile<'_>], shapes: &HashSet<String>) -> Vec<Endpoint> {
+    let index = PathIndex::new(files.iter().map(|file| file.path.to_owned()));
+    let mut handlers: HashMap<&str, Vec<&HandlerShapes>> = HashMap::new();
+    for handler in files.iter().flat_map(|file| &file.routes.handlers) {
+        handlers.entry(handler.name.as_str()).or_default().push(handler);
+    }
+    let linker = Linker { files, index, handlers };
+    let mut units: Vec<Unit> = files
+        .iter()
+        .flat_map(|file| file.routes.units.iter().cloned())
+        .collect();
+    if let Some(global) = files.iter().find_map(|file| file.routes.global_prefix.as_deref()) {
+        for unit in units.iter_mut().filter(|unit| unit.framework == "nestjs") {
+            unit.prefix = join(global, &unit.prefix, super::graph::Join::Normalize);
+        }
+    }
+    let mut at: HashMap<UnitKey, usize> = units
+        .iter()
+        .enumerate()
+        .map(|(i, unit)| (unit.key.clone(), i))
+        .collect();
+    for (from, file) in files.iter().enumerate() {
+        for (name, framework, item) in &file.routes.foreign {
+            let key = linker
+                .resolve(from, name, &at)
+                .unwrap_or_else(|| (file.path.to_owned(), name.clone()));
+            let slot = *at.entry(key.clone()).or_insert_with(|| {
+                units.push(Unit {
+                    key,
+                    framework,
+                    prefix: String::new(),
+                    items: Vec::new(),
+                    app: false,
+                });
+                units.len() - 1
+            });
+            units[slot].items.push(item.clone());
+        }
+    }
+    let from_of: HashMap<String, usize> = files.iter().enumerate().map(|(i, f)| (f.path.to_owned(), i)).collect();
+    for unit in &mut units {
+        let Some(&from) = from_of.get(&unit.key.0) else {
+            continue;
+        };
+        linker.resolve_items(from, &mut unit.items, &at, shapes, 0);
+    }
+    flatten(&units)
+}
+
+struct Linker<'f, 's> {
+    files: &'f [LinkFile<'s>],
+    index: PathIndex,
+    /// Rust handler signatures by function name.
+    handlers: HashMap<&'s str, Vec<&'s HandlerShapes>>,
+}
+
+impl<'s> Linker<'_, 's> {
+    fn resolve_items(
+        &self,
+        from: usize,
+        items: &mut [Item],
+        units: &HashMap<UnitKey, usize>,
+        shapes: &HashSet<String>,
+        depth: usize,
+    ) {
+        for item in items {
+            match item {
+                Item::Route(route) => {
+                    if let Some(shapes) = route
+                        .handler
+                        .as_deref()
+                        .and_then(|h| self.handler_shapes(&route.file, h))
+                    {
+                        route.request = route.request.take().or_else(|| shapes.request.clone());
+                        route.response = route.response.take().or_else(|| shapes.response.clone());
+                    }
+                    let known = |hints: &[String]| hints.iter().find(|hint| names_shape(hint, shapes)).cloned();
+                    if route.request.is_none() {
+                        route.request = known(&route.request_hints);
+                    }
+                    if route.response.is_none() {
+                        route.response = known(&route.response_hints);
+                    }
+                }
+                Item::Mount(mount) => match &mut mount.target {
+                    Target::Ref(reference) => {
+                        if let Some(key) = self.resolve(from, reference, units) {
+                            mount.target = Target::Unit(key);
+                        }
+                    }
+                    Target::Inline(inner) if depth < MAX_INLINE_DEPTH => {
+                        self.resolve_items(from, inner, units, shapes, depth + 1)
+                    }
+                    _ => {}
+                },
+            }
+        }
+    }
+
+    /// The signature of a Rust handler named by a route: the one in the route's file, else the
+    /// only one of that name.
+    fn handler_shapes(&self, file: &str, handler: &str) -> Option<&'s HandlerShapes> {
+        if !file.ends_with(".rs") {
+            return None;
+        }
+        let found = self.handlers.get(last_segment(handler))?;
+        found
+            .iter()
+            .find(|shapes| shapes.file == file)
+            .or(match found.as_slice() {
+                [only] => Some(only),
+                _ => None,
+            })
+            .copied()
+    }
+
+    /// The unit a name written in file `from` stands for.
+    fn resolve(&self, from: usize, reference: &str, units: &HashMap<UnitKey, usize>) -> Option<UnitKey> {
+        let file = &self.files[from];
+        let local = (file.path.to_owned(), reference.to_owned());
+        if units.contains_key(&local) {
+            return Some(local);
+        }
+        let found = match file.module {
+            Module::Script(module) => self.resolve_script(from, module, reference),
+            Module::Python(module) => self.resolve_python(from, module, reference),
+            Module::Rust(module) => return self.resolve_rust(from, module, reference, units),
+            Module::None => None,
+        };
+        found.filter(|key| units.contains_key(key))
+    }
+
+    fn script_module(&self, at: usize) -> Option<&ScriptModule> {
+        match self.files.get(at)?.module {
+            Module::Script(module) => Some(module),
+            _ => None,
+        }
+    }
+
+    fn resolve_script(&self, from: usize, module: &ScriptModule, reference: &str) -> Option<UnitKey> {
+        let modules = |at: usize| self.script_module(at);
+        let found = if let Some(source) = reference.strip_prefix("module:") {
+            let target = resolve_source(&self.index, self.files[from].path, source)?;
+            resolve_export(&self.index, &modules, target, "default")
+        } else if let Some((namespace, member)) = reference.split_once('.') {
+            let import = module
+                .imports
+                .get(namespace)
+                .filter(|import| import.name == Imported::Module)?;
+            let target = resolve_source(&self.index, self.files[from].path, &import.source)?;
+            resolve_export(&self.index, &modules, target, member)
+        } else {
+            resolve_import(&self.index, &modules, from, module.imports.get(reference)?)
+        };
+        found.map(|(at, name)| (self.files[at].path.to_owned(), name))
+    }
+
+    fn resolve_python(&self, from: usize, module: &PythonModule, reference: &str) -> Option<UnitKey> {
+        let here = self.files[from].path;
+        let (first, member) = match reference.split_once('.') {
+            Some((first, member)) => (first, Some(member)),
+            None => (reference, None),
+        };
+        let (at, name) = resolve_python(&self.index, here, module.imports.get(first)?)?;
+        let name = match (name, member) {
+            (None, Some(member)) => member.to_owned(),
+            (Some(name), None) => name,
+            _ => return None,
+        };
+        Some((self.files[at].path.to_owned(), name))
+    }
+
+    /// `users::routes`, `crate::api::router`, or a bare function name: the module path says which
+    /// file; a bare name defined in exactly one file is taken from there.
+    fn resolve_rust(
+        &self,
+        from: usize,
+        module: &RustModule,
+        reference: &str,
+        units: &HashMap<UnitKey, usize>,
+    ) -> Option<UnitKey> {
+        let path = module.expand(&segments(reference));
+        let name = path.last()?.clone();
+        let here = module_of(self.files[from].path);
+        let wanted = target_module(&here, &path)?;
+        let candidates: Vec<&UnitKey> = units
+            .keys()
+            .filter(|key| key.1 == name && key.0.ends_with(".rs"))
+            .collect();
+        if let Some(exact) = candidates.iter().find(|key| module_of(&key.0) == wanted) {
+            return Some((*exact).clone());
+        }
+        let suffix: Vec<&UnitKey> = candidates
+            .iter()
+            .copied()
+            .filter(|key| module_of(&key.0).ends_with(&wanted) && !wanted.is_empty())
+            .collect();
+        match (suffix.as_slice(), candidates.as_slice()) {
+            ([only], _) | ([], [only]) => Some((*only).clone()),
+            _ => None,
+        }
+    }
+}
+
+/// True if `hint` (a type or value as written, `CreateUserDto[]`, `list[UserOut]`) names a shape.
+fn names_shape(hint: &str, shapes: &HashSet<String>) -> bool {
+    hint.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|word| shapes.contains(word))
+}

@@ -1,0 +1,87 @@
+//! Backend endpoints: each framework's scanner reads routes and mounts per file into a
+//! [`RouteScan`]; [`link`] resolves mounts across files and flattens them to full paths.
+
+pub mod actix;
+pub mod axum;
+pub mod graph;
+pub mod link;
+pub mod nest;
+pub mod node;
+pub mod python;
+#[cfg(test)]
+mod tests;
+
+use tree_sitter::Node;
+
+use self::graph::{Item, Unit};
+use crate::bridge::extract::syntax::ParsedFile;
+use crate::bridge::extract::syntax::literal::Constants;
+
+/// The routes one file declares, before files are linked.
+#[derive(Debug, Default)]
+pub struct RouteScan {
+    /// Apps, routers, blueprints, plugin and route functions declared in the file.
+    pub units: Vec<Unit>,
+    /// Routes and mounts added to a receiver imported from another file: `(name, framework, item)`.
+    pub foreign: Vec<(String, &'static str, Item)>,
+    /// NestJS `app.setGlobalPrefix('api')`.
+    pub global_prefix: Option<String>,
+    /// Rust handlers that take or return `Json<T>`, matched to routes by name when linking.
+    pub handlers: Vec<HandlerShapes>,
+}
+
+/// The request and response shapes a handler function names in its signature.
+#[derive(Debug, Clone, Default)]
+pub struct HandlerShapes {
+    pub name: String,
+    pub request: Option<String>,
+    pub response: Option<String>,
+    pub file: String,
+}
+
+impl RouteScan {
+    /// Declares a unit; a second declaration of the same name updates the first.
+    pub fn declare(&mut self, unit: Unit) {
+        match self.units.iter_mut().find(|have| have.key == unit.key) {
+            Some(have) => {
+                have.framework = unit.framework;
+                have.prefix = unit.prefix;
+                have.app |= unit.app;
+            }
+            None => self.units.push(unit),
+        }
+    }
+
+    /// True if `file` declares a unit `name`.
+    pub fn declares(&self, file: &str, name: &str) -> bool {
+        self.units.iter().any(|unit| unit.key.0 == file && unit.key.1 == name)
+    }
+
+    /// The unit `name` of `file`, made (with `framework`, no prefix) if it is not declared yet.
+    pub fn unit(&mut self, file: &str, name: &str, framework: &'static str) -> &mut Unit {
+        let at = match self
+            .units
+            .iter()
+            .position(|unit| unit.key.0 == file && unit.key.1 == name)
+        {
+            Some(at) => at,
+            None => {
+                self.units.push(Unit {
+                    key: (file.to_owned(), name.to_owned()),
+                    framework,
+                    prefix: String::new(),
+                    items: Vec::new(),
+                    app: false,
+                });
+                self.units.len() - 1
+            }
+        };
+        &mut self.units[at]
+    }
+}
+
+/// A route path argument with the file's constants filled in; a piece that cannot be
+/// resolved stays as written. `None` when the argument is no string.
+pub fn render_route_path(file: &ParsedFile<'_>, constants: &Constants, node: Node<'_>) -> Option<String> {
+    constants.render_path(file, node)
+}

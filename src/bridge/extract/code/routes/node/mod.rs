@@ -1,0 +1,236 @@
+//! Express, Koa (koa-router) and Fastify: apps and routers made in a file, their routes
+//! (`router.get(path, …handlers)`, `router.route(path).get().post()`, `fastify.route({…})`)
+//! and mounts (`app.use('/api', router)`, `app.use(router.routes())`,
+//! `fastify.register(plugin, { prefix })`, `registerRoutes(app)`).
+
+mod calls;
+
+use tree_sitter::Node;
+
+use super::RouteScan;
+use super::graph::{Item, Unit};
+use crate::bridge::extract::code::modules::script::ScriptModule;
+use crate::bridge::extract::syntax::literal::{Constants, unwrap_parens};
+use crate::bridge::extract::syntax::script::{arguments, property, root_name};
+use crate::bridge::extract::syntax::{Fields, NodeIndex, ParsedFile, named_children};
+
+/// HTTP methods a router exposes as methods of its own.
+const METHODS: &[&str] = &["get", "post", "put", "patch", "delete", "del", "options", "head", "all"];
+
+/// How far up a receiver's enclosing function is looked for.
+const MAX_SCOPE_DEPTH: usize = 64;
+
+/// How many wrappers (`asyncHandler(…)`, `await`, `.routes()`) are looked through.
+const MAX_WRAPPING: usize = 8;
+
+/// Reads the routes and mounts of one script file into `out`.
+pub fn scan(
+    file: &ParsedFile<'_>,
+    index: &NodeIndex<'_>,
+    module: &ScriptModule,
+    constants: &Constants,
+    out: &mut RouteScan,
+) {
+    let hint = framework_of(module);
+    let mut scanner = Scanner {
+        file,
+        module,
+        constants,
+        out,
+        attached: Vec::new(),
+    };
+    index.each(&["variable_declarator", "call_expression"], |node| match node.kind() {
+        "variable_declarator" => scanner.declaration(node),
+        "call_expression" => scanner.call(node),
+        _ => {}
+    });
+    // A chain (`router.get(…).post(…)`) is met outermost call first: put items in source order.
+    let Scanner { mut attached, out, .. } = scanner;
+    attached.sort_by_key(|(position, _, _)| *position);
+    for (_, receiver, item) in attached {
+        match receiver {
+            Receiver::Local(name) => out.unit(file.path, &name, hint).items.push(item),
+            Receiver::Foreign(name) => out.foreign.push((name, hint, item)),
+        }
+    }
+}
+
+/// The framework a file imports, if any.
+fn framework_of(module: &ScriptModule) -> &'static str {
+    for import in module.imports.values() {
+        match import.source.as_str() {
+            "express" => return "express",
+            "fastify" => return "fastify",
+            "koa" | "@koa/router" | "koa-router" => return "koa",
+            _ => {}
+        }
+    }
+    ""
+}
+
+struct Scanner<'s, 'a> {
+    file: &'s ParsedFile<'a>,
+    module: &'s ScriptModule,
+    constants: &'s Constants,
+    out: &'s mut RouteScan,
+    /// Items with where their call's arguments start, and the receiver they go to.
+    attached: Vec<(usize, Receiver, Item)>,
+}
+
+/// A receiver of route calls: a unit of this file, or a name imported from elsewhere.
+enum Receiver {
+    Local(String),
+    Foreign(String),
+}
+
+impl Scanner<'_, '_> {
+    /// `const app = express()`, `const router = Router()`, `new Router({ prefix })`, `Fastify()`.
+    fn declaration(&mut self, declarator: Node<'_>) {
+        let (Some(name), Some(value)) = (declarator.field("name"), declarator.field("value")) else {
+            return;
+        };
+        if name.kind() != "identifier" {
+            return;
+        }
+        let mut value = unwrap_parens(value);
+        if value.kind() == "await_expression"
+            && let Some(inner) = value.named_child(0)
+        {
+            value = unwrap_parens(inner);
+        }
+        let callee = match value.kind() {
+            "call_expression" => value.field("function"),
+            "new_expression" => value.field("constructor"),
+            _ => None,
+        };
+        let Some(callee) = callee else { return };
+        let Some((framework, app)) = self.constructor(callee, value.kind() == "new_expression") else {
+            return;
+        };
+        let prefix = arguments(value)
+            .first()
+            .and_then(|options| property(self.file, *options, "prefix"))
+            .and_then(|prefix| self.constants.resolve(self.file, prefix))
+            .unwrap_or_default();
+        self.out.declare(Unit {
+            key: (self.file.path.to_owned(), self.file.text(name).to_owned()),
+            framework,
+            prefix,
+            items: Vec::new(),
+            app,
+        });
+    }
+
+    /// The framework and app-ness of a constructor call, by where its name is imported from.
+    fn constructor(&self, callee: Node<'_>, is_new: bool) -> Option<(&'static str, bool)> {
+        let text = self.file.text(callee);
+        let root = root_name(self.file, callee);
+        let source = self.module.imports.get(root).map(|import| import.source.as_str());
+        let router_name = text.ends_with("Router");
+        match (source, is_new) {
+            (Some("express"), false) => Some(("express", !router_name)),
+            (Some("fastify"), _) => Some(("fastify", true)),
+            (Some("koa"), true) => Some(("koa", true)),
+            (Some("@koa/router" | "koa-router"), true) => Some(("koa", false)),
+            (None, false) if text == "express" => Some(("express", true)),
+            (None, false) if text == "express.Router" || text == "Router" => Some(("express", false)),
+            (None, _) if text == "Fastify" || text == "fastify" => Some(("fastify", true)),
+            (None, true) if text == "Koa" => Some(("koa", true)),
+            (None, true) if text == "Router" || text == "KoaRouter" => Some(("koa", false)),
+            _ => None,
+        }
+    }
+
+    fn call(&mut self, call: Node<'_>) {
+        let Some(function) = call.field("function") else {
+            return;
+        };
+        if function.kind() != "member_expression" {
+            self.pass_through(call, function);
+            return;
+        }
+        let (Some(object), Some(property_node)) = (function.field("object"), function.field("property")) else {
+            return;
+        };
+        let method = self.file.text(property_node);
+        let args = arguments(call);
+        if METHODS.contains(&method) {
+            self.method_route(call, object, method, &args);
+        } else if method == "use" {
+            self.use_mount(call, object, &args);
+        } else if method == "register" {
+            self.register(call, object, &args);
+        } else if method == "route" && args.len() == 1 && args[0].kind() == "object" {
+            self.route_object(call, object, args[0]);
+        } else {
+            self.pass_through(call, function);
+        }
+    }
+
+    /// Adds `item` to the unit `object` names at `call`: a unit of this file, a function
+    /// parameter (the function becomes a unit), or an imported name (linked later).
+    fn attach(&mut self, call: Node<'_>, object: Node<'_>, item: Item) {
+        if let Some(receiver) = self.receiver(call, object) {
+            let position = arguments(call)
+                .first()
+                .map_or(call.start_byte(), |first| first.start_byte());
+            self.attached.push((position, receiver, item));
+        }
+    }
+
+    fn receiver(&self, call: Node<'_>, object: Node<'_>) -> Option<Receiver> {
+        if object.kind() != "identifier" {
+            return None;
+        }
+        let name = self.file.text(object);
+        if let Some(function) = self.enclosing_function_with_param(call, name) {
+            return Some(Receiver::Local(function));
+        }
+        if self.out.declares(self.file.path, name) {
+            return Some(Receiver::Local(name.to_owned()));
+        }
+        self.module
+            .imports
+            .contains_key(name)
+            .then(|| Receiver::Foreign(name.to_owned()))
+    }
+
+    /// The name of the closest function around `node` that has a parameter `param`:
+    /// its own name, the variable it is assigned to, or `default`.
+    fn enclosing_function_with_param(&self, node: Node<'_>, param: &str) -> Option<String> {
+        let mut current = node;
+        for _ in 0..MAX_SCOPE_DEPTH {
+            current = current.parent()?;
+            if !matches!(
+                current.kind(),
+                "function_declaration" | "function_expression" | "arrow_function" | "function"
+            ) {
+                continue;
+            }
+            let params = current.field("parameters").or_else(|| current.field("parameter"));
+            let has_param = params.is_some_and(|params| {
+                params.kind() == "identifier" && self.file.text(params) == param
+                    || named_children(params).into_iter().any(|p| {
+                        let pattern = p.field("pattern").unwrap_or(p);
+                        pattern.kind() == "identifier" && self.file.text(pattern) == param
+                    })
+            });
+            if has_param {
+                return Some(self.function_name(current));
+            }
+        }
+        None
+    }
+
+    fn function_name(&self, function: Node<'_>) -> String {
+        if let Some(name) = self.file.field_text(function, "name") {
+            return name.to_owned();
+        }
+        match function.parent() {
+            Some(parent) if parent.kind() == "variable_declarator" => {
+                self.file.field_text(parent, "name").unwrap_or("default").to_owned()
+            }
+            _ => "default".to_owned(),
+        }
+    }
+}

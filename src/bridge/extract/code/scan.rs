@@ -1,0 +1,265 @@
+//! One file's scan: which scanners want it (a cheap text check before any parse), the parse,
+//! the scanners over the one tree; and the link step that puts all files' scans together.
+
+use std::cell::OnceCell;
+use std::collections::HashSet;
+
+use super::modules::python::PythonModule;
+use super::modules::rust::RustModule;
+use super::modules::script::{Export, ScriptModule};
+use super::orm::{self, PendingTable};
+use super::routes::link::{LinkFile, Module};
+use super::routes::{RouteScan, actix, axum, nest, node, python};
+use super::shapes::{self, PendingShape};
+use super::ui::{self, StarFile};
+use super::wants::Wants;
+use super::{env, services};
+use crate::bridge::extract::Source;
+use crate::bridge::extract::syntax::literal::Constants;
+use crate::bridge::extract::syntax::{Lang, NodeIndex, ParsedFile, Parsers, Unparsed};
+use crate::bridge::facts::Facts;
+
+/// Everything one file yields before files are linked.
+#[derive(Debug, Default)]
+pub struct FileScan {
+    pub path: String,
+    pub module: OwnedModule,
+    pub routes: RouteScan,
+    /// Shapes with their bases unresolved.
+    pub shapes: Vec<PendingShape>,
+    /// ORM tables with the models their keys name unresolved.
+    pub tables: Vec<PendingTable>,
+    /// Sources of `export * from …`, whose components this file re-exports.
+    pub star_sources: Vec<String>,
+    /// Facts that need no other file.
+    pub facts: Facts,
+}
+
+impl FileScan {
+    /// The scan of a file a scanner failed on: only the note that it could not be read.
+    pub fn failed(path: &str) -> FileScan {
+        let mut scan = FileScan {
+            path: path.to_owned(),
+            ..FileScan::default()
+        };
+        scan.facts
+            .unparsed
+            .push(format!("{path}: the extractor failed on this file"));
+        scan
+    }
+}
+
+/// A file's module table in its language.
+#[derive(Debug, Default)]
+pub enum OwnedModule {
+    Script(ScriptModule),
+    Python(PythonModule),
+    Rust(RustModule),
+    #[default]
+    None,
+}
+
+/// Scans one source; `None` when it is no code file or carries none of the signals.
+pub fn scan_file(source: &Source<'_>, parsers: &mut Parsers, design_systems: &[String]) -> Option<FileScan> {
+    let lang = Lang::of_path(source.path)?;
+    let wants = Wants::of(lang, source.path, source.text, design_systems);
+    if !wants.any() {
+        return None;
+    }
+    let mut scan = FileScan {
+        path: source.path.to_owned(),
+        ..FileScan::default()
+    };
+    let file = match parsers.parse(source)? {
+        Ok(file) => file,
+        Err(Unparsed::TooLarge(bytes)) => {
+            scan.facts
+                .unparsed
+                .push(format!("{}: too large to parse ({bytes} bytes)", source.path));
+            return Some(scan);
+        }
+        Err(Unparsed::GaveUp) => {
+            scan.facts.unparsed.push(format!("{}: parser gave up", source.path));
+            return Some(scan);
+        }
+    };
+    scan.facts.unparsed.extend(file.syntax_error());
+    scan_tree(&file, wants, design_systems, &mut scan);
+    Some(scan)
+}
+
+fn scan_tree(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String], scan: &mut FileScan) {
+    let constants = LazyConstants::new(file);
+    let constants = &constants;
+    let index = NodeIndex::of(file);
+    let index = &index;
+    if wants.env {
+        env::scan(file, index, &mut scan.facts.env_vars);
+    }
+    if wants.services {
+        services::scan(file, index, &mut scan.facts.services);
+    }
+    match file.lang {
+        Lang::TypeScript | Lang::Tsx | Lang::JavaScript => {
+            let module = ScriptModule::read(file);
+            if wants.node_routes {
+                node::scan(file, index, &module, constants.get(), &mut scan.routes);
+            }
+            if wants.nest {
+                nest::scan(file, index, constants.get(), &mut scan.routes);
+            }
+            if wants.shapes {
+                shapes::script::scan(file, index, &mut scan.shapes);
+            }
+            if wants.zod {
+                shapes::zod::scan(file, &module, &mut scan.shapes);
+            }
+            if wants.typeorm {
+                orm::typeorm::scan(file, index, &mut scan.tables);
+            }
+            scan_frontend(file, index, &module, constants, wants, design_systems, scan);
+            scan.module = OwnedModule::Script(module);
+        }
+        Lang::Python => {
+            let module = PythonModule::read(file);
+            if wants.python_routes {
+                python::scan(file, index, &module, constants.get(), &mut scan.routes);
+            }
+            if wants.shapes {
+                shapes::pydantic::scan(file, index, &mut scan.shapes);
+            }
+            if wants.sqlalchemy {
+                orm::sqlalchemy::scan(file, index, &mut scan.tables);
+            }
+            if wants.django {
+                orm::django::scan(file, index, &mut scan.tables);
+            }
+            scan.module = OwnedModule::Python(module);
+        }
+        Lang::Rust => {
+            if wants.axum {
+                axum::scan(file, index, constants.get(), &mut scan.routes);
+            }
+            if wants.actix {
+                actix::scan(file, index, constants.get(), &mut scan.routes);
+            }
+            if wants.diesel {
+                orm::diesel::scan(file, index, &mut scan.tables);
+            }
+            if wants.seaorm {
+                orm::seaorm::scan(file, index, &mut scan.tables);
+            }
+            scan.module = OwnedModule::Rust(RustModule::read(file));
+        }
+    }
+}
+
+/// A file's string constants, read the first time a scanner needs them.
+struct LazyConstants<'f, 'a> {
+    file: &'f ParsedFile<'a>,
+    constants: OnceCell<Constants>,
+}
+
+impl<'f, 'a> LazyConstants<'f, 'a> {
+    fn new(file: &'f ParsedFile<'a>) -> Self {
+        LazyConstants {
+            file,
+            constants: OnceCell::new(),
+        }
+    }
+
+    fn get(&self) -> &Constants {
+        self.constants.get_or_init(|| Constants::of(self.file))
+    }
+}
+
+/// Components, routes, state and design-system imports of a script file.
+fn scan_frontend(
+    file: &ParsedFile<'_>,
+    index: &NodeIndex<'_>,
+    module: &ScriptModule,
+    constants: &LazyConstants<'_, '_>,
+    wants: Wants,
+    design_systems: &[String],
+    scan: &mut FileScan,
+) {
+    if wants.components {
+        let found = ui::components::scan(file);
+        scan.facts.components.extend(found.components);
+        scan.star_sources = found.star_sources;
+    }
+    if wants.router {
+        ui::router::scan(file, constants.get(), &mut scan.facts.routes);
+    }
+    if wants.fs_routes {
+        let default_name = module.exports.iter().find_map(|export| match export {
+            Export::Local { exported, local } if exported == "default" && local != "default" => Some(local.clone()),
+            _ => None,
+        });
+        let imports_next = module
+            .imports
+            .values()
+            .any(|i| i.source == "next" || i.source.starts_with("next/"));
+        let found = ui::fs_routes::scan(file.path, module, default_name, imports_next);
+        scan.facts.routes.extend(found.routes);
+        scan.facts.endpoints.extend(found.endpoints);
+    }
+    if wants.state {
+        ui::state::scan(file, index, module, &mut scan.facts.state);
+    }
+    if wants.design {
+        ui::design::scan(file, design_systems, &mut scan.facts.design_system);
+    }
+}
+
+/// Puts all files' scans together: cross-file links resolved, facts in file order.
+pub fn link(mut scans: Vec<FileScan>) -> Facts {
+    let pending = scans
+        .iter_mut()
+        .flat_map(|scan| std::mem::take(&mut scan.shapes))
+        .collect();
+    let (shapes, settings_env) = super::shapes::link(pending);
+    let shape_names: HashSet<String> = shapes.iter().map(|shape| shape.name.clone()).collect();
+    let (tables, indexes) = orm::link(
+        scans
+            .iter_mut()
+            .flat_map(|scan| std::mem::take(&mut scan.tables))
+            .collect(),
+    );
+    let link_files: Vec<LinkFile<'_>> = scans
+        .iter()
+        .map(|scan| LinkFile {
+            path: &scan.path,
+            routes: &scan.routes,
+            module: match &scan.module {
+                OwnedModule::Script(module) => Module::Script(module),
+                OwnedModule::Python(module) => Module::Python(module),
+                OwnedModule::Rust(module) => Module::Rust(module),
+                OwnedModule::None => Module::None,
+            },
+        })
+        .collect();
+    let endpoints = super::routes::link::link(&link_files, &shape_names);
+    let stars: Vec<StarFile<'_>> = scans
+        .iter()
+        .map(|scan| StarFile {
+            path: &scan.path,
+            components: &scan.facts.components,
+            stars: &scan.star_sources,
+        })
+        .collect();
+    let re_exported = ui::star_exports(&stars);
+    let mut facts = Facts {
+        tables,
+        indexes,
+        endpoints,
+        shapes,
+        env_vars: settings_env,
+        ..Facts::default()
+    };
+    for scan in scans {
+        facts.append(scan.facts);
+    }
+    facts.components.extend(re_exported);
+    facts
+}

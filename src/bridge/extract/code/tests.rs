@@ -1,0 +1,88 @@
+//! Environment variables and services extracted from the fixture projects.
+
+use super::fixture::extract;
+use crate::bridge::facts::Facts;
+
+/// `NAME (source) file` of every environment variable.
+fn env_lines(facts: &Facts) -> Vec<String> {
+    facts
+        .env_vars
+        .iter()
+        .map(|e| format!("{} ({}) {}", e.name, e.source, e.file))
+        .collect()
+}
+
+fn methods<'f>(facts: &'f Facts, service: &str) -> &'f [String] {
+    let found = facts.services.iter().find(|s| s.name == service);
+    &found
+        .unwrap_or_else(|| panic!("no {service} in {:#?}", facts.services))
+        .methods
+}
+
+#[test]
+fn env_vars_are_read_from_member_access_subscripts_and_destructuring() {
+    let facts = extract("backend-express");
+    assert_eq!(
+        env_lines(&facts),
+        [
+            "PORT (process.env) src/config.ts",
+            "DATABASE_URL (process.env) src/config.ts",
+            "JWT_SECRET (process.env) src/config.ts",
+            "STRIPE_API_KEY (process.env) src/config.ts",
+            "STRIPE_WEBHOOK_SECRET (process.env) src/config.ts",
+            "JWT_SECRET (process.env) src/middleware/auth.ts",
+        ]
+    );
+}
+
+#[test]
+fn python_env_reads_and_pydantic_settings_fields_are_env_vars() {
+    let facts = extract("backend-fastapi");
+    assert_eq!(
+        env_lines(&facts),
+        [
+            "PROJECT_NAME (pydantic-settings) app/core/config.py",
+            "DATABASE_URL (pydantic-settings) app/core/config.py",
+            "SENTRY_DSN (os.getenv) app/core/config.py",
+            "REDIS_URL (os.environ) app/core/config.py",
+            "SECRET_KEY (os.environ) app/core/config.py",
+        ]
+    );
+    assert_eq!(
+        env_lines(&extract("backend-flask")),
+        ["FLASK_SECRET_KEY (os.environ) app/__init__.py"]
+    );
+}
+
+#[test]
+fn rust_env_reads() {
+    assert_eq!(
+        env_lines(&extract("backend-axum")),
+        ["DATABASE_URL (std::env::var) src/main.rs"]
+    );
+    assert_eq!(
+        env_lines(&extract("backend-actix")),
+        ["BIND_ADDR (std::env::var) src/main.rs"]
+    );
+}
+
+#[test]
+fn services_list_their_public_methods_only() {
+    assert_eq!(methods(&extract("backend-express"), "UsersService"), ["list", "create"]);
+    assert_eq!(
+        methods(&extract("backend-nestjs"), "UsersService"),
+        ["findAll", "findOne", "create", "update", "remove"]
+    );
+    assert_eq!(
+        methods(&extract("backend-fastapi"), "UserService"),
+        ["list", "get", "create", "update", "delete"]
+    );
+}
+
+#[test]
+fn rust_services_merge_inherent_impls_and_skip_trait_impls() {
+    assert_eq!(
+        methods(&extract("backend-axum"), "LedgerService"),
+        ["new", "open_account", "close_account"]
+    );
+}

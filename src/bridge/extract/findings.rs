@@ -1,0 +1,294 @@
+//! Security finding ids a run refers to: CVE ids, GitHub advisories (GHSA) and the team's own
+//! (`SEC-123`, prefixes from baton's config) in the comments of the changed files (strings
+//! and code are skipped; prose files count whole) and in the run's commit messages.
+
+use super::{Settings, Source, per_file};
+use crate::bridge::facts::{Facts, Finding};
+
+/// Extracts finding ids with the default settings (CVE and GHSA only).
+pub fn extract(sources: &[Source<'_>]) -> Facts {
+    extract_with(sources, &Settings::default())
+}
+
+/// Extracts finding ids from the comments of `sources`.
+pub fn extract_with(sources: &[Source<'_>], settings: &Settings) -> Facts {
+    let prefixes = prefixes(settings);
+    per_file(sources, |source| {
+        // Most files name no id anywhere: only those that do are read for their comments.
+        if ids_in(source.text, &prefixes).is_empty() {
+            return Facts::default();
+        }
+        let Some(text) = commented_text(source) else {
+            return Facts::default();
+        };
+        findings(&ids_in(&text, &prefixes), source.path)
+    })
+}
+
+/// Finding ids in the run's commit messages, `(hash, message)`, each as `commit <hash>`.
+pub fn in_commits(commits: &[(String, String)], settings: &Settings) -> Facts {
+    let prefixes = prefixes(settings);
+    let mut facts = Facts::default();
+    for (hash, message) in commits {
+        let short: String = hash.chars().take(12).collect();
+        facts.append(findings(&ids_in(message, &prefixes), &format!("commit {short}")));
+    }
+    facts
+}
+
+fn findings(ids: &[String], file: &str) -> Facts {
+    Facts {
+        findings: ids
+            .iter()
+            .map(|id| Finding {
+                id: id.clone(),
+                file: file.to_owned(),
+            })
+            .collect(),
+        ..Facts::default()
+    }
+}
+
+/// The configured prefixes that are plain words (`SEC`, `SEC-` → `SEC`).
+fn prefixes(settings: &Settings) -> Vec<String> {
+    let plain = settings
+        .finding_prefixes
+        .iter()
+        .map(|p| p.trim().trim_end_matches('-').to_owned());
+    plain
+        .filter(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        .collect()
+}
+
+/// The ids in `text`, once each, in order: `CVE-2024-12345`, `GHSA-xxxx-xxxx-xxxx`, `PREFIX-123`.
+pub fn ids_in(text: &str, prefixes: &[String]) -> Vec<String> {
+    let mut ids: Vec<String> = Vec::new();
+    let bytes = text.as_bytes();
+    for (at, _) in text.match_indices('-') {
+        let start = bytes[..at]
+            .iter()
+            .rposition(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+            .map_or(0, |p| p + 1);
+        let word = &text[start..at];
+        let rest = &text[at + 1..];
+        let id = if word.eq_ignore_ascii_case("CVE") {
+            cve(rest)
+        } else if word.eq_ignore_ascii_case("GHSA") {
+            ghsa(rest)
+        } else {
+            prefixes
+                .iter()
+                .find(|p| p.eq_ignore_ascii_case(word))
+                .and_then(|p| digits(rest).map(|d| format!("{p}-{d}")))
+        };
+        if let Some(id) = id.filter(|id| !ids.contains(id)) {
+            ids.push(id);
+        }
+    }
+    ids
+}
+
+/// `2024-12345` after `CVE-`.
+fn cve(rest: &str) -> Option<String> {
+    let (year, number) = rest.split_at_checked(4)?;
+    let number = number.strip_prefix('-')?;
+    let digits = digits(number)?;
+    (year.bytes().all(|b| b.is_ascii_digit()) && (4..=7).contains(&digits.len()))
+        .then(|| format!("CVE-{year}-{digits}"))
+}
+
+/// `xxxx-xxxx-xxxx` after `GHSA-` (GitHub's alphabet).
+fn ghsa(rest: &str) -> Option<String> {
+    let candidate = rest.get(..14)?.to_ascii_lowercase();
+    let groups: Vec<&str> = candidate.split('-').collect();
+    let alphabet = |c: char| "23456789cfghjmpqrvwx".contains(c);
+    let valid = groups.len() == 3 && groups.iter().all(|g| g.len() == 4 && g.chars().all(alphabet));
+    let ends = rest[14..].chars().next().is_none_or(|c| !c.is_ascii_alphanumeric());
+    (valid && ends).then(|| format!("GHSA-{candidate}"))
+}
+
+/// The digits `rest` starts with, when a word boundary follows them.
+fn digits(rest: &str) -> Option<&str> {
+    let end = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+    let boundary = rest[end..]
+        .chars()
+        .next()
+        .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'));
+    (end > 0 && boundary).then(|| &rest[..end])
+}
+
+/// The comment syntax of a file.
+#[derive(Clone, Copy, PartialEq)]
+enum Syntax {
+    /// `//` and `/* */`; strings in `"`, `'` and backticks.
+    CLike,
+    /// `#`; strings in `"` and `'`.
+    Hash,
+    /// `--` and `/* */`; strings in `'`.
+    Sql,
+    /// C-like plus `<!-- -->` (HTML, Vue, Svelte).
+    Markup,
+    /// Prose: the whole text counts.
+    Prose,
+}
+
+fn syntax_of(source: &Source<'_>) -> Option<Syntax> {
+    let name = source.file_name();
+    if name.starts_with("Dockerfile") || name == "Makefile" || super::dotenv::is_dotenv(name) {
+        return Some(Syntax::Hash);
+    }
+    if matches!(name, "SECURITY" | "CHANGELOG" | "NOTES") {
+        return Some(Syntax::Prose);
+    }
+    Some(match source.extension().as_str() {
+        "rs" | "js" | "jsx" | "mjs" | "cjs" | "ts" | "tsx" | "mts" | "cts" | "go" | "java" | "kt" | "kts" | "scala"
+        | "swift" | "c" | "h" | "cc" | "cpp" | "hpp" | "cs" | "dart" | "php" | "groovy" | "gradle" | "proto"
+        | "css" | "scss" | "less" | "tf" | "hcl" | "prisma" => Syntax::CLike,
+        "py" | "rb" | "sh" | "bash" | "zsh" | "yml" | "yaml" | "toml" | "cfg" | "conf" | "ini" | "r" | "pl" | "ps1"
+        | "properties" | "dockerfile" => Syntax::Hash,
+        "sql" | "ddl" => Syntax::Sql,
+        "html" | "htm" | "xml" | "vue" | "svelte" => Syntax::Markup,
+        "md" | "mdx" | "txt" | "rst" | "adoc" => Syntax::Prose,
+        _ => return None,
+    })
+}
+
+/// The text of a file's comments, one comment per line; `None` for files of unknown syntax.
+fn commented_text(source: &Source<'_>) -> Option<String> {
+    let syntax = syntax_of(source)?;
+    if syntax == Syntax::Prose {
+        return Some(source.text.to_owned());
+    }
+    let text = source.text;
+    let mut out = String::new();
+    let mut i = 0;
+    let starts = |i: usize, s: &str| text.as_bytes()[i..].starts_with(s.as_bytes());
+    while i < text.len() {
+        let c = text.as_bytes()[i];
+        let line_comment = match syntax {
+            Syntax::CLike | Syntax::Markup => starts(i, "//"),
+            Syntax::Hash => c == b'#',
+            Syntax::Sql => starts(i, "--"),
+            Syntax::Prose => false,
+        };
+        let block = match syntax {
+            Syntax::CLike | Syntax::Sql => Some(("/*", "*/")),
+            Syntax::Markup if starts(i, "<!--") => Some(("<!--", "-->")),
+            Syntax::Markup => Some(("/*", "*/")),
+            _ => None,
+        };
+        if line_comment {
+            let end = text[i..].find('\n').map_or(text.len(), |e| i + e);
+            out.push_str(&text[i..end]);
+            out.push('\n');
+            i = end;
+        } else if let Some((open, close)) = block.filter(|(open, _)| starts(i, open)) {
+            let end = text[i + open.len()..]
+                .find(close)
+                .map_or(text.len(), |e| i + open.len() + e + close.len());
+            out.push_str(&text[i..end]);
+            out.push('\n');
+            i = end;
+        } else if let Some(quote) = quote_of(syntax, c) {
+            i = string_end(text, i + 1, quote);
+        } else {
+            i += 1;
+        }
+    }
+    Some(out)
+}
+
+fn quote_of(syntax: Syntax, c: u8) -> Option<u8> {
+    match (syntax, c) {
+        (Syntax::CLike | Syntax::Markup, b'"' | b'\'' | b'`') | (Syntax::Hash, b'"' | b'\'') | (Syntax::Sql, b'\'') => {
+            Some(c)
+        }
+        _ => None,
+    }
+}
+
+/// Where a string that opened before `from` ends: after its closing quote, or at the end of
+/// the line for `'` and `"` (only backtick strings run over lines).
+fn string_end(text: &str, from: usize, quote: u8) -> usize {
+    let bytes = text.as_bytes();
+    let mut i = from;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'\n' if quote != b'`' => return i,
+            b if b == quote => return i + 1,
+            _ => i += 1,
+        }
+    }
+    bytes.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(path: &str, text: &str, prefixes: &[&str]) -> Vec<String> {
+        let settings = Settings {
+            finding_prefixes: prefixes.iter().map(|p| (*p).to_owned()).collect(),
+            ..Settings::default()
+        };
+        let facts = extract_with(&[Source { path, text }], &settings);
+        facts.findings.into_iter().map(|f| f.id).collect()
+    }
+
+    #[test]
+    fn ids_in_comments_count_and_ids_in_strings_do_not() {
+        let ts = "// Fixes CVE-2024-3094 (xz) and GHSA-jfh8-c2jp-5v3q\nconst s = \"CVE-2023-0001 // not a comment\";\n\
+                  /* SEC-42: validate the redirect\n   see cve-2021-44228 */\nconst t = `GHSA-xxxx-2222-3333 ${x}`;\n";
+        assert_eq!(
+            found("src/auth/redirect.ts", ts, &["SEC-"]),
+            ["CVE-2024-3094", "GHSA-jfh8-c2jp-5v3q", "SEC-42", "CVE-2021-44228"]
+        );
+        let py = "API = 'https://x/#CVE-2020-0002'\n# Mitigates CVE-2022-22965 / SEC-7\n";
+        assert_eq!(found("app/views.py", py, &["SEC"]), ["CVE-2022-22965", "SEC-7"]);
+        let sql = "-- CVE-2019-9193\nSELECT '-- CVE-2018-1058';\n";
+        assert_eq!(found("db/fix.sql", sql, &[]), ["CVE-2019-9193"]);
+        assert_eq!(
+            found("SECURITY.md", "Tracked as CVE-2025-10001.", &[]),
+            ["CVE-2025-10001"]
+        );
+        assert!(found("data.json", "{\"id\": \"CVE-2024-3094\"}", &[]).is_empty());
+    }
+
+    #[test]
+    fn ids_need_word_boundaries_and_the_right_shape() {
+        let prefixes = vec!["SEC".to_owned()];
+        assert_eq!(
+            ids_in(
+                "XSEC-1 SEC-12a SEC-9 CVE-24-1 CVE-2024-123 GHSA-aaaa-bbbb-cccc SEC-9",
+                &prefixes
+            ),
+            ["SEC-9"]
+        );
+    }
+
+    #[test]
+    fn commit_messages_are_read_whole() {
+        let commits = vec![(
+            "0123456789abcdef0123".to_owned(),
+            "Bump lodash (CVE-2021-23337)\n\nRefs SEC-88".to_owned(),
+        )];
+        let settings = Settings {
+            finding_prefixes: vec!["SEC".into()],
+            ..Settings::default()
+        };
+        let facts = in_commits(&commits, &settings);
+        let got: Vec<(&str, &str)> = facts
+            .findings
+            .iter()
+            .map(|f| (f.id.as_str(), f.file.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("CVE-2021-23337", "commit 0123456789ab"),
+                ("SEC-88", "commit 0123456789ab")
+            ]
+        );
+    }
+}

@@ -1,0 +1,176 @@
+//! Extractors: each reads the sources it understands and returns [`Facts`]; the bridge
+//! merges them. Contract: every extractor module has
+//! `pub fn extract(sources: &[Source<'_>]) -> Facts`, ignores files it does not understand,
+//! never panics on any input, and records files it could not parse in `Facts::unparsed`.
+//! An extractor that needs baton's config also has `extract_with(sources, &Settings)`.
+//! Work done file by file goes through [`per_file`], which spreads it over the cores.
+
+pub mod code;
+pub mod dockerfile;
+pub mod dotenv;
+pub mod findings;
+pub mod migrations;
+pub mod pipelines;
+pub mod prisma;
+pub mod push;
+pub mod sql;
+pub mod syntax;
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::{Duration, Instant};
+
+use super::facts::Facts;
+
+/// One file to extract from: its path relative to the work tree's top (with `/`), and its text.
+#[derive(Debug, Clone, Copy)]
+pub struct Source<'a> {
+    pub path: &'a str,
+    pub text: &'a str,
+}
+
+impl Source<'_> {
+    /// The file's name: the path's last component.
+    pub fn file_name(&self) -> &str {
+        self.path.rsplit('/').next().unwrap_or(self.path)
+    }
+
+    /// The file's extension in lower case (`""` when it has none).
+    pub fn extension(&self) -> String {
+        match self.file_name().rsplit_once('.') {
+            Some((stem, ext)) if !stem.is_empty() => ext.to_ascii_lowercase(),
+            _ => String::new(),
+        }
+    }
+}
+
+/// What extractors may be configured with (the `bridge` section of baton's config).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Settings {
+    /// Prefixes of the team's own finding ids (`SEC` finds `SEC-123`), beside CVE and GHSA ids.
+    pub finding_prefixes: Vec<String>,
+    /// Package prefixes of the design system (`@acme/ui`), for the frontend extractor.
+    pub design_system: Vec<String>,
+}
+
+/// Runs every extractor over `sources` with the default settings.
+pub fn all(sources: &[Source<'_>]) -> Vec<Facts> {
+    all_with(sources, &Settings::default())
+}
+
+/// Runs every extractor over `sources` and returns what they found, in extractor order.
+pub fn all_with(sources: &[Source<'_>], settings: &Settings) -> Vec<Facts> {
+    all_timed(sources, settings)
+        .into_iter()
+        .map(|(_, facts, _)| facts)
+        .collect()
+}
+
+/// An extractor: `extract(sources)`.
+type Extract = fn(&[Source<'_>]) -> Facts;
+/// An extractor that reads the settings: `extract_with(sources, settings)`.
+type ExtractWith = fn(&[Source<'_>], &Settings) -> Facts;
+
+/// Runs every extractor over `sources`: its name, what it found and how long it took.
+pub fn all_timed(sources: &[Source<'_>], settings: &Settings) -> Vec<(&'static str, Facts, Duration)> {
+    let extractors: &[(&str, Extract)] = &[
+        ("sql", sql::extract),
+        ("prisma", prisma::extract),
+        ("migrations", migrations::extract),
+        ("pipelines", pipelines::extract),
+        ("dockerfile", dockerfile::extract),
+        ("dotenv", dotenv::extract),
+    ];
+    let configured: &[(&str, ExtractWith)] = &[("findings", findings::extract_with), ("code", code::extract_with)];
+    let timed = |name, run: &dyn Fn() -> Facts| {
+        let started = Instant::now();
+        let facts = run();
+        (name, facts, started.elapsed())
+    };
+    let plain = extractors
+        .iter()
+        .map(|(name, extract)| timed(*name, &|| extract(sources)));
+    plain
+        .chain(
+            configured
+                .iter()
+                .map(|(name, extract)| timed(*name, &|| extract(sources, settings))),
+        )
+        .collect()
+}
+
+/// Runs `extract_one` on every source, spread over the cores, and appends the results in
+/// source order. A file whose extraction panics is recorded in `unparsed`; the rest count.
+pub fn per_file<F>(sources: &[Source<'_>], extract_one: F) -> Facts
+where
+    F: Fn(&Source<'_>) -> Facts + Sync,
+{
+    let found = map_files(
+        sources,
+        |source| Some(extract_one(source)).filter(|facts| *facts != Facts::default()),
+        |source| {
+            Some(Facts {
+                unparsed: vec![format!("{}: the extractor failed on this file", source.path)],
+                ..Facts::default()
+            })
+        },
+    );
+    let mut facts = Facts::default();
+    for f in found {
+        facts.append(f);
+    }
+    facts
+}
+
+/// Runs `map_one` on every source, spread over the cores (the bridge's one pool,
+/// [`super::parallel::map`]), and returns what it gave in source order. A source on which
+/// `map_one` panics gives `failed(source)` instead.
+pub fn map_files<T, F, E>(sources: &[Source<'_>], map_one: F, failed: E) -> Vec<T>
+where
+    T: Send,
+    F: Fn(&Source<'_>) -> Option<T> + Sync,
+    E: Fn(&Source<'_>) -> Option<T> + Sync,
+{
+    let guarded =
+        |source: &Source<'_>| catch_unwind(AssertUnwindSafe(|| map_one(source))).unwrap_or_else(|_| failed(source));
+    super::parallel::map(sources, guarded).into_iter().flatten().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bridge::facts::Finding;
+
+    #[test]
+    fn per_file_keeps_source_order_and_survives_a_panicking_file() {
+        let names: Vec<String> = (0..200).map(|i| format!("f{i:03}.txt")).collect();
+        let sources: Vec<Source<'_>> = names.iter().map(|n| Source { path: n, text: "" }).collect();
+        let facts = per_file(&sources, |s| {
+            assert!(s.path != "f007.txt", "boom");
+            Facts {
+                findings: vec![Finding {
+                    id: s.path.to_owned(),
+                    file: s.path.to_owned(),
+                }],
+                ..Facts::default()
+            }
+        });
+        let ids: Vec<&str> = facts.findings.iter().map(|f| f.id.as_str()).collect();
+        let expected: Vec<&str> = names.iter().map(String::as_str).filter(|n| *n != "f007.txt").collect();
+        assert_eq!(ids, expected);
+        assert_eq!(facts.unparsed, ["f007.txt: the extractor failed on this file"]);
+    }
+
+    #[test]
+    fn file_names_and_extensions() {
+        let s = Source {
+            path: "db/Migrations/001_Init.SQL",
+            text: "",
+        };
+        assert_eq!((s.file_name(), s.extension().as_str()), ("001_Init.SQL", "sql"));
+        let dot = Source {
+            path: "app/.env",
+            text: "",
+        };
+        assert_eq!(dot.extension(), "");
+    }
+}

@@ -1,0 +1,323 @@
+//! CI pipelines read with serde_norway (YAML, anchors and `<<` merges applied): GitHub
+//! Actions (`.github/workflows/*.yml`), GitLab CI (`.gitlab-ci.yml` and its `.gitlab/ci/`
+//! includes) and Azure Pipelines (`azure-pipelines.yml`, `.azure-pipelines/`). For each: its
+//! name, its jobs, the variables its env blocks set, and the images it pushes (docker/
+//! build-push-action tags, Azure's Docker@2 task, `docker push` in scripts).
+
+use serde_norway::Value;
+
+use super::push::pushed_images;
+use super::{Source, per_file};
+use crate::bridge::facts::{EnvVar, Facts, Image, Pipeline};
+
+/// GitLab's top-level keys that are not jobs.
+const GITLAB_KEYWORDS: &[&str] = &[
+    "stages",
+    "variables",
+    "default",
+    "include",
+    "workflow",
+    "image",
+    "services",
+    "before_script",
+    "after_script",
+    "cache",
+    "spec",
+];
+
+/// Extracts pipelines, their variables and pushed images from the CI files among `sources`.
+pub fn extract(sources: &[Source<'_>]) -> Facts {
+    per_file(sources, |source| match kind_of(source.path) {
+        Some(kind) => pipeline(source, kind),
+        None => Facts::default(),
+    })
+}
+
+/// Which CI system a path belongs to, if any.
+pub fn kind_of(path: &str) -> Option<&'static str> {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let yaml = name.ends_with(".yml") || name.ends_with(".yaml");
+    let under = |dir: &str| path.starts_with(dir) || path.contains(&format!("/{dir}"));
+    if !yaml {
+        return None;
+    }
+    if under(".github/workflows/") {
+        Some("github-actions")
+    } else if name.ends_with(".gitlab-ci.yml") || name == ".gitlab-ci.yaml" || under(".gitlab/ci/") {
+        Some("gitlab-ci")
+    } else if name.starts_with("azure-pipelines")
+        || name.ends_with(".azure-pipelines.yml")
+        || under(".azure-pipelines/")
+        || under(".azuredevops/")
+    {
+        Some("azure-pipelines")
+    } else {
+        None
+    }
+}
+
+fn pipeline(source: &Source<'_>, kind: &str) -> Facts {
+    let mut facts = Facts::default();
+    let mut doc: Value = match serde_norway::from_str(source.text) {
+        Ok(doc) => doc,
+        Err(e) => {
+            facts.unparsed.push(format!("{}: not YAML ({e})", source.path));
+            return facts;
+        }
+    };
+    let _ = doc.apply_merge();
+    let mut found = Found::default();
+    let name = match kind {
+        "github-actions" => github(&doc, &mut found),
+        "gitlab-ci" => gitlab(&doc, &mut found),
+        _ => azure(&doc, &mut found),
+    };
+    let file = source.path.to_owned();
+    facts.pipelines.push(Pipeline {
+        kind: kind.into(),
+        name,
+        jobs: found.jobs,
+        file: file.clone(),
+    });
+    facts.env_vars = found
+        .env
+        .into_iter()
+        .map(|name| EnvVar {
+            name,
+            source: "pipeline".into(),
+            file: file.clone(),
+        })
+        .collect();
+    facts.images = found
+        .images
+        .into_iter()
+        .map(|name| Image {
+            name,
+            file: file.clone(),
+        })
+        .collect();
+    facts
+}
+
+/// What one pipeline file holds, each name once, in document order.
+#[derive(Default)]
+struct Found {
+    jobs: Vec<String>,
+    env: Vec<String>,
+    images: Vec<String>,
+    /// Literal values of Azure variables, to resolve `$(name)` in a repository.
+    values: Vec<(String, String)>,
+}
+
+impl Found {
+    fn env_keys(&mut self, block: Option<&Value>) {
+        for key in keys(block) {
+            push_once(&mut self.env, key);
+        }
+    }
+
+    fn script(&mut self, script: Option<&Value>) {
+        for image in pushed_images(&text_of(script)) {
+            push_once(&mut self.images, image);
+        }
+    }
+}
+
+fn github(doc: &Value, found: &mut Found) -> Option<String> {
+    found.env_keys(doc.get("env"));
+    for (id, job) in entries(doc.get("jobs")) {
+        found.jobs.push(id);
+        found.env_keys(job.get("env"));
+        let steps = sequence(job.get("steps"));
+        let metadata_images: Vec<String> = steps
+            .iter()
+            .filter(|s| uses(s, "docker/metadata-action"))
+            .flat_map(|s| list_of(s.get("with").and_then(|w| w.get("images"))))
+            .collect();
+        for step in steps {
+            found.env_keys(step.get("env"));
+            found.script(step.get("run"));
+            let with = step.get("with");
+            let push = with.and_then(|w| w.get("push"));
+            let pushes =
+                !matches!(push, None | Some(Value::Bool(false))) && push.and_then(Value::as_str) != Some("false");
+            if uses(step, "docker/build-push-action") && pushes {
+                let tags = list_of(with.and_then(|w| w.get("tags")));
+                let computed = tags.iter().any(|t| t.contains("${{"));
+                for image in if computed { metadata_images.clone() } else { tags } {
+                    push_once(&mut found.images, image);
+                }
+            }
+        }
+    }
+    doc.get("name").and_then(Value::as_str).map(str::to_owned)
+}
+
+fn gitlab(doc: &Value, found: &mut Found) -> Option<String> {
+    found.env_keys(doc.get("variables"));
+    for part in ["before_script", "after_script"] {
+        found.script(doc.get("default").and_then(|d| d.get(part)).or_else(|| doc.get(part)));
+    }
+    for (id, job) in entries(Some(doc)) {
+        if GITLAB_KEYWORDS.contains(&id.as_str()) || !job.is_mapping() {
+            continue;
+        }
+        if !id.starts_with('.') {
+            found.jobs.push(id);
+        }
+        found.env_keys(job.get("variables"));
+        for part in ["before_script", "script", "after_script"] {
+            found.script(job.get(part));
+        }
+    }
+    let workflow_name = doc.get("workflow").and_then(|w| w.get("name"));
+    workflow_name.and_then(Value::as_str).map(str::to_owned)
+}
+
+fn azure(doc: &Value, found: &mut Found) -> Option<String> {
+    azure_variables(doc.get("variables"), found);
+    let stages = sequence(doc.get("stages"));
+    let jobs: Vec<&Value> = if stages.is_empty() {
+        sequence(doc.get("jobs"))
+    } else {
+        stages
+            .iter()
+            .inspect(|stage| azure_variables(stage.get("variables"), found))
+            .flat_map(|stage| sequence(stage.get("jobs")))
+            .collect()
+    };
+    let mut steps: Vec<&Value> = sequence(doc.get("steps"));
+    for job in jobs {
+        if let Some(id) = ["job", "deployment"]
+            .iter()
+            .find_map(|k| job.get(*k).and_then(Value::as_str))
+        {
+            found.jobs.push(id.to_owned());
+        }
+        azure_variables(job.get("variables"), found);
+        steps.extend(sequence(job.get("steps")));
+        let deploy = job
+            .get("strategy")
+            .and_then(|s| s.get("runOnce"))
+            .and_then(|r| r.get("deploy"));
+        steps.extend(sequence(deploy.and_then(|d| d.get("steps"))));
+    }
+    for step in steps {
+        found.env_keys(step.get("env"));
+        for key in ["script", "bash", "pwsh", "powershell"] {
+            found.script(step.get(key));
+        }
+        let task = step.get("task").and_then(Value::as_str).unwrap_or("");
+        let inputs = step.get("inputs");
+        let command = inputs
+            .and_then(|i| i.get("command"))
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        if task.starts_with("Docker@") && matches!(command, "push" | "buildAndPush") {
+            let repository = inputs.and_then(|i| i.get("repository")).and_then(Value::as_str);
+            let tags = list_of(inputs.and_then(|i| i.get("tags")));
+            if let Some(repository) = repository.map(|r| resolve(r, &found.values)) {
+                if tags.is_empty() {
+                    push_once(&mut found.images, repository.to_owned());
+                }
+                for tag in &tags {
+                    push_once(&mut found.images, format!("{repository}:{tag}"));
+                }
+            }
+        }
+    }
+    doc.get("name").and_then(Value::as_str).map(str::to_owned)
+}
+
+/// Azure's variables: a mapping, or a list of `{name, value}` (groups and templates skipped).
+fn azure_variables(block: Option<&Value>, found: &mut Found) {
+    let pairs: Vec<(String, Option<&Value>)> = match block {
+        Some(Value::Sequence(items)) => items
+            .iter()
+            .filter_map(|i| Some((i.get("name")?.as_str()?.to_owned(), i.get("value"))))
+            .collect(),
+        other => entries(other).into_iter().map(|(k, v)| (k, Some(v))).collect(),
+    };
+    for (name, value) in pairs {
+        if let Some(value) = value.and_then(Value::as_str) {
+            found.values.push((name.clone(), value.to_owned()));
+        }
+        push_once(&mut found.env, name);
+    }
+}
+
+/// `$(name)` replaced by the variable's literal value, when the file gives one.
+fn resolve(text: &str, values: &[(String, String)]) -> String {
+    let mut out = text.to_owned();
+    for (name, value) in values {
+        out = out.replace(&format!("$({name})"), value);
+    }
+    out
+}
+
+fn uses(step: &Value, action: &str) -> bool {
+    step.get("uses")
+        .and_then(Value::as_str)
+        .is_some_and(|u| u.starts_with(action))
+}
+
+/// Key/value pairs of a mapping (string keys only), in order.
+fn entries(value: Option<&Value>) -> Vec<(String, &Value)> {
+    let Some(Value::Mapping(map)) = value.map(untagged) else {
+        return Vec::new();
+    };
+    map.iter()
+        .filter_map(|(k, v)| Some((k.as_str()?.to_owned(), untagged(v))))
+        .collect()
+}
+
+fn keys(value: Option<&Value>) -> Vec<String> {
+    entries(value).into_iter().map(|(k, _)| k).collect()
+}
+
+fn sequence(value: Option<&Value>) -> Vec<&Value> {
+    match value.map(untagged) {
+        Some(Value::Sequence(items)) => items.iter().map(untagged).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// A list written as a YAML sequence, or as a string with one item per line or comma.
+fn list_of(value: Option<&Value>) -> Vec<String> {
+    let items: Vec<String> = match value.map(untagged) {
+        Some(Value::String(s)) => s.split([',', '\n']).map(str::to_owned).collect(),
+        Some(Value::Sequence(items)) => items.iter().filter_map(|i| i.as_str().map(str::to_owned)).collect(),
+        _ => Vec::new(),
+    };
+    items
+        .into_iter()
+        .map(|i| i.trim().to_owned())
+        .filter(|i| !i.is_empty())
+        .collect()
+}
+
+/// A script: a string, or a list of strings (nested lists flattened), as lines.
+fn text_of(value: Option<&Value>) -> String {
+    match value.map(untagged) {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Sequence(items)) => items.iter().map(|i| text_of(Some(i))).collect::<Vec<_>>().join("\n"),
+        _ => String::new(),
+    }
+}
+
+/// The value under a YAML tag (`!reference [...]`), or the value itself.
+fn untagged(value: &Value) -> &Value {
+    match value {
+        Value::Tagged(tagged) => &tagged.value,
+        other => other,
+    }
+}
+
+fn push_once(list: &mut Vec<String>, item: String) {
+    if !list.contains(&item) {
+        list.push(item);
+    }
+}
+
+#[cfg(test)]
+mod tests;

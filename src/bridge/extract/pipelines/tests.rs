@@ -1,0 +1,184 @@
+//! The pipeline reader on files written the way each CI system's users write them.
+
+use super::*;
+
+fn run(path: &str, text: &str) -> Facts {
+    extract(&[Source { path, text }])
+}
+
+fn env(facts: &Facts) -> Vec<&str> {
+    facts.env_vars.iter().map(|e| e.name.as_str()).collect()
+}
+
+fn images(facts: &Facts) -> Vec<&str> {
+    facts.images.iter().map(|i| i.name.as_str()).collect()
+}
+
+#[test]
+fn github_actions_jobs_env_and_build_push_tags() {
+    let yaml = r#"
+name: Release
+on:
+  push:
+    branches: [main]
+env:
+  REGISTRY: ghcr.io
+  IMAGE_NAME: ${{ github.repository }}
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    env:
+      DATABASE_URL: postgres://postgres@localhost/test
+    steps:
+      - uses: actions/checkout@v4
+      - run: npm ci && npm test
+        env:
+          NODE_ENV: test
+  publish:
+    needs: test
+    runs-on: ubuntu-latest
+    steps:
+      - id: meta
+        uses: docker/metadata-action@v5
+        with:
+          images: |
+            ghcr.io/acme/api
+      - uses: docker/build-push-action@v6
+        with:
+          push: ${{ github.event_name != 'pull_request' }}
+          tags: ${{ steps.meta.outputs.tags }}
+      - uses: docker/build-push-action@v6
+        with:
+          push: false
+          tags: acme/api:local
+      - run: |
+          docker tag acme/worker ghcr.io/acme/worker:${{ github.sha }}
+          docker push ghcr.io/acme/worker:${{ github.sha }}
+"#;
+    let facts = run(".github/workflows/release.yml", yaml);
+    assert!(facts.unparsed.is_empty(), "{:?}", facts.unparsed);
+    let p = &facts.pipelines[0];
+    assert_eq!(
+        (p.kind.as_str(), p.name.as_deref()),
+        ("github-actions", Some("Release"))
+    );
+    assert_eq!(p.jobs, ["test", "publish"]);
+    assert_eq!(env(&facts), ["REGISTRY", "IMAGE_NAME", "DATABASE_URL", "NODE_ENV"]);
+    assert_eq!(
+        images(&facts),
+        ["ghcr.io/acme/api", "ghcr.io/acme/worker:${{ github.sha }}"]
+    );
+}
+
+#[test]
+fn gitlab_jobs_skip_keywords_and_hidden_templates_and_follow_anchors() {
+    let yaml = r#"
+workflow:
+  name: "Pipeline for $CI_COMMIT_REF_NAME"
+stages: [build, deploy]
+variables:
+  DOCKER_DRIVER: overlay2
+  APP_ENV:
+    value: staging
+    description: where to deploy
+.docker: &docker
+  image: docker:27
+  services: [docker:27-dind]
+  before_script:
+    - docker login -u "$CI_REGISTRY_USER" -p "$CI_REGISTRY_PASSWORD" $CI_REGISTRY
+build-image:
+  <<: *docker
+  stage: build
+  variables:
+    IMAGE_TAG: $CI_REGISTRY_IMAGE:$CI_COMMIT_SHORT_SHA
+  script:
+    - docker build -t "$IMAGE_TAG" .
+    - docker push "$IMAGE_TAG"
+    - !reference [.docker, before_script]
+deploy:
+  stage: deploy
+  script: ./deploy.sh
+"#;
+    let facts = run(".gitlab-ci.yml", yaml);
+    assert!(facts.unparsed.is_empty(), "{:?}", facts.unparsed);
+    let p = &facts.pipelines[0];
+    assert_eq!(p.name.as_deref(), Some("Pipeline for $CI_COMMIT_REF_NAME"));
+    assert_eq!(p.jobs, ["build-image", "deploy"]);
+    assert_eq!(env(&facts), ["DOCKER_DRIVER", "APP_ENV", "IMAGE_TAG"]);
+    assert_eq!(images(&facts), ["$IMAGE_TAG"]);
+}
+
+#[test]
+fn azure_stages_jobs_variable_lists_and_docker_task() {
+    let yaml = r#"
+name: $(Date:yyyyMMdd)$(Rev:r)
+trigger: [main]
+variables:
+  - name: buildConfiguration
+    value: Release
+  - name: team
+    value: acme
+  - group: shared-secrets
+stages:
+  - stage: Build
+    variables:
+      dockerRegistryServiceConnection: acr-conn
+    jobs:
+      - job: compile
+        steps:
+          - script: dotnet build --configuration $(buildConfiguration)
+            env:
+              DOTNET_CLI_TELEMETRY_OPTOUT: 1
+          - task: Docker@2
+            inputs:
+              command: buildAndPush
+              repository: $(team)/orders-api
+              containerRegistry: $(dockerRegistryServiceConnection)
+              tags: |
+                $(Build.BuildId)
+                latest
+  - stage: Deploy
+    jobs:
+      - deployment: release
+        environment: prod
+        strategy:
+          runOnce:
+            deploy:
+              steps:
+                - bash: docker push acme.azurecr.io/orders-worker:$(Build.BuildId)
+"#;
+    let facts = run("azure-pipelines.yml", yaml);
+    assert!(facts.unparsed.is_empty(), "{:?}", facts.unparsed);
+    let p = &facts.pipelines[0];
+    assert_eq!(p.jobs, ["compile", "release"]);
+    assert_eq!(
+        env(&facts),
+        [
+            "buildConfiguration",
+            "team",
+            "dockerRegistryServiceConnection",
+            "DOTNET_CLI_TELEMETRY_OPTOUT"
+        ]
+    );
+    assert_eq!(
+        images(&facts),
+        [
+            "acme/orders-api:$(Build.BuildId)",
+            "acme/orders-api:latest",
+            "acme.azurecr.io/orders-worker:$(Build.BuildId)"
+        ]
+    );
+}
+
+#[test]
+fn broken_yaml_is_recorded_and_other_yaml_is_ignored() {
+    let facts = run(".github/workflows/ci.yml", "jobs:\n  test:\n    steps: [\n");
+    assert!(facts.pipelines.is_empty());
+    assert!(
+        facts.unparsed[0].starts_with(".github/workflows/ci.yml: not YAML"),
+        "{:?}",
+        facts.unparsed
+    );
+    assert_eq!(run("config/app.yml", "jobs: {a: {}}"), Facts::default());
+    assert_eq!(kind_of("services/api/.gitlab/ci/deploy.yml"), Some("gitlab-ci"));
+}

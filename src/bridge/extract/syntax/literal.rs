@@ -1,0 +1,306 @@
+//! Reading string values out of the tree: plain strings in every language, template literals,
+//! f-strings and `+` concatenations with the file's own string constants substituted, and
+//! the file's top-level string constants themselves.
+
+use std::collections::HashMap;
+
+use tree_sitter::Node;
+
+use super::{Fields, Lang, ParsedFile, named_children};
+
+/// How deep a concatenation (`A + "/x" + B`) is followed before the rest is kept as written.
+const MAX_CONCAT_DEPTH: usize = 16;
+
+/// The value of a string literal with no substitution in it (any of the five languages).
+pub fn string(file: &ParsedFile<'_>, node: Node<'_>) -> Option<String> {
+    let mut out = String::new();
+    for part in parts(file, node)? {
+        match part {
+            Part::Text(text) => out.push_str(&text),
+            Part::Expr(_) => return None,
+        }
+    }
+    Some(out)
+}
+
+/// A piece of a string: literal text or a substituted expression.
+enum Part<'t> {
+    Text(String),
+    Expr(Node<'t>),
+}
+
+/// The pieces of a string, template literal or f-string; `None` if `node` is no string.
+fn parts<'t>(file: &ParsedFile<'_>, node: Node<'t>) -> Option<Vec<Part<'t>>> {
+    let mut out = Vec::new();
+    match node.kind() {
+        // JavaScript/TypeScript
+        "string" if file.lang.is_script() => {
+            for child in named_children(node) {
+                push_text(file, child, &mut out);
+            }
+        }
+        "template_string" => {
+            for child in named_children(node) {
+                match child.kind() {
+                    "template_substitution" => out.push(Part::Expr(child.named_child(0)?)),
+                    _ => push_text(file, child, &mut out),
+                }
+            }
+        }
+        // Python (f-strings included; byte strings are no paths)
+        "string" if file.lang == Lang::Python => {
+            let prefix = node.child(0).map(|start| file.text(start)).unwrap_or("");
+            if prefix.contains(['b', 'B']) {
+                return None;
+            }
+            let raw = prefix.contains(['r', 'R']);
+            for child in named_children(node) {
+                match child.kind() {
+                    "interpolation" => out.push(Part::Expr(child.field("expression")?)),
+                    "string_content" => out.push(Part::Text(file.text(child).to_owned())),
+                    "escape_sequence" if raw => out.push(Part::Text(file.text(child).to_owned())),
+                    "escape_sequence" => out.push(Part::Text(unescape(file.text(child)))),
+                    "escape_interpolation" => out.push(Part::Text(file.text(child)[..1].to_owned())),
+                    _ => {}
+                }
+            }
+        }
+        "concatenated_string" => {
+            for child in named_children(node) {
+                out.extend(parts(file, child)?);
+            }
+        }
+        // Rust
+        "string_literal" | "raw_string_literal" => {
+            for child in named_children(node) {
+                push_text(file, child, &mut out);
+            }
+        }
+        _ => return None,
+    }
+    Some(out)
+}
+
+fn push_text(file: &ParsedFile<'_>, child: Node<'_>, out: &mut Vec<Part<'_>>) {
+    match child.kind() {
+        "string_fragment" | "string_content" => out.push(Part::Text(file.text(child).to_owned())),
+        "escape_sequence" => out.push(Part::Text(unescape(file.text(child)))),
+        _ => {}
+    }
+}
+
+/// The character an escape sequence stands for; unknown escapes keep their text.
+fn unescape(escape: &str) -> String {
+    match escape {
+        "\\n" => "\n".into(),
+        "\\t" => "\t".into(),
+        "\\r" => "\r".into(),
+        "\\0" => "\0".into(),
+        _ if escape.len() == 2 && escape.starts_with('\\') => escape[1..].into(),
+        _ => escape.into(),
+    }
+}
+
+/// A file's top-level string constants (`const API = '/api'`, `PREFIX = "/v1"`,
+/// `const BASE: &str = "/api";`), used to fill in template literals and concatenations.
+#[derive(Debug, Default, Clone)]
+pub struct Constants(HashMap<String, String>);
+
+impl Constants {
+    /// Reads the top-level string constants of `file`.
+    pub fn of(file: &ParsedFile<'_>) -> Constants {
+        let mut constants = Constants::default();
+        for statement in named_children(file.root()) {
+            if statement.has_error() {
+                continue;
+            }
+            let statement = match statement.kind() {
+                "export_statement" => match statement.field("declaration") {
+                    Some(declaration) => declaration,
+                    None => continue,
+                },
+                "expression_statement" if file.lang == Lang::Python => match statement.named_child(0) {
+                    Some(inner) => inner,
+                    None => continue,
+                },
+                _ => statement,
+            };
+            match statement.kind() {
+                "lexical_declaration" | "variable_declaration" => {
+                    for declarator in named_children(statement) {
+                        constants.bind(file, declarator, "name", "value");
+                    }
+                }
+                "assignment" => constants.bind(file, statement, "left", "right"),
+                "const_item" | "static_item" => constants.bind(file, statement, "name", "value"),
+                _ => {}
+            }
+        }
+        constants
+    }
+
+    fn bind(&mut self, file: &ParsedFile<'_>, node: Node<'_>, name: &'static str, value: &'static str) {
+        let (Some(name), Some(value)) = (node.field(name), node.field(value)) else {
+            return;
+        };
+        // Only what can hold a string is worth rendering.
+        let stringish = matches!(
+            unwrap_parens(value).kind(),
+            "string"
+                | "template_string"
+                | "concatenated_string"
+                | "string_literal"
+                | "raw_string_literal"
+                | "binary_expression"
+                | "binary_operator"
+                | "identifier"
+        );
+        if name.kind() != "identifier" || !stringish {
+            return;
+        }
+        if let Some(text) = self.resolve(file, value) {
+            self.0.insert(file.text(name).to_owned(), text);
+        }
+    }
+
+    /// The value of a named constant.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0.get(name).map(String::as_str)
+    }
+
+    /// A string expression with every piece resolved: literals, template literals, f-strings,
+    /// `+` concatenations and names of this file's constants. `None` if any piece is unknown.
+    pub fn resolve(&self, file: &ParsedFile<'_>, node: Node<'_>) -> Option<String> {
+        let mut out = String::new();
+        self.resolve_into(file, node, 0, &mut out).then_some(out)
+    }
+
+    /// Appends the value of `node` to `out`; false (and `out` half-written) at the first unknown piece.
+    fn resolve_into(&self, file: &ParsedFile<'_>, node: Node<'_>, depth: usize, out: &mut String) -> bool {
+        let node = unwrap_parens(node);
+        if let Some(pieces) = parts(file, node) {
+            return pieces.into_iter().all(|piece| match piece {
+                Part::Text(text) => {
+                    out.push_str(&text);
+                    true
+                }
+                Part::Expr(expr) => depth < MAX_CONCAT_DEPTH && self.resolve_into(file, expr, depth + 1, out),
+            });
+        }
+        match node.kind() {
+            "identifier" => match self.get(file.text(node)) {
+                Some(value) => {
+                    out.push_str(value);
+                    true
+                }
+                None => false,
+            },
+            "binary_expression" | "binary_operator" if depth < MAX_CONCAT_DEPTH => {
+                let (Some(left), Some(right), Some("+")) = (
+                    node.field("left"),
+                    node.field("right"),
+                    file.field_text(node, "operator"),
+                ) else {
+                    return false;
+                };
+                self.resolve_into(file, left, depth + 1, out) && self.resolve_into(file, right, depth + 1, out)
+            }
+            _ => false,
+        }
+    }
+
+    /// Like [`Constants::resolve`], but a piece that cannot be resolved is kept as written
+    /// (`${config.prefix}` or `{settings.API_V1_STR}`); `None` if `node` is no string at all.
+    pub fn render_path(&self, file: &ParsedFile<'_>, node: Node<'_>) -> Option<String> {
+        let text = self.render(file, node, 0);
+        text.stringish.then_some(text.value)
+    }
+
+    fn render(&self, file: &ParsedFile<'_>, node: Node<'_>, depth: usize) -> Rendered {
+        let node = unwrap_parens(node);
+        if let Some(pieces) = parts(file, node) {
+            let mut out = Rendered {
+                stringish: true,
+                ..Rendered::default()
+            };
+            for piece in pieces {
+                match piece {
+                    Part::Text(text) => out.value.push_str(&text),
+                    Part::Expr(expr) => out.push(self.render(file, expr, depth + 1)),
+                }
+            }
+            return out;
+        }
+        match node.kind() {
+            "identifier" => match self.get(file.text(node)) {
+                Some(value) => Rendered {
+                    value: value.to_owned(),
+                    stringish: true,
+                    unresolved: false,
+                },
+                None => Rendered::unknown(file, node),
+            },
+            "binary_expression" | "binary_operator" if depth < MAX_CONCAT_DEPTH => {
+                let operator = node.field("operator").map(|op| file.text(op));
+                let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
+                    return Rendered::unknown(file, node);
+                };
+                if operator != Some("+") {
+                    return Rendered::unknown(file, node);
+                }
+                let mut out = self.render(file, left, depth + 1);
+                let right_side = self.render(file, right, depth + 1);
+                out.stringish |= right_side.stringish;
+                out.push(right_side);
+                out
+            }
+            _ => Rendered::unknown(file, node),
+        }
+    }
+}
+
+/// A string being put together: its text so far, whether any piece was unknown, and whether
+/// any piece was a string at all (a bare unknown name is no path).
+#[derive(Default)]
+struct Rendered {
+    value: String,
+    unresolved: bool,
+    stringish: bool,
+}
+
+impl Rendered {
+    fn unknown(file: &ParsedFile<'_>, node: Node<'_>) -> Rendered {
+        let text = file.text(node);
+        let value = if file.lang == Lang::Python {
+            format!("{{{text}}}")
+        } else {
+            format!("${{{text}}}")
+        };
+        Rendered {
+            value,
+            unresolved: true,
+            stringish: false,
+        }
+    }
+
+    fn push(&mut self, piece: Rendered) {
+        self.value.push_str(&piece.value);
+        self.unresolved |= piece.unresolved;
+    }
+}
+
+/// `(x)` → `x`, also for TypeScript's `x as const`.
+pub fn unwrap_parens(mut node: Node<'_>) -> Node<'_> {
+    for _ in 0..8 {
+        match node.kind() {
+            "parenthesized_expression" | "as_expression" | "satisfies_expression" | "non_null_expression" => {
+                match node.named_child(0) {
+                    Some(inner) => node = inner,
+                    None => break,
+                }
+            }
+            _ => break,
+        }
+    }
+    node
+}

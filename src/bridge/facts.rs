@@ -1,0 +1,299 @@
+//! What the bridge extracts from an agent's files: the concrete names the next agent needs
+//! (tables and columns, endpoints, components, routes, state, env vars, pipeline stages,
+//! findings). Every extractor returns a [`Facts`]; the bridge merges them and renders
+//! `structured` and `contextForNext` from the merged value. Every name carries the file
+//! (relative to the work tree's top) it came from.
+
+use serde::{Deserialize, Serialize};
+
+/// Everything extracted from one run's files. Lists are kept in a stable order (file, then
+/// position in the file) and de-duplicated by the merge.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Facts {
+    // db
+    pub tables: Vec<Table>,
+    pub indexes: Vec<Index>,
+    /// Enumerated types (`CREATE TYPE … AS ENUM`, Prisma `enum`): the values a column may hold.
+    pub enums: Vec<EnumType>,
+    pub migrations: Vec<String>,
+    // backend
+    pub endpoints: Vec<Endpoint>,
+    pub shapes: Vec<Shape>,
+    pub services: Vec<Service>,
+    pub env_vars: Vec<EnvVar>,
+    // frontend
+    pub components: Vec<Component>,
+    pub routes: Vec<Route>,
+    pub state: Vec<StateStore>,
+    pub design_system: Vec<DesignImport>,
+    // devops
+    pub pipelines: Vec<Pipeline>,
+    pub docker_stages: Vec<DockerStage>,
+    pub images: Vec<Image>,
+    // security
+    pub findings: Vec<Finding>,
+    pub guards: Vec<Guard>,
+    /// Files (or statements, as `file: what`) a parser could not read; the rest still counts.
+    pub unparsed: Vec<String>,
+}
+
+impl Facts {
+    /// Moves every list of `other` onto the end of this one's (no de-duplication: see
+    /// `bridge::merge`).
+    pub fn append(&mut self, mut other: Facts) {
+        self.tables.append(&mut other.tables);
+        self.indexes.append(&mut other.indexes);
+        self.enums.append(&mut other.enums);
+        self.migrations.append(&mut other.migrations);
+        self.endpoints.append(&mut other.endpoints);
+        self.shapes.append(&mut other.shapes);
+        self.services.append(&mut other.services);
+        self.env_vars.append(&mut other.env_vars);
+        self.components.append(&mut other.components);
+        self.routes.append(&mut other.routes);
+        self.state.append(&mut other.state);
+        self.design_system.append(&mut other.design_system);
+        self.pipelines.append(&mut other.pipelines);
+        self.docker_stages.append(&mut other.docker_stages);
+        self.images.append(&mut other.images);
+        self.findings.append(&mut other.findings);
+        self.guards.append(&mut other.guards);
+        self.unparsed.append(&mut other.unparsed);
+    }
+
+    /// True when no name was extracted (statements that could not be parsed do not count).
+    pub fn is_empty(&self) -> bool {
+        self.tables.is_empty()
+            && self.indexes.is_empty()
+            && self.enums.is_empty()
+            && self.migrations.is_empty()
+            && self.endpoints.is_empty()
+            && self.shapes.is_empty()
+            && self.services.is_empty()
+            && self.env_vars.is_empty()
+            && self.components.is_empty()
+            && self.routes.is_empty()
+            && self.state.is_empty()
+            && self.design_system.is_empty()
+            && self.pipelines.is_empty()
+            && self.docker_stages.is_empty()
+            && self.images.is_empty()
+            && self.findings.is_empty()
+            && self.guards.is_empty()
+    }
+}
+
+/// A table (SQL DDL or an ORM model) with its columns and keys.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Table {
+    /// Unquoted name; `schema` holds the qualifier (`billing.invoices` → schema `billing`).
+    pub name: String,
+    pub schema: Option<String>,
+    /// The ORM's model name when it differs from the table's (`@@map`, `@Entity('users')`).
+    pub model: Option<String>,
+    pub columns: Vec<Column>,
+    pub primary_key: Vec<String>,
+    pub foreign_keys: Vec<ForeignKey>,
+    /// `create`, `alter` (columns added by ALTER TABLE) or `model` (ORM).
+    pub origin: String,
+    /// Framework for ORM models (`prisma`, `typeorm`, `sqlalchemy`, `django`, `diesel`, `seaorm`).
+    pub framework: Option<String>,
+    pub file: String,
+}
+
+/// One column: its name and type as written (`varchar(255)`, `String`, `models.CharField`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Column {
+    pub name: String,
+    /// The ORM's field name when it differs from the column's (`@map`, `db_column`).
+    pub field: Option<String>,
+    pub data_type: Option<String>,
+    pub nullable: Option<bool>,
+    pub primary_key: bool,
+    pub unique: bool,
+}
+
+/// `columns` reference `table(referenced)`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ForeignKey {
+    pub columns: Vec<String>,
+    pub references_table: String,
+    pub references_columns: Vec<String>,
+}
+
+/// `CREATE [UNIQUE] INDEX name ON table (columns)` or an ORM index.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Index {
+    pub name: Option<String>,
+    pub table: String,
+    pub columns: Vec<String>,
+    pub unique: bool,
+    pub file: String,
+}
+
+/// An enumerated type and its values, in declaration order.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct EnumType {
+    /// Unquoted name; `schema` holds the qualifier.
+    pub name: String,
+    pub schema: Option<String>,
+    pub values: Vec<String>,
+    /// `sql` or the ORM (`prisma`, …).
+    pub framework: String,
+    pub file: String,
+}
+
+/// An HTTP endpoint with its full path (mount prefixes applied).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Endpoint {
+    /// Upper case: `GET`, `POST`, …; `ALL` or `ANY` where the framework says so.
+    pub method: String,
+    /// Full path as the client calls it: `/api/users/:id`.
+    pub path: String,
+    pub handler: Option<String>,
+    /// Names of request/response shapes (see [`Shape`]) when the code names them.
+    pub request: Option<String>,
+    pub response: Option<String>,
+    /// `express`, `koa`, `fastify`, `nestjs`, `fastapi`, `flask`, `axum`, `actix`.
+    pub framework: String,
+    pub file: String,
+}
+
+/// A request/response or validation shape: DTO class, Pydantic model, zod schema.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Shape {
+    pub name: String,
+    /// `dto`, `pydantic`, `zod`, `interface`, …
+    pub kind: String,
+    pub fields: Vec<Field>,
+    pub file: String,
+}
+
+/// A field of a shape.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Field {
+    pub name: String,
+    pub data_type: Option<String>,
+    pub optional: bool,
+}
+
+/// An exported service class and its public methods.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Service {
+    pub name: String,
+    pub methods: Vec<String>,
+    pub file: String,
+}
+
+/// An environment variable the code reads or a config file declares.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct EnvVar {
+    pub name: String,
+    /// `process.env`, `os.environ`, `getenv`, `std::env::var`, `.env.example`, `pipeline`, …
+    pub source: String,
+    pub file: String,
+}
+
+/// An exported UI component.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Component {
+    pub name: String,
+    /// `function`, `arrow`, `class`, `default`, `re-export`.
+    pub kind: String,
+    pub file: String,
+}
+
+/// A client-side route.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Route {
+    pub path: String,
+    pub component: Option<String>,
+    /// `react-router`, `nextjs`, `remix`.
+    pub framework: String,
+    pub file: String,
+}
+
+/// A piece of client state: a Redux slice, a Zustand store, a React context.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct StateStore {
+    pub name: String,
+    /// `redux-slice`, `redux-store`, `rtk-query`, `zustand`, `react-context`.
+    pub kind: String,
+    /// Actions of a slice, keys of a store, endpoints of an API, keys of a context's value.
+    pub keys: Vec<String>,
+    /// A context's provider component (the one rendering `<XContext.Provider>`).
+    pub provider: Option<String>,
+    /// A context's hook (the `use…` function calling `useContext(XContext)`).
+    pub hook: Option<String>,
+    pub file: String,
+}
+
+/// Names imported from the configured design-system package.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct DesignImport {
+    pub package: String,
+    pub names: Vec<String>,
+    pub file: String,
+}
+
+/// A CI pipeline file and its jobs.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Pipeline {
+    /// `github-actions`, `gitlab-ci`, `azure-pipelines`.
+    pub kind: String,
+    pub name: Option<String>,
+    pub jobs: Vec<String>,
+    pub file: String,
+}
+
+/// A Dockerfile build stage (`FROM image AS name`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct DockerStage {
+    pub name: Option<String>,
+    pub base: String,
+    pub file: String,
+}
+
+/// An image a pipeline or compose file pushes or tags.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Image {
+    pub name: String,
+    pub file: String,
+}
+
+/// A security finding referenced by the run (CVE-…, GHSA-…, a configured pattern).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Finding {
+    pub id: String,
+    /// Where it was referenced: a file path, or `commit <hash>`.
+    pub file: String,
+}
+
+/// Auth middleware, a guard or a validation schema the run added.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Guard {
+    pub name: String,
+    /// `middleware`, `guard`, `decorator`, `validation`.
+    pub kind: String,
+    pub file: String,
+}

@@ -1,0 +1,149 @@
+//! The handoff: `{agent, summary, artifacts[], contextForNext, structured}`, the field names
+//! of BMAD's story-context bridge, plus where it came from (domain, ticket, run, files read
+//! and skipped). Artifacts are the files the agent changed, each with the names it holds.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use super::facts::Facts;
+use super::read::ReadStats;
+use super::ticket::Ticket;
+
+/// What one finished agent hands to the next.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Handoff {
+    pub agent: String,
+    pub summary: String,
+    pub artifacts: Vec<Artifact>,
+    /// What the next agent should know, naming concrete things; bounded in length.
+    pub context_for_next: String,
+    /// Everything extracted, for programs.
+    pub structured: Facts,
+    pub domain: Option<String>,
+    pub ticket: Option<Ticket>,
+    /// The ledger run the files came from.
+    pub run_id: Option<String>,
+    pub files: ReadStats,
+    /// RFC 3339 UTC.
+    pub created_at: String,
+    /// Set when `structured` and `artifacts` were cut to fit the ledger.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
+}
+
+impl Handoff {
+    /// True when nothing was extracted and the summary is the agent's own message.
+    pub fn is_unstructured(&self) -> bool {
+        self.summary.starts_with(super::render::UNSTRUCTURED)
+    }
+}
+
+/// A file the agent wrote or changed, with what it holds.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Artifact {
+    pub path: String,
+    /// `migration`, `schema`, `api`, `ui`, `pipeline`, `dockerfile`, `env`, `security`,
+    /// `file` (read, nothing named), `deleted` or `skipped`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The names extracted from it, in order.
+    pub names: Vec<String>,
+}
+
+/// One artifact per path of `paths` (sorted): the names each file holds and its kind.
+pub fn artifacts(paths: &[String], read: &BTreeSet<&str>, facts: &Facts, top: &std::path::Path) -> Vec<Artifact> {
+    let mut names: BTreeMap<&str, (Vec<String>, &'static str)> = BTreeMap::new();
+    let mut add = |file: &'_ str, name: String, kind: &'static str| {
+        let key = paths.get(paths.binary_search_by(|p| p.as_str().cmp(file)).ok()?)?;
+        let entry = names.entry(key.as_str()).or_insert_with(|| (Vec::new(), kind));
+        if !entry.0.contains(&name) {
+            entry.0.push(name);
+        }
+        Some(())
+    };
+    for t in &facts.tables {
+        add(&t.file, qualified(&t.schema, &t.name), "schema");
+    }
+    for e in &facts.enums {
+        add(&e.file, qualified(&e.schema, &e.name), "schema");
+    }
+    for i in &facts.indexes {
+        add(
+            &i.file,
+            i.name.clone().unwrap_or_else(|| format!("index on {}", i.table)),
+            "schema",
+        );
+    }
+    for e in &facts.endpoints {
+        add(&e.file, format!("{} {}", e.method, e.path), "api");
+    }
+    for s in &facts.shapes {
+        add(&s.file, s.name.clone(), "api");
+    }
+    for s in &facts.services {
+        add(&s.file, s.name.clone(), "api");
+    }
+    for c in &facts.components {
+        add(&c.file, c.name.clone(), "ui");
+    }
+    for r in &facts.routes {
+        add(&r.file, r.path.clone(), "ui");
+    }
+    for s in &facts.state {
+        add(&s.file, s.name.clone(), "ui");
+    }
+    for p in &facts.pipelines {
+        for job in &p.jobs {
+            add(&p.file, job.clone(), "pipeline");
+        }
+    }
+    for d in &facts.docker_stages {
+        add(&d.file, d.name.clone().unwrap_or_else(|| d.base.clone()), "dockerfile");
+    }
+    for i in &facts.images {
+        add(&i.file, i.name.clone(), "pipeline");
+    }
+    for e in &facts.env_vars {
+        add(&e.file, e.name.clone(), "env");
+    }
+    for g in &facts.guards {
+        add(&g.file, g.name.clone(), "security");
+    }
+    for f in facts.findings.iter().filter(|f| !f.file.starts_with("commit ")) {
+        add(&f.file, f.id.clone(), "security");
+    }
+    let migrations: BTreeSet<&str> = facts.migrations.iter().map(String::as_str).collect();
+    paths
+        .iter()
+        .map(|path| {
+            let (found, kind) = names.remove(path.as_str()).unwrap_or_default();
+            let kind = if migrations.contains(path.as_str()) {
+                "migration"
+            } else if !found.is_empty() {
+                kind
+            } else if read.contains(path.as_str()) {
+                "file"
+            } else if !top.join(path).exists() {
+                "deleted"
+            } else {
+                "skipped"
+            };
+            Artifact {
+                path: path.clone(),
+                kind: kind.into(),
+                names: found,
+            }
+        })
+        .collect()
+}
+
+/// `schema.name`, or `name`.
+pub fn qualified(schema: &Option<String>, name: &str) -> String {
+    match schema {
+        Some(s) => format!("{s}.{name}"),
+        None => name.to_owned(),
+    }
+}

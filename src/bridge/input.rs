@@ -1,0 +1,285 @@
+//! Which agent and which files the bridge reads. The agent is a ledger run (an id, a unique
+//! prefix, `last`) or a name (`db-coding-agent`, whose newest run is used when no files are
+//! given). The files are `--files` (directories expanded with git), or those changed since
+//! `--since REV`, or the run's own (git's changes since its start HEAD, plus the paths its
+//! Write/Edit calls recorded). `.gitignore` is respected and baton's own `.baton/` left out.
+
+use std::path::{Component, Path, PathBuf};
+
+use crate::agents::ledger::{self, Run, Status};
+use crate::error::{Error, Result};
+use crate::git;
+use crate::planning::Project;
+
+/// Most files one bridge run considers; the rest are counted as over the budget.
+pub const MAX_FILES: usize = 50_000;
+/// Most commit messages read for finding ids.
+const MAX_COMMITS: usize = 500;
+
+/// What the caller asked for.
+#[derive(Debug, Clone, Default)]
+pub struct Request {
+    /// `--agent NAME|RUN`.
+    pub agent: Option<String>,
+    /// `--files P…` (relative to `cwd`, or absolute).
+    pub files: Vec<String>,
+    /// `--since REV`.
+    pub since: Option<String>,
+    /// `--message TEXT`: the final message when there is no run to take it from.
+    pub message: Option<String>,
+    /// Where relative `--files` start.
+    pub cwd: PathBuf,
+}
+
+/// The resolved input.
+#[derive(Debug, Clone, Default)]
+pub struct Input {
+    /// The agent's name as shown: the run's type, the given name, or `unknown`.
+    pub agent: String,
+    pub run: Option<Run>,
+    /// The directory `paths` are relative to (the work tree's top).
+    pub top: PathBuf,
+    /// Files to read, sorted, once each.
+    pub paths: Vec<String>,
+    /// `(hash, message)` of the commits made during the run (or since `--since`).
+    pub commits: Vec<(String, String)>,
+    /// The agent's final message, for the `(unstructured)` fallback.
+    pub message: Option<String>,
+    pub ignored: usize,
+    pub outside: usize,
+    pub over_budget: usize,
+}
+
+/// Resolves `request` in `project`.
+pub fn resolve(project: &Project, request: &Request) -> Result<Input> {
+    let explicit = !request.files.is_empty() || request.since.is_some();
+    let run = match request.agent.as_deref() {
+        Some(agent) => find_run(project, agent, !explicit)?,
+        None if explicit => None,
+        None => Some(ledger::find(project, "last").map_err(|_| {
+            Error::Usage(
+                "baton bridge needs an agent or files: --agent NAME|RUN, --files P…, or --since REV \
+                 (no subagent run is recorded in this project yet)"
+                    .into(),
+            )
+        })?),
+    };
+    gather(project, run, request)
+}
+
+/// The input of a recorded run: its files, commits and final message.
+pub fn of_run(project: &Project, run: Run) -> Result<Input> {
+    let request = Request {
+        cwd: project.root.clone(),
+        ..Request::default()
+    };
+    gather(project, Some(run), &request)
+}
+
+fn gather(project: &Project, run: Option<Run>, request: &Request) -> Result<Input> {
+    let explicit = !request.files.is_empty() || request.since.is_some();
+    let start = run
+        .as_ref()
+        .and_then(|r| r.worktree.as_deref().or(r.cwd.as_deref()))
+        .map_or_else(|| request.cwd.clone(), PathBuf::from);
+    // `git status` stats every file of the work tree: taken only when the files come from it.
+    let git_top = git::toplevel(&start);
+    let in_git = git_top.is_some();
+    let top = git_top.unwrap_or_else(|| project.root.clone());
+    let snapshot = || if in_git { git::snapshot(&top) } else { None };
+    let mut input = Input {
+        agent: run
+            .as_ref()
+            .and_then(|r| r.agent_type.clone())
+            .or_else(|| request.agent.clone())
+            .unwrap_or_else(|| "unknown".into()),
+        message: request
+            .message
+            .clone()
+            .or_else(|| run.as_ref().and_then(|r| r.last_message.clone())),
+        top: top.clone(),
+        ..Input::default()
+    };
+    let mut candidates: Vec<PathBuf> = Vec::new();
+    if let Some(rev) = request.since.as_deref() {
+        let snapshot = snapshot().ok_or_else(|| {
+            Error::Failed(format!(
+                "--since needs a git work tree; {} is not in one",
+                start.display()
+            ))
+        })?;
+        let commit = git::resolve_commit(&top, rev)
+            .ok_or_else(|| Error::Usage(format!("--since {rev}: not a commit in {}", top.display())))?;
+        let changed = git::changed_since(&snapshot, Some(&commit), &Default::default())
+            .ok_or_else(|| Error::Failed(format!("git could not list the files changed since {rev}")))?;
+        candidates.extend(changed.iter().map(|p| top.join(p)));
+        input.commits = git::commit_messages(&top, &commit, "HEAD", MAX_COMMITS).unwrap_or_default();
+    }
+    for file in &request.files {
+        let path = absolute(&request.cwd, file);
+        if path.is_dir() {
+            let below = relative_to(&path, &top).unwrap_or_default();
+            let listed = in_git
+                .then(|| git::files_below(&top, if below.is_empty() { "." } else { &below }))
+                .flatten();
+            match listed {
+                Some(files) => candidates.extend(files.iter().map(|p| top.join(p))),
+                None => walk(&path, &mut candidates),
+            }
+        } else {
+            candidates.push(path);
+        }
+    }
+    if let (false, Some(run)) = (explicit, run.as_ref()) {
+        candidates.extend(run_files(run, snapshot).iter().map(|p| top.join(p)));
+        candidates.extend(run.tool_edits_absolute());
+        if let (Some(from), true) = (run.head_at_start.as_deref(), in_git) {
+            let to = run.head_at_end.as_deref().unwrap_or("HEAD");
+            if from != to {
+                input.commits = git::commit_messages(&top, from, to, MAX_COMMITS).unwrap_or_default();
+            }
+        }
+    }
+    let mut paths = Vec::new();
+    for candidate in candidates {
+        match relative_to(&candidate, &top) {
+            Some(path) if !path.is_empty() && !crate::agents::hook::is_baton_state(&path) => paths.push(path),
+            Some(_) => {}
+            None => input.outside += 1,
+        }
+    }
+    paths.sort();
+    paths.dedup();
+    if in_git && let Some(ignored) = git::ignored(&top, &paths) {
+        input.ignored = paths.iter().filter(|p| ignored.contains(*p)).count();
+        paths.retain(|p| !ignored.contains(p));
+    }
+    if paths.len() > MAX_FILES {
+        input.over_budget = paths.len() - MAX_FILES;
+        paths.truncate(MAX_FILES);
+    }
+    input.paths = paths;
+    input.run = run;
+    Ok(input)
+}
+
+/// The run named by `agent`: an id, a unique prefix of six or more characters, or `last`;
+/// otherwise `agent` is an agent type, whose newest finished run is used when `need_run`.
+fn find_run(project: &Project, agent: &str, need_run: bool) -> Result<Option<Run>> {
+    let (runs, _) = ledger::list(project);
+    if agent == "last" {
+        return ledger::find(project, "last").map(Some);
+    }
+    if let Some(run) = runs.iter().find(|r| r.id == agent) {
+        return Ok(Some(run.clone()));
+    }
+    let prefixed: Vec<&Run> = runs
+        .iter()
+        .filter(|r| agent.len() >= 6 && r.id.starts_with(agent))
+        .collect();
+    if let [run] = prefixed.as_slice() {
+        return Ok(Some((*run).clone()));
+    }
+    if !need_run {
+        return Ok(None);
+    }
+    let newest = runs
+        .iter()
+        .rev()
+        .find(|r| r.agent_type.as_deref() == Some(agent) && r.status == Status::Finished);
+    newest.cloned().map(Some).ok_or_else(|| {
+        Error::Usage(format!(
+            "no finished run of '{agent}' is recorded in {}; give the files with --files P… or --since REV",
+            ledger::dir(project).display()
+        ))
+    })
+}
+
+/// The files git says the run changed: as recorded at its stop, or computed now from its start.
+fn run_files(run: &Run, now: impl FnOnce() -> Option<git::Snapshot>) -> Vec<String> {
+    if let Some(files) = &run.files_changed {
+        return files.clone();
+    }
+    now()
+        .and_then(|now| git::changed_since(&now, run.head_at_start.as_deref(), &run.dirty_at_start))
+        .unwrap_or_default()
+}
+
+fn absolute(cwd: &Path, file: &str) -> PathBuf {
+    let path = Path::new(file);
+    if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        cwd.join(path)
+    }
+}
+
+/// `path` relative to `top` with `/`, `..` resolved lexically (then through symlinks of the
+/// directories, as git reports the real top); `None` when it is outside.
+fn relative_to(path: &Path, top: &Path) -> Option<String> {
+    let clean = lexical(path);
+    let relative = match clean.strip_prefix(top) {
+        Ok(r) => r.to_path_buf(),
+        Err(_) => {
+            let parent = clean.parent()?.canonicalize().ok()?;
+            let top = top.canonicalize().ok()?;
+            parent.strip_prefix(&top).ok()?.join(clean.file_name()?)
+        }
+    };
+    let parts: Vec<String> = relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    Some(parts.join("/"))
+}
+
+/// `a/./b/../c` → `a/c`, without touching the file system.
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Every regular file below `dir`, without following symlinks (outside git).
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for entry in entries.flatten() {
+            let Ok(kind) = entry.file_type() else { continue };
+            let name = entry.file_name();
+            if kind.is_dir() && name != ".git" && name != "node_modules" {
+                pending.push(entry.path());
+            } else if !kind.is_dir() {
+                out.push(entry.path());
+            }
+            if out.len() > MAX_FILES * 2 {
+                return;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_made_relative_to_the_top() {
+        let top = Path::new("/p");
+        assert_eq!(
+            relative_to(Path::new("/p/src/../db/a.sql"), top).as_deref(),
+            Some("db/a.sql")
+        );
+        assert_eq!(relative_to(Path::new("/elsewhere/x"), top), None);
+        assert_eq!(relative_to(Path::new("/p/../p2/x"), top), None);
+    }
+}

@@ -1,0 +1,105 @@
+//! The handoff bridge (`baton bridge`): after an agent finishes, read the files it wrote or
+//! changed, extract the concrete names with real parsers, and hand them to the next agent.
+//! Parsers live only here: nothing on the statusline or monitor path uses this module; the
+//! SubagentStop and SubagentStart hooks call it through [`deliver`].
+
+pub mod deliver;
+pub mod domain;
+pub mod extract;
+pub mod facts;
+pub mod handoff;
+pub mod input;
+pub mod merge;
+pub mod parallel;
+pub mod read;
+pub mod render;
+pub mod ticket;
+
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+
+use crate::config::Config;
+use crate::error::Result;
+use crate::planning::Project;
+use extract::{Settings, Source};
+use handoff::Handoff;
+use input::{Input, Request};
+use ticket::Ticket;
+
+/// Builds the handoff for `request` in `project` (files resolved, read, extracted, merged),
+/// with how long each step took.
+pub fn run(project: &Project, request: &Request, ticket: Option<Ticket>) -> Result<(Handoff, Vec<(String, Duration)>)> {
+    let started = Instant::now();
+    let input = input::resolve(project, request)?;
+    let resolved = (format!("resolve {} files", input.paths.len()), started.elapsed());
+    let (handoff, mut timings) = build_timed(&input, ticket, &settings(project));
+    timings.insert(0, resolved);
+    Ok((handoff, timings))
+}
+
+/// The extractors' settings from baton's config (user file, then the project's).
+pub fn settings(project: &Project) -> Settings {
+    let config = Config::load(Some(&project.root));
+    Settings {
+        finding_prefixes: config.finding_prefixes(),
+        design_system: config.design_system(),
+    }
+}
+
+/// Reads the input's files, runs every extractor, and writes the handoff.
+pub fn build(input: &Input, ticket: Option<Ticket>, settings: &Settings) -> Handoff {
+    build_timed(input, ticket, settings).0
+}
+
+/// [`build`], with how long each step took (`baton bridge --timings`).
+pub fn build_timed(input: &Input, ticket: Option<Ticket>, settings: &Settings) -> (Handoff, Vec<(String, Duration)>) {
+    let mut timings = Vec::new();
+    let started = Instant::now();
+    let (files, mut stats) = read::read_all(&input.top, &input.paths, read::MAX_FILE_BYTES);
+    timings.push((format!("read {} files", files.len()), started.elapsed()));
+    stats.ignored = input.ignored;
+    stats.outside = input.outside;
+    stats.over_budget += input.over_budget;
+    let sources: Vec<Source<'_>> = files
+        .iter()
+        .map(|f| Source {
+            path: &f.path,
+            text: &f.text,
+        })
+        .collect();
+    let mut parts = Vec::new();
+    for (name, facts, took) in extract::all_timed(&sources, settings) {
+        timings.push((format!("extract {name}"), took));
+        parts.push(facts);
+    }
+    parts.push(extract::findings::in_commits(&input.commits, settings));
+    let started = Instant::now();
+    let facts = merge::merge(parts);
+    timings.push(("merge".into(), started.elapsed()));
+    let started = Instant::now();
+    let domain = domain::of(&input.agent, &facts);
+    let heading = render::Heading {
+        agent: &input.agent,
+        domain,
+        ticket: ticket.as_ref(),
+    };
+    let message = input.message.as_deref();
+    let run_id = input.run.as_ref().map(|r| r.id.clone());
+    let read: BTreeSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    let texts = render::texts(&heading, &facts, input.paths.len(), &stats, message, run_id.as_deref());
+    let handoff = Handoff {
+        agent: input.agent.clone(),
+        summary: texts.summary,
+        artifacts: handoff::artifacts(&input.paths, &read, &facts, &input.top),
+        context_for_next: texts.context_for_next,
+        domain: domain.map(str::to_owned),
+        ticket,
+        run_id,
+        files: stats,
+        created_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+        structured: facts,
+        truncated: false,
+    };
+    timings.push(("render".into(), started.elapsed()));
+    (handoff, timings)
+}

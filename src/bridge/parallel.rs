@@ -1,0 +1,59 @@
+//! One pool for the bridge's per-file work (reading, extracting): `map` runs a function on
+//! every item, spread over the cores by a shared counter (so a few heavy files do not leave
+//! the other threads idle), and returns the results in the items' order.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Most threads started.
+const MAX_WORKERS: usize = 8;
+/// Stack of a worker: parsers recurse (sqlparser stops at depth 50, which needs more than
+/// the 2 MiB a spawned thread gets by default in a debug build).
+const WORKER_STACK: usize = 16 * 1024 * 1024;
+/// Items per thread below which another thread is not worth starting.
+const MIN_ITEMS_PER_WORKER: usize = 16;
+
+/// `f` applied to every item, in the items' order.
+pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let workers = cores
+        .min(MAX_WORKERS)
+        .min(items.len().div_ceil(MIN_ITEMS_PER_WORKER))
+        .max(1);
+    let next = AtomicUsize::new(0);
+    let done: Mutex<Vec<(usize, R)>> = Mutex::new(Vec::with_capacity(items.len()));
+    let work = || {
+        let mut mine = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(item) = items.get(i) else { break };
+            mine.push((i, f(item)));
+        }
+        done.lock().unwrap_or_else(|e| e.into_inner()).extend(mine);
+    };
+    std::thread::scope(|scope| {
+        for _ in 1..workers {
+            let spawned = std::thread::Builder::new()
+                .stack_size(WORKER_STACK)
+                .spawn_scoped(scope, work);
+            if spawned.is_err() {
+                break;
+            }
+        }
+        work();
+    });
+    let mut done = done.into_inner().unwrap_or_else(|e| e.into_inner());
+    done.sort_unstable_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, r)| r).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn results_come_back_in_order() {
+        let items: Vec<u32> = (0..1000).collect();
+        let doubled = super::map(&items, |i| i * 2);
+        assert_eq!(doubled, (0..1000).map(|i| i * 2).collect::<Vec<_>>());
+        assert!(super::map(&[] as &[u32], |i| *i).is_empty());
+    }
+}

@@ -1,0 +1,220 @@
+//! Reads the files a run changed, safely: symlinks are not followed (a link loop or a link
+//! out of the project is skipped), only regular files are opened, a file over the size cap
+//! is skipped by its size before a byte is read, binary files (a NUL byte) and invalid UTF-8
+//! are skipped, and the whole read stops at a byte budget. Every skip is counted by reason.
+
+use std::io::Read;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde::{Deserialize, Serialize};
+
+/// Largest file read (bigger ones are generated or data, not hand-written code).
+pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+/// Most bytes read in one bridge run.
+pub const MAX_TOTAL_BYTES: u64 = 256 * 1024 * 1024;
+/// Bytes looked at for a NUL, the way git decides a file is binary.
+const BINARY_PROBE: usize = 8000;
+
+/// One file read: its path relative to the work tree's top, and its text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadFile {
+    pub path: String,
+    pub text: String,
+}
+
+/// How many files were read, and how many were skipped for each reason.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ReadStats {
+    pub read: usize,
+    /// Deleted by the run (or never there).
+    pub missing: usize,
+    /// Symbolic links (loops included), never followed.
+    pub symlinks: usize,
+    /// Directories, sockets, devices, FIFOs.
+    pub not_regular: usize,
+    pub too_large: usize,
+    pub binary: usize,
+    pub invalid_utf8: usize,
+    /// Permission denied and other read errors.
+    pub unreadable: usize,
+    /// Ignored by `.gitignore`.
+    pub ignored: usize,
+    /// Outside the work tree.
+    pub outside: usize,
+    /// Left unread once the byte budget was spent.
+    pub over_budget: usize,
+}
+
+impl ReadStats {
+    /// Files skipped for any reason.
+    pub fn skipped(&self) -> usize {
+        self.missing
+            + self.symlinks
+            + self.not_regular
+            + self.too_large
+            + self.binary
+            + self.invalid_utf8
+            + self.unreadable
+            + self.ignored
+            + self.outside
+            + self.over_budget
+    }
+
+    /// `"3 skipped: 1 binary, 2 too large (> 4 MiB)"`, or `None` when nothing was skipped.
+    pub fn describe_skipped(&self) -> Option<String> {
+        let reasons = [
+            (self.missing, "deleted"),
+            (self.symlinks, "symlinks"),
+            (self.not_regular, "not regular files"),
+            (self.too_large, "too large"),
+            (self.binary, "binary"),
+            (self.invalid_utf8, "not UTF-8"),
+            (self.unreadable, "unreadable"),
+            (self.ignored, "git-ignored"),
+            (self.outside, "outside the work tree"),
+            (self.over_budget, "over the read budget"),
+        ];
+        let parts: Vec<String> = reasons
+            .iter()
+            .filter(|(n, _)| *n > 0)
+            .map(|(n, why)| format!("{n} {why}"))
+            .collect();
+        (!parts.is_empty()).then(|| format!("{} skipped: {}", self.skipped(), parts.join(", ")))
+    }
+}
+
+/// Reads `paths` (relative to `top`), spread over the cores, within `max_file` bytes each
+/// and the total budget; the files come back in the order of `paths`.
+pub fn read_all(top: &Path, paths: &[String], max_file: u64) -> (Vec<ReadFile>, ReadStats) {
+    let budget = AtomicU64::new(MAX_TOTAL_BYTES);
+    let results = super::parallel::map(paths, |path| {
+        let result = read_one(&top.join(path), max_file, budget.load(Ordering::Relaxed));
+        if let Ok(text) = &result {
+            let spent = text.len() as u64;
+            let _ = budget.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |b| Some(b.saturating_sub(spent)));
+        }
+        result
+    });
+    let mut stats = ReadStats::default();
+    let mut files = Vec::new();
+    for (path, result) in paths.iter().zip(results) {
+        match result {
+            Ok(text) => {
+                stats.read += 1;
+                files.push(ReadFile {
+                    path: path.clone(),
+                    text,
+                });
+            }
+            Err(skip) => *skip.counter(&mut stats) += 1,
+        }
+    }
+    (files, stats)
+}
+
+/// Why a file was not read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Skip {
+    Missing,
+    Symlink,
+    NotRegular,
+    TooLarge,
+    Binary,
+    InvalidUtf8,
+    Unreadable,
+    OverBudget,
+}
+
+impl Skip {
+    fn counter(self, stats: &mut ReadStats) -> &mut usize {
+        match self {
+            Skip::Missing => &mut stats.missing,
+            Skip::Symlink => &mut stats.symlinks,
+            Skip::NotRegular => &mut stats.not_regular,
+            Skip::TooLarge => &mut stats.too_large,
+            Skip::Binary => &mut stats.binary,
+            Skip::InvalidUtf8 => &mut stats.invalid_utf8,
+            Skip::Unreadable => &mut stats.unreadable,
+            Skip::OverBudget => &mut stats.over_budget,
+        }
+    }
+}
+
+/// Reads one file as text, or says why not. One open (never through a symlink, never
+/// blocking on a FIFO) and one stat: the size is known before a byte is read.
+pub fn read_one(path: &Path, max_file: u64, budget: u64) -> Result<String, Skip> {
+    let (file, meta) = crate::fsx::open_regular_nofollow(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => Skip::Missing,
+        std::io::ErrorKind::InvalidInput => Skip::NotRegular,
+        _ if crate::fsx::is_symlink_error(&e) => Skip::Symlink,
+        _ => Skip::Unreadable,
+    })?;
+    if meta.len() > max_file {
+        return Err(Skip::TooLarge);
+    }
+    if meta.len() > budget {
+        return Err(Skip::OverBudget);
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(max_file.min(budget) + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|_| Skip::Unreadable)?;
+    if bytes.len() as u64 > max_file {
+        return Err(Skip::TooLarge);
+    }
+    if memchr::memchr(0, &bytes[..bytes.len().min(BINARY_PROBE)]).is_some() {
+        return Err(Skip::Binary);
+    }
+    let text = String::from_utf8(bytes).map_err(|_| Skip::InvalidUtf8)?;
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_owned(),
+        None => text,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_of_file_is_read_or_counted() {
+        let tmp = tempfile::tempdir().unwrap();
+        let top = tmp.path();
+        let write = |name: &str, bytes: &[u8]| std::fs::write(top.join(name), bytes).unwrap();
+        write("a.sql", "\u{feff}create table a (id int);".as_bytes());
+        write("bin.png", b"\x89PNG\r\n\x1a\n\0\0\0");
+        write("latin1.txt", b"caf\xe9");
+        write("big.sql", &vec![b'x'; 2048]);
+        std::os::unix::fs::symlink("loop2", top.join("loop1")).unwrap();
+        std::os::unix::fs::symlink("loop1", top.join("loop2")).unwrap();
+        std::fs::create_dir(top.join("dir")).unwrap();
+        let paths: Vec<String> = ["a.sql", "bin.png", "latin1.txt", "big.sql", "loop1", "dir", "gone.rs"]
+            .map(str::to_owned)
+            .into();
+        let (files, stats) = read_all(top, &paths, 1024);
+        assert_eq!(
+            files,
+            [ReadFile {
+                path: "a.sql".into(),
+                text: "create table a (id int);".into()
+            }]
+        );
+        let expected = ReadStats {
+            read: 1,
+            missing: 1,
+            symlinks: 1,
+            not_regular: 1,
+            too_large: 1,
+            binary: 1,
+            invalid_utf8: 1,
+            ..ReadStats::default()
+        };
+        assert_eq!(stats, expected);
+        assert_eq!(
+            stats.describe_skipped().unwrap(),
+            "6 skipped: 1 deleted, 1 symlinks, 1 not regular files, 1 too large, 1 binary, 1 not UTF-8"
+        );
+    }
+}

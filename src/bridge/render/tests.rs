@@ -1,0 +1,158 @@
+//! The texts of a handoff: concrete names, the agent's domain first, within the budget.
+
+use super::*;
+use crate::bridge::facts::{Column, EnvVar, ForeignKey, Index, Pipeline, Table};
+
+fn facts() -> Facts {
+    Facts {
+        tables: vec![Table {
+            name: "invoices".into(),
+            schema: Some("billing".into()),
+            columns: vec![
+                Column {
+                    name: "id".into(),
+                    data_type: Some("UUID".into()),
+                    primary_key: true,
+                    ..Column::default()
+                },
+                Column {
+                    name: "customer_id".into(),
+                    data_type: Some("UUID".into()),
+                    nullable: Some(false),
+                    ..Column::default()
+                },
+            ],
+            primary_key: vec!["id".into()],
+            foreign_keys: vec![ForeignKey {
+                columns: vec!["customer_id".into()],
+                references_table: "customers".into(),
+                references_columns: vec!["id".into()],
+            }],
+            origin: "create".into(),
+            file: "db/migrations/003_invoices.sql".into(),
+            ..Table::default()
+        }],
+        indexes: vec![Index {
+            name: Some("invoices_customer_idx".into()),
+            table: "billing.invoices".into(),
+            columns: vec!["customer_id".into()],
+            unique: false,
+            file: "db/migrations/003_invoices.sql".into(),
+        }],
+        migrations: vec!["db/migrations/003_invoices.sql".into()],
+        env_vars: vec![EnvVar {
+            name: "DATABASE_URL".into(),
+            source: ".env.example".into(),
+            file: ".env.example".into(),
+        }],
+        pipelines: vec![Pipeline {
+            kind: "github-actions".into(),
+            name: Some("CI".into()),
+            jobs: vec!["test".into()],
+            file: ".github/workflows/ci.yml".into(),
+        }],
+        unparsed: vec!["db/migrations/004_fn.sql:3: CREATE TABLE broken (…".into()],
+        ..Facts::default()
+    }
+}
+
+fn context_for_next(heading: &Heading<'_>, facts: &Facts, message: Option<&str>, run_id: Option<&str>) -> String {
+    texts(heading, facts, 0, &ReadStats::default(), message, run_id).context_for_next
+}
+
+fn summary(heading: &Heading<'_>, facts: &Facts, files: usize, stats: &ReadStats, message: Option<&str>) -> String {
+    texts(heading, facts, files, stats, message, None).summary
+}
+
+fn heading<'a>(domain: Option<&'a str>, ticket: Option<&'a Ticket>) -> Heading<'a> {
+    Heading {
+        agent: "db-coding-agent",
+        domain,
+        ticket,
+    }
+}
+
+#[test]
+fn context_names_tables_columns_keys_and_what_could_not_be_read() {
+    let ticket = Ticket {
+        id: Some("BILL-12".into()),
+        title: Some("Invoices".into()),
+        file: None,
+    };
+    let text = context_for_next(&heading(Some("db"), Some(&ticket)), &facts(), None, Some("a1b2"));
+    let expected = "\
+Handoff from db-coding-agent (db) for BILL-12 \"Invoices\":
+Tables:
+- billing.invoices [db/migrations/003_invoices.sql]: id UUID PK, customer_id UUID NOT NULL → customers.id
+Indexes:
+- invoices_customer_idx ON billing.invoices (customer_id)
+Migrations:
+- db/migrations/003_invoices.sql
+Env vars:
+- DATABASE_URL (.env.example)
+Pipelines:
+- .github/workflows/ci.yml \"CI\" (github-actions): jobs test
+Use these exact names; the files listed hold the details.
+Not parsed (read these by hand):
+- db/migrations/004_fn.sql:3: CREATE TABLE broken (…";
+    assert_eq!(text, expected);
+}
+
+#[test]
+fn the_domain_comes_first() {
+    let text = context_for_next(&heading(Some("devops"), None), &facts(), None, None);
+    let pipelines = text.find("Pipelines:").unwrap();
+    let tables = text.find("Tables:").unwrap();
+    assert!(pipelines < tables, "{text}");
+}
+
+#[test]
+fn summary_counts_names_and_skips() {
+    let stats = ReadStats {
+        read: 3,
+        binary: 1,
+        ..ReadStats::default()
+    };
+    let text = summary(&heading(Some("db"), None), &facts(), 4, &stats, Some("done"));
+    assert_eq!(
+        text,
+        "db-coding-agent (db) changed 4 files: 1 table (billing.invoices); 1 index (invoices_customer_idx); \
+         1 env var (DATABASE_URL); 1 pipeline (CI). 1 could not be parsed. \
+         Files 1 skipped: 1 binary."
+    );
+}
+
+#[test]
+fn nothing_extracted_falls_back_to_the_final_message() {
+    let empty = Facts::default();
+    let text = summary(
+        &heading(None, None),
+        &empty,
+        1,
+        &ReadStats::default(),
+        Some("Refactored the README.\n"),
+    );
+    assert_eq!(text, "(unstructured) Refactored the README.");
+    let context = context_for_next(&heading(None, None), &empty, Some("Refactored the README."), None);
+    assert_eq!(
+        context,
+        "Handoff from db-coding-agent:\n(unstructured) Refactored the README."
+    );
+}
+
+#[test]
+fn long_lists_are_cut_with_a_count_and_a_pointer() {
+    let mut many = Facts::default();
+    for i in 0..400 {
+        many.migrations.push(format!("db/migrations/{i:04}_step.sql"));
+    }
+    let text = context_for_next(&heading(Some("db"), None), &many, None, Some("a1b2"));
+    assert!(text.chars().count() <= CONTEXT_BUDGET, "{}", text.len());
+    let last = text.lines().last().unwrap();
+    assert!(
+        last.starts_with("… ")
+            && last.ends_with("more lines left out; `baton bridge --agent a1b2 --json` has everything."),
+        "{last}"
+    );
+    assert!(text.contains("db/migrations/0000_step.sql"));
+}

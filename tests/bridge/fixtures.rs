@@ -1,0 +1,101 @@
+//! Each fixture project under `tests/fixtures/bridge/<domain>-<framework>/` is bridged as a
+//! whole (`--files .`) and must give the extraction in its `expected.json`: the `structured`
+//! lists (see `assert_holds`) and lines of `contextForNext`.
+
+use serde_json::Value;
+
+use super::{assert_holds, bridge_json, copy_project, fixture_dir};
+use crate::common::Sandbox;
+
+/// Bridges fixture `name` and checks it against its `expected.json`; returns the handoff.
+#[track_caller]
+pub(super) fn check(name: &str) -> Value {
+    let expected: Value =
+        serde_json::from_slice(&std::fs::read(fixture_dir(name).join("expected.json")).unwrap()).unwrap();
+    let sandbox = Sandbox::new();
+    copy_project(&sandbox, name);
+    if let Some(config) = expected.get("config") {
+        sandbox.write(".baton/config.json", &config.to_string());
+    }
+    let agent = expected["agent"].as_str().unwrap();
+    let handoff = bridge_json(&sandbox, &["--agent", agent, "--files", "."]);
+    assert_eq!(handoff["agent"], agent);
+    assert_holds(&expected["structured"], &handoff["structured"], "structured");
+    let context = handoff["contextForNext"].as_str().unwrap();
+    for line in expected["contextForNext"].as_array().unwrap() {
+        let line = line.as_str().unwrap();
+        assert!(context.contains(line), "contextForNext lacks {line:?}:\n{context}");
+    }
+    handoff
+}
+
+#[test]
+fn postgres_migrations_with_types_dollar_blocks_quoted_schema_names_and_a_broken_statement() {
+    let handoff = check("db-postgres");
+    assert_eq!(handoff["domain"], "db");
+    let summary = handoff["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with(
+            "db-coding-agent (db) changed 6 files: 3 tables (public.customers, billing.Invoices, billing.audit_log)"
+        ),
+        "{summary}"
+    );
+    assert!(summary.contains("1 could not be parsed"), "{summary}");
+    let seed = handoff["artifacts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["path"] == "db/seeds/dev_seed.sql")
+        .unwrap();
+    assert_eq!(seed["type"], "file", "a seed file holds no schema: {seed}");
+}
+
+#[test]
+fn mysql_backticks_engine_options_keys_and_alter_table() {
+    check("db-mysql");
+}
+
+#[test]
+fn sqlite_strict_and_without_rowid_tables_and_a_trigger_body() {
+    check("db-sqlite");
+}
+
+#[test]
+fn prisma_schema_with_its_generated_migration() {
+    let handoff = check("db-prisma");
+    let context = handoff["contextForNext"].as_str().unwrap();
+    assert_eq!(
+        context.matches("- Role = USER | EDITOR | ADMIN").count(),
+        1,
+        "{context}"
+    );
+}
+
+#[test]
+fn github_actions_workflows_dockerfile_and_env_example() {
+    let handoff = check("devops-github-actions");
+    let shown = handoff.to_string();
+    assert!(
+        !shown.contains("change-me") && !shown.contains("app_test"),
+        "values leaked: {shown}"
+    );
+}
+
+#[test]
+fn gitlab_ci_with_anchors_includes_and_hidden_jobs() {
+    check("devops-gitlab");
+}
+
+#[test]
+fn azure_pipelines_with_stages_deployments_and_the_docker_task() {
+    check("devops-azure");
+}
+
+#[test]
+fn security_ids_in_comments_and_prose_but_not_in_strings_or_data() {
+    let handoff = check("security-findings");
+    assert!(
+        !handoff.to_string().contains("CVE-2099-0001"),
+        "an id inside a string counted"
+    );
+}
