@@ -1,6 +1,6 @@
 //! STATE.md: the reader (`planning::state::PlanningState::parse`) and the edits `pause`,
-//! `resume` and the monitor make (`planning::state_edit`). The reader takes any text, in
-//! time linear in its length. An edit of the frontmatter sets exactly its key: the YAML still
+//! `resume` and the monitor make (`planning::state_edit`). The reader takes any text (or
+//! refuses a frontmatter past its bounds) in time linear in its length. An edit of the frontmatter sets exactly its key: the YAML still
 //! reads, with the new value and every other key as it was (a file without a closed
 //! frontmatter is left byte for byte). An edit of a Session Continuity line leaves every line
 //! baton does not own in place and in order, and makes the line read back. Both edits are
@@ -11,6 +11,7 @@
 use baton::planning::state::{PlanningState, split_frontmatter};
 use baton::planning::state_edit::{set_continuity_line, set_frontmatter_value};
 use libfuzzer_sys::fuzz_target;
+use baton::planning::yaml;
 use serde_norway::{Mapping, Value as Yaml};
 
 /// A value as `pause` writes it, with the characters that could break the YAML line.
@@ -55,15 +56,16 @@ fn frontmatter_edit_holds(text: &str, edited: &str, key: &str, value: Option<&st
         assert_eq!(edited, text, "a file without frontmatter was changed");
         return;
     };
-    // Only a frontmatter that is a YAML mapping of plain keys says what its keys are.
-    let Ok(before) = serde_norway::from_str::<Mapping>(before) else {
+    // Only a frontmatter that is a YAML mapping of plain keys, within the bounds baton
+    // reads, says what its keys are.
+    let Ok(before) = yaml::parse::<Mapping>(before) else {
         return;
     };
     if before.keys().any(|k| !k.as_str().is_some_and(is_plain_key)) {
         return;
     }
     let after = split_frontmatter(edited).0.expect("the edit keeps the frontmatter");
-    let after: Mapping = serde_norway::from_str(after).unwrap_or_else(|e| panic!("the edit broke the YAML: {e}"));
+    let after: Mapping = yaml::parse(after).unwrap_or_else(|e| panic!("the edit broke the YAML: {e}"));
     let expected = value.map_or(Yaml::Null, |v| Yaml::String(v.to_owned()));
     assert_eq!(after.get(key), Some(&expected), "{key} does not read back");
     for (k, v) in &before {
