@@ -367,8 +367,8 @@ mod tests {
         assert_eq!(settings, original);
     }
 
-    /// Found by fuzzing (fuzz/fuzz_targets/settings.rs): uninstall dropped a `null`
-    /// statusLine and an empty hook list that were there before install.
+    /// Found writing the settings fuzz target (install then uninstall gives the input back):
+    /// uninstall dropped a `null` statusLine and an empty hook list that were there before.
     #[test]
     fn a_null_statusline_and_an_empty_hook_list_come_back_on_unmerge() {
         let original = json!({"statusLine": null, "hooks": {"PostToolUse": [], "Stop": []}});
