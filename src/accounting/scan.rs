@@ -193,6 +193,12 @@ mod tests {
         scan.finish()
     }
 
+    /// The first model's main-chain requests, input and output tokens.
+    fn main_requests_input_output(totals: &crate::accounting::totals::UsageTotals) -> (u64, u64, u64) {
+        let tally = totals.models[0].main;
+        (tally.requests, tally.standard.input, tally.standard.output)
+    }
+
     #[test]
     fn counts_usage_across_chunk_edges_and_skips_junk() {
         let mut text = String::new();
@@ -211,11 +217,7 @@ mod tests {
         {
             let (totals, stats) = scan(text.as_bytes());
             assert_eq!(totals.models.len(), 1);
-            let tally = totals.models[0].main;
-            assert_eq!(
-                (tally.requests, tally.standard.input, tally.standard.output),
-                (1, 10, 9)
-            );
+            assert_eq!(main_requests_input_output(&totals), (1, 10, 9));
             assert_eq!(
                 (stats.usage_lines, stats.repeated_lines, stats.skipped_lines),
                 (2, 1, 2)
@@ -237,11 +239,7 @@ mod tests {
         ]
         .join("\n");
         let (totals, stats) = scan(text.as_bytes());
-        let tally = totals.models[0].main;
-        assert_eq!(
-            (tally.requests, tally.standard.input, tally.standard.output),
-            (2, 20, 1)
-        );
+        assert_eq!(main_requests_input_output(&totals), (2, 20, 1));
         assert_eq!(
             (stats.usage_lines, stats.rejected_lines, stats.skipped_lines),
             (2, 4, 0)

@@ -67,8 +67,9 @@ pub struct Run {
     pub background: bool,
     pub verification: Option<Verification>,
     /// What the bridge extracted from the run's files for the next agent (`baton bridge`),
-    /// written at SubagentStop.
-    pub handoff: Option<crate::bridge::handoff::Handoff>,
+    /// written at SubagentStop: the bridge's handoff as JSON, kept here without reading it
+    /// (the bridge, above the ledger, reads it back).
+    pub handoff: Option<serde_json::Value>,
     /// What went wrong while recording (git missing, no start record, …).
     pub notes: Vec<String>,
     pub generator: String,

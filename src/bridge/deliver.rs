@@ -7,6 +7,7 @@
 use std::sync::mpsc;
 use std::time::Duration;
 
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::handoff::Handoff;
@@ -84,10 +85,15 @@ pub fn after_stop(project: &Project, run: &Run) -> Option<Handoff> {
 
 /// Stores `handoff` with run `id` (cut to fit the ledger when it is very large).
 pub fn store(project: &Project, id: &str, handoff: Handoff) {
-    let handoff = fit_for_ledger(handoff);
-    if let Err(e) = ledger::update(project, id, |run| run.handoff = Some(handoff)) {
+    let handoff = serde_json::to_value(fit_for_ledger(handoff)).ok();
+    if let Err(e) = ledger::update(project, id, |run| run.handoff = handoff) {
         crate::log::note(&format!("bridge: cannot store the handoff of {id}: {e}"));
     }
+}
+
+/// The handoff stored with `run`, if any and readable.
+fn stored(run: &Run) -> Option<Handoff> {
+    Handoff::deserialize(run.handoff.as_ref()?).ok()
 }
 
 /// A handoff whose JSON is over [`MAX_STORED_BYTES`] keeps the first [`STORED_ITEMS`] of
@@ -122,19 +128,17 @@ pub fn subagent_start_context(
     budget: usize,
 ) -> Option<String> {
     let runs = ledger::list_of_session(project, session_id?);
-    let mut finished: Vec<&Run> = runs
+    let mut finished: Vec<(&Run, String)> = runs
         .iter()
         .filter(|r| r.id != agent_id && r.status == Status::Finished)
-        .filter(|r| {
-            r.handoff
-                .as_ref()
-                .is_some_and(|h| !h.context_for_next.trim().is_empty())
+        .filter_map(|r| {
+            let context = stored(r)?.context_for_next.trim().to_owned();
+            (!context.is_empty()).then_some((r, context))
         })
         .collect();
-    finished.sort_by_key(|r| std::cmp::Reverse((r.ended_ms(), r.started_ms())));
-    let mut texts: Vec<(&Run, &str)> = Vec::new();
-    for run in finished {
-        let context = run.handoff.as_ref().map_or("", |h| h.context_for_next.trim());
+    finished.sort_by_key(|(r, _)| std::cmp::Reverse((r.ended_ms(), r.started_ms())));
+    let mut texts: Vec<(&Run, String)> = Vec::new();
+    for (run, context) in finished {
         if !texts.iter().any(|(_, t)| *t == context) {
             texts.push((run, context));
         }
@@ -232,10 +236,11 @@ mod tests {
             r.status = Status::Finished;
             r.started_at = Some(format!("2026-11-30T10:00:{ended}.000Z"));
             r.ended_at = Some(format!("2026-11-30T10:00:{ended}.500Z"));
-            r.handoff = Some(Handoff {
+            r.handoff = serde_json::to_value(Handoff {
                 context_for_next: context.into(),
                 ..Handoff::default()
-            });
+            })
+            .ok();
         })
         .unwrap();
     }

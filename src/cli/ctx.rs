@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 
 use super::Command;
 use super::ctx_args::{Args, batch_changes, json_arg, parse_path, read_stdin, value_arg, value_text, version_word};
+use super::ctx_init::init;
 use super::ctx_view as view;
 use crate::error::{Error, Result};
 use crate::planning::Project;
@@ -341,47 +342,6 @@ fn dispatch(action: &str, a: &Args, notes: &mut Vec<String>) -> Result<()> {
             "unknown action '{other}'; the actions are init, show, get, set, delete, agent, output, inputs, log, diff, rollback, compact, validate, batch"
         ))),
     }
-}
-
-fn init(a: &Args) -> Result<()> {
-    let project = Project::current_or_here()?;
-    let store = Store::of(&project);
-    let mut doc = match &a.from {
-        Some(file) => {
-            let text = std::fs::read_to_string(file).map_err(|e| Error::io(file, e))?;
-            let doc: Value =
-                serde_json::from_str(&text).map_err(|e| Error::invalid(file, format!("not a JSON document: {e}")))?;
-            if !doc.is_object() {
-                return Err(Error::invalid(file, "the context document must be a JSON object"));
-            }
-            doc
-        }
-        None => {
-            let name = project
-                .root
-                .file_name()
-                .map_or("project".into(), |n| n.to_string_lossy().into_owned());
-            let session = std::env::var("CLAUDE_CODE_SESSION_ID").ok();
-            document::skeleton(&name, None, session.as_deref())
-        }
-    };
-    if let Some(root) = doc.as_object_mut() {
-        if let Some(name) = &a.project {
-            root.insert("project_name".into(), json!(name));
-        }
-        if let Some(kind) = &a.workflow {
-            root.insert("workflow_type".into(), json!(kind));
-        }
-    }
-    let writer = Writer::identify(a.as_name.as_deref(), &project.root)?;
-    store.create(&writer, doc)?;
-    if a.json {
-        return super::print(&format!("{}\n", json!({"version": 1, "document": store.document})));
-    }
-    super::print(&format!(
-        "Started the context store: {} (version 1). `baton ctx show` shows it.\n",
-        store.document.display()
-    ))
 }
 
 /// The current document, or version `at`.

@@ -116,6 +116,7 @@ impl Args {
         Ok(())
     }
 
+    /// The `i`-th positional word, or "" when there are fewer.
     pub fn word(&self, i: usize) -> &str {
         self.words.get(i).map_or("", String::as_str)
     }

@@ -8,6 +8,7 @@ mod completions;
 mod continuity;
 mod ctx;
 mod ctx_args;
+mod ctx_init;
 mod ctx_view;
 mod hook;
 mod install;

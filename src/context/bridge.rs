@@ -162,11 +162,7 @@ mod tests {
 
     #[test]
     fn gsd_fields_come_first_and_match_gsds_arithmetic() {
-        let usage = ContextUsage {
-            used_tokens: 150_000,
-            window: 200_000,
-            source: UsageSource::Payload,
-        };
+        let usage = ContextUsage::stated(150_000, 200_000);
         let json = serde_json::to_string(&Bridge::new(
             "s1",
             &usage,
@@ -184,11 +180,7 @@ mod tests {
     fn unchanged_figures_are_not_rewritten_until_they_age() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("claude-ctx-s.json");
-        let usage = ContextUsage {
-            used_tokens: 150_000,
-            window: 200_000,
-            source: UsageSource::Payload,
-        };
+        let usage = ContextUsage::stated(150_000, 200_000);
         assert!(update(&path, &Bridge::new("s", &usage, None, None, 1000), 1000).unwrap());
         assert!(!update(&path, &Bridge::new("s", &usage, None, None, 1005), 1005).unwrap());
         assert!(
@@ -208,11 +200,7 @@ mod tests {
 
     #[test]
     fn carries_the_forecast_and_reads_a_damaged_one_as_none() {
-        let usage = ContextUsage {
-            used_tokens: 120_000,
-            window: 200_000,
-            source: UsageSource::Payload,
-        };
+        let usage = ContextUsage::stated(120_000, 200_000);
         let forecast = Forecast {
             tokens_per_request: 10_000,
             requests_left: 5,

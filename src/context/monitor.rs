@@ -289,7 +289,6 @@ pub fn warning_text(level: Level, usage: &ContextUsage, forecast: Option<&Foreca
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::context::window::UsageSource;
 
     fn settings() -> MonitorSettings {
         Config::default().monitor()
@@ -306,11 +305,7 @@ mod tests {
 
     #[test]
     fn texts_start_with_gsds_prefix_and_stay_advisory() {
-        let usage = ContextUsage {
-            used_tokens: 140_000,
-            window: 200_000,
-            source: UsageSource::Payload,
-        };
+        let usage = ContextUsage::stated(140_000, 200_000);
         for level in [Level::Warning, Level::Critical] {
             for advice in [Advice::Plain, Advice::Planning, Advice::Subagent] {
                 let text = warning_text(level, &usage, None, advice);
@@ -333,11 +328,7 @@ mod tests {
 
     #[test]
     fn the_forecast_follows_the_figures_in_advisory_words() {
-        let usage = ContextUsage {
-            used_tokens: 140_000,
-            window: 200_000,
-            source: UsageSource::Payload,
-        };
+        let usage = ContextUsage::stated(140_000, 200_000);
         let forecast = Forecast {
             tokens_per_request: 10_000,
             requests_left: 3,

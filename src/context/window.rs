@@ -50,6 +50,16 @@ pub struct ContextUsage {
 }
 
 impl ContextUsage {
+    /// Figures as a statusline payload states them (for tests).
+    #[cfg(test)]
+    pub(crate) fn stated(used_tokens: u64, window: u64) -> Self {
+        Self {
+            used_tokens,
+            window,
+            source: UsageSource::Payload,
+        }
+    }
+
     /// Raw share of the window in use, 0–100, unrounded.
     pub fn used_fraction_percent(&self) -> f64 {
         if self.window == 0 {
@@ -184,11 +194,7 @@ mod tests {
     use crate::config::CLAUDE_CODE_RESERVE;
 
     fn usage(used: u64, window: u64) -> ContextUsage {
-        ContextUsage {
-            used_tokens: used,
-            window,
-            source: UsageSource::Payload,
-        }
+        ContextUsage::stated(used, window)
     }
 
     #[test]

@@ -15,15 +15,18 @@ pub fn dir(project: &Project) -> PathBuf {
     project.planning_dir().join("handoffs")
 }
 
-/// Puts `from` into the archive as `<stem>-<time>.<ext>` (`-2`, `-3`, … when taken) and
-/// leaves it in place, for the caller to replace atomically; returns the archived path.
-pub fn keep(
-    project: &Project,
-    from: &Path,
-    stem: &str,
-    ext: &str,
-    now: chrono::DateTime<chrono::Utc>,
-) -> Result<PathBuf> {
+/// The name a file takes in the archive: `<stem>-<at>.<ext>`, `-2`, `-3`, … when taken.
+#[derive(Debug, Clone, Copy)]
+pub struct Entry<'a> {
+    pub stem: &'a str,
+    pub ext: &'a str,
+    pub at: chrono::DateTime<chrono::Utc>,
+}
+
+/// Puts `from` into the archive under `entry`'s name and leaves it in place, for the caller
+/// to replace atomically; returns the archived path.
+pub fn keep(project: &Project, from: &Path, entry: Entry) -> Result<PathBuf> {
+    let Entry { stem, ext, at: now } = entry;
     project.check_writable(from)?;
     let archive = dir(project);
     project.create_dir(&archive)?;
@@ -46,14 +49,8 @@ pub fn keep(
 
 /// Moves `from` into the archive: [`keep`], then removes it. A crash in between leaves it in
 /// both places, never in neither.
-pub fn move_in(
-    project: &Project,
-    from: &Path,
-    stem: &str,
-    ext: &str,
-    now: chrono::DateTime<chrono::Utc>,
-) -> Result<PathBuf> {
-    let to = keep(project, from, stem, ext, now)?;
+pub fn move_in(project: &Project, from: &Path, entry: Entry) -> Result<PathBuf> {
+    let to = keep(project, from, entry)?;
     std::fs::remove_file(from).map_err(|e| Error::io(from, e))?;
     Ok(to)
 }
@@ -86,6 +83,14 @@ pub fn dir_label(dir: &Path) -> String {
 mod tests {
     use super::*;
 
+    fn handoff(at: chrono::DateTime<chrono::Utc>) -> Entry<'static> {
+        Entry {
+            stem: "HANDOFF",
+            ext: "json",
+            at,
+        }
+    }
+
     #[test]
     fn names_are_unique_within_one_second() {
         let tmp = tempfile::tempdir().unwrap();
@@ -97,7 +102,7 @@ mod tests {
         for i in 0..3 {
             let from = tmp.path().join("HANDOFF.json");
             std::fs::write(&from, i.to_string()).unwrap();
-            let to = move_in(&project, &from, "HANDOFF", "json", now).unwrap();
+            let to = move_in(&project, &from, handoff(now)).unwrap();
             assert!(!from.exists());
             assert_eq!(std::fs::read_to_string(&to).unwrap(), i.to_string());
             seen.push(to);
@@ -114,7 +119,7 @@ mod tests {
         };
         let from = tmp.path().join("HANDOFF.json");
         std::fs::write(&from, "old").unwrap();
-        let to = keep(&project, &from, "HANDOFF", "json", chrono::Utc::now()).unwrap();
+        let to = keep(&project, &from, handoff(chrono::Utc::now())).unwrap();
         assert_eq!(std::fs::read_to_string(&from).unwrap(), "old");
         assert_eq!(std::fs::read_to_string(&to).unwrap(), "old");
         // Replacing the file (as pause does) leaves the archived one as it was.

@@ -72,7 +72,15 @@ pub fn pause(project: &Project, request: &PauseRequest, now: chrono::DateTime<ch
 
     let mut archived = Vec::new();
     if current.symlink_metadata().is_ok() {
-        archived.push(archive::keep(project, &current, "HANDOFF", "json", now)?);
+        archived.push(archive::keep(
+            project,
+            &current,
+            archive::Entry {
+                stem: "HANDOFF",
+                ext: "json",
+                at: now,
+            },
+        )?);
     }
     let handoff_path = handoff::write(project, &record)?;
 
@@ -85,7 +93,15 @@ pub fn pause(project: &Project, request: &PauseRequest, now: chrono::DateTime<ch
     };
     if someone_elses {
         let stem = format!("continue-here-{}", archive::dir_label(&dir));
-        archived.push(archive::keep(project, &continue_path, &stem, "md", now)?);
+        archived.push(archive::keep(
+            project,
+            &continue_path,
+            archive::Entry {
+                stem: &stem,
+                ext: "md",
+                at: now,
+            },
+        )?);
     }
     project.write_file(&continue_path, continue_here::render(&record).as_bytes())?;
 

@@ -256,7 +256,7 @@ pub fn archive(project: &Project, handoff: bool, now: chrono::DateTime<chrono::U
     }
     let mut moved = Vec::new();
     for (path, stem, ext) in &files {
-        moved.push(archive::move_in(project, path, stem, ext, now)?);
+        moved.push(archive::move_in(project, path, archive::Entry { stem, ext, at: now })?);
     }
     // The resume itself succeeded; a STATE.md baton may not rewrite (not UTF-8) only keeps its marks.
     if let Err(e) = end_pause(project) {

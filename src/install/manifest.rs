@@ -34,6 +34,12 @@ pub struct Manifest {
     pub statusline: Option<Value>,
     pub replaced_statusline: Option<Value>,
     pub created_hooks_key: bool,
+    /// The statusLine baton set replaced a `null` one.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub statusline_was_null: bool,
+    /// Events whose hook list was there and empty before install: left empty, not removed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub kept_empty: Vec<String>,
     pub commands: Vec<AddedCommand>,
     /// The backup of settings.json taken by the first install, for a byte-exact restore.
     pub original_backup: Option<PathBuf>,
@@ -107,8 +113,14 @@ impl Manifest {
             if merge.replaced_statusline.is_some() {
                 self.replaced_statusline = merge.replaced_statusline.clone();
             }
+            self.statusline_was_null |= merge.statusline_was_null;
         }
         self.created_hooks_key |= merge.created_hooks_key;
+        for event in &merge.kept_empty {
+            if !self.kept_empty.contains(event) {
+                self.kept_empty.push(event.clone());
+            }
+        }
         // Entries re-pointed at a new binary: the record follows, so uninstall still finds them,
         // and keeps the old form until the install settles (settings.json may still hold it).
         for (what, before, after) in &merge.repointed {
@@ -185,6 +197,8 @@ impl Manifest {
             statusline: self.statusline.clone(),
             replaced_statusline: self.replaced_statusline.clone(),
             created_hooks_key: self.created_hooks_key,
+            statusline_was_null: self.statusline_was_null,
+            kept_empty: self.kept_empty.clone(),
             superseded: self.superseded.iter().map(pair).collect(),
         }
     }

@@ -38,6 +38,11 @@ pub struct Merge {
     /// The statusLine that was replaced (only with consent).
     pub replaced_statusline: Option<Value>,
     pub created_hooks_key: bool,
+    /// The statusLine baton set replaced a `null` one (uninstall puts the `null` back).
+    pub statusline_was_null: bool,
+    /// Events whose hook list was there and empty before baton's group went in (uninstall
+    /// leaves the empty list, as it was).
+    pub kept_empty: Vec<String>,
     /// Baton entries that ran another baton binary, re-pointed at this one: (what, before,
     /// after), where `what` is `statusLine` (the whole value) or a hook event (its group).
     pub repointed: Vec<(String, Value, Value)>,
@@ -72,7 +77,11 @@ pub fn merge(settings: &mut Value, wiring: &Wiring, policy: StatuslinePolicy) ->
     let mut merge = Merge::default();
     match root.get("statusLine") {
         _ if policy == StatuslinePolicy::Skip => {}
-        None | Some(Value::Null) => merge.statusline_added = true,
+        None => merge.statusline_added = true,
+        Some(Value::Null) => {
+            merge.statusline_added = true;
+            merge.statusline_was_null = true;
+        }
         Some(existing) if existing["command"].as_str().is_some_and(is_baton_command) => {
             if let Some(command) = existing["command"].as_str().and_then(|c| wiring.repointed(c)) {
                 let mut updated = existing.clone();
@@ -105,6 +114,9 @@ pub fn merge(settings: &mut Value, wiring: &Wiring, policy: StatuslinePolicy) ->
         if groups.iter().any(group_has_baton) {
             merge.already.push((*event).to_owned());
         } else {
+            if groups.is_empty() && hooks.contains_key(*event) {
+                merge.kept_empty.push((*event).to_owned());
+            }
             additions.push(((*event).to_owned(), wiring.hook_group(*matcher)));
         }
     }
@@ -154,6 +166,10 @@ pub struct Installed {
     pub statusline: Option<Value>,
     pub replaced_statusline: Option<Value>,
     pub created_hooks_key: bool,
+    /// The statusLine baton set replaced a `null` one.
+    pub statusline_was_null: bool,
+    /// Events whose empty hook list was there before install.
+    pub kept_empty: Vec<String>,
     /// Earlier forms of baton's entries (event or `statusLine`, value) that an interrupted
     /// install was re-pointing: taken out like the recorded ones.
     pub superseded: Vec<(String, Value)>,
@@ -186,6 +202,10 @@ pub fn unmerge(settings: &mut Value, installed: &Installed) -> Unmerged {
                             previous["command"].as_str().unwrap_or("?")
                         ));
                     }
+                    None if installed.statusline_was_null => {
+                        root.insert("statusLine".to_owned(), Value::Null);
+                        done.removed.push("statusLine".to_owned());
+                    }
                     None => {
                         root.shift_remove("statusLine");
                         done.removed.push("statusLine".to_owned());
@@ -217,7 +237,7 @@ pub fn unmerge(settings: &mut Value, installed: &Installed) -> Unmerged {
                 }
                 None => {}
             }
-            if list.is_empty() {
+            if list.is_empty() && !installed.kept_empty.contains(event) {
                 hooks.shift_remove(event);
             }
         }
@@ -307,7 +327,7 @@ mod tests {
             statusline: Some(wiring().statusline()),
             replaced_statusline: m.replaced_statusline,
             created_hooks_key: m.created_hooks_key,
-            superseded: Vec::new(),
+            ..Installed::default()
         };
         let done = unmerge(&mut settings, &installed);
         assert!(done.kept.is_empty());
@@ -318,6 +338,29 @@ mod tests {
         assert_eq!(settings, original);
     }
 
+    /// Found writing the settings fuzz target (install then uninstall gives the input back):
+    /// uninstall dropped a `null` statusLine and an empty hook list that were there before.
+    #[test]
+    fn a_null_statusline_and_an_empty_hook_list_come_back_on_unmerge() {
+        let original = json!({"statusLine": null, "hooks": {"PostToolUse": [], "Stop": []}});
+        let mut settings = original.clone();
+        let m = merge(&mut settings, &wiring(), StatuslinePolicy::Refuse).unwrap();
+        assert!(m.statusline_added && m.statusline_was_null);
+        assert_eq!(m.kept_empty, ["PostToolUse"]);
+        let installed = Installed {
+            groups: m.added_groups,
+            statusline: Some(wiring().statusline()),
+            statusline_was_null: m.statusline_was_null,
+            kept_empty: m.kept_empty,
+            ..Installed::default()
+        };
+        unmerge(&mut settings, &installed);
+        assert_eq!(
+            serde_json::to_string(&settings).unwrap(),
+            serde_json::to_string(&original).unwrap()
+        );
+    }
+
     #[test]
     fn unmerge_leaves_entries_changed_since_install() {
         let mut settings = json!({});
@@ -326,9 +369,8 @@ mod tests {
         let installed = Installed {
             groups: m.added_groups,
             statusline: Some(wiring().statusline()),
-            replaced_statusline: None,
             created_hooks_key: m.created_hooks_key,
-            superseded: Vec::new(),
+            ..Installed::default()
         };
         let done = unmerge(&mut settings, &installed);
         assert_eq!(done.kept, vec!["hooks.SessionStart (changed since install)"]);

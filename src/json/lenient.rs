@@ -7,26 +7,13 @@ use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, de::DeserializeOwned};
 use serde_json::Value;
 
-/// Deserializes any value, keeping it only when it has the expected type.
-pub fn lenient<'de, D: Deserializer<'de>, T: DeserializeOwned>(d: D) -> Result<Option<T>, D::Error> {
-    Ok(serde_json::from_value(Value::deserialize(d)?).ok())
-}
-
-/// Reads an object into `T` straight from the input, skipping the members `T` does not name
-/// without building them (a reply's `content` can be megabytes); any other shape is absent.
-/// `T` must itself read every member leniently, so that an object never fails.
-pub fn lenient_object<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
-    struct ObjectOrNone<T>(std::marker::PhantomData<T>);
-    impl<'de, T: Deserialize<'de>> Visitor<'de> for ObjectOrNone<T> {
-        type Value = Option<T>;
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("any value")
-        }
-        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-            T::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(Some)
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-            while seq.next_element::<IgnoredAny>()?.is_some() {}
+/// The methods of a `Visitor` whose `Value` is an `Option` that read every shape but the one
+/// the visitor takes (arrays, strings, numbers, booleans, null) as `None`, an array skipped
+/// without building it.
+macro_rules! other_shapes_are_none {
+    () => {
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
             Ok(None)
         }
         fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
@@ -47,6 +34,29 @@ pub fn lenient_object<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> R
         fn visit_unit<E>(self) -> Result<Self::Value, E> {
             Ok(None)
         }
+    };
+}
+pub(crate) use other_shapes_are_none;
+
+/// Deserializes any value, keeping it only when it has the expected type.
+pub fn lenient<'de, D: Deserializer<'de>, T: DeserializeOwned>(d: D) -> Result<Option<T>, D::Error> {
+    Ok(serde_json::from_value(Value::deserialize(d)?).ok())
+}
+
+/// Reads an object into `T` straight from the input, skipping the members `T` does not name
+/// without building them (a reply's `content` can be megabytes); any other shape is absent.
+/// `T` must itself read every member leniently, so that an object never fails.
+pub fn lenient_object<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    struct ObjectOrNone<T>(std::marker::PhantomData<T>);
+    impl<'de, T: Deserialize<'de>> Visitor<'de> for ObjectOrNone<T> {
+        type Value = Option<T>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("any value")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+            T::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(Some)
+        }
+        crate::json::lenient::other_shapes_are_none!();
     }
     d.deserialize_any(ObjectOrNone(std::marker::PhantomData))
 }

@@ -75,21 +75,39 @@ fn content(line: &str) -> &str {
 /// frontmatter, or whose frontmatter never closes before the body, is returned unchanged:
 /// baton does not invent one. A leading BOM stays.
 pub fn set_frontmatter_value(text: &str, key: &str, value: Option<&str>) -> String {
-    if let Some(unmarked) = text.strip_prefix(BOM) {
-        return format!("{BOM}{}", set_frontmatter_value(unmarked, key, value));
+    match text.strip_prefix(BOM) {
+        // One BOM only, as the reader skips: a second one is text, and the file has no frontmatter.
+        Some(unmarked) => format!("{BOM}{}", set_unmarked_frontmatter_value(unmarked, key, value)),
+        None => set_unmarked_frontmatter_value(text, key, value),
     }
+}
+
+/// [`set_frontmatter_value`] on a text whose leading BOM, if any, is removed.
+fn set_unmarked_frontmatter_value(text: &str, key: &str, value: Option<&str>) -> String {
     let spans = line_spans(text);
     let Some(close) = frontmatter_close(spans.iter().map(|&(s, e)| content(&text[s..e]))) else {
         return text.to_owned();
     };
     let eol = line_ending(text);
-    let new_line = format!("{key}: {}", yaml_value(value));
-    let prefix = format!("{key}:");
+    // The mapping's own indentation (GSD writes none): a key set at another one would end
+    // the mapping and break the YAML.
+    let indent = (1..close)
+        .map(|i| content(&text[spans[i].0..spans[i].1]))
+        .find(|line| !line.trim().is_empty() && !line.trim_start().starts_with('#'))
+        .map_or("", |line| {
+            &line[..line.len() - line.trim_start_matches([' ', '\t']).len()]
+        });
+    let new_line = format!("{indent}{key}: {}", yaml_value(value));
+    let prefix = format!("{indent}{key}:");
     let found = (1..close).find(|&i| text[spans[i].0..spans[i].1].starts_with(&prefix));
+    let deeper = |line: &str| {
+        line.strip_prefix(indent)
+            .is_some_and(|rest| rest.starts_with([' ', '\t']))
+    };
     match found {
         Some(i) => {
             let mut end = i + 1;
-            while end < close && text[spans[end].0..spans[end].1].starts_with([' ', '\t']) {
+            while end < close && deeper(&text[spans[end].0..spans[end].1]) {
                 end += 1;
             }
             let own_eol = &text[spans[i].0 + content(&text[spans[i].0..spans[i].1]).len()..spans[i].1];
@@ -245,6 +263,32 @@ mod tests {
             set_frontmatter_value(bom, "paused_at", Some("x")),
             "\u{feff}---\r\na: 1\r\npaused_at: \"x\"\r\n---\r\nbody\r\n"
         );
+        // The reader skips one BOM: after two, the file has no frontmatter and is left alone.
+        let two = "\u{feff}\u{feff}---\na: 1\n---\n";
+        assert_eq!(set_frontmatter_value(two, "paused_at", Some("x")), two);
+    }
+
+    /// Found by fuzzing (fuzz/fuzz_targets/state_md.rs): a frontmatter whose mapping is
+    /// indented got the key at column 0, which ends the mapping: the YAML no longer read.
+    #[test]
+    fn a_key_goes_in_at_the_mappings_own_indentation() {
+        let text = "---\r\n  status: executing\r\n  paused_at: old\r\n    more\r\n  percent: 38\r\n---\r\nbody\r\n";
+        let edited = set_frontmatter_value(text, "paused_at", Some("new"));
+        assert_eq!(
+            edited,
+            "---\r\n  status: executing\r\n  paused_at: \"new\"\r\n  percent: 38\r\n---\r\nbody\r\n"
+        );
+        let added = set_frontmatter_value(&edited, "stopped_at", Some("x"));
+        assert!(
+            added.ends_with("  percent: 38\r\n  stopped_at: \"x\"\r\n---\r\nbody\r\n"),
+            "{added}"
+        );
+        let parsed = crate::planning::state::PlanningState::parse(&added).unwrap();
+        assert_eq!(
+            (parsed.status.as_deref(), parsed.stopped_at.as_deref()),
+            (Some("executing"), Some("x"))
+        );
+        assert_eq!(parsed.paused_at.as_deref(), Some("new"));
     }
 
     #[test]

@@ -61,6 +61,7 @@ mod imp {
 
     use super::Progress;
 
+    /// A descriptor read with `poll` and a deadline.
     pub struct Inner {
         fd: RawFd,
         /// Keeps a file's descriptor open; `None` for stdin, which is never closed.
@@ -68,6 +69,7 @@ mod imp {
     }
 
     impl Inner {
+        /// The process's stdin.
         pub fn stdin() -> Self {
             Self {
                 fd: libc::STDIN_FILENO,
@@ -75,6 +77,7 @@ mod imp {
             }
         }
 
+        /// An open file (or pipe), kept open while read.
         pub fn file(file: File) -> Self {
             Self {
                 fd: file.as_raw_fd(),
@@ -82,6 +85,7 @@ mod imp {
             }
         }
 
+        /// Appends what can be read within `wait` to `buf`.
         pub fn read_some(&mut self, buf: &mut Vec<u8>, wait: Duration) -> io::Result<Progress> {
             if !wait_readable(self.fd, wait)? {
                 return Ok(Progress::TimedOut);
@@ -147,16 +151,19 @@ mod imp {
     const QUEUED_CHUNKS: usize = 4;
     const CHUNK: usize = 64 * 1024;
 
+    /// A source read by a thread of its own, its chunks taken with a deadline.
     pub struct Inner {
         chunks: Receiver<io::Result<Vec<u8>>>,
         ended: bool,
     }
 
     impl Inner {
+        /// The process's stdin.
         pub fn stdin() -> Self {
             Self::spawn(std::io::stdin())
         }
 
+        /// An open file (or pipe), kept open while read.
         pub fn file(file: File) -> Self {
             Self::spawn(file)
         }
@@ -183,6 +190,7 @@ mod imp {
             Self { chunks, ended: false }
         }
 
+        /// Appends what can be read within `wait` to `buf`.
         pub fn read_some(&mut self, buf: &mut Vec<u8>, wait: Duration) -> io::Result<Progress> {
             if self.ended {
                 return Ok(Progress::End);

@@ -134,10 +134,10 @@ pub fn tail(path: &Path, count: usize) -> io::Result<Tail> {
     let mut chunk = 64 * 1024u64;
     let mut first_newline: Option<u64> = None;
     let mut tail = Tail::default();
-    // `buffer` holds bytes [end, len) of the file, read backwards in growing chunks.
+    // `buffer` holds bytes [end, len) of the file, read backwards in growing chunks, until
+    // it holds `count` whole lines that are not empty after its first (maybe partial) one.
     loop {
-        let newlines = buffer.iter().filter(|b| **b == b'\n').count();
-        let enough = first_newline.is_some() && newlines > count;
+        let enough = first_newline.is_some() && whole_lines(&buffer) >= count;
         if enough || end == 0 {
             break;
         }
@@ -170,6 +170,18 @@ pub fn tail(path: &Path, count: usize) -> io::Result<Tail> {
     let skip = lines.len().saturating_sub(count);
     tail.lines = lines.split_off(skip);
     Ok(tail)
+}
+
+/// Lines of `buffer` that are not empty between its first newline and its last one: the
+/// complete lines of a piece of file that may start in the middle of a line.
+fn whole_lines(buffer: &[u8]) -> usize {
+    let (Some(first), Some(last)) = (memchr::memchr(b'\n', buffer), memchr::memrchr(b'\n', buffer)) else {
+        return 0;
+    };
+    buffer[first + 1..=last]
+        .split(|b| *b == b'\n')
+        .filter(|line| !line.is_empty())
+        .count()
 }
 
 /// Reads a segment's complete entries in order; a torn last line is left out and reported by
@@ -250,6 +262,26 @@ mod tests {
         let only_torn = super::tail(&path, 1).unwrap();
         assert!(only_torn.lines.is_empty());
         assert_eq!((only_torn.complete_len, only_torn.torn), (0, 6));
+    }
+
+    /// Found by fuzzing (fuzz/fuzz_targets/journal.rs): the backwards read stopped once it
+    /// had seen enough newlines, blank lines included, and returned fewer lines than asked
+    /// for when a long line sat before blank ones.
+    #[test]
+    fn blank_lines_do_not_count_as_lines_of_the_tail() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("j.jsonl");
+        let text = format!(
+            "{}{}{}\n\n\n{}",
+            line(1, 10),
+            line(2, 100_000),
+            line(3, 10),
+            line(4, 10)
+        );
+        std::fs::write(&path, &text).unwrap();
+        let tail = tail(&path, 3).unwrap();
+        let versions: Vec<u64> = tail.lines.iter().map(|l| parse(l).unwrap().v).collect();
+        assert_eq!(versions, [2, 3, 4]);
     }
 
     #[test]

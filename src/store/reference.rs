@@ -11,9 +11,15 @@ use serde_json::{Map, Value};
 
 use super::path::{DocPath, PathError};
 
-/// Most values one resolution may produce: references that fan out (a list of references to
-/// lists of references…) cannot blow up memory.
+/// Most values one resolution may produce (and references it may follow): references that
+/// fan out (a list of references to lists of references…) cannot blow up memory or time.
 const MAX_VALUES: usize = 2_000_000;
+/// Most references one value may be reached through. Real chains are a few long; following a
+/// chain costs time in its length squared (the cycle check) and stack in its length.
+pub const MAX_HOPS: usize = 32;
+/// Deepest a resolved value may nest: as deep as a JSON reader (serde_json's default) reads
+/// back. References to nested values inside nested values could otherwise nest without end.
+pub const MAX_NESTING: usize = 128;
 
 /// Why a resolution failed.
 #[derive(Debug, Clone, PartialEq)]
@@ -28,6 +34,10 @@ pub enum RefError {
     Malformed { at: DocPath, error: PathError },
     /// The references expand to too many values.
     TooLarge,
+    /// More than [`MAX_HOPS`] references in a row; `chain`: the first of them.
+    TooLong { chain: Vec<Hop> },
+    /// The resolved value nests deeper than [`MAX_NESTING`] levels at `at`.
+    TooDeep { at: DocPath },
 }
 
 /// One reference followed: where it is written and what it points at.
@@ -58,6 +68,18 @@ impl fmt::Display for RefError {
             }
             Self::Malformed { at, error } => write!(f, "bad reference at {at}: {error}"),
             Self::TooLarge => write!(f, "references expand to more than {MAX_VALUES} values"),
+            Self::TooLong { chain: hops } => {
+                let first = hops.first().map(|h| h.at.to_string()).unwrap_or_default();
+                write!(
+                    f,
+                    "reference chain at {first} is longer than {MAX_HOPS} references: {} → …",
+                    chain(hops)
+                )
+            }
+            Self::TooDeep { at } => write!(
+                f,
+                "resolving references nests the value at {at} deeper than {MAX_NESTING} levels"
+            ),
         }
     }
 }
@@ -102,7 +124,7 @@ fn resolve_within(doc: &Value, path: &DocPath, limit: usize) -> Result<Value, Re
         limit,
     };
     let (value, location, chain) = resolver.locate(path, Vec::new())?;
-    resolver.deep(value, &location, &chain)
+    resolver.deep(value, &location, &chain, 0)
 }
 
 struct Resolver<'a> {
@@ -124,6 +146,7 @@ impl<'a> Resolver<'a> {
                 && let Value::String(s) = current
                 && let Some(parsed) = target(s)
             {
+                self.count()?;
                 let hop = self.hop(&location, parsed, &chain)?;
                 chain.push(hop.clone());
                 let (value, real, longer) = self.locate(&hop.target, chain)?;
@@ -158,6 +181,11 @@ impl<'a> Resolver<'a> {
     fn hop(&self, at: &DocPath, parsed: Result<DocPath, PathError>, chain: &[Hop]) -> Result<Hop, RefError> {
         let target = parsed.map_err(|error| RefError::Malformed { at: at.clone(), error })?;
         let hop = Hop { at: at.clone(), target };
+        if chain.len() >= MAX_HOPS {
+            return Err(RefError::TooLong {
+                chain: chain[..3].to_vec(),
+            });
+        }
         // Resolving a value that holds a reference being followed would never end.
         if hop.target.contains(at) || chain.iter().any(|h| hop.target.contains(&h.at)) {
             let mut hops = chain.to_vec();
@@ -167,12 +195,19 @@ impl<'a> Resolver<'a> {
         Ok(hop)
     }
 
-    /// A copy of `value` (found at `at`) with every reference replaced by its resolved value.
-    fn deep(&mut self, value: &'a Value, at: &DocPath, chain: &[Hop]) -> Result<Value, RefError> {
+    /// Counts one value produced or one reference followed against the limit.
+    fn count(&mut self) -> Result<(), RefError> {
         self.produced += 1;
         if self.produced > self.limit {
             return Err(RefError::TooLarge);
         }
+        Ok(())
+    }
+
+    /// A copy of `value` (found at `at`, `depth` levels down the result) with every reference
+    /// replaced by its resolved value.
+    fn deep(&mut self, value: &'a Value, at: &DocPath, chain: &[Hop], depth: usize) -> Result<Value, RefError> {
+        self.count()?;
         match value {
             Value::String(s) => match target(s) {
                 Some(parsed) => {
@@ -180,22 +215,23 @@ impl<'a> Resolver<'a> {
                     let mut longer = chain.to_vec();
                     longer.push(hop.clone());
                     let (found, real, longer) = self.locate(&hop.target, longer)?;
-                    self.deep(found, &real, &longer)
+                    self.deep(found, &real, &longer, depth)
                 }
                 None if s.starts_with("@@") => Ok(Value::String(s[1..].to_owned())),
                 None => Ok(value.clone()),
             },
+            Value::Array(_) | Value::Object(_) if depth >= MAX_NESTING => Err(RefError::TooDeep { at: at.clone() }),
             Value::Array(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for (i, item) in items.iter().enumerate() {
-                    out.push(self.deep(item, &at.child(i.to_string()), chain)?);
+                    out.push(self.deep(item, &at.child(i.to_string()), chain, depth + 1)?);
                 }
                 Ok(Value::Array(out))
             }
             Value::Object(map) => {
                 let mut out = Map::new();
                 for (key, item) in map {
-                    out.insert(key.clone(), self.deep(item, &at.child(key.clone()), chain)?);
+                    out.insert(key.clone(), self.deep(item, &at.child(key.clone()), chain, depth + 1)?);
                 }
                 Ok(Value::Object(out))
             }
@@ -270,5 +306,51 @@ mod tests {
         }
         let path = DocPath::parse("l7").unwrap();
         assert_eq!(resolve_within(&doc, &path, 10_000).unwrap_err(), RefError::TooLarge);
+    }
+
+    /// `{"a0": "@a1", "a1": "@a2", …, "a<n>": 1}`.
+    fn chain_of(n: usize) -> Value {
+        let mut map = Map::new();
+        for i in 0..n {
+            map.insert(format!("a{i}"), json!(format!("@a{}", i + 1)));
+        }
+        map.insert(format!("a{n}"), json!(1));
+        Value::Object(map)
+    }
+
+    #[test]
+    fn a_long_chain_is_an_error_not_a_stack_overflow() {
+        assert_eq!(get(&chain_of(MAX_HOPS), "a0").unwrap(), json!(1));
+        let started = std::time::Instant::now();
+        let err = get(&chain_of(50_000), "a0").unwrap_err();
+        assert!(matches!(err, RefError::TooLong { .. }), "{err}");
+        assert_eq!(
+            err.to_string(),
+            "reference chain at a0 is longer than 32 references: a0 → a1 → a2 → @a3 → …"
+        );
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "{:?}",
+            started.elapsed()
+        );
+        // Also in the middle of a path.
+        let mut doc = chain_of(1_000);
+        doc["a1000"] = json!({"x": 2});
+        assert!(matches!(get(&doc, "a0.x").unwrap_err(), RefError::TooLong { .. }));
+    }
+
+    #[test]
+    fn references_cannot_nest_a_value_without_end() {
+        // Each level holds the next one five lists deeper: 30 hops of 5 levels each.
+        let mut doc = Map::new();
+        for i in 0..30 {
+            doc.insert(format!("l{i}"), json!([[[[[format!("@l{}", i + 1)]]]]]));
+        }
+        doc.insert("l30".into(), json!("bottom"));
+        let doc = Value::Object(doc);
+        assert!(get(&doc, "l10").is_ok(), "100 levels");
+        let err = get(&doc, "l0").unwrap_err();
+        assert!(matches!(err, RefError::TooDeep { .. }), "{err}");
+        assert!(err.to_string().ends_with("deeper than 128 levels"), "{err}");
     }
 }

@@ -163,10 +163,11 @@ fn reference_problems(doc: &Value) -> Vec<String> {
     let mut found = Vec::new();
     reference::references_in(doc, &DocPath::root(), &mut found);
     let mut problems: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for (at, _) in found {
         if let Err(e) = reference::resolve(doc, &at) {
             let text = e.to_string();
-            if !problems.contains(&text) {
+            if seen.insert(text.clone()) {
                 problems.push(text);
             }
         }

@@ -255,3 +255,22 @@ fn dir_size(sandbox: &Sandbox) -> u64 {
         .map(|e| e.metadata().unwrap().len())
         .sum()
 }
+
+/// Found by fuzzing (fuzz/fuzz_targets/store_path.rs): JSON numbers were read to the nearest
+/// float only roughly, so `set x 1e96` stored `9.999999999999999e95`, and a document's
+/// number could change between the document file and the journal's replay of it.
+#[test]
+fn numbers_are_stored_as_given() {
+    let sandbox = Sandbox::new();
+    example_store(&sandbox);
+    for number in ["1e96", "4.444444444444445e106", "0.30000000000000004"] {
+        let exact: f64 = number.parse().unwrap();
+        ok(&sandbox, &["set", "x", number]);
+        assert_eq!(get(&sandbox, &["x"]).as_f64(), Some(exact), "{number}");
+        let journal = std::fs::read_to_string(head_segment(&sandbox)).unwrap();
+        let last: Value = serde_json::from_str(journal.lines().last().unwrap()).unwrap();
+        assert_eq!(last["ops"][0]["value"].as_f64(), Some(exact), "{number} in the journal");
+    }
+    let report = ok(&sandbox, &["validate"]);
+    assert!(report.contains("OK: the document matches the journal"), "{report}");
+}

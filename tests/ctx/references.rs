@@ -149,6 +149,41 @@ fn dangling_and_cyclic_references_are_errors_naming_the_chain() {
     assert!(out.stderr.contains("reference cycle"), "{}", out.stderr);
 }
 
+/// Found while writing the store's fuzz target (fuzz/fuzz_targets/store_path.rs): following
+/// a chain of references took time in its length squared and stack in its length, so a
+/// document with a chain of 20,000 crashed `get --resolve`, `validate` and the SubagentStart
+/// hook with a stack overflow (SIGABRT, a message on stderr). `validate` also compared each
+/// problem with every other (a list searched per problem), minutes for such a document.
+#[test]
+fn a_reference_chain_too_long_to_follow_is_an_error_and_the_hook_stays_silent() {
+    let sandbox = Sandbox::new();
+    let mut doc = serde_json::Map::new();
+    for i in 0..20_000 {
+        doc.insert(format!("a{i}"), json!(format!("@a{}", i + 1)));
+    }
+    doc.insert("a20000".into(), json!("end"));
+    doc.insert(
+        "agents".into(),
+        json!({"pm": {"status": "pending", "inputs": {"brief": "@a0"}}}),
+    );
+    sandbox.write(".baton/context.json", &Value::Object(doc).to_string());
+
+    let out = ctx(&sandbox, &["get", "a0", "--resolve"]);
+    assert_eq!(out.code, Some(1), "{out:?}");
+    assert!(
+        out.stderr
+            .contains("reference chain at a0 is longer than 32 references: a0 → a1 → a2 → @a3 → …"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.elapsed < std::time::Duration::from_secs(10), "{:?}", out.elapsed);
+
+    let mut payload = crate::common::fixture("subagentstart.json");
+    payload["cwd"] = json!(sandbox.project);
+    payload["agent_type"] = json!("pm");
+    sandbox.hook(&payload).assert_hook_contract();
+}
+
 #[test]
 fn bad_paths_and_values_are_usage_errors_that_say_what_to_do() {
     let sandbox = Sandbox::new();

@@ -71,6 +71,12 @@ fn install_twice_then_uninstall_gives_back_the_original_file() {
         ("gsd", Some(GSD_SETTINGS), &["--force"]),
         ("ccstatusline, 4-space indent", Some(CCSTATUSLINE_SETTINGS), &["--yes"]),
         ("compact", Some(r#"{"model":"opus","env":{"A":"1"}}"#), &[]),
+        // Found writing fuzz/fuzz_targets/settings.rs: the null and the empty list went.
+        (
+            "null statusLine, empty hook list",
+            Some(r#"{"statusLine":null,"hooks":{"PostToolUse":[]}}"#),
+            &[],
+        ),
     ] {
         let sandbox = Sandbox::new();
         if let Some(text) = original {

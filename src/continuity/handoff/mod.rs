@@ -293,6 +293,19 @@ mod tests {
         assert!(h.problems().is_empty(), "{:?}", h.problems());
     }
 
+    /// Found by fuzzing (fuzz/fuzz_targets/handoff.rs): JSON numbers were read to the
+    /// nearest float only roughly, so `1e96` in a field GSD or an agent added read back as
+    /// `9.999999999999999e95` from baton's own JSON, and `write` refused the handoff.
+    #[test]
+    fn numbers_in_any_field_read_back_exactly() {
+        let given = r#"{"version":"1.0","status":"paused","x":1e96,"y":4.444444444444445e106,
+            "remaining_tasks":[{"name":"a","weight":0.30000000000000004}]}"#;
+        let h: Handoff = serde_json::from_str(given).unwrap();
+        assert_eq!(h.extra["x"].as_f64(), Some(1e96));
+        let back: Handoff = serde_json::from_slice(&serde_json::to_vec_pretty(&h).unwrap()).unwrap();
+        assert_eq!(back, h);
+    }
+
     #[test]
     fn keeps_unknown_fields_and_numeric_ids_and_tolerates_odd_shapes() {
         let given = r#"{"version":"1.0","timestamp":"2026-11-30T10:00:00Z","status":"paused","git_branch":"feat/cart",
