@@ -7,6 +7,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::json::lenient::lenient;
 
+mod segments;
+pub use segments::{ALL_SEGMENTS, DEFAULT_SEGMENTS, Segment};
+use segments::{segment_list, segments_in_order};
+
 /// Largest config file baton reads.
 pub const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
 /// Keys of the config file that only a command reads, each with its own checks
@@ -94,57 +98,6 @@ pub struct StatuslineFile {
     /// `false` hides the forecast beside the context bar.
     #[serde(deserialize_with = "lenient")]
     pub forecast: Option<bool>,
-}
-
-/// A statusline segment, as named in `statusline.segments`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Segment {
-    /// The model's display name.
-    Model,
-    /// The in-progress task, else GSD state.
-    Task,
-    /// The directory and its git branch.
-    Dir,
-    /// The context bar, its percentage and the forecast (always shown).
-    Context,
-    /// The session's cost so far (`cost.total_cost_usd`).
-    Cost,
-    /// The session's duration (`cost.total_duration_ms`).
-    Duration,
-    /// Subscription usage limits (`rate_limits`).
-    Limits,
-    /// Whether the prompt cache is warm and for how long (`prompt_cache`).
-    Cache,
-    /// Compactions so far in this session.
-    Compactions,
-}
-
-/// Every segment, in the order the README lists them.
-pub const ALL_SEGMENTS: [Segment; 9] = [
-    Segment::Model,
-    Segment::Task,
-    Segment::Dir,
-    Segment::Context,
-    Segment::Cost,
-    Segment::Duration,
-    Segment::Limits,
-    Segment::Cache,
-    Segment::Compactions,
-];
-
-/// Today's line: model │ task │ directory │ context.
-pub const DEFAULT_SEGMENTS: [Segment; 4] = [Segment::Model, Segment::Task, Segment::Dir, Segment::Context];
-
-/// Reads a list of segment names, skipping names that are not segments; not a list is absent.
-fn segment_list<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Vec<Segment>>, D::Error> {
-    let value = serde_json::Value::deserialize(d)?;
-    Ok(value.as_array().map(|names| {
-        names
-            .iter()
-            .filter_map(|name| serde_json::from_value(name.clone()).ok())
-            .collect()
-    }))
 }
 
 /// The monitor's settings after defaults (GSD's thresholds and debounce).
@@ -273,20 +226,6 @@ impl Config {
     pub fn context_window_size(&self) -> Option<u64> {
         self.project.context_window_size.or(self.user.context_window_size)
     }
-}
-
-/// `names` without repeats, with the context bar last when it is not named.
-fn segments_in_order(names: &[Segment]) -> Vec<Segment> {
-    let mut segments: Vec<Segment> = Vec::with_capacity(names.len() + 1);
-    for name in names {
-        if !segments.contains(name) {
-            segments.push(*name);
-        }
-    }
-    if !segments.contains(&Segment::Context) {
-        segments.push(Segment::Context);
-    }
-    segments
 }
 
 /// `$BATON_CONFIG`, else `<config dir>/baton/config.json`.
