@@ -3,8 +3,15 @@
 
 #![allow(dead_code)]
 
+pub mod git;
 pub mod gsd;
 pub mod os;
+pub mod outcome;
+pub mod reply;
+
+pub use git::{git, git_repo};
+pub use outcome::{Outcome, plain};
+pub use reply::Reply;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -280,184 +287,6 @@ pub fn session_start(sandbox: &Sandbox, session: &str, source: &str) -> Value {
     p["cwd"] = json!(sandbox.project);
     p["source"] = json!(source);
     p
-}
-
-/// What one run of baton did.
-#[derive(Debug)]
-pub struct Outcome {
-    pub code: Option<i32>,
-    pub stdout: String,
-    pub stderr: String,
-    pub elapsed: Duration,
-}
-
-impl Outcome {
-    /// The hook contract: exit 0, empty stderr, stdout empty or exactly one JSON object.
-    #[track_caller]
-    pub fn assert_hook_contract(&self) -> &Self {
-        assert_eq!(self.code, Some(0), "exit code; {self:?}");
-        assert!(self.stderr.is_empty(), "stderr must stay empty; {self:?}");
-        let out = self.stdout.trim();
-        if !out.is_empty() {
-            let v: Value =
-                serde_json::from_str(out).unwrap_or_else(|e| panic!("stdout is not one JSON object ({e}): {out}"));
-            assert!(v.is_object(), "stdout must be an object: {out}");
-        }
-        self
-    }
-
-    /// The statusline contract: exit 0, empty stderr, exactly one non-blank line.
-    #[track_caller]
-    pub fn assert_one_line(&self) -> String {
-        assert_eq!(self.code, Some(0), "exit code; {self:?}");
-        assert!(self.stderr.is_empty(), "stderr must stay empty; {self:?}");
-        let lines: Vec<&str> = self.stdout.lines().collect();
-        assert_eq!(lines.len(), 1, "one line expected; {self:?}");
-        assert!(!lines[0].trim().is_empty(), "the line must not be blank");
-        lines[0].to_owned()
-    }
-
-    /// The additionalContext the hook gave the model; fails when there is none.
-    #[track_caller]
-    pub fn context_text(&self) -> String {
-        self.context()
-            .unwrap_or_else(|| panic!("expected additionalContext; {self:?}"))
-    }
-
-    /// The additionalContext the hook gave the model, if any.
-    #[track_caller]
-    pub fn context(&self) -> Option<String> {
-        self.assert_hook_contract();
-        let out = self.stdout.trim();
-        if out.is_empty() {
-            return None;
-        }
-        let v: Value = serde_json::from_str(out).unwrap();
-        assert_eq!(v["hookSpecificOutput"]["hookEventName"], "PostToolUse", "{out}");
-        Some(
-            v["hookSpecificOutput"]["additionalContext"]
-                .as_str()
-                .expect("additionalContext")
-                .to_owned(),
-        )
-    }
-}
-
-/// Strips ANSI escape sequences.
-pub fn plain(text: &str) -> String {
-    let mut out = String::new();
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        if c == '\x1b' {
-            for d in chars.by_ref() {
-                if d.is_ascii_alphabetic() {
-                    break;
-                }
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// Runs git in `dir` with a fixed identity (no user config needed); panics on failure and
-/// returns stdout, trimmed.
-pub fn git(dir: &Path, args: &[&str]) -> String {
-    let output = Command::new("git")
-        .args(["-c", "user.name=Baton Test", "-c", "user.email=test@baton.invalid"])
-        .args(["-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"])
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap_or_else(|e| panic!("git {args:?}: {e}"));
-    assert!(
-        output.status.success(),
-        "git {args:?} failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout).trim().to_owned()
-}
-
-/// Makes `dir` a git repository with one commit holding `files` (path, contents);
-/// returns the commit id.
-pub fn git_repo(dir: &Path, files: &[(&str, &str)]) -> String {
-    git(dir, &["init", "-q"]);
-    for (path, contents) in files {
-        let path = dir.join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, contents).unwrap();
-    }
-    git(dir, &["add", "-A"]);
-    git(dir, &["commit", "-q", "-m", "start"]);
-    git(dir, &["rev-parse", "HEAD"])
-}
-
-/// One API response written as a transcript line the way the real client writes it
-/// (`tests/fixtures/claude-code-2.1.197/transcript-headless-3-tools.jsonl`), for the
-/// report tests. `split: false` leaves out `usage.cache_creation` (older clients).
-#[derive(Debug, Clone)]
-pub struct Reply {
-    pub model: String,
-    pub message_id: Option<String>,
-    pub request_id: Option<String>,
-    pub input: u64,
-    pub output: u64,
-    pub cache_write_5m: u64,
-    pub cache_write_1h: u64,
-    pub cache_read: u64,
-    pub sidechain: bool,
-    pub split: bool,
-    pub timestamp: String,
-}
-
-impl Reply {
-    /// Response number `n` of `model`, with its own message and request ids.
-    pub fn new(model: &str, n: usize) -> Self {
-        Self {
-            model: model.to_owned(),
-            message_id: Some(format!("msg_{n:06}")),
-            request_id: Some(format!("req_{n:06}")),
-            input: 0,
-            output: 0,
-            cache_write_5m: 0,
-            cache_write_1h: 0,
-            cache_read: 0,
-            sidechain: false,
-            split: true,
-            timestamp: "2026-11-30T00:10:41.140Z".to_owned(),
-        }
-    }
-
-    /// The transcript line.
-    pub fn line(&self) -> String {
-        let mut usage = json!({"input_tokens": self.input, "output_tokens": self.output,
-            "cache_creation_input_tokens": self.cache_write_5m + self.cache_write_1h,
-            "cache_read_input_tokens": self.cache_read,
-            "server_tool_use": {"web_search_requests": 0, "web_fetch_requests": 0},
-            "service_tier": "standard", "inference_geo": "", "iterations": [], "speed": "standard"});
-        if self.split {
-            usage["cache_creation"] = json!({"ephemeral_1h_input_tokens": self.cache_write_1h,
-                                             "ephemeral_5m_input_tokens": self.cache_write_5m});
-        }
-        let mut line = json!({"parentUuid": "p", "isSidechain": self.sidechain, "message": {
-            "id": self.message_id, "type": "message", "role": "assistant", "model": self.model,
-            "content": [{"type": "tool_use", "id": "toolu_1", "name": "Bash",
-                         "input": {"command": "echo \"usage\"", "description": "a \"usage\": {} line"}}],
-            "stop_reason": "tool_use", "stop_sequence": null, "usage": usage},
-            "type": "assistant", "uuid": "u", "timestamp": self.timestamp, "userType": "external",
-            "cwd": "/home/user/proj", "sessionId": "s", "version": "2.1.197"});
-        if let Some(id) = &self.request_id {
-            line["requestId"] = json!(id);
-        }
-        if self.message_id.is_none() {
-            line["message"].as_object_mut().unwrap().remove("id");
-        }
-        line.to_string()
-    }
 }
 
 impl Sandbox {
