@@ -55,7 +55,7 @@ pub fn segment(project: &Project) -> Option<String> {
     if let Some(cached) = read_cache(&path)
         && cached.version == env!("CARGO_PKG_VERSION")
         && cached.root == project.root
-        && cached.digest == Fingerprint::reseal(project, &split(&cached.phase_dirs))
+        && cached.digest == Fingerprint::reseal(project, phase_dirs(&cached.phase_dirs))
     {
         return cached.segment;
     }
@@ -87,8 +87,9 @@ pub fn segment(project: &Project) -> Option<String> {
     }
 }
 
-fn split(names: &str) -> Vec<&str> {
-    names.split('/').filter(|name| !name.is_empty()).collect()
+/// The names in the cache's `phase_dirs`.
+fn phase_dirs(names: &str) -> impl Iterator<Item = &str> {
+    names.split('/').filter(|name| !name.is_empty())
 }
 
 fn read_cache(path: &Path) -> Option<Cached> {
