@@ -147,9 +147,9 @@ fn open_at(dir: libc::c_int, name: &std::ffi::CStr) -> io::Result<Dir> {
 }
 
 #[cfg(unix)]
+#[allow(clippy::unnecessary_cast)] // the field types differ between systems
 fn from_stat(st: &libc::stat) -> Stamp {
     let ns = |secs: i64, nanos: i64| secs.saturating_mul(1_000_000_000).saturating_add(nanos);
-    #[allow(clippy::unnecessary_cast)] // the field types differ between systems
     Stamp {
         is_dir: st.st_mode as u32 & libc::S_IFMT as u32 == libc::S_IFDIR as u32,
         size: st.st_size as u64,

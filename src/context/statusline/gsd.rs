@@ -3,7 +3,7 @@
 //! per-project cache in the temp dir, sealed with the files' [`Fingerprint`]: STATE.md,
 //! ROADMAP.md, config.json, `phases/` and the directories of the phases the percentage
 //! counts and the roadmap does not check. A render whose seal matches reads the cache and
-//! `stat`s those (no listing, no file opened); any change recomputes.
+//! `stat`s those (no listing, no planning file read); any change recomputes.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
