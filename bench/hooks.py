@@ -16,7 +16,8 @@ Scenarios (each has its own session id; TMPDIR and HOME are fresh directories):
   big project  baton statusline (as in `statusline`, run in the project) in a GSD project of
                200 phases x 10 plans whose files are an hour old: bench/progress.py's shape
                (a quarter done, 150 phases open); informational, the same project with 190
-               phases done (late), and with STATE.md written just before each render (new)
+               phases done (late), and with STATE.md written just before each render (new);
+               big - late, per open phase directory, is what checking one costs
   all          every statusline segment on (cost, duration, usage limits, prompt cache and the
                compaction count besides the default ones) with a 2.1.332 payload carrying
                rate_limits and prompt_cache, and the forecast from the 1 MB transcript's last
@@ -146,6 +147,8 @@ SID_BIG = "b47c0008-0000-4000-8000-000000000008"
 SID_BIG_LATE = "b47c0009-0000-4000-8000-000000000009"
 SID_BIG_NEW = "b47c000a-0000-4000-8000-00000000000a"
 BIG_PHASES, BIG_PLANS = 200, 10
+# Open phases (planned, not checked in the roadmap) of the "big" and "late" projects.
+BIG_OPEN, LATE_OPEN = BIG_PHASES - BIG_PHASES // 4, 10
 SID_SL_ALL = "b47c000b-0000-4000-8000-00000000000b"
 SID_MON_ALL = "b47c000c-0000-4000-8000-00000000000c"
 
@@ -488,7 +491,8 @@ def main():
     # The big GSD projects, kept between runs and dated an hour back (a project whose files
     # nobody touched in the last seconds); "new" gets its STATE.md rewritten before each render.
     big_projects = {}
-    for label, done in (("big", BIG_PHASES // 4), ("late", BIG_PHASES - 10), ("new", BIG_PHASES // 4)):
+    for label, done in (("big", BIG_PHASES - BIG_OPEN), ("late", BIG_PHASES - LATE_OPEN),
+                        ("new", BIG_PHASES - BIG_OPEN)):
         path = os.path.join(work, "projects", "gsd-%dx%d-%s" % (BIG_PHASES, BIG_PLANS, label))
         make_project(path, BIG_PHASES, BIG_PLANS, done)
         os.makedirs(os.path.join(path, ".git"), exist_ok=True)
@@ -830,6 +834,13 @@ def main():
         if a in by and b in by:
             m, p, rm = paired(a, b)
             print("  %-46s %7.2fx %7.2fx %9.2fx" % (label, m, p, rm))
+    if "baton statusline big" in by and "baton statusline big late" in by:
+        # The two projects differ only in how many open phase directories a render checks.
+        a, b = by["baton statusline big"].ns, by["baton statusline big late"].ns
+        diff = sorted(a[i] - b[i] for i in a if i in b)
+        extra_dirs = BIG_OPEN - LATE_OPEN
+        print("  per open phase directory (big - big late, paired median / %d): %.2f us"
+              % (extra_dirs, median(diff) / 1e3 / extra_dirs))
     print()
 
     failed = False

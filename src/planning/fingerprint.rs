@@ -1,19 +1,20 @@
-//! What the planning figures depend on, as file metadata only: the size, modification and
-//! birth times of STATE.md, ROADMAP.md and config.json, the modification time of `phases/`
-//! (a phase directory added, removed or renamed changes it), and the name and modification
-//! time of each phase directory (a plan or summary added, removed or renamed changes it).
-//! A [`Seal`] digests them for a chosen set of phase directories; the same digest later
-//! means none of those files changed, provided the seal was [settled](Seal::settled).
+//! What the planning figures depend on, as file metadata only: the size, modification time
+//! and identity of STATE.md, ROADMAP.md and config.json, the same of `phases/` (a phase
+//! directory added, removed or renamed changes its time), and the name and times of each
+//! phase directory (a plan or summary added, removed or renamed changes its time). A [`Seal`]
+//! digests them for a chosen set of phase directories; the same digest later means none of
+//! those files changed, provided the seal was [settled](Seal::settled). The lookups go
+//! through `.planning/` and `phases/` opened once ([`Dir`]), so each costs one `stat` of one
+//! name.
 
-use std::fs::{self, Metadata};
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::fs;
 use std::io::{self, ErrorKind};
-use std::path::PathBuf;
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::Project;
 use super::number::PhaseNumber;
 use super::phases::MAX_ENTRIES;
+use crate::platform::dir::{Dir, Stamp};
 
 /// A file time this close to the moment it was read may still be shared by a later change:
 /// file systems keep times in ticks (ext4 a few ms, HFS+ 1 s, FAT 2 s) taken from a clock
@@ -39,8 +40,8 @@ pub struct Seal {
 
 impl Seal {
     /// Whether any later change to the sealed files is sure to change the digest: every item
-    /// could be read and no time is within [`SETTLE`] of the moment it was read (a change in
-    /// the same tick as a younger time could leave size and time as they were).
+    /// could be read and no modification time is within [`SETTLE`] of the moment it was read
+    /// (a change in the same tick as a younger time could leave size and time as they were).
     pub fn settled(&self) -> bool {
         self.settled
     }
@@ -49,11 +50,11 @@ impl Seal {
 impl Fingerprint {
     /// Reads the files' metadata and lists `phases/` (no file is opened).
     pub fn take(project: &Project) -> Self {
-        let place = Place::of(project);
+        let place = Place::open(project);
         let base = place.base(project);
         let mut listed = true;
         let mut dirs = Vec::new();
-        match fs::read_dir(place.phases()) {
+        match fs::read_dir(project.planning_dir().join("phases")) {
             Ok(entries) => {
                 for entry in entries.take(MAX_ENTRIES + 1) {
                     let Ok(entry) = entry else {
@@ -70,7 +71,7 @@ impl Fingerprint {
                     }
                 }
             }
-            Err(e) => listed = matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory),
+            Err(e) => listed = absent(&e),
         }
         dirs.sort_by(|a, b| a.0.cmp(&b.0));
         Self { base, dirs, listed }
@@ -82,7 +83,7 @@ impl Fingerprint {
         let chosen: Vec<&(String, Key)> = self.dirs.iter().filter(|(name, _)| watched(name)).collect();
         let names = chosen.iter().map(|(name, _)| name.clone()).collect();
         let seal = Seal {
-            digest: combine(&self.base, chosen.iter().map(|(name, key)| (name.as_str(), key))),
+            digest: combine(self.base, chosen.iter().map(|(name, key)| (name.as_str(), *key))),
             settled: self.listed && self.base.settled && chosen.iter().all(|(_, key)| key.settled),
         };
         (seal, names)
@@ -91,107 +92,146 @@ impl Fingerprint {
     /// The digest the files and the phase directories `names` have now: `stat`s only, no
     /// listing. It equals an earlier [`Self::seal`] over the same names exactly when none of
     /// them changed, the listing of `phases/` included.
-    pub fn reseal(project: &Project, names: &[&str]) -> u64 {
-        let place = Place::of(project);
+    pub fn reseal<'a>(project: &Project, names: impl Iterator<Item = &'a str>) -> u64 {
+        let place = Place::open(project);
         let base = place.base(project);
-        let keys: Vec<Key> = names.iter().map(|name| place.dir(name)).collect();
-        combine(&base, names.iter().copied().zip(&keys))
+        combine(base, names.map(|name| (name, place.dir(name))))
     }
 }
 
 /// One item's metadata, digested.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 struct Key {
     digest: u64,
     settled: bool,
 }
 
-fn combine<'a>(base: &Key, dirs: impl ExactSizeIterator<Item = (&'a str, &'a Key)>) -> u64 {
-    let mut hasher = DefaultHasher::new();
-    base.digest.hash(&mut hasher);
-    dirs.len().hash(&mut hasher);
+fn combine<'a>(base: Key, dirs: impl Iterator<Item = (&'a str, Key)>) -> u64 {
+    let mut mix = Mix::default();
+    mix.word(base.digest);
+    let mut count = 0u64;
     for (name, key) in dirs {
-        name.hash(&mut hasher);
-        key.digest.hash(&mut hasher);
+        mix.bytes(name.as_bytes());
+        mix.word(key.digest);
+        count += 1;
     }
-    hasher.finish()
+    mix.word(count);
+    mix.0
 }
 
-/// Where the planning files are looked up: relative to the current directory when it is the
-/// project root (as Claude Code runs the statusline), which makes each `stat` cheaper.
+/// A digest of 64-bit words. Each step is a bijection of the state for a given word and of
+/// the word for a given state, so a sequence that differs from another in one word (one
+/// time, one size) always ends in another digest; it costs a multiply per word, where std's
+/// SipHash cost a fifth of a big project's render.
+#[derive(Default)]
+struct Mix(u64);
+
+impl Mix {
+    fn word(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+
+    /// The bytes in words, then their length (so `ab` and `ab\0` differ).
+    fn bytes(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            self.word(u64::from_le_bytes(chunk.try_into().unwrap_or_default()));
+        }
+        let mut last = [0u8; 8];
+        last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+        self.word(u64::from_le_bytes(last));
+        self.word(bytes.len() as u64);
+    }
+}
+
+/// Absent is a state like any other; an item that cannot be read is not.
+fn absent(error: &io::Error) -> bool {
+    matches!(error.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory)
+}
+
+/// `.planning/` and `phases/`, opened once for all the lookups.
 struct Place {
-    planning: PathBuf,
-    settled_before: Option<SystemTime>,
+    planning: io::Result<Dir>,
+    phases: io::Result<Dir>,
+    /// Times before this are settled (nanoseconds since the epoch).
+    settled_before: Option<i64>,
 }
 
 impl Place {
-    fn of(project: &Project) -> Self {
-        let at_root = std::env::current_dir().is_ok_and(|cwd| cwd == project.root);
+    fn open(project: &Project) -> Self {
+        let planning = Dir::open(&project.planning_dir());
+        // Followed if a link, as the phase scan lists it.
+        let phases = match &planning {
+            Ok(dir) => dir.open_dir("phases"),
+            Err(e) => Err(e.kind().into()),
+        };
+        let settled_before = SystemTime::now()
+            .checked_sub(SETTLE)
+            .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+            .and_then(|d| i64::try_from(d.as_nanos()).ok());
         Self {
-            planning: if at_root {
-                PathBuf::from(".planning")
-            } else {
-                project.planning_dir()
-            },
-            settled_before: SystemTime::now().checked_sub(SETTLE),
+            planning,
+            phases,
+            settled_before,
         }
     }
 
-    fn phases(&self) -> PathBuf {
-        self.planning.join("phases")
-    }
-
-    /// The root, the three files and `phases/` itself.
+    /// The root, the three files (links followed) and `phases/` itself.
     fn base(&self, project: &Project) -> Key {
-        let mut hasher = DefaultHasher::new();
+        let mut mix = Mix::default();
         let mut settled = true;
-        project.root.as_os_str().as_encoded_bytes().hash(&mut hasher);
+        mix.bytes(project.root.as_os_str().as_encoded_bytes());
         for name in ["STATE.md", "ROADMAP.md", "config.json"] {
-            name.hash(&mut hasher);
-            let key = self.key(fs::metadata(self.planning.join(name)), true);
-            key.digest.hash(&mut hasher);
+            let stamp = match &self.planning {
+                Ok(dir) => dir.stamp_of(name, true),
+                Err(e) => Err(e.kind().into()),
+            };
+            let key = self.key(stamp);
+            mix.word(key.digest);
             settled &= key.settled;
         }
-        let key = self.key(fs::metadata(self.phases()), false);
-        key.digest.hash(&mut hasher);
+        let key = self.key(match &self.phases {
+            Ok(dir) => dir.stamp(),
+            Err(e) => Err(e.kind().into()),
+        });
+        mix.word(key.digest);
         Key {
-            digest: hasher.finish(),
+            digest: mix.0,
             settled: settled && key.settled,
         }
     }
 
     /// A phase directory, its link not followed.
     fn dir(&self, name: &str) -> Key {
-        self.key(fs::symlink_metadata(self.phases().join(name)), false)
+        self.key(match &self.phases {
+            Ok(dir) => dir.stamp_of(name, false),
+            Err(e) => Err(e.kind().into()),
+        })
     }
 
-    /// Presence and kind, times, and the size when `sized`.
-    fn key(&self, meta: io::Result<Metadata>, sized: bool) -> Key {
-        let mut hasher = DefaultHasher::new();
-        let meta = match meta {
-            Ok(meta) => meta,
-            // Absent is a state like any other; an unreadable item is not.
+    /// Presence and kind, size, times and identity. Settled on the modification time, which
+    /// every change of contents moves; the change time and identity only add to what is
+    /// caught (a time restored by `touch -r` or `rsync -t`, a file replaced by another).
+    fn key(&self, stamp: io::Result<Stamp>) -> Key {
+        let stamp = match stamp {
+            Ok(stamp) => stamp,
             Err(e) => {
                 return Key {
                     digest: 0,
-                    settled: matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory),
+                    settled: absent(&e),
                 };
             }
         };
-        meta.is_dir().hash(&mut hasher);
-        if sized {
-            meta.len().hash(&mut hasher);
-        }
-        let modified = meta.modified().ok();
-        modified.hash(&mut hasher);
-        meta.created().ok().hash(&mut hasher);
-        let settled = match (modified, self.settled_before) {
-            (Some(time), Some(limit)) => time < limit,
-            _ => false,
-        };
+        let mut mix = Mix::default();
+        mix.word(1); // present (an absent item's digest is 0)
+        mix.word(u64::from(stamp.is_dir));
+        mix.word(stamp.size);
+        mix.word(stamp.modified_ns as u64);
+        mix.word(stamp.changed_ns as u64);
+        mix.word(stamp.id);
         Key {
-            digest: hasher.finish() | 1,
-            settled,
+            digest: mix.0,
+            settled: self.settled_before.is_some_and(|limit| stamp.modified_ns < limit),
         }
     }
 }
@@ -201,8 +241,8 @@ mod tests {
     use super::*;
     use std::fs::File;
 
-    fn refs(names: &[String]) -> Vec<&str> {
-        names.iter().map(String::as_str).collect()
+    fn refs(names: &[String]) -> impl Iterator<Item = &str> {
+        names.iter().map(String::as_str)
     }
 
     fn age(path: &std::path::Path, seconds: u64) {
@@ -238,7 +278,7 @@ mod tests {
         let (settled, names) = Fingerprint::take(&project).seal(all);
         assert!(settled.settled());
         assert_eq!(
-            Fingerprint::reseal(&project, &refs(&names)),
+            Fingerprint::reseal(&project, refs(&names)),
             settled.digest,
             "nothing changed"
         );
@@ -247,12 +287,12 @@ mod tests {
         let (watched, two_only) = Fingerprint::take(&project).seal(only_two);
         fs::write(one.join("01-01-SUMMARY.md"), "x").unwrap();
         assert_ne!(
-            Fingerprint::reseal(&project, &refs(&names)),
+            Fingerprint::reseal(&project, refs(&names)),
             settled.digest,
             "a summary added"
         );
         assert_eq!(
-            Fingerprint::reseal(&project, &refs(&two_only)),
+            Fingerprint::reseal(&project, refs(&two_only)),
             watched.digest,
             "not in a watched directory"
         );
@@ -261,7 +301,7 @@ mod tests {
 
         fs::rename(&two, planning.join("phases/03-b")).unwrap();
         assert_ne!(
-            Fingerprint::reseal(&project, &refs(&two_only)),
+            Fingerprint::reseal(&project, refs(&two_only)),
             watched.digest,
             "a phase renamed"
         );

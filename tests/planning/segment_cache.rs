@@ -273,3 +273,42 @@ fn a_change_in_the_same_tick_as_the_last_read_is_not_missed() {
         "v1.1 Checkout 6% · Phase 3/6 Cart · verifying"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_change_whose_old_time_is_given_back_still_shows() {
+    // `touch -r`, `rsync -t` or a restore sets the modification time back; the change time
+    // (which no tool sets) still moves.
+    type Change = fn(&Sandbox);
+    let changes: [(&str, Change, &str); 2] = [
+        (
+            "STATE.md edited in place, same size, old time restored",
+            |s| {
+                let state = planning(s, "STATE.md");
+                let before = fs::metadata(&state).unwrap().modified().unwrap();
+                edit(&state, "status: executing", "status: verifying");
+                set_mtime(&state, before);
+            },
+            "v1.1 Checkout 6% · Phase 3/6 Cart · verifying",
+        ),
+        (
+            "a SUMMARY added, the phase directory's old time restored",
+            |s| {
+                let dir = planning(s, "phases/03-cart");
+                let before = fs::metadata(&dir).unwrap().modified().unwrap();
+                fs::write(dir.join("03-02-SUMMARY.md"), "# done\n").unwrap();
+                set_mtime(&dir, before);
+            },
+            "v1.1 Checkout 12% · Phase 3/6 Cart · executing",
+        ),
+    ];
+    for (what, change, expected) in changes {
+        let sandbox = project();
+        assert_eq!(line(&sandbox), with(BASE), "{what}: before");
+        cache_file(&sandbox);
+        // The change comes a tick later than the last render, as it would in a session.
+        std::thread::sleep(Duration::from_millis(20));
+        change(&sandbox);
+        assert_eq!(line(&sandbox), with(expected), "{what}");
+    }
+}

@@ -3,7 +3,7 @@
 //! per-project cache in the temp dir, sealed with the files' [`Fingerprint`]: STATE.md,
 //! ROADMAP.md, config.json, `phases/` and the directories of the phases the percentage
 //! counts and the roadmap does not check. A render whose seal matches reads the cache and
-//! `stat`s those (no listing, no file opened); any change recomputes.
+//! `stat`s those (no listing, no planning file read); any change recomputes.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -55,7 +55,7 @@ pub fn segment(project: &Project) -> Option<String> {
     if let Some(cached) = read_cache(&path)
         && cached.version == env!("CARGO_PKG_VERSION")
         && cached.root == project.root
-        && cached.digest == Fingerprint::reseal(project, &split(&cached.phase_dirs))
+        && cached.digest == Fingerprint::reseal(project, phase_dirs(&cached.phase_dirs))
     {
         return cached.segment;
     }
@@ -87,8 +87,9 @@ pub fn segment(project: &Project) -> Option<String> {
     }
 }
 
-fn split(names: &str) -> Vec<&str> {
-    names.split('/').filter(|name| !name.is_empty()).collect()
+/// The names in the cache's `phase_dirs`.
+fn phase_dirs(names: &str) -> impl Iterator<Item = &str> {
+    names.split('/').filter(|name| !name.is_empty())
 }
 
 fn read_cache(path: &Path) -> Option<Cached> {
