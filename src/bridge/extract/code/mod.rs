@@ -22,7 +22,8 @@ mod wants;
 use std::cell::RefCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use self::scan::{FileScan, scan_file};
+use self::scan::{FileScan, Prefilter, scan_file};
+use self::wants::Wants;
 use super::syntax::Parsers;
 use super::{Settings, Source};
 use crate::bridge::facts::Facts;
@@ -47,6 +48,17 @@ pub fn extract(sources: &[Source<'_>]) -> Facts {
 /// Extracts the code facts of `sources`: every file scanned once (spread over the cores), then
 /// linked across files.
 pub fn extract_with(sources: &[Source<'_>], settings: &Settings) -> Facts {
+    extract_prefiltered(sources, settings, Wants::of)
+}
+
+/// [`extract_with`] with every code file parsed and every scanner run on it
+/// ([`Wants::unfiltered`]): what the pre-filter must never change.
+#[cfg(test)]
+pub fn extract_unfiltered(sources: &[Source<'_>], settings: &Settings) -> Facts {
+    extract_prefiltered(sources, settings, Wants::unfiltered)
+}
+
+fn extract_prefiltered(sources: &[Source<'_>], settings: &Settings, prefilter: Prefilter) -> Facts {
     let design_systems = if settings.design_system.is_empty() {
         DEFAULT_DESIGN_SYSTEMS.iter().map(|p| p.to_string()).collect()
     } else {
@@ -54,7 +66,7 @@ pub fn extract_with(sources: &[Source<'_>], settings: &Settings) -> Facts {
     };
     let scans = crate::bridge::parallel::map(sources, |source| {
         catch_unwind(AssertUnwindSafe(|| {
-            PARSERS.with_borrow_mut(|parsers| scan_file(source, parsers, &design_systems))
+            PARSERS.with_borrow_mut(|parsers| scan_file(source, parsers, &design_systems, prefilter))
         }))
         .unwrap_or_else(|_| Some(FileScan::failed(source.path)))
     });

@@ -59,10 +59,19 @@ pub enum OwnedModule {
     None,
 }
 
-/// Scans one source; `None` when it is no code file or carries none of the signals.
-pub fn scan_file(source: &Source<'_>, parsers: &mut Parsers, design_systems: &[String]) -> Option<FileScan> {
+/// Which scanners a file may interest, judged before it is parsed: [`Wants::of`], or in tests
+/// every scanner for every file (the extraction without the pre-filter).
+pub type Prefilter = fn(Lang, &str, &str, &[String]) -> Wants;
+
+/// Scans one source; `None` when it is no code file or `prefilter` finds none of the signals.
+pub fn scan_file(
+    source: &Source<'_>,
+    parsers: &mut Parsers,
+    design_systems: &[String],
+    prefilter: Prefilter,
+) -> Option<FileScan> {
     let lang = Lang::of_path(source.path)?;
-    let wants = Wants::of(lang, source.path, source.text, design_systems);
+    let wants = prefilter(lang, source.path, source.text, design_systems);
     if !wants.any() {
         return None;
     }
