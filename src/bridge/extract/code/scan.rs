@@ -3,6 +3,7 @@
 
 use std::cell::OnceCell;
 use std::collections::HashSet;
+use std::time::{Duration, Instant};
 
 use super::modules::python::PythonModule;
 use super::modules::rust::RustModule;
@@ -33,6 +34,8 @@ pub struct FileScan {
     pub star_sources: Vec<String>,
     /// Facts that need no other file.
     pub facts: Facts,
+    /// How long the parse took (`None` if the file was not parsed).
+    pub parse_time: Option<Duration>,
 }
 
 impl FileScan {
@@ -79,7 +82,10 @@ pub fn scan_file(
         path: source.path.to_owned(),
         ..FileScan::default()
     };
-    let file = match parsers.parse(source)? {
+    let started = Instant::now();
+    let parsed = parsers.parse(source)?;
+    scan.parse_time = Some(started.elapsed());
+    let file = match parsed {
         Ok(file) => file,
         Err(Unparsed::TooLarge(bytes)) => {
             scan.facts
