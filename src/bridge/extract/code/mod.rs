@@ -53,7 +53,7 @@ pub fn extract_with(sources: &[Source<'_>], settings: &Settings) -> Facts {
 }
 
 /// How the parsing went, for `baton bridge --timings`: the files parsed, the code files the
-/// pre-filter let go unparsed, and the time the parses took (summed over the threads).
+/// pre-filter let go unparsed, and the CPU time the parses took (summed over the threads).
 #[derive(Debug, Default, Clone, Copy, PartialEq)]
 pub struct Parsing {
     pub parsed: usize,

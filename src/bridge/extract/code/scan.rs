@@ -34,7 +34,8 @@ pub struct FileScan {
     pub star_sources: Vec<String>,
     /// Facts that need no other file.
     pub facts: Facts,
-    /// How long the parse took (`None` if the file was not parsed).
+    /// The parse's CPU time (wall time where the system does not tell a thread's), `None`
+    /// if the file was not parsed.
     pub parse_time: Option<Duration>,
 }
 
@@ -82,9 +83,12 @@ pub fn scan_file(
         path: source.path.to_owned(),
         ..FileScan::default()
     };
-    let started = Instant::now();
+    let started = (crate::platform::process::thread_cpu_time(), Instant::now());
     let parsed = parsers.parse(source)?;
-    scan.parse_time = Some(started.elapsed());
+    scan.parse_time = Some(match (started.0, crate::platform::process::thread_cpu_time()) {
+        (Some(from), Some(to)) => to.saturating_sub(from),
+        _ => started.1.elapsed(),
+    });
     let file = match parsed {
         Ok(file) => file,
         Err(Unparsed::TooLarge(bytes)) => {
