@@ -97,11 +97,7 @@ pub fn all_timed(sources: &[Source<'_>], settings: &Settings) -> (Vec<Facts>, Ve
     found.push(facts);
     took.push(("code".to_owned(), started.elapsed()));
     took.push((
-        format!(
-            "code: parse {} of {} files",
-            parsing.parsed,
-            parsing.parsed + parsing.skipped
-        ),
+        format!("code: parse {} of {} files", parsing.parsed, parsing.code_files),
         parsing.time,
     ));
     (found, took)

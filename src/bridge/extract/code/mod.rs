@@ -52,12 +52,13 @@ pub fn extract_with(sources: &[Source<'_>], settings: &Settings) -> Facts {
     extract_timed(sources, settings).0
 }
 
-/// How the parsing went, for `baton bridge --timings`: the files parsed, the code files the
-/// pre-filter let go unparsed, and the CPU time the parses took (summed over the threads).
+/// How the parsing went, for `baton bridge --timings`: how many of the code files were parsed
+/// (the others carried no signal, or were too large), and the CPU time the parses took
+/// (summed over the threads).
 #[derive(Debug, Default, Clone, Copy, PartialEq)]
 pub struct Parsing {
     pub parsed: usize,
-    pub skipped: usize,
+    pub code_files: usize,
     pub time: Duration,
 }
 
@@ -86,11 +87,10 @@ fn extract_prefiltered(sources: &[Source<'_>], settings: &Settings, prefilter: P
         .unwrap_or_else(|_| Some(FileScan::failed(source.path)))
     });
     let scans: Vec<FileScan> = scans.into_iter().flatten().collect();
-    let code_files = sources.iter().filter(|s| Lang::of_path(s.path).is_some()).count();
     let parse_times: Vec<Duration> = scans.iter().filter_map(|scan| scan.parse_time).collect();
     let parsing = Parsing {
         parsed: parse_times.len(),
-        skipped: code_files.saturating_sub(scans.len()),
+        code_files: sources.iter().filter(|s| Lang::of_path(s.path).is_some()).count(),
         time: parse_times.iter().sum(),
     };
     (scan::link(scans), parsing)

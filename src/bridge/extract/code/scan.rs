@@ -35,7 +35,7 @@ pub struct FileScan {
     /// Facts that need no other file.
     pub facts: Facts,
     /// The parse's CPU time (wall time where the system does not tell a thread's), `None`
-    /// if the file was not parsed.
+    /// if the file was not parsed (no signal, or too large).
     pub parse_time: Option<Duration>,
 }
 
@@ -85,10 +85,12 @@ pub fn scan_file(
     };
     let started = (crate::platform::process::thread_cpu_time(), Instant::now());
     let parsed = parsers.parse(source)?;
-    scan.parse_time = Some(match (started.0, crate::platform::process::thread_cpu_time()) {
-        (Some(from), Some(to)) => to.saturating_sub(from),
-        _ => started.1.elapsed(),
-    });
+    if !matches!(parsed, Err(Unparsed::TooLarge(_))) {
+        scan.parse_time = Some(match (started.0, crate::platform::process::thread_cpu_time()) {
+            (Some(from), Some(to)) => to.saturating_sub(from),
+            _ => started.1.elapsed(),
+        });
+    }
     let file = match parsed {
         Ok(file) => file,
         Err(Unparsed::TooLarge(bytes)) => {
