@@ -9,6 +9,7 @@ import argparse
 import json
 import os
 import random
+import re
 import resource
 import statistics
 import subprocess
@@ -265,8 +266,17 @@ def main():
         print(f"  {label:<22}{med[name]:>10.3f}{mb / med[name]:>9.1f}{statistics.median(cpu[name]):>8.3f}   {shown}")
     _, _, out = timed(baton_cmd + ["--timings"], root)
     print("  where baton's time goes (one run, --timings):")
+    parse_s = None
     for line in out.stderr.decode().splitlines():
         print(f"    {line}")
+        found = re.search(r"extract code: parse (\d+) of (\d+) files\s+([\d.]+) ms", line)
+        if found:
+            parse_s = float(found.group(3)) / 1000
+    if parse_s is not None:
+        # The floor no other change can go under: tree-sitter's parse of the code files that
+        # carry a signal, against rg's whole run (cpu beside cpu: the parse is summed over threads).
+        rg_cpu = statistics.median(cpu["rg"])
+        print(f"    tree-sitter parse alone: {parse_s:.3f} s of cpu = {parse_s / rg_cpu:.1f}x rg's whole run ({rg_cpu:.3f} s cpu)")
     structured = handoff["structured"]
     got = len(structured["tables"])
     print(f"\n  baton: {got} tables, {len(structured['indexes'])} indexes, {len(structured['endpoints'])} endpoints, "

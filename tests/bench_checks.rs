@@ -1,7 +1,8 @@
 //! `bench/hooks.sh --check` and `bench/report.sh --check` fail, saying why, when they cannot
 //! measure what they promise: a build that fails (never a stale binary measured instead), or
-//! a tool to compare against (GSD, ccusage) that npm could not install. Stand-ins for cargo,
-//! rustc and npm on PATH make each failure happen without a build or the network.
+//! a tool to compare against (GSD, ccusage) that npm could not install; and
+//! `bench/bridge.sh --check` fails when the bridge is over 3x rg. Stand-ins for cargo, rustc,
+//! npm and rg on PATH make each case happen without a build or the network.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -149,5 +150,25 @@ fn a_baton_over_the_every_segment_target_fails_the_check_naming_the_row() {
         "PASS  sanity: baton monitor all warns with the forecast",
     ] {
         assert!(stdout.contains(row), "{row:?} missing:\n{stdout}");
+    }
+}
+
+#[test]
+fn the_bridge_check_fails_when_baton_is_over_three_times_rg_and_passes_within() {
+    // A stand-in rg that answers at once makes any bridge run more than 3x slower; one that
+    // takes seconds makes it faster. The generated repository is small, so each run is short.
+    for (rg, code, verdict) in [
+        ("exit 1", Some(1), "FAIL  baton within 3x of rg"),
+        ("sleep 3; exit 1", Some(0), "PASS  baton within 3x of rg"),
+    ] {
+        let bench = Bench::new();
+        bench.tool("rg", rg);
+        let (got, stdout, stderr) = bench.run("bridge.sh", &["--no-build", "--check", "--files", "200", "-n", "1"]);
+        assert_eq!(got, code, "rg `{rg}`:\n{stdout}\n{stderr}");
+        assert!(stdout.contains(verdict), "rg `{rg}`:\n{stdout}");
+        assert!(
+            stdout.contains("PASS  baton extracted every generated table"),
+            "rg `{rg}`:\n{stdout}"
+        );
     }
 }

@@ -67,11 +67,8 @@ pub fn build_timed(input: &Input, ticket: Option<Ticket>, settings: &Settings) -
             text: &f.text,
         })
         .collect();
-    let mut parts = Vec::new();
-    for (name, facts, took) in extract::all_timed(&sources, settings) {
-        timings.push((format!("extract {name}"), took));
-        parts.push(facts);
-    }
+    let (mut parts, took) = extract::all_timed(&sources, settings);
+    timings.extend(took.into_iter().map(|(name, took)| (format!("extract {name}"), took)));
     parts.push(extract::findings::in_commits(&input.commits, settings));
     let started = Instant::now();
     let facts = merge::merge(parts);

@@ -42,9 +42,13 @@ pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> 
         }
         work();
     });
-    let mut done = done.into_inner().unwrap_or_else(|e| e.into_inner());
-    done.sort_unstable_by_key(|(i, _)| *i);
-    done.into_iter().map(|(_, r)| r).collect()
+    // Each result put in its item's place: no sort, which would move every (often large)
+    // result many times over.
+    let mut slots: Vec<Option<R>> = std::iter::repeat_with(|| None).take(items.len()).collect();
+    for (i, r) in done.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        slots[i] = Some(r);
+    }
+    slots.into_iter().flatten().collect()
 }
 
 #[cfg(test)]

@@ -31,7 +31,9 @@ contextForNext, the text the next agent is given. Nothing extractable: the summa
                       its first heading), or its text such as \"PROJ-42 Add invoices\"
   --message TEXT      the agent's final message, when there is no run to take it from
   --json              {agent, summary, artifacts, contextForNext, structured, domain, …}
-  --timings           how long each step took, on stderr
+  --timings           how long each step took, on stderr (the code parse line: the CPU
+                      time of the parses summed over threads, and how many code files had
+                      no signal and were not parsed)
 
 What is read, by domain (.gitignore respected; binary, non-UTF-8, files over 4 MiB and
 symlinks are skipped and counted):

@@ -1,7 +1,7 @@
 //! The process's start when `main` is baton's own (`no_main`, see `main.rs`): what std's
 //! start-up would have done that baton needs (SIGPIPE ignored, the standard descriptors
 //! open), and the arguments, taken from what the C runtime hands `main` (musl keeps them
-//! nowhere else) or, on Windows, from the UTF-16 command line.
+//! nowhere else) or, on Windows, from the UTF-16 command line; and a thread's CPU time.
 
 use std::ffi::{OsString, c_char, c_int};
 
@@ -61,5 +61,24 @@ pub unsafe fn args(argc: c_int, argv: *const *const c_char) -> Vec<OsString> {
         // The C runtime's argv is in the ANSI code page; the UTF-16 command line is exact.
         let _ = (argc, argv);
         std::env::args_os().skip(1).collect()
+    }
+}
+
+/// CPU time the calling thread has used so far, where the system tells it (Linux and macOS:
+/// `CLOCK_THREAD_CPUTIME_ID`); `None` elsewhere. For timings that must not count the time a
+/// busy machine kept the thread waiting.
+pub fn thread_cpu_time() -> Option<std::time::Duration> {
+    #[cfg(unix)]
+    {
+        let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+        // SAFETY: `now` is a valid timespec for the call to write.
+        let failed = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) } != 0;
+        let secs = u64::try_from(now.tv_sec).ok()?;
+        let nanos = u32::try_from(now.tv_nsec).ok()?;
+        (!failed).then(|| std::time::Duration::new(secs, nanos))
+    }
+    #[cfg(not(unix))]
+    {
+        None
     }
 }

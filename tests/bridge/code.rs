@@ -1,7 +1,10 @@
 //! The code extractor's fixture projects through `baton bridge` (one per framework): the
-//! `structured` lists and `contextForNext` lines each `expected.json` names.
+//! `structured` lists and `contextForNext` lines each `expected.json` names; and what
+//! `--timings` says of the parsing.
 
+use super::baton;
 use super::fixtures::check;
+use crate::common::Sandbox;
 
 #[test]
 fn express_routers_mounted_across_files_with_zod_bodies_and_a_broken_file() {
@@ -81,4 +84,46 @@ fn diesel_schema_with_joinables() {
 #[test]
 fn seaorm_entities_with_belongs_to() {
     check("db-seaorm");
+}
+
+#[test]
+fn timings_say_how_many_code_files_were_parsed_and_the_routes_still_count() {
+    let sandbox = Sandbox::new();
+    let write = |name: &str, text: &str| {
+        let path = sandbox.project.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    // A router (parsed), and two helper modules that name no signal of any scanner: no
+    // route, env read, component, model, class or type, so they are never parsed.
+    write(
+        "src/routes.ts",
+        "import { Router } from \"express\";\nexport const router = Router();\nrouter.get(\"/items/:id\", (req, res) => res.json({}));\n",
+    );
+    write(
+        "src/format.ts",
+        "export function twice(value: number): number {\n  return value * 2;\n}\n",
+    );
+    write("app/scale.py", "def scale(value):\n    return value * 3\n");
+    let out = baton(
+        &sandbox,
+        &[
+            "bridge",
+            "--files",
+            "src/routes.ts",
+            "src/format.ts",
+            "app/scale.py",
+            "--json",
+            "--timings",
+        ],
+    );
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(
+        out.stderr.contains("bridge: extract code: parse 1 of 3 files"),
+        "{out:?}"
+    );
+    let handoff: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let endpoints = &handoff["structured"]["endpoints"];
+    assert_eq!(endpoints[0]["path"], "/items/:id", "{handoff:#}");
+    assert_eq!(endpoints[0]["method"], "GET", "{handoff:#}");
 }

@@ -59,10 +59,7 @@ pub fn all(sources: &[Source<'_>]) -> Vec<Facts> {
 
 /// Runs every extractor over `sources` and returns what they found, in extractor order.
 pub fn all_with(sources: &[Source<'_>], settings: &Settings) -> Vec<Facts> {
-    all_timed(sources, settings)
-        .into_iter()
-        .map(|(_, facts, _)| facts)
-        .collect()
+    all_timed(sources, settings).0
 }
 
 /// An extractor: `extract(sources)`.
@@ -70,8 +67,9 @@ type Extract = fn(&[Source<'_>]) -> Facts;
 /// An extractor that reads the settings: `extract_with(sources, settings)`.
 type ExtractWith = fn(&[Source<'_>], &Settings) -> Facts;
 
-/// Runs every extractor over `sources`: its name, what it found and how long it took.
-pub fn all_timed(sources: &[Source<'_>], settings: &Settings) -> Vec<(&'static str, Facts, Duration)> {
+/// Runs every extractor over `sources`: what each found (in extractor order), and how long
+/// each took by name, with the code extractor's parsing on a line of its own.
+pub fn all_timed(sources: &[Source<'_>], settings: &Settings) -> (Vec<Facts>, Vec<(String, Duration)>) {
     let extractors: &[(&str, Extract)] = &[
         ("sql", sql::extract),
         ("prisma", prisma::extract),
@@ -80,22 +78,29 @@ pub fn all_timed(sources: &[Source<'_>], settings: &Settings) -> Vec<(&'static s
         ("dockerfile", dockerfile::extract),
         ("dotenv", dotenv::extract),
     ];
-    let configured: &[(&str, ExtractWith)] = &[("findings", findings::extract_with), ("code", code::extract_with)];
-    let timed = |name, run: &dyn Fn() -> Facts| {
+    let configured: &[(&str, ExtractWith)] = &[("findings", findings::extract_with)];
+    let mut found = Vec::new();
+    let mut took = Vec::new();
+    let mut timed = |name: &str, run: &dyn Fn() -> Facts| {
         let started = Instant::now();
-        let facts = run();
-        (name, facts, started.elapsed())
+        found.push(run());
+        took.push((name.to_owned(), started.elapsed()));
     };
-    let plain = extractors
-        .iter()
-        .map(|(name, extract)| timed(*name, &|| extract(sources)));
-    plain
-        .chain(
-            configured
-                .iter()
-                .map(|(name, extract)| timed(*name, &|| extract(sources, settings))),
-        )
-        .collect()
+    for (name, extract) in extractors {
+        timed(name, &|| extract(sources));
+    }
+    for (name, extract) in configured {
+        timed(name, &|| extract(sources, settings));
+    }
+    let started = Instant::now();
+    let (facts, parsing) = code::extract_timed(sources, settings);
+    found.push(facts);
+    took.push(("code".to_owned(), started.elapsed()));
+    took.push((
+        format!("code: parse {} of {} files", parsing.parsed, parsing.code_files),
+        parsing.time,
+    ));
+    (found, took)
 }
 
 /// Runs `extract_one` on every source, spread over the cores, and appends the results in

@@ -21,9 +21,11 @@ mod wants;
 
 use std::cell::RefCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::Duration;
 
-use self::scan::{FileScan, scan_file};
-use super::syntax::Parsers;
+use self::scan::{FileScan, Prefilter, scan_file};
+use self::wants::Wants;
+use super::syntax::{Lang, Parsers};
 use super::{Settings, Source};
 use crate::bridge::facts::Facts;
 
@@ -47,6 +49,32 @@ pub fn extract(sources: &[Source<'_>]) -> Facts {
 /// Extracts the code facts of `sources`: every file scanned once (spread over the cores), then
 /// linked across files.
 pub fn extract_with(sources: &[Source<'_>], settings: &Settings) -> Facts {
+    extract_timed(sources, settings).0
+}
+
+/// How the parsing went, for `baton bridge --timings`: how many of the code files were parsed
+/// (the others carried no signal, or were too large), and the CPU time the parses took
+/// (summed over the threads).
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+pub struct Parsing {
+    pub parsed: usize,
+    pub code_files: usize,
+    pub time: Duration,
+}
+
+/// [`extract_with`], with how the parsing went.
+pub fn extract_timed(sources: &[Source<'_>], settings: &Settings) -> (Facts, Parsing) {
+    extract_prefiltered(sources, settings, Wants::of)
+}
+
+/// [`extract_with`] with every code file parsed and every scanner run on it
+/// ([`Wants::unfiltered`]): what the pre-filter must never change.
+#[cfg(test)]
+pub fn extract_unfiltered(sources: &[Source<'_>], settings: &Settings) -> Facts {
+    extract_prefiltered(sources, settings, Wants::unfiltered).0
+}
+
+fn extract_prefiltered(sources: &[Source<'_>], settings: &Settings, prefilter: Prefilter) -> (Facts, Parsing) {
     let design_systems = if settings.design_system.is_empty() {
         DEFAULT_DESIGN_SYSTEMS.iter().map(|p| p.to_string()).collect()
     } else {
@@ -54,11 +82,18 @@ pub fn extract_with(sources: &[Source<'_>], settings: &Settings) -> Facts {
     };
     let scans = crate::bridge::parallel::map(sources, |source| {
         catch_unwind(AssertUnwindSafe(|| {
-            PARSERS.with_borrow_mut(|parsers| scan_file(source, parsers, &design_systems))
+            PARSERS.with_borrow_mut(|parsers| scan_file(source, parsers, &design_systems, prefilter))
         }))
         .unwrap_or_else(|_| Some(FileScan::failed(source.path)))
     });
-    scan::link(scans.into_iter().flatten().collect())
+    let scans: Vec<FileScan> = scans.into_iter().flatten().collect();
+    let parse_times: Vec<Duration> = scans.iter().filter_map(|scan| scan.parse_time).collect();
+    let parsing = Parsing {
+        parsed: parse_times.len(),
+        code_files: sources.iter().filter(|s| Lang::of_path(s.path).is_some()).count(),
+        time: parse_times.iter().sum(),
+    };
+    (scan::link(scans), parsing)
 }
 
 thread_local! {

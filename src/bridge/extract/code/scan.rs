@@ -3,6 +3,7 @@
 
 use std::cell::OnceCell;
 use std::collections::HashSet;
+use std::time::{Duration, Instant};
 
 use super::modules::python::PythonModule;
 use super::modules::rust::RustModule;
@@ -33,6 +34,9 @@ pub struct FileScan {
     pub star_sources: Vec<String>,
     /// Facts that need no other file.
     pub facts: Facts,
+    /// The parse's CPU time (wall time where the system does not tell a thread's), `None`
+    /// if the file was not parsed (no signal, or too large).
+    pub parse_time: Option<Duration>,
 }
 
 impl FileScan {
@@ -59,10 +63,19 @@ pub enum OwnedModule {
     None,
 }
 
-/// Scans one source; `None` when it is no code file or carries none of the signals.
-pub fn scan_file(source: &Source<'_>, parsers: &mut Parsers, design_systems: &[String]) -> Option<FileScan> {
+/// Which scanners a file may interest, judged before it is parsed: [`Wants::of`], or in tests
+/// every scanner for every file (the extraction without the pre-filter).
+pub type Prefilter = fn(Lang, &str, &str, &[String]) -> Wants;
+
+/// Scans one source; `None` when it is no code file or `prefilter` finds none of the signals.
+pub fn scan_file(
+    source: &Source<'_>,
+    parsers: &mut Parsers,
+    design_systems: &[String],
+    prefilter: Prefilter,
+) -> Option<FileScan> {
     let lang = Lang::of_path(source.path)?;
-    let wants = Wants::of(lang, source.path, source.text, design_systems);
+    let wants = prefilter(lang, source.path, source.text, design_systems);
     if !wants.any() {
         return None;
     }
@@ -70,7 +83,15 @@ pub fn scan_file(source: &Source<'_>, parsers: &mut Parsers, design_systems: &[S
         path: source.path.to_owned(),
         ..FileScan::default()
     };
-    let file = match parsers.parse(source)? {
+    let started = (crate::platform::process::thread_cpu_time(), Instant::now());
+    let parsed = parsers.parse(source)?;
+    if !matches!(parsed, Err(Unparsed::TooLarge(_))) {
+        scan.parse_time = Some(match (started.0, crate::platform::process::thread_cpu_time()) {
+            (Some(from), Some(to)) => to.saturating_sub(from),
+            _ => started.1.elapsed(),
+        });
+    }
+    let file = match parsed {
         Ok(file) => file,
         Err(Unparsed::TooLarge(bytes)) => {
             scan.facts

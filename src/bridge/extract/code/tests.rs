@@ -1,4 +1,5 @@
-//! Environment variables and services extracted from the fixture projects.
+//! Environment variables and services extracted from the fixture projects, and the signal
+//! check before parsing, which must never change what the fixtures give.
 
 use super::fixture::extract;
 use crate::bridge::facts::Facts;
@@ -84,5 +85,54 @@ fn rust_services_merge_inherent_impls_and_skip_trait_impls() {
     assert_eq!(
         methods(&extract("backend-axum"), "LedgerService"),
         ["new", "open_account", "close_account"]
+    );
+}
+
+/// The fixture projects' names (every folder of `tests/fixtures/bridge/`).
+fn fixture_projects() -> Vec<String> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bridge");
+    let mut names: Vec<String> = std::fs::read_dir(&root)
+        .expect("fixture folder")
+        .map(|entry| entry.expect("dir entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn the_signal_check_before_parsing_never_changes_what_is_extracted() {
+    use super::wants::Wants;
+    use crate::bridge::extract::syntax::Lang;
+    use crate::bridge::extract::{Settings, Source};
+
+    let configured = Settings {
+        design_system: vec!["@acme/ui".into(), "@/components/ui".into()],
+        ..Settings::default()
+    };
+    let (mut skipped_files, mut parsed_without_env) = (0, 0);
+    for project in fixture_projects() {
+        let files = super::fixture::files(&project);
+        let sources: Vec<Source<'_>> = files.iter().map(|(path, text)| Source { path, text }).collect();
+        for settings in [&Settings::default(), &configured] {
+            assert_eq!(
+                super::extract_with(&sources, settings),
+                super::extract_unfiltered(&sources, settings),
+                "{project}: the pre-filter changed the extraction"
+            );
+        }
+        for source in &sources {
+            let Some(lang) = Lang::of_path(source.path) else {
+                continue;
+            };
+            let wants = Wants::of(lang, source.path, source.text, &configured.design_system);
+            skipped_files += usize::from(!wants.any());
+            parsed_without_env += usize::from(wants.any() && !wants.env);
+        }
+    }
+    // Otherwise the comparison above would prove nothing.
+    assert!(skipped_files > 0, "no fixture file is skipped by the pre-filter");
+    assert!(
+        parsed_without_env > 0,
+        "no parsed fixture file has its env scanner left out"
     );
 }

@@ -6,6 +6,9 @@
 mod ddl;
 mod split;
 
+use std::sync::LazyLock;
+
+use memchr::memmem::Finder;
 use sqlparser::dialect::{Dialect, GenericDialect, MySqlDialect, PostgreSqlDialect, SQLiteDialect};
 use sqlparser::parser::Parser;
 use sqlparser::tokenizer::Token;
@@ -49,11 +52,16 @@ fn dialects_for(text: &str) -> Vec<&'static dyn Dialect> {
     const MYSQL: &MySqlDialect = &MySqlDialect {};
     const SQLITE: &SQLiteDialect = &SQLiteDialect {};
     const GENERIC: &GenericDialect = &GenericDialect {};
+    // Each searcher built once for the process, not once per file.
+    static MYSQL_HINTS: LazyLock<[Finder<'static>; 4]> =
+        LazyLock::new(|| ["`", "ENGINE=", "ENGINE =", "AUTO_INCREMENT"].map(Finder::new));
+    static SQLITE_HINTS: LazyLock<[Finder<'static>; 3]> =
+        LazyLock::new(|| ["WITHOUT ROWID", "AUTOINCREMENT", ") STRICT"].map(Finder::new));
     let upper = text.to_ascii_uppercase();
-    let has = |needle: &str| memchr::memmem::find(upper.as_bytes(), needle.as_bytes()).is_some();
-    if has("`") || has("ENGINE=") || has("ENGINE =") || has("AUTO_INCREMENT") {
+    let has = |hints: &[Finder<'_>]| hints.iter().any(|hint| hint.find(upper.as_bytes()).is_some());
+    if has(&*MYSQL_HINTS) {
         vec![MYSQL, POSTGRES, SQLITE, GENERIC]
-    } else if has("WITHOUT ROWID") || has("AUTOINCREMENT") || has(") STRICT") {
+    } else if has(&*SQLITE_HINTS) {
         vec![SQLITE, POSTGRES, MYSQL, GENERIC]
     } else {
         vec![POSTGRES, MYSQL, SQLITE, GENERIC]

@@ -3,7 +3,7 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::OnceLock;
 
 use tree_sitter::Node;
@@ -126,14 +126,17 @@ impl<'t> Fields<'t> for Node<'t> {
     }
 }
 
+/// Field ids looked up so far, by grammar and field name (the name's address and length).
+type FieldIds = HashMap<(u64, usize, usize), Option<u16>, BuildHasherDefault<WordHasher>>;
+
 thread_local! {
     /// `(grammar, field name) → field id` as looked up so far on this thread.
-    static FIELD_IDS: RefCell<HashMap<(u64, usize, usize), Option<u16>>> = RefCell::new(HashMap::new());
+    static FIELD_IDS: RefCell<FieldIds> = RefCell::new(FieldIds::default());
 }
 
 fn field_id(node: &Node<'_>, name: &'static str) -> Option<u16> {
     let language = node.language();
-    let mut grammar = GrammarKey(0);
+    let mut grammar = WordHasher::default();
     language.hash(&mut grammar);
     let key = (grammar.0, name.as_ptr() as usize, name.len());
     FIELD_IDS.with_borrow_mut(|ids| {
@@ -142,22 +145,35 @@ fn field_id(node: &Node<'_>, name: &'static str) -> Option<u16> {
     })
 }
 
-/// Takes the address a grammar is identified by (its `Hash` writes that one word).
-struct GrammarKey(u64);
+/// Hashes words with a rotate, a xor and a multiply each: the keys are addresses and lengths,
+/// not text from the files, so the default SipHash's defence is not needed (and cost more than
+/// the lookup it guarded). A grammar hashes as the one address it writes.
+#[derive(Default)]
+struct WordHasher(u64);
 
-impl Hasher for GrammarKey {
+impl WordHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+impl Hasher for WordHasher {
     fn finish(&self) -> u64 {
         self.0
     }
 
     fn write(&mut self, bytes: &[u8]) {
         for byte in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(*byte);
+            self.add(u64::from(*byte));
         }
     }
 
-    fn write_usize(&mut self, value: usize) {
-        self.0 ^= value as u64;
+    fn write_u64(&mut self, word: u64) {
+        self.add(word);
+    }
+
+    fn write_usize(&mut self, word: usize) {
+        self.add(word as u64);
     }
 }
 
