@@ -8,7 +8,7 @@ of starting, notes the bridge file, then waits for the id) and, beside it, lag_b
 hook`, timed, and what it told the model); the statusline runs lag_statusline.sh (notes each
 render, then `baton statusline`, writing the bridge file).
 
-Run: python3 probe/q8_lag.py 2.1.332 interactive|headless   (BATON_BIN = a built baton)
+Run: python3 probe/q8_lag.py 2.1.332 interactive|headless [ENV=VALUE ..]   (BATON_BIN = a built baton)
 """
 import json
 import os
@@ -18,6 +18,7 @@ import time
 from harness import HERE, REPO, Mock, Sandbox, Tmux, bash, headless, text
 
 VERSION, MODE = sys.argv[1], sys.argv[2]
+ENV = dict(a.split("=", 1) for a in sys.argv[3:] if "=" in a)
 PROMPT = "PROBE-LAG run the growing steps"
 CALLS = 8
 
@@ -35,7 +36,7 @@ def script(req):
 
 
 def main():
-    sb = Sandbox("lag-" + MODE, VERSION)
+    sb = Sandbox("lag-" + MODE + "".join("-" + k for k in ENV), VERSION)
     baton = os.environ.get("BATON_BIN") or os.path.join(REPO, "target/debug/baton")
     hook = [{"matcher": "", "hooks": [{"type": "command", "command": os.path.join(HERE, name), "timeout": 30}
                                       for name in ("lag_hook.sh", "lag_baton.sh")]}]
@@ -45,7 +46,7 @@ def main():
                                   "padding": 0}
     sb.settings(settings)
     mock = Mock(script, os.path.join(sb.out, "requests-full.jsonl"))
-    env = {"BATON_BIN": baton}
+    env = {"BATON_BIN": baton, **ENV}
     if MODE == "headless":
         result = headless(sb, mock, PROMPT, tools="Bash", env=env)
     else:
