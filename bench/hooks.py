@@ -10,7 +10,11 @@ Scenarios (each has its own session id; TMPDIR and HOME are fresh directories):
   statusline   statusline-after-reply.json (75% used), with the previous render's bridge file (60% used)
                rewritten before every run: no-op, baton statusline, gsd-statusline.js
   monitor      posttooluse-bash.json with a fresh GSD bridge file at 30% remaining, rewritten
-               before every run: no-op, baton hook, gsd-context-monitor.js (warning path)
+               before every run, and the 1 MB transcript holding the reply that made the call:
+               no-op, baton hook, gsd-context-monitor.js (warning path); and baton hook when
+               that reply is not written yet (as quick tools on Claude Code 2.1.332 usually
+               find it) with no threshold within one request's reach (thresholds at 10%/5%
+               remaining in the project "proj-far"): the monitor must not wait for the line
   transcript   baton statusline with null usage and baton hook with no bridge file, reading
                the tail of a generated 1 MB and 1 GB transcript (last usage: 140k of 200k)
   big project  baton statusline (as in `statusline`, run in the project) in a GSD project of
@@ -25,7 +29,7 @@ Scenarios (each has its own session id; TMPDIR and HOME are fresh directories):
                also reads the forecast from the tail
 
 Targets (per-round paired ratios, median): baton <= 1.5x the no-op, also with every segment
-on and on every warning with its forecast; GSD >= 50x baton;
+on, on every warning with its forecast, and before the reply is written; GSD >= 50x baton;
 1 GB transcript <= 1.25x the 1 MB one; the big project's render <= 1.5x the no-op and
 <= 1.2x the render in a plain directory. Plus sanity checks of what each command printed.
 
@@ -151,6 +155,12 @@ BIG_PHASES, BIG_PLANS = 200, 10
 BIG_OPEN, LATE_OPEN = BIG_PHASES - BIG_PHASES // 4, 10
 SID_SL_ALL = "b47c000b-0000-4000-8000-00000000000b"
 SID_MON_ALL = "b47c000c-0000-4000-8000-00000000000c"
+SID_MON_UNWRITTEN = "b47c000d-0000-4000-8000-00000000000d"
+
+# Thresholds no request can reach from the transcripts' 30% remaining (bench project "proj-far").
+FAR_THRESHOLDS = {"monitor": {"warning_remaining": 10, "critical_remaining": 5}}
+# A tool call whose reply the transcripts do not hold (not written yet).
+UNWRITTEN_TOOL_USE_ID = "toolu_01BenchUnwrittenQ4nT8w"
 
 # Every statusline segment, in a configured order, and a monitor that warns on every call
 # (bench project "proj-all").
@@ -488,6 +498,9 @@ def main():
     with open(os.path.join(proj_all, ".git", "HEAD"), "w") as f:
         f.write("ref: refs/heads/main\n")
     write_json(os.path.join(proj_all, ".baton", "config.json"), ALL_SEGMENTS)
+    proj_far = os.path.join(run, "proj-far")
+    os.makedirs(os.path.join(proj_far, ".baton"))
+    write_json(os.path.join(proj_far, ".baton", "config.json"), FAR_THRESHOLDS)
     # The big GSD projects, kept between runs and dated an hour back (a project whose files
     # nobody touched in the last seconds); "new" gets its STATE.md rewritten before each render.
     big_projects = {}
@@ -573,6 +586,9 @@ def main():
     p_mon_x = payload("monitor-missing", monitor_payload(SID_MISSING, proj, missing))
     p_sl_all = payload("statusline-all", statusline_all_payload(SID_SL_ALL, proj_all, small, int(time.time())))
     p_mon_all = payload("monitor-all", monitor_payload(SID_MON_ALL, proj_all, small))
+    p_mon_unwritten = monitor_payload(SID_MON_UNWRITTEN, proj_far, small)
+    p_mon_unwritten["tool_use_id"] = UNWRITTEN_TOOL_USE_ID
+    p_mon_unwritten = payload("monitor-unwritten", p_mon_unwritten)
     p_compacted = payload("post-compact-all", post_compact_payload(SID_SL_ALL, proj_all))
     # Every segment fits a wide terminal (a narrow one drops the optional segments first).
     env_wide = dict(env, COLUMNS="200")
@@ -590,6 +606,9 @@ def main():
         cmds.append(Cmd("baton monitor", [baton] + mon_args, p_mon, "monitor", fresh_bridge(SID_MONITOR)))
     if gsd_dir:
         cmds.append(Cmd("gsd monitor", [node, gsd_mon], p_mon, "monitor", fresh_bridge(SID_MONITOR)))
+    if baton:
+        cmds.append(Cmd("baton monitor unwritten", [baton] + mon_args, p_mon_unwritten, "monitor",
+                        fresh_bridge(SID_MON_UNWRITTEN), proj_far))
     if baton:
         cmds += [
             Cmd("noop all", [noop], p_sl_all, "all", earlier_bridge(SID_SL_ALL), proj_all, env_wide),
@@ -701,6 +720,9 @@ def main():
         rc, out, err = outs["baton monitor"]
         checks.append((rc == 0 and "additionalContext" in out,
                        "sanity: baton monitor warns at 30% remaining (fresh bridge file)"))
+        rc, out, err = outs["baton monitor unwritten"]
+        checks.append((rc == 0 and out.strip() == "",
+                       "sanity: baton monitor unwritten says nothing (no threshold within one request)"))
         rc, out, err = outs["baton statusline all"]
         shown = [part in out for part in ("≈", "5h 42%", "$0.90", "1h20m", "cache ", "2 compactions")]
         checks.append((rc == 0 and all(shown),
@@ -809,6 +831,7 @@ def main():
         ("baton monitor within 1.5x of a no-op", "baton monitor", "noop monitor", "<=", 1.5),
         ("statusline, every segment, within 1.5x of a no-op", "baton statusline all", "noop all", "<=", 1.5),
         ("monitor, warning with forecast, within 1.5x", "baton monitor all", "noop all", "<=", 1.5),
+        ("monitor, reply not yet written, within 1.5x", "baton monitor unwritten", "noop monitor", "<=", 1.5),
         ("baton statusline >= 50x faster than GSD", "gsd statusline", "baton statusline", ">=", 50.0),
         ("baton monitor >= 50x faster than GSD", "gsd monitor", "baton monitor", ">=", 50.0),
         ("statusline: %s transcript as fast as 1MB" % big_label, "baton statusline " + big_label,

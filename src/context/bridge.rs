@@ -75,7 +75,9 @@ impl Bridge {
 
     /// The usage this record states, as the monitor sees it. GSD's files carry only
     /// percentages: the tokens are rebuilt from them in the window the record names, else
-    /// the one of its model, else `configured`, else the default.
+    /// the one of its model, else `configured`, else the default. A figure rebuilt from a
+    /// percentage (GSD's, or baton's from a payload without token counts) is as rounded as the
+    /// payload's percentage it came from, and says so (`UsageSource::PayloadPercent`).
     pub fn usage(&self, configured: Option<u64>) -> Option<ContextUsage> {
         let remaining = self.remaining_percentage?.clamp(0.0, 100.0);
         let window = window::window_size(
@@ -87,10 +89,16 @@ impl Bridge {
         let used_tokens = self
             .used_tokens
             .unwrap_or_else(|| window::tokens_at_percent(100.0 - remaining, window));
+        let percent_only =
+            self.used_tokens.is_none() || self.source.as_deref() == Some(UsageSource::PayloadPercent.as_str());
         Some(ContextUsage {
             used_tokens,
             window,
-            source: UsageSource::Bridge,
+            source: if percent_only {
+                UsageSource::PayloadPercent
+            } else {
+                UsageSource::Bridge
+            },
         })
     }
 }
@@ -223,6 +231,23 @@ mod tests {
         .unwrap();
         let usage = gsd.usage(None).unwrap();
         assert_eq!((usage.remaining_percent(), usage.used_tokens), (30, 140_000));
+        assert_eq!(usage.rounding_slack(), 1_000, "30% left stands for up to 30.5%");
+        let exact = Bridge::new("s", &ContextUsage::stated(140_600, 200_000), None, None, 1);
+        assert_eq!(
+            exact.usage(None).unwrap().rounding_slack(),
+            0,
+            "baton's token count is exact"
+        );
+        let rebuilt = ContextUsage {
+            source: UsageSource::PayloadPercent,
+            ..ContextUsage::stated(140_000, 200_000)
+        };
+        let from_percent = Bridge::new("s", &rebuilt, None, None, 1);
+        assert_eq!(
+            from_percent.usage(None).unwrap().rounding_slack(),
+            1_000,
+            "baton's figure from a payload's percentage is as rounded"
+        );
         assert_eq!(gsd.age_seconds(1_795_996_800), Some(36));
     }
 }

@@ -94,6 +94,13 @@ pub fn advance(key: &str, level: Level, debounce_calls: u32) -> Option<(Debounce
     }
 }
 
+/// Whether a call at `level` would warn, read without the lock and without counting the call
+/// (for deciding whether to look closer before [`advance`]).
+pub fn due(key: &str, level: Level, debounce_calls: u32) -> bool {
+    let previous = state_path(key).and_then(|path| read_state(&path));
+    step(previous, level, debounce_calls).1
+}
+
 /// The outcome of a call whose count could not be kept: it warns.
 fn unkept(key: &str, what: &str, error: &std::io::Error, state: DebounceState) -> (DebounceState, bool) {
     crate::log::note(&format!(

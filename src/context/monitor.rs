@@ -1,16 +1,15 @@
-//! The context monitor (PostToolUse): finds the current figure (the statusline's bridge
-//! file, or the transcript's tail when the bridge is missing or stale), applies the
+//! The context monitor (PostToolUse): finds the current figure (`figure`: the transcript's
+//! newest reply, or the statusline's bridge file while the transcript lags), applies the
 //! thresholds and the debounce, and words an advisory warning (with the forecast) for the agent.
 
-use std::path::{Path, PathBuf};
+mod figure;
+
+pub use figure::{Reading, current_usage, one_request_reach, subagent_transcript, subagent_usage};
 
 use crate::config::{Config, MonitorSettings};
 use crate::context::debounce::{self, Level};
-use crate::context::forecast::{Forecast, History};
-use crate::context::transcript::Chain;
-use crate::context::window::limit::Limit;
+use crate::context::forecast::Forecast;
 use crate::context::window::{self, ContextUsage};
-use crate::context::{bridge, transcript};
 use crate::fsx;
 use crate::hook::payload::HookPayload;
 use crate::planning::Project;
@@ -20,7 +19,7 @@ use crate::planning::config::PlanningConfig;
 /// `session_id` and `transcript_path` plus the run's `agent_id` (seen on 2.1.197).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Agent<'a> {
-    /// The main agent: the statusline's bridge file, else the session's transcript.
+    /// The main agent: the session's transcript, or the statusline's bridge file while it lags.
     Main,
     /// A subagent run: only its own transcript (the bridge is the parent's figure).
     Subagent(&'a str),
@@ -51,7 +50,15 @@ pub fn on_tool_use(payload: &HookPayload, now: u64) -> Option<String> {
     let transcript_path = payload.transcript_path.as_deref();
     let tool_use_id = payload.tool_use_id.as_deref();
     let reading = match agent {
-        Agent::Main => current_usage(session_id, transcript_path, tool_use_id, &config, &settings, now),
+        Agent::Main => current_usage(
+            session_id,
+            transcript_path,
+            tool_use_id,
+            &config,
+            &settings,
+            now,
+            |known| worth_waiting(known, &settings, &debounce_key),
+        ),
         Agent::Subagent(agent_id) => subagent_usage(transcript_path?, agent_id, tool_use_id, &config),
     }?;
     let usage = reading.usage;
@@ -88,130 +95,17 @@ fn record_exhaustion(project: &Project, session_id: &str, used_percent: u8) {
     }
 }
 
-/// A context figure and where its history is: the transcript (and chain) a forecast reads.
-#[derive(Debug, Clone)]
-pub struct Reading {
-    pub usage: ContextUsage,
-    /// The model the figure is for, when known (its window and compaction regime).
-    pub model: Option<String>,
-    pub transcript: Option<PathBuf>,
-    pub chain: Chain,
-    pub figure_from: FigureFrom,
-}
-
-/// Where the monitor's figure came from, which decides how it stands against the transcript.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FigureFrom {
-    /// The transcript's tail, once it held the reply that made this tool call.
-    Transcript,
-    /// The statusline's bridge file, which may not be up to the reply that made this tool
-    /// call (`tool_use_id`, when known) yet: the transcript holds a newer figure then.
-    Bridge { tool_use_id: Option<String> },
-}
-
-impl Reading {
-    /// The forecast at this figure from the transcript's recent requests (read only when a
-    /// warning is given, so the monitor's usual run reads no more than before). A bridge figure
-    /// can be a reply behind the transcript when tools are quick: the transcript is given the
-    /// time to hold the reply that made this tool call, and its newer figure counts.
-    pub fn forecast(&self, config: &Config) -> Option<Forecast> {
-        let path = self.transcript.as_deref()?;
-        let slack = match &self.figure_from {
-            FigureFrom::Bridge { tool_use_id } => {
-                if let Some(id) = tool_use_id {
-                    transcript::wait_for_tool_use(path, id, transcript::WRITE_LAG_LIMIT);
-                }
-                u64::MAX
-            }
-            FigureFrom::Transcript => self.usage.rounding_slack(),
-        };
-        let history = History::read(path, self.chain);
-        // GSD's bridge names no model: the transcript's newest reply does.
-        let model = self.model.as_deref().or(history.model.as_deref());
-        let limit = Limit::for_session(self.usage.window, model, config);
-        history.forecast(self.usage.used_tokens, slack, limit.tokens)
-    }
-}
-
-/// The figure for this session: the bridge file when fresh, else the transcript's tail once
-/// it holds the reply that made this tool call (`tool_use_id`).
-pub fn current_usage(
-    session_id: &str,
-    transcript_path: Option<&str>,
-    tool_use_id: Option<&str>,
-    config: &Config,
-    settings: &MonitorSettings,
-    now: u64,
-) -> Option<Reading> {
-    let bridge = bridge::read(session_id);
-    let transcript = transcript_path.map(PathBuf::from);
-    if let Some(b) = &bridge
-        && b.age_seconds(now).is_some_and(|age| age <= settings.stale_seconds)
-        && let Some(usage) = b.usage(config.context_window_size())
-    {
-        return Some(Reading {
-            usage,
-            model: b.model_id.clone(),
-            transcript,
-            chain: Chain::Main,
-            figure_from: FigureFrom::Bridge {
-                tool_use_id: tool_use_id.map(str::to_owned),
-            },
-        });
-    }
-    let path = transcript.as_deref()?;
-    if let Some(id) = tool_use_id {
-        transcript::wait_for_tool_use(path, id, transcript::WRITE_LAG_LIMIT);
-    }
-    let tail = transcript::last_context_usage(path, Chain::Main).ok()??;
-    // A stale bridge still knows the window and model Claude Code reported for this session.
-    let known = bridge.as_ref();
-    let known_model = known.and_then(|b| b.model_id.clone());
-    let usage = tail.usage(
-        known.and_then(|b| b.context_window_size),
-        known_model.as_deref(),
-        config.context_window_size(),
-    );
-    Some(Reading {
-        usage,
-        model: known_model.or(tail.model),
-        transcript,
-        chain: Chain::Main,
-        figure_from: FigureFrom::Transcript,
-    })
-}
-
-/// A subagent's transcript: `<transcript_path without .jsonl>/subagents/agent-<agent_id>.jsonl`
-/// next to the parent's (`<dir>/<session>.jsonl`); `None` when the parent's path is not a
-/// `.jsonl` file or `agent_id` is unsafe.
-pub fn subagent_transcript(parent_transcript: &Path, agent_id: &str) -> Option<PathBuf> {
-    if !fsx::is_safe_session_id(agent_id) || parent_transcript.extension()? != "jsonl" {
-        return None;
-    }
-    let session_dir = parent_transcript.with_extension("");
-    Some(session_dir.join("subagents").join(format!("agent-{agent_id}.jsonl")))
-}
-
-/// The figure for a subagent run, from its own transcript only (its model's window: the
-/// parent's bridge describes another context).
-fn subagent_usage(
-    parent_transcript: &str,
-    agent_id: &str,
-    tool_use_id: Option<&str>,
-    config: &Config,
-) -> Option<Reading> {
-    let path = subagent_transcript(Path::new(parent_transcript), agent_id)?;
-    if let Some(id) = tool_use_id {
-        transcript::wait_for_tool_use(&path, id, transcript::WRITE_LAG_LIMIT);
-    }
-    let tail = transcript::last_context_usage(&path, Chain::Subagent).ok()??;
-    Some(Reading {
-        usage: tail.usage(None, None, config.context_window_size()),
-        model: tail.model,
-        transcript: Some(path),
-        chain: Chain::Subagent,
-        figure_from: FigureFrom::Transcript,
-    })
+/// Whether the reply that made this tool call, not in the transcript yet, could change what is
+/// said at `known` (the newest figure so far): a threshold within one request's reach of it, or
+/// a warning due at this call (it then gives that reply's figure).
+fn worth_waiting(known: &ContextUsage, settings: &MonitorSettings, debounce_key: &str) -> bool {
+    let level = level_for(known.remaining_percent(), settings);
+    let reach = ContextUsage {
+        used_tokens: known.used_tokens.saturating_add(one_request_reach()),
+        ..*known
+    };
+    level_for(reach.remaining_percent(), settings) != level
+        || level.is_some_and(|level| debounce::due(debounce_key, level, settings.debounce_calls))
 }
 
 /// The level for a remaining percentage, `None` above the warning threshold.
@@ -341,16 +235,5 @@ mod tests {
             ),
             "{text}"
         );
-    }
-
-    #[test]
-    fn a_subagents_transcript_sits_beside_the_parents() {
-        let parent = Path::new("/h/.claude/projects/-p/0711.jsonl");
-        assert_eq!(
-            subagent_transcript(parent, "ab81ffb4535095a29").unwrap(),
-            Path::new("/h/.claude/projects/-p/0711/subagents/agent-ab81ffb4535095a29.jsonl")
-        );
-        assert_eq!(subagent_transcript(parent, "../x"), None);
-        assert_eq!(subagent_transcript(Path::new("/h/0711"), "a1"), None);
     }
 }

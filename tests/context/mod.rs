@@ -1,11 +1,13 @@
 //! The context figure through the built binary, as the statusline and the monitor find it:
 //! which transcript lines decide it, which payload fields can be trusted, and what the
-//! debounce does when its state cannot be kept; the compaction forecast, PostCompact and
-//! the statusline's optional segments.
+//! debounce does when its state cannot be kept, which of the transcript and a lagging bridge
+//! file the monitor believes; the compaction forecast, PostCompact and the statusline's
+//! optional segments.
 
 mod compaction;
 mod debounce;
 mod forecast;
+mod lag;
 mod segments;
 mod tail;
 mod usage;

@@ -64,6 +64,23 @@ fn growing(start: u64, answers: &'static [usize]) -> Mock {
     })
 }
 
+/// The request (by its count of earlier replies) that carries what the hook said after the tool
+/// call of the first reply at or past `percent`% of the 200k window, when reply `k` reports
+/// `start + k × 10,000` tokens: where a warning given at the first chance reaches the model.
+fn after_first_reply_at(start: u64, percent: u64) -> usize {
+    let tokens = 200_000 * percent / 100;
+    tokens.saturating_sub(start).div_ceil(GROWTH) as usize + 1
+}
+
+/// The first request whose PostToolUse context (from baton) holds `needle`.
+fn first_told(turns: &[Request], needle: &str) -> Option<usize> {
+    turns.iter().position(|turn| {
+        turn.last_user_hook_context("PostToolUse:Bash")
+            .iter()
+            .any(|text| text.contains(needle))
+    })
+}
+
 /// The main conversation's requests before the client's summary request, in order, and
 /// whether a summary request came at all.
 fn before_compaction(mock: &Mock) -> (Vec<Request>, bool) {
@@ -110,14 +127,15 @@ fn a_headless_warning_carries_a_forecast_the_client_then_keeps() {
     );
     assert!(compacted, "the client never compacted; requests: {described:#?}");
 
-    let warned_at = turns.iter().position(|turn| {
-        turn.last_user_hook_context("PostToolUse:Bash")
-            .iter()
-            .any(|text| text.contains("CONTEXT WARNING"))
-    });
+    let warned_at = first_told(&turns, "CONTEXT WARNING");
     let warned_at = warned_at.unwrap_or_else(|| panic!("no warning reached the model; requests: {described:#?}"));
     let warning = turns[warned_at].last_user_hook_context("PostToolUse:Bash").join("\n");
     assert!(warning.contains("Usage at 65%."), "{warning}");
+    assert_eq!(
+        turns[warned_at].assistant_turns(),
+        after_first_reply_at(100_000, 65),
+        "the warning reaches the model in the request after the 130k reply's tool call: {warning}"
+    );
     let forecast = forecast_in(&warning).unwrap_or_else(|| panic!("the warning has no forecast: {warning}"));
     assert!(warning.contains("about 10k tokens per request"), "{warning}");
     // The warned request and those after it, up to the compaction: what really fit.
@@ -216,16 +234,41 @@ fn the_statusline_and_the_bridge_forecast_what_the_client_then_does() {
         left.abs_diff(truth) <= 1,
         "forecast {left}, the client sent {truth} more requests before compacting"
     );
-    // Interactive, the monitor reads the statusline's bridge file, which is a reply or two
-    // behind when tools are this quick (it may first warn at CRITICAL): the first warning that
-    // reaches the model carries the forecast from the reply that made its tool call.
-    let warned_at = turns.iter().position(|turn| {
-        turn.last_user_hook_context("PostToolUse:Bash")
-            .iter()
-            .any(|text| text.contains("CONTEXT WARNING") || text.contains("CONTEXT CRITICAL"))
-    });
-    let warned_at = warned_at.unwrap_or_else(|| panic!("no warning reached the model; screen:\n{}", tmux.screen()));
-    let warning = turns[warned_at].last_user_hook_context("PostToolUse:Bash").join("\n");
+    // Interactive, the statusline re-renders only now and then while tools this quick run, so
+    // its bridge file is replies behind, and the client writes a reply to the transcript up to
+    // ~150 ms after starting the hook of its tool call (2.1.332). Still the first warning that
+    // reaches the model is the WARNING from the 130k reply's tool call, with that reply's figure
+    // and the forecast from it; the first CRITICAL, from the 160k reply's (the 150k reply ended
+    // the first prompt without a tool call).
+    let told = |needle: &str| {
+        let at = first_told(&turns, needle);
+        at.map(|i| {
+            (
+                turns[i].assistant_turns(),
+                turns[i].last_user_hook_context("PostToolUse:Bash").join("\n"),
+            )
+        })
+    };
+    let (warned_at, warning) =
+        told("CONTEXT ").unwrap_or_else(|| panic!("no warning reached the model; screen:\n{}", tmux.screen()));
+    assert!(
+        warning.contains("CONTEXT WARNING: Usage at 65%. Remaining: 35%. (130k of 200k tokens in use.)"),
+        "the first warning to reach the model, in request {warned_at}: {warning}"
+    );
+    assert_eq!(
+        warned_at,
+        after_first_reply_at(100_000, 65),
+        "the first warning reaches the model right after the 130k reply's tool call: {warning}"
+    );
+    let (critical_at, critical) =
+        told("CONTEXT CRITICAL").unwrap_or_else(|| panic!("no CRITICAL reached the model; screen:\n{}", tmux.screen()));
+    assert!(critical.contains("Usage at 80%. Remaining: 20%."), "{critical}");
+    assert_eq!(
+        critical_at,
+        after_first_reply_at(100_000, 80),
+        "the CRITICAL reaches the model right after the 160k reply's tool call: {critical}"
+    );
+    let warned_at = turns.iter().position(|t| t.assistant_turns() == warned_at).unwrap();
     let forecast = forecast_in(&warning).unwrap_or_else(|| panic!("the warning has no forecast: {warning}"));
     let truth = (turns.len() - warned_at) as u64;
     assert!(

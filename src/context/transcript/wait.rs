@@ -25,18 +25,19 @@ pub fn wait_for_tool_use(path: &Path, tool_use_id: &str, limit: Duration) -> boo
     wait_for_tool_use_idle(path, tool_use_id, limit, WRITE_IDLE_LIMIT)
 }
 
+/// Whether `id` looks like a tool call's id (`toolu_…`: letters, digits, `_`, `-`): only such
+/// ids are searched for and waited for.
+pub fn is_tool_use_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 128 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
 fn wait_for_tool_use_idle(path: &Path, tool_use_id: &str, limit: Duration, idle_limit: Duration) -> bool {
-    let plausible = !tool_use_id.is_empty()
-        && tool_use_id.len() <= 128
-        && tool_use_id
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if !is_tool_use_id(tool_use_id) {
+        return false;
+    }
     let Ok(file) = crate::fsx::open_regular(path) else {
         return false;
     };
-    if !plausible {
-        return false;
-    }
     let started = Instant::now();
     let deadline = started + limit;
     let mut grew_at = started;

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use crate::common::*;
 
-const SESSION: &str = "f0ca5700-0000-4000-8000-00000000f0ca";
+pub(super) const SESSION: &str = "f0ca5700-0000-4000-8000-00000000f0ca";
 const MODEL: &str = "claude-sonnet-4-5";
 
 /// A transcript written the way Claude Code 2.1.332 writes one, request by request.
@@ -115,7 +115,7 @@ fn truth(mut used: u64, limit: u64, future: &[u64]) -> u64 {
 
 /// The 2.1.332 statusline payload at `used` tokens of a 200k window (or `window`), pointed at
 /// the transcript.
-fn payload(sandbox: &Sandbox, transcript: &std::path::Path, used: u64, model: &str, window: u64) -> Value {
+pub(super) fn payload(sandbox: &Sandbox, transcript: &std::path::Path, used: u64, model: &str, window: u64) -> Value {
     let mut p = fixture_of("2.1.332", "statusline.json");
     p["session_id"] = json!(SESSION);
     p["cwd"] = json!(sandbox.project);

@@ -97,8 +97,8 @@ fn the_monitor_forecasts_from_the_reply_that_made_the_tool_call_when_the_bridge_
     hook["tool_use_id"] = json!("toolu_1");
     let text = sandbox.hook(&hook).context_text();
     assert!(
-        text.starts_with("CONTEXT WARNING: Usage at 70%."),
-        "the bridge's figure: {text}"
+        text.starts_with("CONTEXT CRITICAL: Usage at 80%."),
+        "the 160k reply's figure, not the bridge's 140k: {text}"
     );
     let left = truth(t.used, 180_000, &[20_000]);
     assert_eq!(left, 1);
@@ -108,7 +108,7 @@ fn the_monitor_forecasts_from_the_reply_that_made_the_tool_call_when_the_bridge_
     );
 
     // GSD's statusline wrote the bridge: a whole percentage (30% left: 140,000) below the
-    // transcript's 140,600. That is rounding, not a context that shrank.
+    // transcript's 140,600, which holds the reply that made the call: its exact figure counts.
     let sandbox = Sandbox::new();
     sandbox.bridge(SESSION, 30, 0);
     let mut t = Transcript::starting_at(60_600);
