@@ -39,6 +39,15 @@ pub struct Facts {
 }
 
 impl Facts {
+    /// The table named `name`; panics, showing every table, if there is none (for tests).
+    #[cfg(test)]
+    pub fn table(&self, name: &str) -> &Table {
+        self.tables
+            .iter()
+            .find(|t| t.name == name)
+            .unwrap_or_else(|| panic!("no table {name} in {:#?}", self.tables))
+    }
+
     /// Moves every list of `other` onto the end of this one's (no de-duplication: see
     /// `bridge::merge`).
     pub fn append(&mut self, mut other: Facts) {

@@ -3,6 +3,7 @@
 //! continuation lines, comment lines, instructions case-insensitive.
 
 use super::Source;
+use super::continuation::joined_lines;
 use crate::bridge::facts::{DockerStage, Facts};
 
 /// Extracts the build stages of the Dockerfiles among `sources`.
@@ -67,28 +68,8 @@ fn escape_char(text: &str) -> char {
 
 /// Instructions with continuation lines joined and comment lines dropped.
 fn instructions(text: &str, escape: char) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut current = String::new();
-    for line in text.lines() {
-        let trimmed = line.trim();
-        if trimmed.starts_with('#') || trimmed.is_empty() {
-            continue;
-        }
-        match trimmed.strip_suffix(escape) {
-            Some(head) => {
-                current.push_str(head);
-                current.push(' ');
-            }
-            None => {
-                current.push_str(trimmed);
-                out.push(std::mem::take(&mut current));
-            }
-        }
-    }
-    if !current.is_empty() {
-        out.push(current);
-    }
-    out
+    // Docker drops comment and empty lines even inside a continued instruction.
+    joined_lines(text, escape, |line, _| line.starts_with('#') || line.is_empty())
 }
 
 #[cfg(test)]

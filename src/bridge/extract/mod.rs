@@ -6,6 +6,7 @@
 //! Work done file by file goes through [`per_file`], which spreads it over the cores.
 
 pub mod code;
+pub mod continuation;
 pub mod dockerfile;
 pub mod dotenv;
 pub mod findings;

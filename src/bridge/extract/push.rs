@@ -3,6 +3,8 @@
 //! continued with `\` are joined; words are split the way a shell splits plain words and
 //! quotes (no expansion: `$REGISTRY/app:$TAG` stays as written).
 
+use super::continuation::joined_lines;
+
 /// The images pushed by `script`, in order, once each.
 pub fn pushed_images(script: &str) -> Vec<String> {
     let mut images: Vec<String> = Vec::new();
@@ -78,28 +80,8 @@ fn kaniko(words: &[String]) -> Vec<String> {
 
 /// Lines with `\`-continuations joined and `#` comment lines dropped.
 fn logical_lines(script: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut current = String::new();
-    for line in script.lines() {
-        let trimmed = line.trim();
-        if current.is_empty() && trimmed.starts_with('#') {
-            continue;
-        }
-        match trimmed.strip_suffix('\\') {
-            Some(head) => {
-                current.push_str(head);
-                current.push(' ');
-            }
-            None => {
-                current.push_str(trimmed);
-                out.push(std::mem::take(&mut current));
-            }
-        }
-    }
-    if !current.is_empty() {
-        out.push(current);
-    }
-    out
+    // A `#` line is dropped only where no command is being continued.
+    joined_lines(script, '\\', |line, continuing| !continuing && line.starts_with('#'))
 }
 
 /// Whitespace-separated words with single and double quotes removed; a GitHub expression

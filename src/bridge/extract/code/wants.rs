@@ -65,7 +65,7 @@ static DIESEL: Needles = needles!("table!");
 static SEAORM: Needles = needles!("sea_orm");
 
 /// The scanners that may find something in a file, by the text it contains.
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Wants {
     pub node_routes: bool,
     pub nest: bool,
@@ -169,49 +169,7 @@ impl Wants {
 
     /// True if any scanner may find something (otherwise the file is not parsed).
     pub fn any(self) -> bool {
-        // Destructured so that a new scanner cannot be left out.
-        let Wants {
-            node_routes,
-            nest,
-            python_routes,
-            axum,
-            actix,
-            shapes,
-            zod,
-            services,
-            env,
-            typeorm,
-            sqlalchemy,
-            django,
-            diesel,
-            seaorm,
-            components,
-            router,
-            fs_routes,
-            state,
-            design,
-        } = self;
-        [
-            node_routes,
-            nest,
-            python_routes,
-            axum,
-            actix,
-            shapes,
-            zod,
-            services,
-            env,
-            typeorm,
-            sqlalchemy,
-            django,
-            diesel,
-            seaorm,
-            components,
-            router,
-            fs_routes,
-            state,
-            design,
-        ]
-        .contains(&true)
+        // Compared whole (the derived `PartialEq`), so that a new scanner cannot be left out.
+        self != Wants::default()
     }
 }

@@ -71,21 +71,13 @@ fn facts() -> Facts {
     }])
 }
 
-fn table<'a>(facts: &'a Facts, name: &str) -> &'a Table {
-    facts
-        .tables
-        .iter()
-        .find(|t| t.name == name)
-        .unwrap_or_else(|| panic!("{name}: {facts:#?}"))
-}
-
 #[test]
 fn models_become_tables_with_mapped_names_and_types() {
     let facts = facts();
     assert!(facts.unparsed.is_empty(), "{:?}", facts.unparsed);
     let names: Vec<&str> = facts.tables.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, ["users", "Post", "Profile", "invoices"]);
-    let users = table(&facts, "users");
+    let users = facts.table("users");
     assert_eq!(users.model.as_deref(), Some("User"));
     let columns: Vec<(&str, &str, Option<bool>)> = users
         .columns
@@ -105,7 +97,7 @@ fn models_become_tables_with_mapped_names_and_types() {
     assert_eq!(users.columns[4].field.as_deref(), Some("createdAt"));
     assert_eq!(users.primary_key, ["id"]);
     assert!(users.columns[1].unique);
-    let invoices = table(&facts, "invoices");
+    let invoices = facts.table("invoices");
     assert_eq!(invoices.schema.as_deref(), Some("billing"));
     assert_eq!(
         invoices.columns[1].data_type.as_deref(),
@@ -116,7 +108,7 @@ fn models_become_tables_with_mapped_names_and_types() {
 #[test]
 fn relations_are_foreign_keys_and_block_attributes_keys_and_indexes() {
     let facts = facts();
-    let post = table(&facts, "Post");
+    let post = facts.table("Post");
     assert_eq!(post.foreign_keys.len(), 1);
     let fk = &post.foreign_keys[0];
     assert_eq!(
@@ -156,7 +148,7 @@ fn relations_are_foreign_keys_and_block_attributes_keys_and_indexes() {
             (None, &["title".to_owned(), "author_id".to_owned()][..], true),
         ]
     );
-    assert_eq!(table(&facts, "Profile").primary_key, ["userId"]);
+    assert_eq!(facts.table("Profile").primary_key, ["userId"]);
 }
 
 #[test]

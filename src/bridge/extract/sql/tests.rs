@@ -7,14 +7,6 @@ fn run(path: &str, sql: &str) -> Facts {
     extract(&[Source { path, text: sql }])
 }
 
-fn table<'a>(facts: &'a Facts, name: &str) -> &'a Table {
-    facts
-        .tables
-        .iter()
-        .find(|t| t.name == name)
-        .unwrap_or_else(|| panic!("no table {name}: {facts:#?}"))
-}
-
 fn columns(table: &Table) -> Vec<(String, Option<String>)> {
     table
         .columns
@@ -50,7 +42,7 @@ CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS invoices_customer_idx
 "#;
     let facts = run("db/migrations/0003_invoices.sql", sql);
     assert!(facts.unparsed.is_empty(), "{:?}", facts.unparsed);
-    let invoices = table(&facts, "Invoices");
+    let invoices = facts.table("Invoices");
     assert_eq!(invoices.schema.as_deref(), Some("billing"));
     assert_eq!(invoices.origin, "create");
     assert_eq!(
@@ -140,12 +132,12 @@ CREATE TABLE post_tags (
 ";
     let facts = run("app/db/schema.sql", sql);
     assert!(facts.unparsed.is_empty(), "{:?}", facts.unparsed);
-    let tags = table(&facts, "tags");
+    let tags = facts.table("tags");
     assert_eq!(
         columns(tags),
         [("name".into(), Some("TEXT".into())), ("created".into(), None)]
     );
-    let post_tags = table(&facts, "post_tags");
+    let post_tags = facts.table("post_tags");
     assert_eq!(post_tags.primary_key, ["post_id", "tag"]);
     assert_eq!(post_tags.foreign_keys.len(), 2);
 }

@@ -209,3 +209,8 @@ pub fn handler_shapes(file: &ParsedFile<'_>, function: Node<'_>) -> (Option<Stri
     let response = function.field("return_type").and_then(|kind| json_inner(file, kind));
     (request, response)
 }
+
+/// The handler an argument names (`list`, `users::list`); none for any other expression.
+pub fn handler_name(file: &ParsedFile<'_>, node: Node<'_>) -> Option<String> {
+    matches!(node.kind(), "identifier" | "scoped_identifier").then(|| file.text(node).to_owned())
+}

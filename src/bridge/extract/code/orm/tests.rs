@@ -43,14 +43,6 @@ fn keys(table: &Table) -> Vec<String> {
         .collect()
 }
 
-fn table<'f>(facts: &'f Facts, name: &str) -> &'f Table {
-    facts
-        .tables
-        .iter()
-        .find(|t| t.name == name)
-        .unwrap_or_else(|| panic!("no table {name} in {:#?}", facts.tables))
-}
-
 fn names(facts: &Facts) -> Vec<String> {
     facts
         .tables
@@ -87,7 +79,7 @@ fn typeorm_entities_columns_relations_and_naming_defaults() {
             .iter()
             .all(|t| t.framework.as_deref() == Some("typeorm") && t.origin == "model")
     );
-    let posts = table(&facts, "posts");
+    let posts = facts.table("posts");
     assert_eq!(posts.model.as_deref(), Some("Post"));
     assert_eq!(
         columns(posts),
@@ -103,7 +95,7 @@ fn typeorm_entities_columns_relations_and_naming_defaults() {
     );
     assert_eq!(posts.primary_key, ["id"]);
     assert_eq!(keys(posts), ["author_id -> users(id)", "categoryId -> category(slug)"]);
-    let users = table(&facts, "users");
+    let users = facts.table("users");
     assert_eq!(
         columns(users),
         [
@@ -114,7 +106,7 @@ fn typeorm_entities_columns_relations_and_naming_defaults() {
             "created_at timestamptz (createdAt)"
         ]
     );
-    assert_eq!(keys(table(&facts, "profiles")), ["user_id -> users(id)"]);
+    assert_eq!(keys(facts.table("profiles")), ["user_id -> users(id)"]);
     assert_eq!(
         indexes(&facts),
         [
@@ -133,7 +125,7 @@ fn sqlalchemy_declarative_mapped_and_classic_tables() {
         ["audit.audit_log", "sales.orders", "order_lines", "users"]
     );
     assert_eq!(
-        columns(table(&facts, "users")),
+        columns(facts.table("users")),
         [
             "id int pk",
             "email String(320) unique",
@@ -142,7 +134,7 @@ fn sqlalchemy_declarative_mapped_and_classic_tables() {
             "created_at datetime",
         ]
     );
-    let orders = table(&facts, "orders");
+    let orders = facts.table("orders");
     assert_eq!(
         columns(orders),
         [
@@ -155,10 +147,10 @@ fn sqlalchemy_declarative_mapped_and_classic_tables() {
     );
     assert_eq!(keys(orders), ["customer_id -> users(id)"]);
     assert_eq!(
-        keys(table(&facts, "order_lines")),
+        keys(facts.table("order_lines")),
         ["order_id -> sales.orders(id)", "added_by -> users(id)"]
     );
-    assert_eq!(columns(table(&facts, "audit_log"))[0], "id Integer pk");
+    assert_eq!(columns(facts.table("audit_log"))[0], "id Integer pk");
     assert_eq!(indexes(&facts), ["unique users(email)"]);
 }
 
@@ -177,7 +169,7 @@ fn django_models_app_tables_implicit_ids_relations_and_abstract_parents() {
         ]
     );
     assert_eq!(
-        columns(table(&facts, "shop_product")),
+        columns(facts.table("shop_product")),
         [
             "created_at DateTimeField",
             "updated_at DateTimeField",
@@ -187,18 +179,18 @@ fn django_models_app_tables_implicit_ids_relations_and_abstract_parents() {
             "category_ref ForeignKey (category)",
         ]
     );
-    assert_eq!(table(&facts, "shop_product").primary_key, ["sku"]);
+    assert_eq!(facts.table("shop_product").primary_key, ["sku"]);
     assert_eq!(
-        keys(table(&facts, "shop_product")),
+        keys(facts.table("shop_product")),
         ["category_ref -> catalog_categories(id)"]
     );
     assert_eq!(
-        keys(table(&facts, "catalog_categories")),
+        keys(facts.table("catalog_categories")),
         ["parent_id -> catalog_categories(id)"]
     );
-    assert_eq!(keys(table(&facts, "shop_order")), ["customer_id -> auth_user(id)"]);
+    assert_eq!(keys(facts.table("shop_order")), ["customer_id -> auth_user(id)"]);
     assert_eq!(
-        columns(table(&facts, "shop_order")),
+        columns(facts.table("shop_order")),
         [
             "id BigAutoField pk",
             "created_at DateTimeField",
@@ -209,10 +201,10 @@ fn django_models_app_tables_implicit_ids_relations_and_abstract_parents() {
         ]
     );
     assert_eq!(
-        keys(table(&facts, "shop_orderitem")),
+        keys(facts.table("shop_orderitem")),
         ["order_id -> shop_order(id)", "product_id -> shop_product(sku)"]
     );
-    let profile = table(&facts, "accounts_profile");
+    let profile = facts.table("accounts_profile");
     assert_eq!(columns(profile)[0], "id UUIDField pk");
     assert_eq!(
         keys(profile),
@@ -222,7 +214,7 @@ fn django_models_app_tables_implicit_ids_relations_and_abstract_parents() {
         ]
     );
     assert!(columns(profile).contains(&"user_id OneToOneField unique (user)".to_owned()));
-    assert_eq!(columns(table(&facts, "shop_tag"))[0], "id BigAutoField pk");
+    assert_eq!(columns(facts.table("shop_tag"))[0], "id BigAutoField pk");
     assert_eq!(
         indexes(&facts),
         [
@@ -271,7 +263,7 @@ fn seaorm_entities_and_belongs_to_relations() {
     let facts = extract("db-seaorm");
     assert_eq!(names(&facts), ["bakery.cakes", "fruits"]);
     assert_eq!(
-        columns(table(&facts, "cakes")),
+        columns(facts.table("cakes")),
         [
             "id i32 pk",
             "name String unique",
@@ -279,7 +271,7 @@ fn seaorm_entities_and_belongs_to_relations() {
             "price_cents i64 (price)"
         ]
     );
-    let fruits = table(&facts, "fruits");
+    let fruits = facts.table("fruits");
     assert_eq!(columns(fruits), ["id Uuid pk", "name String", "cake_id i32 null"]);
     assert_eq!(keys(fruits), ["cake_id -> cakes(id)"]);
     assert_eq!(indexes(&facts), ["cakes(name)"]);

@@ -5,11 +5,12 @@
 
 use tree_sitter::Node;
 
-use super::graph::{Item, LocalRoute, Mount, Target};
-use super::{HandlerShapes, RouteScan};
+use super::graph::{Item, LocalRoute, Target};
+use super::{RouteScan, each_rust_function};
 use crate::bridge::extract::syntax::literal::Constants;
 use crate::bridge::extract::syntax::rust::{
-    Bindings, attribute_arguments, attribute_name, attributes_before, call_path, chain, handler_shapes, last_segment,
+    Bindings, attribute_arguments, attribute_name, attributes_before, call_path, chain, handler_name, handler_shapes,
+    last_segment,
 };
 use crate::bridge::extract::syntax::{Fields, NodeIndex, ParsedFile, named_children, walk_clean};
 
@@ -23,22 +24,7 @@ const MAX_DEPTH: usize = 16;
 
 /// Reads the Actix Web routes of one Rust file into `out`.
 pub fn scan(file: &ParsedFile<'_>, index: &NodeIndex<'_>, constants: &Constants, out: &mut RouteScan) {
-    index.each(&["function_item"], |node| {
-        if node.kind() != "function_item" {
-            return;
-        }
-        let (Some(name), Some(body)) = (file.field_text(node, "name"), node.field("body")) else {
-            return;
-        };
-        let (request, response) = handler_shapes(file, node);
-        if request.is_some() || response.is_some() {
-            out.handlers.push(HandlerShapes {
-                name: name.to_owned(),
-                request,
-                response,
-                file: file.path.to_owned(),
-            });
-        }
+    each_rust_function(file, index, out, |out, node, name, body| {
         let routes = attribute_routes(file, node, name);
         if !routes.is_empty() {
             out.unit(file.path, name, "actix").items.extend(routes);
@@ -164,7 +150,7 @@ impl<'t> Eval<'_, '_, 't> {
                     items.extend(self.container_calls(&calls, depth));
                     return Some(items);
                 }
-                let mut items = vec![mount("", Target::Ref(self.file.text(base).to_owned()))];
+                let mut items = vec![Item::mount("", Target::Ref(self.file.text(base).to_owned()))];
                 items.extend(self.container_calls(&calls, depth));
                 Some(items)
             }
@@ -174,9 +160,12 @@ impl<'t> Eval<'_, '_, 't> {
                 let at = || args.first().and_then(|p| self.constants.render_path(self.file, *p));
                 match last_segment(path) {
                     "new" if path.ends_with("App::new") => Some(self.container_calls(&calls, depth)),
-                    "scope" => Some(vec![mount(&at()?, Target::Inline(self.container_calls(&calls, depth)))]),
+                    "scope" => Some(vec![Item::mount(
+                        &at()?,
+                        Target::Inline(self.container_calls(&calls, depth)),
+                    )]),
                     "resource" => Some(self.resource(&at()?, &calls)),
-                    _ => Some(vec![mount("", Target::Ref(path.to_owned()))]),
+                    _ => Some(vec![Item::mount("", Target::Ref(path.to_owned()))]),
                 }
             }
             _ => None,
@@ -210,7 +199,9 @@ impl<'t> Eval<'_, '_, 't> {
                         items.push(self.route(method, &path, handler));
                     }
                 }
-                ("configure", [function]) => items.push(mount("", Target::Ref(self.file.text(*function).to_owned()))),
+                ("configure", [function]) => {
+                    items.push(Item::mount("", Target::Ref(self.file.text(*function).to_owned())))
+                }
                 _ => {}
             }
         }
@@ -227,9 +218,9 @@ impl<'t> Eval<'_, '_, 't> {
                         items.push(self.route(method, path, handler));
                     }
                 }
-                ("to", [handler]) => items.push(self.route("ANY".into(), path, self.handler(*handler))),
+                ("to", [handler]) => items.push(self.route("ANY".into(), path, handler_name(self.file, *handler))),
                 (method, [handler]) if METHODS.contains(&method) => {
-                    items.push(self.route(method.to_ascii_uppercase(), path, self.handler(*handler)))
+                    items.push(self.route(method.to_ascii_uppercase(), path, handler_name(self.file, *handler)))
                 }
                 _ => {}
             }
@@ -249,7 +240,7 @@ impl<'t> Eval<'_, '_, 't> {
             .iter()
             .find(|call| call.name == "to")
             .and_then(|call| call.args.first());
-        Some((method, handler.and_then(|h| self.handler(*h))))
+        Some((method, handler.and_then(|h| handler_name(self.file, *h))))
     }
 
     fn route(&self, method: String, path: &str, handler: Option<String>) -> Item {
@@ -261,16 +252,4 @@ impl<'t> Eval<'_, '_, 't> {
             ..LocalRoute::default()
         })
     }
-
-    fn handler(&self, node: Node<'_>) -> Option<String> {
-        matches!(node.kind(), "identifier" | "scoped_identifier").then(|| self.file.text(node).to_owned())
-    }
-}
-
-fn mount(prefix: &str, target: Target) -> Item {
-    Item::Mount(Mount {
-        prefix: prefix.to_owned(),
-        replace: false,
-        target,
-    })
 }

@@ -4,10 +4,10 @@
 
 use tree_sitter::Node;
 
-use super::graph::{Item, LocalRoute, Mount, Target};
-use super::{HandlerShapes, RouteScan};
+use super::graph::{Item, LocalRoute, Target};
+use super::{RouteScan, each_rust_function};
 use crate::bridge::extract::syntax::literal::Constants;
-use crate::bridge::extract::syntax::rust::{Bindings, call_path, chain, handler_shapes, last_segment};
+use crate::bridge::extract::syntax::rust::{Bindings, call_path, chain, handler_name, last_segment};
 use crate::bridge::extract::syntax::{Fields, NodeIndex, ParsedFile, named_children, walk_clean};
 
 /// Method-router functions and the method each routes (`any` → `ANY`).
@@ -20,22 +20,7 @@ const MAX_DEPTH: usize = 16;
 
 /// Reads the Axum routers of one Rust file into `out`.
 pub fn scan(file: &ParsedFile<'_>, index: &NodeIndex<'_>, constants: &Constants, out: &mut RouteScan) {
-    index.each(&["function_item"], |node| {
-        if node.kind() != "function_item" {
-            return;
-        }
-        let (Some(name), Some(body)) = (file.field_text(node, "name"), node.field("body")) else {
-            return;
-        };
-        let (request, response) = handler_shapes(file, node);
-        if request.is_some() || response.is_some() {
-            out.handlers.push(HandlerShapes {
-                name: name.to_owned(),
-                request,
-                response,
-                file: file.path.to_owned(),
-            });
-        }
+    each_rust_function(file, index, out, |out, _, name, body| {
         let eval = Eval {
             file,
             constants,
@@ -107,7 +92,7 @@ impl<'t> Eval<'_, '_, 't> {
                 if path.contains("Router") && matches!(last_segment(path), "new" | "default") {
                     Vec::new()
                 } else {
-                    vec![mount("", Target::Ref(path.to_owned()))]
+                    vec![Item::mount("", Target::Ref(path.to_owned()))]
                 }
             }
             "identifier" => match self.bindings.value(self.file.text(base), base.start_byte()) {
@@ -140,11 +125,11 @@ impl<'t> Eval<'_, '_, 't> {
                     ) else {
                         continue;
                     };
-                    items.push(mount(&path, Target::Inline(inner)));
+                    items.push(Item::mount(&path, Target::Inline(inner)));
                 }
                 ("merge", [inner]) => {
                     if let Some(inner) = self.router(*inner, depth + 1) {
-                        items.push(mount("", Target::Inline(inner)));
+                        items.push(Item::mount("", Target::Inline(inner)));
                     }
                 }
                 _ => {}
@@ -173,11 +158,14 @@ impl<'t> Eval<'_, '_, 't> {
                     Some("on") => {
                         if let [filter, handler, ..] = args.as_slice() {
                             let method = last_segment(self.file.text(*filter)).to_ascii_uppercase();
-                            out.push((method, self.handler(*handler)));
+                            out.push((method, handler_name(self.file, *handler)));
                         }
                     }
                     Some(name) if METHODS.contains(&name) => {
-                        out.push((name.to_ascii_uppercase(), args.first().and_then(|h| self.handler(*h))));
+                        out.push((
+                            name.to_ascii_uppercase(),
+                            args.first().and_then(|h| handler_name(self.file, *h)),
+                        ));
                     }
                     _ => {}
                 }
@@ -188,7 +176,7 @@ impl<'t> Eval<'_, '_, 't> {
             if METHODS.contains(&call.name.as_str()) {
                 out.push((
                     call.name.to_ascii_uppercase(),
-                    call.args.first().and_then(|h| self.handler(*h)),
+                    call.args.first().and_then(|h| handler_name(self.file, *h)),
                 ));
             } else if call.name == "merge"
                 && let Some(other) = call.args.first()
@@ -198,16 +186,4 @@ impl<'t> Eval<'_, '_, 't> {
         }
         out
     }
-
-    fn handler(&self, node: Node<'_>) -> Option<String> {
-        matches!(node.kind(), "identifier" | "scoped_identifier").then(|| self.file.text(node).to_owned())
-    }
-}
-
-fn mount(prefix: &str, target: Target) -> Item {
-    Item::Mount(Mount {
-        prefix: prefix.to_owned(),
-        replace: false,
-        target,
-    })
 }

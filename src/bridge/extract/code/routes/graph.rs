@@ -47,6 +47,17 @@ pub enum Item {
     Mount(Mount),
 }
 
+impl Item {
+    /// A mount of `target` under `prefix`, after the receiving unit's own prefix.
+    pub fn mount(prefix: &str, target: Target) -> Item {
+        Item::Mount(Mount {
+            prefix: prefix.to_owned(),
+            replace: false,
+            target,
+        })
+    }
+}
+
 /// A route as declared, path relative to its unit.
 #[derive(Debug, Clone, Default)]
 pub struct LocalRoute {

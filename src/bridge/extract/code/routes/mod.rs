@@ -14,8 +14,9 @@ mod tests;
 use tree_sitter::Node;
 
 use self::graph::{Item, Unit};
-use crate::bridge::extract::syntax::ParsedFile;
 use crate::bridge::extract::syntax::literal::Constants;
+use crate::bridge::extract::syntax::rust::handler_shapes;
+use crate::bridge::extract::syntax::{Fields, NodeIndex, ParsedFile};
 
 /// The routes one file declares, before files are linked.
 #[derive(Debug, Default)]
@@ -28,6 +29,27 @@ pub struct RouteScan {
     pub global_prefix: Option<String>,
     /// Rust handlers that take or return `Json<T>`, matched to routes by name when linking.
     pub handlers: Vec<HandlerShapes>,
+}
+
+/// What a routing call in a script or Python file adds to: a unit of the file, or a name
+/// imported from another file (linked later).
+enum Receiver {
+    Local(String),
+    Foreign(String),
+}
+
+impl Receiver {
+    /// The receiver `name` is in `file`: a parameter of the enclosing function `function` (that
+    /// function becomes a unit), a unit the file declares, or an `imported` name; else none.
+    fn named(name: &str, function: Option<String>, file: &str, out: &RouteScan, imported: bool) -> Option<Receiver> {
+        if let Some(function) = function {
+            return Some(Receiver::Local(function));
+        }
+        if out.declares(file, name) {
+            return Some(Receiver::Local(name.to_owned()));
+        }
+        imported.then(|| Receiver::Foreign(name.to_owned()))
+    }
 }
 
 /// The request and response shapes a handler function names in its signature.
@@ -57,6 +79,15 @@ impl RouteScan {
         self.units.iter().any(|unit| unit.key.0 == file && unit.key.1 == name)
     }
 
+    /// Adds `item` to `receiver` of `file`: to its unit (made with `framework` if need be), or,
+    /// for an imported receiver, to the foreign items linked later.
+    fn add(&mut self, file: &str, framework: &'static str, receiver: Receiver, item: Item) {
+        match receiver {
+            Receiver::Local(name) => self.unit(file, &name, framework).items.push(item),
+            Receiver::Foreign(name) => self.foreign.push((name, framework, item)),
+        }
+    }
+
     /// The unit `name` of `file`, made (with `framework`, no prefix) if it is not declared yet.
     pub fn unit(&mut self, file: &str, name: &str, framework: &'static str) -> &mut Unit {
         let at = match self
@@ -78,6 +109,35 @@ impl RouteScan {
         };
         &mut self.units[at]
     }
+}
+
+/// Calls `scan` with every Rust function of the file that has a name and a body, after
+/// recording the `Json<T>` request and response its signature names (matched to routes by
+/// name when linking).
+pub fn each_rust_function<'t>(
+    file: &ParsedFile<'_>,
+    index: &NodeIndex<'t>,
+    out: &mut RouteScan,
+    mut scan: impl FnMut(&mut RouteScan, Node<'t>, &str, Node<'t>),
+) {
+    index.each(&["function_item"], |node| {
+        if node.kind() != "function_item" {
+            return;
+        }
+        let (Some(name), Some(body)) = (file.field_text(node, "name"), node.field("body")) else {
+            return;
+        };
+        let (request, response) = handler_shapes(file, node);
+        if request.is_some() || response.is_some() {
+            out.handlers.push(HandlerShapes {
+                name: name.to_owned(),
+                request,
+                response,
+                file: file.path.to_owned(),
+            });
+        }
+        scan(out, node, name, body);
+    });
 }
 
 /// A route path argument with the file's constants filled in; a piece that cannot be

@@ -6,7 +6,7 @@
 use tree_sitter::Node;
 
 use super::graph::{Item, LocalRoute, Mount, Target, Unit};
-use super::{RouteScan, render_route_path};
+use super::{Receiver, RouteScan, render_route_path};
 use crate::bridge::extract::code::modules::python::PythonModule;
 use crate::bridge::extract::syntax::literal::{Constants, string};
 use crate::bridge::extract::syntax::python::{assignment, decorated, keyword, last_segment, positional};
@@ -71,11 +71,6 @@ struct Scanner<'s, 'a> {
     constants: &'s Constants,
     hint: &'static str,
     out: &'s mut RouteScan,
-}
-
-enum Receiver {
-    Local(String),
-    Foreign(String),
 }
 
 impl Scanner<'_, '_> {
@@ -255,15 +250,7 @@ impl Scanner<'_, '_> {
         for arg in positional(call) {
             if arg.kind() == "identifier" && self.receiver(call, arg).is_some() {
                 let target = Target::Ref(self.file.text(function).to_owned());
-                self.attach(
-                    call,
-                    arg,
-                    Item::Mount(Mount {
-                        prefix: String::new(),
-                        replace: false,
-                        target,
-                    }),
-                );
+                self.attach(call, arg, Item::mount("", target));
                 return;
             }
         }
@@ -275,10 +262,8 @@ impl Scanner<'_, '_> {
     }
 
     fn attach(&mut self, at: Node<'_>, object: Node<'_>, item: Item) {
-        match self.receiver(at, object) {
-            Some(Receiver::Local(name)) => self.out.unit(self.file.path, &name, self.hint).items.push(item),
-            Some(Receiver::Foreign(name)) => self.out.foreign.push((name, self.hint, item)),
-            None => {}
+        if let Some(receiver) = self.receiver(at, object) {
+            self.out.add(self.file.path, self.hint, receiver, item);
         }
     }
 
@@ -287,16 +272,9 @@ impl Scanner<'_, '_> {
             return None;
         }
         let name = self.file.text(object);
-        if let Some(function) = self.enclosing_function_with_param(at, name) {
-            return Some(Receiver::Local(function));
-        }
-        if self.out.declares(self.file.path, name) {
-            return Some(Receiver::Local(name.to_owned()));
-        }
-        self.module
-            .imports
-            .contains_key(name)
-            .then(|| Receiver::Foreign(name.to_owned()))
+        let function = self.enclosing_function_with_param(at, name);
+        let imported = self.module.imports.contains_key(name);
+        Receiver::named(name, function, self.file.path, self.out, imported)
     }
 
     fn enclosing_function_with_param(&self, node: Node<'_>, param: &str) -> Option<String> {

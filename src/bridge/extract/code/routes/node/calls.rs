@@ -6,7 +6,7 @@ use tree_sitter::Node;
 
 use super::{MAX_WRAPPING, METHODS, Scanner};
 use crate::bridge::extract::code::modules::script::required_source;
-use crate::bridge::extract::code::routes::graph::{Item, LocalRoute, Mount, Target};
+use crate::bridge::extract::code::routes::graph::{Item, LocalRoute, Target};
 use crate::bridge::extract::code::routes::render_route_path;
 use crate::bridge::extract::syntax::literal::{string, unwrap_parens};
 use crate::bridge::extract::syntax::script::{arguments, property};
@@ -145,12 +145,7 @@ impl Scanner<'_, '_> {
         };
         for arg in rest {
             if let Some(target) = self.target(*arg) {
-                let mount = Mount {
-                    prefix: prefix.clone(),
-                    replace: false,
-                    target: Target::Ref(target),
-                };
-                self.attach(call, object, Item::Mount(mount));
+                self.attach(call, object, Item::mount(&prefix, Target::Ref(target)));
             }
         }
     }
@@ -165,12 +160,7 @@ impl Scanner<'_, '_> {
             .and_then(|options| property(self.file, *options, "prefix"))
             .and_then(|prefix| render_route_path(self.file, self.constants, prefix))
             .unwrap_or_default();
-        let mount = Mount {
-            prefix,
-            replace: false,
-            target: Target::Ref(target),
-        };
-        self.attach(call, object, Item::Mount(mount));
+        self.attach(call, object, Item::mount(&prefix, Target::Ref(target)));
     }
 
     /// `fastify.route({ method: ['GET', 'POST'], url: '/x', handler })`.
@@ -209,15 +199,7 @@ impl Scanner<'_, '_> {
         for arg in arguments(call) {
             if arg.kind() == "identifier" && self.receiver(call, arg).is_some() {
                 let target = Target::Ref(self.file.text(function).to_owned());
-                self.attach(
-                    call,
-                    arg,
-                    Item::Mount(Mount {
-                        prefix: String::new(),
-                        replace: false,
-                        target,
-                    }),
-                );
+                self.attach(call, arg, Item::mount("", target));
                 return;
             }
         }

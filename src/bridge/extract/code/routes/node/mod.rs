@@ -7,8 +7,8 @@ mod calls;
 
 use tree_sitter::Node;
 
-use super::RouteScan;
 use super::graph::{Item, Unit};
+use super::{Receiver, RouteScan};
 use crate::bridge::extract::code::modules::script::ScriptModule;
 use crate::bridge::extract::syntax::literal::{Constants, unwrap_parens};
 use crate::bridge::extract::syntax::script::{arguments, property, root_name};
@@ -48,10 +48,7 @@ pub fn scan(
     let Scanner { mut attached, out, .. } = scanner;
     attached.sort_by_key(|(position, _, _)| *position);
     for (_, receiver, item) in attached {
-        match receiver {
-            Receiver::Local(name) => out.unit(file.path, &name, hint).items.push(item),
-            Receiver::Foreign(name) => out.foreign.push((name, hint, item)),
-        }
+        out.add(file.path, hint, receiver, item);
     }
 }
 
@@ -75,12 +72,6 @@ struct Scanner<'s, 'a> {
     out: &'s mut RouteScan,
     /// Items with where their call's arguments start, and the receiver they go to.
     attached: Vec<(usize, Receiver, Item)>,
-}
-
-/// A receiver of route calls: a unit of this file, or a name imported from elsewhere.
-enum Receiver {
-    Local(String),
-    Foreign(String),
 }
 
 impl Scanner<'_, '_> {
@@ -183,16 +174,9 @@ impl Scanner<'_, '_> {
             return None;
         }
         let name = self.file.text(object);
-        if let Some(function) = self.enclosing_function_with_param(call, name) {
-            return Some(Receiver::Local(function));
-        }
-        if self.out.declares(self.file.path, name) {
-            return Some(Receiver::Local(name.to_owned()));
-        }
-        self.module
-            .imports
-            .contains_key(name)
-            .then(|| Receiver::Foreign(name.to_owned()))
+        let function = self.enclosing_function_with_param(call, name);
+        let imported = self.module.imports.contains_key(name);
+        Receiver::named(name, function, self.file.path, self.out, imported)
     }
 
     /// The name of the closest function around `node` that has a parameter `param`:
