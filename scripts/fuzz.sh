@@ -7,6 +7,7 @@
 #   scripts/fuzz.sh hook statusline   those targets
 #   FUZZ_SECONDS=600 scripts/fuzz.sh usage_line
 #   FUZZ_KEEP=dir scripts/fuzz.sh …   new inputs go to dir/<target>/ (to merge into the corpus)
+#   FUZZ_SEED=1 scripts/fuzz.sh       a fixed mutation sequence (CI), instead of a random one
 #   scripts/fuzz.sh --list            the targets
 #
 # A crash or a property violation fails the run; the input is saved under
@@ -63,7 +64,7 @@ for name in "${targets[@]}"; do
   # One input at a time, in one process (the machine is shared): -timeout catches an input
   # that makes a parser hang or go quadratic, -rss_limit_mb one that eats memory.
   if BATON_FUZZ_DIR="$work/sandbox-$name" "$fuzz/target/$host/release/$name" \
-    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
+    ${FUZZ_SEED:+-seed="$FUZZ_SEED"} -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
     -dict="$fuzz/dict/$dict.dict" -artifact_prefix="$fuzz/artifacts/$name/" -print_final_stats=1 \
     "$out" "$fuzz/corpus/$name" >"$log" 2>&1; then
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
