@@ -14,22 +14,7 @@ fn thirty_two_monitors_at_once_lose_no_count() {
     let payload = post_tool_use(&sandbox, session, None).to_string();
 
     // Start all 32, each blocked on stdin, then release them together.
-    let mut children: Vec<_> = (0..32)
-        .map(|_| {
-            sandbox
-                .command(&["hook"])
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .unwrap()
-        })
-        .collect();
-    let pipes: Vec<_> = children.iter_mut().map(|c| c.stdin.take().unwrap()).collect();
-    for mut pipe in pipes {
-        pipe.write_all(payload.as_bytes()).unwrap();
-    }
-    let outputs: Vec<_> = children.into_iter().map(|c| c.wait_with_output().unwrap()).collect();
+    let outputs = sandbox.hooks_released_together(32, payload.as_bytes());
 
     let mut warnings = 0;
     for out in &outputs {

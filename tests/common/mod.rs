@@ -101,6 +101,26 @@ impl Sandbox {
         self
     }
 
+    /// Starts `n` hooks, each blocked on stdin, then gives them all `payload` at once (so they
+    /// run together), and returns what each did.
+    pub fn hooks_released_together(&self, n: usize, payload: &[u8]) -> Vec<std::process::Output> {
+        let mut children: Vec<_> = (0..n)
+            .map(|_| {
+                self.command(&["hook"])
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        let pipes: Vec<_> = children.iter_mut().map(|c| c.stdin.take().unwrap()).collect();
+        for mut pipe in pipes {
+            pipe.write_all(payload).unwrap();
+        }
+        children.into_iter().map(|c| c.wait_with_output().unwrap()).collect()
+    }
+
     /// A command running baton with the sandbox's environment.
     pub fn command(&self, args: &[&str]) -> Command {
         let mut cmd = Command::new(baton_bin());

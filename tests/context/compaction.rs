@@ -3,9 +3,6 @@
 //! monitor's debounce and drops the bridge figures like SessionStart `compact`, and the
 //! compaction is counted once for the statusline's `compactions` segment.
 
-use std::io::Write;
-use std::process::Stdio;
-
 use serde_json::{Value, json};
 
 use crate::common::*;
@@ -81,23 +78,7 @@ fn each_compaction_counts_once_whichever_of_its_events_fire() {
 fn concurrent_compaction_hooks_lose_no_count() {
     let sandbox = Sandbox::new();
     let payload = event(&sandbox, "sessionstart-compact.json").to_string();
-    let mut children: Vec<_> = (0..16)
-        .map(|_| {
-            sandbox
-                .command(&["hook"])
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .unwrap()
-        })
-        .collect();
-    let pipes: Vec<_> = children.iter_mut().map(|c| c.stdin.take().unwrap()).collect();
-    for mut pipe in pipes {
-        pipe.write_all(payload.as_bytes()).unwrap();
-    }
-    for child in children {
-        let out = child.wait_with_output().unwrap();
+    for out in sandbox.hooks_released_together(16, payload.as_bytes()) {
         assert_eq!(out.status.code(), Some(0));
         assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
     }
