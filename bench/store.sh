@@ -12,24 +12,7 @@
 # written by `baton ctx batch` (one version per JSON line, one process; the generation time
 # is printed). Other options go to bench/store.py (`python3 bench/store.py --help`).
 set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$root"
-target="${CARGO_TARGET_DIR:-$root/target}"
-build=1
-args=()
-for a in "$@"; do
-    case "$a" in
-        --no-build) build=0 ;;
-        -h|--help)
-            sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
-            exec python3 "$root/bench/store.py" --help ;;
-        *) args+=("$a") ;;
-    esac
-done
-if [ "$build" = 1 ]; then
-    echo "building baton (release, as installed)…" >&2
-    "$root/scripts/build-release.sh" >/dev/null
-fi
-mkdir -p "$target/bench"
-exec python3 "$root/bench/store.py" --baton "$("$root/scripts/build-release.sh" --path)" \
-    --work "$target/bench/store" ${args[@]+"${args[@]}"}
+bench=store help_lines=2,13
+source "$(dirname "${BASH_SOURCE[0]}")/wrapper.sh"
+bench_baton
+exec python3 "$root/bench/store.py" --baton "$baton" --work "$target/bench/store" ${args[@]+"${args[@]}"}
