@@ -8,12 +8,7 @@ use crate::common::*;
 const SESSION: &str = "4106d464-75bb-44ee-b810-e0e678a180ac";
 
 fn after_reply(sandbox: &Sandbox) -> Value {
-    let mut p = fixture("statusline-after-reply.json");
-    p["cwd"] = json!(sandbox.project);
-    p["workspace"]["current_dir"] = json!(sandbox.project);
-    p["workspace"]["project_dir"] = json!(sandbox.project);
-    p["transcript_path"] = json!(sandbox.project.join("missing.jsonl"));
-    p
+    sandbox.statusline_payload_in_project(fixture("statusline-after-reply.json"))
 }
 
 fn session_start(sandbox: &Sandbox) -> Value {

@@ -121,6 +121,17 @@ impl Sandbox {
         children.into_iter().map(|c| c.wait_with_output().unwrap()).collect()
     }
 
+    /// A captured statusline payload moved into the sandbox's project, with a transcript
+    /// path where no file is.
+    pub fn statusline_payload_in_project(&self, captured: Value) -> Value {
+        let mut p = captured;
+        p["cwd"] = json!(self.project);
+        p["workspace"]["current_dir"] = json!(self.project);
+        p["workspace"]["project_dir"] = json!(self.project);
+        p["transcript_path"] = json!(self.project.join("missing.jsonl"));
+        p
+    }
+
     /// A command running baton with the sandbox's environment.
     pub fn command(&self, args: &[&str]) -> Command {
         let mut cmd = Command::new(baton_bin());

@@ -13,12 +13,7 @@ const EVERY_SEGMENT: &str = r#"{"statusline":{"segments":
 
 /// The 2.1.332 capture after a reply that read 140k from a warm cache (75% of 200k).
 fn after_reply(sandbox: &Sandbox) -> Value {
-    let mut p = fixture_of("2.1.332", "statusline-after-reply-cache.json");
-    p["cwd"] = json!(sandbox.project);
-    p["workspace"]["current_dir"] = json!(sandbox.project);
-    p["workspace"]["project_dir"] = json!(sandbox.project);
-    p["transcript_path"] = json!(sandbox.project.join("missing.jsonl"));
-    p
+    sandbox.statusline_payload_in_project(fixture_of("2.1.332", "statusline-after-reply-cache.json"))
 }
 
 /// The same, for a subscription login: usage limits, and a cache that expires in 200 s.

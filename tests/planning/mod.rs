@@ -4,7 +4,7 @@
 mod bounds;
 mod segment_cache;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::common::*;
 
@@ -15,12 +15,7 @@ const GSD_LINE: &str = "Sonnet 4.5 │ v1.1 Checkout 8% · Phase 3/6 Cart · exe
 
 /// A statusline payload from the real client (150k of 200k used) for the sandbox's project.
 fn after_reply(sandbox: &Sandbox) -> Value {
-    let mut p = fixture("statusline-after-reply.json");
-    p["cwd"] = json!(sandbox.project);
-    p["workspace"]["current_dir"] = json!(sandbox.project);
-    p["workspace"]["project_dir"] = json!(sandbox.project);
-    p["transcript_path"] = json!(sandbox.project.join("missing.jsonl"));
-    p
+    sandbox.statusline_payload_in_project(fixture("statusline-after-reply.json"))
 }
 
 /// A sandbox holding `gsd::write_project`'s project, rendering without colours.
