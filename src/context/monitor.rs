@@ -151,7 +151,7 @@ pub fn warning_text(level: Level, usage: &ContextUsage, forecast: Option<&Foreca
         (Level::Warning, Advice::Planning) => {
             "Context is getting limited. It is a good moment to finish the current plan step rather than \
              start new complex work; if you are not between plan steps, letting the user know gives them \
-             time to prepare a pause (/gsd:pause-work or `baton pause`)."
+             time to prepare a pause (/gsd-pause-work or `baton pause`)."
         }
         (Level::Warning, Advice::Plain) => {
             "Context is getting limited. Avoiding unnecessary exploration and new complex work keeps the \
@@ -165,7 +165,7 @@ pub fn warning_text(level: Level, usage: &ContextUsage, forecast: Option<&Foreca
         (Level::Critical, Advice::Planning) => {
             "Context is nearly exhausted. The project's position is already tracked in .planning/STATE.md, \
              so no handoff files are needed now. Please let the user know, so they can pause the work at \
-             the next natural stopping point (/gsd:pause-work or `baton pause`)."
+             the next natural stopping point (/gsd-pause-work or `baton pause`)."
         }
         (Level::Critical, Advice::Plain) => {
             "Context is nearly exhausted. Please let the user know that context is low and ask how they \

@@ -239,7 +239,7 @@ pub fn archive(project: &Project, handoff: bool, now: chrono::DateTime<chrono::U
         files.push((current, "HANDOFF".to_owned(), "json"));
     }
     let dirs =
-        std::iter::once(planning.clone()).chain(crate::planning::phases::scan(&planning)?.into_iter().map(|d| d.path));
+        std::iter::once(planning.clone()).chain(crate::planning::phases::scan(project)?.into_iter().map(|d| d.path));
     for dir in dirs {
         let page = dir.join(".continue-here.md");
         if present(&page) {

@@ -39,7 +39,7 @@ pub fn update(project: &Project, edit: impl FnOnce(&str) -> String) -> Result<Op
 
 /// `<root>/.planning/STATE.md`.
 pub fn path(project: &Project) -> PathBuf {
-    project.planning_dir().join("STATE.md")
+    project.live_dir().join("STATE.md")
 }
 
 /// The file's line ending: CRLF when it has any, else LF.
