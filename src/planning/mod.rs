@@ -1,5 +1,6 @@
 //! The project's planning state: finding the project root, GSD's `.planning/` files.
 
+pub mod async_jobs;
 pub mod config;
 pub mod files;
 pub mod fingerprint;

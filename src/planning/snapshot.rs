@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::Project;
+use super::async_jobs::{self, Job};
 use super::layout::{Generation, Layout};
 use super::phases::Verification;
 use super::progress::{PhaseStatus, Progress};
@@ -44,6 +45,8 @@ pub struct Snapshot {
     pub state: Option<PlanningState>,
     pub progress: Progress,
     pub layout: Layout,
+    /// gsd-core's external jobs (`.planning/async-jobs/`).
+    pub jobs: Vec<Job>,
 }
 
 impl Snapshot {
@@ -55,6 +58,7 @@ impl Snapshot {
             state: PlanningState::load(project)?,
             progress: Progress::load_in(&layout)?,
             layout,
+            jobs: async_jobs::read(project),
         })
     }
 
@@ -139,6 +143,14 @@ impl Snapshot {
             }
         } else if phase.executed && !phase.done {
             self.verification_step(phase)
+        } else if let Some(job) = phase
+            .next_plan
+            .as_deref()
+            .and_then(|plan| async_jobs::waiting_on(&self.jobs, plan))
+        {
+            let plan = phase.next_plan.as_deref().unwrap_or_default();
+            let reason = format!("plan {plan} is waiting on {}, not unfinished", job.describe());
+            self.command("resume-work", "", reason)
         } else {
             let plan = phase.next_plan.as_deref().unwrap_or("the next plan");
             let reason = format!(
