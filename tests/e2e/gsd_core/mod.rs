@@ -67,6 +67,18 @@ fn tools(sandbox: &Sandbox, args: &[&str]) -> Value {
     serde_json::from_str(&out).unwrap_or_else(|e| panic!("gsd-tools {args:?} gave no JSON ({e}): {out}"))
 }
 
+/// Runs gsd-core's installer for Claude Code into the sandbox's HOME (`~/.claude`: its
+/// agents, skills, hooks and settings), as `npx @opengsd/gsd-core --claude --global` does;
+/// returns the installed settings.json.
+fn install_for_claude(sandbox: &Sandbox) -> Value {
+    let installer = package().join("bin/install.js");
+    let node = super::npm::node24();
+    let args = [installer.to_str().unwrap(), "--claude", "--global", "--no-legacy-cleanup"];
+    run_in(sandbox, &sandbox.home, &node, &args, b"");
+    let settings = std::fs::read_to_string(sandbox.home.join(".claude/settings.json")).unwrap();
+    serde_json::from_str(&settings).unwrap()
+}
+
 /// baton `<args>` in the project; stdout.
 fn baton(sandbox: &Sandbox, args: &[&str]) -> String {
     run_in(
