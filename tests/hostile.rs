@@ -235,10 +235,16 @@ fn a_hard_link_planted_at_the_debounce_path_is_not_written_through() {
     let victim = sandbox.home.join("victim.json");
     std::fs::write(&victim, original).unwrap();
     os::set_mode(&victim, 0o600);
-    let main = sandbox.temp_file(session, "-warned.json");
-    let sub = sandbox.temp_file(&format!("{session}-agent-{agent}"), "-warned.json");
-    std::fs::hard_link(&victim, &main).unwrap();
-    std::fs::hard_link(&victim, &sub).unwrap();
+    let main = sandbox.debounce_file(session);
+    let sub = sandbox.debounce_file(&format!("{session}-agent-{agent}"));
+    // And where GSD's own monitor keeps its record, which baton sets quiet.
+    let gsds = sandbox.temp_file(session, "-warned.json");
+    let private = main.parent().unwrap();
+    std::fs::create_dir_all(private).unwrap();
+    os::set_mode(private, 0o700);
+    for planted in [&main, &sub, &gsds] {
+        std::fs::hard_link(&victim, planted).unwrap();
+    }
 
     sandbox.bridge(session, 30, 0);
     check(&sandbox.hook(&post_tool_use(&sandbox, session, None)), "hook");
@@ -254,7 +260,7 @@ fn a_hard_link_planted_at_the_debounce_path_is_not_written_through() {
         original,
         "written through a hard link"
     );
-    for state in [&main, &sub] {
+    for state in [&main, &sub, &gsds] {
         let now: serde_json::Value = serde_json::from_slice(&std::fs::read(state).unwrap()).unwrap();
         assert_eq!(now["generator"], "baton", "baton's own state replaced the link");
     }

@@ -1,4 +1,6 @@
-//! The monitor's debounce: GSD's `claude-ctx-<session>-warned.json`, advanced under a lock
+//! The monitor's debounce, in GSD's record format (`callsSinceWarn`, `lastLevel`,
+//! `criticalRecorded`) but in baton's private directory (`session-<session>-warned.json`), so
+//! GSD's own monitor, when wired too, cannot move it (see `gsd_monitor`); advanced under a lock
 //! (every baton reader takes it, so the file is rewritten in place) so parallel PostToolUse
 //! hooks of one session lose no count.
 
@@ -63,7 +65,7 @@ pub fn subagent_key(session_id: &str, agent_id: &str) -> Option<String> {
 }
 
 fn state_path(key: &str) -> Option<PathBuf> {
-    fsx::session_temp_path(key, "-warned.json")
+    fsx::private_session_path(key, "-warned.json").ok().flatten()
 }
 
 /// The lock every reader and writer of `key`'s state takes, in baton's private directory.

@@ -249,6 +249,14 @@ impl Sandbox {
         self.tmp.join(format!("claude-ctx-{session}{suffix}"))
     }
 
+    /// baton's own debounce record for `key` (a session, or `<session>-agent-<agent_id>`), in
+    /// its private directory; `temp_file(session, "-warned.json")` is GSD's monitor's.
+    pub fn debounce_file(&self, key: &str) -> PathBuf {
+        self.tmp
+            .join(&os::private_dir_names()[0])
+            .join(format!("session-{key}-warned.json"))
+    }
+
     /// Writes a GSD-format bridge file for `session` at `remaining`%, `age` seconds old.
     pub fn bridge(&self, session: &str, remaining: u32, age: u64) {
         let timestamp = now() - age;

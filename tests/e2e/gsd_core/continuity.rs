@@ -9,7 +9,11 @@ use super::{baton, baton_json, install_for_claude, project_with_phase_1_executed
 /// health` with no errors and nothing new against `before`.
 fn assert_gsd_core_accepts(sandbox: &Sandbox, before: &serde_json::Value) {
     let state = tools(sandbox, &["state", "validate"]);
-    assert_eq!((state["valid"].as_bool(), state["warnings"].clone()), (Some(true), serde_json::json!([])), "{state:#}");
+    assert_eq!(
+        (state["valid"].as_bool(), state["warnings"].clone()),
+        (Some(true), serde_json::json!([])),
+        "{state:#}"
+    );
     let health = tools(sandbox, &["validate", "health"]);
     assert_eq!(health["errors"], serde_json::json!([]), "{health:#}");
     assert_eq!(health["status"], before["status"], "{health:#}");
@@ -25,20 +29,30 @@ fn gsd_core_still_accepts_the_project_after_batons_pause_resume_and_progress() {
     assert_eq!(health_before["status"], "healthy", "{health_before:#}");
     let state_path = sandbox.project.join(".planning/STATE.md");
     let before = std::fs::read_to_string(&state_path).unwrap();
-    assert!(before.contains("gsd_state_version: \"1.0\"") && before.contains("last_activity_desc:"), "{before}");
+    assert!(
+        before.contains("gsd_state_version: \"1.0\"") && before.contains("last_activity_desc:"),
+        "{before}"
+    );
 
     baton(&sandbox, &["pause", "--note", "stopping for the day"]);
     let paused = std::fs::read_to_string(&state_path).unwrap();
     assert!(paused.contains("paused_at: \""), "{paused}");
     assert_gsd_core_accepts(&sandbox, &health_before);
     let loaded = tools(&sandbox, &["state", "json"]);
-    assert!(loaded["paused_at"].as_str().is_some_and(|p| p.starts_with("20")), "{loaded:#}");
+    assert!(
+        loaded["paused_at"].as_str().is_some_and(|p| p.starts_with("20")),
+        "{loaded:#}"
+    );
 
     let brief = baton(&sandbox, &["resume"]);
     assert!(brief.contains("Notes: stopping for the day"), "{brief}");
     let resumed = std::fs::read_to_string(&state_path).unwrap();
     assert!(!resumed.contains("paused_at"), "{resumed}");
-    for key in ["gsd_state_version: \"1.0\"", "last_activity_desc:", "current_phase_name: Setup"] {
+    for key in [
+        "gsd_state_version: \"1.0\"",
+        "last_activity_desc:",
+        "current_phase_name: Setup",
+    ] {
         assert!(resumed.contains(key), "{key} lost: {resumed}");
     }
     // gsd-core reads no "null" pause back.
@@ -47,6 +61,9 @@ fn gsd_core_still_accepts_the_project_after_batons_pause_resume_and_progress() {
     assert_gsd_core_accepts(&sandbox, &health_before);
 
     let progress = baton_json(&sandbox, &["progress"]);
-    assert_eq!(progress["next_action"]["command"], "/gsd-execute-phase 1", "{progress:#}");
+    assert_eq!(
+        progress["next_action"]["command"], "/gsd-execute-phase 1",
+        "{progress:#}"
+    );
     assert_gsd_core_accepts(&sandbox, &health_before);
 }

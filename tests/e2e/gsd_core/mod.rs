@@ -73,7 +73,12 @@ fn tools(sandbox: &Sandbox, args: &[&str]) -> Value {
 fn install_for_claude(sandbox: &Sandbox) -> Value {
     let installer = package().join("bin/install.js");
     let node = super::npm::node24();
-    let args = [installer.to_str().unwrap(), "--claude", "--global", "--no-legacy-cleanup"];
+    let args = [
+        installer.to_str().unwrap(),
+        "--claude",
+        "--global",
+        "--no-legacy-cleanup",
+    ];
     run_in(sandbox, &sandbox.home, &node, &args, b"");
     let settings = std::fs::read_to_string(sandbox.home.join(".claude/settings.json")).unwrap();
     serde_json::from_str(&settings).unwrap()
