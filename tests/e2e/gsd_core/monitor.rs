@@ -106,3 +106,52 @@ fn with_both_monitors_wired_the_model_hears_batons_once_per_due_call() {
         );
     }
 }
+
+/// Runs gsd-core's monitor on `payload` in `sandbox` (its HOME and TMPDIR); its stdout.
+fn gsd_cores_monitor(sandbox: &crate::common::Sandbox, payload: &Value) -> String {
+    use std::io::Write;
+    let script = package().join("hooks/gsd-context-monitor.js");
+    let mut child = std::process::Command::new(super::super::npm::node24())
+        .arg(script)
+        .current_dir(&sandbox.project)
+        .env("HOME", &sandbox.home)
+        .env("TMPDIR", &sandbox.tmp)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(payload.to_string().as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn gsd_cores_stop_counts_and_precompact_reset_leave_batons_debounce_alone() {
+    use crate::common::{post_tool_use, transcript_lines};
+    let sandbox = crate::common::Sandbox::new();
+    let session = "7c1e2d3f-0a4b-4c5d-8e9f-112233445566";
+    let transcript = sandbox.session_transcript(session, &transcript_lines("claude-sonnet-4-5", 140_000));
+    let call = post_tool_use(&sandbox, session, Some(&transcript));
+    sandbox.bridge(session, 30, 0);
+    let event = |name: &str| {
+        let mut payload = call.clone();
+        payload["hook_event_name"] = json!(name);
+        payload
+    };
+    let baton_said = |payload: &Value| sandbox.hook(payload).context();
+    assert!(baton_said(&call).is_some(), "the first warning");
+    assert_eq!(gsd_cores_monitor(&sandbox, &call), "", "gsd-core's monitor keeps quiet");
+    // Between tool calls gsd-core's monitor counts each Stop and SubagentStop, and at
+    // PreCompact it deletes its record and the bridge file.
+    for name in ["Stop", "SubagentStop", "Stop", "Stop", "SubagentStop", "PreCompact"] {
+        assert_eq!(gsd_cores_monitor(&sandbox, &event(name)), "", "{name}");
+        if name == "SubagentStop" {
+            sandbox.hook(&event(name)).assert_hook_contract();
+        }
+    }
+    assert!(!sandbox.temp_file(session, ".json").exists(), "gsd-core's PreCompact removed the bridge");
+    // baton's count went on from its first warning: calls 2 to 5 are quiet, the sixth warns.
+    let fired: Vec<usize> = (2..=6).filter(|_| baton_said(&call).is_some()).collect();
+    assert_eq!(fired, [6]);
+}
