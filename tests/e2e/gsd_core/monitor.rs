@@ -120,7 +120,12 @@ fn gsd_cores_monitor(sandbox: &crate::common::Sandbox, payload: &Value) -> Strin
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(payload.to_string().as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(payload.to_string().as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success());
     String::from_utf8_lossy(&out.stdout).into_owned()
@@ -150,8 +155,46 @@ fn gsd_cores_stop_counts_and_precompact_reset_leave_batons_debounce_alone() {
             sandbox.hook(&event(name)).assert_hook_contract();
         }
     }
-    assert!(!sandbox.temp_file(session, ".json").exists(), "gsd-core's PreCompact removed the bridge");
+    assert!(
+        !sandbox.temp_file(session, ".json").exists(),
+        "gsd-core's PreCompact removed the bridge"
+    );
     // baton's count went on from its first warning: calls 2 to 5 are quiet, the sixth warns.
     let fired: Vec<usize> = (2..=6).filter(|_| baton_said(&call).is_some()).collect();
     assert_eq!(fired, [6]);
+}
+
+#[test]
+fn doctor_says_a_second_monitor_is_wired_after_gsd_cores_installer_and_what_to_do() {
+    let sandbox = Sandbox::new("doctor-two-monitors");
+    let baton = std::path::Path::new(crate::common::baton_bin());
+    super::run_in(&sandbox, &sandbox.home, baton, &["install"], b"");
+    let settings = super::install_for_claude(&sandbox);
+    // gsd-core's installer kept baton's statusline and hooks.
+    assert!(
+        settings["statusLine"]["command"].as_str().unwrap().contains("baton"),
+        "{settings:#}"
+    );
+    let post = settings["hooks"]["PostToolUse"].to_string();
+    assert!(
+        post.contains("baton") && post.contains("gsd-context-monitor.js"),
+        "{post}"
+    );
+
+    let mut doctor = std::process::Command::new(baton);
+    doctor
+        .arg("doctor")
+        .current_dir(&sandbox.project)
+        .env("HOME", &sandbox.home)
+        .env("TMPDIR", &sandbox.tmp);
+    let out = doctor.output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("a second context monitor is wired: GSD's gsd-context-monitor.js in")
+            && said.contains("PostToolUse")
+            && said.contains("PreCompact")
+            && said.contains("remove the gsd-context-monitor.js entries"),
+        "{said}"
+    );
+    assert_eq!(out.status.code(), Some(1), "{said}");
 }
