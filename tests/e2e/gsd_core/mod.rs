@@ -32,11 +32,16 @@ fn package() -> PathBuf {
 /// Runs `program args` in `dir` with the sandbox's HOME and TMPDIR and `stdin`; returns
 /// stdout, panicking with stderr when it fails.
 fn run_in(sandbox: &Sandbox, dir: &Path, program: &Path, args: &[&str], stdin: &[u8]) -> String {
+    run_with(dir, [&sandbox.home, &sandbox.tmp], program, args, stdin)
+}
+
+/// [`run_in`] with `HOME` and `TMPDIR` given.
+fn run_with(dir: &Path, [home, tmp]: [&Path; 2], program: &Path, args: &[&str], stdin: &[u8]) -> String {
     let mut child = Command::new(program)
         .args(args)
         .current_dir(dir)
-        .env("HOME", &sandbox.home)
-        .env("TMPDIR", &sandbox.tmp)
+        .env("HOME", home)
+        .env("TMPDIR", tmp)
         .env_remove("GSD_WORKSTREAM")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -109,26 +109,16 @@ fn with_both_monitors_wired_the_model_hears_batons_once_per_due_call() {
 
 /// Runs gsd-core's monitor on `payload` in `sandbox` (its HOME and TMPDIR); its stdout.
 fn gsd_cores_monitor(sandbox: &crate::common::Sandbox, payload: &Value) -> String {
-    use std::io::Write;
     let script = package().join("hooks/gsd-context-monitor.js");
-    let mut child = std::process::Command::new(super::super::npm::node24())
-        .arg(script)
-        .current_dir(&sandbox.project)
-        .env("HOME", &sandbox.home)
-        .env("TMPDIR", &sandbox.tmp)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(payload.to_string().as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    let node = super::super::npm::node24();
+    let env = [sandbox.home.as_path(), sandbox.tmp.as_path()];
+    super::run_with(
+        &sandbox.project,
+        env,
+        &node,
+        &[script.to_str().unwrap()],
+        payload.to_string().as_bytes(),
+    )
 }
 
 #[test]
