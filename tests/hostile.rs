@@ -337,6 +337,7 @@ fn transcripts_that_are_not_files() {
     for relative in [
         ".planning/STATE.md",
         ".planning/config.json",
+        ".planning/active-workstream",
         ".baton/config.json",
         ".git/HEAD",
     ] {

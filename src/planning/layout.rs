@@ -3,7 +3,6 @@
 //! phases are numbered, and whether gsd-core (`@opengsd/gsd-core`) or GSD 1.x
 //! (`get-shit-done-cc`) keeps it, which decides when a phase is complete.
 
-use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -113,7 +112,9 @@ fn core_marks(planning: &Path, live: &Path) -> bool {
         return true;
     }
     let mut head = Vec::new();
-    let read = fs::File::open(live.join("STATE.md")).and_then(|f| f.take(STATE_HEAD_BYTES).read_to_end(&mut head));
+    // Only its head, and never blocking on a FIFO planted there.
+    let read =
+        crate::fsx::open_regular(&live.join("STATE.md")).and_then(|f| f.take(STATE_HEAD_BYTES).read_to_end(&mut head));
     if read.is_err() {
         return false;
     }
@@ -133,6 +134,7 @@ fn core_marks(planning: &Path, live: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     fn project(files: &[(&str, &str)]) -> (tempfile::TempDir, Project) {
         let tmp = tempfile::tempdir().unwrap();
