@@ -224,6 +224,24 @@ fn compaction_hooks_without_a_private_directory_stay_silent() {
 }
 
 #[test]
+fn without_a_private_directory_the_monitor_warns_at_every_call() {
+    // The debounce lives in baton's private directory; with every name it could take planted,
+    // a count cannot be kept, so no warning is held back.
+    let sandbox = Sandbox::new();
+    os::take_every_private_dir_name(&sandbox.tmp);
+    let session = "no-private-dir";
+    sandbox.bridge(session, 30, 0);
+    for call in 1..=3 {
+        let out = sandbox.hook(&post_tool_use(&sandbox, session, None));
+        check(&out, "hook");
+        assert!(
+            out.context().is_some_and(|t| t.starts_with("CONTEXT WARNING")),
+            "call {call}: {out:?}"
+        );
+    }
+}
+
+#[test]
 fn a_hard_link_planted_at_the_debounce_path_is_not_written_through() {
     // Another name for a file of the user's (0600, small: everything the in-place rewrite
     // accepts) planted where the monitor keeps its debounce state, for the main agent and
