@@ -37,7 +37,11 @@ fuzz_target!(|data: &[u8]| {
         frontmatter_edit_holds(&text, &edited, key, Some(value));
     }
     let removed = remove_frontmatter_value(&text, "paused_at");
-    assert_eq!(remove_frontmatter_value(&removed, "paused_at"), removed, "removing twice changes more");
+    assert_eq!(
+        remove_frontmatter_value(&removed, "paused_at"),
+        removed,
+        "removing twice changes more"
+    );
     frontmatter_edit_holds(&text, &removed, "paused_at", None);
     for label in LABELS {
         let edited = set_continuity_line(&text, label, VALUE);
