@@ -253,13 +253,10 @@ fn a_hard_link_planted_at_the_debounce_path_is_not_written_through() {
     let victim = sandbox.home.join("victim.json");
     std::fs::write(&victim, original).unwrap();
     os::set_mode(&victim, 0o600);
-    let main = sandbox.debounce_file(session);
-    let sub = sandbox.debounce_file(&format!("{session}-agent-{agent}"));
+    let main = sandbox.planted_debounce_file(session);
+    let sub = sandbox.planted_debounce_file(&format!("{session}-agent-{agent}"));
     // And where GSD's own monitor keeps its record, which baton sets quiet.
     let gsds = sandbox.temp_file(session, "-warned.json");
-    let private = main.parent().unwrap();
-    std::fs::create_dir_all(private).unwrap();
-    os::set_mode(private, 0o700);
     for planted in [&main, &sub, &gsds] {
         std::fs::hard_link(&victim, planted).unwrap();
     }
