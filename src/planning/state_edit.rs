@@ -81,21 +81,28 @@ pub fn set_frontmatter_value(text: &str, key: &str, value: &str) -> String {
     }
 }
 
-/// Deletes `key`'s line (and its indented continuation lines) from the YAML frontmatter; a
-/// text without the key, or without a frontmatter that closes, is returned unchanged.
+/// Deletes `key`'s lines (and their indented continuation lines) from the YAML frontmatter:
+/// every one of them, when a hand edit left the key twice, so that a second removal finds
+/// nothing. A text without the key, or without a frontmatter that closes, is returned
+/// unchanged.
 pub fn remove_frontmatter_value(text: &str, key: &str) -> String {
-    let (bom, unmarked) = match text.strip_prefix(BOM) {
-        Some(unmarked) => (BOM.to_string(), unmarked),
-        None => (String::new(), text),
+    let (bom, mut unmarked) = match text.strip_prefix(BOM) {
+        Some(unmarked) => (BOM.to_string(), unmarked.to_owned()),
+        None => (String::new(), text.to_owned()),
     };
-    let spans = line_spans(unmarked);
-    let Some(close) = frontmatter_close(spans.iter().map(|&(s, e)| content(&unmarked[s..e]))) else {
-        return text.to_owned();
-    };
-    match key_lines(unmarked, &spans, close, key) {
-        Some((first, end)) => format!("{bom}{}{}", &unmarked[..spans[first].0], &unmarked[spans[end - 1].1..]),
-        None => text.to_owned(),
+    // Each pass removes at least one line, so this ends.
+    while let Some(shorter) = remove_first_key(&unmarked, key) {
+        unmarked = shorter;
     }
+    format!("{bom}{unmarked}")
+}
+
+/// `text` without the first frontmatter occurrence of `key`, or `None` when there is none.
+fn remove_first_key(text: &str, key: &str) -> Option<String> {
+    let spans = line_spans(text);
+    let close = frontmatter_close(spans.iter().map(|&(s, e)| content(&text[s..e])))?;
+    let (first, end) = key_lines(text, &spans, close, key)?;
+    Some(format!("{}{}", &text[..spans[first].0], &text[spans[end - 1].1..]))
 }
 
 /// The mapping's own indentation in a frontmatter closing at line `close` (GSD writes none).
@@ -327,6 +334,8 @@ mod tests {
             "\u{feff}---\r\ngsd_state_version: \"1.0\"\r\nstate_head: abc\r\n---\r\nbody\r\n"
         );
         assert_eq!(remove_frontmatter_value(&removed, "paused_at"), removed);
+        let twice = "---\npaused_at: a\nstatus: x\npaused_at: b\n  more\n---\nbody\n";
+        assert_eq!(remove_frontmatter_value(twice, "paused_at"), "---\nstatus: x\n---\nbody\n");
         let body_only = "# State\npaused_at: x\n";
         assert_eq!(remove_frontmatter_value(body_only, "paused_at"), body_only);
     }
