@@ -2,6 +2,7 @@
 //! settings.json and commands folder, with a timestamped backup and a manifest of exactly
 //! what was added, so uninstall can take out that and nothing else.
 
+pub mod binary;
 pub mod command_line;
 pub mod commands;
 pub mod doctor;
@@ -49,7 +50,10 @@ impl Scope {
 #[derive(Debug, Clone)]
 pub struct InstallRequest {
     pub scope: Scope,
+    /// The binary the settings will run (absolute).
     pub binary: PathBuf,
+    /// Copy this binary to `binary` first (`install --copy`; `binary` is then the per-user place).
+    pub copy_from: Option<PathBuf>,
     pub dry_run: bool,
     pub statusline: StatuslinePolicy,
 }
@@ -72,6 +76,8 @@ pub struct InstallReport {
     /// Dry run only: another tool's statusLine that a real install would refuse to replace
     /// without `--force`.
     pub statusline_conflict: Option<Value>,
+    /// baton's own copy, when the request asked for one.
+    pub placed: Option<binary::Placed>,
 }
 
 /// A byte order mark some Windows editors put first; JSON parsers refuse it, Claude Code
@@ -271,6 +277,10 @@ pub fn install(request: &InstallRequest) -> Result<InstallReport> {
     };
     report.commands_skipped = left(commands::Action::Foreign);
     report.commands_edited = left(commands::Action::Edited);
+    // baton's own copy goes in before anything runs it: the settings and commands name it.
+    if let Some(source) = &request.copy_from {
+        report.placed = Some(binary::place(source, &request.binary, request.dry_run)?);
+    }
     if request.dry_run {
         report.commands_written = left(commands::Action::Write);
         return Ok(report);
@@ -290,7 +300,8 @@ pub fn install(request: &InstallRequest) -> Result<InstallReport> {
         .filter(|c| c.action == commands::Action::Write)
         .map(|c| (c.path.clone(), commands::hash(&c.contents)))
         .collect();
-    if !changed_settings && to_write.is_empty() && !manifest.in_progress {
+    let copy_recorded = request.copy_from.is_none() || manifest.binary.as_ref() == Some(&request.binary);
+    if !changed_settings && to_write.is_empty() && !manifest.in_progress && copy_recorded {
         return Ok(report);
     }
     // The order makes every crash recoverable: the backup, then the manifest saying what is
@@ -307,6 +318,9 @@ pub fn install(request: &InstallRequest) -> Result<InstallReport> {
         original.is_none() && changed_settings,
     );
     manifest.record_dirs(&created_dirs);
+    if request.copy_from.is_some() {
+        manifest.binary = Some(request.binary.clone());
+    }
     let journal = !manifest.is_empty();
     if journal {
         manifest.in_progress = true;
