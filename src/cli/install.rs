@@ -226,6 +226,19 @@ fn run_install(parser: &mut lexopt::Parser) -> Result<()> {
             current["command"].as_str().unwrap_or("?")
         ));
     }
+    if let Some(plugin) = &report.plugin {
+        out.push_str(&format!(
+            "The baton plugin ({plugin}) gives the hooks and slash commands: only the statusLine is baton install's.\n"
+        ));
+        if !report.hooks_also_in_settings.is_empty() {
+            out.push_str(&format!(
+                "{} also runs baton for {} (an earlier baton install), so those run twice: run `baton uninstall`, \
+                 then `npx baton-cc install` (which now wires only the statusLine).\n",
+                report.settings.display(),
+                report.hooks_also_in_settings.join(", ")
+            ));
+        }
+    }
     if let Some(backup) = &report.backup {
         out.push_str(&format!("Backup: {}\n", backup.display()));
     }

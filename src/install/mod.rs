@@ -7,6 +7,7 @@ pub mod command_line;
 pub mod commands;
 pub mod doctor;
 pub mod manifest;
+pub mod plugins;
 pub mod settings;
 mod uninstall;
 pub mod wired;
@@ -78,6 +79,12 @@ pub struct InstallReport {
     pub statusline_conflict: Option<Value>,
     /// baton's own copy, when the request asked for one.
     pub placed: Option<binary::Placed>,
+    /// The enabled baton plugin (`baton@<marketplace>`) that gives the hooks and slash
+    /// commands, so that only the statusLine was wired.
+    pub plugin: Option<String>,
+    /// With the plugin: events whose baton hook settings.json also runs (from an earlier
+    /// install), so that it runs twice.
+    pub hooks_also_in_settings: Vec<String>,
 }
 
 /// A byte order mark some Windows editors put first; JSON parsers refuse it, Claude Code
@@ -201,7 +208,19 @@ pub fn install(request: &InstallRequest) -> Result<InstallReport> {
         .binary
         .to_str()
         .ok_or_else(|| Error::Failed("baton's path is not UTF-8; install it elsewhere".into()))?;
-    let wiring = Wiring::for_binary(binary);
+    // The baton plugin, where enabled, gives the hooks and slash commands: only the statusLine
+    // is left to wire (a plugin cannot set it).
+    let plugin = plugins::enabled_for(&request.scope, &value);
+    let mut wiring = Wiring::for_binary(binary);
+    wiring.hooks = plugin.is_none();
+    let also_in_settings: Vec<String> = match &plugin {
+        Some(_) => wired::Wired::from_settings(&value)
+            .hooks
+            .into_iter()
+            .map(|(event, _)| event.to_owned())
+            .collect(),
+        None => Vec::new(),
+    };
     let shape_error = |what: String| {
         Error::invalid(
             &settings_path,
@@ -266,8 +285,13 @@ pub fn install(request: &InstallRequest) -> Result<InstallReport> {
         })
         .collect();
     report.updated.dedup();
+    report.plugin = plugin.clone();
+    report.hooks_also_in_settings = also_in_settings;
     let commands_dir = claude_dir.join("commands");
-    let planned = commands::plan(&commands_dir, binary, &manifest);
+    let planned = match plugin {
+        Some(_) => Vec::new(),
+        None => commands::plan(&commands_dir, binary, &manifest),
+    };
     let left = |action| {
         planned
             .iter()

@@ -20,9 +20,14 @@ mod imp {
 
     pub fn utc_offset(unix_secs: i64) -> Option<i32> {
         static TZSET: Once = Once::new();
+        // SAFETY: tzset has no preconditions; it runs once, before the first localtime_r.
         TZSET.call_once(|| unsafe { tzset() });
-        let time = libc::time_t::try_from(unix_secs).ok()?;
+        // `time_t`, inferred from localtime_r's parameter (the libc crate marks the type's
+        // name deprecated on musl).
+        let time = unix_secs.try_into().ok()?;
+        // SAFETY: an all-zero `tm` is a valid value to be overwritten.
         let mut tm: libc::tm = unsafe { std::mem::zeroed() };
+        // SAFETY: both pointers are to live, writable locals of the right types.
         if unsafe { libc::localtime_r(&time, &mut tm) }.is_null() {
             return None;
         }
@@ -48,8 +53,10 @@ mod imp {
             wSecond: utc.second() as u16,
             wMilliseconds: 0,
         };
+        // SAFETY: an all-zero SYSTEMTIME is a valid value to be overwritten.
         let mut local: SYSTEMTIME = unsafe { std::mem::zeroed() };
         // A null zone is the one currently set, with the daylight rule in force at `utc`.
+        // SAFETY: `system` and `local` are live locals of the types the call takes.
         if unsafe { SystemTimeToTzSpecificLocalTime(std::ptr::null(), &system, &mut local) } == 0 {
             return None;
         }

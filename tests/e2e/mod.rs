@@ -11,6 +11,7 @@ mod install;
 mod mock;
 mod monitor;
 mod npm;
+mod plugin;
 mod request;
 mod sandbox;
 mod segments;

@@ -26,7 +26,10 @@ fn the_plugin_form_wires_the_same_events() {
         ]
     );
     for groups in hooks["hooks"].as_object().unwrap().values() {
-        assert_eq!(groups[0]["hooks"][0]["command"], "${CLAUDE_PLUGIN_ROOT}/bin/baton hook");
+        assert_eq!(
+            groups[0]["hooks"][0]["command"],
+            "\"${CLAUDE_PLUGIN_ROOT}/bin/baton\" hook"
+        );
     }
     // The shim finds no binary in an empty plugin root: hooks stay silent and succeed.
     let empty = tempfile::tempdir().unwrap();
@@ -73,58 +76,89 @@ fn install_sh_dry_run_and_help_install_nothing() {
 }
 
 #[test]
-fn the_plugin_shim_finds_the_release_build_the_prefix_and_path() {
+fn the_plugin_shim_prefers_the_installed_copy_then_path_then_a_cargo_build() {
     let shim = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("bin/baton");
     let shim_dir = shim.parent().unwrap().to_str().unwrap().to_owned();
     let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
     let fake = |path: std::path::PathBuf, name: &str| {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, format!("#!/bin/sh\necho {name} \"$@\"\n")).unwrap();
         os::make_executable(&path);
     };
-    let run = |root: &std::path::Path, path: &str, arg: &str| {
-        std::process::Command::new(&shim)
+    let run = |root: &std::path::Path, path: &str, env: &[(&str, &std::path::Path)], arg: &str| {
+        let mut command = std::process::Command::new(&shim);
+        command
             .arg(arg)
             .env_clear()
             .env("CLAUDE_PLUGIN_ROOT", root)
-            .env("HOME", dir.path().join("home"))
+            .env("HOME", &home)
             .env("PATH", path)
-            .stdin(std::process::Stdio::null())
-            .output()
-            .unwrap()
+            .stdin(std::process::Stdio::null());
+        for (key, value) in env {
+            command.env(key, value);
+        }
+        let out = command.output().unwrap();
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            out.status.code(),
+        )
     };
     let system = format!("{shim_dir}:/usr/bin:/bin");
 
-    // scripts/build-release.sh --path: target/<host triple>/release/baton.
-    let triple_root = dir.path().join("triple");
-    fake(
-        triple_root.join("target/x86_64-unknown-linux-gnu/release/baton"),
-        "triple",
-    );
-    let out = run(&triple_root, &system, "hook");
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "triple hook\n");
-
-    // Not built in the plugin: a baton elsewhere on PATH (never the shim itself).
-    let empty = dir.path().join("empty");
-    std::fs::create_dir_all(&empty).unwrap();
+    // A checkout loaded with --plugin-dir: its cargo build (scripts/build-release.sh's
+    // target/<triple>/release/baton here).
+    let root = dir.path().join("checkout");
+    fake(root.join("target/x86_64-unknown-linux-gnu/release/baton"), "cargo");
+    assert_eq!(run(&root, &system, &[], "hook").0, "cargo hook\n");
+    // Another baton on PATH comes first (never the shim itself, which is on PATH too).
     let elsewhere = dir.path().join("elsewhere");
     fake(elsewhere.join("baton"), "path");
-    let out = run(
-        &empty,
-        &format!("{shim_dir}:{}:/usr/bin:/bin", elsewhere.display()),
-        "pause",
+    let with_other = format!("{shim_dir}:{}:/usr/bin:/bin", elsewhere.display());
+    assert_eq!(run(&root, &with_other, &[], "pause").0, "path pause\n");
+    // The copy `npx baton-cc install` put at the per-user place comes before both.
+    fake(home.join(".local/bin/baton"), "copy");
+    assert_eq!(run(&root, &with_other, &[], "statusline").0, "copy statusline\n");
+    let prefix = dir.path().join("prefix");
+    fake(prefix.join("bin/baton"), "prefixed");
+    assert_eq!(
+        run(&root, &with_other, &[("BATON_PREFIX", &prefix)], "hook").0,
+        "prefixed hook\n"
     );
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "path pause\n");
+    // Git Bash on Windows: %LOCALAPPDATA%\baton\baton.exe.
+    let appdata = dir.path().join("AppData/Local");
+    fake(appdata.join("baton/baton.exe"), "windows");
+    let nowhere = dir.path().join("nowhere");
+    assert_eq!(
+        run(
+            &root,
+            &system,
+            &[("LOCALAPPDATA", &appdata), ("BATON_PREFIX", &nowhere)],
+            "hook"
+        )
+        .0,
+        "windows hook\n"
+    );
 
-    // Nothing anywhere: hooks and the statusline stay silent and succeed; others say so.
-    let out = run(&empty, &system, "statusline");
-    assert!(
-        out.status.success() && out.stdout.is_empty() && out.stderr.is_empty(),
-        "{out:?}"
+    // Nothing anywhere: hooks and the statusline stay silent and succeed; others say, in one
+    // line, how to get baton.
+    let empty = dir.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let bare = [("BATON_PREFIX", nowhere.as_path())];
+    for quiet in ["hook", "statusline"] {
+        assert_eq!(
+            run(&empty, &system, &bare, quiet),
+            (String::new(), String::new(), Some(0)),
+            "{quiet}"
+        );
+    }
+    let (stdout, stderr, code) = run(&empty, &system, &bare, "pause");
+    assert_eq!((stdout.as_str(), code), ("", Some(1)));
+    assert_eq!(
+        stderr,
+        "baton: not installed; run `npx baton-cc install` in a terminal (or ./install.sh in a baton checkout)\n"
     );
-    let out = run(&empty, &system, "pause");
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not built yet"));
 }
 
 /// Runs install.sh with `env` (and nothing else from the test's environment).

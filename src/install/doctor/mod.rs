@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 
 use super::Scope;
 use super::command_line::BatonCommand;
+use super::plugins;
 use super::settings::EVENTS;
 use super::wired::Wired;
 
 mod config;
-mod plugins;
 mod probe;
 mod sessions;
 
