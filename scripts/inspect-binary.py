@@ -183,8 +183,11 @@ def main():
         sys.exit("usage: inspect-binary.py FILE TARGET (one of %s)" % ", ".join(TARGETS))
     path, target = sys.argv[1:]
     kind, machine, minimum = TARGETS[target]
-    with open(path, "rb") as f:
-        data = f.read()
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        sys.exit("%s: %s" % (path, e.strerror))
     try:
         line = {"elf": lambda: elf(data, machine), "macho": lambda: macho(data, machine, minimum),
                 "pe": lambda: pe(data, machine)}[kind]()

@@ -4,7 +4,8 @@
 #   scripts/release.sh                          # all six
 #   scripts/release.sh aarch64-apple-darwin     # some of them
 # Writes dist/baton-<version>-<target>[.exe], dist/SHA256SUMS (sha256sum's format, every binary
-# in dist/) and prints a table of size, build time and SHA-256 (README "Platforms").
+# in dist/) and prints a table of size, build time (wall clock and CPU) and SHA-256 (README
+# "Platforms").
 #
 # Every target links with zig (cargo-zigbuild), which brings the C library, the macOS and
 # Windows import libraries and the linkers; nothing is downloaded from Apple or Microsoft:
@@ -68,6 +69,20 @@ rustup target add "${targets[@]}" >/dev/null 2>&1 || rustup target add "${target
 cargo_home="${CARGO_HOME:-$HOME/.cargo}"
 export RUSTFLAGS="${RUSTFLAGS:-} --remap-path-prefix=$cargo_home=/cargo --remap-path-prefix=$root=/baton"
 
+# CPU seconds (user + system) of the finished child processes so far, from bash's `times`
+# (run in this shell: a subshell has no children of its own), into $cpu_now: the build's own
+# cost, which wall time on a busy machine overstates.
+times_file="$(mktemp)"
+trap 'rm -f "$times_file"' EXIT
+children_cpu() {
+    times > "$times_file"
+    cpu_now=$(tail -n 1 "$times_file" | awk '{
+        total = 0
+        for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); total += t[1] * 60 + t[2] }
+        printf "%.0f", total
+    }')
+}
+
 mkdir -p "$dist"
 rows=()
 for target in "${targets[@]}"; do
@@ -80,8 +95,12 @@ for target in "${targets[@]}"; do
     esac
     echo "== $target" >&2
     started=$SECONDS
+    children_cpu
+    cpu_before=$cpu_now
     env ${env[@]+"${env[@]}"} cargo zigbuild --release --locked --target "$target" >&2
     seconds=$((SECONDS - started))
+    children_cpu
+    cpu=$((cpu_now - cpu_before))
     out="$dist/baton-$version-$target$exe"
     cp "$target_dir/$target/release/baton$exe" "$out.tmp"
     mv -f "$out.tmp" "$out"
@@ -107,10 +126,10 @@ for target in "${targets[@]}"; do
     fi
     size=$(wc -c < "$out")
     sum=$(sha256sum "$out" | cut -d' ' -f1)
-    rows+=("| \`$target\` | $(awk -v b="$size" 'BEGIN { printf "%.1f MB", b / 1e6 }') | ${seconds} s | \`$sum\` |")
+    rows+=("| \`$target\` | $(awk -v b="$size" 'BEGIN { printf "%.1f MB", b / 1e6 }') | ${seconds} s (${cpu} s CPU) | \`$sum\` |")
 done
 (cd "$dist" && sha256sum baton-"$version"-* > SHA256SUMS.tmp && mv -f SHA256SUMS.tmp SHA256SUMS)
-echo "| Target | Size | Build time | SHA-256 |"
+echo "| Target | Size | Build time: wall (CPU) | SHA-256 |"
 echo "|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
 echo "dist/SHA256SUMS:" >&2

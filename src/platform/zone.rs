@@ -23,7 +23,8 @@ mod imp {
         // SAFETY: tzset has no preconditions; it runs once, before the first localtime_r.
         TZSET.call_once(|| unsafe { tzset() });
         // `time_t`, inferred from localtime_r's parameter (the libc crate marks the type's
-        // name deprecated on musl).
+        // name deprecated on musl): i64 where baton ships, narrower on some 32-bit systems.
+        #[allow(clippy::useless_conversion)]
         let time = unix_secs.try_into().ok()?;
         // SAFETY: an all-zero `tm` is a valid value to be overwritten.
         let mut tm: libc::tm = unsafe { std::mem::zeroed() };

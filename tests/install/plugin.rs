@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::settings_path;
+use super::{ok, settings_path, write_settings};
 use crate::common::*;
 
 #[test]
@@ -282,4 +282,98 @@ fn install_sh_says_it_is_building_and_shows_cargos_progress() {
         "{calls}"
     );
     assert!(sandbox.home.join(".local/bin/baton").is_file());
+}
+
+/// Records the baton plugin as Claude Code does when it installs it (`installed_plugins.json`),
+/// for the user or for `project`.
+fn plugin_installed(sandbox: &Sandbox, project: Option<&std::path::Path>) {
+    let root = sandbox.home.join(".claude/plugins/cache/baton/baton/0.1.0");
+    std::fs::create_dir_all(&root).unwrap();
+    let entry = match project {
+        None => serde_json::json!({"scope": "user", "installPath": root}),
+        Some(dir) => serde_json::json!({"scope": "project", "installPath": root, "projectPath": dir}),
+    };
+    let list = serde_json::json!({"version": 2, "plugins": {"baton@baton": [entry]}});
+    std::fs::write(
+        sandbox.home.join(".claude/plugins/installed_plugins.json"),
+        list.to_string(),
+    )
+    .unwrap();
+}
+
+#[test]
+fn with_the_baton_plugin_enabled_install_wires_only_the_statusline() {
+    let sandbox = Sandbox::new();
+    plugin_installed(&sandbox, None);
+    let enabled = "{\n  \"enabledPlugins\": {\n    \"baton@baton\": true\n  }\n}\n";
+    write_settings(&sandbox, enabled);
+    let out = ok(sandbox.run(&["install"], b""));
+    assert!(
+        out.stdout.contains("Added to") && out.stdout.contains(": statusLine\n"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("The baton plugin (baton@baton) gives the hooks and slash commands"),
+        "{}",
+        out.stdout
+    );
+    let settings = sandbox.read_json(&settings_path(&sandbox));
+    assert!(
+        settings["statusLine"]["command"]
+            .as_str()
+            .unwrap()
+            .ends_with(" statusline")
+    );
+    assert!(settings.get("hooks").is_none(), "{settings:#}");
+    assert!(!sandbox.home.join(".claude/commands/baton").exists());
+    ok(sandbox.run(&["uninstall"], b""));
+    assert_eq!(std::fs::read_to_string(settings_path(&sandbox)).unwrap(), enabled);
+
+    // Disabled, it is not the wiring: install wires everything.
+    let sandbox = Sandbox::new();
+    plugin_installed(&sandbox, None);
+    write_settings(&sandbox, r#"{"enabledPlugins": {"baton@baton": false}}"#);
+    ok(sandbox.run(&["install"], b""));
+    let settings = sandbox.read_json(&settings_path(&sandbox));
+    assert_eq!(settings["hooks"].as_object().unwrap().len(), 6, "{settings:#}");
+
+    // Hooks from an earlier install and the plugin: both would run; install says so.
+    let sandbox = Sandbox::new();
+    ok(sandbox.run(&["install", "--no-statusline"], b""));
+    plugin_installed(&sandbox, None);
+    let mut settings = sandbox.read_json(&settings_path(&sandbox));
+    settings["enabledPlugins"] = serde_json::json!({"baton@baton": true});
+    write_settings(&sandbox, &settings.to_string());
+    let out = ok(sandbox.run(&["install"], b""));
+    assert!(
+        out.stdout.contains("also runs baton for PostToolUse, SessionStart")
+            && out.stdout.contains("so those run twice"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn a_plugin_installed_for_one_project_leaves_that_projects_hooks_to_it() {
+    let sandbox = Sandbox::new();
+    let project = sandbox.project.clone();
+    plugin_installed(&sandbox, Some(&project));
+    let claude = project.join(".claude");
+    std::fs::create_dir_all(&claude).unwrap();
+    std::fs::write(
+        claude.join("settings.json"),
+        r#"{"enabledPlugins": {"baton@baton": true}}"#,
+    )
+    .unwrap();
+    let out = ok(sandbox.run(&["install", "--project", project.to_str().unwrap()], b""));
+    assert!(out.stdout.contains("The baton plugin (baton@baton)"), "{}", out.stdout);
+    let settings = sandbox.read_json(&claude.join("settings.json"));
+    assert!(settings.get("hooks").is_none(), "{settings:#}");
+    // The user's settings serve every other project: there the hooks are wired.
+    let out = ok(sandbox.run(&["install"], b""));
+    assert!(!out.stdout.contains("The baton plugin"), "{}", out.stdout);
+    let user = sandbox.read_json(&settings_path(&sandbox));
+    assert_eq!(user["hooks"].as_object().unwrap().len(), 6, "{user:#}");
 }

@@ -208,7 +208,8 @@ fn command_runs(command: &str, source: &Source, role: Role, binary: &Path, scrat
                 root.join(rest),
                 Some(root.as_path()),
                 format!(
-                    "build the plugin's binary: run ./install.sh in {} (its bin/baton runs what that builds)",
+                    "install the binary the plugin runs: `npx baton-cc install` (the plugin's bin/baton in {} runs \
+                     that copy, a baton on PATH, or a cargo build of the plugin's folder)",
                     root.display()
                 ),
             )
