@@ -63,7 +63,11 @@ if ! command -v cargo-zigbuild >/dev/null 2>&1; then
     fi
     export PATH="$tools/bin:$PATH"
 fi
-rustup target add "${targets[@]}" >/dev/null 2>&1 || rustup target add "${targets[@]}"
+# Rust's standard library for each target, unless it is there already.
+sysroot="$(rustc --print sysroot)"
+for t in "${targets[@]}"; do
+    [ -d "$sysroot/lib/rustlib/$t/lib" ] || rustup target add "$t"
+done
 
 # Paths of this machine stay out of the binaries (panic locations of dependencies).
 cargo_home="${CARGO_HOME:-$HOME/.cargo}"
