@@ -75,7 +75,10 @@ fn the_plugin_from_the_repositorys_marketplace_validates_installs_and_its_hook_w
     assert!(validated.trim_end().ends_with("✔ Validation passed"), "{validated}");
     // 2.1.332 also lists what the plugin provides (2.1.197 gives only the verdict).
     if validated.contains("Provides:") {
-        assert!(validated.contains("commands: baton:setup") && validated.contains("bin: baton"), "{validated}");
+        assert!(
+            validated.contains("commands: baton:setup") && validated.contains("bin: baton"),
+            "{validated}"
+        );
     }
     claude(&sandbox, &mock, &["plugin", "marketplace", "add", market_arg]);
     claude(
