@@ -23,7 +23,8 @@ records what it added in baton-install.json so `baton uninstall` takes out exact
 Entries that run another baton binary are re-pointed at this one; a slash command file you
 edited is left alone. A settings.json that is a symlink is written through to its target.
 A settings.json that is not plain JSON (comments, trailing commas) is refused and left
-unchanged.
+unchanged. With the baton Claude Code plugin enabled, which gives the hooks and the slash
+commands, only the statusLine is wired (what the plugin's /baton:setup runs).
 
 Options:
   --user          ~/.claude/settings.json (or $CLAUDE_CONFIG_DIR) [default]
