@@ -8,8 +8,9 @@ one line saying what it is. Exits 1 (saying why) when it is not what the target 
   section), so it runs on any distribution, glibc or musl.
 - Mach-O (macOS): the CPU, the minimum macOS version (LC_BUILD_VERSION or
   LC_VERSION_MIN_MACOSX) against MACOSX_DEPLOYMENT_TARGET, the entry point (LC_MAIN) and the
-  exported `_main`, a code signature (Apple silicon runs no unsigned code), and that the only
-  library it loads is libSystem (no CoreFoundation).
+  exported `_main`, a code signature (Apple silicon runs no unsigned code), and that it loads
+  only libraries every macOS has in /usr/lib (libSystem, libiconv; no framework such as
+  CoreFoundation).
 - PE (Windows): the machine type, a console program, and the C runtime it imports (UCRT).
 """
 import struct
@@ -24,6 +25,10 @@ TARGETS = {
     "x86_64-pc-windows-gnullvm": ("pe", 0x8664, None),
     "aarch64-pc-windows-gnullvm": ("pe", 0xAA64, None),
 }
+# What every macOS has in /usr/lib (in the dyld shared cache): libSystem, and libiconv, which
+# Rust's standard library links on Apple targets (with libcharset, which it re-exports).
+# Frameworks (CoreFoundation) or anything else would be a dependency to explain.
+SYSTEM_DYLIBS = {"/usr/lib/libSystem.B.dylib", "/usr/lib/libiconv.2.dylib", "/usr/lib/libcharset.1.dylib"}
 MACHINE_NAMES = {0x3E: "x86_64", 0xB7: "aarch64", 0x01000007: "x86_64", 0x0100000C: "arm64",
                  0x8664: "x86_64 (AMD64)", 0xAA64: "ARM64"}
 
@@ -107,8 +112,11 @@ def macho(data, machine, minimum):
         elif cmd in (0xC, 0x80000018, 0x8000001F):  # LC_LOAD_DYLIB, weak, reexport
             name_at = at + struct.unpack_from("<I", data, at + 8)[0]
             dylibs.append(data[name_at:data.index(b"\0", name_at)].decode())
-        elif cmd == 0x1D:  # LC_CODE_SIGNATURE
-            signed = True
+        elif cmd == 0x1D:  # LC_CODE_SIGNATURE: a SuperBlob (big-endian) holding a CodeDirectory
+            sig_at, sig_size = struct.unpack_from("<II", data, at + 8)
+            magic, _, count = struct.unpack_from(">III", data, sig_at)
+            kinds = [struct.unpack_from(">II", data, sig_at + 12 + 8 * i)[0] for i in range(count)]
+            signed = magic == 0xFADE0CC0 and 0 in kinds and sig_at + sig_size <= len(data)
         elif cmd == 0x80000033:  # LC_DYLD_EXPORTS_TRIE
             exports = exported_names(data, struct.unpack_from("<I", data, at + 8)[0])
         elif cmd == 0x80000022 and exports is None:  # LC_DYLD_INFO_ONLY
@@ -124,13 +132,13 @@ def macho(data, machine, minimum):
     if "_main" not in (exports or []):
         raise Bad("`_main` is not exported (exports: %s)" % exports)
     if machine == 0x0100000C and not signed:
-        raise Bad("no code signature: Apple silicon refuses to run it")
-    others = [d for d in dylibs if d != "/usr/lib/libSystem.B.dylib"]
+        raise Bad("no code signature with a code directory: Apple silicon refuses to run it")
+    others = [d for d in dylibs if d not in SYSTEM_DYLIBS]
     if others:
-        raise Bad("loads more than libSystem: %s" % ", ".join(others))
-    return "Mach-O %s executable, macOS >= %d.%d (%s), entry LC_MAIN +0x%x, exports _main, %s, loads only %s" % (
+        raise Bad("loads more than the system's own libraries: %s" % ", ".join(others))
+    return "Mach-O %s executable, macOS >= %d.%d (%s), entry LC_MAIN +0x%x, exports _main, %s, loads %s" % (
         MACHINE_NAMES[machine], minos[1][0], minos[1][1], minos[0], entry,
-        "ad-hoc signed" if signed else "unsigned", ", ".join(dylibs))
+        "ad-hoc signed" if signed else "unsigned", ", ".join(d.rsplit("/", 1)[1] for d in dylibs))
 
 
 def pe(data, machine):
