@@ -1,5 +1,6 @@
 //! The only place that writes files: atomic writes, bounded locks, link-safe opens, the
-//! temp-dir naming rule for per-session files, and the clean-up of writes a kill interrupted.
+//! temp-dir naming rule for per-session files, the clean-up of writes a kill interrupted, and
+//! replacing a program's file while it may be running.
 //! What differs between systems is in `platform`; this module is the same everywhere.
 
 use std::fs::{self, File};
@@ -12,6 +13,7 @@ use crate::platform;
 mod leftovers;
 mod lock;
 mod names;
+mod program;
 
 pub use leftovers::remove_abandoned_temp_files;
 use leftovers::{TEMP_PREFIX, TEMP_SUFFIX};
@@ -20,6 +22,7 @@ pub use names::{
     PROJECT_CACHE_PREFIX, PROJECT_LOCK_PREFIX, SESSION_FILE_PREFIX, fnv1a, is_safe_session_id, private_session_path,
     project_cache_path, project_lock_path, session_temp_path, temp_dir,
 };
+pub use program::{remove_program, replace_program};
 
 /// Whether a write must survive a crash (project state) or only be atomic (temp files).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
