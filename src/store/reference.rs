@@ -5,21 +5,23 @@
 //! leads back to itself (a cycle) is an error naming where it is and the chain that led there.
 //! `"@@text"` is the literal string `"@text"`.
 
+use std::collections::HashMap;
 use std::fmt;
 
 use serde_json::{Map, Value};
 
 use super::path::{DocPath, PathError};
 
-/// Most values one resolution may produce (and references it may follow): references that
-/// fan out (a list of references to lists of references…) cannot blow up memory or time.
-const MAX_VALUES: usize = 2_000_000;
+/// Most values one resolution may produce: references that fan out (a list of references to
+/// lists of references…) expand to more values than any use has, and are refused before
+/// anything is built.
+pub const MAX_VALUES: usize = 2_000_000;
 /// Most references one value may be reached through. Real chains are a few long; following a
 /// chain costs time in its length squared (the cycle check) and stack in its length.
 pub const MAX_HOPS: usize = 32;
-/// Deepest a resolved value may nest: as deep as a JSON reader (serde_json's default) reads
-/// back. References to nested values inside nested values could otherwise nest without end.
-pub const MAX_NESTING: usize = 128;
+/// Deepest a resolved value may nest: as deep as the store lets a document nest. References to
+/// nested values inside nested values could otherwise nest without end.
+pub const MAX_NESTING: usize = super::document::MAX_DEPTH;
 
 /// Why a resolution failed.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,8 +34,8 @@ pub enum RefError {
     Cycle { chain: Vec<Hop> },
     /// A reference is not a usable path.
     Malformed { at: DocPath, error: PathError },
-    /// The references expand to too many values.
-    TooLarge,
+    /// The references expand to more values than `limit`.
+    TooLarge { limit: usize },
     /// More than [`MAX_HOPS`] references in a row; `chain`: the first of them.
     TooLong { chain: Vec<Hop> },
     /// The resolved value nests deeper than [`MAX_NESTING`] levels at `at`.
@@ -67,7 +69,7 @@ impl fmt::Display for RefError {
                 write!(f, "reference cycle at {first}: {}", chain(hops))
             }
             Self::Malformed { at, error } => write!(f, "bad reference at {at}: {error}"),
-            Self::TooLarge => write!(f, "references expand to more than {MAX_VALUES} values"),
+            Self::TooLarge { limit } => write!(f, "references expand to more than {limit} values"),
             Self::TooLong { chain: hops } => {
                 let first = hops.first().map(|h| h.at.to_string()).unwrap_or_default();
                 write!(
@@ -117,26 +119,60 @@ pub fn resolve(doc: &Value, path: &DocPath) -> Result<Value, RefError> {
     resolve_within(doc, path, MAX_VALUES)
 }
 
-fn resolve_within(doc: &Value, path: &DocPath, limit: usize) -> Result<Value, RefError> {
-    let mut resolver = Resolver {
-        doc,
-        produced: 0,
-        limit,
-    };
+/// [`resolve`], refusing a value of more than `limit` values (without building it).
+pub fn resolve_within(doc: &Value, path: &DocPath, limit: usize) -> Result<Value, RefError> {
+    let mut resolver = Resolver::new(doc);
     let (value, location, chain) = resolver.locate(path, Vec::new())?;
-    resolver.deep(value, &location, &chain, 0)
+    resolver.measure_within(value, &location, &chain, limit)?;
+    resolver.build(value, &location, &chain)
+}
+
+/// Checks that values resolve without building them: every reference leads somewhere, without
+/// a cycle, to a value of bounded size. What it learns of one reference it uses for the next,
+/// so checking every reference of a document costs about one pass over it (`validate`).
+pub struct Checker<'a> {
+    resolver: Resolver<'a>,
+}
+
+impl<'a> Checker<'a> {
+    /// A checker of `doc`.
+    pub fn new(doc: &'a Value) -> Self {
+        Self {
+            resolver: Resolver::new(doc),
+        }
+    }
+
+    /// Whether the value at `path` resolves (as [`resolve`] would).
+    pub fn check(&mut self, path: &DocPath) -> Result<(), RefError> {
+        let (value, location, chain) = self.resolver.locate(path, Vec::new())?;
+        self.resolver.measure_within(value, &location, &chain, MAX_VALUES)
+    }
+}
+
+/// How large a value is once resolved: its values, and how deep it nests.
+#[derive(Debug, Clone, Copy)]
+struct Extent {
+    values: usize,
+    nesting: usize,
 }
 
 struct Resolver<'a> {
     doc: &'a Value,
-    produced: usize,
-    limit: usize,
+    /// What each reference's target (at its real location) resolves to, found once.
+    measured: HashMap<DocPath, Result<Extent, RefError>>,
 }
 
 impl<'a> Resolver<'a> {
+    fn new(doc: &'a Value) -> Self {
+        Self {
+            doc,
+            measured: HashMap::new(),
+        }
+    }
+
     /// Walks `path`, following a reference wherever one stands in the way; returns the value,
     /// its real location in the document, and the references followed.
-    fn locate(&mut self, path: &DocPath, mut chain: Vec<Hop>) -> Result<(&'a Value, DocPath, Vec<Hop>), RefError> {
+    fn locate(&self, path: &DocPath, mut chain: Vec<Hop>) -> Result<(&'a Value, DocPath, Vec<Hop>), RefError> {
         let mut current = self.doc;
         let mut location = DocPath::root();
         let tokens = path.tokens();
@@ -146,7 +182,6 @@ impl<'a> Resolver<'a> {
                 && let Value::String(s) = current
                 && let Some(parsed) = target(s)
             {
-                self.count()?;
                 let hop = self.hop(&location, parsed, &chain)?;
                 chain.push(hop.clone());
                 let (value, real, longer) = self.locate(&hop.target, chain)?;
@@ -195,46 +230,97 @@ impl<'a> Resolver<'a> {
         Ok(hop)
     }
 
-    /// Counts one value produced or one reference followed against the limit.
-    fn count(&mut self) -> Result<(), RefError> {
-        self.produced += 1;
-        if self.produced > self.limit {
-            return Err(RefError::TooLarge);
+    /// The reference in `text` at `at`, followed: the value it stands for, where that is, and
+    /// the longer chain. `None` when `text` is no reference.
+    #[allow(clippy::type_complexity)]
+    fn follow(
+        &self,
+        text: &str,
+        at: &DocPath,
+        chain: &[Hop],
+    ) -> Option<Result<(&'a Value, DocPath, Vec<Hop>), RefError>> {
+        let parsed = target(text)?;
+        Some(self.hop(at, parsed, chain).and_then(|hop| {
+            let mut longer = chain.to_vec();
+            longer.push(hop.clone());
+            self.locate(&hop.target, longer)
+        }))
+    }
+
+    /// [`Self::measure`], and the value's bound: at most `limit` values.
+    fn measure_within(&mut self, value: &'a Value, at: &DocPath, chain: &[Hop], limit: usize) -> Result<(), RefError> {
+        let extent = self.measure(value, at, chain, 0)?;
+        if extent.values > limit {
+            return Err(RefError::TooLarge { limit });
         }
         Ok(())
     }
 
-    /// A copy of `value` (found at `at`, `depth` levels down the result) with every reference
-    /// replaced by its resolved value.
-    fn deep(&mut self, value: &'a Value, at: &DocPath, chain: &[Hop], depth: usize) -> Result<Value, RefError> {
-        self.count()?;
+    /// How large `value` (found at `at`, `depth` levels down the result) is with its references
+    /// resolved, each reference's target measured once; cycles, dangling and malformed
+    /// references are errors, and so is nesting deeper than [`MAX_NESTING`].
+    fn measure(&mut self, value: &'a Value, at: &DocPath, chain: &[Hop], depth: usize) -> Result<Extent, RefError> {
+        let children: Box<dyn Iterator<Item = (String, &'a Value)>> = match value {
+            Value::String(s) => {
+                let Some(followed) = self.follow(s, at, chain) else {
+                    return Ok(Extent { values: 1, nesting: 0 });
+                };
+                let (found, real, longer) = followed?;
+                let extent = match self.measured.get(&real) {
+                    Some(known) => known.clone()?,
+                    None => {
+                        let extent = self.measure(found, &real, &longer, depth);
+                        // A value cut off for depth may fit where it is reached higher up.
+                        if !matches!(extent, Err(RefError::TooDeep { .. })) {
+                            self.measured.insert(real, extent.clone());
+                        }
+                        extent?
+                    }
+                };
+                if depth + extent.nesting > MAX_NESTING {
+                    return Err(RefError::TooDeep { at: at.clone() });
+                }
+                return Ok(extent);
+            }
+            Value::Array(_) | Value::Object(_) if depth >= MAX_NESTING => {
+                return Err(RefError::TooDeep { at: at.clone() });
+            }
+            Value::Array(items) => Box::new(items.iter().enumerate().map(|(i, v)| (i.to_string(), v))),
+            Value::Object(map) => Box::new(map.iter().map(|(k, v)| (k.clone(), v))),
+            _ => return Ok(Extent { values: 1, nesting: 0 }),
+        };
+        let mut total = Extent { values: 1, nesting: 1 };
+        for (key, item) in children {
+            let inner = self.measure(item, &at.child(key), chain, depth + 1)?;
+            total.values = total.values.saturating_add(inner.values);
+            total.nesting = total.nesting.max(inner.nesting + 1);
+        }
+        Ok(total)
+    }
+
+    /// A copy of `value` (found at `at`) with every reference replaced by its resolved value;
+    /// called once [`Self::measure_within`] has bounded what it builds.
+    fn build(&self, value: &'a Value, at: &DocPath, chain: &[Hop]) -> Result<Value, RefError> {
         match value {
-            Value::String(s) => match target(s) {
-                Some(parsed) => {
-                    let hop = self.hop(at, parsed, chain)?;
-                    let mut longer = chain.to_vec();
-                    longer.push(hop.clone());
-                    let (found, real, longer) = self.locate(&hop.target, longer)?;
-                    self.deep(found, &real, &longer, depth)
+            Value::String(s) => match self.follow(s, at, chain) {
+                Some(followed) => {
+                    let (found, real, longer) = followed?;
+                    self.build(found, &real, &longer)
                 }
                 None if s.starts_with("@@") => Ok(Value::String(s[1..].to_owned())),
                 None => Ok(value.clone()),
             },
-            Value::Array(_) | Value::Object(_) if depth >= MAX_NESTING => Err(RefError::TooDeep { at: at.clone() }),
-            Value::Array(items) => {
-                let mut out = Vec::with_capacity(items.len());
-                for (i, item) in items.iter().enumerate() {
-                    out.push(self.deep(item, &at.child(i.to_string()), chain, depth + 1)?);
-                }
-                Ok(Value::Array(out))
-            }
-            Value::Object(map) => {
-                let mut out = Map::new();
-                for (key, item) in map {
-                    out.insert(key.clone(), self.deep(item, &at.child(key.clone()), chain, depth + 1)?);
-                }
-                Ok(Value::Object(out))
-            }
+            Value::Array(items) => items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| self.build(item, &at.child(i.to_string()), chain))
+                .collect::<Result<Vec<_>, _>>()
+                .map(Value::Array),
+            Value::Object(map) => map
+                .iter()
+                .map(|(key, item)| Ok((key.clone(), self.build(item, &at.child(key.clone()), chain)?)))
+                .collect::<Result<Map<_, _>, _>>()
+                .map(Value::Object),
             other => Ok(other.clone()),
         }
     }
@@ -305,7 +391,10 @@ mod tests {
             doc[format!("l{level}")] = json!(vec![below; 8]);
         }
         let path = DocPath::parse("l7").unwrap();
-        assert_eq!(resolve_within(&doc, &path, 10_000).unwrap_err(), RefError::TooLarge);
+        assert_eq!(
+            resolve_within(&doc, &path, 10_000).unwrap_err(),
+            RefError::TooLarge { limit: 10_000 }
+        );
     }
 
     /// `{"a0": "@a1", "a1": "@a2", …, "a<n>": 1}`.
@@ -349,8 +438,12 @@ mod tests {
         doc.insert("l30".into(), json!("bottom"));
         let doc = Value::Object(doc);
         assert!(get(&doc, "l10").is_ok(), "100 levels");
+        assert!(
+            matches!(get(&doc, "l9").unwrap_err(), RefError::TooDeep { .. }),
+            "105 levels"
+        );
         let err = get(&doc, "l0").unwrap_err();
         assert!(matches!(err, RefError::TooDeep { .. }), "{err}");
-        assert!(err.to_string().ends_with("deeper than 128 levels"), "{err}");
+        assert!(err.to_string().ends_with("deeper than 100 levels"), "{err}");
     }
 }
