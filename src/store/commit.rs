@@ -111,7 +111,9 @@ impl Store {
             });
         }
         self.check_size(final_bytes.len() as u64, old_size)?;
-        std::fs::create_dir_all(&self.dir).map_err(|e| Error::io(&self.dir, e))?;
+        if !self.dir.is_dir() {
+            std::fs::create_dir_all(&self.dir).map_err(|e| Error::io(&self.dir, e))?;
+        }
         fsx::append_durable(&head_path, &lines).map_err(|e| Error::io(&head_path, e))?;
         // Committed. Atomic, not synced: the journal (synced) is the durable record; a document
         // a power cut leaves old or empty no longer matches the journal's hash and is rebuilt.

@@ -56,10 +56,8 @@ impl Store {
         old.sort_unstable();
         old.dedup();
         for base in old {
-            for path in [
-                journal::snapshot_path(&self.dir, base),
-                journal::segment_path(&self.dir, base),
-            ] {
+            let snapshot = (base > 0).then(|| journal::snapshot_path(&self.dir, base));
+            for path in snapshot.into_iter().chain([journal::segment_path(&self.dir, base)]) {
                 fsx::remove_if_exists(&path).map_err(|e| Error::io(&path, e))?;
             }
         }

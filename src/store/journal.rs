@@ -143,7 +143,7 @@ pub struct Tail {
 /// Reads the last `count` complete lines of `path` from its end (never the whole file unless
 /// the lines are that long).
 pub fn tail(path: &Path, count: usize) -> io::Result<Tail> {
-    let mut file = crate::fsx::open_regular(path)?;
+    let mut file = open_segment(path)?;
     let len = file.metadata()?.len();
     let mut end = len;
     let mut buffer: Vec<u8> = Vec::new();
@@ -217,7 +217,7 @@ pub fn read_segment(path: &Path, mut each: impl FnMut(Entry) -> io::Result<bool>
 /// a regular file (a FIFO planted at the name) is an error, never a wait; so is a line longer
 /// than any version baton writes.
 pub fn read_lines(path: &Path, mut each: impl FnMut(u64, &[u8], usize) -> io::Result<bool>) -> io::Result<u64> {
-    let mut reader = BufReader::with_capacity(256 * 1024, crate::fsx::open_regular(path)?);
+    let mut reader = BufReader::with_capacity(256 * 1024, open_segment(path)?);
     let mut line = Vec::new();
     let (mut number, mut offset) = (0, 0u64);
     loop {
@@ -252,6 +252,17 @@ pub fn finished_len(path: &Path) -> io::Result<u64> {
         Ok(true)
     })?;
     Ok(finished)
+}
+
+/// Opens a segment for reading, refusing (never waiting on) a FIFO or device at its name.
+fn open_segment(path: &Path) -> io::Result<std::fs::File> {
+    crate::fsx::open_regular(path).map_err(|e| match e.kind() {
+        io::ErrorKind::InvalidInput => io::Error::new(
+            e.kind(),
+            "not a regular file (a FIFO, device or folder at a journal segment's name), which baton does not read: remove it",
+        ),
+        _ => e,
+    })
 }
 
 fn too_long(path: &Path) -> io::Error {

@@ -100,7 +100,7 @@ impl Store {
         for path in [&self.document, &self.dir, &self.lock_file] {
             project.check_writable(path)?;
         }
-        if let Some(dir) = self.lock_file.parent() {
+        if let Some(dir) = self.lock_file.parent().filter(|d| !d.is_dir()) {
             project.create_dir(dir)?;
         }
         fsx::lock_exclusive(&self.lock_file, wait).map_err(|e| {

@@ -77,6 +77,8 @@ impl Store {
                 Err(e) => Found::Unreadable(e.to_string()),
             },
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Found::Missing,
+            // A FIFO, device or folder at the name: moved aside like a damaged file.
+            Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => Found::Unreadable(e.to_string()),
             Err(e) => return Err(Error::io(&self.document, e)),
         };
         let shown = self.shown();
