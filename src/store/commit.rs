@@ -184,8 +184,9 @@ impl Store {
     }
 }
 
-/// Why `op` may not be written: it would nest the document deeper than [`MAX_DEPTH`].
-fn check_depth(op: &Op) -> std::result::Result<(), String> {
+/// Why `op` may not be written: it would nest the document deeper than [`MAX_DEPTH`], which
+/// every reader of the document, its snapshots and its journal lines reads back.
+pub fn check_depth(op: &Op) -> std::result::Result<(), String> {
     let Op::Set { path, value } = op else {
         return Ok(());
     };

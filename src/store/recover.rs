@@ -309,15 +309,6 @@ impl Store {
     }
 }
 
-impl From<super::write::Written> for Versioned {
-    fn from(written: super::write::Written) -> Self {
-        Self {
-            doc: written.doc,
-            version: written.last,
-        }
-    }
-}
-
 /// Whether `bytes` are the document `entry` wrote.
 fn matches(entry: &Entry, bytes: &[u8]) -> bool {
     entry.size == Some(bytes.len() as u64) && entry.hash.as_deref() == Some(journal::hash(bytes).as_str())

@@ -91,6 +91,15 @@ impl Written {
     }
 }
 
+impl From<Written> for Versioned {
+    fn from(written: Written) -> Self {
+        Self {
+            doc: written.doc,
+            version: written.last,
+        }
+    }
+}
+
 impl Store {
     /// Writes one version whose changes `make` computes from the current document (nothing
     /// when it computes none).
