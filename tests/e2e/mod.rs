@@ -1,6 +1,8 @@
 //! End-to-end tests: the real Claude Code client against a Messages API mock on loopback.
 
 mod background;
+mod baton_mod;
+mod baton_mod_ui;
 mod bridge;
 mod client;
 mod continuity;
@@ -11,6 +13,7 @@ mod install;
 mod mock;
 mod monitor;
 mod npm;
+mod plugin;
 mod request;
 mod sandbox;
 mod segments;
