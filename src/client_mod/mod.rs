@@ -105,14 +105,19 @@ pub fn run() -> Option<String> {
     let bytes = stdin::read_payload(STDIN_WAIT)
         .map_err(|why| crate::log::note(&format!("mod: no question: {why:?}")))
         .ok()?;
-    let answer = match serde_json::from_slice::<Ask>(&bytes) {
-        Ok(ask) => answer(ask, crate::clock::unix_now()),
+    Some(respond(&bytes, crate::clock::unix_now()))
+}
+
+/// The answer (one JSON object) to a question's bytes; `{}` for one that cannot be read.
+pub fn respond(question: &[u8], now: u64) -> String {
+    let answer = match serde_json::from_slice::<Ask>(question) {
+        Ok(ask) => answer(ask, now),
         Err(e) => {
             crate::log::note(&format!("mod: unreadable question: {e}"));
             json!({})
         }
     };
-    Some(answer.to_string())
+    answer.to_string()
 }
 
 /// The answer to one question.

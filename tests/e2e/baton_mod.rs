@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use super::client::{LATEST, isolate, latest_claude_bin, output_within, version};
 use super::mock::{Block, Mock, Reply};
-use super::plugin::{describe, run_headless, stage};
+use super::plugin_dir::{describe, run_headless, stage};
 use super::request::Request;
 use super::sandbox::Sandbox;
 

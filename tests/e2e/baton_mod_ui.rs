@@ -11,7 +11,7 @@ use serde_json::json;
 
 use super::client::{LATEST, version};
 use super::mock::{Block, Mock, Reply};
-use super::plugin::stage;
+use super::plugin_dir::stage;
 use super::poll;
 use super::request::Request;
 use super::sandbox::Sandbox;
@@ -87,8 +87,8 @@ fn the_subagent_row_and_the_band_show_batons_figures() {
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("no percentage in {row:?}"));
     assert!((62..=100).contains(&shown), "{row}");
-    // The band: the main conversation's bar (31k of 180k: 17%).
+    // The band: the main conversation's bar (31k of 180k: 17%; 18% once it answered again).
     let band = screen.lines().find(|l| l.trim_start().starts_with("context │"));
     let band = band.unwrap_or_else(|| panic!("no band above the prompt; screen:\n{screen}"));
-    assert!(band.contains("░ 1"), "{band}");
+    assert!(band.contains("context │ █░░░░░░░░░ 1"), "{band}");
 }

@@ -13,7 +13,7 @@ mod install;
 mod mock;
 mod monitor;
 mod npm;
-mod plugin;
+mod plugin_dir;
 mod request;
 mod sandbox;
 mod segments;
