@@ -74,14 +74,17 @@ pub fn remove(session_id: &str) -> io::Result<()> {
 }
 
 /// Whether the mod speaks for `session_id` now: its marker names a process that is running.
-/// Without a mod this costs one `stat` that finds nothing. A stale marker is removed.
+/// Without a mod this costs two `lstat`s that find the private directory and no marker (when
+/// the directory's usual name was taken, the full lookup finds where it is). A stale marker is
+/// removed.
 pub fn is_live(session_id: &str) -> bool {
+    let usual = fsx::usual_private_session_path(session_id, SUFFIX);
+    if usual.is_some_and(|p| fs::symlink_metadata(p).is_err()) {
+        return false;
+    }
     let Some(path) = path(session_id) else {
         return false;
     };
-    if fs::symlink_metadata(&path).is_err() {
-        return false;
-    }
     let marker = fsx::read_private(&path, MAX_BYTES)
         .ok()
         .and_then(|bytes| serde_json::from_slice::<Marker>(&bytes).ok());

@@ -60,25 +60,44 @@ fn the_hook_is_silent_while_the_mod_speaks_and_speaks_again_when_it_ends() {
     assert!(hook_warns(&sandbox), "the session is the hook's again");
 }
 
-#[test]
-fn a_marker_whose_client_is_gone_silences_nothing_and_is_removed() {
+/// After the mod took the session and its marker was made to hold `marker`: whether the hook
+/// warns, and whether the marker is still there.
+fn with_marker(marker: &str) -> (bool, bool) {
     let sandbox = Sandbox::new();
     ask(&sandbox, json!({"event": "start"}));
-    let path = marker_path(&sandbox);
+    std::fs::write(marker_path(&sandbox), marker).unwrap();
+    (hook_warns(&sandbox), marker_path(&sandbox).exists())
+}
+
+#[test]
+fn a_marker_whose_client_is_gone_silences_nothing_and_is_removed() {
     // A client that crashed: its process id names no process any more.
     let mut gone = std::process::Command::new("true").spawn().unwrap();
     let pid = gone.id();
     gone.wait().unwrap();
-    std::fs::write(&path, json!({"pid": pid, "generator": "baton"}).to_string()).unwrap();
-    assert!(hook_warns(&sandbox), "a stale marker must not silence the hook");
-    assert!(!path.exists(), "the stale marker is removed");
-
+    let dead = json!({"pid": pid, "generator": "baton"}).to_string();
+    assert_eq!(
+        with_marker(&dead),
+        (true, false),
+        "the hook speaks, the stale marker goes"
+    );
     for junk in ["", "{\"pid\": 0}", "{\"pid\": 1}", "not json"] {
-        let sandbox = Sandbox::new();
-        ask(&sandbox, json!({"event": "start"}));
-        std::fs::write(marker_path(&sandbox), junk).unwrap();
-        assert!(hook_warns(&sandbox), "{junk:?} names no client");
+        assert!(with_marker(junk).0, "{junk:?} names no client");
     }
+}
+
+#[test]
+fn the_mod_still_speaks_alone_when_the_private_directorys_usual_name_is_taken() {
+    let sandbox = Sandbox::new();
+    let names = os::private_dir_names();
+    // Something else at `baton-<uid>`: baton keeps its files at the next name.
+    std::fs::write(sandbox.tmp.join(&names[0]), "planted").unwrap();
+    ask(&sandbox, json!({"event": "start"}));
+    let marker = sandbox.tmp.join(&names[1]).join(format!("session-{SESSION}-mod.json"));
+    assert!(marker.exists(), "the marker is in {}", names[1]);
+    assert!(!hook_warns(&sandbox), "the hook finds the marker where it is and stays quiet");
+    ask(&sandbox, json!({"event": "end"}));
+    assert!(hook_warns(&sandbox));
 }
 
 #[test]
