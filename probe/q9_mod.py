@@ -38,13 +38,25 @@ def script(req):
     return text(40000, "done")
 
 
+def mod_log(path):
+    """The probe mod's log: one JSON object a line."""
+    return [json.loads(line) for line in open(path)] if os.path.exists(path) else []
+
+
+def save_log(sb, entries):
+    """The mod's log into the out dir, paths scrubbed."""
+    with open(os.path.join(sb.out, "mod.jsonl"), "w") as f:
+        for e in entries:
+            f.write(sb.scrub(json.dumps(e)) + "\n")
+
+
 def main():
     sb = Sandbox("q9-mod", VERSION)
     sb.settings({})
     log = os.path.join(sb.root, "mod.jsonl")
     mock = Mock(script)
     run = headless(sb, mock, MAIN, args=("--plugin-dir", MOD), env={"PROBE_MOD_LOG": log})
-    entries = [json.loads(l) for l in open(log)] if os.path.exists(log) else []
+    entries = mod_log(log)
     res = {"run": run, "kinds": [e["kind"] + ("/" + e.get("event", "") if e["kind"] == "classic" else "") for e in entries]}
     for r in mock.turns():
         who = "sub" if SUB in r.prompt() else "main"
@@ -53,9 +65,7 @@ def main():
             "mod_ctx": r.find("PROBE-MOD-CTX"), "spawn": r.find("PROBE-MOD-SPAWN"),
         })
     sb.save(mock, res)
-    with open(os.path.join(sb.out, "mod.jsonl"), "w") as f:
-        for e in entries:
-            f.write(sb.scrub(json.dumps(e)) + "\n")
+    save_log(sb, entries)
     print(json.dumps(res, indent=1)[:6000])
 
 

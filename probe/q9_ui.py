@@ -12,12 +12,12 @@ import os
 import sys
 import time
 
-from harness import HERE, HOOK, Mock, Sandbox, Tmux, bash, text, tool
+from harness import HOOK, Mock, Sandbox, Tmux, bash, text, tool
+from q9_mod import MOD, mod_log, save_log
 
 VERSION = sys.argv[1] if len(sys.argv) > 1 else "2.1.332"
 MAIN = "PROBE-UI delegate to a subagent"
 SUB = "PROBE-UI-SUB slow sub work"
-MOD = os.path.join(HERE, "mod", "probe-mod")
 
 
 def script(req):
@@ -57,15 +57,13 @@ def main():
             time.sleep(1)
     finally:
         tm.kill()
-    entries = [json.loads(l) for l in open(log)] if os.path.exists(log) else []
+    entries = mod_log(log)
     marks = ("PROBE-ROW", "PROBE-BAND", "PROBE-SL")
     res = {"screens_with": {m: [x["t"] for x in screens if m in x["screen"]] for m in marks},
            "kinds": sorted({e["kind"] for e in entries}),
            "screens": [x for x in screens if any(m in x["screen"] for m in marks)][:12]}
     sb.save(mock, res)
-    with open(os.path.join(sb.out, "mod.jsonl"), "w") as f:
-        for e in entries:
-            f.write(sb.scrub(json.dumps(e)) + "\n")
+    save_log(sb, entries)
     for x in res["screens"][:6]:
         print("---- t=%s" % x["t"]); print(x["screen"])
     print(json.dumps(res["screens_with"]), res["kinds"])

@@ -11,9 +11,6 @@ use baton::context::statusline::width;
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 
-/// The meter's widest form: `██████████ 100%`.
-const METER_CELLS: usize = 15;
-
 fuzz_target!(|data: &[u8]| {
     let sandbox = baton_fuzz::sandbox();
     let Some(scene) = baton_fuzz::scene::set(sandbox, data) else {
@@ -45,7 +42,7 @@ fuzz_target!(|data: &[u8]| {
         assert!(!plain.chars().any(char::is_control), "control characters in {body:?}");
         if let Some(columns) = columns.filter(|c| *c > 0) {
             let cells = width::cells(&plain);
-            assert!(cells <= columns.max(METER_CELLS), "{cells} cells in {columns} columns: {body:?}");
+            assert!(cells <= columns.max(baton_fuzz::METER_CELLS), "{cells} cells in {columns} columns: {body:?}");
         }
     }
     if let Some(spans) = answer.get("spans") {
@@ -58,7 +55,7 @@ fuzz_target!(|data: &[u8]| {
         assert!(!text.chars().any(char::is_control), "control characters in the band {text:?}");
         let columns = columns.unwrap_or(80);
         let cells = width::cells(&text);
-        assert!(cells <= columns.max(METER_CELLS), "{cells} cells in {columns} columns: {text:?}");
+        assert!(cells <= columns.max(baton_fuzz::METER_CELLS), "{cells} cells in {columns} columns: {text:?}");
     }
 });
 

@@ -9,28 +9,20 @@ use crate::common::*;
 
 const MIGRATION: &str = "CREATE TABLE users (\n  id bigserial PRIMARY KEY,\n  email text NOT NULL UNIQUE\n);\n";
 
-fn subagent(sandbox: &Sandbox, event: &str, agent: &str, agent_type: &str) -> Value {
-    let mut p = fixture(&format!("{}.json", event.to_ascii_lowercase()));
-    p["cwd"] = json!(sandbox.project);
-    p["agent_id"] = json!(agent);
-    p["agent_type"] = json!(agent_type);
-    p
-}
-
 #[test]
 fn a_spawning_subagent_gets_what_the_subagent_start_hook_would_give() {
     let sandbox = Sandbox::new();
     git_repo(&sandbox.project, &[("README.md", "# app\n")]);
     crate::ctx::example_store(&sandbox);
     let session = fixture("subagentstart.json")["session_id"].clone();
-    sandbox.hook(&subagent(
+    sandbox.hook(&subagent_event(
         &sandbox,
         "SubagentStart",
         "adb0000000000001",
         "db-coding-agent",
     ));
     sandbox.write("db/migrations/001_users.sql", MIGRATION);
-    let mut stop = subagent(&sandbox, "SubagentStop", "adb0000000000001", "db-coding-agent");
+    let mut stop = subagent_event(&sandbox, "SubagentStop", "adb0000000000001", "db-coding-agent");
     stop["last_assistant_message"] = json!("Created the users table.");
     sandbox.hook(&stop).assert_hook_contract();
 
@@ -50,7 +42,7 @@ fn a_spawning_subagent_gets_what_the_subagent_start_hook_would_give() {
     );
 
     // The hook's text for the next agent, word for word (the mod is not running here).
-    let hook = sandbox.hook(&subagent(&sandbox, "SubagentStart", "apm0000000000002", "pm"));
+    let hook = sandbox.hook(&subagent_event(&sandbox, "SubagentStart", "apm0000000000002", "pm"));
     let hooked: Value = serde_json::from_str(hook.stdout.trim()).unwrap();
     let hooked = hooked["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
     // The hook marked pm in_progress first, so its store version is one ahead.

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use super::client::{LATEST, isolate, latest_claude_bin, output_within, version};
 use super::mock::{Block, Mock, Reply};
-use super::plugin_dir::{describe, run_headless, stage};
+use super::plugin_dir::{run_headless, stage};
 use super::request::Request;
 use super::sandbox::Sandbox;
 
@@ -49,7 +49,7 @@ fn warnings_come_at_calls_1_6_and_11_once_each_with_the_mod_and_the_hooks_wired(
     run_headless(&sandbox, &mock, PROMPT, "Bash");
 
     let turns = mock.turns_of(PROMPT);
-    assert_eq!(turns.len(), 13, "requests: {:#?}", describe(&mock));
+    assert_eq!(turns.len(), 13, "requests: {:#?}", mock.describe());
     let mut warned = Vec::new();
     for (call, turn) in turns.iter().enumerate().skip(1) {
         let count = occurrences(turn, "CONTEXT WARNING: Usage at 70%. Remaining: 30%.");
@@ -111,7 +111,7 @@ fn a_subagent_is_warned_from_its_own_usage() {
     run_headless(&sandbox, &mock, MAIN, "Bash,Agent");
 
     let sub = mock.turns_of(SUB);
-    assert_eq!(sub.len(), 3, "requests: {:#?}", describe(&mock));
+    assert_eq!(sub.len(), 3, "requests: {:#?}", mock.describe());
     let critical = "CONTEXT CRITICAL: Usage at 75%. Remaining: 25%.";
     assert_eq!(occurrences(&sub[1], critical), 1, "{:#?}", sub[1].last_user_texts());
     assert_eq!(occurrences(&sub[1], &format!("{} {critical}", label())), 1);
@@ -186,7 +186,7 @@ fn the_handoff_reaches_the_next_subagents_first_request_once() {
         .collect();
     let first = api
         .first()
-        .unwrap_or_else(|| panic!("no backend agent: {:#?}", describe(&mock)));
+        .unwrap_or_else(|| panic!("no backend agent: {:#?}", mock.describe()));
     let texts = first.all_texts().join("\n");
     assert_eq!(
         texts.matches("Handoff from db-coding-agent (db):").count(),

@@ -9,7 +9,6 @@ use std::time::Duration;
 
 use super::client::{MODEL, claude_command, output_within};
 use super::mock::Mock;
-use super::request::Request;
 use super::sandbox::Sandbox;
 
 /// What the plugin is made of (the rest of the repository is not part of what loads).
@@ -45,21 +44,16 @@ pub fn run_headless(sandbox: &Sandbox, mock: &Mock, prompt: &str, tools: &str) -
     let mut command = claude_with_plugin(sandbox, mock, &plugin);
     command.args(["-p", prompt, "--allowedTools", tools, "--model", MODEL]);
     let output = output_within(command, Duration::from_secs(180));
-    assert!(
-        output.status.success(),
-        "claude -p with the plugin exited with {}\nstdout: {}\nstderr: {}\nrequests: {:#?}",
-        output.status,
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr),
-        describe(mock),
-    );
+    if !output.status.success() {
+        panic!(
+            "claude -p with the plugin exited with {}\nstdout: {}\nstderr: {}\nrequests: {:#?}",
+            output.status,
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr),
+            mock.describe(),
+        );
+    }
     output
-}
-
-/// Path, conversation and turn number of each request the mock saw.
-pub fn describe(mock: &Mock) -> Vec<String> {
-    let line = |r: &Request| format!("{} prompt={:?} turns={}", r.path, r.prompt(), r.assistant_turns());
-    mock.requests().iter().map(line).collect()
 }
 
 fn copy_tree(from: &Path, to: &Path) {
