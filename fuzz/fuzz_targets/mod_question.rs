@@ -20,21 +20,31 @@ fuzz_target!(|data: &[u8]| {
     if let Some(cwd) = question.get("cwd").and_then(Value::as_str) {
         question["cwd"] = Value::from(sandbox.confine(cwd, &sandbox.project()));
     }
-    let bytes = if question.is_null() { scene.payload.clone() } else { question.to_string().into_bytes() };
+    let bytes = if question.is_null() {
+        scene.payload.clone()
+    } else {
+        question.to_string().into_bytes()
+    };
     let (answer, written) = baton_fuzz::captured(|| baton::client_mod::respond(&bytes, baton_fuzz::NOW));
     assert!(
         written.stdout.is_empty() && written.stderr.is_empty(),
         "baton mod wrote by itself: {written:?}"
     );
     let escaped = sandbox.unexpected_entries();
-    assert!(escaped.is_empty(), "written outside HOME, TMPDIR and the project: {escaped:?}");
+    assert!(
+        escaped.is_empty(),
+        "written outside HOME, TMPDIR and the project: {escaped:?}"
+    );
     assert!(!answer.contains('\n'), "more than one line: {answer:?}");
     let answer: Value = serde_json::from_str(&answer).expect("the answer is JSON");
     assert!(answer.is_object(), "the answer is an object: {answer}");
 
     let columns = question.get("columns").and_then(Value::as_u64).map(|c| c as usize);
     if let Some(context) = answer.get("context").filter(|c| !c.is_null()) {
-        assert!(context.as_str().is_some_and(|c| !c.trim().is_empty()), "an empty warning: {answer}");
+        assert!(
+            context.as_str().is_some_and(|c| !c.trim().is_empty()),
+            "an empty warning: {answer}"
+        );
     }
     if let Some(body) = answer.get("body") {
         let body = body.as_str().expect("a row's body is text");
@@ -42,7 +52,10 @@ fuzz_target!(|data: &[u8]| {
         assert!(!plain.chars().any(char::is_control), "control characters in {body:?}");
         if let Some(columns) = columns.filter(|c| *c > 0) {
             let cells = width::cells(&plain);
-            assert!(cells <= columns.max(baton_fuzz::METER_CELLS), "{cells} cells in {columns} columns: {body:?}");
+            assert!(
+                cells <= columns.max(baton_fuzz::METER_CELLS),
+                "{cells} cells in {columns} columns: {body:?}"
+            );
         }
     }
     if let Some(spans) = answer.get("spans") {
@@ -52,10 +65,16 @@ fuzz_target!(|data: &[u8]| {
             .iter()
             .map(|run| run["text"].as_str().expect("a run's text").to_owned())
             .collect();
-        assert!(!text.chars().any(char::is_control), "control characters in the band {text:?}");
+        assert!(
+            !text.chars().any(char::is_control),
+            "control characters in the band {text:?}"
+        );
         let columns = columns.unwrap_or(80);
         let cells = width::cells(&text);
-        assert!(cells <= columns.max(baton_fuzz::METER_CELLS), "{cells} cells in {columns} columns: {text:?}");
+        assert!(
+            cells <= columns.max(baton_fuzz::METER_CELLS),
+            "{cells} cells in {columns} columns: {text:?}"
+        );
     }
 });
 

@@ -95,7 +95,10 @@ fn the_mod_still_speaks_alone_when_the_private_directorys_usual_name_is_taken() 
     ask(&sandbox, json!({"event": "start"}));
     let marker = sandbox.tmp.join(&names[1]).join(format!("session-{SESSION}-mod.json"));
     assert!(marker.exists(), "the marker is in {}", names[1]);
-    assert!(!hook_warns(&sandbox), "the hook finds the marker where it is and stays quiet");
+    assert!(
+        !hook_warns(&sandbox),
+        "the hook finds the marker where it is and stays quiet"
+    );
     ask(&sandbox, json!({"event": "end"}));
     assert!(hook_warns(&sandbox));
 }
