@@ -172,7 +172,7 @@ fn end(at: &Where) -> Option<Value> {
 /// A tool call returned: the monitor's verdict on the request that made it.
 fn tool(at: &Where, agent_id: Option<&str>, figures: &Figures, now: u64) -> Option<Value> {
     let session = at.session()?;
-    let Some(judge) = Judge::for_call(session, agent_id, at.cwd.as_deref()) else {
+    let Some(judge) = Judge::for_call(session, agent_id, at.cwd.as_deref(), now) else {
         // Warnings are off here: nothing this session's figures do can change that.
         return Some(json!({"quiet_below_tokens": u64::MAX}));
     };

@@ -7,6 +7,7 @@ pub mod bridge;
 pub mod compactions;
 pub mod debounce;
 pub mod forecast;
+pub mod gsd_monitor;
 pub mod mod_marker;
 pub mod monitor;
 pub mod statusline;

@@ -9,6 +9,7 @@ pub use figure::{Reading, current_usage, one_request_reach, subagent_transcript,
 use crate::config::{Config, MonitorSettings};
 use crate::context::debounce::{self, Level};
 use crate::context::forecast::Forecast;
+use crate::context::gsd_monitor;
 use crate::context::window::{self, ContextUsage};
 use crate::fsx;
 use crate::hook::payload::HookPayload;
@@ -29,10 +30,11 @@ pub enum Agent<'a> {
 /// for a session baton's mod speaks for (it judges the client's own figures at the call).
 pub fn on_tool_use(payload: &HookPayload, now: u64) -> Option<String> {
     let session_id = payload.session_id.as_deref().filter(|id| fsx::is_safe_session_id(id))?;
+    // The judge first: it also leaves GSD's monitor quiet, whoever of baton's speaks.
+    let judge = Judge::for_call(session_id, payload.agent_id.as_deref(), payload.cwd.as_deref(), now)?;
     if crate::context::mod_marker::is_live(session_id) {
         return None;
     }
-    let judge = Judge::for_call(session_id, payload.agent_id.as_deref(), payload.cwd.as_deref())?;
     let transcript_path = payload.transcript_path.as_deref();
     let tool_use_id = payload.tool_use_id.as_deref();
     let (config, settings) = (&judge.config, &judge.settings);
@@ -64,8 +66,10 @@ pub struct Judge<'a> {
 
 impl<'a> Judge<'a> {
     /// The judge of a tool call of `session_id` (inside subagent `agent_id` when given), in
-    /// the project at `cwd`; `None` when warnings are off there or an id is unsafe.
-    pub fn for_call(session_id: &'a str, agent_id: Option<&'a str>, cwd: Option<&str>) -> Option<Self> {
+    /// the project at `cwd`, with the project's thresholds over baton's; `None` when warnings
+    /// are off there or an id is unsafe. When they are on, GSD's monitor wired beside is left
+    /// quiet for this call ([`gsd_monitor::speak_for_both`]).
+    pub fn for_call(session_id: &'a str, agent_id: Option<&'a str>, cwd: Option<&str>, now: u64) -> Option<Self> {
         let agent = match agent_id.filter(|id| !id.is_empty()) {
             None => Agent::Main,
             Some(id) if fsx::is_safe_session_id(id) => Agent::Subagent(id),
@@ -77,14 +81,12 @@ impl<'a> Judge<'a> {
         };
         let project = Project::find(&crate::hook::working_dir(cwd));
         let config = Config::load(project.as_ref().map(|p| p.root.as_path()));
-        let settings = config.monitor();
-        if !settings.enabled
-            || project
-                .as_ref()
-                .is_some_and(|p| !PlanningConfig::read(p).context_warnings())
-        {
+        let planning_config = project.as_ref().map(PlanningConfig::read);
+        let settings = gsd_monitor::with_project_thresholds(config.monitor(), planning_config.as_ref());
+        if !settings.enabled || planning_config.as_ref().is_some_and(|c| !c.context_warnings()) {
             return None;
         }
+        gsd_monitor::speak_for_both(session_id, planning_config.as_ref(), now);
         Some(Self {
             session_id,
             agent,
@@ -213,7 +215,7 @@ pub fn warning_text(level: Level, usage: &ContextUsage, forecast: Option<&Foreca
         (Level::Warning, Advice::Planning) => {
             "Context is getting limited. It is a good moment to finish the current plan step rather than \
              start new complex work; if you are not between plan steps, letting the user know gives them \
-             time to prepare a pause (/gsd:pause-work or `baton pause`)."
+             time to prepare a pause (/gsd-pause-work or `baton pause`)."
         }
         (Level::Warning, Advice::Plain) => {
             "Context is getting limited. Avoiding unnecessary exploration and new complex work keeps the \
@@ -227,7 +229,7 @@ pub fn warning_text(level: Level, usage: &ContextUsage, forecast: Option<&Foreca
         (Level::Critical, Advice::Planning) => {
             "Context is nearly exhausted. The project's position is already tracked in .planning/STATE.md, \
              so no handoff files are needed now. Please let the user know, so they can pause the work at \
-             the next natural stopping point (/gsd:pause-work or `baton pause`)."
+             the next natural stopping point (/gsd-pause-work or `baton pause`)."
         }
         (Level::Critical, Advice::Plain) => {
             "Context is nearly exhausted. Please let the user know that context is low and ask how they \

@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use super::{ask, tool_call};
+use super::{SESSION, ask, tool_call};
 use crate::common::*;
 
 /// The warning `baton mod` gives for `question`, if any.
@@ -135,4 +135,27 @@ fn garbage_and_hostile_questions_get_an_empty_answer() {
     out.assert_hook_contract();
     let open = sandbox.run_with(&["mod"], br#"{"event":"start","session_id":"s""#, false);
     open.assert_hook_contract();
+}
+
+#[test]
+fn a_gsd_core_projects_thresholds_hold_and_gsds_own_monitor_is_left_quiet() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        ".planning/config.json",
+        r#"{"hooks":{"context_warning_threshold":50,"context_critical_threshold":40}}"#,
+    );
+    ask(&sandbox, json!({"event": "start"}));
+    // 90k of 200k: 55% remaining, above the project's 50 (reached from 99k, 50.5% shown as 50).
+    assert_eq!(ask(&sandbox, tool_call(&[90_000]))["quiet_below_tokens"], 99_000);
+    assert_eq!(warning(&sandbox, tool_call(&[90_000])), None);
+    // The statusline's bridge says 45% remaining, just now: GSD's monitor, wired beside, would
+    // consult its record at this call; baton leaves the one that keeps it quiet.
+    sandbox.bridge(SESSION, 45, 1);
+    let text = warning(&sandbox, tool_call(&[90_000, 110_000])).expect("a warning at 45% remaining");
+    assert!(
+        text.starts_with("CONTEXT WARNING: Usage at 55%. Remaining: 45%."),
+        "{text}"
+    );
+    let record = sandbox.read_json(&sandbox.temp_file(SESSION, "-warned.json"));
+    assert_eq!(record["lastLevel"], "critical", "{record}");
 }
