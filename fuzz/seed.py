@@ -116,6 +116,27 @@ def main():
     for name, payload in scenes.items():
         write("hook", name, json.dumps(payload, indent=1).encode() + b"\n" + main_tail)
 
+    # baton mod: each question the mod asks, from a project with a store and planning state.
+    where = {"session_id": post["session_id"], "cwd": post["cwd"]}
+    figures = {"model": "claude-sonnet-4-5", "window": 200000,
+               "requests": [100000, 110000, 120000, 130000, 140000]}
+    questions = {
+        "start": dict(where, event="start"),
+        "end": dict(where, event="end"),
+        "tool-main": dict(where, event="tool", tool_use_id="toolu_01", **figures),
+        "tool-subagent": dict(where, event="tool", tool_use_id="toolu_02", agent_id="a8e2f0c4d6b1a3e5f",
+                              **dict(figures, requests=[150000, 165000, 180000])),
+        "tool-planning": dict(where, event="tool", tool_use_id="toolu_03", fuzz={"state": state, "roadmap": roadmap},
+                              **dict(figures, requests=[170000])),
+        "spawn-store": dict(where, event="spawn", agent_type="pm", description="plan it", fuzz={"store": store}),
+        "row": dict(where, event="row", columns=60, agent_type="db-coding-agent", description="write the 修复 migration",
+                    **figures),
+        "band": dict(where, event="band", columns=120, **dict(figures, window=1000000)),
+        "band-subagent-narrow": dict(where, event="band", columns=20, agent_id="a1", **figures),
+    }
+    for name, question in questions.items():
+        write("mod_question", name, json.dumps(question))
+
     # Statusline: every captured payload; with a transcript, a GSD project, a task, a width.
     for client, path in payloads(("statusline",)):
         write("statusline", f"{client}-{path.stem}", read(path).rstrip() + b"\n" + main_tail)

@@ -1,10 +1,12 @@
 //! `baton hook`: one entry point for every hook event. Reads the payload, dispatches on
 //! `hook_event_name` to the handlers (the context monitor, the agent ledger, the
 //! continuity breadcrumbs), and prints nothing or one JSON object. It never fails visibly.
+//! While baton's mod speaks for a session (`context::mod_marker`), the monitor and the
+//! SubagentStart handoff leave it to the mod.
 
 use std::time::Duration;
 
-use crate::context::{bridge, compactions, debounce, monitor};
+use crate::context::{bridge, compactions, debounce, mod_marker, monitor};
 use crate::fsx;
 use crate::hook::envelope::{self, MAX_CONTEXT_UNITS};
 use crate::hook::fit::utf16_len;
@@ -84,11 +86,15 @@ pub fn handle(payload: &HookPayload, now: u64) -> Option<String> {
         }
         "SubagentStart" => {
             crate::agents::hook::on_event(event, payload);
-            // The agent's own inputs first; the handoffs of the agents before it get the rest.
             let inputs = crate::store::hook::on_event(event, payload);
-            let used = inputs.as_deref().map_or(0, |t| utf16_len(t) + 2);
-            let handoffs = crate::bridge::deliver::on_subagent_start(payload, MAX_CONTEXT_UNITS.saturating_sub(used));
-            joined(event, [inputs, handoffs])
+            // baton's mod gave the agent its inputs and handoffs with its task, at its spawn.
+            if payload.session_id.as_deref().is_some_and(mod_marker::is_live) {
+                return None;
+            }
+            let text = subagent_start_text(inputs, |budget| {
+                crate::bridge::deliver::on_subagent_start(payload, budget)
+            })?;
+            envelope::additional_context(event, &text)
         }
         "SubagentStop" => {
             crate::context::gsd_monitor::on_subagent_stop(payload, now);
@@ -113,13 +119,24 @@ fn count_compaction(session_id: Option<&str>, event: compactions::Event, now: u6
     }
 }
 
+/// What a starting subagent is given, by the SubagentStart hook or by baton's mod with its
+/// task: its own inputs from the context store first, then `handoffs` (of the agents before
+/// it) in what is left of Claude Code's 10,000-unit cap on hook context.
+pub fn subagent_start_text(inputs: Option<String>, handoffs: impl FnOnce(usize) -> Option<String>) -> Option<String> {
+    let used = inputs.as_deref().map_or(0, |t| utf16_len(t) + 2);
+    let handoffs = handoffs(MAX_CONTEXT_UNITS.saturating_sub(used));
+    paragraphs([inputs, handoffs])
+}
+
 /// The texts that are there, one paragraph each, as the event's additional context.
 fn joined<const N: usize>(event: &str, texts: [Option<String>; N]) -> Option<String> {
+    envelope::additional_context(event, &paragraphs(texts)?)
+}
+
+/// The texts that are there, one paragraph each; `None` when there are none.
+fn paragraphs<const N: usize>(texts: [Option<String>; N]) -> Option<String> {
     let texts: Vec<String> = texts.into_iter().flatten().collect();
-    if texts.is_empty() {
-        return None;
-    }
-    envelope::additional_context(event, &texts.join("\n\n"))
+    (!texts.is_empty()).then(|| texts.join("\n\n"))
 }
 
 /// After /compact or /clear the old figures are wrong: drop the debounce and the bridge (with

@@ -5,7 +5,7 @@
 //! foundations (`error`, `log`, `clock`, `words`, `fsx`, `git`, `claude_home`, `json`);
 //! what Claude Code and the user hand baton (`api_usage`, `hook`, `config`); the domain
 //! (`planning`, `continuity`, `accounting`, `agents`, `context`); what combines them
-//! (`report`, `install`, `dispatch`); and `cli` on top.
+//! (`report`, `install`, `dispatch`, `client_mod`); and `cli` on top.
 
 pub mod accounting;
 pub mod agents;
@@ -13,6 +13,7 @@ pub mod api_usage;
 pub mod bridge;
 pub mod claude_home;
 pub mod cli;
+pub mod client_mod;
 pub mod clock;
 pub mod config;
 pub mod context;

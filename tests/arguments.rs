@@ -5,8 +5,8 @@
 
 use crate::common::*;
 
-/// The commands a person runs (the hook-facing `statusline` and `hook` take no options:
-/// they read stdin and always exit 0).
+/// The commands a person runs (the hook-facing `statusline`, `hook` and `mod` take no
+/// options: they read stdin and always exit 0).
 fn commands(sandbox: &Sandbox) -> Vec<String> {
     let top = sandbox.run(&["--help"], b"").stdout;
     top.lines()
@@ -14,7 +14,7 @@ fn commands(sandbox: &Sandbox) -> Vec<String> {
         .skip(1)
         .take_while(|l| l.starts_with("  "))
         .map(|l| l.split_whitespace().next().unwrap().to_owned())
-        .filter(|c| c != "statusline" && c != "hook")
+        .filter(|c| !["statusline", "hook", "mod"].contains(&c.as_str()))
         .collect()
 }
 

@@ -1,4 +1,4 @@
-//! Hostile input for both hook-facing commands: whatever arrives on stdin, baton exits 0,
+//! Hostile input for the hook-facing commands (`hook`, `statusline`, `mod`): whatever arrives on stdin, baton exits 0,
 //! says nothing on stderr, prints nothing or valid output, in bounded time, and never
 //! writes outside the temp dir or through a planted symlink.
 
@@ -14,7 +14,7 @@ const BOUND: Duration = Duration::from_secs(5);
 #[track_caller]
 fn check(out: &Outcome, command: &str) {
     match command {
-        "hook" => {
+        "hook" | "mod" => {
             out.assert_hook_contract();
         }
         _ => {
@@ -53,9 +53,16 @@ fn garbage_empty_arrays_and_odd_bytes() {
         .concat(),
     ];
     for input in &inputs {
-        for command in ["hook", "statusline"] {
+        for command in ["hook", "statusline", "mod"] {
             let out = sandbox.run(&[command], input);
             check(&out, command);
+            if command == "mod" {
+                assert!(
+                    ["", "{}"].contains(&out.stdout.trim()),
+                    "input {:?}: {out:?}",
+                    String::from_utf8_lossy(&input[..input.len().min(40)])
+                );
+            }
             if command == "hook" {
                 assert_eq!(
                     out.stdout,
@@ -74,12 +81,12 @@ fn fifty_megabytes_of_stdin() {
     let mut payload = post_tool_use(&sandbox, "big", None);
     payload["tool_response"]["stdout"] = json!("x".repeat(50 * 1024 * 1024));
     let bytes = payload.to_string().into_bytes();
-    for command in ["hook", "statusline"] {
+    for command in ["hook", "statusline", "mod"] {
         check(&sandbox.run(&[command], &bytes), command);
     }
     // 50 MB of non-JSON too.
     let junk = vec![b'{'; 50 * 1024 * 1024];
-    for command in ["hook", "statusline"] {
+    for command in ["hook", "statusline", "mod"] {
         check(&sandbox.run(&[command], &junk), command);
     }
 }
@@ -100,7 +107,7 @@ fn stdin_that_is_never_closed() {
     assert!(plain(&out.stdout).contains("83%"));
     // Nothing, or half an object: baton gives up at its deadline and exits 0.
     for partial in [&b""[..], b"{\"session_id\":\"open-stdin\""] {
-        for command in ["hook", "statusline"] {
+        for command in ["hook", "statusline", "mod"] {
             check(&sandbox.run_with(&[command], partial, false), command);
         }
     }
@@ -138,6 +145,23 @@ fn hostile_session_ids_write_nothing_anywhere() {
             check(&out, "hook");
             assert_eq!(out.stdout, "", "{event} for {id:?}");
         }
+
+        for event in ["start", "tool", "end"] {
+            let question = json!({"event": event, "session_id": id, "cwd": sandbox.project,
+                                  "requests": [140_000], "window": 200_000});
+            let out = sandbox.run(&["mod"], question.to_string().as_bytes());
+            check(&out, "mod");
+            assert!(!out.stdout.contains("CONTEXT"), "{event} for {id:?}: {out:?}");
+        }
+        let private: Vec<_> = std::fs::read_dir(&sandbox.tmp)
+            .unwrap()
+            .flatten()
+            .filter(|e| e.path().is_dir())
+            .flat_map(|dir| std::fs::read_dir(dir.path()).unwrap().flatten())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("session-"))
+            .collect();
+        assert!(private.is_empty(), "{id:?} wrote {private:?}");
 
         let mut status = fixture("statusline-after-reply.json");
         status["session_id"] = json!(id);
@@ -193,6 +217,20 @@ fn a_symlink_planted_at_the_bridge_path_is_not_followed() {
     os::symlink(&victim, &lock);
     check(&sandbox.hook(&post_tool_use(&sandbox, session, None)), "hook");
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+
+    // A link at the mod's marker (in the private directory) is replaced, never written through.
+    let private = std::fs::read_dir(&sandbox.tmp)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.is_dir())
+        .unwrap();
+    let marker = private.join(format!("session-{session}-mod.json"));
+    os::symlink(&victim, &marker);
+    let start = json!({"event": "start", "session_id": session, "cwd": sandbox.project});
+    check(&sandbox.run(&["mod"], start.to_string().as_bytes()), "mod");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    assert!(std::fs::symlink_metadata(&marker).unwrap().is_file());
 }
 
 #[test]

@@ -5,6 +5,7 @@ mod agents;
 mod arguments;
 mod bench_checks;
 mod bridge;
+mod client_mod;
 mod common;
 mod concurrency;
 mod context;

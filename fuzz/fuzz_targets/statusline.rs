@@ -12,9 +12,6 @@ use baton::context::statusline::width;
 use baton::hook::payload::StatuslinePayload;
 use libfuzzer_sys::fuzz_target;
 
-/// The meter's widest form: `██████████ 100%`.
-const METER_CELLS: usize = 15;
-
 fuzz_target!(|data: &[u8]| {
     let sandbox = baton_fuzz::sandbox();
     let Some(scene) = baton_fuzz::scene::set(sandbox, data) else {
@@ -51,7 +48,7 @@ fuzz_target!(|data: &[u8]| {
     if let Some(columns) = scene.columns.filter(|c| *c > 0) {
         let cells = width::cells(&line);
         assert!(
-            cells <= columns.max(METER_CELLS),
+            cells <= columns.max(baton_fuzz::METER_CELLS),
             "{cells} cells in {columns} columns: {line:?}"
         );
     }

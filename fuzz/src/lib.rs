@@ -16,6 +16,10 @@ use std::time::{Duration, Instant};
 
 pub use sandbox::{Sandbox, sandbox};
 
+/// The context meter's widest form, `██████████ 100%`: a line may be this wide whatever the
+/// columns (the meter always stays).
+pub const METER_CELLS: usize = 15;
+
 /// The fixed "now" every target passes baton (Unix seconds, 2026-11-30): runs of one input
 /// behave alike.
 pub const NOW: u64 = 1_796_000_000;

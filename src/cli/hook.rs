@@ -1,4 +1,4 @@
-//! Help for the commands Claude Code calls: `statusline` and `hook`.
+//! Help for the commands Claude Code calls: `statusline`, `hook`, and `mod` (baton's mod).
 
 use super::Command;
 
@@ -47,6 +47,32 @@ Configuration (~/.config/baton/config.json or .baton/config.json):
 
 Example:
   baton hook < tests/fixtures/claude-code-2.1.197/posttooluse-bash.json
+",
+    run: None,
+};
+
+pub const MOD: Command = Command {
+    name: "mod",
+    summary: "Answer baton's mod inside Claude Code 2.1.287+ (exact figures, rows, band, handoffs)",
+    help: "\
+baton mod: answer baton's mod (Claude Code 2.1.287+)
+
+Usage: baton mod < question.json
+
+The mod (mod/baton.tsx in the baton plugin) runs inside the client and asks this with one
+JSON object on stdin; the answer is one JSON object on stdout ({} for nothing to say).
+\"event\": \"start\" takes the session (baton's PostToolUse and SubagentStart hooks then leave
+warnings and handoffs to the mod while the client runs); \"tool\" judges a tool call on the
+context of the request that made it (the agent's own, subagents included) with the monitor's
+thresholds, debounce and forecast; \"spawn\" gives a starting subagent its store inputs and the
+handoffs of the agents before it; \"row\" and \"band\" draw a subagent's row and the band
+above the prompt; \"end\" gives the session back to the hooks. Always exits 0.
+
+Configuration (~/.config/baton/config.json or .baton/config.json):
+  {\"mod\": {\"enabled\": true, \"rows\": true, \"band\": true}}
+
+Example:
+  echo '{\"event\":\"tool\",\"session_id\":\"s1\",\"cwd\":\"/tmp\",\"requests\":[140000],\"window\":200000}' | baton mod
 ",
     run: None,
 };

@@ -1,6 +1,6 @@
 //! Argument parsing and help. Every command is one entry of [`COMMANDS`]; its module
 //! in `cli/` parses its options and calls the library. Hook-facing commands (`statusline`,
-//! `hook`) run silently: whatever happens they exit 0 with nothing on stderr.
+//! `hook`, `mod`) run silently: whatever happens they exit 0 with nothing on stderr.
 
 mod agents;
 mod bridge;
@@ -35,6 +35,7 @@ pub struct Command {
 pub const COMMANDS: &[Command] = &[
     hook::STATUSLINE,
     hook::HOOK,
+    hook::MOD,
     progress::PROGRESS,
     continuity::PAUSE,
     continuity::RESUME,
@@ -83,6 +84,10 @@ pub fn main(args: Vec<OsString>) -> u8 {
         "hook" | "monitor" if !wants_help => run_silently(|| {
             fault_point();
             crate::dispatch::run()
+        }),
+        "mod" if !wants_help => run_silently(|| {
+            fault_point();
+            crate::client_mod::run()
         }),
         _ => run_command(args),
     };

@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::json::lenient::lenient;
 
+mod client_mod;
 mod segments;
+pub use client_mod::{ModFile, ModSettings};
 pub use segments::{ALL_SEGMENTS, DEFAULT_SEGMENTS, Segment};
 use segments::{segment_list, segments_in_order};
 
@@ -54,6 +56,9 @@ pub struct ConfigFile {
     pub auto_compact: Option<bool>,
     #[serde(deserialize_with = "lenient")]
     pub bridge: Option<BridgeFile>,
+    /// `"mod"`: what baton's mod does (`client_mod.rs`).
+    #[serde(rename = "mod", deserialize_with = "lenient")]
+    pub client_mod: Option<ModFile>,
 }
 
 /// `"bridge"`: what `baton bridge` looks for beyond its defaults.

@@ -120,17 +120,46 @@ impl History {
         Self { figures, model }
     }
 
+    /// The history of requests the client reported one by one (baton's mod), oldest first:
+    /// the same cut as [`History::read`], back to the last time the context shrank, at most
+    /// `MAX_DELTAS + 1`.
+    pub fn from_requests(oldest_first: &[u64], model: Option<String>) -> Self {
+        let mut figures = Vec::new();
+        for tokens in oldest_first.iter().rev() {
+            if take_older(&mut figures, *tokens).is_break() {
+                break;
+            }
+        }
+        Self { figures, model }
+    }
+
     /// The forecast at `used` tokens of `limit` (see [`Forecast::from_history`] for `slack`).
     pub fn forecast(&self, used: u64, slack: u64, limit: u64) -> Option<Forecast> {
         Forecast::from_history(&self.figures, used, slack, limit)
     }
 }
 
+/// Takes the next older request into `figures` (newest first): stops before one holding more
+/// than the request after it (the context shrank after it), and once the rate has enough.
+fn take_older(figures: &mut Vec<u64>, tokens: u64) -> ControlFlow<()> {
+    if figures.last().is_some_and(|newer| tokens > *newer) {
+        return ControlFlow::Break(());
+    }
+    figures.push(tokens);
+    if figures.len() > MAX_DELTAS {
+        ControlFlow::Break(())
+    } else {
+        ControlFlow::Continue(())
+    }
+}
+
 fn recent_figures(path: &Path, chain: Chain, newest_model: &mut Option<String>) -> Vec<u64> {
     let mut figures: Vec<u64> = Vec::new();
     let mut seen: Vec<String> = Vec::new();
-    let scanned = transcript::scan_tail(path, transcript::HISTORY_TAIL_BYTES, |line| {
-        match transcript::figure_in_line(line, chain) {
+    let scanned = transcript::scan_tail(
+        path,
+        transcript::HISTORY_TAIL_BYTES,
+        |line| match transcript::figure_in_line(line, chain) {
             Some(LineFigure::Boundary { .. }) => ControlFlow::Break(()),
             Some(LineFigure::Reply {
                 tokens,
@@ -143,23 +172,14 @@ fn recent_figures(path: &Path, chain: Chain, newest_model: &mut Option<String>) 
                     }
                     seen.push(id);
                 }
-                // Going back, an older request holding more means the context shrank after it.
-                if figures.last().is_some_and(|newer| tokens > *newer) {
-                    return ControlFlow::Break(());
-                }
                 if figures.is_empty() {
                     *newest_model = model;
                 }
-                figures.push(tokens);
-                if figures.len() > MAX_DELTAS {
-                    ControlFlow::Break(())
-                } else {
-                    ControlFlow::Continue(())
-                }
+                take_older(&mut figures, tokens)
             }
             None => ControlFlow::Continue(()),
-        }
-    });
+        },
+    );
     if let Err(e) = scanned {
         crate::log::note(&format!("forecast: transcript unreadable: {e}"));
         figures.clear();
@@ -245,6 +265,22 @@ mod tests {
             behind.requests_left, 3,
             "from 140k: 150k and 160k start below 167k, then 170k"
         );
+    }
+
+    #[test]
+    fn requests_handed_over_one_by_one_are_cut_where_the_context_shrank() {
+        let h = History::from_requests(&[90_000, 100_000, 20_000, 30_000, 40_000, 50_000], None);
+        assert_eq!(
+            h.figures,
+            [50_000, 40_000, 30_000, 20_000],
+            "newest first, since the shrink"
+        );
+        let long: Vec<u64> = (1..=20).map(|n| n * 10_000).collect();
+        let h = History::from_requests(&long, Some("claude-sonnet-4-5".into()));
+        assert_eq!(h.figures.len(), MAX_DELTAS + 1);
+        assert_eq!(h.figures[0], 200_000);
+        assert_eq!(h.forecast(200_000, 0, 250_000).unwrap().requests_left, 5);
+        assert!(History::from_requests(&[], None).figures.is_empty());
     }
 
     #[test]

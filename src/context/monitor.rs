@@ -26,61 +26,126 @@ pub enum Agent<'a> {
     Subagent(&'a str),
 }
 
-/// Runs the monitor for one tool call; `Some(text)` is the warning to give the agent.
+/// Runs the monitor for one tool call; `Some(text)` is the warning to give the agent. Silent
+/// for a session baton's mod speaks for (it judges the client's own figures at the call).
 pub fn on_tool_use(payload: &HookPayload, now: u64) -> Option<String> {
     let session_id = payload.session_id.as_deref().filter(|id| fsx::is_safe_session_id(id))?;
-    let agent = match payload.agent_id.as_deref().filter(|id| !id.is_empty()) {
-        None => Agent::Main,
-        Some(id) if fsx::is_safe_session_id(id) => Agent::Subagent(id),
-        Some(_) => return None,
-    };
-    let debounce_key = match agent {
-        Agent::Main => session_id.to_owned(),
-        Agent::Subagent(agent_id) => debounce::subagent_key(session_id, agent_id)?,
-    };
-    let project = Project::find(&crate::hook::working_dir(payload.cwd.as_deref()));
-    let config = Config::load(project.as_ref().map(|p| p.root.as_path()));
-    let planning_config = project.as_ref().map(PlanningConfig::read);
-    let settings = gsd_monitor::with_project_thresholds(config.monitor(), planning_config.as_ref());
-    if !settings.enabled || planning_config.as_ref().is_some_and(|c| !c.context_warnings()) {
+    // The judge first: it also leaves GSD's monitor quiet, whoever of baton's speaks.
+    let judge = Judge::for_call(session_id, payload.agent_id.as_deref(), payload.cwd.as_deref(), now)?;
+    if crate::context::mod_marker::is_live(session_id) {
         return None;
     }
-    gsd_monitor::speak_for_both(session_id, planning_config.as_ref(), now);
     let transcript_path = payload.transcript_path.as_deref();
     let tool_use_id = payload.tool_use_id.as_deref();
-    let reading = match agent {
+    let (config, settings) = (&judge.config, &judge.settings);
+    let reading = match judge.agent {
         Agent::Main => current_usage(
             session_id,
             transcript_path,
             tool_use_id,
-            &config,
-            &settings,
+            config,
+            settings,
             now,
-            |known| worth_waiting(known, &settings, &debounce_key),
+            |known| worth_waiting(known, settings, &judge.debounce_key),
         ),
-        Agent::Subagent(agent_id) => subagent_usage(transcript_path?, agent_id, tool_use_id, &config),
+        Agent::Subagent(agent_id) => subagent_usage(transcript_path?, agent_id, tool_use_id, config),
     }?;
-    let usage = reading.usage;
-    let Some(level) = level_for(usage.remaining_percent(), &settings) else {
-        if let Err(e) = debounce::reset(&debounce_key) {
-            crate::log::note(&format!("monitor: debounce reset failed: {e}"));
+    judge.verdict(&reading.usage, |config| reading.forecast(config))
+}
+
+/// What one tool call is judged with: whose context it is, its debounce, the project and
+/// baton's settings for it. The hook and baton's mod judge alike.
+pub struct Judge<'a> {
+    pub session_id: &'a str,
+    pub agent: Agent<'a>,
+    debounce_key: String,
+    project: Option<Project>,
+    pub config: Config,
+    pub settings: MonitorSettings,
+}
+
+impl<'a> Judge<'a> {
+    /// The judge of a tool call of `session_id` (inside subagent `agent_id` when given), in
+    /// the project at `cwd`, with the project's thresholds over baton's; `None` when warnings
+    /// are off there or an id is unsafe. When they are on, GSD's monitor wired beside is left
+    /// quiet for this call ([`gsd_monitor::speak_for_both`]).
+    pub fn for_call(session_id: &'a str, agent_id: Option<&'a str>, cwd: Option<&str>, now: u64) -> Option<Self> {
+        let agent = match agent_id.filter(|id| !id.is_empty()) {
+            None => Agent::Main,
+            Some(id) if fsx::is_safe_session_id(id) => Agent::Subagent(id),
+            Some(_) => return None,
+        };
+        let debounce_key = match agent {
+            Agent::Main => session_id.to_owned(),
+            Agent::Subagent(agent_id) => debounce::subagent_key(session_id, agent_id)?,
+        };
+        let project = Project::find(&crate::hook::working_dir(cwd));
+        let config = Config::load(project.as_ref().map(|p| p.root.as_path()));
+        let planning_config = project.as_ref().map(PlanningConfig::read);
+        let settings = gsd_monitor::with_project_thresholds(config.monitor(), planning_config.as_ref());
+        if !settings.enabled || planning_config.as_ref().is_some_and(|c| !c.context_warnings()) {
+            return None;
         }
-        return None;
-    };
-    let (state, fire) = debounce::advance(&debounce_key, level, settings.debounce_calls)?;
-    let planning = project.as_ref().filter(|p| p.has_planning_state());
-    let advice = match (agent, planning) {
-        (Agent::Subagent(_), _) => Advice::Subagent,
-        (Agent::Main, Some(_)) => Advice::Planning,
-        (Agent::Main, None) => Advice::Plain,
-    };
-    // The breadcrumb is the main agent's: a subagent's context says nothing about the session's.
-    if let Some(project) = planning
-        .filter(|_| agent == Agent::Main && fire && level == Level::Critical && state.critical_recorded != Some(true))
-    {
-        record_exhaustion(project, session_id, usage.used_percent());
+        gsd_monitor::speak_for_both(session_id, planning_config.as_ref(), now);
+        Some(Self {
+            session_id,
+            agent,
+            debounce_key,
+            project,
+            config,
+            settings,
+        })
     }
-    fire.then(|| warning_text(level, &usage, reading.forecast(&config).as_ref(), advice))
+
+    /// The warning at `usage`, if one is due: the thresholds, the debounce (advanced here),
+    /// the breadcrumb of a first CRITICAL, and the advisory text with `forecast`'s (asked only
+    /// when a warning is given).
+    pub fn verdict(&self, usage: &ContextUsage, forecast: impl FnOnce(&Config) -> Option<Forecast>) -> Option<String> {
+        let (session_id, agent, settings) = (self.session_id, self.agent, &self.settings);
+        let Some(level) = level_for(usage.remaining_percent(), settings) else {
+            if let Err(e) = debounce::reset(&self.debounce_key) {
+                crate::log::note(&format!("monitor: debounce reset failed: {e}"));
+            }
+            return None;
+        };
+        let (state, fire) = debounce::advance(&self.debounce_key, level, settings.debounce_calls)?;
+        let planning = self.project.as_ref().filter(|p| p.has_planning_state());
+        let advice = match (agent, planning) {
+            (Agent::Subagent(_), _) => Advice::Subagent,
+            (Agent::Main, Some(_)) => Advice::Planning,
+            (Agent::Main, None) => Advice::Plain,
+        };
+        // The breadcrumb is the main agent's: a subagent's context says nothing about the session's.
+        if let Some(project) = planning.filter(|_| {
+            agent == Agent::Main && fire && level == Level::Critical && state.critical_recorded != Some(true)
+        }) {
+            record_exhaustion(project, session_id, usage.used_percent());
+        }
+        fire.then(|| warning_text(level, usage, forecast(&self.config).as_ref(), advice))
+    }
+
+    /// The fewest tokens of `window` at which a warning can be due: below it the monitor only
+    /// resets its debounce.
+    pub fn warns_from(&self, window: u64) -> u64 {
+        let warns = |used| {
+            let usage = ContextUsage {
+                used_tokens: used,
+                window,
+                source: crate::context::window::UsageSource::Mod,
+            };
+            level_for(usage.remaining_percent(), &self.settings).is_some()
+        };
+        let (mut quiet, mut loud) = (0, window);
+        if warns(quiet) {
+            return 0;
+        }
+        // The level only rises with the tokens: find where it starts.
+        while loud - quiet > 1 {
+            let mid = quiet + (loud - quiet) / 2;
+            if warns(mid) { loud = mid } else { quiet = mid }
+        }
+        loud
+    }
 }
 
 /// The first CRITICAL of a session in a project with planning state notes in STATE.md

@@ -26,6 +26,8 @@ pub enum UsageSource {
     CompactBoundary,
     /// The statusline's bridge file, read by the monitor.
     Bridge,
+    /// The client's own figure for a request, handed over by baton's mod.
+    Mod,
 }
 
 impl UsageSource {
@@ -37,6 +39,7 @@ impl UsageSource {
             Self::Transcript => "transcript",
             Self::CompactBoundary => "compact-boundary",
             Self::Bridge => "bridge",
+            Self::Mod => "mod",
         }
     }
 }

@@ -20,7 +20,7 @@ use leftovers::{TEMP_PREFIX, TEMP_SUFFIX};
 pub use lock::{LockGuard, lock_exclusive};
 pub use names::{
     PROJECT_CACHE_PREFIX, PROJECT_LOCK_PREFIX, SESSION_FILE_PREFIX, fnv1a, is_safe_session_id, private_session_path,
-    project_cache_path, project_lock_path, session_temp_path, temp_dir,
+    project_cache_path, project_lock_path, session_temp_path, temp_dir, usual_private_session_path,
 };
 pub use program::{remove_program, replace_program};
 

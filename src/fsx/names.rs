@@ -39,7 +39,22 @@ pub fn private_session_path(session_id: &str, suffix: &str) -> io::Result<Option
         return Ok(None);
     }
     let dir = platform::temp::private_dir()?;
-    Ok(Some(dir.join(format!("{SESSION_FILE_PREFIX}{session_id}{suffix}"))))
+    Ok(Some(dir.join(session_file_name(session_id, suffix))))
+}
+
+/// Where [`private_session_path`] is when the private directory has its usual name and is
+/// already there ([`platform::temp::usual_private_dir`]): for a quick look that the file is
+/// absent, which creates and checks nothing more. `None` for an unsafe session id, or when
+/// only [`private_session_path`] can tell.
+pub fn usual_private_session_path(session_id: &str, suffix: &str) -> Option<PathBuf> {
+    if !is_safe_session_id(session_id) {
+        return None;
+    }
+    platform::temp::usual_private_dir().map(|dir| dir.join(session_file_name(session_id, suffix)))
+}
+
+fn session_file_name(session_id: &str, suffix: &str) -> String {
+    format!("{SESSION_FILE_PREFIX}{session_id}{suffix}")
 }
 
 /// File-name prefix of per-session files in the private directory, for the stale-file sweep.

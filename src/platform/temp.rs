@@ -70,6 +70,23 @@ pub fn private_dir() -> io::Result<PathBuf> {
     private_dir_in(&temp_dir())
 }
 
+/// [`private_dir`] when it has its first name (`baton-<uid>` on Unix, `baton` on Windows, in
+/// the temp dir) and that is already a directory of this user's: one `lstat`, nothing created
+/// or changed, for a quick look that a file of baton's is absent. `None` otherwise (not made
+/// yet, or the name taken by another user, a file or a link): ask [`private_dir`].
+pub fn usual_private_dir() -> Option<PathBuf> {
+    let dir = temp_dir().join(private_dir_stem());
+    let meta = fs::symlink_metadata(&dir).ok()?;
+    if meta.file_type().is_symlink() || !meta.is_dir() {
+        return None;
+    }
+    #[cfg(unix)]
+    if std::os::unix::fs::MetadataExt::uid(&meta) != super::fs::euid() {
+        return None;
+    }
+    Some(dir)
+}
+
 /// [`private_dir`] below `base`.
 pub fn private_dir_in(base: &Path) -> io::Result<PathBuf> {
     let stem = private_dir_stem();

@@ -5,26 +5,18 @@
 use serde_json::{Value, json};
 
 use super::{baton, bridge_json};
-use crate::common::{Outcome, Sandbox, fixture, git, git_repo};
+use crate::common::{Outcome, Sandbox, fixture, git, git_repo, subagent_event};
 
 const SESSION: &str = "fc61ec7d-0dfe-4ee4-950f-740b3bafe0b9";
 
-fn payload(sandbox: &Sandbox, event: &str, agent: &str, agent_type: &str) -> Value {
-    let mut p = fixture(&format!("{}.json", event.to_ascii_lowercase()));
-    p["cwd"] = json!(sandbox.project);
-    p["agent_id"] = json!(agent);
-    p["agent_type"] = json!(agent_type);
-    p
-}
-
 fn start(sandbox: &Sandbox, agent: &str, agent_type: &str) -> Outcome {
-    let out = sandbox.hook(&payload(sandbox, "SubagentStart", agent, agent_type));
+    let out = sandbox.hook(&subagent_event(sandbox, "SubagentStart", agent, agent_type));
     out.assert_hook_contract();
     out
 }
 
 fn stop(sandbox: &Sandbox, agent: &str, agent_type: &str, message: &str) -> Outcome {
-    let mut p = payload(sandbox, "SubagentStop", agent, agent_type);
+    let mut p = subagent_event(sandbox, "SubagentStop", agent, agent_type);
     p["last_assistant_message"] = json!(message);
     let out = sandbox.hook(&p);
     out.assert_hook_contract();
@@ -108,7 +100,7 @@ fn the_next_subagent_starts_with_what_the_previous_one_built() {
     assert!(context.contains("SEC-31"), "{context}");
 
     // A subagent of another session is told nothing.
-    let mut other = payload(&sandbox, "SubagentStart", "aff0000000000003", "backend-agent");
+    let mut other = subagent_event(&sandbox, "SubagentStart", "aff0000000000003", "backend-agent");
     other["session_id"] = json!("another-session");
     let out = sandbox.hook(&other);
     out.assert_hook_contract();

@@ -329,6 +329,16 @@ pub fn post_tool_use(sandbox: &Sandbox, session: &str, transcript: Option<&Path>
     p
 }
 
+/// A SubagentStart or SubagentStop payload like the real client's (its captured session), for
+/// run `agent` of type `agent_type` in the sandbox's project.
+pub fn subagent_event(sandbox: &Sandbox, event: &str, agent: &str, agent_type: &str) -> Value {
+    let mut p = fixture(&format!("{}.json", event.to_ascii_lowercase()));
+    p["cwd"] = json!(sandbox.project);
+    p["agent_id"] = json!(agent);
+    p["agent_type"] = json!(agent_type);
+    p
+}
+
 /// A SessionStart payload for `session` with `source`.
 pub fn session_start(sandbox: &Sandbox, session: &str, source: &str) -> Value {
     let mut p = fixture("sessionstart-startup.json");

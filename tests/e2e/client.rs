@@ -38,7 +38,13 @@ const PIPE_GRACE: Duration = Duration::from_secs(10);
 /// The `claude` executable, installed on first use; panics (never skips) when that fails.
 pub fn claude_bin() -> &'static Path {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(install)
+    BIN.get_or_init(|| install(version()))
+}
+
+/// The [`LATEST`] client whatever version is under test (what only it can do: mods).
+pub fn latest_claude_bin() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| install(LATEST))
 }
 
 /// The built baton binary, shell-quoted for a settings `command`.
@@ -163,10 +169,9 @@ fn drain(pipe: Option<impl Read + Send + 'static>) -> mpsc::Receiver<Vec<u8>> {
     receiver
 }
 
-/// Installs the client under test (into `claude-code-<version>` under the target directory)
-/// unless a working copy is already there.
-fn install() -> PathBuf {
-    let wanted = version();
+/// Installs client `wanted` (into `claude-code-<version>` under the target directory) unless
+/// a working copy is already there.
+fn install(wanted: &str) -> PathBuf {
     let package = format!("@anthropic-ai/claude-code@{wanted}");
     let dir = super::npm::install(&format!("claude-code-{wanted}"), &package, |dir| {
         installed_version(dir, &dir.join("node_modules/.bin/claude")).is_some_and(|found| found.starts_with(wanted))

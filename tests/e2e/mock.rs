@@ -129,6 +129,12 @@ impl Mock {
         self.log.lock().expect("mock log").clone()
     }
 
+    /// Path, conversation and turn number of each request so far (for failure messages).
+    pub fn describe(&self) -> Vec<String> {
+        let line = |r: &Request| format!("{} prompt={:?} turns={}", r.path, r.prompt(), r.assistant_turns());
+        self.requests().iter().map(line).collect()
+    }
+
     /// The agent turns of the conversation started by `prompt`, in arrival order.
     pub fn turns_of(&self, prompt: &str) -> Vec<Request> {
         let requests = self.requests().into_iter();

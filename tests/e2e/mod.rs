@@ -1,6 +1,8 @@
 //! End-to-end tests: the real Claude Code client against a Messages API mock on loopback.
 
 mod background;
+mod baton_mod;
+mod baton_mod_ui;
 mod bridge;
 mod client;
 mod continuity;
@@ -13,6 +15,7 @@ mod mock;
 mod monitor;
 mod npm;
 mod plugin;
+mod plugin_dir;
 mod request;
 mod sandbox;
 mod segments;

@@ -54,11 +54,6 @@ fn delegating(subagent: impl Fn(usize) -> Reply + Send + Sync + 'static) -> Mock
     })
 }
 
-fn describe(mock: &Mock) -> Vec<String> {
-    let line = |r: &Request| format!("{} prompt={:?} turns={}", r.path, r.prompt(), r.assistant_turns());
-    mock.requests().iter().map(line).collect()
-}
-
 /// Runs the main prompt with baton as the Bash PostToolUse hook; panics unless it succeeds.
 fn run(sandbox: &Sandbox, mock: &Mock) {
     let hook =
@@ -72,7 +67,7 @@ fn run(sandbox: &Sandbox, mock: &Mock) {
         "claude -p exited with {}\nstderr: {}\nrequests: {:#?}",
         output.status,
         String::from_utf8_lossy(&output.stderr),
-        describe(mock)
+        mock.describe()
     );
 }
 
@@ -88,7 +83,7 @@ fn a_subagent_at_30_percent_remaining_is_warned_in_its_next_request() {
         shape,
         [0, 1, 2],
         "the subagent's turns; requests: {:#?}",
-        describe(&mock)
+        mock.describe()
     );
     let after_first = sub_turns[1].last_user_hook_context(HOOK_LABEL);
     assert!(
@@ -133,7 +128,7 @@ fn a_growing_subagent_gets_its_own_forecast() {
         told.iter().any(|text| text.contains("CONTEXT WARNING"))
     });
     let warned_at =
-        warned_at.unwrap_or_else(|| panic!("the subagent was never warned; requests: {:#?}", describe(&mock)));
+        warned_at.unwrap_or_else(|| panic!("the subagent was never warned; requests: {:#?}", mock.describe()));
     assert_eq!(warned_at, 5, "warned after the Bash call of its 140k reply (turn 4)");
     let warning = sub_turns[warned_at].last_user_hook_context(HOOK_LABEL).join("\n");
     assert!(

@@ -27,6 +27,11 @@ pub struct Tmux {
 impl Tmux {
     /// Starts `claude --model MODEL` in a detached 200x50 session, with the client's environment.
     pub fn start(sandbox: &Sandbox, mock: &Mock) -> Tmux {
+        Tmux::start_with(sandbox, mock, &[], &[])
+    }
+
+    /// As [`Tmux::start`], with `env` set for the client and `args` after its own.
+    pub fn start_with(sandbox: &Sandbox, mock: &Mock, args: &[&std::ffi::OsStr], env: &[(&str, &Path)]) -> Tmux {
         assert!(on_path("tmux"), "tmux is not on PATH: the statusline e2e test needs it");
         static COUNT: AtomicU32 = AtomicU32::new(0);
         let socket = format!(
@@ -44,6 +49,7 @@ impl Tmux {
         .expect("write tmux.conf");
         let mut command = Command::new("tmux");
         client_env(&mut command, sandbox, mock);
+        command.envs(env.iter().copied());
         command
             .env("TERM", "xterm-256color")
             .arg("-L")
@@ -55,7 +61,8 @@ impl Tmux {
             .arg(&sandbox.project)
             .arg("--")
             .arg(claude_bin())
-            .args(["--model", MODEL]);
+            .args(["--model", MODEL])
+            .args(args);
         let mut tmux = Tmux {
             socket,
             client: None,

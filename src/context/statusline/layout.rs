@@ -103,25 +103,42 @@ impl Parts {
 
     /// Display width in terminal cells (escapes excluded).
     pub fn width(&self) -> usize {
-        let segments = self.segments(false);
-        segments.iter().map(|s| width::cells(s)).sum::<usize>()
-            + width::cells(SEPARATOR) * segments.len().saturating_sub(1)
+        width::cells(&self.render(false))
     }
 
     /// The finished line, with ANSI colours when `color` is true.
     pub fn render(&self, color: bool) -> String {
-        self.segments(color).join(SEPARATOR)
+        let painted: Vec<String> = self
+            .segments()
+            .iter()
+            .map(|spans| spans.iter().map(|span| span.painted(color)).collect())
+            .collect();
+        painted.join(SEPARATOR)
     }
 
-    fn segments(&self, color: bool) -> Vec<String> {
-        let paint = |code: &str, text: &str| paint(color, code, text);
+    /// The line as runs of styled text, separators included: for a surface that styles text
+    /// itself and takes no escape sequences (the band baton's mod draws).
+    pub fn spans(&self) -> Vec<Span> {
+        let mut out = Vec::new();
+        for (i, segment) in self.segments().into_iter().enumerate() {
+            if i > 0 {
+                out.push(Span::plain(SEPARATOR));
+            }
+            out.extend(segment);
+        }
+        out
+    }
+
+    /// Each shown segment as its runs of text.
+    fn segments(&self) -> Vec<Vec<Span>> {
+        let styled = |code: &'static str, text: &str| vec![Span::styled(code, text)];
         let mut out = Vec::with_capacity(self.order.len());
         for segment in &self.order {
             match segment {
-                Segment::Model => out.extend(self.model.as_deref().map(|m| paint("2", m))),
+                Segment::Model => out.extend(self.model.as_deref().map(|m| styled("2", m))),
                 Segment::Task => match &self.middle {
-                    Some(Middle::Task(task)) => out.push(paint("1", task)),
-                    Some(Middle::Planning(state)) => out.push(paint("2", state)),
+                    Some(Middle::Task(task)) => out.push(styled("1", task)),
+                    Some(Middle::Planning(state)) => out.push(styled("2", state)),
                     None => {}
                 },
                 Segment::Dir => {
@@ -130,19 +147,19 @@ impl Parts {
                             Some(branch) => format!("{dir} ({branch})"),
                             None => dir.clone(),
                         };
-                        out.push(paint("2", &text));
+                        out.push(styled("2", &text));
                     }
                 }
                 Segment::Context => {
-                    let bar = meter(self.percent, color);
-                    out.push(match &self.forecast {
-                        Some(forecast) => format!("{bar} {}", paint("2", forecast)),
-                        None => bar,
-                    });
+                    let mut context = vec![meter(self.percent)];
+                    if let Some(forecast) = &self.forecast {
+                        context.extend([Span::plain(" "), Span::styled("2", forecast)]);
+                    }
+                    out.push(context);
                 }
                 other => {
                     if let Some((_, extra)) = self.extras.iter().find(|(k, _)| k == other) {
-                        out.push(paint(extra.color, &extra.text));
+                        out.push(styled(extra.color, &extra.text));
                     }
                 }
             }
@@ -151,11 +168,35 @@ impl Parts {
     }
 }
 
-fn paint(color: bool, code: &str, text: &str) -> String {
-    if color {
-        format!("\x1b[{code}m{text}\x1b[0m")
-    } else {
-        text.to_owned()
+/// A run of the line's text and its ANSI style (SGR parameters: `"2"` dim, `"1"` bold, the
+/// level colours of [`level_color`]); `None` for plain text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Span {
+    pub text: String,
+    pub style: Option<&'static str>,
+}
+
+impl Span {
+    fn plain(text: &str) -> Self {
+        Self {
+            text: text.to_owned(),
+            style: None,
+        }
+    }
+
+    fn styled(code: &'static str, text: &str) -> Self {
+        Self {
+            text: text.to_owned(),
+            style: Some(code),
+        }
+    }
+
+    /// The text, wrapped in its escape sequences when `color` is true.
+    fn painted(&self, color: bool) -> String {
+        match self.style {
+            Some(code) if color => format!("\x1b[{code}m{}\x1b[0m", self.text),
+            _ => self.text.clone(),
+        }
     }
 }
 
@@ -170,13 +211,13 @@ pub fn level_color(percent: u8) -> &'static str {
 }
 
 /// `█████████░ 83%`, coloured by level.
-fn meter(percent: Option<u8>, color: bool) -> String {
+fn meter(percent: Option<u8>) -> Span {
     let Some(pct) = percent else {
-        return paint(color, "2", &format!("{} --", "░".repeat(BAR_CELLS)));
+        return Span::styled("2", &format!("{} --", "░".repeat(BAR_CELLS)));
     };
     let filled = (usize::from(pct.min(100)) * BAR_CELLS / 100).min(BAR_CELLS);
     let text = format!("{}{} {pct}%", "█".repeat(filled), "░".repeat(BAR_CELLS - filled));
-    paint(color, level_color(pct), &text)
+    Span::styled(level_color(pct), &text)
 }
 
 fn shorten(middle: Middle, budget: usize) -> Option<Middle> {
@@ -322,11 +363,23 @@ mod tests {
 
     #[test]
     fn colours_follow_gsds_levels() {
-        let colour = |pct| meter(Some(pct), true);
+        let colour = |pct| meter(Some(pct)).painted(true);
         assert!(colour(49).starts_with("\x1b[32m"));
         assert!(colour(50).starts_with("\x1b[33m"));
         assert!(colour(65).starts_with("\x1b[38;5;208m"));
         assert!(colour(80).starts_with("\x1b[31m"));
-        assert_eq!(meter(None, false), "░░░░░░░░░░ --");
+        assert_eq!(meter(None).painted(false), "░░░░░░░░░░ --");
+    }
+
+    #[test]
+    fn spans_are_the_line_with_its_styles_apart() {
+        let line = everything();
+        let spans = line.spans();
+        let text: String = spans.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(text, line.render(false));
+        let painted: String = spans.iter().map(|s| s.painted(true)).collect();
+        assert_eq!(painted, line.render(true));
+        let bar = spans.iter().find(|s| s.text.contains("83%")).unwrap();
+        assert_eq!(bar.style, Some("31"));
     }
 }

@@ -161,7 +161,7 @@ fn context_usage(payload: &StatuslinePayload, config: &Config) -> Option<Context
 
 /// Text safe for one terminal line: control characters (escapes, newlines) and bidi
 /// controls (which could reorder the rest of the line) removed.
-fn one_line(text: &str) -> String {
+pub fn one_line(text: &str) -> String {
     text.chars()
         .filter(|c| !c.is_control() && !is_bidi_control(*c))
         .collect::<String>()

@@ -1,0 +1,182 @@
+// baton's mod (Claude Code 2.1.287+): hands the client's exact figures to `baton mod` and puts
+// back what baton says. At each tool call, the context of the request that made it (the main
+// conversation's or a subagent's own); at each subagent's start, the handoff of the agents
+// before it; a row per subagent and a band above the prompt with baton's bar and forecast.
+// While it is on for a session, baton's PostToolUse and SubagentStart hooks leave those to it
+// (baton keeps the marker that says so); without it, or on an older client, the hooks do it all.
+
+import type { EngineInterface, Register } from 'claude-code'
+
+import { askBaton } from './ask'
+import type { BandAnswer, Figures, RowAnswer, SpawnAnswer, StartAnswer, ToolAnswer, Where } from './ask'
+import { Loops, MAIN } from './loops'
+import type { Step } from './loops'
+
+/** Longest a tool call waits for the usage of the response that asked for it. */
+const STEP_WAIT_MS = 3000
+
+const loops = new Loops()
+/** What baton said at the session's start (nothing until it answered: the mod stays out). */
+let session: (Where & StartAnswer) | undefined
+/** Answers already given for the rows and the band, by what was asked. */
+const drawn = new Map<string, Promise<unknown>>()
+
+/** Asks baton whether it takes this session (and writes its marker); returns its answer. */
+async function start($: EngineInterface, sessionId: string): Promise<void> {
+  const where = { session_id: sessionId, cwd: await $.session.cwd() }
+  const answer = await askBaton<StartAnswer>($, { event: 'start', ...where })
+  session = { ...where, ...answer }
+}
+
+/** The window of `loop`'s model: the session's for the main loop, the agent's own otherwise. */
+async function windowOf($: EngineInterface, loop: string): Promise<number | undefined> {
+  if (loop === MAIN) return (await $.session.usage()).context.window
+  return (await $.agent.list()).find(agent => agent.id === loop)?.contextWindowSize
+}
+
+/** `promise`, or undefined once `ms` have passed. */
+function within<T>($: EngineInterface, promise: Promise<T> | undefined, ms: number): Promise<T | undefined> {
+  if (promise === undefined) return Promise.resolve(undefined)
+  return Promise.race([promise, $.clock.sleep(ms).then(() => undefined)])
+}
+
+/** baton's text for a row or the band, asked once for the same figures and width. */
+function drawing<T>($: EngineInterface, ask: Parameters<typeof askBaton>[1]): Promise<T | undefined> {
+  const key = JSON.stringify(ask)
+  let answer = drawn.get(key) as Promise<T | undefined> | undefined
+  if (answer === undefined) {
+    if (drawn.size > 64) drawn.clear()
+    answer = askBaton<T>($, ask)
+    drawn.set(key, answer)
+  }
+  return answer
+}
+
+/** Asks the client to draw the rows and the band again (new figures); never throws. */
+function redraw($: EngineInterface): void {
+  try {
+    $.ui.invalidate('ui.render')
+  } catch {
+    // Nothing is drawn here (`claude -p`): nothing to redraw.
+  }
+}
+
+/** The figures of `loop` for a drawing; undefined before its first answered request. */
+function figuresOf(loop: string, window: number | undefined): Figures | undefined {
+  const { requests, model } = loops.history(loop)
+  return requests.length === 0 ? undefined : { model, window, requests }
+}
+
+export const register: Register = on => {
+  on('session.start', async ($, e, next) => {
+    const started = await next(e)
+    await start($, await $.session.id())
+    return started
+  })
+
+  on('session.end', async ($, e, next) => {
+    if (session?.session_id === e.sessionId) {
+      await askBaton($, { event: 'end', session_id: e.sessionId })
+      session = undefined
+    }
+    return next(e)
+  })
+
+  on('turn.step', async function* ($, e, next) {
+    // A /clear or a resume goes on under another id, with no session.start.
+    const id = await $.session.id()
+    if (session?.session_id !== id) await start($, id)
+    const settle = loops.begin(e.agentId ?? MAIN)
+    let step: Step | undefined
+    try {
+      const answered = yield* next(e)
+      step = settle(answered.usage)
+      return answered
+    } finally {
+      settle(undefined)
+      if (step !== undefined && session?.enabled && (session.rows || session.band)) redraw($)
+    }
+  })
+
+  on('session.compact', async ($, e, next) => {
+    const compacted = await next(e)
+    loops.compacted(e.agentId ?? MAIN)
+    return compacted
+  }).catch(($, e, next) => next(e))
+
+  on('tool.call', async ($, e, next) => {
+    const loop = e.agentId ?? MAIN
+    const asked = loops.current(loop)
+    const result = await next(e)
+    const where = session
+    if (!where?.enabled || result.deny !== undefined || result.isError) return result
+    const step = await within($, asked, STEP_WAIT_MS)
+    if (step === undefined || !loops.worthAsking(loop, step.tokens)) return result
+    const answer = await askBaton<ToolAnswer>($, {
+      event: 'tool',
+      session_id: where.session_id,
+      cwd: where.cwd,
+      agent_id: e.agentId,
+      tool_use_id: e.tool_use_id,
+      model: step.model,
+      window: await windowOf($, loop),
+      requests: step.requests,
+    })
+    loops.asked(loop, step.tokens, answer?.quiet_below_tokens)
+    if (!answer?.context) return result
+    return { ...result, context: [...(result.context ?? []), answer.context] }
+  }).catch(($, e, next) => next(e))
+
+  on('agent.spawn', async ($, e, next) => {
+    const where = session
+    if (!where?.enabled || e.resume !== undefined || e.fork) return next(e)
+    const answer = await askBaton<SpawnAnswer>($, {
+      event: 'spawn',
+      session_id: where.session_id,
+      cwd: where.cwd,
+      agent_type: e.subagentType,
+      description: e.description,
+    })
+    return next(answer?.context ? { ...e, prompt: `${answer.context}\n\n${e.prompt}` } : e)
+  }).catch(($, e, next) => next(e))
+
+  on('ui.render', { component: 'AgentRow' }, async ($, e, next) => {
+    const where = session
+    const figures = figuresOf(e.props.id, e.props.contextWindowSize)
+    if (!where?.enabled || !where.rows || figures === undefined || e.props.status !== 'running') return next(e)
+    const answer = await drawing<RowAnswer>($, {
+      event: 'row',
+      ...where,
+      ...figures,
+      columns: e.props.columns,
+      agent_type: e.props.type,
+      description: e.props.description,
+    })
+    return answer?.body ? next({ ...e, props: { ...e.props, body: answer.body } }) : next(e)
+  }).catch(($, e, next) => next(e))
+
+  on('ui.render', { component: 'AbovePrompt' }, async ($, e, next) => {
+    const where = session
+    const loop = e.props.view.agentId ?? MAIN
+    const figures = figuresOf(loop, await windowOf($, loop))
+    if (!where?.enabled || !where.band || e.props.hasSurvey || figures === undefined) return next(e)
+    const answer = await drawing<BandAnswer>($, {
+      event: 'band',
+      ...where,
+      ...figures,
+      columns: e.props.bodyColumns,
+      agent_id: loop === MAIN ? undefined : loop,
+    })
+    if (!answer?.spans?.length) return next(e)
+    const { Box, Text } = $.ui.resolve(e)
+    return (
+      <Box key="baton">
+        {answer.spans.map((span, i) => (
+          <Text key={`span-${i}`} color={span.color} dimColor={span.dimColor} bold={span.bold}>
+            {span.text}
+          </Text>
+        ))}
+      </Box>
+    )
+  }).catch(($, e, next) => next(e))
+}
