@@ -198,7 +198,7 @@ fn spawn(at: &Where, agent_type: &str) -> Option<Value> {
     let project = at.project()?;
     let inputs = Some(agent_type)
         .filter(|t| !t.is_empty())
-        .and_then(|t| crate::store::hook::subagent_start_context(&project, t, MAX_CONTEXT_UNITS));
+        .and_then(|t| crate::store::hook::starting_agent_context(&project, t, MAX_CONTEXT_UNITS));
     // A run not recorded yet has no id: none of the finished runs is this one.
     let context = crate::dispatch::subagent_start_text(inputs, |budget| {
         crate::bridge::deliver::subagent_start_context(&project, at.session(), "", budget)

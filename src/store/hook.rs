@@ -47,6 +47,18 @@ pub fn on_event(event: &str, payload: &HookPayload) -> Option<String> {
     }
 }
 
+/// The context a starting `agent_type` gets from the store, read without changing it: the mod
+/// asks for it at spawn, while the SubagentStart hook still records the run.
+pub fn starting_agent_context(project: &Project, agent_type: &str, budget: usize) -> Option<String> {
+    let store = Store::of(project);
+    let name = named_agent(&store, agent_type)?;
+    let mut notes = Vec::new();
+    let current = store.read_current(HOOK_LOCK_WAIT, &mut notes);
+    log_notes(&notes);
+    let current = current.map_err(|e| crate::log::note(&format!("ctx hook: {e}"))).ok()?;
+    subagent_start_context(&name, &current, budget)
+}
+
 /// The key under `agents` of `agent_type` when the store's document names it, read without
 /// building the document (its other values are skipped). A document over the store's size
 /// cap is left alone; one that does not read (damaged, half-restored) is loaded the usual
