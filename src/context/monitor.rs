@@ -4,7 +4,7 @@
 
 mod figure;
 
-pub use figure::{Reading, current_usage, one_request_reach, subagent_transcript, subagent_usage};
+pub use figure::{Reading, Sighting, current_usage, one_request_reach, subagent_transcript, subagent_usage};
 
 use crate::config::{Config, MonitorSettings};
 use crate::context::debounce::{self, Level};
@@ -49,7 +49,8 @@ pub fn on_tool_use(payload: &HookPayload, now: u64) -> Option<String> {
     }
     let transcript_path = payload.transcript_path.as_deref();
     let tool_use_id = payload.tool_use_id.as_deref();
-    let reading = match agent {
+    let worth_waiting = |known: &ContextUsage| worth_waiting(known, &settings, &debounce_key);
+    let sighting = match agent {
         Agent::Main => current_usage(
             session_id,
             transcript_path,
@@ -57,18 +58,28 @@ pub fn on_tool_use(payload: &HookPayload, now: u64) -> Option<String> {
             &config,
             &settings,
             now,
-            |known| worth_waiting(known, &settings, &debounce_key),
+            worth_waiting,
         ),
-        Agent::Subagent(agent_id) => subagent_usage(transcript_path?, agent_id, tool_use_id, &config),
+        Agent::Subagent(agent_id) => subagent_usage(transcript_path?, agent_id, tool_use_id, &config, worth_waiting),
     }?;
+    let (reading, level) = match decide(sighting, &settings, |level| {
+        debounce::due(&debounce_key, level, settings.debounce_calls)
+    }) {
+        Decision::Judge(reading, level) => (reading, level),
+        Decision::Later => {
+            debounce::defer(&debounce_key, tool_use_id.unwrap_or_default());
+            return None;
+        }
+    };
     let usage = reading.usage;
-    let Some(level) = level_for(usage.remaining_percent(), &settings) else {
+    let Some(level) = level else {
         if let Err(e) = debounce::reset(&debounce_key) {
             crate::log::note(&format!("monitor: debounce reset failed: {e}"));
         }
         return None;
     };
-    let (state, fire) = debounce::advance(&debounce_key, level, settings.debounce_calls)?;
+    let late_levels = |ids: &[String]| late_levels(&reading, ids, level, &settings);
+    let (state, fire) = debounce::advance(&debounce_key, level, settings.debounce_calls, late_levels)?;
     let planning = project.as_ref().filter(|p| p.has_planning_state());
     let advice = match (agent, planning) {
         (Agent::Subagent(_), _) => Advice::Subagent,
@@ -84,6 +95,16 @@ pub fn on_tool_use(payload: &HookPayload, now: u64) -> Option<String> {
     fire.then(|| warning_text(level, &usage, reading.forecast(&config).as_ref(), advice))
 }
 
+/// The levels of the earlier calls `ids` left undecided, from the replies that made them; one
+/// whose reply is not in the transcript's tail is taken at `level`, this call's.
+fn late_levels(reading: &Reading, ids: &[String], level: Level, settings: &MonitorSettings) -> Vec<Option<Level>> {
+    let level_of = |id: &String| match reading.of_call(id) {
+        Some(usage) => level_for(usage.remaining_percent(), settings),
+        None => Some(level),
+    };
+    ids.iter().map(level_of).collect()
+}
+
 /// The first CRITICAL of a session in a project with planning state notes in STATE.md
 /// where the work stopped, once.
 fn record_exhaustion(project: &Project, session_id: &str, used_percent: u8) {
@@ -92,6 +113,33 @@ fn record_exhaustion(project: &Project, session_id: &str, used_percent: u8) {
         .and_then(|()| debounce::mark_critical_recorded(session_id).map_err(|e| e.to_string()));
     if let Err(e) = recorded {
         crate::log::note(&format!("monitor: recording the stop in STATE.md failed: {e}"));
+    }
+}
+
+/// What to do with a tool call's figure.
+#[derive(Debug)]
+enum Decision {
+    /// Judge the call at this figure and level (`None`: above the warning threshold).
+    Judge(Reading, Option<Level>),
+    /// Keep the call undecided: its own reply is not written, and the figure before it warns
+    /// of nothing now (`debounce::defer`).
+    Later,
+}
+
+/// The decision at a sighting: a settled figure is judged; without the call's own reply, the
+/// figure before it is judged only when it warns at this call (`due`, a level's warning being
+/// due now), else the call is judged later, once its reply is written.
+fn decide(sighting: Sighting, settings: &MonitorSettings, due: impl Fn(Level) -> bool) -> Decision {
+    match sighting {
+        Sighting::Settled(reading) => {
+            let level = level_for(reading.usage.remaining_percent(), settings);
+            Decision::Judge(reading, level)
+        }
+        Sighting::Unwritten(Some(reading)) => match level_for(reading.usage.remaining_percent(), settings) {
+            Some(level) if due(level) => Decision::Judge(reading, Some(level)),
+            _ => Decision::Later,
+        },
+        Sighting::Unwritten(None) => Decision::Later,
     }
 }
 

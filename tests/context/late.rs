@@ -1,0 +1,119 @@
+//! The reply that made a tool call reaching the transcript late, or not while its hook runs (a
+//! busy machine: Claude Code writes the transcript from a queue). The first call of a session,
+//! with no figure known yet, waits for it; a call whose reply is not written in time is judged
+//! at the next call, whose warning keeps the debounce's rhythm (calls 1, 6, 11).
+
+use std::time::Duration;
+
+use super::lag::{Session, head, warning};
+use crate::common::HANG_LIMIT;
+
+/// Longer than the monitor once waited without the transcript growing (250 ms): what the reply
+/// line took on a loaded machine (probe/FINDINGS.md §9).
+const LATE: Duration = Duration::from_millis(700);
+
+/// The calls (1-based) after which the agent was told something, with the warning's head.
+fn told(session: &mut Session, calls: impl IntoIterator<Item = u64>) -> Vec<(usize, Option<String>)> {
+    let mut said = Vec::new();
+    for (call, tokens) in calls.into_iter().enumerate() {
+        let id = session.reply(tokens);
+        if let Some(text) = session.tool_call(&id) {
+            said.push((call + 1, Some(head(&text))));
+        }
+        session.result(&id);
+    }
+    said
+}
+
+#[test]
+fn the_first_call_waits_for_its_reply_when_no_figure_is_known() {
+    // `claude -p` at 70% used from its first request: the transcript holds only the prompt, and
+    // the reply that made the call arrives well after the hook started, with nothing between.
+    let mut session = Session::new();
+    let (late, id) = session.next_reply(140_000);
+    let writer = session.append_after(late, LATE);
+    let out = session.tool_call_outcome(&id);
+    writer.join().unwrap();
+    out.assert_hook_contract();
+    assert_eq!(out.context().as_deref().map(head), warning("WARNING", 70));
+}
+
+#[test]
+fn a_reply_never_written_while_the_hook_runs_ends_the_wait_and_says_nothing() {
+    let mut session = Session::new();
+    let (_never, id) = session.next_reply(140_000);
+    let out = session.tool_call_outcome(&id);
+    out.assert_hook_contract();
+    assert_eq!(out.context(), None, "no figure: nothing to say yet");
+    assert!(
+        out.elapsed < HANG_LIMIT,
+        "the wait ends well before the client's hook timeout: {:?}",
+        out.elapsed
+    );
+    let state = session
+        .sandbox
+        .read_json(&session.sandbox.temp_file(super::forecast::SESSION, "-warned.json"));
+    assert_eq!(
+        state["undecided"],
+        serde_json::json!([id]),
+        "kept for the next call: {state}"
+    );
+}
+
+#[test]
+fn a_warning_not_given_at_one_call_is_given_at_the_next_in_the_same_rhythm() {
+    // Call 1's reply (70% used) reaches the transcript only after its hook has ended.
+    let mut session = Session::new();
+    let (lines, first) = session.next_reply(140_000);
+    assert_eq!(session.tool_call(&first), None);
+    session.append(&lines);
+    session.result(&first);
+    let mut said = told(&mut session, [140_000; 11]);
+    for (call, _) in &mut said {
+        *call += 1;
+    }
+    let warned = warning("WARNING", 70);
+    assert_eq!(
+        said,
+        [(2, warned.clone()), (6, warned.clone()), (11, warned)],
+        "call 1's warning comes at call 2, and the next ones where they were due: 6 and 11"
+    );
+}
+
+#[test]
+fn a_late_escalation_is_given_at_the_next_call_and_debounced_from_its_own() {
+    // Call 1 at 70% warns. Call 2's reply (80%, CRITICAL) is written after its hook ended: the
+    // 70% known then is not due again, so nothing is said until call 3, which escalates; the next
+    // CRITICAL is due five calls after call 2's.
+    let mut session = Session::new();
+    assert_eq!(told(&mut session, [140_000]), [(1, warning("WARNING", 70))]);
+    let (lines, second) = session.next_reply(160_000);
+    assert_eq!(session.tool_call(&second), None);
+    session.append(&lines);
+    session.result(&second);
+    let mut said = told(&mut session, [160_000; 6]);
+    for (call, _) in &mut said {
+        *call += 2;
+    }
+    let critical = warning("CRITICAL", 80);
+    assert_eq!(said, [(3, critical.clone()), (7, critical)]);
+}
+
+#[test]
+fn a_crossing_written_late_warns_at_the_next_call_and_counts_from_the_crossing() {
+    // 120k known (60%, no warning); call 2's own reply, at 130k (65%), is written after its hook
+    // ended. Call 3 (140k) gives the WARNING owed since call 2, with the newest figure, and the
+    // next one is due five calls after call 2: at call 7.
+    let mut session = Session::new();
+    assert_eq!(told(&mut session, [120_000]), []);
+    let (lines, id) = session.next_reply(130_000);
+    assert_eq!(session.tool_call(&id), None);
+    session.append(&lines);
+    session.result(&id);
+    let mut said = told(&mut session, [140_000; 6]);
+    for (call, _) in &mut said {
+        *call += 2;
+    }
+    let warned = warning("WARNING", 70);
+    assert_eq!(said, [(3, warned.clone()), (7, warned)]);
+}
