@@ -17,7 +17,8 @@
 #                                             another load (default: --cpu 2 --io 2 --hdd 1)
 #
 # The tests run in parallel, as in CI. Each failing run's output is kept under
-# target/stress-e2e/<client>-<round>.log. Exits 1 when any scenario failed in any round.
+# target/stress-e2e/<client>-<round>.log (`--out DIR` for another directory, so that two runs
+# can go at once). Exits 1 when any scenario failed in any round.
 # Needs stress-ng (apt) unless --no-load; the clients install themselves (npm) on first use.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +31,7 @@ filter=e2e
 with_integration=0
 load=1
 baton=""
+out="$target_dir/stress-e2e"
 while [ $# -gt 0 ]; do
     case "$1" in
         --with-integration) with_integration=1 ;;
@@ -37,6 +39,7 @@ while [ $# -gt 0 ]; do
         --clients) IFS=, read -r -a clients <<<"$2"; shift ;;
         --filter) filter=$2; shift ;;
         --baton) baton=$2; shift ;;
+        --out) out=$2; shift ;;
         -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         [0-9]*) rounds=$1 ;;
         *) echo "stress-e2e.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
@@ -49,7 +52,6 @@ if [ "$load" = 1 ] && ! command -v stress-ng >/dev/null 2>&1; then
     exit 2
 fi
 
-out="$target_dir/stress-e2e"
 mkdir -p "$out"
 echo "building the test binary…" >&2
 cargo build --quiet
