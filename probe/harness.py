@@ -364,10 +364,15 @@ class Sandbox:
                 f.write(self.scrub(json.dumps(notes, indent=1, ensure_ascii=False)))
 
 
+def project_slug(path):
+    """The client's directory name for a project under ~/.claude/projects (§7.5)."""
+    return "".join(c if c.isascii() and c.isalnum() else "-" for c in path)
+
+
 def scrub_paths(text, root):
     """`text` with the paths of the sandbox at `root` rewritten as if HOME=/home/user and the project
     were /home/user/proj (also the project's slug under ~/.claude/projects)."""
-    slug = lambda p: "".join(c if c.isascii() and c.isalnum() else "-" for c in p)  # the client's rule
+    slug = project_slug
     project, home = os.path.join(root, "proj"), os.path.join(root, "home")
     for real, fake in ((project, "/home/user/proj"), (slug(project), slug("/home/user/proj")),
                        (home, "/home/user"), (os.path.join(root, "capture"), "/home/user/.probe-capture")):
@@ -388,12 +393,13 @@ def shorten(value, limit=1500):
 
 # ---------------------------------------------------------------- runners
 
-def headless(sb, mock, prompt, tools="Bash,Agent", model=MODEL, env=None, args=(), limit=180):
-    cmd = [CLIENTS[sb.version], "-p", prompt, "--allowedTools", tools, "--model", model, *args]
+def headless(sb, mock, prompt, tools="Bash,Agent", model=MODEL, env=None, args=(), limit=180, prefix=()):
+    """`prefix`: a command the client runs under (strace, say)."""
+    cmd = [*prefix, CLIENTS[sb.version], "-p", prompt, "--allowedTools", tools, "--model", model, *args]
     t0 = time.time()
     p = subprocess.run(cmd, cwd=sb.project, env=sb.env(mock, env), stdin=subprocess.DEVNULL,
                        capture_output=True, text=True, timeout=limit)
-    return {"cmd": " ".join(cmd[1:]), "rc": p.returncode, "stdout": p.stdout[-4000:], "stderr": p.stderr[-4000:],
+    return {"cmd": " ".join(cmd[len(prefix) + 1:]), "rc": p.returncode, "stdout": p.stdout[-4000:], "stderr": p.stderr[-4000:],
             "seconds": round(time.time() - t0, 1)}
 
 

@@ -9,6 +9,7 @@ growing before it does?) and, beside it, lag_baton.sh (`baton hook`, timed, what
 RUNS sessions, headless (`claude -p`) or interactive (tmux, baton's statusline).
 
 Run: python3 probe/q10_load.py VERSION headless|interactive [--load none|cpu|io|disk|suite] [--runs N]
+     [--start TOKENS] [--calls N] [--slow-writes MS]
      (BATON_BIN = a built baton; default target/debug/baton)
 Prints one JSON line per hook run and a summary of counts.
 """
@@ -17,8 +18,9 @@ import json
 import os
 import re
 import time
+import uuid
 
-from harness import HERE, REPO, Load, Mock, Sandbox, Tmux, bash, headless, loadavg, text
+from harness import HERE, REPO, Load, Mock, Sandbox, Tmux, bash, headless, loadavg, project_slug, text
 
 parser = argparse.ArgumentParser()
 parser.add_argument("version")
@@ -27,6 +29,9 @@ parser.add_argument("--load", default="none")
 parser.add_argument("--runs", type=int, default=3)
 parser.add_argument("--calls", type=int, default=8)
 parser.add_argument("--start", type=int, default=100_000)
+parser.add_argument("--slow-writes", type=int, default=0, metavar="MS",
+                    help="headless: every write to the session's transcript takes MS longer (strace's "
+                         "delay injection on that path only), the way a stalled disk holds up an append")
 ARGS = parser.parse_args()
 PROMPT = "PROBE-LOAD run the growing steps"
 
@@ -40,7 +45,7 @@ def script(req):
 
 
 def one_session(run, baton):
-    sb = Sandbox("load-%s-%s-%d" % (ARGS.mode, ARGS.load, run), ARGS.version)
+    sb = Sandbox("load-%s-%s-%d-%d" % (ARGS.mode, ARGS.load, ARGS.slow_writes, run), ARGS.version)
     hook = [{"matcher": "", "hooks": [{"type": "command", "command": os.path.join(HERE, name), "timeout": 30}
                                       for name in ("lag_hook.sh", "lag_baton.sh")]}]
     settings = {"permissions": {"allow": ["Bash"]}, "hooks": {"PostToolUse": hook}}
@@ -51,7 +56,14 @@ def one_session(run, baton):
     mock = Mock(script, os.path.join(sb.out, "requests-full.jsonl"))
     env = {"BATON_BIN": baton}
     if ARGS.mode == "headless":
-        result = headless(sb, mock, PROMPT, tools="Bash", env=env)
+        args, prefix = (), ()
+        if ARGS.slow_writes:
+            session = str(uuid.uuid4())
+            transcript = os.path.join(sb.home, ".claude/projects", project_slug(sb.project), session + ".jsonl")
+            args = ("--session-id", session)
+            prefix = ("strace", "-f", "-qq", "--seccomp-bpf", "-o", "/dev/null", "-P", transcript, "-e", "trace=write",
+                      "-e", "inject=write:delay_enter=%d" % (ARGS.slow_writes * 1000))
+        result = headless(sb, mock, PROMPT, tools="Bash", env=env, args=args, prefix=prefix)
     else:
         sb.trust()
         tmux = Tmux(sb, mock, env=env)
@@ -96,7 +108,7 @@ def main():
     arrived = [r["arrived_ms"] for r in late if r["arrived_ms"] is not None]
     idle = [r["longest_idle_ms"] for r in late if r["longest_idle_ms"] is not None]
     summary = {
-        "client": ARGS.version, "mode": ARGS.mode, "load": ARGS.load, "loadavg_at_end": load,
+        "client": ARGS.version, "mode": ARGS.mode, "load": ARGS.load, "slow_writes_ms": ARGS.slow_writes, "loadavg_at_end": load,
         "runs": ARGS.runs, "hook_runs": len(rows),
         "line_missing_at_hook_start": len(late),
         "arrived_within_250ms": sum(a <= 250 for a in arrived),

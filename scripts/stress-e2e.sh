@@ -17,8 +17,8 @@
 #                                             another load (default: --cpu 2 --io 2 --hdd 1)
 #
 # The tests run in parallel, as in CI. Each failing run's output is kept under
-# target/stress-e2e/<client>-<round>.log (`--out DIR` for another directory, so that two runs
-# can go at once). Exits 1 when any scenario failed in any round.
+# target/stress-e2e/<client>-<round>.log (`--out DIR`, relative to the repository, for another
+# directory, so that two runs can go at once). Exits 1 when any scenario failed in any round.
 # Needs stress-ng (apt) unless --no-load; the clients install themselves (npm) on first use.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -53,6 +53,7 @@ if [ "$load" = 1 ] && ! command -v stress-ng >/dev/null 2>&1; then
 fi
 
 mkdir -p "$out"
+out=$(cd "$out" && pwd) # the tests run baton from other directories
 echo "building the test binary…" >&2
 cargo build --quiet
 tests_bin=$(cargo test --no-run --test integration --message-format=json 2>/dev/null |
@@ -69,16 +70,21 @@ cp "${baton:-$target_dir/debug/baton}" "$out/bin/baton"
 tests_bin="$out/bin/integration"
 export BATON_TEST_BIN="$out/bin/baton"
 
-pids=()
+# What this script started and is still running: stress-ng's process group, the test runs.
+stress=""
+running=()
 cleanup() {
-    for pid in "${pids[@]}"; do kill -- "-$pid" 2>/dev/null || true; done
+    [ -n "$stress" ] && kill -- "-$stress" 2>/dev/null
+    for pid in "${running[@]}"; do kill "$pid" 2>/dev/null; done
+    return 0
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM
 if [ "$load" = 1 ]; then
     # Its own process group, so every stressor ends with it; --hdd writes stay small.
     # shellcheck disable=SC2086
     setsid stress-ng $stress_args --hdd-bytes 256M --temp-path "$out" --timeout 24h >/dev/null 2>&1 &
-    pids+=($!)
+    stress=$!
 fi
 
 # Installs each client before the clock starts (the first test to need it would): one short
@@ -100,7 +106,9 @@ for round in $(seq 1 "$rounds"); do
             "$tests_bin" --skip e2e >"$out/integration-$client-$round.log" 2>&1 &
             integration=$!
         fi
-        BATON_E2E_CLAUDE_VERSION=$client "$tests_bin" "$filter" >"$log" 2>&1 || true
+        BATON_E2E_CLAUDE_VERSION=$client "$tests_bin" "$filter" >"$log" 2>&1 &
+        running=($! $integration)
+        wait "${running[0]}" || true
         if [ -n "$integration" ]; then
             ilog="$out/integration-$client-$round.log"
             if wait "$integration"; then
@@ -113,6 +121,7 @@ for round in $(seq 1 "$rounds"); do
             # Its tests are listed only where one failed in some round.
             sed -n "s/^test \([^ ]*\) \.\.\. \(ok\|FAILED\)$/$client alongside:\1 \2/p" "$ilog" 2>/dev/null >>"$results" || true
         fi
+        running=()
         sed -n "s/^test \(e2e::[^ ]*\) \.\.\. \(ok\|FAILED\)$/$client \1 \2/p" "$log" >>"$results"
         if ! grep -q "^test result: ok" "$log"; then
             # A run that ended before its summary (a crash, a failed install) fails as a whole.

@@ -16,6 +16,8 @@ struct Harness {
 impl Harness {
     /// `tests` is the stand-in test binary's shell body; it gets the test binary's arguments,
     /// `$BATON_E2E_CLAUDE_VERSION`, and `$round` (how many times it was run for e2e on that client).
+    /// Run without an absolute path to an executable baton in `$BATON_TEST_BIN` (the tests run
+    /// it from other directories), it fails as a whole.
     fn new(tests: &str) -> Self {
         let root = tempfile::tempdir().unwrap();
         let tools = root.path().join("tools");
@@ -23,12 +25,13 @@ impl Harness {
         let deps = target.join("debug/deps");
         std::fs::create_dir_all(&tools).unwrap();
         std::fs::create_dir_all(&deps).unwrap();
-        std::fs::write(target.join("debug/baton"), "").unwrap();
+        write_executable(&target.join("debug/baton"), "#!/bin/sh\n");
         let binary = deps.join("integration-0123456789abcdef");
         let counter = root.path().join("rounds");
         let body = format!(
             "#!/bin/sh\n\
              case \"$1\" in --list) echo 'e2e::a: test'; echo 'e2e::b: test'; exit 0;; --exact) exit 0;; esac\n\
+             case \"$BATON_TEST_BIN\" in /*) [ -x \"$BATON_TEST_BIN\" ] || exit 3;; *) exit 3;; esac\n\
              round=0\n\
              if [ \"$1\" != --skip ]; then\n\
                f='{counter}-'$BATON_E2E_CLAUDE_VERSION; round=$(($(cat \"$f\" 2>/dev/null || echo 0) + 1)); echo $round > \"$f\"\n\
