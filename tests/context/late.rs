@@ -12,17 +12,47 @@ use crate::common::HANG_LIMIT;
 /// line took on a loaded machine (probe/FINDINGS.md §9).
 const LATE: Duration = Duration::from_millis(700);
 
-/// The calls (1-based) after which the agent was told something, with the warning's head.
-fn told(session: &mut Session, calls: impl IntoIterator<Item = u64>) -> Vec<(usize, Option<String>)> {
-    let mut said = Vec::new();
-    for (call, tokens) in calls.into_iter().enumerate() {
-        let id = session.reply(tokens);
-        if let Some(text) = session.tool_call(&id) {
-            said.push((call + 1, Some(head(&text))));
+/// A session's tool calls, numbered from 1, and the heads of the warnings given at them.
+struct Calls {
+    session: Session,
+    made: usize,
+    said: Vec<(usize, Option<String>)>,
+}
+
+impl Calls {
+    fn new() -> Self {
+        Self {
+            session: Session::new(),
+            made: 0,
+            said: Vec::new(),
         }
-        session.result(&id);
     }
-    said
+
+    /// `n` calls, each made by a reply at `tokens` that is in the transcript when its hook runs.
+    fn in_time(mut self, n: usize, tokens: u64) -> Self {
+        for _ in 0..n {
+            let id = self.session.reply(tokens);
+            self.hook(&id);
+            self.session.result(&id);
+        }
+        self
+    }
+
+    /// A call made by a reply at `tokens` that reaches the transcript only after its hook ended.
+    fn late(mut self, tokens: u64) -> Self {
+        let (lines, id) = self.session.next_reply(tokens);
+        self.hook(&id);
+        self.session.append(&lines);
+        self.session.result(&id);
+        self
+    }
+
+    fn hook(&mut self, id: &str) {
+        self.made += 1;
+        if let Some(text) = self.session.tool_call(id) {
+            self.said.push((self.made, Some(head(&text))));
+        }
+    }
 }
 
 #[test]
@@ -63,18 +93,10 @@ fn a_reply_never_written_while_the_hook_runs_ends_the_wait_and_says_nothing() {
 #[test]
 fn a_warning_not_given_at_one_call_is_given_at_the_next_in_the_same_rhythm() {
     // Call 1's reply (70% used) reaches the transcript only after its hook has ended.
-    let mut session = Session::new();
-    let (lines, first) = session.next_reply(140_000);
-    assert_eq!(session.tool_call(&first), None);
-    session.append(&lines);
-    session.result(&first);
-    let mut said = told(&mut session, [140_000; 11]);
-    for (call, _) in &mut said {
-        *call += 1;
-    }
+    let calls = Calls::new().late(140_000).in_time(11, 140_000);
     let warned = warning("WARNING", 70);
     assert_eq!(
-        said,
+        calls.said,
         [(2, warned.clone()), (6, warned.clone()), (11, warned)],
         "call 1's warning comes at call 2, and the next ones where they were due: 6 and 11"
     );
@@ -85,18 +107,12 @@ fn a_late_escalation_is_given_at_the_next_call_and_debounced_from_its_own() {
     // Call 1 at 70% warns. Call 2's reply (80%, CRITICAL) is written after its hook ended: the
     // 70% known then is not due again, so nothing is said until call 3, which escalates; the next
     // CRITICAL is due five calls after call 2's.
-    let mut session = Session::new();
-    assert_eq!(told(&mut session, [140_000]), [(1, warning("WARNING", 70))]);
-    let (lines, second) = session.next_reply(160_000);
-    assert_eq!(session.tool_call(&second), None);
-    session.append(&lines);
-    session.result(&second);
-    let mut said = told(&mut session, [160_000; 6]);
-    for (call, _) in &mut said {
-        *call += 2;
-    }
+    let calls = Calls::new().in_time(1, 140_000).late(160_000).in_time(6, 160_000);
     let critical = warning("CRITICAL", 80);
-    assert_eq!(said, [(3, critical.clone()), (7, critical)]);
+    assert_eq!(
+        calls.said,
+        [(1, warning("WARNING", 70)), (3, critical.clone()), (7, critical)]
+    );
 }
 
 #[test]
@@ -104,16 +120,7 @@ fn a_crossing_written_late_warns_at_the_next_call_and_counts_from_the_crossing()
     // 120k known (60%, no warning); call 2's own reply, at 130k (65%), is written after its hook
     // ended. Call 3 (140k) gives the WARNING owed since call 2, with the newest figure, and the
     // next one is due five calls after call 2: at call 7.
-    let mut session = Session::new();
-    assert_eq!(told(&mut session, [120_000]), []);
-    let (lines, id) = session.next_reply(130_000);
-    assert_eq!(session.tool_call(&id), None);
-    session.append(&lines);
-    session.result(&id);
-    let mut said = told(&mut session, [140_000; 6]);
-    for (call, _) in &mut said {
-        *call += 2;
-    }
+    let calls = Calls::new().in_time(1, 120_000).late(130_000).in_time(6, 140_000);
     let warned = warning("WARNING", 70);
-    assert_eq!(said, [(3, warned.clone()), (7, warned)]);
+    assert_eq!(calls.said, [(3, warned.clone()), (7, warned)]);
 }
