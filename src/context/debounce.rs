@@ -172,10 +172,13 @@ fn lock(key: &str) -> std::io::Result<fsx::LockGuard> {
 }
 
 /// Whether a call at `level` would warn, read without the lock and without counting the call
-/// (for deciding whether to look closer before [`advance`]).
+/// (for deciding whether to look closer before [`advance`]). The calls left undecided before it
+/// count as calls at `level` too: on a client whose replies are never written in time every
+/// call is undecided, and the warnings must still come at calls 6, 11….
 pub fn due(key: &str, level: Level, debounce_calls: u32) -> bool {
     let previous = state_path(key).and_then(|path| read_state(&path));
-    step(previous, level, debounce_calls).1
+    let undecided = previous.as_ref().map_or(0, |state| state.undecided.len());
+    judge(previous, &vec![Some(level); undecided], Some(level), debounce_calls).1
 }
 
 /// The outcome of a call whose count could not be kept: it warns.

@@ -124,3 +124,13 @@ fn a_crossing_written_late_warns_at_the_next_call_and_counts_from_the_crossing()
     let warned = warning("WARNING", 70);
     assert_eq!(calls.said, [(3, warned.clone()), (7, warned)]);
 }
+
+#[test]
+fn calls_whose_replies_are_never_written_in_time_still_warn_five_calls_on() {
+    // A stalled disk: from call 2 on, every reply (70% used, CRITICAL within one request's reach,
+    // so each is waited for) reaches the transcript only after its hook ended, and each call is
+    // left undecided. They count all the same: the WARNING given at call 1 is due again at 6.
+    let calls = (0..5).fold(Calls::new().in_time(1, 140_000), |calls, _| calls.late(140_000));
+    let warned = warning("WARNING", 70);
+    assert_eq!(calls.said, [(1, warned.clone()), (6, warned)]);
+}
