@@ -1,4 +1,6 @@
-//! The monitor's debounce: GSD's `claude-ctx-<session>-warned.json`, advanced under a lock
+//! The monitor's debounce, in GSD's record format (`callsSinceWarn`, `lastLevel`,
+//! `criticalRecorded`) but in baton's private directory (`session-<session>-warned.json`), so
+//! GSD's own monitor, when wired too, cannot move it (see `gsd_monitor`); advanced under a lock
 //! (every baton reader takes it, so the file is rewritten in place) so parallel PostToolUse
 //! hooks of one session lose no count. A call whose level was not known in time (its reply not
 //! yet written) is kept undecided and counted at the next call, so a warning due at it comes
@@ -38,7 +40,8 @@ pub struct DebounceState {
     pub critical_recorded: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub generator: Option<String>,
-    /// The `tool_use_id`s of calls not judged yet, oldest first: baton's, GSD ignores it.
+    /// The `tool_use_id`s of calls not judged yet, oldest first (baton's own field: GSD's
+    /// monitor never reads this file).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub undecided: Vec<String>,
 }
@@ -98,8 +101,10 @@ pub fn subagent_key(session_id: &str, agent_id: &str) -> Option<String> {
         .then_some(key)
 }
 
-fn state_path(key: &str) -> Option<PathBuf> {
-    fsx::session_temp_path(key, "-warned.json")
+/// The state of `key` in baton's private directory; `Ok(None)` for an unsafe key, an error
+/// when there is no private directory.
+fn state_path(key: &str) -> std::io::Result<Option<PathBuf>> {
+    fsx::private_session_path(key, "-warned.json")
 }
 
 /// The lock every reader and writer of `key`'s state takes, in baton's private directory.
@@ -111,16 +116,19 @@ fn lock_path(key: &str) -> std::io::Result<Option<PathBuf>> {
 /// [`subagent_key`]) under its lock for a call at `level`: the calls left undecided before it
 /// are judged first, at the levels `late_levels` gives for their ids ([`judge`]). `None` for
 /// an unsafe key. A warning is held back only when this call's count was stored, so that a
-/// later call can know about it: when the lock cannot be taken or the state cannot be written
-/// (an unwritable temp dir, something else at the path), the warning fires (and the failure
-/// goes to `$BATON_LOG`).
+/// later call can know about it: when there is no private directory, the lock cannot be taken
+/// or the state cannot be written (an unwritable temp dir, something else at the path), the
+/// warning fires (and the failure goes to `$BATON_LOG`).
 pub fn advance(
     key: &str,
     level: Level,
     debounce_calls: u32,
     late_levels: impl FnOnce(&[String]) -> Vec<Option<Level>>,
 ) -> Option<(DebounceState, bool)> {
-    let path = state_path(key)?;
+    let path = match state_path(key) {
+        Ok(path) => path?,
+        Err(e) => return Some(unkept(key, "place", &e, step(None, level, debounce_calls).0)),
+    };
     let _guard = match lock(key) {
         Ok(guard) => guard,
         Err(e) => return Some(unkept(key, "lock", &e, step(None, level, debounce_calls).0)),
@@ -144,7 +152,7 @@ pub fn defer(key: &str, tool_use_id: &str) {
         return;
     }
     let deferred = state_path(key)
-        .ok_or_else(|| std::io::Error::other("unsafe key"))
+        .and_then(|path| path.ok_or_else(|| std::io::Error::other("unsafe key")))
         .and_then(|path| {
             let _guard = lock(key)?;
             let mut state = read_state(&path).unwrap_or_default();
@@ -176,7 +184,7 @@ fn lock(key: &str) -> std::io::Result<fsx::LockGuard> {
 /// count as calls at `level` too: on a client whose replies are never written in time every
 /// call is undecided, and the warnings must still come at calls 6, 11….
 pub fn due(key: &str, level: Level, debounce_calls: u32) -> bool {
-    let previous = state_path(key).and_then(|path| read_state(&path));
+    let previous = state_path(key).ok().flatten().and_then(|path| read_state(&path));
     let undecided = previous.as_ref().map_or(0, |state| state.undecided.len());
     judge(previous, &vec![Some(level); undecided], Some(level), debounce_calls).1
 }
@@ -201,7 +209,7 @@ fn write_state(path: &Path, state: &DebounceState) -> std::io::Result<()> {
 
 /// Notes that the first CRITICAL of this session was recorded in STATE.md.
 pub fn mark_critical_recorded(session_id: &str) -> std::io::Result<()> {
-    let (Some(path), Some(lock)) = (state_path(session_id), lock_path(session_id)?) else {
+    let (Some(path), Some(lock)) = (state_path(session_id)?, lock_path(session_id)?) else {
         return Ok(());
     };
     let _guard = fsx::lock_exclusive(&lock, LOCK_WAIT)?;
@@ -213,7 +221,7 @@ pub fn mark_critical_recorded(session_id: &str) -> std::io::Result<()> {
 /// Forgets the debounce state of `key` (after /compact or /clear, or once usage is back
 /// above the warning level), so the next crossing warns at once.
 pub fn reset(key: &str) -> std::io::Result<()> {
-    let (Some(path), Some(lock)) = (state_path(key), lock_path(key)?) else {
+    let (Some(path), Some(lock)) = (state_path(key)?, lock_path(key)?) else {
         return Ok(());
     };
     if std::fs::symlink_metadata(&path).is_err() {

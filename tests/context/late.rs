@@ -82,7 +82,7 @@ fn a_reply_never_written_while_the_hook_runs_ends_the_wait_and_says_nothing() {
     );
     let state = session
         .sandbox
-        .read_json(&session.sandbox.temp_file(super::forecast::SESSION, "-warned.json"));
+        .read_json(&session.sandbox.debounce_file(super::forecast::SESSION));
     assert_eq!(
         state["undecided"],
         serde_json::json!([id]),

@@ -109,6 +109,16 @@ impl Mock {
         Mock { port, log, stopping }
     }
 
+    /// The main agent runs `commands` with Bash one per turn, then answers "done"; every reply
+    /// reports `input_tokens`.
+    pub fn bash_calls(input_tokens: u64, commands: &[&str]) -> Mock {
+        let commands: Vec<String> = commands.iter().map(|command| command.to_string()).collect();
+        Mock::start(move |request| match commands.get(request.assistant_turns()) {
+            Some(command) => Reply::bash(input_tokens, command),
+            None => Reply::text(input_tokens, "done"),
+        })
+    }
+
     /// `http://127.0.0.1:PORT`, for `ANTHROPIC_BASE_URL`.
     pub fn base_url(&self) -> String {
         format!("http://127.0.0.1:{}", self.port)
