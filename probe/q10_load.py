@@ -2,14 +2,14 @@
 """Q10: under CPU and disk load, when does the reply that made a tool call reach the transcript,
 relative to its PostToolUse hook? (q8_lag.py on a quiet machine, repeated, with stress-ng.)
 
-The mock answers turn k at START + 10,000 k tokens with a quick Bash call (CALLS calls).
+The mock answers turn k at START + STEP k tokens (10,000 unless --step) with a quick Bash call (CALLS calls).
 PostToolUse runs lag_hook.sh (is the call's tool_use_id in the transcript a few ms after the
 hook starts? if not, when does it arrive, and what is the longest stretch without the file
 growing before it does?) and, beside it, lag_baton.sh (`baton hook`, timed, what it said).
 RUNS sessions, headless (`claude -p`) or interactive (tmux, baton's statusline).
 
 Run: python3 probe/q10_load.py VERSION headless|interactive [--load none|cpu|io|disk|suite] [--runs N]
-     [--start TOKENS] [--calls N] [--slow-writes MS]
+     [--start TOKENS] [--step TOKENS] [--calls N] [--slow-writes MS]
      (BATON_BIN = a built baton; default target/debug/baton)
 Prints one JSON line per hook run and a summary of counts.
 """
@@ -29,6 +29,7 @@ parser.add_argument("--load", default="none")
 parser.add_argument("--runs", type=int, default=3)
 parser.add_argument("--calls", type=int, default=8)
 parser.add_argument("--start", type=int, default=100_000)
+parser.add_argument("--step", type=int, default=10_000, help="tokens each request adds")
 parser.add_argument("--slow-writes", type=int, default=0, metavar="MS",
                     help="headless: every write to the session's transcript takes MS longer (strace's "
                          "delay injection on that path only), the way a stalled disk holds up an append")
@@ -40,7 +41,7 @@ def script(req):
     if not req.is_turn() or PROMPT not in req.prompt():
         return None
     k = req.assistant_turns()
-    tokens = ARGS.start + 10_000 * k
+    tokens = ARGS.start + ARGS.step * k
     return bash(tokens, "echo step%d" % k) if k < ARGS.calls else text(tokens, "done")
 
 
@@ -125,6 +126,8 @@ def main():
         "baton_wait_found_after_ms": sorted(w["ms"] for w in waits if w["written"]),
         "baton_first_warning_at_call": [next((r["call"] for r in rows if r["run"] == run and r.get("baton_said")), None)
                                         for run in range(ARGS.runs)],
+        "baton_warned_at_calls": [[r["call"] for r in rows if r["run"] == run and r.get("baton_said")]
+                                  for run in range(ARGS.runs)],
     }
     print("SUMMARY " + json.dumps(summary))
 
