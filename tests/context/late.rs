@@ -9,7 +9,7 @@ use super::lag::{Session, head, warning};
 use crate::common::HANG_LIMIT;
 
 /// Longer than the monitor once waited without the transcript growing (250 ms): what the reply
-/// line took on a loaded machine (probe/FINDINGS.md §9).
+/// line took on a loaded machine (probe/FINDINGS.md §10).
 const LATE: Duration = Duration::from_millis(700);
 
 /// A session's tool calls, numbered from 1, and the heads of the warnings given at them.

@@ -10,7 +10,7 @@ use super::{FIRST_WINDOW, MAX_TAIL_BYTES};
 /// How long the monitor waits at most for the reply that made a tool call to reach the
 /// transcript. Claude Code queues transcript lines and appends them 100 ms after the first is
 /// queued (`FLUSH_INTERVAL_MS` in 2.1.197 and 2.1.332); on a loaded machine the append lands
-/// later still (seen up to 333 ms after the hook started, probe/FINDINGS.md §9). Far inside
+/// later still (seen up to 333 ms after the hook started, probe/FINDINGS.md §10). Far inside
 /// the 10 s Claude Code gives baton's hooks, and a line later than this is not lost: the call
 /// is judged at the next one.
 pub const WRITE_LAG_LIMIT: Duration = Duration::from_secs(3);
