@@ -364,10 +364,15 @@ class Sandbox:
                 f.write(self.scrub(json.dumps(notes, indent=1, ensure_ascii=False)))
 
 
+def project_slug(path):
+    """The client's directory name for a project under ~/.claude/projects (§7.5)."""
+    return "".join(c if c.isascii() and c.isalnum() else "-" for c in path)
+
+
 def scrub_paths(text, root):
     """`text` with the paths of the sandbox at `root` rewritten as if HOME=/home/user and the project
     were /home/user/proj (also the project's slug under ~/.claude/projects)."""
-    slug = lambda p: "".join(c if c.isascii() and c.isalnum() else "-" for c in p)  # the client's rule
+    slug = project_slug
     project, home = os.path.join(root, "proj"), os.path.join(root, "home")
     for real, fake in ((project, "/home/user/proj"), (slug(project), slug("/home/user/proj")),
                        (home, "/home/user"), (os.path.join(root, "capture"), "/home/user/.probe-capture")):
@@ -388,12 +393,13 @@ def shorten(value, limit=1500):
 
 # ---------------------------------------------------------------- runners
 
-def headless(sb, mock, prompt, tools="Bash,Agent", model=MODEL, env=None, args=(), limit=180):
-    cmd = [CLIENTS[sb.version], "-p", prompt, "--allowedTools", tools, "--model", model, *args]
+def headless(sb, mock, prompt, tools="Bash,Agent", model=MODEL, env=None, args=(), limit=180, prefix=()):
+    """`prefix`: a command the client runs under (strace, say)."""
+    cmd = [*prefix, CLIENTS[sb.version], "-p", prompt, "--allowedTools", tools, "--model", model, *args]
     t0 = time.time()
     p = subprocess.run(cmd, cwd=sb.project, env=sb.env(mock, env), stdin=subprocess.DEVNULL,
                        capture_output=True, text=True, timeout=limit)
-    return {"cmd": " ".join(cmd[1:]), "rc": p.returncode, "stdout": p.stdout[-4000:], "stderr": p.stderr[-4000:],
+    return {"cmd": " ".join(cmd[len(prefix) + 1:]), "rc": p.returncode, "stdout": p.stdout[-4000:], "stderr": p.stderr[-4000:],
             "seconds": round(time.time() - t0, 1)}
 
 
@@ -445,3 +451,54 @@ class Tmux:
         path = os.path.join(os.environ.get("TMUX_TMPDIR", "/tmp"), "tmux-%d" % os.getuid(), self.socket)
         if os.path.exists(path):
             os.remove(path)
+
+
+# ---------------------------------------------------------------- load
+
+class Load:
+    """Load on the machine while a `with` block runs: `cpu` (stress-ng `--cpu 2`), `io` (`--cpu 2
+    --io 2 --hdd 1`, CPU and disk, what scripts/stress-e2e.sh uses), `disk` (`--cpu 2 --io 4 --hdd 4`,
+    writers that fsync: the disk stalls), `suite` (`io` plus baton's
+    integration suite run over and over, the way a user's test suite runs beside the agent;
+    needs `cargo test --no-run --test integration` done) or `none`."""
+    ARGS = {"none": None, "cpu": ["--cpu", "2"], "io": ["--cpu", "2", "--io", "2", "--hdd", "1"],
+            "disk": ["--cpu", "2", "--io", "4", "--hdd", "4", "--hdd-opts", "fsync"]}
+
+    def __init__(self, kind):
+        if kind not in (*self.ARGS, "suite"):
+            raise SystemExit("load must be one of none, cpu, io, disk, suite")
+        self.kind, self.procs = kind, []
+
+    def __enter__(self):
+        args = self.ARGS["io" if self.kind == "suite" else self.kind]
+        workdir = "/tmp/baton-probe/stress"
+        os.makedirs(workdir, exist_ok=True)
+        if args:
+            self.procs.append(subprocess.Popen(
+                ["stress-ng", *args, "--hdd-bytes", "256M", "--temp-path", workdir, "--timeout", "3600s"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
+        if self.kind == "suite":
+            # The built test binary itself: `cargo test` would rebuild (and replace the baton under
+            # test) after an edit.
+            deps = os.path.join(REPO, "target/debug/deps")
+            tests = [os.path.join(deps, f) for f in os.listdir(deps)
+                     if f.startswith("integration-") and os.access(os.path.join(deps, f), os.X_OK)
+                     and "." not in f]
+            if not tests:
+                raise SystemExit("load suite: build the tests first (cargo test --no-run --test integration)")
+            binary = max(tests, key=os.path.getmtime)
+            loop = "while :; do '%s' --skip e2e >/dev/null 2>&1; done" % binary
+            self.procs.append(subprocess.Popen(["sh", "-c", loop], cwd=REPO, stdout=subprocess.DEVNULL,
+                                               stderr=subprocess.DEVNULL, start_new_session=True))
+        time.sleep(2 if self.procs else 0)  # let the load start
+        return self
+
+    def __exit__(self, *exc):
+        for proc in self.procs:
+            os.killpg(proc.pid, 15)
+            proc.wait()
+
+
+def loadavg():
+    with open("/proc/loadavg") as f:
+        return f.read().split()[0]

@@ -45,17 +45,29 @@ def bridge():
 at_start_bridge = bridge()
 at_start_fig = newest_figure(tp, size)
 arrived_ms = 0 if seen else None
+# Until the id appears (at most 10 s): the file is read again only when it grew; the longest
+# stretch without growth before the line arrived is what baton's idle limit is up against.
 start = time.time()
-while arrived_ms is None and time.time() - start < 5:
+last_size, grew_at, longest_idle, growths = size, t0 / 1e9, 0.0, 0
+while arrived_ms is None and time.time() - start < 10:
     try:
-        if tid in open(tp, encoding="utf-8").read():
-            arrived_ms = round((time.time_ns() - t0) / 1e6)
-            break
+        now_size = os.stat(tp).st_size
     except OSError:
-        pass
+        now_size = last_size
+    now = time.time()
+    if now_size != last_size:
+        longest_idle = max(longest_idle, now - grew_at)
+        grew_at, last_size, growths = now, now_size, growths + 1
+        try:
+            if tid in open(tp, encoding="utf-8").read():
+                arrived_ms = round((time.time_ns() - t0) / 1e6)
+                break
+        except OSError:
+            pass
     time.sleep(0.002)
 rec = {"event": "PostToolUse", "t0_ns": t0, "check_ms": round((t1 - t0) / 1e6, 1), "tool_use_id": tid,
        "in_transcript_at_start": seen, "arrived_ms": arrived_ms,
+       "longest_idle_ms": None if seen else round(longest_idle * 1000), "growths_before": None if seen else growths,
        "newest_reply_at_start": at_start_fig[0], "newest_reply_is_this_calls": at_start_fig[1],
        "bridge_at_start": at_start_bridge and {k: at_start_bridge.get(k) for k in ("used_tokens", "remaining_percentage", "timestamp")},
        "entrypoint": os.environ.get("CLAUDE_CODE_ENTRYPOINT")}

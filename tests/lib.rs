@@ -29,3 +29,5 @@ mod planning;
 mod profiles;
 mod report;
 mod statusline;
+#[cfg(target_os = "linux")]
+mod stress_harness;

@@ -189,7 +189,13 @@ fn tool(at: &Where, agent_id: Option<&str>, figures: &Figures, now: u64) -> Opti
         crate::log::note(&format!("mod: marker refresh failed: {e}"));
     }
     let usage = figures.usage(&judge.config)?;
-    let context = judge.verdict(&usage, |config| figures.forecast(&usage, config));
+    // The mod's figures are the client's own at the call: no call waits on a reply line, and
+    // one the hook left undecided is taken at this call's level.
+    let context = judge.verdict(
+        &usage,
+        |ids, level| vec![Some(level); ids.len()],
+        |config| figures.forecast(&usage, config),
+    );
     Some(json!({"context": context, "quiet_below_tokens": judge.warns_from(usage.window)}))
 }
 

@@ -2,7 +2,9 @@
 //! `criticalRecorded`) but in baton's private directory (`session-<session>-warned.json`), so
 //! GSD's own monitor, when wired too, cannot move it (see `gsd_monitor`); advanced under a lock
 //! (every baton reader takes it, so the file is rewritten in place) so parallel PostToolUse
-//! hooks of one session lose no count.
+//! hooks of one session lose no count. A call whose level was not known in time (its reply not
+//! yet written) is kept undecided and counted at the next call, so a warning due at it comes
+//! one call late rather than never, and the count stays on calls 1, 6, 11….
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -13,6 +15,9 @@ use crate::fsx;
 
 /// Longest a hook waits for another hook of the same session to finish its update.
 const LOCK_WAIT: Duration = Duration::from_secs(3);
+/// The most calls kept undecided at once (a client that never writes its replies must not
+/// grow the file); the oldest go first.
+const MAX_UNDECIDED: usize = 16;
 const MAX_STATE_BYTES: u64 = 64 * 1024;
 
 /// How low the context is.
@@ -35,6 +40,10 @@ pub struct DebounceState {
     pub critical_recorded: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub generator: Option<String>,
+    /// The `tool_use_id`s of calls not judged yet, oldest first (baton's own field: GSD's
+    /// monitor never reads this file).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub undecided: Vec<String>,
 }
 
 /// One tool call at `level`: returns the next state and whether a warning fires.
@@ -54,6 +63,34 @@ pub fn step(previous: Option<DebounceState>, level: Level, debounce_calls: u32) 
     }
     state.generator = Some(crate::context::bridge::GENERATOR.to_owned());
     (state, fire)
+}
+
+/// One tool call at `level` (`None`: above the warning threshold), after the calls before it
+/// that were left undecided, at the levels they turned out to have (`late`, oldest first). A
+/// warning due at one of them is given at this call, and the count runs on from the call it
+/// was due at: warnings stay at calls 1, 6, 11… when one of them comes a call late. A call
+/// above the threshold forgets everything before it, so a warning owed from before is not
+/// given then. Returns the next state (`None`: nothing to keep) and whether a warning fires.
+pub fn judge(
+    previous: Option<DebounceState>,
+    late: &[Option<Level>],
+    level: Option<Level>,
+    debounce_calls: u32,
+) -> (Option<DebounceState>, bool) {
+    let mut state = previous.map(|state| DebounceState {
+        undecided: Vec::new(),
+        ..state
+    });
+    let mut owed = false;
+    for level in late.iter().chain(std::iter::once(&level)) {
+        let Some(level) = *level else {
+            (state, owed) = (None, false);
+            continue;
+        };
+        let (next, fire) = step(state, level, debounce_calls);
+        (state, owed) = (Some(next), owed || fire);
+    }
+    (state, owed)
 }
 
 /// The debounce key of a subagent run (`<session>-agent-<agent_id>`): a subagent has its own
@@ -76,36 +113,80 @@ fn lock_path(key: &str) -> std::io::Result<Option<PathBuf>> {
 }
 
 /// Reads, advances and writes the debounce state of `key` (a session id, or a
-/// [`subagent_key`]) under its lock; `None` for an unsafe key. A warning is held back only
-/// when this call's count was stored, so that a later call can know about it: when the
-/// lock cannot be taken or the state cannot be written (an unwritable temp dir, something
-/// else at the path), the warning fires (and the failure goes to `$BATON_LOG`).
-pub fn advance(key: &str, level: Level, debounce_calls: u32) -> Option<(DebounceState, bool)> {
+/// [`subagent_key`]) under its lock for a call at `level`: the calls left undecided before it
+/// are judged first, at the levels `late_levels` gives for their ids ([`judge`]). `None` for
+/// an unsafe key. A warning is held back only when this call's count was stored, so that a
+/// later call can know about it: when there is no private directory, the lock cannot be taken
+/// or the state cannot be written (an unwritable temp dir, something else at the path), the
+/// warning fires (and the failure goes to `$BATON_LOG`).
+pub fn advance(
+    key: &str,
+    level: Level,
+    debounce_calls: u32,
+    late_levels: impl FnOnce(&[String]) -> Vec<Option<Level>>,
+) -> Option<(DebounceState, bool)> {
     let path = match state_path(key) {
         Ok(path) => path?,
         Err(e) => return Some(unkept(key, "place", &e, step(None, level, debounce_calls).0)),
     };
-    let locked = lock_path(key).and_then(|lock| match lock {
-        Some(lock) => fsx::lock_exclusive(&lock, LOCK_WAIT),
-        None => Err(std::io::Error::other("unsafe key")),
-    });
-    let _guard = match locked {
+    let _guard = match lock(key) {
         Ok(guard) => guard,
         Err(e) => return Some(unkept(key, "lock", &e, step(None, level, debounce_calls).0)),
     };
     // A corrupt or foreign file reads as no state: the warning fires, which is the safe side.
-    let (next, fire) = step(read_state(&path), level, debounce_calls);
+    let previous = read_state(&path);
+    let late = late_levels(previous.as_ref().map_or(&[][..], |state| &state.undecided));
+    let (next, fire) = judge(previous, &late, Some(level), debounce_calls);
+    let next = next.unwrap_or_default();
     match write_state(&path, &next) {
         Ok(()) => Some((next, fire)),
         Err(e) => Some(unkept(key, "write", &e, next)),
     }
 }
 
+/// Keeps the call `tool_use_id` undecided under `key`'s lock: its level is not known yet, so it
+/// is judged at the next call ([`advance`]), and counted then. A failure goes to `$BATON_LOG`
+/// (the call is then not counted, and a warning due at it comes at the next one that is).
+pub fn defer(key: &str, tool_use_id: &str) {
+    if !crate::context::transcript::is_tool_use_id(tool_use_id) {
+        return;
+    }
+    let deferred = state_path(key)
+        .and_then(|path| path.ok_or_else(|| std::io::Error::other("unsafe key")))
+        .and_then(|path| {
+            let _guard = lock(key)?;
+            let mut state = read_state(&path).unwrap_or_default();
+            if !state.undecided.iter().any(|id| id == tool_use_id) {
+                state.undecided.push(tool_use_id.to_owned());
+            }
+            let excess = state.undecided.len().saturating_sub(MAX_UNDECIDED);
+            state.undecided.drain(..excess);
+            state.generator = Some(crate::context::bridge::GENERATOR.to_owned());
+            write_state(&path, &state)
+        });
+    if let Err(e) = deferred {
+        crate::log::note(&format!(
+            "monitor: keeping call {tool_use_id} undecided failed for {key}: {e}"
+        ));
+    }
+}
+
+/// Takes `key`'s lock (waiting at most [`LOCK_WAIT`]).
+fn lock(key: &str) -> std::io::Result<fsx::LockGuard> {
+    match lock_path(key)? {
+        Some(lock) => fsx::lock_exclusive(&lock, LOCK_WAIT),
+        None => Err(std::io::Error::other("unsafe key")),
+    }
+}
+
 /// Whether a call at `level` would warn, read without the lock and without counting the call
-/// (for deciding whether to look closer before [`advance`]).
+/// (for deciding whether to look closer before [`advance`]). The calls left undecided before it
+/// count as calls at `level` too: on a client whose replies are never written in time every
+/// call is undecided, and the warnings must still come at calls 6, 11….
 pub fn due(key: &str, level: Level, debounce_calls: u32) -> bool {
     let previous = state_path(key).ok().flatten().and_then(|path| read_state(&path));
-    step(previous, level, debounce_calls).1
+    let undecided = previous.as_ref().map_or(0, |state| state.undecided.len());
+    judge(previous, &vec![Some(level); undecided], Some(level), debounce_calls).1
 }
 
 /// The outcome of a call whose count could not be kept: it warns.
@@ -186,6 +267,76 @@ mod tests {
         assert!(step(Some(empty), Level::Warning, 5).1);
         let counted: DebounceState = serde_json::from_str(r#"{"callsSinceWarn":3,"lastLevel":null}"#).unwrap();
         assert!(step(Some(counted), Level::Warning, 5).1);
+    }
+
+    /// The calls at which a warning reaches the agent when each call's level is known only
+    /// once the next call runs when `late` says so (`None` level: above the threshold).
+    fn run_late(levels: &[(Option<Level>, bool)]) -> Vec<usize> {
+        let (mut state, mut pending, mut fired) = (None, Vec::new(), Vec::new());
+        for (i, (level, late)) in levels.iter().enumerate() {
+            if *late {
+                pending.push(*level);
+                continue;
+            }
+            let (next, fire) = judge(state, &pending, *level, 5);
+            pending.clear();
+            if fire {
+                fired.push(i + 1);
+            }
+            state = next;
+        }
+        fired
+    }
+
+    #[test]
+    fn a_warning_due_at_a_late_call_comes_at_the_next_and_the_count_runs_on_from_it() {
+        let w = Some(Level::Warning);
+        // Call 1 judged late: its warning at call 2, then 6 and 11 as if it had come at 1.
+        let mut calls = vec![(w, true)];
+        calls.extend([(w, false); 11]);
+        assert_eq!(run_late(&calls), vec![2, 6, 11]);
+        // Calls 6 and 7 both late: the one due at 6 comes at 8, the next at 11.
+        let mut calls = vec![(w, false); 12];
+        calls[5].1 = true;
+        calls[6].1 = true;
+        assert_eq!(run_late(&calls), vec![1, 8, 11]);
+        // A late call that warns of nothing changes nothing.
+        assert_eq!(run_late(&[(w, false), (w, true), (w, false)]), vec![1]);
+    }
+
+    #[test]
+    fn a_late_escalation_comes_at_the_next_call_and_is_debounced_from_its_own() {
+        let (w, c) = (Some(Level::Warning), Some(Level::Critical));
+        let mut calls = vec![(w, false), (c, true)];
+        calls.extend([(c, false); 8]);
+        assert_eq!(run_late(&calls), vec![1, 3, 7]);
+    }
+
+    #[test]
+    fn a_call_above_the_threshold_forgets_what_was_owed() {
+        let (w, none) = (Some(Level::Warning), None);
+        // The late call warned, but the context is back above the threshold (a compaction).
+        assert_eq!(run_late(&[(w, true), (none, false), (w, false)]), vec![3]);
+        // A late call above the threshold re-arms the first warning.
+        assert_eq!(run_late(&[(w, false), (none, true), (w, false)]), vec![1, 3]);
+        let (state, fire) = judge(None, &[w], None, 5);
+        assert_eq!((state, fire), (None, false));
+    }
+
+    #[test]
+    fn undecided_calls_are_kept_in_the_state_and_cleared_once_judged() {
+        let state: DebounceState =
+            serde_json::from_str(r#"{"callsSinceWarn":2,"lastLevel":"warning","undecided":["toolu_1"]}"#).unwrap();
+        assert_eq!(state.undecided, ["toolu_1"]);
+        let (next, fire) = judge(Some(state), &[Some(Level::Warning)], Some(Level::Warning), 5);
+        let next = next.unwrap();
+        assert!(!fire);
+        assert_eq!((next.calls_since_warn, next.undecided.len()), (4, 0));
+        let written = serde_json::to_string(&next).unwrap();
+        assert!(
+            !written.contains("undecided"),
+            "GSD's fields only when nothing is undecided: {written}"
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 mod figure;
 
-pub use figure::{Reading, current_usage, one_request_reach, subagent_transcript, subagent_usage};
+pub use figure::{Reading, Sighting, current_usage, one_request_reach, subagent_transcript, subagent_usage};
 
 use crate::config::{Config, MonitorSettings};
 use crate::context::debounce::{self, Level};
@@ -38,7 +38,8 @@ pub fn on_tool_use(payload: &HookPayload, now: u64) -> Option<String> {
     let transcript_path = payload.transcript_path.as_deref();
     let tool_use_id = payload.tool_use_id.as_deref();
     let (config, settings) = (&judge.config, &judge.settings);
-    let reading = match judge.agent {
+    let worth_waiting = |known: &ContextUsage| worth_waiting(known, settings, &judge.debounce_key);
+    let sighting = match judge.agent {
         Agent::Main => current_usage(
             session_id,
             transcript_path,
@@ -46,11 +47,23 @@ pub fn on_tool_use(payload: &HookPayload, now: u64) -> Option<String> {
             config,
             settings,
             now,
-            |known| worth_waiting(known, settings, &judge.debounce_key),
+            worth_waiting,
         ),
-        Agent::Subagent(agent_id) => subagent_usage(transcript_path?, agent_id, tool_use_id, config),
+        Agent::Subagent(agent_id) => subagent_usage(transcript_path?, agent_id, tool_use_id, config, worth_waiting),
     }?;
-    judge.verdict(&reading.usage, |config| reading.forecast(config))
+    let due = |level| debounce::due(&judge.debounce_key, level, settings.debounce_calls);
+    let reading = match decide(sighting, settings, due) {
+        Decision::Judge(reading) => reading,
+        Decision::Later => {
+            debounce::defer(&judge.debounce_key, tool_use_id.unwrap_or_default());
+            return None;
+        }
+    };
+    judge.verdict(
+        &reading.usage,
+        |ids, level| late_levels(&reading, ids, level, settings),
+        |config| reading.forecast(config),
+    )
 }
 
 /// What one tool call is judged with: whose context it is, its debounce, the project and
@@ -97,10 +110,16 @@ impl<'a> Judge<'a> {
         })
     }
 
-    /// The warning at `usage`, if one is due: the thresholds, the debounce (advanced here),
-    /// the breadcrumb of a first CRITICAL, and the advisory text with `forecast`'s (asked only
-    /// when a warning is given).
-    pub fn verdict(&self, usage: &ContextUsage, forecast: impl FnOnce(&Config) -> Option<Forecast>) -> Option<String> {
+    /// The warning at `usage`, if one is due: the thresholds, the debounce (advanced here,
+    /// with `late_levels` giving the levels of the calls left undecided before, given this
+    /// call's), the breadcrumb of a first CRITICAL, and the advisory text with `forecast`'s
+    /// (asked only when a warning is given).
+    pub fn verdict(
+        &self,
+        usage: &ContextUsage,
+        late_levels: impl FnOnce(&[String], Level) -> Vec<Option<Level>>,
+        forecast: impl FnOnce(&Config) -> Option<Forecast>,
+    ) -> Option<String> {
         let (session_id, agent, settings) = (self.session_id, self.agent, &self.settings);
         let Some(level) = level_for(usage.remaining_percent(), settings) else {
             if let Err(e) = debounce::reset(&self.debounce_key) {
@@ -108,7 +127,8 @@ impl<'a> Judge<'a> {
             }
             return None;
         };
-        let (state, fire) = debounce::advance(&self.debounce_key, level, settings.debounce_calls)?;
+        let late = |ids: &[String]| late_levels(ids, level);
+        let (state, fire) = debounce::advance(&self.debounce_key, level, settings.debounce_calls, late)?;
         let planning = self.project.as_ref().filter(|p| p.has_planning_state());
         let advice = match (agent, planning) {
             (Agent::Subagent(_), _) => Advice::Subagent,
@@ -148,6 +168,16 @@ impl<'a> Judge<'a> {
     }
 }
 
+/// The levels of the earlier calls `ids` left undecided, from the replies that made them; one
+/// whose reply is not in the transcript's tail is taken at `level`, this call's.
+fn late_levels(reading: &Reading, ids: &[String], level: Level, settings: &MonitorSettings) -> Vec<Option<Level>> {
+    let level_of = |id: &String| match reading.of_call(id) {
+        Some(usage) => level_for(usage.remaining_percent(), settings),
+        None => Some(level),
+    };
+    ids.iter().map(level_of).collect()
+}
+
 /// The first CRITICAL of a session in a project with planning state notes in STATE.md
 /// where the work stopped, once.
 fn record_exhaustion(project: &Project, session_id: &str, used_percent: u8) {
@@ -156,6 +186,30 @@ fn record_exhaustion(project: &Project, session_id: &str, used_percent: u8) {
         .and_then(|()| debounce::mark_critical_recorded(session_id).map_err(|e| e.to_string()));
     if let Err(e) = recorded {
         crate::log::note(&format!("monitor: recording the stop in STATE.md failed: {e}"));
+    }
+}
+
+/// What to do with a tool call's figure.
+#[derive(Debug)]
+enum Decision {
+    /// Judge the call at this figure.
+    Judge(Reading),
+    /// Keep the call undecided: its own reply is not written, and the figure before it warns
+    /// of nothing now (`debounce::defer`).
+    Later,
+}
+
+/// The decision at a sighting: a settled figure is judged; without the call's own reply, the
+/// figure before it is judged only when it warns at this call (`due`, a level's warning being
+/// due now), else the call is judged later, once its reply is written.
+fn decide(sighting: Sighting, settings: &MonitorSettings, due: impl Fn(Level) -> bool) -> Decision {
+    match sighting {
+        Sighting::Settled(reading) => Decision::Judge(reading),
+        Sighting::Unwritten(Some(reading)) => match level_for(reading.usage.remaining_percent(), settings) {
+            Some(level) if due(level) => Decision::Judge(reading),
+            _ => Decision::Later,
+        },
+        Sighting::Unwritten(None) => Decision::Later,
     }
 }
 

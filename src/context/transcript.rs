@@ -12,7 +12,9 @@ use crate::api_usage::{ApiUsage, readable_usage};
 use crate::context::window::{self, ContextUsage, UsageSource};
 use crate::json::lenient::{lenient_flag, lenient_object, lenient_text};
 
+mod call;
 mod wait;
+pub use call::{CallTail, figure_of_call, tail_for_call};
 pub use wait::{WRITE_IDLE_LIMIT, WRITE_LAG_LIMIT, is_tool_use_id, wait_for_tool_use};
 
 /// The first look: enough for the last turns of almost every session.
@@ -67,26 +69,6 @@ pub enum Chain {
 /// whole file). `None` when the tail holds no usable line (a fresh session, only garbage).
 pub fn last_context_usage(path: &Path, chain: Chain) -> io::Result<Option<TailUsage>> {
     scan_figure(path, chain, None).map(|(found, _)| found)
-}
-
-/// The tail's figure ([`last_context_usage`]) and whether the transcript already holds the
-/// reply that made a tool call.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct CallTail {
-    pub usage: Option<TailUsage>,
-    /// The lines from the end back to the figure's mention the call's `tool_use_id`: its reply
-    /// is written, and as no later reply of the chain comes before the call's result, the
-    /// figure is that reply's.
-    pub holds_call: bool,
-}
-
-/// [`last_context_usage`] for the tool call `tool_use_id`, noting whether the transcript holds
-/// the reply that made it yet (Claude Code can run PostToolUse before it writes that line).
-/// An id that does not look like a tool id is never found.
-pub fn tail_for_call(path: &Path, chain: Chain, tool_use_id: &str) -> io::Result<CallTail> {
-    let finder = is_tool_use_id(tool_use_id).then(|| memchr::memmem::Finder::new(tool_use_id.as_bytes()));
-    let (usage, holds_call) = scan_figure(path, chain, finder.as_ref())?;
-    Ok(CallTail { usage, holds_call })
 }
 
 /// The newest figure of `chain` in the tail, and whether `mention` occurs in the lines from
@@ -349,34 +331,6 @@ mod tests {
         let mut noted = lines.clone();
         noted.push(r#"{"type":"system","subtype":"stop_hook_summary","content":"compact_boundary"}"#.into());
         assert_eq!(scan(&noted).unwrap().used_tokens, 150_015);
-    }
-
-    #[test]
-    fn knows_whether_the_reply_that_made_a_tool_call_is_written() {
-        let write = |lines: &[String]| {
-            let mut f = tempfile::NamedTempFile::new().unwrap();
-            for l in lines {
-                writeln!(f, "{l}").unwrap();
-            }
-            f
-        };
-        let call = |n: u64| assistant(n, "").replace(r#""id":"m""#, &format!(r#""id":"m{n}","note":"toolu_{n}""#));
-        let result = |n: u64| format!(r#"{{"type":"user","message":{{"content":[{{"tool_use_id":"toolu_{n}"}}]}}}}"#);
-        let f = write(&[call(1000), result(1000), call(2000)]);
-        let tail = tail_for_call(f.path(), Chain::Main, "toolu_2000").unwrap();
-        assert_eq!((tail.usage.unwrap().used_tokens, tail.holds_call), (2015, true));
-        // Its reply not written yet: the newest is the reply before, whose result follows it.
-        let f = write(&[call(1000), result(1000)]);
-        let tail = tail_for_call(f.path(), Chain::Main, "toolu_2000").unwrap();
-        assert_eq!((tail.usage.unwrap().used_tokens, tail.holds_call), (1015, false));
-        // The call's result after its reply: written. A mention older than the newest reply is
-        // another call's; a non-id is never searched for.
-        let tail = tail_for_call(f.path(), Chain::Main, "toolu_1000").unwrap();
-        assert!(tail.holds_call);
-        let f = write(&[result(9), call(1000)]);
-        assert!(!tail_for_call(f.path(), Chain::Main, "toolu_9").unwrap().holds_call);
-        assert!(!tail_for_call(f.path(), Chain::Main, "").unwrap().holds_call);
-        assert!(!tail_for_call(f.path(), Chain::Main, r#"m1000","#).unwrap().holds_call);
     }
 
     #[test]

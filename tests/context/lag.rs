@@ -52,14 +52,14 @@ static TEMPLATES: LazyLock<Templates> = LazyLock::new(|| {
 
 /// A session of the main agent, its transcript written request by request as 2.1.332 does,
 /// each reply making one Bash call (`toolu_lag_<n>`).
-struct Session {
-    sandbox: Sandbox,
+pub(super) struct Session {
+    pub(super) sandbox: Sandbox,
     transcript: PathBuf,
     requests: usize,
 }
 
 impl Session {
-    fn new() -> Self {
+    pub(super) fn new() -> Self {
         Self::in_sandbox(Sandbox::new())
     }
 
@@ -74,7 +74,7 @@ impl Session {
 
     /// The lines of the next request, whose reply reports `tokens` of context (most of it
     /// read from the prompt cache) and calls a tool; and that call's id.
-    fn next_reply(&mut self, tokens: u64) -> (String, String) {
+    pub(super) fn next_reply(&mut self, tokens: u64) -> (String, String) {
         self.requests += 1;
         let n = self.requests;
         let id = format!("toolu_lag_{n}");
@@ -94,14 +94,14 @@ impl Session {
     }
 
     /// Writes the next reply at `tokens`; returns its tool call's id.
-    fn reply(&mut self, tokens: u64) -> String {
+    pub(super) fn reply(&mut self, tokens: u64) -> String {
         let (lines, id) = self.next_reply(tokens);
         self.append(&lines);
         id
     }
 
     /// Writes the result of tool call `id`.
-    fn result(&self, id: &str) {
+    pub(super) fn result(&self, id: &str) {
         let mut result = TEMPLATES.result.clone();
         result["message"]["content"] =
             json!([{"tool_use_id": id, "type": "tool_result", "content": "step", "is_error": false}]);
@@ -115,10 +115,18 @@ impl Session {
         self.append(&format!("{boundary}\n{}\n", TEMPLATES.summary));
     }
 
-    fn append(&self, lines: &str) {
-        use std::io::Write;
-        let mut file = std::fs::OpenOptions::new().append(true).open(&self.transcript).unwrap();
-        file.write_all(lines.as_bytes()).unwrap();
+    pub(super) fn append(&self, lines: &str) {
+        append(&self.transcript, lines);
+    }
+
+    /// Appends `lines` after `delay` on another thread, as Claude Code writes a reply after
+    /// starting the hook of the tool call it made.
+    pub(super) fn append_after(&self, lines: String, delay: Duration) -> std::thread::JoinHandle<()> {
+        let transcript = self.transcript.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(delay);
+            append(&transcript, &lines);
+        })
     }
 
     /// baton's statusline renders a reply at `tokens` (and writes the bridge file).
@@ -130,15 +138,26 @@ impl Session {
     }
 
     /// The PostToolUse hook of tool call `id`: what it told the agent.
-    fn tool_call(&self, id: &str) -> Option<String> {
+    pub(super) fn tool_call(&self, id: &str) -> Option<String> {
+        self.tool_call_outcome(id).context()
+    }
+
+    /// The PostToolUse hook of tool call `id`, as it ran.
+    pub(super) fn tool_call_outcome(&self, id: &str) -> Outcome {
         let mut hook = post_tool_use(&self.sandbox, SESSION, Some(&self.transcript));
         hook["tool_use_id"] = json!(id);
-        self.sandbox.hook(&hook).context()
+        self.sandbox.hook(&hook)
     }
 }
 
+fn append(transcript: &std::path::Path, lines: &str) {
+    use std::io::Write;
+    let mut file = std::fs::OpenOptions::new().append(true).open(transcript).unwrap();
+    file.write_all(lines.as_bytes()).unwrap();
+}
+
 /// The warning's head: `CONTEXT WARNING: Usage at 65%. Remaining: 35%. (130k of 200k tokens in use.)`.
-fn head(text: &str) -> String {
+pub(super) fn head(text: &str) -> String {
     text.split_inclusive("in use.)").next().unwrap_or(text).to_owned()
 }
 
@@ -149,7 +168,7 @@ fn said(warnings: &[(u64, Option<String>)]) -> Vec<(u64, Option<String>)> {
     heads.collect()
 }
 
-fn warning(level: &str, used: u64) -> Option<String> {
+pub(super) fn warning(level: &str, used: u64) -> Option<String> {
     Some(format!(
         "CONTEXT {level}: Usage at {used}%. Remaining: {}%. ({}k of 200k tokens in use.)",
         100 - used,
@@ -201,13 +220,7 @@ fn the_reply_written_after_the_hook_starts_is_waited_for_near_a_threshold() {
         session.result(&id);
     }
     let (late, id) = session.next_reply(130_000);
-    let transcript = session.transcript.clone();
-    let writer = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(100));
-        use std::io::Write;
-        let mut file = std::fs::OpenOptions::new().append(true).open(transcript).unwrap();
-        file.write_all(late.as_bytes()).unwrap();
-    });
+    let writer = session.append_after(late, Duration::from_millis(100));
     let told = session.tool_call(&id);
     writer.join().unwrap();
     assert_eq!(told.as_deref().map(head), warning("WARNING", 65));

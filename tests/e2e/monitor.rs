@@ -6,7 +6,7 @@ use std::fs;
 use serde_json::{Value, json};
 
 use super::client::{baton_command, run_headless};
-use super::mock::Mock;
+use super::mock::{Mock, Reply};
 use super::request::Request;
 use super::sandbox::Sandbox;
 
@@ -16,9 +16,10 @@ const STEPS: [&str; 3] = ["echo step1", "echo step2", "echo step3"];
 const HOOK_LABEL: &str = "PostToolUse:Bash";
 const HOOK_CONTEXT: &str = "PostToolUse:Bash hook additional context:";
 /// Why a warning can go missing although the hook ran: said in failure messages.
-const LAZY_TRANSCRIPT: &str = "note: Claude Code 2.1.197 writes the transcript lazily; a \
-    PostToolUse hook often runs before the assistant line holding its tool_use_id is on disk \
-    (observed: up to ~60 ms later), so the hook must wait for that line";
+const LAZY_TRANSCRIPT: &str = "note: Claude Code writes the transcript from a queue it drains \
+    every 100 ms, so a PostToolUse hook can run before the reply holding its tool_use_id is on \
+    disk (seen up to ~330 ms later on a loaded machine, probe/FINDINGS.md §11); the hook waits \
+    for that line, and judges a call whose line does not come in time at the next call";
 
 /// A finished headless session: its files, the mock, and the main agent's turns in order.
 struct Session {
@@ -30,21 +31,40 @@ struct Session {
 /// Runs three Bash calls, every reply reporting `input_tokens` (of a 200k window), with
 /// `hook` wired to SessionStart and PostToolUse in the project settings.
 fn run_session(sandbox: Sandbox, input_tokens: u64, hook: &str) -> Session {
+    run_growing_session(sandbox, STEPS.len(), hook, move |_| input_tokens)
+}
+
+/// Runs `calls` Bash calls, the reply that makes call `k` (1-based) reporting `tokens(k)`
+/// input tokens (of a 200k window), with `hook` wired to SessionStart and PostToolUse.
+fn run_growing_session(
+    sandbox: Sandbox,
+    calls: usize,
+    hook: &str,
+    tokens: impl Fn(usize) -> u64 + Send + Sync + 'static,
+) -> Session {
     let entry = |event: &str, matcher: &str| {
         let command = logging_exit(&sandbox, hook, event);
         json!([{"matcher": matcher, "hooks": [{"type": "command", "command": command, "timeout": 10}]}])
     };
     let hooks = json!({"SessionStart": entry("SessionStart", ""), "PostToolUse": entry("PostToolUse", "Bash")});
     sandbox.project_settings(&json!({ "hooks": hooks }));
-    let mock = Mock::bash_calls(input_tokens, &STEPS);
+    let mock = Mock::start(move |request| {
+        let call = request.assistant_turns() + 1;
+        if call <= calls {
+            Reply::bash(tokens(call), &format!("echo step{call}"))
+        } else {
+            Reply::text(tokens(calls), "done")
+        }
+    });
     run_headless(&sandbox, &mock, PROMPT);
     let turns = mock.turns_of(PROMPT);
     let shape: Vec<usize> = turns.iter().map(Request::assistant_turns).collect();
     let requests = summary(&mock);
     assert_eq!(
         shape,
-        [0, 1, 2, 3],
-        "expected 4 main-agent turns; requests: {requests:#?}"
+        (0..=calls).collect::<Vec<_>>(),
+        "expected {} main-agent turns; requests: {requests:#?}",
+        calls + 1
     );
     Session {
         sandbox,
@@ -85,7 +105,9 @@ fn assert_hooks_clean(session: &Session) {
     let exits = fs::read_to_string(session.sandbox.root.join("hook-exits")).unwrap_or_default();
     let mut exits: Vec<&str> = exits.lines().collect();
     exits.sort();
-    let expected = ["PostToolUse 0", "PostToolUse 0", "PostToolUse 0", "SessionStart 0"];
+    let calls = session.turns.len() - 1;
+    let mut expected = vec!["PostToolUse 0"; calls];
+    expected.push("SessionStart 0");
     assert_eq!(
         exits, expected,
         "hook runs and exit codes; client's hook log: {attachments:#?}"
@@ -179,5 +201,45 @@ fn no_warning_with_half_the_context_left() {
         let monitor = context.iter().any(|text| text.contains("CONTEXT "));
         assert!(!monitor, "turn {turn} got {context:?} at 50% remaining");
     }
+    assert_hooks_clean(&session);
+}
+
+/// The calls after which the model was told a `CONTEXT ` message, with its head (`CONTEXT
+/// WARNING: Usage at 70%`).
+fn warnings(session: &Session) -> Vec<(usize, String)> {
+    let calls = session.turns.len() - 1;
+    let head = |text: &str| {
+        text.find("CONTEXT ")
+            .map(|at| text[at..].split('.').next().unwrap_or_default().to_owned())
+    };
+    (1..=calls)
+        .filter_map(|call| {
+            let context = context_after_call(session, call);
+            context.iter().find_map(|text| head(text)).map(|head| (call, head))
+        })
+        .collect()
+}
+
+#[test]
+fn headless_debounce_warns_at_calls_1_6_and_11() {
+    let session = run_growing_session(Sandbox::new("debounce"), 12, &baton_command("hook"), |_| 140_000);
+    let warning = "CONTEXT WARNING: Usage at 70%";
+    let expected: Vec<(usize, String)> = [1, 6, 11].iter().map(|&call| (call, warning.to_owned())).collect();
+    assert_eq!(warnings(&session), expected, "{LAZY_TRANSCRIPT}");
+    assert_hooks_clean(&session);
+}
+
+#[test]
+fn headless_escalation_to_critical_fires_at_once_then_is_debounced() {
+    // Calls 1-3 at 70% used, from call 4 on at 80%: WARNING at 1, CRITICAL at 4 (escalation),
+    // CRITICAL again 5 calls later.
+    let tokens = |call: usize| if call <= 3 { 140_000 } else { 160_000 };
+    let session = run_growing_session(Sandbox::new("escalation"), 10, &baton_command("hook"), tokens);
+    let expected = vec![
+        (1, "CONTEXT WARNING: Usage at 70%".to_owned()),
+        (4, "CONTEXT CRITICAL: Usage at 80%".to_owned()),
+        (9, "CONTEXT CRITICAL: Usage at 80%".to_owned()),
+    ];
+    assert_eq!(warnings(&session), expected, "{LAZY_TRANSCRIPT}");
     assert_hooks_clean(&session);
 }

@@ -2,7 +2,8 @@
 //! holds the reply that made this tool call; until Claude Code writes that line, the newer of
 //! the transcript's last reply and the statusline's bridge file (which renders only now and
 //! then, so it is often a reply or more behind). The line is waited for only when the reply not
-//! yet written could change what is said.
+//! yet written could change what is said; when it is still not written after the wait, the
+//! call is [`Sighting::Unwritten`] (judged at a later call, once it is).
 
 use std::path::{Path, PathBuf};
 
@@ -49,7 +50,28 @@ pub struct Reading {
     pub chain: Chain,
 }
 
+/// What the monitor sees of a tool call's figure.
+#[derive(Debug, Clone)]
+pub enum Sighting {
+    /// The figure that decides the call: that of the reply that made it (or a newer one), or an
+    /// older one when that reply could not change what is said.
+    Settled(Reading),
+    /// The reply that made the call is not in the transcript even after the wait, and it could
+    /// change what is said: only the newest figure before it is known, if any.
+    Unwritten(Option<Reading>),
+}
+
 impl Reading {
+    /// The figure of the reply that made the earlier call `tool_use_id`, in this reading's window
+    /// (for a call judged after it ran); `None` when that reply is not in the transcript's tail.
+    pub fn of_call(&self, tool_use_id: &str) -> Option<ContextUsage> {
+        let tail = transcript::figure_of_call(self.transcript.as_deref()?, self.chain, tool_use_id).ok()??;
+        Some(ContextUsage {
+            used_tokens: tail.used_tokens,
+            ..self.usage
+        })
+    }
+
     /// The forecast at this figure from the transcript's recent requests (read only when a
     /// warning is given, so the monitor's usual run reads no more than the tail's last reply).
     pub fn forecast(&self, config: &Config) -> Option<Forecast> {
@@ -62,10 +84,8 @@ impl Reading {
 }
 
 /// The main agent's figure for the tool call `tool_use_id`: the transcript's tail once it holds
-/// the reply that made the call, else the newer of the tail's and a fresh bridge file's. When
-/// that reply is not written yet and `worth_waiting` says it could change what is said at the
-/// figure known so far (or nothing is known), the line is waited for (at most
-/// [`transcript::WRITE_LAG_LIMIT`]).
+/// the reply that made the call, else the newer of the tail's and a fresh bridge file's (see
+/// [`sight`] for the wait). `None` when nothing is known and nothing can be waited for.
 pub fn current_usage(
     session_id: &str,
     transcript_path: Option<&str>,
@@ -74,7 +94,7 @@ pub fn current_usage(
     settings: &MonitorSettings,
     now: u64,
     worth_waiting: impl Fn(&ContextUsage) -> bool,
-) -> Option<Reading> {
+) -> Option<Sighting> {
     let bridge = bridge::read(session_id);
     let figures = Figures {
         fresh: bridge
@@ -86,18 +106,52 @@ pub fn current_usage(
         transcript: transcript_path.map(PathBuf::from),
     };
     let Some(path) = figures.transcript.as_deref() else {
-        return figures.newest(&CallTail::default());
+        return figures.newest(&CallTail::default()).map(Sighting::Settled);
     };
-    let id = tool_use_id.unwrap_or_default();
-    let tail = transcript::tail_for_call(path, Chain::Main, id).unwrap_or_default();
-    let reading = figures.newest(&tail);
+    sight(
+        path,
+        Chain::Main,
+        tool_use_id.unwrap_or_default(),
+        |tail| figures.newest(tail),
+        worth_waiting,
+    )
+}
+
+/// The figure for the call `id` from the transcript at `path` (`reading_of` turns its tail into
+/// a reading). When the reply that made the call is not written yet and `worth_waiting` says it
+/// could change what is said at the figure known so far (or nothing is known), that line is
+/// waited for (at most [`transcript::WRITE_LAG_LIMIT`]); still missing, the call is
+/// [`Sighting::Unwritten`]. A transcript that cannot be read settles on what else is known.
+fn sight(
+    path: &Path,
+    chain: Chain,
+    id: &str,
+    reading_of: impl Fn(&CallTail) -> Option<Reading>,
+    worth_waiting: impl Fn(&ContextUsage) -> bool,
+) -> Option<Sighting> {
+    // A transcript that cannot be read (not there, not a file) will not say more by waiting.
+    let Ok(tail) = transcript::tail_for_call(path, chain, id) else {
+        return reading_of(&CallTail::default()).map(Sighting::Settled);
+    };
+    let reading = reading_of(&tail);
     let unwritten = !tail.holds_call && transcript::is_tool_use_id(id);
-    if unwritten && reading.as_ref().is_none_or(|r| worth_waiting(&r.usage)) {
-        transcript::wait_for_tool_use(path, id, transcript::WRITE_LAG_LIMIT);
-        let tail = transcript::tail_for_call(path, Chain::Main, id).unwrap_or_default();
-        return figures.newest(&tail);
+    if !unwritten || reading.as_ref().is_some_and(|r| !worth_waiting(&r.usage)) {
+        return reading.map(Sighting::Settled);
     }
-    reading
+    let started = std::time::Instant::now();
+    let written = transcript::wait_for_tool_use(path, id, transcript::WRITE_LAG_LIMIT);
+    crate::log::note(&format!(
+        "monitor: waited {} ms for the reply that made {id}: {}",
+        started.elapsed().as_millis(),
+        if written { "written" } else { "not written" }
+    ));
+    let tail = transcript::tail_for_call(path, chain, id).unwrap_or_default();
+    let reading = reading_of(&tail);
+    if tail.holds_call {
+        reading.map(Sighting::Settled)
+    } else {
+        Some(Sighting::Unwritten(reading))
+    }
 }
 
 /// What the main agent's figure is chosen from.
@@ -169,24 +223,31 @@ pub fn subagent_transcript(parent_transcript: &Path, agent_id: &str) -> Option<P
 }
 
 /// The figure for a subagent run, from its own transcript only (its model's window: the
-/// parent's bridge describes another context), once it holds the reply that made the call.
+/// parent's bridge describes another context), waited for as the main agent's ([`sight`]).
 pub fn subagent_usage(
     parent_transcript: &str,
     agent_id: &str,
     tool_use_id: Option<&str>,
     config: &Config,
-) -> Option<Reading> {
+    worth_waiting: impl Fn(&ContextUsage) -> bool,
+) -> Option<Sighting> {
     let path = subagent_transcript(Path::new(parent_transcript), agent_id)?;
-    if let Some(id) = tool_use_id {
-        transcript::wait_for_tool_use(&path, id, transcript::WRITE_LAG_LIMIT);
-    }
-    let tail = transcript::last_context_usage(&path, Chain::Subagent).ok()??;
-    Some(Reading {
-        usage: tail.usage(None, None, config.context_window_size()),
-        model: tail.model,
-        transcript: Some(path),
-        chain: Chain::Subagent,
-    })
+    let reading_of = |tail: &CallTail| {
+        let figure = tail.usage.as_ref()?;
+        Some(Reading {
+            usage: figure.usage(None, None, config.context_window_size()),
+            model: figure.model.clone(),
+            transcript: Some(path.clone()),
+            chain: Chain::Subagent,
+        })
+    };
+    sight(
+        &path,
+        Chain::Subagent,
+        tool_use_id.unwrap_or_default(),
+        reading_of,
+        worth_waiting,
+    )
 }
 
 #[cfg(test)]

@@ -7,14 +7,19 @@ use std::time::{Duration, Instant};
 
 use super::{FIRST_WINDOW, MAX_TAIL_BYTES};
 
-/// How long the monitor waits for the reply that made a tool call to reach the transcript:
-/// Claude Code can start the PostToolUse hook before writing that line (seen on 2.1.197,
-/// 10–60 ms late in about half the hook runs of `claude -p`).
-pub const WRITE_LAG_LIMIT: Duration = Duration::from_secs(1);
+/// How long the monitor waits at most for the reply that made a tool call to reach the
+/// transcript. Claude Code queues transcript lines and appends them 100 ms after the first is
+/// queued (`FLUSH_INTERVAL_MS` in 2.1.197 and 2.1.332); on a loaded machine the append lands
+/// later still (seen up to 333 ms after the hook started, probe/FINDINGS.md §11). Far inside
+/// the 10 s Claude Code gives baton's hooks, and a line later than this is not lost: the call
+/// is judged at the next one.
+pub const WRITE_LAG_LIMIT: Duration = Duration::from_secs(3);
 
-/// The wait also ends once the transcript has not grown for this long: a line that is
-/// coming arrives well within it, and an id that never appears costs no more than this.
-pub const WRITE_IDLE_LIMIT: Duration = Duration::from_millis(250);
+/// The wait also ends once the transcript has not grown for this long: a stalled client or
+/// disk leaves the file idle for hundreds of milliseconds before the line comes (the 250 ms
+/// this once was cut the wait short under load), and an id that never appears costs no
+/// more than this.
+pub const WRITE_IDLE_LIMIT: Duration = Duration::from_millis(1500);
 
 /// Waits until the transcript mentions `tool_use_id`, for at most `limit` and for at most
 /// [`WRITE_IDLE_LIMIT`] without the file growing; returns whether it did. The tail is searched
