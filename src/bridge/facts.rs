@@ -170,9 +170,12 @@ pub struct Endpoint {
     /// Names of request/response shapes (see [`Shape`]) when the code names them.
     pub request: Option<String>,
     pub response: Option<String>,
-    /// `express`, `koa`, `fastify`, `nestjs`, `fastapi`, `flask`, `axum`, `actix`.
+    /// `express`, `koa`, `fastify`, `nestjs`, `fastapi`, `flask`, `django`, `axum`, `actix`,
+    /// `nextjs`, `remix`.
     pub framework: String,
     pub file: String,
+    /// Names of the auth guards the code puts on this endpoint (see [`Guard`]), outermost first.
+    pub guards: Vec<String>,
 }
 
 /// A request/response or validation shape: DTO class, Pydantic model, zod schema.
@@ -297,12 +300,17 @@ pub struct Finding {
     pub file: String,
 }
 
-/// Auth middleware, a guard or a validation schema the run added.
+/// Auth middleware, a guard or a validation schema the run added or uses.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Guard {
     pub name: String,
-    /// `middleware`, `guard`, `decorator`, `validation`.
+    /// `middleware`, `guard`, `decorator`, `dependency`, `permission`, `extractor`, `layer`,
+    /// `hook`, `security-scheme`, `authentication`, `validation`.
     pub kind: String,
+    /// The framework or library it belongs to (`nestjs`, `fastapi`, `zod`, `wtforms`, …).
+    pub framework: Option<String>,
+    /// How many of the run's endpoints it is put on (0 when the code does not say).
+    pub endpoints: usize,
     pub file: String,
 }

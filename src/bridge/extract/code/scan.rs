@@ -5,6 +5,8 @@ use std::cell::OnceCell;
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
+use super::guards::{self, GuardNote};
+use super::modules::constants::{Exported, exported};
 use super::modules::python::PythonModule;
 use super::modules::rust::RustModule;
 use super::modules::script::{Export, ScriptModule};
@@ -18,7 +20,7 @@ use super::{env, services};
 use crate::bridge::extract::Source;
 use crate::bridge::extract::syntax::literal::Constants;
 use crate::bridge::extract::syntax::{Lang, NodeIndex, ParsedFile, Parsers, Unparsed};
-use crate::bridge::facts::Facts;
+use crate::bridge::facts::{Facts, Guard};
 
 /// Everything one file yields before files are linked.
 #[derive(Debug, Default)]
@@ -32,6 +34,8 @@ pub struct FileScan {
     pub tables: Vec<PendingTable>,
     /// Sources of `export * from …`, whose components this file re-exports.
     pub star_sources: Vec<String>,
+    /// The string constants the file offers other files, by dotted name.
+    pub constants: Exported,
     /// Facts that need no other file.
     pub facts: Facts,
     /// The parse's CPU time (wall time where the system does not tell a thread's), `None`
@@ -110,6 +114,22 @@ pub fn scan_file(
 }
 
 fn scan_tree(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String], scan: &mut FileScan) {
+    scan_language(file, wants, design_systems, scan);
+    // Validation schemas are security facts of their own (the shapes keep their fields).
+    for pending in &scan.shapes {
+        if let Some(library) = pending.validation {
+            scan.facts.guards.push(Guard {
+                name: pending.shape.name.clone(),
+                kind: "validation".into(),
+                framework: Some(library.into()),
+                file: pending.shape.file.clone(),
+                ..Guard::default()
+            });
+        }
+    }
+}
+
+fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String], scan: &mut FileScan) {
     let constants = LazyConstants::new(file);
     let constants = &constants;
     let index = NodeIndex::of(file);
@@ -119,6 +139,9 @@ fn scan_tree(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String], sca
     }
     if wants.services {
         services::scan(file, index, &mut scan.facts.services);
+    }
+    if wants.constants && file.lang != Lang::Rust {
+        scan.constants = exported(file, constants.get());
     }
     match file.lang {
         Lang::TypeScript | Lang::Tsx | Lang::JavaScript => {
@@ -134,6 +157,12 @@ fn scan_tree(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String], sca
             }
             if wants.zod {
                 shapes::zod::scan(file, &module, &mut scan.shapes);
+            }
+            if wants.joi {
+                shapes::joi::scan(file, &module, &mut scan.shapes, &mut scan.facts.guards);
+            }
+            if wants.guards {
+                node::guards::candidates(file, "", &mut scan.routes.guards);
             }
             if wants.typeorm {
                 orm::typeorm::scan(file, index, &mut scan.tables);
@@ -252,6 +281,7 @@ pub fn link(mut scans: Vec<FileScan>) -> Facts {
         .map(|scan| LinkFile {
             path: &scan.path,
             routes: &scan.routes,
+            constants: &scan.constants,
             module: match &scan.module {
                 OwnedModule::Script(module) => Module::Script(module),
                 OwnedModule::Python(module) => Module::Python(module),
@@ -261,6 +291,10 @@ pub fn link(mut scans: Vec<FileScan>) -> Facts {
         })
         .collect();
     let endpoints = super::routes::link::link(&link_files, &shape_names);
+    let guard_notes: Vec<GuardNote> = scans
+        .iter()
+        .flat_map(|scan| scan.routes.guards.iter().cloned())
+        .collect();
     let stars: Vec<StarFile<'_>> = scans
         .iter()
         .map(|scan| StarFile {
@@ -282,5 +316,6 @@ pub fn link(mut scans: Vec<FileScan>) -> Facts {
         facts.append(scan.facts);
     }
     facts.components.extend(re_exported);
+    facts.guards.extend(guards::link(&guard_notes, &facts.endpoints));
     facts
 }

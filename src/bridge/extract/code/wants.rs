@@ -30,6 +30,7 @@ static NODE_ROUTES: Needles = needles!("express", "Router", "koa", "fastify", "(
 static NEST: Needles = needles!("@Controller", "setGlobalPrefix");
 static SCRIPT_SHAPES: Needles = needles!("class ", "interface ", "type ");
 static ZOD: Needles = needles!("zod");
+static JOI: Needles = needles!("joi", "Joi", "celebrate");
 static SCRIPT_ENV: Needles = needles!("process.env", "import.meta.env");
 static TYPEORM: Needles = needles!("@Entity");
 static EXPORT: Needles = needles!("export");
@@ -63,6 +64,24 @@ static ACTIX: Needles = needles!("actix", "web::", "HttpServer", "ServiceConfig"
 static RUST_ENV: Needles = needles!("env::var", "env!", "dotenv");
 static DIESEL: Needles = needles!("table!");
 static SEAORM: Needles = needles!("sea_orm");
+/// What auth code is named with: where guards may be defined.
+static GUARD: Needles = needles!(
+    "auth",
+    "Auth",
+    "jwt",
+    "Jwt",
+    "JWT",
+    "login",
+    "Login",
+    "admin",
+    "Admin",
+    "ermission",
+    "Guard",
+    "guard",
+    "oken"
+);
+/// A string that starts like a path: what a prefix constant another file uses holds.
+static PATH_STRING: Needles = needles!("'/", "\"/", "`/");
 
 /// The scanners that may find something in a file, by the text it contains.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -74,6 +93,7 @@ pub struct Wants {
     pub actix: bool,
     pub shapes: bool,
     pub zod: bool,
+    pub joi: bool,
     pub services: bool,
     pub env: bool,
     pub typeorm: bool,
@@ -86,6 +106,10 @@ pub struct Wants {
     pub fs_routes: bool,
     pub state: bool,
     pub design: bool,
+    /// The file's string constants, for prefixes written in other files.
+    pub constants: bool,
+    /// Auth guards the file may define.
+    pub guards: bool,
 }
 
 impl Wants {
@@ -100,6 +124,7 @@ impl Wants {
                 nest: has(&NEST),
                 shapes: has(&SCRIPT_SHAPES),
                 zod: has(&ZOD),
+                joi: has(&JOI),
                 services,
                 env: has(&SCRIPT_ENV),
                 typeorm: has(&TYPEORM),
@@ -113,6 +138,8 @@ impl Wants {
                 design: design_systems
                     .iter()
                     .any(|package| memmem::find(bytes, package.trim_end_matches('/').as_bytes()).is_some()),
+                constants: has(&PATH_STRING),
+                guards: has(&GUARD),
                 ..Wants::default()
             },
             Lang::Python => Wants {
@@ -122,6 +149,8 @@ impl Wants {
                 env: has(&PYTHON_ENV),
                 sqlalchemy: has(&SQLALCHEMY),
                 django: has(&DJANGO),
+                constants: has(&PATH_STRING),
+                guards: has(&GUARD),
                 ..Wants::default()
             },
             Lang::Rust => Wants {
@@ -131,6 +160,7 @@ impl Wants {
                 env: has(&RUST_ENV),
                 diesel: has(&DIESEL),
                 seaorm: has(&SEAORM),
+                guards: has(&GUARD),
                 ..Wants::default()
             },
         }
@@ -152,6 +182,7 @@ impl Wants {
             actix: framework.actix,
             shapes: true,
             zod: true,
+            joi: true,
             services: true,
             env: true,
             typeorm: true,
@@ -164,6 +195,8 @@ impl Wants {
             fs_routes: true,
             state: true,
             design: true,
+            constants: true,
+            guards: true,
         }
     }
 

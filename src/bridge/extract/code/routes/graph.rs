@@ -4,6 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::bridge::extract::syntax::literal::PLACEHOLDER_OPEN;
 use crate::bridge::facts::Endpoint;
 
 /// How deep mounts are followed; real apps nest a handful of levels.
@@ -28,7 +29,7 @@ pub enum Join {
 }
 
 /// A router-like thing declared in a file.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Unit {
     pub key: UnitKey,
     /// Empty when the file does not say (a plugin function): the mounting unit's is used.
@@ -38,13 +39,18 @@ pub struct Unit {
     pub items: Vec<Item>,
     /// An application object: flattened from even if something seems to mount it.
     pub app: bool,
+    /// Guards on every route of the unit (`APIRouter(dependencies=…)`, `@UseGuards` on a
+    /// controller, a Fastify plugin's `addHook`).
+    pub guards: Vec<String>,
 }
 
-/// A route or a mount inside a unit.
+/// A route, a mount or a guard inside a unit.
 #[derive(Debug, Clone)]
 pub enum Item {
     Route(LocalRoute),
     Mount(Mount),
+    /// A guard on the routes and mounts that come after it in the unit (`router.use(auth)`).
+    Guard(String),
 }
 
 impl Item {
@@ -52,8 +58,8 @@ impl Item {
     pub fn mount(prefix: &str, target: Target) -> Item {
         Item::Mount(Mount {
             prefix: prefix.to_owned(),
-            replace: false,
             target,
+            ..Mount::default()
         })
     }
 }
@@ -70,16 +76,23 @@ pub struct LocalRoute {
     /// Names that are a shape only if a shape of that name exists (type hints, middleware args).
     pub request_hints: Vec<String>,
     pub response_hints: Vec<String>,
+    /// Guards the route itself names (middleware arguments, decorators, dependencies).
+    pub guards: Vec<String>,
     pub file: String,
 }
 
 /// `prefix` + another unit's routes. `replace` means the mount's prefix replaces the unit's
 /// own (Flask's `register_blueprint(url_prefix=…)`).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Mount {
     pub prefix: String,
     pub replace: bool,
     pub target: Target,
+    /// Guards on everything mounted (`app.use('/admin', requireAdmin, admin)`).
+    pub guards: Vec<String>,
+    /// The prefix is a name that may not be a string at all (`app.use(config.prefix, r)` or
+    /// `app.use(auth, r)`): dropped when linking finds no constant of that name.
+    pub tentative: bool,
 }
 
 /// What a mount points at: routes written inline, or a unit found by name.
@@ -89,6 +102,12 @@ pub enum Target {
     Unit(UnitKey),
     /// Not yet resolved: the language's linker turns it into `Unit` or drops it.
     Ref(String),
+}
+
+impl Default for Target {
+    fn default() -> Target {
+        Target::Inline(Vec::new())
+    }
 }
 
 /// Joins a prefix and a path the way `join` says; the result starts with `/`.
@@ -102,7 +121,7 @@ pub fn join(prefix: &str, path: &str, join: Join) -> String {
     };
     if out.is_empty() {
         "/".into()
-    } else if out.starts_with('/') || out.starts_with('$') || out.starts_with('{') {
+    } else if out.starts_with(['/', '$', '{', PLACEHOLDER_OPEN]) {
         out
     } else {
         format!("/{out}")
@@ -139,7 +158,7 @@ pub fn flatten(units: &[Unit]) -> Vec<Endpoint> {
         };
         let base = join("", &unit.prefix, join_of(framework));
         walk.stack.push(&unit.key);
-        walk.emit(unit, framework, &unit.items, &base);
+        walk.emit(unit, framework, &unit.items, &base, &unit.guards);
         walk.stack.pop();
     }
     walk.out
@@ -172,32 +191,42 @@ struct Flatten<'u> {
 }
 
 impl<'u> Flatten<'u> {
-    fn emit(&mut self, unit: &'u Unit, framework: &'static str, items: &'u [Item], base: &str) {
+    /// Emits `items` of `unit` under `base`, with `guards` on every one of them.
+    fn emit(&mut self, unit: &'u Unit, framework: &'static str, items: &'u [Item], base: &str, guards: &[String]) {
         if self.stack.len() > MAX_MOUNT_DEPTH {
             return;
         }
         let rule = join_of(framework);
+        let mut guards = guards.to_vec();
         for item in items {
             if self.out.len() >= MAX_ENDPOINTS || self.budget == 0 {
                 return;
             }
             self.budget -= 1;
             match item {
-                Item::Route(route) => self.out.push(Endpoint {
-                    method: route.method.clone(),
-                    path: join(base, &route.path, rule),
-                    handler: route.handler.clone(),
-                    request: route.request.clone(),
-                    response: route.response.clone(),
-                    framework: framework.to_owned(),
-                    file: route.file.clone(),
-                }),
+                Item::Guard(name) => add_guards(&mut guards, std::slice::from_ref(name)),
+                Item::Route(route) => {
+                    let mut all = guards.clone();
+                    add_guards(&mut all, &route.guards);
+                    self.out.push(Endpoint {
+                        method: route.method.clone(),
+                        path: join(base, &route.path, rule),
+                        handler: route.handler.clone(),
+                        request: route.request.clone(),
+                        response: route.response.clone(),
+                        framework: framework.to_owned(),
+                        file: route.file.clone(),
+                        guards: all,
+                    })
+                }
                 Item::Mount(mount) => {
                     let at = join(base, &mount.prefix, rule);
+                    let mut inner_guards = guards.clone();
+                    add_guards(&mut inner_guards, &mount.guards);
                     match &mount.target {
                         Target::Inline(inner) => {
                             self.stack.push(&unit.key);
-                            self.emit(unit, framework, inner, &at);
+                            self.emit(unit, framework, inner, &at, &inner_guards);
                             self.stack.pop();
                         }
                         Target::Unit(key) => {
@@ -215,14 +244,24 @@ impl<'u> Flatten<'u> {
                             } else {
                                 join(&at, &child.prefix, join_of(child_framework))
                             };
+                            add_guards(&mut inner_guards, &child.guards);
                             self.stack.push(key);
-                            self.emit(child, child_framework, &child.items, &child_base);
+                            self.emit(child, child_framework, &child.items, &child_base, &inner_guards);
                             self.stack.pop();
                         }
                         Target::Ref(_) => {}
                     }
                 }
             }
+        }
+    }
+}
+
+/// Appends the guards of `more` that `guards` does not hold yet.
+pub fn add_guards(guards: &mut Vec<String>, more: &[String]) {
+    for guard in more {
+        if !guards.contains(guard) {
+            guards.push(guard.clone());
         }
     }
 }
@@ -245,7 +284,7 @@ mod tests {
             framework,
             prefix: prefix.into(),
             items,
-            app: false,
+            ..Unit::default()
         }
     }
 
@@ -254,6 +293,7 @@ mod tests {
             prefix: prefix.into(),
             replace,
             target: Target::Unit(("f".into(), name.into())),
+            ..Mount::default()
         })
     }
 

@@ -8,21 +8,24 @@ use std::collections::{HashMap, HashSet};
 use super::graph::{Item, Target, Unit, UnitKey, flatten, join};
 use super::{HandlerShapes, RouteScan};
 use crate::bridge::extract::code::modules::PathIndex;
+use crate::bridge::extract::code::modules::constants::Exported;
 use crate::bridge::extract::code::modules::python::{PythonModule, resolve_import as resolve_python};
 use crate::bridge::extract::code::modules::rust::{RustModule, module_of, segments, target_module};
 use crate::bridge::extract::code::modules::script::{Imported, ScriptModule};
 use crate::bridge::extract::code::modules::script_resolve::{resolve_export, resolve_import, resolve_source};
+use crate::bridge::extract::syntax::literal::{fill_placeholders, placeholders};
 use crate::bridge::extract::syntax::rust::last_segment;
 use crate::bridge::facts::Endpoint;
 
 /// How deep inline mounts are walked while linking.
 const MAX_INLINE_DEPTH: usize = 32;
 
-/// One file's part in linking: its routes and its module table.
+/// One file's part in linking: its routes, its module table and the constants it offers.
 pub struct LinkFile<'s> {
     pub path: &'s str,
     pub routes: &'s RouteScan,
     pub module: Module<'s>,
+    pub constants: &'s Exported,
 }
 
 /// The module table of a file in its language.
@@ -57,8 +60,16 @@ pub fn link(files: &[LinkFile<'_>], shapes: &HashSet<String>) -> Vec<Endpoint> {
         .enumerate()
         .map(|(i, unit)| (unit.key.clone(), i))
         .collect();
+    let from_of: HashMap<String, usize> = files.iter().enumerate().map(|(i, f)| (f.path.to_owned(), i)).collect();
+    for unit in &mut units {
+        if let Some(&from) = from_of.get(&unit.key.0) {
+            linker.fill_unit(from, unit);
+        }
+    }
     for (from, file) in files.iter().enumerate() {
         for (name, framework, item) in &file.routes.foreign {
+            let mut item = item.clone();
+            linker.fill_items(from, std::slice::from_mut(&mut item), 0);
             let key = linker
                 .resolve(from, name, &at)
                 .unwrap_or_else(|| (file.path.to_owned(), name.clone()));
@@ -69,13 +80,13 @@ pub fn link(files: &[LinkFile<'_>], shapes: &HashSet<String>) -> Vec<Endpoint> {
                     prefix: String::new(),
                     items: Vec::new(),
                     app: false,
+                    ..Unit::default()
                 });
                 units.len() - 1
             });
-            units[slot].items.push(item.clone());
+            units[slot].items.push(item);
         }
     }
-    let from_of: HashMap<String, usize> = files.iter().enumerate().map(|(i, f)| (f.path.to_owned(), i)).collect();
     for unit in &mut units {
         let Some(&from) = from_of.get(&unit.key.0) else {
             continue;
@@ -93,6 +104,90 @@ struct Linker<'f, 's> {
 }
 
 impl<'s> Linker<'_, 's> {
+    /// Fills the placeholders of a unit's prefix and items, written in file `from`.
+    fn fill_unit(&self, from: usize, unit: &mut Unit) {
+        unit.prefix = self.fill(from, &unit.prefix).0;
+        self.fill_items(from, &mut unit.items, 0);
+    }
+
+    /// Fills the placeholders of route paths and mount prefixes written in file `from`; a
+    /// tentative prefix that names no constant was no prefix (`app.use(auth, router)`).
+    fn fill_items(&self, from: usize, items: &mut [Item], depth: usize) {
+        for item in items {
+            match item {
+                Item::Route(route) => route.path = self.fill(from, &route.path).0,
+                Item::Mount(mount) => {
+                    let (prefix, resolved) = self.fill(from, &mount.prefix);
+                    mount.prefix = if mount.tentative && !resolved {
+                        String::new()
+                    } else {
+                        prefix
+                    };
+                    if let Target::Inline(inner) = &mut mount.target
+                        && depth < MAX_INLINE_DEPTH
+                    {
+                        self.fill_items(from, inner, depth + 1);
+                    }
+                }
+                Item::Guard(_) => {}
+            }
+        }
+    }
+
+    /// `path` with its placeholders filled from the constants `from` sees; whether all were.
+    fn fill(&self, from: usize, path: &str) -> (String, bool) {
+        let resolved = placeholders(path).all(|expr| self.constant(from, expr).is_some());
+        let filled = fill_placeholders(path, self.files[from].path, |expr| self.constant(from, expr));
+        (filled, resolved)
+    }
+
+    /// The value of a constant named `expr` in file `from`: its own, or one it imports
+    /// (`settings.API_V1_STR` from `from app.core.config import settings`).
+    fn constant(&self, from: usize, expr: &str) -> Option<String> {
+        let file = &self.files[from];
+        if let Some(value) = file.constants.get(expr) {
+            return Some(value.clone());
+        }
+        let (first, rest) = match expr.split_once('.') {
+            Some((first, rest)) => (first, Some(rest)),
+            None => (expr, None),
+        };
+        let dotted = |name: &str| match rest {
+            Some(rest) => format!("{name}.{rest}"),
+            None => name.to_owned(),
+        };
+        let (at, key) = match file.module {
+            Module::Script(module) => {
+                let import = module.imports.get(first)?;
+                let modules = |at: usize| self.script_module(at);
+                if import.name == Imported::Module {
+                    let target = resolve_source(&self.index, file.path, &import.source)?;
+                    let rest = rest?;
+                    let (member, tail) = rest.split_once('.').map_or((rest, None), |(m, t)| (m, Some(t)));
+                    match resolve_export(&self.index, &modules, target, member) {
+                        Some((at, local)) => (at, tail.map_or(local.clone(), |tail| format!("{local}.{tail}"))),
+                        // `const config = require('./config')` with `module.exports = {…}`.
+                        None => (target, format!("default.{rest}")),
+                    }
+                } else {
+                    let (at, local) = resolve_import(&self.index, &modules, from, import)?;
+                    (at, dotted(&local))
+                }
+            }
+            Module::Python(module) => {
+                let (at, name) = resolve_python(&self.index, file.path, module.imports.get(first)?)?;
+                let key = match (name, rest) {
+                    (Some(name), _) => dotted(&name),
+                    (None, Some(rest)) => rest.to_owned(),
+                    (None, None) => return None,
+                };
+                (at, key)
+            }
+            _ => return None,
+        };
+        self.files.get(at)?.constants.get(&key).cloned()
+    }
+
     fn resolve_items(
         &self,
         from: usize,
@@ -112,7 +207,7 @@ impl<'s> Linker<'_, 's> {
                         route.request = route.request.take().or_else(|| shapes.request.clone());
                         route.response = route.response.take().or_else(|| shapes.response.clone());
                     }
-                    let known = |hints: &[String]| hints.iter().find(|hint| names_shape(hint, shapes)).cloned();
+                    let known = |hints: &[String]| hints.iter().find_map(|hint| shape_named(hint, shapes));
                     if route.request.is_none() {
                         route.request = known(&route.request_hints);
                     }
@@ -131,6 +226,7 @@ impl<'s> Linker<'_, 's> {
                     }
                     _ => {}
                 },
+                Item::Guard(_) => {}
             }
         }
     }
@@ -240,8 +336,16 @@ impl<'s> Linker<'_, 's> {
     }
 }
 
-/// True if `hint` (a type or value as written, `CreateUserDto[]`, `list[UserOut]`) names a shape.
-fn names_shape(hint: &str, shapes: &HashSet<String>) -> bool {
-    hint.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .any(|word| shapes.contains(word))
+/// The shape `hint` names: a type as written (`CreateUserDto[]`, `list[UserOut]`) as it is,
+/// a value reached through a module (`userValidation.createUser`) by its own name.
+fn shape_named(hint: &str, shapes: &HashSet<String>) -> Option<String> {
+    let mut words = hint.split(|c: char| !(c.is_alphanumeric() || c == '_'));
+    if !words.any(|word| shapes.contains(word)) {
+        return None;
+    }
+    let dotted = hint.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.');
+    match hint.rsplit_once('.') {
+        Some((_, last)) if dotted && shapes.contains(last) => Some(last.to_owned()),
+        _ => Some(hint.to_owned()),
+    }
 }

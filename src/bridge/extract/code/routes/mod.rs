@@ -14,6 +14,7 @@ mod tests;
 use tree_sitter::Node;
 
 use self::graph::{Item, Unit};
+use crate::bridge::extract::code::guards::GuardNote;
 use crate::bridge::extract::syntax::literal::Constants;
 use crate::bridge::extract::syntax::rust::handler_shapes;
 use crate::bridge::extract::syntax::{Fields, NodeIndex, ParsedFile};
@@ -29,6 +30,8 @@ pub struct RouteScan {
     pub global_prefix: Option<String>,
     /// Rust handlers that take or return `Json<T>`, matched to routes by name when linking.
     pub handlers: Vec<HandlerShapes>,
+    /// Guards the file defines, uses, or may define.
+    pub guards: Vec<GuardNote>,
 }
 
 /// What a routing call in a script or Python file adds to: a unit of the file, or a name
@@ -103,6 +106,7 @@ impl RouteScan {
                     prefix: String::new(),
                     items: Vec::new(),
                     app: false,
+                    ..Unit::default()
                 });
                 self.units.len() - 1
             }

@@ -65,8 +65,8 @@ fn controller(file: &ParsedFile<'_>, constants: &Constants, class: Node<'_>, out
     let prefix = decorator_arguments(decorator)
         .first()
         .and_then(|arg| match arg.kind() {
-            "object" => property(file, *arg, "path").and_then(|path| constants.resolve(file, path)),
-            _ => constants.resolve(file, *arg),
+            "object" => property(file, *arg, "path").and_then(|path| constants.render_prefix(file, path)),
+            _ => constants.render_prefix(file, *arg),
         })
         .unwrap_or_default();
     let mut items = Vec::new();
@@ -105,6 +105,7 @@ fn controller(file: &ParsedFile<'_>, constants: &Constants, class: Node<'_>, out
         prefix,
         items: Vec::new(),
         app: true,
+        ..Unit::default()
     });
     out.unit(file.path, name, "nestjs").items = items;
 }

@@ -90,15 +90,15 @@ impl Scanner<'_, '_> {
             _ => return,
         };
         let prefix = keyword(self.file, value, prefix_keyword)
-            .and_then(|prefix| render_route_path(self.file, self.constants, prefix))
+            .and_then(|prefix| self.constants.render_prefix(self.file, prefix))
             .unwrap_or_default();
         let key = (self.file.path.to_owned(), name.to_owned());
         self.out.declare(Unit {
             key,
             framework,
             prefix,
-            items: Vec::new(),
             app,
+            ..Unit::default()
         });
     }
 
@@ -210,11 +210,12 @@ impl Scanner<'_, '_> {
                 };
                 let flask = method == "register_blueprint";
                 let prefix_node = keyword(self.file, call, if flask { "url_prefix" } else { "prefix" });
-                let prefix = prefix_node.and_then(|p| render_route_path(self.file, self.constants, p));
+                let prefix = prefix_node.and_then(|p| self.constants.render_prefix(self.file, p));
                 let mount = Mount {
                     replace: flask && prefix.is_some(),
                     prefix: prefix.unwrap_or_default(),
                     target,
+                    ..Mount::default()
                 };
                 self.attach(call, object, Item::Mount(mount));
             }

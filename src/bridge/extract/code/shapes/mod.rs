@@ -4,6 +4,8 @@
 //! inherited fields from the run's other shapes and drops Python classes that turn out not to
 //! be Pydantic models.
 
+pub mod joi;
+pub mod parsed;
 pub mod pydantic;
 pub mod script;
 #[cfg(test)]
@@ -29,6 +31,9 @@ pub struct PendingShape {
     pub bases: Vec<Base>,
     /// pydantic-settings' `env_prefix`.
     pub env_prefix: Option<String>,
+    /// The validation library that checks values against it (`zod`, `class-validator`, …),
+    /// when it is a validation schema.
+    pub validation: Option<&'static str>,
 }
 
 /// A shape another inherits from, and how its fields are taken.

@@ -49,6 +49,7 @@ pub fn scan(file: &ParsedFile<'_>, module: &ScriptModule, out: &mut Vec<PendingS
                     },
                     bases,
                     env_prefix: None,
+                    validation: Some("zod"),
                 });
             }
         }

@@ -6,8 +6,9 @@ use tree_sitter::Node;
 
 use super::{MAX_WRAPPING, METHODS, Scanner};
 use crate::bridge::extract::code::modules::script::required_source;
-use crate::bridge::extract::code::routes::graph::{Item, LocalRoute, Target};
+use crate::bridge::extract::code::routes::graph::{Item, LocalRoute, Mount, Target};
 use crate::bridge::extract::code::routes::render_route_path;
+use crate::bridge::extract::code::shapes::parsed::parsed_bodies;
 use crate::bridge::extract::syntax::literal::{string, unwrap_parens};
 use crate::bridge::extract::syntax::script::{arguments, property};
 use crate::bridge::extract::syntax::{Fields, named_children};
@@ -36,7 +37,7 @@ impl Scanner<'_, '_> {
                     let route = self.route(method, path, args);
                     return self.attach(call, receiver, Item::Route(route));
                 }
-                name if METHODS.contains(&name) => chained = receiver,
+                name if METHODS.contains(&name) || matches!(name, "use" | "register" | "addHook") => chained = receiver,
                 _ => return,
             }
         }
@@ -53,12 +54,17 @@ impl Scanner<'_, '_> {
         let Some(path) = render_route_path(self.file, self.constants, args[at]) else {
             return;
         };
+        // `app.options('*', cors())` answers CORS preflights for every path: no endpoint.
+        if method == "options" && path == "*" {
+            return;
+        }
         let route = self.route(method, path, &args[at + 1..]);
         self.attach(call, object, Item::Route(route));
     }
 
-    /// A route from its handler arguments: the last is the handler, the ones before are middleware.
-    fn route(&self, method: &str, path: String, handlers: &[Node<'_>]) -> LocalRoute {
+    /// A route from its handler arguments: the last is the handler, the ones before are
+    /// middleware (auth guards among them) or Fastify's route options.
+    fn route(&mut self, method: &str, path: String, handlers: &[Node<'_>]) -> LocalRoute {
         let method = match method {
             "del" => "DELETE".to_owned(),
             other => other.to_ascii_uppercase(),
@@ -66,8 +72,17 @@ impl Scanner<'_, '_> {
         let handler = handlers.last().and_then(|last| self.handler_name(*last));
         let mut request_hints = Vec::new();
         let mut response_hints = Vec::new();
+        let mut guards = Vec::new();
         for middleware in handlers.iter().take(handlers.len().saturating_sub(1)) {
             self.shape_hints(*middleware, &mut request_hints, &mut response_hints);
+            if middleware.kind() == "object" {
+                guards.extend(self.option_guards(*middleware));
+            } else {
+                guards.extend(self.guards_of(*middleware, "middleware"));
+            }
+        }
+        if let Some(last) = handlers.last() {
+            request_hints.extend(self.parsed_bodies(*last));
         }
         LocalRoute {
             method,
@@ -75,9 +90,15 @@ impl Scanner<'_, '_> {
             handler,
             request_hints,
             response_hints,
+            guards,
             file: self.file.path.to_owned(),
             ..LocalRoute::default()
         }
+    }
+
+    /// The schemas an inline handler validates its body with (see `parsed_bodies`).
+    fn parsed_bodies(&self, handler: Node<'_>) -> Vec<String> {
+        parsed_bodies(self.file, handler)
     }
 
     /// `list`, `users.list`, `asyncHandler(list)` → the handler's name; inline functions have none.
@@ -134,18 +155,58 @@ impl Scanner<'_, '_> {
         }
     }
 
-    /// `app.use('/api', auth, router)`, `app.use(router.routes())`, `app.use('/x', require('./x'))`.
+    /// `app.use('/api', auth, router)`, `app.use(router.routes())`, `app.use('/x', require('./x'))`,
+    /// `app.use(config.prefix, router)`, `app.use(requireAuth)`, and mounts from a table
+    /// (`routes.forEach((r) => router.use(r.path, r.route))`).
     pub(super) fn use_mount(&mut self, call: Node<'_>, object: Node<'_>, args: &[Node<'_>]) {
-        let (prefix, rest) = match args
-            .first()
-            .and_then(|first| render_route_path(self.file, self.constants, *first))
-        {
-            Some(prefix) => (prefix, &args[1..]),
-            None => (String::new(), args),
+        if self.is_table_use(args) {
+            let mounts = self.table_mounts(args[0], args[1]);
+            if !mounts.is_empty() {
+                for (prefix, target) in mounts {
+                    self.attach(call, object, Item::mount(&prefix, Target::Ref(target)));
+                }
+                return;
+            }
+        }
+        let first = args.first().copied();
+        let named_first = first.is_some_and(|f| matches!(f.kind(), "identifier" | "member_expression"));
+        let (prefix, tentative, rest) = match first {
+            Some(first) if let Some(prefix) = render_route_path(self.file, self.constants, first) => {
+                (prefix, false, &args[1..])
+            }
+            // A name that may be a prefix held in another file: the linker decides.
+            Some(first) if named_first && args.len() >= 2 && self.guard_name(first).is_none() => {
+                let prefix = self.constants.render_prefix(self.file, first).unwrap_or_default();
+                if let Some(target) = self.target(first) {
+                    self.attach(call, object, Item::mount("", Target::Ref(target)));
+                }
+                (prefix, true, &args[1..])
+            }
+            _ => (String::new(), false, args),
         };
+        let mut guards = Vec::new();
+        let mut mounted = false;
         for arg in rest {
+            let found = self.guards_of(*arg, "middleware");
+            if !found.is_empty() {
+                guards.extend(found);
+                continue;
+            }
             if let Some(target) = self.target(*arg) {
-                self.attach(call, object, Item::mount(&prefix, Target::Ref(target)));
+                let mount = Mount {
+                    prefix: prefix.clone(),
+                    target: Target::Ref(target),
+                    guards: guards.clone(),
+                    tentative,
+                    ..Mount::default()
+                };
+                self.attach(call, object, Item::Mount(mount));
+                mounted = true;
+            }
+        }
+        if !mounted {
+            for guard in guards {
+                self.attach(call, object, Item::Guard(guard));
             }
         }
     }
@@ -158,7 +219,7 @@ impl Scanner<'_, '_> {
         let prefix = args
             .get(1)
             .and_then(|options| property(self.file, *options, "prefix"))
-            .and_then(|prefix| render_route_path(self.file, self.constants, prefix))
+            .and_then(|prefix| self.constants.render_prefix(self.file, prefix))
             .unwrap_or_default();
         self.attach(call, object, Item::mount(&prefix, Target::Ref(target)));
     }
@@ -183,9 +244,11 @@ impl Scanner<'_, '_> {
             _ => string(file, methods).into_iter().collect(),
         };
         let handler = property(file, options, "handler").and_then(|h| self.handler_name(h));
+        let guards = self.option_guards(options);
         for method in methods {
             let mut route = self.route(&method, path.clone(), &[]);
             route.handler = handler.clone();
+            route.guards = guards.clone();
             self.shape_hints(options, &mut route.request_hints, &mut route.response_hints);
             self.attach(call, object, Item::Route(route));
         }
@@ -207,16 +270,23 @@ impl Scanner<'_, '_> {
 
     /// What a mount argument names: `router`, `users.router`, `router.routes()`, `require('./x')`,
     /// `import('./x')`.
-    fn target(&self, node: Node<'_>) -> Option<String> {
+    pub(super) fn target(&self, node: Node<'_>) -> Option<String> {
         let mut node = node;
         for _ in 0..MAX_WRAPPING {
             node = unwrap_parens(node);
             match node.kind() {
                 "identifier" | "member_expression" => return Some(self.file.text(node).to_owned()),
                 "await_expression" => node = node.named_child(0)?,
-                "call_expression" => {
+                "call_expression" | "new_expression" => {
                     if let Some(source) = required_source(self.file, node) {
                         return Some(format!("module:{source}"));
+                    }
+                    let base = self.chain_base(node);
+                    if base != node || node.kind() == "new_expression" {
+                        let callee = base.field("function").or_else(|| base.field("constructor"))?;
+                        return self
+                            .constructor(callee, base.kind() == "new_expression")
+                            .map(|_| self.chain_name(base));
                     }
                     let function = node.field("function")?;
                     if function.kind() == "import" {

@@ -4,6 +4,8 @@
 //! `fastify.register(plugin, { prefix })`, `registerRoutes(app)`).
 
 mod calls;
+mod chains;
+pub mod guards;
 
 use tree_sitter::Node;
 
@@ -36,6 +38,7 @@ pub fn scan(
         file,
         module,
         constants,
+        hint,
         out,
         attached: Vec::new(),
     };
@@ -69,6 +72,8 @@ struct Scanner<'s, 'a> {
     file: &'s ParsedFile<'a>,
     module: &'s ScriptModule,
     constants: &'s Constants,
+    /// The framework the file imports (`""` when it imports none).
+    hint: &'static str,
     out: &'s mut RouteScan,
     /// Items with where their call's arguments start, and the receiver they go to.
     attached: Vec<(usize, Receiver, Item)>,
@@ -107,8 +112,8 @@ impl Scanner<'_, '_> {
             key: (self.file.path.to_owned(), self.file.text(name).to_owned()),
             framework,
             prefix,
-            items: Vec::new(),
             app,
+            ..Unit::default()
         });
     }
 
@@ -153,6 +158,12 @@ impl Scanner<'_, '_> {
             self.register(call, object, &args);
         } else if method == "route" && args.len() == 1 && args[0].kind() == "object" {
             self.route_object(call, object, args[0]);
+        } else if method == "addHook" {
+            if let Some(guard) = self.hook_guard(&args) {
+                self.attach(call, object, Item::Guard(guard));
+            }
+        } else if matches!(method, "decorate" | "decorateRequest") {
+            self.decorated_guard(&args);
         } else {
             self.pass_through(call, function);
         }
@@ -169,9 +180,12 @@ impl Scanner<'_, '_> {
         }
     }
 
-    fn receiver(&self, call: Node<'_>, object: Node<'_>) -> Option<Receiver> {
+    /// What a call on `object` adds to: the unit `object` names, or for a chain of router
+    /// calls (`Router().use(a).use(b)`) the unit its base is.
+    fn receiver(&mut self, call: Node<'_>, object: Node<'_>) -> Option<Receiver> {
+        let object = self.chain_base(object);
         if object.kind() != "identifier" {
-            return None;
+            return self.anonymous_unit(object).map(Receiver::Local);
         }
         let name = self.file.text(object);
         let function = self.enclosing_function_with_param(call, name);

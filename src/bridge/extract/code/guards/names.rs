@@ -1,0 +1,202 @@
+//! Whether a name stands for an auth check: the words of the name (`requireAuth`,
+//! `get_current_user`, `token_auth.login_required`, `IsAuthenticated`) against the words
+//! auth code is named with. A name holding a word of [`NOT_AUTH`] (`authLimiter`) is none.
+
+/// Words that make a name an auth check on their own.
+const AUTH_WORDS: &[&str] = &[
+    "auth",
+    "authed",
+    "authenticate",
+    "authenticated",
+    "authentication",
+    "authorize",
+    "authorized",
+    "authorization",
+    "authz",
+    "authn",
+    "jwt",
+    "login",
+    "logged",
+    "loggedin",
+    "signedin",
+    "permission",
+    "permissions",
+    "role",
+    "roles",
+    "admin",
+    "superuser",
+    "staff",
+    "guard",
+    "protect",
+    "protected",
+    "bearer",
+    "oauth",
+    "oauth2",
+    "passport",
+    "acl",
+    "rbac",
+    "moderator",
+    "owner",
+    "apikey",
+    "claims",
+    "jwks",
+];
+
+/// Verbs that make a name an auth check with one of [`SUBJECTS`] (`verifyToken`, `requireUser`).
+const VERBS: &[&str] = &[
+    "require", "required", "requires", "ensure", "verify", "check", "current", "validate", "must",
+];
+
+/// What such a verb checks (`current_user`, `checkAccess`, `token_required`).
+const SUBJECTS: &[&str] = &[
+    "user", "userid", "token", "access", "account", "api", "key", "session", "scope", "scopes",
+];
+
+/// Words that make a name something else even when it holds an auth word (`authLimiter`,
+/// `authController`, `loginSchema`).
+const NOT_AUTH: &[&str] = &[
+    "limiter",
+    "limit",
+    "rate",
+    "cors",
+    "logger",
+    "log",
+    "controller",
+    "service",
+    "router",
+    "routes",
+    "route",
+    "schema",
+    "validation",
+    "validator",
+    "dto",
+    "form",
+    "page",
+    "view",
+    "template",
+    "model",
+    "repository",
+    "client",
+    "config",
+    "options",
+    "error",
+    "errors",
+    "exception",
+    "test",
+    "mock",
+    "maybe",
+    "optional",
+    "allow",
+    "any",
+    "public",
+    "initialize",
+    "init",
+    "setup",
+    "strategy",
+    "strategies",
+    "provider",
+    "module",
+    "type",
+    "types",
+];
+
+/// The lower-case words of a name: split at `.`, `_`, `-`, `::` and lower-to-upper case changes.
+pub fn words(name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let mut previous_lower = false;
+    for c in name.chars() {
+        if !c.is_alphanumeric() {
+            if !current.is_empty() {
+                out.push(std::mem::take(&mut current));
+            }
+            previous_lower = false;
+            continue;
+        }
+        if c.is_uppercase() && previous_lower && !current.is_empty() {
+            out.push(std::mem::take(&mut current));
+        }
+        previous_lower = c.is_lowercase() || c.is_ascii_digit();
+        current.extend(c.to_lowercase());
+    }
+    if !current.is_empty() {
+        out.push(current);
+    }
+    out
+}
+
+/// True if `name` reads as an auth check.
+pub fn is_auth_name(name: &str) -> bool {
+    let words = words(name);
+    if words.iter().any(|w| NOT_AUTH.contains(&w.as_str())) {
+        return false;
+    }
+    let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
+    has(AUTH_WORDS) || (has(VERBS) && has(SUBJECTS)) || words.iter().any(|w| glued_auth(w))
+}
+
+/// `isauthenticated`-style words written without case changes (`loginrequired`, `authuser`).
+fn glued_auth(word: &str) -> bool {
+    word.len() > 4
+        && ["auth", "login", "jwt", "admin", "permission"]
+            .iter()
+            .any(|root| word.starts_with(root) || word.ends_with(root))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auth_checks_are_told_from_other_names() {
+        for name in [
+            "requireAuth",
+            "get_current_user",
+            "get_current_active_superuser",
+            "token_auth.login_required",
+            "login_required",
+            "IsAuthenticated",
+            "IsAuthenticatedOrReadOnly",
+            "JwtAuthGuard",
+            "AuthUser",
+            "verifyToken",
+            "requireUserId",
+            "isAdmin",
+            "passport.authenticate",
+            "auth",
+            "checkJwt",
+            "RolesGuard",
+            "isModerator",
+            "Claims",
+        ] {
+            assert!(is_auth_name(name), "{name}");
+        }
+        for name in [
+            "authLimiter",
+            "validate",
+            "cors",
+            "SessionDep",
+            "get_db",
+            "authController.login",
+            "loginSchema",
+            "MaybeAuthUser",
+            "AllowAny",
+            "list",
+            "helmet",
+            "LoginForm",
+        ] {
+            assert!(!is_auth_name(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn words_split_at_case_and_separators() {
+        assert_eq!(words("getCurrentUser"), ["get", "current", "user"]);
+        assert_eq!(
+            words("token_auth.login_required"),
+            ["token", "auth", "login", "required"]
+        );
+        assert_eq!(words("JWTAuthGuard"), ["jwtauth", "guard"]);
+        assert_eq!(words("axum::middleware::from_fn"), ["axum", "middleware", "from", "fn"]);
+    }
+}
