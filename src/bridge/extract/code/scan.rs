@@ -14,6 +14,7 @@ use super::orm::{self, PendingTable};
 use super::routes::link::{LinkFile, Module};
 use super::routes::{RouteScan, actix, axum, nest, node, python};
 use super::shapes::{self, PendingShape};
+use super::ui::components::ReExport;
 use super::ui::{self, StarFile};
 use super::wants::Wants;
 use super::{env, services};
@@ -34,6 +35,8 @@ pub struct FileScan {
     pub tables: Vec<PendingTable>,
     /// Sources of `export * from …`, whose components this file re-exports.
     pub star_sources: Vec<String>,
+    /// Names this file re-exports one by one.
+    pub re_exports: Vec<ReExport>,
     /// The string constants the file offers other files, by dotted name.
     pub constants: Exported,
     /// Facts that need no other file.
@@ -158,6 +161,9 @@ fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String],
             if wants.zod {
                 shapes::zod::scan(file, &module, &mut scan.shapes);
             }
+            if wants.typebox {
+                shapes::typebox::scan(file, &module, &mut scan.shapes);
+            }
             if wants.joi {
                 shapes::joi::scan(file, &module, &mut scan.shapes, &mut scan.facts.guards);
             }
@@ -237,6 +243,7 @@ fn scan_frontend(
         let found = ui::components::scan(file);
         scan.facts.components.extend(found.components);
         scan.star_sources = found.star_sources;
+        scan.re_exports = found.re_exports;
     }
     if wants.router {
         ui::router::scan(file, constants.get(), &mut scan.facts.routes);
@@ -301,9 +308,10 @@ pub fn link(mut scans: Vec<FileScan>) -> Facts {
             path: &scan.path,
             components: &scan.facts.components,
             stars: &scan.star_sources,
+            re_exports: &scan.re_exports,
         })
         .collect();
-    let re_exported = ui::star_exports(&stars);
+    let re_exported = ui::re_exports(&stars);
     let mut facts = Facts {
         tables,
         indexes,

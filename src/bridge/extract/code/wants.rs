@@ -27,10 +27,20 @@ impl Needles {
 static SERVICE: Needles = needles!("Service");
 static TYPE_DECLARATION: Needles = needles!("class ", "impl ", "trait ");
 static NODE_ROUTES: Needles = needles!("express", "Router", "koa", "fastify", "('/", "(\"/", "(`");
-static NEST: Needles = needles!("@Controller", "setGlobalPrefix");
+static NEST: Needles = needles!(
+    "@Controller",
+    "setGlobalPrefix",
+    "CanActivate",
+    "NestMiddleware",
+    "APP_GUARD",
+    "forRoutes",
+    "PassportStrategy",
+    "AuthGuard",
+);
 static SCRIPT_SHAPES: Needles = needles!("class ", "interface ", "type ");
 static ZOD: Needles = needles!("zod");
 static JOI: Needles = needles!("joi", "Joi", "celebrate");
+static TYPEBOX: Needles = needles!("typebox", "properties");
 static SCRIPT_ENV: Needles = needles!("process.env", "import.meta.env");
 static TYPEORM: Needles = needles!("@Entity");
 static EXPORT: Needles = needles!("export");
@@ -94,6 +104,7 @@ pub struct Wants {
     pub shapes: bool,
     pub zod: bool,
     pub joi: bool,
+    pub typebox: bool,
     pub services: bool,
     pub env: bool,
     pub typeorm: bool,
@@ -113,8 +124,30 @@ pub struct Wants {
 }
 
 impl Wants {
-    /// The scanners `text` (of a file at `path` in `lang`) may interest.
+    /// The scanners `text` (of a file at `path` in `lang`) may interest. A test file's routes
+    /// and guards are the test's, not the application's: they are not read. Build output and installed packages (`dist/`, `.next/`, `node_modules/`) are generated,
+    /// not written: nothing in them is read.
     pub fn of(lang: Lang, path: &str, text: &str, design_systems: &[String]) -> Wants {
+        if is_generated_path(path) {
+            return Wants::default();
+        }
+        let wants = Wants::by_text(lang, path, text, design_systems);
+        if is_test_path(path) {
+            return Wants {
+                node_routes: false,
+                nest: false,
+                python_routes: false,
+                axum: false,
+                actix: false,
+                fs_routes: false,
+                guards: false,
+                ..wants
+            };
+        }
+        wants
+    }
+
+    fn by_text(lang: Lang, path: &str, text: &str, design_systems: &[String]) -> Wants {
         let bytes = text.as_bytes();
         let has = |needles: &Needles| needles.any_in(bytes);
         let services = has(&SERVICE) && has(&TYPE_DECLARATION);
@@ -125,6 +158,7 @@ impl Wants {
                 shapes: has(&SCRIPT_SHAPES),
                 zod: has(&ZOD),
                 joi: has(&JOI),
+                typebox: has(&TYPEBOX),
                 services,
                 env: has(&SCRIPT_ENV),
                 typeorm: has(&TYPEORM),
@@ -170,19 +204,24 @@ impl Wants {
     /// compare with the filtered one. Except Axum and Actix: the two read the same
     /// `.route(path, get(h))` calls, so which of them reads a Rust file is decided by what the
     /// file names (`axum`/`Router` or `actix`/`web::`/…), a rule of the extraction that holds
-    /// with or without the pre-filter.
+    /// with or without the pre-filter; and test files, whose routes are never read.
     #[cfg(test)]
     pub fn unfiltered(lang: Lang, path: &str, text: &str, design_systems: &[String]) -> Wants {
         let framework = Wants::of(lang, path, text, design_systems);
+        let app = !is_test_path(path);
+        if is_generated_path(path) {
+            return Wants::default();
+        }
         Wants {
-            node_routes: true,
-            nest: true,
-            python_routes: true,
+            node_routes: app,
+            nest: app,
+            python_routes: app,
             axum: framework.axum,
             actix: framework.actix,
             shapes: true,
             zod: true,
             joi: true,
+            typebox: true,
             services: true,
             env: true,
             typeorm: true,
@@ -192,11 +231,11 @@ impl Wants {
             seaorm: true,
             components: true,
             router: true,
-            fs_routes: true,
+            fs_routes: app,
             state: true,
             design: true,
             constants: true,
-            guards: true,
+            guards: app,
         }
     }
 
@@ -205,4 +244,44 @@ impl Wants {
         // Compared whole (the derived `PartialEq`), so that a new scanner cannot be left out.
         self != Wants::default()
     }
+}
+
+/// Test files and folders: `test/`, `tests/`, `__tests__/`, `spec/`, `e2e/`, `cypress/`,
+/// `*.test.ts`, `*.spec.js`, `test_*.py`, `*_test.py`, `conftest.py`.
+pub fn is_test_path(path: &str) -> bool {
+    let mut parts = path.split('/');
+    let name = parts.next_back().unwrap_or(path);
+    let in_test_dir = parts.any(|dir| {
+        matches!(
+            dir,
+            "test" | "tests" | "__tests__" | "spec" | "e2e" | "cypress" | "__mocks__"
+        )
+    });
+    let stem = name.split('.').next().unwrap_or(name);
+    in_test_dir
+        || name.contains(".test.")
+        || name.contains(".spec.")
+        || stem.starts_with("test_")
+        || stem.ends_with("_test")
+        || stem == "conftest"
+}
+
+/// Folders of build output and installed packages.
+pub fn is_generated_path(path: &str) -> bool {
+    let mut parts = path.split('/');
+    parts.next_back();
+    parts.any(|dir| {
+        matches!(
+            dir,
+            "dist"
+                | ".next"
+                | ".nuxt"
+                | ".output"
+                | ".svelte-kit"
+                | "node_modules"
+                | "bower_components"
+                | "coverage"
+                | "__pycache__"
+        )
+    })
 }

@@ -102,6 +102,23 @@ pub enum Target {
     Unit(UnitKey),
     /// Not yet resolved: the language's linker turns it into `Unit` or drops it.
     Ref(String),
+    /// Every plugin file under a folder (`@fastify/autoload`): the linker turns it into mounts.
+    Autoload(Autoload),
+}
+
+/// What an `@fastify/autoload` registration loads (see `node::autoload`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Autoload {
+    /// The folder, relative to the work tree's top.
+    pub dir: String,
+    /// Each folder's name prefixes the routes of its files (`dirNameRoutePrefix`, on by default).
+    pub folder_prefixes: bool,
+    /// `autohooks` files put their hooks on the plugins of their folder.
+    pub hooks: bool,
+    /// … and of the folders below it.
+    pub cascade_hooks: bool,
+    /// A folder named `_id` is the path parameter `:id`.
+    pub route_params: bool,
 }
 
 impl Default for Target {
@@ -249,7 +266,7 @@ impl<'u> Flatten<'u> {
                             self.emit(child, child_framework, &child.items, &child_base, &inner_guards);
                             self.stack.pop();
                         }
-                        Target::Ref(_) => {}
+                        Target::Ref(_) | Target::Autoload(_) => {}
                     }
                 }
             }

@@ -6,6 +6,7 @@ pub mod axum;
 pub mod graph;
 pub mod link;
 pub mod nest;
+pub mod nest_guards;
 pub mod node;
 pub mod python;
 #[cfg(test)]
@@ -32,6 +33,10 @@ pub struct RouteScan {
     pub handlers: Vec<HandlerShapes>,
     /// Guards the file defines, uses, or may define.
     pub guards: Vec<GuardNote>,
+    /// NestJS guards on every route (`APP_GUARD` providers).
+    pub nest_global_guards: Vec<String>,
+    /// NestJS middleware bound to routes (`consumer.apply(…).forRoutes(…)`).
+    pub nest_bindings: Vec<nest_guards::Binding>,
 }
 
 /// What a routing call in a script or Python file adds to: a unit of the file, or a name

@@ -10,6 +10,7 @@ pub mod pydantic;
 pub mod script;
 #[cfg(test)]
 mod tests;
+pub mod typebox;
 pub mod zod;
 
 use std::cell::Cell;

@@ -20,11 +20,23 @@ const WRAPPERS: &[&str] = &["memo", "forwardRef", "observer"];
 /// How many wrappers deep a component is looked for (`memo(forwardRef(…))`).
 const MAX_WRAPPERS: usize = 4;
 
-/// What one file exports as components, and the sources it re-exports everything from.
+/// What one file exports as components, the sources it re-exports everything from, and the
+/// names it re-exports one by one (components only if their files say so, see `ui::re_exports`).
 #[derive(Debug, Default)]
 pub struct ComponentScan {
     pub components: Vec<Component>,
     pub star_sources: Vec<String>,
+    pub re_exports: Vec<ReExport>,
+}
+
+/// `export { Button as PrimaryButton } from './Button'`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ReExport {
+    /// The name this file exports.
+    pub exported: String,
+    /// The name the source exports (`default` for `export { default as X }`).
+    pub name: String,
+    pub source: String,
 }
 
 /// Reads the exported components of one script file.
@@ -46,6 +58,7 @@ pub fn scan(file: &ParsedFile<'_>) -> ComponentScan {
         }
     }
     let mut out = ComponentScan::default();
+    let mut re_exports = Vec::new();
     let mut push = |name: String, kind: &str| {
         if !out.components.iter().any(|c| c.name == name) {
             out.components.push(Component {
@@ -57,7 +70,7 @@ pub fn scan(file: &ParsedFile<'_>) -> ComponentScan {
     };
     for statement in statements
         .iter()
-        .filter(|s| s.kind() == "export_statement" && !s.has_error())
+        .filter(|s| s.kind() == "export_statement" && !s.has_error() && !type_only(**s))
     {
         let source = statement.field("source").and_then(|s| string(file, s));
         let is_default = (0..statement.child_count())
@@ -78,14 +91,18 @@ pub fn scan(file: &ParsedFile<'_>) -> ComponentScan {
         {
             for specifier in named_children(clause)
                 .into_iter()
-                .filter(|s| s.kind() == "export_specifier")
+                .filter(|s| s.kind() == "export_specifier" && !type_only(*s))
             {
                 let Some(name) = file.field_text(specifier, "name") else {
                     continue;
                 };
                 let exported = file.field_text(specifier, "alias").unwrap_or(name);
                 match (&source, local.get(name)) {
-                    (Some(_), _) if is_pascal_case(exported) => push(exported.to_owned(), "re-export"),
+                    (Some(source), _) if is_pascal_case(exported) => re_exports.push(ReExport {
+                        exported: exported.to_owned(),
+                        name: name.to_owned(),
+                        source: source.clone(),
+                    }),
                     (None, Some(kind)) => push(exported.to_owned(), kind),
                     _ => {}
                 }
@@ -98,7 +115,15 @@ pub fn scan(file: &ParsedFile<'_>) -> ComponentScan {
             out.star_sources.push(source);
         }
     }
+    out.re_exports = re_exports;
     out
+}
+
+/// `export type { Props } from './x'`, `export { type Props }`: types, not components.
+fn type_only(node: Node<'_>) -> bool {
+    (0..node.child_count())
+        .filter_map(|at| node.child(at as u32))
+        .any(|child| !child.is_named() && child.kind() == "type")
 }
 
 /// `export default Foo`, `export default memo(Foo)`, `export default () => <div/>`.

@@ -213,6 +213,13 @@ impl Scanner<'_, '_> {
 
     /// `fastify.register(plugin, { prefix: '/v1' })`, plugin imported or `import('./x')`.
     pub(super) fn register(&mut self, call: Node<'_>, object: Node<'_>, args: &[Node<'_>]) {
+        if let Some((autoload, prefix)) = args
+            .first()
+            .and_then(|plugin| self.autoload(*plugin, args.get(1).copied()))
+        {
+            self.attach(call, object, Item::mount(&prefix, Target::Autoload(autoload)));
+            return;
+        }
         let Some(target) = args.first().and_then(|plugin| self.target(*plugin)) else {
             return;
         };

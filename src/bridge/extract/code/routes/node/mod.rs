@@ -3,6 +3,7 @@
 //! and mounts (`app.use('/api', router)`, `app.use(router.routes())`,
 //! `fastify.register(plugin, { prefix })`, `registerRoutes(app)`).
 
+mod autoload;
 mod calls;
 mod chains;
 pub mod guards;

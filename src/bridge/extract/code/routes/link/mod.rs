@@ -3,7 +3,11 @@
 //! prefix, route shape hints are kept where a shape of that name exists, and the whole graph
 //! is flattened to endpoints with full paths.
 
+mod autoload;
+
 use std::collections::{HashMap, HashSet};
+
+use self::autoload::Autohooks;
 
 use super::graph::{Item, Target, Unit, UnitKey, flatten, join};
 use super::{HandlerShapes, RouteScan};
@@ -87,13 +91,44 @@ pub fn link(files: &[LinkFile<'_>], shapes: &HashSet<String>) -> Vec<Endpoint> {
             units[slot].items.push(item);
         }
     }
+    let hooks = linker.autohooks(&units, &at);
+    let snapshot = units.clone();
+    let context = Context {
+        units: &at,
+        all: &snapshot,
+        shapes,
+        hooks: &hooks,
+    };
     for unit in &mut units {
         let Some(&from) = from_of.get(&unit.key.0) else {
             continue;
         };
-        linker.resolve_items(from, &mut unit.items, &at, shapes, 0);
+        linker.resolve_items(from, &mut unit.items, &context, 0);
     }
-    flatten(&units)
+    let mut endpoints = flatten(&units);
+    let global: Vec<String> = files
+        .iter()
+        .flat_map(|f| f.routes.nest_global_guards.iter().cloned())
+        .collect();
+    let bindings: Vec<_> = files
+        .iter()
+        .flat_map(|f| f.routes.nest_bindings.iter().cloned())
+        .collect();
+    let prefix = files
+        .iter()
+        .find_map(|file| file.routes.global_prefix.as_deref())
+        .unwrap_or("");
+    super::nest_guards::apply(&mut endpoints, &global, &bindings, prefix);
+    endpoints
+}
+
+/// What resolving a unit's items reads: the units by key (and as they were before resolving),
+/// the run's shape names, and the folders' autoload hooks.
+struct Context<'c> {
+    units: &'c HashMap<UnitKey, usize>,
+    all: &'c [Unit],
+    shapes: &'c HashSet<String>,
+    hooks: &'c Autohooks,
 }
 
 struct Linker<'f, 's> {
@@ -188,14 +223,8 @@ impl<'s> Linker<'_, 's> {
         self.files.get(at)?.constants.get(&key).cloned()
     }
 
-    fn resolve_items(
-        &self,
-        from: usize,
-        items: &mut [Item],
-        units: &HashMap<UnitKey, usize>,
-        shapes: &HashSet<String>,
-        depth: usize,
-    ) {
+    fn resolve_items(&self, from: usize, items: &mut [Item], context: &Context<'_>, depth: usize) {
+        let (units, shapes) = (context.units, context.shapes);
         for item in items {
             match item {
                 Item::Route(route) => {
@@ -222,7 +251,11 @@ impl<'s> Linker<'_, 's> {
                         }
                     }
                     Target::Inline(inner) if depth < MAX_INLINE_DEPTH => {
-                        self.resolve_items(from, inner, units, shapes, depth + 1)
+                        self.resolve_items(from, inner, context, depth + 1)
+                    }
+                    Target::Autoload(autoload) => {
+                        let loaded = self.expand_autoload(autoload, units, context.all, context.hooks);
+                        mount.target = Target::Inline(loaded);
                     }
                     _ => {}
                 },
