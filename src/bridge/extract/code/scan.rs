@@ -183,6 +183,7 @@ fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String],
             }
             if wants.shapes {
                 shapes::pydantic::scan(file, index, &mut scan.shapes);
+                shapes::wtforms::scan(file, index, &mut scan.shapes);
             }
             if wants.sqlalchemy {
                 orm::sqlalchemy::scan(file, index, &mut scan.tables);

@@ -58,8 +58,21 @@ pub fn link(notes: &[GuardNote], endpoints: &[Endpoint]) -> Vec<Guard> {
     let used = |name: &str| on.contains_key(name) || notes.iter().any(|n| n.role == Role::Used && n.name == name);
     let mut out: Vec<Guard> = Vec::new();
     let mut chosen: HashMap<&str, usize> = HashMap::new();
+    // A guard an endpoint carries with no note of its own (found through an alias, from a
+    // library): named where the first endpoint carrying it is.
+    let mut unnoted: Vec<GuardNote> = Vec::new();
+    for endpoint in endpoints {
+        for guard in &endpoint.guards {
+            if !notes.iter().any(|n| n.name == *guard) && !unnoted.iter().any(|n| n.name == *guard) {
+                let framework = framework_of(&endpoint.framework);
+                unnoted.push(GuardNote::new(guard, "guard", framework, Role::Used, &endpoint.file));
+            }
+        }
+    }
+    let notes: Vec<&GuardNote> = notes.iter().chain(&unnoted).collect();
+    let notes = notes.as_slice();
     for role in [Role::Defined, Role::Candidate, Role::Used] {
-        for note in notes.iter().filter(|note| note.role == role) {
+        for note in notes.iter().copied().filter(|note| note.role == role) {
             if chosen.contains_key(note.name.as_str()) || (role == Role::Candidate && !used(&note.name)) {
                 continue;
             }
@@ -134,4 +147,12 @@ mod tests {
             ]
         );
     }
+}
+
+/// The framework names endpoints carry, as the static strings notes hold.
+fn framework_of(framework: &str) -> &'static str {
+    const KNOWN: &[&str] = &[
+        "express", "koa", "fastify", "nestjs", "fastapi", "flask", "django", "axum", "actix", "nextjs", "remix",
+    ];
+    KNOWN.iter().copied().find(|known| *known == framework).unwrap_or("")
 }

@@ -51,6 +51,9 @@ pub enum Item {
     Mount(Mount),
     /// A guard on the routes and mounts that come after it in the unit (`router.use(auth)`).
     Guard(String),
+    /// A guard on every route and mount of the unit, wherever it is written (Fastify's
+    /// `addHook`, Flask's `before_request`).
+    UnitGuard(String),
 }
 
 impl Item {
@@ -78,6 +81,10 @@ pub struct LocalRoute {
     pub response_hints: Vec<String>,
     /// Guards the route itself names (middleware arguments, decorators, dependencies).
     pub guards: Vec<String>,
+    /// FastAPI dependencies and annotation names that are guards if linking finds them to be
+    /// (an auth function, a security scheme, an alias of one).
+    pub dependencies: Vec<String>,
+    pub guard_aliases: Vec<String>,
     pub file: String,
 }
 
@@ -215,6 +222,14 @@ impl<'u> Flatten<'u> {
         }
         let rule = join_of(framework);
         let mut guards = guards.to_vec();
+        let everywhere: Vec<String> = items
+            .iter()
+            .filter_map(|item| match item {
+                Item::UnitGuard(name) => Some(name.clone()),
+                _ => None,
+            })
+            .collect();
+        add_guards(&mut guards, &everywhere);
         for item in items {
             if self.out.len() >= MAX_ENDPOINTS || self.budget == 0 {
                 return;
@@ -222,6 +237,7 @@ impl<'u> Flatten<'u> {
             self.budget -= 1;
             match item {
                 Item::Guard(name) => add_guards(&mut guards, std::slice::from_ref(name)),
+                Item::UnitGuard(_) => {}
                 Item::Route(route) => {
                     let mut all = guards.clone();
                     add_guards(&mut all, &route.guards);

@@ -33,6 +33,10 @@ pub struct RouteScan {
     pub handlers: Vec<HandlerShapes>,
     /// Guards the file defines, uses, or may define.
     pub guards: Vec<GuardNote>,
+    /// FastAPI aliases of dependencies: `CurrentUser = Annotated[User, Depends(get_current_user)]`.
+    pub aliases: Vec<(String, String)>,
+    /// FastAPI security scheme instances (`oauth2_scheme = OAuth2PasswordBearer(…)`).
+    pub schemes: Vec<String>,
     /// NestJS guards on every route (`APP_GUARD` providers).
     pub nest_global_guards: Vec<String>,
     /// NestJS middleware bound to routes (`consumer.apply(…).forRoutes(…)`).

@@ -11,6 +11,7 @@ pub mod script;
 #[cfg(test)]
 mod tests;
 pub mod typebox;
+pub mod wtforms;
 pub mod zod;
 
 use std::cell::Cell;

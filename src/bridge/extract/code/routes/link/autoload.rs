@@ -26,7 +26,7 @@ impl Linker<'_, '_> {
             };
             let mut guards = unit.guards.clone();
             guards.extend(unit.items.iter().filter_map(|item| match item {
-                Item::Guard(name) => Some(name.clone()),
+                Item::Guard(name) | Item::UnitGuard(name) => Some(name.clone()),
                 _ => None,
             }));
             out.insert(folder.to_owned(), guards);

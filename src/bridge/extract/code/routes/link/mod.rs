@@ -9,8 +9,9 @@ use std::collections::{HashMap, HashSet};
 
 use self::autoload::Autohooks;
 
-use super::graph::{Item, Target, Unit, UnitKey, flatten, join};
+use super::graph::{Item, LocalRoute, Target, Unit, UnitKey, flatten, join};
 use super::{HandlerShapes, RouteScan};
+use crate::bridge::extract::code::guards::is_auth_name;
 use crate::bridge::extract::code::modules::PathIndex;
 use crate::bridge::extract::code::modules::constants::Exported;
 use crate::bridge::extract::code::modules::python::{PythonModule, resolve_import as resolve_python};
@@ -49,7 +50,23 @@ pub fn link(files: &[LinkFile<'_>], shapes: &HashSet<String>) -> Vec<Endpoint> {
     for handler in files.iter().flat_map(|file| &file.routes.handlers) {
         handlers.entry(handler.name.as_str()).or_default().push(handler);
     }
-    let linker = Linker { files, index, handlers };
+    let aliases: HashMap<&str, &str> = files
+        .iter()
+        .flat_map(|file| &file.routes.aliases)
+        .map(|(alias, target)| (alias.as_str(), target.as_str()))
+        .collect();
+    let schemes: HashSet<&str> = files
+        .iter()
+        .flat_map(|file| &file.routes.schemes)
+        .map(String::as_str)
+        .collect();
+    let linker = Linker {
+        files,
+        index,
+        handlers,
+        aliases,
+        schemes,
+    };
     let mut units: Vec<Unit> = files
         .iter()
         .flat_map(|file| file.routes.units.iter().cloned())
@@ -136,6 +153,9 @@ struct Linker<'f, 's> {
     index: PathIndex,
     /// Rust handler signatures by function name.
     handlers: HashMap<&'s str, Vec<&'s HandlerShapes>>,
+    /// FastAPI dependency aliases (`CurrentUser` → `get_current_user`) and security schemes.
+    aliases: HashMap<&'s str, &'s str>,
+    schemes: HashSet<&'s str>,
 }
 
 impl<'s> Linker<'_, 's> {
@@ -164,7 +184,7 @@ impl<'s> Linker<'_, 's> {
                         self.fill_items(from, inner, depth + 1);
                     }
                 }
-                Item::Guard(_) => {}
+                Item::Guard(_) | Item::UnitGuard(_) => {}
             }
         }
     }
@@ -236,6 +256,7 @@ impl<'s> Linker<'_, 's> {
                         route.request = route.request.take().or_else(|| shapes.request.clone());
                         route.response = route.response.take().or_else(|| shapes.response.clone());
                     }
+                    self.dependency_guards(route);
                     let known = |hints: &[String]| hints.iter().find_map(|hint| shape_named(hint, shapes));
                     if route.request.is_none() {
                         route.request = known(&route.request_hints);
@@ -259,7 +280,23 @@ impl<'s> Linker<'_, 's> {
                     }
                     _ => {}
                 },
-                Item::Guard(_) => {}
+                Item::Guard(_) | Item::UnitGuard(_) => {}
+            }
+        }
+    }
+
+    /// Adds the FastAPI dependencies of a route that are guards: auth functions and security
+    /// schemes, named directly or through an alias.
+    fn dependency_guards(&self, route: &mut LocalRoute) {
+        let through_aliases = route
+            .guard_aliases
+            .iter()
+            .filter_map(|alias| self.aliases.get(alias.as_str()).map(|target| target.to_string()));
+        let found: Vec<String> = route.dependencies.iter().cloned().chain(through_aliases).collect();
+        for dependency in found {
+            let guard = is_auth_name(&dependency) || self.schemes.contains(dependency.as_str());
+            if guard && !route.guards.contains(&dependency) {
+                route.guards.push(dependency);
             }
         }
     }

@@ -161,7 +161,7 @@ impl Scanner<'_, '_> {
             self.route_object(call, object, args[0]);
         } else if method == "addHook" {
             if let Some(guard) = self.hook_guard(&args) {
-                self.attach(call, object, Item::Guard(guard));
+                self.attach(call, object, Item::UnitGuard(guard));
             }
         } else if matches!(method, "decorate" | "decorateRequest") {
             self.decorated_guard(&args);
