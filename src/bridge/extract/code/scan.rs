@@ -12,7 +12,7 @@ use super::modules::rust::RustModule;
 use super::modules::script::{Export, ScriptModule};
 use super::orm::{self, PendingTable};
 use super::routes::link::{LinkFile, Module};
-use super::routes::{RouteScan, actix, axum, nest, node, python};
+use super::routes::{self, RouteScan, actix, axum, nest, node, python};
 use super::shapes::{self, PendingShape};
 use super::ui::components::ReExport;
 use super::ui::{self, StarFile};
@@ -206,6 +206,12 @@ fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String],
             if wants.seaorm {
                 orm::seaorm::scan(file, index, &mut scan.tables);
             }
+            if wants.serde {
+                shapes::serde::scan(file, index, &mut scan.shapes);
+            }
+            if wants.guards {
+                routes::extractor_definitions(file, index, &mut scan.routes);
+            }
             scan.module = OwnedModule::Rust(RustModule::read(file));
         }
     }
@@ -299,6 +305,7 @@ pub fn link(mut scans: Vec<FileScan>) -> Facts {
         })
         .collect();
     let endpoints = super::routes::link::link(&link_files, &shape_names);
+    let shapes = shapes::bodies_only(shapes, &endpoints);
     let guard_notes: Vec<GuardNote> = scans
         .iter()
         .flat_map(|scan| scan.routes.guards.iter().cloned())

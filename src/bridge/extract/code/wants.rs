@@ -40,6 +40,7 @@ static NEST: Needles = needles!(
 static SCRIPT_SHAPES: Needles = needles!("class ", "interface ", "type ");
 static ZOD: Needles = needles!("zod");
 static JOI: Needles = needles!("joi", "Joi", "celebrate");
+static SERDE: Needles = needles!("Serialize", "Deserialize");
 static TYPEBOX: Needles = needles!("typebox", "properties");
 static SCRIPT_ENV: Needles = needles!("process.env", "import.meta.env");
 static TYPEORM: Needles = needles!("@Entity");
@@ -105,6 +106,7 @@ pub struct Wants {
     pub zod: bool,
     pub joi: bool,
     pub typebox: bool,
+    pub serde: bool,
     pub services: bool,
     pub env: bool,
     pub typeorm: bool,
@@ -194,6 +196,7 @@ impl Wants {
                 env: has(&RUST_ENV),
                 diesel: has(&DIESEL),
                 seaorm: has(&SEAORM),
+                serde: has(&SERDE),
                 guards: has(&GUARD),
                 ..Wants::default()
             },
@@ -222,6 +225,7 @@ impl Wants {
             zod: true,
             joi: true,
             typebox: true,
+            serde: true,
             services: true,
             env: true,
             typeorm: true,

@@ -15,7 +15,7 @@ mod tests;
 use tree_sitter::Node;
 
 use self::graph::{Item, Unit};
-use crate::bridge::extract::code::guards::GuardNote;
+use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
 use crate::bridge::extract::syntax::literal::Constants;
 use crate::bridge::extract::syntax::rust::handler_shapes;
 use crate::bridge::extract::syntax::{Fields, NodeIndex, ParsedFile};
@@ -64,12 +64,14 @@ impl Receiver {
     }
 }
 
-/// The request and response shapes a handler function names in its signature.
+/// The request and response shapes a handler function names in its signature, and the
+/// extractors it takes (`auth: AuthUser`), which are guards when they are auth extractors.
 #[derive(Debug, Clone, Default)]
 pub struct HandlerShapes {
     pub name: String,
     pub request: Option<String>,
     pub response: Option<String>,
+    pub extractors: Vec<String>,
     pub file: String,
 }
 
@@ -141,16 +143,59 @@ pub fn each_rust_function<'t>(
             return;
         };
         let (request, response) = handler_shapes(file, node);
-        if request.is_some() || response.is_some() {
+        let extractors = extractor_types(file, node);
+        if request.is_some() || response.is_some() || !extractors.is_empty() {
             out.handlers.push(HandlerShapes {
                 name: name.to_owned(),
                 request,
                 response,
+                extractors,
                 file: file.path.to_owned(),
             });
         }
         scan(out, node, name, body);
     });
+}
+
+/// `impl<S> FromRequestParts<S> for AuthUser`, `impl FromRequest for AuthUser`: an auth
+/// extractor, a guard on every handler that takes it.
+pub fn extractor_definitions(file: &ParsedFile<'_>, index: &NodeIndex<'_>, out: &mut RouteScan) {
+    let framework = if file.text.contains("actix") { "actix" } else { "axum" };
+    index.each(&["impl_item"], |item| {
+        let (Some(trait_name), Some(kind)) = (item.field("trait"), item.field("type")) else {
+            return;
+        };
+        let trait_name = file.text(trait_name);
+        let trait_name = trait_name.split('<').next().unwrap_or(trait_name);
+        if !matches!(
+            crate::bridge::extract::syntax::rust::last_segment(trait_name),
+            "FromRequestParts" | "FromRequest"
+        ) {
+            return;
+        }
+        let name = file.text(kind);
+        let name = name.split('<').next().unwrap_or(name);
+        if is_auth_name(name) {
+            out.guards
+                .push(GuardNote::new(name, "extractor", framework, Role::Defined, file.path));
+        }
+    });
+}
+
+/// The auth-named plain types a Rust function's parameters have (`user: AuthUser`,
+/// `AuthUser(id): AuthUser`, `claims: auth::Claims`); wrapped ones (`Option<AuthUser>`,
+/// `State<S>`) are left out.
+fn extractor_types(file: &ParsedFile<'_>, function: Node<'_>) -> Vec<String> {
+    function
+        .field("parameters")
+        .map(crate::bridge::extract::syntax::named_children)
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|parameter| parameter.field("type"))
+        .filter(|kind| matches!(kind.kind(), "type_identifier" | "scoped_type_identifier"))
+        .map(|kind| crate::bridge::extract::syntax::rust::last_segment(file.text(kind)).to_owned())
+        .filter(|name| is_auth_name(name))
+        .collect()
 }
 
 /// A route path argument with the file's constants filled in; a piece that cannot be

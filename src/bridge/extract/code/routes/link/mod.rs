@@ -255,6 +255,11 @@ impl<'s> Linker<'_, 's> {
                     {
                         route.request = route.request.take().or_else(|| shapes.request.clone());
                         route.response = route.response.take().or_else(|| shapes.response.clone());
+                        for extractor in &shapes.extractors {
+                            if !route.guards.contains(extractor) {
+                                route.guards.push(extractor.clone());
+                            }
+                        }
                     }
                     self.dependency_guards(route);
                     let known = |hints: &[String]| hints.iter().find_map(|hint| shape_named(hint, shapes));
@@ -308,6 +313,16 @@ impl<'s> Linker<'_, 's> {
             return None;
         }
         let found = self.handlers.get(last_segment(handler))?;
+        // `accounts::open`: the module the path names says which file (two `open`s in two
+        // modules are kept apart).
+        let from = self.files.iter().find(|f| f.path == file);
+        if handler.contains("::")
+            && let Some(Module::Rust(module)) = from.map(|f| f.module)
+            && let Some(wanted) = target_module(&module_of(file), &module.expand(&segments(handler)))
+            && let Some(exact) = found.iter().find(|shapes| module_of(&shapes.file) == wanted)
+        {
+            return Some(exact);
+        }
         found
             .iter()
             .find(|shapes| shapes.file == file)
