@@ -5,7 +5,7 @@ use std::cell::OnceCell;
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use super::guards::{self, GuardNote};
+use super::guards::{self, GuardNote, Role};
 use super::modules::constants::{Exported, exported};
 use super::modules::python::PythonModule;
 use super::modules::rust::RustModule;
@@ -37,6 +37,8 @@ pub struct FileScan {
     pub star_sources: Vec<String>,
     /// Names this file re-exports one by one.
     pub re_exports: Vec<ReExport>,
+    /// The file is Next.js's middleware, and an auth guard.
+    pub next_middleware: Option<ui::handlers::NextMiddleware>,
     /// The string constants the file offers other files, by dotted name.
     pub constants: Exported,
     /// Facts that need no other file.
@@ -254,6 +256,7 @@ fn scan_frontend(
     }
     if wants.router {
         ui::router::scan(file, constants.get(), &mut scan.facts.routes);
+        ui::tanstack::scan(file, constants.get(), &mut scan.facts.routes);
     }
     if wants.fs_routes {
         let default_name = module.exports.iter().find_map(|export| match export {
@@ -264,9 +267,15 @@ fn scan_frontend(
             .imports
             .values()
             .any(|i| i.source == "next" || i.source.starts_with("next/"));
-        let found = ui::fs_routes::scan(file.path, module, default_name, imports_next);
+        let mut found = ui::fs_routes::scan(file.path, module, default_name, imports_next);
+        ui::handlers::inspect(file, module, &mut found.endpoints, &mut scan.routes.guards);
         scan.facts.routes.extend(found.routes);
         scan.facts.endpoints.extend(found.endpoints);
+    }
+    if let Some(middleware) = ui::handlers::next_middleware(file, module) {
+        let note = GuardNote::new(&middleware.guard, "middleware", "nextjs", Role::Defined, file.path);
+        scan.routes.guards.push(note);
+        scan.next_middleware = Some(middleware);
     }
     if wants.state {
         ui::state::scan(file, index, module, &mut scan.facts.state);
@@ -310,6 +319,8 @@ pub fn link(mut scans: Vec<FileScan>) -> Facts {
         .iter()
         .flat_map(|scan| scan.routes.guards.iter().cloned())
         .collect();
+    let middlewares: Vec<ui::handlers::NextMiddleware> =
+        scans.iter().filter_map(|scan| scan.next_middleware.clone()).collect();
     let stars: Vec<StarFile<'_>> = scans
         .iter()
         .map(|scan| StarFile {
@@ -332,6 +343,15 @@ pub fn link(mut scans: Vec<FileScan>) -> Facts {
         facts.append(scan.facts);
     }
     facts.components.extend(re_exported);
+    for middleware in &middlewares {
+        for endpoint in facts.endpoints.iter_mut().filter(|e| e.framework == "nextjs") {
+            if ui::handlers::matches(&middleware.matchers, &endpoint.path)
+                && !endpoint.guards.contains(&middleware.guard)
+            {
+                endpoint.guards.insert(0, middleware.guard.clone());
+            }
+        }
+    }
     facts.guards.extend(guards::link(&guard_notes, &facts.endpoints));
     facts
 }

@@ -52,6 +52,10 @@ static ROUTER: Needles = needles!(
     "createHashRouter",
     "createMemoryRouter",
     "useRoutes",
+    "createFileRoute",
+    "createLazyFileRoute",
+    "createRootRoute",
+    "createRoute",
 );
 static STATE: Needles = needles!("createSlice", "createApi", "configureStore", "zustand", "createContext");
 static PYTHON_ROUTES: Needles = needles!(
@@ -250,7 +254,7 @@ impl Wants {
     }
 }
 
-/// Test files and folders: `test/`, `tests/`, `__tests__/`, `spec/`, `e2e/`, `cypress/`,
+/// Test files and folders: `test/`, `tests/`, `__tests__/`, `spec/`, `e2e/`, `cypress/`, `mocks/`,
 /// `*.test.ts`, `*.spec.js`, `test_*.py`, `*_test.py`, `conftest.py`.
 pub fn is_test_path(path: &str) -> bool {
     let mut parts = path.split('/');
@@ -258,7 +262,7 @@ pub fn is_test_path(path: &str) -> bool {
     let in_test_dir = parts.any(|dir| {
         matches!(
             dir,
-            "test" | "tests" | "__tests__" | "spec" | "e2e" | "cypress" | "__mocks__"
+            "test" | "tests" | "__tests__" | "spec" | "e2e" | "cypress" | "__mocks__" | "mocks"
         )
     });
     let stem = name.split('.').next().unwrap_or(name);

@@ -135,6 +135,24 @@ pub fn is_auth_name(name: &str) -> bool {
     has(AUTH_WORDS) || (has(VERBS) && has(SUBJECTS)) || words.iter().any(|w| glued_auth(w))
 }
 
+/// Verbs of a call that throws or redirects when the check fails (`requireUser`, `ensureAdmin`).
+const CHECK_VERBS: &[&str] = &[
+    "require", "requires", "ensure", "assert", "check", "verify", "protect", "guard", "must",
+];
+
+/// True for a call that rejects the request when the user may not: an auth name that is a
+/// check (`requireUserId`, `authenticator.isAuthenticated`, `login_required`), not the login
+/// itself (`authenticator.authenticate`).
+pub fn is_check_name(name: &str) -> bool {
+    if !is_auth_name(name) {
+        return false;
+    }
+    let words = words(name.rsplit('.').next().unwrap_or(name));
+    words.first().is_some_and(|first| CHECK_VERBS.contains(&first.as_str()))
+        || words.last().is_some_and(|last| last == "required")
+        || name.ends_with("isAuthenticated")
+}
+
 /// `isauthenticated`-style words written without case changes (`loginrequired`, `authuser`).
 fn glued_auth(word: &str) -> bool {
     word.len() > 4

@@ -115,6 +115,18 @@ pub fn scan(file: &ParsedFile<'_>) -> ComponentScan {
             out.star_sources.push(source);
         }
     }
+    // TanStack Router's page components are rendered by the route, often without an export.
+    for name in super::tanstack::route_components(file) {
+        if let Some(kind) = local.get(&name)
+            && !out.components.iter().any(|c| c.name == name)
+        {
+            out.components.push(Component {
+                name,
+                kind: kind.clone(),
+                file: file.path.to_owned(),
+            });
+        }
+    }
     out.re_exports = re_exports;
     out
 }
@@ -154,9 +166,12 @@ fn default_value(
 
 /// The components a declaration introduces, with their kinds.
 fn declared_components(file: &ParsedFile<'_>, declaration: Node<'_>) -> Vec<(String, String)> {
+    let jsx_file = [".tsx", ".jsx"].iter().any(|ext| file.path.ends_with(ext));
     match declaration.kind() {
         "function_declaration" => match file.field_text(declaration, "name") {
-            Some(name) if is_pascal_case(name) && renders(declaration) => vec![(name.to_owned(), "function".into())],
+            Some(name) if is_component_name(name) && renders(declaration) => {
+                vec![(name.to_owned(), "function".into())]
+            }
             _ => Vec::new(),
         },
         "class_declaration" => match file.field_text(declaration, "name") {
@@ -174,6 +189,8 @@ fn declared_components(file: &ParsedFile<'_>, declaration: Node<'_>) -> Vec<(Str
                     "arrow_function" if renders(value) => "arrow".to_owned(),
                     "function_expression" | "function" if renders(value) => "function".to_owned(),
                     "call_expression" => wrapped(file, value, &HashMap::new())?.1,
+                    // `const Dialog = DialogPrimitive.Root`: a library's component under a name of ours.
+                    "member_expression" if jsx_file && primitive_alias(file, value) => "alias".to_owned(),
                     _ => return None,
                 };
                 Some((name.to_owned(), kind))
@@ -181,6 +198,20 @@ fn declared_components(file: &ParsedFile<'_>, declaration: Node<'_>) -> Vec<(Str
             .collect(),
         _ => Vec::new(),
     }
+}
+
+/// A component's name: PascalCase, and no HTTP method (`export async function GET` in a route
+/// file may render an image response, but is an endpoint).
+fn is_component_name(name: &str) -> bool {
+    is_pascal_case(name) && !matches!(name, "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS")
+}
+
+/// `DialogPrimitive.Root`, `SheetPrimitive.Trigger`: a PascalCase member of a PascalCase object.
+fn primitive_alias(file: &ParsedFile<'_>, member: Node<'_>) -> bool {
+    let (Some(object), Some(property)) = (member.field("object"), member.field("property")) else {
+        return false;
+    };
+    object.kind() == "identifier" && is_pascal_case(file.text(object)) && is_pascal_case(file.text(property))
 }
 
 /// `memo(Foo)`, `React.forwardRef((props, ref) => …)`, `memo(function Foo() {…})`: the inner

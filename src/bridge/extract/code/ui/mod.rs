@@ -5,8 +5,10 @@
 pub mod components;
 pub mod design;
 pub mod fs_routes;
+pub mod handlers;
 pub mod router;
 pub mod state;
+pub mod tanstack;
 #[cfg(test)]
 mod tests;
 

@@ -7,6 +7,7 @@
 use tree_sitter::Node;
 
 use super::{MAX_WRAPPING, Scanner};
+use crate::bridge::extract::code::guards::names::is_check_name;
 use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
 use crate::bridge::extract::syntax::literal::{string, unwrap_parens};
 use crate::bridge::extract::syntax::script::{arguments, property};
@@ -209,9 +210,18 @@ pub fn candidates(file: &ParsedFile<'_>, framework: &'static str, out: &mut Vec<
                     Role::Candidate,
                     file.path,
                 ));
+            } else if is_check_name(&name) && is_function(function) {
+                out.push(GuardNote::new(&name, "check", framework, Role::Candidate, file.path));
             }
         }
     }
+}
+
+fn is_function(node: Node<'_>) -> bool {
+    matches!(
+        node.kind(),
+        "function_declaration" | "arrow_function" | "function_expression" | "function"
+    )
 }
 
 /// True for a function with a `next` parameter, or one returning such a function.
