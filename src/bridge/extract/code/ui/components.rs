@@ -191,6 +191,7 @@ fn declared_components(file: &ParsedFile<'_>, declaration: Node<'_>) -> Vec<(Str
                     "call_expression" => wrapped(file, value, &HashMap::new())?.1,
                     // `const Dialog = DialogPrimitive.Root`: a library's component under a name of ours.
                     "member_expression" if jsx_file && primitive_alias(file, value) => "alias".to_owned(),
+                    "identifier" if jsx_file && is_pascal_case(file.text(value)) => "alias".to_owned(),
                     _ => return None,
                 };
                 Some((name.to_owned(), kind))
@@ -206,7 +207,8 @@ fn is_component_name(name: &str) -> bool {
     is_pascal_case(name) && !matches!(name, "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS")
 }
 
-/// `DialogPrimitive.Root`, `SheetPrimitive.Trigger`: a PascalCase member of a PascalCase object.
+/// `DialogPrimitive.Root`, `SheetPrimitive.Trigger`: a PascalCase member of a PascalCase object
+/// (`const Form = FormProvider` is an alias too).
 fn primitive_alias(file: &ParsedFile<'_>, member: Node<'_>) -> bool {
     let (Some(object), Some(property)) = (member.field("object"), member.field("property")) else {
         return false;

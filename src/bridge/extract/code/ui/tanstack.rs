@@ -98,6 +98,10 @@ fn route_call<'t>(file: &'t ParsedFile<'_>, constants: Option<&Constants>, call:
 pub fn scan(file: &ParsedFile<'_>, constants: &Constants, out: &mut Vec<Route>) {
     for route in declared(file, Some(constants)) {
         let Some(id) = route.id else { continue };
+        // A pathless layout (`/_auth`) wraps the routes under it; it is no page of its own.
+        if !id.ends_with('/') && id.rsplit('/').next().is_some_and(|last| last.starts_with('_')) {
+            continue;
+        }
         let component = property(file, route.options, "component")
             .filter(|c| c.kind() == "identifier")
             .map(|c| file.text(c).to_owned());
