@@ -183,9 +183,13 @@ fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String],
             if wants.python_routes {
                 python::scan(file, index, &module, constants.get(), &mut scan.routes);
             }
+            if wants.django_routes {
+                routes::django::scan(file, constants.get(), &mut scan.routes);
+            }
             if wants.shapes {
                 shapes::pydantic::scan(file, index, &mut scan.shapes);
                 shapes::wtforms::scan(file, index, &mut scan.shapes);
+                shapes::drf::scan(file, index, &mut scan.shapes);
             }
             if wants.sqlalchemy {
                 orm::sqlalchemy::scan(file, index, &mut scan.tables);

@@ -74,6 +74,14 @@ static CLASS: Needles = needles!("class ");
 static PYTHON_ENV: Needles = needles!("environ", "getenv");
 static SQLALCHEMY: Needles = needles!("__tablename__", "Table(");
 static DJANGO: Needles = needles!("django", "models.Model");
+static DJANGO_ROUTES: Needles = needles!(
+    "urlpatterns",
+    "rest_framework",
+    "REST_FRAMEWORK",
+    "django.views",
+    "django.contrib.auth",
+    "as_view"
+);
 static AXUM: Needles = needles!("axum", "Router");
 static ACTIX: Needles = needles!("actix", "web::", "HttpServer", "ServiceConfig");
 static RUST_ENV: Needles = needles!("env::var", "env!", "dotenv");
@@ -104,6 +112,7 @@ pub struct Wants {
     pub node_routes: bool,
     pub nest: bool,
     pub python_routes: bool,
+    pub django_routes: bool,
     pub axum: bool,
     pub actix: bool,
     pub shapes: bool,
@@ -143,6 +152,7 @@ impl Wants {
                 node_routes: false,
                 nest: false,
                 python_routes: false,
+                django_routes: false,
                 axum: false,
                 actix: false,
                 fs_routes: false,
@@ -184,6 +194,7 @@ impl Wants {
             },
             Lang::Python => Wants {
                 python_routes: has(&PYTHON_ROUTES),
+                django_routes: has(&DJANGO_ROUTES),
                 shapes: has(&CLASS),
                 services,
                 env: has(&PYTHON_ENV),
@@ -223,6 +234,7 @@ impl Wants {
             node_routes: app,
             nest: app,
             python_routes: app,
+            django_routes: app,
             axum: framework.axum,
             actix: framework.actix,
             shapes: true,

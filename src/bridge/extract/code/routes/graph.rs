@@ -26,6 +26,8 @@ pub enum Join {
     Normalize,
     /// `/users` + `/` → `/users/`; the path is appended as written (FastAPI, Flask, Actix).
     Append,
+    /// `api/` + `articles/` → `/api/articles/`: the two strings put together (Django's URLconfs).
+    Concat,
 }
 
 /// A router-like thing declared in a file.
@@ -136,6 +138,18 @@ impl Default for Target {
 
 /// Joins a prefix and a path the way `join` says; the result starts with `/`.
 pub fn join(prefix: &str, path: &str, join: Join) -> String {
+    if join == Join::Concat {
+        let mut out = prefix.to_owned();
+        if out.ends_with('/') && path.starts_with('/') {
+            out.pop();
+        }
+        out.push_str(path);
+        return if out.starts_with(['/', PLACEHOLDER_OPEN]) {
+            out
+        } else {
+            format!("/{out}")
+        };
+    }
     let prefix = prefix.trim_end_matches('/');
     let out = match (path.is_empty(), join) {
         (true, _) => prefix.to_owned(),
@@ -156,6 +170,7 @@ pub fn join(prefix: &str, path: &str, join: Join) -> String {
 pub fn join_of(framework: &str) -> Join {
     match framework {
         "fastapi" | "flask" | "actix" => Join::Append,
+        "django" => Join::Concat,
         _ => Join::Normalize,
     }
 }
@@ -345,6 +360,10 @@ mod tests {
         assert_eq!(join("", "", Join::Normalize), "/");
         assert_eq!(join("", "health", Join::Append), "/health");
         assert_eq!(join("/users", "", Join::Append), "/users");
+        assert_eq!(join("", "api/", Join::Concat), "/api/");
+        assert_eq!(join("/api/", "articles", Join::Concat), "/api/articles");
+        assert_eq!(join("/api/articles", "/<slug>/", Join::Concat), "/api/articles/<slug>/");
+        assert_eq!(join("/api/", "", Join::Concat), "/api/");
     }
 
     #[test]

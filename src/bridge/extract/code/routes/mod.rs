@@ -3,6 +3,7 @@
 
 pub mod actix;
 pub mod axum;
+pub mod django;
 pub mod graph;
 pub mod link;
 pub mod nest;
@@ -41,6 +42,8 @@ pub struct RouteScan {
     pub nest_global_guards: Vec<String>,
     /// NestJS middleware bound to routes (`consumer.apply(…).forRoutes(…)`).
     pub nest_bindings: Vec<nest_guards::Binding>,
+    /// Django views, routers and REST framework settings.
+    pub django: django::views::DjangoScan,
 }
 
 /// What a routing call in a script or Python file adds to: a unit of the file, or a name

@@ -4,6 +4,7 @@
 //! inherited fields from the run's other shapes and drops Python classes that turn out not to
 //! be Pydantic models.
 
+pub mod drf;
 pub mod joi;
 pub mod parsed;
 pub mod pydantic;

@@ -4,6 +4,7 @@
 //! is flattened to endpoints with full paths.
 
 mod autoload;
+mod django;
 
 use std::collections::{HashMap, HashSet};
 
@@ -60,12 +61,17 @@ pub fn link(files: &[LinkFile<'_>], shapes: &HashSet<String>) -> Vec<Endpoint> {
         .flat_map(|file| &file.routes.schemes)
         .map(String::as_str)
         .collect();
+    let django_defaults = files
+        .iter()
+        .flat_map(|file| file.routes.django.default_permissions.iter().cloned())
+        .collect();
     let linker = Linker {
         files,
         index,
         handlers,
         aliases,
         schemes,
+        django_defaults,
     };
     let mut units: Vec<Unit> = files
         .iter()
@@ -156,6 +162,8 @@ struct Linker<'f, 's> {
     /// FastAPI dependency aliases (`CurrentUser` → `get_current_user`) and security schemes.
     aliases: HashMap<&'s str, &'s str>,
     schemes: HashSet<&'s str>,
+    /// DRF's default permission classes (from the settings module).
+    django_defaults: Vec<String>,
 }
 
 impl<'s> Linker<'_, 's> {
@@ -272,7 +280,9 @@ impl<'s> Linker<'_, 's> {
                 }
                 Item::Mount(mount) => match &mut mount.target {
                     Target::Ref(reference) => {
-                        if let Some(key) = self.resolve(from, reference, units) {
+                        if let Some(routes) = self.django_routes(from, reference) {
+                            mount.target = Target::Inline(routes);
+                        } else if let Some(key) = self.resolve(from, reference, units) {
                             mount.target = Target::Unit(key);
                         }
                     }
@@ -375,6 +385,9 @@ impl<'s> Linker<'_, 's> {
     }
 
     fn resolve_python(&self, from: usize, module: &PythonModule, reference: &str) -> Option<UnitKey> {
+        if let Some(dotted) = reference.strip_prefix("pymodule:") {
+            return self.url_module(from, dotted);
+        }
         let here = self.files[from].path;
         let (first, member) = match reference.split_once('.') {
             Some((first, member)) => (first, Some(member)),
