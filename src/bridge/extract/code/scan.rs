@@ -170,7 +170,7 @@ fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String],
                 shapes::joi::scan(file, &module, &mut scan.shapes, &mut scan.facts.guards);
             }
             if wants.guards {
-                node::guards::candidates(file, "", &mut scan.routes.guards);
+                node::guards::candidates(file, node::framework_of(&module), &mut scan.routes.guards);
             }
             if wants.typeorm {
                 orm::typeorm::scan(file, index, &mut scan.tables);
@@ -357,5 +357,13 @@ pub fn link(mut scans: Vec<FileScan>) -> Facts {
         }
     }
     facts.guards.extend(guards::link(&guard_notes, &facts.endpoints));
+    // A validation schema is on the endpoints whose request it is.
+    for guard in facts.guards.iter_mut().filter(|g| g.kind == "validation") {
+        guard.endpoints = facts
+            .endpoints
+            .iter()
+            .filter(|e| e.request.as_deref() == Some(guard.name.as_str()))
+            .count();
+    }
     facts
 }

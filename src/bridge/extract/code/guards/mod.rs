@@ -76,19 +76,20 @@ pub fn link(notes: &[GuardNote], endpoints: &[Endpoint]) -> Vec<Guard> {
             if chosen.contains_key(note.name.as_str()) || (role == Role::Candidate && !used(&note.name)) {
                 continue;
             }
-            let kind = match role {
-                // A candidate takes the kind its use gives it.
-                Role::Candidate => notes
-                    .iter()
-                    .find(|n| n.role == Role::Used && n.name == note.name)
-                    .map_or(note.kind, |n| n.kind),
-                _ => note.kind,
+            // A candidate takes the kind (and, when it does not know it, the framework) its use gives it.
+            let use_of = notes.iter().find(|n| n.role == Role::Used && n.name == note.name);
+            let (kind, framework) = match (role, use_of) {
+                (Role::Candidate, Some(used)) => {
+                    let framework = if note.framework.is_empty() { used.framework } else { note.framework };
+                    (used.kind, framework)
+                }
+                _ => (note.kind, note.framework),
             };
             chosen.insert(&note.name, out.len());
             out.push(Guard {
                 name: note.name.clone(),
                 kind: kind.to_owned(),
-                framework: (!note.framework.is_empty()).then(|| note.framework.to_owned()),
+                framework: (!framework.is_empty()).then(|| framework.to_owned()),
                 endpoints: on.get(note.name.as_str()).copied().unwrap_or(0),
                 file: note.file.clone(),
             });

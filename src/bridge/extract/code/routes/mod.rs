@@ -161,9 +161,20 @@ pub fn each_rust_function<'t>(
 }
 
 /// `impl<S> FromRequestParts<S> for AuthUser`, `impl FromRequest for AuthUser`: an auth
-/// extractor, a guard on every handler that takes it.
+/// extractor, a guard on every handler that takes it; and the auth-named functions of the
+/// file, where a middleware layered elsewhere may be defined.
 pub fn extractor_definitions(file: &ParsedFile<'_>, index: &NodeIndex<'_>, out: &mut RouteScan) {
     let framework = if file.text.contains("actix") { "actix" } else { "axum" };
+    // An auth-named function may be middleware a router elsewhere layers (`from_fn(require_auth)`).
+    for item in crate::bridge::extract::syntax::named_children(file.root()) {
+        if item.kind() == "function_item"
+            && let Some(name) = file.field_text(item, "name")
+            && is_auth_name(name)
+        {
+            out.guards
+                .push(GuardNote::new(name, "layer", framework, Role::Candidate, file.path));
+        }
+    }
     index.each(&["impl_item"], |item| {
         let (Some(trait_name), Some(kind)) = (item.field("trait"), item.field("type")) else {
             return;

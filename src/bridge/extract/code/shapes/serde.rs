@@ -151,6 +151,22 @@ mod tests {
     use super::renamed;
 
     #[test]
+    fn wire_names_and_optional_fields() {
+        let text = "#[derive(Deserialize)]\n#[serde(rename_all = \"camelCase\")]\nstruct NewUser {\n    display_name: String,\n    #[serde(default)]\n    newsletter: bool,\n    #[serde(rename = \"e-mail\")]\n    email: Option<String>,\n    #[serde(skip)]\n    cache: u8,\n}\n";
+        let file = crate::bridge::extract::syntax::tests::parsed("a.rs", text);
+        let index = crate::bridge::extract::syntax::NodeIndex::of(&file);
+        let mut out = Vec::new();
+        super::scan(&file, &index, &mut out);
+        let fields: Vec<String> = out[0]
+            .shape
+            .fields
+            .iter()
+            .map(|f| format!("{}{}", f.name, if f.optional { "?" } else { "" }))
+            .collect();
+        assert_eq!(fields, ["displayName", "newsletter?", "e-mail?"]);
+    }
+
+    #[test]
     fn rename_all_writes_the_wire_names() {
         assert_eq!(renamed("created_at", Some("camelCase")), "createdAt");
         assert_eq!(renamed("created_at", Some("PascalCase")), "CreatedAt");
@@ -159,3 +175,4 @@ mod tests {
         assert_eq!(renamed("created_at", None), "created_at");
     }
 }
+

@@ -4,6 +4,7 @@
 //! is flattened to endpoints with full paths.
 
 mod autoload;
+mod constants;
 mod django;
 
 use std::collections::{HashMap, HashSet};
@@ -19,7 +20,6 @@ use crate::bridge::extract::code::modules::python::{PythonModule, resolve_import
 use crate::bridge::extract::code::modules::rust::{RustModule, module_of, segments, target_module};
 use crate::bridge::extract::code::modules::script::{Imported, ScriptModule};
 use crate::bridge::extract::code::modules::script_resolve::{resolve_export, resolve_import, resolve_source};
-use crate::bridge::extract::syntax::literal::{fill_placeholders, placeholders};
 use crate::bridge::extract::syntax::rust::last_segment;
 use crate::bridge::facts::Endpoint;
 
@@ -167,90 +167,6 @@ struct Linker<'f, 's> {
 }
 
 impl<'s> Linker<'_, 's> {
-    /// Fills the placeholders of a unit's prefix and items, written in file `from`.
-    fn fill_unit(&self, from: usize, unit: &mut Unit) {
-        unit.prefix = self.fill(from, &unit.prefix).0;
-        self.fill_items(from, &mut unit.items, 0);
-    }
-
-    /// Fills the placeholders of route paths and mount prefixes written in file `from`; a
-    /// tentative prefix that names no constant was no prefix (`app.use(auth, router)`).
-    fn fill_items(&self, from: usize, items: &mut [Item], depth: usize) {
-        for item in items {
-            match item {
-                Item::Route(route) => route.path = self.fill(from, &route.path).0,
-                Item::Mount(mount) => {
-                    let (prefix, resolved) = self.fill(from, &mount.prefix);
-                    mount.prefix = if mount.tentative && !resolved {
-                        String::new()
-                    } else {
-                        prefix
-                    };
-                    if let Target::Inline(inner) = &mut mount.target
-                        && depth < MAX_INLINE_DEPTH
-                    {
-                        self.fill_items(from, inner, depth + 1);
-                    }
-                }
-                Item::Guard(_) | Item::UnitGuard(_) => {}
-            }
-        }
-    }
-
-    /// `path` with its placeholders filled from the constants `from` sees; whether all were.
-    fn fill(&self, from: usize, path: &str) -> (String, bool) {
-        let resolved = placeholders(path).all(|expr| self.constant(from, expr).is_some());
-        let filled = fill_placeholders(path, self.files[from].path, |expr| self.constant(from, expr));
-        (filled, resolved)
-    }
-
-    /// The value of a constant named `expr` in file `from`: its own, or one it imports
-    /// (`settings.API_V1_STR` from `from app.core.config import settings`).
-    fn constant(&self, from: usize, expr: &str) -> Option<String> {
-        let file = &self.files[from];
-        if let Some(value) = file.constants.get(expr) {
-            return Some(value.clone());
-        }
-        let (first, rest) = match expr.split_once('.') {
-            Some((first, rest)) => (first, Some(rest)),
-            None => (expr, None),
-        };
-        let dotted = |name: &str| match rest {
-            Some(rest) => format!("{name}.{rest}"),
-            None => name.to_owned(),
-        };
-        let (at, key) = match file.module {
-            Module::Script(module) => {
-                let import = module.imports.get(first)?;
-                let modules = |at: usize| self.script_module(at);
-                if import.name == Imported::Module {
-                    let target = resolve_source(&self.index, file.path, &import.source)?;
-                    let rest = rest?;
-                    let (member, tail) = rest.split_once('.').map_or((rest, None), |(m, t)| (m, Some(t)));
-                    match resolve_export(&self.index, &modules, target, member) {
-                        Some((at, local)) => (at, tail.map_or(local.clone(), |tail| format!("{local}.{tail}"))),
-                        // `const config = require('./config')` with `module.exports = {…}`.
-                        None => (target, format!("default.{rest}")),
-                    }
-                } else {
-                    let (at, local) = resolve_import(&self.index, &modules, from, import)?;
-                    (at, dotted(&local))
-                }
-            }
-            Module::Python(module) => {
-                let (at, name) = resolve_python(&self.index, file.path, module.imports.get(first)?)?;
-                let key = match (name, rest) {
-                    (Some(name), _) => dotted(&name),
-                    (None, Some(rest)) => rest.to_owned(),
-                    (None, None) => return None,
-                };
-                (at, key)
-            }
-            _ => return None,
-        };
-        self.files.get(at)?.constants.get(&key).cloned()
-    }
-
     fn resolve_items(&self, from: usize, items: &mut [Item], context: &Context<'_>, depth: usize) {
         let (units, shapes) = (context.units, context.shapes);
         for item in items {

@@ -20,8 +20,9 @@ impl Scanner<'_, '_> {
         // `router.route('/x').get(h).post(h2)`: the path comes from the `.route()` call down the chain.
         let mut chained = object;
         while chained.kind() == "call_expression" {
+            // A call that is no router method (`Router()`, `express.Router()`) is the chain's base.
             let Some(inner) = chained.field("function").filter(|f| f.kind() == "member_expression") else {
-                return;
+                break;
             };
             let (Some(receiver), Some(name)) = (inner.field("object"), inner.field("property")) else {
                 return;
@@ -38,7 +39,7 @@ impl Scanner<'_, '_> {
                     return self.attach(call, receiver, Item::Route(route));
                 }
                 name if METHODS.contains(&name) || matches!(name, "use" | "register" | "addHook") => chained = receiver,
-                _ => return,
+                _ => break,
             }
         }
         // Koa and Fastify routers return themselves: `router.get(…).post(…)` chains on `router`.
@@ -168,29 +169,34 @@ impl Scanner<'_, '_> {
                 return;
             }
         }
-        let first = args.first().copied();
-        let named_first = first.is_some_and(|f| matches!(f.kind(), "identifier" | "member_expression"));
-        let (prefix, tentative, rest) = match first {
-            Some(first) if let Some(prefix) = render_route_path(self.file, self.constants, first) => {
-                (prefix, false, &args[1..])
-            }
-            // A name that may be a prefix held in another file: the linker decides.
-            Some(first) if named_first && args.len() >= 2 && self.guard_name(first).is_none() => {
-                let prefix = self.constants.render_prefix(self.file, first).unwrap_or_default();
+        let mut rest = args;
+        let mut prefix = String::new();
+        let mut tentative = false;
+        if let Some(first) = args.first().copied().filter(|_| args.len() >= 2) {
+            if let Some(path) = render_route_path(self.file, self.constants, first) {
+                (prefix, rest) = (path, &args[1..]);
+            } else if self.may_be_prefix(first) {
+                // A name that may be a prefix held in another file: the linker decides, and
+                // the name may be a router after all.
+                prefix = self.constants.render_prefix(self.file, first).unwrap_or_default();
+                tentative = true;
                 if let Some(target) = self.target(first) {
                     self.attach(call, object, Item::mount("", Target::Ref(target)));
                 }
-                (prefix, true, &args[1..])
+                rest = &args[1..];
             }
-            _ => (String::new(), false, args),
-        };
+        }
         let mut guards = Vec::new();
         let mut mounted = false;
-        for arg in rest {
-            let found = self.guards_of(*arg, "middleware");
-            if !found.is_empty() {
-                guards.extend(found);
-                continue;
+        for (at, arg) in rest.iter().enumerate() {
+            // The last of several arguments is what is mounted (`app.use('/admin', requireAdmin,
+            // admin)`); the ones before it, and a lone one, may be middleware.
+            if at + 1 < rest.len() || rest.len() == 1 {
+                let found = self.guards_of(*arg, "middleware");
+                if !found.is_empty() {
+                    guards.extend(found);
+                    continue;
+                }
             }
             if let Some(target) = self.target(*arg) {
                 let mount = Mount {
@@ -208,6 +214,27 @@ impl Scanner<'_, '_> {
             for guard in guards {
                 self.attach(call, object, Item::Guard(guard));
             }
+        }
+    }
+
+    /// A name `use` is handed first that reads like a path held elsewhere: a member of a config
+    /// object (`config.api.prefix`) or a constant-like name (`API_PREFIX`, `basePath`), not
+    /// middleware (`requireAuth`).
+    fn may_be_prefix(&self, first: Node<'_>) -> bool {
+        match first.kind() {
+            "member_expression" => self.guard_name(first).is_none() || {
+                let words = crate::bridge::extract::code::guards::names::words(self.file.text(first));
+                words.iter().any(|w| matches!(w.as_str(), "prefix" | "path" | "base" | "url" | "root" | "mount"))
+            },
+            "identifier" => {
+                let text = self.file.text(first);
+                let constant = text.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+                let words = crate::bridge::extract::code::guards::names::words(text);
+                constant
+                    || words.iter().any(|w| matches!(w.as_str(), "prefix" | "path" | "base" | "url" | "root" | "mount"))
+                    || self.guard_name(first).is_none()
+            }
+            _ => false,
         }
     }
 

@@ -20,6 +20,9 @@ use crate::bridge::extract::syntax::{Fields, NodeIndex, ParsedFile, named_childr
 /// HTTP methods a router exposes as methods of its own.
 const METHODS: &[&str] = &["get", "post", "put", "patch", "delete", "del", "options", "head", "all"];
 
+/// Packages whose exports are apps or routers.
+const ROUTER_PACKAGES: &[&str] = &["express", "koa", "@koa/router", "koa-router", "fastify"];
+
 /// How far up a receiver's enclosing function is looked for.
 const MAX_SCOPE_DEPTH: usize = 64;
 
@@ -57,7 +60,7 @@ pub fn scan(
 }
 
 /// The framework a file imports, if any.
-fn framework_of(module: &ScriptModule) -> &'static str {
+pub fn framework_of(module: &ScriptModule) -> &'static str {
     for import in module.imports.values() {
         match import.source.as_str() {
             "express" => return "express",
@@ -100,7 +103,10 @@ impl Scanner<'_, '_> {
             "new_expression" => value.field("constructor"),
             _ => None,
         };
-        let Some(callee) = callee else { return };
+        // A chain (`express.Router().get(…)`) is read as an unnamed router's calls instead.
+        let Some(callee) = callee.filter(|c| !self.file.text(*c).contains('(')) else {
+            return;
+        };
         let Some((framework, app)) = self.constructor(callee, value.kind() == "new_expression") else {
             return;
         };
@@ -190,7 +196,15 @@ impl Scanner<'_, '_> {
         }
         let name = self.file.text(object);
         let function = self.enclosing_function_with_param(call, name);
-        let imported = self.module.imports.contains_key(name);
+        // A name from the project (`./app`, `@/server`) may be a router; one from a package that
+        // is no router (`axios.get('/users', …)`) is not.
+        let imported = self.module.imports.get(name).is_some_and(|import| {
+            let source = import.source.as_str();
+            source.starts_with('.')
+                || source.starts_with("@/")
+                || source.starts_with("~/")
+                || ROUTER_PACKAGES.contains(&source)
+        });
         Receiver::named(name, function, self.file.path, self.out, imported)
     }
 
