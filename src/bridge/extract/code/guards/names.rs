@@ -92,6 +92,9 @@ const NOT_AUTH: &[&str] = &[
     "initialize",
     "init",
     "setup",
+    "prefix",
+    "throttle",
+    "throttler",
     "strategy",
     "strategies",
     "provider",
@@ -125,14 +128,19 @@ pub fn words(name: &str) -> Vec<String> {
     out
 }
 
-/// True if `name` reads as an auth check.
+/// True if `name` reads as an auth check: an auth word (`jwtGuard`), a check of the user or
+/// token (`verifyToken`), or a demand (`require_librarian`, `ensureMember`).
 pub fn is_auth_name(name: &str) -> bool {
     let words = words(name);
     if words.iter().any(|w| NOT_AUTH.contains(&w.as_str())) {
         return false;
     }
     let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
-    has(AUTH_WORDS) || (has(VERBS) && has(SUBJECTS)) || words.iter().any(|w| glued_auth(w))
+    let demands = words
+        .first()
+        .is_some_and(|first| matches!(first.as_str(), "require" | "requires" | "ensure" | "must"));
+    let api_key = words.windows(2).any(|pair| pair[0] == "api" && pair[1] == "key");
+    has(AUTH_WORDS) || (has(VERBS) && has(SUBJECTS)) || demands || api_key || words.iter().any(|w| glued_auth(w))
 }
 
 /// Verbs of a call that throws or redirects when the check fails (`requireUser`, `ensureAdmin`).
@@ -186,6 +194,9 @@ mod tests {
             "RolesGuard",
             "isModerator",
             "Claims",
+            "require_librarian",
+            "ensureMember",
+            "ApiKeyMiddleware",
         ] {
             assert!(is_auth_name(name), "{name}");
         }
@@ -202,6 +213,7 @@ mod tests {
             "list",
             "helmet",
             "LoginForm",
+            "ThrottlerGuard",
         ] {
             assert!(!is_auth_name(name), "{name}");
         }

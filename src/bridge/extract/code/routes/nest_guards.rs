@@ -37,6 +37,10 @@ pub fn use_guards(file: &ParsedFile<'_>, decorators: &[Node<'_>], out: &mut Rout
         }
         for argument in decorator_arguments(*decorator) {
             let name = guard_reference(file, argument);
+            // A guard that limits rates (`ThrottlerGuard`) is no auth guard.
+            if !is_auth_name(&name) {
+                continue;
+            }
             out.guards
                 .push(GuardNote::new(&name, "guard", "nestjs", Role::Used, file.path));
             names.push(name);
@@ -71,7 +75,7 @@ pub fn guard_class(file: &ParsedFile<'_>, class: Node<'_>, out: &mut RouteScan) 
         return;
     };
     let text = file.text(heritage);
-    let kind = if text.contains("CanActivate") || text.contains("AuthGuard(") {
+    let kind = if (text.contains("CanActivate") || text.contains("AuthGuard(")) && is_auth_name(name) {
         "guard"
     } else if text.contains("NestMiddleware") && is_auth_name(name) {
         "middleware"
@@ -91,6 +95,9 @@ pub fn global_guard(file: &ParsedFile<'_>, object: Node<'_>, out: &mut RouteScan
     }
     if let Some(class) = property(file, object, "useClass").or_else(|| property(file, object, "useExisting")) {
         let name = file.text(class).to_owned();
+        if !is_auth_name(&name) {
+            return;
+        }
         out.guards
             .push(GuardNote::new(&name, "guard", "nestjs", Role::Used, file.path));
         if !out.nest_global_guards.contains(&name) {
