@@ -50,7 +50,8 @@ pub fn scan(file: &ParsedFile<'_>, index: &NodeIndex<'_>, out: &mut Vec<PendingS
             else {
                 continue;
             };
-            let optional = keyword_is_true(file, value, "read_only")
+            let optional = matches!(kind, "ReadOnlyField" | "SerializerMethodField" | "HiddenField")
+                || keyword_is_true(file, value, "read_only")
                 || keyword(file, value, "required").is_some_and(|r| file.text(r) == "False");
             fields.push(Field {
                 name: field,

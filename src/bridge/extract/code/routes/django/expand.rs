@@ -74,6 +74,9 @@ pub struct Resolved {
     pub name: String,
     pub function: bool,
     pub viewset: bool,
+    /// A REST framework view (`APIView`, a generic or a viewset, `@api_view`): the settings'
+    /// default permission classes are its own unless it sets some.
+    pub rest: bool,
     /// Actions and handler methods, from the view, its bases and DRF's generics.
     pub actions: Vec<String>,
     pub extra: Vec<super::views::Action>,
@@ -94,6 +97,7 @@ impl Resolved {
             name: view.name.clone(),
             function: view.function,
             viewset: false,
+            rest: view.function && view.allowed.is_some(),
             actions: Vec::new(),
             extra: Vec::new(),
             permissions: None,
@@ -121,6 +125,9 @@ impl Resolved {
             for base in &view.bases {
                 let last = base.rsplit('.').next().unwrap_or(base);
                 out.viewset |= last.ends_with("ViewSet");
+                out.rest |= last.ends_with("ViewSet")
+                    || last.ends_with("APIView")
+                    || GENERIC_ACTIONS.iter().any(|(name, _)| *name == last);
                 if let Some((_, actions)) = GENERIC_ACTIONS.iter().find(|(name, _)| *name == last) {
                     out.actions.extend(actions.iter().map(|a| a.to_string()));
                     out.bodies.extend(
@@ -156,6 +163,7 @@ impl Resolved {
     /// The guards on the view's routes: its permission classes (or `defaults`), `AllowAny`
     /// left out, and its auth decorators and mixins.
     fn guards(&self, defaults: &[String]) -> Vec<String> {
+        let defaults = if self.rest { defaults } else { &[] };
         let permissions = self.permissions.clone().unwrap_or_else(|| {
             defaults
                 .iter()
@@ -172,10 +180,11 @@ impl Resolved {
     }
 
     fn route(&self, method: &str, path: String, action: &str, defaults: &[String], file: &str) -> Item {
+        let handler = if self.function { self.name.clone() } else { format!("{}.{action}", self.name) };
         Item::Route(LocalRoute {
             method: method.to_owned(),
             path,
-            handler: Some(format!("{}.{action}", self.name)),
+            handler: Some(handler),
             request: self.request(action),
             guards: self.guards(defaults),
             file: file.to_owned(),
@@ -261,4 +270,16 @@ impl Resolved {
         }
         items
     }
+}
+
+/// The route of a view the run does not define (a plain function view, a library's view):
+/// any method, as Django dispatches it.
+pub fn unknown_view(name: &str, file: &str) -> Item {
+    Item::Route(LocalRoute {
+        method: "ALL".into(),
+        path: String::new(),
+        handler: Some(name.to_owned()),
+        file: file.to_owned(),
+        ..LocalRoute::default()
+    })
 }

@@ -10,7 +10,7 @@ use tree_sitter::Node;
 
 use super::RouteScan;
 use super::graph::{Item, LocalRoute, Mount, Target, Unit};
-use crate::bridge::extract::code::guards::is_auth_name;
+use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
 use crate::bridge::extract::syntax::literal::{Constants, string};
 use crate::bridge::extract::syntax::python::{assignment, keyword, last_segment, positional};
 use crate::bridge::extract::syntax::{Fields, ParsedFile, named_children};
@@ -48,6 +48,24 @@ pub fn scan(file: &ParsedFile<'_>, constants: &Constants, out: &mut RouteScan) {
             }
             "call" => reader.register(expression, out),
             _ => {}
+        }
+    }
+    // Views wrapped in a guard in the URLconf (`login_required(views.dashboard)`).
+    let wrapped: Vec<String> = out
+        .units
+        .iter()
+        .filter(|unit| unit.key.0 == file.path)
+        .flat_map(|unit| &unit.items)
+        .filter_map(|item| match item {
+            Item::Mount(mount) => Some(mount.guards.iter().cloned()),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    for guard in wrapped {
+        let note = GuardNote::new(&guard, "decorator", "django", Role::Used, file.path);
+        if !out.guards.contains(&note) {
+            out.guards.push(note);
         }
     }
     views::scan(file, out);

@@ -138,6 +138,11 @@ fn class(file: &ParsedFile<'_>, class: Node<'_>, decorators: &[Node<'_>], out: &
                 continue;
             };
             if let Some(action) = method_decorators.iter().find_map(|d| action(file, *d, method)) {
+                if action.methods.iter().any(|m| m != "GET")
+                    && let Some(serializer) = body_serializer(file, definition)
+                {
+                    view.bodies.push((method.to_owned(), serializer));
+                }
                 view.actions.push(action);
             } else if HANDLERS.contains(&method) {
                 view.methods.push(method.to_owned());
@@ -248,7 +253,8 @@ fn note_permissions(file: &ParsedFile<'_>, view: &View, out: &mut RouteScan) {
         }
     }
     for guard in &view.guards {
-        let note = GuardNote::new(guard, "decorator", "django", Role::Used, file.path);
+        let kind = if guard.ends_with("Mixin") { "mixin" } else { "decorator" };
+        let note = GuardNote::new(guard, kind, "django", Role::Used, file.path);
         if !out.guards.contains(&note) {
             out.guards.push(note);
         }

@@ -4,7 +4,7 @@
 
 use super::{Linker, Module};
 use crate::bridge::extract::code::modules::python::{resolve_import, resolve_module};
-use crate::bridge::extract::code::routes::django::expand::Resolved;
+use crate::bridge::extract::code::routes::django::expand::{Resolved, unknown_view};
 use crate::bridge::extract::code::routes::django::views::View;
 use crate::bridge::extract::code::routes::graph::{Item, UnitKey};
 
@@ -18,8 +18,14 @@ impl Linker<'_, '_> {
     /// The routes a `view:…` or `viewset:…` reference written in file `from` stands for.
     pub(super) fn django_routes(&self, from: usize, reference: &str) -> Option<Vec<Item>> {
         let (kind, rest) = reference.split_once(':')?;
+        if !matches!(kind, "view" | "viewset") {
+            return None;
+        }
         let (name, extra) = rest.split_once('|').unwrap_or((rest, ""));
-        let (at, view) = self.django_view(from, name)?;
+        let Some((at, view)) = self.django_view(from, name) else {
+            // `admin.site.urls` is another app's URLconf, not a view.
+            return (kind == "view" && !name.ends_with(".urls")).then(|| vec![unknown_view(name, self.files[from].path)]);
+        };
         let find = |base: &str| self.view_named(at, base).map(|(_, v)| v);
         let resolved = Resolved::of(view, &find);
         let file = self.files[at].path;

@@ -123,7 +123,9 @@ impl Scanner<'_, '_> {
 
     /// Records that the file uses guard `name` as `kind`; gives the name back.
     fn used(&mut self, name: String, kind: &'static str) -> String {
-        let note = GuardNote::new(&name, kind, self.hint, Role::Used, self.file.path);
+        // Route hooks are Fastify's, whatever the file imports.
+        let framework = if kind == "hook" { "fastify" } else { self.hint };
+        let note = GuardNote::new(&name, kind, framework, Role::Used, self.file.path);
         if !self.out.guards.contains(&note) {
             self.out.guards.push(note);
         }
