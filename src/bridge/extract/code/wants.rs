@@ -104,7 +104,16 @@ static GUARD: Needles = needles!(
     "oken"
 );
 /// A string that starts like a path: what a prefix constant another file uses holds.
-static PATH_STRING: Needles = needles!("'/", "\"/", "`/", "ROUTES", "PREFIX", "prefix:", "BASE_PATH", "basePath");
+static PATH_STRING: Needles = needles!(
+    "'/",
+    "\"/",
+    "`/",
+    "ROUTES",
+    "PREFIX",
+    "prefix:",
+    "BASE_PATH",
+    "basePath"
+);
 
 /// The scanners that may find something in a file, by the text it contains.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]

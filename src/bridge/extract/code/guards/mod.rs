@@ -80,7 +80,11 @@ pub fn link(notes: &[GuardNote], endpoints: &[Endpoint]) -> Vec<Guard> {
             let use_of = notes.iter().find(|n| n.role == Role::Used && n.name == note.name);
             let (kind, framework) = match (role, use_of) {
                 (Role::Candidate, Some(used)) => {
-                    let framework = if note.framework.is_empty() { used.framework } else { note.framework };
+                    let framework = if note.framework.is_empty() {
+                        used.framework
+                    } else {
+                        note.framework
+                    };
                     (used.kind, framework)
                 }
                 _ => (note.kind, note.framework),

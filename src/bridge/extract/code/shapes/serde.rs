@@ -175,4 +175,3 @@ mod tests {
         assert_eq!(renamed("created_at", None), "created_at");
     }
 }
-

@@ -34,7 +34,9 @@ pub fn inspect(file: &ParsedFile<'_>, module: &ScriptModule, endpoints: &mut [En
         let Some(handler) = exported_function(file, module, export) else {
             continue;
         };
-        if endpoint.request.is_none() {
+        // A handler shared by GET and PATCH parses the body only for the methods that send one.
+        let sends_body = !matches!(endpoint.method.as_str(), "GET" | "HEAD" | "DELETE" | "OPTIONS");
+        if endpoint.request.is_none() && sends_body {
             endpoint.request = parsed_bodies(file, handler).into_iter().next();
         }
         for guard in checks(file, handler) {

@@ -222,6 +222,6 @@ fn remix_flat_routes_and_resource_routes() {
     );
     assert_eq!(
         endpoint_lines(&facts),
-        ["GET /sitemap.xml", "POST /api/webhooks/stripe"]
+        ["GET /sitemap.xml", "POST /api/webhooks/stripe", "POST /login"]
     );
 }

@@ -180,7 +180,11 @@ impl Resolved {
     }
 
     fn route(&self, method: &str, path: String, action: &str, defaults: &[String], file: &str) -> Item {
-        let handler = if self.function { self.name.clone() } else { format!("{}.{action}", self.name) };
+        let handler = if self.function {
+            self.name.clone()
+        } else {
+            format!("{}.{action}", self.name)
+        };
         Item::Route(LocalRoute {
             method: method.to_owned(),
             path,

@@ -20,6 +20,13 @@ const PATTERN_FUNCTIONS: &[&str] = &["path", "re_path", "url"];
 
 /// Reads the URLconfs and routers of one Python file into `out`.
 pub fn scan(file: &ParsedFile<'_>, constants: &Constants, out: &mut RouteScan) {
+    // Only Django's own modules: a Flask view's decorators are no Django view's.
+    if !["django", "rest_framework", "urlpatterns"]
+        .iter()
+        .any(|name| file.text.contains(name))
+    {
+        return;
+    }
     let reader = Reader { file, constants };
     for statement in named_children(file.root()) {
         if statement.has_error() {

@@ -72,7 +72,9 @@ impl Linker<'_, '_> {
                     let (member, tail) = rest.split_once('.').map_or((rest, None), |(m, t)| (m, Some(t)));
                     match resolve_export(&self.index, &modules, target, member) {
                         // `module.exports = { api: {…} }` exports `api` as a member of `default`.
-                        Some((at, local)) if local == "default" && member != "default" => (at, format!("default.{rest}")),
+                        Some((at, local)) if local == "default" && member != "default" => {
+                            (at, format!("default.{rest}"))
+                        }
                         Some((at, local)) => (at, tail.map_or(local.clone(), |tail| format!("{local}.{tail}"))),
                         // `const config = require('./config')` with `module.exports = {…}`.
                         None => (target, format!("default.{rest}")),

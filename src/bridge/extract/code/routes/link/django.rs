@@ -24,7 +24,8 @@ impl Linker<'_, '_> {
         let (name, extra) = rest.split_once('|').unwrap_or((rest, ""));
         let Some((at, view)) = self.django_view(from, name) else {
             // `admin.site.urls` is another app's URLconf, not a view.
-            return (kind == "view" && !name.ends_with(".urls")).then(|| vec![unknown_view(name, self.files[from].path)]);
+            return (kind == "view" && !name.ends_with(".urls"))
+                .then(|| vec![unknown_view(name, self.files[from].path)]);
         };
         let find = |base: &str| self.view_named(at, base).map(|(_, v)| v);
         let resolved = Resolved::of(view, &find);

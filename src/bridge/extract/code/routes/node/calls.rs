@@ -222,16 +222,24 @@ impl Scanner<'_, '_> {
     /// middleware (`requireAuth`).
     fn may_be_prefix(&self, first: Node<'_>) -> bool {
         match first.kind() {
-            "member_expression" => self.guard_name(first).is_none() || {
-                let words = crate::bridge::extract::code::guards::names::words(self.file.text(first));
-                words.iter().any(|w| matches!(w.as_str(), "prefix" | "path" | "base" | "url" | "root" | "mount"))
-            },
+            "member_expression" => {
+                self.guard_name(first).is_none() || {
+                    let words = crate::bridge::extract::code::guards::names::words(self.file.text(first));
+                    words
+                        .iter()
+                        .any(|w| matches!(w.as_str(), "prefix" | "path" | "base" | "url" | "root" | "mount"))
+                }
+            }
             "identifier" => {
                 let text = self.file.text(first);
-                let constant = text.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+                let constant = text
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
                 let words = crate::bridge::extract::code::guards::names::words(text);
                 constant
-                    || words.iter().any(|w| matches!(w.as_str(), "prefix" | "path" | "base" | "url" | "root" | "mount"))
+                    || words
+                        .iter()
+                        .any(|w| matches!(w.as_str(), "prefix" | "path" | "base" | "url" | "root" | "mount"))
                     || self.guard_name(first).is_none()
             }
             _ => false,
