@@ -190,6 +190,7 @@ fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String],
                 shapes::pydantic::scan(file, index, &mut scan.shapes);
                 shapes::wtforms::scan(file, index, &mut scan.shapes);
                 shapes::drf::scan(file, index, &mut scan.shapes);
+                shapes::marshmallow::scan(file, index, &mut scan.shapes);
             }
             if wants.sqlalchemy {
                 orm::sqlalchemy::scan(file, index, &mut scan.tables);

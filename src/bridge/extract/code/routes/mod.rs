@@ -189,16 +189,31 @@ pub fn extractor_definitions(file: &ParsedFile<'_>, index: &NodeIndex<'_>, out: 
         }
         let name = file.text(kind);
         let name = name.split('<').next().unwrap_or(name);
-        if is_auth_name(name) {
+        // An extractor that rejects an unauthenticated request: named so, or rejecting with an
+        // auth error (`type Rejection = AuthRedirect`, `StatusCode::UNAUTHORIZED`).
+        let body = file.text(item);
+        let rejects = body.contains("UNAUTHORIZED")
+            || body.contains("FORBIDDEN")
+            || rejection(file, item).is_some_and(|r| is_auth_name(&r));
+        if !name.starts_with("Maybe") && !name.starts_with("Optional") && (is_auth_name(name) || rejects) {
             out.guards
                 .push(GuardNote::new(name, "extractor", framework, Role::Defined, file.path));
         }
     });
 }
 
-/// The auth-named plain types a Rust function's parameters have (`user: AuthUser`,
-/// `AuthUser(id): AuthUser`, `claims: auth::Claims`); wrapped ones (`Option<AuthUser>`,
-/// `State<S>`) are left out.
+/// The `type Rejection = …;` of an extractor impl.
+fn rejection(file: &ParsedFile<'_>, item: Node<'_>) -> Option<String> {
+    let body = item.field("body")?;
+    crate::bridge::extract::syntax::named_children(body)
+        .into_iter()
+        .filter(|member| member.kind() == "type_item" && file.field_text(*member, "name") == Some("Rejection"))
+        .find_map(|member| file.field_text(member, "type").map(str::to_owned))
+}
+
+/// The plain types a Rust function's parameters have (`user: AuthUser`, `AuthUser(id):
+/// AuthUser`, `claims: auth::Claims`); wrapped ones (`Option<AuthUser>`, `State<S>`) are
+/// left out. Linking keeps the auth extractors among them.
 fn extractor_types(file: &ParsedFile<'_>, function: Node<'_>) -> Vec<String> {
     function
         .field("parameters")
@@ -208,7 +223,6 @@ fn extractor_types(file: &ParsedFile<'_>, function: Node<'_>) -> Vec<String> {
         .filter_map(|parameter| parameter.field("type"))
         .filter(|kind| matches!(kind.kind(), "type_identifier" | "scoped_type_identifier"))
         .map(|kind| crate::bridge::extract::syntax::rust::last_segment(file.text(kind)).to_owned())
-        .filter(|name| is_auth_name(name))
         .collect()
 }
 

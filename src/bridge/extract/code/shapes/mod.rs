@@ -6,6 +6,7 @@
 
 pub mod drf;
 pub mod joi;
+pub mod marshmallow;
 pub mod parsed;
 pub mod pydantic;
 pub mod script;

@@ -42,8 +42,13 @@ impl Linker<'_, '_> {
 
     /// `path` with its placeholders filled from the constants `from` sees; whether all were.
     fn fill(&self, from: usize, path: &str) -> (String, bool) {
-        let resolved = placeholders(path).all(|expr| self.constant(from, expr).is_some());
-        let filled = fill_placeholders(path, self.files[from].path, |expr| self.constant(from, expr));
+        let python = matches!(self.files[from].module, Module::Python(_));
+        let lookup = |expr: &str| {
+            self.constant(from, expr)
+                .or_else(|| python.then(|| self.settings_attribute(expr)).flatten())
+        };
+        let resolved = placeholders(path).all(|expr| lookup(expr).is_some());
+        let filled = fill_placeholders(path, self.files[from].path, lookup);
         (filled, resolved)
     }
 
@@ -96,5 +101,28 @@ impl Linker<'_, '_> {
             _ => return None,
         };
         self.files.get(at)?.constants.get(&key).cloned()
+    }
+
+    /// `settings.api_prefix` where `settings` is no module-level name (`settings =
+    /// get_app_settings()` in a function): the one value the run's classes give an attribute of
+    /// that name (`AppSettings.api_prefix = "/api"`), if they agree.
+    pub(super) fn settings_attribute(&self, expr: &str) -> Option<String> {
+        let (_, attribute) = expr.rsplit_once('.')?;
+        let mut found: Option<&String> = None;
+        for file in self.files.iter().filter(|f| matches!(f.module, Module::Python(_))) {
+            for (key, value) in file.constants.iter() {
+                let Some((owner, name)) = key.split_once('.') else {
+                    continue;
+                };
+                if name != attribute || !owner.starts_with(char::is_uppercase) {
+                    continue;
+                }
+                match found {
+                    Some(have) if have != value => return None,
+                    _ => found = Some(value),
+                }
+            }
+        }
+        found.cloned()
     }
 }

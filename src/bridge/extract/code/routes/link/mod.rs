@@ -65,6 +65,12 @@ pub fn link(files: &[LinkFile<'_>], shapes: &HashSet<String>) -> Vec<Endpoint> {
         .iter()
         .flat_map(|file| file.routes.django.default_permissions.iter().cloned())
         .collect();
+    let extractors = files
+        .iter()
+        .flat_map(|file| &file.routes.guards)
+        .filter(|note| note.kind == "extractor")
+        .map(|note| note.name.as_str())
+        .collect();
     let linker = Linker {
         files,
         index,
@@ -72,6 +78,7 @@ pub fn link(files: &[LinkFile<'_>], shapes: &HashSet<String>) -> Vec<Endpoint> {
         aliases,
         schemes,
         django_defaults,
+        extractors,
     };
     let mut units: Vec<Unit> = files
         .iter()
@@ -164,6 +171,8 @@ struct Linker<'f, 's> {
     schemes: HashSet<&'s str>,
     /// DRF's default permission classes (from the settings module).
     django_defaults: Vec<String>,
+    /// The Rust extractors the run defines as guards.
+    extractors: HashSet<&'s str>,
 }
 
 impl<'s> Linker<'_, 's> {
@@ -179,7 +188,7 @@ impl<'s> Linker<'_, 's> {
                     {
                         route.request = route.request.take().or_else(|| shapes.request.clone());
                         route.response = route.response.take().or_else(|| shapes.response.clone());
-                        for extractor in &shapes.extractors {
+                        for extractor in shapes.extractors.iter().filter(|e| self.is_extractor_guard(e)) {
                             if !route.guards.contains(extractor) {
                                 route.guards.push(extractor.clone());
                             }
@@ -214,6 +223,13 @@ impl<'s> Linker<'_, 's> {
                 Item::Guard(_) | Item::UnitGuard(_) => {}
             }
         }
+    }
+
+    /// True for a handler parameter's type that is an auth guard: an extractor the run defines
+    /// as one, or an auth name (`AuthUser`, `Claims`) from a crate.
+    fn is_extractor_guard(&self, name: &str) -> bool {
+        self.extractors.contains(name)
+            || (is_auth_name(name) && !name.starts_with("Maybe") && !name.starts_with("Optional"))
     }
 
     /// Adds the FastAPI dependencies of a route that are guards: auth functions and security
@@ -351,8 +367,23 @@ impl<'s> Linker<'_, 's> {
 }
 
 /// The shape `hint` names: a type as written (`CreateUserDto[]`, `list[UserOut]`) as it is,
-/// a value reached through a module (`userValidation.createUser`) by its own name.
+/// a value reached through a module (`userValidation.createUser`) by its own name, a schema's
+/// instance (`user_schema`) by its class's (`UserSchema`).
 fn shape_named(hint: &str, shapes: &HashSet<String>) -> Option<String> {
+    // An instance named after its schema class (`user_schema = UserSchema()`).
+    let pascal: String = hint
+        .split('_')
+        .map(|part| {
+            let mut chars = part.chars();
+            chars
+                .next()
+                .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+                .unwrap_or_default()
+        })
+        .collect();
+    if hint.contains('_') && hint.chars().all(|c| c.is_ascii_lowercase() || c == '_') && shapes.contains(&pascal) {
+        return Some(pascal);
+    }
     let mut words = hint.split(|c: char| !(c.is_alphanumeric() || c == '_'));
     if !words.any(|word| shapes.contains(word)) {
         return None;

@@ -8,7 +8,7 @@ use tree_sitter::Node;
 
 use super::Scanner;
 use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
-use crate::bridge::extract::syntax::python::{assignment, keyword, positional};
+use crate::bridge::extract::syntax::python::{assignment, bases, keyword, positional};
 use crate::bridge::extract::syntax::{Fields, Walk, named_children, walk};
 
 /// FastAPI's security scheme classes: an instance checks the request's credentials.
@@ -110,7 +110,35 @@ impl Scanner<'_, '_> {
             .first()
             .copied()
             .or_else(|| keyword(self.file, node, "dependency"))?;
-        matches!(target.kind(), "identifier" | "attribute").then(|| self.file.text(target).to_owned())
+        match target.kind() {
+            "identifier" | "attribute" => Some(self.file.text(target).to_owned()),
+            // `Depends(get_current_user_authorizer())`: the factory names the dependency, unless
+            // it is asked for the optional kind (`required=False`).
+            "call" => {
+                let optional = ["required", "auto_error"]
+                    .iter()
+                    .any(|flag| keyword(self.file, target, flag).is_some_and(|v| self.file.text(v) == "False"));
+                let factory = target
+                    .field("function")
+                    .filter(|f| matches!(f.kind(), "identifier" | "attribute"))?;
+                (!optional).then(|| self.file.text(factory).to_owned())
+            }
+            _ => None,
+        }
+    }
+
+    /// `class RWAPIKeyHeader(APIKeyHeader)`: a security scheme of the project's own.
+    pub(super) fn scheme_class(&mut self, class: Node<'_>) {
+        let Some(name) = self.file.field_text(class, "name") else {
+            return;
+        };
+        if bases(self.file, class)
+            .iter()
+            .any(|base| SCHEMES.contains(&base.rsplit('.').next().unwrap_or(base)))
+        {
+            self.note(name, "security-scheme", Role::Defined);
+            self.out.schemes.push(name.to_owned());
+        }
     }
 
     /// `Annotated[User, Depends(get_current_user)]` → `get_current_user`.
@@ -136,8 +164,10 @@ impl Scanner<'_, '_> {
         };
         let mut out = Vec::new();
         for item in named_children(list) {
+            // A dependency listed only for its check: an auth name, or a credential it reads
+            // (`MetricsToken(...)`, `api_key_header`).
             if let Some(target) = self.depends_on(item)
-                && is_auth_name(&target)
+                && (is_auth_name(&target) || reads_credential(&target))
             {
                 self.note(&target, "dependency", Role::Used);
                 out.push(target);
@@ -238,10 +268,37 @@ impl Scanner<'_, '_> {
         out
     }
 
+    /// The schemas webargs and flask-smorest decorators read the request with:
+    /// `@use_kwargs(user_schema)`, `@use_args(UserSchema())`, `@blp.arguments(UserSchema)`.
+    pub(super) fn argument_schemas(&self, decorators: &[Node<'_>]) -> Vec<String> {
+        decorators
+            .iter()
+            .filter_map(|decorator| decorator.named_child(0).filter(|c| c.kind() == "call"))
+            .filter(|call| {
+                call.field("function")
+                    .map(|f| self.file.text(f).rsplit('.').next().unwrap_or(""))
+                    .is_some_and(|name| matches!(name, "use_kwargs" | "use_args" | "arguments" | "expect"))
+            })
+            .filter_map(|call| positional(call).first().copied())
+            .filter_map(|schema| match schema.kind() {
+                "identifier" | "attribute" => Some(self.file.text(schema).to_owned()),
+                "call" => schema.field("function").map(|f| self.file.text(f).to_owned()),
+                _ => None,
+            })
+            .collect()
+    }
+
     fn note(&mut self, name: &str, kind: &'static str, role: Role) {
         let note = GuardNote::new(name, kind, self.hint, role, self.file.path);
         if !self.out.guards.contains(&note) {
             self.out.guards.push(note);
         }
     }
+}
+
+/// A name whose last word is a credential (`MetricsToken`, `partner_key`, `bearer`).
+fn reads_credential(name: &str) -> bool {
+    crate::bridge::extract::code::guards::names::words(name)
+        .last()
+        .is_some_and(|last| matches!(last.as_str(), "token" | "key" | "bearer" | "credentials"))
 }

@@ -47,6 +47,7 @@ pub fn scan(
             "decorated_definition",
             "call",
             "function_definition",
+            "class_definition",
         ],
         |node| match node.kind() {
             "expression_statement" => {
@@ -58,6 +59,7 @@ pub fn scan(
             "decorated_definition" => scanner.decorated(node),
             "call" => scanner.call(node),
             "function_definition" => scanner.candidate(node),
+            "class_definition" => scanner.scheme_class(node),
             _ => {}
         },
     );
@@ -131,7 +133,7 @@ impl Scanner<'_, '_> {
                 self.attach(node, object, Item::UnitGuard(guard));
             }
         }
-        for decorator in decorators {
+        for decorator in decorators.iter().copied() {
             let Some(call) = decorator.named_child(0).filter(|call| call.kind() == "call") else {
                 continue;
             };
@@ -158,11 +160,12 @@ impl Scanner<'_, '_> {
             let (request_hints, response_hints) = self.signature_hints(definition);
             let mut route_guards = self.dependency_guards(call);
             route_guards.extend(guards.iter().cloned());
-            let forms = if self.hint == "flask" {
+            let mut forms = if self.hint == "flask" {
                 self.view_forms(definition)
             } else {
                 Vec::new()
             };
+            forms.extend(self.argument_schemas(&decorators));
             for method in methods {
                 let mut request_hints = request_hints.clone();
                 if !matches!(method.as_str(), "GET" | "HEAD" | "OPTIONS" | "DELETE") {
