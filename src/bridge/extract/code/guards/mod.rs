@@ -102,6 +102,14 @@ pub fn link(notes: &[GuardNote], endpoints: &[Endpoint]) -> Vec<Guard> {
     out
 }
 
+/// The framework names endpoints carry, as the static strings notes hold.
+fn framework_of(framework: &str) -> &'static str {
+    const KNOWN: &[&str] = &[
+        "express", "koa", "fastify", "nestjs", "fastapi", "flask", "django", "axum", "actix", "nextjs", "remix",
+    ];
+    KNOWN.iter().copied().find(|known| *known == framework).unwrap_or("")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,12 +160,4 @@ mod tests {
             ]
         );
     }
-}
-
-/// The framework names endpoints carry, as the static strings notes hold.
-fn framework_of(framework: &str) -> &'static str {
-    const KNOWN: &[&str] = &[
-        "express", "koa", "fastify", "nestjs", "fastapi", "flask", "django", "axum", "actix", "nextjs", "remix",
-    ];
-    KNOWN.iter().copied().find(|known| *known == framework).unwrap_or("")
 }

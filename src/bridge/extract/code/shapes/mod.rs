@@ -131,7 +131,7 @@ pub fn bodies_only(shapes: Vec<Shape>, endpoints: &[Endpoint]) -> Vec<Shape> {
             .iter()
             .filter(|s| s.kind == "serde" && wanted.contains(&s.name))
             .flat_map(|s| s.fields.iter().filter_map(|f| f.data_type.as_deref()))
-            .flat_map(|t| words(t))
+            .flat_map(&words)
             .collect();
         wanted.extend(reached);
         if wanted.len() == before {

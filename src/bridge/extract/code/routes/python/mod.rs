@@ -133,7 +133,7 @@ impl Scanner<'_, '_> {
                 self.attach(node, object, Item::UnitGuard(guard));
             }
         }
-        for decorator in decorators.iter().copied() {
+        for decorator in &decorators {
             let Some(call) = decorator.named_child(0).filter(|call| call.kind() == "call") else {
                 continue;
             };
