@@ -8,7 +8,7 @@ use tree_sitter::Node;
 use super::{Base, PendingShape};
 use crate::bridge::extract::code::modules::script::ScriptModule;
 use crate::bridge::extract::syntax::literal::unwrap_parens;
-use crate::bridge::extract::syntax::script::{member_chain, property, property_name};
+use crate::bridge::extract::syntax::script::{member_chain, property, property_name, top_level_bindings};
 use crate::bridge::extract::syntax::{Fields, ParsedFile, named_children};
 use crate::bridge::facts::{Field, Guard, Shape};
 
@@ -25,53 +25,40 @@ pub fn scan(file: &ParsedFile<'_>, module: &ScriptModule, shapes: &mut Vec<Pendi
         return;
     }
     let reader = Reader { file, joi };
-    for statement in named_children(file.root()) {
-        let declaration = match statement.kind() {
-            "export_statement" => statement.field("declaration"),
-            "lexical_declaration" | "variable_declaration" => Some(statement),
-            _ => None,
+    for (name, value) in top_level_bindings(file) {
+        let value = unwrap_parens(value);
+        let (body, parts) = if value.kind() == "object" {
+            let parts = ["body", "query", "params", "headers"]
+                .iter()
+                .filter(|part| property(file, value, part).is_some_and(|v| reader.fields(v).is_some()))
+                .count();
+            (
+                property(file, value, "body").and_then(|body| reader.fields(body)),
+                parts,
+            )
+        } else {
+            (reader.fields(value), 0)
         };
-        let Some(declaration) = declaration.filter(|d| !d.has_error()) else {
-            continue;
-        };
-        for declarator in named_children(declaration) {
-            let (Some(name), Some(value)) = (file.field_text(declarator, "name"), declarator.field("value")) else {
-                continue;
-            };
-            let value = unwrap_parens(value);
-            let (body, parts) = if value.kind() == "object" {
-                let parts = ["body", "query", "params", "headers"]
-                    .iter()
-                    .filter(|part| property(file, value, part).is_some_and(|v| reader.fields(v).is_some()))
-                    .count();
-                (
-                    property(file, value, "body").and_then(|body| reader.fields(body)),
-                    parts,
-                )
-            } else {
-                (reader.fields(value), 0)
-            };
-            match body {
-                Some(fields) => shapes.push(PendingShape {
-                    shape: Shape {
-                        name: name.to_owned(),
-                        kind: "joi".into(),
-                        fields,
-                        file: file.path.to_owned(),
-                    },
-                    bases: Vec::<Base>::new(),
-                    env_prefix: None,
-                    validation: Some("joi"),
-                }),
-                None if parts > 0 => guards.push(Guard {
+        match body {
+            Some(fields) => shapes.push(PendingShape {
+                shape: Shape {
                     name: name.to_owned(),
-                    kind: "validation".into(),
-                    framework: Some("joi".into()),
+                    kind: "joi".into(),
+                    fields,
                     file: file.path.to_owned(),
-                    ..Guard::default()
-                }),
-                None => {}
-            }
+                },
+                bases: Vec::<Base>::new(),
+                env_prefix: None,
+                validation: Some("joi"),
+            }),
+            None if parts > 0 => guards.push(Guard {
+                name: name.to_owned(),
+                kind: "validation".into(),
+                framework: Some("joi".into()),
+                file: file.path.to_owned(),
+                ..Guard::default()
+            }),
+            None => {}
         }
     }
 }

@@ -2,8 +2,8 @@
 //! views: `class UserSchema(Schema)` with `email = fields.Email(required=True)` fields.
 
 use super::{Base, PendingShape};
-use crate::bridge::extract::syntax::python::{assignment, bases, body_statements, keyword, last_segment};
-use crate::bridge::extract::syntax::{Fields, NodeIndex, ParsedFile};
+use crate::bridge::extract::syntax::python::{bases, class_calls, keyword, last_segment};
+use crate::bridge::extract::syntax::{NodeIndex, ParsedFile};
 use crate::bridge::facts::{Field, Shape};
 
 /// Reads the marshmallow schemas of one Python file into `out`; a schema inheriting another of
@@ -21,16 +21,8 @@ pub fn scan(file: &ParsedFile<'_>, index: &NodeIndex<'_>, out: &mut Vec<PendingS
             return;
         }
         let mut fields = Vec::new();
-        for statement in body_statements(class) {
-            let Some((field, _, Some(value))) = assignment(file, statement) else {
-                continue;
-            };
-            let Some(kind) = value
-                .field("function")
-                .map(|f| file.text(f))
-                .filter(|f| f.starts_with("fields."))
-                .map(last_segment)
-            else {
+        for (field, callee, value) in class_calls(file, class) {
+            let Some(kind) = callee.strip_prefix("fields.") else {
                 continue;
             };
             let required = keyword(file, value, "required").is_some_and(|r| file.text(r) == "True");

@@ -7,7 +7,7 @@ use tree_sitter::Node;
 use super::{Base, PendingShape};
 use crate::bridge::extract::code::modules::script::ScriptModule;
 use crate::bridge::extract::syntax::literal::{string, unwrap_parens};
-use crate::bridge::extract::syntax::script::{arguments, property, property_name};
+use crate::bridge::extract::syntax::script::{arguments, property, property_name, top_level_bindings};
 use crate::bridge::extract::syntax::{Fields, ParsedFile, named_children};
 use crate::bridge::facts::{Field, Shape};
 
@@ -26,38 +26,25 @@ pub fn scan(file: &ParsedFile<'_>, module: &ScriptModule, out: &mut Vec<PendingS
         .map(|(local, _)| local.as_str())
         .collect();
     let reader = Reader { file, types };
-    for statement in named_children(file.root()) {
-        let declaration = match statement.kind() {
-            "export_statement" => statement.field("declaration"),
-            "lexical_declaration" | "variable_declaration" => Some(statement),
+    for (name, value) in top_level_bindings(file) {
+        let value = unwrap_parens(value);
+        let found = match value.kind() {
+            "call_expression" => reader.object(value).map(|fields| (fields, "typebox")),
+            "object" => json_schema(file, value).map(|fields| (fields, "json-schema")),
             _ => None,
         };
-        let Some(declaration) = declaration.filter(|d| !d.has_error()) else {
-            continue;
-        };
-        for declarator in named_children(declaration) {
-            let (Some(name), Some(value)) = (file.field_text(declarator, "name"), declarator.field("value")) else {
-                continue;
-            };
-            let value = unwrap_parens(value);
-            let found = match value.kind() {
-                "call_expression" => reader.object(value).map(|fields| (fields, "typebox")),
-                "object" => json_schema(file, value).map(|fields| (fields, "json-schema")),
-                _ => None,
-            };
-            if let Some((fields, kind)) = found {
-                out.push(PendingShape {
-                    shape: Shape {
-                        name: name.to_owned(),
-                        kind: kind.into(),
-                        fields,
-                        file: file.path.to_owned(),
-                    },
-                    bases: Vec::<Base>::new(),
-                    env_prefix: None,
-                    validation: Some(kind),
-                });
-            }
+        if let Some((fields, kind)) = found {
+            out.push(PendingShape {
+                shape: Shape {
+                    name: name.to_owned(),
+                    kind: kind.into(),
+                    fields,
+                    file: file.path.to_owned(),
+                },
+                bases: Vec::<Base>::new(),
+                env_prefix: None,
+                validation: Some(kind),
+            });
         }
     }
 }

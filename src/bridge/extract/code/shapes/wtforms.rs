@@ -2,8 +2,8 @@
 //! fields: the shape a Flask view validates a posted form against.
 
 use super::{Base, PendingShape};
-use crate::bridge::extract::syntax::python::{assignment, bases, body_statements, keyword, last_segment};
-use crate::bridge::extract::syntax::{Fields, NodeIndex, ParsedFile};
+use crate::bridge::extract::syntax::python::{bases, class_calls, keyword, last_segment};
+use crate::bridge::extract::syntax::{NodeIndex, ParsedFile};
 use crate::bridge::facts::{Field, Shape};
 
 /// Base classes of a form.
@@ -28,18 +28,9 @@ pub fn scan(file: &ParsedFile<'_>, index: &NodeIndex<'_>, out: &mut Vec<PendingS
             return;
         }
         let mut fields = Vec::new();
-        for statement in body_statements(class) {
-            let Some((field, _, Some(value))) = assignment(file, statement) else {
-                continue;
-            };
-            let Some(kind) = value
-                .field("function")
-                .map(|f| last_segment(file.text(f)))
-                .filter(|kind| kind.ends_with("Field"))
-            else {
-                continue;
-            };
-            if kind == "SubmitField" {
+        for (field, callee, value) in class_calls(file, class) {
+            let kind = last_segment(callee);
+            if !kind.ends_with("Field") || kind == "SubmitField" {
                 continue;
             }
             let required = keyword(file, value, "validators")

@@ -7,7 +7,7 @@ use tree_sitter::Node;
 use super::{MAX_SCOPE_DEPTH, METHODS, Scanner};
 use crate::bridge::extract::code::routes::graph::Unit;
 use crate::bridge::extract::syntax::literal::unwrap_parens;
-use crate::bridge::extract::syntax::script::property;
+use crate::bridge::extract::syntax::script::{property, top_level_bindings};
 use crate::bridge::extract::syntax::{Fields, named_children};
 
 /// Methods a router returns itself from, so that calls chain on it.
@@ -188,21 +188,10 @@ impl Scanner<'_, '_> {
 
     /// The value of a top-level `const name = …` of this file.
     pub(super) fn top_level_value(&self, name: &str) -> Option<Node<'_>> {
-        let root = self.file.root();
-        named_children(root).into_iter().find_map(|statement| {
-            let declaration = match statement.kind() {
-                "export_statement" => statement.field("declaration")?,
-                _ => statement,
-            };
-            if !matches!(declaration.kind(), "lexical_declaration" | "variable_declaration") {
-                return None;
-            }
-            named_children(declaration).into_iter().find_map(|declarator| {
-                (self.file.field_text(declarator, "name") == Some(name))
-                    .then(|| declarator.field("value").map(unwrap_parens))
-                    .flatten()
-            })
-        })
+        top_level_bindings(self.file)
+            .into_iter()
+            .find(|(have, _)| *have == name)
+            .map(|(_, value)| unwrap_parens(value))
     }
 
     /// True when the arguments of a `use` call are `(x.a, x.b)` of one table entry `x`.
