@@ -283,6 +283,7 @@ mod tests {
             .map(|i| Finding {
                 id: format!("CVE-2024-{i:05}"),
                 file: format!("src/file{i}.ts"),
+                line: None,
             })
             .collect();
         let handoff = Handoff {

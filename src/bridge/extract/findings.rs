@@ -43,6 +43,7 @@ fn findings(ids: &[String], file: &str) -> Facts {
             .map(|id| Finding {
                 id: id.clone(),
                 file: file.to_owned(),
+                line: None,
             })
             .collect(),
         ..Facts::default()

@@ -156,6 +156,7 @@ mod tests {
                 findings: vec![Finding {
                     id: s.path.to_owned(),
                     file: s.path.to_owned(),
+                    line: None,
                 }],
                 ..Facts::default()
             }

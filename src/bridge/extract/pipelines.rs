@@ -78,6 +78,7 @@ fn pipeline(source: &Source<'_>, kind: &str) -> Facts {
         name,
         jobs: found.jobs,
         file: file.clone(),
+        ..Pipeline::default()
     });
     facts.env_vars = found
         .env

@@ -203,6 +203,7 @@ fn table_of(
             if let Some(args) = attribute(attributes, "relation") {
                 let names = |key| list(named(&args, key).unwrap_or_default());
                 table.foreign_keys.push(ForeignKey {
+                    name: None,
                     columns: names("fields").iter().map(|f| model.column(f)).collect(),
                     references_table: target.qualified(),
                     references_columns: names("references").iter().map(|f| target.column(f)).collect(),

@@ -264,7 +264,8 @@ fn table_line(t: &Table) -> String {
         _ => {}
     }
     let columns: Vec<String> = t.columns.iter().map(|c| column_text(c, t)).collect();
-    format!("{head} [{}]: {}", t.file, columns.join(", "))
+    let files = if t.sources.len() > 1 { t.sources.join(", ") } else { t.file.clone() };
+    format!("{head} [{files}]: {}", columns.join(", "))
 }
 
 fn column_text(c: &Column, t: &Table) -> String {

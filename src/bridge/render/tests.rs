@@ -24,6 +24,7 @@ fn facts() -> Facts {
             ],
             primary_key: vec!["id".into()],
             foreign_keys: vec![ForeignKey {
+                name: None,
                 columns: vec!["customer_id".into()],
                 references_table: "customers".into(),
                 references_columns: vec!["id".into()],
@@ -50,6 +51,7 @@ fn facts() -> Facts {
             name: Some("CI".into()),
             jobs: vec!["test".into()],
             file: ".github/workflows/ci.yml".into(),
+            ..Pipeline::default()
         }],
         unparsed: vec!["db/migrations/004_fn.sql:3: CREATE TABLE broken (…".into()],
         ..Facts::default()

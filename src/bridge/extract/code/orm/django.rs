@@ -144,6 +144,7 @@ fn field(file: &ParsedFile<'_>, pending: &mut PendingTable, attribute: &str, kin
                 fallback,
             });
             pending.table.foreign_keys.push(ForeignKey {
+                name: None,
                 columns: vec![name.clone()],
                 references_table: String::new(),
                 references_columns: keyword(file, call, "to_field")

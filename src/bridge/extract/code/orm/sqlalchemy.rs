@@ -182,6 +182,7 @@ fn add_column(
             });
         }
         pending.table.foreign_keys.push(ForeignKey {
+            name: None,
             columns: vec![name.clone()],
             references_table: target.strip_prefix("model:").unwrap_or(&target).to_owned(),
             references_columns: referenced.into_iter().collect(),

@@ -217,6 +217,7 @@ fn relation(
         fallback: snake_case(&target),
     });
     pending.table.foreign_keys.push(ForeignKey {
+        name: None,
         columns: vec![name],
         references_table: target,
         references_columns: referenced.into_iter().collect(),

@@ -1,0 +1,105 @@
+//! One table seen in the migrations and in an ORM model (or in two models) is one table: the
+//! model's name, framework and field names join the migrations' columns, columns only the
+//! model declares are added (a model changed before its migration was written), and every
+//! file is named in `sources`. Indexes and enums declared twice the same way are kept once.
+
+use super::Name;
+use crate::bridge::facts::{EnumType, Index, Table};
+
+/// `tables` (the migrations' schema, in order) with `models` merged into the tables of the
+/// same name; models without a table of their name follow.
+pub fn merge(mut tables: Vec<Table>, models: Vec<Table>) -> Vec<Table> {
+    for mut model in models {
+        if model.sources.is_empty() {
+            model.sources = vec![model.file.clone()];
+        }
+        let name = Name {
+            name: model.name.clone(),
+            schema: model.schema.clone(),
+        };
+        match tables.iter_mut().find(|t| name.is(&t.name, &t.schema)) {
+            Some(table) => join(table, model),
+            None => tables.push(model),
+        }
+    }
+    tables
+}
+
+/// Adds what `model` says about `table` to it.
+fn join(table: &mut Table, model: Table) {
+    for source in &model.sources {
+        if !table.sources.contains(source) {
+            table.sources.push(source.clone());
+        }
+    }
+    if table.origin == "alter" {
+        // The run only altered the table; the model has all of it.
+        table.origin = model.origin.clone();
+        table.file = model.file.clone();
+    }
+    table.model = table.model.take().or(model.model);
+    table.framework = table.framework.take().or(model.framework);
+    for column in model.columns {
+        match table.columns.iter_mut().find(|c| c.name.eq_ignore_ascii_case(&column.name)) {
+            Some(have) => {
+                have.field = have.field.take().or(column.field);
+                have.data_type = have.data_type.take().or(column.data_type);
+                have.nullable = have.nullable.or(column.nullable);
+                have.unique |= column.unique;
+                have.primary_key |= column.primary_key;
+            }
+            None => table.columns.push(column),
+        }
+    }
+    if table.primary_key.is_empty() {
+        table.primary_key = model.primary_key;
+    }
+    for fk in model.foreign_keys {
+        let same_columns = |have: &Vec<String>| {
+            have.len() == fk.columns.len() && have.iter().zip(&fk.columns).all(|(a, b)| a.eq_ignore_ascii_case(b))
+        };
+        if !table.foreign_keys.iter().any(|have| same_columns(&have.columns)) {
+            table.foreign_keys.push(fk);
+        }
+    }
+}
+
+/// The indexes once each: a second one on the same table and columns with the same
+/// uniqueness goes (its name is kept when the first had none).
+pub fn dedupe_indexes(indexes: Vec<Index>) -> Vec<Index> {
+    let mut out: Vec<Index> = Vec::with_capacity(indexes.len());
+    for index in indexes {
+        let table = Name::parse(&index.table);
+        let same = out.iter_mut().find(|have| {
+            have.unique == index.unique
+                && table.is(&Name::parse(&have.table).name, &Name::parse(&have.table).schema)
+                && have.columns.len() == index.columns.len()
+                && have.columns.iter().zip(&index.columns).all(|(a, b)| a.eq_ignore_ascii_case(b))
+        });
+        match same {
+            Some(have) => {
+                if have.name.is_none() {
+                    have.name = index.name;
+                }
+            }
+            None => out.push(index),
+        }
+    }
+    out
+}
+
+/// The enums once each: one declared again with the same values (a Prisma enum and its
+/// migration's `CREATE TYPE`) goes.
+pub fn dedupe_enums(enums: Vec<EnumType>) -> Vec<EnumType> {
+    let mut out: Vec<EnumType> = Vec::with_capacity(enums.len());
+    for e in enums {
+        let name = Name {
+            name: e.name.clone(),
+            schema: e.schema.clone(),
+        };
+        if !out.iter().any(|have| name.is(&have.name, &have.schema) && have.values == e.values) {
+            out.push(e);
+        }
+    }
+    out
+}
