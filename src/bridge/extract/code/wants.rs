@@ -56,7 +56,8 @@ static PYTHON_ROUTES: Needles = needles!(
 );
 static CLASS: Needles = needles!("class ");
 static PYTHON_ENV: Needles = needles!("environ", "getenv");
-static SQLALCHEMY: Needles = needles!("__tablename__", "Table(");
+static SQLALCHEMY: Needles = needles!("__tablename__", "Table(", "Column(", "mapped_column", "Mapped[", "SQLModel", ".Model)", ".Model,");
+static ALEMBIC: Needles = needles!("alembic");
 static DJANGO: Needles = needles!("django", "models.Model");
 static AXUM: Needles = needles!("axum", "Router");
 static ACTIX: Needles = needles!("actix", "web::", "HttpServer", "ServiceConfig");
@@ -78,6 +79,7 @@ pub struct Wants {
     pub env: bool,
     pub typeorm: bool,
     pub sqlalchemy: bool,
+    pub alembic: bool,
     pub django: bool,
     pub diesel: bool,
     pub seaorm: bool,
@@ -121,6 +123,7 @@ impl Wants {
                 services,
                 env: has(&PYTHON_ENV),
                 sqlalchemy: has(&SQLALCHEMY),
+                alembic: has(&ALEMBIC),
                 django: has(&DJANGO),
                 ..Wants::default()
             },
@@ -156,6 +159,7 @@ impl Wants {
             env: true,
             typeorm: true,
             sqlalchemy: true,
+            alembic: true,
             django: true,
             diesel: true,
             seaorm: true,

@@ -32,6 +32,12 @@ pub fn extract(sources: &[Source<'_>]) -> Facts {
     })
 }
 
+/// The schema changes (and statements no dialect reads) of SQL text found elsewhere, such as
+/// a migration's `op.execute("…")`.
+pub fn facts_of(path: &str, text: &str) -> Facts {
+    file(&Source { path, text })
+}
+
 fn file(source: &Source<'_>) -> Facts {
     let split = split::statements(source.text);
     let mut facts = Facts::default();
