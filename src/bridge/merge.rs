@@ -12,7 +12,10 @@ pub fn merge(parts: Vec<Facts>) -> Facts {
     for part in parts {
         all.append(part);
     }
-    let replayed = schema::replay(std::mem::take(&mut all.schema_changes), &std::mem::take(&mut all.revisions));
+    let replayed = schema::replay(
+        std::mem::take(&mut all.schema_changes),
+        &std::mem::take(&mut all.revisions),
+    );
     all.tables = schema::models::merge(replayed.tables, std::mem::take(&mut all.tables));
     let mut indexes = replayed.indexes;
     indexes.append(&mut all.indexes);

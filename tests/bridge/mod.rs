@@ -5,6 +5,7 @@
 mod code;
 mod fixtures;
 mod hostile;
+mod injection;
 mod runs;
 
 use std::path::{Path, PathBuf};

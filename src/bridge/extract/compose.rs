@@ -23,7 +23,9 @@ pub fn extract(sources: &[Source<'_>]) -> Facts {
 /// `docker-compose.yml`, `docker-compose.prod.yaml`, `compose.yaml`, `compose.override.yml`.
 pub fn is_compose(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
-    ["docker-compose", "compose.", "compose-"].iter().any(|p| lower.starts_with(p))
+    ["docker-compose", "compose.", "compose-"]
+        .iter()
+        .any(|p| lower.starts_with(p))
         && (lower.ends_with(".yml") || lower.ends_with(".yaml"))
 }
 
@@ -113,7 +115,9 @@ pub fn interpolated(text: &str) -> Vec<String> {
             Some(b'$') => i += 2,
             Some(b'{') => {
                 let rest = &text[i + 2..];
-                let end = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
+                let end = rest
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(rest.len());
                 let name = &rest[..end];
                 if is_name(name) && !out.iter().any(|n| n == name) {
                     out.push(name.to_owned());
@@ -122,7 +126,9 @@ pub fn interpolated(text: &str) -> Vec<String> {
             }
             Some(_) => {
                 let rest = &text[i + 1..];
-                let end = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
+                let end = rest
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(rest.len());
                 let name = &rest[..end];
                 if is_name(name) && !out.iter().any(|n| n == name) {
                     out.push(name.to_owned());
@@ -137,7 +143,8 @@ pub fn interpolated(text: &str) -> Vec<String> {
 
 fn is_name(key: &str) -> bool {
     let mut chars = key.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 #[cfg(test)]
@@ -178,7 +185,12 @@ mod tests {
 
     #[test]
     fn compose_names() {
-        for name in ["docker-compose.yml", "docker-compose.override.yaml", "compose.yaml", "compose.prod.yml"] {
+        for name in [
+            "docker-compose.yml",
+            "docker-compose.override.yaml",
+            "compose.yaml",
+            "compose.prod.yml",
+        ] {
             assert!(is_compose(name), "{name}");
         }
         for name in ["composer.json", "composer.yml", "docker-compose.md", "ci.yml"] {

@@ -20,11 +20,13 @@ pub fn extract(sources: &[Source<'_>]) -> Facts {
                 base,
                 file: source.path.to_owned(),
             }));
-        facts.env_vars.extend(variables(source.text).into_iter().map(|(name, kind)| EnvVar {
-            name,
-            source: kind.into(),
-            file: source.path.to_owned(),
-        }));
+        facts
+            .env_vars
+            .extend(variables(source.text).into_iter().map(|(name, kind)| EnvVar {
+                name,
+                source: kind.into(),
+                file: source.path.to_owned(),
+            }));
     }
     facts
 }
@@ -64,7 +66,8 @@ fn variables(text: &str) -> Vec<(String, &'static str)> {
 
 fn is_name(word: &str) -> bool {
     let mut chars = word.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// `Dockerfile`, `Dockerfile.prod`, `api.Dockerfile`, `Containerfile`.

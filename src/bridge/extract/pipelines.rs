@@ -291,7 +291,9 @@ fn azure(doc: &Value, found: &mut Found) -> Option<String> {
             .get("strategy")
             .and_then(|s| s.get("runOnce"))
             .and_then(|r| r.get("deploy"));
-        let job_steps = sequence(job.get("steps")).into_iter().chain(sequence(deploy.and_then(|d| d.get("steps"))));
+        let job_steps = sequence(job.get("steps"))
+            .into_iter()
+            .chain(sequence(deploy.and_then(|d| d.get("steps"))));
         steps.extend(job_steps.map(|s| (id.clone(), s)));
     }
     for (job, step) in steps {

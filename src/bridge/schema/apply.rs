@@ -84,7 +84,11 @@ impl Schema {
                     };
                     self.enums[at].name = new.name.clone();
                     for column in self.tables.iter_mut().flat_map(|t| t.columns.iter_mut()) {
-                        if column.data_type.as_deref().is_some_and(|t| t.eq_ignore_ascii_case(&old)) {
+                        if column
+                            .data_type
+                            .as_deref()
+                            .is_some_and(|t| t.eq_ignore_ascii_case(&old))
+                        {
                             column.data_type = Some(new.qualified());
                         }
                     }
@@ -203,7 +207,11 @@ impl Schema {
                 if column.primary_key && !table.primary_key.contains(&column.name) {
                     table.primary_key.push(column.name.clone());
                 }
-                match table.columns.iter_mut().find(|c| c.name.eq_ignore_ascii_case(&column.name)) {
+                match table
+                    .columns
+                    .iter_mut()
+                    .find(|c| c.name.eq_ignore_ascii_case(&column.name))
+                {
                     Some(have) => *have = column,
                     None => table.columns.push(column),
                 }
@@ -295,7 +303,10 @@ impl Schema {
             TableOp::AddIndex(mut index) => {
                 index.table = here.qualified();
                 if let ([only], true) = (index.columns.as_slice(), index.unique)
-                    && let Some(column) = self.tables[at].columns.iter_mut().find(|c| c.name.eq_ignore_ascii_case(only))
+                    && let Some(column) = self.tables[at]
+                        .columns
+                        .iter_mut()
+                        .find(|c| c.name.eq_ignore_ascii_case(only))
                 {
                     column.unique = true;
                 }
@@ -325,7 +336,8 @@ impl Schema {
                 let defaults = default_key_names(table);
                 for (fk, default) in table.foreign_keys.iter_mut().zip(defaults) {
                     let own = fk.name.as_deref().unwrap_or(&default[0]);
-                    if own.eq_ignore_ascii_case(&from) || (fk.name.is_none() && default[1].eq_ignore_ascii_case(&from)) {
+                    if own.eq_ignore_ascii_case(&from) || (fk.name.is_none() && default[1].eq_ignore_ascii_case(&from))
+                    {
                         fk.name = Some(to.clone());
                     }
                 }
@@ -403,7 +415,10 @@ impl Schema {
         if let Some(found) = unnamed {
             let index = self.indexes.remove(found);
             if let [only] = index.columns.as_slice()
-                && let Some(column) = self.tables[at].columns.iter_mut().find(|c| c.name.eq_ignore_ascii_case(only))
+                && let Some(column) = self.tables[at]
+                    .columns
+                    .iter_mut()
+                    .find(|c| c.name.eq_ignore_ascii_case(only))
             {
                 column.unique = false;
             }

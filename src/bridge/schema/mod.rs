@@ -25,23 +25,45 @@ pub struct Change {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ChangeKind {
     /// `CREATE TABLE`: replaces a table of the same name unless `if_not_exists`.
-    CreateTable { table: Table, if_not_exists: bool },
+    CreateTable {
+        table: Table,
+        if_not_exists: bool,
+    },
     /// `ALTER TABLE target …`, its operations in order.
-    AlterTable { target: Name, ops: Vec<TableOp> },
+    AlterTable {
+        target: Name,
+        ops: Vec<TableOp>,
+    },
     DropTable(Name),
     /// `CREATE INDEX` (and the indexes a table's constraints make).
-    CreateIndex { index: Index, if_not_exists: bool },
+    CreateIndex {
+        index: Index,
+        if_not_exists: bool,
+    },
     /// `DROP INDEX name`; MySQL names the table.
     DropIndex(String),
-    RenameIndex { from: String, to: String },
+    RenameIndex {
+        from: String,
+        to: String,
+    },
     /// `CREATE TYPE … AS ENUM`.
     CreateEnum(EnumType),
     /// `ALTER TYPE … ADD VALUE`.
-    AddEnumValue { target: Name, value: String },
+    AddEnumValue {
+        target: Name,
+        value: String,
+    },
     /// `ALTER TYPE … RENAME VALUE`.
-    RenameEnumValue { target: Name, from: String, to: String },
+    RenameEnumValue {
+        target: Name,
+        from: String,
+        to: String,
+    },
     /// `ALTER TYPE … RENAME TO`.
-    RenameType { target: Name, to: String },
+    RenameType {
+        target: Name,
+        to: String,
+    },
     DropType(Name),
 }
 
@@ -49,9 +71,15 @@ pub enum ChangeKind {
 #[derive(Debug, Clone, PartialEq)]
 pub enum TableOp {
     /// A column and the keys its definition carries (`REFERENCES`, `PRIMARY KEY`).
-    AddColumn { column: Column, foreign_key: Option<ForeignKey> },
+    AddColumn {
+        column: Column,
+        foreign_key: Option<ForeignKey>,
+    },
     DropColumn(String),
-    RenameColumn { from: String, to: String },
+    RenameColumn {
+        from: String,
+        to: String,
+    },
     /// A new type and/or nullability (`ALTER COLUMN … TYPE`, `SET NOT NULL`, MySQL `MODIFY`).
     AlterColumn {
         name: String,
@@ -70,7 +98,10 @@ pub enum TableOp {
     DropPrimaryKey,
     /// MySQL `ALTER TABLE … DROP INDEX name`.
     DropIndex(String),
-    RenameConstraint { from: String, to: String },
+    RenameConstraint {
+        from: String,
+        to: String,
+    },
 }
 
 /// A possibly schema-qualified name, unquoted.
@@ -109,7 +140,11 @@ impl Name {
 
 /// Two schemas are the same when equal, `public` counting as none.
 pub fn same_schema(a: &Option<String>, b: &Option<String>) -> bool {
-    let plain = |s: &Option<String>| s.as_deref().filter(|s| !s.eq_ignore_ascii_case("public")).map(str::to_ascii_lowercase);
+    let plain = |s: &Option<String>| {
+        s.as_deref()
+            .filter(|s| !s.eq_ignore_ascii_case("public"))
+            .map(str::to_ascii_lowercase)
+    };
     plain(a) == plain(b)
 }
 

@@ -40,7 +40,11 @@ fn join(table: &mut Table, model: Table) {
     table.model = table.model.take().or(model.model);
     table.framework = table.framework.take().or(model.framework);
     for column in model.columns {
-        match table.columns.iter_mut().find(|c| c.name.eq_ignore_ascii_case(&column.name)) {
+        match table
+            .columns
+            .iter_mut()
+            .find(|c| c.name.eq_ignore_ascii_case(&column.name))
+        {
             Some(have) => {
                 have.field = have.field.take().or(column.field);
                 have.data_type = have.data_type.take().or(column.data_type);
@@ -74,7 +78,11 @@ pub fn dedupe_indexes(indexes: Vec<Index>) -> Vec<Index> {
             have.unique == index.unique
                 && table.is(&Name::parse(&have.table).name, &Name::parse(&have.table).schema)
                 && have.columns.len() == index.columns.len()
-                && have.columns.iter().zip(&index.columns).all(|(a, b)| a.eq_ignore_ascii_case(b))
+                && have
+                    .columns
+                    .iter()
+                    .zip(&index.columns)
+                    .all(|(a, b)| a.eq_ignore_ascii_case(b))
         });
         match same {
             Some(have) => {
@@ -97,7 +105,10 @@ pub fn dedupe_enums(enums: Vec<EnumType>) -> Vec<EnumType> {
             name: e.name.clone(),
             schema: e.schema.clone(),
         };
-        if !out.iter().any(|have| name.is(&have.name, &have.schema) && have.values == e.values) {
+        if !out
+            .iter()
+            .any(|have| name.is(&have.name, &have.schema) && have.values == e.values)
+        {
             out.push(e);
         }
     }

@@ -28,9 +28,8 @@ pub fn in_migration_order(mut changes: Vec<Change>, revisions: &[Revision]) -> V
 /// Whether `path` undoes a migration rather than applying one.
 pub fn is_down(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
-    let flyway_undo = name.starts_with('u')
-        && name[1..].starts_with(|c: char| c.is_ascii_digit())
-        && name.contains("__");
+    let flyway_undo =
+        name.starts_with('u') && name[1..].starts_with(|c: char| c.is_ascii_digit()) && name.contains("__");
     name == "down.sql"
         || name.ends_with(".down.sql")
         || name.ends_with("_down.sql")
@@ -163,10 +162,19 @@ mod tests {
 
     #[test]
     fn down_migrations_undo() {
-        for down in ["m/000002_users.down.sql", "migrations/2024-01-01-000000_users/down.sql", "db/U2__undo.sql"] {
+        for down in [
+            "m/000002_users.down.sql",
+            "migrations/2024-01-01-000000_users/down.sql",
+            "db/U2__undo.sql",
+        ] {
             assert!(is_down(down), "{down}");
         }
-        for up in ["m/000002_users.up.sql", "migrations/x/up.sql", "db/V2__users.sql", "db/update_users.sql"] {
+        for up in [
+            "m/000002_users.up.sql",
+            "migrations/x/up.sql",
+            "db/V2__users.sql",
+            "db/update_users.sql",
+        ] {
             assert!(!is_down(up), "{up}");
         }
     }
@@ -180,7 +188,11 @@ mod tests {
         };
         let revisions = [
             revision("versions/e2412789c190_initialize.py", "e2412789c190", &[]),
-            revision("versions/9c0a54914c78_add_max_length.py", "9c0a54914c78", &["e2412789c190"]),
+            revision(
+                "versions/9c0a54914c78_add_max_length.py",
+                "9c0a54914c78",
+                &["e2412789c190"],
+            ),
             revision("versions/1a31ce608336_cascade.py", "1a31ce608336", &["d98dd8ec85a3"]),
             revision("versions/d98dd8ec85a3_uuid.py", "d98dd8ec85a3", &["9c0a54914c78"]),
         ];

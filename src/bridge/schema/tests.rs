@@ -51,17 +51,34 @@ fn the_schema_is_what_the_last_migration_left() {
         ("db/migrations/10_later.sql", LATER),
         ("db/migrations/2_renames.sql", RENAMES),
         ("db/migrations/1_init.sql", INIT),
-        ("db/migrations/2_renames.down.sql", "DROP TABLE accounts; DROP TABLE posts;"),
+        (
+            "db/migrations/2_renames.down.sql",
+            "DROP TABLE accounts; DROP TABLE posts;",
+        ),
     ]);
     assert!(facts.unparsed.is_empty(), "{:?}", facts.unparsed);
     let names: Vec<&str> = facts.tables.iter().map(|t| t.name.as_str()).collect();
-    assert_eq!(names, ["accounts", "posts", "purchases"], "users renamed, sessions dropped");
+    assert_eq!(
+        names,
+        ["accounts", "posts", "purchases"],
+        "users renamed, sessions dropped"
+    );
     assert_eq!(column_names(&facts, "accounts"), ["id", "display_name", "email"]);
     let accounts = facts.table("accounts");
-    assert_eq!(accounts.sources, ["db/migrations/1_init.sql", "db/migrations/2_renames.sql"]);
-    assert_eq!(accounts.renamed_from, None, "created in the run: its history is its own");
+    assert_eq!(
+        accounts.sources,
+        ["db/migrations/1_init.sql", "db/migrations/2_renames.sql"]
+    );
+    assert_eq!(
+        accounts.renamed_from, None,
+        "created in the run: its history is its own"
+    );
     let posts = facts.table("posts");
-    assert!(posts.foreign_keys.is_empty(), "both keys dropped: {:?}", posts.foreign_keys);
+    assert!(
+        posts.foreign_keys.is_empty(),
+        "both keys dropped: {:?}",
+        posts.foreign_keys
+    );
     assert_eq!(posts.columns[2].data_type.as_deref(), Some("INTEGER"));
     let index = &facts.indexes[0];
     assert_eq!(
@@ -80,7 +97,11 @@ fn the_schema_is_what_the_last_migration_left() {
         .collect();
     assert_eq!(
         dropped,
-        [("table", "audit_log"), ("index", "old_orders_idx"), ("column", "orders.legacy_note")]
+        [
+            ("table", "audit_log"),
+            ("index", "old_orders_idx"),
+            ("column", "orders.legacy_note")
+        ]
     );
 }
 
@@ -88,7 +109,10 @@ fn the_schema_is_what_the_last_migration_left() {
 fn a_table_created_again_takes_the_newer_definition_unless_if_not_exists() {
     let facts = replayed(&[
         ("db/1.sql", "CREATE TABLE t (a int); CREATE TABLE u (a int);"),
-        ("db/2.sql", "CREATE TABLE t (a int, b text); CREATE TABLE IF NOT EXISTS u (z int);"),
+        (
+            "db/2.sql",
+            "CREATE TABLE t (a int, b text); CREATE TABLE IF NOT EXISTS u (z int);",
+        ),
         ("db/3.sql", "DROP TABLE t; CREATE TABLE t (c int);"),
     ]);
     assert_eq!(column_names(&facts, "t"), ["c"]);
@@ -113,7 +137,10 @@ fn mysql_changes_renames_and_drops_keys_by_their_names() {
     assert_eq!(purchases.columns[2].data_type.as_deref(), Some("VARCHAR(200)"));
     assert_eq!(purchases.columns[2].nullable, Some(false));
     assert!(purchases.foreign_keys.is_empty());
-    let indexes: Vec<(Option<&str>, &str)> =
-        facts.indexes.iter().map(|i| (i.name.as_deref(), i.table.as_str())).collect();
+    let indexes: Vec<(Option<&str>, &str)> = facts
+        .indexes
+        .iter()
+        .map(|i| (i.name.as_deref(), i.table.as_str()))
+        .collect();
     assert_eq!(indexes, [(Some("orders_note"), "purchases")]);
 }

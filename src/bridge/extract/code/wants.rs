@@ -56,7 +56,16 @@ static PYTHON_ROUTES: Needles = needles!(
 );
 static CLASS: Needles = needles!("class ");
 static PYTHON_ENV: Needles = needles!("environ", "getenv");
-static SQLALCHEMY: Needles = needles!("__tablename__", "Table(", "Column(", "mapped_column", "Mapped[", "SQLModel", ".Model)", ".Model,");
+static SQLALCHEMY: Needles = needles!(
+    "__tablename__",
+    "Table(",
+    "Column(",
+    "mapped_column",
+    "Mapped[",
+    "SQLModel",
+    ".Model)",
+    ".Model,"
+);
 static ALEMBIC: Needles = needles!("alembic");
 static DJANGO: Needles = needles!("django", "models.Model");
 static AXUM: Needles = needles!("axum", "Router");

@@ -90,7 +90,10 @@ const COMMANDS: &[(&[&str], &str)] = &[
 /// The tool a GitHub action runs.
 pub fn action(uses: &str) -> Option<&'static str> {
     let lower = uses.to_ascii_lowercase();
-    ACTIONS.iter().find(|(prefix, _)| lower.starts_with(prefix)).map(|(_, tool)| *tool)
+    ACTIONS
+        .iter()
+        .find(|(prefix, _)| lower.starts_with(prefix))
+        .map(|(_, tool)| *tool)
 }
 
 /// The tool an Azure task (`SnykSecurityScan@1`, `publisher.extension.trivy@1`) runs.
@@ -114,7 +117,11 @@ pub fn gitlab_include(path: &str) -> Option<&'static str> {
     let parts: Vec<&str> = lower.split(['/', '@', '.']).collect();
     GITLAB
         .iter()
-        .find(|(name, _)| parts.iter().any(|p| p.eq_ignore_ascii_case(name) || p.replace('_', "-") == name.to_ascii_lowercase()))
+        .find(|(name, _)| {
+            parts
+                .iter()
+                .any(|p| p.eq_ignore_ascii_case(name) || p.replace('_', "-") == name.to_ascii_lowercase())
+        })
         .map(|(_, tool)| *tool)
 }
 
@@ -156,7 +163,10 @@ mod tests {
         assert_eq!(task("AquaSecurityOfficial.trivy-official.trivy.trivy@1"), Some("trivy"));
         assert_eq!(task("Docker@2"), None);
         assert_eq!(gitlab_include("Security/SAST.gitlab-ci.yml"), Some("gitlab-sast"));
-        assert_eq!(gitlab_include("Jobs/Secret-Detection.gitlab-ci.yml"), Some("gitlab-secret-detection"));
+        assert_eq!(
+            gitlab_include("Jobs/Secret-Detection.gitlab-ci.yml"),
+            Some("gitlab-secret-detection")
+        );
         assert_eq!(
             gitlab_include("$CI_SERVER_FQDN/components/dependency-scanning/main@1"),
             Some("gitlab-dependency-scanning")

@@ -105,7 +105,11 @@ deploy:
     assert_eq!(p.name.as_deref(), Some("Pipeline for $CI_COMMIT_REF_NAME"));
     assert_eq!(p.jobs, ["build-image", "deploy"]);
     assert_eq!(env(&facts), ["DOCKER_DRIVER", "APP_ENV", "IMAGE_TAG"]);
-    assert_eq!(images(&facts), ["$CI_REGISTRY_IMAGE:$CI_COMMIT_SHORT_SHA"], "resolved from the job's variables");
+    assert_eq!(
+        images(&facts),
+        ["$CI_REGISTRY_IMAGE:$CI_COMMIT_SHORT_SHA"],
+        "resolved from the job's variables"
+    );
     assert_eq!(p.stages, ["build", "deploy"]);
 }
 
@@ -244,7 +248,10 @@ jobs:
     );
     assert_eq!(
         images(&facts),
-        ["ghcr.io/acme/orders-api:${{ github.sha }}", "ghcr.io/acme/orders-api:latest"]
+        [
+            "ghcr.io/acme/orders-api:${{ github.sha }}",
+            "ghcr.io/acme/orders-api:latest"
+        ]
     );
 }
 
@@ -266,7 +273,11 @@ publish:
 "#;
     let facts = run(".gitlab-ci.yml", yaml);
     let p = &facts.pipelines[0];
-    assert_eq!(p.stages, ["test", "deploy"], "no stages list: the jobs' stages in order");
+    assert_eq!(
+        p.stages,
+        ["test", "deploy"],
+        "no stages list: the jobs' stages in order"
+    );
     let tools: Vec<(&str, Option<&str>)> = p.scans.iter().map(|s| (s.tool.as_str(), s.job.as_deref())).collect();
     assert_eq!(
         tools,

@@ -30,7 +30,12 @@ pub fn scalar(value: &Value) -> Option<String> {
 /// `$NAME`, `${NAME}`, GitHub's `${{ env.NAME }}`, Azure's `$(NAME)`. Values that name
 /// variables are resolved in turn, a few levels deep; unknown variables stay as written.
 pub fn resolve(text: &str, scopes: &[&Values]) -> String {
-    let lookup = |name: &str| scopes.iter().find_map(|s| s.iter().find(|(k, _)| k == name)).map(|(_, v)| v.clone());
+    let lookup = |name: &str| {
+        scopes
+            .iter()
+            .find_map(|s| s.iter().find(|(k, _)| k == name))
+            .map(|(_, v)| v.clone())
+    };
     let mut current = text.to_owned();
     for _ in 0..4 {
         let next = substitute(&current, &lookup);
@@ -48,7 +53,10 @@ fn substitute(text: &str, lookup: &impl Fn(&str) -> Option<String>) -> String {
     while let Some(at) = rest.find('$') {
         out.push_str(&rest[..at]);
         let after = &rest[at + 1..];
-        let identifier_end = |s: &str| s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(s.len());
+        let identifier_end = |s: &str| {
+            s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(s.len())
+        };
         let (name, consumed) = if let Some(inner) = after.strip_prefix("{{") {
             let end = inner.find("}}").unwrap_or(inner.len());
             let expression = inner[..end].trim();
@@ -86,12 +94,18 @@ mod tests {
     #[test]
     fn references_resolve_from_the_innermost_scope_and_unknown_ones_stay() {
         let step: Values = vec![("TAG".into(), "${{ github.sha }}".into())];
-        let job: Values = vec![("IMAGE".into(), "$REGISTRY/acme/api".into()), ("TAG".into(), "job".into())];
+        let job: Values = vec![
+            ("IMAGE".into(), "$REGISTRY/acme/api".into()),
+            ("TAG".into(), "job".into()),
+        ];
         let workflow: Values = vec![("REGISTRY".into(), "ghcr.io".into())];
         let scopes = [&step, &job, &workflow];
         assert_eq!(resolve("$IMAGE:$TAG", &scopes), "ghcr.io/acme/api:${{ github.sha }}");
         assert_eq!(resolve("${{ env.IMAGE }}:latest", &scopes), "ghcr.io/acme/api:latest");
-        assert_eq!(resolve("${IMAGE}-$(IMAGE)", &scopes), "ghcr.io/acme/api-ghcr.io/acme/api");
+        assert_eq!(
+            resolve("${IMAGE}-$(IMAGE)", &scopes),
+            "ghcr.io/acme/api-ghcr.io/acme/api"
+        );
         assert_eq!(
             resolve("$CI_REGISTRY_IMAGE:${VAR:-x} $IMAGE_X $", &scopes),
             "$CI_REGISTRY_IMAGE:${VAR:-x} $IMAGE_X $"

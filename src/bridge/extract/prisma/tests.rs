@@ -187,5 +187,8 @@ fn env_reads_of_the_datasource_are_env_vars() {
         .iter()
         .map(|e| (e.name.as_str(), e.source.as_str()))
         .collect();
-    assert_eq!(names, [("DATABASE_URL", "prisma env()"), ("DIRECT_URL", "prisma env()")]);
+    assert_eq!(
+        names,
+        [("DATABASE_URL", "prisma env()"), ("DIRECT_URL", "prisma env()")]
+    );
 }

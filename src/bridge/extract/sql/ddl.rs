@@ -70,9 +70,7 @@ pub fn record(statement: &Statement, file: &str, facts: &mut Facts) {
                 },
             });
         }
-        Statement::Drop {
-            object_type, names, ..
-        } => {
+        Statement::Drop { object_type, names, .. } => {
             for name in names {
                 match object_type {
                     ObjectType::Table => push(ChangeKind::DropTable(split_name(name))),
@@ -235,7 +233,11 @@ fn retyped(name: &str, data_type: &DataType, options: &[ColumnOption]) -> TableO
     TableOp::AlterColumn {
         name: name.to_owned(),
         data_type: type_name(data_type),
-        nullable: Some(!options.iter().any(|o| matches!(o, ColumnOption::NotNull | ColumnOption::PrimaryKey(_)))),
+        nullable: Some(
+            !options
+                .iter()
+                .any(|o| matches!(o, ColumnOption::NotNull | ColumnOption::PrimaryKey(_))),
+        ),
     }
 }
 

@@ -39,7 +39,10 @@ pub fn statements(sql: &str) -> Split<'_> {
     let Some(postgres) = tokenize(POSTGRES) else {
         // `#` comments are MySQL's; an unterminated quote no dialect reads.
         for (dialect, order) in [
-            (MYSQL as &dyn Dialect, [MYSQL as &dyn Dialect, POSTGRES, SQLITE, GENERIC]),
+            (
+                MYSQL as &dyn Dialect,
+                [MYSQL as &dyn Dialect, POSTGRES, SQLITE, GENERIC],
+            ),
             (SQLITE, [SQLITE, POSTGRES, MYSQL, GENERIC]),
             (GENERIC, [GENERIC, POSTGRES, MYSQL, SQLITE]),
         ] {

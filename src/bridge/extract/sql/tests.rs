@@ -118,7 +118,10 @@ ALTER TABLE `orders` ADD COLUMN `shipped_at` datetime NULL AFTER `status`;
     );
     assert_eq!(facts.indexes[1].columns, ["user_id"]);
     assert_eq!(facts.tables.len(), 1, "the ALTER folds into the CREATE");
-    assert_eq!(columns(orders).last().unwrap(), &("shipped_at".into(), Some("DATETIME".into())));
+    assert_eq!(
+        columns(orders).last().unwrap(),
+        &("shipped_at".into(), Some("DATETIME".into()))
+    );
 }
 
 #[test]

@@ -80,7 +80,9 @@ fn batch_tables(file: &ParsedFile<'_>, body: Node<'_>) -> Vec<Batch> {
     let mut out = Vec::new();
     walk(body, |node| {
         if node.kind() == "as_pattern"
-            && let Some(call) = node.named_child(0).filter(|c| callee(file, *c) == Some("batch_alter_table"))
+            && let Some(call) = node
+                .named_child(0)
+                .filter(|c| callee(file, *c) == Some("batch_alter_table"))
             && let (Some(table), Some(alias), Some(with)) = (
                 positional(call).first().and_then(|t| string(file, *t)),
                 node.field("alias").map(|a| file.text(a).to_owned()),
@@ -313,7 +315,10 @@ fn name_of(file: &ParsedFile<'_>, node: Node<'_>) -> Option<String> {
 /// The strings of a list or tuple, or the one string.
 fn strings(file: &ParsedFile<'_>, node: Node<'_>) -> Vec<String> {
     match node.kind() {
-        "list" | "tuple" => named_children(node).into_iter().filter_map(|n| string(file, n)).collect(),
+        "list" | "tuple" => named_children(node)
+            .into_iter()
+            .filter_map(|n| string(file, n))
+            .collect(),
         _ => string(file, node).into_iter().collect(),
     }
 }

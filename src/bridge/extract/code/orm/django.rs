@@ -136,13 +136,22 @@ fn join_table(
     if keyword(file, call, "through").is_some() {
         return None;
     }
-    let target = positional(call).first().copied().or_else(|| keyword(file, call, "to"))?;
+    let target = positional(call)
+        .first()
+        .copied()
+        .or_else(|| keyword(file, call, "to"))?;
     let (model, fallback) = target_model(file, target, owner, app)?;
     let own = owner.table.model.clone()?;
     let (from, to) = if model == own {
-        (format!("from_{}_id", own.to_lowercase()), format!("to_{}_id", own.to_lowercase()))
+        (
+            format!("from_{}_id", own.to_lowercase()),
+            format!("to_{}_id", own.to_lowercase()),
+        )
     } else {
-        (format!("{}_id", own.to_lowercase()), format!("{}_id", model.to_lowercase()))
+        (
+            format!("{}_id", own.to_lowercase()),
+            format!("{}_id", model.to_lowercase()),
+        )
     };
     let name = keyword(file, call, "db_table")
         .and_then(|t| string(file, t))
@@ -163,10 +172,7 @@ fn join_table(
         bases: vec!["models.Model".into()],
         ..PendingTable::default()
     };
-    let sides = [
-        (from, own.clone(), owner.table.name.clone()),
-        (to, model, fallback),
-    ];
+    let sides = [(from, own.clone(), owner.table.name.clone()), (to, model, fallback)];
     for (column_name, class, fallback) in sides {
         let mut key = column(&column_name, Some("ForeignKey".into()));
         key.nullable = Some(false);

@@ -120,14 +120,20 @@ pub fn link(pending: Vec<PendingTable>) -> (Vec<Table>, Vec<Index>) {
 /// default naming strategy) unless `@JoinTable` names them, keyed to both sides.
 fn typeorm_join(table: &Table, join: &JoinNaming, owner: Option<&Table>, target: Option<&Table>) -> Table {
     let side = |found: Option<&Table>, class: &str| match found {
-        Some(t) => (t.name.clone(), t.primary_key.first().cloned().unwrap_or_else(|| "id".into())),
+        Some(t) => (
+            t.name.clone(),
+            t.primary_key.first().cloned().unwrap_or_else(|| "id".into()),
+        ),
         None => (snake_case(class), "id".to_owned()),
     };
     let (owner_table, owner_key) = side(owner, &join.owner);
     let (target_table, target_key) = side(target, &join.target);
     let mut table = table.clone();
     if table.name.is_empty() {
-        table.name = snake_case(&format!("{owner_table}_{}_{target_table}", join.property.replace('.', "_")));
+        table.name = snake_case(&format!(
+            "{owner_table}_{}_{target_table}",
+            join.property.replace('.', "_")
+        ));
     }
     let first = join
         .join_column
@@ -206,7 +212,11 @@ fn inherit(pending: Vec<PendingTable>) -> Vec<PendingTable> {
                 }
                 item.table.columns.insert(at_column, column.clone());
                 at_column += 1;
-                for key in base.targets.iter().filter(|key| base.table.foreign_keys[key.at].columns.contains(&column.name)) {
+                for key in base
+                    .targets
+                    .iter()
+                    .filter(|key| base.table.foreign_keys[key.at].columns.contains(&column.name))
+                {
                     let mut key = key.clone();
                     let foreign = base.table.foreign_keys[key.at].clone();
                     key.at = item.table.foreign_keys.len();

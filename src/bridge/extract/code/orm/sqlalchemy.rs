@@ -82,7 +82,9 @@ fn declarative(file: &ParsedFile<'_>, class: Node<'_>, sqlmodel_file: bool) -> O
     let marked_abstract = parts
         .iter()
         .any(|(name, _, v)| name == "__abstract__" && v.is_some_and(|v| file.text(v) == "True"));
-    let flask_model = class_bases.iter().any(|b| b.ends_with(".Model") && !b.starts_with("models."));
+    let flask_model = class_bases
+        .iter()
+        .any(|b| b.ends_with(".Model") && !b.starts_with("models."));
     let name = explicit.or_else(|| {
         if table_flag {
             Some(class_name.to_lowercase())
@@ -233,7 +235,13 @@ pub fn column_of(file: &ParsedFile<'_>, attribute: &str, call: Option<Node<'_>>,
 }
 
 /// Adds a column from `Column(…)`/`mapped_column(…)` to the table.
-fn add(file: &ParsedFile<'_>, pending: &mut PendingTable, attribute: &str, call: Option<Node<'_>>, mapped: Option<&str>) {
+fn add(
+    file: &ParsedFile<'_>,
+    pending: &mut PendingTable,
+    attribute: &str,
+    call: Option<Node<'_>>,
+    mapped: Option<&str>,
+) {
     let declared = column_of(file, attribute, call, mapped);
     push(file, pending, declared);
 }
@@ -241,7 +249,9 @@ fn add(file: &ParsedFile<'_>, pending: &mut PendingTable, attribute: &str, call:
 /// SQLModel's `name: T = Field(…)` (or a plain `name: T`): the annotation gives the type and
 /// nullability, `Field` the keys (`foreign_key="team.id"`), `sa_column=Column(…)` all of it.
 fn field(file: &ParsedFile<'_>, pending: &mut PendingTable, attribute: &str, call: Option<Node<'_>>, annotation: &str) {
-    if let Some(column) = call.and_then(|c| keyword(file, c, "sa_column")).filter(|c| callee(file, *c) == Some("Column"))
+    if let Some(column) = call
+        .and_then(|c| keyword(file, c, "sa_column"))
+        .filter(|c| callee(file, *c) == Some("Column"))
     {
         return add(file, pending, attribute, Some(column), None);
     }

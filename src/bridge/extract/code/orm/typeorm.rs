@@ -159,15 +159,25 @@ fn entity(file: &ParsedFile<'_>, class: Node<'_>) -> Option<(PendingTable, Vec<P
 
 /// The class named by `class X extends Base`.
 fn extends(file: &ParsedFile<'_>, class: Node<'_>) -> Option<String> {
-    let heritage = named_children(class).into_iter().find(|c| c.kind() == "class_heritage")?;
-    let clause = named_children(heritage).into_iter().find(|c| c.kind() == "extends_clause")?;
+    let heritage = named_children(class)
+        .into_iter()
+        .find(|c| c.kind() == "class_heritage")?;
+    let clause = named_children(heritage)
+        .into_iter()
+        .find(|c| c.kind() == "extends_clause")?;
     let value = clause.field("value")?;
     (value.kind() == "identifier").then(|| file.text(value).to_owned())
 }
 
 /// `@ManyToMany(() => Category) @JoinTable({ name, joinColumn: { name }, inverseJoinColumn: { name } })`
 /// on `owner.property`: a join table, named at linking when the options leave it out.
-fn join_table(file: &ParsedFile<'_>, owner: &Table, join: Node<'_>, property_name: &str, target: String) -> PendingTable {
+fn join_table(
+    file: &ParsedFile<'_>,
+    owner: &Table,
+    join: Node<'_>,
+    property_name: &str,
+    target: String,
+) -> PendingTable {
     let options = decorator_arguments(join).into_iter().find(|arg| arg.kind() == "object");
     let option = |key: &str| options.and_then(|o| property(file, o, key));
     let column_name = |key: &str| {
