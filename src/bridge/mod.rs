@@ -59,6 +59,7 @@ pub fn build_timed(input: &Input, ticket: Option<Ticket>, settings: &Settings) -
     let (files, mut stats) = read::read_all(&input.top, &input.paths, read::MAX_FILE_BYTES);
     timings.push((format!("read {} files", files.len()), started.elapsed()));
     stats.ignored = input.ignored;
+    stats.unverified = input.unverified;
     stats.outside = input.outside;
     stats.over_budget += input.over_budget;
     let sources: Vec<Source<'_>> = files

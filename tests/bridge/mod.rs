@@ -7,6 +7,7 @@ mod fixtures;
 mod hostile;
 mod injection;
 mod runs;
+mod walk;
 
 use std::path::{Path, PathBuf};
 
