@@ -38,6 +38,24 @@ pub fn run(project: &Project, request: &Request, ticket: Option<Ticket>) -> Resu
     Ok((handoff, timings))
 }
 
+/// The floor of a run's time (`baton bridge --parse-floor`): the files resolved and read as
+/// [`run`] reads them, then only tree-sitter's bare parse of the code files with a signal.
+pub fn parse_floor(project: &Project, request: &Request) -> Result<extract::code::floor::Floor> {
+    let input = input::resolve(project, request)?;
+    let (files, _) = read::read_all(&input.top, &input.paths, read::MAX_FILE_BYTES);
+    let sources: Vec<Source<'_>> = files
+        .iter()
+        .map(|f| Source {
+            path: &f.path,
+            text: &f.text,
+        })
+        .collect();
+    Ok(extract::code::floor::measure(
+        &sources,
+        &settings(project).design_system,
+    ))
+}
+
 /// The extractors' settings from baton's config (user file, then the project's).
 pub fn settings(project: &Project) -> Settings {
     let config = Config::load(Some(&project.root));

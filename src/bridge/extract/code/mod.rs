@@ -6,6 +6,7 @@
 mod env;
 #[cfg(test)]
 pub mod fixture;
+pub mod floor;
 #[cfg(test)]
 mod hostile;
 pub mod modules;
