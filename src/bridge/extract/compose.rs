@@ -1,8 +1,8 @@
-//! Docker Compose files (`docker-compose*.yml`, `compose*.yaml`) read with serde_norway: the
-//! variables each service's `environment:` sets (a mapping, or a list of `KEY=value` and
-//! `KEY`), and the variables the file reads from the host by interpolation (`${VAR}`,
-//! `${VAR:-default}`, `${VAR:?error}`, `$VAR`; `$$` is a literal `$`). Names only, never
-//! values.
+//! Docker Compose files (`docker-compose*.yml`, `compose*.yaml`, `podman-compose.yml`) read
+//! with serde_norway: the variables each service's `environment:` sets (a mapping, or a list
+//! of `KEY=value` and `KEY`), and the variables the file reads from the host by
+//! interpolation (`${VAR}`, `${VAR:-default}`, `${VAR:?error}`, `$VAR`; `$$` is a literal
+//! `$`). Names only, never values.
 
 use serde_norway::Value;
 
@@ -23,7 +23,7 @@ pub fn extract(sources: &[Source<'_>]) -> Facts {
 /// `docker-compose.yml`, `docker-compose.prod.yaml`, `compose.yaml`, `compose.override.yml`.
 pub fn is_compose(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
-    ["docker-compose", "compose.", "compose-"]
+    ["docker-compose", "podman-compose", "compose.", "compose-"]
         .iter()
         .any(|p| lower.starts_with(p))
         && (lower.ends_with(".yml") || lower.ends_with(".yaml"))

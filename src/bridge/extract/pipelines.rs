@@ -167,6 +167,9 @@ fn github(doc: &Value, found: &mut Found) -> Option<String> {
         found.jobs.push(id.clone());
         let job_env = values(job.get("env"));
         found.env_keys(job.get("env"));
+        for (_, service) in entries(job.get("services")) {
+            found.env_keys(service.get("env"));
+        }
         let steps = sequence(job.get("steps"));
         let metadata_images: Vec<String> = steps
             .iter()
@@ -189,6 +192,9 @@ fn github(doc: &Value, found: &mut Found) -> Option<String> {
             let push = with.and_then(|w| w.get("push"));
             let pushes =
                 !matches!(push, None | Some(Value::Bool(false))) && push.and_then(Value::as_str) != Some("false");
+            if uses(step, "mr-smithers-excellent/docker-build-push") {
+                docker_build_push(with, &scopes, found);
+            }
             if uses(step, "docker/build-push-action") && pushes {
                 let tags: Vec<String> = list_of(with.and_then(|w| w.get("tags")))
                     .iter()
@@ -202,6 +208,30 @@ fn github(doc: &Value, found: &mut Found) -> Option<String> {
         }
     }
     doc.get("name").and_then(Value::as_str).map(str::to_owned)
+}
+
+/// `mr-smithers-excellent/docker-build-push`: pushes `image` (after `registry`) with each of
+/// its `tags`, unless `pushImage: false`.
+fn docker_build_push(with: Option<&Value>, scopes: &[&Values], found: &mut Found) {
+    let input = |key: &str| with.and_then(|w| w.get(key)).and_then(scalar);
+    let Some(image) = input("image").map(|i| resolve(&i, scopes)) else {
+        return;
+    };
+    if input("pushImage").as_deref() == Some("false") {
+        return;
+    }
+    let has_registry = image.split_once('/').is_some_and(|(host, _)| host.contains(['.', ':']));
+    let repository = match input("registry") {
+        Some(registry) if !has_registry => format!("{}/{image}", resolve(&registry, scopes)),
+        _ => image,
+    };
+    let tags = list_of(with.and_then(|w| w.get("tags")));
+    if tags.is_empty() {
+        push_once(&mut found.images, repository.clone());
+    }
+    for tag in tags {
+        push_once(&mut found.images, format!("{repository}:{}", resolve(&tag, scopes)));
+    }
 }
 
 fn gitlab(doc: &Value, found: &mut Found) -> Option<String> {

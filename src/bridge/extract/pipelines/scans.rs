@@ -23,6 +23,7 @@ const ACTIONS: &[(&str, &str)] = &[
     ("google/osv-scanner-action", "osv-scanner"),
     ("pycqa/bandit-action", "bandit"),
     ("checkmarx/", "checkmarx"),
+    ("zizmorcore/zizmor-action", "zizmor"),
     ("mend-toolkit/", "mend"),
 ];
 
@@ -85,6 +86,7 @@ const COMMANDS: &[(&[&str], &str)] = &[
     (&["brakeman"], "brakeman"),
     (&["dependency-check.sh"], "dependency-check"),
     (&["docker", "scout"], "docker-scout"),
+    (&["zizmor"], "zizmor"),
 ];
 
 /// The tool a GitHub action runs.

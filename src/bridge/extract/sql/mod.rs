@@ -6,6 +6,7 @@
 //! statement does is kept as a schema change, which the merge replays in migration order.
 
 mod ddl;
+mod lenient;
 mod split;
 
 use sqlparser::dialect::Dialect;
@@ -14,6 +15,7 @@ use sqlparser::tokenizer::Token;
 
 use super::{Source, per_file};
 use crate::bridge::facts::Facts;
+use crate::bridge::schema::{Change, ChangeKind};
 
 /// sqlparser's own guard against deep nesting (its default); deeper input fails to parse.
 const RECURSION_LIMIT: usize = 50;
@@ -45,10 +47,27 @@ fn file(source: &Source<'_>) -> Facts {
         let (text, line) = (statement.text, statement.line);
         match parse(statement, &split.dialects) {
             Some(parsed) => ddl::record(&parsed, source.path, &mut facts),
-            None => facts.unparsed.push(format!("{}:{line}: {}", source.path, quote(text))),
+            None => match leniently(text, &split.dialects, source.path) {
+                Some(table) => facts.schema_changes.push(Change {
+                    file: source.path.to_owned(),
+                    kind: ChangeKind::CreateTable {
+                        table,
+                        if_not_exists: false,
+                    },
+                }),
+                None => facts.unparsed.push(format!("{}:{line}: {}", source.path, quote(text))),
+            },
         }
     }
     facts
+}
+
+/// A CREATE TABLE no dialect parses, read from its tokens ([`lenient`]).
+fn leniently(text: &str, dialects: &[&'static dyn Dialect], file: &str) -> Option<crate::bridge::facts::Table> {
+    let tokens = dialects
+        .iter()
+        .find_map(|d| sqlparser::tokenizer::Tokenizer::new(*d, text).tokenize().ok())?;
+    lenient::create_table(&tokens, file)
 }
 
 /// The statement parsed by the first dialect that reads all of it.

@@ -2,20 +2,21 @@
 //! string, a comment, a quoted identifier or a `$$ … $$` body never splits. PostgreSQL's
 //! tokenizer reads the file first (its `--` starts a comment even without a space after it,
 //! as in `--TL;DR:`); the dialect is then chosen from the tokens of the code, comments and
-//! strings left out: backtick-quoted names, `ENGINE =` or `AUTO_INCREMENT` are MySQL
-//! (whose tokenizer then reads the file again), `AUTOINCREMENT`, `WITHOUT ROWID` and
-//! `STRICT` tables SQLite. When no dialect's tokenizer can read the file (an unterminated
+//! strings left out: a `MergeTree` engine or `LowCardinality` type is ClickHouse,
+//! backtick-quoted names, `ENGINE =` or `AUTO_INCREMENT` MySQL (the dialect's tokenizer then
+//! reads the file again), `AUTOINCREMENT`, `WITHOUT ROWID` and `STRICT` tables SQLite. When no dialect's tokenizer can read the file (an unterminated
 //! quote), it falls back to lines ending in `;`, so one broken statement costs only itself.
 //! Only the statements the bridge reads (CREATE, ALTER and DROP of tables, indexes and types,
 //! RENAME TABLE) are kept: a seed file's INSERTs cost a tokenizer pass and nothing more.
 
-use sqlparser::dialect::{Dialect, GenericDialect, MySqlDialect, PostgreSqlDialect, SQLiteDialect};
+use sqlparser::dialect::{ClickHouseDialect, Dialect, GenericDialect, MySqlDialect, PostgreSqlDialect, SQLiteDialect};
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer};
 
 const POSTGRES: &PostgreSqlDialect = &PostgreSqlDialect {};
 const MYSQL: &MySqlDialect = &MySqlDialect {};
 const SQLITE: &SQLiteDialect = &SQLiteDialect {};
 const GENERIC: &GenericDialect = &GenericDialect {};
+const CLICKHOUSE: &ClickHouseDialect = &ClickHouseDialect {};
 
 /// One DDL statement: its text (without the `;`), the line it starts on, and its tokens
 /// with the index (in [`Split::dialects`]) of the dialect that produced them (none after the
@@ -59,6 +60,7 @@ pub fn statements(sql: &str) -> Split<'_> {
         };
     };
     let (hinted, order): (&dyn Dialect, [&'static dyn Dialect; 4]) = match hint(&postgres) {
+        Hint::ClickHouse => (CLICKHOUSE, [CLICKHOUSE, POSTGRES, MYSQL, GENERIC]),
         Hint::MySql => (MYSQL, [MYSQL, POSTGRES, SQLITE, GENERIC]),
         Hint::Sqlite => (SQLITE, [SQLITE, POSTGRES, MYSQL, GENERIC]),
         Hint::None => {
@@ -81,6 +83,7 @@ pub fn statements(sql: &str) -> Split<'_> {
 /// The dialect the code (not its comments or strings) is written in.
 #[derive(Debug, PartialEq)]
 enum Hint {
+    ClickHouse,
     MySql,
     Sqlite,
     None,
@@ -94,6 +97,13 @@ fn hint(tokens: &[TokenWithSpan]) -> Hint {
         .collect();
     let word = |t: &Token, w: &str| matches!(t, Token::Word(word) if word.quote_style.is_none() && word.value.eq_ignore_ascii_case(w));
     let mut sqlite = false;
+    let clickhouse = |t: &Token| {
+        matches!(t, Token::Word(w) if w.quote_style.is_none()
+            && (w.value.ends_with("MergeTree") || w.value == "LowCardinality" || w.value == "ReplicatedMergeTree"))
+    };
+    if code.iter().any(|t| clickhouse(t)) {
+        return Hint::ClickHouse;
+    }
     for (at, token) in code.iter().enumerate() {
         let next = code.get(at + 1).copied();
         if matches!(token, Token::Char('`'))

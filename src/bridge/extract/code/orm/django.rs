@@ -113,12 +113,25 @@ fn model(file: &ParsedFile<'_>, class: Node<'_>, app: &str) -> Option<(PendingTa
         pending.table.columns.insert(0, id);
         pending.table.primary_key = vec!["id".into()];
     }
+    let (builtin, builtin_relations) = auth_parents(&pending.bases);
+    let at = usize::from(pending.table.columns.first().is_some_and(is_implicit_id));
+    let builtin: Vec<Column> = builtin
+        .into_iter()
+        .filter(|b| !pending.table.columns.iter().any(|c| c.name == b.name))
+        .collect();
+    for (offset, column) in builtin.into_iter().enumerate() {
+        pending.table.columns.insert(at + offset, column);
+    }
     let joins = if pending.is_abstract {
         Vec::new()
     } else {
-        many.into_iter()
-            .filter_map(|(attribute, call)| join_table(file, &pending, &attribute, call, app))
-            .collect()
+        let declared = many
+            .into_iter()
+            .filter_map(|(attribute, call)| join_table(file, &pending, &attribute, call, app));
+        let builtin = builtin_relations.into_iter().filter_map(|(attribute, model, table)| {
+            many_to_many(file.path, &pending, attribute, model.into(), table.into(), None)
+        });
+        declared.chain(builtin).collect()
     };
     Some((pending, joins))
 }
@@ -141,6 +154,20 @@ fn join_table(
         .copied()
         .or_else(|| keyword(file, call, "to"))?;
     let (model, fallback) = target_model(file, target, owner, app)?;
+    let db_table = keyword(file, call, "db_table").and_then(|t| string(file, t));
+    many_to_many(file.path, owner, attribute, model, fallback, db_table)
+}
+
+/// The join table of `owner.attribute`, a many-to-many relation to `model` (whose table is
+/// `fallback` unless the run says otherwise).
+fn many_to_many(
+    path: &str,
+    owner: &PendingTable,
+    attribute: &str,
+    model: String,
+    fallback: String,
+    db_table: Option<String>,
+) -> Option<PendingTable> {
     let own = owner.table.model.clone()?;
     let (from, to) = if model == own {
         (
@@ -153,9 +180,7 @@ fn join_table(
             format!("{}_id", model.to_lowercase()),
         )
     };
-    let name = keyword(file, call, "db_table")
-        .and_then(|t| string(file, t))
-        .unwrap_or_else(|| format!("{}_{attribute}", owner.table.name));
+    let name = db_table.unwrap_or_else(|| format!("{}_{attribute}", owner.table.name));
     let mut id = column("id", Some(AUTO_ID_TYPE.into()));
     id.primary_key = true;
     id.nullable = Some(false);
@@ -164,7 +189,7 @@ fn join_table(
             name: name.clone(),
             origin: "model".into(),
             framework: Some("django".into()),
-            file: file.path.to_owned(),
+            file: path.to_owned(),
             primary_key: vec!["id".into()],
             columns: vec![id],
             ..Table::default()
@@ -194,9 +219,50 @@ fn join_table(
         table: name,
         columns: pending.table.columns[1..].iter().map(|c| c.name.clone()).collect(),
         unique: true,
-        file: file.path.to_owned(),
+        file: path.to_owned(),
     });
     Some(pending)
+}
+
+/// The fields and many-to-many relations Django's own auth base classes give a custom user
+/// model: `AbstractBaseUser` (password, last_login), `PermissionsMixin` (is_superuser,
+/// groups, user_permissions) and `AbstractUser` (both, with the username, name, email and
+/// staff fields). `(columns, relations as (attribute, model, table))`.
+fn auth_parents(bases: &[String]) -> (Vec<Column>, Vec<(&'static str, &'static str, &'static str)>) {
+    let has = |name: &str| bases.iter().any(|b| last_segment(b) == name);
+    let user = has("AbstractUser");
+    let mut columns = Vec::new();
+    let mut relations = Vec::new();
+    let field = |name: &str, kind: &str, null: bool| {
+        let mut c = column(name, Some(kind.into()));
+        c.nullable = Some(null);
+        c
+    };
+    if user || has("AbstractBaseUser") {
+        columns.push(field("password", "CharField(max_length=128)", false));
+        columns.push(field("last_login", "DateTimeField", true));
+    }
+    if user || has("PermissionsMixin") {
+        columns.push(field("is_superuser", "BooleanField", false));
+        relations.push(("groups", "Group", "auth_group"));
+        relations.push(("user_permissions", "Permission", "auth_permission"));
+    }
+    if user {
+        let mut username = field("username", "CharField(max_length=150)", false);
+        username.unique = true;
+        columns.push(username);
+        for (name, kind) in [
+            ("first_name", "CharField(max_length=150)"),
+            ("last_name", "CharField(max_length=150)"),
+            ("email", "EmailField(max_length=254)"),
+            ("is_staff", "BooleanField"),
+            ("is_active", "BooleanField"),
+            ("date_joined", "DateTimeField"),
+        ] {
+            columns.push(field(name, kind, false));
+        }
+    }
+    (columns, relations)
 }
 
 fn field(file: &ParsedFile<'_>, pending: &mut PendingTable, attribute: &str, kind: &str, call: Node<'_>, app: &str) {

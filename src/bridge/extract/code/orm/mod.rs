@@ -178,7 +178,12 @@ fn inherit(pending: Vec<PendingTable>) -> Vec<PendingTable> {
         let mut current = at;
         for _ in 0..MAX_INHERITANCE {
             let item: &PendingTable = &pending[current];
-            if item.bases.iter().any(|base| base == "models.Model" || base == "Model") {
+            let roots = ["models.Model", "Model", "AbstractUser", "AbstractBaseUser"];
+            if item
+                .bases
+                .iter()
+                .any(|base| roots.contains(&base.as_str()) || base.ends_with(".AbstractUser"))
+            {
                 return true;
             }
             match item.bases.iter().find_map(|base| parent_of(item, base)) {
