@@ -3,6 +3,7 @@
 //! run to the next through the ledger.
 
 mod code;
+mod data;
 mod fixtures;
 mod hostile;
 mod injection;

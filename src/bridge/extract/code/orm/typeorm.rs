@@ -224,6 +224,8 @@ fn declared_column(
     let data_type = match (named_type, option("length")) {
         (Some(kind), Some(length)) => Some(format!("{kind}({})", file.text(length))),
         (Some(kind), None) if !matches!(kind.as_str(), "increment" | "identity" | "rowid") => Some(kind),
+        // A string column with a length and no type is TypeORM's varchar.
+        (None, Some(length)) if ts_type.as_deref() == Some("string") => Some(format!("varchar({})", file.text(length))),
         _ => ts_type,
     };
     let name = option("name")
