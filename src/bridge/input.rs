@@ -122,9 +122,12 @@ fn gather(project: &Project, run: Option<Run>, request: &Request) -> Result<Inpu
     }
     for file in &request.files {
         let path = absolute(&request.cwd, file);
-        // A link (at the path or on the way to it) is never expanded: reading it is refused.
-        let through_link = relative_to(&path, &top).is_some_and(|rel| through_a_link(&top, &rel));
-        if !through_link && path.is_dir() {
+        // A directory is expanded unless it is a link or reached through one (reading what is
+        // below it is refused anyway). One lstat for a plain file, as many as its parts for a
+        // directory.
+        let is_dir = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir());
+        let expand = is_dir && !relative_to(&path, &top).is_some_and(|rel| through_a_link(&top, &rel));
+        if expand {
             let below = relative_to(&path, &top).unwrap_or_default();
             let listed = in_git
                 .then(|| git::files_below(&top, if below.is_empty() { "." } else { &below }))

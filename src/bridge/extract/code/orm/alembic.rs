@@ -4,7 +4,11 @@
 //! `add_column`, `drop_column`, `alter_column`, `rename_table`, `drop_table`,
 //! `create_index`/`drop_index`, `create_foreign_key`, `create_unique_constraint`,
 //! `create_primary_key`, `drop_constraint`, the same inside `with op.batch_alter_table(t)`,
-//! and raw SQL in `op.execute("…")` (read by the SQL extractor). `downgrade()` is not read.
+//! and raw SQL in `op.execute("…")` (read by the SQL extractor), followed into the file's own
+//! functions `upgrade()` calls (and the columns a `*helper()` returns). `downgrade()` is not
+//! read.
+
+use std::collections::HashMap;
 
 use tree_sitter::Node;
 
@@ -16,13 +20,16 @@ use crate::bridge::extract::syntax::{Fields, ParsedFile, Walk, named_children, w
 use crate::bridge::facts::{Facts, ForeignKey, Index, Table};
 use crate::bridge::schema::{Change, ChangeKind, Name, Revision, TableOp};
 
+/// How many helper calls deep `upgrade()` is followed.
+const MAX_HELPER_DEPTH: usize = 4;
+
 /// Reads an Alembic migration file's revision and `upgrade()` into `facts`.
 pub fn scan(file: &ParsedFile<'_>, facts: &mut Facts) {
     let mut revision = Revision {
         file: file.path.to_owned(),
         ..Revision::default()
     };
-    let mut upgrade = None;
+    let mut functions: HashMap<&str, Node<'_>> = HashMap::new();
     for statement in named_children(file.root()) {
         if let Some((name, _, Some(value))) = assignment(file, statement) {
             match name.as_str() {
@@ -36,36 +43,98 @@ pub fn scan(file: &ParsedFile<'_>, facts: &mut Facts) {
             _ => Some(statement),
         };
         if let Some(function) = definition.filter(|d| d.kind() == "function_definition")
-            && file.field_text(function, "name") == Some("upgrade")
+            && let Some(name) = file.field_text(function, "name")
         {
-            upgrade = function.field("body");
+            functions.insert(name, function);
         }
     }
-    let Some(body) = upgrade else { return };
+    let Some(upgrade) = functions.get("upgrade").copied() else {
+        return;
+    };
     if !revision.id.is_empty() {
         facts.revisions.push(revision);
     }
-    let batches = batch_tables(file, body);
-    walk(body, |node| {
-        if node.kind() != "call" {
-            return Walk::Enter;
-        }
-        let Some(function) = node.field("function").filter(|f| f.kind() == "attribute") else {
-            return Walk::Enter;
+    let module = Module { file, functions };
+    let mut visited = vec![upgrade.id()];
+    module.body(upgrade, facts, &mut visited, 0);
+}
+
+/// The file's top-level functions, by name: `upgrade()` may call helpers that do the work.
+struct Module<'f, 'a, 't> {
+    file: &'f ParsedFile<'a>,
+    functions: HashMap<&'a str, Node<'t>>,
+}
+
+impl Module<'_, '_, '_> {
+    /// Reads the operations in `function`'s body in order, and those of the file's own
+    /// functions it calls (each once, a few calls deep).
+    fn body(&self, function: Node<'_>, facts: &mut Facts, visited: &mut Vec<usize>, depth: usize) {
+        let file = self.file;
+        let Some(body) = function.field("body") else { return };
+        let batches = batch_tables(file, body);
+        walk(body, |node| {
+            if node.kind() != "call" {
+                return Walk::Enter;
+            }
+            let Some(function) = node.field("function") else {
+                return Walk::Enter;
+            };
+            if function.kind() == "identifier" {
+                if let Some(helper) = self.functions.get(file.text(function)).copied()
+                    && depth < MAX_HELPER_DEPTH
+                    && !visited.contains(&helper.id())
+                {
+                    visited.push(helper.id());
+                    self.body(helper, facts, visited, depth + 1);
+                }
+                return Walk::Skip;
+            }
+            if function.kind() != "attribute" {
+                return Walk::Enter;
+            }
+            let receiver = function.field("object").map(|o| file.text(o)).unwrap_or("");
+            // The innermost `with` block that names this receiver.
+            let batch = batches
+                .iter()
+                .filter(|b| b.alias == receiver && b.span.contains(&node.start_byte()))
+                .min_by_key(|b| b.span.len())
+                .map(|b| b.table.clone());
+            if receiver == "op" || batch.is_some() {
+                let method = file.field_text(function, "attribute").unwrap_or("");
+                operation(self, node, method, batch, facts);
+            }
+            Walk::Skip
+        });
+    }
+
+    /// The `Column(…)` calls a helper returns (`*timestamps()` in a table's columns).
+    fn splatted_columns(&self, splat: Node<'_>) -> Vec<Node<'_>> {
+        let file = self.file;
+        let Some(call) = splat.named_child(0).filter(|c| c.kind() == "call") else {
+            return Vec::new();
         };
-        let receiver = function.field("object").map(|o| file.text(o)).unwrap_or("");
-        // The innermost `with` block that names this receiver.
-        let batch = batches
-            .iter()
-            .filter(|b| b.alias == receiver && b.span.contains(&node.start_byte()))
-            .min_by_key(|b| b.span.len())
-            .map(|b| b.table.clone());
-        if receiver == "op" || batch.is_some() {
-            let method = file.field_text(function, "attribute").unwrap_or("");
-            operation(file, node, method, batch, facts);
-        }
-        Walk::Skip
-    });
+        let Some(helper) = call
+            .field("function")
+            .and_then(|f| self.functions.get(file.text(f)).copied())
+        else {
+            return Vec::new();
+        };
+        let mut columns = Vec::new();
+        walk(helper, |node| {
+            if node.kind() == "return_statement" {
+                walk(node, |inner| {
+                    if callee(file, inner) == Some("Column") {
+                        columns.push(inner);
+                        return Walk::Skip;
+                    }
+                    Walk::Enter
+                });
+                return Walk::Skip;
+            }
+            Walk::Enter
+        });
+        columns
+    }
 }
 
 /// A `with op.batch_alter_table("t") as batch_op:` block: where it is, its alias, its table.
@@ -101,7 +170,8 @@ fn batch_tables(file: &ParsedFile<'_>, body: Node<'_>) -> Vec<Batch> {
 }
 
 /// One `op.<method>(…)` (or `batch_op.<method>(…)` on table `batch`).
-fn operation(file: &ParsedFile<'_>, call: Node<'_>, method: &str, batch: Option<String>, facts: &mut Facts) {
+fn operation(module: &Module<'_, '_, '_>, call: Node<'_>, method: &str, batch: Option<String>, facts: &mut Facts) {
+    let file = module.file;
     let args = positional(call);
     let text = |at: usize| args.get(at).and_then(|a| name_of(file, *a));
     // Batch operations leave the table out: their arguments start one earlier.
@@ -114,7 +184,7 @@ fn operation(file: &ParsedFile<'_>, call: Node<'_>, method: &str, batch: Option<
         })
     };
     let kind = match method {
-        "create_table" => create_table(file, call, &args),
+        "create_table" => create_table(module, call, &args),
         "drop_table" => table.map(|t| ChangeKind::DropTable(Name::parse(&t))),
         "rename_table" => text(1).and_then(|to| alter(vec![TableOp::Rename(Name::parse(&to))])),
         "add_column" => args.get(shift).and_then(|column| {
@@ -232,7 +302,8 @@ fn operation(file: &ParsedFile<'_>, call: Node<'_>, method: &str, batch: Option<
 }
 
 /// `op.create_table("name", sa.Column(…), …, sa.PrimaryKeyConstraint("id"), schema="s")`.
-fn create_table(file: &ParsedFile<'_>, call: Node<'_>, args: &[Node<'_>]) -> Option<ChangeKind> {
+fn create_table(module: &Module<'_, '_, '_>, call: Node<'_>, args: &[Node<'_>]) -> Option<ChangeKind> {
+    let file = module.file;
     let name = args.first().and_then(|a| string(file, *a))?;
     let mut table = Table {
         name,
@@ -241,7 +312,23 @@ fn create_table(file: &ParsedFile<'_>, call: Node<'_>, args: &[Node<'_>]) -> Opt
         file: file.path.to_owned(),
         ..Table::default()
     };
-    for arg in &args[1..] {
+    // `*timestamps()` among the columns: the helper's columns, where it stands.
+    let splats: Vec<Node<'_>> = call
+        .field("arguments")
+        .map(named_children)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|a| !matches!(a.kind(), "keyword_argument" | "comment"))
+        .skip(1)
+        .flat_map(|a| {
+            if a.kind() == "list_splat" {
+                module.splatted_columns(a)
+            } else {
+                vec![a]
+            }
+        })
+        .collect();
+    for arg in &splats {
         match callee(file, *arg) {
             Some("Column") => {
                 let declared = column_of(file, "", Some(*arg), None);
@@ -330,4 +417,83 @@ fn sql_string(file: &ParsedFile<'_>, node: Node<'_>) -> Option<String> {
             .then(|| positional(node).first().and_then(|n| string(file, *n)))
             .flatten()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bridge::extract::syntax::tests::parsed;
+
+    #[test]
+    fn upgrade_is_followed_into_the_files_own_helpers() {
+        let text = r#"
+from alembic import op
+import sqlalchemy as sa
+
+revision = "fdf8821871d7"
+down_revision = None
+
+
+def timestamps():
+    return (
+        sa.Column("created_at", sa.TIMESTAMP(timezone=True), nullable=False),
+        sa.Column("updated_at", sa.TIMESTAMP(timezone=True), nullable=False),
+    )
+
+
+def create_users_table() -> None:
+    op.create_table(
+        "users",
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("email", sa.Text, unique=True, nullable=False),
+        *timestamps(),
+    )
+
+
+def create_tables() -> None:
+    create_users_table()
+    create_tables()  # a loop is followed once
+    op.create_table("tags", sa.Column("tag", sa.Text, primary_key=True))
+
+
+def upgrade() -> None:
+    create_tables()
+
+
+def downgrade() -> None:
+    op.drop_table("tags")
+    op.drop_table("users")
+"#;
+        let file = parsed("app/db/migrations/versions/fdf8821871d7_main_tables.py", text);
+        let mut facts = Facts::default();
+        scan(&file, &mut facts);
+        let created: Vec<(String, Vec<String>)> = facts
+            .schema_changes
+            .iter()
+            .filter_map(|c| match &c.kind {
+                ChangeKind::CreateTable { table, .. } => Some((
+                    table.name.clone(),
+                    table.columns.iter().map(|c| c.name.clone()).collect(),
+                )),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            created,
+            [
+                (
+                    "users".to_owned(),
+                    vec!["id".into(), "email".into(), "created_at".into(), "updated_at".into()]
+                ),
+                ("tags".to_owned(), vec!["tag".into()]),
+            ]
+        );
+        assert_eq!(
+            facts.schema_changes.len(),
+            2,
+            "downgrade() is not read: {:?}",
+            facts.schema_changes
+        );
+        assert_eq!(facts.revisions[0].id, "fdf8821871d7");
+    }
 }
