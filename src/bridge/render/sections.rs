@@ -290,10 +290,11 @@ fn section(
     lines: impl Iterator<Item = String>,
     names: impl Iterator<Item = String>,
 ) -> Section {
-    // More lines than the budget can hold are counted, not written.
+    // More lines than the budget can hold are counted, not written (nor formatted: the
+    // count is of the items left).
     let mut lines = unique(lines);
     let shown: Vec<String> = lines.by_ref().take(MAX_SECTION_LINES).collect();
-    let hidden = lines.count();
+    let hidden = lines.size_hint().1.unwrap_or(0);
     Section {
         domain,
         title,

@@ -5,16 +5,28 @@
 //! foreign keys of other tables point at the new name, a renamed column is renamed in the
 //! keys and indexes that name it.
 
+use std::collections::HashMap;
+
+use super::models::key as table_key;
 use super::{Change, ChangeKind, Name, Replayed, TableOp, same_schema};
 use crate::bridge::facts::{Column, Dropped, EnumType, Index, Table};
 
-/// The schema as the changes applied so far left it.
+/// The schema as the changes applied so far left it, with its tables and named indexes
+/// looked up by name in a map (a repository's thousands of migrations make a scan per
+/// statement quadratic); the maps are rebuilt when something is removed.
 #[derive(Debug, Default)]
 pub struct Schema {
     tables: Vec<Table>,
     indexes: Vec<Index>,
     enums: Vec<EnumType>,
     dropped: Vec<Dropped>,
+    table_at: HashMap<(String, String), usize>,
+    index_at: HashMap<String, usize>,
+}
+
+/// An index's key: its name without a schema, in lower case.
+fn index_key(name: &str) -> String {
+    name.rsplit('.').next().unwrap_or(name).to_ascii_lowercase()
 }
 
 impl Schema {
@@ -35,19 +47,19 @@ impl Schema {
                 match same {
                     Some(_) if if_not_exists => {}
                     Some(at) => self.indexes[at] = index,
-                    None => self.indexes.push(index),
+                    None => self.push_index(index),
                 }
             }
             ChangeKind::DropIndex(name) => {
                 match self.index_named(&name) {
-                    Some(at) => {
-                        self.indexes.remove(at);
-                    }
+                    Some(at) => self.remove_index(at),
                     None => self.drop_unknown("index", &name, &file),
                 };
             }
             ChangeKind::RenameIndex { from, to } => {
                 if let Some(at) = self.index_named(&from) {
+                    self.index_at.remove(&index_key(&from));
+                    self.index_at.insert(index_key(&to), at);
                     self.indexes[at].name = Some(to);
                 }
             }
@@ -114,15 +126,46 @@ impl Schema {
     }
 
     fn table_named(&self, target: &Name) -> Option<usize> {
-        self.tables.iter().position(|t| target.is(&t.name, &t.schema))
+        self.table_at.get(&table_key(&target.name, &target.schema)).copied()
     }
 
     fn index_named(&self, name: &str) -> Option<usize> {
-        let last = |n: &str| n.rsplit('.').next().unwrap_or(n).to_ascii_lowercase();
-        let wanted = last(name);
-        self.indexes
+        self.index_at.get(&index_key(name)).copied()
+    }
+
+    fn push_table(&mut self, table: Table) -> usize {
+        let at = self.tables.len();
+        self.table_at.insert(table_key(&table.name, &table.schema), at);
+        self.tables.push(table);
+        at
+    }
+
+    fn push_index(&mut self, index: Index) {
+        if let Some(name) = &index.name {
+            self.index_at.entry(index_key(name)).or_insert(self.indexes.len());
+        }
+        self.indexes.push(index);
+    }
+
+    fn remove_index(&mut self, at: usize) {
+        self.indexes.remove(at);
+        self.reindex();
+    }
+
+    /// The lookups again, after tables or indexes were removed.
+    fn reindex(&mut self) {
+        self.table_at = self
+            .tables
             .iter()
-            .position(|i| i.name.as_deref().is_some_and(|n| last(n) == wanted))
+            .enumerate()
+            .map(|(at, t)| (table_key(&t.name, &t.schema), at))
+            .collect();
+        self.index_at.clear();
+        for (at, index) in self.indexes.iter().enumerate() {
+            if let Some(name) = &index.name {
+                self.index_at.entry(index_key(name)).or_insert(at);
+            }
+        }
     }
 
     fn enum_named(&self, target: &Name) -> Option<usize> {
@@ -157,7 +200,7 @@ impl Schema {
                 self.dropped
                     .retain(|d| !(d.kind == "table" && Name::parse(&d.name).is(&name.name, &name.schema)));
                 table.sources = vec![file.to_owned()];
-                self.tables.push(table);
+                self.push_table(table);
             }
         }
     }
@@ -168,15 +211,14 @@ impl Schema {
             touch(&mut self.tables[at], file);
             return at;
         }
-        self.tables.push(Table {
+        self.push_table(Table {
             name: target.name.clone(),
             schema: target.schema.clone(),
             origin: "alter".into(),
             file: file.to_owned(),
             sources: vec![file.to_owned()],
             ..Table::default()
-        });
-        self.tables.len() - 1
+        })
     }
 
     fn drop_table(&mut self, target: &Name, file: &str) {
@@ -193,6 +235,7 @@ impl Schema {
         for other in &mut self.tables {
             other.foreign_keys.retain(|fk| !names(&fk.references_table, &gone));
         }
+        self.reindex();
     }
 
     fn alter(&mut self, at: usize, op: TableOp, file: &str) {
@@ -236,6 +279,7 @@ impl Schema {
                             && fk.references_columns.iter().any(|c| c.eq_ignore_ascii_case(&name)))
                     });
                 }
+                self.reindex();
                 if unknown && partial {
                     self.drop_unknown("column", &format!("{}.{name}", here.qualified()), file);
                 }
@@ -269,6 +313,8 @@ impl Schema {
                     schema: new.schema.or_else(|| here.schema.clone()),
                     name: new.name,
                 };
+                self.table_at.remove(&table_key(&here.name, &here.schema));
+                self.table_at.insert(table_key(&new.name, &new.schema), at);
                 let table = &mut self.tables[at];
                 if partial && table.renamed_from.is_none() {
                     table.renamed_from = Some(here.qualified());
@@ -310,7 +356,7 @@ impl Schema {
                 {
                     column.unique = true;
                 }
-                self.indexes.push(index);
+                self.push_index(index);
             }
             TableOp::DropConstraint(name) => {
                 if !self.drop_constraint(at, &here, &name, true) && partial {
@@ -325,9 +371,7 @@ impl Schema {
                 }
             }
             TableOp::DropIndex(name) => match self.index_named(&name) {
-                Some(found) => {
-                    self.indexes.remove(found);
-                }
+                Some(found) => self.remove_index(found),
                 None if !self.drop_constraint(at, &here, &name, false) => self.drop_unknown("index", &name, file),
                 None => {}
             },
@@ -342,6 +386,8 @@ impl Schema {
                     }
                 }
                 if let Some(found) = self.index_named(&from) {
+                    self.index_at.remove(&index_key(&from));
+                    self.index_at.insert(index_key(&to), found);
                     self.indexes[found].name = Some(to);
                 }
             }
@@ -404,7 +450,7 @@ impl Schema {
             return false;
         }
         if let Some(found) = self.index_named(name) {
-            self.indexes.remove(found);
+            self.remove_index(found);
             return true;
         }
         let unnamed = self.indexes.iter().position(|i| {
@@ -414,6 +460,7 @@ impl Schema {
         });
         if let Some(found) = unnamed {
             let index = self.indexes.remove(found);
+            self.reindex();
             if let [only] = index.columns.as_slice()
                 && let Some(column) = self.tables[at]
                     .columns

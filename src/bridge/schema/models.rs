@@ -3,26 +3,38 @@
 //! model declares are added (a model changed before its migration was written), and every
 //! file is named in `sources`. Indexes and enums declared twice the same way are kept once.
 
+use std::collections::HashMap;
+
 use super::Name;
 use crate::bridge::facts::{EnumType, Index, Table};
 
 /// `tables` (the migrations' schema, in order) with `models` merged into the tables of the
 /// same name; models without a table of their name follow.
 pub fn merge(mut tables: Vec<Table>, models: Vec<Table>) -> Vec<Table> {
+    let mut at: HashMap<(String, String), usize> = tables
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (key(&t.name, &t.schema), i))
+        .collect();
     for mut model in models {
         if model.sources.is_empty() {
             model.sources = vec![model.file.clone()];
         }
-        let name = Name {
-            name: model.name.clone(),
-            schema: model.schema.clone(),
-        };
-        match tables.iter_mut().find(|t| name.is(&t.name, &t.schema)) {
-            Some(table) => join(table, model),
-            None => tables.push(model),
+        match at.get(&key(&model.name, &model.schema)) {
+            Some(&i) => join(&mut tables[i], model),
+            None => {
+                at.insert(key(&model.name, &model.schema), tables.len());
+                tables.push(model);
+            }
         }
     }
     tables
+}
+
+/// A table's key for lookups: its schema (`public` as none) and name, in lower case.
+pub fn key(name: &str, schema: &Option<String>) -> (String, String) {
+    let schema = schema.as_deref().filter(|s| !s.eq_ignore_ascii_case("public")).unwrap_or("");
+    (schema.to_ascii_lowercase(), name.to_ascii_lowercase())
 }
 
 /// Adds what `model` says about `table` to it.
@@ -72,25 +84,22 @@ fn join(table: &mut Table, model: Table) {
 /// uniqueness goes (its name is kept when the first had none).
 pub fn dedupe_indexes(indexes: Vec<Index>) -> Vec<Index> {
     let mut out: Vec<Index> = Vec::with_capacity(indexes.len());
+    let mut seen: HashMap<String, usize> = HashMap::with_capacity(indexes.len());
     for index in indexes {
         let table = Name::parse(&index.table);
-        let same = out.iter_mut().find(|have| {
-            have.unique == index.unique
-                && table.is(&Name::parse(&have.table).name, &Name::parse(&have.table).schema)
-                && have.columns.len() == index.columns.len()
-                && have
-                    .columns
-                    .iter()
-                    .zip(&index.columns)
-                    .all(|(a, b)| a.eq_ignore_ascii_case(b))
-        });
-        match same {
-            Some(have) => {
-                if have.name.is_none() {
-                    have.name = index.name;
+        let (schema, name) = key(&table.name, &table.schema);
+        let columns = index.columns.join("\0").to_ascii_lowercase();
+        let same = format!("{schema}\0{name}\0{columns}\0{}", index.unique);
+        match seen.get(&same) {
+            Some(&at) => {
+                if out[at].name.is_none() {
+                    out[at].name = index.name;
                 }
             }
-            None => out.push(index),
+            None => {
+                seen.insert(same, out.len());
+                out.push(index);
+            }
         }
     }
     out
