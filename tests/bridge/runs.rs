@@ -9,7 +9,7 @@ use crate::common::{Outcome, Sandbox, fixture, git, git_repo};
 
 const SESSION: &str = "fc61ec7d-0dfe-4ee4-950f-740b3bafe0b9";
 
-fn payload(sandbox: &Sandbox, event: &str, agent: &str, agent_type: &str) -> Value {
+pub(super) fn payload(sandbox: &Sandbox, event: &str, agent: &str, agent_type: &str) -> Value {
     let mut p = fixture(&format!("{}.json", event.to_ascii_lowercase()));
     p["cwd"] = json!(sandbox.project);
     p["agent_id"] = json!(agent);
@@ -17,13 +17,13 @@ fn payload(sandbox: &Sandbox, event: &str, agent: &str, agent_type: &str) -> Val
     p
 }
 
-fn start(sandbox: &Sandbox, agent: &str, agent_type: &str) -> Outcome {
+pub(super) fn start(sandbox: &Sandbox, agent: &str, agent_type: &str) -> Outcome {
     let out = sandbox.hook(&payload(sandbox, "SubagentStart", agent, agent_type));
     out.assert_hook_contract();
     out
 }
 
-fn stop(sandbox: &Sandbox, agent: &str, agent_type: &str, message: &str) -> Outcome {
+pub(super) fn stop(sandbox: &Sandbox, agent: &str, agent_type: &str, message: &str) -> Outcome {
     let mut p = payload(sandbox, "SubagentStop", agent, agent_type);
     p["last_assistant_message"] = json!(message);
     let out = sandbox.hook(&p);
@@ -32,7 +32,7 @@ fn stop(sandbox: &Sandbox, agent: &str, agent_type: &str, message: &str) -> Outc
 }
 
 /// The additionalContext of a SubagentStart output, if any.
-fn start_context(out: &Outcome) -> Option<String> {
+pub(super) fn start_context(out: &Outcome) -> Option<String> {
     let text = out.stdout.trim();
     if text.is_empty() {
         return None;
@@ -42,7 +42,7 @@ fn start_context(out: &Outcome) -> Option<String> {
     v["hookSpecificOutput"]["additionalContext"].as_str().map(str::to_owned)
 }
 
-fn run_record(sandbox: &Sandbox, agent: &str) -> Value {
+pub(super) fn run_record(sandbox: &Sandbox, agent: &str) -> Value {
     sandbox.read_json(&sandbox.project.join(format!(".baton/agents/{agent}.json")))
 }
 
@@ -87,7 +87,7 @@ fn the_next_subagent_starts_with_what_the_previous_one_built() {
     assert_eq!(handoff["structured"]["tables"][0]["name"], "users", "{handoff:#}");
     assert_eq!(
         handoff["structured"]["findings"],
-        json!([{"id": "SEC-31", "file": format!("commit {}", &git(&sandbox.project, &["rev-parse", "HEAD"])[..12])}])
+        json!([{"id": "SEC-31", "file": format!("commit {}", &git(&sandbox.project, &["rev-parse", "HEAD"])[..12]), "line": 1}])
     );
     assert_eq!(
         handoff["artifacts"],

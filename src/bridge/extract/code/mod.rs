@@ -6,6 +6,7 @@
 mod env;
 #[cfg(test)]
 pub mod fixture;
+pub mod floor;
 pub mod guards;
 #[cfg(test)]
 mod hostile;

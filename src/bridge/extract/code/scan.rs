@@ -195,6 +195,9 @@ fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String],
             if wants.sqlalchemy {
                 orm::sqlalchemy::scan(file, index, &mut scan.tables);
             }
+            if wants.alembic {
+                orm::alembic::scan(file, &mut scan.facts);
+            }
             if wants.django {
                 orm::django::scan(file, index, &mut scan.tables);
             }

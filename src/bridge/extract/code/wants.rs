@@ -43,7 +43,7 @@ static JOI: Needles = needles!("joi", "Joi", "celebrate");
 static SERDE: Needles = needles!("Serialize", "Deserialize");
 static TYPEBOX: Needles = needles!("typebox", "properties");
 static SCRIPT_ENV: Needles = needles!("process.env", "import.meta.env");
-static TYPEORM: Needles = needles!("@Entity");
+static TYPEORM: Needles = needles!("@Entity", "typeorm");
 static EXPORT: Needles = needles!("export");
 static COMPONENT_HINTS: Needles = needles!("react", "React", "</", "/>", "export *", "export {");
 static ROUTER: Needles = needles!(
@@ -72,7 +72,17 @@ static PYTHON_ROUTES: Needles = needles!(
 );
 static CLASS: Needles = needles!("class ");
 static PYTHON_ENV: Needles = needles!("environ", "getenv");
-static SQLALCHEMY: Needles = needles!("__tablename__", "Table(");
+static SQLALCHEMY: Needles = needles!(
+    "__tablename__",
+    "Table(",
+    "Column(",
+    "mapped_column",
+    "Mapped[",
+    "SQLModel",
+    ".Model)",
+    ".Model,"
+);
+static ALEMBIC: Needles = needles!("alembic");
 static DJANGO: Needles = needles!("django", "models.Model");
 static DJANGO_ROUTES: Needles = needles!(
     "urlpatterns",
@@ -133,6 +143,7 @@ pub struct Wants {
     pub env: bool,
     pub typeorm: bool,
     pub sqlalchemy: bool,
+    pub alembic: bool,
     pub django: bool,
     pub diesel: bool,
     pub seaorm: bool,
@@ -208,6 +219,7 @@ impl Wants {
                 services,
                 env: has(&PYTHON_ENV),
                 sqlalchemy: has(&SQLALCHEMY),
+                alembic: has(&ALEMBIC),
                 django: has(&DJANGO),
                 constants: has(&PATH_STRING),
                 guards: has(&GUARD),
@@ -255,6 +267,7 @@ impl Wants {
             env: true,
             typeorm: true,
             sqlalchemy: true,
+            alembic: true,
             django: true,
             diesel: true,
             seaorm: true,

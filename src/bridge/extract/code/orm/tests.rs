@@ -163,10 +163,20 @@ fn django_models_app_tables_implicit_ids_relations_and_abstract_parents() {
             "accounts_profile",
             "catalog_categories",
             "shop_product",
+            "shop_product_tags",
             "shop_tag",
             "shop_order",
             "shop_orderitem"
         ]
+    );
+    let tags = facts.table("shop_product_tags");
+    assert_eq!(
+        columns(tags),
+        ["id BigAutoField pk", "product_id ForeignKey", "tag_id ForeignKey"]
+    );
+    assert_eq!(
+        keys(tags),
+        ["product_id -> shop_product(sku)", "tag_id -> shop_tag(id)"]
     );
     assert_eq!(
         columns(facts.table("shop_product")),
@@ -218,7 +228,10 @@ fn django_models_app_tables_implicit_ids_relations_and_abstract_parents() {
     assert_eq!(
         indexes(&facts),
         [
+            "unique accounts_profile(user_id)",
+            "unique catalog_categories(name)",
             "shop_product(category_ref,title)",
+            "unique shop_product_tags(product_id,tag_id)",
             "shop_tag(label)",
             "unique shop_orderitem(order_id,product_id)"
         ]
