@@ -199,7 +199,7 @@ fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String],
                 orm::alembic::scan(file, &mut scan.facts);
             }
             if wants.django {
-                orm::django::scan(file, index, &mut scan.tables);
+                orm::django::scan(file, &module, index, &mut scan.tables);
             }
             scan.module = OwnedModule::Python(module);
         }

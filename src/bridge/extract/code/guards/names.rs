@@ -136,9 +136,10 @@ pub fn is_auth_name(name: &str) -> bool {
         return false;
     }
     let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
-    let demands = words
-        .first()
-        .is_some_and(|first| matches!(first.as_str(), "require" | "requires" | "ensure" | "must"));
+    // `requireUser` demands something; `require` alone is CommonJS's module loader
+    // (`app.use(require('method-override')())`).
+    let demands = words.len() > 1
+        && matches!(words[0].as_str(), "require" | "requires" | "ensure" | "must");
     let api_key = words.windows(2).any(|pair| pair[0] == "api" && pair[1] == "key");
     has(AUTH_WORDS) || (has(VERBS) && has(SUBJECTS)) || demands || api_key || words.iter().any(|w| glued_auth(w))
 }
@@ -214,6 +215,7 @@ mod tests {
             "helmet",
             "LoginForm",
             "ThrottlerGuard",
+            "require",
         ] {
             assert!(!is_auth_name(name), "{name}");
         }

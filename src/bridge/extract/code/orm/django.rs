@@ -8,6 +8,7 @@ use tree_sitter::Node;
 
 use super::{ModelRef, PendingKey, PendingTable, column};
 use crate::bridge::extract::code::modules::parent_dir;
+use crate::bridge::extract::code::modules::python::PythonModule;
 use crate::bridge::extract::syntax::literal::string;
 use crate::bridge::extract::syntax::python::{assignment, bases, body_statements, keyword, last_segment, positional};
 use crate::bridge::extract::syntax::{NodeIndex, ParsedFile, named_children};
@@ -29,7 +30,19 @@ pub fn is_implicit_id(column: &Column) -> bool {
 }
 
 /// Reads the Django models of one file into `out` (linking drops classes that are no models).
-pub fn scan(file: &ParsedFile<'_>, index: &NodeIndex<'_>, out: &mut Vec<PendingTable>) {
+/// A file whose `models` or `Model` comes from another package than Django or the project's
+/// own modules (Tortoise's `from tortoise import fields, models`) holds none: its tables are named by that ORM's rules, not
+/// `<app>_<model>`.
+pub fn scan(file: &ParsedFile<'_>, module: &PythonModule, index: &NodeIndex<'_>, out: &mut Vec<PendingTable>) {
+    let foreign = |name: &str| {
+        module
+            .imports
+            .get(name)
+            .is_some_and(|import| !import.module.starts_with("django") && !import.module.starts_with('.'))
+    };
+    if foreign("models") || foreign("Model") {
+        return;
+    }
     let app = app_label(file.path);
     index.each(&["class_definition"], |node| {
         if node.kind() == "class_definition"
