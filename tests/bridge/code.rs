@@ -98,6 +98,14 @@ fn express_prefixes_from_config_modules_chained_and_table_mounts_with_auth_middl
 }
 
 #[test]
+fn express_loaders_take_the_app_destructured_and_mount_a_router_factory_under_the_config_prefix() {
+    // `({ app }) => app.use(config.api.prefix, api())`, `api` returning the router its route
+    // modules register on; `require('compression')()` is no guard.
+    let handoff = check("backend-express-loaders");
+    assert!(!handoff["structured"]["guards"].to_string().contains("require\""));
+}
+
+#[test]
 fn fastapi_settings_prefix_dependencies_aliases_and_security_schemes() {
     let handoff = check("backend-fastapi-auth");
     let shapes = handoff["structured"]["shapes"].to_string();

@@ -138,8 +138,7 @@ pub fn is_auth_name(name: &str) -> bool {
     let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
     // `requireUser` demands something; `require` alone is CommonJS's module loader
     // (`app.use(require('method-override')())`).
-    let demands = words.len() > 1
-        && matches!(words[0].as_str(), "require" | "requires" | "ensure" | "must");
+    let demands = words.len() > 1 && matches!(words[0].as_str(), "require" | "requires" | "ensure" | "must");
     let api_key = words.windows(2).any(|pair| pair[0] == "api" && pair[1] == "key");
     has(AUTH_WORDS) || (has(VERBS) && has(SUBJECTS)) || demands || api_key || words.iter().any(|w| glued_auth(w))
 }

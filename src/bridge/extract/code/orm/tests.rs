@@ -299,8 +299,14 @@ fn another_orms_models_module_makes_no_django_tables() {
     let django = "from django.db import models\n\n\
                   class Note(models.Model):\n    body = models.TextField()\n";
     let sources = [
-        Source { path: "app/models/tortoise.py", text: tortoise },
-        Source { path: "notes/models.py", text: django },
+        Source {
+            path: "app/models/tortoise.py",
+            text: tortoise,
+        },
+        Source {
+            path: "notes/models.py",
+            text: django,
+        },
     ];
     let facts = extract_with(&sources, &Settings::default());
     let names: Vec<&str> = facts.tables.iter().map(|t| t.name.as_str()).collect();

@@ -331,6 +331,11 @@ impl Scanner<'_, '_> {
                             .map(|_| self.chain_name(base));
                     }
                     let function = node.field("function")?;
+                    if function.kind() == "identifier" && arguments(node).is_empty() {
+                        // `routes()`: a router factory of this file or the project's.
+                        let name = self.file.text(function);
+                        return self.is_project_name(name).then(|| name.to_owned());
+                    }
                     if function.kind() == "import" {
                         let source = string(self.file, *arguments(node).first()?)?;
                         return Some(format!("module:{source}"));

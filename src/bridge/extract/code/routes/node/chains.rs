@@ -109,13 +109,19 @@ impl Scanner<'_, '_> {
 
     /// The name of the function `node` is in (see `function_name`).
     fn enclosing_function(&self, node: Node<'_>) -> Option<String> {
+        self.enclosing_function_node(node)
+            .map(|function| self.function_name(function))
+    }
+
+    /// The function `node` is in (`node` itself when it is one).
+    pub(super) fn enclosing_function_node<'t>(&self, node: Node<'t>) -> Option<Node<'t>> {
         let mut current = node;
         for _ in 0..MAX_SCOPE_DEPTH {
             if matches!(
                 current.kind(),
                 "function_declaration" | "function_expression" | "arrow_function" | "function"
             ) {
-                return Some(self.function_name(current));
+                return Some(current);
             }
             current = current.parent()?;
         }

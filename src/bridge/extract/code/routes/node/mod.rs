@@ -10,7 +10,7 @@ pub mod guards;
 
 use tree_sitter::Node;
 
-use super::graph::{Item, Unit};
+use super::graph::{Item, Target, Unit};
 use super::{Receiver, RouteScan};
 use crate::bridge::extract::code::modules::script::ScriptModule;
 use crate::bridge::extract::syntax::literal::{Constants, unwrap_parens};
@@ -115,13 +115,38 @@ impl Scanner<'_, '_> {
             .and_then(|options| property(self.file, *options, "prefix"))
             .and_then(|prefix| self.constants.resolve(self.file, prefix))
             .unwrap_or_default();
+        let name = self.file.text(name);
         self.out.declare(Unit {
-            key: (self.file.path.to_owned(), self.file.text(name).to_owned()),
+            key: (self.file.path.to_owned(), name.to_owned()),
             framework,
             prefix,
             app,
             ..Unit::default()
         });
+        self.returned_by_factory(declarator, name);
+    }
+
+    /// A factory that makes a router and returns it (`export default () => { const app =
+    /// Router(); auth(app); return app; }`): the function stands for that router, so
+    /// `app.use('/api', routes())` mounts what it registered.
+    fn returned_by_factory(&mut self, declarator: Node<'_>, name: &str) {
+        let Some(function) = self.enclosing_function_node(declarator) else {
+            return;
+        };
+        let returns_it = function.field("body").is_some_and(|body| {
+            named_children(body).into_iter().any(|statement| {
+                statement.kind() == "return_statement"
+                    && statement
+                        .named_child(0)
+                        .is_some_and(|value| self.file.text(value) == name)
+            })
+        });
+        let factory = self.function_name(function);
+        if returns_it && factory != name {
+            let item = Item::mount("", Target::Ref(name.to_owned()));
+            self.attached
+                .push((declarator.start_byte(), Receiver::Local(factory), item));
+        }
     }
 
     /// The framework and app-ness of a constructor call, by where its name is imported from.
@@ -198,14 +223,21 @@ impl Scanner<'_, '_> {
         let function = self.enclosing_function_with_param(call, name);
         // A name from the project (`./app`, `@/server`) may be a router; one from a package that
         // is no router (`axios.get('/users', …)`) is not.
-        let imported = self.module.imports.get(name).is_some_and(|import| {
-            let source = import.source.as_str();
-            source.starts_with('.')
-                || source.starts_with("@/")
-                || source.starts_with("~/")
-                || ROUTER_PACKAGES.contains(&source)
-        });
+        let imported = self.is_project_name(name)
+            || self
+                .module
+                .imports
+                .get(name)
+                .is_some_and(|import| ROUTER_PACKAGES.contains(&import.source.as_str()));
         Receiver::named(name, function, self.file.path, self.out, imported)
+    }
+
+    /// True for a name imported from the project (`./app`, `@/server`, `~/routes`).
+    fn is_project_name(&self, name: &str) -> bool {
+        self.module.imports.get(name).is_some_and(|import| {
+            let source = import.source.as_str();
+            source.starts_with('.') || source.starts_with("@/") || source.starts_with("~/")
+        })
     }
 
     /// The name of the closest function around `node` that has a parameter `param`:
@@ -225,7 +257,15 @@ impl Scanner<'_, '_> {
                 params.kind() == "identifier" && self.file.text(params) == param
                     || named_children(params).into_iter().any(|p| {
                         let pattern = p.field("pattern").unwrap_or(p);
-                        pattern.kind() == "identifier" && self.file.text(pattern) == param
+                        match pattern.kind() {
+                            "identifier" => self.file.text(pattern) == param,
+                            // `({ app }: { app: Application }) => …`, as loaders take the app.
+                            "object_pattern" => named_children(pattern).into_iter().any(|field| {
+                                field.kind() == "shorthand_property_identifier_pattern"
+                                    && self.file.text(field) == param
+                            }),
+                            _ => false,
+                        }
                     })
             });
             if has_param {
