@@ -1,17 +1,18 @@
 //! `baton doctor`: checks the wiring (binary on PATH and matching the settings, entries
 //! present, each wired command probed for what users depend on, baton's config read without
-//! skipping anything, the bridge file fresh for a recent session, hooks not failing) and says
-//! what to fix.
+//! skipping anything, no second context monitor, the bridge file fresh for a recent session,
+//! hooks not failing) and says what to fix.
 
 use std::path::{Path, PathBuf};
 
 use super::Scope;
 use super::command_line::BatonCommand;
+use super::plugins;
 use super::settings::EVENTS;
 use super::wired::Wired;
 
 mod config;
-mod plugins;
+mod monitors;
 mod probe;
 mod sessions;
 
@@ -149,6 +150,7 @@ pub fn run(binary: &Path, project: Option<&Path>) -> Vec<Check> {
         )),
     }
     checks.extend(config::checks(project));
+    checks.extend(monitors::check(project));
     checks.push(bridge_freshness());
     checks.push(hook_errors_in_transcripts());
     checks
@@ -208,7 +210,8 @@ fn command_runs(command: &str, source: &Source, role: Role, binary: &Path, scrat
                 root.join(rest),
                 Some(root.as_path()),
                 format!(
-                    "build the plugin's binary: run ./install.sh in {} (its bin/baton runs what that builds)",
+                    "install the binary the plugin runs: `npx baton-cc install` (the plugin's bin/baton in {} runs \
+                     that copy, a baton on PATH, or a cargo build of the plugin's folder)",
                     root.display()
                 ),
             )
