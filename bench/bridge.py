@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
-"""Times a full `baton bridge --files … --json` over a generated repository of 10,000 files
-(SQL migrations, Prisma schemas, TypeScript, Python, CI YAML, Dockerfiles, .env files,
-Markdown) beside ripgrep matching the same signals on the same files, interleaved round by
-round. Checks that baton is within 3x of rg and that it extracted every table the generator
-wrote. Python 3 standard library only."""
+"""Times `baton bridge` on a generated repository of 10,000 files (SQL migrations, Prisma
+schemas, TypeScript, Python, CI YAML, Dockerfiles, .env files, Markdown), interleaved round by
+round with what it is compared with:
+  - a full run (`--files` every file, `--json`) beside the floor, tree-sitter's bare parse of
+    the same signal files on the same threads (`baton bridge --parse-floor`, which reads the
+    files first and times only the parse), and ripgrep matching the same signals (a reference);
+  - a typical agent run: `--since HEAD~1` after a commit that changed 200 of the files.
+Checks (--check exits 1 on a miss): the full run within 1.5x of the floor, the typical run
+under 100 ms, and every table the generator wrote extracted. Python 3 standard library only."""
 
 import argparse
 import json
@@ -185,8 +189,11 @@ WRITERS = {
 }
 
 
+CHANGED = 200  # files the "typical agent run" commit changes
+
+
 def make_repo(root, files):
-    marker = os.path.join(root, f".bench-{files}-v2")
+    marker = os.path.join(root, f".bench-{files}-v3")
     listing = os.path.join(root, ".bench-files")
     if os.path.exists(marker):
         return open(listing).read().split("\n"), json.load(open(marker))
@@ -206,8 +213,16 @@ def make_repo(root, files):
             size += len(text)
     subprocess.run(["git", "init", "-q", root], check=True)
     subprocess.run(["git", "-C", root, "add", "-A"], check=True)
-    subprocess.run(["git", "-C", root, "-c", "user.name=bench", "-c", "user.email=b@b", "-c", "commit.gpgsign=false",
-                    "commit", "-qm", "generated"], check=True)
+    commit = ["git", "-C", root, "-c", "user.name=bench", "-c", "user.email=b@b", "-c", "commit.gpgsign=false", "commit", "-qm"]
+    subprocess.run(commit + ["generated"], check=True)
+    # The typical agent run: one commit that changes CHANGED files spread over the kinds.
+    for path in paths[:: max(1, len(paths) // CHANGED)][:CHANGED]:
+        full = os.path.join(root, path)
+        comment = "--" if path.endswith(".sql") else "//" if path.endswith((".ts", ".tsx", ".prisma")) else "#"
+        with open(full, "a") as f:
+            f.write(f"\n{comment} changed by the agent\n")
+    subprocess.run(["git", "-C", root, "add", "-A"], check=True)
+    subprocess.run(commit + ["the agent's change"], check=True)
     facts = {"files": len(paths), "tables": tables, "bytes": size}
     open(listing, "w").write("\n".join(paths))
     json.dump(facts, open(marker, "w"))
@@ -232,51 +247,63 @@ def main():
     ap.add_argument("--files", type=int, default=10_000)
     ap.add_argument("-n", type=int, default=10, help="rounds")
     ap.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+    ap.add_argument("--max-ratio", type=float, default=1.5, help="the full run's target, as a multiple of the floor")
+    ap.add_argument("--max-typical-ms", type=float, default=100.0, help="the typical run's target")
     a = ap.parse_args()
     root = os.path.join(a.work, f"bridge-{a.files}")
     os.makedirs(root, exist_ok=True)
     paths, facts = make_repo(root, a.files)
     baton_cmd = [a.baton, "bridge", "--agent", "bench-agent", "--json", "--files", *paths]
+    floor_cmd = [a.baton, "bridge", "--parse-floor", "--files", *paths]
+    typical_cmd = [a.baton, "bridge", "--agent", "bench-agent", "--json", "--since", "HEAD~1"]
     rg_cmd = [a.rg, "--no-config", "--hidden", "--no-messages", "-n", *sum((["-e", p] for p in RG_PATTERNS), []), "--", *paths]
-    runs = {"baton": [], "rg": []}
-    cpu = {"baton": [], "rg": []}
+    commands = [("baton", baton_cmd), ("floor", floor_cmd), ("typical", typical_cmd), ("rg", rg_cmd)]
+    runs = {name: [] for name, _ in commands}
+    cpu = {name: [] for name, _ in commands}
+    parse_wall = []
     peak_rss_mib = 0.0
-    handoff = None
+    handoff = typical = None
     for r in range(a.n + 1):
-        for name, cmd in (("baton", baton_cmd), ("rg", rg_cmd)) if r % 2 == 0 else (("rg", rg_cmd), ("baton", baton_cmd)):
+        order = commands[r % len(commands):] + commands[: r % len(commands)]
+        for name, cmd in order:
             elapsed, used, out = timed(cmd, root)
-            if name == "baton":
-                if out.returncode != 0:
-                    sys.exit(f"baton bridge failed: {out.stderr.decode()}")
+            if name == "rg":
+                if out.returncode not in (0, 1):
+                    sys.exit(f"rg failed: {out.stderr.decode()}")
+            elif out.returncode != 0:
+                sys.exit(f"baton bridge ({name}) failed: {out.stderr.decode()}")
+            elif name == "baton":
                 handoff = json.loads(out.stdout)
-            elif out.returncode not in (0, 1):
-                sys.exit(f"rg failed: {out.stderr.decode()}")
+            elif name == "typical":
+                typical = json.loads(out.stdout)
             if r > 0:  # the first round warms the page cache
                 runs[name].append(elapsed)
                 cpu[name].append(used)
+                if name == "floor":
+                    parse_wall.append(float(re.search(r"in ([\d.]+) ms", out.stdout.decode()).group(1)) / 1000)
         peak_rss_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     med = {k: statistics.median(v) for k, v in runs.items()}
-    ratio = med["baton"] / med["rg"]
+    floor = statistics.median(parse_wall)
+    ratio = med["baton"] / floor
     mb = facts["bytes"] / 1e6
-    print(f"\n  repository: {facts['files']} files, {mb:.1f} MB, {facts['tables']} tables; {a.n} interleaved rounds\n")
-    print(f"  {'tool':<22}{'median s':>10}{'MB/s':>9}{'cpu s':>8}   runs s")
-    for name in ("baton", "rg"):
-        label = "baton bridge --json" if name == "baton" else f"rg ({len(RG_PATTERNS)} patterns)"
+    load = os.getloadavg()[0]
+    print(f"\n  repository: {facts['files']} files, {mb:.1f} MB, {facts['tables']} tables; {a.n} interleaved rounds; "
+          f"{os.cpu_count()} cores, load average {load:.1f}\n")
+    print(f"  {'run':<34}{'median s':>10}{'cpu s':>8}   runs s")
+    labels = {
+        "baton": "baton bridge --json (10,000 files)",
+        "floor": "bare parse floor (its process)",
+        "typical": f"typical run (--since, {CHANGED} files)",
+        "rg": f"rg, {len(RG_PATTERNS)} patterns (reference)",
+    }
+    for name, _ in commands:
         shown = " ".join(f"{t:.3f}" for t in runs[name][:6])
-        print(f"  {label:<22}{med[name]:>10.3f}{mb / med[name]:>9.1f}{statistics.median(cpu[name]):>8.3f}   {shown}")
+        print(f"  {labels[name]:<34}{med[name]:>10.3f}{statistics.median(cpu[name]):>8.3f}   {shown}")
+    print(f"  {'bare parse floor (the parse alone)':<34}{floor:>10.3f}{'':>8}   {' '.join(f'{t:.3f}' for t in parse_wall[:6])}")
     _, _, out = timed(baton_cmd + ["--timings"], root)
     print("  where baton's time goes (one run, --timings):")
-    parse_s = None
     for line in out.stderr.decode().splitlines():
         print(f"    {line}")
-        found = re.search(r"extract code: parse (\d+) of (\d+) files\s+([\d.]+) ms", line)
-        if found:
-            parse_s = float(found.group(3)) / 1000
-    if parse_s is not None:
-        # The floor no other change can go under: tree-sitter's parse of the code files that
-        # carry a signal, against rg's whole run (cpu beside cpu: the parse is summed over threads).
-        rg_cpu = statistics.median(cpu["rg"])
-        print(f"    tree-sitter parse alone: {parse_s:.3f} s of cpu = {parse_s / rg_cpu:.1f}x rg's whole run ({rg_cpu:.3f} s cpu)")
     structured = handoff["structured"]
     got = len(structured["tables"])
     print(f"\n  baton: {got} tables, {len(structured['indexes'])} indexes, {len(structured['endpoints'])} endpoints, "
@@ -284,9 +311,12 @@ def main():
           f"{len(structured['dockerStages'])} docker stages, {len(structured['envVars'])} env vars, "
           f"{len(structured['findings'])} findings; files read {handoff['files']['read']}; "
           f"largest child RSS {peak_rss_mib:.0f} MiB\n")
+    read = typical["files"]["read"]
     ok = True
     for passed, text in (
-        (ratio <= 3.0, f"baton within 3x of rg ({ratio:.2f}x)"),
+        (ratio <= a.max_ratio, f"full run within {a.max_ratio:g}x of the bare parse floor ({ratio:.2f}x; rg {med['baton'] / med['rg']:.1f}x)"),
+        (med["typical"] * 1000 < a.max_typical_ms,
+         f"typical agent run under {a.max_typical_ms:g} ms ({med['typical'] * 1000:.0f} ms, {read} files read)"),
         (got == facts["tables"], f"baton extracted every generated table ({got} of {facts['tables']})"),
     ):
         print(f"{'PASS' if passed else 'FAIL'}  {text}")

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Times a full `baton bridge --files … --json` over a generated repository of 10,000 files
-# beside ripgrep matching the same signals on the same files (installed with apt if missing).
+# Times `baton bridge` over a generated repository of 10,000 files: a full run beside the bare
+# tree-sitter parse of the same signal files (the floor) and ripgrep (a reference, installed
+# with apt if missing), and a typical agent run (200 changed files, --since).
 #   bench/bridge.sh [--no-build] [-n ROUNDS] [--files N] [--check]
 set -euo pipefail
 bench=bridge help_lines=2,4

@@ -187,37 +187,33 @@ pub fn files_below(top: &Path, path: &str) -> Option<Vec<String>> {
     Some(files)
 }
 
-/// Which of `paths` (relative to the top `top`) `.gitignore` and friends exclude; tracked
-/// files never count as ignored. One listing of the ignored untracked files (whole ignored
-/// directories as one `dir/` entry), so it costs the same for ten paths or ten thousand.
-/// `None` when git cannot tell.
-pub fn ignored(top: &Path, paths: &[String]) -> Option<BTreeSet<String>> {
+/// The files git tracks in the work tree at `top` (its index, relative to the top): one read
+/// of the index, no ignore rule applied. `None` when git cannot tell.
+pub fn tracked(top: &Path) -> Option<std::collections::HashSet<String>> {
+    let out = run(top, &["ls-files", "-z", "--cached"])?;
+    let text = String::from_utf8_lossy(&out);
+    Some(text.split('\0').filter(|p| !p.is_empty()).map(str::to_owned).collect())
+}
+
+/// Which of the untracked `paths` (relative to the top `top`) `.gitignore` and friends
+/// exclude, asked of `git check-ignore` on just those paths. `None` when git cannot tell (it
+/// failed or ran past its deadline): then no path may be taken as not ignored.
+pub fn ignored(top: &Path, paths: &[&str]) -> Option<BTreeSet<String>> {
     if paths.is_empty() {
         return Some(BTreeSet::new());
     }
-    let out = run(
-        top,
-        &[
-            "ls-files",
-            "-z",
-            "--others",
-            "--ignored",
-            "--exclude-standard",
-            "--directory",
-        ],
-    )?;
+    let mut input = Vec::new();
+    for path in paths {
+        input.extend_from_slice(path.as_bytes());
+        input.push(0);
+    }
+    // Exit 1 means none is ignored; 128 that git failed.
+    let (code, out) = spawn_with(top, &["check-ignore", "-z", "--stdin"], Some(input))?;
+    if code != 0 && code != 1 {
+        return None;
+    }
     let text = String::from_utf8_lossy(&out);
-    let (dirs, files): (Vec<&str>, Vec<&str>) = text
-        .split('\0')
-        .filter(|p| !p.is_empty())
-        .partition(|p| p.ends_with('/'));
-    let files: BTreeSet<&str> = files.into_iter().collect();
-    let ignored = paths
-        .iter()
-        .filter(|p| files.contains(p.as_str()) || dirs.iter().any(|d| p.starts_with(d)))
-        .cloned()
-        .collect();
-    Some(ignored)
+    Some(text.split('\0').filter(|p| !p.is_empty()).map(str::to_owned).collect())
 }
 
 /// `(hash, message)` of the commits in `from..to`, newest first, at most `max`.
@@ -247,6 +243,12 @@ fn status(dir: &Path, args: &[&str]) -> Option<i32> {
 }
 
 fn spawn(dir: &Path, args: &[&str]) -> Option<(i32, Vec<u8>)> {
+    spawn_with(dir, args, None)
+}
+
+/// [`spawn`], with `input` written to git's stdin (from a thread of its own, so that a git
+/// that writes before it has read everything cannot deadlock us).
+fn spawn_with(dir: &Path, args: &[&str], input: Option<Vec<u8>>) -> Option<(i32, Vec<u8>)> {
     let mut child = Command::new("git")
         .arg("-C")
         .arg(dir)
@@ -254,12 +256,18 @@ fn spawn(dir: &Path, args: &[&str]) -> Option<(i32, Vec<u8>)> {
         // Never take index.lock: the agent's own git commands must not fail because of us.
         .env("GIT_OPTIONAL_LOCKS", "0")
         .env("GIT_TERMINAL_PROMPT", "0")
-        .stdin(Stdio::null())
+        .stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .map_err(|e| crate::log::note(&format!("git {args:?}: cannot start: {e}")))
         .ok()?;
+    if let (Some(input), Some(mut stdin)) = (input, child.stdin.take()) {
+        std::thread::spawn(move || {
+            use std::io::Write;
+            let _ = stdin.write_all(&input);
+        });
+    }
     let stdout = child.stdout.take()?;
     let reader = std::thread::spawn(move || {
         let mut out = Vec::new();

@@ -36,6 +36,15 @@ pub struct Facts {
     pub guards: Vec<Guard>,
     /// Files (or statements, as `file: what`) a parser could not read; the rest still counts.
     pub unparsed: Vec<String>,
+    /// Tables, columns, indexes and types the run's migrations drop that it did not create.
+    pub dropped: Vec<Dropped>,
+    /// What the migrations do, in file order: replayed by the merge into `tables`, `indexes`,
+    /// `enums` and `dropped` (see `bridge::schema`).
+    #[serde(skip)]
+    pub schema_changes: Vec<crate::bridge::schema::Change>,
+    /// Alembic revisions (`revision`, `down_revision`) of migration files, which order them.
+    #[serde(skip)]
+    pub revisions: Vec<crate::bridge::schema::Revision>,
 }
 
 impl Facts {
@@ -69,6 +78,9 @@ impl Facts {
         self.findings.append(&mut other.findings);
         self.guards.append(&mut other.guards);
         self.unparsed.append(&mut other.unparsed);
+        self.dropped.append(&mut other.dropped);
+        self.schema_changes.append(&mut other.schema_changes);
+        self.revisions.append(&mut other.revisions);
     }
 
     /// True when no name was extracted (statements that could not be parsed do not count).
@@ -90,6 +102,8 @@ impl Facts {
             && self.images.is_empty()
             && self.findings.is_empty()
             && self.guards.is_empty()
+            && self.dropped.is_empty()
+            && self.schema_changes.is_empty()
     }
 }
 
@@ -110,6 +124,12 @@ pub struct Table {
     /// Framework for ORM models (`prisma`, `typeorm`, `sqlalchemy`, `django`, `diesel`, `seaorm`).
     pub framework: Option<String>,
     pub file: String,
+    /// Every file that declares or changes the table (migrations in order, then ORM models).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sources: Vec<String>,
+    /// The name the table had before the run renamed it (for a table the run did not create).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub renamed_from: Option<String>,
 }
 
 /// One column: its name and type as written (`varchar(255)`, `String`, `models.CharField`).
@@ -129,6 +149,9 @@ pub struct Column {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ForeignKey {
+    /// The constraint's name when the file gives one (`DROP CONSTRAINT` finds it by it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     pub columns: Vec<String>,
     pub references_table: String,
     pub references_columns: Vec<String>,
@@ -170,9 +193,12 @@ pub struct Endpoint {
     /// Names of request/response shapes (see [`Shape`]) when the code names them.
     pub request: Option<String>,
     pub response: Option<String>,
-    /// `express`, `koa`, `fastify`, `nestjs`, `fastapi`, `flask`, `axum`, `actix`.
+    /// `express`, `koa`, `fastify`, `nestjs`, `fastapi`, `flask`, `django`, `axum`, `actix`,
+    /// `nextjs`, `remix`.
     pub framework: String,
     pub file: String,
+    /// Names of the auth guards the code puts on this endpoint (see [`Guard`]), outermost first.
+    pub guards: Vec<String>,
 }
 
 /// A request/response or validation shape: DTO class, Pydantic model, zod schema.
@@ -268,6 +294,36 @@ pub struct Pipeline {
     pub kind: String,
     pub name: Option<String>,
     pub jobs: Vec<String>,
+    /// GitLab's and Azure's stages, in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub stages: Vec<String>,
+    /// The steps that carry a name (`- name: Run tests`, Azure's `displayName`), in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub steps: Vec<String>,
+    /// Security scans the pipeline runs (Snyk, Trivy, CodeQL, GitLab's templates, …).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub scans: Vec<Scan>,
+    pub file: String,
+}
+
+/// A security scan in a pipeline: the tool, and the job and step that run it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Scan {
+    /// `snyk`, `trivy`, `codeql`, `semgrep`, `gitlab-sast`, …
+    pub tool: String,
+    pub job: Option<String>,
+    /// The step's name, or what it uses (`snyk/actions/node@master`) when it has none.
+    pub step: Option<String>,
+}
+
+/// Something the run's migrations drop that the run did not create.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Dropped {
+    /// `table`, `column` (`table.column`), `index`, `type` or `constraint`.
+    pub kind: String,
+    pub name: String,
     pub file: String,
 }
 
@@ -295,14 +351,22 @@ pub struct Finding {
     pub id: String,
     /// Where it was referenced: a file path, or `commit <hash>`.
     pub file: String,
+    /// The line of the file (or of the commit message) it is on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
 }
 
-/// Auth middleware, a guard or a validation schema the run added.
+/// Auth middleware, a guard or a validation schema the run added or uses.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Guard {
     pub name: String,
-    /// `middleware`, `guard`, `decorator`, `validation`.
+    /// `middleware`, `guard`, `decorator`, `dependency`, `permission`, `extractor`, `layer`,
+    /// `hook`, `security-scheme`, `authentication`, `validation`.
     pub kind: String,
+    /// The framework or library it belongs to (`nestjs`, `fastapi`, `zod`, `wtforms`, …).
+    pub framework: Option<String>,
+    /// How many of the run's endpoints it is put on (0 when the code does not say).
+    pub endpoints: usize,
     pub file: String,
 }

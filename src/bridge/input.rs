@@ -2,8 +2,11 @@
 //! prefix, `last`) or a name (`db-coding-agent`, whose newest run is used when no files are
 //! given). The files are `--files` (directories expanded with git), or those changed since
 //! `--since REV`, or the run's own (git's changes since its start HEAD, plus the paths its
-//! Write/Edit calls recorded). `.gitignore` is respected and baton's own `.baton/` left out.
+//! Write/Edit calls recorded). `.gitignore` is respected, failing closed (an untracked file
+//! git cannot vouch for is not read), baton's own `.baton/` is left out, and a directory
+//! reached through a link is never expanded.
 
+use std::collections::BTreeSet;
 use std::path::{Component, Path, PathBuf};
 
 use crate::agents::ledger::{self, Run, Status};
@@ -46,6 +49,8 @@ pub struct Input {
     /// The agent's final message, for the `(unstructured)` fallback.
     pub message: Option<String>,
     pub ignored: usize,
+    /// Untracked files left unread because git could not say whether `.gitignore` excludes them.
+    pub unverified: usize,
     pub outside: usize,
     pub over_budget: usize,
 }
@@ -117,7 +122,12 @@ fn gather(project: &Project, run: Option<Run>, request: &Request) -> Result<Inpu
     }
     for file in &request.files {
         let path = absolute(&request.cwd, file);
-        if path.is_dir() {
+        // A directory is expanded unless it is a link or reached through one (reading what is
+        // below it is refused anyway). One lstat for a plain file, as many as its parts for a
+        // directory.
+        let is_dir = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir());
+        let expand = is_dir && !relative_to(&path, &top).is_some_and(|rel| through_a_link(&top, &rel));
+        if expand {
             let below = relative_to(&path, &top).unwrap_or_default();
             let listed = in_git
                 .then(|| git::files_below(&top, if below.is_empty() { "." } else { &below }))
@@ -150,9 +160,11 @@ fn gather(project: &Project, run: Option<Run>, request: &Request) -> Result<Inpu
     }
     paths.sort();
     paths.dedup();
-    if in_git && let Some(ignored) = git::ignored(&top, &paths) {
-        input.ignored = paths.iter().filter(|p| ignored.contains(*p)).count();
-        paths.retain(|p| !ignored.contains(p));
+    if in_git {
+        let (ignored, unverified) = ignored_or_unknown(&top, &paths);
+        input.ignored = ignored.len();
+        input.unverified = unverified.len();
+        paths.retain(|p| !ignored.contains(p) && !unverified.contains(p));
     }
     if paths.len() > MAX_FILES {
         input.over_budget = paths.len() - MAX_FILES;
@@ -161,6 +173,36 @@ fn gather(project: &Project, run: Option<Run>, request: &Request) -> Result<Inpu
     input.paths = paths;
     input.run = run;
     Ok(input)
+}
+
+/// The paths `.gitignore` excludes, and those git could not say of: fails closed, so a file
+/// is read only when git tracks it or says it is not ignored. Tracked files come from the
+/// index (no ignore rule to apply); only the untracked ones are asked of `git check-ignore`.
+fn ignored_or_unknown(top: &Path, paths: &[String]) -> (BTreeSet<String>, BTreeSet<String>) {
+    let Some(tracked) = git::tracked(top) else {
+        return (BTreeSet::new(), paths.iter().cloned().collect());
+    };
+    // One reached through a directory link is left to the reader, which refuses it (git
+    // would refuse the whole question over it).
+    let untracked: Vec<&str> = paths
+        .iter()
+        .map(String::as_str)
+        .filter(|p| !tracked.contains(*p))
+        .filter(|p| !p.rsplit_once('/').is_some_and(|(dir, _)| through_a_link(top, dir)))
+        .collect();
+    match git::ignored(top, &untracked) {
+        Some(ignored) => (ignored, BTreeSet::new()),
+        None => (BTreeSet::new(), untracked.into_iter().map(str::to_owned).collect()),
+    }
+}
+
+/// Whether a part of `relative` (below `top`), the last included, is a symbolic link.
+fn through_a_link(top: &Path, relative: &str) -> bool {
+    let mut path = top.to_path_buf();
+    relative.split('/').filter(|p| !p.is_empty()).any(|part| {
+        path.push(part);
+        std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink())
+    })
 }
 
 /// The run named by `agent`: an id, a unique prefix of six or more characters, or `last`;

@@ -1,8 +1,10 @@
-//! Merges what the extractors found into one [`Facts`]: lists are joined, ordered by file
-//! (stable, so each extractor's order within a file stays), exact duplicates dropped, and
-//! the columns an ALTER TABLE adds folded into the CREATE TABLE of the same table.
+//! Merges what the extractors found into one [`Facts`]: lists are joined, the migrations'
+//! changes replayed into the schema after the run and the ORM models merged into its tables
+//! (`bridge::schema`), lists ordered by file (stable, so each extractor's order within a file
+//! stays), and exact duplicates dropped.
 
-use super::facts::{Facts, Table};
+use super::facts::Facts;
+use super::schema;
 
 /// One `Facts` from many.
 pub fn merge(parts: Vec<Facts>) -> Facts {
@@ -10,7 +12,18 @@ pub fn merge(parts: Vec<Facts>) -> Facts {
     for part in parts {
         all.append(part);
     }
-    all.tables = fold_alters(all.tables);
+    let replayed = schema::replay(
+        std::mem::take(&mut all.schema_changes),
+        &std::mem::take(&mut all.revisions),
+    );
+    all.tables = schema::models::merge(replayed.tables, std::mem::take(&mut all.tables));
+    let mut indexes = replayed.indexes;
+    indexes.append(&mut all.indexes);
+    all.indexes = schema::models::dedupe_indexes(indexes);
+    let mut enums = replayed.enums;
+    enums.append(&mut all.enums);
+    all.enums = schema::models::dedupe_enums(enums);
+    all.dropped.extend(replayed.dropped);
     by_file_once(&mut all.tables, |t| &t.file);
     by_file_once(&mut all.indexes, |i| &i.file);
     by_file_once(&mut all.enums, |e| &e.file);
@@ -27,14 +40,16 @@ pub fn merge(parts: Vec<Facts>) -> Facts {
     by_file_once(&mut all.images, |i| &i.file);
     by_file_once(&mut all.findings, |f| &f.file);
     by_file_once(&mut all.guards, |g| &g.file);
+    by_file_once(&mut all.dropped, |d| &d.file);
     by_file_once(&mut all.migrations, |m| m);
     by_file_once(&mut all.unparsed, |u| u);
     all
 }
 
-/// Sorts by file (stable) and drops exact repeats.
+/// Sorts by file (stable; numbers in names compare as numbers, so migrations stay in their
+/// order) and drops exact repeats.
 fn by_file_once<T: PartialEq>(items: &mut Vec<T>, file: impl Fn(&T) -> &String) {
-    items.sort_by(|a, b| file(a).cmp(file(b)));
+    items.sort_by(|a, b| schema::order::natural(file(a), file(b)));
     let mut kept: Vec<T> = Vec::with_capacity(items.len());
     for item in items.drain(..) {
         // Repeats are in the same file, so only the tail of `kept` needs looking at.
@@ -46,95 +61,77 @@ fn by_file_once<T: PartialEq>(items: &mut Vec<T>, file: impl Fn(&T) -> &String) 
     *items = kept;
 }
 
-/// Adds each ALTER TABLE's new columns and keys to the CREATE TABLE of the same (schema,
-/// name) in the same run; an ALTER of a table created elsewhere stays as it is.
-fn fold_alters(tables: Vec<Table>) -> Vec<Table> {
-    let mut out: Vec<Table> = Vec::with_capacity(tables.len());
-    let mut alters = Vec::new();
-    for table in tables {
-        if table.origin == "alter" {
-            alters.push(table);
-        } else {
-            out.push(table);
-        }
-    }
-    for alter in alters {
-        let created = out
-            .iter_mut()
-            .find(|t| t.origin == "create" && t.name.eq_ignore_ascii_case(&alter.name) && same_schema(t, &alter));
-        let Some(created) = created else {
-            out.push(alter);
-            continue;
-        };
-        for column in alter.columns {
-            if !created.columns.iter().any(|c| c.name == column.name) {
-                created.columns.push(column);
-            }
-        }
-        for key in alter.primary_key {
-            if !created.primary_key.contains(&key) {
-                created.primary_key.push(key);
-            }
-        }
-        for fk in alter.foreign_keys {
-            if !created.foreign_keys.contains(&fk) {
-                created.foreign_keys.push(fk);
-            }
-        }
-    }
-    out
-}
-
-fn same_schema(a: &Table, b: &Table) -> bool {
-    let schema = |t: &Table| t.schema.clone().filter(|s| s != "public");
-    schema(a) == schema(b)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bridge::facts::{Column, EnvVar};
+    use crate::bridge::facts::{Column, EnvVar, Table};
+    use crate::bridge::schema::{Change, ChangeKind, Name, TableOp};
 
-    fn table(name: &str, origin: &str, columns: &[&str], file: &str) -> Table {
-        Table {
+    fn column(name: &str) -> Column {
+        Column {
             name: name.into(),
-            origin: origin.into(),
-            columns: columns
-                .iter()
-                .map(|c| Column {
-                    name: (*c).into(),
-                    ..Column::default()
-                })
-                .collect(),
-            file: file.into(),
-            ..Table::default()
+            ..Column::default()
         }
     }
 
     #[test]
-    fn alters_fold_into_creates_and_repeats_go() {
+    fn alters_fold_into_creates_models_join_them_and_repeats_go() {
+        let create = Change {
+            file: "m/001.sql".into(),
+            kind: ChangeKind::CreateTable {
+                table: Table {
+                    name: "users".into(),
+                    origin: "create".into(),
+                    columns: vec![column("id"), column("email")],
+                    file: "m/001.sql".into(),
+                    ..Table::default()
+                },
+                if_not_exists: false,
+            },
+        };
+        let alter = |table: &str, added: &str| Change {
+            file: "m/002.sql".into(),
+            kind: ChangeKind::AlterTable {
+                target: Name::parse(table),
+                ops: vec![TableOp::AddColumn {
+                    column: column(added),
+                    foreign_key: None,
+                }],
+            },
+        };
+        let env = EnvVar {
+            name: "DATABASE_URL".into(),
+            source: ".env.example".into(),
+            file: ".env.example".into(),
+        };
         let a = Facts {
-            tables: vec![
-                table("users", "create", &["id", "email"], "m/001.sql"),
-                table("users", "alter", &["avatar_url", "email"], "m/002.sql"),
-                table("legacy", "alter", &["note"], "m/002.sql"),
-            ],
-            env_vars: vec![EnvVar {
-                name: "DATABASE_URL".into(),
-                source: ".env.example".into(),
-                file: ".env.example".into(),
-            }],
+            // The later migration comes first: the merge orders them.
+            schema_changes: vec![alter("users", "avatar_url"), alter("legacy", "note"), create],
+            env_vars: vec![env.clone()],
             ..Facts::default()
         };
+        let model = Table {
+            name: "users".into(),
+            model: Some("User".into()),
+            origin: "model".into(),
+            framework: Some("sqlalchemy".into()),
+            columns: vec![column("email"), column("last_login")],
+            file: "app/models.py".into(),
+            ..Table::default()
+        };
         let b = Facts {
-            env_vars: a.env_vars.clone(),
+            tables: vec![model],
+            env_vars: vec![env],
             migrations: vec!["m/002.sql".into(), "m/001.sql".into()],
             ..Facts::default()
         };
         let merged = merge(vec![a, b]);
         assert_eq!(merged.tables.len(), 2);
-        let users: Vec<&str> = merged.tables[0].columns.iter().map(|c| c.name.as_str()).collect();
-        assert_eq!(users, ["id", "email", "avatar_url"]);
+        let users = &merged.tables[0];
+        let names: Vec<&str> = users.columns.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["id", "email", "avatar_url", "last_login"]);
+        assert_eq!(users.sources, ["m/001.sql", "m/002.sql", "app/models.py"]);
+        assert_eq!(users.model.as_deref(), Some("User"));
         assert_eq!(merged.tables[1].origin, "alter");
         assert_eq!(merged.env_vars.len(), 1);
         assert_eq!(merged.migrations, ["m/001.sql", "m/002.sql"]);

@@ -13,6 +13,7 @@ pub mod merge;
 pub mod parallel;
 pub mod read;
 pub mod render;
+pub mod schema;
 pub mod ticket;
 
 use std::collections::BTreeSet;
@@ -37,6 +38,24 @@ pub fn run(project: &Project, request: &Request, ticket: Option<Ticket>) -> Resu
     Ok((handoff, timings))
 }
 
+/// The floor of a run's time (`baton bridge --parse-floor`): the files resolved and read as
+/// [`run`] reads them, then only tree-sitter's bare parse of the code files with a signal.
+pub fn parse_floor(project: &Project, request: &Request) -> Result<extract::code::floor::Floor> {
+    let input = input::resolve(project, request)?;
+    let (files, _) = read::read_all(&input.top, &input.paths, read::MAX_FILE_BYTES);
+    let sources: Vec<Source<'_>> = files
+        .iter()
+        .map(|f| Source {
+            path: &f.path,
+            text: &f.text,
+        })
+        .collect();
+    Ok(extract::code::floor::measure(
+        &sources,
+        &settings(project).design_system,
+    ))
+}
+
 /// The extractors' settings from baton's config (user file, then the project's).
 pub fn settings(project: &Project) -> Settings {
     let config = Config::load(Some(&project.root));
@@ -58,6 +77,7 @@ pub fn build_timed(input: &Input, ticket: Option<Ticket>, settings: &Settings) -
     let (files, mut stats) = read::read_all(&input.top, &input.paths, read::MAX_FILE_BYTES);
     timings.push((format!("read {} files", files.len()), started.elapsed()));
     stats.ignored = input.ignored;
+    stats.unverified = input.unverified;
     stats.outside = input.outside;
     stats.over_budget += input.over_budget;
     let sources: Vec<Source<'_>> = files

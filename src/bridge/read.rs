@@ -1,5 +1,6 @@
-//! Reads the files a run changed, safely: symlinks are not followed (a link loop or a link
-//! out of the project is skipped), only regular files are opened, a file over the size cap
+//! Reads the files a run changed, safely: symlinks are not followed, in any part of a path (a
+//! link loop, a link out of the project, a committed `root -> /` directory link are all
+//! skipped), only regular files are opened, a file over the size cap
 //! is skipped by its size before a byte is read, binary files (a NUL byte) and invalid UTF-8
 //! are skipped, and the whole read stops at a byte budget. Every skip is counted by reason.
 
@@ -8,6 +9,8 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
+
+use crate::platform::beneath::Root;
 
 /// Largest file read (bigger ones are generated or data, not hand-written code).
 pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
@@ -41,6 +44,9 @@ pub struct ReadStats {
     pub unreadable: usize,
     /// Ignored by `.gitignore`.
     pub ignored: usize,
+    /// Untracked, and git could not say whether `.gitignore` excludes them (it failed or ran
+    /// past its deadline): not read.
+    pub unverified: usize,
     /// Outside the work tree.
     pub outside: usize,
     /// Left unread once the byte budget was spent.
@@ -58,6 +64,7 @@ impl ReadStats {
             + self.invalid_utf8
             + self.unreadable
             + self.ignored
+            + self.unverified
             + self.outside
             + self.over_budget
     }
@@ -73,6 +80,10 @@ impl ReadStats {
             (self.invalid_utf8, "not UTF-8"),
             (self.unreadable, "unreadable"),
             (self.ignored, "git-ignored"),
+            (
+                self.unverified,
+                "not checked against .gitignore (git failed or timed out)",
+            ),
             (self.outside, "outside the work tree"),
             (self.over_budget, "over the read budget"),
         ];
@@ -85,12 +96,17 @@ impl ReadStats {
     }
 }
 
-/// Reads `paths` (relative to `top`), spread over the cores, within `max_file` bytes each
-/// and the total budget; the files come back in the order of `paths`.
+/// Reads `paths` (relative to `top`, with `/`), spread over the cores, within `max_file`
+/// bytes each and the total budget, never through a link in any part of a path; the files
+/// come back in the order of `paths`.
 pub fn read_all(top: &Path, paths: &[String], max_file: u64) -> (Vec<ReadFile>, ReadStats) {
     let budget = AtomicU64::new(MAX_TOTAL_BYTES);
+    let root = Root::open(top);
     let results = super::parallel::map(paths, |path| {
-        let result = read_one(&top.join(path), max_file, budget.load(Ordering::Relaxed));
+        let Ok(root) = &root else {
+            return Err(Skip::Unreadable);
+        };
+        let result = read_one(root, path, max_file, budget.load(Ordering::Relaxed));
         if let Ok(text) = &result {
             let spent = text.len() as u64;
             let _ = budget.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |b| Some(b.saturating_sub(spent)));
@@ -142,10 +158,11 @@ impl Skip {
     }
 }
 
-/// Reads one file as text, or says why not. One open (never through a symlink, never
-/// blocking on a FIFO) and one stat: the size is known before a byte is read.
-pub fn read_one(path: &Path, max_file: u64, budget: u64) -> Result<String, Skip> {
-    let (file, meta) = crate::fsx::open_regular_nofollow(path).map_err(|e| match e.kind() {
+/// Reads one file (`relative` below `root`) as text, or says why not. One open (never
+/// through a symlink in any part of the path, never blocking on a FIFO) and one stat: the
+/// size is known before a byte is read.
+pub fn read_one(root: &Root, relative: &str, max_file: u64, budget: u64) -> Result<String, Skip> {
+    let (file, meta) = crate::fsx::open_regular_beneath(root, relative).map_err(|e| match e.kind() {
         _ if crate::fsx::is_link_refused(&e) => Skip::Symlink,
         std::io::ErrorKind::NotFound => Skip::Missing,
         std::io::ErrorKind::InvalidInput => Skip::NotRegular,

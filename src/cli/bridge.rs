@@ -15,7 +15,7 @@ pub const BRIDGE: Command = Command {
 baton bridge: tell the next agent exactly what the last one built
 
 Usage: baton bridge [--agent NAME|RUN] [--files P… | --since REV] [--ticket FILE|TEXT]
-                    [--message TEXT] [--json] [--timings]
+                    [--message TEXT] [--json] [--timings] [--parse-floor]
 
 Reads the files an agent wrote or changed and extracts the concrete names with parsers (no
 model is called): a summary, the artifacts (each file and the names it holds), and
@@ -34,6 +34,9 @@ contextForNext, the text the next agent is given. Nothing extractable: the summa
   --timings           how long each step took, on stderr (the code parse line: the CPU
                       time of the parses summed over threads, and how many code files had
                       no signal and were not parsed)
+  --parse-floor       only read the files and parse the code files that carry a signal
+                      (tree-sitter alone, on the same threads), and print how long the parse
+                      took: the floor bench/bridge.sh compares a whole run with
 
 What is read, by domain (.gitignore respected; binary, non-UTF-8, files over 4 MiB and
 symlinks are skipped and counted):
@@ -70,6 +73,7 @@ fn run(parser: &mut lexopt::Parser) -> Result<()> {
     let mut ticket_arg = None;
     let mut json = false;
     let mut timings = false;
+    let mut floor = false;
     while let Some(arg) = parser.next()? {
         match arg {
             Long("agent") => request.agent = Some(string(parser.value()?)),
@@ -79,6 +83,7 @@ fn run(parser: &mut lexopt::Parser) -> Result<()> {
             Long("message") => request.message = Some(string(parser.value()?)),
             Long("json") => json = true,
             Long("timings") => timings = true,
+            Long("parse-floor") => floor = true,
             Value(v) => {
                 return Err(Error::Usage(format!(
                     "unexpected '{}'; files go after --files",
@@ -94,6 +99,16 @@ fn run(parser: &mut lexopt::Parser) -> Result<()> {
     let project = Project::find(&request.cwd).unwrap_or(Project {
         root: request.cwd.clone(),
     });
+    if floor {
+        let floor = crate::bridge::parse_floor(&project, &request)?;
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        return super::print(&format!(
+            "parse floor: {} of {} code files parsed on {threads} threads in {:.1} ms\n",
+            floor.parsed,
+            floor.code_files,
+            floor.wall.as_secs_f64() * 1000.0
+        ));
+    }
     let ticket = ticket_arg.map(|t| ticket::read(&t, &request.cwd)).transpose()?;
     let from_run = request.files.is_empty() && request.since.is_none();
     let (handoff, took) = crate::bridge::run(&project, &request, ticket)?;

@@ -72,6 +72,29 @@ pub fn open_regular_nofollow(path: &Path) -> io::Result<(File, fs::Metadata)> {
     Ok((file, meta))
 }
 
+/// Opens the regular file `relative` (parts separated by `/`) below `root` for reading,
+/// following no link in any part of the path (a committed `root -> /` link is refused like a
+/// link at the file itself, [`is_link_refused`]) and without blocking on a FIFO; the file and
+/// its metadata.
+pub fn open_regular_beneath(root: &platform::beneath::Root, relative: &str) -> io::Result<(File, fs::Metadata)> {
+    let refused = || io::Error::other(LinkRefused);
+    let file = root.open_file(relative).map_err(|e| {
+        if platform::beneath::is_link_met(&e) || platform::fs::is_link_refusal(&e) {
+            refused()
+        } else {
+            e
+        }
+    })?;
+    let meta = file.metadata()?;
+    if meta.file_type().is_symlink() {
+        return Err(refused());
+    }
+    if !meta.is_file() {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, "not a regular file"));
+    }
+    Ok((file, meta))
+}
+
 /// Whether [`open_regular_nofollow`] refused `path` because it is a link.
 pub fn is_link_refused(error: &io::Error) -> bool {
     error.get_ref().is_some_and(|inner| inner.is::<LinkRefused>())

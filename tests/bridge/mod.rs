@@ -3,9 +3,12 @@
 //! run to the next through the ledger.
 
 mod code;
+mod data;
 mod fixtures;
 mod hostile;
+mod injection;
 mod runs;
+mod walk;
 
 use std::path::{Path, PathBuf};
 

@@ -9,13 +9,13 @@ use crate::common::{Outcome, Sandbox, fixture, git, git_repo, subagent_event};
 
 const SESSION: &str = "fc61ec7d-0dfe-4ee4-950f-740b3bafe0b9";
 
-fn start(sandbox: &Sandbox, agent: &str, agent_type: &str) -> Outcome {
+pub(super) fn start(sandbox: &Sandbox, agent: &str, agent_type: &str) -> Outcome {
     let out = sandbox.hook(&subagent_event(sandbox, "SubagentStart", agent, agent_type));
     out.assert_hook_contract();
     out
 }
 
-fn stop(sandbox: &Sandbox, agent: &str, agent_type: &str, message: &str) -> Outcome {
+pub(super) fn stop(sandbox: &Sandbox, agent: &str, agent_type: &str, message: &str) -> Outcome {
     let mut p = subagent_event(sandbox, "SubagentStop", agent, agent_type);
     p["last_assistant_message"] = json!(message);
     let out = sandbox.hook(&p);
@@ -24,7 +24,7 @@ fn stop(sandbox: &Sandbox, agent: &str, agent_type: &str, message: &str) -> Outc
 }
 
 /// The additionalContext of a SubagentStart output, if any.
-fn start_context(out: &Outcome) -> Option<String> {
+pub(super) fn start_context(out: &Outcome) -> Option<String> {
     let text = out.stdout.trim();
     if text.is_empty() {
         return None;
@@ -34,7 +34,7 @@ fn start_context(out: &Outcome) -> Option<String> {
     v["hookSpecificOutput"]["additionalContext"].as_str().map(str::to_owned)
 }
 
-fn run_record(sandbox: &Sandbox, agent: &str) -> Value {
+pub(super) fn run_record(sandbox: &Sandbox, agent: &str) -> Value {
     sandbox.read_json(&sandbox.project.join(format!(".baton/agents/{agent}.json")))
 }
 
@@ -79,7 +79,7 @@ fn the_next_subagent_starts_with_what_the_previous_one_built() {
     assert_eq!(handoff["structured"]["tables"][0]["name"], "users", "{handoff:#}");
     assert_eq!(
         handoff["structured"]["findings"],
-        json!([{"id": "SEC-31", "file": format!("commit {}", &git(&sandbox.project, &["rev-parse", "HEAD"])[..12])}])
+        json!([{"id": "SEC-31", "file": format!("commit {}", &git(&sandbox.project, &["rev-parse", "HEAD"])[..12]), "line": 1}])
     );
     assert_eq!(
         handoff["artifacts"],

@@ -1,12 +1,15 @@
-//! Dockerfile build stages (`FROM [--platform=…] image [AS name]`). The format is
+//! Dockerfile build stages (`FROM [--platform=…] image [AS name]`) and the variables its
+//! `ENV` and `ARG` instructions declare (names only, never values). The format is
 //! line-based, so this reads it the way Docker does: the `# escape=` parser directive,
-//! continuation lines, comment lines, instructions case-insensitive.
+//! continuation lines, comment lines, instructions case-insensitive, `ENV` in both its
+//! `KEY=value …` and its old `KEY value` form.
 
 use super::Source;
 use super::continuation::joined_lines;
-use crate::bridge::facts::{DockerStage, Facts};
+use super::push::words;
+use crate::bridge::facts::{DockerStage, EnvVar, Facts};
 
-/// Extracts the build stages of the Dockerfiles among `sources`.
+/// Extracts the build stages and declared variables of the Dockerfiles among `sources`.
 pub fn extract(sources: &[Source<'_>]) -> Facts {
     let mut facts = Facts::default();
     for source in sources.iter().filter(|s| is_dockerfile(s.file_name())) {
@@ -17,8 +20,54 @@ pub fn extract(sources: &[Source<'_>]) -> Facts {
                 base,
                 file: source.path.to_owned(),
             }));
+        facts
+            .env_vars
+            .extend(variables(source.text).into_iter().map(|(name, kind)| EnvVar {
+                name,
+                source: kind.into(),
+                file: source.path.to_owned(),
+            }));
     }
     facts
+}
+
+/// `(name, "Dockerfile ENV" | "Dockerfile ARG")` of each variable declared, once each, in order.
+fn variables(text: &str) -> Vec<(String, &'static str)> {
+    let mut out: Vec<(String, &'static str)> = Vec::new();
+    for instruction in instructions(text, escape_char(text)) {
+        let Some((keyword, rest)) = instruction.split_once(char::is_whitespace) else {
+            continue;
+        };
+        let kind = if keyword.eq_ignore_ascii_case("ENV") {
+            "Dockerfile ENV"
+        } else if keyword.eq_ignore_ascii_case("ARG") {
+            "Dockerfile ARG"
+        } else {
+            continue;
+        };
+        let words = words(rest);
+        let names: Vec<String> = if kind == "Dockerfile ENV" && !words.first().is_some_and(|w| w.contains('=')) {
+            // The old form: `ENV KEY the value`.
+            words.into_iter().take(1).collect()
+        } else {
+            words
+                .into_iter()
+                .map(|w| w.split_once('=').map_or(w.clone(), |(k, _)| k.to_owned()))
+                .collect()
+        };
+        for name in names.into_iter().filter(|n| is_name(n)) {
+            if !out.iter().any(|(have, _)| *have == name) {
+                out.push((name, kind));
+            }
+        }
+    }
+    out
+}
+
+fn is_name(word: &str) -> bool {
+    let mut chars = word.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// `Dockerfile`, `Dockerfile.prod`, `api.Dockerfile`, `Containerfile`.
@@ -100,6 +149,24 @@ mod tests {
                 "mcr.microsoft.com/windows/servercore:ltsc2022".into(),
                 Some("base".into())
             )]
+        );
+    }
+
+    #[test]
+    fn env_and_arg_names_in_both_forms_without_values() {
+        let text = "ARG NODE_VERSION=20\nFROM node:${NODE_VERSION}\nARG BUILD_SHA\n\
+                    ENV NODE_ENV=production \\\n    PORT=\"8080\" LABEL='a b'\n\
+                    env LEGACY_KEY some old value\n# ENV COMMENTED=1\nRUN echo $PORT\n";
+        assert_eq!(
+            variables(text),
+            [
+                ("NODE_VERSION".to_owned(), "Dockerfile ARG"),
+                ("BUILD_SHA".to_owned(), "Dockerfile ARG"),
+                ("NODE_ENV".to_owned(), "Dockerfile ENV"),
+                ("PORT".to_owned(), "Dockerfile ENV"),
+                ("LABEL".to_owned(), "Dockerfile ENV"),
+                ("LEGACY_KEY".to_owned(), "Dockerfile ENV"),
+            ]
         );
     }
 

@@ -1,5 +1,5 @@
 //! Environment variables declared in dotenv files (`.env.example`, `.env.sample`,
-//! `.env.production`, `app.env`, …). The format is a line format, read the way the dotenv
+//! `.env.production`, `app.env`, Flask's `.flaskenv`, …). The format is a line format, read the way the dotenv
 //! libraries read it: `#` comments, an optional `export`, `KEY=value` with spaces allowed
 //! around `=`, and quoted values that run over several lines. Only names are kept: values
 //! (which may be secrets) never leave the file, not even in `unparsed`.
@@ -34,9 +34,10 @@ pub fn extract(sources: &[Source<'_>]) -> Facts {
     facts
 }
 
-/// `.env`, `.env.example`, `.env.local`, `production.env` (not `.envrc`, a shell script).
+/// `.env`, `.env.example`, `.env.local`, `production.env`, Flask's `.flaskenv` (not `.envrc`,
+/// a shell script).
 pub fn is_dotenv(name: &str) -> bool {
-    name == ".env" || name.starts_with(".env.") || (name.ends_with(".env") && name.len() > 4)
+    name == ".env" || name == ".flaskenv" || name.starts_with(".env.") || (name.ends_with(".env") && name.len() > 4)
 }
 
 /// The names declared, once each in order, and the numbers of lines that declare nothing readable.
@@ -125,7 +126,7 @@ mod tests {
 
     #[test]
     fn dotenv_names() {
-        for name in [".env", ".env.example", ".env.production.local", "prod.env"] {
+        for name in [".env", ".env.example", ".env.production.local", "prod.env", ".flaskenv"] {
             assert!(is_dotenv(name), "{name}");
         }
         for name in [".envrc", "env", "environment.ts", ".env-cmdrc"] {

@@ -1,11 +1,50 @@
-//! Security finding ids a run refers to: CVE ids, GitHub advisories (GHSA) and the team's own
-//! (`SEC-123`, prefixes from baton's config) in the comments of the changed files (strings
-//! and code are skipped; prose files count whole) and in the run's commit messages.
+//! Security finding ids a run refers to, with the file and line: CVE ids, GitHub advisories
+//! (GHSA), the team's own (`SEC-123`, prefixes from baton's config) anywhere in a comment,
+//! and by default any ticket-style id (`SEC-4471`, `APPSEC-12`) that follows a word saying
+//! it is fixed (fix, resolves, closes, mitigates, …) on the same line. Read in the comments
+//! of the changed files (strings and code are skipped; prose files count whole) and in the
+//! run's commit messages.
 
 use super::{Settings, Source, per_file};
 use crate::bridge::facts::{Facts, Finding};
 
-/// Extracts finding ids with the default settings (CVE and GHSA only).
+/// Words that say an id is fixed (compared without case, as whole words).
+const FIX_WORDS: &[&str] = &[
+    "fix",
+    "fixes",
+    "fixed",
+    "fixing",
+    "resolve",
+    "resolves",
+    "resolved",
+    "resolving",
+    "close",
+    "closes",
+    "closed",
+    "closing",
+    "address",
+    "addresses",
+    "addressed",
+    "mitigate",
+    "mitigates",
+    "mitigated",
+    "remediate",
+    "remediates",
+    "remediated",
+    "patch",
+    "patches",
+    "patched",
+];
+/// How far before a ticket id (on its line) a fix word may stand.
+const FIX_WINDOW: usize = 60;
+/// Prefixes of names that look like ticket ids and are not (`UTF-8`, `SHA-256`, `PEP-8`).
+const NOT_TICKETS: &[&str] = &[
+    "UTF", "UCS", "ISO", "RFC", "SHA", "MD", "TLS", "SSL", "HTTP", "HTTPS", "ES", "ECMA", "IE", "PEP", "AES", "RSA",
+    "IEEE", "WCAG", "CP", "WIN", "GPL", "LGPL", "AGPL", "BSD", "MIT", "APACHE", "LTS", "IPV", "BASE", "CRC", "DES",
+    "SHA3", "ECDSA", "HMAC", "PKCS", "OWASP", "CWE", "CVSS",
+];
+
+/// Extracts finding ids with the default settings (CVE, GHSA and fixed ticket ids).
 pub fn extract(sources: &[Source<'_>]) -> Facts {
     extract_with(sources, &Settings::default())
 }
@@ -18,34 +57,66 @@ pub fn extract_with(sources: &[Source<'_>], settings: &Settings) -> Facts {
         if ids_in(source.text, &prefixes).is_empty() {
             return Facts::default();
         }
-        let Some(text) = commented_text(source) else {
+        let Some(comments) = comments(source) else {
             return Facts::default();
         };
-        findings(&ids_in(&text, &prefixes), source.path)
+        let lines = LineIndex::of(source.text);
+        let mut found = Vec::new();
+        for (start, end) in comments {
+            for (at, id) in ids_in(&source.text[start..end], &prefixes) {
+                found.push((id, lines.line(start + at)));
+            }
+        }
+        findings(found, source.path)
     })
 }
 
-/// Finding ids in the run's commit messages, `(hash, message)`, each as `commit <hash>`.
+/// Finding ids in the run's commit messages, `(hash, message)`, each as `commit <hash>`
+/// with its line in the message.
 pub fn in_commits(commits: &[(String, String)], settings: &Settings) -> Facts {
     let prefixes = prefixes(settings);
     let mut facts = Facts::default();
     for (hash, message) in commits {
         let short: String = hash.chars().take(12).collect();
-        facts.append(findings(&ids_in(message, &prefixes), &format!("commit {short}")));
+        let lines = LineIndex::of(message);
+        let found = ids_in(message, &prefixes)
+            .into_iter()
+            .map(|(at, id)| (id, lines.line(at)))
+            .collect();
+        facts.append(findings(found, &format!("commit {short}")));
     }
     facts
 }
 
-fn findings(ids: &[String], file: &str) -> Facts {
-    Facts {
-        findings: ids
-            .iter()
-            .map(|id| Finding {
-                id: id.clone(),
+/// Each id once per file, at its first line.
+fn findings(found: Vec<(String, usize)>, file: &str) -> Facts {
+    let mut out: Vec<Finding> = Vec::new();
+    for (id, line) in found {
+        if !out.iter().any(|f| f.id == id) {
+            out.push(Finding {
+                id,
                 file: file.to_owned(),
-            })
-            .collect(),
+                line: Some(line),
+            });
+        }
+    }
+    Facts {
+        findings: out,
         ..Facts::default()
+    }
+}
+
+/// Line numbers of byte offsets.
+struct LineIndex(Vec<usize>);
+
+impl LineIndex {
+    fn of(text: &str) -> LineIndex {
+        LineIndex(memchr::memchr_iter(b'\n', text.as_bytes()).collect())
+    }
+
+    /// The 1-based line of byte `at`.
+    fn line(&self, at: usize) -> usize {
+        self.0.partition_point(|&newline| newline < at) + 1
     }
 }
 
@@ -60,9 +131,10 @@ fn prefixes(settings: &Settings) -> Vec<String> {
         .collect()
 }
 
-/// The ids in `text`, once each, in order: `CVE-2024-12345`, `GHSA-xxxx-xxxx-xxxx`, `PREFIX-123`.
-pub fn ids_in(text: &str, prefixes: &[String]) -> Vec<String> {
-    let mut ids: Vec<String> = Vec::new();
+/// The ids in `text` with their byte offsets, in order: `CVE-2024-12345`,
+/// `GHSA-xxxx-xxxx-xxxx`, `PREFIX-123`, and a ticket id a fix word comes before.
+pub fn ids_in(text: &str, prefixes: &[String]) -> Vec<(usize, String)> {
+    let mut ids: Vec<(usize, String)> = Vec::new();
     let bytes = text.as_bytes();
     for (at, _) in text.match_indices('-') {
         let start = bytes[..at]
@@ -75,17 +147,40 @@ pub fn ids_in(text: &str, prefixes: &[String]) -> Vec<String> {
             cve(rest)
         } else if word.eq_ignore_ascii_case("GHSA") {
             ghsa(rest)
+        } else if let Some(prefix) = prefixes.iter().find(|p| p.eq_ignore_ascii_case(word)) {
+            digits(rest).map(|d| format!("{prefix}-{d}"))
+        } else if is_ticket_prefix(word) && follows_fix_word(text, start) {
+            digits(rest).filter(|d| d.len() <= 7).map(|d| format!("{word}-{d}"))
         } else {
-            prefixes
-                .iter()
-                .find(|p| p.eq_ignore_ascii_case(word))
-                .and_then(|p| digits(rest).map(|d| format!("{p}-{d}")))
+            None
         };
-        if let Some(id) = id.filter(|id| !ids.contains(id)) {
-            ids.push(id);
+        if let Some(id) = id.filter(|id| !ids.iter().any(|(_, have)| have == id)) {
+            ids.push((start, id));
         }
     }
     ids
+}
+
+/// `SEC`, `APPSEC`, `PROJ2`: upper case, starting with two letters, not a standard's name.
+fn is_ticket_prefix(word: &str) -> bool {
+    let mut chars = word.chars();
+    (2..=10).contains(&word.len())
+        && chars.next().is_some_and(|c| c.is_ascii_uppercase())
+        && chars.next().is_some_and(|c| c.is_ascii_uppercase())
+        && chars.all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+        && !NOT_TICKETS.contains(&word)
+}
+
+/// Whether a fix word stands before byte `start` of `text`, on its line, within [`FIX_WINDOW`].
+fn follows_fix_word(text: &str, start: usize) -> bool {
+    let line_start = text[..start].rfind('\n').map_or(0, |n| n + 1);
+    let mut from = start.saturating_sub(FIX_WINDOW).max(line_start);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    text[from..start]
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .any(|w| FIX_WORDS.iter().any(|fix| fix.eq_ignore_ascii_case(w)))
 }
 
 /// `2024-12345` after `CVE-`.
@@ -153,14 +248,15 @@ fn syntax_of(source: &Source<'_>) -> Option<Syntax> {
     })
 }
 
-/// The text of a file's comments, one comment per line; `None` for files of unknown syntax.
-fn commented_text(source: &Source<'_>) -> Option<String> {
+/// The byte ranges of a file's comments (the whole file for prose); `None` for files of
+/// unknown syntax.
+fn comments(source: &Source<'_>) -> Option<Vec<(usize, usize)>> {
     let syntax = syntax_of(source)?;
-    if syntax == Syntax::Prose {
-        return Some(source.text.to_owned());
-    }
     let text = source.text;
-    let mut out = String::new();
+    if syntax == Syntax::Prose {
+        return Some(vec![(0, text.len())]);
+    }
+    let mut out = Vec::new();
     let mut i = 0;
     let starts = |i: usize, s: &str| text.as_bytes()[i..].starts_with(s.as_bytes());
     while i < text.len() {
@@ -179,15 +275,13 @@ fn commented_text(source: &Source<'_>) -> Option<String> {
         };
         if line_comment {
             let end = text[i..].find('\n').map_or(text.len(), |e| i + e);
-            out.push_str(&text[i..end]);
-            out.push('\n');
+            out.push((i, end));
             i = end;
         } else if let Some((open, close)) = block.filter(|(open, _)| starts(i, open)) {
             let end = text[i + open.len()..]
                 .find(close)
                 .map_or(text.len(), |e| i + open.len() + e + close.len());
-            out.push_str(&text[i..end]);
-            out.push('\n');
+            out.push((i, end));
             i = end;
         } else if let Some(quote) = quote_of(syntax, c) {
             i = string_end(text, i + 1, quote);
@@ -258,12 +352,33 @@ mod tests {
     #[test]
     fn ids_need_word_boundaries_and_the_right_shape() {
         let prefixes = vec!["SEC".to_owned()];
+        let ids: Vec<String> = ids_in(
+            "XSEC-1 SEC-12a SEC-9 CVE-24-1 CVE-2024-123 GHSA-aaaa-bbbb-cccc SEC-9",
+            &prefixes,
+        )
+        .into_iter()
+        .map(|(_, id)| id)
+        .collect();
+        assert_eq!(ids, ["SEC-9"]);
+    }
+
+    #[test]
+    fn ticket_ids_a_fix_word_comes_before_count_without_configuration() {
+        let ts = "// Fixes SEC-4471: escape the redirect target
+const a = 1;
+                  /* Resolves APPSEC-12 and PLAT-7.
+   See PROJ-99 for the plan (not fixed here). */
+                  // fix UTF-8 handling, SHA-256 digests and PEP-8 style
+// JIRA-5 is next
+";
+        let facts = extract(&[Source {
+            path: "src/auth/redirect.ts",
+            text: ts,
+        }]);
+        let got: Vec<(&str, Option<usize>)> = facts.findings.iter().map(|f| (f.id.as_str(), f.line)).collect();
         assert_eq!(
-            ids_in(
-                "XSEC-1 SEC-12a SEC-9 CVE-24-1 CVE-2024-123 GHSA-aaaa-bbbb-cccc SEC-9",
-                &prefixes
-            ),
-            ["SEC-9"]
+            got,
+            [("SEC-4471", Some(1)), ("APPSEC-12", Some(3)), ("PLAT-7", Some(3))]
         );
     }
 
@@ -278,17 +393,23 @@ mod tests {
             ..Settings::default()
         };
         let facts = in_commits(&commits, &settings);
-        let got: Vec<(&str, &str)> = facts
+        let got: Vec<(&str, &str, Option<usize>)> = facts
             .findings
             .iter()
-            .map(|f| (f.id.as_str(), f.file.as_str()))
+            .map(|f| (f.id.as_str(), f.file.as_str(), f.line))
             .collect();
         assert_eq!(
             got,
             [
-                ("CVE-2021-23337", "commit 0123456789ab"),
-                ("SEC-88", "commit 0123456789ab")
+                ("CVE-2021-23337", "commit 0123456789ab", Some(1)),
+                ("SEC-88", "commit 0123456789ab", Some(3))
             ]
         );
+        let fixed = in_commits(
+            &[("ab".repeat(20), "Closes SEC-4471\n\nfix(auth): handle PEP-8".to_owned())],
+            &Settings::default(),
+        );
+        assert_eq!(fixed.findings[0].id, "SEC-4471");
+        assert_eq!(fixed.findings.len(), 1);
     }
 }

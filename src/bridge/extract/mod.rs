@@ -6,6 +6,7 @@
 //! Work done file by file goes through [`per_file`], which spreads it over the cores.
 
 pub mod code;
+pub mod compose;
 pub mod continuation;
 pub mod dockerfile;
 pub mod dotenv;
@@ -77,6 +78,7 @@ pub fn all_timed(sources: &[Source<'_>], settings: &Settings) -> (Vec<Facts>, Ve
         ("migrations", migrations::extract),
         ("pipelines", pipelines::extract),
         ("dockerfile", dockerfile::extract),
+        ("compose", compose::extract),
         ("dotenv", dotenv::extract),
     ];
     let configured: &[(&str, ExtractWith)] = &[("findings", findings::extract_with)];
@@ -156,6 +158,7 @@ mod tests {
                 findings: vec![Finding {
                     id: s.path.to_owned(),
                     file: s.path.to_owned(),
+                    line: None,
                 }],
                 ..Facts::default()
             }

@@ -1,14 +1,21 @@
 //! CI pipelines read with serde_norway (YAML, anchors and `<<` merges applied): GitHub
 //! Actions (`.github/workflows/*.yml`), GitLab CI (`.gitlab-ci.yml` and its `.gitlab/ci/`
 //! includes) and Azure Pipelines (`azure-pipelines.yml`, `.azure-pipelines/`). For each: its
-//! name, its jobs, the variables its env blocks set, and the images it pushes (docker/
-//! build-push-action tags, Azure's Docker@2 task, `docker push` in scripts).
+//! name, its jobs and stages, its named steps, the security scans it runs (see [`scans`]),
+//! the variables its env blocks set, and the images it pushes (docker/build-push-action
+//! tags, Azure's Docker@2 task, `docker push` in scripts), with the variables the file
+//! gives a value resolved (`$IMAGE:${{ github.sha }}` with `IMAGE` in `env:`).
 
 use serde_norway::Value;
 
-use super::push::pushed_images;
+use super::push::{commands, pushed_images};
 use super::{Source, per_file};
-use crate::bridge::facts::{EnvVar, Facts, Image, Pipeline};
+use crate::bridge::facts::{EnvVar, Facts, Image, Pipeline, Scan};
+
+mod scans;
+mod variables;
+
+use variables::{Values, resolve, scalar, values};
 
 /// GitLab's top-level keys that are not jobs.
 const GITLAB_KEYWORDS: &[&str] = &[
@@ -77,6 +84,9 @@ fn pipeline(source: &Source<'_>, kind: &str) -> Facts {
         kind: kind.into(),
         name,
         jobs: found.jobs,
+        stages: found.stages,
+        steps: found.steps,
+        scans: found.scans,
         file: file.clone(),
     });
     facts.env_vars = found
@@ -103,10 +113,11 @@ fn pipeline(source: &Source<'_>, kind: &str) -> Facts {
 #[derive(Default)]
 struct Found {
     jobs: Vec<String>,
+    stages: Vec<String>,
+    steps: Vec<String>,
+    scans: Vec<Scan>,
     env: Vec<String>,
     images: Vec<String>,
-    /// Literal values of Azure variables, to resolve `$(name)` in a repository.
-    values: Vec<(String, String)>,
 }
 
 impl Found {
@@ -116,34 +127,80 @@ impl Found {
         }
     }
 
-    fn script(&mut self, script: Option<&Value>) {
-        for image in pushed_images(&text_of(script)) {
-            push_once(&mut self.images, image);
+    /// The images a script pushes (variables resolved with `scopes`, innermost first) and
+    /// the scanners it calls.
+    fn script(&mut self, script: Option<&Value>, scopes: &[&Values], job: Option<&str>) {
+        let text = text_of(script);
+        if text.is_empty() {
+            return;
+        }
+        for image in pushed_images(&text) {
+            push_once(&mut self.images, resolve(&image, scopes));
+        }
+        for tool in scans::in_script(&commands(&text)) {
+            self.scan(tool, job, None);
+        }
+    }
+
+    fn scan(&mut self, tool: &str, job: Option<&str>, step: Option<&str>) {
+        let scan = Scan {
+            tool: tool.to_owned(),
+            job: job.map(str::to_owned),
+            step: step.map(str::to_owned),
+        };
+        if !self.scans.contains(&scan) {
+            self.scans.push(scan);
+        }
+    }
+
+    fn step_name(&mut self, name: Option<&str>) {
+        if let Some(name) = name.filter(|n| !n.trim().is_empty()) {
+            push_once(&mut self.steps, name.to_owned());
         }
     }
 }
 
 fn github(doc: &Value, found: &mut Found) -> Option<String> {
+    let workflow = values(doc.get("env"));
     found.env_keys(doc.get("env"));
     for (id, job) in entries(doc.get("jobs")) {
-        found.jobs.push(id);
+        found.jobs.push(id.clone());
+        let job_env = values(job.get("env"));
         found.env_keys(job.get("env"));
+        for (_, service) in entries(job.get("services")) {
+            found.env_keys(service.get("env"));
+        }
         let steps = sequence(job.get("steps"));
         let metadata_images: Vec<String> = steps
             .iter()
             .filter(|s| uses(s, "docker/metadata-action"))
             .flat_map(|s| list_of(s.get("with").and_then(|w| w.get("images"))))
+            .map(|image| resolve(&image, &[&job_env, &workflow]))
             .collect();
         for step in steps {
+            let step_env = values(step.get("env"));
+            let scopes = [&step_env, &job_env, &workflow];
+            let name = step.get("name").and_then(Value::as_str);
+            let used = step.get("uses").and_then(Value::as_str);
             found.env_keys(step.get("env"));
-            found.script(step.get("run"));
+            found.step_name(name);
+            if let Some(tool) = used.and_then(scans::action) {
+                found.scan(tool, Some(&id), name.or(used));
+            }
+            found.script(step.get("run"), &scopes, Some(&id));
             let with = step.get("with");
             let push = with.and_then(|w| w.get("push"));
             let pushes =
                 !matches!(push, None | Some(Value::Bool(false))) && push.and_then(Value::as_str) != Some("false");
+            if uses(step, "mr-smithers-excellent/docker-build-push") {
+                docker_build_push(with, &scopes, found);
+            }
             if uses(step, "docker/build-push-action") && pushes {
-                let tags = list_of(with.and_then(|w| w.get("tags")));
-                let computed = tags.iter().any(|t| t.contains("${{"));
+                let tags: Vec<String> = list_of(with.and_then(|w| w.get("tags")))
+                    .iter()
+                    .map(|t| resolve(t, &scopes))
+                    .collect();
+                let computed = tags.iter().any(|t| t.contains("${{") && t.contains("steps."));
                 for image in if computed { metadata_images.clone() } else { tags } {
                     push_once(&mut found.images, image);
                 }
@@ -153,61 +210,134 @@ fn github(doc: &Value, found: &mut Found) -> Option<String> {
     doc.get("name").and_then(Value::as_str).map(str::to_owned)
 }
 
-fn gitlab(doc: &Value, found: &mut Found) -> Option<String> {
-    found.env_keys(doc.get("variables"));
-    for part in ["before_script", "after_script"] {
-        found.script(doc.get("default").and_then(|d| d.get(part)).or_else(|| doc.get(part)));
+/// `mr-smithers-excellent/docker-build-push`: pushes `image` (after `registry`) with each of
+/// its `tags`, unless `pushImage: false`.
+fn docker_build_push(with: Option<&Value>, scopes: &[&Values], found: &mut Found) {
+    let input = |key: &str| with.and_then(|w| w.get(key)).and_then(scalar);
+    let Some(image) = input("image").map(|i| resolve(&i, scopes)) else {
+        return;
+    };
+    if input("pushImage").as_deref() == Some("false") {
+        return;
     }
+    let has_registry = image.split_once('/').is_some_and(|(host, _)| host.contains(['.', ':']));
+    let repository = match input("registry") {
+        Some(registry) if !has_registry => format!("{}/{image}", resolve(&registry, scopes)),
+        _ => image,
+    };
+    let tags = list_of(with.and_then(|w| w.get("tags")));
+    if tags.is_empty() {
+        push_once(&mut found.images, repository.clone());
+    }
+    for tag in tags {
+        push_once(&mut found.images, format!("{repository}:{}", resolve(&tag, scopes)));
+    }
+}
+
+fn gitlab(doc: &Value, found: &mut Found) -> Option<String> {
+    let globals = values(doc.get("variables"));
+    found.env_keys(doc.get("variables"));
+    found.stages = list_of(doc.get("stages"));
+    for include in gitlab_includes(doc.get("include")) {
+        if let Some(tool) = scans::gitlab_include(&include) {
+            found.scan(tool, None, Some(&include));
+        }
+    }
+    for part in ["before_script", "after_script"] {
+        let script = doc.get("default").and_then(|d| d.get(part)).or_else(|| doc.get(part));
+        found.script(script, &[&globals], None);
+    }
+    let listed_stages = !found.stages.is_empty();
     for (id, job) in entries(Some(doc)) {
         if GITLAB_KEYWORDS.contains(&id.as_str()) || !job.is_mapping() {
             continue;
         }
-        if !id.starts_with('.') {
-            found.jobs.push(id);
+        let visible = !id.starts_with('.');
+        if visible {
+            found.jobs.push(id.clone());
+            if let Some(stage) = job.get("stage").and_then(Value::as_str).filter(|_| !listed_stages) {
+                push_once(&mut found.stages, stage.to_owned());
+            }
         }
+        let job_vars = values(job.get("variables"));
         found.env_keys(job.get("variables"));
+        let job_name = visible.then_some(id.as_str());
         for part in ["before_script", "script", "after_script"] {
-            found.script(job.get(part));
+            found.script(job.get(part), &[&job_vars, &globals], job_name);
         }
     }
     let workflow_name = doc.get("workflow").and_then(|w| w.get("name"));
     workflow_name.and_then(Value::as_str).map(str::to_owned)
 }
 
+/// The templates and components a GitLab file includes (`include: [{template: …}]`).
+fn gitlab_includes(include: Option<&Value>) -> Vec<String> {
+    let items = match include.map(untagged) {
+        Some(Value::Sequence(items)) => items.iter().collect(),
+        Some(other) => vec![other],
+        None => Vec::new(),
+    };
+    items
+        .into_iter()
+        .filter_map(|item| match untagged(item) {
+            Value::Mapping(_) => ["template", "component"]
+                .iter()
+                .find_map(|k| item.get(*k).and_then(Value::as_str))
+                .map(str::to_owned),
+            _ => None,
+        })
+        .collect()
+}
+
 fn azure(doc: &Value, found: &mut Found) -> Option<String> {
-    azure_variables(doc.get("variables"), found);
+    let mut known = Values::new();
+    azure_variables(doc.get("variables"), found, &mut known);
     let stages = sequence(doc.get("stages"));
     let jobs: Vec<&Value> = if stages.is_empty() {
         sequence(doc.get("jobs"))
     } else {
         stages
             .iter()
-            .inspect(|stage| azure_variables(stage.get("variables"), found))
+            .inspect(|stage| {
+                if let Some(name) = stage.get("stage").and_then(Value::as_str) {
+                    push_once(&mut found.stages, name.to_owned());
+                }
+                azure_variables(stage.get("variables"), found, &mut known);
+            })
             .flat_map(|stage| sequence(stage.get("jobs")))
             .collect()
     };
-    let mut steps: Vec<&Value> = sequence(doc.get("steps"));
+    let mut steps: Vec<(Option<String>, &Value)> = sequence(doc.get("steps")).into_iter().map(|s| (None, s)).collect();
     for job in jobs {
-        if let Some(id) = ["job", "deployment"]
+        let id = ["job", "deployment"]
             .iter()
             .find_map(|k| job.get(*k).and_then(Value::as_str))
-        {
-            found.jobs.push(id.to_owned());
+            .map(str::to_owned);
+        if let Some(id) = &id {
+            found.jobs.push(id.clone());
         }
-        azure_variables(job.get("variables"), found);
-        steps.extend(sequence(job.get("steps")));
+        azure_variables(job.get("variables"), found, &mut known);
         let deploy = job
             .get("strategy")
             .and_then(|s| s.get("runOnce"))
             .and_then(|r| r.get("deploy"));
-        steps.extend(sequence(deploy.and_then(|d| d.get("steps"))));
+        let job_steps = sequence(job.get("steps"))
+            .into_iter()
+            .chain(sequence(deploy.and_then(|d| d.get("steps"))));
+        steps.extend(job_steps.map(|s| (id.clone(), s)));
     }
-    for step in steps {
+    for (job, step) in steps {
+        let job = job.as_deref();
         found.env_keys(step.get("env"));
+        let name = step.get("displayName").and_then(Value::as_str);
+        found.step_name(name);
         for key in ["script", "bash", "pwsh", "powershell"] {
-            found.script(step.get(key));
+            found.script(step.get(key), &[&known], job);
         }
         let task = step.get("task").and_then(Value::as_str).unwrap_or("");
+        if let Some(tool) = scans::task(task) {
+            found.scan(tool, job, Some(name.unwrap_or(task)));
+        }
         let inputs = step.get("inputs");
         let command = inputs
             .and_then(|i| i.get("command"))
@@ -216,12 +346,12 @@ fn azure(doc: &Value, found: &mut Found) -> Option<String> {
         if task.starts_with("Docker@") && matches!(command, "push" | "buildAndPush") {
             let repository = inputs.and_then(|i| i.get("repository")).and_then(Value::as_str);
             let tags = list_of(inputs.and_then(|i| i.get("tags")));
-            if let Some(repository) = repository.map(|r| resolve(r, &found.values)) {
+            if let Some(repository) = repository.map(|r| resolve(r, &[&known])) {
                 if tags.is_empty() {
                     push_once(&mut found.images, repository.to_owned());
                 }
                 for tag in &tags {
-                    push_once(&mut found.images, format!("{repository}:{tag}"));
+                    push_once(&mut found.images, format!("{repository}:{}", resolve(tag, &[&known])));
                 }
             }
         }
@@ -230,7 +360,7 @@ fn azure(doc: &Value, found: &mut Found) -> Option<String> {
 }
 
 /// Azure's variables: a mapping, or a list of `{name, value}` (groups and templates skipped).
-fn azure_variables(block: Option<&Value>, found: &mut Found) {
+fn azure_variables(block: Option<&Value>, found: &mut Found, known: &mut Values) {
     let pairs: Vec<(String, Option<&Value>)> = match block {
         Some(Value::Sequence(items)) => items
             .iter()
@@ -239,20 +369,11 @@ fn azure_variables(block: Option<&Value>, found: &mut Found) {
         other => entries(other).into_iter().map(|(k, v)| (k, Some(v))).collect(),
     };
     for (name, value) in pairs {
-        if let Some(value) = value.and_then(Value::as_str) {
-            found.values.push((name.clone(), value.to_owned()));
+        if let Some(value) = value.and_then(scalar) {
+            known.push((name.clone(), value));
         }
         push_once(&mut found.env, name);
     }
-}
-
-/// `$(name)` replaced by the variable's literal value, when the file gives one.
-fn resolve(text: &str, values: &[(String, String)]) -> String {
-    let mut out = text.to_owned();
-    for (name, value) in values {
-        out = out.replace(&format!("$({name})"), value);
-    }
-    out
 }
 
 fn uses(step: &Value, action: &str) -> bool {

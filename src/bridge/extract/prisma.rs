@@ -1,6 +1,6 @@
 //! Prisma schemas (`*.prisma`): models (tables, with `@@map`/`@@schema`), their scalar
 //! fields (columns, `@map`, `?`, `@id`, `@unique`, `@db.*` native types), `@relation`
-//! foreign keys, `@@id`, `@@unique`, `@@index`, and enums. No Rust parser for Prisma's
+//! foreign keys, `@@id`, `@@unique`, `@@index`, enums, and the variables `env("…")` reads. No Rust parser for Prisma's
 //! schema language exists on crates.io (Prisma's own lives in its engines), so this is a
 //! small block reader: top-level `model|view|enum|type Name { … }` blocks, then one field
 //! or block attribute per line, with strings and nested brackets respected in arguments.
@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use super::Source;
-use crate::bridge::facts::{Column, EnumType, Facts, ForeignKey, Index, Table};
+use crate::bridge::facts::{Column, EnumType, EnvVar, Facts, ForeignKey, Index, Table};
 
 /// Extracts models and enums from the Prisma schema files among `sources`. Models that
 /// relate across files (a multi-file schema) are resolved together.
@@ -17,6 +17,7 @@ pub fn extract(sources: &[Source<'_>]) -> Facts {
     let mut blocks = Vec::new();
     for source in sources.iter().filter(|s| s.extension() == "prisma") {
         blocks.extend(read_blocks(source, &mut facts.unparsed));
+        facts.env_vars.extend(env_reads(source));
     }
     let models: BTreeMap<&str, Model<'_>> = blocks
         .iter()
@@ -37,6 +38,31 @@ pub fn extract(sources: &[Source<'_>]) -> Facts {
         }
     }
     facts
+}
+
+/// The variables a schema reads with `env("DATABASE_URL")` (a datasource's `url`,
+/// `directUrl`, `shadowDatabaseUrl`, a generator's settings), once each.
+fn env_reads(source: &Source<'_>) -> Vec<EnvVar> {
+    let mut out: Vec<EnvVar> = Vec::new();
+    for line in source.text.lines().map(strip_comment) {
+        let mut rest = line;
+        while let Some(at) = rest.find("env(") {
+            let standalone = !rest[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
+            let after = &rest[at + 4..];
+            if standalone
+                && let Some(name) = first_string(&after[..closing(after)])
+                && !out.iter().any(|e| e.name == name)
+            {
+                out.push(EnvVar {
+                    name,
+                    source: "prisma env()".into(),
+                    file: source.path.to_owned(),
+                });
+            }
+            rest = after;
+        }
+    }
+    out
 }
 
 /// A top-level `kind Name { … }` block: its body's lines (comments removed) with their numbers.
@@ -203,6 +229,7 @@ fn table_of(
             if let Some(args) = attribute(attributes, "relation") {
                 let names = |key| list(named(&args, key).unwrap_or_default());
                 table.foreign_keys.push(ForeignKey {
+                    name: None,
                     columns: names("fields").iter().map(|f| model.column(f)).collect(),
                     references_table: target.qualified(),
                     references_columns: names("references").iter().map(|f| target.column(f)).collect(),

@@ -8,16 +8,24 @@ use super::continuation::joined_lines;
 /// The images pushed by `script`, in order, once each.
 pub fn pushed_images(script: &str) -> Vec<String> {
     let mut images: Vec<String> = Vec::new();
-    for command in logical_lines(script) {
-        for segment in command.split(['&', '|', ';']) {
-            for image in in_command(&words(segment)) {
-                if !images.contains(&image) {
-                    images.push(image);
-                }
+    for words in commands(script) {
+        for image in in_command(&words) {
+            if !images.contains(&image) {
+                images.push(image);
             }
         }
     }
     images
+}
+
+/// The commands of a script, each as its words: lines continued with `\` joined, comment
+/// lines dropped, split at `&&`, `||`, `|` and `;`.
+pub fn commands(script: &str) -> Vec<Vec<String>> {
+    logical_lines(script)
+        .iter()
+        .flat_map(|line| line.split(['&', '|', ';']).map(words).collect::<Vec<_>>())
+        .filter(|words| !words.is_empty())
+        .collect()
 }
 
 fn in_command(words: &[String]) -> Vec<String> {
@@ -86,7 +94,7 @@ fn logical_lines(script: &str) -> Vec<String> {
 
 /// Whitespace-separated words with single and double quotes removed; a GitHub expression
 /// `${{ … }}` stays inside its word.
-fn words(command: &str) -> Vec<String> {
+pub fn words(command: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut word = String::new();
     let mut quote: Option<char> = None;

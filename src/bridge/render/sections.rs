@@ -1,9 +1,12 @@
 //! The sections of a handoff's texts: one per kind of thing extracted (tables, indexes,
 //! endpoints, env vars, …), each with its lines for `contextForNext` and its names for the
-//! summary, in the finished agent's domain first.
+//! summary; the finished agent's domain first, then the most specific kinds (tables,
+//! endpoints, components before indexes, env vars, file lists). Every name, type, path and
+//! file a line holds passes through [`safe::shown`] (text from files is data).
 
-use super::super::facts::{Column, Facts, Table};
+use super::super::facts::{Column, Facts, Pipeline, Table};
 use super::super::handoff::qualified;
+use super::safe::{self, Kind};
 
 /// Lines of one kind written out (more than fit the budget anyway); the rest are counted.
 const MAX_SECTION_LINES: usize = 200;
@@ -17,23 +20,51 @@ pub(super) struct Section {
     pub(super) hidden: usize,
     pub(super) names: Vec<String>,
     pub(super) in_summary: bool,
+    /// Its weight in sharing the budget: the kinds the next agent calls or queries by name,
+    /// and the finished agent's own domain, weigh more.
+    pub(super) weight: usize,
 }
 
 impl Section {
     pub(super) fn noun(&self) -> String {
-        let lower = self.title.to_ascii_lowercase();
-        if self.names.len() == 1 {
-            lower
-                .strip_suffix("es")
-                .filter(|s| s.ends_with("ss") || s.ends_with('x'))
-                .map_or_else(|| lower.strip_suffix('s').unwrap_or(&lower).to_owned(), str::to_owned)
-        } else {
-            lower
-        }
+        noun(self.title, self.names.len())
     }
 }
 
-/// Every non-empty section, the `domain`'s first.
+/// `Tables` → `table` for one, `tables` for more; `Indexes` → `index`.
+pub(super) fn noun(title: &str, count: usize) -> String {
+    let lower = title.to_ascii_lowercase();
+    if count == 1 {
+        lower
+            .strip_suffix("es")
+            .filter(|s| s.ends_with("ss") || s.ends_with('x'))
+            .map_or_else(|| lower.strip_suffix('s').unwrap_or(&lower).to_owned(), str::to_owned)
+    } else {
+        lower
+    }
+}
+
+fn name(text: &str) -> String {
+    safe::shown(text, Kind::Name)
+}
+
+fn file(text: &str) -> String {
+    safe::shown(text, Kind::File)
+}
+
+fn path(text: &str) -> String {
+    safe::shown(text, Kind::Path)
+}
+
+fn ty(text: &str) -> String {
+    safe::shown(text, Kind::Type)
+}
+
+fn names(items: &[String]) -> String {
+    items.iter().map(|i| name(i)).collect::<Vec<_>>().join(", ")
+}
+
+/// Every non-empty section, the `domain`'s first, then by how specific its kind is.
 pub(super) fn sections(facts: &Facts, domain: Option<&str>) -> Vec<Section> {
     let mut all = vec![
         section(
@@ -43,47 +74,61 @@ pub(super) fn sections(facts: &Facts, domain: Option<&str>) -> Vec<Section> {
             facts.tables.iter().map(table_name),
         ),
         section(
-            "db",
-            "Indexes",
-            facts.indexes.iter().map(|i| {
-                let name = i.name.clone().unwrap_or_else(|| "(unnamed)".into());
-                let unique = if i.unique { "UNIQUE " } else { "" };
-                format!("{name} {unique}ON {} ({})", i.table, i.columns.join(", "))
-            }),
-            facts
-                .indexes
-                .iter()
-                .map(|i| i.name.clone().unwrap_or_else(|| i.table.clone())),
-        ),
-        section(
-            "db",
-            "Enums",
-            facts
-                .enums
-                .iter()
-                .map(|e| format!("{} = {}", qualified(&e.schema, &e.name), e.values.join(" | "))),
-            facts.enums.iter().map(|e| qualified(&e.schema, &e.name)),
-        ),
-        section(
-            "db",
-            "Migrations",
-            facts.migrations.iter().cloned(),
-            facts.migrations.iter().cloned(),
-        ),
-        section(
             "backend",
             "Endpoints",
             facts.endpoints.iter().map(|e| {
-                let mut line = format!("{} {}", e.method, e.path);
+                let mut line = format!("{} {}", name(&e.method), path(&e.path));
                 match (&e.request, &e.response) {
-                    (Some(req), Some(res)) => line.push_str(&format!(" ({req} → {res})")),
-                    (Some(req), None) => line.push_str(&format!(" (body {req})")),
-                    (None, Some(res)) => line.push_str(&format!(" (→ {res})")),
+                    (Some(req), Some(res)) => line.push_str(&format!(" ({} → {})", ty(req), ty(res))),
+                    (Some(req), None) => line.push_str(&format!(" (body {})", ty(req))),
+                    (None, Some(res)) => line.push_str(&format!(" (→ {})", ty(res))),
                     (None, None) => {}
                 }
-                format!("{line} [{}]", e.file)
+                format!("{line} [{}]", file(&e.file))
             }),
-            facts.endpoints.iter().map(|e| format!("{} {}", e.method, e.path)),
+            facts
+                .endpoints
+                .iter()
+                .map(|e| format!("{} {}", name(&e.method), path(&e.path))),
+        ),
+        section(
+            "frontend",
+            "Components",
+            facts
+                .components
+                .iter()
+                .map(|c| format!("{} ({}) [{}]", name(&c.name), name(&c.kind), file(&c.file))),
+            facts.components.iter().map(|c| name(&c.name)),
+        ),
+        section(
+            "frontend",
+            "Routes",
+            facts.routes.iter().map(|r| match &r.component {
+                Some(c) => format!("{} → {} ({})", path(&r.path), name(c), name(&r.framework)),
+                None => format!("{} ({})", path(&r.path), name(&r.framework)),
+            }),
+            facts.routes.iter().map(|r| path(&r.path)),
+        ),
+        section(
+            "security",
+            "Findings",
+            grouped(facts.findings.iter().map(|f| {
+                let place = match f.line {
+                    Some(line) if !f.file.starts_with("commit ") => format!("{}:{line}", file(&f.file)),
+                    _ => file(&f.file),
+                };
+                (name(&f.id), place)
+            })),
+            unique(facts.findings.iter().map(|f| name(&f.id))),
+        ),
+        section(
+            "security",
+            "Guards",
+            facts
+                .guards
+                .iter()
+                .map(|g| format!("{} ({}) [{}]", name(&g.name), name(&g.kind), file(&g.file))),
+            facts.guards.iter().map(|g| name(&g.name)),
         ),
         section(
             "backend",
@@ -94,14 +139,62 @@ pub(super) fn sections(facts: &Facts, domain: Option<&str>) -> Vec<Section> {
                     .iter()
                     .map(|f| {
                         let optional = if f.optional { "?" } else { "" };
-                        f.data_type.as_ref().map_or(format!("{}{optional}", f.name), |t| {
-                            format!("{}{optional}: {t}", f.name)
-                        })
+                        f.data_type
+                            .as_ref()
+                            .map_or(format!("{}{optional}", name(&f.name)), |t| {
+                                format!("{}{optional}: {}", name(&f.name), ty(t))
+                            })
                     })
                     .collect();
-                format!("{} ({}) {{{}}}", s.name, s.kind, fields.join(", "))
+                format!("{} ({}) {{{}}}", name(&s.name), name(&s.kind), fields.join(", "))
             }),
-            facts.shapes.iter().map(|s| s.name.clone()),
+            facts.shapes.iter().map(|s| name(&s.name)),
+        ),
+        section(
+            "frontend",
+            "State",
+            facts.state.iter().map(|s| {
+                let mut line = format!("{} ({}): {}", name(&s.name), name(&s.kind), names(&s.keys));
+                if let Some(provider) = &s.provider {
+                    line.push_str(&format!("; provider {}", name(provider)));
+                }
+                if let Some(hook) = &s.hook {
+                    line.push_str(&format!("; hook {}", name(hook)));
+                }
+                format!("{line} [{}]", file(&s.file))
+            }),
+            facts.state.iter().map(|s| name(&s.name)),
+        ),
+        section(
+            "db",
+            "Indexes",
+            facts.indexes.iter().map(|i| {
+                let index = i.name.as_deref().map_or_else(|| "(unnamed)".to_owned(), name);
+                let unique = if i.unique { "UNIQUE " } else { "" };
+                format!("{index} {unique}ON {} ({})", name(&i.table), names(&i.columns))
+            }),
+            facts
+                .indexes
+                .iter()
+                .map(|i| name(i.name.as_deref().unwrap_or(&i.table))),
+        ),
+        section(
+            "db",
+            "Enums",
+            facts
+                .enums
+                .iter()
+                .map(|e| format!("{} = {}", name(&qualified(&e.schema, &e.name)), values(&e.values))),
+            facts.enums.iter().map(|e| name(&qualified(&e.schema, &e.name))),
+        ),
+        section(
+            "db",
+            "Dropped",
+            facts
+                .dropped
+                .iter()
+                .map(|d| format!("{} {} [{}]", d.kind, name(&d.name), file(&d.file))),
+            facts.dropped.iter().map(|d| name(&d.name)),
         ),
         section(
             "backend",
@@ -109,54 +202,51 @@ pub(super) fn sections(facts: &Facts, domain: Option<&str>) -> Vec<Section> {
             facts
                 .services
                 .iter()
-                .map(|s| format!("{}: {} [{}]", s.name, s.methods.join(", "), s.file)),
-            facts.services.iter().map(|s| s.name.clone()),
+                .map(|s| format!("{}: {} [{}]", name(&s.name), names(&s.methods), file(&s.file))),
+            facts.services.iter().map(|s| name(&s.name)),
         ),
         section(
             "devops",
             "Env vars",
             grouped(facts.env_vars.iter().map(|e| {
                 let place = if e.source.starts_with(".env") {
-                    e.file.clone()
+                    file(&e.file)
                 } else {
-                    format!("{} in {}", e.source, e.file)
+                    format!("{} in {}", e.source, file(&e.file))
                 };
-                (e.name.clone(), place)
+                (name(&e.name), place)
             })),
-            facts.env_vars.iter().map(|e| e.name.clone()),
+            facts.env_vars.iter().map(|e| name(&e.name)),
         ),
         section(
-            "frontend",
-            "Components",
+            "devops",
+            "Pipelines",
+            facts.pipelines.iter().map(pipeline_line),
             facts
-                .components
+                .pipelines
                 .iter()
-                .map(|c| format!("{} ({}) [{}]", c.name, c.kind, c.file)),
-            facts.components.iter().map(|c| c.name.clone()),
+                .map(|p| name(p.name.as_deref().unwrap_or(&p.file))),
         ),
         section(
-            "frontend",
-            "Routes",
-            facts.routes.iter().map(|r| match &r.component {
-                Some(c) => format!("{} → {c} ({})", r.path, r.framework),
-                None => format!("{} ({})", r.path, r.framework),
-            }),
-            facts.routes.iter().map(|r| r.path.clone()),
+            "devops",
+            "Pushed images",
+            facts
+                .images
+                .iter()
+                .map(|i| format!("{} [{}]", path(&i.name), file(&i.file))),
+            unique(facts.images.iter().map(|i| path(&i.name))),
         ),
         section(
-            "frontend",
-            "State",
-            facts.state.iter().map(|s| {
-                let mut line = format!("{} ({}): {}", s.name, s.kind, s.keys.join(", "));
-                if let Some(provider) = &s.provider {
-                    line.push_str(&format!("; provider {provider}"));
-                }
-                if let Some(hook) = &s.hook {
-                    line.push_str(&format!("; hook {hook}"));
-                }
-                format!("{line} [{}]", s.file)
+            "devops",
+            "Docker stages",
+            facts.docker_stages.iter().map(|d| match &d.name {
+                Some(n) => format!("{} FROM {} [{}]", name(n), path(&d.base), file(&d.file)),
+                None => format!("FROM {} [{}]", path(&d.base), file(&d.file)),
             }),
-            facts.state.iter().map(|s| s.name.clone()),
+            facts
+                .docker_stages
+                .iter()
+                .map(|d| name(d.name.as_deref().unwrap_or(&d.base))),
         ),
         section(
             "frontend",
@@ -164,58 +254,14 @@ pub(super) fn sections(facts: &Facts, domain: Option<&str>) -> Vec<Section> {
             facts
                 .design_system
                 .iter()
-                .map(|d| format!("{}: {} [{}]", d.package, d.names.join(", "), d.file)),
-            facts.design_system.iter().map(|d| d.package.clone()),
+                .map(|d| format!("{}: {} [{}]", name(&d.package), names(&d.names), file(&d.file))),
+            facts.design_system.iter().map(|d| name(&d.package)),
         ),
         section(
-            "devops",
-            "Pipelines",
-            facts.pipelines.iter().map(|p| {
-                let name = p.name.as_ref().map(|n| format!(" \"{n}\"")).unwrap_or_default();
-                let jobs = if p.jobs.is_empty() {
-                    "no jobs".to_owned()
-                } else {
-                    format!("jobs {}", p.jobs.join(", "))
-                };
-                format!("{}{name} ({}): {jobs}", p.file, p.kind)
-            }),
-            facts
-                .pipelines
-                .iter()
-                .map(|p| p.name.clone().unwrap_or_else(|| p.file.clone())),
-        ),
-        section(
-            "devops",
-            "Docker stages",
-            facts.docker_stages.iter().map(|d| match &d.name {
-                Some(n) => format!("{n} FROM {} [{}]", d.base, d.file),
-                None => format!("FROM {} [{}]", d.base, d.file),
-            }),
-            facts
-                .docker_stages
-                .iter()
-                .map(|d| d.name.clone().unwrap_or_else(|| d.base.clone())),
-        ),
-        section(
-            "devops",
-            "Pushed images",
-            facts.images.iter().map(|i| format!("{} [{}]", i.name, i.file)),
-            unique(facts.images.iter().map(|i| i.name.clone())),
-        ),
-        section(
-            "security",
-            "Findings",
-            grouped(facts.findings.iter().map(|f| (f.id.clone(), f.file.clone()))),
-            unique(facts.findings.iter().map(|f| f.id.clone())),
-        ),
-        section(
-            "security",
-            "Guards",
-            facts
-                .guards
-                .iter()
-                .map(|g| format!("{} ({}) [{}]", g.name, g.kind, g.file)),
-            facts.guards.iter().map(|g| g.name.clone()),
+            "db",
+            "Migrations",
+            facts.migrations.iter().map(|m| file(m)),
+            facts.migrations.iter().map(|m| file(m)),
         ),
     ];
     all.retain(|s| !s.lines.is_empty());
@@ -223,6 +269,14 @@ pub(super) fn sections(facts: &Facts, domain: Option<&str>) -> Vec<Section> {
     let has_tables = !facts.tables.is_empty();
     for s in &mut all {
         s.in_summary = !(s.title == "Migrations" && has_tables);
+    }
+    for s in &mut all {
+        let specific = matches!(
+            s.title,
+            "Tables" | "Endpoints" | "Components" | "Routes" | "Findings" | "Guards"
+        );
+        let own = domain == Some(s.domain);
+        s.weight = (1 + usize::from(specific)) * (1 + usize::from(own));
     }
     if let Some(domain) = domain {
         all.sort_by_key(|s| s.domain != domain);
@@ -236,7 +290,8 @@ fn section(
     lines: impl Iterator<Item = String>,
     names: impl Iterator<Item = String>,
 ) -> Section {
-    // More lines than the budget can hold are counted, not written.
+    // More lines than the budget can hold are counted, not written (nor formatted: the
+    // count is of the items left).
     let mut lines = unique(lines);
     let shown: Vec<String> = lines.by_ref().take(MAX_SECTION_LINES).collect();
     let hidden = lines.size_hint().1.unwrap_or(0);
@@ -247,33 +302,47 @@ fn section(
         hidden,
         names: unique(names).collect(),
         in_summary: true,
+        weight: 1,
     }
 }
 
 fn table_name(t: &Table) -> String {
-    qualified(&t.schema, &t.name)
+    name(&qualified(&t.schema, &t.name))
 }
 
-/// `billing.invoices (prisma model Invoice) [file]: id UUID PK, customer_id UUID NOT NULL → customers.id, …`
+/// `billing.invoices (prisma model Invoice) [files]: id UUID PK, customer_id UUID NOT NULL → customers.id, …`
 fn table_line(t: &Table) -> String {
     let mut head = table_name(t);
+    let mut notes = Vec::new();
     match (&t.framework, &t.model) {
-        (Some(fw), Some(model)) => head.push_str(&format!(" ({fw} model {model})")),
-        (Some(fw), None) => head.push_str(&format!(" ({fw} model)")),
-        (None, _) if t.origin == "alter" => head.push_str(" (altered: columns added)"),
+        (Some(fw), Some(model)) => notes.push(format!("{} model {}", name(fw), name(model))),
+        (Some(fw), None) => notes.push(format!("{} model", name(fw))),
+        (None, _) if t.origin == "alter" => notes.push("altered".to_owned()),
         _ => {}
     }
+    if let Some(from) = &t.renamed_from {
+        notes.push(format!("renamed from {}", name(from)));
+    }
+    if !notes.is_empty() {
+        head.push_str(&format!(" ({})", notes.join("; ")));
+    }
     let columns: Vec<String> = t.columns.iter().map(|c| column_text(c, t)).collect();
-    format!("{head} [{}]: {}", t.file, columns.join(", "))
+    let files = match t.sources.as_slice() {
+        [] => file(&t.file),
+        [one] => file(one),
+        [first, second] => format!("{}, {}", file(first), file(second)),
+        [first, .., last] => format!("{}, {} +{} more", file(first), file(last), t.sources.len() - 2),
+    };
+    format!("{head} [{files}]: {}", columns.join(", "))
 }
 
 fn column_text(c: &Column, t: &Table) -> String {
-    let mut text = c.name.clone();
+    let mut text = name(&c.name);
     if let Some(field) = &c.field {
-        text.push_str(&format!(" (field {field})"));
+        text.push_str(&format!(" (field {})", name(field)));
     }
-    if let Some(ty) = &c.data_type {
-        text.push_str(&format!(" {ty}"));
+    if let Some(data_type) = &c.data_type {
+        text.push_str(&format!(" {}", ty(data_type)));
     }
     if c.primary_key || t.primary_key.contains(&c.name) {
         text.push_str(" PK");
@@ -290,11 +359,54 @@ fn column_text(c: &Column, t: &Table) -> String {
     {
         text.push_str(&format!(
             " → {}.{}",
-            fk.references_table,
-            fk.references_columns.join(",")
+            name(&fk.references_table),
+            names(&fk.references_columns).replace(", ", ",")
         ));
     }
     text
+}
+
+/// `file "name" (kind): stages a, b; jobs x, y; scans snyk (job scan), trivy; 6 named steps`.
+fn pipeline_line(p: &Pipeline) -> String {
+    let title = p.name.as_deref().map_or_else(String::new, |n| {
+        let shown = name(n);
+        if shown.starts_with('"') {
+            format!(" {shown}")
+        } else {
+            format!(" \"{shown}\"")
+        }
+    });
+    let mut parts = Vec::new();
+    if !p.stages.is_empty() {
+        parts.push(format!("stages {}", names(&p.stages)));
+    }
+    parts.push(if p.jobs.is_empty() {
+        "no jobs".to_owned()
+    } else {
+        format!("jobs {}", names(&p.jobs))
+    });
+    if !p.scans.is_empty() {
+        let scans: Vec<String> = p
+            .scans
+            .iter()
+            .map(|s| match (&s.job, &s.step) {
+                (Some(job), Some(step)) => format!("{} (job {}, step {})", name(&s.tool), name(job), name(step)),
+                (Some(job), None) => format!("{} (job {})", name(&s.tool), name(job)),
+                (None, Some(step)) => format!("{} ({})", name(&s.tool), name(step)),
+                (None, None) => name(&s.tool),
+            })
+            .collect();
+        parts.push(format!("scans {}", scans.join(", ")));
+    }
+    if !p.steps.is_empty() {
+        parts.push(format!("steps {}", names(&p.steps)));
+    }
+    format!("{}{title} ({}): {}", file(&p.file), name(&p.kind), parts.join("; "))
+}
+
+/// `a | b | c`, each value shown safely.
+fn values(items: &[String]) -> String {
+    items.iter().map(|v| name(v)).collect::<Vec<_>>().join(" | ")
 }
 
 /// `NAME (place; place)`, one line per name in first-seen order.

@@ -6,6 +6,8 @@
 mod env;
 #[cfg(test)]
 pub mod fixture;
+pub mod floor;
+pub mod guards;
 #[cfg(test)]
 mod hostile;
 pub mod modules;

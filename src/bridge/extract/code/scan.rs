@@ -5,20 +5,23 @@ use std::cell::OnceCell;
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
+use super::guards::{self, GuardNote, Role};
+use super::modules::constants::{Exported, exported};
 use super::modules::python::PythonModule;
 use super::modules::rust::RustModule;
 use super::modules::script::{Export, ScriptModule};
 use super::orm::{self, PendingTable};
 use super::routes::link::{LinkFile, Module};
-use super::routes::{RouteScan, actix, axum, nest, node, python};
+use super::routes::{self, RouteScan, actix, axum, nest, node, python};
 use super::shapes::{self, PendingShape};
+use super::ui::components::ReExport;
 use super::ui::{self, StarFile};
 use super::wants::Wants;
 use super::{env, services};
 use crate::bridge::extract::Source;
 use crate::bridge::extract::syntax::literal::Constants;
 use crate::bridge::extract::syntax::{Lang, NodeIndex, ParsedFile, Parsers, Unparsed};
-use crate::bridge::facts::Facts;
+use crate::bridge::facts::{Facts, Guard};
 
 /// Everything one file yields before files are linked.
 #[derive(Debug, Default)]
@@ -32,6 +35,12 @@ pub struct FileScan {
     pub tables: Vec<PendingTable>,
     /// Sources of `export * from …`, whose components this file re-exports.
     pub star_sources: Vec<String>,
+    /// Names this file re-exports one by one.
+    pub re_exports: Vec<ReExport>,
+    /// The file is Next.js's middleware, and an auth guard.
+    pub next_middleware: Option<ui::handlers::NextMiddleware>,
+    /// The string constants the file offers other files, by dotted name.
+    pub constants: Exported,
     /// Facts that need no other file.
     pub facts: Facts,
     /// The parse's CPU time (wall time where the system does not tell a thread's), `None`
@@ -110,6 +119,22 @@ pub fn scan_file(
 }
 
 fn scan_tree(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String], scan: &mut FileScan) {
+    scan_language(file, wants, design_systems, scan);
+    // Validation schemas are security facts of their own (the shapes keep their fields).
+    for pending in &scan.shapes {
+        if let Some(library) = pending.validation {
+            scan.facts.guards.push(Guard {
+                name: pending.shape.name.clone(),
+                kind: "validation".into(),
+                framework: Some(library.into()),
+                file: pending.shape.file.clone(),
+                ..Guard::default()
+            });
+        }
+    }
+}
+
+fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String], scan: &mut FileScan) {
     let constants = LazyConstants::new(file);
     let constants = &constants;
     let index = NodeIndex::of(file);
@@ -119,6 +144,9 @@ fn scan_tree(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String], sca
     }
     if wants.services {
         services::scan(file, index, &mut scan.facts.services);
+    }
+    if wants.constants && file.lang != Lang::Rust {
+        scan.constants = exported(file, constants.get());
     }
     match file.lang {
         Lang::TypeScript | Lang::Tsx | Lang::JavaScript => {
@@ -135,6 +163,15 @@ fn scan_tree(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String], sca
             if wants.zod {
                 shapes::zod::scan(file, &module, &mut scan.shapes);
             }
+            if wants.typebox {
+                shapes::typebox::scan(file, &module, &mut scan.shapes);
+            }
+            if wants.joi {
+                shapes::joi::scan(file, &module, &mut scan.shapes, &mut scan.facts.guards);
+            }
+            if wants.guards {
+                node::guards::candidates(file, node::framework_of(&module), &mut scan.routes.guards);
+            }
             if wants.typeorm {
                 orm::typeorm::scan(file, index, &mut scan.tables);
             }
@@ -146,14 +183,23 @@ fn scan_tree(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String], sca
             if wants.python_routes {
                 python::scan(file, index, &module, constants.get(), &mut scan.routes);
             }
+            if wants.django_routes {
+                routes::django::scan(file, constants.get(), &mut scan.routes);
+            }
             if wants.shapes {
                 shapes::pydantic::scan(file, index, &mut scan.shapes);
+                shapes::wtforms::scan(file, index, &mut scan.shapes);
+                shapes::drf::scan(file, index, &mut scan.shapes);
+                shapes::marshmallow::scan(file, index, &mut scan.shapes);
             }
             if wants.sqlalchemy {
                 orm::sqlalchemy::scan(file, index, &mut scan.tables);
             }
+            if wants.alembic {
+                orm::alembic::scan(file, &mut scan.facts);
+            }
             if wants.django {
-                orm::django::scan(file, index, &mut scan.tables);
+                orm::django::scan(file, &module, index, &mut scan.tables);
             }
             scan.module = OwnedModule::Python(module);
         }
@@ -169,6 +215,12 @@ fn scan_tree(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String], sca
             }
             if wants.seaorm {
                 orm::seaorm::scan(file, index, &mut scan.tables);
+            }
+            if wants.serde {
+                shapes::serde::scan(file, index, &mut scan.shapes);
+            }
+            if wants.guards {
+                routes::extractor_definitions(file, index, &mut scan.routes);
             }
             scan.module = OwnedModule::Rust(RustModule::read(file));
         }
@@ -208,9 +260,11 @@ fn scan_frontend(
         let found = ui::components::scan(file);
         scan.facts.components.extend(found.components);
         scan.star_sources = found.star_sources;
+        scan.re_exports = found.re_exports;
     }
     if wants.router {
         ui::router::scan(file, constants.get(), &mut scan.facts.routes);
+        ui::tanstack::scan(file, constants.get(), &mut scan.facts.routes);
     }
     if wants.fs_routes {
         let default_name = module.exports.iter().find_map(|export| match export {
@@ -221,9 +275,15 @@ fn scan_frontend(
             .imports
             .values()
             .any(|i| i.source == "next" || i.source.starts_with("next/"));
-        let found = ui::fs_routes::scan(file.path, module, default_name, imports_next);
+        let mut found = ui::fs_routes::scan(file.path, module, default_name, imports_next);
+        ui::handlers::inspect(file, module, &mut found.endpoints, &mut scan.routes.guards);
         scan.facts.routes.extend(found.routes);
         scan.facts.endpoints.extend(found.endpoints);
+    }
+    if let Some(middleware) = ui::handlers::next_middleware(file, module) {
+        let note = GuardNote::new(&middleware.guard, "middleware", "nextjs", Role::Defined, file.path);
+        scan.routes.guards.push(note);
+        scan.next_middleware = Some(middleware);
     }
     if wants.state {
         ui::state::scan(file, index, module, &mut scan.facts.state);
@@ -252,6 +312,7 @@ pub fn link(mut scans: Vec<FileScan>) -> Facts {
         .map(|scan| LinkFile {
             path: &scan.path,
             routes: &scan.routes,
+            constants: &scan.constants,
             module: match &scan.module {
                 OwnedModule::Script(module) => Module::Script(module),
                 OwnedModule::Python(module) => Module::Python(module),
@@ -261,15 +322,23 @@ pub fn link(mut scans: Vec<FileScan>) -> Facts {
         })
         .collect();
     let endpoints = super::routes::link::link(&link_files, &shape_names);
+    let shapes = shapes::bodies_only(shapes, &endpoints);
+    let guard_notes: Vec<GuardNote> = scans
+        .iter()
+        .flat_map(|scan| scan.routes.guards.iter().cloned())
+        .collect();
+    let middlewares: Vec<ui::handlers::NextMiddleware> =
+        scans.iter().filter_map(|scan| scan.next_middleware.clone()).collect();
     let stars: Vec<StarFile<'_>> = scans
         .iter()
         .map(|scan| StarFile {
             path: &scan.path,
             components: &scan.facts.components,
             stars: &scan.star_sources,
+            re_exports: &scan.re_exports,
         })
         .collect();
-    let re_exported = ui::star_exports(&stars);
+    let re_exported = ui::re_exports(&stars);
     let mut facts = Facts {
         tables,
         indexes,
@@ -282,5 +351,23 @@ pub fn link(mut scans: Vec<FileScan>) -> Facts {
         facts.append(scan.facts);
     }
     facts.components.extend(re_exported);
+    for middleware in &middlewares {
+        for endpoint in facts.endpoints.iter_mut().filter(|e| e.framework == "nextjs") {
+            if ui::handlers::matches(&middleware.matchers, &endpoint.path)
+                && !endpoint.guards.contains(&middleware.guard)
+            {
+                endpoint.guards.insert(0, middleware.guard.clone());
+            }
+        }
+    }
+    facts.guards.extend(guards::link(&guard_notes, &facts.endpoints));
+    // A validation schema is on the endpoints whose request it is.
+    for guard in facts.guards.iter_mut().filter(|g| g.kind == "validation") {
+        guard.endpoints = facts
+            .endpoints
+            .iter()
+            .filter(|e| e.request.as_deref() == Some(guard.name.as_str()))
+            .count();
+    }
     facts
 }

@@ -27,11 +27,23 @@ impl Needles {
 static SERVICE: Needles = needles!("Service");
 static TYPE_DECLARATION: Needles = needles!("class ", "impl ", "trait ");
 static NODE_ROUTES: Needles = needles!("express", "Router", "koa", "fastify", "('/", "(\"/", "(`");
-static NEST: Needles = needles!("@Controller", "setGlobalPrefix");
+static NEST: Needles = needles!(
+    "@Controller",
+    "setGlobalPrefix",
+    "CanActivate",
+    "NestMiddleware",
+    "APP_GUARD",
+    "forRoutes",
+    "PassportStrategy",
+    "AuthGuard",
+);
 static SCRIPT_SHAPES: Needles = needles!("class ", "interface ", "type ");
 static ZOD: Needles = needles!("zod");
+static JOI: Needles = needles!("joi", "Joi", "celebrate");
+static SERDE: Needles = needles!("Serialize", "Deserialize");
+static TYPEBOX: Needles = needles!("typebox", "properties");
 static SCRIPT_ENV: Needles = needles!("process.env", "import.meta.env");
-static TYPEORM: Needles = needles!("@Entity");
+static TYPEORM: Needles = needles!("@Entity", "typeorm");
 static EXPORT: Needles = needles!("export");
 static COMPONENT_HINTS: Needles = needles!("react", "React", "</", "/>", "export *", "export {");
 static ROUTER: Needles = needles!(
@@ -40,6 +52,10 @@ static ROUTER: Needles = needles!(
     "createHashRouter",
     "createMemoryRouter",
     "useRoutes",
+    "createFileRoute",
+    "createLazyFileRoute",
+    "createRootRoute",
+    "createRoute",
 );
 static STATE: Needles = needles!("createSlice", "createApi", "configureStore", "zustand", "createContext");
 static PYTHON_ROUTES: Needles = needles!(
@@ -56,13 +72,58 @@ static PYTHON_ROUTES: Needles = needles!(
 );
 static CLASS: Needles = needles!("class ");
 static PYTHON_ENV: Needles = needles!("environ", "getenv");
-static SQLALCHEMY: Needles = needles!("__tablename__", "Table(");
+static SQLALCHEMY: Needles = needles!(
+    "__tablename__",
+    "Table(",
+    "Column(",
+    "mapped_column",
+    "Mapped[",
+    "SQLModel",
+    ".Model)",
+    ".Model,"
+);
+static ALEMBIC: Needles = needles!("alembic");
 static DJANGO: Needles = needles!("django", "models.Model");
+static DJANGO_ROUTES: Needles = needles!(
+    "urlpatterns",
+    "rest_framework",
+    "REST_FRAMEWORK",
+    "django.views",
+    "django.contrib.auth",
+    "as_view"
+);
 static AXUM: Needles = needles!("axum", "Router");
 static ACTIX: Needles = needles!("actix", "web::", "HttpServer", "ServiceConfig");
 static RUST_ENV: Needles = needles!("env::var", "env!", "dotenv");
 static DIESEL: Needles = needles!("table!");
 static SEAORM: Needles = needles!("sea_orm");
+/// What auth code is named with: where guards may be defined.
+static GUARD: Needles = needles!(
+    "auth",
+    "Auth",
+    "jwt",
+    "Jwt",
+    "JWT",
+    "login",
+    "Login",
+    "admin",
+    "Admin",
+    "ermission",
+    "Guard",
+    "guard",
+    "oken"
+);
+/// A string that starts like a path: what a prefix constant another file uses holds.
+static PATH_STRING: Needles = needles!(
+    "'/",
+    "\"/",
+    "`/",
+    "ROUTES",
+    "PREFIX",
+    "prefix:",
+    "BASE_PATH",
+    "basePath"
+);
 
 /// The scanners that may find something in a file, by the text it contains.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -70,14 +131,19 @@ pub struct Wants {
     pub node_routes: bool,
     pub nest: bool,
     pub python_routes: bool,
+    pub django_routes: bool,
     pub axum: bool,
     pub actix: bool,
     pub shapes: bool,
     pub zod: bool,
+    pub joi: bool,
+    pub typebox: bool,
+    pub serde: bool,
     pub services: bool,
     pub env: bool,
     pub typeorm: bool,
     pub sqlalchemy: bool,
+    pub alembic: bool,
     pub django: bool,
     pub diesel: bool,
     pub seaorm: bool,
@@ -86,11 +152,38 @@ pub struct Wants {
     pub fs_routes: bool,
     pub state: bool,
     pub design: bool,
+    /// The file's string constants, for prefixes written in other files.
+    pub constants: bool,
+    /// Auth guards the file may define.
+    pub guards: bool,
 }
 
 impl Wants {
-    /// The scanners `text` (of a file at `path` in `lang`) may interest.
+    /// The scanners `text` (of a file at `path` in `lang`) may interest. A test file's routes
+    /// and guards are the test's, not the application's: they are not read. Build output and installed packages (`dist/`, `.next/`, `node_modules/`) are generated,
+    /// not written: nothing in them is read.
     pub fn of(lang: Lang, path: &str, text: &str, design_systems: &[String]) -> Wants {
+        if is_generated_path(path) {
+            return Wants::default();
+        }
+        let wants = Wants::by_text(lang, path, text, design_systems);
+        if is_test_path(path) {
+            return Wants {
+                node_routes: false,
+                nest: false,
+                python_routes: false,
+                django_routes: false,
+                axum: false,
+                actix: false,
+                fs_routes: false,
+                guards: false,
+                ..wants
+            };
+        }
+        wants
+    }
+
+    fn by_text(lang: Lang, path: &str, text: &str, design_systems: &[String]) -> Wants {
         let bytes = text.as_bytes();
         let has = |needles: &Needles| needles.any_in(bytes);
         let services = has(&SERVICE) && has(&TYPE_DECLARATION);
@@ -100,6 +193,8 @@ impl Wants {
                 nest: has(&NEST),
                 shapes: has(&SCRIPT_SHAPES),
                 zod: has(&ZOD),
+                joi: has(&JOI),
+                typebox: has(&TYPEBOX),
                 services,
                 env: has(&SCRIPT_ENV),
                 typeorm: has(&TYPEORM),
@@ -113,15 +208,21 @@ impl Wants {
                 design: design_systems
                     .iter()
                     .any(|package| memmem::find(bytes, package.trim_end_matches('/').as_bytes()).is_some()),
+                constants: has(&PATH_STRING),
+                guards: has(&GUARD),
                 ..Wants::default()
             },
             Lang::Python => Wants {
                 python_routes: has(&PYTHON_ROUTES),
+                django_routes: has(&DJANGO_ROUTES),
                 shapes: has(&CLASS),
                 services,
                 env: has(&PYTHON_ENV),
                 sqlalchemy: has(&SQLALCHEMY),
+                alembic: has(&ALEMBIC),
                 django: has(&DJANGO),
+                constants: has(&PATH_STRING),
+                guards: has(&GUARD),
                 ..Wants::default()
             },
             Lang::Rust => Wants {
@@ -131,6 +232,8 @@ impl Wants {
                 env: has(&RUST_ENV),
                 diesel: has(&DIESEL),
                 seaorm: has(&SEAORM),
+                serde: has(&SERDE),
+                guards: has(&GUARD),
                 ..Wants::default()
             },
         }
@@ -140,30 +243,41 @@ impl Wants {
     /// compare with the filtered one. Except Axum and Actix: the two read the same
     /// `.route(path, get(h))` calls, so which of them reads a Rust file is decided by what the
     /// file names (`axum`/`Router` or `actix`/`web::`/…), a rule of the extraction that holds
-    /// with or without the pre-filter.
+    /// with or without the pre-filter; and test files, whose routes are never read.
     #[cfg(test)]
     pub fn unfiltered(lang: Lang, path: &str, text: &str, design_systems: &[String]) -> Wants {
         let framework = Wants::of(lang, path, text, design_systems);
+        let app = !is_test_path(path);
+        if is_generated_path(path) {
+            return Wants::default();
+        }
         Wants {
-            node_routes: true,
-            nest: true,
-            python_routes: true,
+            node_routes: app,
+            nest: app,
+            python_routes: app,
+            django_routes: app,
             axum: framework.axum,
             actix: framework.actix,
             shapes: true,
             zod: true,
+            joi: true,
+            typebox: true,
+            serde: true,
             services: true,
             env: true,
             typeorm: true,
             sqlalchemy: true,
+            alembic: true,
             django: true,
             diesel: true,
             seaorm: true,
             components: true,
             router: true,
-            fs_routes: true,
+            fs_routes: app,
             state: true,
             design: true,
+            constants: true,
+            guards: app,
         }
     }
 
@@ -172,4 +286,44 @@ impl Wants {
         // Compared whole (the derived `PartialEq`), so that a new scanner cannot be left out.
         self != Wants::default()
     }
+}
+
+/// Test files and folders: `test/`, `tests/`, `__tests__/`, `spec/`, `e2e/`, `cypress/`, `mocks/`,
+/// `*.test.ts`, `*.spec.js`, `test_*.py`, `*_test.py`, `conftest.py`.
+pub fn is_test_path(path: &str) -> bool {
+    let mut parts = path.split('/');
+    let name = parts.next_back().unwrap_or(path);
+    let in_test_dir = parts.any(|dir| {
+        matches!(
+            dir,
+            "test" | "tests" | "__tests__" | "spec" | "e2e" | "cypress" | "__mocks__" | "mocks"
+        )
+    });
+    let stem = name.split('.').next().unwrap_or(name);
+    in_test_dir
+        || name.contains(".test.")
+        || name.contains(".spec.")
+        || stem.starts_with("test_")
+        || stem.ends_with("_test")
+        || stem == "conftest"
+}
+
+/// Folders of build output and installed packages.
+pub fn is_generated_path(path: &str) -> bool {
+    let mut parts = path.split('/');
+    parts.next_back();
+    parts.any(|dir| {
+        matches!(
+            dir,
+            "dist"
+                | ".next"
+                | ".nuxt"
+                | ".output"
+                | ".svelte-kit"
+                | "node_modules"
+                | "bower_components"
+                | "coverage"
+                | "__pycache__"
+        )
+    })
 }

@@ -105,7 +105,12 @@ deploy:
     assert_eq!(p.name.as_deref(), Some("Pipeline for $CI_COMMIT_REF_NAME"));
     assert_eq!(p.jobs, ["build-image", "deploy"]);
     assert_eq!(env(&facts), ["DOCKER_DRIVER", "APP_ENV", "IMAGE_TAG"]);
-    assert_eq!(images(&facts), ["$IMAGE_TAG"]);
+    assert_eq!(
+        images(&facts),
+        ["$CI_REGISTRY_IMAGE:$CI_COMMIT_SHORT_SHA"],
+        "resolved from the job's variables"
+    );
+    assert_eq!(p.stages, ["build", "deploy"]);
 }
 
 #[test]
@@ -181,4 +186,135 @@ fn broken_yaml_is_recorded_and_other_yaml_is_ignored() {
     );
     assert_eq!(run("config/app.yml", "jobs: {a: {}}"), Facts::default());
     assert_eq!(kind_of("services/api/.gitlab/ci/deploy.yml"), Some("gitlab-ci"));
+}
+
+#[test]
+fn github_named_steps_scans_and_a_push_through_env_vars() {
+    let yaml = r#"
+name: Security
+on: [push]
+env:
+  REGISTRY: ghcr.io
+  IMAGE: ${{ env.REGISTRY }}/acme/orders-api
+jobs:
+  scan:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - name: Snyk scan
+        uses: snyk/actions/node@master
+        env:
+          SNYK_TOKEN: ${{ secrets.SNYK_TOKEN }}
+      - uses: github/codeql-action/init@v3
+        with:
+          languages: javascript
+      - name: Audit dependencies
+        run: npm audit --audit-level=high
+  image:
+    runs-on: ubuntu-latest
+    env:
+      TAG: ${{ github.sha }}
+    steps:
+      - name: Build and push
+        run: |
+          docker build -t $IMAGE:$TAG .
+          docker push $IMAGE:$TAG
+      - name: Trivy
+        uses: aquasecurity/trivy-action@0.24.0
+        with:
+          image-ref: ${{ env.IMAGE }}:${{ env.TAG }}
+      - uses: docker/build-push-action@v6
+        with:
+          push: true
+          tags: ${{ env.IMAGE }}:latest
+"#;
+    let facts = run(".github/workflows/security.yml", yaml);
+    assert!(facts.unparsed.is_empty(), "{:?}", facts.unparsed);
+    let p = &facts.pipelines[0];
+    assert_eq!(p.steps, ["Snyk scan", "Audit dependencies", "Build and push", "Trivy"]);
+    let scans: Vec<(&str, Option<&str>, Option<&str>)> = p
+        .scans
+        .iter()
+        .map(|s| (s.tool.as_str(), s.job.as_deref(), s.step.as_deref()))
+        .collect();
+    assert_eq!(
+        scans,
+        [
+            ("snyk", Some("scan"), Some("Snyk scan")),
+            ("codeql", Some("scan"), Some("github/codeql-action/init@v3")),
+            ("npm-audit", Some("scan"), None),
+            ("trivy", Some("image"), Some("Trivy")),
+        ]
+    );
+    assert_eq!(
+        images(&facts),
+        [
+            "ghcr.io/acme/orders-api:${{ github.sha }}",
+            "ghcr.io/acme/orders-api:latest"
+        ]
+    );
+}
+
+#[test]
+fn gitlab_security_templates_stages_from_jobs_and_scanner_jobs() {
+    let yaml = r#"
+include:
+  - template: Security/SAST.gitlab-ci.yml
+  - template: Jobs/Secret-Detection.gitlab-ci.yml
+  - local: .gitlab/ci/deploy.yml
+container_scanning:
+  stage: test
+  image: aquasec/trivy:latest
+  script:
+    - trivy image --exit-code 1 --severity HIGH,CRITICAL "$CI_REGISTRY_IMAGE:$CI_COMMIT_SHA"
+publish:
+  stage: deploy
+  script: [echo done]
+"#;
+    let facts = run(".gitlab-ci.yml", yaml);
+    let p = &facts.pipelines[0];
+    assert_eq!(
+        p.stages,
+        ["test", "deploy"],
+        "no stages list: the jobs' stages in order"
+    );
+    let tools: Vec<(&str, Option<&str>)> = p.scans.iter().map(|s| (s.tool.as_str(), s.job.as_deref())).collect();
+    assert_eq!(
+        tools,
+        [
+            ("gitlab-sast", None),
+            ("gitlab-secret-detection", None),
+            ("trivy", Some("container_scanning"))
+        ]
+    );
+}
+
+#[test]
+fn azure_stage_names_display_names_and_scan_tasks() {
+    let yaml = r#"
+variables:
+  imageRepository: acme/orders
+stages:
+  - stage: Build
+    jobs:
+      - job: build
+        steps:
+          - task: SnykSecurityScan@1
+            displayName: Snyk open source scan
+            inputs:
+              testType: app
+          - script: docker push registry.acme.io/$(imageRepository):$(Build.BuildId)
+            displayName: Push image
+  - stage: Release
+    jobs:
+      - job: release
+        steps:
+          - script: ./release.sh
+"#;
+    let facts = run("azure-pipelines.yml", yaml);
+    let p = &facts.pipelines[0];
+    assert_eq!(p.stages, ["Build", "Release"]);
+    assert_eq!(p.steps, ["Snyk open source scan", "Push image"]);
+    assert_eq!(p.scans[0].tool, "snyk");
+    assert_eq!(images(&facts), ["registry.acme.io/acme/orders:$(Build.BuildId)"]);
 }

@@ -174,3 +174,21 @@ fn an_unclosed_block_and_a_bad_line_are_recorded() {
         ["schema.prisma:3: oops", "schema.prisma:5: model B is not closed"]
     );
 }
+
+#[test]
+fn env_reads_of_the_datasource_are_env_vars() {
+    let facts = extract(&[Source {
+        path: "prisma/schema.prisma",
+        text: "datasource db {\n  provider = \"postgresql\"\n  url = env(\"DATABASE_URL\")\n  \
+               directUrl = env(\"DIRECT_URL\") // env(\"COMMENTED\")\n  shadowDatabaseUrl = myenv(\"NOT_A_READ\")\n}\n",
+    }]);
+    let names: Vec<(&str, &str)> = facts
+        .env_vars
+        .iter()
+        .map(|e| (e.name.as_str(), e.source.as_str()))
+        .collect();
+    assert_eq!(
+        names,
+        [("DATABASE_URL", "prisma env()"), ("DIRECT_URL", "prisma env()")]
+    );
+}

@@ -1,163 +1,305 @@
-//! From sqlparser's syntax tree to [`Facts`]: CREATE TABLE (columns, types, keys, inline
-//! and table-level REFERENCES, MySQL `KEY`s), ALTER TABLE (added columns and constraints),
-//! CREATE INDEX and `CREATE TYPE … AS ENUM`. Names are unquoted; qualifiers go to `schema`.
+//! From sqlparser's syntax tree to schema [`Change`]s: CREATE TABLE (columns, types, keys,
+//! inline and table-level REFERENCES, MySQL `KEY`s), ALTER TABLE (columns added, dropped,
+//! renamed and retyped, constraints added and dropped, the table renamed), DROP TABLE /
+//! INDEX / TYPE, CREATE INDEX, ALTER INDEX … RENAME, RENAME TABLE and `CREATE TYPE … AS
+//! ENUM` with its `ALTER TYPE`s. Names are unquoted; qualifiers go to `schema`. The merge
+//! replays the changes in migration order (`bridge::schema`).
 
 use sqlparser::ast::{
-    AlterTableOperation, ColumnDef, ColumnOption, CreateIndex, CreateTable, DataType, Expr, Ident, IndexColumn,
-    ObjectName, ObjectNamePart, Statement, TableConstraint, UserDefinedTypeRepresentation,
+    AlterColumnOperation, AlterIndexOperation, AlterTableOperation, AlterTypeOperation, ColumnDef, ColumnOption,
+    CreateIndex, CreateTable, DataType, Expr, Ident, IndexColumn, ObjectName, ObjectNamePart, ObjectType,
+    RenameTableNameKind, Statement, TableConstraint, UserDefinedTypeRepresentation,
 };
 
 use crate::bridge::facts::{Column, EnumType, Facts, ForeignKey, Index, Table};
+use crate::bridge::schema::{Change, ChangeKind, Name, TableOp};
 
-/// Adds what `statement` declares to `facts`.
+/// Adds what `statement` does to the schema to `facts`.
 pub fn record(statement: &Statement, file: &str, facts: &mut Facts) {
+    let mut push = |kind| {
+        facts.schema_changes.push(Change {
+            file: file.to_owned(),
+            kind,
+        })
+    };
     match statement {
-        Statement::CreateTable(create) => create_table(create, file, facts),
+        Statement::CreateTable(create) => create_table(create, file, &mut push),
         Statement::AlterTable(alter) => {
-            let (name, schema) = split_name(&alter.name);
-            let mut table = Table {
-                name,
-                schema,
-                origin: "alter".into(),
-                file: file.into(),
-                ..Table::default()
-            };
-            for operation in &alter.operations {
-                match operation {
-                    AlterTableOperation::AddColumn { column_def, .. } => add_column(&mut table, column_def),
-                    AlterTableOperation::AddConstraint { constraint, .. } => {
-                        add_constraint(&mut table, constraint, file, facts)
-                    }
-                    _ => {}
-                }
-            }
-            if !(table.columns.is_empty() && table.primary_key.is_empty() && table.foreign_keys.is_empty()) {
-                facts.tables.push(table);
+            let target = split_name(&alter.name);
+            let ops: Vec<TableOp> = alter
+                .operations
+                .iter()
+                .flat_map(|op| table_op(op, &target, file))
+                .collect();
+            if !ops.is_empty() {
+                push(ChangeKind::AlterTable { target, ops });
             }
         }
-        Statement::CreateIndex(index) => facts.indexes.push(create_index(index, file)),
+        Statement::CreateIndex(index) => push(ChangeKind::CreateIndex {
+            index: create_index(index, file),
+            if_not_exists: index.if_not_exists,
+        }),
         Statement::CreateType {
             name,
             representation: Some(UserDefinedTypeRepresentation::Enum { labels }),
         } => {
-            let (name, schema) = split_name(name);
-            facts.enums.push(EnumType {
-                name,
-                schema,
+            let name = split_name(name);
+            push(ChangeKind::CreateEnum(EnumType {
+                name: name.name,
+                schema: name.schema,
                 values: labels.iter().map(|l| l.value.clone()).collect(),
                 framework: "sql".into(),
                 file: file.into(),
+            }));
+        }
+        Statement::AlterType(alter) => {
+            let target = split_name(&alter.name);
+            push(match &alter.operation {
+                AlterTypeOperation::AddValue(add) => ChangeKind::AddEnumValue {
+                    target,
+                    value: add.value.value.clone(),
+                },
+                AlterTypeOperation::RenameValue(rename) => ChangeKind::RenameEnumValue {
+                    target,
+                    from: rename.from.value.clone(),
+                    to: rename.to.value.clone(),
+                },
+                AlterTypeOperation::Rename(rename) => ChangeKind::RenameType {
+                    target,
+                    to: rename.new_name.value.clone(),
+                },
             });
+        }
+        Statement::Drop { object_type, names, .. } => {
+            for name in names {
+                match object_type {
+                    ObjectType::Table => push(ChangeKind::DropTable(split_name(name))),
+                    ObjectType::Index => push(ChangeKind::DropIndex(qualified(name))),
+                    ObjectType::Type => push(ChangeKind::DropType(split_name(name))),
+                    _ => {}
+                }
+            }
+        }
+        Statement::AlterIndex {
+            name,
+            operation: AlterIndexOperation::RenameIndex { index_name },
+        } => push(ChangeKind::RenameIndex {
+            from: qualified(name),
+            to: split_name(index_name).name,
+        }),
+        Statement::RenameTable(renames) => {
+            for rename in renames {
+                push(ChangeKind::AlterTable {
+                    target: split_name(&rename.old_name),
+                    ops: vec![TableOp::Rename(split_name(&rename.new_name))],
+                });
+            }
         }
         _ => {}
     }
 }
 
-fn create_table(create: &CreateTable, file: &str, facts: &mut Facts) {
-    let (name, schema) = split_name(&create.name);
+fn create_table(create: &CreateTable, file: &str, push: &mut impl FnMut(ChangeKind)) {
+    let name = split_name(&create.name);
     let mut table = Table {
-        name,
-        schema,
+        name: name.name.clone(),
+        schema: name.schema.clone(),
         origin: "create".into(),
         file: file.into(),
         ..Table::default()
     };
+    let mut indexes = Vec::new();
     for column in &create.columns {
-        add_column(&mut table, column);
+        let (column, foreign_key) = column_of(column);
+        if column.primary_key {
+            table.primary_key.push(column.name.clone());
+        }
+        table.columns.push(column);
+        table.foreign_keys.extend(foreign_key);
     }
     for constraint in &create.constraints {
-        add_constraint(&mut table, constraint, file, facts);
+        for op in constraint_ops(constraint, &name, file) {
+            match op {
+                TableOp::AddPrimaryKey(columns) => {
+                    for column in table.columns.iter_mut().filter(|c| columns.contains(&c.name)) {
+                        column.primary_key = true;
+                        column.nullable = Some(false);
+                    }
+                    for column in columns {
+                        if !table.primary_key.contains(&column) {
+                            table.primary_key.push(column);
+                        }
+                    }
+                }
+                TableOp::AddForeignKey(fk) => table.foreign_keys.push(fk),
+                TableOp::AddIndex(index) => {
+                    if let ([only], true) = (index.columns.as_slice(), index.unique)
+                        && let Some(column) = table.columns.iter_mut().find(|c| &c.name == only)
+                    {
+                        column.unique = true;
+                    }
+                    indexes.push(index);
+                }
+                _ => {}
+            }
+        }
     }
-    facts.tables.push(table);
+    push(ChangeKind::CreateTable {
+        table,
+        if_not_exists: create.if_not_exists,
+    });
+    for index in indexes {
+        push(ChangeKind::CreateIndex {
+            index,
+            if_not_exists: false,
+        });
+    }
 }
 
-fn add_column(table: &mut Table, def: &ColumnDef) {
+/// What one `ALTER TABLE` operation does (MySQL's `CHANGE` is a rename and a retype).
+fn table_op(operation: &AlterTableOperation, table: &Name, file: &str) -> Vec<TableOp> {
+    match operation {
+        AlterTableOperation::AddColumn { column_def, .. } => {
+            let (column, foreign_key) = column_of(column_def);
+            vec![TableOp::AddColumn { column, foreign_key }]
+        }
+        AlterTableOperation::AddConstraint { constraint, .. } => constraint_ops(constraint, table, file),
+        AlterTableOperation::DropColumn { column_names, .. } => column_names
+            .iter()
+            .map(|c| TableOp::DropColumn(c.value.clone()))
+            .collect(),
+        AlterTableOperation::RenameColumn {
+            old_column_name,
+            new_column_name,
+        } => vec![TableOp::RenameColumn {
+            from: old_column_name.value.clone(),
+            to: new_column_name.value.clone(),
+        }],
+        AlterTableOperation::RenameTable { table_name } => {
+            let (RenameTableNameKind::As(name) | RenameTableNameKind::To(name)) = table_name;
+            vec![TableOp::Rename(split_name(name))]
+        }
+        AlterTableOperation::AlterColumn { column_name, op } => {
+            let name = column_name.value.clone();
+            let (data_type, nullable) = match op {
+                AlterColumnOperation::SetNotNull => (None, Some(false)),
+                AlterColumnOperation::DropNotNull => (None, Some(true)),
+                AlterColumnOperation::SetDataType { data_type, .. } => (type_name(data_type), None),
+                _ => return Vec::new(),
+            };
+            vec![TableOp::AlterColumn {
+                name,
+                data_type,
+                nullable,
+            }]
+        }
+        AlterTableOperation::ModifyColumn {
+            col_name,
+            data_type,
+            options,
+            ..
+        } => vec![retyped(&col_name.value, data_type, options)],
+        AlterTableOperation::ChangeColumn {
+            old_name,
+            new_name,
+            data_type,
+            options,
+            ..
+        } => {
+            let mut ops = Vec::new();
+            if old_name.value != new_name.value {
+                ops.push(TableOp::RenameColumn {
+                    from: old_name.value.clone(),
+                    to: new_name.value.clone(),
+                });
+            }
+            ops.push(retyped(&new_name.value, data_type, options));
+            ops
+        }
+        AlterTableOperation::DropConstraint { name, .. } | AlterTableOperation::DropForeignKey { name, .. } => {
+            vec![TableOp::DropConstraint(name.value.clone())]
+        }
+        AlterTableOperation::DropPrimaryKey { .. } => vec![TableOp::DropPrimaryKey],
+        AlterTableOperation::DropIndex { name } => vec![TableOp::DropIndex(name.value.clone())],
+        AlterTableOperation::RenameConstraint { old_name, new_name } => vec![TableOp::RenameConstraint {
+            from: old_name.value.clone(),
+            to: new_name.value.clone(),
+        }],
+        _ => Vec::new(),
+    }
+}
+
+fn retyped(name: &str, data_type: &DataType, options: &[ColumnOption]) -> TableOp {
+    TableOp::AlterColumn {
+        name: name.to_owned(),
+        data_type: type_name(data_type),
+        nullable: Some(
+            !options
+                .iter()
+                .any(|o| matches!(o, ColumnOption::NotNull | ColumnOption::PrimaryKey(_))),
+        ),
+    }
+}
+
+/// A column definition: the column, and the foreign key an inline `REFERENCES` makes.
+fn column_of(def: &ColumnDef) -> (Column, Option<ForeignKey>) {
     let mut column = Column {
         name: def.name.value.clone(),
         data_type: type_name(&def.data_type),
         ..Column::default()
     };
     let mut not_null = false;
+    let mut foreign_key = None;
     for option in &def.options {
         match &option.option {
             ColumnOption::NotNull => not_null = true,
             ColumnOption::PrimaryKey(_) => {
                 column.primary_key = true;
                 not_null = true;
-                if !table.primary_key.contains(&column.name) {
-                    table.primary_key.push(column.name.clone());
-                }
             }
             ColumnOption::Unique(_) => column.unique = true,
-            ColumnOption::ForeignKey(fk) => table.foreign_keys.push(ForeignKey {
-                columns: vec![column.name.clone()],
-                references_table: qualified(&fk.foreign_table),
-                references_columns: idents(&fk.referred_columns),
-            }),
+            ColumnOption::ForeignKey(fk) => {
+                foreign_key = Some(ForeignKey {
+                    name: option.name.as_ref().map(|n| n.value.clone()),
+                    columns: vec![column.name.clone()],
+                    references_table: qualified(&fk.foreign_table),
+                    references_columns: idents(&fk.referred_columns),
+                })
+            }
             _ => {}
         }
     }
     column.nullable = Some(!not_null);
-    table.columns.push(column);
+    (column, foreign_key)
 }
 
-fn add_constraint(table: &mut Table, constraint: &TableConstraint, file: &str, facts: &mut Facts) {
-    let qualified_table = match &table.schema {
-        Some(schema) => format!("{schema}.{}", table.name),
-        None => table.name.clone(),
+/// A table constraint as the operations it makes: a primary key, a foreign key, an index.
+fn constraint_ops(constraint: &TableConstraint, table: &Name, file: &str) -> Vec<TableOp> {
+    let index = |name: Option<&Ident>, columns: &[IndexColumn], unique: bool| {
+        TableOp::AddIndex(Index {
+            name: name.map(|n| n.value.clone()),
+            table: table.qualified(),
+            columns: index_columns(columns),
+            unique,
+            file: file.into(),
+        })
     };
     match constraint {
-        TableConstraint::PrimaryKey(pk) => {
-            let names = index_columns(&pk.columns);
-            for column in table.columns.iter_mut().filter(|c| names.contains(&c.name)) {
-                column.primary_key = true;
-                column.nullable = Some(false);
-            }
-            for name in names {
-                if !table.primary_key.contains(&name) {
-                    table.primary_key.push(name);
-                }
-            }
-        }
-        TableConstraint::ForeignKey(fk) => table.foreign_keys.push(ForeignKey {
+        TableConstraint::PrimaryKey(pk) => vec![TableOp::AddPrimaryKey(index_columns(&pk.columns))],
+        TableConstraint::ForeignKey(fk) => vec![TableOp::AddForeignKey(ForeignKey {
+            name: fk.name.as_ref().map(|n| n.value.clone()),
             columns: idents(&fk.columns),
             references_table: qualified(&fk.foreign_table),
             references_columns: idents(&fk.referred_columns),
-        }),
-        TableConstraint::Unique(unique) => {
-            let columns = index_columns(&unique.columns);
-            if let [only] = columns.as_slice()
-                && let Some(column) = table.columns.iter_mut().find(|c| &c.name == only)
-            {
-                column.unique = true;
-            }
-            facts.indexes.push(Index {
-                name: unique
-                    .name
-                    .as_ref()
-                    .or(unique.index_name.as_ref())
-                    .map(|n| n.value.clone()),
-                table: qualified_table,
-                columns,
-                unique: true,
-                file: file.into(),
-            });
-        }
-        TableConstraint::Index(index) => facts.indexes.push(Index {
-            name: index.name.as_ref().map(|n| n.value.clone()),
-            table: qualified_table,
-            columns: index_columns(&index.columns),
-            unique: false,
-            file: file.into(),
-        }),
-        TableConstraint::FulltextOrSpatial(index) => facts.indexes.push(Index {
-            name: index.opt_index_name.as_ref().map(|n| n.value.clone()),
-            table: qualified_table,
-            columns: index_columns(&index.columns),
-            unique: false,
-            file: file.into(),
-        }),
-        _ => {}
+        })],
+        TableConstraint::Unique(unique) => vec![index(
+            unique.name.as_ref().or(unique.index_name.as_ref()),
+            &unique.columns,
+            true,
+        )],
+        TableConstraint::Index(found) => vec![index(found.name.as_ref(), &found.columns, false)],
+        TableConstraint::FulltextOrSpatial(found) => vec![index(found.opt_index_name.as_ref(), &found.columns, false)],
+        _ => Vec::new(),
     }
 }
 
@@ -181,12 +323,14 @@ fn type_name(data_type: &DataType) -> Option<String> {
     }
 }
 
-/// `(name, schema)` of a possibly qualified name: `"billing"."invoices"` → (`invoices`, `billing`).
-fn split_name(name: &ObjectName) -> (String, Option<String>) {
+/// A possibly qualified name: `"billing"."invoices"` → `invoices` in schema `billing`.
+fn split_name(name: &ObjectName) -> Name {
     let mut parts = parts(name);
     let last = parts.pop().unwrap_or_default();
-    let schema = (!parts.is_empty()).then(|| parts.join("."));
-    (last, schema)
+    Name {
+        name: last,
+        schema: (!parts.is_empty()).then(|| parts.join(".")),
+    }
 }
 
 /// The name with its qualifiers, unquoted: `billing.invoices`.

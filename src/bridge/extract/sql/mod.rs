@@ -1,27 +1,29 @@
 //! SQL DDL (`*.sql`, `*.ddl`) with sqlparser, in the PostgreSQL, MySQL and SQLite dialects:
-//! the file is split into statements, each CREATE TABLE / CREATE INDEX / CREATE TYPE /
-//! ALTER TABLE is parsed on its own with the dialect the file hints at first and the others
-//! after it, and one that no dialect reads is recorded in `unparsed` (file, line, start).
+//! the file is split into statements, each DDL statement (CREATE, ALTER and DROP of tables,
+//! indexes and types, RENAME TABLE) is parsed on its own with the dialect the file's code
+//! hints at first (comments and strings do not count) and the others after it, and one that
+//! no dialect reads is recorded in `unparsed` (file, line, start, quoted). What each
+//! statement does is kept as a schema change, which the merge replays in migration order.
 
 mod ddl;
+mod lenient;
 mod split;
 
-use std::sync::LazyLock;
-
-use memchr::memmem::Finder;
-use sqlparser::dialect::{Dialect, GenericDialect, MySqlDialect, PostgreSqlDialect, SQLiteDialect};
+use sqlparser::dialect::Dialect;
 use sqlparser::parser::Parser;
 use sqlparser::tokenizer::Token;
 
 use super::{Source, per_file};
 use crate::bridge::facts::Facts;
+use crate::bridge::schema::{Change, ChangeKind};
 
 /// sqlparser's own guard against deep nesting (its default); deeper input fails to parse.
 const RECURSION_LIMIT: usize = 50;
 /// Characters of an unparsed statement quoted in `unparsed`.
 const QUOTED_CHARS: usize = 60;
 
-/// Extracts tables, indexes and enum types from the SQL files among `sources`.
+/// Extracts the schema changes (tables, indexes and enum types created, altered, dropped)
+/// of the SQL files among `sources`.
 pub fn extract(sources: &[Source<'_>]) -> Facts {
     per_file(sources, |source| {
         if matches!(source.extension().as_str(), "sql" | "ddl" | "psql" | "pgsql") {
@@ -32,40 +34,40 @@ pub fn extract(sources: &[Source<'_>]) -> Facts {
     })
 }
 
+/// The schema changes (and statements no dialect reads) of SQL text found elsewhere, such as
+/// a migration's `op.execute("…")`.
+pub fn facts_of(path: &str, text: &str) -> Facts {
+    file(&Source { path, text })
+}
+
 fn file(source: &Source<'_>) -> Facts {
-    let dialects = dialects_for(source.text);
+    let split = split::statements(source.text);
     let mut facts = Facts::default();
-    for statement in split::statements(source.text, &dialects) {
+    for statement in split.statements {
         let (text, line) = (statement.text, statement.line);
-        match parse(statement, &dialects) {
+        match parse(statement, &split.dialects) {
             Some(parsed) => ddl::record(&parsed, source.path, &mut facts),
-            None => facts.unparsed.push(format!("{}:{line}: {}", source.path, quote(text))),
+            None => match leniently(text, &split.dialects, source.path) {
+                Some(table) => facts.schema_changes.push(Change {
+                    file: source.path.to_owned(),
+                    kind: ChangeKind::CreateTable {
+                        table,
+                        if_not_exists: false,
+                    },
+                }),
+                None => facts.unparsed.push(format!("{}:{line}: {}", source.path, quote(text))),
+            },
         }
     }
     facts
 }
 
-/// The dialects to try, the one the text hints at first: backticks or `ENGINE=` are MySQL,
-/// `WITHOUT ROWID`/`AUTOINCREMENT`/`STRICT` tables are SQLite, anything else PostgreSQL first.
-fn dialects_for(text: &str) -> Vec<&'static dyn Dialect> {
-    const POSTGRES: &PostgreSqlDialect = &PostgreSqlDialect {};
-    const MYSQL: &MySqlDialect = &MySqlDialect {};
-    const SQLITE: &SQLiteDialect = &SQLiteDialect {};
-    const GENERIC: &GenericDialect = &GenericDialect {};
-    // Each searcher built once for the process, not once per file.
-    static MYSQL_HINTS: LazyLock<[Finder<'static>; 4]> =
-        LazyLock::new(|| ["`", "ENGINE=", "ENGINE =", "AUTO_INCREMENT"].map(Finder::new));
-    static SQLITE_HINTS: LazyLock<[Finder<'static>; 3]> =
-        LazyLock::new(|| ["WITHOUT ROWID", "AUTOINCREMENT", ") STRICT"].map(Finder::new));
-    let upper = text.to_ascii_uppercase();
-    let has = |hints: &[Finder<'_>]| hints.iter().any(|hint| hint.find(upper.as_bytes()).is_some());
-    if has(&*MYSQL_HINTS) {
-        vec![MYSQL, POSTGRES, SQLITE, GENERIC]
-    } else if has(&*SQLITE_HINTS) {
-        vec![SQLITE, POSTGRES, MYSQL, GENERIC]
-    } else {
-        vec![POSTGRES, MYSQL, SQLITE, GENERIC]
-    }
+/// A CREATE TABLE no dialect parses, read from its tokens ([`lenient`]).
+fn leniently(text: &str, dialects: &[&'static dyn Dialect], file: &str) -> Option<crate::bridge::facts::Table> {
+    let tokens = dialects
+        .iter()
+        .find_map(|d| sqlparser::tokenizer::Tokenizer::new(*d, text).tokenize().ok())?;
+    lenient::create_table(&tokens, file)
 }
 
 /// The statement parsed by the first dialect that reads all of it.
@@ -99,12 +101,12 @@ fn whole(mut parser: Parser<'_>) -> Option<sqlparser::ast::Statement> {
     (parser.peek_token().token == Token::EOF).then_some(parsed)
 }
 
-/// The start of a statement on one line, for `unparsed`.
+/// The start of a statement on one line, in quotes, for `unparsed`.
 fn quote(text: &str) -> String {
     let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
     match flat.char_indices().nth(QUOTED_CHARS) {
-        Some((end, _)) => format!("{}…", &flat[..end]),
-        None => flat,
+        Some((end, _)) => format!("\"{}…\"", &flat[..end]),
+        None => format!("\"{flat}\""),
     }
 }
 

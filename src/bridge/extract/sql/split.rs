@@ -1,15 +1,26 @@
 //! Splits a SQL file into statements with sqlparser's own tokenizer, so a `;` inside a
-//! string, a comment, a quoted identifier or a `$$ … $$` body never splits. When no dialect's
-//! tokenizer can read the file (an unterminated quote), it falls back to lines ending in `;`,
-//! so one broken statement costs only itself. Only the statements the bridge reads (CREATE
-//! TABLE, CREATE INDEX, CREATE TYPE, ALTER TABLE) are kept: a seed file's INSERTs cost a
-//! tokenizer pass and nothing more.
+//! string, a comment, a quoted identifier or a `$$ … $$` body never splits. PostgreSQL's
+//! tokenizer reads the file first (its `--` starts a comment even without a space after it,
+//! as in `--TL;DR:`); the dialect is then chosen from the tokens of the code, comments and
+//! strings left out: a `MergeTree` engine or `LowCardinality` type is ClickHouse,
+//! backtick-quoted names, `ENGINE =` or `AUTO_INCREMENT` MySQL (the dialect's tokenizer then
+//! reads the file again), `AUTOINCREMENT`, `WITHOUT ROWID` and `STRICT` tables SQLite. When no dialect's tokenizer can read the file (an unterminated
+//! quote), it falls back to lines ending in `;`, so one broken statement costs only itself.
+//! Only the statements the bridge reads (CREATE, ALTER and DROP of tables, indexes and types,
+//! RENAME TABLE) are kept: a seed file's INSERTs cost a tokenizer pass and nothing more.
 
-use sqlparser::dialect::Dialect;
+use sqlparser::dialect::{ClickHouseDialect, Dialect, GenericDialect, MySqlDialect, PostgreSqlDialect, SQLiteDialect};
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer};
 
+const POSTGRES: &PostgreSqlDialect = &PostgreSqlDialect {};
+const MYSQL: &MySqlDialect = &MySqlDialect {};
+const SQLITE: &SQLiteDialect = &SQLiteDialect {};
+const GENERIC: &GenericDialect = &GenericDialect {};
+const CLICKHOUSE: &ClickHouseDialect = &ClickHouseDialect {};
+
 /// One DDL statement: its text (without the `;`), the line it starts on, and its tokens
-/// with the index of the dialect that produced them (none after the line fallback).
+/// with the index (in [`Split::dialects`]) of the dialect that produced them (none after the
+/// line fallback).
 #[derive(Debug)]
 pub struct Statement<'a> {
     pub text: &'a str,
@@ -17,14 +28,95 @@ pub struct Statement<'a> {
     pub tokens: Option<(usize, Vec<TokenWithSpan>)>,
 }
 
-/// The DDL statements of `sql`, tokenized with the first of `dialects` that reads the whole file.
-pub fn statements<'a>(sql: &'a str, dialects: &[&dyn Dialect]) -> Vec<Statement<'a>> {
-    for (i, dialect) in dialects.iter().enumerate() {
-        if let Ok(tokens) = Tokenizer::new(*dialect, sql).tokenize_with_location() {
-            return by_tokens(sql, tokens, i);
+/// A file's DDL statements and the dialects to parse them with, the likeliest first.
+pub struct Split<'a> {
+    pub dialects: Vec<&'static dyn Dialect>,
+    pub statements: Vec<Statement<'a>>,
+}
+
+/// The DDL statements of `sql`, tokenized by the dialect its code hints at.
+pub fn statements(sql: &str) -> Split<'_> {
+    let tokenize = |dialect: &dyn Dialect| Tokenizer::new(dialect, sql).tokenize_with_location().ok();
+    let Some(postgres) = tokenize(POSTGRES) else {
+        // `#` comments are MySQL's; an unterminated quote no dialect reads.
+        for (dialect, order) in [
+            (
+                MYSQL as &dyn Dialect,
+                [MYSQL as &dyn Dialect, POSTGRES, SQLITE, GENERIC],
+            ),
+            (SQLITE, [SQLITE, POSTGRES, MYSQL, GENERIC]),
+            (GENERIC, [GENERIC, POSTGRES, MYSQL, SQLITE]),
+        ] {
+            if let Some(tokens) = tokenize(dialect) {
+                return Split {
+                    statements: by_tokens(sql, tokens, 0),
+                    dialects: order.to_vec(),
+                };
+            }
         }
+        return Split {
+            statements: by_lines(sql),
+            dialects: vec![POSTGRES, MYSQL, SQLITE, GENERIC],
+        };
+    };
+    let (hinted, order): (&dyn Dialect, [&'static dyn Dialect; 4]) = match hint(&postgres) {
+        Hint::ClickHouse => (CLICKHOUSE, [CLICKHOUSE, POSTGRES, MYSQL, GENERIC]),
+        Hint::MySql => (MYSQL, [MYSQL, POSTGRES, SQLITE, GENERIC]),
+        Hint::Sqlite => (SQLITE, [SQLITE, POSTGRES, MYSQL, GENERIC]),
+        Hint::None => {
+            return Split {
+                statements: by_tokens(sql, postgres, 0),
+                dialects: vec![POSTGRES, MYSQL, SQLITE, GENERIC],
+            };
+        }
+    };
+    let statements = match tokenize(hinted) {
+        Some(tokens) => by_tokens(sql, tokens, 0),
+        None => by_tokens(sql, postgres, 1),
+    };
+    Split {
+        statements,
+        dialects: order.to_vec(),
     }
-    by_lines(sql)
+}
+
+/// The dialect the code (not its comments or strings) is written in.
+#[derive(Debug, PartialEq)]
+enum Hint {
+    ClickHouse,
+    MySql,
+    Sqlite,
+    None,
+}
+
+fn hint(tokens: &[TokenWithSpan]) -> Hint {
+    let code: Vec<&Token> = tokens
+        .iter()
+        .map(|t| &t.token)
+        .filter(|t| !matches!(t, Token::Whitespace(_)))
+        .collect();
+    let word = |t: &Token, w: &str| matches!(t, Token::Word(word) if word.quote_style.is_none() && word.value.eq_ignore_ascii_case(w));
+    let mut sqlite = false;
+    let clickhouse = |t: &Token| {
+        matches!(t, Token::Word(w) if w.quote_style.is_none()
+            && (w.value.ends_with("MergeTree") || w.value == "LowCardinality" || w.value == "ReplicatedMergeTree"))
+    };
+    if code.iter().any(|t| clickhouse(t)) {
+        return Hint::ClickHouse;
+    }
+    for (at, token) in code.iter().enumerate() {
+        let next = code.get(at + 1).copied();
+        if matches!(token, Token::Char('`'))
+            || word(token, "AUTO_INCREMENT")
+            || (word(token, "ENGINE") && matches!(next, Some(Token::Eq)))
+        {
+            return Hint::MySql;
+        }
+        sqlite |= word(token, "AUTOINCREMENT")
+            || (word(token, "WITHOUT") && next.is_some_and(|n| word(n, "ROWID")))
+            || (matches!(token, Token::RParen) && next.is_some_and(|n| word(n, "STRICT")));
+    }
+    if sqlite { Hint::Sqlite } else { Hint::None }
 }
 
 fn by_tokens(sql: &str, tokens: Vec<TokenWithSpan>, dialect: usize) -> Vec<Statement<'_>> {
@@ -67,11 +159,13 @@ fn push<'a>(out: &mut Vec<Statement<'a>>, text: &'a str, line: usize, tokens: Op
     }
 }
 
-/// CREATE [UNIQUE] INDEX, CREATE [TEMP…] TABLE, CREATE TYPE or ALTER TABLE, judged by the
-/// leading words (after comments); a CREATE FUNCTION or VIEW that mentions a table is not.
+/// CREATE [UNIQUE] INDEX, CREATE [TEMP…] TABLE, CREATE TYPE, ALTER and DROP of a table, an
+/// index or a type, RENAME TABLE, judged by the leading words (after comments); a CREATE
+/// FUNCTION or VIEW that mentions a table is not.
 pub fn is_ddl(text: &str) -> bool {
     let words = leading_words(text, 8);
     let has = |w: &str| words.iter().any(|x| x == w);
+    let second = |options: &[&str]| words.get(1).is_some_and(|w| options.contains(&w.as_str()));
     match words.first().map(String::as_str) {
         Some("CREATE") => {
             (has("TABLE") || has("INDEX") || has("TYPE"))
@@ -79,7 +173,8 @@ pub fn is_ddl(text: &str) -> bool {
                     .iter()
                     .any(|w| has(w))
         }
-        Some("ALTER") => words.get(1).is_some_and(|w| w == "TABLE"),
+        Some("ALTER" | "DROP") => second(&["TABLE", "INDEX", "TYPE"]),
+        Some("RENAME") => second(&["TABLE"]),
         _ => false,
     }
 }
@@ -170,10 +265,10 @@ impl<'a> Cursor<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sqlparser::dialect::{MySqlDialect, PostgreSqlDialect};
 
-    fn texts(sql: &str, dialects: &[&dyn Dialect]) -> Vec<(usize, String)> {
-        statements(sql, dialects)
+    fn texts(sql: &str) -> Vec<(usize, String)> {
+        statements(sql)
+            .statements
             .into_iter()
             .map(|s| (s.line, s.text.to_owned()))
             .collect()
@@ -184,35 +279,56 @@ mod tests {
         let sql = "-- one; two\nCREATE TABLE \"a;b\" (x text DEFAULT 'x;y');\n\n\
                    DO $$ BEGIN CREATE TABLE inner_t (x int); END $$;\n/* c; */ CREATE INDEX i ON t (é);\n\
                    INSERT INTO t VALUES ('CREATE TABLE x');";
-        let got = texts(sql, &[&PostgreSqlDialect {}]);
         assert_eq!(
-            got,
+            texts(sql),
             [
                 (2, "CREATE TABLE \"a;b\" (x text DEFAULT 'x;y')".to_owned()),
                 (5, "CREATE INDEX i ON t (é)".to_owned()),
             ]
         );
-        assert!(statements(sql, &[&PostgreSqlDialect {}])[0].tokens.is_some());
+        assert!(statements(sql).statements[0].tokens.is_some());
+    }
+
+    #[test]
+    fn quotes_and_backticks_in_comments_neither_split_nor_swallow_a_statement() {
+        // In a comment, a backtick is no MySQL hint, and `--` needs no space after it.
+        let sql = "--TL;DR: we add the `users` table; don't use `name` here\n\
+                   create table users (id serial primary key, name text not null);\n\
+                   -- it's a \"quote\" and a `tick`\ncreate table posts (id int);\n";
+        let split = statements(sql);
+        let got: Vec<(usize, &str)> = split.statements.iter().map(|s| (s.line, s.text)).collect();
+        assert_eq!(
+            got,
+            [
+                (2, "create table users (id serial primary key, name text not null)"),
+                (4, "create table posts (id int)"),
+            ]
+        );
+        assert_eq!(split.dialects[0].dialect(), PostgreSqlDialect {}.dialect());
     }
 
     #[test]
     fn a_file_no_tokenizer_reads_is_split_by_lines() {
         let sql = "CREATE TABLE a (x int);\nCREATE TABLE b (y text DEFAULT 'oops);\n\nCREATE TABLE c (z int);\n";
-        let got = texts(sql, &[&PostgreSqlDialect {}, &MySqlDialect {}]);
+        let got = texts(sql);
         assert_eq!(got.len(), 3, "{got:?}");
         assert_eq!(got[1].0, 2);
         assert_eq!(got[2], (4, "CREATE TABLE c (z int)".to_owned()));
-        assert!(statements(sql, &[&PostgreSqlDialect {}])[0].tokens.is_none());
+        assert!(statements(sql).statements[0].tokens.is_none());
     }
 
     #[test]
-    fn the_first_dialect_that_reads_the_file_is_used() {
+    fn the_code_chooses_the_dialect() {
         // `#` starts a comment in MySQL only: PostgreSQL's tokenizer sees an open quote.
-        let sql = "# it's MySQL\nCREATE TABLE `t` (`a` int) ENGINE=InnoDB;";
-        let got = statements(sql, &[&PostgreSqlDialect {}, &MySqlDialect {}]);
-        assert_eq!(got.len(), 1);
-        assert_eq!(got[0].text, "CREATE TABLE `t` (`a` int) ENGINE=InnoDB");
-        assert_eq!(got[0].tokens.as_ref().map(|t| t.0), Some(1));
+        let sql = "# it's MySQL\nCREATE TABLE t (a int);";
+        let split = statements(sql);
+        assert_eq!(split.statements[0].text, "CREATE TABLE t (a int)");
+        assert_eq!(split.dialects[0].dialect(), MySqlDialect {}.dialect());
+        let ticks = statements("-- MySQL dump\nCREATE TABLE `t` (`a` int) ENGINE=InnoDB;");
+        assert_eq!(ticks.dialects[0].dialect(), MySqlDialect {}.dialect());
+        assert_eq!(ticks.statements[0].tokens.as_ref().map(|t| t.0), Some(0));
+        let sqlite = statements("CREATE TABLE t (id INTEGER PRIMARY KEY AUTOINCREMENT);");
+        assert_eq!(sqlite.dialects[0].dialect(), SQLiteDialect {}.dialect());
     }
 
     #[test]
@@ -223,6 +339,11 @@ mod tests {
             "create temporary table t (x int)",
             "-- note\nALTER TABLE ONLY t ADD COLUMN y int",
             "CREATE TYPE mood AS ENUM ('sad')",
+            "DROP TABLE IF EXISTS t CASCADE",
+            "drop index concurrently if exists i",
+            "ALTER INDEX i RENAME TO j",
+            "ALTER TYPE mood ADD VALUE 'ok'",
+            "RENAME TABLE a TO b",
         ] {
             assert!(is_ddl(ddl), "{ddl}");
         }
@@ -230,6 +351,7 @@ mod tests {
             "CREATE FUNCTION f() RETURNS TABLE (x int) AS $$ select 1 $$",
             "CREATE VIEW table_view AS SELECT 1",
             "ALTER SEQUENCE s RESTART",
+            "DROP FUNCTION f",
             "INSERT INTO t VALUES (1)",
             "CREATE EXTENSION IF NOT EXISTS pgcrypto",
         ] {

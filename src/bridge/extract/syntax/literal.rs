@@ -11,6 +11,12 @@ use super::{Fields, Lang, ParsedFile, named_children};
 /// How deep a concatenation (`A + "/x" + B`) is followed before the rest is kept as written.
 const MAX_CONCAT_DEPTH: usize = 16;
 
+/// Around a piece of a rendered path that this file cannot resolve (`settings.API_V1_STR`):
+/// linking fills it in from the file that defines it, or writes it as the language does
+/// (see [`display_placeholders`]). Neither character can occur in a path read from a file.
+pub const PLACEHOLDER_OPEN: char = '\u{1}';
+pub const PLACEHOLDER_CLOSE: char = '\u{2}';
+
 /// The value of a string literal with no substitution in it (any of the five languages).
 pub fn string(file: &ParsedFile<'_>, node: Node<'_>) -> Option<String> {
     let mut out = String::new();
@@ -168,6 +174,11 @@ impl Constants {
         self.0.get(name).map(String::as_str)
     }
 
+    /// Every constant with its value, in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.0.iter().map(|(name, value)| (name.as_str(), value.as_str()))
+    }
+
     /// A string expression with every piece resolved: literals, template literals, f-strings,
     /// `+` concatenations and names of this file's constants. `None` if any piece is unknown.
     pub fn resolve(&self, file: &ParsedFile<'_>, node: Node<'_>) -> Option<String> {
@@ -209,11 +220,20 @@ impl Constants {
         }
     }
 
-    /// Like [`Constants::resolve`], but a piece that cannot be resolved is kept as written
-    /// (`${config.prefix}` or `{settings.API_V1_STR}`); `None` if `node` is no string at all.
+    /// Like [`Constants::resolve`], but a piece that cannot be resolved is kept as a
+    /// placeholder (see [`PLACEHOLDER_OPEN`]); `None` if `node` is no string at all.
     pub fn render_path(&self, file: &ParsedFile<'_>, node: Node<'_>) -> Option<String> {
         let text = self.render(file, node, 0);
         text.stringish.then_some(text.value)
+    }
+
+    /// [`Constants::render_path`] for a value that can only be a path (`prefix=…`,
+    /// `url_prefix=…`): a bare name or attribute (`settings.API_V1_STR`) is a placeholder too.
+    pub fn render_prefix(&self, file: &ParsedFile<'_>, node: Node<'_>) -> Option<String> {
+        let node = unwrap_parens(node);
+        let text = self.render(file, node, 0);
+        let named = matches!(node.kind(), "identifier" | "attribute" | "member_expression");
+        (text.stringish || named).then_some(text.value)
     }
 
     fn render(&self, file: &ParsedFile<'_>, node: Node<'_>, depth: usize) -> Rendered {
@@ -270,14 +290,13 @@ struct Rendered {
 
 impl Rendered {
     fn unknown(file: &ParsedFile<'_>, node: Node<'_>) -> Rendered {
-        let text = file.text(node);
-        let value = if file.lang == Lang::Python {
-            format!("{{{text}}}")
-        } else {
-            format!("${{{text}}}")
-        };
+        let text: String = file
+            .text(node)
+            .chars()
+            .filter(|c| !matches!(*c, PLACEHOLDER_OPEN | PLACEHOLDER_CLOSE))
+            .collect();
         Rendered {
-            value,
+            value: format!("{PLACEHOLDER_OPEN}{text}{PLACEHOLDER_CLOSE}"),
             unresolved: true,
             stringish: false,
         }
@@ -287,6 +306,37 @@ impl Rendered {
         self.value.push_str(&piece.value);
         self.unresolved |= piece.unresolved;
     }
+}
+
+/// `path` with each placeholder replaced by what `lookup` gives for its expression, or else
+/// written the way the language of `file` writes a substitution (`{settings.API_V1_STR}` in
+/// Python, `${config.prefix}` elsewhere).
+pub fn fill_placeholders(path: &str, file: &str, lookup: impl Fn(&str) -> Option<String>) -> String {
+    if !path.contains(PLACEHOLDER_OPEN) {
+        return path.to_owned();
+    }
+    let python = Lang::of_path(file) == Some(Lang::Python);
+    let mut out = String::with_capacity(path.len());
+    let mut rest = path;
+    while let Some((before, after)) = rest.split_once(PLACEHOLDER_OPEN) {
+        out.push_str(before);
+        let (expr, tail) = after.split_once(PLACEHOLDER_CLOSE).unwrap_or((after, ""));
+        match lookup(expr) {
+            Some(value) => out.push_str(&value),
+            None if python => out.push_str(&format!("{{{expr}}}")),
+            None => out.push_str(&format!("${{{expr}}}")),
+        }
+        rest = tail;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The expressions of `path`'s placeholders, in order.
+pub fn placeholders(path: &str) -> impl Iterator<Item = &str> {
+    path.split(PLACEHOLDER_OPEN)
+        .skip(1)
+        .map(|piece| piece.split(PLACEHOLDER_CLOSE).next().unwrap_or(piece))
 }
 
 /// `(x)` → `x`, also for TypeScript's `x as const`.

@@ -53,7 +53,8 @@ impl Lang {
         matches!(self, Lang::TypeScript | Lang::Tsx | Lang::JavaScript)
     }
 
-    fn grammar(self) -> tree_sitter::Language {
+    /// The language's tree-sitter grammar.
+    pub fn grammar(self) -> tree_sitter::Language {
         match self {
             Lang::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
             Lang::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),

@@ -121,11 +121,16 @@ pub fn attribute_arguments(file: &ParsedFile<'_>, attribute: Node<'_>) -> (Vec<S
     let children: Vec<Node<'_>> = (0..tokens.child_count())
         .filter_map(|at| tokens.child(at as u32))
         .collect();
+    // A keyword used as a key (`#[serde(default)]`) is an unnamed token of its own kind.
+    let word = |token: Node<'_>| {
+        token.kind() == "identifier"
+            || (!token.is_named() && token.kind().chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+    };
     let mut at = 0;
     while at < children.len() {
         let token = children[at];
         let next_is_eq = children.get(at + 1).is_some_and(|next| next.kind() == "=");
-        if token.kind() == "identifier" && next_is_eq {
+        if word(token) && next_is_eq {
             if let Some(value) = children.get(at + 2) {
                 let text = super::literal::string(file, *value).unwrap_or_else(|| file.text(*value).to_owned());
                 pairs.push((file.text(token).to_owned(), text));
@@ -135,7 +140,7 @@ pub fn attribute_arguments(file: &ParsedFile<'_>, attribute: Node<'_>) -> (Vec<S
         }
         if let Some(text) = super::literal::string(file, token) {
             positional.push(text);
-        } else if token.kind() == "identifier" {
+        } else if word(token) {
             pairs.push((file.text(token).to_owned(), String::new()));
         }
         at += 1;

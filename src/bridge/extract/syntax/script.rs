@@ -167,6 +167,31 @@ pub fn member_chain<'t>(file: &ParsedFile<'_>, node: Node<'t>) -> (Node<'t>, Vec
     (current, calls)
 }
 
+/// The `const name = value` declarators at the top level of a script file (exported or not,
+/// cleanly parsed), as `(name, value)` in order.
+pub fn top_level_bindings<'t>(file: &'t ParsedFile<'_>) -> Vec<(&'t str, Node<'t>)> {
+    let mut out = Vec::new();
+    for statement in named_children(file.root()) {
+        let declaration = match statement.kind() {
+            "export_statement" => statement.field("declaration"),
+            "lexical_declaration" | "variable_declaration" => Some(statement),
+            _ => None,
+        };
+        let Some(declaration) = declaration.filter(|d| !d.has_error()) else {
+            continue;
+        };
+        if !matches!(declaration.kind(), "lexical_declaration" | "variable_declaration") {
+            continue;
+        }
+        for declarator in named_children(declaration) {
+            if let (Some(name), Some(value)) = (file.field_text(declarator, "name"), declarator.field("value")) {
+                out.push((name, value));
+            }
+        }
+    }
+    out
+}
+
 /// True if `node` has an anonymous child token `token` (the `?` of an optional property).
 pub fn has_token(node: Node<'_>, token: &str) -> bool {
     (0..node.child_count())

@@ -2,6 +2,7 @@
 //! resolution of an import to another file of the same run (relative paths, package paths,
 //! Rust module paths). Names that lead outside the run's files stay unresolved.
 
+pub mod constants;
 pub mod python;
 pub mod rust;
 pub mod script;

@@ -38,6 +38,7 @@ pub fn scan(file: &ParsedFile<'_>, index: &NodeIndex<'_>, out: &mut Vec<PendingT
             fallback: parent.clone(),
         });
         pending.table.foreign_keys.push(ForeignKey {
+            name: None,
             columns: vec![column],
             references_table: parent,
             ..ForeignKey::default()

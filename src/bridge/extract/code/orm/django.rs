@@ -1,11 +1,14 @@
 //! Django models: `models.Model` subclasses (and subclasses of other models in the run),
 //! their fields with the column each makes (`ForeignKey` → `<name>_id`, `db_column`), the
-//! implicit `id`, and `class Meta` (`db_table`, `abstract`, `indexes`, `unique_together`).
+//! implicit `id`, the unique index `unique=True` (and a `OneToOneField`) makes, the join
+//! table a `ManyToManyField` without `through=` makes (`<table>_<field>`), and `class Meta`
+//! (`db_table`, `abstract`, `indexes`, `unique_together`).
 
 use tree_sitter::Node;
 
 use super::{ModelRef, PendingKey, PendingTable, column};
 use crate::bridge::extract::code::modules::parent_dir;
+use crate::bridge::extract::code::modules::python::PythonModule;
 use crate::bridge::extract::syntax::literal::string;
 use crate::bridge::extract::syntax::python::{assignment, bases, body_statements, keyword, last_segment, positional};
 use crate::bridge::extract::syntax::{NodeIndex, ParsedFile, named_children};
@@ -27,13 +30,26 @@ pub fn is_implicit_id(column: &Column) -> bool {
 }
 
 /// Reads the Django models of one file into `out` (linking drops classes that are no models).
-pub fn scan(file: &ParsedFile<'_>, index: &NodeIndex<'_>, out: &mut Vec<PendingTable>) {
+/// A file whose `models` or `Model` comes from another package than Django or the project's
+/// own modules (Tortoise's `from tortoise import fields, models`) holds none: its tables are named by that ORM's rules, not
+/// `<app>_<model>`.
+pub fn scan(file: &ParsedFile<'_>, module: &PythonModule, index: &NodeIndex<'_>, out: &mut Vec<PendingTable>) {
+    let foreign = |name: &str| {
+        module
+            .imports
+            .get(name)
+            .is_some_and(|import| !import.module.starts_with("django") && !import.module.starts_with('.'))
+    };
+    if foreign("models") || foreign("Model") {
+        return;
+    }
     let app = app_label(file.path);
     index.each(&["class_definition"], |node| {
         if node.kind() == "class_definition"
-            && let Some(model) = model(file, node, &app)
+            && let Some((model, joins)) = model(file, node, &app)
         {
             out.push(model);
+            out.extend(joins);
         }
     });
 }
@@ -49,7 +65,8 @@ fn app_label(path: &str) -> String {
     dir.rsplit('/').next().unwrap_or(dir).to_owned()
 }
 
-fn model(file: &ParsedFile<'_>, class: Node<'_>, app: &str) -> Option<PendingTable> {
+/// A model class and the join tables of its many-to-many fields.
+fn model(file: &ParsedFile<'_>, class: Node<'_>, app: &str) -> Option<(PendingTable, Vec<PendingTable>)> {
     let class_name = file.field_text(class, "name")?;
     let class_bases: Vec<String> = bases(file, class).into_iter().map(str::to_owned).collect();
     if class_bases.is_empty() || class_name == "Meta" {
@@ -69,6 +86,7 @@ fn model(file: &ParsedFile<'_>, class: Node<'_>, app: &str) -> Option<PendingTab
     };
     let mut fields = 0;
     let mut meta = None;
+    let mut many = Vec::new();
     for statement in body_statements(class) {
         if statement.kind() == "class_definition" && file.field_text(statement, "name") == Some("Meta") {
             meta = Some(statement);
@@ -84,7 +102,11 @@ fn model(file: &ParsedFile<'_>, class: Node<'_>, app: &str) -> Option<PendingTab
             continue;
         };
         let kind = last_segment(callee);
-        if !(kind.ends_with("Field") || kind == "ForeignKey") || kind == "ManyToManyField" {
+        if kind == "ManyToManyField" {
+            many.push((attribute, value));
+            continue;
+        }
+        if !(kind.ends_with("Field") || kind == "ForeignKey") {
             continue;
         }
         fields += 1;
@@ -104,7 +126,156 @@ fn model(file: &ParsedFile<'_>, class: Node<'_>, app: &str) -> Option<PendingTab
         pending.table.columns.insert(0, id);
         pending.table.primary_key = vec!["id".into()];
     }
+    let (builtin, builtin_relations) = auth_parents(&pending.bases);
+    let at = usize::from(pending.table.columns.first().is_some_and(is_implicit_id));
+    let builtin: Vec<Column> = builtin
+        .into_iter()
+        .filter(|b| !pending.table.columns.iter().any(|c| c.name == b.name))
+        .collect();
+    for (offset, column) in builtin.into_iter().enumerate() {
+        pending.table.columns.insert(at + offset, column);
+    }
+    let joins = if pending.is_abstract {
+        Vec::new()
+    } else {
+        let declared = many
+            .into_iter()
+            .filter_map(|(attribute, call)| join_table(file, &pending, &attribute, call, app));
+        let builtin = builtin_relations.into_iter().filter_map(|(attribute, model, table)| {
+            many_to_many(file.path, &pending, attribute, model.into(), table.into(), None)
+        });
+        declared.chain(builtin).collect()
+    };
+    Some((pending, joins))
+}
+
+/// The table Django makes for `tags = models.ManyToManyField(Tag)` on `Post` (no `through=`):
+/// `blog_post_tags` (or `db_table=`) with `id`, `post_id` and `tag_id` (`from_post_id` and
+/// `to_post_id` when the model relates to itself), unique together.
+fn join_table(
+    file: &ParsedFile<'_>,
+    owner: &PendingTable,
+    attribute: &str,
+    call: Node<'_>,
+    app: &str,
+) -> Option<PendingTable> {
+    if keyword(file, call, "through").is_some() {
+        return None;
+    }
+    let target = positional(call)
+        .first()
+        .copied()
+        .or_else(|| keyword(file, call, "to"))?;
+    let (model, fallback) = target_model(file, target, owner, app)?;
+    let db_table = keyword(file, call, "db_table").and_then(|t| string(file, t));
+    many_to_many(file.path, owner, attribute, model, fallback, db_table)
+}
+
+/// The join table of `owner.attribute`, a many-to-many relation to `model` (whose table is
+/// `fallback` unless the run says otherwise).
+fn many_to_many(
+    path: &str,
+    owner: &PendingTable,
+    attribute: &str,
+    model: String,
+    fallback: String,
+    db_table: Option<String>,
+) -> Option<PendingTable> {
+    let own = owner.table.model.clone()?;
+    let (from, to) = if model == own {
+        (
+            format!("from_{}_id", own.to_lowercase()),
+            format!("to_{}_id", own.to_lowercase()),
+        )
+    } else {
+        (
+            format!("{}_id", own.to_lowercase()),
+            format!("{}_id", model.to_lowercase()),
+        )
+    };
+    let name = db_table.unwrap_or_else(|| format!("{}_{attribute}", owner.table.name));
+    let mut id = column("id", Some(AUTO_ID_TYPE.into()));
+    id.primary_key = true;
+    id.nullable = Some(false);
+    let mut pending = PendingTable {
+        table: Table {
+            name: name.clone(),
+            origin: "model".into(),
+            framework: Some("django".into()),
+            file: path.to_owned(),
+            primary_key: vec!["id".into()],
+            columns: vec![id],
+            ..Table::default()
+        },
+        bases: vec!["models.Model".into()],
+        ..PendingTable::default()
+    };
+    let sides = [(from, own.clone(), owner.table.name.clone()), (to, model, fallback)];
+    for (column_name, class, fallback) in sides {
+        let mut key = column(&column_name, Some("ForeignKey".into()));
+        key.nullable = Some(false);
+        pending.table.columns.push(key);
+        pending.targets.push(PendingKey {
+            at: pending.table.foreign_keys.len(),
+            target: ModelRef::Class(class),
+            fallback,
+        });
+        pending.table.foreign_keys.push(ForeignKey {
+            name: None,
+            columns: vec![column_name],
+            references_table: String::new(),
+            references_columns: Vec::new(),
+        });
+    }
+    pending.indexes.push(Index {
+        name: None,
+        table: name,
+        columns: pending.table.columns[1..].iter().map(|c| c.name.clone()).collect(),
+        unique: true,
+        file: path.to_owned(),
+    });
     Some(pending)
+}
+
+/// The fields and many-to-many relations Django's own auth base classes give a custom user
+/// model: `AbstractBaseUser` (password, last_login), `PermissionsMixin` (is_superuser,
+/// groups, user_permissions) and `AbstractUser` (both, with the username, name, email and
+/// staff fields). `(columns, relations as (attribute, model, table))`.
+fn auth_parents(bases: &[String]) -> (Vec<Column>, Vec<(&'static str, &'static str, &'static str)>) {
+    let has = |name: &str| bases.iter().any(|b| last_segment(b) == name);
+    let user = has("AbstractUser");
+    let mut columns = Vec::new();
+    let mut relations = Vec::new();
+    let field = |name: &str, kind: &str, null: bool| {
+        let mut c = column(name, Some(kind.into()));
+        c.nullable = Some(null);
+        c
+    };
+    if user || has("AbstractBaseUser") {
+        columns.push(field("password", "CharField(max_length=128)", false));
+        columns.push(field("last_login", "DateTimeField", true));
+    }
+    if user || has("PermissionsMixin") {
+        columns.push(field("is_superuser", "BooleanField", false));
+        relations.push(("groups", "Group", "auth_group"));
+        relations.push(("user_permissions", "Permission", "auth_permission"));
+    }
+    if user {
+        let mut username = field("username", "CharField(max_length=150)", false);
+        username.unique = true;
+        columns.push(username);
+        for (name, kind) in [
+            ("first_name", "CharField(max_length=150)"),
+            ("last_name", "CharField(max_length=150)"),
+            ("email", "EmailField(max_length=254)"),
+            ("is_staff", "BooleanField"),
+            ("is_active", "BooleanField"),
+            ("date_joined", "DateTimeField"),
+        ] {
+            columns.push(field(name, kind, false));
+        }
+    }
+    (columns, relations)
 }
 
 fn field(file: &ParsedFile<'_>, pending: &mut PendingTable, attribute: &str, kind: &str, call: Node<'_>, app: &str) {
@@ -126,12 +297,13 @@ fn field(file: &ParsedFile<'_>, pending: &mut PendingTable, attribute: &str, kin
     if primary_key {
         pending.table.primary_key = vec![name.clone()];
     }
-    if flag("db_index") {
+    let unique = flag("unique") || relation.is_some_and(|(_, one)| *one);
+    if (flag("db_index") || unique) && !primary_key {
         pending.indexes.push(Index {
             name: None,
             table: pending.table.name.clone(),
             columns: vec![name.clone()],
-            unique: false,
+            unique,
             file: file.path.to_owned(),
         });
     }
@@ -144,6 +316,7 @@ fn field(file: &ParsedFile<'_>, pending: &mut PendingTable, attribute: &str, kin
                 fallback,
             });
             pending.table.foreign_keys.push(ForeignKey {
+                name: None,
                 columns: vec![name.clone()],
                 references_table: String::new(),
                 references_columns: keyword(file, call, "to_field")

@@ -1,9 +1,11 @@
-//! ORM models as tables: TypeORM entities, SQLAlchemy and Django models, Diesel `table!`
-//! and SeaORM entities. A file's scan names the model a foreign key points at; linking turns
-//! that into the model's table (and its primary key), falls back on the ORM's naming rule
-//! when the model is not among the run's files, and gives Django models their abstract
-//! parents' fields.
+//! ORM models as tables: TypeORM entities, SQLAlchemy, Flask-SQLAlchemy, SQLModel and Django
+//! models, Diesel `table!` and SeaORM entities; Alembic migrations as schema changes. A
+//! file's scan names the model a foreign key points at; linking turns that into the model's
+//! table (and its primary key), falls back on the ORM's naming rule when the model is not
+//! among the run's files, gives models their abstract parents' columns, and names the join
+//! tables many-to-many relations make.
 
+pub mod alembic;
 pub mod diesel;
 pub mod django;
 pub mod seaorm;
@@ -30,6 +32,19 @@ pub struct PendingTable {
     /// Django: the class's bases as written, and whether it is abstract (never a table itself).
     pub bases: Vec<String>,
     pub is_abstract: bool,
+    /// A TypeORM join table, named and given its columns when both sides' tables are known.
+    pub join: Option<JoinNaming>,
+}
+
+/// What names a TypeORM join table: the owning entity and its relation's property, the
+/// target entity, and the column names `@JoinTable` gives.
+#[derive(Debug, Clone, Default)]
+pub struct JoinNaming {
+    pub owner: String,
+    pub property: String,
+    pub target: String,
+    pub join_column: Option<String>,
+    pub inverse_column: Option<String>,
 }
 
 /// A foreign key (by its position in `table.foreign_keys`) that names a model.
@@ -72,6 +87,11 @@ pub fn link(pending: Vec<PendingTable>) -> (Vec<Table>, Vec<Index>) {
         if item.is_abstract {
             continue;
         }
+        if let Some(join) = &item.join {
+            let side = |class: &str| by_model.get(class).map(|at| &pending[*at].table);
+            tables.push(typeorm_join(&item.table, join, side(&join.owner), side(&join.target)));
+            continue;
+        }
         let mut table = item.table.clone();
         for key in &item.targets {
             let Some(foreign) = table.foreign_keys.get_mut(key.at) else {
@@ -96,77 +116,166 @@ pub fn link(pending: Vec<PendingTable>) -> (Vec<Table>, Vec<Index>) {
     (tables, indexes)
 }
 
-/// Django: drops classes that are no models and gives each model its abstract parents' fields.
+/// A TypeORM join table: `post_categories_category` with `postId` and `categoryId` (TypeORM's
+/// default naming strategy) unless `@JoinTable` names them, keyed to both sides.
+fn typeorm_join(table: &Table, join: &JoinNaming, owner: Option<&Table>, target: Option<&Table>) -> Table {
+    let side = |found: Option<&Table>, class: &str| match found {
+        Some(t) => (
+            t.name.clone(),
+            t.primary_key.first().cloned().unwrap_or_else(|| "id".into()),
+        ),
+        None => (snake_case(class), "id".to_owned()),
+    };
+    let (owner_table, owner_key) = side(owner, &join.owner);
+    let (target_table, target_key) = side(target, &join.target);
+    let mut table = table.clone();
+    if table.name.is_empty() {
+        table.name = snake_case(&format!(
+            "{owner_table}_{}_{target_table}",
+            join.property.replace('.', "_")
+        ));
+    }
+    let first = join
+        .join_column
+        .clone()
+        .unwrap_or_else(|| camel_case(&format!("{owner_table}_{owner_key}")));
+    let second = join
+        .inverse_column
+        .clone()
+        .unwrap_or_else(|| camel_case(&format!("{target_table}_{target_key}")));
+    for (name, references, key) in [(first, owner_table, owner_key), (second, target_table, target_key)] {
+        let mut key_column = column(&name, None);
+        key_column.primary_key = true;
+        key_column.nullable = Some(false);
+        table.columns.push(key_column);
+        table.primary_key.push(name.clone());
+        table.foreign_keys.push(ForeignKey {
+            name: None,
+            columns: vec![name],
+            references_table: references,
+            references_columns: vec![key],
+        });
+    }
+    table
+}
+
+/// Drops Django classes that are no models, and gives each model the columns (with their
+/// keys and indexes) of its abstract parents: Django's `abstract = True` models, SQLAlchemy
+/// mixins and `__abstract__` bases, SQLModel's non-table classes, TypeORM's entity-less base
+/// classes. Parents come first, in the order the bases are written; a concrete parent (a
+/// table of its own) gives nothing.
 fn inherit(pending: Vec<PendingTable>) -> Vec<PendingTable> {
-    let by_class: HashMap<String, usize> = pending
+    let by_class: HashMap<(&str, &str), usize> = pending
         .iter()
         .enumerate()
-        .filter(|(_, item)| item.table.framework.as_deref() == Some("django"))
-        .filter_map(|(at, item)| Some((item.table.model.clone()?, at)))
+        .filter_map(|(at, item)| Some(((family(&item.table), item.table.model.as_deref()?), at)))
         .collect();
+    let parent_of = |item: &PendingTable, base: &str| {
+        let class = base.rsplit('.').next().unwrap_or(base);
+        by_class.get(&(family(&item.table), class)).copied()
+    };
     let is_model = |at: usize| -> bool {
         let mut current = at;
         for _ in 0..MAX_INHERITANCE {
             let item: &PendingTable = &pending[current];
-            if item.bases.iter().any(|base| base == "models.Model" || base == "Model") {
+            let roots = ["models.Model", "Model", "AbstractUser", "AbstractBaseUser"];
+            if item
+                .bases
+                .iter()
+                .any(|base| roots.contains(&base.as_str()) || base.ends_with(".AbstractUser"))
+            {
                 return true;
             }
-            match item.bases.iter().find_map(|base| by_class.get(base.as_str())) {
-                Some(parent) => current = *parent,
+            match item.bases.iter().find_map(|base| parent_of(item, base)) {
+                Some(parent) => current = parent,
                 None => return false,
             }
         }
         false
     };
-    let keep: Vec<bool> = pending
-        .iter()
-        .enumerate()
-        .map(|(at, item)| item.table.framework.as_deref() != Some("django") || is_model(at))
-        .collect();
     let mut out = Vec::new();
     for (at, item) in pending.iter().enumerate() {
-        if !keep[at] {
+        let django = item.table.framework.as_deref() == Some("django");
+        if django && !is_model(at) {
             continue;
         }
         let mut item = item.clone();
-        let mut parent = item.bases.iter().find_map(|base| by_class.get(base.as_str()).copied());
-        let mut inherited: Vec<(Column, Vec<(ForeignKey, PendingKey)>)> = Vec::new();
-        for _ in 0..MAX_INHERITANCE {
-            let Some(at) = parent.filter(|at| pending[*at].is_abstract) else {
-                break;
-            };
-            let base = &pending[at];
-            for column in base.table.columns.iter().rev() {
-                let keys = base
+        let mut parents = Vec::new();
+        abstract_parents(&pending, at, &parent_of, 0, &mut parents);
+        let mut at_column = usize::from(item.table.columns.first().is_some_and(django::is_implicit_id));
+        for parent in parents {
+            let base = &pending[parent];
+            for column in &base.table.columns {
+                if item.table.columns.iter().any(|have| have.name == column.name) {
+                    continue;
+                }
+                if column.primary_key {
+                    item.table.columns.retain(|have| !django::is_implicit_id(have));
+                    at_column = at_column.min(item.table.columns.len());
+                    item.table.primary_key.retain(|key| key != "id" || !django);
+                    item.table.primary_key.push(column.name.clone());
+                }
+                item.table.columns.insert(at_column, column.clone());
+                at_column += 1;
+                for key in base
                     .targets
                     .iter()
                     .filter(|key| base.table.foreign_keys[key.at].columns.contains(&column.name))
-                    .map(|key| (base.table.foreign_keys[key.at].clone(), key.clone()))
-                    .collect();
-                inherited.push((column.clone(), keys));
+                {
+                    let mut key = key.clone();
+                    let foreign = base.table.foreign_keys[key.at].clone();
+                    key.at = item.table.foreign_keys.len();
+                    item.table.foreign_keys.push(foreign);
+                    item.targets.push(key);
+                }
+                for (at, foreign) in base.table.foreign_keys.iter().enumerate() {
+                    let resolved = !base.targets.iter().any(|key| key.at == at);
+                    if resolved && foreign.columns.contains(&column.name) {
+                        item.table.foreign_keys.push(foreign.clone());
+                    }
+                }
             }
-            parent = base.bases.iter().find_map(|b| by_class.get(b.as_str()).copied());
-        }
-        for (column, keys) in inherited.into_iter() {
-            if item.table.columns.iter().any(|have| have.name == column.name) {
-                continue;
-            }
-            if column.primary_key {
-                item.table.columns.retain(|have| !django::is_implicit_id(have));
-                item.table.primary_key = vec![column.name.clone()];
-            }
-            // Django's own `id` stays first; a parent's fields come before the child's.
-            let at = usize::from(item.table.columns.first().is_some_and(django::is_implicit_id));
-            item.table.columns.insert(at, column);
-            for (foreign, mut key) in keys {
-                key.at = item.table.foreign_keys.len();
-                item.table.foreign_keys.push(foreign);
-                item.targets.push(key);
+            for index in &base.indexes {
+                let mut index = index.clone();
+                index.table = item.table.name.clone();
+                item.indexes.push(index);
             }
         }
         out.push(item);
     }
     out
+}
+
+/// The abstract parents of `pending[at]`, the deepest first, each once.
+fn abstract_parents(
+    pending: &[PendingTable],
+    at: usize,
+    parent_of: &impl Fn(&PendingTable, &str) -> Option<usize>,
+    depth: usize,
+    out: &mut Vec<usize>,
+) {
+    if depth >= MAX_INHERITANCE {
+        return;
+    }
+    let item = &pending[at];
+    for base in &item.bases {
+        let Some(parent) = parent_of(item, base).filter(|p| *p != at && pending[*p].is_abstract) else {
+            continue;
+        };
+        abstract_parents(pending, parent, parent_of, depth + 1, out);
+        if !out.contains(&parent) {
+            out.push(parent);
+        }
+    }
+}
+
+/// Models inherit from models of the same family: SQLAlchemy and SQLModel share theirs.
+fn family(table: &Table) -> &str {
+    match table.framework.as_deref() {
+        Some("sqlalchemy" | "sqlmodel") => "sqlalchemy",
+        Some(other) => other,
+        None => "",
+    }
 }
 
 /// `UserProfile` → `user_profile` (TypeORM's and SeaORM's rule).

@@ -139,6 +139,7 @@ fn belongs_to(file: &ParsedFile<'_>, pending: &mut PendingTable, relation: Node<
             fallback,
         });
         pending.table.foreign_keys.push(ForeignKey {
+            name: None,
             columns: vec![column],
             references_table: String::new(),
             references_columns: referenced.into_iter().collect(),

@@ -1,6 +1,8 @@
 //! Tables extracted from the ORM fixture projects.
 
+use crate::bridge::extract::code::extract_with;
 use crate::bridge::extract::code::fixture::extract;
+use crate::bridge::extract::{Settings, Source};
 use crate::bridge::facts::{Facts, Table};
 
 /// One line per column: `name type` plus ` pk`, ` null`, ` unique`, ` (field)` where they apply.
@@ -163,10 +165,20 @@ fn django_models_app_tables_implicit_ids_relations_and_abstract_parents() {
             "accounts_profile",
             "catalog_categories",
             "shop_product",
+            "shop_product_tags",
             "shop_tag",
             "shop_order",
             "shop_orderitem"
         ]
+    );
+    let tags = facts.table("shop_product_tags");
+    assert_eq!(
+        columns(tags),
+        ["id BigAutoField pk", "product_id ForeignKey", "tag_id ForeignKey"]
+    );
+    assert_eq!(
+        keys(tags),
+        ["product_id -> shop_product(sku)", "tag_id -> shop_tag(id)"]
     );
     assert_eq!(
         columns(facts.table("shop_product")),
@@ -218,7 +230,10 @@ fn django_models_app_tables_implicit_ids_relations_and_abstract_parents() {
     assert_eq!(
         indexes(&facts),
         [
+            "unique accounts_profile(user_id)",
+            "unique catalog_categories(name)",
             "shop_product(category_ref,title)",
+            "unique shop_product_tags(product_id,tag_id)",
             "shop_tag(label)",
             "unique shop_orderitem(order_id,product_id)"
         ]
@@ -275,4 +290,25 @@ fn seaorm_entities_and_belongs_to_relations() {
     assert_eq!(columns(fruits), ["id Uuid pk", "name String", "cake_id i32 null"]);
     assert_eq!(keys(fruits), ["cake_id -> cakes(id)"]);
     assert_eq!(indexes(&facts), ["cakes(name)"]);
+}
+
+#[test]
+fn another_orms_models_module_makes_no_django_tables() {
+    let tortoise = "from tortoise import fields, models\n\n\
+                    class TextSummary(models.Model):\n    url = fields.TextField()\n";
+    let django = "from django.db import models\n\n\
+                  class Note(models.Model):\n    body = models.TextField()\n";
+    let sources = [
+        Source {
+            path: "app/models/tortoise.py",
+            text: tortoise,
+        },
+        Source {
+            path: "notes/models.py",
+            text: django,
+        },
+    ];
+    let facts = extract_with(&sources, &Settings::default());
+    let names: Vec<&str> = facts.tables.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["notes_note"], "{:#?}", facts.tables);
 }

@@ -1,10 +1,12 @@
 //! TypeORM entities: `@Entity('users')` classes, their `@Column`/`@PrimaryGeneratedColumn`/
 //! date columns with types and options, `@ManyToOne`/`@OneToOne` + `@JoinColumn` foreign
-//! keys, and `@Index`/`@Unique` indexes.
+//! keys, `@ManyToMany` + `@JoinTable` join tables (named at linking, by TypeORM's default
+//! naming strategy or the `@JoinTable` options), `@Index`/`@Unique` indexes, and the
+//! entity-less (often abstract) base classes whose columns the entities extending them get.
 
 use tree_sitter::Node;
 
-use super::{ModelRef, PendingKey, PendingTable, camel_case, column, snake_case};
+use super::{JoinNaming, ModelRef, PendingKey, PendingTable, camel_case, column, snake_case};
 use crate::bridge::extract::syntax::literal::{string, unwrap_parens};
 use crate::bridge::extract::syntax::script::{
     annotation_text, class_members, decorator_arguments, decorator_name, decorators, property,
@@ -26,22 +28,23 @@ const COLUMN_DECORATORS: &[(&str, bool)] = &[
 
 /// Reads the TypeORM entities of one file into `out`.
 pub fn scan(file: &ParsedFile<'_>, index: &NodeIndex<'_>, out: &mut Vec<PendingTable>) {
-    index.each(&["class_declaration"], |node| {
-        if node.kind() == "class_declaration"
-            && let Some(table) = entity(file, node)
-        {
+    index.each(&["class_declaration", "abstract_class_declaration"], |node| {
+        if let Some((table, joins)) = entity(file, node) {
             out.push(table);
+            out.extend(joins);
         }
     });
 }
 
-fn entity(file: &ParsedFile<'_>, class: Node<'_>) -> Option<PendingTable> {
+/// An entity (or a base class with columns) and the join tables its `@ManyToMany` +
+/// `@JoinTable` relations make.
+fn entity(file: &ParsedFile<'_>, class: Node<'_>) -> Option<(PendingTable, Vec<PendingTable>)> {
     let class_decorators = decorators(class);
     let marker = class_decorators
         .iter()
-        .find(|d| decorator_name(file, **d) == Some("Entity"))?;
+        .find(|d| decorator_name(file, **d) == Some("Entity"));
     let class_name = file.field_text(class, "name")?;
-    let options = decorator_arguments(*marker);
+    let options = marker.map(|m| decorator_arguments(*m)).unwrap_or_default();
     let (mut name, mut schema) = (None, None);
     match options.first() {
         Some(first) if first.kind() == "object" => {
@@ -62,8 +65,11 @@ fn entity(file: &ParsedFile<'_>, class: Node<'_>) -> Option<PendingTable> {
             file: file.path.to_owned(),
             ..Table::default()
         },
+        bases: extends(file, class).into_iter().collect(),
+        is_abstract: marker.is_none(),
         ..PendingTable::default()
     };
+    let mut joins = Vec::new();
     let mut property_columns: Vec<(String, String)> = Vec::new();
     for (member_decorators, member) in class_members(class.field("body")?) {
         if member.kind() != "public_field_definition" {
@@ -96,6 +102,15 @@ fn entity(file: &ParsedFile<'_>, class: Node<'_>) -> Option<PendingTable> {
                     property_name,
                     &mut property_columns,
                 );
+            } else if kind == "ManyToMany"
+                && let Some(join) = member_decorators
+                    .iter()
+                    .find(|d| decorator_name(file, **d) == Some("JoinTable"))
+                && let Some(target) = decorator_arguments(*decorator)
+                    .first()
+                    .and_then(|first| target_class(file, *first))
+            {
+                joins.push(join_table(file, &pending.table, *join, property_name, target));
             } else if kind == "Index" || kind == "Unique" {
                 pending.indexes.push(Index {
                     name: None,
@@ -136,7 +151,59 @@ fn entity(file: &ParsedFile<'_>, class: Node<'_>) -> Option<PendingTable> {
             }
         }
     }
-    Some(pending)
+    if pending.is_abstract && pending.table.columns.is_empty() {
+        return None;
+    }
+    Some((pending, joins))
+}
+
+/// The class named by `class X extends Base`.
+fn extends(file: &ParsedFile<'_>, class: Node<'_>) -> Option<String> {
+    let heritage = named_children(class)
+        .into_iter()
+        .find(|c| c.kind() == "class_heritage")?;
+    let clause = named_children(heritage)
+        .into_iter()
+        .find(|c| c.kind() == "extends_clause")?;
+    let value = clause.field("value")?;
+    (value.kind() == "identifier").then(|| file.text(value).to_owned())
+}
+
+/// `@ManyToMany(() => Category) @JoinTable({ name, joinColumn: { name }, inverseJoinColumn: { name } })`
+/// on `owner.property`: a join table, named at linking when the options leave it out.
+fn join_table(
+    file: &ParsedFile<'_>,
+    owner: &Table,
+    join: Node<'_>,
+    property_name: &str,
+    target: String,
+) -> PendingTable {
+    let options = decorator_arguments(join).into_iter().find(|arg| arg.kind() == "object");
+    let option = |key: &str| options.and_then(|o| property(file, o, key));
+    let column_name = |key: &str| {
+        option(key)
+            .filter(|o| o.kind() == "object")
+            .and_then(|o| property(file, o, "name"))
+            .and_then(|n| string(file, n))
+    };
+    PendingTable {
+        table: Table {
+            name: option("name").and_then(|n| string(file, n)).unwrap_or_default(),
+            schema: option("schema").and_then(|s| string(file, s)),
+            origin: "model".into(),
+            framework: Some("typeorm".into()),
+            file: file.path.to_owned(),
+            ..Table::default()
+        },
+        join: Some(JoinNaming {
+            owner: owner.model.clone().unwrap_or_default(),
+            property: property_name.to_owned(),
+            target,
+            join_column: column_name("joinColumn"),
+            inverse_column: column_name("inverseJoinColumn"),
+        }),
+        ..PendingTable::default()
+    }
 }
 
 /// A `@Column(…)`-style column: `@Column('varchar', { length: 255 })`, `@Column({ type, name, nullable, unique })`.
@@ -157,6 +224,8 @@ fn declared_column(
     let data_type = match (named_type, option("length")) {
         (Some(kind), Some(length)) => Some(format!("{kind}({})", file.text(length))),
         (Some(kind), None) if !matches!(kind.as_str(), "increment" | "identity" | "rowid") => Some(kind),
+        // A string column with a length and no type is TypeORM's varchar.
+        (None, Some(length)) if ts_type.as_deref() == Some("string") => Some(format!("varchar({})", file.text(length))),
         _ => ts_type,
     };
     let name = option("name")
@@ -217,6 +286,7 @@ fn relation(
         fallback: snake_case(&target),
     });
     pending.table.foreign_keys.push(ForeignKey {
+        name: None,
         columns: vec![name],
         references_table: target,
         references_columns: referenced.into_iter().collect(),

@@ -2,10 +2,13 @@
 //! read from what each function returns or hands to `axum::serve`; a router built by a
 //! function in another module is mounted by name and linked later.
 
+use std::cell::RefCell;
+
 use tree_sitter::Node;
 
 use super::graph::{Item, LocalRoute, Target};
 use super::{RouteScan, each_rust_function};
+use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
 use crate::bridge::extract::syntax::literal::Constants;
 use crate::bridge::extract::syntax::rust::{Bindings, call_path, chain, handler_name, last_segment};
 use crate::bridge::extract::syntax::{Fields, NodeIndex, ParsedFile, named_children, walk_clean};
@@ -25,6 +28,7 @@ pub fn scan(file: &ParsedFile<'_>, index: &NodeIndex<'_>, constants: &Constants,
             file,
             constants,
             bindings: Bindings::of(file, body),
+            layers: RefCell::new(Vec::new()),
         };
         let (results, serves) = results(file, body);
         let mut items = Vec::new();
@@ -33,12 +37,68 @@ pub fn scan(file: &ParsedFile<'_>, index: &NodeIndex<'_>, constants: &Constants,
                 items.extend(found);
             }
         }
+        for guard in eval.layers.take() {
+            let note = GuardNote::new(&guard, "layer", "axum", Role::Used, file.path);
+            if !out.guards.contains(&note) {
+                out.guards.push(note);
+            }
+        }
         if !items.is_empty() {
             let unit = out.unit(file.path, name, "axum");
             unit.items.extend(items);
             unit.app |= serves || name == "main";
         }
     });
+}
+
+/// Layers whose middleware is named by its last argument (`from_fn(auth)`,
+/// `from_fn_with_state(state, auth)`) or its type argument (`from_extractor::<AuthUser>()`).
+const MIDDLEWARE_FUNCTIONS: &[&str] = &[
+    "from_fn",
+    "from_fn_with_state",
+    "from_extractor",
+    "from_extractor_with_state",
+    "map_request",
+    "map_request_with_state",
+];
+
+/// The auth guard a `.layer(…)` or `.route_layer(…)` argument is: `middleware::from_fn(auth)` →
+/// `auth`, `from_extractor::<AuthUser>()` → `AuthUser`, `RequireAuthorizationLayer::bearer(…)`,
+/// `ValidateRequestHeaderLayer::bearer(…)`, `login_required!(Backend)`, or one of those inside
+/// `ServiceBuilder::new().layer(…)`.
+fn layer_guard(file: &ParsedFile<'_>, node: Node<'_>, depth: usize) -> Option<String> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    let (base, calls) = chain(file, node);
+    for call in calls.iter().filter(|call| call.name == "layer") {
+        if let Some(found) = call.args.first().and_then(|arg| layer_guard(file, *arg, depth + 1)) {
+            return Some(found);
+        }
+    }
+    let name = match base.kind() {
+        "macro_invocation" => file.field_text(base, "macro").map(|m| last_segment(m).to_owned())?,
+        "call_expression" => {
+            let path = call_path(file, base)?;
+            if MIDDLEWARE_FUNCTIONS.contains(&last_segment(path)) {
+                let args = base.field("arguments").map(named_children).unwrap_or_default();
+                match args.last().and_then(|last| handler_name(file, *last)) {
+                    Some(function) => last_segment(&function).to_owned(),
+                    None => {
+                        // `from_extractor::<AuthUser>()`
+                        let function = base.field("function")?;
+                        let types = function.field("type_arguments")?;
+                        let text = file.text(types).trim_matches(['<', '>']);
+                        last_segment(text.split(',').next().unwrap_or(text)).to_owned()
+                    }
+                }
+            } else {
+                path.to_owned()
+            }
+        }
+        _ => return None,
+    };
+    is_auth_name(&name).then_some(name)
 }
 
 /// What a function hands on: its tail expression, its `return`s, and what it passes to `serve`.
@@ -70,10 +130,17 @@ fn results<'t>(file: &ParsedFile<'_>, body: Node<'t>) -> (Vec<Node<'t>>, bool) {
     (out, serves)
 }
 
+/// `get_service` → `get`: a method router that serves a tower service.
+fn method_of(name: &str) -> &str {
+    name.strip_suffix("_service").unwrap_or(name)
+}
+
 struct Eval<'s, 'a, 't> {
     file: &'s ParsedFile<'a>,
     constants: &'s Constants,
     bindings: Bindings<'t>,
+    /// The auth layers met, noted as guards used by the file.
+    layers: RefCell<Vec<String>>,
 }
 
 impl<'t> Eval<'_, '_, 't> {
@@ -132,6 +199,29 @@ impl<'t> Eval<'_, '_, 't> {
                         items.push(Item::mount("", Target::Inline(inner)));
                     }
                 }
+                ("route_service", [path, _]) => {
+                    if let Some(path) = self.constants.render_path(self.file, *path) {
+                        items.push(Item::Route(LocalRoute {
+                            method: "ANY".into(),
+                            path,
+                            file: self.file.path.to_owned(),
+                            ..LocalRoute::default()
+                        }));
+                    }
+                }
+                // A layer wraps the routes added before it.
+                ("layer" | "route_layer", [layer]) => {
+                    if let Some(guard) = layer_guard(self.file, *layer, depth + 1) {
+                        for item in &mut items {
+                            match item {
+                                Item::Route(route) => route.guards.push(guard.clone()),
+                                Item::Mount(mount) => mount.guards.push(guard.clone()),
+                                _ => {}
+                            }
+                        }
+                        self.layers.borrow_mut().push(guard);
+                    }
+                }
                 _ => {}
             }
         }
@@ -161,9 +251,9 @@ impl<'t> Eval<'_, '_, 't> {
                             out.push((method, handler_name(self.file, *handler)));
                         }
                     }
-                    Some(name) if METHODS.contains(&name) => {
+                    Some(name) if METHODS.contains(&method_of(name)) => {
                         out.push((
-                            name.to_ascii_uppercase(),
+                            method_of(name).to_ascii_uppercase(),
                             args.first().and_then(|h| handler_name(self.file, *h)),
                         ));
                     }
@@ -173,9 +263,9 @@ impl<'t> Eval<'_, '_, 't> {
             _ => {}
         }
         for call in calls {
-            if METHODS.contains(&call.name.as_str()) {
+            if METHODS.contains(&method_of(&call.name)) {
                 out.push((
-                    call.name.to_ascii_uppercase(),
+                    method_of(&call.name).to_ascii_uppercase(),
                     call.args.first().and_then(|h| handler_name(self.file, *h)),
                 ));
             } else if call.name == "merge"

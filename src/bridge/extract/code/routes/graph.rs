@@ -4,6 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::bridge::extract::syntax::literal::PLACEHOLDER_OPEN;
 use crate::bridge::facts::Endpoint;
 
 /// How deep mounts are followed; real apps nest a handful of levels.
@@ -25,10 +26,12 @@ pub enum Join {
     Normalize,
     /// `/users` + `/` → `/users/`; the path is appended as written (FastAPI, Flask, Actix).
     Append,
+    /// `api/` + `articles/` → `/api/articles/`: the two strings put together (Django's URLconfs).
+    Concat,
 }
 
 /// A router-like thing declared in a file.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Unit {
     pub key: UnitKey,
     /// Empty when the file does not say (a plugin function): the mounting unit's is used.
@@ -38,13 +41,21 @@ pub struct Unit {
     pub items: Vec<Item>,
     /// An application object: flattened from even if something seems to mount it.
     pub app: bool,
+    /// Guards on every route of the unit (`APIRouter(dependencies=…)`, `@UseGuards` on a
+    /// controller, a Fastify plugin's `addHook`).
+    pub guards: Vec<String>,
 }
 
-/// A route or a mount inside a unit.
+/// A route, a mount or a guard inside a unit.
 #[derive(Debug, Clone)]
 pub enum Item {
     Route(LocalRoute),
     Mount(Mount),
+    /// A guard on the routes and mounts that come after it in the unit (`router.use(auth)`).
+    Guard(String),
+    /// A guard on every route and mount of the unit, wherever it is written (Fastify's
+    /// `addHook`, Flask's `before_request`).
+    UnitGuard(String),
 }
 
 impl Item {
@@ -52,8 +63,8 @@ impl Item {
     pub fn mount(prefix: &str, target: Target) -> Item {
         Item::Mount(Mount {
             prefix: prefix.to_owned(),
-            replace: false,
             target,
+            ..Mount::default()
         })
     }
 }
@@ -70,16 +81,27 @@ pub struct LocalRoute {
     /// Names that are a shape only if a shape of that name exists (type hints, middleware args).
     pub request_hints: Vec<String>,
     pub response_hints: Vec<String>,
+    /// Guards the route itself names (middleware arguments, decorators, dependencies).
+    pub guards: Vec<String>,
+    /// FastAPI dependencies and annotation names that are guards if linking finds them to be
+    /// (an auth function, a security scheme, an alias of one).
+    pub dependencies: Vec<String>,
+    pub guard_aliases: Vec<String>,
     pub file: String,
 }
 
 /// `prefix` + another unit's routes. `replace` means the mount's prefix replaces the unit's
 /// own (Flask's `register_blueprint(url_prefix=…)`).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Mount {
     pub prefix: String,
     pub replace: bool,
     pub target: Target,
+    /// Guards on everything mounted (`app.use('/admin', requireAdmin, admin)`).
+    pub guards: Vec<String>,
+    /// The prefix is a name that may not be a string at all (`app.use(config.prefix, r)` or
+    /// `app.use(auth, r)`): dropped when linking finds no constant of that name.
+    pub tentative: bool,
 }
 
 /// What a mount points at: routes written inline, or a unit found by name.
@@ -89,10 +111,45 @@ pub enum Target {
     Unit(UnitKey),
     /// Not yet resolved: the language's linker turns it into `Unit` or drops it.
     Ref(String),
+    /// Every plugin file under a folder (`@fastify/autoload`): the linker turns it into mounts.
+    Autoload(Autoload),
+}
+
+/// What an `@fastify/autoload` registration loads (see `node::autoload`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Autoload {
+    /// The folder, relative to the work tree's top.
+    pub dir: String,
+    /// Each folder's name prefixes the routes of its files (`dirNameRoutePrefix`, on by default).
+    pub folder_prefixes: bool,
+    /// `autohooks` files put their hooks on the plugins of their folder.
+    pub hooks: bool,
+    /// … and of the folders below it.
+    pub cascade_hooks: bool,
+    /// A folder named `_id` is the path parameter `:id`.
+    pub route_params: bool,
+}
+
+impl Default for Target {
+    fn default() -> Target {
+        Target::Inline(Vec::new())
+    }
 }
 
 /// Joins a prefix and a path the way `join` says; the result starts with `/`.
 pub fn join(prefix: &str, path: &str, join: Join) -> String {
+    if join == Join::Concat {
+        let mut out = prefix.to_owned();
+        if out.ends_with('/') && path.starts_with('/') {
+            out.pop();
+        }
+        out.push_str(path);
+        return if out.starts_with(['/', PLACEHOLDER_OPEN]) {
+            out
+        } else {
+            format!("/{out}")
+        };
+    }
     let prefix = prefix.trim_end_matches('/');
     let out = match (path.is_empty(), join) {
         (true, _) => prefix.to_owned(),
@@ -102,7 +159,7 @@ pub fn join(prefix: &str, path: &str, join: Join) -> String {
     };
     if out.is_empty() {
         "/".into()
-    } else if out.starts_with('/') || out.starts_with('$') || out.starts_with('{') {
+    } else if out.starts_with(['/', '$', '{', PLACEHOLDER_OPEN]) {
         out
     } else {
         format!("/{out}")
@@ -113,6 +170,7 @@ pub fn join(prefix: &str, path: &str, join: Join) -> String {
 pub fn join_of(framework: &str) -> Join {
     match framework {
         "fastapi" | "flask" | "actix" => Join::Append,
+        "django" => Join::Concat,
         _ => Join::Normalize,
     }
 }
@@ -139,7 +197,7 @@ pub fn flatten(units: &[Unit]) -> Vec<Endpoint> {
         };
         let base = join("", &unit.prefix, join_of(framework));
         walk.stack.push(&unit.key);
-        walk.emit(unit, framework, &unit.items, &base);
+        walk.emit(unit, framework, &unit.items, &base, &unit.guards);
         walk.stack.pop();
     }
     walk.out
@@ -172,32 +230,51 @@ struct Flatten<'u> {
 }
 
 impl<'u> Flatten<'u> {
-    fn emit(&mut self, unit: &'u Unit, framework: &'static str, items: &'u [Item], base: &str) {
+    /// Emits `items` of `unit` under `base`, with `guards` on every one of them.
+    fn emit(&mut self, unit: &'u Unit, framework: &'static str, items: &'u [Item], base: &str, guards: &[String]) {
         if self.stack.len() > MAX_MOUNT_DEPTH {
             return;
         }
         let rule = join_of(framework);
+        let mut guards = guards.to_vec();
+        let everywhere: Vec<String> = items
+            .iter()
+            .filter_map(|item| match item {
+                Item::UnitGuard(name) => Some(name.clone()),
+                _ => None,
+            })
+            .collect();
+        add_guards(&mut guards, &everywhere);
         for item in items {
             if self.out.len() >= MAX_ENDPOINTS || self.budget == 0 {
                 return;
             }
             self.budget -= 1;
             match item {
-                Item::Route(route) => self.out.push(Endpoint {
-                    method: route.method.clone(),
-                    path: join(base, &route.path, rule),
-                    handler: route.handler.clone(),
-                    request: route.request.clone(),
-                    response: route.response.clone(),
-                    framework: framework.to_owned(),
-                    file: route.file.clone(),
-                }),
+                Item::Guard(name) => add_guards(&mut guards, std::slice::from_ref(name)),
+                Item::UnitGuard(_) => {}
+                Item::Route(route) => {
+                    let mut all = guards.clone();
+                    add_guards(&mut all, &route.guards);
+                    self.out.push(Endpoint {
+                        method: route.method.clone(),
+                        path: join(base, &route.path, rule),
+                        handler: route.handler.clone(),
+                        request: route.request.clone(),
+                        response: route.response.clone(),
+                        framework: framework.to_owned(),
+                        file: route.file.clone(),
+                        guards: all,
+                    })
+                }
                 Item::Mount(mount) => {
                     let at = join(base, &mount.prefix, rule);
+                    let mut inner_guards = guards.clone();
+                    add_guards(&mut inner_guards, &mount.guards);
                     match &mount.target {
                         Target::Inline(inner) => {
                             self.stack.push(&unit.key);
-                            self.emit(unit, framework, inner, &at);
+                            self.emit(unit, framework, inner, &at, &inner_guards);
                             self.stack.pop();
                         }
                         Target::Unit(key) => {
@@ -215,11 +292,12 @@ impl<'u> Flatten<'u> {
                             } else {
                                 join(&at, &child.prefix, join_of(child_framework))
                             };
+                            add_guards(&mut inner_guards, &child.guards);
                             self.stack.push(key);
-                            self.emit(child, child_framework, &child.items, &child_base);
+                            self.emit(child, child_framework, &child.items, &child_base, &inner_guards);
                             self.stack.pop();
                         }
-                        Target::Ref(_) => {}
+                        Target::Ref(_) | Target::Autoload(_) => {}
                     }
                 }
             }
@@ -227,102 +305,15 @@ impl<'u> Flatten<'u> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn route(method: &str, path: &str) -> Item {
-        Item::Route(LocalRoute {
-            method: method.into(),
-            path: path.into(),
-            ..LocalRoute::default()
-        })
-    }
-
-    fn unit(name: &str, framework: &'static str, prefix: &str, items: Vec<Item>) -> Unit {
-        Unit {
-            key: ("f".into(), name.into()),
-            framework,
-            prefix: prefix.into(),
-            items,
-            app: false,
+/// Appends the guards of `more` that `guards` does not hold yet.
+pub fn add_guards(guards: &mut Vec<String>, more: &[String]) {
+    for guard in more {
+        if !guards.contains(guard) {
+            guards.push(guard.clone());
         }
     }
-
-    fn mount(prefix: &str, name: &str, replace: bool) -> Item {
-        Item::Mount(Mount {
-            prefix: prefix.into(),
-            replace,
-            target: Target::Unit(("f".into(), name.into())),
-        })
-    }
-
-    fn paths(units: &[Unit]) -> Vec<String> {
-        flatten(units)
-            .into_iter()
-            .map(|endpoint| format!("{} {}", endpoint.method, endpoint.path))
-            .collect()
-    }
-
-    #[test]
-    fn joins_follow_the_framework() {
-        assert_eq!(join("/api", "/", Join::Normalize), "/api");
-        assert_eq!(join("/users", "/", Join::Append), "/users/");
-        assert_eq!(join("/api/", "users", Join::Normalize), "/api/users");
-        assert_eq!(join("", "", Join::Normalize), "/");
-        assert_eq!(join("", "health", Join::Append), "/health");
-        assert_eq!(join("/users", "", Join::Append), "/users");
-    }
-
-    #[test]
-    fn mounts_prefix_their_routers_and_unmounted_routers_stand_alone() {
-        let units = vec![
-            unit("app", "express", "", vec![mount("/api", "api", false)]),
-            unit(
-                "api",
-                "express",
-                "",
-                vec![mount("/users", "users", false), route("GET", "/health")],
-            ),
-            unit("users", "express", "", vec![route("GET", "/"), route("POST", "/:id")]),
-            unit("orphan", "express", "", vec![route("GET", "/lonely")]),
-        ];
-        assert_eq!(
-            paths(&units),
-            [
-                "GET /api/users",
-                "POST /api/users/:id",
-                "GET /api/health",
-                "GET /lonely"
-            ]
-        );
-    }
-
-    #[test]
-    fn own_prefixes_add_unless_the_mount_replaces_them() {
-        let units = vec![
-            unit(
-                "app",
-                "flask",
-                "",
-                vec![mount("/api", "bp", true), mount("/v2", "router", false)],
-            ),
-            unit("bp", "flask", "/ignored", vec![route("GET", "/")]),
-            unit("router", "fastapi", "/items", vec![route("GET", "/")]),
-        ];
-        assert_eq!(paths(&units), ["GET /api/", "GET /v2/items/"]);
-    }
-
-    #[test]
-    fn a_mount_cycle_ends() {
-        let units = vec![
-            unit("a", "express", "", vec![mount("/b", "b", false), route("GET", "/a")]),
-            unit("b", "express", "", vec![mount("/a", "a", false), route("GET", "/b")]),
-            Unit {
-                app: true,
-                ..unit("app", "express", "", vec![mount("", "a", false)])
-            },
-        ];
-        assert_eq!(paths(&units), ["GET /b/b", "GET /a"]);
-    }
 }
+
+#[cfg(test)]
+#[path = "graph_tests.rs"]
+mod tests;

@@ -3,9 +3,11 @@
 
 pub mod actix;
 pub mod axum;
+pub mod django;
 pub mod graph;
 pub mod link;
 pub mod nest;
+pub mod nest_guards;
 pub mod node;
 pub mod python;
 #[cfg(test)]
@@ -14,6 +16,7 @@ mod tests;
 use tree_sitter::Node;
 
 use self::graph::{Item, Unit};
+use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
 use crate::bridge::extract::syntax::literal::Constants;
 use crate::bridge::extract::syntax::rust::handler_shapes;
 use crate::bridge::extract::syntax::{Fields, NodeIndex, ParsedFile};
@@ -29,6 +32,18 @@ pub struct RouteScan {
     pub global_prefix: Option<String>,
     /// Rust handlers that take or return `Json<T>`, matched to routes by name when linking.
     pub handlers: Vec<HandlerShapes>,
+    /// Guards the file defines, uses, or may define.
+    pub guards: Vec<GuardNote>,
+    /// FastAPI aliases of dependencies: `CurrentUser = Annotated[User, Depends(get_current_user)]`.
+    pub aliases: Vec<(String, String)>,
+    /// FastAPI security scheme instances (`oauth2_scheme = OAuth2PasswordBearer(…)`).
+    pub schemes: Vec<String>,
+    /// NestJS guards on every route (`APP_GUARD` providers).
+    pub nest_global_guards: Vec<String>,
+    /// NestJS middleware bound to routes (`consumer.apply(…).forRoutes(…)`).
+    pub nest_bindings: Vec<nest_guards::Binding>,
+    /// Django views, routers and REST framework settings.
+    pub django: django::views::DjangoScan,
 }
 
 /// What a routing call in a script or Python file adds to: a unit of the file, or a name
@@ -52,12 +67,14 @@ impl Receiver {
     }
 }
 
-/// The request and response shapes a handler function names in its signature.
+/// The request and response shapes a handler function names in its signature, and the
+/// extractors it takes (`auth: AuthUser`), which are guards when they are auth extractors.
 #[derive(Debug, Clone, Default)]
 pub struct HandlerShapes {
     pub name: String,
     pub request: Option<String>,
     pub response: Option<String>,
+    pub extractors: Vec<String>,
     pub file: String,
 }
 
@@ -103,6 +120,7 @@ impl RouteScan {
                     prefix: String::new(),
                     items: Vec::new(),
                     app: false,
+                    ..Unit::default()
                 });
                 self.units.len() - 1
             }
@@ -128,16 +146,84 @@ pub fn each_rust_function<'t>(
             return;
         };
         let (request, response) = handler_shapes(file, node);
-        if request.is_some() || response.is_some() {
+        let extractors = extractor_types(file, node);
+        if request.is_some() || response.is_some() || !extractors.is_empty() {
             out.handlers.push(HandlerShapes {
                 name: name.to_owned(),
                 request,
                 response,
+                extractors,
                 file: file.path.to_owned(),
             });
         }
         scan(out, node, name, body);
     });
+}
+
+/// `impl<S> FromRequestParts<S> for AuthUser`, `impl FromRequest for AuthUser`: an auth
+/// extractor, a guard on every handler that takes it; and the auth-named functions of the
+/// file, where a middleware layered elsewhere may be defined.
+pub fn extractor_definitions(file: &ParsedFile<'_>, index: &NodeIndex<'_>, out: &mut RouteScan) {
+    let framework = if file.text.contains("actix") { "actix" } else { "axum" };
+    // An auth-named function may be middleware a router elsewhere layers (`from_fn(require_auth)`).
+    for item in crate::bridge::extract::syntax::named_children(file.root()) {
+        if item.kind() == "function_item"
+            && let Some(name) = file.field_text(item, "name")
+            && is_auth_name(name)
+        {
+            out.guards
+                .push(GuardNote::new(name, "layer", framework, Role::Candidate, file.path));
+        }
+    }
+    index.each(&["impl_item"], |item| {
+        let (Some(trait_name), Some(kind)) = (item.field("trait"), item.field("type")) else {
+            return;
+        };
+        let trait_name = file.text(trait_name);
+        let trait_name = trait_name.split('<').next().unwrap_or(trait_name);
+        if !matches!(
+            crate::bridge::extract::syntax::rust::last_segment(trait_name),
+            "FromRequestParts" | "FromRequest"
+        ) {
+            return;
+        }
+        let name = file.text(kind);
+        let name = name.split('<').next().unwrap_or(name);
+        // An extractor that rejects an unauthenticated request: named so, or rejecting with an
+        // auth error (`type Rejection = AuthRedirect`, `StatusCode::UNAUTHORIZED`).
+        let body = file.text(item);
+        let rejects = body.contains("UNAUTHORIZED")
+            || body.contains("FORBIDDEN")
+            || rejection(file, item).is_some_and(|r| is_auth_name(&r));
+        if !name.starts_with("Maybe") && !name.starts_with("Optional") && (is_auth_name(name) || rejects) {
+            out.guards
+                .push(GuardNote::new(name, "extractor", framework, Role::Defined, file.path));
+        }
+    });
+}
+
+/// The `type Rejection = …;` of an extractor impl.
+fn rejection(file: &ParsedFile<'_>, item: Node<'_>) -> Option<String> {
+    let body = item.field("body")?;
+    crate::bridge::extract::syntax::named_children(body)
+        .into_iter()
+        .filter(|member| member.kind() == "type_item" && file.field_text(*member, "name") == Some("Rejection"))
+        .find_map(|member| file.field_text(member, "type").map(str::to_owned))
+}
+
+/// The plain types a Rust function's parameters have (`user: AuthUser`, `AuthUser(id):
+/// AuthUser`, `claims: auth::Claims`); wrapped ones (`Option<AuthUser>`, `State<S>`) are
+/// left out. Linking keeps the auth extractors among them.
+fn extractor_types(file: &ParsedFile<'_>, function: Node<'_>) -> Vec<String> {
+    function
+        .field("parameters")
+        .map(crate::bridge::extract::syntax::named_children)
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|parameter| parameter.field("type"))
+        .filter(|kind| matches!(kind.kind(), "type_identifier" | "scoped_type_identifier"))
+        .map(|kind| crate::bridge::extract::syntax::rust::last_segment(file.text(kind)).to_owned())
+        .collect()
 }
 
 /// A route path argument with the file's constants filled in; a piece that cannot be

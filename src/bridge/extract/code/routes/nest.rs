@@ -4,8 +4,8 @@
 
 use tree_sitter::Node;
 
-use super::RouteScan;
 use super::graph::{Item, LocalRoute, Unit};
+use super::{RouteScan, nest_guards};
 use crate::bridge::extract::syntax::literal::{Constants, string};
 use crate::bridge::extract::syntax::script::{
     annotation_text, arguments, class_members, decorator_arguments, decorator_name, decorators, property,
@@ -36,19 +36,28 @@ const RESPONSE_DECORATORS: &[&str] = &[
 
 /// Reads NestJS controllers and the global prefix of one file into `out`.
 pub fn scan(file: &ParsedFile<'_>, index: &NodeIndex<'_>, constants: &Constants, out: &mut RouteScan) {
-    index.each(&["class_declaration", "call_expression"], |node| match node.kind() {
-        "class_declaration" => controller(file, constants, node, out),
-        "call_expression" => {
-            let Some(function) = node.field("function") else {
-                return;
-            };
-            if file.text(function).ends_with(".setGlobalPrefix")
-                && let Some(prefix) = arguments(node).first().and_then(|arg| constants.resolve(file, *arg))
-            {
-                out.global_prefix = Some(prefix);
+    index.each(&["class_declaration", "call_expression", "object"], |node| {
+        match node.kind() {
+            "class_declaration" => {
+                controller(file, constants, node, out);
+                nest_guards::guard_class(file, node, out);
             }
+            "call_expression" => {
+                let Some(function) = node.field("function") else {
+                    return;
+                };
+                let callee = file.text(function);
+                if callee.ends_with(".setGlobalPrefix")
+                    && let Some(prefix) = arguments(node).first().and_then(|arg| constants.resolve(file, *arg))
+                {
+                    out.global_prefix = Some(prefix);
+                } else if callee.ends_with(".forRoutes") {
+                    nest_guards::binding(file, node, out);
+                }
+            }
+            "object" => nest_guards::global_guard(file, node, out),
+            _ => {}
         }
-        _ => {}
     });
 }
 
@@ -65,10 +74,11 @@ fn controller(file: &ParsedFile<'_>, constants: &Constants, class: Node<'_>, out
     let prefix = decorator_arguments(decorator)
         .first()
         .and_then(|arg| match arg.kind() {
-            "object" => property(file, *arg, "path").and_then(|path| constants.resolve(file, path)),
-            _ => constants.resolve(file, *arg),
+            "object" => property(file, *arg, "path").and_then(|path| constants.render_prefix(file, path)),
+            _ => constants.render_prefix(file, *arg),
         })
         .unwrap_or_default();
+    let class_guards = nest_guards::use_guards(file, &decorators(class), out);
     let mut items = Vec::new();
     for (member_decorators, member) in class_members(body) {
         if member.kind() != "method_definition" {
@@ -79,6 +89,7 @@ fn controller(file: &ParsedFile<'_>, constants: &Constants, class: Node<'_>, out
         };
         let response = response_type(file, &member_decorators, member);
         let request = body_type(file, member);
+        let guards = nest_guards::use_guards(file, &member_decorators, out);
         for decorator in &member_decorators {
             let Some(method) = decorator_name(file, *decorator)
                 .and_then(|name| METHOD_DECORATORS.iter().find(|(have, _)| *have == name))
@@ -93,6 +104,7 @@ fn controller(file: &ParsedFile<'_>, constants: &Constants, class: Node<'_>, out
                     handler: Some(format!("{name}.{method_name}")),
                     request: request.clone(),
                     response: response.clone(),
+                    guards: guards.clone(),
                     file: file.path.to_owned(),
                     ..LocalRoute::default()
                 }));
@@ -103,8 +115,9 @@ fn controller(file: &ParsedFile<'_>, constants: &Constants, class: Node<'_>, out
         key: (file.path.to_owned(), name.to_owned()),
         framework: "nestjs",
         prefix,
-        items: Vec::new(),
         app: true,
+        guards: class_guards,
+        ..Unit::default()
     });
     out.unit(file.path, name, "nestjs").items = items;
 }

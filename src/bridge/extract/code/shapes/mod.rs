@@ -4,16 +4,25 @@
 //! inherited fields from the run's other shapes and drops Python classes that turn out not to
 //! be Pydantic models.
 
+pub mod drf;
+pub mod joi;
+pub mod marshmallow;
+pub mod parsed;
 pub mod pydantic;
 pub mod script;
+pub mod serde;
 #[cfg(test)]
 mod tests;
+pub mod typebox;
+pub mod wtforms;
 pub mod zod;
 
 use std::cell::Cell;
 use std::collections::HashMap;
 
-use crate::bridge::facts::{EnvVar, Field, Shape};
+use std::collections::HashSet;
+
+use crate::bridge::facts::{Endpoint, EnvVar, Field, Shape};
 
 /// How many bases deep inheritance is followed.
 const MAX_INHERITANCE: usize = 8;
@@ -29,6 +38,9 @@ pub struct PendingShape {
     pub bases: Vec<Base>,
     /// pydantic-settings' `env_prefix`.
     pub env_prefix: Option<String>,
+    /// The validation library that checks values against it (`zod`, `class-validator`, …),
+    /// when it is a validation schema.
+    pub validation: Option<&'static str>,
 }
 
 /// A shape another inherits from, and how its fields are taken.
@@ -92,6 +104,44 @@ pub fn link(pending: Vec<PendingShape>) -> (Vec<Shape>, Vec<EnvVar>) {
         }
     }
     (shapes, env)
+}
+
+/// How many rounds of field types are followed from the endpoints to the serde structs.
+const MAX_BODY_DEPTH: usize = 8;
+
+/// The shapes without the serde structs no endpoint takes or returns: a Rust crate derives
+/// `Serialize` for many things that are no request or response. A struct named by an
+/// endpoint's request or response (`Json<UserBody<NewUser>>`), by a field of one, or as a
+/// generic parameter's default of one is kept.
+pub fn bodies_only(shapes: Vec<Shape>, endpoints: &[Endpoint]) -> Vec<Shape> {
+    let words = |text: &str| -> Vec<String> {
+        text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .map(str::to_owned)
+            .collect()
+    };
+    let mut wanted: HashSet<String> = endpoints
+        .iter()
+        .flat_map(|e| e.request.iter().chain(e.response.iter()))
+        .flat_map(|text| words(text))
+        .collect();
+    for _ in 0..MAX_BODY_DEPTH {
+        let before = wanted.len();
+        let reached: Vec<String> = shapes
+            .iter()
+            .filter(|s| s.kind == "serde" && wanted.contains(&s.name))
+            .flat_map(|s| s.fields.iter().filter_map(|f| f.data_type.as_deref()))
+            .flat_map(&words)
+            .collect();
+        wanted.extend(reached);
+        if wanted.len() == before {
+            break;
+        }
+    }
+    shapes
+        .into_iter()
+        .filter(|shape| shape.kind != "serde" || wanted.contains(&shape.name))
+        .collect()
 }
 
 struct Resolver<'p> {

@@ -55,9 +55,8 @@ pub fn scan(file: &ParsedFile<'_>, index: &NodeIndex<'_>, out: &mut Vec<PendingS
                 optional,
             });
         }
-        if fields.is_empty() && !class_bases.iter().any(|base| base.ends_with("BaseModel")) {
-            return;
-        }
+        // A class that adds no fields (`class ItemCreate(ItemBase): pass`) is still a model
+        // when its bases are: linking decides by the bases.
         out.push(PendingShape {
             shape: Shape {
                 name: name.to_owned(),
@@ -67,6 +66,7 @@ pub fn scan(file: &ParsedFile<'_>, index: &NodeIndex<'_>, out: &mut Vec<PendingS
             },
             bases: class_bases.into_iter().map(Base::all).collect(),
             env_prefix,
+            validation: None,
         });
     });
 }

@@ -83,6 +83,7 @@ fn pending(file: &ParsedFile<'_>, name: &str, kind: &str, fields: Vec<Field>, ba
         },
         bases,
         env_prefix: None,
+        validation: None,
     }
 }
 
@@ -118,6 +119,7 @@ fn dto(file: &ParsedFile<'_>, class: Node<'_>) -> Option<PendingShape> {
     let name = file.field_text(class, "name")?;
     let body = class.field("body")?;
     let mut validated = false;
+    let mut checked = false;
     let mut fields = Vec::new();
     for (decorators, member) in class_members(body) {
         if member.kind() != "public_field_definition" || has_modifier(file, member) {
@@ -128,6 +130,7 @@ fn dto(file: &ParsedFile<'_>, class: Node<'_>) -> Option<PendingShape> {
         };
         let names: Vec<&str> = decorators.iter().filter_map(|d| decorator_name(file, *d)).collect();
         validated |= !names.is_empty();
+        checked |= names.iter().any(|n| is_class_validator(n));
         fields.push(Field {
             name: file.text(field_name).to_owned(),
             data_type: member.field("type").map(|t| annotation_text(file, t).to_owned()),
@@ -137,7 +140,31 @@ fn dto(file: &ParsedFile<'_>, class: Node<'_>) -> Option<PendingShape> {
     let bases = heritage(file, class);
     let named_dto = name.ends_with("Dto") || name.ends_with("DTO");
     let mapped = bases.iter().any(|base| *base != Base::all(&base.name));
-    (validated || named_dto || mapped).then(|| pending(file, name, "dto", fields, bases))
+    let mut shape = (validated || named_dto || mapped).then(|| pending(file, name, "dto", fields, bases))?;
+    shape.validation = checked.then_some("class-validator");
+    Some(shape)
+}
+
+/// class-validator's decorators: `@IsEmail()`, `@IsNotEmpty()`, `@MinLength(8)`, `@ValidateNested()`, ….
+fn is_class_validator(decorator: &str) -> bool {
+    (decorator.starts_with("Is") && decorator.len() > 2 && decorator[2..].starts_with(char::is_uppercase))
+        || matches!(
+            decorator,
+            "Min"
+                | "Max"
+                | "MinLength"
+                | "MaxLength"
+                | "Length"
+                | "Matches"
+                | "Contains"
+                | "ValidateNested"
+                | "ArrayMinSize"
+                | "ArrayMaxSize"
+                | "ArrayNotEmpty"
+                | "Equals"
+                | "NotEquals"
+                | "ValidateIf"
+        )
 }
 
 /// `static`, `private`, `protected` and `readonly`-less internals are not part of a DTO's shape.

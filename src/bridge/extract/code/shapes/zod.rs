@@ -7,7 +7,7 @@ use tree_sitter::Node;
 use super::{Base, PendingShape};
 use crate::bridge::extract::code::modules::script::ScriptModule;
 use crate::bridge::extract::syntax::literal::string;
-use crate::bridge::extract::syntax::script::{ChainCall, keys, member_chain, property_name};
+use crate::bridge::extract::syntax::script::{ChainCall, keys, member_chain, property_name, top_level_bindings};
 use crate::bridge::extract::syntax::{Fields, ParsedFile, named_children};
 use crate::bridge::facts::{Field, Shape};
 
@@ -26,31 +26,19 @@ pub fn scan(file: &ParsedFile<'_>, module: &ScriptModule, out: &mut Vec<PendingS
         return;
     }
     let reader = Reader { file, zod };
-    for statement in named_children(file.root()) {
-        let declaration = match statement.kind() {
-            "export_statement" => statement.field("declaration"),
-            "lexical_declaration" | "variable_declaration" => Some(statement),
-            _ => None,
-        };
-        let Some(declaration) = declaration.filter(|d| !d.has_error()) else {
-            continue;
-        };
-        for declarator in named_children(declaration) {
-            let (Some(name), Some(value)) = (file.field_text(declarator, "name"), declarator.field("value")) else {
-                continue;
-            };
-            if let Some((fields, bases)) = reader.object(value, 0) {
-                out.push(PendingShape {
-                    shape: Shape {
-                        name: name.to_owned(),
-                        kind: "zod".into(),
-                        fields,
-                        file: file.path.to_owned(),
-                    },
-                    bases,
-                    env_prefix: None,
-                });
-            }
+    for (name, value) in top_level_bindings(file) {
+        if let Some((fields, bases)) = reader.object(value, 0) {
+            out.push(PendingShape {
+                shape: Shape {
+                    name: name.to_owned(),
+                    kind: "zod".into(),
+                    fields,
+                    file: file.path.to_owned(),
+                },
+                bases,
+                env_prefix: None,
+                validation: Some("zod"),
+            });
         }
     }
 }

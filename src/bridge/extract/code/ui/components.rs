@@ -20,11 +20,23 @@ const WRAPPERS: &[&str] = &["memo", "forwardRef", "observer"];
 /// How many wrappers deep a component is looked for (`memo(forwardRef(…))`).
 const MAX_WRAPPERS: usize = 4;
 
-/// What one file exports as components, and the sources it re-exports everything from.
+/// What one file exports as components, the sources it re-exports everything from, and the
+/// names it re-exports one by one (components only if their files say so, see `ui::re_exports`).
 #[derive(Debug, Default)]
 pub struct ComponentScan {
     pub components: Vec<Component>,
     pub star_sources: Vec<String>,
+    pub re_exports: Vec<ReExport>,
+}
+
+/// `export { Button as PrimaryButton } from './Button'`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ReExport {
+    /// The name this file exports.
+    pub exported: String,
+    /// The name the source exports (`default` for `export { default as X }`).
+    pub name: String,
+    pub source: String,
 }
 
 /// Reads the exported components of one script file.
@@ -46,6 +58,7 @@ pub fn scan(file: &ParsedFile<'_>) -> ComponentScan {
         }
     }
     let mut out = ComponentScan::default();
+    let mut re_exports = Vec::new();
     let mut push = |name: String, kind: &str| {
         if !out.components.iter().any(|c| c.name == name) {
             out.components.push(Component {
@@ -57,7 +70,7 @@ pub fn scan(file: &ParsedFile<'_>) -> ComponentScan {
     };
     for statement in statements
         .iter()
-        .filter(|s| s.kind() == "export_statement" && !s.has_error())
+        .filter(|s| s.kind() == "export_statement" && !s.has_error() && !type_only(**s))
     {
         let source = statement.field("source").and_then(|s| string(file, s));
         let is_default = (0..statement.child_count())
@@ -78,14 +91,18 @@ pub fn scan(file: &ParsedFile<'_>) -> ComponentScan {
         {
             for specifier in named_children(clause)
                 .into_iter()
-                .filter(|s| s.kind() == "export_specifier")
+                .filter(|s| s.kind() == "export_specifier" && !type_only(*s))
             {
                 let Some(name) = file.field_text(specifier, "name") else {
                     continue;
                 };
                 let exported = file.field_text(specifier, "alias").unwrap_or(name);
                 match (&source, local.get(name)) {
-                    (Some(_), _) if is_pascal_case(exported) => push(exported.to_owned(), "re-export"),
+                    (Some(source), _) if is_pascal_case(exported) => re_exports.push(ReExport {
+                        exported: exported.to_owned(),
+                        name: name.to_owned(),
+                        source: source.clone(),
+                    }),
                     (None, Some(kind)) => push(exported.to_owned(), kind),
                     _ => {}
                 }
@@ -98,7 +115,27 @@ pub fn scan(file: &ParsedFile<'_>) -> ComponentScan {
             out.star_sources.push(source);
         }
     }
+    // TanStack Router's page components are rendered by the route, often without an export.
+    for name in super::tanstack::route_components(file) {
+        if let Some(kind) = local.get(&name)
+            && !out.components.iter().any(|c| c.name == name)
+        {
+            out.components.push(Component {
+                name,
+                kind: kind.clone(),
+                file: file.path.to_owned(),
+            });
+        }
+    }
+    out.re_exports = re_exports;
     out
+}
+
+/// `export type { Props } from './x'`, `export { type Props }`: types, not components.
+fn type_only(node: Node<'_>) -> bool {
+    (0..node.child_count())
+        .filter_map(|at| node.child(at as u32))
+        .any(|child| !child.is_named() && child.kind() == "type")
 }
 
 /// `export default Foo`, `export default memo(Foo)`, `export default () => <div/>`.
@@ -129,9 +166,12 @@ fn default_value(
 
 /// The components a declaration introduces, with their kinds.
 fn declared_components(file: &ParsedFile<'_>, declaration: Node<'_>) -> Vec<(String, String)> {
+    let jsx_file = [".tsx", ".jsx"].iter().any(|ext| file.path.ends_with(ext));
     match declaration.kind() {
         "function_declaration" => match file.field_text(declaration, "name") {
-            Some(name) if is_pascal_case(name) && renders(declaration) => vec![(name.to_owned(), "function".into())],
+            Some(name) if is_component_name(name) && renders(declaration) => {
+                vec![(name.to_owned(), "function".into())]
+            }
             _ => Vec::new(),
         },
         "class_declaration" => match file.field_text(declaration, "name") {
@@ -149,6 +189,9 @@ fn declared_components(file: &ParsedFile<'_>, declaration: Node<'_>) -> Vec<(Str
                     "arrow_function" if renders(value) => "arrow".to_owned(),
                     "function_expression" | "function" if renders(value) => "function".to_owned(),
                     "call_expression" => wrapped(file, value, &HashMap::new())?.1,
+                    // `const Dialog = DialogPrimitive.Root`: a library's component under a name of ours.
+                    "member_expression" if jsx_file && primitive_alias(file, value) => "alias".to_owned(),
+                    "identifier" if jsx_file && is_pascal_case(file.text(value)) => "alias".to_owned(),
                     _ => return None,
                 };
                 Some((name.to_owned(), kind))
@@ -156,6 +199,21 @@ fn declared_components(file: &ParsedFile<'_>, declaration: Node<'_>) -> Vec<(Str
             .collect(),
         _ => Vec::new(),
     }
+}
+
+/// A component's name: PascalCase, and no HTTP method (`export async function GET` in a route
+/// file may render an image response, but is an endpoint).
+fn is_component_name(name: &str) -> bool {
+    is_pascal_case(name) && !matches!(name, "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS")
+}
+
+/// `DialogPrimitive.Root`, `SheetPrimitive.Trigger`: a PascalCase member of a PascalCase object
+/// (`const Form = FormProvider` is an alias too).
+fn primitive_alias(file: &ParsedFile<'_>, member: Node<'_>) -> bool {
+    let (Some(object), Some(property)) = (member.field("object"), member.field("property")) else {
+        return false;
+    };
+    object.kind() == "identifier" && is_pascal_case(file.text(object)) && is_pascal_case(file.text(property))
 }
 
 /// `memo(Foo)`, `React.forwardRef((props, ref) => …)`, `memo(function Foo() {…})`: the inner

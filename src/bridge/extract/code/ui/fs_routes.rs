@@ -28,7 +28,8 @@ pub fn scan(path: &str, module: &ScriptModule, default_name: Option<String>, imp
     let Some((file_name, dirs)) = parts.split_last() else {
         return out;
     };
-    let stem = file_name.split('.').next().unwrap_or(file_name);
+    // Only the extension goes: `[...nextauth].ts` is the route `[...nextauth]`.
+    let stem = file_name.rsplit_once('.').map_or(*file_name, |(stem, _)| stem);
     let exports: Vec<&str> = module
         .exports
         .iter()
@@ -134,13 +135,14 @@ fn remix(
     {
         return;
     }
+    // A page's loader is the page itself; its action, and a resource route's loader and
+    // action, are endpoints.
     if has_default {
         out.routes.push(route(&url, default_name, "remix", path));
-    } else {
-        for (export, method) in [("loader", "GET"), ("action", "POST")] {
-            if exports.contains(&export) {
-                out.endpoints.push(endpoint(method, &url, "remix", path));
-            }
+    }
+    for (export, method) in [("loader", "GET"), ("action", "POST")] {
+        if exports.contains(&export) && (method == "POST" || !has_default) {
+            out.endpoints.push(endpoint(method, &url, "remix", path));
         }
     }
 }

@@ -5,7 +5,7 @@
 use tree_sitter::Node;
 
 use crate::bridge::extract::syntax::literal::{Constants, string, unwrap_parens};
-use crate::bridge::extract::syntax::script::{arguments, property};
+use crate::bridge::extract::syntax::script::{arguments, property, top_level_bindings};
 use crate::bridge::extract::syntax::{Fields, ParsedFile, Walk, named_children, walk};
 use crate::bridge::facts::Route;
 
@@ -100,19 +100,9 @@ impl Reader<'_, '_> {
 
     /// A top-level `const routes = [...]` of this file.
     fn binding(&self, name: &str) -> Option<Node<'_>> {
-        let root = self.file.root();
-        named_children(root).into_iter().find_map(|statement| {
-            let declaration = match statement.kind() {
-                "export_statement" => statement.field("declaration")?,
-                _ => statement,
-            };
-            if !matches!(declaration.kind(), "lexical_declaration" | "variable_declaration") {
-                return None;
-            }
-            named_children(declaration).into_iter().find_map(|declarator| {
-                (self.file.field_text(declarator, "name") == Some(name)).then(|| declarator.field("value"))?
-            })
-        })
+        top_level_bindings(self.file)
+            .into_iter()
+            .find_map(|(have, value)| (have == name).then_some(value))
     }
 
     /// `<Route path="users" element={<Users/>}>` and the `<Route>`s inside it.

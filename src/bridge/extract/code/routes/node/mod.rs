@@ -3,11 +3,14 @@
 //! and mounts (`app.use('/api', router)`, `app.use(router.routes())`,
 //! `fastify.register(plugin, { prefix })`, `registerRoutes(app)`).
 
+mod autoload;
 mod calls;
+mod chains;
+pub mod guards;
 
 use tree_sitter::Node;
 
-use super::graph::{Item, Unit};
+use super::graph::{Item, Target, Unit};
 use super::{Receiver, RouteScan};
 use crate::bridge::extract::code::modules::script::ScriptModule;
 use crate::bridge::extract::syntax::literal::{Constants, unwrap_parens};
@@ -16,6 +19,9 @@ use crate::bridge::extract::syntax::{Fields, NodeIndex, ParsedFile, named_childr
 
 /// HTTP methods a router exposes as methods of its own.
 const METHODS: &[&str] = &["get", "post", "put", "patch", "delete", "del", "options", "head", "all"];
+
+/// Packages whose exports are apps or routers.
+const ROUTER_PACKAGES: &[&str] = &["express", "koa", "@koa/router", "koa-router", "fastify"];
 
 /// How far up a receiver's enclosing function is looked for.
 const MAX_SCOPE_DEPTH: usize = 64;
@@ -36,6 +42,7 @@ pub fn scan(
         file,
         module,
         constants,
+        hint,
         out,
         attached: Vec::new(),
     };
@@ -53,7 +60,7 @@ pub fn scan(
 }
 
 /// The framework a file imports, if any.
-fn framework_of(module: &ScriptModule) -> &'static str {
+pub fn framework_of(module: &ScriptModule) -> &'static str {
     for import in module.imports.values() {
         match import.source.as_str() {
             "express" => return "express",
@@ -69,6 +76,8 @@ struct Scanner<'s, 'a> {
     file: &'s ParsedFile<'a>,
     module: &'s ScriptModule,
     constants: &'s Constants,
+    /// The framework the file imports (`""` when it imports none).
+    hint: &'static str,
     out: &'s mut RouteScan,
     /// Items with where their call's arguments start, and the receiver they go to.
     attached: Vec<(usize, Receiver, Item)>,
@@ -94,7 +103,10 @@ impl Scanner<'_, '_> {
             "new_expression" => value.field("constructor"),
             _ => None,
         };
-        let Some(callee) = callee else { return };
+        // A chain (`express.Router().get(…)`) is read as an unnamed router's calls instead.
+        let Some(callee) = callee.filter(|c| !self.file.text(*c).contains('(')) else {
+            return;
+        };
         let Some((framework, app)) = self.constructor(callee, value.kind() == "new_expression") else {
             return;
         };
@@ -103,13 +115,38 @@ impl Scanner<'_, '_> {
             .and_then(|options| property(self.file, *options, "prefix"))
             .and_then(|prefix| self.constants.resolve(self.file, prefix))
             .unwrap_or_default();
+        let name = self.file.text(name);
         self.out.declare(Unit {
-            key: (self.file.path.to_owned(), self.file.text(name).to_owned()),
+            key: (self.file.path.to_owned(), name.to_owned()),
             framework,
             prefix,
-            items: Vec::new(),
             app,
+            ..Unit::default()
         });
+        self.returned_by_factory(declarator, name);
+    }
+
+    /// A factory that makes a router and returns it (`export default () => { const app =
+    /// Router(); auth(app); return app; }`): the function stands for that router, so
+    /// `app.use('/api', routes())` mounts what it registered.
+    fn returned_by_factory(&mut self, declarator: Node<'_>, name: &str) {
+        let Some(function) = self.enclosing_function_node(declarator) else {
+            return;
+        };
+        let returns_it = function.field("body").is_some_and(|body| {
+            named_children(body).into_iter().any(|statement| {
+                statement.kind() == "return_statement"
+                    && statement
+                        .named_child(0)
+                        .is_some_and(|value| self.file.text(value) == name)
+            })
+        });
+        let factory = self.function_name(function);
+        if returns_it && factory != name {
+            let item = Item::mount("", Target::Ref(name.to_owned()));
+            self.attached
+                .push((declarator.start_byte(), Receiver::Local(factory), item));
+        }
     }
 
     /// The framework and app-ness of a constructor call, by where its name is imported from.
@@ -153,6 +190,12 @@ impl Scanner<'_, '_> {
             self.register(call, object, &args);
         } else if method == "route" && args.len() == 1 && args[0].kind() == "object" {
             self.route_object(call, object, args[0]);
+        } else if method == "addHook" {
+            if let Some(guard) = self.hook_guard(&args) {
+                self.attach(call, object, Item::UnitGuard(guard));
+            }
+        } else if matches!(method, "decorate" | "decorateRequest") {
+            self.decorated_guard(&args);
         } else {
             self.pass_through(call, function);
         }
@@ -169,14 +212,32 @@ impl Scanner<'_, '_> {
         }
     }
 
-    fn receiver(&self, call: Node<'_>, object: Node<'_>) -> Option<Receiver> {
+    /// What a call on `object` adds to: the unit `object` names, or for a chain of router
+    /// calls (`Router().use(a).use(b)`) the unit its base is.
+    fn receiver(&mut self, call: Node<'_>, object: Node<'_>) -> Option<Receiver> {
+        let object = self.chain_base(object);
         if object.kind() != "identifier" {
-            return None;
+            return self.anonymous_unit(object).map(Receiver::Local);
         }
         let name = self.file.text(object);
         let function = self.enclosing_function_with_param(call, name);
-        let imported = self.module.imports.contains_key(name);
+        // A name from the project (`./app`, `@/server`) may be a router; one from a package that
+        // is no router (`axios.get('/users', …)`) is not.
+        let imported = self.is_project_name(name)
+            || self
+                .module
+                .imports
+                .get(name)
+                .is_some_and(|import| ROUTER_PACKAGES.contains(&import.source.as_str()));
         Receiver::named(name, function, self.file.path, self.out, imported)
+    }
+
+    /// True for a name imported from the project (`./app`, `@/server`, `~/routes`).
+    fn is_project_name(&self, name: &str) -> bool {
+        self.module.imports.get(name).is_some_and(|import| {
+            let source = import.source.as_str();
+            source.starts_with('.') || source.starts_with("@/") || source.starts_with("~/")
+        })
     }
 
     /// The name of the closest function around `node` that has a parameter `param`:
@@ -196,7 +257,15 @@ impl Scanner<'_, '_> {
                 params.kind() == "identifier" && self.file.text(params) == param
                     || named_children(params).into_iter().any(|p| {
                         let pattern = p.field("pattern").unwrap_or(p);
-                        pattern.kind() == "identifier" && self.file.text(pattern) == param
+                        match pattern.kind() {
+                            "identifier" => self.file.text(pattern) == param,
+                            // `({ app }: { app: Application }) => …`, as loaders take the app.
+                            "object_pattern" => named_children(pattern).into_iter().any(|field| {
+                                field.kind() == "shorthand_property_identifier_pattern"
+                                    && self.file.text(field) == param
+                            }),
+                            _ => false,
+                        }
                     })
             });
             if has_param {

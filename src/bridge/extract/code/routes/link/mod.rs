@@ -3,11 +3,19 @@
 //! prefix, route shape hints are kept where a shape of that name exists, and the whole graph
 //! is flattened to endpoints with full paths.
 
+mod autoload;
+mod constants;
+mod django;
+
 use std::collections::{HashMap, HashSet};
 
-use super::graph::{Item, Target, Unit, UnitKey, flatten, join};
+use self::autoload::Autohooks;
+
+use super::graph::{Item, LocalRoute, Target, Unit, UnitKey, flatten, join};
 use super::{HandlerShapes, RouteScan};
+use crate::bridge::extract::code::guards::is_auth_name;
 use crate::bridge::extract::code::modules::PathIndex;
+use crate::bridge::extract::code::modules::constants::Exported;
 use crate::bridge::extract::code::modules::python::{PythonModule, resolve_import as resolve_python};
 use crate::bridge::extract::code::modules::rust::{RustModule, module_of, segments, target_module};
 use crate::bridge::extract::code::modules::script::{Imported, ScriptModule};
@@ -18,11 +26,12 @@ use crate::bridge::facts::Endpoint;
 /// How deep inline mounts are walked while linking.
 const MAX_INLINE_DEPTH: usize = 32;
 
-/// One file's part in linking: its routes and its module table.
+/// One file's part in linking: its routes, its module table and the constants it offers.
 pub struct LinkFile<'s> {
     pub path: &'s str,
     pub routes: &'s RouteScan,
     pub module: Module<'s>,
+    pub constants: &'s Exported,
 }
 
 /// The module table of a file in its language.
@@ -42,7 +51,35 @@ pub fn link(files: &[LinkFile<'_>], shapes: &HashSet<String>) -> Vec<Endpoint> {
     for handler in files.iter().flat_map(|file| &file.routes.handlers) {
         handlers.entry(handler.name.as_str()).or_default().push(handler);
     }
-    let linker = Linker { files, index, handlers };
+    let aliases: HashMap<&str, &str> = files
+        .iter()
+        .flat_map(|file| &file.routes.aliases)
+        .map(|(alias, target)| (alias.as_str(), target.as_str()))
+        .collect();
+    let schemes: HashSet<&str> = files
+        .iter()
+        .flat_map(|file| &file.routes.schemes)
+        .map(String::as_str)
+        .collect();
+    let django_defaults = files
+        .iter()
+        .flat_map(|file| file.routes.django.default_permissions.iter().cloned())
+        .collect();
+    let extractors = files
+        .iter()
+        .flat_map(|file| &file.routes.guards)
+        .filter(|note| note.kind == "extractor")
+        .map(|note| note.name.as_str())
+        .collect();
+    let linker = Linker {
+        files,
+        index,
+        handlers,
+        aliases,
+        schemes,
+        django_defaults,
+        extractors,
+    };
     let mut units: Vec<Unit> = files
         .iter()
         .flat_map(|file| file.routes.units.iter().cloned())
@@ -57,8 +94,16 @@ pub fn link(files: &[LinkFile<'_>], shapes: &HashSet<String>) -> Vec<Endpoint> {
         .enumerate()
         .map(|(i, unit)| (unit.key.clone(), i))
         .collect();
+    let from_of: HashMap<String, usize> = files.iter().enumerate().map(|(i, f)| (f.path.to_owned(), i)).collect();
+    for unit in &mut units {
+        if let Some(&from) = from_of.get(&unit.key.0) {
+            linker.fill_unit(from, unit);
+        }
+    }
     for (from, file) in files.iter().enumerate() {
         for (name, framework, item) in &file.routes.foreign {
+            let mut item = item.clone();
+            linker.fill_items(from, std::slice::from_mut(&mut item), 0);
             let key = linker
                 .resolve(from, name, &at)
                 .unwrap_or_else(|| (file.path.to_owned(), name.clone()));
@@ -69,20 +114,51 @@ pub fn link(files: &[LinkFile<'_>], shapes: &HashSet<String>) -> Vec<Endpoint> {
                     prefix: String::new(),
                     items: Vec::new(),
                     app: false,
+                    ..Unit::default()
                 });
                 units.len() - 1
             });
-            units[slot].items.push(item.clone());
+            units[slot].items.push(item);
         }
     }
-    let from_of: HashMap<String, usize> = files.iter().enumerate().map(|(i, f)| (f.path.to_owned(), i)).collect();
+    let hooks = linker.autohooks(&units, &at);
+    let snapshot = units.clone();
+    let context = Context {
+        units: &at,
+        all: &snapshot,
+        shapes,
+        hooks: &hooks,
+    };
     for unit in &mut units {
         let Some(&from) = from_of.get(&unit.key.0) else {
             continue;
         };
-        linker.resolve_items(from, &mut unit.items, &at, shapes, 0);
+        linker.resolve_items(from, &mut unit.items, &context, 0);
     }
-    flatten(&units)
+    let mut endpoints = flatten(&units);
+    let global: Vec<String> = files
+        .iter()
+        .flat_map(|f| f.routes.nest_global_guards.iter().cloned())
+        .collect();
+    let bindings: Vec<_> = files
+        .iter()
+        .flat_map(|f| f.routes.nest_bindings.iter().cloned())
+        .collect();
+    let prefix = files
+        .iter()
+        .find_map(|file| file.routes.global_prefix.as_deref())
+        .unwrap_or("");
+    super::nest_guards::apply(&mut endpoints, &global, &bindings, prefix);
+    endpoints
+}
+
+/// What resolving a unit's items reads: the units by key (and as they were before resolving),
+/// the run's shape names, and the folders' autoload hooks.
+struct Context<'c> {
+    units: &'c HashMap<UnitKey, usize>,
+    all: &'c [Unit],
+    shapes: &'c HashSet<String>,
+    hooks: &'c Autohooks,
 }
 
 struct Linker<'f, 's> {
@@ -90,17 +166,18 @@ struct Linker<'f, 's> {
     index: PathIndex,
     /// Rust handler signatures by function name.
     handlers: HashMap<&'s str, Vec<&'s HandlerShapes>>,
+    /// FastAPI dependency aliases (`CurrentUser` → `get_current_user`) and security schemes.
+    aliases: HashMap<&'s str, &'s str>,
+    schemes: HashSet<&'s str>,
+    /// DRF's default permission classes (from the settings module).
+    django_defaults: Vec<String>,
+    /// The Rust extractors the run defines as guards.
+    extractors: HashSet<&'s str>,
 }
 
 impl<'s> Linker<'_, 's> {
-    fn resolve_items(
-        &self,
-        from: usize,
-        items: &mut [Item],
-        units: &HashMap<UnitKey, usize>,
-        shapes: &HashSet<String>,
-        depth: usize,
-    ) {
+    fn resolve_items(&self, from: usize, items: &mut [Item], context: &Context<'_>, depth: usize) {
+        let (units, shapes) = (context.units, context.shapes);
         for item in items {
             match item {
                 Item::Route(route) => {
@@ -111,8 +188,14 @@ impl<'s> Linker<'_, 's> {
                     {
                         route.request = route.request.take().or_else(|| shapes.request.clone());
                         route.response = route.response.take().or_else(|| shapes.response.clone());
+                        for extractor in shapes.extractors.iter().filter(|e| self.is_extractor_guard(e)) {
+                            if !route.guards.contains(extractor) {
+                                route.guards.push(extractor.clone());
+                            }
+                        }
                     }
-                    let known = |hints: &[String]| hints.iter().find(|hint| names_shape(hint, shapes)).cloned();
+                    self.dependency_guards(route);
+                    let known = |hints: &[String]| hints.iter().find_map(|hint| shape_named(hint, shapes));
                     if route.request.is_none() {
                         route.request = known(&route.request_hints);
                     }
@@ -122,15 +205,45 @@ impl<'s> Linker<'_, 's> {
                 }
                 Item::Mount(mount) => match &mut mount.target {
                     Target::Ref(reference) => {
-                        if let Some(key) = self.resolve(from, reference, units) {
+                        if let Some(routes) = self.django_routes(from, reference) {
+                            mount.target = Target::Inline(routes);
+                        } else if let Some(key) = self.resolve(from, reference, units) {
                             mount.target = Target::Unit(key);
                         }
                     }
                     Target::Inline(inner) if depth < MAX_INLINE_DEPTH => {
-                        self.resolve_items(from, inner, units, shapes, depth + 1)
+                        self.resolve_items(from, inner, context, depth + 1)
+                    }
+                    Target::Autoload(autoload) => {
+                        let loaded = self.expand_autoload(autoload, units, context.all, context.hooks);
+                        mount.target = Target::Inline(loaded);
                     }
                     _ => {}
                 },
+                Item::Guard(_) | Item::UnitGuard(_) => {}
+            }
+        }
+    }
+
+    /// True for a handler parameter's type that is an auth guard: an extractor the run defines
+    /// as one, or an auth name (`AuthUser`, `Claims`) from a crate.
+    fn is_extractor_guard(&self, name: &str) -> bool {
+        self.extractors.contains(name)
+            || (is_auth_name(name) && !name.starts_with("Maybe") && !name.starts_with("Optional"))
+    }
+
+    /// Adds the FastAPI dependencies of a route that are guards: auth functions and security
+    /// schemes, named directly or through an alias.
+    fn dependency_guards(&self, route: &mut LocalRoute) {
+        let through_aliases = route
+            .guard_aliases
+            .iter()
+            .filter_map(|alias| self.aliases.get(alias.as_str()).map(|target| target.to_string()));
+        let found: Vec<String> = route.dependencies.iter().cloned().chain(through_aliases).collect();
+        for dependency in found {
+            let guard = is_auth_name(&dependency) || self.schemes.contains(dependency.as_str());
+            if guard && !route.guards.contains(&dependency) {
+                route.guards.push(dependency);
             }
         }
     }
@@ -142,6 +255,16 @@ impl<'s> Linker<'_, 's> {
             return None;
         }
         let found = self.handlers.get(last_segment(handler))?;
+        // `accounts::open`: the module the path names says which file (two `open`s in two
+        // modules are kept apart).
+        let from = self.files.iter().find(|f| f.path == file);
+        if handler.contains("::")
+            && let Some(Module::Rust(module)) = from.map(|f| f.module)
+            && let Some(wanted) = target_module(&module_of(file), &module.expand(&segments(handler)))
+            && let Some(exact) = found.iter().find(|shapes| module_of(&shapes.file) == wanted)
+        {
+            return Some(exact);
+        }
         found
             .iter()
             .find(|shapes| shapes.file == file)
@@ -194,6 +317,9 @@ impl<'s> Linker<'_, 's> {
     }
 
     fn resolve_python(&self, from: usize, module: &PythonModule, reference: &str) -> Option<UnitKey> {
+        if let Some(dotted) = reference.strip_prefix("pymodule:") {
+            return self.url_module(from, dotted);
+        }
         let here = self.files[from].path;
         let (first, member) = match reference.split_once('.') {
             Some((first, member)) => (first, Some(member)),
@@ -240,8 +366,31 @@ impl<'s> Linker<'_, 's> {
     }
 }
 
-/// True if `hint` (a type or value as written, `CreateUserDto[]`, `list[UserOut]`) names a shape.
-fn names_shape(hint: &str, shapes: &HashSet<String>) -> bool {
-    hint.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .any(|word| shapes.contains(word))
+/// The shape `hint` names: a type as written (`CreateUserDto[]`, `list[UserOut]`) as it is,
+/// a value reached through a module (`userValidation.createUser`) by its own name, a schema's
+/// instance (`user_schema`) by its class's (`UserSchema`).
+fn shape_named(hint: &str, shapes: &HashSet<String>) -> Option<String> {
+    // An instance named after its schema class (`user_schema = UserSchema()`).
+    let pascal: String = hint
+        .split('_')
+        .map(|part| {
+            let mut chars = part.chars();
+            chars
+                .next()
+                .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+                .unwrap_or_default()
+        })
+        .collect();
+    if hint.contains('_') && hint.chars().all(|c| c.is_ascii_lowercase() || c == '_') && shapes.contains(&pascal) {
+        return Some(pascal);
+    }
+    let mut words = hint.split(|c: char| !(c.is_alphanumeric() || c == '_'));
+    if !words.any(|word| shapes.contains(word)) {
+        return None;
+    }
+    let dotted = hint.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.');
+    match hint.rsplit_once('.') {
+        Some((_, last)) if dotted && shapes.contains(last) => Some(last.to_owned()),
+        _ => Some(hint.to_owned()),
+    }
 }

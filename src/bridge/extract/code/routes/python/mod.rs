@@ -3,6 +3,8 @@
 //! `@bp.post`), `add_url_rule`, and mounts (`include_router(prefix=…)`,
 //! `register_blueprint(url_prefix=…)`, a function handed the app).
 
+mod guards;
+
 use tree_sitter::Node;
 
 use super::graph::{Item, LocalRoute, Mount, Target, Unit};
@@ -40,15 +42,24 @@ pub fn scan(
         out,
     };
     index.each(
-        &["expression_statement", "decorated_definition", "call"],
+        &[
+            "expression_statement",
+            "decorated_definition",
+            "call",
+            "function_definition",
+            "class_definition",
+        ],
         |node| match node.kind() {
             "expression_statement" => {
                 if let Some((name, _, Some(value))) = assignment(file, node) {
                     scanner.declaration(&name, value);
                 }
+                scanner.module_assignment(node);
             }
             "decorated_definition" => scanner.decorated(node),
             "call" => scanner.call(node),
+            "function_definition" => scanner.candidate(node),
+            "class_definition" => scanner.scheme_class(node),
             _ => {}
         },
     );
@@ -90,16 +101,18 @@ impl Scanner<'_, '_> {
             _ => return,
         };
         let prefix = keyword(self.file, value, prefix_keyword)
-            .and_then(|prefix| render_route_path(self.file, self.constants, prefix))
+            .and_then(|prefix| self.constants.render_prefix(self.file, prefix))
             .unwrap_or_default();
+        let guards = self.dependency_guards(value);
         let key = (self.file.path.to_owned(), name.to_owned());
         self.out.declare(Unit {
             key,
             framework,
             prefix,
-            items: Vec::new(),
             app,
+            ..Unit::default()
         });
+        self.out.unit(self.file.path, name, framework).guards = guards;
     }
 
     /// A function under route decorators.
@@ -111,7 +124,16 @@ impl Scanner<'_, '_> {
             return;
         }
         let handler = self.file.field_text(definition, "name").map(str::to_owned);
-        for decorator in decorators {
+        let guards = self.decorator_guards(&decorators);
+        let dependencies = self.dependencies(definition);
+        for decorator in &decorators {
+            if let Some(object) = self.before_request(*decorator)
+                && let Some(guard) = self.before_request_guard(definition)
+            {
+                self.attach(node, object, Item::UnitGuard(guard));
+            }
+        }
+        for decorator in &decorators {
             let Some(call) = decorator.named_child(0).filter(|call| call.kind() == "call") else {
                 continue;
             };
@@ -136,20 +158,57 @@ impl Scanner<'_, '_> {
             };
             let response = keyword(self.file, call, "response_model").map(|model| self.file.text(model).to_owned());
             let (request_hints, response_hints) = self.signature_hints(definition);
+            let mut route_guards = self.dependency_guards(call);
+            route_guards.extend(guards.iter().cloned());
+            let mut forms = if self.hint == "flask" {
+                self.view_forms(definition)
+            } else {
+                Vec::new()
+            };
+            forms.extend(self.argument_schemas(&decorators));
             for method in methods {
+                let mut request_hints = request_hints.clone();
+                if !matches!(method.as_str(), "GET" | "HEAD" | "OPTIONS" | "DELETE") {
+                    request_hints.extend(forms.iter().cloned());
+                }
                 let route = LocalRoute {
                     method,
                     path: path.clone(),
                     handler: handler.clone(),
                     response: response.clone(),
-                    request_hints: request_hints.clone(),
+                    request_hints,
                     response_hints: response_hints.clone(),
+                    guards: route_guards.clone(),
+                    dependencies: dependencies.direct.clone(),
+                    guard_aliases: dependencies.aliases.clone(),
                     file: self.file.path.to_owned(),
                     ..LocalRoute::default()
                 };
                 self.attach(node, object, Item::Route(route));
             }
         }
+    }
+
+    /// True for `@router.get(…)`, `@bp.route(…)`, `@app.api_route(…)`.
+    fn is_route_decorator(&self, decorator: Node<'_>) -> bool {
+        decorator
+            .named_child(0)
+            .filter(|call| call.kind() == "call")
+            .and_then(|call| call.field("function"))
+            .filter(|f| f.kind() == "attribute")
+            .and_then(|f| self.file.field_text(f, "attribute"))
+            .is_some_and(|method| matches!(method, "route" | "api_route") || METHODS.contains(&method))
+    }
+
+    /// The blueprint or app a `@bp.before_request` / `@app.before_app_request` decorator is on.
+    fn before_request<'t>(&self, decorator: Node<'t>) -> Option<Node<'t>> {
+        let attribute = decorator.named_child(0).filter(|a| a.kind() == "attribute")?;
+        matches!(
+            self.file.field_text(attribute, "attribute"),
+            Some("before_request" | "before_app_request")
+        )
+        .then(|| attribute.field("object"))
+        .flatten()
     }
 
     /// `methods=["GET", "POST"]`.
@@ -210,11 +269,13 @@ impl Scanner<'_, '_> {
                 };
                 let flask = method == "register_blueprint";
                 let prefix_node = keyword(self.file, call, if flask { "url_prefix" } else { "prefix" });
-                let prefix = prefix_node.and_then(|p| render_route_path(self.file, self.constants, p));
+                let prefix = prefix_node.and_then(|p| self.constants.render_prefix(self.file, p));
                 let mount = Mount {
                     replace: flask && prefix.is_some(),
                     prefix: prefix.unwrap_or_default(),
                     target,
+                    guards: self.dependency_guards(call),
+                    ..Mount::default()
                 };
                 self.attach(call, object, Item::Mount(mount));
             }

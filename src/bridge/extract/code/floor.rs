@@ -1,0 +1,66 @@
+//! The floor of the bridge's time: tree-sitter's bare parse (no progress callback, no
+//! scanner, no linking) of the code files the bridge would parse, those that carry a signal,
+//! on the same pool of threads. `bench/bridge.sh` compares a whole `baton bridge` run with
+//! this (`baton bridge --parse-floor`): nothing the bridge does can take less.
+
+use std::cell::RefCell;
+use std::time::{Duration, Instant};
+
+use tree_sitter::Parser;
+
+use super::DEFAULT_DESIGN_SYSTEMS;
+use super::wants::Wants;
+use crate::bridge::extract::Source;
+use crate::bridge::extract::syntax::{Lang, MAX_PARSE_BYTES};
+
+/// How the bare parse of a run's signal files went.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Floor {
+    /// Code files among the sources.
+    pub code_files: usize,
+    /// Those parsed: the ones with a signal, not too large.
+    pub parsed: usize,
+    /// From the first parse's start to the last one's end, all threads together.
+    pub wall: Duration,
+}
+
+thread_local! {
+    static BARE: RefCell<Vec<(Lang, Parser)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Parses the signal files of `sources` (chosen as the bridge chooses them) on the bridge's
+/// pool and nothing else.
+pub fn measure(sources: &[Source<'_>], design_systems: &[String]) -> Floor {
+    let design: Vec<String> = if design_systems.is_empty() {
+        DEFAULT_DESIGN_SYSTEMS.iter().map(|p| p.to_string()).collect()
+    } else {
+        design_systems.to_vec()
+    };
+    let started = Instant::now();
+    let parsed = crate::bridge::parallel::map(sources, |source| {
+        let lang = Lang::of_path(source.path)?;
+        if source.text.len() > MAX_PARSE_BYTES || !Wants::of(lang, source.path, source.text, &design).any() {
+            return None;
+        }
+        BARE.with_borrow_mut(|parsers| {
+            let at = match parsers.iter().position(|(have, _)| *have == lang) {
+                Some(at) => at,
+                None => {
+                    let mut parser = Parser::new();
+                    parser.set_language(&lang.grammar()).ok()?;
+                    parsers.push((lang, parser));
+                    parsers.len() - 1
+                }
+            };
+            parsers[at]
+                .1
+                .parse(source.text, None)
+                .map(|tree| tree.root_node().child_count())
+        })
+    });
+    Floor {
+        code_files: sources.iter().filter(|s| Lang::of_path(s.path).is_some()).count(),
+        parsed: parsed.iter().flatten().count(),
+        wall: started.elapsed(),
+    }
+}

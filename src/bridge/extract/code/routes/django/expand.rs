@@ -1,0 +1,289 @@
+//! Turning the views a URLconf or router names into routes when linking: a class-based view's
+//! methods from the handlers it (and its bases in the run) define and from the generic views
+//! and mixins it extends; a viewset's list and detail routes as a DRF router makes them
+//! (`articles/`, `articles/<slug>/`, `@action` routes), each with the view's permission classes
+//! (or the settings' defaults) as guards and the serializer it reads bodies with as request.
+
+use std::collections::HashSet;
+
+use super::views::View;
+use crate::bridge::extract::code::routes::graph::{Item, LocalRoute};
+
+/// How many bases deep a view's inheritance is followed.
+const MAX_BASES: usize = 8;
+
+/// The actions each generic view, viewset and mixin of DRF brings.
+const GENERIC_ACTIONS: &[(&str, &[&str])] = &[
+    ("ListAPIView", &["list"]),
+    ("CreateAPIView", &["create"]),
+    ("RetrieveAPIView", &["retrieve"]),
+    ("DestroyAPIView", &["destroy"]),
+    ("UpdateAPIView", &["update", "partial_update"]),
+    ("ListCreateAPIView", &["list", "create"]),
+    ("RetrieveUpdateAPIView", &["retrieve", "update", "partial_update"]),
+    ("RetrieveDestroyAPIView", &["retrieve", "destroy"]),
+    (
+        "RetrieveUpdateDestroyAPIView",
+        &["retrieve", "update", "partial_update", "destroy"],
+    ),
+    (
+        "ModelViewSet",
+        &["list", "create", "retrieve", "update", "partial_update", "destroy"],
+    ),
+    ("ReadOnlyModelViewSet", &["list", "retrieve"]),
+    ("ListModelMixin", &["list"]),
+    ("CreateModelMixin", &["create"]),
+    ("RetrieveModelMixin", &["retrieve"]),
+    ("UpdateModelMixin", &["update", "partial_update"]),
+    ("DestroyModelMixin", &["destroy"]),
+];
+
+/// Django's generic views and the HTTP methods they answer.
+const DJANGO_GENERICS: &[(&str, &[&str])] = &[
+    ("TemplateView", &["GET"]),
+    ("ListView", &["GET"]),
+    ("DetailView", &["GET"]),
+    ("RedirectView", &["GET"]),
+    ("ArchiveIndexView", &["GET"]),
+    ("CreateView", &["GET", "POST"]),
+    ("UpdateView", &["GET", "POST"]),
+    ("DeleteView", &["GET", "POST"]),
+    ("FormView", &["GET", "POST"]),
+    ("LoginView", &["GET", "POST"]),
+    ("PasswordChangeView", &["GET", "POST"]),
+    ("PasswordResetView", &["GET", "POST"]),
+    ("LogoutView", &["POST"]),
+];
+
+/// The HTTP method of an action on a view's own URL.
+fn action_method(action: &str) -> Option<&'static str> {
+    Some(match action {
+        "get" | "list" | "retrieve" => "GET",
+        "post" | "create" => "POST",
+        "put" | "update" => "PUT",
+        "patch" | "partial_update" => "PATCH",
+        "delete" | "destroy" => "DELETE",
+        "head" => "HEAD",
+        "options" => "OPTIONS",
+        _ => return None,
+    })
+}
+
+/// A view with what its bases in the run add (see [`Resolved::of`]).
+pub struct Resolved {
+    pub name: String,
+    pub function: bool,
+    pub viewset: bool,
+    /// A REST framework view (`APIView`, a generic or a viewset, `@api_view`): the settings'
+    /// default permission classes are its own unless it sets some.
+    pub rest: bool,
+    /// Actions and handler methods, from the view, its bases and DRF's generics.
+    pub actions: Vec<String>,
+    pub extra: Vec<super::views::Action>,
+    pub permissions: Option<Vec<String>>,
+    pub serializer: Option<String>,
+    pub bodies: Vec<(String, String)>,
+    pub lookup: Option<String>,
+    pub allowed: Option<Vec<String>>,
+    /// Django generics' HTTP methods.
+    pub generic_methods: Vec<&'static str>,
+    pub guards: Vec<String>,
+}
+
+impl Resolved {
+    /// `view` with its bases: `find(name)` gives a view of the run by name.
+    pub fn of<'v>(view: &'v View, find: &impl Fn(&str) -> Option<&'v View>) -> Resolved {
+        let mut out = Resolved {
+            name: view.name.clone(),
+            function: view.function,
+            viewset: false,
+            rest: view.function && view.allowed.is_some(),
+            actions: Vec::new(),
+            extra: Vec::new(),
+            permissions: None,
+            serializer: None,
+            bodies: Vec::new(),
+            lookup: None,
+            allowed: None,
+            generic_methods: Vec::new(),
+            guards: Vec::new(),
+        };
+        let mut pending = vec![(view, 0)];
+        let mut seen = HashSet::new();
+        while let Some((view, depth)) = pending.pop() {
+            if !seen.insert(view.name.clone()) {
+                continue;
+            }
+            out.actions.extend(view.methods.iter().cloned());
+            out.extra.extend(view.actions.iter().cloned());
+            out.permissions = out.permissions.take().or_else(|| view.permissions.clone());
+            out.serializer = out.serializer.take().or_else(|| view.serializer.clone());
+            out.lookup = out.lookup.take().or_else(|| view.lookup.clone());
+            out.allowed = out.allowed.take().or_else(|| view.allowed.clone());
+            out.bodies.extend(view.bodies.iter().cloned());
+            out.guards.extend(view.guards.iter().cloned());
+            for base in &view.bases {
+                let last = base.rsplit('.').next().unwrap_or(base);
+                out.viewset |= last.ends_with("ViewSet");
+                out.rest |= last.ends_with("ViewSet")
+                    || last.ends_with("APIView")
+                    || GENERIC_ACTIONS.iter().any(|(name, _)| *name == last);
+                if let Some((_, actions)) = GENERIC_ACTIONS.iter().find(|(name, _)| *name == last) {
+                    out.actions.extend(actions.iter().map(|a| a.to_string()));
+                    out.bodies.extend(
+                        actions
+                            .iter()
+                            .filter(|a| matches!(**a, "create" | "update" | "partial_update"))
+                            .map(|a| (a.to_string(), "serializer_class".to_owned())),
+                    );
+                }
+                if let Some((_, methods)) = DJANGO_GENERICS.iter().find(|(name, _)| *name == last) {
+                    out.generic_methods.extend(methods.iter().copied());
+                }
+                if depth < MAX_BASES
+                    && let Some(parent) = find(last)
+                {
+                    pending.push((parent, depth + 1));
+                }
+            }
+        }
+        out
+    }
+
+    /// The request shape an action reads.
+    fn request(&self, action: &str) -> Option<String> {
+        let (_, serializer) = self.bodies.iter().find(|(method, _)| method == action)?;
+        if serializer == "serializer_class" {
+            self.serializer.clone()
+        } else {
+            Some(serializer.clone())
+        }
+    }
+
+    /// The guards on the view's routes: its permission classes (or `defaults`), `AllowAny`
+    /// left out, and its auth decorators and mixins.
+    fn guards(&self, defaults: &[String]) -> Vec<String> {
+        let defaults = if self.rest { defaults } else { &[] };
+        let permissions = self.permissions.clone().unwrap_or_else(|| {
+            defaults
+                .iter()
+                .map(|d| d.rsplit('.').next().unwrap_or(d).to_owned())
+                .collect()
+        });
+        let mut out: Vec<String> = permissions.into_iter().filter(|p| p != "AllowAny").collect();
+        for guard in &self.guards {
+            if !out.contains(guard) {
+                out.push(guard.clone());
+            }
+        }
+        out
+    }
+
+    fn route(&self, method: &str, path: String, action: &str, defaults: &[String], file: &str) -> Item {
+        let handler = if self.function {
+            self.name.clone()
+        } else {
+            format!("{}.{action}", self.name)
+        };
+        Item::Route(LocalRoute {
+            method: method.to_owned(),
+            path,
+            handler: Some(handler),
+            request: self.request(action),
+            guards: self.guards(defaults),
+            file: file.to_owned(),
+            ..LocalRoute::default()
+        })
+    }
+
+    /// The routes of the view at the URL that names it (`path('x/', View.as_view())`);
+    /// `mapping` is a viewset's `as_view({'get': 'list'})` methods.
+    pub fn routes(&self, mapping: Option<&[String]>, defaults: &[String], file: &str) -> Vec<Item> {
+        if self.function {
+            let methods = self.allowed.clone().unwrap_or_else(|| vec!["ALL".into()]);
+            return methods
+                .iter()
+                .map(|m| self.route(m, String::new(), &m.to_ascii_lowercase(), defaults, file))
+                .collect();
+        }
+        let mut methods: Vec<(String, String)> = Vec::new();
+        let mut add = |method: &str, action: &str| {
+            if !methods.iter().any(|(m, _)| m == method) {
+                methods.push((method.to_owned(), action.to_owned()));
+            }
+        };
+        match mapping {
+            Some(mapping) => {
+                for method in mapping {
+                    add(method, &method.to_ascii_lowercase());
+                }
+            }
+            None => {
+                for action in &self.actions {
+                    if let Some(method) = action_method(action) {
+                        add(method, action);
+                    }
+                }
+                for method in &self.generic_methods {
+                    add(method, &method.to_ascii_lowercase());
+                }
+            }
+        }
+        if let Some(allowed) = &self.allowed {
+            methods.retain(|(m, _)| allowed.contains(m));
+        }
+        methods
+            .iter()
+            .map(|(method, action)| self.route(method, String::new(), action, defaults, file))
+            .collect()
+    }
+
+    /// The routes a DRF router makes for a viewset registered under a prefix: the list route,
+    /// the detail route under the lookup (`<pk>` unless the view sets `lookup_field`), and each
+    /// `@action`; `trailing` is `/` or empty.
+    pub fn router_routes(&self, trailing: &str, defaults: &[String], file: &str) -> Vec<Item> {
+        let lookup = format!("<{}>", self.lookup.as_deref().unwrap_or("pk"));
+        let mut items = Vec::new();
+        let has = |action: &str| self.actions.iter().any(|a| a == action);
+        for (action, method, detail) in [
+            ("list", "GET", false),
+            ("create", "POST", false),
+            ("retrieve", "GET", true),
+            ("update", "PUT", true),
+            ("partial_update", "PATCH", true),
+            ("destroy", "DELETE", true),
+        ] {
+            if has(action) {
+                let path = if detail {
+                    format!("/{lookup}{trailing}")
+                } else {
+                    trailing.to_owned()
+                };
+                items.push(self.route(method, path, action, defaults, file));
+            }
+        }
+        for action in &self.extra {
+            let path = if action.detail {
+                format!("/{lookup}/{}{trailing}", action.url_path)
+            } else {
+                format!("/{}{trailing}", action.url_path)
+            };
+            for method in &action.methods {
+                items.push(self.route(method, path.clone(), &action.name, defaults, file));
+            }
+        }
+        items
+    }
+}
+
+/// The route of a view the run does not define (a plain function view, a library's view):
+/// any method, as Django dispatches it.
+pub fn unknown_view(name: &str, file: &str) -> Item {
+    Item::Route(LocalRoute {
+        method: "ALL".into(),
+        path: String::new(),
+        handler: Some(name.to_owned()),
+        file: file.to_owned(),
+        ..LocalRoute::default()
+    })
+}

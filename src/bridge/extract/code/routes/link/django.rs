@@ -1,0 +1,79 @@
+//! Linking Django URLconfs: `include('app.urls')` to the module's `urlpatterns`, and the views
+//! a pattern or router names (`view:ArticleView`, `viewset:ArticleViewSet|/`) to the routes
+//! their classes give (see `django::expand`).
+
+use super::{Linker, Module};
+use crate::bridge::extract::code::modules::python::{resolve_import, resolve_module};
+use crate::bridge::extract::code::routes::django::expand::{Resolved, unknown_view};
+use crate::bridge::extract::code::routes::django::views::View;
+use crate::bridge::extract::code::routes::graph::{Item, UnitKey};
+
+impl Linker<'_, '_> {
+    /// `pymodule:conduit.apps.articles.urls` → that module's `urlpatterns`.
+    pub(super) fn url_module(&self, from: usize, module: &str) -> Option<UnitKey> {
+        let at = resolve_module(&self.index, self.files[from].path, module)?;
+        Some((self.files[at].path.to_owned(), "urlpatterns".to_owned()))
+    }
+
+    /// The routes a `view:…` or `viewset:…` reference written in file `from` stands for.
+    pub(super) fn django_routes(&self, from: usize, reference: &str) -> Option<Vec<Item>> {
+        let (kind, rest) = reference.split_once(':')?;
+        if !matches!(kind, "view" | "viewset") {
+            return None;
+        }
+        let (name, extra) = rest.split_once('|').unwrap_or((rest, ""));
+        let Some((at, view)) = self.django_view(from, name) else {
+            // `admin.site.urls` is another app's URLconf, not a view.
+            return (kind == "view" && !name.ends_with(".urls"))
+                .then(|| vec![unknown_view(name, self.files[from].path)]);
+        };
+        let find = |base: &str| self.view_named(at, base).map(|(_, v)| v);
+        let resolved = Resolved::of(view, &find);
+        let file = self.files[at].path;
+        match kind {
+            "view" => {
+                let mapping: Vec<String> = extra.split(',').filter(|m| !m.is_empty()).map(str::to_owned).collect();
+                let mapping = (!mapping.is_empty()).then_some(mapping.as_slice());
+                Some(resolved.routes(mapping, &self.django_defaults, file))
+            }
+            "viewset" => Some(resolved.router_routes(extra, &self.django_defaults, file)),
+            _ => None,
+        }
+    }
+
+    /// The view a name written in file `from` stands for: imported (`from .views import X`,
+    /// `views.X`), defined in the file, or the only one of that name in the run.
+    fn django_view(&self, from: usize, name: &str) -> Option<(usize, &View)> {
+        let file = &self.files[from];
+        let (first, member) = name.split_once('.').map_or((name, None), |(f, m)| (f, Some(m)));
+        if let Module::Python(module) = file.module
+            && let Some(import) = module.imports.get(first)
+            && let Some((at, imported)) = resolve_import(&self.index, file.path, import)
+        {
+            let wanted = match (imported.as_deref(), member) {
+                (Some(imported), None) => imported,
+                (None, Some(member)) => member.rsplit('.').next().unwrap_or(member),
+                _ => return None,
+            };
+            return self.view_named(at, wanted);
+        }
+        self.view_named(from, name.rsplit('.').next().unwrap_or(name))
+    }
+
+    /// View `name`: the one in file `at`, else the only one of that name in the run.
+    fn view_named(&self, at: usize, name: &str) -> Option<(usize, &View)> {
+        if let Some(view) = self.files[at].routes.django.views.iter().find(|v| v.name == name) {
+            return Some((at, view));
+        }
+        let mut found = self
+            .files
+            .iter()
+            .enumerate()
+            .flat_map(|(at, f)| f.routes.django.views.iter().map(move |v| (at, v)))
+            .filter(|(_, v)| v.name == name);
+        match (found.next(), found.next()) {
+            (Some(only), None) => Some(only),
+            _ => None,
+        }
+    }
+}

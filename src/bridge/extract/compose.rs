@@ -1,0 +1,200 @@
+//! Docker Compose files (`docker-compose*.yml`, `compose*.yaml`, `podman-compose.yml`) read
+//! with serde_norway: the variables each service's `environment:` sets (a mapping, or a list
+//! of `KEY=value` and `KEY`), and the variables the file reads from the host by
+//! interpolation (`${VAR}`, `${VAR:-default}`, `${VAR:?error}`, `$VAR`; `$$` is a literal
+//! `$`). Names only, never values.
+
+use serde_norway::Value;
+
+use super::{Source, per_file};
+use crate::bridge::facts::{EnvVar, Facts};
+
+/// Extracts the env vars of the Compose files among `sources`.
+pub fn extract(sources: &[Source<'_>]) -> Facts {
+    per_file(sources, |source| {
+        if is_compose(source.file_name()) {
+            file(source)
+        } else {
+            Facts::default()
+        }
+    })
+}
+
+/// `docker-compose.yml`, `docker-compose.prod.yaml`, `compose.yaml`, `compose.override.yml`.
+pub fn is_compose(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    ["docker-compose", "podman-compose", "compose.", "compose-"]
+        .iter()
+        .any(|p| lower.starts_with(p))
+        && (lower.ends_with(".yml") || lower.ends_with(".yaml"))
+}
+
+fn file(source: &Source<'_>) -> Facts {
+    let mut facts = Facts::default();
+    let doc: Value = match serde_norway::from_str(source.text) {
+        Ok(doc) => doc,
+        Err(e) => {
+            facts.unparsed.push(format!("{}: not YAML ({e})", source.path));
+            return facts;
+        }
+    };
+    let mut names: Vec<(String, &'static str)> = Vec::new();
+    let mut add = |name: String, kind: &'static str| {
+        if !names.iter().any(|(have, _)| *have == name) {
+            names.push((name, kind));
+        }
+    };
+    if let Some(Value::Mapping(services)) = doc.get("services") {
+        for service in services.values() {
+            match service.get("environment") {
+                Some(Value::Mapping(map)) => {
+                    for key in map.keys().filter_map(Value::as_str) {
+                        add(key.to_owned(), "compose environment");
+                    }
+                }
+                Some(Value::Sequence(items)) => {
+                    for item in items.iter().filter_map(Value::as_str) {
+                        let key = item.split_once('=').map_or(item, |(k, _)| k).trim();
+                        if is_name(key) {
+                            add(key.to_owned(), "compose environment");
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut strings = Vec::new();
+    collect_strings(&doc, &mut strings, 0);
+    for text in strings {
+        for name in interpolated(text) {
+            add(name, "compose ${}");
+        }
+    }
+    facts.env_vars = names
+        .into_iter()
+        .map(|(name, source_kind)| EnvVar {
+            name,
+            source: source_kind.into(),
+            file: source.path.to_owned(),
+        })
+        .collect();
+    facts
+}
+
+/// Every string value in the document (keys too: a service's name may be interpolated).
+fn collect_strings<'v>(value: &'v Value, out: &mut Vec<&'v str>, depth: usize) {
+    if depth > 64 {
+        return;
+    }
+    match value {
+        Value::String(s) => out.push(s),
+        Value::Sequence(items) => items.iter().for_each(|i| collect_strings(i, out, depth + 1)),
+        Value::Mapping(map) => {
+            for (k, v) in map {
+                collect_strings(k, out, depth + 1);
+                collect_strings(v, out, depth + 1);
+            }
+        }
+        Value::Tagged(tagged) => collect_strings(&tagged.value, out, depth + 1),
+        _ => {}
+    }
+}
+
+/// The variables `text` interpolates, in order.
+pub fn interpolated(text: &str) -> Vec<String> {
+    let bytes = text.as_bytes();
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'$' {
+            i += 1;
+            continue;
+        }
+        match bytes.get(i + 1) {
+            Some(b'$') => i += 2,
+            Some(b'{') => {
+                let rest = &text[i + 2..];
+                let end = rest
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(rest.len());
+                let name = &rest[..end];
+                if is_name(name) && !out.iter().any(|n| n == name) {
+                    out.push(name.to_owned());
+                }
+                i += 2 + end;
+            }
+            Some(_) => {
+                let rest = &text[i + 1..];
+                let end = rest
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(rest.len());
+                let name = &rest[..end];
+                if is_name(name) && !out.iter().any(|n| n == name) {
+                    out.push(name.to_owned());
+                }
+                i += 1 + end.max(1);
+            }
+            None => i += 1,
+        }
+    }
+    out
+}
+
+fn is_name(key: &str) -> bool {
+    let mut chars = key.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn environment_blocks_and_interpolations() {
+        let yaml = "services:\n  db:\n    image: postgres:${POSTGRES_VERSION:-16}\n    environment:\n      \
+                    POSTGRES_PASSWORD: ${POSTGRES_PASSWORD:?set it}\n      POSTGRES_USER: app\n  \
+                    backend:\n    image: '${DOCKER_IMAGE_BACKEND}:${TAG-latest}'\n    environment:\n      \
+                    - DOMAIN=${DOMAIN}\n      - SECRET_KEY\n      - PRICE=$$5\n    command: echo $HOME\n";
+        let facts = extract(&[Source {
+            path: "compose.yml",
+            text: yaml,
+        }]);
+        let got: Vec<(&str, &str)> = facts
+            .env_vars
+            .iter()
+            .map(|e| (e.name.as_str(), e.source.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("POSTGRES_PASSWORD", "compose environment"),
+                ("POSTGRES_USER", "compose environment"),
+                ("DOMAIN", "compose environment"),
+                ("SECRET_KEY", "compose environment"),
+                ("PRICE", "compose environment"),
+                ("POSTGRES_VERSION", "compose ${}"),
+                ("DOCKER_IMAGE_BACKEND", "compose ${}"),
+                ("TAG", "compose ${}"),
+                ("HOME", "compose ${}"),
+            ]
+        );
+        assert!(!serde_json::to_string(&facts).unwrap().contains("set it"));
+    }
+
+    #[test]
+    fn compose_names() {
+        for name in [
+            "docker-compose.yml",
+            "docker-compose.override.yaml",
+            "compose.yaml",
+            "compose.prod.yml",
+        ] {
+            assert!(is_compose(name), "{name}");
+        }
+        for name in ["composer.json", "composer.yml", "docker-compose.md", "ci.yml"] {
+            assert!(!is_compose(name), "{name}");
+        }
+    }
+}

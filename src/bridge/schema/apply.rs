@@ -1,0 +1,508 @@
+//! Applies one [`Change`] at a time to the schema as the migrations so far left it. A table
+//! the run only alters (created before the run) is kept as what the run did to it: the
+//! columns it added or changed, with `origin: alter`; what the run drops that it did not
+//! create is listed in `dropped`. Renames follow through: indexes move with their table,
+//! foreign keys of other tables point at the new name, a renamed column is renamed in the
+//! keys and indexes that name it.
+
+use std::collections::HashMap;
+
+use super::models::key as table_key;
+use super::{Change, ChangeKind, Name, Replayed, TableOp, same_schema};
+use crate::bridge::facts::{Column, Dropped, EnumType, Index, Table};
+
+/// The schema as the changes applied so far left it, with its tables and named indexes
+/// looked up by name in a map (a repository's thousands of migrations make a scan per
+/// statement quadratic); the maps are rebuilt when something is removed.
+#[derive(Debug, Default)]
+pub struct Schema {
+    tables: Vec<Table>,
+    indexes: Vec<Index>,
+    enums: Vec<EnumType>,
+    dropped: Vec<Dropped>,
+    table_at: HashMap<(String, String), usize>,
+    index_at: HashMap<String, usize>,
+}
+
+/// An index's key: its name without a schema, in lower case.
+fn index_key(name: &str) -> String {
+    name.rsplit('.').next().unwrap_or(name).to_ascii_lowercase()
+}
+
+impl Schema {
+    /// Applies `change`.
+    pub fn apply(&mut self, change: Change) {
+        let file = change.file;
+        match change.kind {
+            ChangeKind::CreateTable { table, if_not_exists } => self.create_table(table, if_not_exists, &file),
+            ChangeKind::AlterTable { target, ops } => {
+                let at = self.table_to_alter(&target, &file);
+                for op in ops {
+                    self.alter(at, op, &file);
+                }
+            }
+            ChangeKind::DropTable(target) => self.drop_table(&target, &file),
+            ChangeKind::CreateIndex { index, if_not_exists } => {
+                let same = index.name.as_deref().and_then(|n| self.index_named(n));
+                match same {
+                    Some(_) if if_not_exists => {}
+                    Some(at) => self.indexes[at] = index,
+                    None => self.push_index(index),
+                }
+            }
+            ChangeKind::DropIndex(name) => {
+                match self.index_named(&name) {
+                    Some(at) => self.remove_index(at),
+                    None => self.drop_unknown("index", &name, &file),
+                };
+            }
+            ChangeKind::RenameIndex { from, to } => {
+                if let Some(at) = self.index_named(&from) {
+                    self.index_at.remove(&index_key(&from));
+                    self.index_at.insert(index_key(&to), at);
+                    self.indexes[at].name = Some(to);
+                }
+            }
+            ChangeKind::CreateEnum(new) => match self.enum_named(&Name {
+                name: new.name.clone(),
+                schema: new.schema.clone(),
+            }) {
+                Some(at) => self.enums[at] = new,
+                None => {
+                    self.dropped.retain(|d| !(d.kind == "type" && d.name == new.name));
+                    self.enums.push(new);
+                }
+            },
+            ChangeKind::AddEnumValue { target, value } => {
+                if let Some(at) = self.enum_named(&target)
+                    && !self.enums[at].values.contains(&value)
+                {
+                    self.enums[at].values.push(value);
+                }
+            }
+            ChangeKind::RenameEnumValue { target, from, to } => {
+                if let Some(at) = self.enum_named(&target) {
+                    for value in self.enums[at].values.iter_mut().filter(|v| **v == from) {
+                        *value = to.clone();
+                    }
+                }
+            }
+            ChangeKind::RenameType { target, to } => {
+                if let Some(at) = self.enum_named(&target) {
+                    let old = target.qualified();
+                    let new = Name {
+                        name: to,
+                        schema: self.enums[at].schema.clone(),
+                    };
+                    self.enums[at].name = new.name.clone();
+                    for column in self.tables.iter_mut().flat_map(|t| t.columns.iter_mut()) {
+                        if column
+                            .data_type
+                            .as_deref()
+                            .is_some_and(|t| t.eq_ignore_ascii_case(&old))
+                        {
+                            column.data_type = Some(new.qualified());
+                        }
+                    }
+                }
+            }
+            ChangeKind::DropType(target) => match self.enum_named(&target) {
+                Some(at) => {
+                    self.enums.remove(at);
+                }
+                None => self.drop_unknown("type", &target.qualified(), &file),
+            },
+        }
+    }
+
+    /// The schema after the last change.
+    pub fn finish(self) -> Replayed {
+        Replayed {
+            tables: self.tables,
+            indexes: self.indexes,
+            enums: self.enums,
+            dropped: self.dropped,
+        }
+    }
+
+    fn table_named(&self, target: &Name) -> Option<usize> {
+        self.table_at.get(&table_key(&target.name, &target.schema)).copied()
+    }
+
+    fn index_named(&self, name: &str) -> Option<usize> {
+        self.index_at.get(&index_key(name)).copied()
+    }
+
+    fn push_table(&mut self, table: Table) -> usize {
+        let at = self.tables.len();
+        self.table_at.insert(table_key(&table.name, &table.schema), at);
+        self.tables.push(table);
+        at
+    }
+
+    fn push_index(&mut self, index: Index) {
+        if let Some(name) = &index.name {
+            self.index_at.entry(index_key(name)).or_insert(self.indexes.len());
+        }
+        self.indexes.push(index);
+    }
+
+    fn remove_index(&mut self, at: usize) {
+        self.indexes.remove(at);
+        self.reindex();
+    }
+
+    /// The lookups again, after tables or indexes were removed.
+    fn reindex(&mut self) {
+        self.table_at = self
+            .tables
+            .iter()
+            .enumerate()
+            .map(|(at, t)| (table_key(&t.name, &t.schema), at))
+            .collect();
+        self.index_at.clear();
+        for (at, index) in self.indexes.iter().enumerate() {
+            if let Some(name) = &index.name {
+                self.index_at.entry(index_key(name)).or_insert(at);
+            }
+        }
+    }
+
+    fn enum_named(&self, target: &Name) -> Option<usize> {
+        self.enums.iter().position(|e| target.is(&e.name, &e.schema))
+    }
+
+    fn drop_unknown(&mut self, kind: &str, name: &str, file: &str) {
+        let dropped = Dropped {
+            kind: kind.into(),
+            name: name.into(),
+            file: file.into(),
+        };
+        if !self.dropped.contains(&dropped) {
+            self.dropped.push(dropped);
+        }
+    }
+
+    fn create_table(&mut self, mut table: Table, if_not_exists: bool, file: &str) {
+        let name = Name {
+            name: table.name.clone(),
+            schema: table.schema.clone(),
+        };
+        match self.table_named(&name) {
+            Some(at) if if_not_exists => touch(&mut self.tables[at], file),
+            Some(at) => {
+                let old = std::mem::take(&mut self.tables[at]);
+                table.sources = old.sources;
+                touch(&mut table, file);
+                self.tables[at] = table;
+            }
+            None => {
+                self.dropped
+                    .retain(|d| !(d.kind == "table" && Name::parse(&d.name).is(&name.name, &name.schema)));
+                table.sources = vec![file.to_owned()];
+                self.push_table(table);
+            }
+        }
+    }
+
+    /// The table an `ALTER TABLE` changes; one the run did not create is started empty.
+    fn table_to_alter(&mut self, target: &Name, file: &str) -> usize {
+        if let Some(at) = self.table_named(target) {
+            touch(&mut self.tables[at], file);
+            return at;
+        }
+        self.push_table(Table {
+            name: target.name.clone(),
+            schema: target.schema.clone(),
+            origin: "alter".into(),
+            file: file.to_owned(),
+            sources: vec![file.to_owned()],
+            ..Table::default()
+        })
+    }
+
+    fn drop_table(&mut self, target: &Name, file: &str) {
+        let Some(at) = self.table_named(target) else {
+            self.drop_unknown("table", &target.qualified(), file);
+            return;
+        };
+        let table = self.tables.remove(at);
+        let gone = Name {
+            name: table.name,
+            schema: table.schema,
+        };
+        self.indexes.retain(|i| !names(&i.table, &gone));
+        for other in &mut self.tables {
+            other.foreign_keys.retain(|fk| !names(&fk.references_table, &gone));
+        }
+        self.reindex();
+    }
+
+    fn alter(&mut self, at: usize, op: TableOp, file: &str) {
+        let partial = self.tables[at].origin == "alter";
+        let here = Name {
+            name: self.tables[at].name.clone(),
+            schema: self.tables[at].schema.clone(),
+        };
+        match op {
+            TableOp::AddColumn { column, foreign_key } => {
+                let table = &mut self.tables[at];
+                if column.primary_key && !table.primary_key.contains(&column.name) {
+                    table.primary_key.push(column.name.clone());
+                }
+                match table
+                    .columns
+                    .iter_mut()
+                    .find(|c| c.name.eq_ignore_ascii_case(&column.name))
+                {
+                    Some(have) => *have = column,
+                    None => table.columns.push(column),
+                }
+                if let Some(fk) = foreign_key.filter(|fk| !table.foreign_keys.contains(fk)) {
+                    table.foreign_keys.push(fk);
+                }
+            }
+            TableOp::DropColumn(name) => {
+                let table = &mut self.tables[at];
+                let before = table.columns.len();
+                table.columns.retain(|c| !c.name.eq_ignore_ascii_case(&name));
+                let unknown = table.columns.len() == before;
+                table.primary_key.retain(|c| !c.eq_ignore_ascii_case(&name));
+                table
+                    .foreign_keys
+                    .retain(|fk| !fk.columns.iter().any(|c| c.eq_ignore_ascii_case(&name)));
+                self.indexes
+                    .retain(|i| !(names(&i.table, &here) && i.columns.iter().any(|c| c.eq_ignore_ascii_case(&name))));
+                for other in &mut self.tables {
+                    other.foreign_keys.retain(|fk| {
+                        !(names(&fk.references_table, &here)
+                            && fk.references_columns.iter().any(|c| c.eq_ignore_ascii_case(&name)))
+                    });
+                }
+                self.reindex();
+                if unknown && partial {
+                    self.drop_unknown("column", &format!("{}.{name}", here.qualified()), file);
+                }
+            }
+            TableOp::RenameColumn { from, to } => self.rename_column(at, &here, &from, &to),
+            TableOp::AlterColumn {
+                name,
+                data_type,
+                nullable,
+            } => {
+                let table = &mut self.tables[at];
+                let column = match table.columns.iter().position(|c| c.name.eq_ignore_ascii_case(&name)) {
+                    Some(found) => &mut table.columns[found],
+                    None => {
+                        table.columns.push(Column {
+                            name,
+                            ..Column::default()
+                        });
+                        table.columns.last_mut().expect("just pushed")
+                    }
+                };
+                if data_type.is_some() {
+                    column.data_type = data_type;
+                }
+                if nullable.is_some() {
+                    column.nullable = nullable;
+                }
+            }
+            TableOp::Rename(new) => {
+                let new = Name {
+                    schema: new.schema.or_else(|| here.schema.clone()),
+                    name: new.name,
+                };
+                self.table_at.remove(&table_key(&here.name, &here.schema));
+                self.table_at.insert(table_key(&new.name, &new.schema), at);
+                let table = &mut self.tables[at];
+                if partial && table.renamed_from.is_none() {
+                    table.renamed_from = Some(here.qualified());
+                }
+                table.name = new.name.clone();
+                table.schema = new.schema.clone();
+                for index in self.indexes.iter_mut().filter(|i| names(&i.table, &here)) {
+                    index.table = new.qualified();
+                }
+                for fk in self.tables.iter_mut().flat_map(|t| t.foreign_keys.iter_mut()) {
+                    if names(&fk.references_table, &here) {
+                        fk.references_table = new.qualified();
+                    }
+                }
+            }
+            TableOp::AddPrimaryKey(columns) => {
+                let table = &mut self.tables[at];
+                for column in table.columns.iter_mut() {
+                    if columns.iter().any(|c| c.eq_ignore_ascii_case(&column.name)) {
+                        column.primary_key = true;
+                        column.nullable = Some(false);
+                    }
+                }
+                table.primary_key = columns;
+            }
+            TableOp::AddForeignKey(fk) => {
+                let table = &mut self.tables[at];
+                if !table.foreign_keys.contains(&fk) {
+                    table.foreign_keys.push(fk);
+                }
+            }
+            TableOp::AddIndex(mut index) => {
+                index.table = here.qualified();
+                if let ([only], true) = (index.columns.as_slice(), index.unique)
+                    && let Some(column) = self.tables[at]
+                        .columns
+                        .iter_mut()
+                        .find(|c| c.name.eq_ignore_ascii_case(only))
+                {
+                    column.unique = true;
+                }
+                self.push_index(index);
+            }
+            TableOp::DropConstraint(name) => {
+                if !self.drop_constraint(at, &here, &name, true) && partial {
+                    self.drop_unknown("constraint", &format!("{}.{name}", here.qualified()), file);
+                }
+            }
+            TableOp::DropPrimaryKey => {
+                let table = &mut self.tables[at];
+                table.primary_key.clear();
+                for column in &mut table.columns {
+                    column.primary_key = false;
+                }
+            }
+            TableOp::DropIndex(name) => match self.index_named(&name) {
+                Some(found) => self.remove_index(found),
+                None if !self.drop_constraint(at, &here, &name, false) => self.drop_unknown("index", &name, file),
+                None => {}
+            },
+            TableOp::RenameConstraint { from, to } => {
+                let table = &mut self.tables[at];
+                let defaults = default_key_names(table);
+                for (fk, default) in table.foreign_keys.iter_mut().zip(defaults) {
+                    let own = fk.name.as_deref().unwrap_or(&default[0]);
+                    if own.eq_ignore_ascii_case(&from) || (fk.name.is_none() && default[1].eq_ignore_ascii_case(&from))
+                    {
+                        fk.name = Some(to.clone());
+                    }
+                }
+                if let Some(found) = self.index_named(&from) {
+                    self.index_at.remove(&index_key(&from));
+                    self.index_at.insert(index_key(&to), found);
+                    self.indexes[found].name = Some(to);
+                }
+            }
+        }
+    }
+
+    fn rename_column(&mut self, at: usize, here: &Name, from: &str, to: &str) {
+        let rename = |c: &mut String| {
+            if c.eq_ignore_ascii_case(from) {
+                *c = to.to_owned();
+            }
+        };
+        let table = &mut self.tables[at];
+        match table.columns.iter_mut().find(|c| c.name.eq_ignore_ascii_case(from)) {
+            Some(column) => column.name = to.to_owned(),
+            None => table.columns.push(Column {
+                name: to.to_owned(),
+                ..Column::default()
+            }),
+        }
+        table.primary_key.iter_mut().for_each(rename);
+        for fk in &mut table.foreign_keys {
+            fk.columns.iter_mut().for_each(rename);
+        }
+        for index in self.indexes.iter_mut().filter(|i| names(&i.table, here)) {
+            index.columns.iter_mut().for_each(rename);
+        }
+        for fk in self.tables.iter_mut().flat_map(|t| t.foreign_keys.iter_mut()) {
+            if names(&fk.references_table, here) {
+                fk.references_columns.iter_mut().for_each(rename);
+            }
+        }
+    }
+
+    /// Drops the foreign key, primary key or (when `indexes`) unique constraint named `name`
+    /// from table `at`: by its own name or the one PostgreSQL or MySQL gives an unnamed one.
+    fn drop_constraint(&mut self, at: usize, here: &Name, name: &str, indexes: bool) -> bool {
+        let table = &mut self.tables[at];
+        let defaults = default_key_names(table);
+        let before = table.foreign_keys.len();
+        let mut kept = Vec::with_capacity(before);
+        for (fk, default) in table.foreign_keys.drain(..).zip(defaults) {
+            let own = fk.name.as_deref().unwrap_or(&default[0]);
+            if !(own.eq_ignore_ascii_case(name) || (fk.name.is_none() && default[1].eq_ignore_ascii_case(name))) {
+                kept.push(fk);
+            }
+        }
+        table.foreign_keys = kept;
+        if table.foreign_keys.len() < before {
+            return true;
+        }
+        let pk_names = [format!("{}_pkey", table.name), "PRIMARY".to_owned()];
+        if !table.primary_key.is_empty() && pk_names.iter().any(|n| n.eq_ignore_ascii_case(name)) {
+            table.primary_key.clear();
+            table.columns.iter_mut().for_each(|c| c.primary_key = false);
+            return true;
+        }
+        let table_name = table.name.clone();
+        if !indexes {
+            return false;
+        }
+        if let Some(found) = self.index_named(name) {
+            self.remove_index(found);
+            return true;
+        }
+        let unnamed = self.indexes.iter().position(|i| {
+            i.name.is_none()
+                && names(&i.table, here)
+                && format!("{table_name}_{}_key", i.columns.join("_")).eq_ignore_ascii_case(name)
+        });
+        if let Some(found) = unnamed {
+            let index = self.indexes.remove(found);
+            self.reindex();
+            if let [only] = index.columns.as_slice()
+                && let Some(column) = self.tables[at]
+                    .columns
+                    .iter_mut()
+                    .find(|c| c.name.eq_ignore_ascii_case(only))
+            {
+                column.unique = false;
+            }
+            return true;
+        }
+        false
+    }
+}
+
+/// The names PostgreSQL (`orders_user_id_fkey`) and MySQL (`orders_ibfk_1`) give each of the
+/// table's foreign keys when it has none of its own.
+fn default_key_names(table: &Table) -> Vec<[String; 2]> {
+    let mut unnamed = 0;
+    table
+        .foreign_keys
+        .iter()
+        .map(|fk| {
+            if fk.name.is_none() {
+                unnamed += 1;
+            }
+            [
+                format!("{}_{}_fkey", table.name, fk.columns.join("_")),
+                format!("{}_ibfk_{unnamed}", table.name),
+            ]
+        })
+        .collect()
+}
+
+/// Whether the (possibly qualified) table name `text` is `name`.
+fn names(text: &str, name: &Name) -> bool {
+    let parsed = Name::parse(text);
+    parsed.name.eq_ignore_ascii_case(&name.name) && same_schema(&parsed.schema, &name.schema)
+}
+
+/// Adds `file` to the table's sources.
+fn touch(table: &mut Table, file: &str) {
+    if !table.sources.iter().any(|s| s == file) {
+        table.sources.push(file.to_owned());
+    }
+}

@@ -1,0 +1,128 @@
+//! One table seen in the migrations and in an ORM model (or in two models) is one table: the
+//! model's name, framework and field names join the migrations' columns, columns only the
+//! model declares are added (a model changed before its migration was written), and every
+//! file is named in `sources`. Indexes and enums declared twice the same way are kept once.
+
+use std::collections::HashMap;
+
+use super::Name;
+use crate::bridge::facts::{EnumType, Index, Table};
+
+/// `tables` (the migrations' schema, in order) with `models` merged into the tables of the
+/// same name; models without a table of their name follow.
+pub fn merge(mut tables: Vec<Table>, models: Vec<Table>) -> Vec<Table> {
+    let mut at: HashMap<(String, String), usize> = tables
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (key(&t.name, &t.schema), i))
+        .collect();
+    for mut model in models {
+        if model.sources.is_empty() {
+            model.sources = vec![model.file.clone()];
+        }
+        match at.get(&key(&model.name, &model.schema)) {
+            Some(&i) => join(&mut tables[i], model),
+            None => {
+                at.insert(key(&model.name, &model.schema), tables.len());
+                tables.push(model);
+            }
+        }
+    }
+    tables
+}
+
+/// A table's key for lookups: its schema (`public` as none) and name, in lower case.
+pub fn key(name: &str, schema: &Option<String>) -> (String, String) {
+    let schema = schema
+        .as_deref()
+        .filter(|s| !s.eq_ignore_ascii_case("public"))
+        .unwrap_or("");
+    (schema.to_ascii_lowercase(), name.to_ascii_lowercase())
+}
+
+/// Adds what `model` says about `table` to it.
+fn join(table: &mut Table, model: Table) {
+    for source in &model.sources {
+        if !table.sources.contains(source) {
+            table.sources.push(source.clone());
+        }
+    }
+    if table.origin == "alter" {
+        // The run only altered the table; the model has all of it.
+        table.origin = model.origin.clone();
+        table.file = model.file.clone();
+    }
+    table.model = table.model.take().or(model.model);
+    table.framework = table.framework.take().or(model.framework);
+    for column in model.columns {
+        match table
+            .columns
+            .iter_mut()
+            .find(|c| c.name.eq_ignore_ascii_case(&column.name))
+        {
+            Some(have) => {
+                have.field = have.field.take().or(column.field);
+                have.data_type = have.data_type.take().or(column.data_type);
+                have.nullable = have.nullable.or(column.nullable);
+                have.unique |= column.unique;
+                have.primary_key |= column.primary_key;
+            }
+            None => table.columns.push(column),
+        }
+    }
+    if table.primary_key.is_empty() {
+        table.primary_key = model.primary_key;
+    }
+    for fk in model.foreign_keys {
+        let same_columns = |have: &Vec<String>| {
+            have.len() == fk.columns.len() && have.iter().zip(&fk.columns).all(|(a, b)| a.eq_ignore_ascii_case(b))
+        };
+        if !table.foreign_keys.iter().any(|have| same_columns(&have.columns)) {
+            table.foreign_keys.push(fk);
+        }
+    }
+}
+
+/// The indexes once each: a second one on the same table and columns with the same
+/// uniqueness goes (its name is kept when the first had none).
+pub fn dedupe_indexes(indexes: Vec<Index>) -> Vec<Index> {
+    let mut out: Vec<Index> = Vec::with_capacity(indexes.len());
+    let mut seen: HashMap<String, usize> = HashMap::with_capacity(indexes.len());
+    for index in indexes {
+        let table = Name::parse(&index.table);
+        let (schema, name) = key(&table.name, &table.schema);
+        let columns = index.columns.join("\0").to_ascii_lowercase();
+        let same = format!("{schema}\0{name}\0{columns}\0{}", index.unique);
+        match seen.get(&same) {
+            Some(&at) => {
+                if out[at].name.is_none() {
+                    out[at].name = index.name;
+                }
+            }
+            None => {
+                seen.insert(same, out.len());
+                out.push(index);
+            }
+        }
+    }
+    out
+}
+
+/// The enums once each: one declared again with the same values (a Prisma enum and its
+/// migration's `CREATE TYPE`) goes.
+pub fn dedupe_enums(enums: Vec<EnumType>) -> Vec<EnumType> {
+    let mut out: Vec<EnumType> = Vec::with_capacity(enums.len());
+    for e in enums {
+        let name = Name {
+            name: e.name.clone(),
+            schema: e.schema.clone(),
+        };
+        if !out
+            .iter()
+            .any(|have| name.is(&have.name, &have.schema) && have.values == e.values)
+        {
+            out.push(e);
+        }
+    }
+    out
+}
