@@ -1,12 +1,14 @@
 //! Everything that differs between operating systems, one module per concern: opening,
 //! checking and replacing files (`fs`), looking up many entries of one directory (`dir`),
-//! the temp dir and the user's private directory in it (`temp`), the process's start,
+//! paths as other programs read them (`path`), the temp dir and the user's private directory
+//! in it (`temp`), the process's start,
 //! arguments and stdin (`process`), and how a command line is written for the shell Claude
 //! Code runs it in (`shell`). No code outside this module names a platform. Where the logic
 //! is shared, it takes a [`Family`] so that the other platform's branch runs in the tests too.
 
 pub mod dir;
 pub mod fs;
+pub mod path;
 pub mod process;
 pub mod shell;
 pub mod stdin;

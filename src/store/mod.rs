@@ -56,8 +56,8 @@ impl Store {
     /// The store of `project` (it may not exist yet).
     pub fn of(project: &Project) -> Self {
         Self {
-            document: project.root.join(".baton/context.json"),
-            dir: project.root.join(".baton/context"),
+            document: project.root.join(".baton").join("context.json"),
+            dir: project.root.join(".baton").join("context"),
             root: project.root.clone(),
         }
     }
