@@ -295,7 +295,7 @@ fn debounce_state_is_gsd_compatible_and_private() {
         "the fifth call since GSD's warning fires"
     );
     let path = sandbox.temp_file(SESSION, "-warned.json");
-    assert_eq!(os::mode(&path), 0o600);
+    os::assert_private(&path);
 }
 
 #[test]

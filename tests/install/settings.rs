@@ -55,7 +55,7 @@ fn baton_hooks(v: &Value) -> Vec<(String, String)> {
             .flatten()
         {
             let command = hook["command"].as_str().unwrap_or("");
-            if command.ends_with("baton hook") {
+            if command.ends_with(&format!("{} hook", binary::file_name())) {
                 found.push((event.clone(), command.to_owned()));
             }
         }
@@ -358,7 +358,7 @@ fn reinstalling_from_a_new_location_repoints_batons_entries() {
     assert!(
         baton_commands(&settings(&sandbox))
             .iter()
-            .all(|c| c.starts_with(old.to_str().unwrap()))
+            .all(|c| c.starts_with(&wired(&old)))
     );
 
     let out = ok(run_binary(&sandbox, &new, &["install"], None));

@@ -55,7 +55,9 @@ fn cache_file(sandbox: &Sandbox) -> PathBuf {
         .unwrap()
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.is_dir() && p.file_name().unwrap().to_string_lossy().starts_with("baton-"))
+        .filter(|p| {
+            p.is_dir() && os::private_dir_names().contains(&p.file_name().unwrap().to_string_lossy().into_owned())
+        })
         .collect();
     let found: Vec<PathBuf> = private
         .iter()
