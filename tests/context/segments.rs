@@ -225,6 +225,6 @@ fn a_bad_config_keeps_the_line_and_doctor_names_what_it_skipped() {
 
     sandbox.write(".baton/config.json", EVERY_SEGMENT);
     let doctor = sandbox.run(&["doctor"], b"");
-    let said = format!("ok   baton's config {} reads cleanly", config.display());
+    let said = format!("ok   baton's config {} reads cleanly", native(&config));
     assert!(doctor.stdout.contains(&said), "{}", doctor.stdout);
 }

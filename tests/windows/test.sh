@@ -4,9 +4,10 @@
 # (default: target/x86_64-pc-windows-gnullvm/debug/baton.exe, built with
 # `cargo zigbuild --target x86_64-pc-windows-gnullvm`). Every test runs except the end-to-end
 # tests (the Claude Code client here is a Linux build), the kill tests (strace) and those
-# tests/windows/skip.txt names under the reason each cannot run. A name there that is no test
-# fails the run, so the list cannot go stale. Extra arguments after the binary go to the test
-# harness (`tests/windows/test.sh baton.exe --test-threads 1`).
+# tests/windows/skip.txt names under the reason each is left out (a line ending in `::` names
+# every test of a module). A name there that is no test fails the run, so the list cannot go
+# stale. Extra arguments after the binary go to the test harness
+# (`tests/windows/test.sh baton.exe --test-threads 1`).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
@@ -26,6 +27,18 @@ while IFS= read -r line; do
             reason="${reason%%:*}"
             ;;
         "#"* | "") ;;
+        *::)
+            # A module: every test under it.
+            under="$(grep -F "$line" <<<"$all" | grep "^$line" || true)"
+            if [ -z "$under" ]; then
+                echo "tests/windows/skip.txt: no tests under $line" >&2
+                exit 2
+            fi
+            while IFS= read -r name; do
+                skips+=("$name")
+                per_reason[$reason]=$((${per_reason[$reason]:-0} + 1))
+            done <<<"$under"
+            ;;
         *)
             if ! grep -qxF "$line" <<<"$all"; then
                 echo "tests/windows/skip.txt: no test named $line" >&2
@@ -41,6 +54,8 @@ while IFS= read -r name; do
     [ -n "$name" ] && skips+=("$name")
 done <<<"$elsewhere"
 
+# A test of a listed module may also be listed by name, under a reason of its own.
+mapfile -t skips < <(printf '%s\n' "${skips[@]}" | sort -u)
 total=$(grep -c . <<<"$all")
 listed=$((${#skips[@]} - $(grep -c . <<<"$elsewhere")))
 echo "Windows build under Wine: $((total - ${#skips[@]})) of $total integration tests run;" \
