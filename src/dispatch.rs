@@ -84,6 +84,7 @@ pub fn handle(payload: &HookPayload, now: u64) -> Option<String> {
             joined(event, [inputs, handoffs])
         }
         "SubagentStop" => {
+            crate::context::gsd_monitor::on_subagent_stop(payload, now);
             let verdict = crate::agents::hook::on_event(event, payload);
             if let Some((project, agent_type, handoff)) = crate::bridge::deliver::on_subagent_stop(payload) {
                 crate::store::hook::record_handoff(&project, &agent_type, handoff, payload);

@@ -26,7 +26,7 @@ fn thirty_two_monitors_at_once_lose_no_count() {
     }
     // 32 calls with a debounce of 5 fire at calls 1, 6, 11, 16, 21, 26, 31.
     assert_eq!(warnings, 7, "every call was counted exactly once");
-    let state = sandbox.read_json(&sandbox.temp_file(session, "-warned.json"));
+    let state = sandbox.read_json(&sandbox.debounce_file(session));
     assert_eq!(state["callsSinceWarn"], 1);
 }
 

@@ -224,6 +224,24 @@ fn compaction_hooks_without_a_private_directory_stay_silent() {
 }
 
 #[test]
+fn without_a_private_directory_the_monitor_warns_at_every_call() {
+    // The debounce lives in baton's private directory; with every name it could take planted,
+    // a count cannot be kept, so no warning is held back.
+    let sandbox = Sandbox::new();
+    os::take_every_private_dir_name(&sandbox.tmp);
+    let session = "no-private-dir";
+    sandbox.bridge(session, 30, 0);
+    for call in 1..=3 {
+        let out = sandbox.hook(&post_tool_use(&sandbox, session, None));
+        check(&out, "hook");
+        assert!(
+            out.context().is_some_and(|t| t.starts_with("CONTEXT WARNING")),
+            "call {call}: {out:?}"
+        );
+    }
+}
+
+#[test]
 fn a_hard_link_planted_at_the_debounce_path_is_not_written_through() {
     // Another name for a file of the user's (0600, small: everything the in-place rewrite
     // accepts) planted where the monitor keeps its debounce state, for the main agent and
@@ -235,10 +253,13 @@ fn a_hard_link_planted_at_the_debounce_path_is_not_written_through() {
     let victim = sandbox.home.join("victim.json");
     std::fs::write(&victim, original).unwrap();
     os::set_mode(&victim, 0o600);
-    let main = sandbox.temp_file(session, "-warned.json");
-    let sub = sandbox.temp_file(&format!("{session}-agent-{agent}"), "-warned.json");
-    std::fs::hard_link(&victim, &main).unwrap();
-    std::fs::hard_link(&victim, &sub).unwrap();
+    let main = sandbox.planted_debounce_file(session);
+    let sub = sandbox.planted_debounce_file(&format!("{session}-agent-{agent}"));
+    // And where GSD's own monitor keeps its record, which baton sets quiet.
+    let gsds = sandbox.temp_file(session, "-warned.json");
+    for planted in [&main, &sub, &gsds] {
+        std::fs::hard_link(&victim, planted).unwrap();
+    }
 
     sandbox.bridge(session, 30, 0);
     check(&sandbox.hook(&post_tool_use(&sandbox, session, None)), "hook");
@@ -254,7 +275,7 @@ fn a_hard_link_planted_at_the_debounce_path_is_not_written_through() {
         original,
         "written through a hard link"
     );
-    for state in [&main, &sub] {
+    for state in [&main, &sub, &gsds] {
         let now: serde_json::Value = serde_json::from_slice(&std::fs::read(state).unwrap()).unwrap();
         assert_eq!(now["generator"], "baton", "baton's own state replaced the link");
     }
@@ -331,6 +352,7 @@ fn transcripts_that_are_not_files() {
     for relative in [
         ".planning/STATE.md",
         ".planning/config.json",
+        ".planning/active-workstream",
         ".baton/config.json",
         ".git/HEAD",
     ] {

@@ -43,7 +43,7 @@ fn debounce_fires_at_calls_1_6_and_11_of_12() {
     let sandbox = Sandbox::new();
     let fired: Vec<usize> = (1..=12).filter(|_| warn_at(&sandbox, 30).is_some()).collect();
     assert_eq!(fired, vec![1, 6, 11]);
-    let state = sandbox.read_json(&sandbox.temp_file(SESSION, "-warned.json"));
+    let state = sandbox.read_json(&sandbox.debounce_file(SESSION));
     assert_eq!(state["callsSinceWarn"], 1);
     assert_eq!(state["lastLevel"], "warning");
 }
@@ -281,21 +281,30 @@ fn other_events_say_nothing() {
 }
 
 #[test]
-fn debounce_state_is_gsd_compatible_and_private() {
+fn debounce_state_is_in_gsds_format_and_private() {
     let sandbox = Sandbox::new();
-    // GSD's own debounce file, mid-count: baton continues it.
+    assert!(warn_at(&sandbox, 30).is_some());
+    // GSD's monitor's own record, wherever its count stands, does not move baton's.
     std::fs::write(
         sandbox.temp_file(SESSION, "-warned.json"),
-        r#"{"callsSinceWarn":3,"lastLevel":"warning"}"#,
+        r#"{"callsSinceWarn":4,"lastLevel":"warning"}"#,
     )
     .unwrap();
-    assert_eq!(warn_at(&sandbox, 30), None);
-    assert!(
-        warn_at(&sandbox, 30).is_some(),
-        "the fifth call since GSD's warning fires"
+    let quiet: Vec<bool> = (2..=5).map(|_| warn_at(&sandbox, 30).is_none()).collect();
+    assert_eq!(quiet, [true; 4]);
+    assert!(warn_at(&sandbox, 30).is_some(), "the sixth call warns again");
+    let path = sandbox.debounce_file(SESSION);
+    let state = sandbox.read_json(&path);
+    assert_eq!(
+        (state["callsSinceWarn"].clone(), state["lastLevel"].clone()),
+        (json!(0), json!("warning"))
     );
-    let path = sandbox.temp_file(SESSION, "-warned.json");
     os::assert_private(&path);
+    // What GSD's monitor finds there now keeps it quiet (see tests/e2e/gsd_core/monitor.rs).
+    assert_eq!(
+        sandbox.read_json(&sandbox.temp_file(SESSION, "-warned.json"))["lastLevel"],
+        "critical"
+    );
 }
 
 #[test]
@@ -361,12 +370,8 @@ fn a_subagent_is_judged_by_its_own_transcript_not_the_parents_bridge() {
     assert!(out.elapsed < std::time::Duration::from_secs(5), "{:?}", out.elapsed);
 
     // Its debounce is its own: the parent's next call still gets its first warning.
-    assert!(
-        sandbox
-            .temp_file(SESSION, &format!("-agent-{AGENT}-warned.json"))
-            .exists()
-    );
-    assert!(!sandbox.temp_file(SESSION, "-warned.json").exists());
+    assert!(sandbox.debounce_file(&format!("{SESSION}-agent-{AGENT}")).exists());
+    assert!(!sandbox.debounce_file(SESSION).exists());
     assert_eq!(sandbox.hook(&payload).context(), None, "debounced");
 
     sandbox.subagent_transcript(SESSION, AGENT, &transcript_lines("claude-sonnet-4-5", 170_000));
@@ -442,4 +447,46 @@ fn more_tokens_than_200k_in_a_headless_session_means_a_1m_window() {
         text.starts_with("CONTEXT CRITICAL: Usage at 100%. Remaining: 0%."),
         "{text}"
     );
+}
+
+#[test]
+fn a_projects_gsd_core_thresholds_are_honoured() {
+    // gsd-core's per-project keys, as remaining percentages; the pair read as gsd-core reads it.
+    for (config, expected) in [
+        (
+            r#"{"hooks":{"context_warning_threshold":50,"context_critical_threshold":40}}"#,
+            [
+                (51, None),
+                (50, Some("WARNING")),
+                (41, Some("WARNING")),
+                (40, Some("CRITICAL")),
+            ],
+        ),
+        // Critical not below warning: both fall back to the defaults.
+        (
+            r#"{"hooks":{"context_warning_threshold":20,"context_critical_threshold":30}}"#,
+            [
+                (36, None),
+                (35, Some("WARNING")),
+                (26, Some("WARNING")),
+                (25, Some("CRITICAL")),
+            ],
+        ),
+    ] {
+        for (remaining, level) in expected {
+            let sandbox = Sandbox::new();
+            sandbox.write(".planning/config.json", config);
+            let said = warn_at(&sandbox, remaining);
+            match level {
+                None => assert_eq!(said, None, "{config} at {remaining}%"),
+                Some(level) => {
+                    let text = said.unwrap_or_else(|| panic!("{config}: no warning at {remaining}%"));
+                    assert!(
+                        text.starts_with(&format!("CONTEXT {level}:")),
+                        "{config} at {remaining}%: {text}"
+                    );
+                }
+            }
+        }
+    }
 }

@@ -6,6 +6,7 @@
 
 #![no_main]
 
+use baton::planning::layout::Generation;
 use baton::planning::progress::Progress;
 use baton::planning::roadmap::Roadmap;
 use libfuzzer_sys::fuzz_target;
@@ -33,14 +34,17 @@ fuzz_target!(|data: &[u8]| {
         );
     }
 
-    let progress = Progress::compute(&roadmap, &[]);
-    well_formed(&progress);
-    let mut milestones: Vec<&str> = roadmap.phases.iter().filter_map(|p| p.milestone.as_deref()).collect();
-    milestones.dedup();
-    for milestone in milestones {
-        let part = progress.for_milestone(milestone);
-        well_formed(&part);
-        assert!(part.total_phases <= progress.total_phases && part.total_plans <= progress.total_plans);
+    // Both GSDs' rules: GSD 1.x's and gsd-core's (done once verified).
+    for generation in [Generation::Classic, Generation::Core] {
+        let progress = Progress::compute(&roadmap, &[], generation);
+        well_formed(&progress);
+        let mut milestones: Vec<&str> = roadmap.phases.iter().filter_map(|p| p.milestone.as_deref()).collect();
+        milestones.dedup();
+        for milestone in milestones {
+            let part = progress.for_milestone(milestone);
+            well_formed(&part);
+            assert!(part.total_phases <= progress.total_phases && part.total_plans <= progress.total_plans);
+        }
     }
 });
 
@@ -55,5 +59,11 @@ fn well_formed(progress: &Progress) {
     }
     if progress.total_phases > 0 && progress.completed_phases == progress.total_phases {
         assert_eq!(progress.percent, 100, "every phase done but not 100%");
+    }
+    if progress.percent == 100 {
+        assert_eq!(
+            progress.completed_phases, progress.total_phases,
+            "100% with a phase not done"
+        );
     }
 }

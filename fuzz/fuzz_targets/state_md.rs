@@ -9,7 +9,7 @@
 #![no_main]
 
 use baton::planning::state::{PlanningState, split_frontmatter};
-use baton::planning::state_edit::{set_continuity_line, set_frontmatter_value};
+use baton::planning::state_edit::{remove_frontmatter_value, set_continuity_line, set_frontmatter_value};
 use baton::planning::yaml;
 use libfuzzer_sys::fuzz_target;
 use serde_norway::{Mapping, Value as Yaml};
@@ -27,19 +27,22 @@ fuzz_target!(|data: &[u8]| {
         let _ = PlanningState::parse(&String::from_utf8_lossy(long));
     });
 
-    for (key, value) in [
-        ("paused_at", Some(VALUE)),
-        ("stopped_at", Some("x")),
-        ("paused_at", None),
-    ] {
+    for (key, value) in [("paused_at", VALUE), ("stopped_at", "x")] {
         let edited = set_frontmatter_value(&text, key, value);
         assert_eq!(
             set_frontmatter_value(&edited, key, value),
             edited,
             "editing {key} twice changes more"
         );
-        frontmatter_edit_holds(&text, &edited, key, value);
+        frontmatter_edit_holds(&text, &edited, key, Some(value));
     }
+    let removed = remove_frontmatter_value(&text, "paused_at");
+    assert_eq!(
+        remove_frontmatter_value(&removed, "paused_at"),
+        removed,
+        "removing twice changes more"
+    );
+    frontmatter_edit_holds(&text, &removed, "paused_at", None);
     for label in LABELS {
         let edited = set_continuity_line(&text, label, VALUE);
         assert_eq!(
@@ -66,18 +69,18 @@ fn frontmatter_edit_holds(text: &str, edited: &str, key: &str, value: Option<&st
     }
     let after = split_frontmatter(edited).0.expect("the edit keeps the frontmatter");
     let after: Mapping = yaml::parse(after).unwrap_or_else(|e| panic!("the edit broke the YAML: {e}"));
-    let expected = value.map_or(Yaml::Null, |v| Yaml::String(v.to_owned()));
-    assert_eq!(after.get(key), Some(&expected), "{key} does not read back");
+    let expected = value.map(|v| Yaml::String(v.to_owned()));
+    assert_eq!(after.get(key), expected.as_ref(), "{key} does not read back");
     for (k, v) in &before {
         if k.as_str() != Some(key) {
             assert_eq!(after.get(k), Some(v), "the edit of {key} changed {k:?}");
         }
     }
-    assert_eq!(
-        after.len(),
-        before.len() + usize::from(!before.contains_key(key)),
-        "keys came or went"
-    );
+    let expected_len = match value {
+        Some(_) => before.len() + usize::from(!before.contains_key(key)),
+        None => before.len() - usize::from(before.contains_key(key)),
+    };
+    assert_eq!(after.len(), expected_len, "keys came or went");
 }
 
 /// A key GSD writes: letters, digits and `_`, starting with a letter.

@@ -2,6 +2,7 @@
 //! spot-check of what an agent claims, plan independence (waves) and the context payload a
 //! new agent must read. The orchestrator stays thin; the bookkeeping is done here.
 
+pub mod catalog;
 pub mod claims;
 pub mod hook;
 pub mod ledger;

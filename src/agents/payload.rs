@@ -39,7 +39,7 @@ pub struct Payload {
 /// Builds the payload of plan `wanted` (`03-02`, `3-2` or a PLAN.md path).
 pub fn build(project: &Project, wanted: &str) -> Result<Payload> {
     let (phase, plan) = plans::find_plan(project, wanted)?;
-    let planning = project.planning_dir();
+    let planning = project.live_dir();
     let mut wanted_files: Vec<(String, PathBuf)> = vec![
         ("state".into(), planning.join("STATE.md")),
         ("roadmap".into(), planning.join("ROADMAP.md")),
@@ -93,7 +93,7 @@ pub fn build(project: &Project, wanted: &str) -> Result<Payload> {
 
 /// `(role, SUMMARY path, exists)` for each plan `plan` depends on, in any phase.
 fn dependency_summaries(project: &Project, plan: &Plan) -> Result<Vec<(String, PathBuf, bool)>> {
-    let dirs = phases::scan(&project.planning_dir())?;
+    let dirs = phases::scan(project)?;
     let mut out = Vec::new();
     for (written, key) in plan.dependency_keys() {
         let found = key.as_ref().and_then(|key| {

@@ -158,7 +158,7 @@ pub fn read_phase(phase: &PhaseDir) -> Vec<Plan> {
 
 /// The phase directory named by `wanted` (`3`, `03`, `2.1`); the error lists those present.
 pub fn find_phase(project: &Project, wanted: &str) -> Result<PhaseDir> {
-    let dirs = phases::scan(&project.planning_dir())?;
+    let dirs = phases::scan(project)?;
     let number = PhaseNumber::parse(wanted);
     let list = || {
         let names: Vec<String> = dirs.iter().map(|d| d.number.to_string()).collect();
@@ -176,7 +176,7 @@ pub fn find_phase(project: &Project, wanted: &str) -> Result<PhaseDir> {
 
 /// The plan named by `wanted` (`03-02`, `3-2`, or a path to its PLAN.md) and its phase.
 pub fn find_plan(project: &Project, wanted: &str) -> Result<(PhaseDir, Plan)> {
-    let dirs = phases::scan(&project.planning_dir())?;
+    let dirs = phases::scan(project)?;
     if let Some(key) = PlanKey::parse(wanted, None) {
         for dir in &dirs {
             if let Some(id) = dir

@@ -1,13 +1,15 @@
-//! The model keys of `.planning/config.json` (`model_profile`, `model_overrides`): read
-//! strictly (a broken file is reported, never guessed around) and `model_profile` changed
-//! by a targeted text edit that leaves every other byte of the file as it was.
+//! The model keys of `.planning/config.json`: `model_profile` and `model_overrides` read
+//! strictly (a broken file is reported, never guessed around); gsd-core's `models`,
+//! `model_profile_overrides.claude` and `resolve_model_ids` read as gsd-core reads them (a value
+//! it would ignore is ignored); `model_profile` changed by a targeted text edit that leaves
+//! every other byte of the file as it was.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use serde_json::Value;
 
-use super::profiles::{self, Profile};
+use super::profiles::{self, ModelIds, Overrides, Profile};
 use crate::error::{Error, Result};
 use crate::json::skip;
 use crate::planning::Project;
@@ -21,7 +23,7 @@ const KEY: &str = "model_profile";
 pub struct ModelSettings {
     /// `model_profile` as written (validated on use), `None` when absent.
     pub profile: Option<String>,
-    pub overrides: BTreeMap<String, String>,
+    pub overrides: Overrides,
     /// The file they came from.
     pub path: PathBuf,
 }
@@ -99,9 +101,42 @@ pub fn parse(text: &str) -> Result<ModelSettings, String> {
     }
     Ok(ModelSettings {
         profile,
-        overrides,
+        overrides: Overrides {
+            agents: overrides,
+            phases: strings(value.get("models")),
+            tiers: tier_models(value.get("model_profile_overrides").and_then(|o| o.get("claude"))),
+            ids: match value.get("resolve_model_ids") {
+                Some(Value::Bool(true)) => ModelIds::Full,
+                Some(Value::String(s)) if s == "omit" => ModelIds::Omit,
+                _ => ModelIds::Aliases,
+            },
+        },
         path: PathBuf::new(),
     })
+}
+
+/// The string members of an object (`models`: phase type → tier); anything else is none.
+fn strings(value: Option<&Value>) -> BTreeMap<String, String> {
+    let Some(Value::Object(map)) = value else {
+        return BTreeMap::new();
+    };
+    map.iter()
+        .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_owned())))
+        .collect()
+}
+
+/// `model_profile_overrides.claude`: tier → `"model"` or `{"model": "…"}`; a tier without a
+/// usable model is left out, as gsd-core leaves it.
+fn tier_models(value: Option<&Value>) -> BTreeMap<String, String> {
+    let Some(Value::Object(map)) = value else {
+        return BTreeMap::new();
+    };
+    map.iter()
+        .filter_map(|(tier, entry)| {
+            let model = entry.as_str().or_else(|| entry.get("model")?.as_str())?;
+            (!model.is_empty()).then(|| (tier.clone(), model.to_owned()))
+        })
+        .collect()
 }
 
 /// Sets `model_profile` under the project's lock, keeping everything else in the file;
@@ -278,7 +313,7 @@ mod tests {
     fn parses_profile_and_overrides_strictly() {
         let s = parse(r#"{"model_profile":"budget","model_overrides":{"gsd-executor":"claude-opus-4-5"}}"#).unwrap();
         assert_eq!(s.profile.as_deref(), Some("budget"));
-        assert_eq!(s.overrides["gsd-executor"], "claude-opus-4-5");
+        assert_eq!(s.overrides.agents["gsd-executor"], "claude-opus-4-5");
         assert!(
             parse(r#"{"model_overrides":{"gsd-executor":7}}"#)
                 .unwrap_err()

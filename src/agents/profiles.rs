@@ -1,6 +1,8 @@
 //! Model profiles: which model each agent runs under `quality`, `balanced`, `budget`,
-//! `adaptive` (by role tier) or `inherit` (the session's model), with per-agent overrides.
-//! Pure functions over one table; the config file is read and edited in `profile_config`.
+//! `adaptive` (by role tier) or `inherit` (the session's model), with config.json's overrides
+//! (per agent, per phase type, per tier, and whether full model ids are written), resolved as
+//! gsd-core resolves them on Claude. Pure functions over the catalog (`catalog`); the config
+//! file is read and edited in `profile_config`.
 
 use std::collections::BTreeMap;
 
@@ -59,83 +61,32 @@ pub fn profile_names() -> String {
     names.join(", ")
 }
 
-/// How demanding an agent's role is; `adaptive` maps heavy → opus, standard → sonnet,
-/// light → haiku.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Tier {
-    Heavy,
-    Standard,
-    Light,
+use super::catalog::{self, AgentRow};
+pub use super::catalog::{AGENTS, Tier};
+
+/// How agents are given models: `resolve_model_ids` in config.json.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ModelIds {
+    /// Aliases (`opus`), which Claude Code's Agent tool takes (the default).
+    #[default]
+    Aliases,
+    /// `true`: full model ids (`claude-opus-4-8`).
+    Full,
+    /// `"omit"`: no model at all; the agent runs on the session's.
+    Omit,
 }
 
-impl Tier {
-    /// `heavy`, `standard`, `light`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Tier::Heavy => "heavy",
-            Tier::Standard => "standard",
-            Tier::Light => "light",
-        }
-    }
-
-    /// The tier of a table agent.
-    pub fn of(agent: &str) -> Option<Tier> {
-        AGENTS.iter().find(|r| r.name == agent).map(|r| r.tier)
-    }
-
-    fn model(self) -> &'static str {
-        match self {
-            Tier::Heavy => "opus",
-            Tier::Standard => "sonnet",
-            Tier::Light => "haiku",
-        }
-    }
+/// What config.json sets beside the profile.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Overrides {
+    /// `model_overrides`: agent → alias or model id.
+    pub agents: BTreeMap<String, String>,
+    /// `models`: phase type (`execution`) → tier alias (`opus`, `sonnet`, `haiku`, `inherit`).
+    pub phases: BTreeMap<String, String>,
+    /// `model_profile_overrides.claude`: tier alias → the model to run for it.
+    pub tiers: BTreeMap<String, String>,
+    pub ids: ModelIds,
 }
-
-/// One agent's row: its role tier and its model under the three fixed profiles.
-#[derive(Debug, Clone, Copy)]
-pub struct AgentRow {
-    pub name: &'static str,
-    pub tier: Tier,
-    pub quality: &'static str,
-    pub balanced: &'static str,
-    pub budget: &'static str,
-}
-
-const fn row(
-    name: &'static str,
-    tier: Tier,
-    quality: &'static str,
-    balanced: &'static str,
-    budget: &'static str,
-) -> AgentRow {
-    AgentRow {
-        name,
-        tier,
-        quality,
-        balanced,
-        budget,
-    }
-}
-
-/// GSD's agent table (GSD.md), with baton's role tiers for `adaptive`: heavy = plans and
-/// diagnoses (a wrong call is expensive downstream), light = summarises or maps what others
-/// found, standard = everything else.
-pub const AGENTS: &[AgentRow] = &[
-    row("gsd-planner", Tier::Heavy, "opus", "opus", "sonnet"),
-    row("gsd-roadmapper", Tier::Heavy, "opus", "sonnet", "sonnet"),
-    row("gsd-executor", Tier::Standard, "opus", "sonnet", "sonnet"),
-    row("gsd-phase-researcher", Tier::Standard, "opus", "sonnet", "haiku"),
-    row("gsd-project-researcher", Tier::Standard, "opus", "sonnet", "haiku"),
-    row("gsd-research-synthesizer", Tier::Light, "sonnet", "sonnet", "haiku"),
-    row("gsd-debugger", Tier::Heavy, "opus", "sonnet", "sonnet"),
-    row("gsd-codebase-mapper", Tier::Light, "sonnet", "haiku", "haiku"),
-    row("gsd-verifier", Tier::Standard, "sonnet", "sonnet", "haiku"),
-    row("gsd-plan-checker", Tier::Standard, "sonnet", "sonnet", "haiku"),
-    row("gsd-integration-checker", Tier::Standard, "sonnet", "sonnet", "haiku"),
-    row("gsd-nyquist-auditor", Tier::Standard, "sonnet", "sonnet", "haiku"),
-];
 
 /// Where a resolved model came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -143,18 +94,27 @@ pub const AGENTS: &[AgentRow] = &[
 pub enum Source {
     /// `model_overrides[agent]`.
     Override,
-    /// The profile's column.
+    /// `models.<phase type>`.
+    Phase,
+    /// The profile's column (or, under `adaptive`, the agent's tier).
     Profile,
+    /// `model_profile_overrides.claude.<tier>`.
+    Tier,
+    /// An agent the catalog does not know: the profile's general choice.
+    Fallback,
     /// Nothing chose a model: the agent runs on the session's.
     Inherit,
 }
 
 impl Source {
-    /// `override`, `profile`, `inherit`.
+    /// `override`, `phase`, `profile`, `tier`, `fallback`, `inherit`.
     pub fn name(self) -> &'static str {
         match self {
             Source::Override => "override",
+            Source::Phase => "phase",
             Source::Profile => "profile",
+            Source::Tier => "tier",
+            Source::Fallback => "fallback",
             Source::Inherit => "inherit",
         }
     }
@@ -164,55 +124,83 @@ impl Source {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Resolution {
     pub agent: String,
-    /// An alias (`opus`, `sonnet`, `haiku`), `inherit`, or a full model id from an override.
+    /// An alias (`opus`, `sonnet`, `haiku`), `inherit`, a model id, or empty under
+    /// `resolve_model_ids: "omit"`.
     pub model: String,
     pub source: Source,
 }
 
-/// The model of one agent: `overrides[agent]` → the profile's column → `inherit`.
-/// Unknown agents (neither in the table nor overridden) are an error listing the known ones.
-pub fn resolve(agent: &str, profile: Profile, overrides: &BTreeMap<String, String>) -> Result<Resolution> {
+/// The model of one agent, as gsd-core's resolver gives it on Claude: `model_overrides[agent]`
+/// (a catalog id read as its alias); else the tier from `models.<phase type>`, the profile's
+/// column, or `inherit`; nothing under `resolve_model_ids: "omit"`; a tier's
+/// `model_profile_overrides.claude` entry; for an agent the catalog does not know, the
+/// profile's general choice (quality → opus, budget → haiku, inherit → inherit, else sonnet);
+/// the tier's full id under `resolve_model_ids: true`, else its alias.
+pub fn resolve(agent: &str, profile: Profile, o: &Overrides) -> Resolution {
     let resolution = |model: &str, source| Resolution {
         agent: agent.to_owned(),
         model: model.to_owned(),
         source,
     };
-    if let Some(model) = overrides.get(agent) {
-        return Ok(resolution(model, Source::Override));
+    let as_alias = |model: &str| catalog::alias_of(model).unwrap_or(model).to_owned();
+    if let Some(model) = o.agents.get(agent) {
+        return resolution(&as_alias(model), Source::Override);
     }
-    let Some(row) = AGENTS.iter().find(|r| r.name == agent) else {
-        return Err(Error::Usage(format!(
-            "unknown agent '{agent}'; the agents are: {} (add others under \"model_overrides\" \
-             in .planning/config.json)",
-            known_agents(overrides).join(", ")
-        )));
+    let row = catalog::row_of(agent);
+    let phase_tier = row
+        .and_then(|r| o.phases.get(r.phase.name()))
+        .filter(|t| matches!(t.as_str(), "opus" | "sonnet" | "haiku" | "inherit"));
+    let (tier, source) = match (phase_tier, profile, row) {
+        (Some(tier), _, _) => (Some(tier.as_str()), Source::Phase),
+        (None, Profile::Inherit, _) => (Some("inherit"), Source::Inherit),
+        (None, _, Some(row)) => (Some(column(row, profile)), Source::Profile),
+        (None, _, None) => (None, Source::Fallback),
     };
-    Ok(match profile {
-        Profile::Quality => resolution(row.quality, Source::Profile),
-        Profile::Balanced => resolution(row.balanced, Source::Profile),
-        Profile::Budget => resolution(row.budget, Source::Profile),
-        Profile::Adaptive => resolution(row.tier.model(), Source::Profile),
-        Profile::Inherit => resolution("inherit", Source::Inherit),
-    })
+    if o.ids == ModelIds::Omit {
+        return resolution("", source);
+    }
+    if let Some(model) = tier.filter(|t| *t != "inherit").and_then(|t| o.tiers.get(t)) {
+        return resolution(&as_alias(model), Source::Tier);
+    }
+    let Some(tier) = tier else {
+        let general = match profile {
+            Profile::Quality => "opus",
+            Profile::Budget => "haiku",
+            Profile::Inherit => "inherit",
+            Profile::Balanced | Profile::Adaptive => "sonnet",
+        };
+        return resolution(general, Source::Fallback);
+    };
+    match (tier, o.ids) {
+        ("inherit", _) => resolution("inherit", source),
+        (alias, ModelIds::Full) => resolution(catalog::id_of(alias).unwrap_or(alias), source),
+        (alias, _) => resolution(alias, source),
+    }
+}
+
+/// A catalog agent's alias under a profile other than `inherit`.
+fn column(row: &AgentRow, profile: Profile) -> &'static str {
+    match profile {
+        Profile::Quality => row.models[0],
+        Profile::Balanced | Profile::Inherit => row.models[1],
+        Profile::Budget => row.models[2],
+        Profile::Adaptive => row.tier.model(),
+    }
 }
 
 /// Resolves `agents`, or every known agent when empty, in one pass.
-pub fn resolve_many(
-    agents: &[String],
-    profile: Profile,
-    overrides: &BTreeMap<String, String>,
-) -> Result<Vec<Resolution>> {
+pub fn resolve_many(agents: &[String], profile: Profile, o: &Overrides) -> Vec<Resolution> {
     let all;
     let agents = if agents.is_empty() {
-        all = known_agents(overrides);
+        all = known_agents(&o.agents);
         &all
     } else {
         agents
     };
-    agents.iter().map(|a| resolve(a, profile, overrides)).collect()
+    agents.iter().map(|a| resolve(a, profile, o)).collect()
 }
 
-/// The table's agents, then any agent only named in the overrides.
+/// The catalog's agents, then any agent only named in the overrides.
 pub fn known_agents(overrides: &BTreeMap<String, String>) -> Vec<String> {
     let mut names: Vec<String> = AGENTS.iter().map(|r| r.name.to_owned()).collect();
     for agent in overrides.keys() {
@@ -257,64 +245,99 @@ fn url_host(url: &str) -> &str {
 mod tests {
     use super::*;
 
-    fn overrides(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
-        pairs.iter().map(|(a, m)| (a.to_string(), m.to_string())).collect()
+    fn with_agents(pairs: &[(&str, &str)]) -> Overrides {
+        Overrides {
+            agents: pairs.iter().map(|(a, m)| (a.to_string(), m.to_string())).collect(),
+            ..Overrides::default()
+        }
     }
 
-    fn model(agent: &str, profile: Profile, o: &BTreeMap<String, String>) -> String {
-        resolve(agent, profile, o).unwrap().model
+    fn model(agent: &str, profile: Profile, o: &Overrides) -> String {
+        resolve(agent, profile, o).model
     }
 
     #[test]
-    fn the_fixed_profiles_follow_gsds_table() {
-        let none = BTreeMap::new();
+    fn the_fixed_profiles_follow_the_catalog() {
+        let none = Overrides::default();
         assert_eq!(model("gsd-planner", Profile::Balanced, &none), "opus");
         assert_eq!(model("gsd-roadmapper", Profile::Balanced, &none), "sonnet");
         assert_eq!(model("gsd-codebase-mapper", Profile::Balanced, &none), "haiku");
         assert_eq!(model("gsd-executor", Profile::Quality, &none), "opus");
-        assert_eq!(model("gsd-verifier", Profile::Quality, &none), "sonnet");
         assert_eq!(model("gsd-phase-researcher", Profile::Budget, &none), "haiku");
-        assert_eq!(model("gsd-planner", Profile::Budget, &none), "sonnet");
-        assert_eq!(AGENTS.len(), 12);
+        assert_eq!(model("gsd-eval-planner", Profile::Budget, &none), "sonnet");
     }
 
     #[test]
     fn adaptive_maps_tiers_and_inherit_maps_everything_to_the_session_model() {
-        let none = BTreeMap::new();
+        let none = Overrides::default();
         assert_eq!(model("gsd-planner", Profile::Adaptive, &none), "opus");
         assert_eq!(model("gsd-executor", Profile::Adaptive, &none), "sonnet");
-        assert_eq!(model("gsd-codebase-mapper", Profile::Adaptive, &none), "haiku");
+        for light in ["gsd-plan-checker", "gsd-integration-checker", "gsd-nyquist-auditor"] {
+            assert_eq!(model(light, Profile::Adaptive, &none), "haiku", "{light}");
+        }
         for row in AGENTS {
-            let r = resolve(row.name, Profile::Inherit, &none).unwrap();
+            let r = resolve(row.name, Profile::Inherit, &none);
             assert_eq!((r.model.as_str(), r.source), ("inherit", Source::Inherit));
         }
     }
 
     #[test]
-    fn overrides_beat_every_profile_and_may_name_new_agents() {
-        let o = overrides(&[("gsd-executor", "claude-opus-4-5"), ("my-reviewer", "haiku")]);
+    fn overrides_beat_every_profile_and_a_catalog_id_reads_as_its_alias() {
+        let o = with_agents(&[
+            ("gsd-executor", "claude-opus-4-8"),
+            ("gsd-verifier", "claude-opus-4-5"),
+            ("my-reviewer", "haiku"),
+        ]);
         for profile in Profile::ALL {
-            let r = resolve("gsd-executor", profile, &o).unwrap();
-            assert_eq!((r.model.as_str(), r.source), ("claude-opus-4-5", Source::Override));
+            let r = resolve("gsd-executor", profile, &o);
+            assert_eq!((r.model.as_str(), r.source), ("opus", Source::Override));
+            assert_eq!(
+                model("gsd-verifier", profile, &o),
+                "claude-opus-4-5",
+                "a pinned id stays"
+            );
         }
         assert_eq!(model("my-reviewer", Profile::Budget, &o), "haiku");
-        let all = resolve_many(&[], Profile::Balanced, &o).unwrap();
-        assert_eq!(all.len(), 13);
-        assert_eq!(all.last().unwrap().agent, "my-reviewer");
+        let all = resolve_many(&[], Profile::Balanced, &o);
+        assert_eq!((all.len(), all.last().unwrap().agent.as_str()), (36, "my-reviewer"));
     }
 
     #[test]
-    fn unknown_names_list_the_valid_ones() {
-        let e = resolve("gsd-typo", Profile::Balanced, &BTreeMap::new())
-            .unwrap_err()
-            .to_string();
-        assert!(
-            e.contains("unknown agent 'gsd-typo'") && e.contains("gsd-nyquist-auditor"),
-            "{e}"
-        );
+    fn an_unknown_agent_gets_the_profiles_general_choice() {
+        let none = Overrides::default();
+        let general: Vec<String> = Profile::ALL.iter().map(|p| model("gsd-typo", *p, &none)).collect();
+        assert_eq!(general, ["opus", "sonnet", "haiku", "sonnet", "inherit"]);
+        assert_eq!(resolve("gsd-typo", Profile::Balanced, &none).source, Source::Fallback);
         let e = Profile::parse("fast").unwrap_err().to_string();
         assert!(e.contains("quality, balanced, budget, adaptive, inherit"), "{e}");
         assert_eq!(Profile::parse(" Budget ").unwrap(), Profile::Budget);
+    }
+
+    #[test]
+    fn phase_models_tier_overrides_and_model_ids() {
+        let mut o = Overrides::default();
+        o.phases.insert("execution".into(), "opus".into());
+        o.phases.insert("research".into(), "fast".into());
+        assert_eq!(resolve("gsd-executor", Profile::Budget, &o).source, Source::Phase);
+        assert_eq!(model("gsd-executor", Profile::Budget, &o), "opus");
+        assert_eq!(
+            model("gsd-phase-researcher", Profile::Budget, &o),
+            "haiku",
+            "not a tier: ignored"
+        );
+        o.tiers.insert("opus".into(), "claude-opus-4-7".into());
+        assert_eq!(model("gsd-executor", Profile::Budget, &o), "claude-opus-4-7");
+        o.tiers.insert("opus".into(), "claude-opus-4-8".into());
+        assert_eq!(model("gsd-planner", Profile::Quality, &o), "opus");
+        o.ids = ModelIds::Full;
+        assert_eq!(model("gsd-verifier", Profile::Quality, &o), "claude-sonnet-5");
+        assert_eq!(
+            model("gsd-typo", Profile::Quality, &o),
+            "opus",
+            "a fallback is an alias"
+        );
+        o.ids = ModelIds::Omit;
+        assert_eq!(model("gsd-verifier", Profile::Quality, &o), "");
     }
 
     #[test]

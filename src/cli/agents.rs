@@ -239,7 +239,7 @@ fn describe(run: &Run, v: &Verification) -> String {
 }
 
 fn waves_of(project: &Project, wanted: Option<&str>, json: bool) -> Result<()> {
-    let all = phases::scan(&project.planning_dir())?;
+    let all = phases::scan(project)?;
     let chosen: Vec<PhaseDir> = match wanted {
         Some(phase) => vec![plans::find_phase(project, phase)?],
         None => {
@@ -253,7 +253,7 @@ fn waves_of(project: &Project, wanted: Option<&str>, json: bool) -> Result<()> {
     if chosen.is_empty() {
         return Err(Error::Failed(format!(
             "no plans under {}: waves are computed from *-PLAN.md files",
-            project.planning_dir().join("phases").display()
+            project.live_dir().join("phases").display()
         )));
     }
     let mut reports = Vec::new();

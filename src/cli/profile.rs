@@ -77,7 +77,7 @@ fn settings() -> Result<(Option<Project>, ModelSettings)> {
 fn show(json: bool) -> Result<()> {
     let (project, settings) = settings()?;
     let profile = settings.profile()?;
-    let resolved = profiles::resolve_many(&[], profile, &settings.overrides)?;
+    let resolved = profiles::resolve_many(&[], profile, &settings.overrides);
     if json {
         return print_json(&settings, profile, &resolved);
     }
@@ -100,7 +100,7 @@ fn set(name: &str) -> Result<()> {
     let project = crate::planning::Project::current()?;
     let previous = profile_config::set_profile(&project, profile)?;
     let settings = profile_config::read(&project)?;
-    let resolved = profiles::resolve_many(&[], profile, &settings.overrides)?;
+    let resolved = profiles::resolve_many(&[], profile, &settings.overrides);
     let was = match previous {
         Some(p) if p == profile.name() => " (unchanged)".to_owned(),
         Some(p) => format!(" (was {p})"),
@@ -121,9 +121,18 @@ fn set(name: &str) -> Result<()> {
 fn resolve(agents: &[String], json: bool) -> Result<()> {
     let (_, settings) = settings()?;
     let profile = settings.profile()?;
-    let resolved = profiles::resolve_many(agents, profile, &settings.overrides)?;
+    let resolved = profiles::resolve_many(agents, profile, &settings.overrides);
     if json {
         return print_json(&settings, profile, &resolved);
+    }
+    for r in resolved.iter().filter(|r| r.source == profiles::Source::Fallback) {
+        eprintln!(
+            "baton profile: note: '{}' is not one of the catalog's agents ({}), so it gets the {} profile's \
+             general choice, as gsd-core gives it; name it under \"model_overrides\" to choose",
+            r.agent,
+            profiles::known_agents(&settings.overrides.agents).join(", "),
+            profile.name()
+        );
     }
     if let [one] = resolved.as_slice()
         && agents.len() == 1
@@ -163,7 +172,13 @@ fn print_json(settings: &ModelSettings, profile: Profile, resolved: &[Resolution
         resolved.iter().map(|r| (r.agent.clone(), json!(r.model))).collect();
     let agents: Vec<serde_json::Value> = resolved
         .iter()
-        .map(|r| json!({"agent": r.agent, "model": r.model, "source": r.source, "tier": Tier::of(&r.agent)}))
+        .map(|r| {
+            let mut agent = json!({"agent": r.agent, "model": r.model, "source": r.source, "tier": Tier::of(&r.agent)});
+            if r.source == profiles::Source::Fallback {
+                agent["unknown_agent"] = json!(true);
+            }
+            agent
+        })
         .collect();
     let out = json!({
         "profile": profile.name(),

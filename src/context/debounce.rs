@@ -1,4 +1,6 @@
-//! The monitor's debounce: GSD's `claude-ctx-<session>-warned.json`, advanced under a lock
+//! The monitor's debounce, in GSD's record format (`callsSinceWarn`, `lastLevel`,
+//! `criticalRecorded`) but in baton's private directory (`session-<session>-warned.json`), so
+//! GSD's own monitor, when wired too, cannot move it (see `gsd_monitor`); advanced under a lock
 //! (every baton reader takes it, so the file is rewritten in place) so parallel PostToolUse
 //! hooks of one session lose no count.
 
@@ -62,8 +64,10 @@ pub fn subagent_key(session_id: &str, agent_id: &str) -> Option<String> {
         .then_some(key)
 }
 
-fn state_path(key: &str) -> Option<PathBuf> {
-    fsx::session_temp_path(key, "-warned.json")
+/// The state of `key` in baton's private directory; `Ok(None)` for an unsafe key, an error
+/// when there is no private directory.
+fn state_path(key: &str) -> std::io::Result<Option<PathBuf>> {
+    fsx::private_session_path(key, "-warned.json")
 }
 
 /// The lock every reader and writer of `key`'s state takes, in baton's private directory.
@@ -77,7 +81,10 @@ fn lock_path(key: &str) -> std::io::Result<Option<PathBuf>> {
 /// lock cannot be taken or the state cannot be written (an unwritable temp dir, something
 /// else at the path), the warning fires (and the failure goes to `$BATON_LOG`).
 pub fn advance(key: &str, level: Level, debounce_calls: u32) -> Option<(DebounceState, bool)> {
-    let path = state_path(key)?;
+    let path = match state_path(key) {
+        Ok(path) => path?,
+        Err(e) => return Some(unkept(key, "place", &e, step(None, level, debounce_calls).0)),
+    };
     let locked = lock_path(key).and_then(|lock| match lock {
         Some(lock) => fsx::lock_exclusive(&lock, LOCK_WAIT),
         None => Err(std::io::Error::other("unsafe key")),
@@ -97,7 +104,7 @@ pub fn advance(key: &str, level: Level, debounce_calls: u32) -> Option<(Debounce
 /// Whether a call at `level` would warn, read without the lock and without counting the call
 /// (for deciding whether to look closer before [`advance`]).
 pub fn due(key: &str, level: Level, debounce_calls: u32) -> bool {
-    let previous = state_path(key).and_then(|path| read_state(&path));
+    let previous = state_path(key).ok().flatten().and_then(|path| read_state(&path));
     step(previous, level, debounce_calls).1
 }
 
@@ -121,7 +128,7 @@ fn write_state(path: &Path, state: &DebounceState) -> std::io::Result<()> {
 
 /// Notes that the first CRITICAL of this session was recorded in STATE.md.
 pub fn mark_critical_recorded(session_id: &str) -> std::io::Result<()> {
-    let (Some(path), Some(lock)) = (state_path(session_id), lock_path(session_id)?) else {
+    let (Some(path), Some(lock)) = (state_path(session_id)?, lock_path(session_id)?) else {
         return Ok(());
     };
     let _guard = fsx::lock_exclusive(&lock, LOCK_WAIT)?;
@@ -133,7 +140,7 @@ pub fn mark_critical_recorded(session_id: &str) -> std::io::Result<()> {
 /// Forgets the debounce state of `key` (after /compact or /clear, or once usage is back
 /// above the warning level), so the next crossing warns at once.
 pub fn reset(key: &str) -> std::io::Result<()> {
-    let (Some(path), Some(lock)) = (state_path(key), lock_path(key)?) else {
+    let (Some(path), Some(lock)) = (state_path(key)?, lock_path(key)?) else {
         return Ok(());
     };
     if std::fs::symlink_metadata(&path).is_err() {

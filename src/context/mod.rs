@@ -6,6 +6,7 @@ pub mod bridge;
 pub mod compactions;
 pub mod debounce;
 pub mod forecast;
+pub mod gsd_monitor;
 pub mod monitor;
 pub mod statusline;
 pub mod sweep;

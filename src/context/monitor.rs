@@ -9,6 +9,7 @@ pub use figure::{Reading, current_usage, one_request_reach, subagent_transcript,
 use crate::config::{Config, MonitorSettings};
 use crate::context::debounce::{self, Level};
 use crate::context::forecast::Forecast;
+use crate::context::gsd_monitor;
 use crate::context::window::{self, ContextUsage};
 use crate::fsx;
 use crate::hook::payload::HookPayload;
@@ -39,14 +40,12 @@ pub fn on_tool_use(payload: &HookPayload, now: u64) -> Option<String> {
     };
     let project = Project::find(&crate::hook::working_dir(payload.cwd.as_deref()));
     let config = Config::load(project.as_ref().map(|p| p.root.as_path()));
-    let settings = config.monitor();
-    if !settings.enabled
-        || project
-            .as_ref()
-            .is_some_and(|p| !PlanningConfig::read(p).context_warnings())
-    {
+    let planning_config = project.as_ref().map(PlanningConfig::read);
+    let settings = gsd_monitor::with_project_thresholds(config.monitor(), planning_config.as_ref());
+    if !settings.enabled || planning_config.as_ref().is_some_and(|c| !c.context_warnings()) {
         return None;
     }
+    gsd_monitor::speak_for_both(session_id, planning_config.as_ref(), now);
     let transcript_path = payload.transcript_path.as_deref();
     let tool_use_id = payload.tool_use_id.as_deref();
     let reading = match agent {
@@ -151,7 +150,7 @@ pub fn warning_text(level: Level, usage: &ContextUsage, forecast: Option<&Foreca
         (Level::Warning, Advice::Planning) => {
             "Context is getting limited. It is a good moment to finish the current plan step rather than \
              start new complex work; if you are not between plan steps, letting the user know gives them \
-             time to prepare a pause (/gsd:pause-work or `baton pause`)."
+             time to prepare a pause (/gsd-pause-work or `baton pause`)."
         }
         (Level::Warning, Advice::Plain) => {
             "Context is getting limited. Avoiding unnecessary exploration and new complex work keeps the \
@@ -165,7 +164,7 @@ pub fn warning_text(level: Level, usage: &ContextUsage, forecast: Option<&Foreca
         (Level::Critical, Advice::Planning) => {
             "Context is nearly exhausted. The project's position is already tracked in .planning/STATE.md, \
              so no handoff files are needed now. Please let the user know, so they can pause the work at \
-             the next natural stopping point (/gsd:pause-work or `baton pause`)."
+             the next natural stopping point (/gsd-pause-work or `baton pause`)."
         }
         (Level::Critical, Advice::Plain) => {
             "Context is nearly exhausted. Please let the user know that context is low and ask how they \

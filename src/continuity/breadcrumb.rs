@@ -106,7 +106,7 @@ pub fn record_context_exhaustion(project: &Project, used_percent: u8) -> Result<
         chrono::Utc::now().format("%Y-%m-%d")
     );
     state_edit::update(project, |text| {
-        let edited = state_edit::set_frontmatter_value(text, "stopped_at", Some(&note));
+        let edited = state_edit::set_frontmatter_value(text, "stopped_at", &note);
         state_edit::set_continuity_line(&edited, "Stopped at:", &note)
     })
     .map(|_| ())

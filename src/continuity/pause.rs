@@ -153,6 +153,25 @@ fn carry_forward(record: &mut Handoff, previous: &Handoff, structured: Option<&V
             }
         }
     }
+    if !given("async_jobs") {
+        let listed = |jobs: &[Value], id: &Value| jobs.iter().any(|j| j.get("job_id") == Some(id));
+        for old in &previous.async_jobs {
+            match old.get("job_id") {
+                Some(id) if listed(&record.async_jobs, id) => {}
+                _ => record.async_jobs.push(old.clone()),
+            }
+        }
+    }
+}
+
+/// gsd-core's external jobs still running (`.planning/async-jobs/*.json`), as a handoff lists
+/// them: the manifest as written, with its path.
+fn live_jobs(project: &Project) -> Vec<Value> {
+    crate::planning::async_jobs::manifests(project)
+        .into_iter()
+        .filter(|(job, _)| job.is_live())
+        .map(|(_, value)| value)
+        .collect()
 }
 
 /// The handoff record: state files first, then the request's fields, then `structured`.
@@ -227,6 +246,7 @@ pub fn build(snapshot: &Snapshot, request: &PauseRequest, now: chrono::DateTime<
         })
         .collect();
     record.uncommitted_files = worktree::uncommitted_files(&snapshot.project.root).unwrap_or_default();
+    record.async_jobs = live_jobs(&snapshot.project);
     // Outside a GSD project there is no plan to take the next step from.
     let planned = snapshot.state.is_some() || snapshot.progress.total_phases > 0;
     record.next_action = request.next.clone().or_else(|| {
@@ -301,11 +321,11 @@ fn record_in_state(
     state_edit::update(project, |text| {
         // Only a pause someone asked for marks the project paused; breadcrumbs just note the spot.
         let mut edited = if record.trigger.as_deref() == Some("manual") {
-            state_edit::set_frontmatter_value(text, "paused_at", Some(&stamp))
+            state_edit::set_frontmatter_value(text, "paused_at", &stamp)
         } else {
             text.to_owned()
         };
-        edited = state_edit::set_frontmatter_value(&edited, "stopped_at", Some(&stopped));
+        edited = state_edit::set_frontmatter_value(&edited, "stopped_at", &stopped);
         edited = state_edit::set_continuity_line(&edited, "Last session:", &stamp);
         edited = state_edit::set_continuity_line(&edited, "Stopped at:", &stopped);
         state_edit::set_continuity_line(&edited, "Resume file:", &resume)

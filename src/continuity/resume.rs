@@ -9,6 +9,7 @@ use serde::Serialize;
 use crate::error::Result;
 use crate::hook::fit::Section;
 use crate::planning::Project;
+use crate::planning::async_jobs::{self, Job};
 use crate::planning::snapshot::Snapshot;
 use crate::planning::state_edit;
 
@@ -34,6 +35,8 @@ pub struct Brief {
     /// Why the state files were used instead of a handoff.
     pub fallback_reason: Option<String>,
     pub paused_at: Option<String>,
+    /// gsd-core's external jobs (manifests, and those the handoff recorded), shown first.
+    pub external_jobs: Vec<String>,
     pub blockers: Vec<String>,
     pub human_actions: Vec<String>,
     pub position: String,
@@ -93,6 +96,7 @@ fn from_handoff(snapshot: &Snapshot, h: &Handoff) -> Brief {
         source: "handoff".to_owned(),
         fallback_reason: None,
         paused_at: h.timestamp.clone(),
+        external_jobs: external_jobs(&snapshot.project, &h.jobs()),
         blockers,
         human_actions: h
             .human_actions_pending
@@ -115,6 +119,7 @@ fn from_state(snapshot: &Snapshot, reason: String) -> Brief {
         source: "state".to_owned(),
         fallback_reason: Some(reason),
         paused_at: state.paused_at.clone(),
+        external_jobs: external_jobs(&snapshot.project, &[]),
         blockers: state.blockers.iter().map(|b| format!("[technical] {b}")).collect(),
         human_actions: Vec::new(),
         position: snapshot_position(snapshot),
@@ -142,21 +147,42 @@ fn snapshot_position(snapshot: &Snapshot) -> String {
     text
 }
 
+/// The recorded entries (paths, or gsd-core's porcelain lines) against the paths now.
 fn compare(recorded: &[String], now: &[String]) -> UncommittedCheck {
-    let recorded: Vec<&String> = recorded.iter().filter(|f| !worktree::is_batons_own(f)).collect();
+    let mut paths: Vec<&str> = Vec::new();
+    for path in recorded.iter().map(|entry| worktree::entry_path(entry)) {
+        if !worktree::is_batons_own(path) && !paths.contains(&path) {
+            paths.push(path);
+        }
+    }
+    let now: Vec<&str> = now.iter().map(String::as_str).collect();
     UncommittedCheck {
-        unchanged: recorded
+        unchanged: paths
             .iter()
             .filter(|f| now.contains(f))
             .map(|f| f.to_string())
             .collect(),
-        now_clean: recorded
+        now_clean: paths
             .iter()
             .filter(|f| !now.contains(f))
             .map(|f| f.to_string())
             .collect(),
-        new: now.iter().filter(|f| !recorded.contains(f)).cloned().collect(),
+        new: now
+            .iter()
+            .filter(|f| !paths.contains(f))
+            .map(|f| f.to_string())
+            .collect(),
     }
+}
+
+/// The external jobs to look at first: the manifests under `.planning/async-jobs/` (their
+/// status is the current one), then the handoff's jobs that have no manifest any more.
+fn external_jobs(project: &Project, recorded: &[Job]) -> Vec<String> {
+    let manifests = async_jobs::read(project);
+    let unlisted = recorded
+        .iter()
+        .filter(|r| !manifests.iter().any(|m| m.job_id.is_some() && m.job_id == r.job_id));
+    manifests.iter().chain(unlisted).map(Job::describe).collect()
 }
 
 /// The brief as text: blockers and human actions first.
@@ -179,6 +205,12 @@ pub fn sections(b: &Brief) -> Vec<Section> {
         _ => "Resuming from the state files.\n".to_owned(),
     };
     out.push(Section::new("Source", 1, source));
+    out.extend(list(
+        "External jobs",
+        0,
+        "EXTERNAL JOBS (look at these first)",
+        &b.external_jobs,
+    ));
     out.extend(list("Blockers", 0, "BLOCKERS", &b.blockers));
     out.extend(list("Human actions", 0, "HUMAN ACTIONS PENDING", &b.human_actions));
     out.push(Section::new("Position", 1, format!("Position: {}\n", b.position)));
@@ -239,7 +271,7 @@ pub fn archive(project: &Project, handoff: bool, now: chrono::DateTime<chrono::U
         files.push((current, "HANDOFF".to_owned(), "json"));
     }
     let dirs =
-        std::iter::once(planning.clone()).chain(crate::planning::phases::scan(&planning)?.into_iter().map(|d| d.path));
+        std::iter::once(planning.clone()).chain(crate::planning::phases::scan(project)?.into_iter().map(|d| d.path));
     for dir in dirs {
         let page = dir.join(".continue-here.md");
         if present(&page) {
@@ -265,7 +297,7 @@ pub fn archive(project: &Project, handoff: bool, now: chrono::DateTime<chrono::U
     Ok(moved)
 }
 
-/// Clears `paused_at` and, when STATE.md names a resume file, sets it to `None` (the file
+/// Deletes `paused_at` and, when STATE.md names a resume file, sets it to `None` (the file
 /// was archived).
 fn end_pause(project: &Project) -> Result<()> {
     state_edit::update(project, |text| {
@@ -275,7 +307,7 @@ fn end_pause(project: &Project) -> Result<()> {
         };
         let mut edited = text.to_owned();
         if state.paused_at.is_some() {
-            edited = state_edit::set_frontmatter_value(&edited, "paused_at", None);
+            edited = state_edit::remove_frontmatter_value(&edited, "paused_at");
         }
         if state.resume_file.is_some() {
             edited = state_edit::set_continuity_line(&edited, "Resume file:", "None");

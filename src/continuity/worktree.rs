@@ -12,6 +12,20 @@ pub fn is_batons_own(path: &str) -> bool {
         || path.starts_with(".planning/handoffs/")
 }
 
+/// The path of an `uncommitted_files` entry: gsd-core records `git status --porcelain` lines
+/// (` M README.md`, `AM src.txt`, `R  old -> new`), baton and GSD 1.x bare paths.
+pub fn entry_path(entry: &str) -> &str {
+    let bytes = entry.as_bytes();
+    let status = |b: u8| b" MADRCUT?!".contains(&b);
+    let path = if bytes.len() > 3 && status(bytes[0]) && status(bytes[1]) && bytes[2] == b' ' && bytes[..2] != *b"  " {
+        &entry[3..]
+    } else {
+        entry
+    };
+    // A rename names its new path last.
+    path.rsplit_once(" -> ").map_or(path, |(_, new)| new)
+}
+
 /// The project's directory relative to the work tree's top (`apps/shop/`, or empty at the top).
 pub fn prefix(root: &Path) -> Option<String> {
     crate::git::output(root, &["rev-parse", "--show-prefix"]).map(|p| p.trim_end_matches(['\n', '\r']).to_owned())
@@ -51,5 +65,16 @@ mod tests {
         assert_eq!(to_project("", "src/a.rs").as_deref(), Some("src/a.rs"));
         assert!(is_batons_own(".planning/phases/03-cart/.continue-here.md"));
         assert!(!is_batons_own("src/a.rs"));
+    }
+
+    #[test]
+    fn porcelain_lines_name_their_paths() {
+        assert_eq!(entry_path(" M README.md"), "README.md");
+        assert_eq!(entry_path("AM src.txt"), "src.txt");
+        assert_eq!(entry_path("?? notes/new file.md"), "notes/new file.md");
+        assert_eq!(entry_path("R  old.rs -> new.rs"), "new.rs");
+        assert_eq!(entry_path("src/a.rs"), "src/a.rs");
+        assert_eq!(entry_path("MD"), "MD");
+        assert_eq!(entry_path("ab cd.txt"), "ab cd.txt");
     }
 }

@@ -1,7 +1,10 @@
 //! What the planning figures depend on, as file metadata only: the size, modification time
-//! and identity of STATE.md, ROADMAP.md and config.json, the same of `phases/` (a phase
-//! directory added, removed or renamed changes its time), and the name and times of each
-//! phase directory (a plan or summary added, removed or renamed changes its time). A [`Seal`]
+//! and identity of STATE.md, ROADMAP.md (both in the live directory, see
+//! [`Layout`](super::layout::Layout)), config.json, `active-workstream` and gsd-core's
+//! `state.json`, the same of `phases/` (a phase directory added, removed or renamed changes its
+//! time), and the name and times of each phase directory (a plan or summary added, removed or
+//! renamed changes its time) and, in a gsd-core project, of its `NN-VERIFICATION.md` (whose
+//! status can change in place). A [`Seal`]
 //! digests them for a chosen set of phase directories; the same digest later means none of
 //! those files changed, provided the seal was [settled](Seal::settled). The lookups go
 //! through `.planning/` and `phases/` opened once ([`Dir`]), so each costs one `stat` of one
@@ -12,6 +15,7 @@ use std::io::{self, ErrorKind};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::Project;
+use super::layout::{Generation, Layout};
 use super::number::PhaseNumber;
 use super::phases::MAX_ENTRIES;
 use crate::platform::dir::{Dir, Stamp};
@@ -25,7 +29,8 @@ pub const SETTLE: Duration = Duration::from_secs(3);
 #[derive(Debug, Clone)]
 pub struct Fingerprint {
     base: Key,
-    /// Each numbered phase directory: its name and key, sorted by name.
+    /// Each numbered phase directory: its name and key, sorted by name; in a gsd-core project
+    /// followed by its verification report (`<dir>/<NN>-VERIFICATION.md`).
     dirs: Vec<(String, Key)>,
     /// `phases/` could be listed completely.
     listed: bool,
@@ -50,11 +55,12 @@ impl Seal {
 impl Fingerprint {
     /// Reads the files' metadata and lists `phases/` (no file is opened).
     pub fn take(project: &Project) -> Self {
+        let layout = Layout::of(project);
         let place = Place::open(project);
         let base = place.base(project);
         let mut listed = true;
         let mut dirs = Vec::new();
-        match fs::read_dir(project.planning_dir().join("phases")) {
+        match fs::read_dir(layout.live.join("phases")) {
             Ok(entries) => {
                 for entry in entries.take(MAX_ENTRIES + 1) {
                     let Ok(entry) = entry else {
@@ -63,10 +69,16 @@ impl Fingerprint {
                     };
                     // As the phase scan reads them: numbered directories, links not followed.
                     let name = entry.file_name().into_string().ok();
-                    if let Some(name) = name.filter(|n| PhaseNumber::prefix_of(n).is_some())
+                    let number = name.as_deref().and_then(|n| PhaseNumber::prefix_of(n, layout.ids));
+                    if let (Some(name), Some(number)) = (name.filter(|n| !n.contains('\n')), number)
                         && entry.file_type().is_ok_and(|t| t.is_dir())
                     {
                         let key = place.dir(&name);
+                        if layout.generation == Generation::Core {
+                            let report = format!("{name}/{}-VERIFICATION.md", super::phases::token_of(&name, &number));
+                            let key = place.dir(&report);
+                            dirs.push((report, key));
+                        }
                         dirs.push((name, key));
                     }
                 }
@@ -77,10 +89,12 @@ impl Fingerprint {
         Self { base, dirs, listed }
     }
 
-    /// The seal over the files and the listed phase directories that `watched` picks (the
-    /// others' contents are taken not to matter); returns their names too, for [`Self::reseal`].
+    /// The seal over the files and the listed phase directories that `watched` picks by name
+    /// (the others' contents are taken not to matter); returns their names too, for
+    /// [`Self::reseal`].
     pub fn seal(&self, watched: impl Fn(&str) -> bool) -> (Seal, Vec<String>) {
-        let chosen: Vec<&(String, Key)> = self.dirs.iter().filter(|(name, _)| watched(name)).collect();
+        let dir_of = |name: &str| name.split('/').next().unwrap_or(name).to_owned();
+        let chosen: Vec<&(String, Key)> = self.dirs.iter().filter(|(name, _)| watched(&dir_of(name))).collect();
         let names = chosen.iter().map(|(name, _)| name.clone()).collect();
         let seal = Seal {
             digest: combine(self.base, chosen.iter().map(|(name, key)| (name.as_str(), *key))),
@@ -149,9 +163,11 @@ fn absent(error: &io::Error) -> bool {
     matches!(error.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory)
 }
 
-/// `.planning/` and `phases/`, opened once for all the lookups.
+/// `.planning/`, the live directory and its `phases/`, opened once for all the lookups.
 struct Place {
     planning: io::Result<Dir>,
+    /// The active workstream's directory; `None` when the live files are in `.planning/`.
+    live: Option<io::Result<Dir>>,
     phases: io::Result<Dir>,
     /// Times before this are settled (nanoseconds since the epoch).
     settled_before: Option<i64>,
@@ -159,9 +175,12 @@ struct Place {
 
 impl Place {
     fn open(project: &Project) -> Self {
-        let planning = Dir::open(&project.planning_dir());
+        let planning_dir = project.planning_dir();
+        let planning = Dir::open(&planning_dir);
+        let live_dir = project.live_dir();
+        let live = (live_dir != planning_dir).then(|| Dir::open(&live_dir));
         // Followed if a link, as the phase scan lists it.
-        let phases = match &planning {
+        let phases = match live.as_ref().unwrap_or(&planning) {
             Ok(dir) => dir.open_dir("phases"),
             Err(e) => Err(e.kind().into()),
         };
@@ -171,18 +190,27 @@ impl Place {
             .and_then(|d| i64::try_from(d.as_nanos()).ok());
         Self {
             planning,
+            live,
             phases,
             settled_before,
         }
     }
 
-    /// The root, the three files (links followed) and `phases/` itself.
+    /// The root, the files (links followed) and `phases/` itself.
     fn base(&self, project: &Project) -> Key {
         let mut mix = Mix::default();
         let mut settled = true;
         mix.bytes(project.root.as_os_str().as_encoded_bytes());
-        for name in ["STATE.md", "ROADMAP.md", "config.json"] {
-            let stamp = match &self.planning {
+        let live = self.live.as_ref().unwrap_or(&self.planning);
+        let files = [
+            (live, "STATE.md"),
+            (live, "ROADMAP.md"),
+            (&self.planning, "config.json"),
+            (&self.planning, "active-workstream"),
+            (&self.planning, "state.json"),
+        ];
+        for (dir, name) in files {
+            let stamp = match dir {
                 Ok(dir) => dir.stamp_of(name, true),
                 Err(e) => Err(e.kind().into()),
             };

@@ -1,8 +1,10 @@
 //! The project's planning state: finding the project root, GSD's `.planning/` files.
 
+pub mod async_jobs;
 pub mod config;
 pub mod files;
 pub mod fingerprint;
+pub mod layout;
 pub mod number;
 pub mod phases;
 pub mod progress;
@@ -84,7 +86,7 @@ impl Project {
             Some(p) if p.planning_dir().is_dir() => Ok(p),
             _ => Err(Error::Failed(format!(
                 "no .planning/ directory in {} or above.\nbaton reads GSD's planning files there: create them with GSD's \
-                 /gsd:new-project, or run `baton pause` to start a handoff in this directory.",
+                 /gsd-new-project, or run `baton pause` to start a handoff in this directory.",
                 cwd.display()
             ))),
         }
@@ -129,9 +131,15 @@ impl Project {
         self.root.join(".planning")
     }
 
-    /// GSD-style planning state is in use: `.planning/STATE.md` exists.
+    /// The directory holding the live STATE.md, ROADMAP.md and `phases/`: an active gsd-core
+    /// workstream's (`.planning/workstreams/<ws>/`), else `.planning/`.
+    pub fn live_dir(&self) -> PathBuf {
+        layout::live_dir(&self.planning_dir()).0
+    }
+
+    /// GSD-style planning state is in use: the live STATE.md exists.
     pub fn has_planning_state(&self) -> bool {
-        self.planning_dir().join("STATE.md").is_file()
+        self.live_dir().join("STATE.md").is_file()
     }
 }
 

@@ -1,7 +1,10 @@
-//! The one progress definition. A plan is done when its SUMMARY exists; a phase is done
-//! when its summaries cover its plans (at least one), or the roadmap checks it; completion
-//! is the mean of the phases' fractions (a done phase counts 1, an unplanned one 0).
-//! Every command and the statusline call this; nothing else computes a percentage.
+//! The one progress definition. A plan is done when its SUMMARY exists. When a phase is done
+//! depends on which GSD keeps the project ([`Generation`]): for GSD 1.x, when its summaries
+//! cover its plans (at least one) or the roadmap checks it; for gsd-core, when its
+//! VERIFICATION report has passed (a phase without a directory: when the roadmap checks it),
+//! and its verification counts as one more step than its plans. Completion is the mean of the
+//! phases' fractions (a done phase counts 1, an unplanned one 0). Every command and the
+//! statusline call this; nothing else computes a percentage.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
@@ -9,8 +12,9 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::Project;
+use super::layout::{Generation, Layout};
 use super::number::{PhaseNumber, plan_key};
-use super::phases::{self, PhaseDir};
+use super::phases::{self, PhaseDir, Verification};
 use super::roadmap::{Roadmap, RoadmapPhase};
 use crate::error::Result;
 
@@ -43,17 +47,24 @@ pub struct PhaseStatus {
     pub has_context: bool,
     pub has_research: bool,
     pub has_verification: bool,
+    /// Every plan has its SUMMARY (at least one plan): gsd-core's "executed".
+    pub executed: bool,
+    /// What its VERIFICATION report says.
+    pub verification: Verification,
+    /// Done only once verified (gsd-core): the verification is one more step than the plans.
+    pub verified_rule: bool,
 }
 
 impl PhaseStatus {
     /// The share of this phase that is done, 0.0–1.0.
     pub fn fraction(&self) -> f64 {
+        let steps = self.plans_total + usize::from(self.verified_rule);
         if self.done {
             1.0
         } else if self.plans_total == 0 {
             0.0
         } else {
-            self.plans_done as f64 / self.plans_total as f64
+            self.plans_done as f64 / steps as f64
         }
     }
 }
@@ -74,20 +85,25 @@ impl Progress {
     /// Reads the roadmap and the phase directories of a project and measures them; an error
     /// names a file or directory past a bound.
     pub fn load(project: &Project) -> Result<Self> {
-        let planning = project.planning_dir();
-        let path = planning.join("ROADMAP.md");
+        Self::load_in(&Layout::of(project))
+    }
+
+    /// [`Self::load`] in a layout already read.
+    pub fn load_in(layout: &Layout) -> Result<Self> {
+        let path = layout.live.join("ROADMAP.md");
         let roadmap = match super::read_bounded(&path, MAX_ROADMAP_BYTES)? {
             Some(bytes) => {
                 Roadmap::parse(&String::from_utf8_lossy(&bytes)).map_err(|why| super::past_a_bound(&path, &why))?
             }
             None => Roadmap::default(),
         };
-        Ok(Self::compute(&roadmap, &phases::scan(&planning)?))
+        Ok(Self::compute(&roadmap, &phases::scan_in(layout)?, layout.generation))
     }
 
-    /// Measures the phases the roadmap lists and the directories that exist (their union).
-    /// Where a number is listed or found twice, the first listing and directory count.
-    pub fn compute(roadmap: &Roadmap, dirs: &[PhaseDir]) -> Self {
+    /// Measures the phases the roadmap lists and the directories that exist (their union),
+    /// under `generation`'s rule. Where a number is listed or found twice, the first listing
+    /// and directory count.
+    pub fn compute(roadmap: &Roadmap, dirs: &[PhaseDir], generation: Generation) -> Self {
         let mut listed: HashMap<&PhaseNumber, &RoadmapPhase> = HashMap::new();
         for phase in &roadmap.phases {
             listed.entry(&phase.number).or_insert(phase);
@@ -99,7 +115,14 @@ impl Progress {
         let numbers: BTreeSet<&PhaseNumber> = listed.keys().chain(found.keys()).copied().collect();
         let phases = numbers
             .into_iter()
-            .map(|number| status(number, listed.get(number).copied(), found.get(number).copied()))
+            .map(|number| {
+                status(
+                    number,
+                    listed.get(number).copied(),
+                    found.get(number).copied(),
+                    generation,
+                )
+            })
             .collect();
         Self::from_phases(phases)
     }
@@ -156,14 +179,26 @@ impl Progress {
     }
 }
 
-fn status(number: &PhaseNumber, listed: Option<&RoadmapPhase>, dir: Option<&PhaseDir>) -> PhaseStatus {
-    // Plans are the union of PLAN files and the roadmap's plan lines, compared by number
-    // (the first spelling of a number is kept).
+fn status(
+    number: &PhaseNumber,
+    listed: Option<&RoadmapPhase>,
+    dir: Option<&PhaseDir>,
+    generation: Generation,
+) -> PhaseStatus {
+    // Plans are the union of PLAN files and the roadmap's plan lines of this phase (its number
+    // and one more), compared by number (the first spelling of a number is kept).
+    let own = number.key();
+    let of_this_phase = |id: &&String| {
+        let key = plan_key(id);
+        key.len() == own.len() + 1 && key.starts_with(&own)
+    };
     let mut by_key: BTreeMap<Vec<u32>, &String> = BTreeMap::new();
-    let ids = dir
-        .into_iter()
-        .flat_map(|d| d.plans.iter())
-        .chain(listed.into_iter().flat_map(|p| p.plans.iter().map(|p| &p.id)));
+    let ids = dir.into_iter().flat_map(|d| d.plans.iter()).chain(
+        listed
+            .into_iter()
+            .flat_map(|p| p.plans.iter().map(|p| &p.id))
+            .filter(of_this_phase),
+    );
     for id in ids {
         by_key.entry(plan_key(id)).or_insert(id);
     }
@@ -179,7 +214,15 @@ fn status(number: &PhaseNumber, listed: Option<&RoadmapPhase>, dir: Option<&Phas
         .find(|(k, _)| !summaries.contains(k))
         .map(|(_, id)| id.clone());
     let checked = listed.is_some_and(|p| p.checked);
-    let done = checked || (!plans.is_empty() && plans_done >= plans.len());
+    let executed = !plans.is_empty() && plans_done >= plans.len();
+    let verification = dir.map_or(Verification::Missing, |d| d.verification.clone());
+    let verified_rule = generation == Generation::Core;
+    let done = match (generation, dir) {
+        (Generation::Classic, _) => checked || executed,
+        // gsd-core reads the directory, never the checkbox, once there is one.
+        (Generation::Core, Some(_)) => verification == Verification::Passed,
+        (Generation::Core, None) => checked,
+    };
     let plan_status = plans
         .iter()
         .map(|(k, id)| PlanStatus {
@@ -206,6 +249,9 @@ fn status(number: &PhaseNumber, listed: Option<&RoadmapPhase>, dir: Option<&Phas
         has_context: dir.is_some_and(|d| d.has_context),
         has_research: dir.is_some_and(|d| d.has_research),
         has_verification: dir.is_some_and(|d| d.has_verification),
+        executed,
+        verification,
+        verified_rule,
     }
 }
 
@@ -223,6 +269,7 @@ mod tests {
             has_context: false,
             has_research: false,
             has_verification: false,
+            verification: Verification::Missing,
         }
     }
 
@@ -238,7 +285,7 @@ mod tests {
             dir("2", &["02-01", "02-02"], &["02-01", "02-02"]),
             dir("3", &["03-01"], &["03-01"]),
         ];
-        let p = Progress::compute(&roadmap, &dirs);
+        let p = Progress::compute(&roadmap, &dirs, Generation::Classic);
         assert_eq!((p.completed_phases, p.total_phases), (2, 4));
         assert_eq!((p.completed_plans, p.total_plans), (3, 5));
         // (1 + 1 + 1/3 + 0) / 4 = 58.3%
@@ -258,9 +305,34 @@ mod tests {
         let p = Progress::compute(
             &Roadmap::default(),
             &[dir("1", &[], &[]), dir("2", &["2-1"], &["02-01", "02-02"])],
+            Generation::Classic,
         );
         assert!(!p.phases[0].done && p.phases[1].done);
         assert_eq!(p.percent, 50);
-        assert_eq!(Progress::compute(&Roadmap::default(), &[]).percent, 0);
+        assert_eq!(
+            Progress::compute(&Roadmap::default(), &[], Generation::Classic).percent,
+            0
+        );
+    }
+
+    #[test]
+    fn under_gsd_core_a_phase_is_done_once_verified() {
+        let roadmap = Roadmap::parse("- [x] **Phase 1: A**\n- [x] **Phase 2: B**\n- [x] **Phase 3: C**\n").unwrap();
+        let mut verified = dir("1", &["01-01"], &["01-01"]);
+        verified.verification = Verification::Passed;
+        let executed = dir("2", &["02-01", "02-02"], &["02-01", "02-02"]);
+        let dirs = [verified, executed];
+        let core = Progress::compute(&roadmap, &dirs, Generation::Core);
+        let done: Vec<bool> = core.phases.iter().map(|p| p.done).collect();
+        // Phase 2's checkbox does not count beside its directory; phase 3 has none.
+        assert_eq!(done, [true, false, true]);
+        assert!(core.phases[1].executed);
+        // (1 + 2/3 + 1) / 3: the verification is one more step of phase 2.
+        assert_eq!(core.percent, 88);
+        let classic = Progress::compute(&roadmap, &dirs, Generation::Classic);
+        assert_eq!((classic.completed_phases, classic.percent), (3, 100));
+        // Never 100% while a phase waits for its verification.
+        let all_executed = Progress::compute(&Roadmap::default(), &dirs[1..], Generation::Core);
+        assert_eq!(all_executed.percent, 66);
     }
 }

@@ -153,16 +153,26 @@ fn bold_phase(rest: &str) -> Option<(PhaseNumber, String)> {
     phase_title(&inner[..end])
 }
 
-/// `Phase 3: API endpoints` (also without the colon) → (3, "API endpoints").
+/// `Phase 3: API endpoints` (also without the colon) → (3, "API endpoints"); gsd-core's
+/// milestone-prefixed `Phase 1-02: Cart` → (1-02, "Cart").
 fn phase_title(title: &str) -> Option<(PhaseNumber, String)> {
     let rest = title.trim().strip_prefix("Phase ")?;
-    let end = rest
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(rest.len());
+    let end = number_end(rest);
     let number = PhaseNumber::parse(&rest[..end])?;
     let name = rest[end..].trim_start_matches(':').trim();
     let name = name.split(" - ").next().unwrap_or(name).trim();
     Some((number, name.to_owned()))
+}
+
+/// Where a phase number at the start of `text` ends: digits and dots, and one dash between
+/// digits (`1-02`).
+fn number_end(text: &str) -> usize {
+    let run = |s: &str| s.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(s.len());
+    let first = run(text);
+    match text[first..].strip_prefix('-') {
+        Some(rest) if first > 0 && rest.starts_with(|c: char| c.is_ascii_digit()) => first + 1 + run(rest),
+        _ => first,
+    }
 }
 
 /// A heading naming a milestone: `v1.1 Auth`, `🚧 v2.0 (In Progress)` → `v1.1`.
@@ -180,7 +190,7 @@ fn plan_line(checked: bool, rest: &str) -> Option<RoadmapPlan> {
         .find(|c: char| !(c.is_ascii_digit() || c == '-' || c == '.'))
         .unwrap_or(rest.len());
     let id = rest[..end].trim_end_matches('-');
-    let (phase, plan) = id.split_once('-')?;
+    let (phase, plan) = id.rsplit_once('-')?;
     if phase.is_empty() || plan.is_empty() || !plan.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
@@ -201,9 +211,7 @@ fn table_row(line: &str) -> Option<(PhaseNumber, String, bool)> {
     let _plans = cells.next()?;
     let status = cells.next()?;
     let phase = phase.strip_prefix("Phase ").unwrap_or(phase);
-    let end = phase
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(phase.len());
+    let end = number_end(phase);
     let number = PhaseNumber::parse(&phase[..end])?;
     let name = phase[end..].trim_start_matches([':', ' ']).trim();
     let complete = status.trim_matches('*').to_ascii_lowercase().starts_with("complete");
@@ -254,17 +262,21 @@ mod tests {
         assert_eq!(r.phases[3].name, "Cart hotfix");
     }
 
+    /// (number, name, checked) of each phase.
+    fn listed(r: &Roadmap) -> Vec<(String, &str, bool)> {
+        r.phases
+            .iter()
+            .map(|p| (p.number.to_string(), p.name.as_str(), p.checked))
+            .collect()
+    }
+
     #[test]
     fn phases_only_in_the_progress_table_are_read() {
         let r = Roadmap::parse(
             "# Roadmap\n\n## Progress\n\n| Phase | Plans Complete | Status | Completed |\n|---|---|---|---|\n\
              | 1. Setup | 2/2 | Complete | 2026-11-05 |\n| 3. Cart | 1/3 | In progress | - |\n| 3.1. Hotfix | 0/1 | Not started | - |\n",
         ).unwrap();
-        let phases: Vec<(String, &str, bool)> = r
-            .phases
-            .iter()
-            .map(|p| (p.number.to_string(), p.name.as_str(), p.checked))
-            .collect();
+        let phases = listed(&r);
         assert_eq!(
             phases,
             [
@@ -273,6 +285,21 @@ mod tests {
                 ("3.1".to_owned(), "Hotfix", false)
             ]
         );
+    }
+
+    #[test]
+    fn milestone_prefixed_ids() {
+        let r = Roadmap::parse(
+            "- [x] **Phase 1-01: Setup** - scaffolding\n- [ ] **Phase 1-02: Cart**\n\
+             ### Phase 1-02: Cart\nPlans:\n- [ ] 01-02-01: Cart model\n",
+        )
+        .unwrap();
+        let phases = listed(&r);
+        assert_eq!(
+            phases,
+            [("1-01".to_owned(), "Setup", true), ("1-02".to_owned(), "Cart", false)]
+        );
+        assert_eq!(r.phases[1].plans[0].id, "01-02-01");
     }
 
     #[test]

@@ -1,11 +1,15 @@
 //! Everything the planning files say at one moment: STATE.md, the progress definition over
-//! ROADMAP.md and the phase directories, the current position and the next action.
+//! ROADMAP.md and the phase directories, the current position and the next action (as the
+//! GSD that keeps the project routes it, with its `/gsd-<command>` slash commands).
 
 use std::path::PathBuf;
 
 use serde::Serialize;
 
 use super::Project;
+use super::async_jobs::{self, Job};
+use super::layout::{Generation, Layout};
+use super::phases::Verification;
 use super::progress::{PhaseStatus, Progress};
 use super::state::PlanningState;
 use crate::error::Result;
@@ -40,15 +44,21 @@ pub struct Snapshot {
     /// `None` when STATE.md is missing or unreadable.
     pub state: Option<PlanningState>,
     pub progress: Progress,
+    pub layout: Layout,
+    /// gsd-core's external jobs (`.planning/async-jobs/`).
+    pub jobs: Vec<Job>,
 }
 
 impl Snapshot {
     /// Reads STATE.md, ROADMAP.md and the phase directories; an error names a file past a bound.
     pub fn load(project: &Project) -> Result<Self> {
+        let layout = Layout::of(project);
         Ok(Self {
             project: project.clone(),
             state: PlanningState::load(project)?,
-            progress: Progress::load(project)?,
+            progress: Progress::load_in(&layout)?,
+            layout,
+            jobs: async_jobs::read(project),
         })
     }
 
@@ -92,49 +102,114 @@ impl Snapshot {
         (scoped.total_phases > 0).then_some(scoped)
     }
 
-    /// The next action as a GSD command, from the progress definition.
+    /// The next action as a GSD slash command (`/gsd-<command>`, which both GSD 1.x and
+    /// gsd-core install), from the progress definition, routed as the project's GSD routes it.
     pub fn next_action(&self) -> NextAction {
         if self.progress.total_phases == 0 {
-            return NextAction {
-                command: "/gsd:new-project".to_owned(),
-                reason: "ROADMAP.md lists no phases and .planning/phases/ is empty".to_owned(),
-            };
+            return self.command(
+                "new-project",
+                "",
+                "ROADMAP.md lists no phases and phases/ is empty".to_owned(),
+            );
         }
-        let Some(phase) = self
-            .current_phase()
-            .filter(|p| !p.done)
-            .or_else(|| self.progress.current_phase())
-        else {
-            return NextAction {
-                command: "/gsd:complete-milestone".to_owned(),
-                reason: match self.progress.total_phases {
-                    1 => "its one phase is done".to_owned(),
-                    n => format!("all {n} phases are done"),
-                },
+        let phase = match self.layout.generation {
+            Generation::Classic => self
+                .current_phase()
+                .filter(|p| !p.done)
+                .or_else(|| self.progress.current_phase()),
+            Generation::Core => self.core_phase(),
+        };
+        let Some(phase) = phase else {
+            let reason = match self.progress.total_phases {
+                1 => "its one phase is done".to_owned(),
+                n => format!("all {n} phases are done"),
             };
+            return self.command("complete-milestone", "", reason);
         };
         let n = &phase.number;
         if phase.plans_total == 0 {
             if phase.has_context {
-                NextAction {
-                    command: format!("/gsd:plan-phase {n}"),
-                    reason: format!("phase {n} has context but no plans yet"),
-                }
+                self.command(
+                    "plan-phase",
+                    &n.to_string(),
+                    format!("phase {n} has context but no plans yet"),
+                )
             } else {
-                NextAction {
-                    command: format!("/gsd:discuss-phase {n}"),
-                    reason: format!("phase {n} has neither context nor plans yet"),
-                }
+                self.command(
+                    "discuss-phase",
+                    &n.to_string(),
+                    format!("phase {n} has neither context nor plans yet"),
+                )
             }
+        } else if phase.executed && !phase.done {
+            self.verification_step(phase)
+        } else if let Some(job) = phase
+            .next_plan
+            .as_deref()
+            .and_then(|plan| async_jobs::waiting_on(&self.jobs, plan))
+        {
+            let plan = phase.next_plan.as_deref().unwrap_or_default();
+            let reason = format!("plan {plan} is waiting on {}, not unfinished", job.describe());
+            self.command("resume-work", "", reason)
         } else {
             let plan = phase.next_plan.as_deref().unwrap_or("the next plan");
-            NextAction {
-                command: format!("/gsd:execute-phase {n}"),
-                reason: format!(
-                    "{} of phase {n} done; {plan} is next",
-                    crate::words::of_total(phase.plans_done, phase.plans_total, "plan", "plans")
+            let reason = format!(
+                "{} of phase {n} done; {plan} is next",
+                crate::words::of_total(phase.plans_done, phase.plans_total, "plan", "plans")
+            );
+            self.command("execute-phase", &n.to_string(), reason)
+        }
+    }
+
+    /// The phase gsd-core's progress routes to: the first with plans not yet summarised, else
+    /// the first executed but not verified, else the first not started.
+    fn core_phase(&self) -> Option<&PhaseStatus> {
+        let open = || self.progress.phases.iter().filter(|p| !p.done);
+        open()
+            .find(|p| p.plans_total > p.plans_done)
+            .or_else(|| open().find(|p| p.executed))
+            .or_else(|| open().next())
+    }
+
+    /// What an executed phase whose verification has not passed needs, by its report's status.
+    fn verification_step(&self, phase: &PhaseStatus) -> NextAction {
+        let n = phase.number.to_string();
+        match &phase.verification {
+            Verification::GapsFound => self.command(
+                "plan-phase",
+                &format!("{n} --gaps"),
+                format!("phase {n}'s verification found gaps: plan the fixes"),
+            ),
+            Verification::HumanNeeded => self.command(
+                "verify-work",
+                &n,
+                format!("phase {n}'s verification needs a person's checks"),
+            ),
+            Verification::Unknown(status) => self.command(
+                "execute-phase",
+                &n,
+                format!("phase {n}'s verification says {status:?}: execute-phase writes it again"),
+            ),
+            Verification::Missing | Verification::Passed => self.command(
+                "execute-phase",
+                &n,
+                format!(
+                    "every plan of phase {n} is done and it is not verified yet: execute-phase resumes at verification"
                 ),
-            }
+            ),
+        }
+    }
+
+    /// `/gsd-<name> <args>`, in the active workstream when there is one.
+    fn command(&self, name: &str, args: &str, reason: String) -> NextAction {
+        let args = if args.is_empty() {
+            String::new()
+        } else {
+            format!(" {args}")
+        };
+        NextAction {
+            command: format!("/gsd-{name}{args}{}", self.layout.workstream_flag()),
+            reason,
         }
     }
 }
@@ -164,10 +239,10 @@ mod tests {
         let (_t, p) = project(&[("ROADMAP.md", roadmap)]);
         assert_eq!(
             Snapshot::load(&p).unwrap().next_action().command,
-            "/gsd:discuss-phase 2"
+            "/gsd-discuss-phase 2"
         );
         let (_t, p) = project(&[("ROADMAP.md", roadmap), ("phases/02-b/02-CONTEXT.md", "x")]);
-        assert_eq!(Snapshot::load(&p).unwrap().next_action().command, "/gsd:plan-phase 2");
+        assert_eq!(Snapshot::load(&p).unwrap().next_action().command, "/gsd-plan-phase 2");
         let (_t, p) = project(&[
             ("ROADMAP.md", roadmap),
             ("phases/02-b/02-01-PLAN.md", "x"),
@@ -176,7 +251,7 @@ mod tests {
         ]);
         let s = Snapshot::load(&p).unwrap();
         let next = s.next_action();
-        assert_eq!(next.command, "/gsd:execute-phase 2");
+        assert_eq!(next.command, "/gsd-execute-phase 2");
         assert!(
             next.reason.contains("1 of 2") && next.reason.contains("02-02"),
             "{}",
@@ -186,9 +261,9 @@ mod tests {
         let (_t, p) = project(&[("ROADMAP.md", "- [x] **Phase 1: A**\n")]);
         assert_eq!(
             Snapshot::load(&p).unwrap().next_action().command,
-            "/gsd:complete-milestone"
+            "/gsd-complete-milestone"
         );
         let (_t, p) = project(&[]);
-        assert_eq!(Snapshot::load(&p).unwrap().next_action().command, "/gsd:new-project");
+        assert_eq!(Snapshot::load(&p).unwrap().next_action().command, "/gsd-new-project");
     }
 }

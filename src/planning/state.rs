@@ -52,7 +52,7 @@ impl PlanningState {
     /// Reads the project's STATE.md: `Ok(None)` when there is none; an error naming the file
     /// when it cannot be read or is past a bound (size, frontmatter).
     pub fn load(project: &Project) -> Result<Option<Self>> {
-        let path = project.planning_dir().join("STATE.md");
+        let path = project.live_dir().join("STATE.md");
         let Some(bytes) = super::read_bounded(&path, MAX_STATE_BYTES)? else {
             return Ok(None);
         };

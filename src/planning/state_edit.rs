@@ -1,6 +1,8 @@
 //! Targeted edits of STATE.md: baton owns a few session-continuity fields (frontmatter
 //! `stopped_at`, `paused_at`; the body's `Last session:`, `Stopped at:`, `Resume file:`)
-//! and changes only their lines. Every other byte, line ending and order stays as it was.
+//! and changes only their lines. Every other byte, line ending and order stays as it was
+//! (gsd-core's `state_head`, `last_activity_desc`, its quoted `gsd_state_version`). A key baton
+//! ends is deleted, not set to `null`: gsd-core's tools read a YAML null back as "null".
 
 use std::path::PathBuf;
 
@@ -39,7 +41,7 @@ pub fn update(project: &Project, edit: impl FnOnce(&str) -> String) -> Result<Op
 
 /// `<root>/.planning/STATE.md`.
 pub fn path(project: &Project) -> PathBuf {
-    project.planning_dir().join("STATE.md")
+    project.live_dir().join("STATE.md")
 }
 
 /// The file's line ending: CRLF when it has any, else LF.
@@ -47,12 +49,9 @@ fn line_ending(text: &str) -> &'static str {
     if text.contains("\r\n") { "\r\n" } else { "\n" }
 }
 
-/// A YAML scalar for a frontmatter value: `null`, or a double-quoted string (valid YAML).
-fn yaml_value(value: Option<&str>) -> String {
-    value.map_or_else(
-        || "null".to_owned(),
-        |v| serde_json::to_string(v).unwrap_or_else(|_| "null".to_owned()),
-    )
+/// A YAML scalar for a frontmatter value: a double-quoted string (valid YAML).
+fn yaml_value(value: &str) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| "\"\"".to_owned())
 }
 
 /// Byte ranges of the lines of `text`, each including its line ending.
@@ -74,7 +73,7 @@ fn content(line: &str) -> &str {
 /// continuation lines) or inserting it before the closing `---`. A file without
 /// frontmatter, or whose frontmatter never closes before the body, is returned unchanged:
 /// baton does not invent one. A leading BOM stays.
-pub fn set_frontmatter_value(text: &str, key: &str, value: Option<&str>) -> String {
+pub fn set_frontmatter_value(text: &str, key: &str, value: &str) -> String {
     match text.strip_prefix(BOM) {
         // One BOM only, as the reader skips: a second one is text, and the file has no frontmatter.
         Some(unmarked) => format!("{BOM}{}", set_unmarked_frontmatter_value(unmarked, key, value)),
@@ -82,34 +81,69 @@ pub fn set_frontmatter_value(text: &str, key: &str, value: Option<&str>) -> Stri
     }
 }
 
+/// Deletes `key`'s lines (and their indented continuation lines) from the YAML frontmatter:
+/// every one of them, when a hand edit left the key twice, so that a second removal finds
+/// nothing. A text without the key, or without a frontmatter that closes, is returned
+/// unchanged.
+pub fn remove_frontmatter_value(text: &str, key: &str) -> String {
+    let (bom, mut unmarked) = match text.strip_prefix(BOM) {
+        Some(unmarked) => (BOM.to_string(), unmarked.to_owned()),
+        None => (String::new(), text.to_owned()),
+    };
+    // Each pass removes at least one line, so this ends.
+    while let Some(shorter) = remove_first_key(&unmarked, key) {
+        unmarked = shorter;
+    }
+    format!("{bom}{unmarked}")
+}
+
+/// `text` without the first frontmatter occurrence of `key`, or `None` when there is none.
+fn remove_first_key(text: &str, key: &str) -> Option<String> {
+    let spans = line_spans(text);
+    let close = frontmatter_close(spans.iter().map(|&(s, e)| content(&text[s..e])))?;
+    let (first, end) = key_lines(text, &spans, close, key)?;
+    Some(format!("{}{}", &text[..spans[first].0], &text[spans[end - 1].1..]))
+}
+
+/// The mapping's own indentation in a frontmatter closing at line `close` (GSD writes none).
+fn mapping_indent<'a>(text: &'a str, spans: &[(usize, usize)], close: usize) -> &'a str {
+    (1..close)
+        .map(|i| content(&text[spans[i].0..spans[i].1]))
+        .find(|line| !line.trim().is_empty() && !line.trim_start().starts_with('#'))
+        .map_or("", |line| {
+            &line[..line.len() - line.trim_start_matches([' ', '\t']).len()]
+        })
+}
+
+/// The lines `first..end` of `key` in the frontmatter: its own and its deeper continuations.
+fn key_lines(text: &str, spans: &[(usize, usize)], close: usize, key: &str) -> Option<(usize, usize)> {
+    let indent = mapping_indent(text, spans, close);
+    let prefix = format!("{indent}{key}:");
+    let first = (1..close).find(|&i| text[spans[i].0..spans[i].1].starts_with(&prefix))?;
+    let deeper = |line: &str| {
+        line.strip_prefix(indent)
+            .is_some_and(|rest| rest.starts_with([' ', '\t']))
+    };
+    let mut end = first + 1;
+    while end < close && deeper(&text[spans[end].0..spans[end].1]) {
+        end += 1;
+    }
+    Some((first, end))
+}
+
 /// [`set_frontmatter_value`] on a text whose leading BOM, if any, is removed.
-fn set_unmarked_frontmatter_value(text: &str, key: &str, value: Option<&str>) -> String {
+fn set_unmarked_frontmatter_value(text: &str, key: &str, value: &str) -> String {
     let spans = line_spans(text);
     let Some(close) = frontmatter_close(spans.iter().map(|&(s, e)| content(&text[s..e]))) else {
         return text.to_owned();
     };
     let eol = line_ending(text);
-    // The mapping's own indentation (GSD writes none): a key set at another one would end
-    // the mapping and break the YAML.
-    let indent = (1..close)
-        .map(|i| content(&text[spans[i].0..spans[i].1]))
-        .find(|line| !line.trim().is_empty() && !line.trim_start().starts_with('#'))
-        .map_or("", |line| {
-            &line[..line.len() - line.trim_start_matches([' ', '\t']).len()]
-        });
+    // At the mapping's own indentation: a key set at another one would end the mapping and
+    // break the YAML.
+    let indent = mapping_indent(text, &spans, close);
     let new_line = format!("{indent}{key}: {}", yaml_value(value));
-    let prefix = format!("{indent}{key}:");
-    let found = (1..close).find(|&i| text[spans[i].0..spans[i].1].starts_with(&prefix));
-    let deeper = |line: &str| {
-        line.strip_prefix(indent)
-            .is_some_and(|rest| rest.starts_with([' ', '\t']))
-    };
-    match found {
-        Some(i) => {
-            let mut end = i + 1;
-            while end < close && deeper(&text[spans[end].0..spans[end].1]) {
-                end += 1;
-            }
+    match key_lines(text, &spans, close, key) {
+        Some((i, end)) => {
             let own_eol = &text[spans[i].0 + content(&text[spans[i].0..spans[i].1]).len()..spans[i].1];
             format!(
                 "{}{}{}{}",
@@ -222,8 +256,8 @@ mod tests {
 
     #[test]
     fn edits_only_owned_lines_and_keeps_crlf() {
-        let mut text = set_frontmatter_value(STATE, "stopped_at", Some("context exhaustion at 80% (2026-11-30)"));
-        text = set_frontmatter_value(&text, "paused_at", Some("2026-11-30T10:00:00Z"));
+        let mut text = set_frontmatter_value(STATE, "stopped_at", "context exhaustion at 80% (2026-11-30)");
+        text = set_frontmatter_value(&text, "paused_at", "2026-11-30T10:00:00Z");
         text = set_continuity_line(&text, "Stopped at:", "Phase 3, plan 2: wiring the API");
         text = set_continuity_line(&text, "Last session:", "2026-11-30");
         assert_eq!(foreign(&text), foreign(STATE));
@@ -242,7 +276,7 @@ mod tests {
     #[test]
     fn adds_missing_lines_and_sections_without_frontmatter() {
         let plain = "# State\n\nPhase: 1 of 2\n";
-        assert_eq!(set_frontmatter_value(plain, "paused_at", Some("x")), plain);
+        assert_eq!(set_frontmatter_value(plain, "paused_at", "x"), plain);
         let text = set_continuity_line(plain, "Stopped at:", "somewhere");
         assert_eq!(
             text,
@@ -257,15 +291,15 @@ mod tests {
     #[test]
     fn an_unclosed_frontmatter_is_left_alone_and_a_bom_is_kept() {
         let unclosed = "---\nstatus: executing\n\n# State\n\n```yaml\n---\nkey: v\n```\n";
-        assert_eq!(set_frontmatter_value(unclosed, "paused_at", Some("x")), unclosed);
+        assert_eq!(set_frontmatter_value(unclosed, "paused_at", "x"), unclosed);
         let bom = "\u{feff}---\r\na: 1\r\n---\r\nbody\r\n";
         assert_eq!(
-            set_frontmatter_value(bom, "paused_at", Some("x")),
+            set_frontmatter_value(bom, "paused_at", "x"),
             "\u{feff}---\r\na: 1\r\npaused_at: \"x\"\r\n---\r\nbody\r\n"
         );
         // The reader skips one BOM: after two, the file has no frontmatter and is left alone.
         let two = "\u{feff}\u{feff}---\na: 1\n---\n";
-        assert_eq!(set_frontmatter_value(two, "paused_at", Some("x")), two);
+        assert_eq!(set_frontmatter_value(two, "paused_at", "x"), two);
     }
 
     /// Found by fuzzing (fuzz/fuzz_targets/state_md.rs): a frontmatter whose mapping is
@@ -273,12 +307,12 @@ mod tests {
     #[test]
     fn a_key_goes_in_at_the_mappings_own_indentation() {
         let text = "---\r\n  status: executing\r\n  paused_at: old\r\n    more\r\n  percent: 38\r\n---\r\nbody\r\n";
-        let edited = set_frontmatter_value(text, "paused_at", Some("new"));
+        let edited = set_frontmatter_value(text, "paused_at", "new");
         assert_eq!(
             edited,
             "---\r\n  status: executing\r\n  paused_at: \"new\"\r\n  percent: 38\r\n---\r\nbody\r\n"
         );
-        let added = set_frontmatter_value(&edited, "stopped_at", Some("x"));
+        let added = set_frontmatter_value(&edited, "stopped_at", "x");
         assert!(
             added.ends_with("  percent: 38\r\n  stopped_at: \"x\"\r\n---\r\nbody\r\n"),
             "{added}"
@@ -292,8 +326,23 @@ mod tests {
     }
 
     #[test]
+    fn an_ended_key_is_deleted_with_its_continuations() {
+        let text = "\u{feff}---\r\ngsd_state_version: \"1.0\"\r\npaused_at: \"2026\"\r\n  more\r\nstate_head: abc\r\n---\r\nbody\r\n";
+        let removed = remove_frontmatter_value(text, "paused_at");
+        assert_eq!(
+            removed,
+            "\u{feff}---\r\ngsd_state_version: \"1.0\"\r\nstate_head: abc\r\n---\r\nbody\r\n"
+        );
+        assert_eq!(remove_frontmatter_value(&removed, "paused_at"), removed);
+        let twice = "---\npaused_at: a\nstatus: x\npaused_at: b\n  more\n---\nbody\n";
+        assert_eq!(remove_frontmatter_value(twice, "paused_at"), "---\nstatus: x\n---\nbody\n");
+        let body_only = "# State\npaused_at: x\n";
+        assert_eq!(remove_frontmatter_value(body_only, "paused_at"), body_only);
+    }
+
+    #[test]
     fn values_cannot_break_the_file() {
-        let text = set_frontmatter_value("---\na: 1\n---\n", "stopped_at", Some("x\"\n---\nevil: true"));
+        let text = set_frontmatter_value("---\na: 1\n---\n", "stopped_at", "x\"\n---\nevil: true");
         let (fm, _) = crate::planning::state::split_frontmatter(&text);
         let parsed: serde_norway::Value = serde_norway::from_str(fm.unwrap()).unwrap();
         assert_eq!(parsed["stopped_at"].as_str(), Some("x\"\n---\nevil: true"));

@@ -171,7 +171,10 @@ fn plans_executed(root: &Path, start_ms: Option<i64>, committed: &BTreeSet<Strin
     let Some(start_ms) = start_ms else { return Vec::new() };
     let mut done = Vec::new();
     // Past the bound the snapshot already failed; the phases read the same way here.
-    for dir in phases::scan(&root.join(".planning")).unwrap_or_default() {
+    let project = crate::planning::Project {
+        root: root.to_path_buf(),
+    };
+    for dir in phases::scan(&project).unwrap_or_default() {
         for id in &dir.summaries {
             let path = dir.file(id, "SUMMARY");
             // As git names it: `/` between the parts on every system.

@@ -44,11 +44,28 @@ pub fn write_project(sandbox: &Sandbox) {
 
 /// Makes the project a git repository with one commit of everything.
 pub fn git_init(sandbox: &Sandbox) {
-    for args in [&["init", "-q"][..], &["add", "-A"], &["commit", "-qm", "initial"]] {
+    git_init_at(&sandbox.project);
+}
+
+/// Makes `dir` a git repository with one commit of everything in it.
+pub fn git_init_at(dir: &std::path::Path) {
+    git_at(
+        dir,
+        &[&["init", "-q"][..], &["add", "-A"], &["commit", "-qm", "initial"]],
+    );
+}
+
+/// Commits everything in the repository at `dir`.
+pub fn commit_all(dir: &std::path::Path) {
+    git_at(dir, &[&["add", "-A"][..], &["commit", "-qm", "work"]]);
+}
+
+fn git_at(dir: &std::path::Path, commands: &[&[&str]]) {
+    for &args in commands {
         let out = std::process::Command::new("git")
             .args(["-c", "user.name=Test", "-c", "user.email=test@example.com"])
             .args(args)
-            .current_dir(&sandbox.project)
+            .current_dir(dir)
             .output()
             .unwrap();
         assert!(

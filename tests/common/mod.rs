@@ -242,6 +242,24 @@ impl Sandbox {
         self.tmp.join(format!("claude-ctx-{session}{suffix}"))
     }
 
+    /// baton's own debounce record for `key` (a session, or `<session>-agent-<agent_id>`), in
+    /// its private directory; `temp_file(session, "-warned.json")` is GSD's monitor's.
+    pub fn debounce_file(&self, key: &str) -> PathBuf {
+        self.tmp
+            .join(&os::private_dir_names()[0])
+            .join(format!("session-{key}-warned.json"))
+    }
+
+    /// [`Self::debounce_file`], its private directory made as baton makes it (0700), so a test
+    /// can plant something there before baton runs.
+    pub fn planted_debounce_file(&self, key: &str) -> PathBuf {
+        let path = self.debounce_file(key);
+        let private = path.parent().unwrap();
+        std::fs::create_dir_all(private).unwrap();
+        os::set_mode(private, 0o700);
+        path
+    }
+
     /// Writes a GSD-format bridge file for `session` at `remaining`%, `age` seconds old.
     pub fn bridge(&self, session: &str, remaining: u32, age: u64) {
         let timestamp = now() - age;

@@ -56,17 +56,12 @@ fn an_unusable_temp_dir_warns_on_every_call() {
 #[test]
 fn a_state_file_that_cannot_be_written_or_locked_warns_on_every_call() {
     let sandbox = Sandbox::new();
-    std::fs::create_dir(sandbox.temp_file(SESSION, "-warned.json")).unwrap();
+    std::fs::create_dir(sandbox.planted_debounce_file(SESSION)).unwrap();
     assert_eq!(three_calls(&sandbox, true), [true, true, true]);
 
+    // The state and its lock live in baton's private directory in the temp dir: with every
+    // name for it taken by something else, neither can be had.
     let locked_out = Sandbox::new();
-    std::fs::write(
-        locked_out.temp_file(SESSION, "-warned.json"),
-        r#"{"callsSinceWarn":1,"lastLevel":"warning"}"#,
-    )
-    .unwrap();
-    // The lock lives in baton's private directory in the temp dir: with every name for it
-    // taken by something else, no lock can be had.
     crate::common::os::take_every_private_dir_name(&locked_out.tmp);
     assert_eq!(three_calls(&locked_out, true), [true, true, true]);
 }
@@ -79,7 +74,7 @@ fn a_state_that_records_no_warning_does_not_suppress_the_first() {
         r#"{"callsSinceWarn":2,"lastLevel":null}"#,
     ] {
         let sandbox = Sandbox::new();
-        std::fs::write(sandbox.temp_file(SESSION, "-warned.json"), empty).unwrap();
+        std::fs::write(sandbox.planted_debounce_file(SESSION), empty).unwrap();
         assert_eq!(three_calls(&sandbox, true), [true, false, false], "state {empty}");
     }
 }

@@ -2,6 +2,7 @@
 //! GSD project (and broken ones), and the hooks that carry the brief across /clear and
 //! compaction.
 
+mod gsd_core;
 mod hooks;
 #[cfg(unix)]
 mod modes;

@@ -24,7 +24,7 @@ fn progress_gives_position_next_command_and_one_completion_figure() {
         text.contains("Last done: 2026-11-28 — Completed 03-01-PLAN.md"),
         "the body's line says more than the frontmatter's date: {text}"
     );
-    assert!(text.contains("Next: /gsd:execute-phase 3"), "{text}");
+    assert!(text.contains("Next: /gsd-execute-phase 3"), "{text}");
     assert!(
         text.contains("- Payment provider sandbox account not approved yet"),
         "{text}"
@@ -37,7 +37,7 @@ fn progress_gives_position_next_command_and_one_completion_figure() {
     assert_eq!(v["milestone_progress"]["total_phases"], 4);
     assert_eq!(v["position"]["phase"], "3");
     assert_eq!(v["position"]["plan"], "03-02");
-    assert_eq!(v["next_action"]["command"], "/gsd:execute-phase 3");
+    assert_eq!(v["next_action"]["command"], "/gsd-execute-phase 3");
     assert_eq!(v["blockers"][0], "Payment provider sandbox account not approved yet");
 }
 
@@ -47,7 +47,7 @@ fn progress_without_planning_says_what_to_do() {
     let out = sandbox.run(&["progress"], b"");
     assert_eq!(out.code, Some(1));
     assert!(
-        out.stderr.contains("no .planning/ directory") && out.stderr.contains("/gsd:new-project"),
+        out.stderr.contains("no .planning/ directory") && out.stderr.contains("/gsd-new-project"),
         "{}",
         out.stderr
     );
@@ -66,7 +66,7 @@ fn progress_survives_broken_state_files() {
         sandbox.write(".planning/STATE.md", state);
         let v = json_of(&sandbox.run(&["progress", "--json"], b""));
         assert_eq!(v["progress"]["percent"], 38, "{state:?}");
-        assert_eq!(v["next_action"]["command"], "/gsd:execute-phase 3", "{state:?}");
+        assert_eq!(v["next_action"]["command"], "/gsd-execute-phase 3", "{state:?}");
     }
     // A roadmap that is not markdown at all: the phase directories still count.
     let sandbox = project();
@@ -95,7 +95,7 @@ fn progress_on_two_hundred_phases_and_two_thousand_plans() {
     assert_eq!(v["progress"]["total_plans"], 2000);
     assert_eq!(v["progress"]["completed_plans"], 505);
     assert_eq!(v["progress"]["percent"], 25); // (50 + 0.5) / 200 = 25.25%
-    assert_eq!(v["next_action"]["command"], "/gsd:execute-phase 51");
+    assert_eq!(v["next_action"]["command"], "/gsd-execute-phase 51");
     assert_eq!(v["position"]["plan"], "051-06");
 }
 

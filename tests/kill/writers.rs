@@ -172,7 +172,7 @@ fn hook_again_works(sandbox: &Sandbox) {
     sandbox
         .hook(&post_tool_use(sandbox, SESSION, None))
         .assert_hook_contract();
-    let state = sandbox.read_json(&sandbox.temp_file(SESSION, "-warned.json"));
+    let state = sandbox.read_json(&sandbox.debounce_file(SESSION));
     assert!(state["callsSinceWarn"].is_number(), "{state}");
 }
 

@@ -314,3 +314,23 @@ fn a_change_whose_old_time_is_given_back_still_shows() {
         assert_eq!(line(&sandbox), with(expected), "{what}");
     }
 }
+
+#[test]
+fn a_gsd_core_verification_passed_in_place_shows_on_the_next_render() {
+    // A gsd-core project (its state.json): phase 3's plans all summarised, its report found
+    // gaps; under gsd-core's rule the phase is 4 of 5 steps done until the report passes.
+    let sandbox = gsd_project();
+    sandbox.write(".planning/state.json", "{}");
+    for plan in ["02", "03", "04"] {
+        sandbox.write(&format!(".planning/phases/03-cart/03-{plan}-PLAN.md"), "# plan\n");
+        sandbox.write(&format!(".planning/phases/03-cart/03-{plan}-SUMMARY.md"), "# done\n");
+    }
+    let report = planning(&sandbox, "phases/03-cart/03-VERIFICATION.md");
+    fs::write(&report, "---\nstatus: gaps_found\n---\n# Verification\n").unwrap();
+    settle(&sandbox.project.join(".planning"));
+    assert_eq!(line(&sandbox), with("v1.1 Checkout 20% · Phase 3/6 Cart · executing"));
+    cache_file(&sandbox);
+    // The verifier's status edited in the same file (the directory's time does not move).
+    edit(&report, "status: gaps_found", "status: passed");
+    assert_eq!(line(&sandbox), with("v1.1 Checkout 25% · Phase 3/6 Cart · executing"));
+}

@@ -127,7 +127,7 @@ fn a_gsd_project_report_lists_commits_plans_blockers_decisions_and_next_steps() 
         "- Use JWT for sessions",
         "- Rate-limit logins: abuse",
         "- Write 03-02",
-        "`/gsd:execute-phase 3`",
+        "`/gsd-execute-phase 3`",
     ] {
         assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
     }

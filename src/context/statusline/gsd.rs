@@ -34,8 +34,8 @@ struct Cached {
     version: String,
     /// The project it describes (names are hashes of the root, which may collide).
     root: PathBuf,
-    /// The seal's digest and the phase directories it covers, joined by `/` (one string
-    /// reads faster than a list, and no name holds a `/`).
+    /// The seal's digest and the phase directories (and reports) it covers, one a line (one
+    /// string reads faster than a list, and no name holds a line break).
     digest: u64,
     phase_dirs: String,
     segment: Option<String>,
@@ -63,8 +63,9 @@ pub fn segment(project: &Project) -> Option<String> {
     let fingerprint = Fingerprint::take(project);
     match compute(project) {
         Ok((segment, open)) => {
+            let ids = crate::planning::layout::Layout::of(project).ids;
             let (seal, phase_dirs) =
-                fingerprint.seal(|name| PhaseNumber::prefix_of(name).is_some_and(|n| open.contains(&n)));
+                fingerprint.seal(|name| PhaseNumber::prefix_of(name, ids).is_some_and(|n| open.contains(&n)));
             // A seal with young times could match files changed after this read.
             if seal.settled() {
                 let cached = Cached {
@@ -72,7 +73,7 @@ pub fn segment(project: &Project) -> Option<String> {
                     version: env!("CARGO_PKG_VERSION").to_owned(),
                     root: project.root.clone(),
                     digest: seal.digest,
-                    phase_dirs: phase_dirs.join("/"),
+                    phase_dirs: phase_dirs.join("\n"),
                     segment: segment.clone(),
                 };
                 write_cache(&path, &cached);
@@ -89,7 +90,7 @@ pub fn segment(project: &Project) -> Option<String> {
 
 /// The names in the cache's `phase_dirs`.
 fn phase_dirs(names: &str) -> impl Iterator<Item = &str> {
-    names.split('/').filter(|name| !name.is_empty())
+    names.split('\n').filter(|name| !name.is_empty())
 }
 
 fn read_cache(path: &Path) -> Option<Cached> {

@@ -72,6 +72,11 @@ pub(super) fn list<'de, D: Deserializer<'de>, T: DeserializeOwned + FromText>(d:
         .collect())
 }
 
+/// A list of objects kept as written; other items are skipped.
+pub(super) fn objects<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Value>, D::Error> {
+    Ok(items(d)?.into_iter().filter(Value::is_object).collect())
+}
+
 /// A list of text: `null` is empty, a single string a list of one; other items are skipped.
 pub(super) fn texts<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
     Ok(items(d)?

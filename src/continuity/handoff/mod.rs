@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use fields::{flag, list, scalar, text, texts};
+use fields::{flag, list, objects, scalar, text, texts};
 
 use crate::error::{Error, Result};
 use crate::fsx;
@@ -137,6 +137,9 @@ pub struct Handoff {
     pub decisions: Vec<Decision>,
     #[serde(deserialize_with = "texts")]
     pub uncommitted_files: Vec<String>,
+    /// gsd-core's external jobs still running at the pause, its "primary resume context".
+    #[serde(deserialize_with = "objects", skip_serializing_if = "Vec::is_empty")]
+    pub async_jobs: Vec<Value>,
     #[serde(deserialize_with = "text")]
     pub next_action: Option<String>,
     #[serde(deserialize_with = "text")]
@@ -215,12 +218,22 @@ impl Handoff {
         text
     }
 
-    /// The task in progress: a remaining task marked `in_progress`, else the first remaining.
+    /// The task in progress: one marked `in_progress` (gsd-core lists it among
+    /// `completed_tasks`, baton among `remaining_tasks`), else the first remaining.
     pub fn in_progress_task(&self) -> Option<&Task> {
-        self.remaining_tasks
+        self.completed_tasks
             .iter()
+            .chain(&self.remaining_tasks)
             .find(|t| t.status.as_deref() == Some("in_progress"))
             .or_else(|| self.remaining_tasks.first())
+    }
+
+    /// The external jobs it records, as read.
+    pub fn jobs(&self) -> Vec<crate::planning::async_jobs::Job> {
+        self.async_jobs
+            .iter()
+            .filter_map(crate::planning::async_jobs::Job::from_value)
+            .collect()
     }
 }
 

@@ -1,7 +1,7 @@
 //! `baton doctor`: checks the wiring (binary on PATH and matching the settings, entries
 //! present, each wired command probed for what users depend on, baton's config read without
-//! skipping anything, the bridge file fresh for a recent session, hooks not failing) and says
-//! what to fix.
+//! skipping anything, no second context monitor, the bridge file fresh for a recent session,
+//! hooks not failing) and says what to fix.
 
 use std::path::{Path, PathBuf};
 
@@ -11,6 +11,7 @@ use super::settings::EVENTS;
 use super::wired::Wired;
 
 mod config;
+mod monitors;
 mod plugins;
 mod probe;
 mod sessions;
@@ -149,6 +150,7 @@ pub fn run(binary: &Path, project: Option<&Path>) -> Vec<Check> {
         )),
     }
     checks.extend(config::checks(project));
+    checks.extend(monitors::check(project));
     checks.push(bridge_freshness());
     checks.push(hook_errors_in_transcripts());
     checks

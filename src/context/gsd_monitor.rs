@@ -1,0 +1,109 @@
+//! GSD's own context monitor (`gsd-context-monitor.js`) wired beside baton's. It reads the
+//! statusline's bridge file and keeps its count in `claude-ctx-<session>-warned.json`, on
+//! PostToolUse and, as gsd-core's installer wires it, on Stop and SubagentStop (counting
+//! without a word) and PreCompact (deleting that file and the bridge). baton keeps its own
+//! count in its private directory, so nothing GSD's monitor does moves it, and speaks for
+//! both: whenever GSD's monitor would consult its record (a bridge younger than 60 s at or
+//! below its warning threshold), baton leaves one there that says a CRITICAL was just given
+//! and its breadcrumb recorded. GSD's monitor then gives no first warning, no escalation and
+//! no repeat, and spawns no second breadcrumb: the agent hears one monitor, baton's.
+
+use crate::config::{Config, MonitorSettings};
+use crate::context::bridge;
+use crate::fsx;
+use crate::hook::payload::HookPayload;
+use crate::planning::Project;
+use crate::planning::config::{PlanningConfig, Thresholds};
+
+/// GSD's own thresholds (remaining %), used when the project sets none.
+const GSD_DEFAULTS: Thresholds = Thresholds {
+    warning: 35.0,
+    critical: 25.0,
+};
+/// GSD ignores bridge figures older than this.
+const GSD_STALE_SECONDS: u64 = 60;
+/// The record GSD's monitor finds: a warning given at this very call, at the highest level.
+const QUIET_RECORD: &[u8] =
+    br#"{"callsSinceWarn":0,"lastLevel":"critical","criticalRecorded":true,"generator":"baton"}"#;
+
+/// The project's thresholds (gsd-core's `hooks.context_warning_threshold` and
+/// `hooks.context_critical_threshold`) over baton's own, as whole remaining percentages.
+pub fn with_project_thresholds(mut settings: MonitorSettings, planning: Option<&PlanningConfig>) -> MonitorSettings {
+    let ours = Thresholds {
+        warning: f64::from(settings.warning_remaining),
+        critical: f64::from(settings.critical_remaining),
+    };
+    if let Some(set) = planning.and_then(|p| p.thresholds(ours)) {
+        // A remaining percentage is whole: at or below 30.5 is at or below 30.
+        settings.warning_remaining = set.warning.floor() as u8;
+        settings.critical_remaining = set.critical.floor() as u8;
+    }
+    settings
+}
+
+/// Before baton's monitor decides: when GSD's monitor, run for the same event, would consult
+/// its record, leaves the quiet one there (see the module's comment). Quick, so it lands
+/// before Node has started GSD's hook.
+pub fn speak_for_both(session_id: &str, planning: Option<&PlanningConfig>, now: u64) {
+    let Some(bridge) = bridge::read(session_id) else {
+        return;
+    };
+    let fresh = bridge.age_seconds(now).is_some_and(|age| age <= GSD_STALE_SECONDS);
+    let warning = planning
+        .and_then(|p| p.thresholds(GSD_DEFAULTS))
+        .unwrap_or(GSD_DEFAULTS)
+        .warning;
+    let consulted = fresh
+        && bridge
+            .remaining_percentage
+            .is_some_and(|remaining| remaining <= warning);
+    if !consulted {
+        return;
+    }
+    let Some(path) = fsx::session_temp_path(session_id, "-warned.json") else {
+        return;
+    };
+    // Replaced by a rename: a link planted at the name is replaced, never written through.
+    if let Err(e) = fsx::write_atomic(&path, QUIET_RECORD, 0o600, fsx::Durability::Ephemeral) {
+        crate::log::note(&format!("monitor: GSD's record not written: {e}"));
+    }
+}
+
+/// SubagentStop: GSD's monitor counts there too, so its record is set quiet again (while
+/// baton's monitor is on), and its count cannot creep up to a warning between two tool calls.
+pub fn on_subagent_stop(payload: &HookPayload, now: u64) {
+    let Some(id) = payload.session_id.as_deref().filter(|id| fsx::is_safe_session_id(id)) else {
+        return;
+    };
+    let project = Project::find(&crate::hook::working_dir(payload.cwd.as_deref()));
+    let planning = project.as_ref().map(PlanningConfig::read);
+    let enabled = Config::load(project.as_ref().map(|p| p.root.as_path()))
+        .monitor()
+        .enabled;
+    if enabled && planning.as_ref().is_none_or(PlanningConfig::context_warnings) {
+        speak_for_both(id, planning.as_ref(), now);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_projects_thresholds_win_as_whole_percentages() {
+        let planning: PlanningConfig =
+            serde_json::from_str(r#"{"hooks":{"context_warning_threshold":45.5,"context_critical_threshold":30}}"#)
+                .unwrap();
+        let settings = with_project_thresholds(Config::default().monitor(), Some(&planning));
+        assert_eq!((settings.warning_remaining, settings.critical_remaining), (45, 30));
+        let none = with_project_thresholds(Config::default().monitor(), None);
+        assert_eq!((none.warning_remaining, none.critical_remaining), (35, 25));
+    }
+
+    #[test]
+    fn the_quiet_record_reads_as_gsds_own() {
+        let state: crate::context::debounce::DebounceState = serde_json::from_slice(QUIET_RECORD).unwrap();
+        assert_eq!(state.calls_since_warn, 0);
+        assert_eq!(state.critical_recorded, Some(true));
+    }
+}
