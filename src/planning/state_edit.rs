@@ -335,7 +335,10 @@ mod tests {
         );
         assert_eq!(remove_frontmatter_value(&removed, "paused_at"), removed);
         let twice = "---\npaused_at: a\nstatus: x\npaused_at: b\n  more\n---\nbody\n";
-        assert_eq!(remove_frontmatter_value(twice, "paused_at"), "---\nstatus: x\n---\nbody\n");
+        assert_eq!(
+            remove_frontmatter_value(twice, "paused_at"),
+            "---\nstatus: x\n---\nbody\n"
+        );
         let body_only = "# State\npaused_at: x\n";
         assert_eq!(remove_frontmatter_value(body_only, "paused_at"), body_only);
     }
