@@ -41,7 +41,7 @@ fi
 if [ -z "${BATON_CONFIG:-}" ] && [ -n "${HOME:-}" ]; then
     export BATON_CONFIG="${XDG_CONFIG_HOME:-$HOME/.config}/baton/config.json"
 fi
-for name in CLAUDE_CONFIG_DIR BATON_CONFIG BATON_LOG CLAUDE_PROJECT_DIR CLAUDE_CODE_PLUGIN_CACHE_DIR; do
+for name in CLAUDE_CONFIG_DIR BATON_CONFIG BATON_LOG BATON_PREFIX CLAUDE_PROJECT_DIR CLAUDE_CODE_PLUGIN_CACHE_DIR; do
     value="${!name:-}"
     if [[ "$value" == /* ]]; then
         export "$name=$(windows_path "$value")"
