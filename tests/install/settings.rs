@@ -119,7 +119,7 @@ fn install_twice_then_uninstall_gives_back_the_original_file() {
             v["statusLine"]["command"]
                 .as_str()
                 .unwrap()
-                .ends_with("/baton statusline"),
+                .ends_with(&format!("/{} statusline", binary::file_name())),
             "{name}"
         );
         if name == "gsd" {
