@@ -84,7 +84,7 @@ fn a_render_whose_files_are_unchanged_reads_the_cache() {
     let sandbox = project();
     assert_eq!(line(&sandbox), with(BASE));
     let cache = cache_file(&sandbox);
-    assert_eq!(os::mode(&cache), 0o600, "private, like the bridge file");
+    os::assert_private(&cache);
     // Only a render that trusts the cache could show this.
     fs::write(
         &cache,

@@ -69,7 +69,7 @@ fn a_report_outside_a_gsd_project_creates_no_planning_dir() {
     sandbox.with_planning_state();
     let gsd = sandbox.run(&["report"], b"");
     assert!(
-        gsd.stdout.trim().ends_with(".planning/reports/SESSION_REPORT.md"),
+        host_path(gsd.stdout.trim()).ends_with(".planning/reports/SESSION_REPORT.md"),
         "{gsd:?}"
     );
 }
