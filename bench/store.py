@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Times `baton ctx get` and `baton ctx set` on a store of 100,000 versions with a 10 MB
 document against a store of 10 versions with the same document (interleaved, round by
-round), and measures how much one small `set` adds to the journal on the 10 MB document and
-on a 1 KB one. Python 3 standard library only."""
+round), the SubagentStart hook on the 10 MB document for an agent it does not name and for
+one it does (whose status each hook writes), and measures how much one small `set` adds to
+the journal on the 10 MB document and on a 1 KB one. Python 3 standard library only."""
 
 import argparse
 import json
@@ -43,9 +44,10 @@ def document(megabytes):
 
 
 def run(baton, cwd, env, args, stdin=None):
-    out = subprocess.run([baton, "ctx", *args], cwd=cwd, env=env, input=stdin, capture_output=True)
+    command = args if args[0] == "hook" else ["ctx", *args]
+    out = subprocess.run([baton, *command], cwd=cwd, env=env, input=stdin, capture_output=True)
     if out.returncode != 0:
-        sys.exit(f"baton ctx {' '.join(args)} failed in {cwd}: {out.stderr.decode()}")
+        sys.exit(f"baton {' '.join(command)} failed in {cwd}: {out.stderr.decode()}")
     return out.stdout
 
 
@@ -69,10 +71,17 @@ def dir_bytes(project):
     return sum(os.path.getsize(os.path.join(path, f)) for f in os.listdir(path))
 
 
-def timed(baton, project, env, args):
+def timed(baton, project, env, args, stdin=None):
     start = time.perf_counter_ns()
-    run(baton, project, env, args)
+    run(baton, project, env, args, stdin)
     return (time.perf_counter_ns() - start) / 1e6
+
+
+def hook_payload(project, event, agent_type):
+    """A SubagentStart/SubagentStop payload of the shape Claude Code sends."""
+    return json.dumps({"session_id": "bench", "transcript_path": os.path.join(project, "missing.jsonl"),
+                       "cwd": project, "agent_id": "a0000000000000001", "agent_type": agent_type,
+                       "hook_event_name": event, "last_assistant_message": "Done."}).encode()
 
 
 def main():
@@ -108,7 +117,9 @@ def main():
           f"(journal {journal / 1e6:.1f} MB, snapshots {(many_store - journal) / 1e6:.1f} MB); "
           f"whole-state checkpoints would take {a.versions * doc_bytes / 1e12:.2f} TB")
 
-    times = {k: [] for k in ("get many", "get few", "set many", "set few")}
+    times = {k: [] for k in ("get many", "get few", "set many", "set few", "hook other", "hook named")}
+    other = hook_payload(few, "SubagentStart", "general-purpose")
+    named = [hook_payload(few, event, "pm") for event in ("SubagentStart", "SubagentStop")]
     growth = {"10 MB document": [], "1 KB document": []}
     for r in range(a.n + 2):
         sample = {
@@ -116,6 +127,10 @@ def main():
             "get few": timed(a.baton, few, env, ["get", "agents.pm.status"]),
             "set many": timed(a.baton, many, env, ["set", "agents.pm.status", f"round {r}"]),
             "set few": timed(a.baton, few, env, ["set", "agents.pm.status", f"round {r}"]),
+            # An agent the document does not name; then one it names, whose status each
+            # SubagentStart and SubagentStop writes (a version each, on the 10 MB document).
+            "hook other": timed(a.baton, few, env, ["hook"], other),
+            "hook named": timed(a.baton, few, env, ["hook"], named[r % 2]),
         }
         for store, key in ((few, "10 MB document"), (tiny, "1 KB document")):
             before = dir_bytes(store)
@@ -130,7 +145,9 @@ def main():
     for k, v in times.items():
         v.sort()
         med[k] = statistics.median(v)
-        label = f"{k.split()[0]} ({a.versions:,} versions)" if k.endswith("many") else f"{k.split()[0]} (10 versions)"
+        labels = {"hook other": "SubagentStart, agent not named", "hook named": "SubagentStart/Stop, named"}
+        label = labels.get(k) or (f"{k.split()[0]} ({a.versions:,} versions)" if k.endswith("many")
+                                  else f"{k.split()[0]} (10 versions)")
         print(f"  {label:<34}{med[k]:>10.1f}{v[int(len(v) * 0.9) - 1]:>10.1f}{v[0]:>10.1f}")
     print(f"\n  journal bytes added by one set    {'median':>8}{'max':>8}")
     grow = {}
@@ -146,6 +163,9 @@ def main():
     ratio = grow["10 MB document"] / max(grow["1 KB document"], 1)
     checks.append(("journal grows with the change, not the document", ratio <= 1.5 and grow["10 MB document"] < 4096,
                    f"{grow['10 MB document']:.0f} B vs {grow['1 KB document']:.0f} B per set ({ratio:.2f}x)"))
+    ratio = med["hook other"] / med["get few"]
+    checks.append(("hook for an agent the document does not name: under half a get", ratio <= 0.5,
+                   f"{med['hook other']:.1f} ms vs {med['get few']:.1f} ms ({ratio:.2f}x)"))
     bound = 2 * journal + 2 * doc_bytes
     checks.append(("store size bounded by the changes (2x journal + 2x document)", many_store <= bound,
                    f"{many_store / 1e6:.1f} MB <= {bound / 1e6:.1f} MB"))

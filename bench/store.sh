@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmark of the context store (`baton ctx`): `get` and `set` on a store with 100,000
 # versions and a 10 MB document, beside a store with the same document and 10 versions; the
-# journal's growth per write on the 10 MB document beside a 1 KB one; the store's size.
+# SubagentStart hook on the 10 MB document; the journal's growth per write on the 10 MB
+# document beside a 1 KB one; the store's size.
 #
 #   bench/store.sh                  # release build, 15 rounds
 #   bench/store.sh -n 31 --check    # exit 1 when a target fails

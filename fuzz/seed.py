@@ -185,10 +185,26 @@ def main():
     write("store_path", "dotted", "agents.analyst.outputs.project_brief\n" + doc + "\n" + json.dumps(changed))
     write("store_path", "pointer", "/global_context/technical_stack/preferences/0\n" + doc)
     write("store_path", "references", "agents.pm.inputs\n" + json.dumps(changed))
+    # References that fan out (30 levels of two each: 2^30 values, refused before they are
+    # built), and values at the store's depth limit and past it.
+    levels = {f"l{i}": [f"@global_context.l{i + 1}"] * 2 for i in range(30)}
+    fan_out = dict(store, global_context=dict(levels, l30="leaf"))
+    write("store_path", "fan-out", "global_context.l0\n" + json.dumps(fan_out))
+    write("store_path", "fan-out-fits", "global_context.l26\n" + json.dumps(fan_out))
+    deep = ".".join(["k"] * 60)
+    write("store_path", "deep-at-limit", deep + "\n" + doc + "\n" + "[" * 40 + "]" * 40)
+    write("store_path", "deep-past-limit", deep + "\n" + doc + "\n" + "[" * 41 + "]" * 41)
     journal = read(ROOT / "fuzz" / "seed-journal.jsonl")
     write("journal", "baton-ctx", b"\x02" + journal)
     write("journal", "torn", b"\x01" + journal + journal[:40])
     write("journal", "long-lines", b"\x03" + journal + b'{"pad":70000}\n' + journal)
+    # The first byte's high bits nest the changes 92 levels deeper (just within the limit), then
+    # 124; lines without the document's hash after the last one with it (a batch cut short).
+    unfinished = b"".join(
+        json.dumps({k: v for k, v in json.loads(line).items() if k not in ("size", "hash")}).encode() + b"\n"
+        for line in journal.splitlines())
+    write("journal", "deep", bytes([23 << 3 | 2]) + journal + unfinished)
+    write("journal", "deep-past-limit", bytes([31 << 3 | 2]) + journal)
 
 
 if __name__ == "__main__":

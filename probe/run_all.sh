@@ -72,4 +72,6 @@ for c in "compact 150000" "compact2 150000"; do
   echo "== 2.1.197 $c"; python3 q5_interactive.py 2.1.197 $c
 done
 } > out/interactive.txt 2>&1
+# Q9 a plugin install from the marketplace (needs target/debug/baton)
+python3 q9_plugin.py 2.1.332 > /dev/null
 echo done

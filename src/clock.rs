@@ -1,8 +1,9 @@
 //! Time in one place: now as Unix seconds (the unit of GSD's bridge `timestamp`), transcript
 //! timestamps as Unix milliseconds (a fast path for the client's own
-//! `2026-11-30T00:10:41.140Z`), `--since` values, and display forms.
+//! `2026-11-30T00:10:41.140Z`), `--since` values, local wall-clock time, and display forms.
+//! The local zone's offset comes from the system (`platform::zone`), not from a zone database.
 
-use chrono::{DateTime, Local, NaiveDate, TimeZone, Utc};
+use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, TimeZone, Utc};
 
 use crate::error::{Error, Result};
 
@@ -76,7 +77,7 @@ pub fn parse_since(text: &str, now: DateTime<Utc>) -> Result<i64> {
         "%Y-%m-%dT%H:%M:%S",
         "%Y-%m-%dT%H:%M",
     ] {
-        if let Ok(naive) = chrono::NaiveDateTime::parse_from_str(text, format) {
+        if let Ok(naive) = NaiveDateTime::parse_from_str(text, format) {
             return local_millis(naive).ok_or_else(|| since_error(text));
         }
     }
@@ -89,11 +90,46 @@ pub fn parse_since(text: &str, now: DateTime<Utc>) -> Result<i64> {
     Err(since_error(text))
 }
 
-fn local_millis(naive: chrono::NaiveDateTime) -> Option<i64> {
-    Local
-        .from_local_datetime(&naive)
-        .earliest()
-        .map(|t| t.timestamp_millis())
+/// Unix ms of a local wall-clock time; the earlier of two when the clock was set back over
+/// it, `None` when the clock jumped over it.
+fn local_millis(naive: NaiveDateTime) -> Option<i64> {
+    local_to_utc_millis(naive, crate::platform::zone::utc_offset)
+}
+
+/// [`local_millis`] for a zone given by its offset (seconds east of UTC) at each instant. An
+/// offset in force on that wall-clock time is one in force the day before or the day after
+/// (no zone changes its offset twice within two days); each that reads back as itself fits.
+fn local_to_utc_millis(naive: NaiveDateTime, utc_offset: impl Fn(i64) -> Option<i32>) -> Option<i64> {
+    let as_utc = naive.and_utc().timestamp();
+    [as_utc - 86_400, as_utc + 86_400]
+        .into_iter()
+        .filter_map(&utc_offset)
+        .filter_map(|offset| {
+            let instant = as_utc - i64::from(offset);
+            (utc_offset(instant) == Some(offset)).then_some(instant)
+        })
+        .min()
+        .map(|secs| secs * 1000 + i64::from(naive.and_utc().timestamp_subsec_millis()))
+}
+
+/// A Unix-ms time in the local zone, with the offset in force then.
+pub fn local(ms: i64) -> Option<DateTime<FixedOffset>> {
+    local_in(ms, crate::platform::zone::utc_offset)
+}
+
+fn local_in(ms: i64, utc_offset: impl Fn(i64) -> Option<i32>) -> Option<DateTime<FixedOffset>> {
+    let utc = DateTime::from_timestamp_millis(ms)?;
+    let offset = FixedOffset::east_opt(utc_offset(utc.timestamp())?)?;
+    Some(utc.with_timezone(&offset))
+}
+
+/// Today's local date as `YYYYMMDD` (UTC's when the system cannot say).
+pub fn local_today() -> String {
+    let now = Utc::now();
+    match local(now.timestamp_millis()) {
+        Some(t) => t.format("%Y%m%d").to_string(),
+        None => now.format("%Y%m%d").to_string(),
+    }
 }
 
 fn since_error(text: &str) -> Error {
@@ -105,10 +141,7 @@ fn since_error(text: &str) -> Error {
 
 /// A Unix-ms time as local `YYYY-MM-DD HH:MM`.
 pub fn local_minute(ms: i64) -> String {
-    Local
-        .timestamp_millis_opt(ms)
-        .earliest()
-        .map_or_else(String::new, |t| t.format("%Y-%m-%d %H:%M").to_string())
+    local(ms).map_or_else(String::new, |t| t.format("%Y-%m-%d %H:%M").to_string())
 }
 
 /// A Unix-ms time as RFC 3339 UTC (for JSON and `git log --since`).
@@ -185,6 +218,52 @@ mod tests {
         for too_long in ["100000000days", "1000000years", "584542046090years"] {
             assert!(matches!(parse_since(too_long, now), Err(Error::Usage(_))), "{too_long}");
         }
+    }
+
+    /// New York's rule in 2026: EST (-5 h), EDT (-4 h) from 8 March 07:00 UTC to 1 November
+    /// 06:00 UTC.
+    fn new_york(secs: i64) -> Option<i32> {
+        let edt = (1_772_953_200..1_793_512_800).contains(&secs);
+        Some(if edt { -4 * 3600 } else { -5 * 3600 })
+    }
+
+    fn wall(text: &str) -> NaiveDateTime {
+        NaiveDateTime::parse_from_str(text, "%Y-%m-%d %H:%M").unwrap()
+    }
+
+    #[test]
+    fn local_wall_clock_times_become_instants_across_daylight_saving() {
+        let utc = |text: &str| timestamp_millis(text).unwrap();
+        let at = |text: &str| local_to_utc_millis(wall(text), new_york);
+        assert_eq!(at("2026-01-15 09:00"), Some(utc("2026-01-15T14:00:00Z")));
+        assert_eq!(at("2026-07-01 09:00"), Some(utc("2026-07-01T13:00:00Z")));
+        // The clock jumps from 02:00 to 03:00: 02:30 never happened.
+        assert_eq!(at("2026-03-08 02:30"), None);
+        assert_eq!(at("2026-03-08 03:30"), Some(utc("2026-03-08T07:30:00Z")));
+        // The clock goes back from 02:00 to 01:00: 01:30 happened twice; the first counts.
+        assert_eq!(at("2026-11-01 01:30"), Some(utc("2026-11-01T05:30:00Z")));
+        assert_eq!(at("2026-11-01 02:30"), Some(utc("2026-11-01T07:30:00Z")));
+        // A zone that never changes: India.
+        let india = |_| Some(19_800);
+        assert_eq!(
+            local_to_utc_millis(wall("2026-11-30 00:10"), india),
+            Some(utc("2026-11-29T18:40:00Z"))
+        );
+        assert_eq!(local_to_utc_millis(wall("2026-11-30 00:10"), |_| None), None);
+    }
+
+    #[test]
+    fn instants_show_in_the_offset_in_force_then() {
+        let shown = |text: &str| {
+            local_in(timestamp_millis(text).unwrap(), new_york)
+                .unwrap()
+                .format("%Y-%m-%d %H:%M %:z")
+                .to_string()
+        };
+        assert_eq!(shown("2026-01-15T14:00:00Z"), "2026-01-15 09:00 -05:00");
+        assert_eq!(shown("2026-07-01T13:00:00Z"), "2026-07-01 09:00 -04:00");
+        assert_eq!(shown("2026-11-30T02:00:00Z"), "2026-11-29 21:00 -05:00");
+        assert_eq!(local_in(0, |_| Some(90_000)), None, "an offset over a day is refused");
     }
 
     #[test]

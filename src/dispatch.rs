@@ -16,20 +16,27 @@ const STDIN_WAIT: Duration = Duration::from_secs(2);
 
 /// Reads the payload from stdin and handles it; returns what to print (maybe nothing).
 pub fn run() -> Option<String> {
-    let bytes = match stdin::read_payload(STDIN_WAIT) {
-        Ok(bytes) => bytes,
+    let (bytes, cut_short) = match stdin::read_hook_payload(STDIN_WAIT) {
+        Ok(read) => read,
         Err(why) => {
             crate::log::note(&format!("hook: no payload: {why:?}"));
             return None;
         }
     };
-    let payload: HookPayload = match serde_json::from_slice(&bytes) {
+    let mut payload: HookPayload = match serde_json::from_slice(&bytes) {
         Ok(p) => p,
         Err(e) => {
             crate::log::note(&format!("hook: unreadable payload: {e}"));
             return None;
         }
     };
+    if cut_short {
+        crate::log::note(&format!(
+            "hook: the payload is over {} MiB: only its members before that were read",
+            stdin::MAX_PAYLOAD_BYTES / (1024 * 1024)
+        ));
+        payload.cut_short = true;
+    }
     handle(&payload, crate::clock::unix_now())
 }
 

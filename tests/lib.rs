@@ -23,6 +23,7 @@ mod links;
 mod locks;
 mod messages;
 mod monitor;
+mod npm;
 mod planning;
 mod profiles;
 mod report;

@@ -3,11 +3,16 @@
 //! what reading the whole file gives (the complete lines, the torn rest), for any count and
 //! across the 64 KiB steps of the backwards read (`{"pad":N}` lines make long ones); reading
 //! it from the start gives the entries in order, stops at a damaged line with an error, and
-//! leaves a torn last line out.
+//! leaves a torn last line out; where the last finished write ends (the last line that records
+//! the document) is where a reference reading of the lines says. Depth: an entry's changes
+//! nested deeper (as the first byte's high bits say, up to 124 levels more) read back from
+//! their line whenever the store's depth check lets them be written.
 
 #![no_main]
 
+use baton::store::commit::check_depth;
 use baton::store::journal::{self, Entry};
+use baton::store::ops::Op;
 use baton_fuzz::transcript::{Lines, build};
 use libfuzzer_sys::fuzz_target;
 
@@ -53,7 +58,42 @@ fuzz_target!(|data: &[u8]| {
         Ok(torn) => {
             assert_eq!(readable, whole.len() - 1, "a damaged line read as fine");
             assert_eq!(torn, (segment.len() - complete_len) as u64);
+            let mut finished = 0;
+            let mut offset = 0;
+            for line in &whole[..whole.len() - 1] {
+                offset += line.len() + 1;
+                if journal::parse(line).expect("read as fine").hash.is_some() {
+                    finished = offset;
+                }
+            }
+            assert_eq!(
+                journal::finished_len(&path).expect("the segment reads"),
+                finished as u64
+            );
         }
         Err(e) => assert!(readable < whole.len() - 1, "an error without a damaged line: {e}"),
     }
+
+    // Depth: the first byte's high bits nest each entry's changes that much deeper.
+    let extra = usize::from(data[0] >> 3) * 4;
+    for entry in entries.into_iter().take(4) {
+        deeper(entry, extra);
+    }
 });
+
+/// `entry` with each change's value nested `extra` lists deeper: when the store's depth
+/// check lets every change through, the line it writes reads back.
+fn deeper(mut entry: Entry, extra: usize) {
+    for op in &mut entry.ops {
+        if let Op::Set { value, .. } = op {
+            for _ in 0..extra {
+                *value = serde_json::Value::Array(vec![std::mem::take(value)]);
+            }
+        }
+    }
+    if entry.ops.iter().all(|op| check_depth(op).is_ok()) {
+        let line = serde_json::to_vec(&entry).expect("an entry serialises");
+        let back = journal::parse(&line).unwrap_or_else(|e| panic!("a line the store writes does not read back: {e}"));
+        assert_eq!(back, entry);
+    }
+}

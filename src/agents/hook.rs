@@ -103,6 +103,11 @@ fn record_stop(project: &Project, id: &str, payload: &HookPayload, cwd: &Path) -
         }
         if let Some(message) = &payload.last_assistant_message {
             run.last_message = Some(ledger::clip_message(message));
+        } else if payload.cut_short {
+            run.notes.push(format!(
+                "the SubagentStop payload was over {} MiB: its final message was not read",
+                crate::hook::stdin::MAX_PAYLOAD_BYTES / (1024 * 1024)
+            ));
         }
         if payload.agent_transcript_path.is_some() {
             run.transcript_path = payload.agent_transcript_path.clone();

@@ -4,7 +4,9 @@
 use serde_json::{Value, json};
 
 use super::Command;
-use super::ctx_args::{Args, batch_changes, json_arg, parse_path, read_stdin, value_arg, value_text, version_word};
+use super::ctx_args::{
+    Args, batch_changes, json_arg, name_arg, parse_path, parse_target, read_stdin, value_arg, value_text, version_word,
+};
 use super::ctx_init::init;
 use super::ctx_view as view;
 use crate::error::{Error, Result};
@@ -168,7 +170,7 @@ fn dispatch(action: &str, a: &Args, notes: &mut Vec<String>) -> Result<()> {
                 1..=2,
                 "set PATH VALUE | --file F | --stdin [--as NAME]",
             )?;
-            let path = parse_path(a.word(1))?;
+            let path = parse_target(a.word(1))?;
             let value = value_arg(a, 2)?;
             let cmd = format!("set {path}");
             write(&store()?, a, notes, &cmd, |_| Ok(vec![Op::set(&path, value)]))
@@ -200,7 +202,10 @@ fn dispatch(action: &str, a: &Args, notes: &mut Vec<String>) -> Result<()> {
                         document::STATUSES.join(", ")
                     ))
                 })?;
-            let path = DocPath::root().child("agents").child(a.word(1)).child("status");
+            let path = DocPath::root()
+                .child("agents")
+                .child(name_arg(a.word(1), "NAME")?)
+                .child("status");
             let cmd = format!("agent {} --status {status}", a.word(1));
             write(&store()?, a, notes, &cmd, |_| Ok(vec![Op::set(&path, json!(status))]))
         }
@@ -223,9 +228,9 @@ fn dispatch(action: &str, a: &Args, notes: &mut Vec<String>) -> Result<()> {
             let record = document::artifact(file.as_deref(), data, a.quality, &crate::agents::ledger::now());
             let path = DocPath::root()
                 .child("agents")
-                .child(a.word(1))
+                .child(name_arg(a.word(1), "AGENT")?)
                 .child("outputs")
-                .child(a.word(2));
+                .child(name_arg(a.word(2), "ARTIFACT")?);
             let cmd = format!("output {} {}", a.word(1), a.word(2));
             write(&store()?, a, notes, &cmd, |_| Ok(vec![Op::set(&path, record)]))
         }
@@ -253,6 +258,11 @@ fn dispatch(action: &str, a: &Args, notes: &mut Vec<String>) -> Result<()> {
         }
         "log" => {
             a.check(action, &["-n", "--all", "--json"], 0..=0, "log [-n N | --all] [--json]")?;
+            if a.limit == Some(0) {
+                return Err(Error::Usage(
+                    "log -n needs at least 1 (how many of the newest versions to show), or --all".into(),
+                ));
+            }
             let limit = if a.all { None } else { Some(a.limit.unwrap_or(20)) };
             let (entries, oldest) = store()?.log(limit)?;
             if a.json {
@@ -285,7 +295,8 @@ fn dispatch(action: &str, a: &Args, notes: &mut Vec<String>) -> Result<()> {
             let cmd = format!("rollback {target}");
             write(&store.clone(), a, notes, &cmd, |current| {
                 let mut wanted = store.version_at(target)?;
-                if let Some(next) = document::advance_version(current.doc.get("context_version"), current.version + 1)
+                if let Some(next) =
+                    document::advance_version(current.doc.get("context_version"), current.version.saturating_add(1))
                     && wanted.is_object()
                 {
                     wanted["context_version"] = next;
@@ -334,9 +345,19 @@ fn dispatch(action: &str, a: &Args, notes: &mut Vec<String>) -> Result<()> {
             let writer = Writer::identify(a.as_name.as_deref(), store.root())?;
             let done = store.write_batch(&writer, notes, changes)?;
             if a.json {
-                return super::print(&format!("{}\n", json!({"first": done.first, "last": done.last})));
+                return super::print(&format!(
+                    "{}\n",
+                    json!({"first": done.first(), "last": done.first().map(|_| done.last), "written": done.versions,
+                           "version": done.last})
+                ));
             }
-            super::print(&format!("Wrote versions {} to {}.\n", done.first, done.last))
+            super::print(&match done.first() {
+                Some(first) => format!("Wrote versions {first} to {}.\n", done.last),
+                None => format!(
+                    "Nothing to write: the batch has no lines (the newest version is {}).\n",
+                    done.last
+                ),
+            })
         }
         other => Err(Error::Usage(format!(
             "unknown action '{other}'; the actions are init, show, get, set, delete, agent, output, inputs, log, diff, rollback, compact, validate, batch"
@@ -373,10 +394,10 @@ fn write(
     if a.json {
         return super::print(&format!(
             "{}\n",
-            json!({"version": done.last, "changed": done.last >= done.first})
+            json!({"version": done.last, "changed": done.versions > 0})
         ));
     }
-    if done.last < done.first {
+    if done.versions == 0 {
         return super::print(&format!("Nothing changed (version {}).\n", done.last));
     }
     super::print(&format!("Version {}: {cmd}\n", done.last))

@@ -127,6 +127,30 @@ pub fn parse_path(text: &str) -> Result<DocPath> {
     DocPath::parse(text).map_err(|e| Error::Usage(e.to_string()))
 }
 
+/// A PATH to write at: a key below the document, never the document itself (an empty PATH,
+/// say from an unset shell variable, would replace it whole).
+pub fn parse_target(text: &str) -> Result<DocPath> {
+    let path = parse_path(text)?;
+    if path.tokens().is_empty() {
+        return Err(Error::Usage(
+            "PATH is empty, which would replace the whole document: name a key such as global_context.notes \
+             (to start over from a file, remove .baton/context.json and .baton/context/, then `baton ctx init --from FILE`)"
+                .into(),
+        ));
+    }
+    Ok(path)
+}
+
+/// An agent's or artifact's name (`what` says which), which must not be empty.
+pub fn name_arg<'a>(text: &'a str, what: &str) -> Result<&'a str> {
+    if text.trim().is_empty() {
+        return Err(Error::Usage(format!(
+            "{what} is empty: give the name, such as `analyst`"
+        )));
+    }
+    Ok(text)
+}
+
 /// A version argument (`12` or `v12`).
 pub fn version_word(text: &str) -> Result<u64> {
     text.trim_start_matches('v')
@@ -137,14 +161,23 @@ pub fn version_word(text: &str) -> Result<u64> {
 /// The VALUE word, `--file` or `--stdin`: JSON when it parses, else the text as a string.
 pub fn value_arg(a: &Args, word: usize) -> Result<Value> {
     let text = value_text(a, word)?;
-    Ok(serde_json::from_str(&text).unwrap_or_else(|_| {
-        let trimmed = if a.words.get(word).is_some() {
-            text.as_str()
-        } else {
-            text.strip_suffix('\n').unwrap_or(&text)
-        };
-        Value::String(trimmed.to_owned())
-    }))
+    match serde_json::from_str(&text) {
+        Ok(value) => Ok(value),
+        // JSON that nests too deep to read is JSON, not a string.
+        Err(e) if e.to_string().starts_with("recursion limit exceeded") => Err(Error::Usage(format!(
+            "VALUE is JSON nested deeper than the {} levels a JSON reader takes (the store keeps {}): flatten it",
+            crate::store::document::MAX_READ_DEPTH,
+            crate::store::document::MAX_DEPTH
+        ))),
+        Err(_) => {
+            let trimmed = if a.words.get(word).is_some() {
+                text.as_str()
+            } else {
+                text.strip_suffix('\n').unwrap_or(&text)
+            };
+            Ok(Value::String(trimmed.to_owned()))
+        }
+    }
 }
 
 /// The text of the VALUE word, `--file` or `--stdin` (exactly one of them).
@@ -184,7 +217,7 @@ pub fn batch_changes(text: &str) -> Result<Vec<Change>> {
             item.get("delete").and_then(Value::as_str),
         ) {
             (Some(p), None) => Op::set(
-                &parse_path(p)?,
+                &parse_target(p)?,
                 item.get("value").cloned().ok_or_else(|| bad("set needs \"value\""))?,
             ),
             (None, Some(p)) => Op::delete(&parse_path(p)?),

@@ -13,7 +13,7 @@ pub const INSTALL: Command = Command {
     help: "\
 baton install: wire baton into Claude Code
 
-Usage: baton install [--user | --project DIR] [--dry-run] [--force] [--yes] [--no-statusline]
+Usage: baton install [--user | --project DIR] [--copy] [--dry-run] [--force] [--yes] [--no-statusline]
 
 Merges baton's statusLine and hooks (PostToolUse, SessionStart, PreCompact, PostCompact,
 SubagentStart, SubagentStop) into settings.json and writes the slash commands (/baton:pause-work,
@@ -23,11 +23,16 @@ records what it added in baton-install.json so `baton uninstall` takes out exact
 Entries that run another baton binary are re-pointed at this one; a slash command file you
 edited is left alone. A settings.json that is a symlink is written through to its target.
 A settings.json that is not plain JSON (comments, trailing commas) is refused and left
-unchanged.
+unchanged. With the baton Claude Code plugin enabled, which gives the hooks and the slash
+commands, only the statusLine is wired (what the plugin's /baton:setup runs).
 
 Options:
   --user          ~/.claude/settings.json (or $CLAUDE_CONFIG_DIR) [default]
   --project DIR   DIR/.claude/settings.json
+  --copy          First copy this binary to ~/.local/bin/baton ($BATON_PREFIX/bin; on
+                  Windows %LOCALAPPDATA%\\baton\\baton.exe) and wire that copy: what
+                  `npx baton-cc install` and ./install.sh do. Run again to upgrade, also while
+                  sessions run it; `baton uninstall` removes the copy
   --dry-run       Say what would change; change nothing (exits 0)
   --force         Replace another tool's statusLine (uninstall puts it back)
   --yes           Answer yes to questions (for scripts)
@@ -36,6 +41,7 @@ Options:
 Examples:
   baton install
   baton install --project . --dry-run
+  npx baton-cc@latest install
 ",
     run: Some(run_install),
 };
@@ -49,8 +55,9 @@ baton uninstall: take out what baton install added
 Usage: baton uninstall [--user | --project DIR] [--dry-run] [--yes]
 
 Removes the statusLine and hook entries recorded in baton-install.json (restoring a
-statusLine that install replaced) and the slash command files it wrote, unless you
-changed them since (those are kept, and listed). A backup of settings.json is kept.
+statusLine that install replaced), the slash command files it wrote, unless you
+changed them since (those are kept, and listed), and the copy of baton that
+`install --copy` put in place. A backup of settings.json is kept.
 
 Options:
   --user          ~/.claude/settings.json [default]
@@ -91,6 +98,7 @@ Example:
 
 struct ScopeArgs {
     scope: Scope,
+    copy: bool,
     dry_run: bool,
     force: bool,
     yes: bool,
@@ -101,6 +109,7 @@ struct ScopeArgs {
 fn parse(parser: &mut lexopt::Parser, allow: &[&str]) -> Result<ScopeArgs> {
     let mut args = ScopeArgs {
         scope: Scope::User,
+        copy: false,
         dry_run: false,
         force: false,
         yes: false,
@@ -111,6 +120,7 @@ fn parse(parser: &mut lexopt::Parser, allow: &[&str]) -> Result<ScopeArgs> {
             lexopt::Arg::Long(name) if !allow.contains(&name) => return Err(arg.unexpected().into()),
             lexopt::Arg::Long("user") => args.scope = Scope::User,
             lexopt::Arg::Long("project") => args.scope = Scope::Project(super::dir_value(parser, "--project")?),
+            lexopt::Arg::Long("copy") => args.copy = true,
             lexopt::Arg::Long("dry-run") => args.dry_run = true,
             lexopt::Arg::Long("force") => args.force = true,
             lexopt::Arg::Long("yes") => args.yes = true,
@@ -129,10 +139,19 @@ fn this_binary() -> Result<PathBuf> {
 }
 
 fn run_install(parser: &mut lexopt::Parser) -> Result<()> {
-    let args = parse(parser, &["user", "project", "dry-run", "force", "yes", "no-statusline"])?;
+    let args = parse(
+        parser,
+        &["user", "project", "copy", "dry-run", "force", "yes", "no-statusline"],
+    )?;
+    let running = this_binary()?;
+    let (binary, copy_from) = match args.copy {
+        true => (install::binary::destination()?, Some(running)),
+        false => (running, None),
+    };
     let mut request = InstallRequest {
         scope: args.scope,
-        binary: this_binary()?,
+        binary,
+        copy_from,
         dry_run: args.dry_run,
         statusline: match (args.no_statusline, args.force || args.yes) {
             (true, _) => StatuslinePolicy::Skip,
@@ -167,6 +186,9 @@ fn run_install(parser: &mut lexopt::Parser) -> Result<()> {
     };
     let mut out = String::new();
     let dry = request.dry_run;
+    if let Some(placed) = &report.placed {
+        out.push_str(&placed_line(placed, dry));
+    }
     if report.added.is_empty() && report.updated.is_empty() {
         out.push_str(&format!(
             "{} already wires baton; nothing to add.\n",
@@ -205,6 +227,19 @@ fn run_install(parser: &mut lexopt::Parser) -> Result<()> {
             current["command"].as_str().unwrap_or("?")
         ));
     }
+    if let Some(plugin) = &report.plugin {
+        out.push_str(&format!(
+            "The baton plugin ({plugin}) gives the hooks and slash commands: only the statusLine is baton install's.\n"
+        ));
+        if !report.hooks_also_in_settings.is_empty() {
+            out.push_str(&format!(
+                "{} also runs baton for {} (an earlier baton install), so those run twice: run `baton uninstall`, \
+                 then `npx baton-cc install` (which now wires only the statusLine).\n",
+                report.settings.display(),
+                report.hooks_also_in_settings.join(", ")
+            ));
+        }
+    }
     if let Some(backup) = &report.backup {
         out.push_str(&format!("Backup: {}\n", backup.display()));
     }
@@ -229,6 +264,45 @@ fn run_install(parser: &mut lexopt::Parser) -> Result<()> {
         out.push_str("Restart Claude Code (or run /hooks) to pick up the changes; `baton doctor` checks the wiring.\n");
     }
     super::print(&out)
+}
+
+/// What `install --copy` did with baton's copy, and the line that puts its folder on PATH.
+fn placed_line(placed: &install::binary::Placed, dry: bool) -> String {
+    let version = concat!("baton ", env!("CARGO_PKG_VERSION"));
+    let path = placed.path.display();
+    let mut out = match (&placed.previous, placed.changed) {
+        (_, false) => format!("{version} is already installed at {path}\n"),
+        (Some(old), true) if old != version => {
+            format!(
+                "{} {version} at {path} (replacing {old})\n",
+                if dry { "Would install" } else { "Installed" }
+            )
+        }
+        (_, true) => format!(
+            "{} {version} to {path}\n",
+            if dry { "Would install" } else { "Installed" }
+        ),
+    };
+    if let Some(aside) = &placed.aside {
+        out.push_str(&format!(
+            "The old copy was running; it is now {} and goes at the next install.\n",
+            aside.display()
+        ));
+    }
+    let hint = placed.path.parent().and_then(|dir| {
+        let shell = std::env::var("SHELL").ok();
+        install::binary::path_hint(
+            dir,
+            std::env::var_os("PATH").as_deref(),
+            shell.as_deref(),
+            crate::platform::Family::CURRENT,
+        )
+    });
+    if let Some(hint) = hint {
+        out.push_str(&hint);
+        out.push('\n');
+    }
+    out
 }
 
 fn run_uninstall(parser: &mut lexopt::Parser) -> Result<()> {
@@ -257,6 +331,16 @@ fn run_uninstall(parser: &mut lexopt::Parser) -> Result<()> {
     }
     for path in &report.commands_kept {
         out.push_str(&format!("Kept {} (changed since install)\n", path.display()));
+    }
+    if let Some(binary) = &report.binary_removed {
+        match &report.binary_aside {
+            Some(aside) => out.push_str(&format!(
+                "{} was running, so it is now {}: delete that file once no Claude Code session runs baton\n",
+                binary.display(),
+                aside.display()
+            )),
+            None => out.push_str(&format!("{verb} {}\n", binary.display())),
+        }
     }
     super::print(&out)
 }

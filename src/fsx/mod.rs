@@ -1,5 +1,6 @@
 //! The only place that writes files: atomic writes, bounded locks, link-safe opens, the
-//! temp-dir naming rule for per-session files, and the clean-up of writes a kill interrupted.
+//! temp-dir naming rule for per-session files, the clean-up of writes a kill interrupted, and
+//! replacing a program's file while it may be running.
 //! What differs between systems is in `platform`; this module is the same everywhere.
 
 use std::fs::{self, File};
@@ -12,6 +13,7 @@ use crate::platform;
 mod leftovers;
 mod lock;
 mod names;
+mod program;
 
 pub use leftovers::remove_abandoned_temp_files;
 use leftovers::{TEMP_PREFIX, TEMP_SUFFIX};
@@ -20,6 +22,7 @@ pub use names::{
     PROJECT_CACHE_PREFIX, PROJECT_LOCK_PREFIX, SESSION_FILE_PREFIX, fnv1a, is_safe_session_id, private_session_path,
     project_cache_path, project_lock_path, session_temp_path, temp_dir,
 };
+pub use program::{remove_program, replace_program};
 
 /// Whether a write must survive a crash (project state) or only be atomic (temp files).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -196,24 +199,60 @@ pub fn remove_if_exists(path: &Path) -> io::Result<()> {
 }
 
 /// Appends `bytes` to `path` in one write (the file is created 0644 when missing, never
-/// through a symlink) and makes them durable before returning: a write-ahead log's append.
-/// Returns the file's length afterwards.
+/// through a symlink or a second name) and makes them durable before returning: a
+/// write-ahead log's append. An append that fails is undone: the file is cut back to its
+/// length before it (the error says so when that fails too). Returns the file's length
+/// afterwards.
 pub fn append_durable(path: &Path, bytes: &[u8]) -> io::Result<u64> {
     let created = !path.exists();
     let mut file = platform::fs::open_append_no_follow(path)?;
-    file.write_all(bytes)?;
-    file.sync_data()?;
+    refuse_second_name(&file, path)?;
+    let before = file.metadata()?.len();
+    let appended = file.write_all(bytes).and_then(|()| file.sync_data());
+    if let Err(e) = appended {
+        return Err(match file.set_len(before).and_then(|()| file.sync_all()) {
+            Ok(()) => e,
+            Err(undo) => io::Error::new(
+                e.kind(),
+                format!(
+                    "{e}; cutting the file back to its {before} bytes failed too ({undo}), so part of the append may be there"
+                ),
+            ),
+        });
+    }
     if created {
         sync_dir(path);
     }
-    Ok(file.metadata()?.len())
+    Ok(before + bytes.len() as u64)
 }
 
-/// Cuts `path` to its first `len` bytes, durably (a torn last line of a log is dropped).
+/// Cuts `path` to its first `len` bytes, durably (a torn last line of a log is dropped); never
+/// through a symlink or a second name.
 pub fn truncate_durable(path: &Path, len: u64) -> io::Result<()> {
     let file = platform::fs::open_no_follow(path, true)?;
+    refuse_second_name(&file, path)?;
     file.set_len(len)?;
     file.sync_all()
+}
+
+/// A file that another name (a hard link) also reaches is not written in place: the write
+/// would change the file under its other name too.
+fn refuse_second_name(file: &File, path: &Path) -> io::Result<()> {
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, "not a regular file"));
+    }
+    if !platform::fs::has_one_name(file, &meta) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "this file has another name (a hard link), and baton does not write a file through a second \
+                 name: replace it with a copy of its own (cp {0} {0}.copy && mv {0}.copy {0})",
+                path.display()
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Makes a directory entry change (a file created or removed in `path`'s directory) durable.
@@ -243,6 +282,12 @@ mod tests {
             append_durable(&link, b"x").is_err(),
             "a planted symlink is not written through"
         );
+        let second = dir.path().join("second-name.jsonl");
+        fs::hard_link(&log, &second).unwrap();
+        let refused = append_durable(&second, b"{\"v\":2}\n").unwrap_err();
+        assert!(refused.to_string().contains("another name (a hard link)"), "{refused}");
+        assert!(truncate_durable(&log, 0).is_err(), "nor truncated through either name");
+        assert_eq!(fs::read_to_string(&log).unwrap(), "{\"v\":1}\n");
     }
 
     #[test]

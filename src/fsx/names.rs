@@ -47,13 +47,16 @@ pub const SESSION_FILE_PREFIX: &str = "session-";
 
 /// The lock file that serialises read-modify-write of one kind of a project's files. It lives
 /// in baton's private directory in the temp dir (not in the repository, and not where another
-/// user could plant something at its name), named from a stable FNV-1a hash of the root path.
+/// user could plant something at its name), named from a stable FNV-1a hash of the root path
+/// with links resolved (a hook whose `cwd` reaches the project through a link, or ends in
+/// `/`, takes the same lock as a command run in it).
 pub fn project_lock_path(root: &Path, name: &str) -> io::Result<PathBuf> {
     let name: String = name
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
         .collect();
     let dir = platform::temp::private_dir()?;
+    let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
     Ok(dir.join(format!(
         "{PROJECT_LOCK_PREFIX}{:016x}-{name}.lock",
         fnv1a(root.as_os_str().as_encoded_bytes())

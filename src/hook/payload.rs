@@ -57,6 +57,10 @@ pub struct HookPayload {
     /// (NotebookEdit), the file the call wrote.
     #[serde(rename = "tool_input", deserialize_with = "edited_path_of_input")]
     pub tool_input_path: Option<String>,
+    /// The payload was larger than baton reads: only its first members are here (not in the
+    /// JSON; set by the reader).
+    #[serde(skip)]
+    pub cut_short: bool,
 }
 
 /// The `id` of each task in `background_tasks`; anything else reads as none.

@@ -28,21 +28,42 @@ pub fn read_payload(timeout: Duration) -> Result<Vec<u8>, ReadFailure> {
     read_object(&mut TimedReader::stdin(), timeout, MAX_PAYLOAD_BYTES)
 }
 
+/// A hook's payload: [`read_payload`], except that an object larger than the cap gives its
+/// members up to the cap (the first ones: the event, the session, the agent), closed into an
+/// object, with `true`: a SubagentStop whose final message is huge still ends its run.
+pub fn read_hook_payload(timeout: Duration) -> Result<(Vec<u8>, bool), ReadFailure> {
+    match read_prefix(&mut TimedReader::stdin(), timeout, MAX_PAYLOAD_BYTES) {
+        Ok(bytes) => Ok((bytes, false)),
+        Err((ReadFailure::TooLarge, start)) => Ok((complete_members(&start), true)),
+        Err((why, _)) => Err(why),
+    }
+}
+
 /// The reader behind [`read_payload`], on any source.
 pub fn read_object(source: &mut TimedReader, timeout: Duration, cap: usize) -> Result<Vec<u8>, ReadFailure> {
+    read_prefix(source, timeout, cap).map_err(|(why, _)| why)
+}
+
+/// [`read_object`]; a failure comes with the input from the object's first byte (all of it
+/// for an object past the cap).
+fn read_prefix(source: &mut TimedReader, timeout: Duration, cap: usize) -> Result<Vec<u8>, (ReadFailure, Vec<u8>)> {
     let deadline = Instant::now() + timeout;
     let mut buf: Vec<u8> = Vec::new();
     let mut scanner = ObjectScanner::default();
+    let failed = |why, mut buf: Vec<u8>, scanner: &ObjectScanner| {
+        buf.drain(..scanner.object.as_ref().map_or(buf.len(), |(begin, _)| *begin));
+        Err((why, buf))
+    };
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
-            return Err(ReadFailure::TimedOut);
+            return failed(ReadFailure::TimedOut, buf, &scanner);
         }
         match source.read_some(&mut buf, left) {
             Ok(Progress::Read(0)) => continue,
             Ok(Progress::Read(_)) => {}
-            Ok(Progress::TimedOut) => return Err(ReadFailure::TimedOut),
-            Ok(Progress::End) | Err(_) => return Err(ReadFailure::Incomplete),
+            Ok(Progress::TimedOut) => return failed(ReadFailure::TimedOut, buf, &scanner),
+            Ok(Progress::End) | Err(_) => return failed(ReadFailure::Incomplete, buf, &scanner),
         }
         match scanner.feed(&buf) {
             Scan::Complete { begin, end } => {
@@ -50,11 +71,46 @@ pub fn read_object(source: &mut TimedReader, timeout: Duration, cap: usize) -> R
                 buf.drain(..begin);
                 return Ok(buf);
             }
-            Scan::NotAnObject => return Err(ReadFailure::NotAnObject),
-            Scan::More if buf.len() > cap => return Err(ReadFailure::TooLarge),
+            Scan::NotAnObject => return failed(ReadFailure::NotAnObject, buf, &scanner),
+            Scan::More if buf.len() > cap => return failed(ReadFailure::TooLarge, buf, &scanner),
             Scan::More => {}
         }
     }
+}
+
+/// The members of an object cut off after `start` (which begins at its `{`) that are whole,
+/// as an object: `{"a":1,"b":"xy` gives `{"a":1}`. Syntax past what finding the ends needs is
+/// left to the JSON parser that reads the result.
+fn complete_members(start: &[u8]) -> Vec<u8> {
+    let mut end = 1;
+    let mut at = 1;
+    loop {
+        at = skip::skip_whitespace(start, at);
+        if start.get(at) != Some(&b'"') {
+            break;
+        }
+        let Some(key_end) = skip::string_end(start, at) else {
+            break;
+        };
+        at = skip::skip_whitespace(start, key_end);
+        if start.get(at) != Some(&b':') {
+            break;
+        }
+        at = skip::skip_whitespace(start, at + 1);
+        // A value that reaches the end of the input may be cut short (a number, a literal).
+        match skip::value_end(start, at) {
+            Some(value_end) if value_end < start.len() => end = value_end,
+            _ => break,
+        }
+        at = skip::skip_whitespace(start, end);
+        if start.get(at) != Some(&b',') {
+            break;
+        }
+        at += 1;
+    }
+    let mut object = start[..end.min(start.len())].to_vec();
+    object.push(b'}');
+    object
 }
 
 enum Scan {
@@ -132,6 +188,23 @@ mod tests {
         let mut big = b"{\"a\":\"".to_vec();
         big.extend(std::iter::repeat_n(b'x', 200_000));
         assert_eq!(read_bytes(&big), Err(ReadFailure::TooLarge));
+    }
+
+    #[test]
+    fn an_object_past_the_cap_keeps_its_whole_members() {
+        let members = |text: &str| String::from_utf8(complete_members(text.as_bytes())).unwrap();
+        assert_eq!(
+            members(r#"{"a": 1, "b": {"c": [1, "}"]}, "m": "huge text cut sho"#),
+            r#"{"a": 1, "b": {"c": [1, "}"]}}"#
+        );
+        assert_eq!(members(r#"{"a":"x","n":12"#), r#"{"a":"x"}"#, "a number that may go on");
+        assert_eq!(members(r#"{"a":"x\"y","#), r#"{"a":"x\"y"}"#);
+        assert_eq!(members(r#"{"a"#), "{}");
+        assert_eq!(members("{"), "{}");
+        for text in [r#"{"a":1,"b":2,"c":"x"#, r#"{ "a" : [1,{"b":"]"}] , "#] {
+            let object: serde_json::Value = serde_json::from_slice(&complete_members(text.as_bytes())).unwrap();
+            assert!(object.is_object(), "{text}");
+        }
     }
 
     #[test]

@@ -11,7 +11,8 @@ use crate::fsx;
 /// Folder under `commands/`: the commands read `/baton:pause-work` and so on.
 pub const NAMESPACE: &str = "baton";
 
-/// The shipped commands: file name and contents (with `baton` as the program name).
+/// The shipped commands: file name and contents (with `baton` as the program name). Not
+/// `commands/setup.md`: it is the plugin's (it runs `baton install` to wire the statusline).
 pub const SHIPPED: &[(&str, &str)] = &[
     ("pause-work.md", include_str!("../../commands/pause-work.md")),
     ("resume-work.md", include_str!("../../commands/resume-work.md")),

@@ -1,6 +1,6 @@
 //! `<claude dir>/baton-install.json`: what `baton install` added (hook groups, its statusLine
-//! and the one it replaced, command files with their contents' hash), so uninstall removes
-//! exactly that.
+//! and the one it replaced, command files with their contents' hash, baton's own copy), so
+//! uninstall removes exactly that.
 
 use std::path::{Path, PathBuf};
 
@@ -60,6 +60,9 @@ pub struct Manifest {
     /// Command files as baton wrote them before the install under way rewrote them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub superseded_commands: Vec<AddedCommand>,
+    /// baton's own copy that `install --copy` put at the per-user place: uninstall removes it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub binary: Option<PathBuf>,
 }
 
 impl Manifest {
@@ -80,7 +83,7 @@ impl Manifest {
 
     /// Whether nothing is recorded.
     pub fn is_empty(&self) -> bool {
-        self.groups.is_empty() && self.statusline.is_none() && self.commands.is_empty()
+        self.groups.is_empty() && self.statusline.is_none() && self.commands.is_empty() && self.binary.is_none()
     }
 
     /// Adds one install's changes (a second install adds what it added, if anything).

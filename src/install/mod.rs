@@ -2,10 +2,12 @@
 //! settings.json and commands folder, with a timestamped backup and a manifest of exactly
 //! what was added, so uninstall can take out that and nothing else.
 
+pub mod binary;
 pub mod command_line;
 pub mod commands;
 pub mod doctor;
 pub mod manifest;
+pub mod plugins;
 pub mod settings;
 mod uninstall;
 pub mod wired;
@@ -49,7 +51,10 @@ impl Scope {
 #[derive(Debug, Clone)]
 pub struct InstallRequest {
     pub scope: Scope,
+    /// The binary the settings will run (absolute).
     pub binary: PathBuf,
+    /// Copy this binary to `binary` first (`install --copy`; `binary` is then the per-user place).
+    pub copy_from: Option<PathBuf>,
     pub dry_run: bool,
     pub statusline: StatuslinePolicy,
 }
@@ -72,6 +77,14 @@ pub struct InstallReport {
     /// Dry run only: another tool's statusLine that a real install would refuse to replace
     /// without `--force`.
     pub statusline_conflict: Option<Value>,
+    /// baton's own copy, when the request asked for one.
+    pub placed: Option<binary::Placed>,
+    /// The enabled baton plugin (`baton@<marketplace>`) that gives the hooks and slash
+    /// commands, so that only the statusLine was wired.
+    pub plugin: Option<String>,
+    /// With the plugin: events whose baton hook settings.json also runs (from an earlier
+    /// install), so that it runs twice.
+    pub hooks_also_in_settings: Vec<String>,
 }
 
 /// A byte order mark some Windows editors put first; JSON parsers refuse it, Claude Code
@@ -195,7 +208,19 @@ pub fn install(request: &InstallRequest) -> Result<InstallReport> {
         .binary
         .to_str()
         .ok_or_else(|| Error::Failed("baton's path is not UTF-8; install it elsewhere".into()))?;
-    let wiring = Wiring::for_binary(binary);
+    // The baton plugin, where enabled, gives the hooks and slash commands: only the statusLine
+    // is left to wire (a plugin cannot set it).
+    let plugin = plugins::enabled_for(&request.scope, &value);
+    let mut wiring = Wiring::for_binary(binary);
+    wiring.hooks = plugin.is_none();
+    let also_in_settings: Vec<String> = match &plugin {
+        Some(_) => wired::Wired::from_settings(&value)
+            .hooks
+            .into_iter()
+            .map(|(event, _)| event.to_owned())
+            .collect(),
+        None => Vec::new(),
+    };
     let shape_error = |what: String| {
         Error::invalid(
             &settings_path,
@@ -260,8 +285,13 @@ pub fn install(request: &InstallRequest) -> Result<InstallReport> {
         })
         .collect();
     report.updated.dedup();
+    report.plugin = plugin.clone();
+    report.hooks_also_in_settings = also_in_settings;
     let commands_dir = claude_dir.join("commands");
-    let planned = commands::plan(&commands_dir, binary, &manifest);
+    let planned = match plugin {
+        Some(_) => Vec::new(),
+        None => commands::plan(&commands_dir, binary, &manifest),
+    };
     let left = |action| {
         planned
             .iter()
@@ -271,6 +301,10 @@ pub fn install(request: &InstallRequest) -> Result<InstallReport> {
     };
     report.commands_skipped = left(commands::Action::Foreign);
     report.commands_edited = left(commands::Action::Edited);
+    // baton's own copy goes in before anything runs it: the settings and commands name it.
+    if let Some(source) = &request.copy_from {
+        report.placed = Some(binary::place(source, &request.binary, request.dry_run)?);
+    }
     if request.dry_run {
         report.commands_written = left(commands::Action::Write);
         return Ok(report);
@@ -290,7 +324,8 @@ pub fn install(request: &InstallRequest) -> Result<InstallReport> {
         .filter(|c| c.action == commands::Action::Write)
         .map(|c| (c.path.clone(), commands::hash(&c.contents)))
         .collect();
-    if !changed_settings && to_write.is_empty() && !manifest.in_progress {
+    let copy_recorded = request.copy_from.is_none() || manifest.binary.as_ref() == Some(&request.binary);
+    if !changed_settings && to_write.is_empty() && !manifest.in_progress && copy_recorded {
         return Ok(report);
     }
     // The order makes every crash recoverable: the backup, then the manifest saying what is
@@ -307,6 +342,9 @@ pub fn install(request: &InstallRequest) -> Result<InstallReport> {
         original.is_none() && changed_settings,
     );
     manifest.record_dirs(&created_dirs);
+    if request.copy_from.is_some() {
+        manifest.binary = Some(request.binary.clone());
+    }
     let journal = !manifest.is_empty();
     if journal {
         manifest.in_progress = true;

@@ -97,6 +97,20 @@ pub fn merge(settings: &mut Value, wiring: &Wiring, policy: StatuslinePolicy) ->
         }
         Some(existing) => return Err(MergeError::ForeignStatusline(existing.clone())),
     }
+    if wiring.hooks {
+        merge_hooks(root, wiring, &mut merge)?;
+    }
+    if merge.statusline_added {
+        root.insert("statusLine".to_owned(), wiring.statusline());
+    } else if let Some((_, _, updated)) = merge.repointed.iter().find(|(what, _, _)| what == "statusLine") {
+        root.insert("statusLine".to_owned(), updated.clone());
+    }
+    Ok(merge)
+}
+
+/// The hook part of [`merge`]: adds baton's group for each event not already wired to baton,
+/// and re-points baton's groups that run another binary.
+fn merge_hooks(root: &mut Map<String, Value>, wiring: &Wiring, merge: &mut Merge) -> Result<(), MergeError> {
     if !root.contains_key("hooks") {
         merge.created_hooks_key = true;
     }
@@ -150,12 +164,7 @@ pub fn merge(settings: &mut Value, wiring: &Wiring, policy: StatuslinePolicy) ->
         }
     }
     merge.added_groups = additions;
-    if merge.statusline_added {
-        root.insert("statusLine".to_owned(), wiring.statusline());
-    } else if let Some((_, _, updated)) = merge.repointed.iter().find(|(what, _, _)| what == "statusLine") {
-        root.insert("statusLine".to_owned(), updated.clone());
-    }
-    Ok(merge)
+    Ok(())
 }
 
 /// What an earlier install added, as recorded in its manifest.

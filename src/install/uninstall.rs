@@ -24,6 +24,10 @@ pub struct UninstallReport {
     pub settings_deleted: bool,
     pub commands_removed: Vec<PathBuf>,
     pub commands_kept: Vec<PathBuf>,
+    /// baton's own copy that install put at the per-user place, removed.
+    pub binary_removed: Option<PathBuf>,
+    /// That copy was running and is renamed aside instead (Windows): remove it afterwards.
+    pub binary_aside: Option<PathBuf>,
 }
 
 /// Takes out exactly what the manifest says install added.
@@ -59,6 +63,7 @@ pub fn uninstall(scope: &Scope, dry_run: bool) -> Result<UninstallReport> {
     let (remove, keep) = commands::removable(&manifest);
     report.commands_removed = remove.clone();
     report.commands_kept = keep;
+    report.binary_removed = manifest.binary.clone().filter(|b| b.is_file());
     if dry_run {
         return Ok(report);
     }
@@ -85,6 +90,9 @@ pub fn uninstall(scope: &Scope, dry_run: bool) -> Result<UninstallReport> {
         fsx::remove_if_exists(path).map_err(|e| Error::io(path, e))?;
     }
     commands::remove_empty_dir(&claude_dir.join("commands"));
+    if let Some(binary) = &report.binary_removed {
+        report.binary_aside = fsx::remove_program(binary).map_err(|e| Error::io(binary, e))?;
+    }
     Manifest::remove(&claude_dir)?;
     // The folders install created, innermost first, when nothing else is in them.
     for dir in manifest.created_dirs.iter().rev() {

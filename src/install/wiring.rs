@@ -20,6 +20,8 @@ pub struct Wiring {
     pub path: String,
     /// The hook entries' `"shell"`, when the program is written for a shell that must be pinned.
     pub shell_field: Option<&'static str>,
+    /// Whether the hook groups are wired too (not when the baton plugin gives them).
+    pub hooks: bool,
 }
 
 impl Wiring {
@@ -41,6 +43,7 @@ impl Wiring {
             program,
             path,
             shell_field,
+            hooks: true,
         }
     }
 

@@ -184,15 +184,55 @@ fn link_count(file: &File, meta: &Metadata) -> Option<u64> {
     }
     #[cfg(windows)]
     {
-        use std::os::windows::io::AsRawHandle;
-        use windows_sys::Win32::Storage::FileSystem::{BY_HANDLE_FILE_INFORMATION, GetFileInformationByHandle};
         let _ = meta;
-        // SAFETY: an all-zero BY_HANDLE_FILE_INFORMATION is a valid value to be overwritten.
-        let mut info: BY_HANDLE_FILE_INFORMATION = unsafe { std::mem::zeroed() };
-        // SAFETY: the handle is open for the life of `file`; `info` is writable.
-        let ok = unsafe { GetFileInformationByHandle(file.as_raw_handle(), &mut info) };
-        (ok != 0).then_some(u64::from(info.nNumberOfLinks))
+        file_information(file).map(|info| u64::from(info.nNumberOfLinks))
     }
+}
+
+/// Whether an open file has exactly one name: a hard link's other name would see every write.
+pub fn has_one_name(file: &File, meta: &Metadata) -> bool {
+    link_count(file, meta) == Some(1)
+}
+
+/// Whether `path` still names the open `file` (same device and inode; on Windows, same volume
+/// and file index). A lock taken on a file that another process unlinked or replaced after
+/// this one opened it guards nothing: whoever opens the path now gets another file.
+pub fn names_file(path: &Path, file: &File) -> bool {
+    #[cfg(unix)]
+    {
+        let (Ok(open), Ok(named)) = (file.metadata(), std::fs::symlink_metadata(path)) else {
+            return false;
+        };
+        open.dev() == named.dev() && open.ino() == named.ino()
+    }
+    #[cfg(windows)]
+    {
+        let mut options = OpenOptions::new();
+        options.access_mode(0);
+        no_follow(&mut options);
+        let Ok(named) = options.open(path) else {
+            return false;
+        };
+        matches!((file_id(file), file_id(&named)), (Some(a), Some(b)) if a == b)
+    }
+}
+
+/// The volume serial number and file index of an open file.
+#[cfg(windows)]
+fn file_id(file: &File) -> Option<(u32, u32, u32)> {
+    file_information(file).map(|info| (info.dwVolumeSerialNumber, info.nFileIndexHigh, info.nFileIndexLow))
+}
+
+/// What `GetFileInformationByHandle` says of an open file (its link count, volume, index).
+#[cfg(windows)]
+fn file_information(file: &File) -> Option<windows_sys::Win32::Storage::FileSystem::BY_HANDLE_FILE_INFORMATION> {
+    use std::os::windows::io::AsRawHandle;
+    use windows_sys::Win32::Storage::FileSystem::{BY_HANDLE_FILE_INFORMATION, GetFileInformationByHandle};
+    // SAFETY: an all-zero BY_HANDLE_FILE_INFORMATION is a valid value to be overwritten.
+    let mut info: BY_HANDLE_FILE_INFORMATION = unsafe { std::mem::zeroed() };
+    // SAFETY: the handle is open for the life of `file`; `info` is writable.
+    let ok = unsafe { GetFileInformationByHandle(file.as_raw_handle(), &mut info) };
+    (ok != 0).then_some(info)
 }
 
 /// The effective user id.

@@ -1,11 +1,13 @@
 //! Everything that differs between operating systems, one module per concern: opening,
-//! checking and replacing files (`fs`), looking up many entries of one directory (`dir`),
-//! paths as other programs read them (`path`), the temp dir and the user's private directory
-//! in it (`temp`), the process's start,
-//! arguments and stdin (`process`), and how a command line is written for the shell Claude
-//! Code runs it in (`shell`). No code outside this module names a platform. Where the logic
-//! is shared, it takes a [`Family`] so that the other platform's branch runs in the tests too.
+//! checking and replacing files (`fs`), baton's own installed copy (`binary`), looking up
+//! many entries of one directory (`dir`), paths as other programs read them (`path`), the
+//! temp dir and the user's private directory in it (`temp`), the process's start, arguments
+//! and stdin (`process`), how a command line is written for the shell Claude Code runs it in
+//! (`shell`), and the local time zone's offset from UTC (`zone`). No code outside this module
+//! names a platform. Where the logic is shared, it takes a [`Family`] so that the other
+//! platform's branch runs in the tests too.
 
+pub mod binary;
 pub mod dir;
 pub mod fs;
 pub mod path;
@@ -13,6 +15,7 @@ pub mod process;
 pub mod shell;
 pub mod stdin;
 pub mod temp;
+pub mod zone;
 
 /// The two kinds of system baton runs on, where a rule differs between them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -54,7 +54,7 @@ pub fn temp_dir_vars(family: Family) -> &'static [&'static str] {
 
 /// Whether `value` is an absolute path on `family` (tested on the text, so that both rules
 /// run anywhere): `/…` on Unix; `C:\…`, `C:/…` or `\\server\…` on Windows.
-fn is_absolute(family: Family, value: &std::ffi::OsStr) -> bool {
+pub(super) fn is_absolute(family: Family, value: &std::ffi::OsStr) -> bool {
     let bytes = value.as_encoded_bytes();
     match family {
         Family::Unix => bytes.first() == Some(&b'/'),

@@ -149,7 +149,7 @@ pub fn write_report(opts: &ReportOptions) -> Result<PathBuf> {
     };
     let dir = reports_dir(&project);
     project.create_dir(&dir)?;
-    let path = report_path(&dir, &chrono::Local::now().format("%Y%m%d").to_string());
+    let path = report_path(&dir, &crate::clock::local_today());
     project.write_file(&path, text.as_bytes())?;
     Ok(path)
 }

@@ -1,10 +1,9 @@
-//! `compact --keep N`: drops history older than the newest N versions. A snapshot of the
-//! version just before them is written first, with a segment holding the kept entries that
-//! followed it; only then are older segments and snapshots removed, so every kept version can
-//! be rebuilt at every moment (an interrupted compaction leaves overlapping segments, which
-//! readers skip).
-
-use std::io::BufRead;
+//! `compact --keep N`: drops history older than the newest N versions. The version just
+//! before them becomes the oldest: its segment (a copy of the lines after it) is written
+//! first, then its snapshot, which is what makes the new segment part of the store (see
+//! `journal::Layout`); only then are older files removed, oldest first and each snapshot
+//! before its segment. A kill anywhere leaves a store whose every version from its oldest on
+//! can be rebuilt (segments that overlap, or one without its snapshot, which readers skip).
 
 use super::journal::{self, Layout};
 use super::write::LOCK_WAIT;
@@ -47,17 +46,23 @@ impl Store {
             });
         }
         if !layout.snapshots.contains(&new_base) {
+            if new_base < newest {
+                self.write_kept_segment(&layout, new_base)?;
+            }
             self.write_snapshot(&layout, new_base)?;
         }
-        if new_base < newest && !layout.journals.contains(&new_base) {
-            self.write_kept_segment(&layout, new_base)?;
+        let mut old: Vec<u64> = layout.journals.iter().chain(&layout.snapshots).copied().collect();
+        old.retain(|base| *base < new_base);
+        old.sort_unstable();
+        old.dedup();
+        for base in old {
+            let snapshot = (base > 0).then(|| journal::snapshot_path(&self.dir, base));
+            for path in snapshot.into_iter().chain([journal::segment_path(&self.dir, base)]) {
+                fsx::remove_if_exists(&path).map_err(|e| Error::io(&path, e))?;
+            }
         }
-        for base in layout.journals.iter().filter(|b| **b < new_base) {
+        for base in layout.unfinished.iter().filter(|b| **b != new_base) {
             let path = journal::segment_path(&self.dir, *base);
-            fsx::remove_if_exists(&path).map_err(|e| Error::io(&path, e))?;
-        }
-        for base in layout.snapshots.iter().filter(|b| **b < new_base) {
-            let path = journal::snapshot_path(&self.dir, *base);
             fsx::remove_if_exists(&path).map_err(|e| Error::io(&path, e))?;
         }
         fsx::sync_dir(&journal::segment_path(&self.dir, new_base));
@@ -95,25 +100,15 @@ impl Store {
     /// (copied byte for byte).
     fn write_kept_segment(&self, layout: &Layout, base: u64) -> Result<()> {
         let from = journal::segment_path(&self.dir, layout.base_for(base));
-        let file = std::fs::File::open(&from).map_err(|e| Error::io(&from, e))?;
-        let mut reader = std::io::BufReader::new(file);
         let mut kept = Vec::new();
-        let mut line = Vec::new();
-        let mut number = 0;
-        loop {
-            line.clear();
-            if reader.read_until(b'\n', &mut line).map_err(|e| Error::io(&from, e))? == 0 {
-                break;
-            }
-            number += 1;
-            if line.last() != Some(&b'\n') {
-                break;
-            }
-            let entry = journal::parse(&line).map_err(|e| Error::io(&from, journal::damaged(&from, number, &e)))?;
+        journal::read_lines(&from, |_, line, number| {
+            let entry = journal::parse(line).map_err(|e| journal::damaged(&from, number, &e))?;
             if entry.v > base {
-                kept.extend_from_slice(&line);
+                kept.extend_from_slice(line);
             }
-        }
+            Ok(true)
+        })
+        .map_err(|e| Error::io(&from, e))?;
         let path = journal::segment_path(&self.dir, base);
         fsx::write_atomic(&path, &kept, 0o644, fsx::Durability::Durable).map_err(|e| Error::io(&path, e))
     }

@@ -9,6 +9,22 @@ use serde_json::{Value, json};
 /// The statuses an agent can have.
 pub const STATUSES: &[&str] = &["pending", "in_progress", "completed", "failed"];
 
+/// Deepest the document may nest (objects and lists inside each other, the document itself
+/// the first): what the store writes must read back, and JSON readers (serde_json, so baton
+/// itself, and many others) stop at 128 levels; a journal line holds a value 3 levels down.
+pub const MAX_DEPTH: usize = 100;
+/// Deepest a document baton reads nests (serde_json's limit): no path into one has more keys.
+pub const MAX_READ_DEPTH: usize = 127;
+
+/// How many levels of objects and lists `value` nests (0 for a string, number, bool or null).
+pub fn nesting(value: &Value) -> usize {
+    match value {
+        Value::Array(items) => 1 + items.iter().map(nesting).max().unwrap_or(0),
+        Value::Object(map) => 1 + map.values().map(nesting).max().unwrap_or(0),
+        _ => 0,
+    }
+}
+
 /// A new, empty document (version 1).
 pub fn skeleton(project_name: &str, workflow_type: Option<&str>, session_id: Option<&str>) -> Value {
     json!({

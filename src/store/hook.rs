@@ -1,8 +1,9 @@
-//! The store in the subagent hooks. SubagentStart: when the project has a context store, the
-//! starting agent gets its inputs (`agents.<agent_type>.inputs`, references resolved) as
-//! additional context, within a size budget, and its status becomes `in_progress`.
-//! SubagentStop: its status becomes `completed`, or `failed` when its final message reports a
-//! failure or the ledger's spot-check flagged it. Only agents the document names are touched.
+//! The store in the subagent hooks. SubagentStart: when the project has a context store that
+//! names the starting agent, the agent gets its inputs (`agents.<agent_type>.inputs`,
+//! references resolved) as additional context, within a size budget, and its status becomes
+//! `in_progress`. SubagentStop: its status becomes `completed`, or `failed` when its final
+//! message reports a failure or the ledger's spot-check flagged it. Agents the document does
+//! not name are left alone, at the cost of reading the document's `agents` keys.
 
 use std::time::Duration;
 
@@ -11,7 +12,7 @@ use serde_json::{Map, Value};
 use super::ops::Op;
 use super::path::DocPath;
 use super::write::{Change, Writer};
-use super::{Store, Versioned, reference};
+use super::{MAX_DOCUMENT_BYTES, Store, Versioned, reference};
 use crate::hook::fit::utf16_len;
 use crate::hook::payload::HookPayload;
 use crate::planning::Project;
@@ -20,16 +21,18 @@ use crate::planning::Project;
 const HOOK_LOCK_WAIT: Duration = Duration::from_secs(2);
 
 /// Handles SubagentStart/SubagentStop for the store; returns the context to add, if any.
+/// Only the document's `agents` keys are read to learn whether it names the agent (see
+/// [`named_agent`]): for any other agent a hook costs one read of the document, whatever
+/// its size.
 pub fn on_event(event: &str, payload: &HookPayload) -> Option<String> {
     let agent_type = payload.agent_type.as_deref().filter(|t| !t.is_empty())?;
     let project = Project::find(&crate::hook::working_dir(payload.cwd.as_deref()))?;
-    if !Store::of(&project).document.is_file() {
-        return None;
-    }
+    named_agent(&Store::of(&project), agent_type)?;
     match event {
         "SubagentStart" => {
-            set_status(&project, agent_type, "in_progress", payload);
-            subagent_start_context(&project, agent_type, crate::hook::envelope::MAX_CONTEXT_UNITS)
+            let current = set_status(&project, agent_type, "in_progress", payload)?;
+            let name = agent_key(&current.doc, agent_type)?;
+            subagent_start_context(&name, &current, crate::hook::envelope::MAX_CONTEXT_UNITS)
         }
         "SubagentStop" => {
             let status = if failed(&project, payload) {
@@ -44,36 +47,80 @@ pub fn on_event(event: &str, payload: &HookPayload) -> Option<String> {
     }
 }
 
-/// The context a starting agent of `agent_type` gets from the store: its resolved inputs,
-/// in at most `budget` UTF-16 units (what Claude Code counts); `None` without a store or without inputs for it.
-pub fn subagent_start_context(project: &Project, agent_type: &str, budget: usize) -> Option<String> {
-    let store = Store::of(project);
-    if !store.document.is_file() {
+/// The key under `agents` of `agent_type` when the store's document names it, read without
+/// building the document (its other values are skipped). A document over the store's size
+/// cap is left alone; one that does not read (damaged, half-restored) is loaded the usual
+/// way, which repairs it.
+fn named_agent(store: &Store, agent_type: &str) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Names {
+        #[serde(default, deserialize_with = "keys")]
+        agents: Vec<String>,
+    }
+    fn keys<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+        let map: std::collections::BTreeMap<String, serde::de::IgnoredAny> = serde::Deserialize::deserialize(d)?;
+        Ok(map.into_keys().collect())
+    }
+    let size = std::fs::metadata(&store.document).ok().filter(|m| m.is_file())?.len();
+    if size > MAX_DOCUMENT_BYTES {
+        crate::log::note(&format!(
+            "ctx hook: {} is {size} bytes, over the store's cap: not read (trim it with `baton ctx delete`)",
+            store.document.display()
+        ));
         return None;
     }
-    let mut notes = Vec::new();
-    let current = store.read_current(HOOK_LOCK_WAIT, &mut notes);
-    log_notes(&notes);
-    let Versioned { doc, version } = current.map_err(|e| crate::log::note(&format!("ctx hook: {e}"))).ok()?;
-    let name = agent_key(&doc, agent_type)?;
-    let inputs_path = DocPath::root().child("agents").child(name.clone()).child("inputs");
-    let inputs = inputs_path.get(&doc).ok()?.as_object().filter(|m| !m.is_empty())?;
+    let short = agent_type.rsplit(':').next().unwrap_or(agent_type);
+    let pick = |names: &[String]| {
+        [agent_type, short]
+            .into_iter()
+            .find(|k| names.iter().any(|n| n == k))
+            .map(str::to_owned)
+    };
+    let bytes = crate::fsx::read_regular(&store.document, MAX_DOCUMENT_BYTES).ok()?;
+    match serde_json::from_slice::<Names>(&bytes) {
+        Ok(names) => pick(&names.agents),
+        Err(_) => {
+            let mut notes = Vec::new();
+            let current = store.read_current(HOOK_LOCK_WAIT, &mut notes);
+            log_notes(&notes);
+            agent_key(&current.ok()?.doc, agent_type)
+        }
+    }
+}
+
+/// The context a starting agent `name` gets from the store's `current` document: its resolved
+/// inputs, in at most `budget` UTF-16 units (what Claude Code counts); `None` without inputs.
+/// An input whose references expand past what the budget could hold is named, not built.
+fn subagent_start_context(name: &str, current: &Versioned, budget: usize) -> Option<String> {
+    let doc = &current.doc;
+    let inputs_path = DocPath::root().child("agents").child(name.to_owned()).child("inputs");
+    let inputs = inputs_path.get(doc).ok()?.as_object().filter(|m| !m.is_empty())?;
     let mut resolved = Map::new();
     let mut problems = Vec::new();
+    let mut too_large = Vec::new();
     for key in inputs.keys() {
-        match reference::resolve(&doc, &inputs_path.child(key.clone())) {
+        // Every value takes at least one unit of the text: more values than units cannot fit.
+        match reference::resolve_within(doc, &inputs_path.child(key.clone()), budget) {
             Ok(value) => {
                 resolved.insert(key.clone(), value);
             }
+            Err(reference::RefError::TooLarge { .. }) => too_large.push(key.clone()),
             Err(e) => problems.push(format!("{key}: {e}")),
         }
     }
-    render(&name, version, resolved, &problems, budget)
+    render(name, current.version, resolved, too_large, &problems, budget)
 }
 
 /// The text, fitted to `budget` UTF-16 units: pretty JSON, else compact, else the inputs that
 /// fit with the others named and how to read them.
-fn render(name: &str, version: u64, inputs: Map<String, Value>, problems: &[String], budget: usize) -> Option<String> {
+fn render(
+    name: &str,
+    version: u64,
+    inputs: Map<String, Value>,
+    mut left_out: Vec<String>,
+    problems: &[String],
+    budget: usize,
+) -> Option<String> {
     let head = format!(
         "baton context store (.baton/context.json, version {version}): your inputs as agent \"{name}\" \
          (agents.{name}.inputs, references resolved):\n"
@@ -87,16 +134,17 @@ fn render(name: &str, version: u64, inputs: Map<String, Value>, problems: &[Stri
     ));
     let fits = |body: &str| utf16_len(&head) + utf16_len(body) + 1 + utf16_len(&tail) <= budget;
     let whole = Value::Object(inputs.clone());
-    for body in [
-        serde_json::to_string_pretty(&whole).unwrap_or_default(),
-        whole.to_string(),
-    ] {
-        if fits(&body) {
-            return Some(format!("{head}{body}\n{tail}"));
+    if left_out.is_empty() {
+        for body in [
+            serde_json::to_string_pretty(&whole).unwrap_or_default(),
+            whole.to_string(),
+        ] {
+            if fits(&body) {
+                return Some(format!("{head}{body}\n{tail}"));
+            }
         }
     }
     let mut shown = Map::new();
-    let mut left_out = Vec::new();
     for (key, value) in inputs {
         let mut trial = shown.clone();
         trial.insert(key.clone(), value);
@@ -133,8 +181,8 @@ fn agent_key(doc: &Value, agent_type: &str) -> Option<String> {
         .map(str::to_owned)
 }
 
-/// Sets `agents.<name>.status` for an agent the document names (nothing otherwise).
-fn set_status(project: &Project, agent_type: &str, status: &str, payload: &HookPayload) {
+/// Sets `agents.<name>.status` for an agent the document names; the document after it.
+fn set_status(project: &Project, agent_type: &str, status: &str, payload: &HookPayload) -> Option<Versioned> {
     set_agent_value(
         project,
         agent_type,
@@ -142,13 +190,13 @@ fn set_status(project: &Project, agent_type: &str, status: &str, payload: &HookP
         Value::String(status.to_owned()),
         payload,
         "",
-    );
+    )
 }
 
 /// Records the bridge's handoff of a finished agent as its output `handoff`
 /// (`agents.<name>.outputs.handoff`), when the project has a store that names the agent.
 pub fn record_handoff(project: &Project, agent_type: &str, handoff: Value, payload: &HookPayload) {
-    if Store::of(project).document.is_file() {
+    if named_agent(&Store::of(project), agent_type).is_some() {
         set_agent_value(
             project,
             agent_type,
@@ -162,7 +210,8 @@ pub fn record_handoff(project: &Project, agent_type: &str, handoff: Value, paylo
 
 /// Sets `agents.<name>.<field…>` to `value` for an agent the document names, as one version
 /// written by the hook (`hook <event><what>` in the log); nothing when the agent is not named
-/// or the value is already there.
+/// or the value is already there. The document after it (`None` when the store could not be
+/// read).
 fn set_agent_value(
     project: &Project,
     agent_type: &str,
@@ -170,7 +219,7 @@ fn set_agent_value(
     value: Value,
     payload: &HookPayload,
     what: &str,
-) {
+) -> Option<Versioned> {
     let store = Store::of(project);
     let mut notes = Vec::new();
     let path_of = |name: String| {
@@ -178,19 +227,13 @@ fn set_agent_value(
             p.child((*f).to_owned())
         })
     };
-    let differs = |doc: &Value, name: String| path_of(name).get(doc).ok() != Some(&value);
-    let needed = store
-        .read_current(HOOK_LOCK_WAIT, &mut notes)
-        .is_ok_and(|current| agent_key(&current.doc, agent_type).is_some_and(|name| differs(&current.doc, name)));
-    if !needed {
-        log_notes(&notes);
-        return;
-    }
     let writer = Writer::hook(agent_type, payload.session_id.as_deref(), &project.root);
     let event = payload.hook_event_name.clone().unwrap_or_default();
     let result = store.write(&writer, HOOK_LOCK_WAIT, &mut notes, |current| {
         let ops = match agent_key(&current.doc, agent_type) {
-            Some(name) if differs(&current.doc, name.clone()) => vec![Op::set(&path_of(name), value.clone())],
+            Some(name) if path_of(name.clone()).get(&current.doc).ok() != Some(&value) => {
+                vec![Op::set(&path_of(name), value.clone())]
+            }
             _ => Vec::new(),
         };
         Ok(Change {
@@ -199,8 +242,15 @@ fn set_agent_value(
         })
     });
     log_notes(&notes);
-    if let Err(e) = result {
-        crate::log::note(&format!("ctx hook {event}: {e}"));
+    match result {
+        Ok(written) => Some(written.into()),
+        Err(e) => {
+            crate::log::note(&format!("ctx hook {event}: {e}"));
+            let mut notes = Vec::new();
+            let current = store.read_current(HOOK_LOCK_WAIT, &mut notes).ok();
+            log_notes(&notes);
+            current
+        }
     }
 }
 

@@ -2,9 +2,11 @@
 //! in segments under `.baton/context/`. `journal-S.jsonl` holds the versions after S and is
 //! replayed on top of `snapshot-S.json` (the document at version S; segment 0 starts from
 //! nothing). Reading the newest entries reads a file from its end; a last line without its
-//! newline (a write cut short) is told apart from the complete ones.
+//! newline (a write cut short) is told apart from the complete ones. The last line of every
+//! finished write records the document's size and hash; lines after the last such line are a
+//! write that did not finish. A segment whose snapshot is missing is not part of the store
+//! (an interrupted compaction or batch leaves its copy of lines behind; see [`Layout`]).
 
-use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
@@ -43,11 +45,19 @@ pub fn hash(bytes: &[u8]) -> String {
     format!("{:016x}", crate::fsx::fnv1a(bytes))
 }
 
+/// Longest journal line baton reads: a line is one version's changes, at most a document.
+pub const MAX_LINE_BYTES: u64 = super::MAX_READ_BYTES;
+
 /// The segments and snapshots in the journal directory, by base version, oldest first.
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct Layout {
+    /// Segments of the store: segment 0, and every other whose snapshot is there.
     pub journals: Vec<u64>,
     pub snapshots: Vec<u64>,
+    /// Segments without their snapshot, which are not read: a compaction or a batch writes a
+    /// segment's copy of lines before its snapshot, and deletes a snapshot before its segment,
+    /// so a kill between the two leaves one (the store checks that it holds nothing newer).
+    pub unfinished: Vec<u64>,
 }
 
 impl Layout {
@@ -70,8 +80,14 @@ impl Layout {
                 layout.snapshots.push(base);
             }
         }
-        layout.journals.sort_unstable();
         layout.snapshots.sort_unstable();
+        let (journals, unfinished) = layout
+            .journals
+            .iter()
+            .partition(|base| **base == 0 || layout.snapshots.binary_search(base).is_ok());
+        (layout.journals, layout.unfinished) = (journals, unfinished);
+        layout.journals.sort_unstable();
+        layout.unfinished.sort_unstable();
         Ok(layout)
     }
 
@@ -127,7 +143,7 @@ pub struct Tail {
 /// Reads the last `count` complete lines of `path` from its end (never the whole file unless
 /// the lines are that long).
 pub fn tail(path: &Path, count: usize) -> io::Result<Tail> {
-    let mut file = File::open(path)?;
+    let mut file = open_segment(path)?;
     let len = file.metadata()?.len();
     let mut end = len;
     let mut buffer: Vec<u8> = Vec::new();
@@ -140,6 +156,9 @@ pub fn tail(path: &Path, count: usize) -> io::Result<Tail> {
         let enough = first_newline.is_some() && whole_lines(&buffer) >= count;
         if enough || end == 0 {
             break;
+        }
+        if buffer.len() as u64 > MAX_LINE_BYTES.saturating_mul(count.max(1) as u64) {
+            return Err(too_long(path));
         }
         let start = end.saturating_sub(chunk);
         let mut piece = vec![0; (end - start) as usize];
@@ -187,24 +206,74 @@ fn whole_lines(buffer: &[u8]) -> usize {
 /// Reads a segment's complete entries in order; a torn last line is left out and reported by
 /// its length. A damaged line before the end is an error naming its line number.
 pub fn read_segment(path: &Path, mut each: impl FnMut(Entry) -> io::Result<bool>) -> io::Result<u64> {
-    let mut reader = BufReader::with_capacity(256 * 1024, File::open(path)?);
+    read_lines(path, |_, line, number| {
+        let entry = parse(line).map_err(|e| damaged(path, number, &e))?;
+        each(entry)
+    })
+}
+
+/// Reads a segment's complete lines in order, each with its offset in the file and its line
+/// number, until `each` says stop; returns the length of a torn last line. A file that is not
+/// a regular file (a FIFO planted at the name) is an error, never a wait; so is a line longer
+/// than any version baton writes.
+pub fn read_lines(path: &Path, mut each: impl FnMut(u64, &[u8], usize) -> io::Result<bool>) -> io::Result<u64> {
+    let mut reader = BufReader::with_capacity(256 * 1024, open_segment(path)?);
     let mut line = Vec::new();
-    let mut number = 0;
+    let (mut number, mut offset) = (0, 0u64);
     loop {
         line.clear();
-        let read = reader.read_until(b'\n', &mut line)?;
+        let read = (&mut reader).take(MAX_LINE_BYTES + 1).read_until(b'\n', &mut line)?;
         if read == 0 {
             return Ok(0);
         }
         number += 1;
         if line.last() != Some(&b'\n') {
-            return Ok(line.len() as u64);
+            return match read as u64 > MAX_LINE_BYTES {
+                true => Err(too_long(path)),
+                false => Ok(line.len() as u64),
+            };
         }
-        let entry = parse(&line).map_err(|e| damaged(path, number, &e))?;
-        if !each(entry)? {
+        if !each(offset, &line, number)? {
             return Ok(0);
         }
+        offset += read as u64;
     }
+}
+
+/// The length of `path` up to the end of its last finished write: the end of the last line
+/// that records the document's hash (0 when none does). What follows it is a write cut short.
+pub fn finished_len(path: &Path) -> io::Result<u64> {
+    let mut finished = 0;
+    read_lines(path, |offset, line, number| {
+        let entry = parse(line).map_err(|e| damaged(path, number, &e))?;
+        if entry.hash.is_some() {
+            finished = offset + line.len() as u64;
+        }
+        Ok(true)
+    })?;
+    Ok(finished)
+}
+
+/// Opens a segment for reading, refusing (never waiting on) a FIFO or device at its name.
+fn open_segment(path: &Path) -> io::Result<std::fs::File> {
+    crate::fsx::open_regular(path).map_err(|e| match e.kind() {
+        io::ErrorKind::InvalidInput => io::Error::new(
+            e.kind(),
+            "not a regular file (a FIFO, device or folder at a journal segment's name), which baton does not read: remove it",
+        ),
+        _ => e,
+    })
+}
+
+fn too_long(path: &Path) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!(
+            "{} has a line longer than the {} MiB any version can be",
+            path.display(),
+            MAX_LINE_BYTES / (1024 * 1024)
+        ),
+    )
 }
 
 /// Parses one journal line.
@@ -289,6 +358,7 @@ mod tests {
         let layout = Layout {
             journals: vec![0, 100, 250],
             snapshots: vec![100, 250, 300],
+            unfinished: Vec::new(),
         };
         assert_eq!(layout.head_base(), 300);
         assert_eq!(layout.base_for(99), 0);
@@ -298,7 +368,38 @@ mod tests {
         let compacted = Layout {
             journals: vec![250],
             snapshots: vec![250],
+            unfinished: Vec::new(),
         };
         assert_eq!(compacted.oldest(), 250);
+    }
+
+    #[test]
+    fn a_segment_without_its_snapshot_is_not_part_of_the_store() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in [
+            "journal-000000000000.jsonl",
+            "journal-000000000004.jsonl",
+            "journal-000000000009.jsonl",
+        ] {
+            std::fs::write(dir.path().join(name), "").unwrap();
+        }
+        std::fs::write(dir.path().join("snapshot-000000000009.json"), "{}").unwrap();
+        let layout = Layout::read(dir.path()).unwrap();
+        assert_eq!(
+            (layout.journals, layout.unfinished, layout.snapshots),
+            (vec![0, 9], vec![4], vec![9])
+        );
+    }
+
+    #[test]
+    fn a_write_cut_short_ends_after_the_last_line_with_a_hash() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("j.jsonl");
+        let hashed = "{\"v\":1,\"at\":\"t\",\"by\":\"b\",\"cmd\":\"set\",\"ops\":[],\"size\":2,\"hash\":\"h\"}\n";
+        let text = format!("{hashed}{}{}{{\"v\":4", line(2, 1), line(3, 1));
+        std::fs::write(&path, &text).unwrap();
+        assert_eq!(finished_len(&path).unwrap(), hashed.len() as u64);
+        std::fs::write(&path, line(1, 1)).unwrap();
+        assert_eq!(finished_len(&path).unwrap(), 0);
     }
 }

@@ -7,6 +7,7 @@
 //! add up to the document's size, so replaying never costs more than reading the document
 //! twice, and the files grow with the changes, not with the document.
 
+pub mod commit;
 pub mod compact;
 pub mod document;
 pub mod hook;
@@ -30,10 +31,13 @@ use crate::fsx;
 use crate::planning::Project;
 use journal::{Entry, Layout};
 
-/// Largest document (or snapshot) baton reads.
-pub const MAX_DOCUMENT_BYTES: u64 = 1024 * 1024 * 1024;
-/// Name of the project lock every writer of the store takes.
-const LOCK_NAME: &str = "context";
+/// Largest document the store grows to: a write that would make `context.json` larger is
+/// refused. Every hook reads the document, and a write rewrites it, so this bounds what they
+/// cost.
+pub const MAX_DOCUMENT_BYTES: u64 = 16 * 1024 * 1024;
+/// Largest document, snapshot or journal line baton reads (a store an older version let grow
+/// past [`MAX_DOCUMENT_BYTES`] stays readable, so it can be trimmed).
+pub const MAX_READ_BYTES: u64 = 1024 * 1024 * 1024;
 
 /// A project's context store.
 #[derive(Debug, Clone)]
@@ -42,6 +46,10 @@ pub struct Store {
     pub document: PathBuf,
     /// `<root>/.baton/context/`: journal segments and snapshots.
     pub dir: PathBuf,
+    /// `<root>/.baton/context.lock`: the lock every writer takes. It belongs to the store (the
+    /// same file whatever `$TMPDIR` is and however the project's path is spelt) and is never
+    /// removed.
+    pub lock_file: PathBuf,
     root: PathBuf,
 }
 
@@ -58,6 +66,7 @@ impl Store {
         Self {
             document: project.root.join(".baton").join("context.json"),
             dir: project.root.join(".baton").join("context"),
+            lock_file: project.root.join(".baton").join("context.lock"),
             root: project.root.clone(),
         }
     }
@@ -82,19 +91,63 @@ impl Store {
 
     /// Takes the store's lock (waiting at most `wait`). Every write and repair holds it, so
     /// this is where the project's rule for links (`planning::files`) is applied: a linked
-    /// `.baton/`, `context.json` or `context/` is refused before anything is written.
+    /// `.baton/`, `context.json`, `context/` or `context.lock` is refused before anything is
+    /// written.
     pub fn lock(&self, wait: Duration) -> Result<fsx::LockGuard> {
         let project = Project {
             root: self.root.clone(),
         };
-        project.check_writable(&self.document)?;
-        project.check_writable(&self.dir)?;
-        project.lock_waiting(LOCK_NAME, wait)
+        for path in [&self.document, &self.dir, &self.lock_file] {
+            project.check_writable(path)?;
+        }
+        if let Some(dir) = self.lock_file.parent().filter(|d| !d.is_dir()) {
+            project.create_dir(dir)?;
+        }
+        fsx::lock_exclusive(&self.lock_file, wait).map_err(|e| {
+            let why = match e.kind() {
+                std::io::ErrorKind::TimedOut => format!(
+                    "another baton process has held it for {:.1}s; try again when it is done",
+                    wait.as_secs_f64()
+                ),
+                _ => format!("{e}; remove what is at that name if nothing of yours should be there"),
+            };
+            Error::Failed(format!(
+                "cannot lock the context store ({}): {why}",
+                self.lock_file.display()
+            ))
+        })
     }
 
-    /// The journal's segments and snapshots.
+    /// The journal's segments and snapshots. A segment left without its snapshot (by a kill
+    /// in a compaction or a batch) holds copies of lines the store has: it is left out. One
+    /// that holds newer versions than the store is damage (its snapshot was removed), said as
+    /// such.
     pub fn layout(&self) -> Result<Layout> {
-        Layout::read(&self.dir).map_err(|e| Error::io(&self.dir, e))
+        let layout = Layout::read(&self.dir).map_err(|e| Error::io(&self.dir, e))?;
+        if layout.unfinished.is_empty() {
+            return Ok(layout);
+        }
+        let newest = self.last_entry(&layout)?.map_or(0, |e| e.v);
+        for base in &layout.unfinished {
+            let path = journal::segment_path(&self.dir, *base);
+            let tail = journal::tail(&path, 1).map_err(|e| Error::io(&path, e))?;
+            let holds = tail
+                .lines
+                .last()
+                .and_then(|l| journal::parse(l).ok())
+                .map_or(0, |e| e.v);
+            if holds > newest {
+                return Err(Error::invalid(
+                    &journal::snapshot_path(&self.dir, *base),
+                    format!(
+                        "is missing, and {} holds versions up to {holds} after it, which cannot be rebuilt without it: \
+                         put the snapshot back, or remove that segment to go back to version {newest}",
+                        path.display()
+                    ),
+                ));
+            }
+        }
+        Ok(layout)
     }
 
     /// The newest complete entry, looking back through the segments.
@@ -195,7 +248,7 @@ impl Store {
     /// Reads snapshot `base`.
     pub fn read_snapshot(&self, base: u64) -> Result<Value> {
         let path = journal::snapshot_path(&self.dir, base);
-        let bytes = fsx::read_regular(&path, MAX_DOCUMENT_BYTES).map_err(|e| Error::io(&path, e))?;
+        let bytes = fsx::read_regular(&path, MAX_READ_BYTES).map_err(|e| Error::io(&path, e))?;
         serde_json::from_slice(&bytes).map_err(|e| Error::invalid(&path, format!("snapshot is damaged ({e})")))
     }
 

@@ -6,6 +6,8 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
+use super::document::MAX_READ_DEPTH;
+
 /// A parsed path: the keys (or array indices) from the root down.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub struct DocPath {
@@ -40,6 +42,18 @@ impl DocPath {
         };
         if text.is_empty() {
             return Ok(Self::root());
+        }
+        let keys = match text.strip_prefix('/') {
+            Some(pointer) => pointer.split('/').count(),
+            None => text.split('.').count(),
+        };
+        if keys > MAX_READ_DEPTH {
+            return Err(PathError {
+                path: clipped(text),
+                reason: format!(
+                    "has {keys} keys: no document baton reads nests that deep (at most {MAX_READ_DEPTH} levels)"
+                ),
+            });
         }
         if let Some(pointer) = text.strip_prefix('/') {
             let mut tokens = Vec::new();
@@ -195,6 +209,14 @@ impl fmt::Display for DocPath {
         } else {
             f.write_str(&self.pointer())
         }
+    }
+}
+
+/// A long path as messages show it: its start and how long it is.
+fn clipped(text: &str) -> String {
+    match text.char_indices().nth(60) {
+        Some((end, _)) => format!("{}… ({} characters)", &text[..end], text.chars().count()),
+        None => text.to_owned(),
     }
 }
 

@@ -7,19 +7,23 @@
 
 use std::fmt;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::path::{DocPath, PathError};
 
-/// Most values one resolution may produce (and references it may follow): references that
-/// fan out (a list of references to lists of references…) cannot blow up memory or time.
-const MAX_VALUES: usize = 2_000_000;
+mod resolver;
+use resolver::Resolver;
+
+/// Most values one resolution may produce: references that fan out (a list of references to
+/// lists of references…) expand to more values than any use has, and are refused before
+/// anything is built.
+pub const MAX_VALUES: usize = 2_000_000;
 /// Most references one value may be reached through. Real chains are a few long; following a
 /// chain costs time in its length squared (the cycle check) and stack in its length.
 pub const MAX_HOPS: usize = 32;
-/// Deepest a resolved value may nest: as deep as a JSON reader (serde_json's default) reads
-/// back. References to nested values inside nested values could otherwise nest without end.
-pub const MAX_NESTING: usize = 128;
+/// Deepest a resolved value may nest: as deep as the store lets a document nest. References to
+/// nested values inside nested values could otherwise nest without end.
+pub const MAX_NESTING: usize = super::document::MAX_DEPTH;
 
 /// Why a resolution failed.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,8 +36,8 @@ pub enum RefError {
     Cycle { chain: Vec<Hop> },
     /// A reference is not a usable path.
     Malformed { at: DocPath, error: PathError },
-    /// The references expand to too many values.
-    TooLarge,
+    /// The references expand to more values than `limit`.
+    TooLarge { limit: usize },
     /// More than [`MAX_HOPS`] references in a row; `chain`: the first of them.
     TooLong { chain: Vec<Hop> },
     /// The resolved value nests deeper than [`MAX_NESTING`] levels at `at`.
@@ -67,7 +71,7 @@ impl fmt::Display for RefError {
                 write!(f, "reference cycle at {first}: {}", chain(hops))
             }
             Self::Malformed { at, error } => write!(f, "bad reference at {at}: {error}"),
-            Self::TooLarge => write!(f, "references expand to more than {MAX_VALUES} values"),
+            Self::TooLarge { limit } => write!(f, "references expand to more than {limit} values"),
             Self::TooLong { chain: hops } => {
                 let first = hops.first().map(|h| h.at.to_string()).unwrap_or_default();
                 write!(
@@ -117,141 +121,40 @@ pub fn resolve(doc: &Value, path: &DocPath) -> Result<Value, RefError> {
     resolve_within(doc, path, MAX_VALUES)
 }
 
-fn resolve_within(doc: &Value, path: &DocPath, limit: usize) -> Result<Value, RefError> {
-    let mut resolver = Resolver {
-        doc,
-        produced: 0,
-        limit,
-    };
+/// [`resolve`], refusing a value of more than `limit` values (without building it).
+pub fn resolve_within(doc: &Value, path: &DocPath, limit: usize) -> Result<Value, RefError> {
+    let mut resolver = Resolver::new(doc);
     let (value, location, chain) = resolver.locate(path, Vec::new())?;
-    resolver.deep(value, &location, &chain, 0)
+    resolver.measure_within(value, &location, &chain, limit)?;
+    resolver.build(value, &location, &chain)
 }
 
-struct Resolver<'a> {
-    doc: &'a Value,
-    produced: usize,
-    limit: usize,
+/// Checks that values resolve without building them: every reference leads somewhere, without
+/// a cycle, to a value of bounded size. What it learns of one reference it uses for the next,
+/// so checking every reference of a document costs about one pass over it (`validate`).
+pub struct Checker<'a> {
+    resolver: Resolver<'a>,
 }
 
-impl<'a> Resolver<'a> {
-    /// Walks `path`, following a reference wherever one stands in the way; returns the value,
-    /// its real location in the document, and the references followed.
-    fn locate(&mut self, path: &DocPath, mut chain: Vec<Hop>) -> Result<(&'a Value, DocPath, Vec<Hop>), RefError> {
-        let mut current = self.doc;
-        let mut location = DocPath::root();
-        let tokens = path.tokens();
-        let mut i = 0;
-        loop {
-            if i < tokens.len()
-                && let Value::String(s) = current
-                && let Some(parsed) = target(s)
-            {
-                self.count()?;
-                let hop = self.hop(&location, parsed, &chain)?;
-                chain.push(hop.clone());
-                let (value, real, longer) = self.locate(&hop.target, chain)?;
-                current = value;
-                location = real;
-                chain = longer;
-                continue;
-            }
-            let Some(token) = tokens.get(i) else {
-                return Ok((current, location, chain));
-            };
-            let next = location.child(token.clone());
-            current = match super::path::step(current, token) {
-                Ok(value) => value,
-                Err(why) => {
-                    let reason = format!("{} {why}", shown(&location));
-                    return Err(match chain.is_empty() {
-                        true => RefError::Missing(PathError {
-                            path: path.to_string(),
-                            reason,
-                        }),
-                        false => RefError::Dangling { chain, reason },
-                    });
-                }
-            };
-            location = next;
-            i += 1;
+impl<'a> Checker<'a> {
+    /// A checker of `doc`.
+    pub fn new(doc: &'a Value) -> Self {
+        Self {
+            resolver: Resolver::new(doc),
         }
     }
 
-    /// A reference at `at` to `parsed`, checked for cycles against the references being followed.
-    fn hop(&self, at: &DocPath, parsed: Result<DocPath, PathError>, chain: &[Hop]) -> Result<Hop, RefError> {
-        let target = parsed.map_err(|error| RefError::Malformed { at: at.clone(), error })?;
-        let hop = Hop { at: at.clone(), target };
-        if chain.len() >= MAX_HOPS {
-            return Err(RefError::TooLong {
-                chain: chain[..3].to_vec(),
-            });
-        }
-        // Resolving a value that holds a reference being followed would never end.
-        if hop.target.contains(at) || chain.iter().any(|h| hop.target.contains(&h.at)) {
-            let mut hops = chain.to_vec();
-            hops.push(hop);
-            return Err(RefError::Cycle { chain: hops });
-        }
-        Ok(hop)
-    }
-
-    /// Counts one value produced or one reference followed against the limit.
-    fn count(&mut self) -> Result<(), RefError> {
-        self.produced += 1;
-        if self.produced > self.limit {
-            return Err(RefError::TooLarge);
-        }
-        Ok(())
-    }
-
-    /// A copy of `value` (found at `at`, `depth` levels down the result) with every reference
-    /// replaced by its resolved value.
-    fn deep(&mut self, value: &'a Value, at: &DocPath, chain: &[Hop], depth: usize) -> Result<Value, RefError> {
-        self.count()?;
-        match value {
-            Value::String(s) => match target(s) {
-                Some(parsed) => {
-                    let hop = self.hop(at, parsed, chain)?;
-                    let mut longer = chain.to_vec();
-                    longer.push(hop.clone());
-                    let (found, real, longer) = self.locate(&hop.target, longer)?;
-                    self.deep(found, &real, &longer, depth)
-                }
-                None if s.starts_with("@@") => Ok(Value::String(s[1..].to_owned())),
-                None => Ok(value.clone()),
-            },
-            Value::Array(_) | Value::Object(_) if depth >= MAX_NESTING => Err(RefError::TooDeep { at: at.clone() }),
-            Value::Array(items) => {
-                let mut out = Vec::with_capacity(items.len());
-                for (i, item) in items.iter().enumerate() {
-                    out.push(self.deep(item, &at.child(i.to_string()), chain, depth + 1)?);
-                }
-                Ok(Value::Array(out))
-            }
-            Value::Object(map) => {
-                let mut out = Map::new();
-                for (key, item) in map {
-                    out.insert(key.clone(), self.deep(item, &at.child(key.clone()), chain, depth + 1)?);
-                }
-                Ok(Value::Object(out))
-            }
-            other => Ok(other.clone()),
-        }
-    }
-}
-
-fn shown(path: &DocPath) -> String {
-    if path.tokens().is_empty() {
-        "the document".to_owned()
-    } else {
-        path.to_string()
+    /// Whether the value at `path` resolves (as [`resolve`] would).
+    pub fn check(&mut self, path: &DocPath) -> Result<(), RefError> {
+        let (value, location, chain) = self.resolver.locate(path, Vec::new())?;
+        self.resolver.measure_within(value, &location, &chain, MAX_VALUES)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Map, json};
 
     fn get(doc: &Value, path: &str) -> Result<Value, RefError> {
         resolve(doc, &DocPath::parse(path).unwrap())
@@ -305,7 +208,10 @@ mod tests {
             doc[format!("l{level}")] = json!(vec![below; 8]);
         }
         let path = DocPath::parse("l7").unwrap();
-        assert_eq!(resolve_within(&doc, &path, 10_000).unwrap_err(), RefError::TooLarge);
+        assert_eq!(
+            resolve_within(&doc, &path, 10_000).unwrap_err(),
+            RefError::TooLarge { limit: 10_000 }
+        );
     }
 
     /// `{"a0": "@a1", "a1": "@a2", …, "a<n>": 1}`.
@@ -349,8 +255,12 @@ mod tests {
         doc.insert("l30".into(), json!("bottom"));
         let doc = Value::Object(doc);
         assert!(get(&doc, "l10").is_ok(), "100 levels");
+        assert!(
+            matches!(get(&doc, "l9").unwrap_err(), RefError::TooDeep { .. }),
+            "105 levels"
+        );
         let err = get(&doc, "l0").unwrap_err();
         assert!(matches!(err, RefError::TooDeep { .. }), "{err}");
-        assert!(err.to_string().ends_with("deeper than 128 levels"), "{err}");
+        assert!(err.to_string().ends_with("deeper than 100 levels"), "{err}");
     }
 }

@@ -1,26 +1,20 @@
-//! Writing versions. Under the store's lock: the change is applied to the current document,
-//! `context_version` advances, the journal line is appended and made durable (one fdatasync),
-//! and only then is the document replaced atomically. After the line that makes the changes since the last
-//! snapshot as large as the document, the document is also kept as a snapshot and a new
-//! segment begins. A batch writes many versions with one append and one document write.
+//! Writing versions: who writes ([`Writer`]), what ([`Change`]), and the three ways in (one
+//! version from the current document, the first version, a batch). Each takes the store's
+//! lock, loads the current document (repairing it first if need be, see `recover`) and
+//! commits (see `commit`: one durable journal append, then the document).
 
 use std::path::Path;
 use std::time::Duration;
 
 use serde_json::Value;
 
-use super::journal::{self, Entry, Layout};
+use super::journal::Layout;
 use super::ops::Op;
-use super::{Store, Versioned, document, document_bytes};
+use super::{Store, Versioned, document};
 use crate::error::{Error, Result};
-use crate::fsx;
 
 /// How long a command waits for another writer.
 pub const LOCK_WAIT: Duration = Duration::from_secs(10);
-/// A segment is closed by a snapshot once it holds this much, or the document's size if larger:
-/// a long history of a small document stays a few files per MiB of journal, each replayed in
-/// well under a millisecond.
-pub const MIN_SEGMENT_BYTES: u64 = 256 * 1024;
 /// Environment variable naming the writer when `--as` is not given.
 pub const WRITER_ENV: &str = "BATON_AGENT";
 
@@ -82,11 +76,28 @@ pub struct Change {
 /// What a write did.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Written {
-    /// The first and last version written.
-    pub first: u64,
+    /// How many versions were written (0: nothing changed).
+    pub versions: u64,
+    /// The newest version now (the last one written, if any).
     pub last: u64,
-    /// Snapshots taken.
-    pub snapshots: Vec<u64>,
+    /// The document as it now is.
+    pub doc: Value,
+}
+
+impl Written {
+    /// The first version written, when one was.
+    pub fn first(&self) -> Option<u64> {
+        (self.versions > 0).then(|| self.last + 1 - self.versions)
+    }
+}
+
+impl From<Written> for Versioned {
+    fn from(written: Written) -> Self {
+        Self {
+            doc: written.doc,
+            version: written.last,
+        }
+    }
 }
 
 impl Store {
@@ -103,14 +114,13 @@ impl Store {
         let (current, layout) = self.load_locked(notes)?;
         let change = make(&current)?;
         if change.ops.is_empty() {
-            let version = current.version;
             return Ok(Written {
-                first: version + 1,
-                last: version,
-                snapshots: Vec::new(),
+                versions: 0,
+                last: current.version,
+                doc: current.doc,
             });
         }
-        self.commit(writer, current, &layout, vec![change])
+        self.commit(writer, current, &layout, vec![change], notes)
     }
 
     /// Starts the store with `doc` as version 1; refuses when one exists.
@@ -123,9 +133,6 @@ impl Store {
                 self.root().display()
             )));
         }
-        if let Some(dir) = self.document.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-        }
         let start = Versioned {
             doc: Value::Null,
             version: 0,
@@ -134,147 +141,21 @@ impl Store {
             cmd: "init".into(),
             ops: vec![Op::set(&super::path::DocPath::root(), doc)],
         };
-        self.commit(writer, start, &Layout::default(), vec![change])
+        let mut notes = Vec::new();
+        self.commit(writer, start, &Layout::default(), vec![change], &mut notes)
     }
 
     /// Writes each change as its own version, in one append and one document write.
     pub fn write_batch(&self, writer: &Writer, notes: &mut Vec<String>, changes: Vec<Change>) -> Result<Written> {
         let _lock = self.lock(LOCK_WAIT)?;
         let (current, layout) = self.load_locked(notes)?;
-        self.commit(writer, current, &layout, changes)
+        self.commit(writer, current, &layout, changes, notes)
     }
-
-    /// Applies `changes` to `current` and writes them (the lock is held). Every change is
-    /// applied before anything is written: a change that does not apply writes nothing.
-    pub(super) fn commit(
-        &self,
-        writer: &Writer,
-        current: Versioned,
-        layout: &Layout,
-        changes: Vec<Change>,
-    ) -> Result<Written> {
-        let Versioned { mut doc, mut version } = current;
-        let first = version + 1;
-        let mut base = layout.head_base();
-        let head_path = journal::segment_path(&self.dir, base);
-        let mut segment_bytes = std::fs::metadata(&head_path).map_or(0, |m| m.len());
-        let mut document_size = std::fs::metadata(&self.document).map_or(0, |m| m.len());
-        let mut plan: Vec<Step> = Vec::new();
-        let mut final_bytes = Vec::new();
-        let count = changes.len();
-        for (i, change) in changes.into_iter().enumerate() {
-            let mut ops = change.ops;
-            for op in &ops {
-                op.apply(&mut doc)
-                    .map_err(|e| Error::Failed(format!("cannot {}: {e}", change.cmd)))?;
-            }
-            version += 1;
-            advance_context_version(&mut doc, &mut ops, version);
-            let mut entry = Entry {
-                v: version,
-                at: crate::agents::ledger::now(),
-                by: writer.name.clone(),
-                session: writer.session.clone(),
-                head: writer.head.clone(),
-                cmd: change.cmd,
-                ops,
-                size: None,
-                hash: None,
-            };
-            let estimate = serde_json::to_vec(&entry).map_or(0, |l| l.len() as u64 + 64);
-            let due = segment_bytes + estimate >= document_size.max(MIN_SEGMENT_BYTES);
-            let last = i + 1 == count;
-            let mut bytes = Vec::new();
-            if due || last {
-                bytes = document_bytes(&doc);
-                document_size = bytes.len() as u64;
-                entry.size = Some(document_size);
-                entry.hash = Some(journal::hash(&bytes));
-            }
-            let mut line = serde_json::to_vec(&entry)
-                .map_err(|e| Error::Failed(format!("cannot encode the journal entry: {e}")))?;
-            line.push(b'\n');
-            segment_bytes += line.len() as u64;
-            plan.push(Step::Line { base, line });
-            if due {
-                plan.push(Step::Snapshot {
-                    version,
-                    bytes: bytes.clone(),
-                });
-                base = version;
-                segment_bytes = 0;
-            }
-            if last {
-                final_bytes = bytes;
-            }
-        }
-        if count == 0 {
-            return Ok(Written {
-                first,
-                last: version,
-                snapshots: Vec::new(),
-            });
-        }
-        let snapshots = self.carry_out(plan)?;
-        // Atomic, not synced: the journal (synced above) is the durable record. A document
-        // that a power cut leaves old or empty no longer matches the journal's hash, and the
-        // next reader rebuilds it from the journal.
-        fsx::write_atomic(&self.document, &final_bytes, 0o644, fsx::Durability::Ephemeral)
-            .map_err(|e| Error::io(&self.document, e))?;
-        Ok(Written {
-            first,
-            last: version,
-            snapshots,
-        })
-    }
-
-    /// Appends the lines (one durable append per segment) and writes the snapshots, in order.
-    fn carry_out(&self, plan: Vec<Step>) -> Result<Vec<u64>> {
-        std::fs::create_dir_all(&self.dir).map_err(|e| Error::io(&self.dir, e))?;
-        let mut snapshots = Vec::new();
-        let mut pending: Option<(u64, Vec<u8>)> = None;
-        let flush = |pending: &mut Option<(u64, Vec<u8>)>| -> Result<()> {
-            if let Some((base, lines)) = pending.take() {
-                let path = journal::segment_path(&self.dir, base);
-                fsx::append_durable(&path, &lines).map_err(|e| Error::io(&path, e))?;
-            }
-            Ok(())
-        };
-        for step in plan {
-            match step {
-                Step::Line { base, line } => match &mut pending {
-                    Some((b, lines)) if *b == base => lines.extend_from_slice(&line),
-                    _ => {
-                        flush(&mut pending)?;
-                        pending = Some((base, line));
-                    }
-                },
-                Step::Snapshot { version, bytes } => {
-                    flush(&mut pending)?;
-                    let path = journal::snapshot_path(&self.dir, version);
-                    fsx::write_atomic(&path, &bytes, 0o644, fsx::Durability::Durable)
-                        .map_err(|e| Error::io(&path, e))?;
-                    // The document follows each snapshot, so a batch cut short leaves it behind
-                    // by no more than the newest segment (see `recover`).
-                    fsx::write_atomic(&self.document, &bytes, 0o644, fsx::Durability::Ephemeral)
-                        .map_err(|e| Error::io(&self.document, e))?;
-                    snapshots.push(version);
-                }
-            }
-        }
-        flush(&mut pending)?;
-        Ok(snapshots)
-    }
-}
-
-enum Step {
-    Line { base: u64, line: Vec<u8> },
-    Snapshot { version: u64, bytes: Vec<u8> },
 }
 
 /// Moves `context_version` on by one step, unless the change set it (or the whole document)
 /// or changes nothing (a recovery record).
-fn advance_context_version(doc: &mut Value, ops: &mut Vec<Op>, version: u64) {
+pub(super) fn advance_context_version(doc: &mut Value, ops: &mut Vec<Op>, version: u64) {
     if ops.is_empty() || ops.iter().any(|op| matches!(op.pointer(), "" | "/context_version")) || !doc.is_object() {
         return;
     }

@@ -92,3 +92,46 @@ pub fn assert_private(path: &Path) {
         assert_eq!(mode(path), 0o600, "{} is private", path.display());
     }
 }
+
+/// Runs `command` with `stdin` to its end, which must succeed; returns its stdout and its peak
+/// resident memory in KiB, sampled from `/proc/<pid>/status` (VmHWM) while it runs. Not
+/// `wait4`: a child started with vfork inherits this test process's high-water mark until it
+/// execs, which would hide its own.
+#[cfg(target_os = "linux")]
+pub fn run_measuring_memory(mut command: std::process::Command, stdin: &[u8]) -> (String, u64) {
+    use std::process::Stdio;
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let status_file = format!("/proc/{}/status", child.id());
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = std::io::Write::write_all(&mut pipe, &input);
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut stdout, &mut text).unwrap();
+        text
+    });
+    let mut peak_kib = 0;
+    let status = loop {
+        let hwm = std::fs::read_to_string(&status_file).ok().and_then(|s| {
+            let line = s.lines().find(|l| l.starts_with("VmHWM:"))?.to_owned();
+            line.split_whitespace().nth(1)?.parse::<u64>().ok()
+        });
+        peak_kib = peak_kib.max(hwm.unwrap_or(0));
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    };
+    writer.join().unwrap();
+    assert!(status.success(), "{command:?} failed");
+    assert!(peak_kib > 0, "no memory sample of {command:?}");
+    (reader.join().unwrap(), peak_kib)
+}

@@ -4,10 +4,16 @@
 
 mod concurrency;
 mod crash;
+#[cfg(target_os = "linux")]
+mod full_disk;
 mod history;
 mod hooks;
+mod limits;
+mod locks;
+mod planted;
 mod recovery;
 mod references;
+mod refusals;
 mod steps;
 
 use std::io::Write;

@@ -229,3 +229,63 @@ fn bad_paths_and_values_are_usage_errors_that_say_what_to_do() {
     // Nothing was written by the failed commands.
     assert_eq!(super::log(&sandbox).len(), 1);
 }
+
+/// `levels` levels of lists of two references each to the level below (a few KB): the top
+/// resolves to 2^levels leaves.
+fn fan_out(levels: usize) -> Value {
+    let mut global = serde_json::Map::new();
+    for i in 0..levels {
+        let below = format!("@global_context.l{}", i + 1);
+        global.insert(format!("l{i}"), json!([below, below]));
+    }
+    global.insert(format!("l{levels}"), json!("leaf"));
+    json!({"project_name": "p", "context_version": 1,
+           "agents": {"dev": {"status": "pending", "inputs": {"all": "@global_context.l0", "top": "@global_context.l28"}}},
+           "global_context": global})
+}
+
+/// Issue 21 item 7: 30 levels of two references each. Each reference is resolved once, and
+/// the size of what they expand to is known before anything is built, so the refusals come
+/// at once (before: the SubagentStart hook took 34 s, `validate` 240 s, `get --resolve` 50 s).
+/// `Sandbox::run` fails the test past its hang limit.
+#[test]
+fn references_that_fan_out_are_measured_once_and_refused_before_they_are_built() {
+    let sandbox = Sandbox::new();
+    let from = sandbox.write("doc.json", &fan_out(30).to_string());
+    ok(&sandbox, &["init", "--from", from.to_str().unwrap()]);
+
+    let out = sandbox.run(&["ctx", "get", "agents.dev.inputs.all", "--resolve"], b"");
+    assert_eq!(out.code, Some(1), "{out:?}");
+    assert!(
+        out.stderr.contains("references expand to more than 2000000 values"),
+        "{}",
+        out.stderr
+    );
+    let out = sandbox.run(&["ctx", "validate"], b"");
+    assert_eq!(out.code, Some(1), "{out:?}");
+    assert!(
+        out.stdout.contains("references expand to more than 2000000 values"),
+        "{}",
+        out.stdout
+    );
+
+    let mut start = crate::common::fixture("subagentstart.json");
+    start["cwd"] = json!(sandbox.project);
+    start["agent_type"] = json!("dev");
+    let out = sandbox.run(&["hook"], start.to_string().as_bytes());
+    out.assert_hook_contract();
+    let context: Value = serde_json::from_str(&out.stdout).unwrap();
+    let text = context["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
+    assert!(
+        text.contains("\"top\":[[\"leaf\",\"leaf\"],[\"leaf\",\"leaf\"]]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Left out for size: all; read them with `baton ctx get agents.dev.inputs.KEY --resolve`."),
+        "{text}"
+    );
+
+    // What fits is built, each shared level once: 2^16 leaves.
+    let resolved = ok(&sandbox, &["get", "global_context.l14", "--resolve"]);
+    assert_eq!(resolved.matches("\"leaf\"").count(), 1 << 16);
+}

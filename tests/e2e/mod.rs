@@ -12,6 +12,7 @@ mod install;
 mod mock;
 mod monitor;
 mod npm;
+mod plugin;
 mod request;
 mod sandbox;
 mod segments;

@@ -42,6 +42,12 @@ fn install_writes_every_shipped_slash_command() {
     let shipped = std::fs::read_dir(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("commands")).unwrap();
     for entry in shipped {
         let name = entry.unwrap().file_name();
+        // The plugin's own (/baton:setup runs `baton install` for the statusline): without
+        // the plugin, the install that writes these commands has just done it.
+        if name == "setup.md" {
+            assert!(!sandbox.home.join(".claude/commands/baton/setup.md").exists());
+            continue;
+        }
         let installed = sandbox.home.join(".claude/commands/baton").join(&name);
         assert!(
             installed.is_file(),

@@ -208,7 +208,7 @@ fn an_installed_plugin_is_probed_and_a_binary_that_does_nothing_fails() {
         out.stdout.contains("ok   PostToolUse hook runs baton")
             && out
                 .stdout
-                .contains("ok   `${CLAUDE_PLUGIN_ROOT}/bin/baton hook` (plugin baton@local) warns the agent"),
+                .contains("ok   `\"${CLAUDE_PLUGIN_ROOT}/bin/baton\" hook` (plugin baton@local) warns the agent"),
         "{}",
         out.stdout
     );
@@ -220,7 +220,8 @@ fn an_installed_plugin_is_probed_and_a_binary_that_does_nothing_fails() {
     assert!(
         out.stdout
             .contains("(plugin baton@local) gave the agent no context warning")
-            && out.stdout.contains(&format!("run ./install.sh in {}", root.display())),
+            && out.stdout.contains("`npx baton-cc install`")
+            && out.stdout.contains(&format!("bin/baton in {}", root.display())),
         "{}",
         out.stdout
     );

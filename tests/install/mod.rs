@@ -2,6 +2,7 @@
 //! on settings files like the ones users really have.
 
 mod commands;
+mod copy;
 mod doctor;
 mod help;
 mod plugin;

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::settings_path;
+use super::{ok, settings_path, write_settings};
 use crate::common::*;
 
 #[test]
@@ -26,7 +26,10 @@ fn the_plugin_form_wires_the_same_events() {
         ]
     );
     for groups in hooks["hooks"].as_object().unwrap().values() {
-        assert_eq!(groups[0]["hooks"][0]["command"], "${CLAUDE_PLUGIN_ROOT}/bin/baton hook");
+        assert_eq!(
+            groups[0]["hooks"][0]["command"],
+            "\"${CLAUDE_PLUGIN_ROOT}/bin/baton\" hook"
+        );
     }
     // The shim finds no binary in an empty plugin root: hooks stay silent and succeed.
     let empty = tempfile::tempdir().unwrap();
@@ -73,58 +76,89 @@ fn install_sh_dry_run_and_help_install_nothing() {
 }
 
 #[test]
-fn the_plugin_shim_finds_the_release_build_the_prefix_and_path() {
+fn the_plugin_shim_prefers_the_installed_copy_then_path_then_a_cargo_build() {
     let shim = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("bin/baton");
     let shim_dir = shim.parent().unwrap().to_str().unwrap().to_owned();
     let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
     let fake = |path: std::path::PathBuf, name: &str| {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, format!("#!/bin/sh\necho {name} \"$@\"\n")).unwrap();
         os::make_executable(&path);
     };
-    let run = |root: &std::path::Path, path: &str, arg: &str| {
-        std::process::Command::new(&shim)
+    let run = |root: &std::path::Path, path: &str, env: &[(&str, &std::path::Path)], arg: &str| {
+        let mut command = std::process::Command::new(&shim);
+        command
             .arg(arg)
             .env_clear()
             .env("CLAUDE_PLUGIN_ROOT", root)
-            .env("HOME", dir.path().join("home"))
+            .env("HOME", &home)
             .env("PATH", path)
-            .stdin(std::process::Stdio::null())
-            .output()
-            .unwrap()
+            .stdin(std::process::Stdio::null());
+        for (key, value) in env {
+            command.env(key, value);
+        }
+        let out = command.output().unwrap();
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            out.status.code(),
+        )
     };
     let system = format!("{shim_dir}:/usr/bin:/bin");
 
-    // scripts/build-release.sh --path: target/<host triple>/release/baton.
-    let triple_root = dir.path().join("triple");
-    fake(
-        triple_root.join("target/x86_64-unknown-linux-gnu/release/baton"),
-        "triple",
-    );
-    let out = run(&triple_root, &system, "hook");
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "triple hook\n");
-
-    // Not built in the plugin: a baton elsewhere on PATH (never the shim itself).
-    let empty = dir.path().join("empty");
-    std::fs::create_dir_all(&empty).unwrap();
+    // A checkout loaded with --plugin-dir: its cargo build (scripts/build-release.sh's
+    // target/<triple>/release/baton here).
+    let root = dir.path().join("checkout");
+    fake(root.join("target/x86_64-unknown-linux-gnu/release/baton"), "cargo");
+    assert_eq!(run(&root, &system, &[], "hook").0, "cargo hook\n");
+    // Another baton on PATH comes first (never the shim itself, which is on PATH too).
     let elsewhere = dir.path().join("elsewhere");
     fake(elsewhere.join("baton"), "path");
-    let out = run(
-        &empty,
-        &format!("{shim_dir}:{}:/usr/bin:/bin", elsewhere.display()),
-        "pause",
+    let with_other = format!("{shim_dir}:{}:/usr/bin:/bin", elsewhere.display());
+    assert_eq!(run(&root, &with_other, &[], "pause").0, "path pause\n");
+    // The copy `npx baton-cc install` put at the per-user place comes before both.
+    fake(home.join(".local/bin/baton"), "copy");
+    assert_eq!(run(&root, &with_other, &[], "statusline").0, "copy statusline\n");
+    let prefix = dir.path().join("prefix");
+    fake(prefix.join("bin/baton"), "prefixed");
+    assert_eq!(
+        run(&root, &with_other, &[("BATON_PREFIX", &prefix)], "hook").0,
+        "prefixed hook\n"
     );
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "path pause\n");
+    // Git Bash on Windows: %LOCALAPPDATA%\baton\baton.exe.
+    let appdata = dir.path().join("AppData/Local");
+    fake(appdata.join("baton/baton.exe"), "windows");
+    let nowhere = dir.path().join("nowhere");
+    assert_eq!(
+        run(
+            &root,
+            &system,
+            &[("LOCALAPPDATA", &appdata), ("BATON_PREFIX", &nowhere)],
+            "hook"
+        )
+        .0,
+        "windows hook\n"
+    );
 
-    // Nothing anywhere: hooks and the statusline stay silent and succeed; others say so.
-    let out = run(&empty, &system, "statusline");
-    assert!(
-        out.status.success() && out.stdout.is_empty() && out.stderr.is_empty(),
-        "{out:?}"
+    // Nothing anywhere: hooks and the statusline stay silent and succeed; others say, in one
+    // line, how to get baton.
+    let empty = dir.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let bare = [("BATON_PREFIX", nowhere.as_path())];
+    for quiet in ["hook", "statusline"] {
+        assert_eq!(
+            run(&empty, &system, &bare, quiet),
+            (String::new(), String::new(), Some(0)),
+            "{quiet}"
+        );
+    }
+    let (stdout, stderr, code) = run(&empty, &system, &bare, "pause");
+    assert_eq!((stdout.as_str(), code), ("", Some(1)));
+    assert_eq!(
+        stderr,
+        "baton: not installed; run `npx baton-cc install` in a terminal (or ./install.sh in a baton checkout)\n"
     );
-    let out = run(&empty, &system, "pause");
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not built yet"));
 }
 
 /// Runs install.sh with `env` (and nothing else from the test's environment).
@@ -248,4 +282,98 @@ fn install_sh_says_it_is_building_and_shows_cargos_progress() {
         "{calls}"
     );
     assert!(sandbox.home.join(".local/bin/baton").is_file());
+}
+
+/// Records the baton plugin as Claude Code does when it installs it (`installed_plugins.json`),
+/// for the user or for `project`.
+fn plugin_installed(sandbox: &Sandbox, project: Option<&std::path::Path>) {
+    let root = sandbox.home.join(".claude/plugins/cache/baton/baton/0.1.0");
+    std::fs::create_dir_all(&root).unwrap();
+    let entry = match project {
+        None => serde_json::json!({"scope": "user", "installPath": root}),
+        Some(dir) => serde_json::json!({"scope": "project", "installPath": root, "projectPath": dir}),
+    };
+    let list = serde_json::json!({"version": 2, "plugins": {"baton@baton": [entry]}});
+    std::fs::write(
+        sandbox.home.join(".claude/plugins/installed_plugins.json"),
+        list.to_string(),
+    )
+    .unwrap();
+}
+
+#[test]
+fn with_the_baton_plugin_enabled_install_wires_only_the_statusline() {
+    let sandbox = Sandbox::new();
+    plugin_installed(&sandbox, None);
+    let enabled = "{\n  \"enabledPlugins\": {\n    \"baton@baton\": true\n  }\n}\n";
+    write_settings(&sandbox, enabled);
+    let out = ok(sandbox.run(&["install"], b""));
+    assert!(
+        out.stdout.contains("Added to") && out.stdout.contains(": statusLine\n"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("The baton plugin (baton@baton) gives the hooks and slash commands"),
+        "{}",
+        out.stdout
+    );
+    let settings = sandbox.read_json(&settings_path(&sandbox));
+    assert!(
+        settings["statusLine"]["command"]
+            .as_str()
+            .unwrap()
+            .ends_with(" statusline")
+    );
+    assert!(settings.get("hooks").is_none(), "{settings:#}");
+    assert!(!sandbox.home.join(".claude/commands/baton").exists());
+    ok(sandbox.run(&["uninstall"], b""));
+    assert_eq!(std::fs::read_to_string(settings_path(&sandbox)).unwrap(), enabled);
+
+    // Disabled, it is not the wiring: install wires everything.
+    let sandbox = Sandbox::new();
+    plugin_installed(&sandbox, None);
+    write_settings(&sandbox, r#"{"enabledPlugins": {"baton@baton": false}}"#);
+    ok(sandbox.run(&["install"], b""));
+    let settings = sandbox.read_json(&settings_path(&sandbox));
+    assert_eq!(settings["hooks"].as_object().unwrap().len(), 6, "{settings:#}");
+
+    // Hooks from an earlier install and the plugin: both would run; install says so.
+    let sandbox = Sandbox::new();
+    ok(sandbox.run(&["install", "--no-statusline"], b""));
+    plugin_installed(&sandbox, None);
+    let mut settings = sandbox.read_json(&settings_path(&sandbox));
+    settings["enabledPlugins"] = serde_json::json!({"baton@baton": true});
+    write_settings(&sandbox, &settings.to_string());
+    let out = ok(sandbox.run(&["install"], b""));
+    assert!(
+        out.stdout.contains("also runs baton for PostToolUse, SessionStart")
+            && out.stdout.contains("so those run twice"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn a_plugin_installed_for_one_project_leaves_that_projects_hooks_to_it() {
+    let sandbox = Sandbox::new();
+    let project = sandbox.project.clone();
+    plugin_installed(&sandbox, Some(&project));
+    let claude = project.join(".claude");
+    std::fs::create_dir_all(&claude).unwrap();
+    std::fs::write(
+        claude.join("settings.json"),
+        r#"{"enabledPlugins": {"baton@baton": true}}"#,
+    )
+    .unwrap();
+    let out = ok(sandbox.run(&["install", "--project", project.to_str().unwrap()], b""));
+    assert!(out.stdout.contains("The baton plugin (baton@baton)"), "{}", out.stdout);
+    let settings = sandbox.read_json(&claude.join("settings.json"));
+    assert!(settings.get("hooks").is_none(), "{settings:#}");
+    // The user's settings serve every other project: there the hooks are wired.
+    let out = ok(sandbox.run(&["install"], b""));
+    assert!(!out.stdout.contains("The baton plugin"), "{}", out.stdout);
+    let user = sandbox.read_json(&settings_path(&sandbox));
+    assert_eq!(user["hooks"].as_object().unwrap().len(), 6, "{user:#}");
 }

@@ -244,7 +244,12 @@ fn walk(path: &Path, base: &Path, files: &mut Snapshot) {
         return;
     }
     let root = base.to_string_lossy();
-    let key = normalize(&path.strip_prefix(base).unwrap().to_string_lossy(), &root);
+    let mut key = normalize(&path.strip_prefix(base).unwrap().to_string_lossy(), &root);
+    // The context store's segments and snapshots are named by version, not by time: each
+    // is a file of its own.
+    if name.starts_with("journal-") || name.starts_with("snapshot-") {
+        key = format!("{}/{name}", key.rsplit_once('/').map_or("", |(dir, _)| dir));
+    }
     let value = if meta.file_type().is_symlink() {
         format!("link -> {}", std::fs::read_link(path).unwrap().display())
     } else if meta.is_dir() {

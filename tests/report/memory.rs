@@ -6,39 +6,9 @@ use serde_json::Value;
 
 use super::*;
 
-/// Runs baton and returns its stdout and its peak resident memory in KiB, sampled from
-/// `/proc/<pid>/status` (VmHWM) while it runs. Not `wait4`: a child started with vfork
-/// inherits this test process's high-water mark until it execs, which would hide baton's.
+/// Runs baton and returns its stdout and its peak resident memory in KiB.
 fn run_measuring_memory(sandbox: &Sandbox, args: &[&str]) -> (String, u64) {
-    let mut child = sandbox
-        .command(args)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let status_file = format!("/proc/{}/status", child.id());
-    let mut stdout = child.stdout.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut text = String::new();
-        std::io::Read::read_to_string(&mut stdout, &mut text).unwrap();
-        text
-    });
-    let mut peak_kib = 0;
-    let status = loop {
-        let hwm = std::fs::read_to_string(&status_file).ok().and_then(|s| {
-            let line = s.lines().find(|l| l.starts_with("VmHWM:"))?.to_owned();
-            line.split_whitespace().nth(1)?.parse::<u64>().ok()
-        });
-        peak_kib = peak_kib.max(hwm.unwrap_or(0));
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(2));
-    };
-    assert!(status.success(), "baton {args:?} failed");
-    assert!(peak_kib > 0, "no memory sample of baton {args:?}");
-    (reader.join().unwrap(), peak_kib)
+    crate::common::os::run_measuring_memory(sandbox.command(args), b"")
 }
 
 /// Writes a transcript of about `megabytes` MB: replies with their own ids between long

@@ -259,6 +259,41 @@ fn since_counts_only_later_replies() {
     assert_eq!(report["started_at"], "2026-06-01T00:00:00Z");
 }
 
+/// Local times (`--since` without a zone, the report's times) are in the zone the system
+/// says, daylight saving included: here `TZ` as POSIX spells New York's rule.
+#[test]
+fn local_times_follow_the_systems_zone() {
+    let new_york = "EST5EDT,M3.2.0,M11.1.0";
+    let mut early = Reply::new(OPUS, 1);
+    early.input = 1;
+    early.timestamp = "2026-07-01T12:00:00.000Z".into();
+    let mut late = Reply::new(OPUS, 2);
+    late.input = 2;
+    late.timestamp = "2026-07-01T14:00:00.000Z".into();
+    let transcript = format!("{}\n{}\n", early.line(), late.line());
+    for (zone, input) in [(new_york, 2), ("UTC0", 3)] {
+        let sandbox = Sandbox::new().env("TZ", zone);
+        sandbox.session_transcript(SESSION, &transcript);
+        // 09:30 in July is 13:30 UTC in New York (EDT), 09:30 UTC in UTC.
+        let report = report_json(&sandbox, &["--since", "2026-07-01 09:30"]);
+        assert_eq!(report["resources"]["total"]["tokens"]["input"], input, "{zone}");
+    }
+    let sandbox = Sandbox::new().env("TZ", new_york);
+    sandbox.session_transcript(SESSION, &transcript);
+    let path = sandbox.project.join("report.md");
+    let out = sandbox.run(&["report", "--out", path.to_str().unwrap()], b"");
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let markdown = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        markdown.contains("2026-07-01 08:00"),
+        "12:00 UTC is 08:00 EDT:\n{markdown}"
+    );
+    // The clock jumped from 02:00 to 03:00 that night: 02:30 never happened there.
+    let out = sandbox.run(&["report", "--since", "2026-03-08 02:30"], b"");
+    assert_eq!(out.code, Some(2), "{out:?}");
+    assert!(out.stderr.contains("--since \"2026-03-08 02:30\""), "{}", out.stderr);
+}
+
 /// Commits what is staged with author and committer dates set to `secs`.
 fn commit_at(dir: &Path, message: &str, secs: u64) {
     let date = format!("@{secs} +0000");

@@ -7,12 +7,12 @@ use std::path::{Path, PathBuf};
 
 use super::Scope;
 use super::command_line::BatonCommand;
+use super::plugins;
 use super::settings::EVENTS;
 use super::wired::Wired;
 
 mod config;
 mod monitors;
-mod plugins;
 mod probe;
 mod sessions;
 
@@ -210,7 +210,8 @@ fn command_runs(command: &str, source: &Source, role: Role, binary: &Path, scrat
                 root.join(rest),
                 Some(root.as_path()),
                 format!(
-                    "build the plugin's binary: run ./install.sh in {} (its bin/baton runs what that builds)",
+                    "install the binary the plugin runs: `npx baton-cc install` (the plugin's bin/baton in {} runs \
+                     that copy, a baton on PATH, or a cargo build of the plugin's folder)",
                     root.display()
                 ),
             )
