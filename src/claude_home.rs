@@ -16,7 +16,7 @@ pub fn config_dir() -> Option<PathBuf> {
 pub fn installed_plugins_file() -> Option<PathBuf> {
     match std::env::var_os("CLAUDE_CODE_PLUGIN_CACHE_DIR") {
         Some(dir) if !dir.is_empty() => Some(PathBuf::from(dir).join("installed_plugins.json")),
-        _ => config_dir().map(|d| d.join("plugins/installed_plugins.json")),
+        _ => config_dir().map(|d| d.join("plugins").join("installed_plugins.json")),
     }
 }
 
@@ -27,7 +27,7 @@ pub fn projects_dirs() -> Vec<PathBuf> {
     if std::env::var_os("CLAUDE_CONFIG_DIR").is_none_or(|d| d.is_empty())
         && let Some(home) = dirs::home_dir()
     {
-        dirs.push(home.join(".config/claude/projects"));
+        dirs.push(home.join(".config").join("claude").join("projects"));
     }
     dirs
 }

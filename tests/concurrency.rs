@@ -69,7 +69,7 @@ fn parallel_subagents_starting_together_are_all_recorded() {
         .iter()
         .map(|agent| {
             let mut payload = fixture("subagentstart.json");
-            payload["cwd"] = serde_json::json!(sandbox.project);
+            payload["cwd"] = serde_json::json!(native(&sandbox.project));
             payload["agent_id"] = serde_json::json!(agent);
             let mut child = sandbox
                 .command(&["hook"])

@@ -101,7 +101,7 @@ fn stdin_that_is_never_closed() {
     check(&out, "hook");
     assert!(out.context_text().starts_with("CONTEXT WARNING"), "{out:?}");
     let mut status = fixture("statusline-after-reply.json");
-    status["cwd"] = json!(sandbox.project);
+    status["cwd"] = json!(native(&sandbox.project));
     let out = sandbox.run_with(&["statusline"], status.to_string().as_bytes(), false);
     check(&out, "statusline");
     assert!(plain(&out.stdout).contains("83%"));
@@ -165,8 +165,8 @@ fn hostile_session_ids_write_nothing_anywhere() {
 
         let mut status = fixture("statusline-after-reply.json");
         status["session_id"] = json!(id);
-        status["cwd"] = json!(sandbox.project);
-        status["workspace"]["current_dir"] = json!(sandbox.project);
+        status["cwd"] = json!(native(&sandbox.project));
+        status["workspace"]["current_dir"] = json!(native(&sandbox.project));
         let out = sandbox.statusline(&status);
         check(&out, "statusline");
         assert!(
@@ -200,7 +200,7 @@ fn a_symlink_planted_at_the_bridge_path_is_not_followed() {
     let bridge = sandbox.temp_file(session, ".json");
     os::symlink(&victim, &bridge);
     let mut status = fixture("statusline-after-reply.json");
-    status["cwd"] = json!(sandbox.project);
+    status["cwd"] = json!(native(&sandbox.project));
     check(&sandbox.statusline(&status), "statusline");
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
     let meta = std::fs::symlink_metadata(&bridge).unwrap();
@@ -254,8 +254,8 @@ fn compaction_hooks_without_a_private_directory_stay_silent() {
         r#"{"statusline":{"segments":["context","compactions"]}}"#,
     );
     let mut status = fixture("statusline-after-reply.json");
-    status["cwd"] = json!(sandbox.project);
-    status["workspace"]["current_dir"] = json!(sandbox.project);
+    status["cwd"] = json!(native(&sandbox.project));
+    status["workspace"]["current_dir"] = json!(native(&sandbox.project));
     let out = sandbox.statusline(&status);
     check(&out, "statusline");
     assert_eq!(plain(&out.stdout).trim_end(), "████████░░ 83%");
@@ -352,8 +352,8 @@ fn multi_gigabyte_transcripts_are_read_from_the_tail() {
 
     let mut status = fixture("statusline-session-start.json");
     status["session_id"] = json!("huge");
-    status["cwd"] = json!(sandbox.project);
-    status["transcript_path"] = json!(path);
+    status["cwd"] = json!(native(&sandbox.project));
+    status["transcript_path"] = json!(native(&path));
     let out = sandbox.statusline(&status);
     check(&out, "statusline");
     assert!(
@@ -380,10 +380,10 @@ fn transcripts_that_are_not_files() {
         "/nonexistent/x.jsonl",
     ] {
         let mut hook = post_tool_use(&sandbox, "odd", None);
-        hook["transcript_path"] = json!(path);
+        hook["transcript_path"] = json!(native(path));
         check(&sandbox.hook(&hook), "hook");
         let mut status = fixture("statusline-session-start.json");
-        status["transcript_path"] = json!(path);
+        status["transcript_path"] = json!(native(path));
         check(&sandbox.statusline(&status), "statusline");
     }
     // FIFOs where baton reads its own files: STATE.md, config, git HEAD.
@@ -401,8 +401,8 @@ fn transcripts_that_are_not_files() {
     sandbox.bridge("odd", 30, 0);
     check(&sandbox.hook(&post_tool_use(&sandbox, "odd", None)), "hook");
     let mut status = fixture("statusline-after-reply.json");
-    status["cwd"] = json!(sandbox.project);
-    status["workspace"]["current_dir"] = json!(sandbox.project);
+    status["cwd"] = json!(native(&sandbox.project));
+    status["workspace"]["current_dir"] = json!(native(&sandbox.project));
     check(&sandbox.statusline(&status), "statusline");
 }
 
@@ -412,8 +412,8 @@ fn task_directories_full_of_odd_entries_cost_a_bounded_time() {
     let sandbox = Sandbox::new().env("NO_COLOR", "1");
     let mut status = fixture("statusline-after-reply.json");
     let session = status["session_id"].as_str().unwrap().to_owned();
-    status["cwd"] = json!(sandbox.project);
-    status["workspace"]["current_dir"] = json!(sandbox.project);
+    status["cwd"] = json!(native(&sandbox.project));
+    status["workspace"]["current_dir"] = json!(native(&sandbox.project));
     let dir = sandbox.home.join(".claude/tasks").join(&session);
     std::fs::create_dir_all(&dir).unwrap();
     for n in 10..3000 {

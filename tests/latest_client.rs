@@ -8,10 +8,10 @@ use crate::common::*;
 
 fn status(sandbox: &Sandbox, name: &str) -> String {
     let mut payload = latest_fixture(name);
-    payload["cwd"] = json!(sandbox.project);
-    payload["workspace"]["current_dir"] = json!(sandbox.project);
-    payload["workspace"]["project_dir"] = json!(sandbox.project);
-    payload["transcript_path"] = json!(sandbox.project.join("none.jsonl"));
+    payload["cwd"] = json!(native(&sandbox.project));
+    payload["workspace"]["current_dir"] = json!(native(&sandbox.project));
+    payload["workspace"]["project_dir"] = json!(native(&sandbox.project));
+    payload["transcript_path"] = json!(native(sandbox.project.join("none.jsonl")));
     sandbox.statusline(&payload).assert_one_line()
 }
 
@@ -64,7 +64,7 @@ fn hooks_take_2_1_332_payloads_of_every_event() {
         "sessionend.json",
     ] {
         let mut payload = latest_fixture(name);
-        payload["cwd"] = json!(sandbox.project);
+        payload["cwd"] = json!(native(&sandbox.project));
         let out = sandbox.hook(&payload);
         out.assert_hook_contract();
         assert!(

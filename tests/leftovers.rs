@@ -45,7 +45,7 @@ fn the_temp_dir_sweep_removes_old_temp_files_of_killed_writes() {
 
     // No sweep has run in this sandbox yet: the statusline runs it.
     let mut status = fixture("statusline-after-reply.json");
-    status["cwd"] = serde_json::json!(sandbox.project);
+    status["cwd"] = serde_json::json!(native(&sandbox.project));
     sandbox.statusline(&status).assert_one_line();
     assert!(!killed.exists(), "the sweep removed the killed write's temp file");
     assert!(in_progress.exists() && others.exists());

@@ -147,10 +147,10 @@ fn the_ledger_is_not_written_through_a_linked_baton_dir() {
     os::symlink(&outside, sandbox.project.join(".baton"));
 
     let mut start = fixture("subagentstart.json");
-    start["cwd"] = json!(sandbox.project);
+    start["cwd"] = json!(native(&sandbox.project));
     sandbox.hook(&start).assert_hook_contract();
     let mut stop = fixture("subagentstop.json");
-    stop["cwd"] = json!(sandbox.project);
+    stop["cwd"] = json!(native(&sandbox.project));
     sandbox.hook(&stop).assert_hook_contract();
     assert_eq!(
         std::fs::read_dir(&outside).unwrap().count(),

@@ -40,7 +40,7 @@ fn hooks_do_not_wait_for_a_project_lock_another_process_holds() {
     let paused = sandbox.run(&["pause", "--note", "first"], b"");
     assert_eq!(paused.code, Some(0), "{paused:?}");
     let mut start = fixture("subagentstart.json");
-    start["cwd"] = json!(sandbox.project);
+    start["cwd"] = json!(native(&sandbox.project));
     sandbox.hook(&start).assert_hook_contract();
     let locks = lock_files(&sandbox.tmp);
     assert!(locks.len() >= 2, "planning and agents locks: {locks:?}");
@@ -61,10 +61,10 @@ fn hooks_do_not_wait_for_a_project_lock_another_process_holds() {
         "the warning still goes out: {critical:?}"
     );
     let mut pre_compact = latest_fixture("precompact-auto.json");
-    pre_compact["cwd"] = json!(sandbox.project);
+    pre_compact["cwd"] = json!(native(&sandbox.project));
     let breadcrumb = sandbox.hook(&pre_compact);
     let mut stop = fixture("subagentstop.json");
-    stop["cwd"] = json!(sandbox.project);
+    stop["cwd"] = json!(native(&sandbox.project));
     let ledger = sandbox.hook(&stop);
     for (what, out) in [
         ("monitor", &critical),

@@ -140,7 +140,7 @@ fn the_empty_ledger_hint_comes_from_the_wiring() {
         let said = format!("{}{}", out.stdout, out.stderr);
         assert!(
             said.contains("hooks are wired")
-                && said.contains(".claude/settings.json")
+                && said.contains(&native(sandbox.home.join(".claude/settings.json")))
                 && !said.contains("baton install"),
             "{args:?} after install:\n{said}"
         );
@@ -184,7 +184,7 @@ fn uninstall_says_what_it_removed_and_what_it_left() {
     assert!(
         first.starts_with(&format!(
             "Removed {}: install created it",
-            settings_path(&fresh).display()
+            native(settings_path(&fresh))
         )),
         "the file is gone, not edited:\n{}",
         out.stdout
@@ -207,7 +207,7 @@ fn a_settings_file_with_a_byte_order_mark_is_read_and_keeps_it() {
         value["statusLine"]["command"]
             .as_str()
             .unwrap()
-            .ends_with("baton statusline")
+            .ends_with(&format!("{} statusline", crate::common::binary::file_name()))
     );
     let doctor = sandbox.run(&["doctor"], b"");
     assert!(

@@ -299,7 +299,7 @@ fn debounce_state_is_in_gsds_format_and_private() {
         (state["callsSinceWarn"].clone(), state["lastLevel"].clone()),
         (json!(0), json!("warning"))
     );
-    assert_eq!(os::mode(&path), 0o600);
+    os::assert_private(&path);
     // What GSD's monitor finds there now keeps it quiet (see tests/e2e/gsd_core/monitor.rs).
     assert_eq!(
         sandbox.read_json(&sandbox.temp_file(SESSION, "-warned.json"))["lastLevel"],

@@ -13,9 +13,9 @@ fn after_reply(sandbox: &Sandbox) -> Value {
 
 fn session_start(sandbox: &Sandbox) -> Value {
     let mut p = fixture("statusline-session-start.json");
-    p["cwd"] = json!(sandbox.project);
-    p["workspace"]["current_dir"] = json!(sandbox.project);
-    p["transcript_path"] = json!(sandbox.project.join("missing.jsonl"));
+    p["cwd"] = json!(native(&sandbox.project));
+    p["workspace"]["current_dir"] = json!(native(&sandbox.project));
+    p["transcript_path"] = json!(native(sandbox.project.join("missing.jsonl")));
     p
 }
 
@@ -56,7 +56,7 @@ fn writes_a_bridge_file_gsd_can_read() {
     assert_eq!(bridge["used_tokens"], 150_000);
     assert_eq!(bridge["model_id"], "claude-sonnet-4-5");
     assert_eq!(bridge["source"], "payload");
-    assert_eq!(os::mode(&path), 0o600);
+    os::assert_private(&path);
 
     // baton's own monitor reads it: 25% remaining is critical.
     let text = sandbox.hook(&post_tool_use(&sandbox, SESSION, None)).context().unwrap();
@@ -80,7 +80,7 @@ fn session_start_without_usage_still_renders_and_writes_no_figures() {
 fn without_usage_in_the_payload_the_transcript_tail_gives_the_figure() {
     let sandbox = Sandbox::new();
     let mut p = session_start(&sandbox);
-    p["transcript_path"] = json!(sandbox.transcript("t", "claude-sonnet-4-5", 150_000));
+    p["transcript_path"] = json!(native(sandbox.transcript("t", "claude-sonnet-4-5", 150_000)));
     assert!(line(&sandbox, &p).ends_with("████████░░ 83%"));
     let bridge = sandbox.read_json(&sandbox.temp_file(SESSION, ".json"));
     assert_eq!(
@@ -106,7 +106,7 @@ fn right_after_compaction_the_boundary_gives_the_figure() {
     )
     .unwrap();
     let mut p = session_start(&sandbox);
-    p["transcript_path"] = json!(transcript);
+    p["transcript_path"] = json!(native(&transcript));
     assert!(line(&sandbox, &p).ends_with("█░░░░░░░░░ 10%"), "18k of 180k usable");
     assert_eq!(
         sandbox.read_json(&sandbox.temp_file(SESSION, ".json"))["source"],
@@ -120,7 +120,7 @@ fn one_m_models_get_a_one_m_window() {
     let mut p = session_start(&sandbox);
     p["model"] = json!({"id": "claude-sonnet-4-5[1m]", "display_name": "Sonnet 4.5 (1M context)"});
     p["context_window"] = json!(null);
-    p["transcript_path"] = json!(sandbox.transcript("t", "claude-sonnet-4-5", 490_000));
+    p["transcript_path"] = json!(native(sandbox.transcript("t", "claude-sonnet-4-5", 490_000)));
     assert!(line(&sandbox, &p).ends_with("█████░░░░░ 50%"), "490k of 980k usable");
 }
 

@@ -44,7 +44,7 @@ pub fn project_dir_name(cwd: &Path) -> String {
 /// The existing project directories of `cwd` (as given and with symlinks resolved).
 fn project_dirs_of(cwd: &Path) -> Vec<PathBuf> {
     let mut names = vec![project_dir_name(cwd)];
-    if let Ok(real) = fs::canonicalize(cwd) {
+    if let Ok(real) = crate::platform::path::canonical(cwd) {
         names.push(project_dir_name(&real));
     }
     names.dedup();

@@ -97,7 +97,7 @@ impl Run {
             return;
         }
         let relative = self.worktree.as_deref().and_then(|top| below(path, Path::new(top)));
-        let shown = relative.as_deref().unwrap_or(path).display().to_string();
+        let shown = crate::platform::path::shown(relative.as_deref().unwrap_or(path));
         if !self.tool_edits.contains(&shown) {
             self.tool_edits.push(shown);
         }
@@ -127,7 +127,13 @@ impl Run {
 fn below(path: &Path, top: &Path) -> Option<PathBuf> {
     match path.strip_prefix(top) {
         Ok(relative) => Some(relative.to_path_buf()),
-        Err(_) => Some(path.canonicalize().ok()?.strip_prefix(top).ok()?.to_path_buf()),
+        Err(_) => Some(
+            crate::platform::path::canonical(path)
+                .ok()?
+                .strip_prefix(top)
+                .ok()?
+                .to_path_buf(),
+        ),
     }
 }
 
@@ -143,7 +149,7 @@ pub fn now() -> String {
 
 /// `<project>/.baton/agents`.
 pub fn dir(project: &Project) -> PathBuf {
-    project.root.join(".baton/agents")
+    project.root.join(".baton").join("agents")
 }
 
 /// The ledger file of run `id`; `None` for an id unsafe in a file name.

@@ -14,11 +14,3 @@ pub mod profiles;
 pub mod verification;
 pub mod verify;
 pub mod waves;
-
-use std::path::{Path, PathBuf};
-
-/// `path` relative to `root` when it lies below it, for display.
-pub fn relative(path: &Path, root: &Path) -> PathBuf {
-    path.strip_prefix(root)
-        .map_or_else(|_| path.to_path_buf(), Path::to_path_buf)
-}

@@ -16,8 +16,8 @@ use crate::planning::phases;
 pub struct Artifact {
     /// What it is: `state`, `roadmap`, `context`, `research`, `plan`, `summary of 03-01`.
     pub role: String,
-    /// Relative to the project root.
-    pub path: PathBuf,
+    /// Relative to the project root, with `/` between its parts.
+    pub path: String,
     /// Size in bytes; `None` when the file does not exist.
     pub bytes: Option<u64>,
 }
@@ -77,7 +77,7 @@ pub fn build(project: &Project, wanted: &str) -> Result<Payload> {
         let bytes = std::fs::metadata(&path).ok().filter(|m| m.is_file()).map(|m| m.len());
         let artifact = Artifact {
             role,
-            path: super::relative(&path, &project.root),
+            path: crate::platform::path::below(&path, &project.root),
             bytes,
         };
         match bytes {
@@ -126,7 +126,7 @@ pub fn render(payload: &Payload) -> String {
     for file in &payload.files {
         text.push_str(&format!(
             "- {} ({}, {})\n",
-            file.path.display(),
+            file.path,
             file.role,
             human_size(file.bytes.unwrap_or(0))
         ));
@@ -140,7 +140,7 @@ pub fn render(payload: &Payload) -> String {
     if !payload.missing.is_empty() {
         text.push_str("Not there (yet):\n");
         for file in &payload.missing {
-            text.push_str(&format!("- {} ({})\n", file.path.display(), file.role));
+            text.push_str(&format!("- {} ({})\n", file.path, file.role));
         }
     }
     text
@@ -194,7 +194,7 @@ mod tests {
         let p = build(&project, "3-3").unwrap();
         let roles: Vec<&str> = p.files.iter().map(|f| f.role.as_str()).collect();
         assert_eq!(roles, ["state", "context", "plan", "summary of 03-01"]);
-        let missing: Vec<String> = p.missing.iter().map(|f| f.path.display().to_string()).collect();
+        let missing: Vec<String> = p.missing.iter().map(|f| f.path.clone()).collect();
         assert_eq!(
             missing,
             [

@@ -263,8 +263,8 @@ fn relative_to(path: &Path, top: &Path) -> Option<String> {
     let relative = match clean.strip_prefix(top) {
         Ok(r) => r.to_path_buf(),
         Err(_) => {
-            let parent = clean.parent()?.canonicalize().ok()?;
-            let top = top.canonicalize().ok()?;
+            let parent = crate::platform::path::canonical(clean.parent()?).ok()?;
+            let top = crate::platform::path::canonical(top).ok()?;
             parent.strip_prefix(&top).ok()?.join(clean.file_name()?)
         }
     };

@@ -286,7 +286,7 @@ fn waves_of(project: &Project, wanted: Option<&str>, json: bool) -> Result<()> {
         }
         reports.push(json!({
             "phase": dir.number,
-            "dir": crate::agents::relative(&dir.path, &project.root),
+            "dir": crate::platform::path::below(&dir.path, &project.root),
             "waves": schedule.waves,
             "problems": schedule.problems,
         }));

@@ -131,7 +131,7 @@ fn run_pause(parser: &mut lexopt::Parser) -> Result<()> {
             serde_json::to_string_pretty(&value).unwrap_or_default()
         ));
     }
-    let rel = |p: &std::path::Path| resume::relative(&project, p);
+    let rel = |p: &std::path::Path| crate::platform::path::below(p, &project.root);
     let place = match outcome.record.phase {
         Some(_) => format!(": {}", outcome.record.stopped_at()),
         None => format!(" in {}", project.root.display()),
@@ -204,7 +204,10 @@ fn run_resume(parser: &mut lexopt::Parser) -> Result<()> {
     }
     let mut out = resume::render(&brief);
     if !archived.is_empty() {
-        let names: Vec<String> = archived.iter().map(|p| resume::relative(&project, p)).collect();
+        let names: Vec<String> = archived
+            .iter()
+            .map(|p| crate::platform::path::below(p, &project.root))
+            .collect();
         out.push_str(&format!("Archived the handoff to {}.\n", names.join(", ")));
     }
     super::print(&out)

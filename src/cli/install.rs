@@ -135,7 +135,7 @@ fn parse(parser: &mut lexopt::Parser, allow: &[&str]) -> Result<ScopeArgs> {
 fn this_binary() -> Result<PathBuf> {
     let exe =
         std::env::current_exe().map_err(|e| Error::Failed(format!("cannot tell where baton is installed: {e}")))?;
-    Ok(exe.canonicalize().unwrap_or(exe))
+    Ok(crate::platform::path::canonical(&exe).unwrap_or(exe))
 }
 
 fn run_install(parser: &mut lexopt::Parser) -> Result<()> {

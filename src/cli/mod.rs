@@ -244,7 +244,7 @@ pub fn path_value(parser: &mut lexopt::Parser, flag: &str, what: &str) -> Result
 /// The directory value of `flag` (`--project DIR`), made absolute; it must exist.
 pub fn dir_value(parser: &mut lexopt::Parser, flag: &str) -> Result<PathBuf> {
     let dir = path_value(parser, flag, "a directory")?;
-    match dir.canonicalize() {
+    match crate::platform::path::canonical(&dir) {
         Ok(real) if real.is_dir() => Ok(real),
         Ok(_) => Err(Error::Usage(format!("{flag} {}: not a directory", dir.display()))),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {

@@ -237,13 +237,13 @@ impl Config {
 pub fn user_config_path() -> Option<PathBuf> {
     match std::env::var_os("BATON_CONFIG") {
         Some(p) if !p.is_empty() => Some(PathBuf::from(p)),
-        _ => dirs::config_dir().map(|d| d.join("baton/config.json")),
+        _ => dirs::config_dir().map(|d| d.join("baton").join("config.json")),
     }
 }
 
 /// `<project root>/.baton/config.json`.
 pub fn project_config_path(project_root: &Path) -> PathBuf {
-    project_root.join(".baton/config.json")
+    project_root.join(".baton").join("config.json")
 }
 
 /// The `"prices"` maps of the user's and then the project's config file, with the file

@@ -52,7 +52,10 @@ pub fn session_start_context(payload: &HookPayload) -> Option<String> {
     if own {
         match resume::archive(&project, true, chrono::Utc::now()) {
             Ok(moved) if !moved.is_empty() => {
-                let names: Vec<String> = moved.iter().map(|p| resume::relative(&project, p)).collect();
+                let names: Vec<String> = moved
+                    .iter()
+                    .map(|p| crate::platform::path::below(p, &project.root))
+                    .collect();
                 more = format!("The whole handoff is archived as {}.", names.join(", "));
             }
             Ok(_) => {}

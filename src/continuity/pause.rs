@@ -178,12 +178,8 @@ fn live_jobs(project: &Project) -> Vec<Value> {
 pub fn build(snapshot: &Snapshot, request: &PauseRequest, now: chrono::DateTime<chrono::Utc>) -> Result<Handoff> {
     let position = snapshot.position();
     let phase = snapshot.current_phase();
-    let relative = |p: &Path| {
-        p.strip_prefix(&snapshot.project.root)
-            .unwrap_or(p)
-            .display()
-            .to_string()
-    };
+    // GSD reads these with `/` between the parts, on every system.
+    let relative = |p: &Path| crate::platform::path::below(p, &snapshot.project.root);
     let mut record = Handoff {
         version: Some(handoff::VERSION.to_owned()),
         timestamp: Some(now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
@@ -321,11 +317,7 @@ fn record_in_state(
 ) -> Result<Option<PathBuf>> {
     let stopped = record.stopped_at();
     let stamp = now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
-    let resume = continue_path
-        .strip_prefix(&project.root)
-        .unwrap_or(continue_path)
-        .display()
-        .to_string();
+    let resume = crate::platform::path::below(continue_path, &project.root);
     state_edit::update(project, |text| {
         // Only a pause someone asked for marks the project paused; breadcrumbs just note the spot.
         let mut edited = if record.trigger.as_deref() == Some("manual") {

@@ -316,8 +316,3 @@ fn end_pause(project: &Project) -> Result<()> {
     })
     .map(|_| ())
 }
-
-/// Relative display of a path under the project root.
-pub fn relative(project: &Project, path: &Path) -> String {
-    path.strip_prefix(&project.root).unwrap_or(path).display().to_string()
-}

@@ -171,7 +171,7 @@ fn write_atomic_prepared(
     prepare(temp.as_file())?;
     if durability == Durability::Durable {
         temp.as_file().sync_all()?;
-        temp.persist(path).map_err(|e| e.error)?;
+        platform::fs::replace(temp, path)?;
         // Make the rename itself durable; a failure here loses nothing already written.
         let _ = File::open(dir).and_then(|d| d.sync_all());
         remove_abandoned_temp_files(dir, SystemTime::now());
@@ -181,8 +181,7 @@ fn write_atomic_prepared(
         // The old file now has the temp name; dropping `temp` unlinks it.
         return Ok(());
     }
-    temp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    platform::fs::replace(temp, path)
 }
 
 /// Swaps `new` into `path` atomically when `path` is an existing file or symlink. A plain
@@ -326,6 +325,20 @@ mod tests {
         assert_eq!(fs::read_to_string(&link).unwrap(), "new");
         assert!(!fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
         assert!(platform::fs::is_private_mode(&fs::metadata(&link).unwrap()));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn keeping_the_mode_hands_on_the_old_files_mode_and_not_a_links() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("STATE.md");
+        write_atomic_keeping_mode(&path, b"a", 0o644, Durability::Durable).unwrap();
+        assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o644);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        write_atomic_keeping_mode(&path, b"b", 0o644, Durability::Durable).unwrap();
+        assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+        assert_eq!(std::fs::read(&path).unwrap(), b"b");
     }
 
     #[test]

@@ -77,7 +77,7 @@ pub fn installed() -> Vec<InstalledPlugin> {
             let Some(root) = entry["installPath"].as_str().map(PathBuf::from) else {
                 continue;
             };
-            let hooks = crate::fsx::read_regular(&root.join("hooks/hooks.json"), 1024 * 1024)
+            let hooks = crate::fsx::read_regular(&root.join("hooks").join("hooks.json"), 1024 * 1024)
                 .ok()
                 .and_then(|bytes| serde_json::from_slice::<Value>(&bytes).ok())
                 .unwrap_or_default();

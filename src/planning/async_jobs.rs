@@ -108,7 +108,7 @@ pub fn manifests(project: &Project) -> Vec<(Job, Value)> {
 fn read_one(project: &Project, path: &Path) -> Option<(Job, Value)> {
     let bytes = crate::fsx::read_regular(path, MAX_MANIFEST_BYTES).ok()?;
     let mut value: Value = serde_json::from_slice(&bytes).ok()?;
-    let relative = path.strip_prefix(&project.root).unwrap_or(path).display().to_string();
+    let relative = crate::platform::path::below(path, &project.root);
     value
         .as_object_mut()?
         .insert("manifest".to_owned(), Value::from(relative));

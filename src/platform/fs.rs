@@ -1,11 +1,23 @@
 //! Files, where the systems differ: opening without following a link or blocking on a FIFO,
 //! whether a file is this user's own with a single name, modes, positioned reads and writes,
-//! and the atomic swap of two names (Linux `renameat2(RENAME_EXCHANGE)`, macOS
-//! `renameatx_np(RENAME_SWAP)`; Windows has none and callers rename instead).
+//! the atomic swap of two names (Linux `renameat2(RENAME_EXCHANGE)`, macOS
+//! `renameatx_np(RENAME_SWAP)`; Windows has none and callers rename instead), and giving a
+//! written temp file its final name while readers have the old file open.
 
 use std::fs::{File, Metadata, OpenOptions};
 use std::io;
 use std::path::Path;
+use std::time::Duration;
+
+use super::Family;
+
+/// How long [`replace`] keeps trying while readers hold the old file (Windows): a reader
+/// holds it for the moment of one read, so this is only reached when something else keeps
+/// the file open (an editor, a virus scanner), and then the error says so.
+const REPLACE_PATIENCE: Duration = Duration::from_secs(2);
+
+/// The longest pause between two tries of [`replace`].
+const REPLACE_MAX_PAUSE: Duration = Duration::from_millis(50);
 
 #[cfg(unix)]
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
@@ -275,6 +287,67 @@ pub fn exchange(new: &Path, path: &Path) -> bool {
     }
 }
 
+/// Gives the written temp file the name `path`, replacing the file there atomically: a reader
+/// sees the old file or the new one. Unix: one `rename`. Windows: std's rename, which on
+/// Windows 10 and later (NTFS) replaces a file that readers have open as Unix does, since
+/// baton and Node open files sharing their deletion; where the system cannot (older Windows,
+/// FAT and network drives, Wine), the replace fails with "access denied" or a sharing
+/// violation while a reader has the old file open, and is tried again after a pause that
+/// doubles, for up to [`REPLACE_PATIENCE`].
+pub fn replace(temp: tempfile::NamedTempFile, path: &Path) -> io::Result<()> {
+    // Kept, the temp file loses the "temporary" attribute Windows gives it and is no longer
+    // removed when dropped: from here on it is removed below if it cannot take the name.
+    let (file, temp) = temp.keep().map_err(|e| e.error)?;
+    drop(file);
+    let renamed = retry_while_shared(
+        || std::fs::rename(&temp, path),
+        // Only a file can be held open by a reader: a directory at the name is refused at once.
+        |e| is_sharing_conflict(Family::CURRENT, e) && std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file()),
+        std::thread::sleep,
+    );
+    if renamed.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    renamed.map_err(|e| match is_sharing_conflict(Family::CURRENT, &e) {
+        true => io::Error::new(
+            e.kind(),
+            format!(
+                "{e}: another program keeps {} open; close it and try again",
+                path.display()
+            ),
+        ),
+        false => e,
+    })
+}
+
+/// Runs `attempt` until it succeeds, fails with an error `shared` does not take for a reader
+/// in the way, or [`REPLACE_PATIENCE`] has gone by in pauses (1 ms, doubling, at most
+/// [`REPLACE_MAX_PAUSE`]) given to `pause`.
+fn retry_while_shared(
+    mut attempt: impl FnMut() -> io::Result<()>,
+    shared: impl Fn(&io::Error) -> bool,
+    mut pause: impl FnMut(Duration),
+) -> io::Result<()> {
+    let (mut waited, mut next) = (Duration::ZERO, Duration::from_millis(1));
+    loop {
+        match attempt() {
+            Err(e) if shared(&e) && waited < REPLACE_PATIENCE => {
+                pause(next);
+                waited += next;
+                next = (next * 2).min(REPLACE_MAX_PAUSE);
+            }
+            done => return done,
+        }
+    }
+}
+
+/// Whether `error` is Windows refusing to replace a file that another process has open:
+/// `ERROR_ACCESS_DENIED` (5), `ERROR_SHARING_VIOLATION` (32), `ERROR_LOCK_VIOLATION` (33).
+/// Never on Unix, where a rename does not care who has the file open.
+fn is_sharing_conflict(family: Family, error: &io::Error) -> bool {
+    family == Family::Windows && matches!(error.raw_os_error(), Some(5 | 32 | 33))
+}
+
 /// Reads exactly `buf.len()` bytes at `offset`.
 pub fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
     #[cfg(unix)]
@@ -367,19 +440,84 @@ mod tests {
         assert!(!exchange(&dir.path().join("missing"), &b));
     }
 
-    #[cfg(unix)]
     #[test]
-    fn keeping_the_mode_hands_on_the_old_files_mode_and_not_a_links() {
-        use crate::fsx::{Durability, write_atomic_keeping_mode};
-        use std::os::unix::fs::PermissionsExt;
+    fn a_replace_on_windows_waits_out_readers_and_gives_up_in_time() {
+        let windows = |e: &io::Error| is_sharing_conflict(Family::Windows, e);
+        let mut failures = 5;
+        let mut paused = Vec::new();
+        let done = retry_while_shared(
+            || match failures {
+                0 => Ok(()),
+                _ => {
+                    failures -= 1;
+                    Err(io::Error::from_raw_os_error(32))
+                }
+            },
+            windows,
+            |d| paused.push(d.as_millis()),
+        );
+        assert!(done.is_ok());
+        assert_eq!(paused, [1, 2, 4, 8, 16], "five pauses, each twice the last");
+
+        let mut waited = Duration::ZERO;
+        let held = retry_while_shared(|| Err(io::Error::from_raw_os_error(5)), windows, |d| waited += d);
+        assert_eq!(held.unwrap_err().raw_os_error(), Some(5));
+        assert!(
+            waited >= REPLACE_PATIENCE && waited <= REPLACE_PATIENCE + REPLACE_MAX_PAUSE,
+            "{waited:?}"
+        );
+
+        // Anything else is final at once: a missing file on Windows, and every error on Unix,
+        // where a rename does not care who has the file open.
+        let cases: [(fn() -> io::Error, Family); 2] = [
+            (|| io::ErrorKind::NotFound.into(), Family::Windows),
+            (|| io::Error::from_raw_os_error(32), Family::Unix),
+        ];
+        for (error, family) in cases {
+            let mut tries = 0;
+            let failed = retry_while_shared(
+                || {
+                    tries += 1;
+                    Err(error())
+                },
+                |e| is_sharing_conflict(family, e),
+                |_| {},
+            );
+            assert!(failed.is_err() && tries == 1, "{family:?}: {}", error());
+        }
+    }
+
+    #[test]
+    fn a_replace_lands_while_a_reader_has_the_old_file_open() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("STATE.md");
-        write_atomic_keeping_mode(&path, b"a", 0o644, Durability::Durable).unwrap();
-        assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o644);
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
-        write_atomic_keeping_mode(&path, b"b", 0o644, Durability::Durable).unwrap();
-        assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
-        assert_eq!(std::fs::read(&path).unwrap(), b"b");
+        let path = dir.path().join("context.json");
+        std::fs::write(&path, "old").unwrap();
+        // A reader of the old file, as another process is, done with it after a moment.
+        let reader = File::open(&path).unwrap();
+        let closing = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(50));
+            drop(reader);
+        });
+        let mut temp = tempfile::NamedTempFile::new_in(dir.path()).unwrap();
+        std::io::Write::write_all(&mut temp, b"new").unwrap();
+        replace(temp, &path).unwrap();
+        closing.join().unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "no temp file left");
+
+        // A directory at the name is no reader to wait for: refused at once.
+        let taken = dir.path().join("taken");
+        std::fs::create_dir(&taken).unwrap();
+        std::fs::write(taken.join("inside"), "x").unwrap();
+        let temp = tempfile::NamedTempFile::new_in(dir.path()).unwrap();
+        let started = std::time::Instant::now();
+        assert!(replace(temp, &taken).is_err());
+        assert!(started.elapsed() < REPLACE_PATIENCE, "{:?}", started.elapsed());
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            2,
+            "the temp file is removed"
+        );
     }
 
     #[test]

@@ -24,25 +24,31 @@ pub fn temp_dir() -> PathBuf {
 /// working directory, where no two hooks would meet).
 pub fn temp_dir_for(family: Family, env: impl Fn(&str) -> Option<OsString>) -> PathBuf {
     let absolute = |value: OsString| is_absolute(family, &value).then(|| PathBuf::from(value));
-    let var = |name: &str| env(name).and_then(absolute);
+    let var = |name: &&str| env(name).and_then(absolute);
+    let named = temp_dir_vars(family).iter().find_map(var);
     match family {
-        Family::Unix => ["TMPDIR", "TMP", "TEMP"]
-            .into_iter()
-            .find_map(var)
-            .unwrap_or_else(|| PathBuf::from("/tmp")),
+        Family::Unix => named.unwrap_or_else(|| PathBuf::from("/tmp")),
         Family::Windows => {
             let under = |name: &str, rest: &str| {
                 let mut dir = env(name)?;
                 dir.push(rest);
                 absolute(dir)
             };
-            var("TEMP")
-                .or_else(|| var("TMP"))
+            named
                 .or_else(|| under("SystemRoot", "\\temp"))
                 .or_else(|| under("windir", "\\temp"))
                 .or_else(|| under("USERPROFILE", "\\AppData\\Local\\Temp"))
                 .unwrap_or_else(|| PathBuf::from("C:\\Windows\\Temp"))
         }
+    }
+}
+
+/// The variables that name the temp dir on `family`, first the one read first: what a child
+/// process is given to write its temp files elsewhere (`baton doctor`'s probes).
+pub fn temp_dir_vars(family: Family) -> &'static [&'static str] {
+    match family {
+        Family::Unix => &["TMPDIR", "TMP", "TEMP"],
+        Family::Windows => &["TEMP", "TMP"],
     }
 }
 
@@ -205,6 +211,25 @@ mod tests {
         assert_eq!(
             temp_dir_for(Family::Unix, env(&[("TMPDIR", r"C:\t")])),
             PathBuf::from("/tmp")
+        );
+    }
+
+    #[test]
+    fn each_temp_dir_variable_given_to_a_child_is_one_it_reads() {
+        for family in [Family::Unix, Family::Windows] {
+            let dir = match family {
+                Family::Unix => "/scratch/tmp",
+                Family::Windows => r"C:\scratch\tmp",
+            };
+            for var in temp_dir_vars(family) {
+                let only = |name: &str| (name == *var).then(|| OsString::from(dir));
+                assert_eq!(temp_dir_for(family, only), PathBuf::from(dir), "{family:?} {var}");
+            }
+        }
+        assert_eq!(
+            temp_dir_vars(Family::Windows),
+            ["TEMP", "TMP"],
+            "TMPDIR means nothing on Windows"
         );
     }
 

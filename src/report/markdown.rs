@@ -116,7 +116,7 @@ fn work_performed(out: &mut String, w: &Work) {
     if !w.plans_executed.is_empty() {
         let _ = writeln!(out, "### Plans executed ({})\n", w.plans_executed.len());
         for p in &w.plans_executed {
-            let _ = writeln!(out, "- {} (phase {}): `{}`", p.plan, p.phase, p.summary.display());
+            let _ = writeln!(out, "- {} (phase {}): `{}`", p.plan, p.phase, p.summary);
         }
         out.push('\n');
     }

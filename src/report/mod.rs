@@ -159,7 +159,7 @@ pub fn write_report(opts: &ReportOptions) -> Result<PathBuf> {
 pub fn reports_dir(project: &Project) -> PathBuf {
     match project.planning_dir().symlink_metadata() {
         Ok(_) => project.planning_dir().join("reports"),
-        Err(_) => project.root.join(".baton/reports"),
+        Err(_) => project.root.join(".baton").join("reports"),
     }
 }
 

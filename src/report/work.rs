@@ -4,7 +4,7 @@
 //! (STATE.md and HANDOFF.json).
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::Serialize;
 
@@ -30,8 +30,8 @@ pub struct Commit {
 pub struct PlanDone {
     pub plan: String,
     pub phase: String,
-    /// The SUMMARY file, relative to the project root.
-    pub summary: PathBuf,
+    /// The SUMMARY file, relative to the project root, with `/` between its parts.
+    pub summary: String,
 }
 
 /// A phase the session moved forward, as it stands now.
@@ -177,8 +177,8 @@ fn plans_executed(root: &Path, start_ms: Option<i64>, committed: &BTreeSet<Strin
     for dir in phases::scan(&project).unwrap_or_default() {
         for id in &dir.summaries {
             let path = dir.file(id, "SUMMARY");
-            let relative = path.strip_prefix(root).unwrap_or(&path).to_path_buf();
-            let key = relative.to_string_lossy().into_owned();
+            // As git names it: `/` between the parts on every system.
+            let key = crate::platform::path::below(&path, root);
             let fresh = || written_since(&path, start_ms);
             let counted = committed.contains(&key)
                 || (!work.git && fresh())
@@ -187,7 +187,7 @@ fn plans_executed(root: &Path, start_ms: Option<i64>, committed: &BTreeSet<Strin
                 done.push(PlanDone {
                     plan: id.clone(),
                     phase: dir.number.to_string(),
-                    summary: relative,
+                    summary: key,
                 });
             }
         }

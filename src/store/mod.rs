@@ -64,9 +64,9 @@ impl Store {
     /// The store of `project` (it may not exist yet).
     pub fn of(project: &Project) -> Self {
         Self {
-            document: project.root.join(".baton/context.json"),
-            dir: project.root.join(".baton/context"),
-            lock_file: project.root.join(".baton/context.lock"),
+            document: project.root.join(".baton").join("context.json"),
+            dir: project.root.join(".baton").join("context"),
+            lock_file: project.root.join(".baton").join("context.lock"),
             root: project.root.clone(),
         }
     }

@@ -300,12 +300,9 @@ impl Store {
         Writer::hook("outside baton", None, self.root())
     }
 
+    /// The document's path in a message: relative to the project, with `/` on every system.
     fn shown(&self) -> String {
-        self.document
-            .strip_prefix(self.root())
-            .unwrap_or(&self.document)
-            .display()
-            .to_string()
+        crate::platform::path::below(&self.document, self.root())
     }
 }
 

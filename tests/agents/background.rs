@@ -6,14 +6,14 @@
 use serde_json::{Value, json};
 
 use super::{context_of, ledger_file, repo};
-use crate::common::{Sandbox, latest_fixture};
+use crate::common::{Sandbox, latest_fixture, native};
 
 const LIE: &str = "Created notes/greeting.txt and src/users.sql; committed as 4f2a9c1d.";
 
 /// A captured 2.1.332 payload moved into the sandbox's project, for the background run's session.
 fn payload(sandbox: &Sandbox, name: &str) -> Value {
     let mut p = latest_fixture(name);
-    p["cwd"] = json!(sandbox.project);
+    p["cwd"] = json!(native(&sandbox.project));
     p["session_id"] = json!(SESSION);
     p
 }

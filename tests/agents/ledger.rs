@@ -6,7 +6,7 @@ use std::fs;
 use serde_json::{Value, json};
 
 use super::{AGENT, context_of, ledger_file, repo, start_payload, stop_payload, tool_payload, write_with_tool};
-use crate::common::{Sandbox, git};
+use crate::common::{Sandbox, git, native};
 
 #[test]
 fn start_and_stop_record_the_run_and_the_files_it_changed() {
@@ -89,16 +89,16 @@ fn hostile_subagent_payloads_exit_0_silently() {
     repo(&sandbox);
     let huge = "Created x.rs. ".repeat(200_000);
     let cases = vec![
-        json!({"hook_event_name": "SubagentStart", "cwd": sandbox.project, "agent_id": "../../etc/passwd"}),
-        json!({"hook_event_name": "SubagentStop", "cwd": sandbox.project}),
-        json!({"hook_event_name": "SubagentStop", "cwd": sandbox.project, "agent_id": 42, "last_assistant_message": ["x"]}),
+        json!({"hook_event_name": "SubagentStart", "cwd": native(&sandbox.project), "agent_id": "../../etc/passwd"}),
+        json!({"hook_event_name": "SubagentStop", "cwd": native(&sandbox.project)}),
+        json!({"hook_event_name": "SubagentStop", "cwd": native(&sandbox.project), "agent_id": 42, "last_assistant_message": ["x"]}),
         json!({"hook_event_name": "SubagentStart", "cwd": "/nonexistent/dir", "agent_id": "a1"}),
         json!({"hook_event_name": "SubagentStart", "cwd": "relative/path", "agent_id": "a2", "agent_type": {"x": 1}}),
-        json!({"hook_event_name": "SubagentStop", "cwd": sandbox.project, "agent_id": "a3", "last_assistant_message": huge}),
-        json!({"hook_event_name": "SubagentStop", "cwd": sandbox.project, "agent_id": "a4", "stop_hook_active": "yes",
+        json!({"hook_event_name": "SubagentStop", "cwd": native(&sandbox.project), "agent_id": "a3", "last_assistant_message": huge}),
+        json!({"hook_event_name": "SubagentStop", "cwd": native(&sandbox.project), "agent_id": "a4", "stop_hook_active": "yes",
                "agent_transcript_path": null, "last_assistant_message": "Committed as 0123456789abcdef0123456789abcdef01234567; removed /etc/passwd."}),
-        json!({"hook_event_name": "PostToolUse", "cwd": sandbox.project, "tool_name": "Agent", "tool_response": "text"}),
-        json!({"hook_event_name": "PostToolUse", "cwd": sandbox.project, "tool_name": "Agent", "tool_response": {"agentId": "../x"}}),
+        json!({"hook_event_name": "PostToolUse", "cwd": native(&sandbox.project), "tool_name": "Agent", "tool_response": "text"}),
+        json!({"hook_event_name": "PostToolUse", "cwd": native(&sandbox.project), "tool_name": "Agent", "tool_response": {"agentId": "../x"}}),
     ];
     for payload in &cases {
         let out = sandbox.hook(payload);
@@ -134,7 +134,7 @@ fn edit_calls_outside_a_subagent_or_of_unrecorded_runs_record_nothing() {
         &sandbox,
         AGENT,
         "Edit",
-        json!({"file_path": path, "old_string": "", "new_string": ""}),
+        json!({"file_path": native(&path), "old_string": "", "new_string": ""}),
     );
     main.as_object_mut().unwrap().remove("agent_id");
     sandbox.hook(&main).assert_hook_contract();
@@ -142,9 +142,14 @@ fn edit_calls_outside_a_subagent_or_of_unrecorded_runs_record_nothing() {
         &sandbox,
         "d4444444444444444",
         "Write",
-        json!({"file_path": path}),
+        json!({"file_path": native(&path)}),
     ));
-    sandbox.hook(&tool_payload(&sandbox, "../x", "Write", json!({"file_path": path})));
+    sandbox.hook(&tool_payload(
+        &sandbox,
+        "../x",
+        "Write",
+        json!({"file_path": native(&path)}),
+    ));
     // A NotebookEdit inside the run is its own.
     let notebook = sandbox.write("nb/a.ipynb", "{}\n");
     sandbox.hook(&tool_payload(
@@ -170,7 +175,7 @@ fn records_written_before_tool_edits_were_kept_still_list_and_verify() {
         "id": AGENT, "type": "general-purpose", "status": "finished",
         "session_id": "fc61ec7d-0dfe-4ee4-950f-740b3bafe0b9",
         "started_at": started["started_at"], "ended_at": "2099-01-01T00:00:00.000Z",
-        "cwd": sandbox.project, "worktree": started["worktree"],
+        "cwd": native(&sandbox.project), "worktree": started["worktree"],
         "head_at_start": started["head_at_start"], "branch_at_start": "main",
         "dirty_at_start": started["dirty_at_start"], "files_changed": ["db/001_users.sql"],
         "head_at_end": started["head_at_start"], "last_message": "Created db/001_users.sql.",

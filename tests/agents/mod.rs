@@ -12,14 +12,14 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-use crate::common::{Outcome, Sandbox, fixture, git_repo};
+use crate::common::{Outcome, Sandbox, fixture, git_repo, native};
 
 const AGENT: &str = "a9f371828cb2429bb";
 
 /// The captured SubagentStart payload, moved into the sandbox's project.
 fn start_payload(sandbox: &Sandbox, agent: &str) -> Value {
     let mut p = fixture("subagentstart.json");
-    p["cwd"] = json!(sandbox.project);
+    p["cwd"] = json!(native(&sandbox.project));
     p["agent_id"] = json!(agent);
     p
 }
@@ -27,7 +27,7 @@ fn start_payload(sandbox: &Sandbox, agent: &str) -> Value {
 /// The captured SubagentStop payload with `message` as the agent's final message.
 fn stop_payload(sandbox: &Sandbox, agent: &str, message: &str) -> Value {
     let mut p = fixture("subagentstop.json");
-    p["cwd"] = json!(sandbox.project);
+    p["cwd"] = json!(native(&sandbox.project));
     p["agent_id"] = json!(agent);
     p["last_assistant_message"] = json!(message);
     p
@@ -70,7 +70,7 @@ fn repo(sandbox: &Sandbox) -> String {
 /// parent's session_id plus `agent_id`, observed on 2.1.197) for a `tool` call with `input`.
 fn tool_payload(sandbox: &Sandbox, agent: &str, tool: &str, input: Value) -> Value {
     let mut p = fixture("posttooluse-bash.json");
-    p["cwd"] = json!(sandbox.project);
+    p["cwd"] = json!(native(&sandbox.project));
     p["session_id"] = fixture("subagentstart.json")["session_id"].clone();
     p["agent_id"] = json!(agent);
     p["agent_type"] = json!("general-purpose");
@@ -82,7 +82,7 @@ fn tool_payload(sandbox: &Sandbox, agent: &str, tool: &str, input: Value) -> Val
 /// Subagent `agent` writes `relative` with its Write tool: the file, then the hook call.
 fn write_with_tool(sandbox: &Sandbox, agent: &str, relative: &str, contents: &str) {
     let path = sandbox.write(relative, contents);
-    let input = json!({"file_path": path, "content": contents});
+    let input = json!({"file_path": native(&path), "content": contents});
     let out = sandbox.hook(&tool_payload(sandbox, agent, "Write", input));
     assert_eq!(out.stdout.trim(), "", "{out:?}");
     out.assert_hook_contract();

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use super::{
     AGENT, context_of, ledger_file, planning_tree, repo, start_payload, stop_payload, tool_payload, write_with_tool,
 };
-use crate::common::{Sandbox, git_repo, verdicts};
+use crate::common::{Sandbox, git_repo, native, verdicts};
 
 #[test]
 fn verify_catches_a_file_never_written_and_a_commit_that_does_not_exist() {
@@ -43,7 +43,7 @@ fn verify_catches_a_file_never_written_and_a_commit_that_does_not_exist() {
     assert_eq!(context_of(&sandbox.hook(&again), "SubagentStop"), None);
 
     // The orchestrator learns it when its Agent call returns.
-    let post = json!({"session_id": "fc61ec7d-0dfe-4ee4-950f-740b3bafe0b9", "cwd": sandbox.project,
+    let post = json!({"session_id": "fc61ec7d-0dfe-4ee4-950f-740b3bafe0b9", "cwd": native(&sandbox.project),
         "hook_event_name": "PostToolUse", "tool_name": "Agent",
         "tool_input": {"description": "db", "prompt": "create the users table", "subagent_type": "general-purpose"},
         "tool_response": {"status": "completed", "agentId": AGENT, "agentType": "general-purpose",

@@ -5,7 +5,7 @@
 use std::io::Write;
 
 use super::{bridge_json, copy_dir, fixture_dir};
-use crate::common::{Sandbox, git_repo, os};
+use crate::common::{Sandbox, git_repo, native, os};
 
 /// A 50 MB generated SQL dump: a table, then INSERTs.
 fn write_dump(sandbox: &Sandbox) {
@@ -97,7 +97,7 @@ fn a_run_that_leaves_hostile_files_still_stops_cleanly_with_its_handoff() {
     git_repo(&sandbox.project, &[("README.md", "# app\n")]);
     let payload = |event: &str| {
         let mut p = crate::common::fixture(&format!("{}.json", event.to_ascii_lowercase()));
-        p["cwd"] = serde_json::json!(sandbox.project);
+        p["cwd"] = serde_json::json!(native(&sandbox.project));
         p["agent_id"] = serde_json::json!("ab5000000000000a");
         p["agent_type"] = serde_json::json!("db-coding-agent");
         p

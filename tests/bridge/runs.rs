@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use super::{baton, bridge_json};
-use crate::common::{Outcome, Sandbox, fixture, git, git_repo, subagent_event};
+use crate::common::{Outcome, Sandbox, fixture, git, git_repo, native, subagent_event};
 
 const SESSION: &str = "fc61ec7d-0dfe-4ee4-950f-740b3bafe0b9";
 
@@ -119,11 +119,11 @@ fn files_written_with_tools_count_and_ignored_ones_do_not() {
     for (relative, contents) in [(".github/workflows/ci.yml", ci), ("build/out.yml", "x: 1")] {
         let path = sandbox.write(relative, contents);
         let mut p = fixture("posttooluse-bash.json");
-        p["cwd"] = json!(sandbox.project);
+        p["cwd"] = json!(native(&sandbox.project));
         p["session_id"] = json!(SESSION);
         p["agent_id"] = json!("a5e0000000000001");
         p["tool_name"] = json!("Write");
-        p["tool_input"] = json!({"file_path": path, "content": contents});
+        p["tool_input"] = json!({"file_path": native(&path), "content": contents});
         sandbox.hook(&p).assert_hook_contract();
     }
     stop(&sandbox, "a5e0000000000001", "devops-engineer", "Added CI.");

@@ -3,12 +3,14 @@
 
 #![allow(dead_code)]
 
+pub mod binary;
 pub mod git;
 pub mod gsd;
 pub mod os;
 pub mod outcome;
 pub mod reply;
 
+pub use binary::{baton_bin, host_path, native, wired};
 pub use git::{git, git_repo};
 pub use outcome::{Outcome, plain};
 pub use reply::Reply;
@@ -20,15 +22,6 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-/// The binary under test: `$BATON_TEST_BIN` when set (CI runs the suite once more against
-/// the static musl build), else the one cargo built for this test run.
-pub fn baton_bin() -> &'static str {
-    static BIN: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    BIN.get_or_init(|| match std::env::var("BATON_TEST_BIN") {
-        Ok(path) if !path.is_empty() => path,
-        _ => env!("CARGO_BIN_EXE_baton").to_owned(),
-    })
-}
 /// A run that takes longer than this is hung.
 pub const HANG_LIMIT: Duration = Duration::from_secs(10);
 
@@ -125,16 +118,16 @@ impl Sandbox {
     /// path where no file is.
     pub fn statusline_payload_in_project(&self, captured: Value) -> Value {
         let mut p = captured;
-        p["cwd"] = json!(self.project);
-        p["workspace"]["current_dir"] = json!(self.project);
-        p["workspace"]["project_dir"] = json!(self.project);
-        p["transcript_path"] = json!(self.project.join("missing.jsonl"));
+        p["cwd"] = json!(native(&self.project));
+        p["workspace"]["current_dir"] = json!(native(&self.project));
+        p["workspace"]["project_dir"] = json!(native(&self.project));
+        p["transcript_path"] = json!(native(self.project.join("missing.jsonl")));
         p
     }
 
     /// A command running baton with the sandbox's environment.
     pub fn command(&self, args: &[&str]) -> Command {
-        let mut cmd = Command::new(baton_bin());
+        let mut cmd = binary::command(baton_bin());
         cmd.args(args);
         self.with_env(cmd)
     }
@@ -324,7 +317,7 @@ pub fn assistant_line(model: &str, tokens: u64, sidechain: bool) -> Value {
 pub fn post_tool_use(sandbox: &Sandbox, session: &str, transcript: Option<&Path>) -> Value {
     let mut p = fixture("posttooluse-bash.json");
     p["session_id"] = json!(session);
-    p["cwd"] = json!(sandbox.project);
+    p["cwd"] = json!(native(&sandbox.project));
     p["transcript_path"] = json!(transcript.map_or_else(|| sandbox.project.join("missing.jsonl"), Path::to_path_buf));
     p
 }
@@ -333,7 +326,7 @@ pub fn post_tool_use(sandbox: &Sandbox, session: &str, transcript: Option<&Path>
 /// run `agent` of type `agent_type` in the sandbox's project.
 pub fn subagent_event(sandbox: &Sandbox, event: &str, agent: &str, agent_type: &str) -> Value {
     let mut p = fixture(&format!("{}.json", event.to_ascii_lowercase()));
-    p["cwd"] = json!(sandbox.project);
+    p["cwd"] = json!(native(&sandbox.project));
     p["agent_id"] = json!(agent);
     p["agent_type"] = json!(agent_type);
     p
@@ -343,18 +336,18 @@ pub fn subagent_event(sandbox: &Sandbox, event: &str, agent: &str, agent_type: &
 pub fn session_start(sandbox: &Sandbox, session: &str, source: &str) -> Value {
     let mut p = fixture("sessionstart-startup.json");
     p["session_id"] = json!(session);
-    p["cwd"] = json!(sandbox.project);
+    p["cwd"] = json!(native(&sandbox.project));
     p["source"] = json!(source);
     p
 }
 
 impl Sandbox {
     /// `<HOME>/.claude/projects/<project dir name>`: where Claude Code keeps the transcripts
-    /// of the sandbox's project (every character but letters and digits becomes `-`).
+    /// of the sandbox's project (every character of its path as the binary sees it, but
+    /// letters and digits, becomes `-`: `-tmp-x-proj`, `C--Users-x-proj`).
     pub fn claude_project_dir(&self) -> PathBuf {
         let real = std::fs::canonicalize(&self.project).unwrap();
-        let name: String = real
-            .to_string_lossy()
+        let name: String = native(real)
             .chars()
             .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
             .collect();

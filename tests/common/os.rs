@@ -57,13 +57,19 @@ pub fn mkfifo(path: &Path) {
     );
 }
 
-/// The names baton tries, in order, for its private lock directory in the temp dir.
+/// The names baton tries, in order, for its private lock directory in the temp dir
+/// (`baton-<uid>`; `baton` for a Windows build, whose temp dir is the user's own).
 pub fn private_dir_names() -> Vec<String> {
     #[cfg(unix)]
     // SAFETY: geteuid has no preconditions.
-    let stem = format!("baton-{}", unsafe { libc::geteuid() });
+    let unix_stem = format!("baton-{}", unsafe { libc::geteuid() });
     #[cfg(windows)]
-    let stem = "baton".to_owned();
+    let unix_stem = String::new();
+    let stem = if super::binary::is_windows() {
+        "baton".to_owned()
+    } else {
+        unix_stem
+    };
     (0..8)
         .map(|n| if n == 0 { stem.clone() } else { format!("{stem}-{n}") })
         .collect()
@@ -74,6 +80,16 @@ pub fn private_dir_names() -> Vec<String> {
 pub fn take_every_private_dir_name(tmp: &Path) {
     for name in private_dir_names() {
         std::fs::write(tmp.join(name), "planted").unwrap();
+    }
+}
+
+/// Asserts that only its owner may read the file the binary wrote at `path` (mode `0600`). A
+/// Windows build has no modes (its temp files are private through the per-user temp dir's
+/// ACL, which Wine does not model): there is nothing to check.
+#[track_caller]
+pub fn assert_private(path: &Path) {
+    if !super::binary::is_windows() {
+        assert_eq!(mode(path), 0o600, "{} is private", path.display());
     }
 }
 

@@ -12,7 +12,7 @@ const SESSION: &str = "b1242354-f64a-4b73-8244-b1d6ee5189c9";
 fn event(sandbox: &Sandbox, name: &str) -> Value {
     let mut p = fixture_of("2.1.332", name);
     p["session_id"] = json!(SESSION);
-    p["cwd"] = json!(sandbox.project);
+    p["cwd"] = json!(native(&sandbox.project));
     p
 }
 
@@ -29,9 +29,9 @@ fn statusline(sandbox: &Sandbox) -> String {
     );
     let mut p = fixture_of("2.1.332", "statusline-after-compact.json");
     p["session_id"] = json!(SESSION);
-    p["cwd"] = json!(sandbox.project);
-    p["workspace"]["current_dir"] = json!(sandbox.project);
-    p["transcript_path"] = json!(sandbox.project.join("missing.jsonl"));
+    p["cwd"] = json!(native(&sandbox.project));
+    p["workspace"]["current_dir"] = json!(native(&sandbox.project));
+    p["transcript_path"] = json!(native(sandbox.project.join("missing.jsonl")));
     plain(&sandbox.statusline(&p).assert_one_line())
 }
 

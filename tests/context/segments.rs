@@ -63,18 +63,18 @@ fn without_rate_limits_and_prompt_cache_those_segments_are_left_out() {
     sandbox.write(".baton/config.json", EVERY_SEGMENT);
     // An API-key login on 2.1.332: no rate_limits; 2.1.197 sends no prompt_cache either.
     let mut older = fixture("statusline-after-reply.json");
-    older["cwd"] = json!(sandbox.project);
-    older["workspace"]["current_dir"] = json!(sandbox.project);
-    older["transcript_path"] = json!(sandbox.project.join("missing.jsonl"));
+    older["cwd"] = json!(native(&sandbox.project));
+    older["workspace"]["current_dir"] = json!(native(&sandbox.project));
+    older["transcript_path"] = json!(native(sandbox.project.join("missing.jsonl")));
     assert_eq!(
         line(&sandbox, &older),
         "Sonnet 4.5 │ proj │ ████████░░ 83% │ $0.90 │ 13s"
     );
     // Session start: cost at zero, no cache yet.
     let mut start = fixture_of("2.1.332", "statusline-session-start.json");
-    start["cwd"] = json!(sandbox.project);
-    start["workspace"]["current_dir"] = json!(sandbox.project);
-    start["transcript_path"] = json!(sandbox.project.join("missing.jsonl"));
+    start["cwd"] = json!(native(&sandbox.project));
+    start["workspace"]["current_dir"] = json!(native(&sandbox.project));
+    start["transcript_path"] = json!(native(sandbox.project.join("missing.jsonl")));
     let shown = line(&sandbox, &start);
     assert!(shown.contains("░░░░░░░░░░ -- │ $0.00"), "{shown}");
     assert!(!shown.contains("cache") && !shown.contains("5h"), "{shown}");
@@ -92,8 +92,8 @@ fn a_cold_cache_says_so_and_caching_never_seen_says_nothing() {
     assert_eq!(line(&sandbox, &expired), "████████░░ 83% │ cache cold");
     // The first reply's payload: warm false, caching not observed (no cache tokens reported).
     let mut first = fixture_of("2.1.332", "statusline.json");
-    first["cwd"] = json!(sandbox.project);
-    first["workspace"]["current_dir"] = json!(sandbox.project);
+    first["cwd"] = json!(native(&sandbox.project));
+    first["workspace"]["current_dir"] = json!(native(&sandbox.project));
     assert_eq!(line(&sandbox, &first), "████████░░ 83%");
 }
 
@@ -201,7 +201,7 @@ fn a_bad_config_keeps_the_line_and_doctor_names_what_it_skipped() {
         "Sonnet 4.5 │ proj │ ████████░░ 83%"
     );
     let doctor = sandbox.run(&["doctor"], b"");
-    let said = format!("FIX  baton's config {} is not JSON", config.display());
+    let said = format!("FIX  baton's config {} is not JSON", native(&config));
     assert!(doctor.stdout.contains(&said), "{}", doctor.stdout);
 
     // Typos: each skipped name or value falls back to its default; the rest is read.
@@ -215,7 +215,7 @@ fn a_bad_config_keeps_the_line_and_doctor_names_what_it_skipped() {
         doctor.stdout.contains(&format!(
             "FIX  baton's config {}: ignored (its default used) `statusline.segments[0]`: \"costs\"; \
              `statusline.percent`: \"Raw\"",
-            config.display()
+            native(&config)
         )) && doctor
             .stdout
             .contains("the segments are model, task, dir, context, cost, duration, limits, cache, compactions"),
@@ -225,6 +225,6 @@ fn a_bad_config_keeps_the_line_and_doctor_names_what_it_skipped() {
 
     sandbox.write(".baton/config.json", EVERY_SEGMENT);
     let doctor = sandbox.run(&["doctor"], b"");
-    let said = format!("ok   baton's config {} reads cleanly", config.display());
+    let said = format!("ok   baton's config {} reads cleanly", native(&config));
     assert!(doctor.stdout.contains(&said), "{}", doctor.stdout);
 }

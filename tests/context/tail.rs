@@ -18,8 +18,8 @@ fn subagent_call(sandbox: &Sandbox, parent_tokens: u64) -> Value {
     let parent = sandbox.session_transcript(&session, &transcript_lines(MODEL, parent_tokens));
     let own = std::fs::read_to_string(fixture_path_of("2.1.332", "transcript-subagent.jsonl")).unwrap();
     sandbox.subagent_transcript(&session, &agent, &own);
-    payload["transcript_path"] = json!(parent);
-    payload["cwd"] = json!(sandbox.project);
+    payload["transcript_path"] = json!(native(&parent));
+    payload["cwd"] = json!(native(&sandbox.project));
     payload
 }
 
@@ -49,9 +49,9 @@ fn sidechain_lines_in_the_main_transcript_are_not_the_main_agents_context() {
 
     let mut status = fixture("statusline-session-start.json");
     status["session_id"] = json!("main-session");
-    status["cwd"] = json!(sandbox.project);
-    status["workspace"]["current_dir"] = json!(sandbox.project);
-    status["transcript_path"] = json!(transcript);
+    status["cwd"] = json!(native(&sandbox.project));
+    status["workspace"]["current_dir"] = json!(native(&sandbox.project));
+    status["transcript_path"] = json!(native(&transcript));
     let line = plain(&sandbox.statusline(&status).assert_one_line());
     assert!(line.ends_with(" 11%"), "20k of 180k usable: {line}");
 }
@@ -73,8 +73,8 @@ fn a_reply_grepping_for_compact_boundary_shows_its_own_usage_in_the_statusline()
     let sandbox = Sandbox::new();
     let mut status = fixture("statusline-session-start.json");
     status["session_id"] = json!("grep-session");
-    status["cwd"] = json!(sandbox.project);
-    status["workspace"]["current_dir"] = json!(sandbox.project);
+    status["cwd"] = json!(native(&sandbox.project));
+    status["workspace"]["current_dir"] = json!(native(&sandbox.project));
     status["transcript_path"] = json!(transcript_with_a_grep_for_the_boundary(&sandbox, "grep-session"));
     let line = plain(&sandbox.statusline(&status).assert_one_line());
     assert!(line.ends_with("████████░░ 83%"), "150k of 180k usable: {line}");

@@ -12,9 +12,9 @@ const SESSION: &str = "4106d464-75bb-44ee-b810-e0e678a180ac";
 /// `current_usage.input_tokens` replaced by `input`.
 fn payload_with_input(sandbox: &Sandbox, input: Value) -> Value {
     let mut p = fixture("statusline-after-reply.json");
-    p["cwd"] = json!(sandbox.project);
-    p["workspace"]["current_dir"] = json!(sandbox.project);
-    p["transcript_path"] = json!(sandbox.project.join("missing.jsonl"));
+    p["cwd"] = json!(native(&sandbox.project));
+    p["workspace"]["current_dir"] = json!(native(&sandbox.project));
+    p["transcript_path"] = json!(native(sandbox.project.join("missing.jsonl")));
     p["context_window"]["current_usage"]["input_tokens"] = input;
     p
 }
@@ -52,7 +52,7 @@ fn an_unreadable_token_count_without_percentages_falls_back_to_the_transcript() 
     let mut p = payload_with_input(&sandbox, json!("150000"));
     p["context_window"]["used_percentage"] = json!(null);
     p["context_window"]["remaining_percentage"] = json!(null);
-    p["transcript_path"] = json!(sandbox.transcript("t", "claude-sonnet-4-5", 140_000));
+    p["transcript_path"] = json!(native(sandbox.transcript("t", "claude-sonnet-4-5", 140_000)));
     let line = plain(&sandbox.statusline(&p).assert_one_line());
     assert!(line.ends_with(" 78%"), "140k of 180k usable: {line}");
     let bridge = sandbox.read_json(&sandbox.temp_file(SESSION, ".json"));

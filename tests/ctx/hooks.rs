@@ -6,11 +6,11 @@
 use serde_json::{Value, json};
 
 use super::{ctx, example_store, get, log, ok};
-use crate::common::{Outcome, Sandbox, fixture};
+use crate::common::{Outcome, Sandbox, fixture, native};
 
 fn payload(sandbox: &Sandbox, event: &str, agent_type: &str) -> Value {
     let mut p = fixture(&format!("{}.json", event.to_ascii_lowercase()));
-    p["cwd"] = json!(sandbox.project);
+    p["cwd"] = json!(native(&sandbox.project));
     p["agent_type"] = json!(agent_type);
     p
 }

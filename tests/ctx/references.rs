@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use super::{bmad, ctx, document, example_store, get, ok};
-use crate::common::Sandbox;
+use crate::common::{Sandbox, native};
 
 #[test]
 fn the_proposals_example_document_loads_and_validates_unchanged() {
@@ -179,7 +179,7 @@ fn a_reference_chain_too_long_to_follow_is_an_error_and_the_hook_stays_silent() 
     assert!(out.elapsed < std::time::Duration::from_secs(10), "{:?}", out.elapsed);
 
     let mut payload = crate::common::fixture("subagentstart.json");
-    payload["cwd"] = json!(sandbox.project);
+    payload["cwd"] = json!(native(&sandbox.project));
     payload["agent_type"] = json!("pm");
     sandbox.hook(&payload).assert_hook_contract();
 }

@@ -20,11 +20,11 @@ fn slash_commands_use_the_absolute_path_and_spare_the_users_files() {
     let pause = std::fs::read_to_string(sandbox.home.join(".claude/commands/baton/pause-work.md")).unwrap();
     let binary = std::fs::canonicalize(baton_bin()).unwrap();
     assert!(
-        pause.contains(&format!("!`{} pause $ARGUMENTS`", binary.display())),
+        pause.contains(&format!("!`{} pause $ARGUMENTS`", wired(&binary))),
         "{pause}"
     );
     assert!(
-        pause.contains(&format!("allowed-tools: Bash({}:*)", binary.display())),
+        pause.contains(&format!("allowed-tools: Bash({}:*)", wired(&binary))),
         "{pause}"
     );
     ok(sandbox.run(&["uninstall"], b""));
@@ -82,7 +82,7 @@ fn reinstall_keeps_the_users_edits_to_batons_slash_commands() {
     );
     let progress = std::fs::read_to_string(sandbox.home.join(".claude/commands/baton/progress.md")).unwrap();
     assert!(
-        progress.contains(&format!("!`{} progress", new.display())),
+        progress.contains(&format!("!`{} progress", wired(&new))),
         "unedited ones follow"
     );
 

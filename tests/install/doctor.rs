@@ -26,16 +26,17 @@ fn doctor_checks_the_wiring_and_says_what_to_fix() {
     ok(wired.run(&["install"], b""));
     let out = wired.run(&["doctor"], b"");
     assert_eq!(out.code, Some(0), "{}", out.stdout);
+    let name = crate::common::binary::file_name();
     for line in [
-        "ok   `baton` on PATH",
-        "ok   statusLine runs baton",
-        "ok   SubagentStop hook runs baton",
-        "ok   PostCompact hook runs baton",
-        "baton statusline` prints the status line and writes the bridge file",
-        "baton hook` warns the agent at 15% context left (a PostToolUse probe)",
-        "All good.",
+        "ok   `baton` on PATH".to_owned(),
+        "ok   statusLine runs baton".to_owned(),
+        "ok   SubagentStop hook runs baton".to_owned(),
+        "ok   PostCompact hook runs baton".to_owned(),
+        format!("{name} statusline` prints the status line and writes the bridge file"),
+        format!("{name} hook` warns the agent at 15% context left (a PostToolUse probe)"),
+        "All good.".to_owned(),
     ] {
-        assert!(out.stdout.contains(line), "{line:?} missing:\n{}", out.stdout);
+        assert!(out.stdout.contains(&line), "{line:?} missing:\n{}", out.stdout);
     }
 }
 
@@ -54,7 +55,7 @@ fn doctor_fails_when_the_settings_run_another_baton_and_says_install_repoints() 
     assert_eq!(out.code, Some(1), "{}", out.stdout);
     assert!(
         out.stdout
-            .contains(&format!("FIX  `{} statusline` runs {}", old.display(), old.display()))
+            .contains(&format!("FIX  `{} statusline` runs {}", wired(&old), wired(&old)))
             && out.stdout.contains("not this baton")
             && out.stdout.contains("install`: it re-points"),
         "{}",

@@ -35,7 +35,7 @@ fn ok(out: Outcome) -> Outcome {
 /// Runs `binary` (a copy of baton elsewhere) with the sandbox's environment.
 fn run_binary(sandbox: &Sandbox, binary: &std::path::Path, args: &[&str], path: Option<&str>) -> Outcome {
     let started = std::time::Instant::now();
-    let out = std::process::Command::new(binary)
+    let out = crate::common::binary::command(binary)
         .args(args)
         .env_clear()
         .env(
@@ -59,7 +59,7 @@ fn run_binary(sandbox: &Sandbox, binary: &std::path::Path, args: &[&str], path: 
 
 /// A copy of the binary under test at `<sandbox home>/<dir>/baton`, as if installed there.
 fn baton_copy(sandbox: &Sandbox, dir: &str) -> std::path::PathBuf {
-    let path = sandbox.home.join(dir).join("baton");
+    let path = sandbox.home.join(dir).join(binary::file_name());
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     if std::fs::hard_link(baton_bin(), &path).is_err() {
         std::fs::copy(baton_bin(), &path).unwrap();

@@ -55,7 +55,7 @@ fn baton_hooks(v: &Value) -> Vec<(String, String)> {
             .flatten()
         {
             let command = hook["command"].as_str().unwrap_or("");
-            if command.ends_with("baton hook") {
+            if command.ends_with(&format!("{} hook", binary::file_name())) {
                 found.push((event.clone(), command.to_owned()));
             }
         }
@@ -111,7 +111,7 @@ fn install_twice_then_uninstall_gives_back_the_original_file() {
         );
         for (_, command) in &hooks {
             assert!(
-                command.starts_with('/') && command.ends_with("/baton hook"),
+                command.starts_with(&wired("/")) && command.ends_with(&format!("/{} hook", binary::file_name())),
                 "{name}: absolute path: {command}"
             );
         }
@@ -119,7 +119,7 @@ fn install_twice_then_uninstall_gives_back_the_original_file() {
             v["statusLine"]["command"]
                 .as_str()
                 .unwrap()
-                .ends_with("/baton statusline"),
+                .ends_with(&format!("/{} statusline", binary::file_name())),
             "{name}"
         );
         if name == "gsd" {
@@ -358,7 +358,7 @@ fn reinstalling_from_a_new_location_repoints_batons_entries() {
     assert!(
         baton_commands(&settings(&sandbox))
             .iter()
-            .all(|c| c.starts_with(old.to_str().unwrap()))
+            .all(|c| c.starts_with(&wired(&old)))
     );
 
     let out = ok(run_binary(&sandbox, &new, &["install"], None));
@@ -370,10 +370,10 @@ fn reinstalling_from_a_new_location_repoints_batons_entries() {
     let commands = baton_commands(&settings(&sandbox));
     assert_eq!(commands.len(), 7);
     for command in &commands {
-        assert!(command.starts_with(new.to_str().unwrap()), "re-pointed: {command}");
+        assert!(command.starts_with(&wired(&new)), "re-pointed: {command}");
     }
     let pause = std::fs::read_to_string(sandbox.home.join(".claude/commands/baton/pause-work.md")).unwrap();
-    assert!(pause.contains(&format!("!`{} pause", new.display())), "{pause}");
+    assert!(pause.contains(&format!("!`{} pause", wired(&new))), "{pause}");
     let again = ok(run_binary(&sandbox, &new, &["install"], None));
     assert!(again.stdout.contains("already wires baton"), "{}", again.stdout);
 

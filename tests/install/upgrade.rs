@@ -42,7 +42,10 @@ fn an_install_from_before_post_compact_gets_it_and_uninstall_removes_it() {
     let post_compact = &now["hooks"]["PostCompact"];
     assert_eq!(post_compact.as_array().map(Vec::len), Some(1), "{now}");
     let command = post_compact[0]["hooks"][0]["command"].as_str().unwrap();
-    assert!(command.ends_with("/baton hook"), "{command}");
+    assert!(
+        command.ends_with(&format!("/{} hook", binary::file_name())),
+        "{command}"
+    );
     assert_eq!(now["hooks"]["Stop"][0]["hooks"][0]["command"], "notify-send done");
     let recorded = sandbox.read_json(&manifest_path);
     assert!(

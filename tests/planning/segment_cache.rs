@@ -55,7 +55,9 @@ fn cache_file(sandbox: &Sandbox) -> PathBuf {
         .unwrap()
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.is_dir() && p.file_name().unwrap().to_string_lossy().starts_with("baton-"))
+        .filter(|p| {
+            p.is_dir() && os::private_dir_names().contains(&p.file_name().unwrap().to_string_lossy().into_owned())
+        })
         .collect();
     let found: Vec<PathBuf> = private
         .iter()
@@ -82,7 +84,7 @@ fn a_render_whose_files_are_unchanged_reads_the_cache() {
     let sandbox = project();
     assert_eq!(line(&sandbox), with(BASE));
     let cache = cache_file(&sandbox);
-    assert_eq!(os::mode(&cache), 0o600, "private, like the bridge file");
+    os::assert_private(&cache);
     // Only a render that trusts the cache could show this.
     fs::write(
         &cache,

@@ -15,9 +15,9 @@ fn reports_are_written_to_the_baton_reports_dir_and_never_overwritten() {
     let first = sandbox.run(&["report"], b"");
     assert_eq!(first.code, Some(0), "{first:?}");
     let reports = std::fs::canonicalize(&sandbox.project).unwrap().join(".baton/reports");
-    assert_eq!(Path::new(first.stdout.trim()), reports.join("SESSION_REPORT.md"));
+    assert_eq!(host_path(first.stdout.trim()), reports.join("SESSION_REPORT.md"));
     let second = sandbox.run(&["report"], b"");
-    let name = Path::new(second.stdout.trim())
+    let name = host_path(second.stdout.trim())
         .file_name()
         .unwrap()
         .to_string_lossy()
@@ -48,7 +48,7 @@ fn a_report_outside_a_gsd_project_creates_no_planning_dir() {
     let out = sandbox.run(&["report"], b"");
     assert_eq!(out.code, Some(0), "{out:?}");
     assert!(
-        out.stdout.trim().ends_with(".baton/reports/SESSION_REPORT.md"),
+        host_path(out.stdout.trim()).ends_with(".baton/reports/SESSION_REPORT.md"),
         "{out:?}"
     );
     assert!(!sandbox.project.join(".planning").exists(), "no .planning/ may appear");
@@ -69,7 +69,7 @@ fn a_report_outside_a_gsd_project_creates_no_planning_dir() {
     sandbox.with_planning_state();
     let gsd = sandbox.run(&["report"], b"");
     assert!(
-        gsd.stdout.trim().ends_with(".planning/reports/SESSION_REPORT.md"),
+        host_path(gsd.stdout.trim()).ends_with(".planning/reports/SESSION_REPORT.md"),
         "{gsd:?}"
     );
 }
@@ -112,7 +112,7 @@ fn a_gsd_project_report_lists_commits_plans_blockers_decisions_and_next_steps() 
     );
     let out = sandbox.run(&["report"], b"");
     assert_eq!(out.code, Some(0), "{out:?}");
-    let text = std::fs::read_to_string(out.stdout.trim()).unwrap();
+    let text = std::fs::read_to_string(host_path(out.stdout.trim())).unwrap();
     for expected in [
         "- **Milestone:** v1.2 Auth",
         "- **Phase:** 3 of 3 (API endpoints), 1 of 2 plans done",
@@ -151,7 +151,7 @@ fn without_planning_files_the_report_has_git_and_transcript_only() {
     assert_eq!(report["work"]["commits"][0]["subject"], "Second change");
     assert!(report["work"]["position"].is_null());
     let out = sandbox.run(&["report"], b"");
-    let text = std::fs::read_to_string(out.stdout.trim()).unwrap();
+    let text = std::fs::read_to_string(host_path(out.stdout.trim())).unwrap();
     assert!(text.contains("no `.planning/`"), "{text}");
     assert!(
         text.contains("`Second change`") || text.contains("Second change"),
@@ -182,7 +182,7 @@ fn the_session_is_found_from_a_hook_payload_an_id_or_the_newest_transcript() {
         Some(111)
     );
 
-    let payload = json!({"session_id": "older-session", "transcript_path": old_path, "cwd": sandbox.project,
+    let payload = json!({"session_id": "older-session", "transcript_path": old_path, "cwd": native(&sandbox.project),
                          "hook_event_name": "Stop"});
     let out = sandbox.run_with(&["report", "--hook"], payload.to_string().as_bytes(), false);
     out.assert_hook_contract();
@@ -207,7 +207,7 @@ fn without_a_transcript_the_work_is_still_reported() {
     );
     let out = sandbox.run(&["report"], b"");
     assert_eq!(out.code, Some(0), "{out:?}");
-    let text = std::fs::read_to_string(out.stdout.trim()).unwrap();
+    let text = std::fs::read_to_string(host_path(out.stdout.trim())).unwrap();
     assert!(text.contains("## Blockers"), "{text}");
     assert!(
         text.contains("Resource use is unavailable: no transcript found") && text.contains("--session ID"),

@@ -203,7 +203,7 @@ fn malformed_truncated_and_binary_lines_are_skipped_and_counted() {
 
     let out = sandbox.run(&["report"], b"");
     assert_eq!(out.code, Some(0), "{out:?}");
-    let text = std::fs::read_to_string(out.stdout.trim()).unwrap();
+    let text = std::fs::read_to_string(host_path(out.stdout.trim())).unwrap();
     assert!(text.contains("3 unreadable lines skipped"), "{text}");
 }
 
@@ -310,7 +310,7 @@ fn counts_that_cannot_be_read_or_be_true_are_left_out_and_every_total_is_its_row
 
     let out = sandbox.run(&["report"], b"");
     assert_eq!(out.code, Some(0), "{out:?}");
-    let text = std::fs::read_to_string(out.stdout.trim()).unwrap();
+    let text = std::fs::read_to_string(host_path(out.stdout.trim())).unwrap();
     assert!(
         text.contains("**Left out:** 8 usage lines whose token counts"),
         "{text}"

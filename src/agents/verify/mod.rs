@@ -44,7 +44,7 @@ pub fn verify(project: &Project, run: &Run) -> Verification {
             continue; // not a plan of this project: a number that looked like an id
         };
         let summary = phase.file(&plan.id, "SUMMARY");
-        let shown = super::relative(&summary, &project.root).display().to_string();
+        let shown = crate::platform::path::below(&summary, &project.root);
         if checks.iter().any(|c| context.same_file(&c.claim, &summary)) {
             continue;
         }
@@ -188,7 +188,7 @@ impl<'a> Context<'a> {
     /// What git (or the file's mtime) says about `found` changing during the run.
     fn changed_during_run(&self, claim: &str, found: &Path) -> (Verdict, String) {
         let relative = self.worktree.as_ref().and_then(|w| found.strip_prefix(w).ok());
-        let relative = relative.map(|r| r.to_string_lossy().into_owned());
+        let relative = relative.map(crate::platform::path::shown);
         if let Some(rel) = &relative {
             if self.changed.is_some_and(|c| c.contains(rel)) {
                 return (Verdict::Confirmed, "changed during the run".into());
@@ -265,7 +265,7 @@ impl<'a> Context<'a> {
 
 /// A path with its symlinks resolved when it exists, so two spellings of one file compare equal.
 fn real_path(path: &Path) -> PathBuf {
-    path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
+    crate::platform::path::canonical(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 /// The files a run wrote with its own tool calls, as [`real_path`]s.

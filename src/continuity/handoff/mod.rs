@@ -239,7 +239,7 @@ impl Handoff {
 
 /// `<root>/.planning/HANDOFF.json`.
 pub fn path(root: &Path) -> PathBuf {
-    root.join(".planning/HANDOFF.json")
+    root.join(".planning").join("HANDOFF.json")
 }
 
 /// Reads a handoff; `Ok(None)` when there is none, an error naming the file when it is

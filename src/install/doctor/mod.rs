@@ -181,7 +181,7 @@ fn on_path(binary: &Path) -> Check {
 }
 
 fn canonical(path: &Path) -> PathBuf {
-    path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
+    crate::platform::path::canonical(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 /// The binary a wired program names: a path (`~/` is the home directory) or a bare name

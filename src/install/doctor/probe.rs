@@ -1,7 +1,7 @@
 //! What users depend on, tried on a wired command the way Claude Code runs it, in a scratch
-//! directory (its own TMPDIR, HOME and project, a made-up session): the statusline prints one
-//! line and writes the bridge file; the monitor, given a PostToolUse at 15% context left,
-//! warns the agent. The user's real files are never touched.
+//! directory (its own temp dir, home, Claude Code and baton config and project, a made-up
+//! session): the statusline prints one line and writes the bridge file; the monitor, given a
+//! PostToolUse at 15% context left, warns the agent. The user's real files are never touched.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -173,10 +173,12 @@ fn run(
 ) -> Result<Ran, Failure> {
     let home = scratch.path("home");
     let mut command = Command::new(program);
+    for var in crate::platform::temp::temp_dir_vars(crate::platform::Family::CURRENT) {
+        command.env(var, scratch.path("tmp"));
+    }
     command
         .arg(mode)
         .current_dir(scratch.path("project"))
-        .env("TMPDIR", scratch.path("tmp"))
         .env("HOME", &home)
         .env("XDG_CONFIG_HOME", home.join(".config"))
         .env("CLAUDE_CONFIG_DIR", home.join(".claude"))

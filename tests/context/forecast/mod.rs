@@ -118,9 +118,9 @@ fn truth(mut used: u64, limit: u64, future: &[u64]) -> u64 {
 pub(super) fn payload(sandbox: &Sandbox, transcript: &std::path::Path, used: u64, model: &str, window: u64) -> Value {
     let mut p = fixture_of("2.1.332", "statusline.json");
     p["session_id"] = json!(SESSION);
-    p["cwd"] = json!(sandbox.project);
-    p["workspace"]["current_dir"] = json!(sandbox.project);
-    p["transcript_path"] = json!(transcript);
+    p["cwd"] = json!(native(&sandbox.project));
+    p["workspace"]["current_dir"] = json!(native(&sandbox.project));
+    p["transcript_path"] = json!(native(transcript));
     p["model"] = json!({"id": model, "display_name": "Model"});
     let cw = &mut p["context_window"];
     cw["context_window_size"] = json!(window);

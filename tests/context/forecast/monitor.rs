@@ -69,8 +69,8 @@ fn a_subagent_gets_its_own_forecast_from_its_own_transcript() {
     let sidechain = own.text.replace(r#""isSidechain":false"#, r#""isSidechain":true"#);
     sandbox.subagent_transcript(SESSION, &agent, &sidechain);
     payload["session_id"] = json!(SESSION);
-    payload["transcript_path"] = json!(parent_path);
-    payload["cwd"] = json!(sandbox.project);
+    payload["transcript_path"] = json!(native(&parent_path));
+    payload["cwd"] = json!(native(&sandbox.project));
     let text = sandbox.hook(&payload).context_text();
     let left = truth(own.used, 180_000, &[15_000]);
     assert!(text.contains("Usage at 70%."), "{text}");
