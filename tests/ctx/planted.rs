@@ -7,11 +7,13 @@ use std::fs;
 
 use serde_json::json;
 
-use super::{ctx, example_store, get, head_segment, journal_dir, ok};
-use crate::common::{Sandbox, fixture};
+use super::{ctx, example_store, get, head_segment, ok};
+use crate::common::Sandbox;
 
+/// Runs the `event` hook for agent `pm` (the FIFO tests, which are Unix's).
+#[cfg(unix)]
 fn hook(sandbox: &Sandbox, event: &str) {
-    let mut payload = fixture(&format!("{}.json", event.to_ascii_lowercase()));
+    let mut payload = crate::common::fixture(&format!("{}.json", event.to_ascii_lowercase()));
     payload["cwd"] = json!(sandbox.project);
     payload["agent_type"] = json!("pm");
     // `run` fails the test when baton takes longer than the hang limit.
@@ -50,7 +52,7 @@ fn a_fifo_at_a_journal_segment_is_refused_not_waited_on() {
     // A FIFO at the name of a segment the store has no snapshot for.
     let sandbox = Sandbox::new();
     example_store(&sandbox);
-    crate::common::os::mkfifo(&journal_dir(&sandbox).join("journal-000000000009.jsonl"));
+    crate::common::os::mkfifo(&super::journal_dir(&sandbox).join("journal-000000000009.jsonl"));
     let out = sandbox.run(&["ctx", "get", "project_name"], b"");
     assert_eq!(out.code, Some(1), "{out:?}");
     assert!(

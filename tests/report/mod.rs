@@ -3,6 +3,8 @@
 //! README.md "Prices"), de-duplication, subagents, unpriced models, price overrides, damaged
 //! transcripts, a large transcript in flat memory, and the report's other sections.
 
+// The memory sampler (`common::os`) reads Linux's /proc.
+#[cfg(target_os = "linux")]
 mod memory;
 mod sections;
 mod totals;
