@@ -36,6 +36,8 @@ fuzz_target!(|data: &[u8]| {
         binary: PathBuf::from(binary),
         dry_run,
         statusline,
+        // The wiring is under test, not the copy of the binary (`install --copy`).
+        copy_from: None,
     };
 
     let _ = install(&request(true));
