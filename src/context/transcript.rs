@@ -15,7 +15,7 @@ use crate::json::lenient::{lenient_flag, lenient_object, lenient_text};
 mod call;
 mod wait;
 pub use call::{CallTail, figure_of_call, tail_for_call};
-pub use wait::{WRITE_IDLE_LIMIT, WRITE_LAG_LIMIT, is_tool_use_id, wait_for_tool_use};
+pub use wait::{WRITE_IDLE_LIMIT, WRITE_LAG_LIMIT, is_tool_use_id, wait_for_file, wait_for_tool_use};
 
 /// The first look: enough for the last turns of almost every session.
 const FIRST_WINDOW: u64 = 64 * 1024;

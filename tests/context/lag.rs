@@ -129,6 +129,11 @@ impl Session {
         })
     }
 
+    /// Removes the transcript: the session's file is not created yet.
+    pub(super) fn remove_transcript(&self) {
+        std::fs::remove_file(&self.transcript).unwrap();
+    }
+
     /// baton's statusline renders a reply at `tokens` (and writes the bridge file).
     fn render(&self, tokens: u64) {
         let payload = payload(&self.sandbox, &self.transcript, tokens, MODEL, 200_000);
@@ -152,7 +157,12 @@ impl Session {
 
 fn append(transcript: &std::path::Path, lines: &str) {
     use std::io::Write;
-    let mut file = std::fs::OpenOptions::new().append(true).open(transcript).unwrap();
+    // Created by the first append, as Claude Code creates a session's transcript.
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(transcript)
+        .unwrap();
     file.write_all(lines.as_bytes()).unwrap();
 }
 

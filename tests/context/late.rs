@@ -69,6 +69,21 @@ fn the_first_call_waits_for_its_reply_when_no_figure_is_known() {
 }
 
 #[test]
+fn the_first_call_waits_for_a_transcript_the_client_has_not_created_yet() {
+    // 2.1.197's `claude -p` creates the transcript at its first append, which can come after
+    // the first tool call's hook started: with nothing else known, the hook waits for the file
+    // too (it once judged the call at once, and the first warning came a call late).
+    let mut session = Session::new();
+    session.remove_transcript();
+    let (late, id) = session.next_reply(140_000);
+    let writer = session.append_after(late, Duration::from_millis(300));
+    let out = session.tool_call_outcome(&id);
+    writer.join().unwrap();
+    out.assert_hook_contract();
+    assert_eq!(out.context().as_deref().map(head), warning("WARNING", 70));
+}
+
+#[test]
 fn a_reply_never_written_while_the_hook_runs_ends_the_wait_and_says_nothing() {
     let mut session = Session::new();
     let (_never, id) = session.next_reply(140_000);

@@ -129,9 +129,21 @@ fn sight(
     reading_of: impl Fn(&CallTail) -> Option<Reading>,
     worth_waiting: impl Fn(&ContextUsage) -> bool,
 ) -> Option<Sighting> {
-    // A transcript that cannot be read (not there, not a file) will not say more by waiting.
-    let Ok(tail) = transcript::tail_for_call(path, chain, id) else {
-        return reading_of(&CallTail::default()).map(Sighting::Settled);
+    let tail = match transcript::tail_for_call(path, chain, id) {
+        Ok(tail) => tail,
+        Err(e) => {
+            // A transcript that cannot be read (not a file) will not say more by waiting; one
+            // not created yet will, when nothing else is known (the session's first call).
+            let known = reading_of(&CallTail::default());
+            let created = e.kind() == std::io::ErrorKind::NotFound
+                && known.is_none()
+                && transcript::is_tool_use_id(id)
+                && transcript::wait_for_file(path, transcript::WRITE_IDLE_LIMIT);
+            match created.then(|| transcript::tail_for_call(path, chain, id)) {
+                Some(Ok(tail)) => tail,
+                _ => return known.map(Sighting::Settled),
+            }
+        }
     };
     let reading = reading_of(&tail);
     let unwritten = !tail.holds_call && transcript::is_tool_use_id(id);

@@ -30,6 +30,24 @@ pub fn wait_for_tool_use(path: &Path, tool_use_id: &str, limit: Duration) -> boo
     wait_for_tool_use_idle(path, tool_use_id, limit, WRITE_IDLE_LIMIT)
 }
 
+/// Waits until a file is at `path`, for at most `limit` (a `stat` every 5 ms); returns whether
+/// one is. Claude Code creates a session's transcript at its first append, which can come
+/// after the first tool call's PostToolUse hook started (2.1.197's `claude -p`).
+pub fn wait_for_file(path: &Path, limit: Duration) -> bool {
+    let deadline = Instant::now() + limit;
+    loop {
+        match std::fs::symlink_metadata(path) {
+            Ok(_) => return true,
+            Err(e) if e.kind() != io::ErrorKind::NotFound => return false,
+            Err(_) => {}
+        }
+        if Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
 /// Whether `id` looks like a tool call's id (`toolu_…`: letters, digits, `_`, `-`): only such
 /// ids are searched for and waited for.
 pub fn is_tool_use_id(id: &str) -> bool {
