@@ -62,14 +62,7 @@ pub fn open_regular_nofollow(path: &Path) -> io::Result<(File, fs::Metadata)> {
         true => refused(),
         false => e,
     })?;
-    let meta = file.metadata()?;
-    if meta.file_type().is_symlink() {
-        return Err(refused());
-    }
-    if !meta.is_file() {
-        return Err(io::Error::new(io::ErrorKind::InvalidInput, "not a regular file"));
-    }
-    Ok((file, meta))
+    checked_regular(file)
 }
 
 /// Opens the regular file `relative` (parts separated by `/`) below `root` for reading,
@@ -85,9 +78,14 @@ pub fn open_regular_beneath(root: &platform::beneath::Root, relative: &str) -> i
             e
         }
     })?;
+    checked_regular(file)
+}
+
+/// `file` with its metadata when it is a regular file (a link is [`LinkRefused`]).
+fn checked_regular(file: File) -> io::Result<(File, fs::Metadata)> {
     let meta = file.metadata()?;
     if meta.file_type().is_symlink() {
-        return Err(refused());
+        return Err(io::Error::other(LinkRefused));
     }
     if !meta.is_file() {
         return Err(io::Error::new(io::ErrorKind::InvalidInput, "not a regular file"));

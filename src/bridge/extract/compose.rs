@@ -113,32 +113,24 @@ pub fn interpolated(text: &str) -> Vec<String> {
         }
         match bytes.get(i + 1) {
             Some(b'$') => i += 2,
-            Some(b'{') => {
-                let rest = &text[i + 2..];
-                let end = rest
-                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                    .unwrap_or(rest.len());
-                let name = &rest[..end];
-                if is_name(name) && !out.iter().any(|n| n == name) {
-                    out.push(name.to_owned());
-                }
-                i += 2 + end;
-            }
-            Some(_) => {
-                let rest = &text[i + 1..];
-                let end = rest
-                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                    .unwrap_or(rest.len());
-                let name = &rest[..end];
-                if is_name(name) && !out.iter().any(|n| n == name) {
-                    out.push(name.to_owned());
-                }
-                i += 1 + end.max(1);
-            }
+            Some(b'{') => i += 2 + take_name(&text[i + 2..], &mut out),
+            Some(_) => i += 1 + take_name(&text[i + 1..], &mut out).max(1),
             None => i += 1,
         }
     }
     out
+}
+
+/// Adds the variable name at the start of `rest` to `out` (once) and returns its length.
+fn take_name(rest: &str, out: &mut Vec<String>) -> usize {
+    let end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    let name = &rest[..end];
+    if is_name(name) && !out.iter().any(|n| n == name) {
+        out.push(name.to_owned());
+    }
+    end
 }
 
 fn is_name(key: &str) -> bool {
