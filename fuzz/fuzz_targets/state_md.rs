@@ -1,15 +1,18 @@
 //! STATE.md: the reader (`planning::state::PlanningState::parse`) and the edits `pause`,
 //! `resume` and the monitor make (`planning::state_edit`). The reader takes any text (or
-//! refuses a frontmatter past its bounds) in time linear in its length. An edit of the frontmatter sets exactly its key: the YAML still
-//! reads, with the new value and every other key as it was (a file without a closed
-//! frontmatter is left byte for byte). An edit of a Session Continuity line leaves every line
-//! baton does not own in place and in order, and makes the line read back. Both edits are
-//! idempotent.
+//! refuses a frontmatter past its bounds) in time linear in its length. An edit of the
+//! frontmatter sets exactly its key: the YAML still reads, with the new value and every other
+//! key as it was (a file without a closed frontmatter, or whose frontmatter breaks lines
+//! where its lines do not show, at a lone CR, NEL, LS or PS, is left byte for byte). An edit
+//! of a Session Continuity line leaves every line baton does not own in place and in order,
+//! and makes the line read back. Both edits are idempotent.
 
 #![no_main]
 
 use baton::planning::state::{PlanningState, split_frontmatter};
-use baton::planning::state_edit::{remove_frontmatter_value, set_continuity_line, set_frontmatter_value};
+use baton::planning::state_edit::{
+    has_hidden_line_break, remove_frontmatter_value, set_continuity_line, set_frontmatter_value,
+};
 use baton::planning::yaml;
 use libfuzzer_sys::fuzz_target;
 use serde_norway::{Mapping, Value as Yaml};
@@ -59,6 +62,11 @@ fn frontmatter_edit_holds(text: &str, edited: &str, key: &str, value: Option<&st
         assert_eq!(edited, text, "a file without frontmatter was changed");
         return;
     };
+    // The frontmatter as the edit sees it: with the line ending of its last line.
+    if has_hidden_line_break(&format!("{before}\n")) {
+        assert_eq!(edited, text, "a frontmatter with line breaks the lines do not show was changed");
+        return;
+    }
     // Only a frontmatter that is a YAML mapping of plain keys, within the bounds baton
     // reads, says what its keys are.
     let Ok(before) = yaml::parse::<Mapping>(before) else {

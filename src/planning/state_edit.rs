@@ -101,6 +101,9 @@ pub fn remove_frontmatter_value(text: &str, key: &str) -> String {
 fn remove_first_key(text: &str, key: &str) -> Option<String> {
     let spans = line_spans(text);
     let close = frontmatter_close(spans.iter().map(|&(s, e)| content(&text[s..e])))?;
+    if has_hidden_line_break(&text[spans[0].1..spans[close].0]) {
+        return None;
+    }
     let (first, end) = key_lines(text, &spans, close, key)?;
     Some(format!("{}{}", &text[..spans[first].0], &text[spans[end - 1].1..]))
 }
@@ -137,6 +140,9 @@ fn set_unmarked_frontmatter_value(text: &str, key: &str, value: &str) -> String 
     let Some(close) = frontmatter_close(spans.iter().map(|&(s, e)| content(&text[s..e]))) else {
         return text.to_owned();
     };
+    if has_hidden_line_break(&text[spans[0].1..spans[close].0]) {
+        return text.to_owned();
+    }
     let eol = line_ending(text);
     // At the mapping's own indentation: a key set at another one would end the mapping and
     // break the YAML.
@@ -153,14 +159,35 @@ fn set_unmarked_frontmatter_value(text: &str, key: &str, value: &str) -> String 
                 &text[spans[end - 1].1..]
             )
         }
-        None => format!(
-            "{}{}{}{}",
-            &text[..spans[close].0],
-            new_line,
-            eol,
-            &text[spans[close].0..]
-        ),
+        None => {
+            let at = insertion_line(text, &spans, close);
+            format!("{}{}{}{}", &text[..spans[at].0], new_line, eol, &text[spans[at].0..])
+        }
     }
+}
+
+/// Whether `frontmatter` breaks lines where baton's line edits do not see it: YAML also ends a
+/// line at a lone CR, NEL, LS and PS. Such a frontmatter (no tool writes one) is left as it is
+/// rather than edited blind, where a key's line could be missed and the key written twice.
+pub fn has_hidden_line_break(frontmatter: &str) -> bool {
+    let bytes = frontmatter.as_bytes();
+    let lone_cr = bytes
+        .iter()
+        .enumerate()
+        .any(|(i, &b)| b == b'\r' && bytes.get(i + 1) != Some(&b'\n'));
+    lone_cr || frontmatter.contains(['\u{85}', '\u{2028}', '\u{2029}'])
+}
+
+/// Where a new key goes: before the closing `---`, or before a YAML document-end marker
+/// (`...`) when the frontmatter has one, since a key after it would start a second document.
+fn insertion_line(text: &str, spans: &[(usize, usize)], close: usize) -> usize {
+    let ends_document = |line: &str| {
+        line.strip_prefix("...")
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t']))
+    };
+    (1..close)
+        .find(|&i| ends_document(content(&text[spans[i].0..spans[i].1])))
+        .unwrap_or(close)
 }
 
 /// Sets `label value` (e.g. `Stopped at: …`) in the Session Continuity section: the
@@ -252,6 +279,26 @@ mod tests {
                 .any(|p| l.starts_with(p))
             })
             .collect()
+    }
+
+    #[test]
+    fn a_frontmatter_with_line_breaks_the_lines_do_not_show_is_left_alone() {
+        for text in [
+            "---\nstatus: x\n\r  paused_at: old\n---\nbody\n",
+            "---\nstatus: x\u{2028}paused_at: old\n---\nbody\n",
+        ] {
+            assert_eq!(set_frontmatter_value(text, "paused_at", "now"), text);
+            assert_eq!(remove_frontmatter_value(text, "paused_at"), text);
+        }
+    }
+
+    #[test]
+    fn a_new_key_goes_before_a_document_end_marker() {
+        let text = "---\nmilestone: v1\n... # end\n---\nbody\n";
+        assert_eq!(
+            set_frontmatter_value(text, "paused_at", "now"),
+            "---\nmilestone: v1\npaused_at: \"now\"\n... # end\n---\nbody\n"
+        );
     }
 
     #[test]

@@ -214,6 +214,20 @@ mod tests {
         );
     }
 
+    #[test]
+    fn fan_out_within_the_bound_resolves_every_copy() {
+        // Each level lists the one below twice, through a reference in the middle of a path.
+        let mut doc = json!({"g": {"l16": {"leaf": "x"}}});
+        for level in (0..16).rev() {
+            let below = format!("@g.l{}", level + 1);
+            doc["g"][format!("l{level}")] = json!([below.clone(), {"via": below}]);
+        }
+        let resolved = get(&doc, "g.l0").unwrap();
+        let text = resolved.to_string();
+        assert_eq!(text.matches(r#"{"leaf":"x"}"#).count(), 1 << 16);
+        assert!(!text.contains('@'), "a reference was left unresolved");
+    }
+
     /// `{"a0": "@a1", "a1": "@a2", …, "a<n>": 1}`.
     fn chain_of(n: usize) -> Value {
         let mut map = Map::new();

@@ -21,6 +21,9 @@ pub(super) struct Resolver<'a> {
     doc: &'a Value,
     /// What each reference's target (at its real location) resolves to, found once.
     measured: HashMap<DocPath, Result<Extent, RefError>>,
+    /// Each reference's target, built once: references that fan out to one value copy it
+    /// rather than follow it again.
+    built: HashMap<DocPath, Value>,
 }
 
 impl<'a> Resolver<'a> {
@@ -28,6 +31,7 @@ impl<'a> Resolver<'a> {
         Self {
             doc,
             measured: HashMap::new(),
+            built: HashMap::new(),
         }
     }
 
@@ -171,12 +175,19 @@ impl<'a> Resolver<'a> {
 
     /// A copy of `value` (found at `at`) with every reference replaced by its resolved value;
     /// called once [`Self::measure_within`] has bounded what it builds.
-    pub(super) fn build(&self, value: &'a Value, at: &DocPath, chain: &[Hop]) -> Result<Value, RefError> {
+    pub(super) fn build(&mut self, value: &'a Value, at: &DocPath, chain: &[Hop]) -> Result<Value, RefError> {
         match value {
             Value::String(s) => match self.follow(s, at, chain) {
                 Some(followed) => {
                     let (found, real, longer) = followed?;
-                    self.build(found, &real, &longer)
+                    if let Some(known) = self.built.get(&real) {
+                        return Ok(known.clone());
+                    }
+                    // Measured first, so what a target resolves to no longer depends on the
+                    // chain that reached it.
+                    let value = self.build(found, &real, &longer)?;
+                    self.built.insert(real, value.clone());
+                    Ok(value)
                 }
                 None if s.starts_with("@@") => Ok(Value::String(s[1..].to_owned())),
                 None => Ok(value.clone()),
