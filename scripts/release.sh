@@ -20,8 +20,8 @@
 # qemu-user when qemu-aarch64 is installed (apt install qemu-user): --version and a statusline
 # render. The Windows builds run under Wine in CI (.ci/run); macOS builds cannot run here.
 #
-# Tools, set up on first use in target/release-tools/ when not on PATH: zig (PyPI `ziglang`, in a
-# venv) and cargo-zigbuild (crates.io). Rust targets are added with rustup.
+# Tools, set up on first use in target/release-tools/venv when not on PATH: zig (PyPI `ziglang`)
+# and cargo-zigbuild (PyPI `cargo-zigbuild`). Rust targets are added with rustup.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root="$PWD"
@@ -46,22 +46,17 @@ for t in "${targets[@]}"; do
 done
 version="$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)"
 
-# zig: on PATH, importable by python3 (`pip install ziglang`), or installed into a venv here.
-if ! command -v zig >/dev/null 2>&1 && ! python3 -m ziglang version >/dev/null 2>&1; then
-    if [ ! -x "$tools/venv/bin/python3" ] || ! "$tools/venv/bin/python3" -m ziglang version >/dev/null 2>&1; then
-        echo "release.sh: installing zig (PyPI ziglang) into $tools/venv" >&2
+# zig and cargo-zigbuild: on PATH, else from PyPI (`ziglang`, and `cargo-zigbuild`, whose wheel
+# is its release binary) in a venv here. cargo-zigbuild runs `python3 -m ziglang` when there is
+# no zig on PATH, which the venv's python3 can.
+if ! command -v cargo-zigbuild >/dev/null 2>&1 ||
+    { ! command -v zig >/dev/null 2>&1 && ! python3 -m ziglang version >/dev/null 2>&1; }; then
+    if [ ! -x "$tools/venv/bin/cargo-zigbuild" ] || ! "$tools/venv/bin/python3" -m ziglang version >/dev/null 2>&1; then
+        echo "release.sh: installing zig and cargo-zigbuild (PyPI) into $tools/venv" >&2
         python3 -m venv "$tools/venv"
-        "$tools/venv/bin/pip" install -q ziglang
+        "$tools/venv/bin/pip" install -q ziglang cargo-zigbuild
     fi
-    # cargo-zigbuild runs `python3 -m ziglang` when there is no zig on PATH.
     export PATH="$tools/venv/bin:$PATH"
-fi
-if ! command -v cargo-zigbuild >/dev/null 2>&1; then
-    if [ ! -x "$tools/bin/cargo-zigbuild" ]; then
-        echo "release.sh: installing cargo-zigbuild (crates.io) into $tools" >&2
-        cargo install --locked --quiet cargo-zigbuild --root "$tools"
-    fi
-    export PATH="$tools/bin:$PATH"
 fi
 # Rust's standard library for each target, unless it is there already.
 sysroot="$(rustc --print sysroot)"

@@ -57,7 +57,7 @@ pub fn is_running_program_refusal(error: &io::Error) -> bool {
 pub fn is_running_program_refusal_on(family: Family, error: &io::Error) -> bool {
     /// ERROR_ACCESS_DENIED and ERROR_SHARING_VIOLATION.
     const REFUSALS: [i32; 2] = [5, 32];
-    family == Family::Windows && error.raw_os_error().is_some_and(|code| REFUSALS.contains(&code))
+    family == Family::Windows && super::fs::os_code(error).is_some_and(|code| REFUSALS.contains(&code))
 }
 
 /// The command that puts `bin_dir` on `PATH` for good, for the user's shell (`$SHELL`'s last

@@ -311,12 +311,42 @@ pub fn replace(temp: tempfile::NamedTempFile, path: &Path) -> io::Result<()> {
     renamed.map_err(|e| match is_sharing_conflict(Family::CURRENT, &e) {
         true => io::Error::new(
             e.kind(),
-            format!(
-                "{e}: another program keeps {} open; close it and try again",
-                path.display()
-            ),
+            HeldOpen {
+                error: e,
+                path: path.display().to_string(),
+            },
         ),
         false => e,
+    })
+}
+
+/// A replace refused while another program kept the file open: says so and what to do, and
+/// keeps the system's error code for [`os_code`].
+#[derive(Debug)]
+struct HeldOpen {
+    error: io::Error,
+    path: String,
+}
+
+impl std::fmt::Display for HeldOpen {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: another program keeps {} open; close it and try again",
+            self.error, self.path
+        )
+    }
+}
+
+impl std::error::Error for HeldOpen {}
+
+/// The system's error code of `error`, also when [`replace`] has said who holds the file.
+pub fn os_code(error: &io::Error) -> Option<i32> {
+    error.raw_os_error().or_else(|| {
+        error
+            .get_ref()
+            .and_then(|inner| inner.downcast_ref::<HeldOpen>())
+            .and_then(|held| held.error.raw_os_error())
     })
 }
 
@@ -438,6 +468,28 @@ mod tests {
             assert_eq!(std::fs::read_to_string(&a).unwrap(), "old");
         }
         assert!(!exchange(&dir.path().join("missing"), &b));
+    }
+
+    #[test]
+    fn a_held_file_s_error_says_who_holds_it_and_keeps_the_system_code() {
+        let held = io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            HeldOpen {
+                error: io::Error::from_raw_os_error(5),
+                path: "C:/Users/Jo/.local/bin/baton.exe".into(),
+            },
+        );
+        assert!(
+            held.to_string()
+                .ends_with(": another program keeps C:/Users/Jo/.local/bin/baton.exe open; close it and try again")
+        );
+        assert_eq!(os_code(&held), Some(5));
+        // So `install` still moves a running program aside when the replace gave up on it.
+        assert!(crate::platform::binary::is_running_program_refusal_on(
+            Family::Windows,
+            &held
+        ));
+        assert_eq!(os_code(&io::Error::other("no code")), None);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use super::ok;
 use crate::common::*;
@@ -38,12 +38,12 @@ fn installed_path(stdout: &str) -> PathBuf {
         .find(|l| l.starts_with("Installed baton "))
         .unwrap_or_else(|| panic!("no Installed line:\n{stdout}"));
     let (_, path) = line.split_once(" to ").or_else(|| line.split_once(" at ")).unwrap();
-    PathBuf::from(path.split(" (replacing").next().unwrap())
+    host_path(path.split(" (replacing").next().unwrap())
 }
 
 /// `binary ARGS` with the sandbox's environment and stdin piped (left open until written).
 fn spawn(sandbox: &Sandbox, binary: &Path, args: &[&str]) -> std::process::Child {
-    Command::new(binary)
+    binary::command(binary)
         .args(args)
         .env_clear()
         .env("PATH", std::env::var("PATH").unwrap_or_default())
@@ -64,16 +64,14 @@ fn install_copy_replaces_a_running_copy_and_uninstall_removes_it() {
     let sandbox = sandbox();
     let out = ok(sandbox.run(&["install", "--copy", "--yes"], b""));
     let copy = installed_path(&out.stdout);
-    assert!(copy.starts_with(&sandbox.home) || cfg!(windows), "{}", copy.display());
+    assert!(copy.starts_with(&sandbox.home), "{}", copy.display());
     let original = std::fs::read(baton_bin()).unwrap();
     assert_eq!(std::fs::read(&copy).unwrap(), original);
     let settings = sandbox.read_json(&sandbox.home.join(".claude/settings.json"));
-    let wired = settings["statusLine"]["command"].as_str().unwrap();
+    let statusline = settings["statusLine"]["command"].as_str().unwrap();
     assert!(
-        wired
-            .replace('\\', "/")
-            .contains(&copy.display().to_string().replace('\\', "/")),
-        "the settings run the copy: {wired}"
+        statusline.replace('\\', "/").contains(&wired(&copy)),
+        "the settings run the copy: {statusline}"
     );
     let again = ok(sandbox.run(&["install", "--copy", "--yes"], b""));
     assert!(again.stdout.contains(" is already installed at "), "{}", again.stdout);
@@ -103,7 +101,7 @@ fn install_copy_replaces_a_running_copy_and_uninstall_removes_it() {
 
     let removed = ok(sandbox.run(&["uninstall"], b""));
     assert!(
-        removed.stdout.contains(&format!("Removed {}", copy.display())),
+        removed.stdout.contains(&format!("Removed {}", native(&copy))),
         "{}",
         removed.stdout
     );
