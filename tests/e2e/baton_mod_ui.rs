@@ -88,7 +88,12 @@ fn the_subagent_row_and_the_band_show_batons_figures() {
         .unwrap_or_else(|| panic!("no percentage in {row:?}"));
     assert!((62..=100).contains(&shown), "{row}");
     // The band: the main conversation's bar (31k of 180k: 17%; 18% once it answered again).
-    let band = screen.lines().find(|l| l.trim_start().starts_with("context │"));
-    let band = band.unwrap_or_else(|| panic!("no band above the prompt; screen:\n{screen}"));
+    // Waited for on its own: on a loaded machine the client may draw the row a frame before it.
+    let band = poll(LIMIT, || {
+        let screen = tmux.screen();
+        let band = screen.lines().find(|l| l.trim_start().starts_with("context │"))?;
+        Some(band.to_owned())
+    });
+    let band = band.unwrap_or_else(|| panic!("no band above the prompt; screen:\n{}", tmux.screen()));
     assert!(band.contains("context │ █░░░░░░░░░ 1"), "{band}");
 }
