@@ -99,11 +99,7 @@ pub fn remove_frontmatter_value(text: &str, key: &str) -> String {
 
 /// `text` without the first frontmatter occurrence of `key`, or `None` when there is none.
 fn remove_first_key(text: &str, key: &str) -> Option<String> {
-    let spans = line_spans(text);
-    let close = frontmatter_close(spans.iter().map(|&(s, e)| content(&text[s..e])))?;
-    if has_hidden_line_break(&text[spans[0].1..spans[close].0]) {
-        return None;
-    }
+    let (spans, close) = editable_frontmatter(text)?;
     let (first, end) = key_lines(text, &spans, close, key)?;
     Some(format!("{}{}", &text[..spans[first].0], &text[spans[end - 1].1..]))
 }
@@ -136,13 +132,9 @@ fn key_lines(text: &str, spans: &[(usize, usize)], close: usize, key: &str) -> O
 
 /// [`set_frontmatter_value`] on a text whose leading BOM, if any, is removed.
 fn set_unmarked_frontmatter_value(text: &str, key: &str, value: &str) -> String {
-    let spans = line_spans(text);
-    let Some(close) = frontmatter_close(spans.iter().map(|&(s, e)| content(&text[s..e]))) else {
+    let Some((spans, close)) = editable_frontmatter(text) else {
         return text.to_owned();
     };
-    if has_hidden_line_break(&text[spans[0].1..spans[close].0]) {
-        return text.to_owned();
-    }
     let eol = line_ending(text);
     // At the mapping's own indentation: a key set at another one would end the mapping and
     // break the YAML.
@@ -164,6 +156,14 @@ fn set_unmarked_frontmatter_value(text: &str, key: &str, value: &str) -> String 
             format!("{}{}{}{}", &text[..spans[at].0], new_line, eol, &text[spans[at].0..])
         }
     }
+}
+
+/// The line spans of `text` and the line that closes its frontmatter, when it has one that
+/// baton's line edits can see whole (no [hidden line break](has_hidden_line_break)).
+fn editable_frontmatter(text: &str) -> Option<(Vec<(usize, usize)>, usize)> {
+    let spans = line_spans(text);
+    let close = frontmatter_close(spans.iter().map(|&(s, e)| content(&text[s..e])))?;
+    (!has_hidden_line_break(&text[spans[0].1..spans[close].0])).then_some((spans, close))
 }
 
 /// Whether `frontmatter` breaks lines where baton's line edits do not see it: YAML also ends a
