@@ -52,15 +52,16 @@ let found: string | undefined
 
 /**
  * Runs `baton mod` with `ask` on its stdin and returns its answer; undefined when baton is
- * missing, fails, times out or says nothing readable (the mod then leaves things be).
+ * missing, fails, times out (after `timeoutMs`, by default the event's) or says nothing
+ * readable (the mod then leaves things be).
  */
-export async function askBaton<T>($: EngineInterface, ask: Ask): Promise<T | undefined> {
+export async function askBaton<T>($: EngineInterface, ask: Ask, timeoutMs = TIMEOUT_MS[ask.event]): Promise<T | undefined> {
   const stdin = JSON.stringify(ask)
   const candidates = found === undefined ? [`${$.plugin.root}/bin/baton`, 'baton'] : [found]
   for (const command of candidates) {
     let ran
     try {
-      ran = await $.process.run([command, 'mod'], { stdin, timeoutMs: TIMEOUT_MS[ask.event] })
+      ran = await $.process.run([command, 'mod'], { stdin, timeoutMs })
     } catch {
       continue // it cannot start here (Windows cannot run the plugin's sh shim): the next
     }

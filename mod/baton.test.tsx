@@ -225,3 +225,24 @@ test("the band above the prompt draws baton's spans with their colours", async (
   expect(bar?.props.color).toBe('red')
   expect(asked.find(a => a.ask.event === 'band')?.ask).toEqual(expect.objectContaining({ columns: 100, requests: [150_000] }))
 })
+
+test('a band baton gave no answer for is asked again at once, and again at the next drawing', async ($, on) => {
+  const spans = [{ text: '████████░░ 83%', color: 'red' }]
+  let bandAsks = 0
+  // The first two asks go unanswered (as a timeout on a busy machine leaves them), then baton answers.
+  const asked = world(on, 'sess-j', ask =>
+    ask.event === 'start' ? { enabled: true, band: true } : ask.event === 'band' ? (++bandAsks > 2 ? { spans } : undefined) : {},
+  )
+  responses(on, [usage(150_000)])
+  await step($, 0)
+  const props = { hasSurvey: false, isCollapsed: false, isWorking: false, maxRows: 10, bodyColumns: 100, scroll: { top: 0, bodyRows: 10, contentRows: 1 }, view: {} }
+  const first = await $.ui.mount({ plugin: 'baton', surface: 'terminal', component: 'AbovePrompt', props })
+  await first.unmount()
+  expect(bandAsks).toBe(2)
+  const second = await $.ui.mount({ plugin: 'baton', surface: 'terminal', component: 'AbovePrompt', props })
+  const bar = await second.find({ type: 'Text', text: '83%' })
+  await second.unmount()
+
+  expect(bar?.props.color).toBe('red')
+  expect(asked.filter(a => a.ask.event === 'band')).toHaveLength(3)
+})

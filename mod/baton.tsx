@@ -12,6 +12,8 @@ import type { BandAnswer, Figures, RowAnswer, SpawnAnswer, StartAnswer, ToolAnsw
 import { Loops, MAIN } from './loops'
 import type { Step } from './loops'
 
+/** How long a drawing's second ask may take (the first has `ask.ts`'s 2 s). */
+const RETRY_TIMEOUT_MS = 6000
 /** Longest a tool call waits for the usage of the response that asked for it. */
 const STEP_WAIT_MS = 3000
 
@@ -40,16 +42,30 @@ function within<T>($: EngineInterface, promise: Promise<T> | undefined, ms: numb
   return Promise.race([promise, $.clock.sleep(ms).then(() => undefined)])
 }
 
-/** baton's text for a row or the band, asked once for the same figures and width. */
+/**
+ * baton's text for a row or the band, asked once for the same figures and width. An ask baton
+ * did not answer (on a busy machine it can outlast its timeout) is asked once more at once, with
+ * more time, and is not kept: an idle session may draw the band only once more, and a failure
+ * kept for its figures would leave it blank until they change.
+ */
 function drawing<T>($: EngineInterface, ask: Parameters<typeof askBaton>[1]): Promise<T | undefined> {
   const key = JSON.stringify(ask)
   let answer = drawn.get(key) as Promise<T | undefined> | undefined
   if (answer === undefined) {
     if (drawn.size > 64) drawn.clear()
-    answer = askBaton<T>($, ask)
-    drawn.set(key, answer)
+    const asked = askTwice<T>($, ask)
+    answer = asked
+    drawn.set(key, asked)
+    void asked.then(got => {
+      if (got === undefined && drawn.get(key) === asked) drawn.delete(key)
+    })
   }
   return answer
+}
+
+/** baton's answer to `ask`, asked again with `RETRY_TIMEOUT_MS` when the first gave none. */
+async function askTwice<T>($: EngineInterface, ask: Parameters<typeof askBaton>[1]): Promise<T | undefined> {
+  return (await askBaton<T>($, ask)) ?? askBaton<T>($, ask, RETRY_TIMEOUT_MS)
 }
 
 /** Asks the client to draw the rows and the band again (new figures); never throws. */
