@@ -37,7 +37,12 @@ pub fn toplevel(dir: &Path) -> Option<PathBuf> {
 
 /// Takes a snapshot of the git work tree holding `dir`; `None` outside git or when git fails.
 pub fn snapshot(dir: &Path) -> Option<Snapshot> {
-    let toplevel = toplevel(dir)?;
+    snapshot_at(toplevel(dir)?)
+}
+
+/// [`snapshot`] of the work tree whose top directory is `toplevel` (as [`toplevel`] gave it):
+/// one git process fewer when the caller already knows the top.
+pub fn snapshot_at(toplevel: PathBuf) -> Option<Snapshot> {
     let status = run(
         &toplevel,
         &["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all"],
@@ -269,13 +274,28 @@ fn spawn_with(dir: &Path, args: &[&str], input: Option<Vec<u8>>) -> Option<(i32,
         });
     }
     let stdout = child.stdout.take()?;
-    let reader = std::thread::spawn(move || {
+    // The output is waited for, not polled: git closes its stdout as it exits, so the answer
+    // comes as soon as git has given it (a poll's sleep would add up to its step to each of
+    // the several git runs a bridge or an agent hook makes).
+    let (sent, output) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
         let mut out = Vec::new();
         let _ = stdout.take(MAX_OUTPUT).read_to_end(&mut out);
-        out
+        let _ = sent.send(out);
     });
     let deadline = Instant::now() + GIT_DEADLINE;
-    let mut pause = Duration::from_millis(1);
+    let killed = |child: &mut std::process::Child| {
+        let _ = child.kill();
+        let _ = child.wait();
+        crate::log::note(&format!("git {args:?}: killed after {GIT_DEADLINE:?}"));
+    };
+    let Ok(out) = output.recv_timeout(deadline.saturating_duration_since(Instant::now())) else {
+        killed(&mut child);
+        return None;
+    };
+    // Its stdout closed (or its output was cut at MAX_OUTPUT): git is exiting, or still
+    // writing what is no longer read, which the deadline ends.
+    let mut pause = Duration::from_micros(100);
     let code = loop {
         match child.try_wait() {
             Ok(Some(status)) => break status.code().unwrap_or(-1),
@@ -284,14 +304,12 @@ fn spawn_with(dir: &Path, args: &[&str], input: Option<Vec<u8>>) -> Option<(i32,
                 pause = (pause * 2).min(Duration::from_millis(20));
             }
             _ => {
-                let _ = child.kill();
-                let _ = child.wait();
-                crate::log::note(&format!("git {args:?}: killed after {GIT_DEADLINE:?}"));
+                killed(&mut child);
                 return None;
             }
         }
     };
-    Some((code, reader.join().ok()?))
+    Some((code, out))
 }
 
 #[cfg(test)]

@@ -91,7 +91,12 @@ fn gather(project: &Project, run: Option<Run>, request: &Request) -> Result<Inpu
     let git_top = git::toplevel(&start);
     let in_git = git_top.is_some();
     let top = git_top.unwrap_or_else(|| project.root.clone());
-    let snapshot = || if in_git { git::snapshot(&top) } else { None };
+    let snapshot = || if in_git { git::snapshot_at(top.clone()) } else { None };
+    // The index is listed (for the ignore check at the end) while the rest is gathered.
+    let tracked = in_git.then(|| {
+        let top = top.clone();
+        std::thread::spawn(move || git::tracked(&top))
+    });
     let mut input = Input {
         agent: run
             .as_ref()
@@ -107,14 +112,17 @@ fn gather(project: &Project, run: Option<Run>, request: &Request) -> Result<Inpu
     };
     let mut candidates: Vec<PathBuf> = Vec::new();
     if let Some(rev) = request.since.as_deref() {
-        let snapshot = snapshot().ok_or_else(|| {
+        let (snapshot, commit) = std::thread::scope(|scope| {
+            let commit = scope.spawn(|| git::resolve_commit(&top, rev));
+            (snapshot(), commit.join().ok().flatten())
+        });
+        let snapshot = snapshot.ok_or_else(|| {
             Error::Failed(format!(
                 "--since needs a git work tree; {} is not in one",
                 start.display()
             ))
         })?;
-        let commit = git::resolve_commit(&top, rev)
-            .ok_or_else(|| Error::Usage(format!("--since {rev}: not a commit in {}", top.display())))?;
+        let commit = commit.ok_or_else(|| Error::Usage(format!("--since {rev}: not a commit in {}", top.display())))?;
         let changed = git::changed_since(&snapshot, Some(&commit), &Default::default())
             .ok_or_else(|| Error::Failed(format!("git could not list the files changed since {rev}")))?;
         candidates.extend(changed.iter().map(|p| top.join(p)));
@@ -151,8 +159,9 @@ fn gather(project: &Project, run: Option<Run>, request: &Request) -> Result<Inpu
         }
     }
     let mut paths = Vec::new();
-    for candidate in candidates {
-        match relative_to(&candidate, &top) {
+    // Spread over the cores: a full run names thousands of files.
+    for relative in crate::bridge::parallel::map(&candidates, |candidate| relative_to(candidate, &top)) {
+        match relative {
             Some(path) if !path.is_empty() && !crate::agents::hook::is_baton_state(&path) => paths.push(path),
             Some(_) => {}
             None => input.outside += 1,
@@ -160,8 +169,8 @@ fn gather(project: &Project, run: Option<Run>, request: &Request) -> Result<Inpu
     }
     paths.sort();
     paths.dedup();
-    if in_git {
-        let (ignored, unverified) = ignored_or_unknown(&top, &paths);
+    if let Some(tracked) = tracked {
+        let (ignored, unverified) = ignored_or_unknown(&top, &paths, tracked.join().ok().flatten());
         input.ignored = ignored.len();
         input.unverified = unverified.len();
         paths.retain(|p| !ignored.contains(p) && !unverified.contains(p));
@@ -178,8 +187,12 @@ fn gather(project: &Project, run: Option<Run>, request: &Request) -> Result<Inpu
 /// The paths `.gitignore` excludes, and those git could not say of: fails closed, so a file
 /// is read only when git tracks it or says it is not ignored. Tracked files come from the
 /// index (no ignore rule to apply); only the untracked ones are asked of `git check-ignore`.
-fn ignored_or_unknown(top: &Path, paths: &[String]) -> (BTreeSet<String>, BTreeSet<String>) {
-    let Some(tracked) = git::tracked(top) else {
+fn ignored_or_unknown(
+    top: &Path,
+    paths: &[String],
+    tracked: Option<std::collections::HashSet<String>>,
+) -> (BTreeSet<String>, BTreeSet<String>) {
+    let Some(tracked) = tracked else {
         return (BTreeSet::new(), paths.iter().cloned().collect());
     };
     // One reached through a directory link is left to the reader, which refuses it (git
