@@ -151,6 +151,11 @@ fn gsd_projects_get_planning_advice_found_from_a_subdirectory() {
     gsd.bridge(SESSION, 20, 0);
     let critical = gsd.hook(&payload).context().unwrap();
     assert!(critical.contains(".planning/STATE.md"), "{critical}");
+    // The slash command as both GSDs route it: gsd-core no longer routes the colon form.
+    for said in [&text, &critical] {
+        assert!(said.contains("/gsd-pause-work"), "{said}");
+        assert!(!said.contains("/gsd:"), "{said}");
+    }
 }
 
 #[test]
