@@ -50,17 +50,15 @@ function within<T>($: EngineInterface, promise: Promise<T> | undefined, ms: numb
  */
 function drawing<T>($: EngineInterface, ask: Parameters<typeof askBaton>[1]): Promise<T | undefined> {
   const key = JSON.stringify(ask)
-  let answer = drawn.get(key) as Promise<T | undefined> | undefined
-  if (answer === undefined) {
-    if (drawn.size > 64) drawn.clear()
-    const asked = askTwice<T>($, ask)
-    answer = asked
-    drawn.set(key, asked)
-    void asked.then(got => {
-      if (got === undefined && drawn.get(key) === asked) drawn.delete(key)
-    })
-  }
-  return answer
+  const answer = drawn.get(key) as Promise<T | undefined> | undefined
+  if (answer !== undefined) return answer
+  if (drawn.size > 64) drawn.clear()
+  const asked = askTwice<T>($, ask)
+  drawn.set(key, asked)
+  void asked.then(got => {
+    if (got === undefined && drawn.get(key) === asked) drawn.delete(key)
+  })
+  return asked
 }
 
 /** baton's answer to `ask`, asked again with `RETRY_TIMEOUT_MS` when the first gave none. */

@@ -293,8 +293,8 @@ fn spawn_with(dir: &Path, args: &[&str], input: Option<Vec<u8>>) -> Option<(i32,
         killed(&mut child);
         return None;
     };
-    // Its stdout closed (or its output was cut at MAX_OUTPUT): git is exiting, or still
-    // writing what is no longer read, which the deadline ends.
+    // Its stdout closed: git is exiting. (Output past MAX_OUTPUT closed the pipe on our side:
+    // git then dies of the broken pipe and `run` refuses its exit code.)
     let mut pause = Duration::from_micros(100);
     let code = loop {
         match child.try_wait() {
