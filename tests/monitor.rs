@@ -312,6 +312,97 @@ fn debounce_state_is_in_gsds_format_and_private() {
     );
 }
 
+/// Project settings wiring GSD's monitor (as gsd-core's installer does) and baton's hooks on
+/// `batons_events`.
+fn wire_gsds_monitor_beside(sandbox: &Sandbox, batons_events: &[&str]) {
+    let gsd =
+        json!([{"hooks": [{"type": "command", "command": "node \"$HOME/.claude/hooks/gsd-context-monitor.js\""}]}]);
+    let mut hooks = json!({"PostToolUse": gsd, "PreCompact": gsd, "Stop": gsd});
+    for event in batons_events {
+        let baton = json!({"hooks": [{"type": "command", "command": "baton hook"}]});
+        match hooks[*event].as_array_mut() {
+            Some(groups) => groups.insert(0, baton),
+            None => hooks[*event] = json!([baton]),
+        }
+    }
+    sandbox.write(".claude/settings.json", &json!({ "hooks": hooks }).to_string());
+}
+
+#[test]
+fn session_start_leaves_gsds_record_quiet_before_the_first_call_when_both_monitors_are_wired() {
+    // Claude Code runs a call's PostToolUse hooks side by side: at the first call GSD's monitor
+    // may read its record before baton's hook has written it. SessionStart comes first.
+    let sandbox = Sandbox::new();
+    wire_gsds_monitor_beside(&sandbox, &["PostToolUse", "SessionStart"]);
+    let record = sandbox.temp_file(SESSION, "-warned.json");
+    for source in ["startup", "compact"] {
+        // gsd-core's PreCompact deletes its record (and the bridge) before the compaction.
+        let _ = std::fs::remove_file(&record);
+        let out = sandbox.hook(&session_start(&sandbox, SESSION, source));
+        out.assert_hook_contract();
+        let left = sandbox.read_json(&record);
+        assert_eq!(
+            (
+                left["callsSinceWarn"].clone(),
+                left["lastLevel"].clone(),
+                left["criticalRecorded"].clone()
+            ),
+            (json!(0), json!("critical"), json!(true)),
+            "{source}: no bridge yet, and GSD's monitor will find its record"
+        );
+    }
+    assert!(
+        !sandbox.debounce_file(SESSION).exists(),
+        "baton's own count is untouched"
+    );
+}
+
+#[test]
+fn session_start_leaves_gsds_monitor_alone_when_baton_would_not_speak_for_it() {
+    let record = |sandbox: &Sandbox| sandbox.temp_file(SESSION, "-warned.json");
+    let start = |sandbox: &Sandbox| {
+        let out = sandbox.hook(&session_start(sandbox, SESSION, "startup"));
+        out.assert_hook_contract();
+    };
+    // baton's monitor is not wired (only its SessionStart): GSD's monitor is the one that speaks.
+    let only_session_start = Sandbox::new();
+    wire_gsds_monitor_beside(&only_session_start, &["SessionStart"]);
+    start(&only_session_start);
+    assert!(!record(&only_session_start).exists(), "baton's monitor is not wired");
+    // baton's monitor is switched off in its config.
+    let off = Sandbox::new();
+    wire_gsds_monitor_beside(&off, &["PostToolUse", "SessionStart"]);
+    off.write(".baton/config.json", r#"{"monitor":{"enabled":false}}"#);
+    start(&off);
+    assert!(!record(&off).exists(), "baton's monitor is off");
+    // No GSD monitor: no file of GSD's is made.
+    let alone = Sandbox::new();
+    alone.write(
+        ".claude/settings.json",
+        r#"{"hooks":{"PostToolUse":[{"hooks":[{"type":"command","command":"baton hook"}]}]}}"#,
+    );
+    start(&alone);
+    assert!(!record(&alone).exists(), "GSD's monitor is not wired");
+    // The baton plugin's hooks run with CLAUDE_PLUGIN_ROOT set; GSD's monitor in the user's settings.
+    let plugin = Sandbox::new();
+    let gsd = r#"{"hooks":{"PostToolUse":[{"hooks":[{"type":"command","command":"node gsd-context-monitor.js"}]}]}}"#;
+    std::fs::create_dir_all(plugin.home.join(".claude")).unwrap();
+    std::fs::write(plugin.home.join(".claude/settings.json"), gsd).unwrap();
+    let root = native(&plugin.project);
+    plugin
+        .run_env(
+            &["hook"],
+            &session_start(&plugin, SESSION, "startup"),
+            &[("CLAUDE_PLUGIN_ROOT", &root)],
+        )
+        .assert_hook_contract();
+    assert_eq!(
+        plugin.read_json(&record(&plugin))["lastLevel"],
+        "critical",
+        "the plugin wires baton's monitor"
+    );
+}
+
 #[test]
 fn waits_for_claude_code_to_write_the_reply_that_made_the_tool_call() {
     // Headless Claude Code can start PostToolUse before the reply line carrying the tool_use

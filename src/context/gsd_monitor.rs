@@ -7,6 +7,11 @@
 //! below its warning threshold), baton leaves one there that says a CRITICAL was just given
 //! and its breadcrumb recorded. GSD's monitor then gives no first warning, no escalation and
 //! no repeat, and spawns no second breadcrumb: the agent hears one monitor, baton's.
+//!
+//! Claude Code runs a call's PostToolUse hooks side by side, so at a session's first call
+//! GSD's hook could read before baton's had written. SessionStart (at startup, on resume, after
+//! /clear and after a compaction, which GSD's PreCompact follows by deleting its record) leaves
+//! the record first, when GSD's monitor is wired beside baton's.
 
 use crate::config::{Config, MonitorSettings};
 use crate::context::bridge;
@@ -57,9 +62,13 @@ pub fn speak_for_both(session_id: &str, planning: Option<&PlanningConfig>, now: 
         && bridge
             .remaining_percentage
             .is_some_and(|remaining| remaining <= warning);
-    if !consulted {
-        return;
+    if consulted {
+        leave_quiet_record(session_id);
     }
+}
+
+/// Writes the quiet record for `session_id`.
+fn leave_quiet_record(session_id: &str) {
     let Some(path) = fsx::session_temp_path(session_id, "-warned.json") else {
         return;
     };
@@ -72,17 +81,39 @@ pub fn speak_for_both(session_id: &str, planning: Option<&PlanningConfig>, now: 
 /// SubagentStop: GSD's monitor counts there too, so its record is set quiet again (while
 /// baton's monitor is on), and its count cannot creep up to a warning between two tool calls.
 pub fn on_subagent_stop(payload: &HookPayload, now: u64) {
-    let Some(id) = payload.session_id.as_deref().filter(|id| fsx::is_safe_session_id(id)) else {
+    if let Some((id, planning)) = batons_monitor_on(payload) {
+        speak_for_both(id, planning.as_ref(), now);
+    }
+}
+
+/// SessionStart: leaves the quiet record before the session's first tool call when GSD's
+/// monitor runs on PostToolUse beside baton's (in the settings files of the project or the
+/// user), whatever the bridge says yet; see the module's comment.
+pub fn on_session_start(payload: &HookPayload) {
+    let Some((id, _)) = batons_monitor_on(payload) else {
         return;
     };
+    let project_dir = crate::hook::working_dir(payload.cwd.as_deref());
+    let project_dir = std::env::var_os("CLAUDE_PROJECT_DIR").map_or(project_dir, std::path::PathBuf::from);
+    let project = Some(project_dir.as_path());
+    let beside = crate::install::wired::gsd_monitor_wiring(project)
+        .iter()
+        .any(|(_, events)| events.iter().any(|e| e == "PostToolUse"));
+    if beside && crate::install::wired::batons_monitor_wired(project) {
+        leave_quiet_record(id);
+    }
+}
+
+/// The session and the project's GSD config when baton's monitor is on for the payload's
+/// project (and its warnings are not switched off there).
+fn batons_monitor_on(payload: &HookPayload) -> Option<(&str, Option<PlanningConfig>)> {
+    let id = payload.session_id.as_deref().filter(|id| fsx::is_safe_session_id(id))?;
     let project = Project::find(&crate::hook::working_dir(payload.cwd.as_deref()));
     let planning = project.as_ref().map(PlanningConfig::read);
     let enabled = Config::load(project.as_ref().map(|p| p.root.as_path()))
         .monitor()
         .enabled;
-    if enabled && planning.as_ref().is_none_or(PlanningConfig::context_warnings) {
-        speak_for_both(id, planning.as_ref(), now);
-    }
+    (enabled && planning.as_ref().is_none_or(PlanningConfig::context_warnings)).then_some((id, planning))
 }
 
 #[cfg(test)]

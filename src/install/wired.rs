@@ -1,5 +1,8 @@
 //! What the settings already wire to baton: the statusLine and the hook commands that run
-//! it, per settings file. The doctor checks them; hints elsewhere say what to do from them.
+//! it, per settings file, and where GSD's context monitor is wired beside. The doctor checks
+//! them; hints elsewhere say what to do from them.
+
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
@@ -53,10 +56,10 @@ impl Wired {
 
 /// The settings files that wire every one of `events` to baton, among the user's and the
 /// project's; empty when some event is wired nowhere (or a file cannot be read).
-pub fn wiring_of(events: &[&str], project: Option<&std::path::Path>) -> Vec<std::path::PathBuf> {
+pub fn wiring_of(events: &[&str], project: Option<&Path>) -> Vec<PathBuf> {
     let mut scopes = vec![Scope::User];
     scopes.extend(project.map(|p| Scope::Project(p.to_path_buf())));
-    let found: Vec<(std::path::PathBuf, Wired)> = scopes
+    let found: Vec<(PathBuf, Wired)> = scopes
         .iter()
         .filter_map(|s| Some((s.settings_path().ok()?, Wired::read(s).ok()?)))
         .collect();
@@ -69,6 +72,66 @@ pub fn wiring_of(events: &[&str], project: Option<&std::path::Path>) -> Vec<std:
         .filter(|(_, w)| events.iter().any(|e| w.has_hook(e)))
         .map(|(path, _)| path)
         .collect()
+}
+
+/// The name GSD's monitor is found by in a hook command.
+const GSD_MONITOR: &str = "gsd-context-monitor";
+
+/// The settings files Claude Code reads hooks from: the user's, the project's and its local one.
+fn settings_files(project: Option<&Path>) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = Scope::User.settings_path().into_iter().collect();
+    if let Some(dir) = project {
+        files.push(dir.join(".claude/settings.json"));
+        files.push(dir.join(".claude/settings.local.json"));
+    }
+    files
+}
+
+/// The parsed settings files of [`settings_files`] that can be read, with their paths.
+fn read_settings_files(project: Option<&Path>) -> impl Iterator<Item = (PathBuf, Value)> {
+    settings_files(project)
+        .into_iter()
+        .filter_map(|path| super::read_settings(&path).ok().map(|(value, _)| (path, value)))
+}
+
+/// The events whose hooks run GSD's monitor in parsed settings.
+fn gsd_monitor_events(settings: &Value) -> Vec<String> {
+    let Some(hooks) = settings["hooks"].as_object() else {
+        return Vec::new();
+    };
+    hooks
+        .iter()
+        .filter(|(_, groups)| {
+            let commands = groups
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|g| g["hooks"].as_array())
+                .flatten();
+            commands
+                .filter_map(|hook| hook["command"].as_str())
+                .any(|command| command.contains(GSD_MONITOR))
+        })
+        .map(|(event, _)| event.clone())
+        .collect()
+}
+
+/// Where GSD's `gsd-context-monitor.js` is wired for `project`: each settings file that runs
+/// it (the user's, the project's, its local one), with the events it runs on.
+pub fn gsd_monitor_wiring(project: Option<&Path>) -> Vec<(PathBuf, Vec<String>)> {
+    read_settings_files(project)
+        .filter_map(|(path, value)| {
+            let events = gsd_monitor_events(&value);
+            (!events.is_empty()).then_some((path, events))
+        })
+        .collect()
+}
+
+/// Whether baton's monitor runs on PostToolUse for `project`: a settings file wires it, or
+/// this process is a hook of the baton plugin (whose hooks.json wires every event together).
+pub fn batons_monitor_wired(project: Option<&Path>) -> bool {
+    std::env::var_os("CLAUDE_PLUGIN_ROOT").is_some()
+        || read_settings_files(project).any(|(_, value)| Wired::from_settings(&value).has_hook("PostToolUse"))
 }
 
 #[cfg(test)]
@@ -93,5 +156,21 @@ mod tests {
         );
         assert!(wired.has_hook("SubagentStop") && !wired.has_hook("SubagentStart"));
         assert_eq!(Wired::from_settings(&json!([1])), Wired::default());
+    }
+
+    #[test]
+    fn finds_gsds_monitor_on_every_event_it_is_wired_to() {
+        let command = "\"$(command -v node)\" \"/home/u/.claude/hooks/gsd-context-monitor.js\"";
+        let entry = json!([{"hooks": [{"type": "command", "command": command}]}]);
+        let settings = json!({"hooks": {
+            "PostToolUse": [{"matcher": "Bash", "hooks": [{"command": "baton hook"}]},
+                            {"matcher": "Bash|Edit", "hooks": [{"command": command}]}],
+            "Stop": entry, "PreCompact": entry,
+            "SessionStart": [{"hooks": [{"command": "node gsd-check-update.js"}]}]}});
+        let mut events = gsd_monitor_events(&settings);
+        events.sort();
+        assert_eq!(events, ["PostToolUse", "PreCompact", "Stop"]);
+        assert!(gsd_monitor_events(&json!({"hooks": {"PostToolUse": "x"}})).is_empty());
+        assert!(gsd_monitor_events(&json!([])).is_empty());
     }
 }

@@ -1,8 +1,8 @@
 //! gsd-core's context monitor wired beside baton's, as gsd-core's installer wires it
 //! (PostToolUse, Stop, SubagentStop, PreCompact), through the real client: the model hears
 //! one monitor, baton's, at baton's cadence (calls 1 and 6), never a second warning at the
-//! same call or in between. The same session with gsd-core's monitor alone shows that its hook
-//! runs and would have warned.
+//! same call or in between, also when baton's hook runs after gsd-core's. The same session
+//! with gsd-core's monitor alone shows that its hook runs and would have warned.
 
 use serde_json::{Value, json};
 
@@ -46,9 +46,13 @@ fn run(with_baton: bool) -> Vec<Vec<String>> {
     });
     let mut hooks = gsd_cores_hooks();
     if with_baton {
-        let batons =
-            json!({"matcher": "Bash", "hooks": [{"type": "command", "command": baton_command("hook"), "timeout": 10}]});
+        // baton's PostToolUse half a second behind gsd-core's, as on a loaded machine: gsd-core's
+        // reads its record first at every call, the first included, so the record must be
+        // there before the session's first call (baton's SessionStart, wired as install does).
+        let late = format!("'{}' hook", slow_baton(&sandbox).display());
+        let batons = json!({"matcher": "Bash", "hooks": [{"type": "command", "command": late, "timeout": 10}]});
         hooks["PostToolUse"].as_array_mut().unwrap().insert(0, batons);
+        hooks["SessionStart"] = json!([{"hooks": [{"type": "command", "command": baton_command("hook")}]}]);
     }
     sandbox.project_settings(&json!({ "hooks": hooks }));
     // What a statusline render at this figure leaves (headless runs render none): the bridge
@@ -59,6 +63,18 @@ fn run(with_baton: bool) -> Vec<Vec<String>> {
     let turns = mock.turns_of(PROMPT);
     assert_eq!(turns.len(), STEPS.len() + 1, "one turn per call and the last");
     turns.iter().skip(1).map(warnings).collect()
+}
+
+/// A `baton` that starts half a second late: a script by that name that sleeps, then runs the
+/// binary under test with its arguments and stdin.
+fn slow_baton(sandbox: &Sandbox) -> std::path::PathBuf {
+    let dir = sandbox.root.join("slow");
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("baton");
+    let binary = crate::common::baton_bin().replace('\'', r"'\''");
+    std::fs::write(&script, format!("#!/bin/sh\nsleep 0.5\nexec '{binary}' \"$@\"\n")).unwrap();
+    crate::common::os::make_executable(&script);
+    script
 }
 
 /// Writes a bridge file at 30% remaining, as a statusline render would, for the session the
@@ -74,8 +90,11 @@ fn seed_bridge_at_session_start(sandbox: &Sandbox) {
     crate::common::os::make_executable(&script);
     let path = sandbox.project.join(".claude/settings.json");
     let mut settings: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    settings["hooks"]["SessionStart"] =
-        json!([{"hooks": [{"type": "command", "command": format!("'{}'", script.display())}]}]);
+    let seed = json!({"hooks": [{"type": "command", "command": format!("'{}'", script.display())}]});
+    match settings["hooks"]["SessionStart"].as_array_mut() {
+        Some(groups) => groups.push(seed),
+        None => settings["hooks"]["SessionStart"] = json!([seed]),
+    }
     sandbox.project_settings(&settings);
 }
 
