@@ -93,13 +93,11 @@ pub fn on_session_start(payload: &HookPayload) {
     let Some((id, _)) = batons_monitor_on(payload) else {
         return;
     };
-    let project_dir = crate::hook::working_dir(payload.cwd.as_deref());
-    let project_dir = std::env::var_os("CLAUDE_PROJECT_DIR").map_or(project_dir, std::path::PathBuf::from);
-    let project = Some(project_dir.as_path());
-    let beside = crate::install::wired::gsd_monitor_wiring(project)
-        .iter()
-        .any(|(_, events)| events.iter().any(|e| e == "PostToolUse"));
-    if beside && crate::install::wired::batons_monitor_wired(project) {
+    // Claude Code reads the project's settings where it was started.
+    let project_dir = std::env::var_os("CLAUDE_PROJECT_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| crate::hook::working_dir(payload.cwd.as_deref()));
+    if crate::install::wired::Monitors::read(Some(&project_dir)).both_on_tool_use() {
         leave_quiet_record(id);
     }
 }

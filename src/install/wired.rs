@@ -87,13 +87,6 @@ fn settings_files(project: Option<&Path>) -> Vec<PathBuf> {
     files
 }
 
-/// The parsed settings files of [`settings_files`] that can be read, with their paths.
-fn read_settings_files(project: Option<&Path>) -> impl Iterator<Item = (PathBuf, Value)> {
-    settings_files(project)
-        .into_iter()
-        .filter_map(|path| super::read_settings(&path).ok().map(|(value, _)| (path, value)))
-}
-
 /// The events whose hooks run GSD's monitor in parsed settings.
 fn gsd_monitor_events(settings: &Value) -> Vec<String> {
     let Some(hooks) = settings["hooks"].as_object() else {
@@ -116,22 +109,45 @@ fn gsd_monitor_events(settings: &Value) -> Vec<String> {
         .collect()
 }
 
-/// Where GSD's `gsd-context-monitor.js` is wired for `project`: each settings file that runs
-/// it (the user's, the project's, its local one), with the events it runs on.
-pub fn gsd_monitor_wiring(project: Option<&Path>) -> Vec<(PathBuf, Vec<String>)> {
-    read_settings_files(project)
-        .filter_map(|(path, value)| {
-            let events = gsd_monitor_events(&value);
-            (!events.is_empty()).then_some((path, events))
-        })
-        .collect()
+/// The context monitors the settings files of a project (the user's, the project's, its local
+/// one) wire, each file read once.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Monitors {
+    /// Each settings file that runs GSD's `gsd-context-monitor.js`, with the events it runs on.
+    pub gsd: Vec<(PathBuf, Vec<String>)>,
+    /// Whether baton's monitor runs on PostToolUse: a settings file wires it, or this process
+    /// is a hook of the baton plugin (whose hooks.json wires every event together).
+    pub batons: bool,
 }
 
-/// Whether baton's monitor runs on PostToolUse for `project`: a settings file wires it, or
-/// this process is a hook of the baton plugin (whose hooks.json wires every event together).
-pub fn batons_monitor_wired(project: Option<&Path>) -> bool {
-    std::env::var_os("CLAUDE_PLUGIN_ROOT").is_some()
-        || read_settings_files(project).any(|(_, value)| Wired::from_settings(&value).has_hook("PostToolUse"))
+impl Monitors {
+    /// Reads the settings files for `project` (the user's alone when `None`).
+    pub fn read(project: Option<&Path>) -> Self {
+        let mut monitors = Self {
+            batons: std::env::var_os("CLAUDE_PLUGIN_ROOT").is_some(),
+            ..Self::default()
+        };
+        for path in settings_files(project) {
+            let Ok((value, _)) = super::read_settings(&path) else {
+                continue;
+            };
+            monitors.batons |= Wired::from_settings(&value).has_hook("PostToolUse");
+            let events = gsd_monitor_events(&value);
+            if !events.is_empty() {
+                monitors.gsd.push((path, events));
+            }
+        }
+        monitors
+    }
+
+    /// Whether GSD's monitor runs on PostToolUse beside baton's.
+    pub fn both_on_tool_use(&self) -> bool {
+        self.batons
+            && self
+                .gsd
+                .iter()
+                .any(|(_, events)| events.iter().any(|e| e == "PostToolUse"))
+    }
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use super::Check;
 
 /// The check: none when GSD's monitor is wired nowhere.
 pub fn check(project: Option<&Path>) -> Option<Check> {
-    let found = wired::gsd_monitor_wiring(project);
+    let found = wired::Monitors::read(project).gsd;
     if found.is_empty() {
         return None;
     }
