@@ -58,7 +58,7 @@ pub fn handle(payload: &HookPayload, now: u64) -> Option<String> {
             )
         }
         "SessionStart" => {
-            crate::context::gsd_monitor::on_session_start(payload);
+            crate::context::gsd_monitor::on_session_start(payload, now);
             if matches!(payload.source.as_deref(), Some("compact" | "clear")) {
                 forget_context_figures(payload.session_id.as_deref());
             }

@@ -312,6 +312,51 @@ fn debounce_state_is_in_gsds_format_and_private() {
     );
 }
 
+#[test]
+fn gsds_record_is_rewritten_only_when_it_is_not_batons_quiet_one_or_is_an_hour_old() {
+    let sandbox = Sandbox::new();
+    let record = sandbox.temp_file(SESSION, "-warned.json");
+    let written = |path: &std::path::Path| std::fs::metadata(path).unwrap().modified().unwrap();
+    let set_written = |path: &std::path::Path, ago: u64| {
+        let file = std::fs::File::options().write(true).open(path).unwrap();
+        file.set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(ago))
+            .unwrap();
+    };
+    let is_quiet = |sandbox: &Sandbox| {
+        let left = sandbox.read_json(&record);
+        (left["callsSinceWarn"].clone(), left["lastLevel"].clone()) == (json!(0), json!("critical"))
+    };
+    assert!(warn_at(&sandbox, 30).is_some());
+    assert!(is_quiet(&sandbox), "the first call leaves it");
+
+    // baton's own record, ten minutes old: left as it is (no rewrite at every call).
+    set_written(&record, 600);
+    let before = written(&record);
+    assert!(warn_at(&sandbox, 30).is_none(), "debounced");
+    assert_eq!(written(&record), before, "not rewritten");
+
+    // GSD's monitor counted in it since: set quiet again at once.
+    std::fs::write(
+        &record,
+        r#"{"callsSinceWarn":1,"lastLevel":"critical","criticalRecorded":true}"#,
+    )
+    .unwrap();
+    set_written(&record, 600);
+    warn_at(&sandbox, 30);
+    assert!(is_quiet(&sandbox), "GSD's count is replaced");
+    assert_ne!(written(&record), before);
+
+    // An hour old: written again, so that the day-old sweep never finds it in a live session.
+    set_written(&record, 3700);
+    let old = written(&record);
+    warn_at(&sandbox, 30);
+    assert!(is_quiet(&sandbox));
+    assert!(
+        written(&record) > old + std::time::Duration::from_secs(3000),
+        "rewritten"
+    );
+}
+
 /// Project settings wiring GSD's monitor (as gsd-core's installer does) and baton's hooks on
 /// `batons_events`.
 fn wire_gsds_monitor_beside(sandbox: &Sandbox, batons_events: &[&str]) {

@@ -14,7 +14,7 @@
 //! the record first, when GSD's monitor is wired beside baton's.
 
 use crate::config::{Config, MonitorSettings};
-use crate::context::bridge;
+use crate::context::bridge::{self, Bridge};
 use crate::fsx;
 use crate::hook::payload::HookPayload;
 use crate::planning::Project;
@@ -47,10 +47,10 @@ pub fn with_project_thresholds(mut settings: MonitorSettings, planning: Option<&
 }
 
 /// Before baton's monitor decides: when GSD's monitor, run for the same event, would consult
-/// its record, leaves the quiet one there (see the module's comment). Quick, so it lands
+/// its record (it reads the session's `bridge` file), leaves the quiet one there (see the module's comment). Quick, so it lands
 /// before Node has started GSD's hook.
-pub fn speak_for_both(session_id: &str, planning: Option<&PlanningConfig>, now: u64) {
-    let Some(bridge) = bridge::read(session_id) else {
+pub fn speak_for_both(session_id: &str, bridge: Option<&Bridge>, planning: Option<&PlanningConfig>, now: u64) {
+    let Some(bridge) = bridge else {
         return;
     };
     let fresh = bridge.age_seconds(now).is_some_and(|age| age <= GSD_STALE_SECONDS);
@@ -63,33 +63,57 @@ pub fn speak_for_both(session_id: &str, planning: Option<&PlanningConfig>, now: 
             .remaining_percentage
             .is_some_and(|remaining| remaining <= warning);
     if consulted {
-        leave_quiet_record(session_id);
+        leave_quiet_record(session_id, now);
     }
 }
 
-/// Writes the quiet record for `session_id`.
-fn leave_quiet_record(session_id: &str) {
+/// A quiet record of baton's already in place and younger than this is left as it is: a
+/// rewrite's rename costs more than the rest of the call. GSD's monitor, when it runs, counts
+/// in the record, so there it is rewritten at every call anyway. Far under the day after
+/// which the sweep removes a file nobody touched.
+const QUIET_RECORD_KEPT_SECS: u64 = 60 * 60;
+
+/// Writes the quiet record for `session_id`, unless it is there already (see
+/// [`QUIET_RECORD_KEPT_SECS`]).
+fn leave_quiet_record(session_id: &str, now: u64) {
     let Some(path) = fsx::session_temp_path(session_id, "-warned.json") else {
         return;
     };
+    if quiet_record_in_place(&path, now) {
+        return;
+    }
     // Replaced by a rename: a link planted at the name is replaced, never written through.
     if let Err(e) = fsx::write_atomic(&path, QUIET_RECORD, 0o600, fsx::Durability::Ephemeral) {
         crate::log::note(&format!("monitor: GSD's record not written: {e}"));
     }
 }
 
+/// Whether `path` holds baton's quiet record, as the current user's own file with a single
+/// name (a planted link is replaced), written in the last [`QUIET_RECORD_KEPT_SECS`].
+fn quiet_record_in_place(path: &std::path::Path, now: u64) -> bool {
+    let Ok((bytes, meta)) = fsx::read_private_with_metadata(path, QUIET_RECORD.len() as u64) else {
+        return false;
+    };
+    let written = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map(|d| d.as_secs());
+    bytes == QUIET_RECORD && written.is_some_and(|t| now.saturating_sub(t) < QUIET_RECORD_KEPT_SECS)
+}
+
 /// SubagentStop: GSD's monitor counts there too, so its record is set quiet again (while
 /// baton's monitor is on), and its count cannot creep up to a warning between two tool calls.
 pub fn on_subagent_stop(payload: &HookPayload, now: u64) {
     if let Some((id, planning)) = batons_monitor_on(payload) {
-        speak_for_both(id, planning.as_ref(), now);
+        speak_for_both(id, bridge::read(id).as_ref(), planning.as_ref(), now);
     }
 }
 
 /// SessionStart: leaves the quiet record before the session's first tool call when GSD's
 /// monitor runs on PostToolUse beside baton's (in the settings files of the project or the
 /// user), whatever the bridge says yet; see the module's comment.
-pub fn on_session_start(payload: &HookPayload) {
+pub fn on_session_start(payload: &HookPayload, now: u64) {
     let Some((id, _)) = batons_monitor_on(payload) else {
         return;
     };
@@ -98,7 +122,7 @@ pub fn on_session_start(payload: &HookPayload) {
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| crate::hook::working_dir(payload.cwd.as_deref()));
     if crate::install::wired::Monitors::read(Some(&project_dir)).both_on_tool_use() {
-        leave_quiet_record(id);
+        leave_quiet_record(id, now);
     }
 }
 

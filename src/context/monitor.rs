@@ -7,6 +7,7 @@ mod figure;
 pub use figure::{Reading, Sighting, current_usage, one_request_reach, subagent_transcript, subagent_usage};
 
 use crate::config::{Config, MonitorSettings};
+use crate::context::bridge::{self, Bridge};
 use crate::context::debounce::{self, Level};
 use crate::context::forecast::Forecast;
 use crate::context::gsd_monitor;
@@ -41,7 +42,7 @@ pub fn on_tool_use(payload: &HookPayload, now: u64) -> Option<String> {
     let worth_waiting = |known: &ContextUsage| worth_waiting(known, settings, &judge.debounce_key);
     let sighting = match judge.agent {
         Agent::Main => current_usage(
-            session_id,
+            judge.bridge.as_ref(),
             transcript_path,
             tool_use_id,
             config,
@@ -75,6 +76,9 @@ pub struct Judge<'a> {
     project: Option<Project>,
     pub config: Config,
     pub settings: MonitorSettings,
+    /// The session's bridge file as the call found it (read once: GSD's record and the
+    /// figure both go by it).
+    bridge: Option<Bridge>,
 }
 
 impl<'a> Judge<'a> {
@@ -99,7 +103,8 @@ impl<'a> Judge<'a> {
         if !settings.enabled || planning_config.as_ref().is_some_and(|c| !c.context_warnings()) {
             return None;
         }
-        gsd_monitor::speak_for_both(session_id, planning_config.as_ref(), now);
+        let bridge = bridge::read(session_id);
+        gsd_monitor::speak_for_both(session_id, bridge.as_ref(), planning_config.as_ref(), now);
         Some(Self {
             session_id,
             agent,
@@ -107,6 +112,7 @@ impl<'a> Judge<'a> {
             project,
             config,
             settings,
+            bridge,
         })
     }
 

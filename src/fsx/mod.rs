@@ -114,6 +114,11 @@ impl std::error::Error for LinkRefused {}
 /// a single name (a hard link planted in the temp dir is refused like a symlink). Files larger
 /// than `limit` bytes are refused.
 pub fn read_private(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    read_private_with_metadata(path, limit).map(|(bytes, _)| bytes)
+}
+
+/// [`read_private`], with the file's metadata (when it was last written, say).
+pub fn read_private_with_metadata(path: &Path, limit: u64) -> io::Result<(Vec<u8>, fs::Metadata)> {
     let file = platform::fs::open_no_follow(path, false)?;
     let meta = file.metadata()?;
     if !platform::fs::is_sole_own_file(&file, &meta) {
@@ -127,7 +132,7 @@ pub fn read_private(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     }
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     file.take(limit).read_to_end(&mut bytes)?;
-    Ok(bytes)
+    Ok((bytes, meta))
 }
 
 /// Replaces `path` with `contents` atomically: a reader sees the old file or the new one.

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::config::{Config, MonitorSettings};
-use crate::context::bridge::{self, Bridge};
+use crate::context::bridge::Bridge;
 use crate::context::forecast::{Forecast, History};
 use crate::context::transcript::{self, CallTail, Chain};
 use crate::context::window::ContextUsage;
@@ -85,9 +85,10 @@ impl Reading {
 
 /// The main agent's figure for the tool call `tool_use_id`: the transcript's tail once it holds
 /// the reply that made the call, else the newer of the tail's and a fresh bridge file's (see
-/// [`sight`] for the wait). `None` when nothing is known and nothing can be waited for.
+/// [`sight`] for the wait), `bridge` being the session's bridge file as the call found it.
+/// `None` when nothing is known and nothing can be waited for.
 pub fn current_usage(
-    session_id: &str,
+    bridge: Option<&Bridge>,
     transcript_path: Option<&str>,
     tool_use_id: Option<&str>,
     config: &Config,
@@ -95,13 +96,10 @@ pub fn current_usage(
     now: u64,
     worth_waiting: impl Fn(&ContextUsage) -> bool,
 ) -> Option<Sighting> {
-    let bridge = bridge::read(session_id);
     let figures = Figures {
-        fresh: bridge
-            .as_ref()
-            .filter(|b| b.age_seconds(now).is_some_and(|age| age <= settings.stale_seconds)),
+        fresh: bridge.filter(|b| b.age_seconds(now).is_some_and(|age| age <= settings.stale_seconds)),
         // Even a stale bridge knows the window and model Claude Code reported for the session.
-        known: bridge.as_ref(),
+        known: bridge,
         configured: config.context_window_size(),
         transcript: transcript_path.map(PathBuf::from),
     };
