@@ -47,8 +47,8 @@ pub fn with_project_thresholds(mut settings: MonitorSettings, planning: Option<&
 }
 
 /// Before baton's monitor decides: when GSD's monitor, run for the same event, would consult
-/// its record (it reads the session's `bridge` file), leaves the quiet one there (see the module's comment). Quick, so it lands
-/// before Node has started GSD's hook.
+/// its record (by what the session's `bridge` file says), leaves the quiet one there (see the
+/// module's comment). Quick, so it lands before Node has started GSD's hook.
 pub fn speak_for_both(session_id: &str, bridge: Option<&Bridge>, planning: Option<&PlanningConfig>, now: u64) {
     let Some(bridge) = bridge else {
         return;
