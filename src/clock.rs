@@ -9,9 +9,13 @@ use crate::error::{Error, Result};
 
 /// Seconds since the Unix epoch (0 if the clock is before it).
 pub fn unix_now() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
+    unix_secs(std::time::SystemTime::now())
+}
+
+/// `t` as seconds since the Unix epoch (0 if it is before it): a file's modification time,
+/// say, to compare with [`unix_now`].
+pub fn unix_secs(t: std::time::SystemTime) -> u64 {
+    t.duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
 }
 
 /// Unix milliseconds of an RFC 3339 timestamp; `None` when it is not one.

@@ -94,12 +94,8 @@ fn quiet_record_in_place(path: &std::path::Path, now: u64) -> bool {
     let Ok((bytes, meta)) = fsx::read_private_with_metadata(path, QUIET_RECORD.len() as u64) else {
         return false;
     };
-    let written = meta
-        .modified()
-        .ok()
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .map(|d| d.as_secs());
-    bytes == QUIET_RECORD && written.is_some_and(|t| now.saturating_sub(t) < QUIET_RECORD_KEPT_SECS)
+    let written = meta.modified().map(crate::clock::unix_secs);
+    bytes == QUIET_RECORD && written.is_ok_and(|t| now.saturating_sub(t) < QUIET_RECORD_KEPT_SECS)
 }
 
 /// SubagentStop: GSD's monitor counts there too, so its record is set quiet again (while

@@ -4,7 +4,7 @@
 
 use std::fs;
 use std::path::Path;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, UNIX_EPOCH};
 
 use crate::context::bridge::GENERATOR;
 use crate::{fsx, platform};
@@ -26,7 +26,7 @@ pub fn sweep_if_due(now: u64) {
     let last = fs::symlink_metadata(&stamp)
         .ok()
         .and_then(|m| m.modified().ok())
-        .map(unix_secs);
+        .map(crate::clock::unix_secs);
     if last.is_some_and(|t| now.saturating_sub(t) < SWEEP_EVERY_SECS) {
         return;
     }
@@ -68,7 +68,9 @@ pub fn sweep(dir: &Path, place: Place, now: u64) -> usize {
         let Ok(meta) = fs::symlink_metadata(&path) else {
             continue;
         };
-        let age = meta.modified().map_or(0, |t| now.saturating_sub(unix_secs(t)));
+        let age = meta
+            .modified()
+            .map_or(0, |t| now.saturating_sub(crate::clock::unix_secs(t)));
         if !meta.is_file() || !platform::fs::is_owned_by_user(&meta) || age < STALE_AFTER_SECS {
             continue;
         }
@@ -90,10 +92,6 @@ pub fn sweep(dir: &Path, place: Place, now: u64) -> usize {
         }
     }
     removed
-}
-
-fn unix_secs(t: SystemTime) -> u64 {
-    t.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs())
 }
 
 /// baton's lock files: per-session and project locks in the private directory; the debounce
