@@ -148,25 +148,29 @@ fn run_install(parser: &mut lexopt::Parser) -> Result<()> {
         true => (install::binary::destination()?, Some(running)),
         false => (running, None),
     };
+    // Another tool's statusLine: a terminal is asked (once, when a real install would meet
+    // it); otherwise, and when the answer is no, it is kept and the rest is wired, as a dry run
+    // says. Every path names --force and --no-statusline.
+    let ask = !args.dry_run && std::io::stdin().is_terminal();
     let mut request = InstallRequest {
         scope: args.scope,
         binary,
         copy_from,
         dry_run: args.dry_run,
-        statusline: match (args.no_statusline, args.force || args.yes) {
-            (true, _) => StatuslinePolicy::Skip,
-            (false, true) => StatuslinePolicy::Replace,
-            (false, false) => StatuslinePolicy::Refuse,
+        statusline: match (args.no_statusline, args.force || args.yes, ask) {
+            (true, _, _) => StatuslinePolicy::Skip,
+            (false, true, _) => StatuslinePolicy::Replace,
+            (false, false, true) => StatuslinePolicy::Refuse,
+            (false, false, false) => StatuslinePolicy::Keep,
         },
+        force: args.force,
     };
     let report = match install::install(&request) {
         Err(Error::Failed(message))
-            if message.contains("already has a statusLine")
-                && request.statusline == StatuslinePolicy::Refuse
-                && std::io::stdin().is_terminal() =>
+            if message.contains("already has a statusLine") && request.statusline == StatuslinePolicy::Refuse =>
         {
             eprint!(
-                "{}\nReplace it with baton's? [y/N] ",
+                "{}\nReplace it with baton's? (`--force` says yes, `--no-statusline` no, without asking) [y/N] ",
                 message.lines().next().unwrap_or("")
             );
             let mut answer = String::new();
@@ -174,12 +178,10 @@ fn run_install(parser: &mut lexopt::Parser) -> Result<()> {
                 .lock()
                 .read_line(&mut answer)
                 .map_err(|e| Error::Failed(e.to_string()))?;
-            if !matches!(answer.trim(), "y" | "Y" | "yes") {
-                return Err(Error::Failed(
-                    "kept the existing statusLine; nothing was changed".into(),
-                ));
-            }
-            request.statusline = StatuslinePolicy::Replace;
+            request.statusline = match answer.trim() {
+                "y" | "Y" | "yes" => StatuslinePolicy::Replace,
+                _ => StatuslinePolicy::Keep,
+            };
             install::install(&request)?
         }
         other => other?,
@@ -221,9 +223,10 @@ fn run_install(parser: &mut lexopt::Parser) -> Result<()> {
     }
     if let Some(current) = &report.statusline_conflict {
         out.push_str(&format!(
-            "Would keep the statusLine of another tool (`{}`) and wire only the hooks: \
-             run `baton install --force` to replace it (`baton uninstall` puts it back), \
-             or `baton install --no-statusline` to keep it.\n",
+            "{} the statusLine of another tool (`{}`), so baton's statusline is not wired (the hooks read the \
+             context themselves). `baton install --force` replaces it (`baton uninstall` puts it back); \
+             `baton install --no-statusline` keeps it without asking.\n",
+            if dry { "Would keep" } else { "Kept" },
             current["command"].as_str().unwrap_or("?")
         ));
     }
@@ -260,7 +263,8 @@ fn run_install(parser: &mut lexopt::Parser) -> Result<()> {
             path.display()
         ));
     }
-    if !request.dry_run {
+    let wiring_changed = !report.added.is_empty() || !report.updated.is_empty() || !report.commands_written.is_empty();
+    if !request.dry_run && wiring_changed {
         out.push_str("Restart Claude Code (or run /hooks) to pick up the changes; `baton doctor` checks the wiring.\n");
     }
     super::print(&out)
@@ -268,9 +272,20 @@ fn run_install(parser: &mut lexopt::Parser) -> Result<()> {
 
 /// What `install --copy` did with baton's copy, and the line that puts its folder on PATH.
 fn placed_line(placed: &install::binary::Placed, dry: bool) -> String {
-    let version = concat!("baton ", env!("CARGO_PKG_VERSION"));
+    let version = install::identity::version_line();
     let path = placed.path.display();
-    let mut out = match (&placed.previous, placed.changed) {
+    if let Some(why) = &placed.refused {
+        return format!("Would stop: {why}\n");
+    }
+    let mut out = String::new();
+    if let Some(kept) = &placed.kept_as {
+        out.push_str(&format!(
+            "{} the file that was at {path} as {} (it was not baton's)\n",
+            if dry { "Would keep" } else { "Kept" },
+            kept.display()
+        ));
+    }
+    out += &match (&placed.previous, placed.changed) {
         (_, false) => format!("{version} is already installed at {path}\n"),
         (Some(old), true) if old != version => {
             format!(
@@ -331,6 +346,9 @@ fn run_uninstall(parser: &mut lexopt::Parser) -> Result<()> {
     }
     for path in &report.commands_kept {
         out.push_str(&format!("Kept {} (changed since install)\n", path.display()));
+    }
+    if let Some((binary, why)) = &report.binary_kept {
+        out.push_str(&format!("Left {} where it is: {why}\n", binary.display()));
     }
     if let Some(binary) = &report.binary_removed {
         match &report.binary_aside {

@@ -149,7 +149,7 @@ fn run(args: Vec<OsString>, command: &mut Option<&'static str>) -> Result<()> {
     match parser.next()? {
         None | Some(lexopt::Arg::Short('h') | lexopt::Arg::Long("help")) => print(&top_help()),
         Some(lexopt::Arg::Short('V') | lexopt::Arg::Long("version")) => {
-            print(&format!("baton {}\n", env!("CARGO_PKG_VERSION")))
+            print(&format!("{}\n", crate::install::identity::version_line()))
         }
         Some(lexopt::Arg::Value(name)) => {
             let name = name.to_string_lossy().into_owned();

@@ -20,6 +20,13 @@ const ABANDONED_AFTER: Duration = Duration::from_secs(10 * 60);
 /// `git status`). A fresh one may be another process's write in progress, and stays.
 /// Returns how many were removed; errors are ignored.
 pub fn remove_abandoned_temp_files(dir: &Path, now: SystemTime) -> usize {
+    remove_temp_files(dir, now, ABANDONED_AFTER)
+}
+
+/// Removes from `dir` the temp files of baton's atomic writes that are the user's own regular
+/// files at least `min_age` old at `now`. With no age, for a folder whose writers are all
+/// stopped (the install lock is held): every one of them was left by a killed write.
+pub fn remove_temp_files(dir: &Path, now: SystemTime, min_age: Duration) -> usize {
     let Ok(entries) = fs::read_dir(dir) else {
         return 0;
     };
@@ -34,7 +41,7 @@ pub fn remove_abandoned_temp_files(dir: &Path, now: SystemTime) -> usize {
             continue;
         };
         let age = meta.modified().ok().and_then(|t| now.duration_since(t).ok());
-        let abandoned = age.is_some_and(|age| age >= ABANDONED_AFTER);
+        let abandoned = age.is_some_and(|age| age >= min_age);
         if meta.is_file() && platform::fs::is_owned_by_user(&meta) && abandoned && fs::remove_file(entry.path()).is_ok()
         {
             removed += 1;

@@ -15,8 +15,8 @@ mod lock;
 mod names;
 mod program;
 
-pub use leftovers::remove_abandoned_temp_files;
 use leftovers::{TEMP_PREFIX, TEMP_SUFFIX};
+pub use leftovers::{remove_abandoned_temp_files, remove_temp_files};
 pub use lock::{LockGuard, lock_exclusive};
 pub use names::{
     PROJECT_CACHE_PREFIX, PROJECT_LOCK_PREFIX, SESSION_FILE_PREFIX, fnv1a, is_safe_session_id, private_session_path,

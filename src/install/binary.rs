@@ -5,8 +5,8 @@
 //! replaces it while sessions run it (`fsx::replace_program`); `uninstall` removes it.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
+use super::identity;
 use crate::error::{Error, Result};
 use crate::fsx;
 use crate::platform::Family;
@@ -18,10 +18,24 @@ pub struct Placed {
     pub path: PathBuf,
     /// The copy there was replaced (or put there for the first time).
     pub changed: bool,
-    /// `baton --version` of the copy that was there before, when one was and it answered.
+    /// The version line of the baton build that was there before (`baton 0.1.0`), read from
+    /// its bytes, when it carries one.
     pub previous: Option<String>,
     /// The old copy, renamed aside because it was running (Windows).
     pub aside: Option<PathBuf>,
+    /// `--force`: where the file of the user's that was at `path` now is.
+    pub kept_as: Option<PathBuf>,
+    /// Dry run only: why a real run would stop (a file of the user's is at `path`).
+    pub refused: Option<String>,
+}
+
+/// baton's copy, ready to be put in place: decided before anything is written, so that the
+/// install's manifest can record it first.
+pub struct Placement {
+    bytes: Vec<u8>,
+    /// A file of the user's is at the place and `--force` says to keep it aside.
+    set_aside: bool,
+    pub placed: Placed,
 }
 
 /// The per-user place for baton's copy (`platform::binary::user_binary_path`).
@@ -31,51 +45,87 @@ pub fn destination() -> Result<PathBuf> {
     })
 }
 
-/// Copies the binary at `source` to `dest`, unless the same bytes are there already (or
-/// `source` is `dest`). `dry_run` only says whether it would.
-pub fn place(source: &Path, dest: &Path, dry_run: bool) -> Result<Placed> {
-    let mut placed = Placed {
-        path: dest.to_path_buf(),
-        changed: false,
-        previous: None,
-        aside: None,
+/// Decides how the binary at `source` goes to `dest`: not at all when the same bytes are
+/// there (or `source` is `dest`), over a baton build, and over anything else only with
+/// `force` (which keeps it aside). What is at `dest` is read, never run. Without `force`, a
+/// file of the user's there is an error, or in a `dry_run` the reason in `placed.refused`.
+pub fn prepare(source: &Path, dest: &Path, force: bool, dry_run: bool) -> Result<Placement> {
+    let mut placement = Placement {
+        bytes: Vec::new(),
+        set_aside: false,
+        placed: Placed {
+            path: dest.to_path_buf(),
+            changed: false,
+            previous: None,
+            aside: None,
+            kept_as: None,
+            refused: None,
+        },
     };
     let same_file = match (source.canonicalize(), dest.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
         _ => false,
     };
-    if same_file {
-        return Ok(placed);
+    if same_file && !std::fs::symlink_metadata(dest).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Ok(placement);
     }
-    let bytes = std::fs::read(source).map_err(|e| Error::io(source, e))?;
-    let existing = std::fs::read(dest).ok();
-    if existing.as_deref() == Some(&bytes[..]) {
-        return Ok(placed);
+    placement.bytes = std::fs::read(source).map_err(|e| Error::io(source, e))?;
+    match identity::examine(dest).map_err(|e| Error::io(dest, e))? {
+        identity::Found::Nothing => {}
+        identity::Found::Baton(version) => {
+            if std::fs::read(dest).ok().as_deref() == Some(&placement.bytes[..]) {
+                return Ok(placement);
+            }
+            placement.placed.previous = version;
+        }
+        identity::Found::Other(_) if force => {
+            placement.set_aside = true;
+            placement.placed.kept_as = Some(backup_name(dest));
+        }
+        identity::Found::Other(what) => {
+            let why = format!(
+                "{} is {what}, not baton's, so baton left it as it is. Move it aside if you do not need it \
+                 there, or run the install again with --force to keep it as {}.baton-backup-<time> and put \
+                 baton in its place (--force also replaces another tool's statusLine; add --no-statusline \
+                 to keep that). Nothing was changed.",
+                dest.display(),
+                dest.file_name().map_or_else(|| "baton".into(), |n| n.to_string_lossy())
+            );
+            if !dry_run {
+                return Err(Error::Failed(why));
+            }
+            placement.placed.refused = Some(why);
+            return Ok(placement);
+        }
     }
-    placed.changed = true;
-    if existing.is_some() {
-        placed.previous = version_of(dest);
-    }
-    if dry_run {
-        return Ok(placed);
-    }
-    let dir = dest.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    placed.aside = fsx::replace_program(dest, &bytes).map_err(|e| Error::io(dest, e))?;
-    Ok(placed)
+    placement.placed.changed = true;
+    Ok(placement)
 }
 
-/// What `path --version` says (`baton 0.1.0`), if it runs and answers.
-fn version_of(path: &Path) -> Option<String> {
-    let out = Command::new(path)
-        .arg("--version")
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output()
-        .ok()?;
-    let text = String::from_utf8(out.stdout).ok()?;
-    let line = text.lines().next()?.trim();
-    (out.status.success() && line.starts_with("baton ")).then(|| line.to_owned())
+impl Placement {
+    /// Puts the copy in place (a file of the user's first renamed aside, with `--force`).
+    pub fn apply(mut self) -> Result<Placed> {
+        if !self.placed.changed {
+            return Ok(self.placed);
+        }
+        let dest = self.placed.path.clone();
+        let dir = dest.parent().unwrap_or(Path::new("."));
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        if self.set_aside
+            && let Some(kept) = &self.placed.kept_as
+        {
+            std::fs::rename(&dest, kept).map_err(|e| Error::io(&dest, e))?;
+        }
+        self.placed.aside = fsx::replace_program(&dest, &self.bytes).map_err(|e| Error::io(&dest, e))?;
+        Ok(self.placed)
+    }
+}
+
+/// `<name>.baton-backup-<time>` beside `path`, as settings backups are named.
+fn backup_name(path: &Path) -> PathBuf {
+    let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ");
+    let name = path.file_name().map_or_else(|| "baton".into(), |n| n.to_string_lossy());
+    path.with_file_name(format!("{name}.baton-backup-{stamp}"))
 }
 
 /// What to tell the user when `bin_dir` is not on `PATH` (slash commands and settings use the
@@ -92,13 +142,13 @@ pub fn path_hint(
     }
     let line = crate::platform::binary::path_line(bin_dir, shell, family, dirs::home_dir().as_deref());
     let run = if family == Family::Windows {
-        "In PowerShell, run"
+        "in PowerShell run"
     } else {
-        "Run"
+        "run"
     };
     Some(format!(
-        "Note: {} is not on your PATH; Claude Code runs baton by its full path, but to type `baton` in a \
-         terminal it must be. {run}:\n  {line}\nthen open a new terminal.",
+        "Note: {} is not on your PATH, so a terminal does not find `baton` (Claude Code runs it by its full \
+         path); to add it, {run}: {line}   (then open a new terminal)",
         bin_dir.display()
     ))
 }
@@ -114,9 +164,10 @@ mod tests {
         assert_eq!(path_hint(dir, Some(&on_path), Some("/bin/zsh"), Family::Unix), None);
         let off = std::ffi::OsString::from("/usr/bin");
         let hint = |shell| path_hint(dir, Some(&off), shell, Family::Unix).unwrap();
-        assert!(hint(Some("/usr/bin/fish")).contains("\n  fish_add_path /opt/tools/bin\n"));
-        assert!(hint(Some("/bin/zsh")).contains("\n  echo 'export PATH=\"/opt/tools/bin:$PATH\"' >> ~/.zshrc\n"));
-        assert!(hint(None).contains(">> ~/.profile\n"));
+        assert!(hint(Some("/usr/bin/fish")).contains(", run: fish_add_path /opt/tools/bin   (then"));
+        assert!(hint(Some("/bin/zsh")).contains(": echo 'export PATH=\"/opt/tools/bin:$PATH\"' >> ~/.zshrc   "));
+        assert!(hint(None).contains(">> ~/.profile   ("));
+        assert_eq!(hint(None).lines().count(), 1, "one line");
         let windows = path_hint(
             Path::new(r"C:\Users\Jo\AppData\Local\baton"),
             None,
@@ -124,22 +175,31 @@ mod tests {
             Family::Windows,
         )
         .unwrap();
-        assert!(windows.contains("In PowerShell, run:"), "{windows}");
+        assert!(windows.contains("in PowerShell run: "), "{windows}");
     }
 
     #[test]
     fn the_same_bytes_are_not_copied_again() {
         let dir = tempfile::tempdir().unwrap();
         let source = dir.path().join("source");
-        std::fs::write(&source, b"binary").unwrap();
+        let build = |extra: &str| format!("{}{extra}", "baton install: wire baton into Claude Code\n");
+        std::fs::write(&source, build("one")).unwrap();
         let dest = dir.path().join("bin/baton");
-        let first = place(&source, &dest, false).unwrap();
+        let place = |dry_run| prepare(&source, &dest, false, dry_run).unwrap().apply().unwrap();
+        let first = place(false);
         assert!(first.changed && first.previous.is_none());
-        assert_eq!(std::fs::read(&dest).unwrap(), b"binary");
-        assert!(!place(&source, &dest, false).unwrap().changed);
-        assert!(!place(&dest, &dest, false).unwrap().changed, "a copy of itself");
-        std::fs::write(&source, b"newer").unwrap();
-        assert!(place(&source, &dest, true).unwrap().changed);
-        assert_eq!(std::fs::read(&dest).unwrap(), b"binary", "a dry run changes nothing");
+        assert_eq!(std::fs::read_to_string(&dest).unwrap(), build("one"));
+        assert!(!place(false).changed);
+        assert!(
+            !prepare(&dest, &dest, false, false).unwrap().apply().unwrap().changed,
+            "a copy of itself"
+        );
+        std::fs::write(&source, build("newer")).unwrap();
+        assert!(prepare(&source, &dest, false, true).unwrap().placed.changed);
+        assert_eq!(
+            std::fs::read_to_string(&dest).unwrap(),
+            build("one"),
+            "a dry run changes nothing"
+        );
     }
 }

@@ -6,8 +6,11 @@ pub mod binary;
 pub mod command_line;
 pub mod commands;
 pub mod doctor;
+pub mod identity;
+mod in_use;
 pub mod manifest;
 pub mod plugins;
+mod registry;
 pub mod settings;
 mod uninstall;
 pub mod wired;
@@ -57,6 +60,8 @@ pub struct InstallRequest {
     pub copy_from: Option<PathBuf>,
     pub dry_run: bool,
     pub statusline: StatuslinePolicy,
+    /// `--force`: a file of the user's where baton's copy goes is kept aside and replaced.
+    pub force: bool,
 }
 
 /// What an install did (or, with `dry_run`, would do).
@@ -74,8 +79,7 @@ pub struct InstallReport {
     /// Command files baton wrote that the user has edited since: left alone.
     pub commands_edited: Vec<PathBuf>,
     pub replaced_statusline: Option<Value>,
-    /// Dry run only: another tool's statusLine that a real install would refuse to replace
-    /// without `--force`.
+    /// Another tool's statusLine, kept: the rest was wired (`--force` replaces it).
     pub statusline_conflict: Option<Value>,
     /// baton's own copy, when the request asked for one.
     pub placed: Option<binary::Placed>,
@@ -198,6 +202,11 @@ fn write_settings(path: &Path, text: &str) -> Result<()> {
 
 /// Merges baton into the settings and writes the slash commands; records what it added.
 pub fn install(request: &InstallRequest) -> Result<InstallReport> {
+    // One install or uninstall at a time, from the first read to the last write.
+    let mut transaction = match request.dry_run {
+        true => None,
+        false => Some(registry::Transaction::begin()?),
+    };
     let settings_path = request.scope.settings_path()?;
     let real_settings = real_path(&settings_path);
     let claude_dir = request.scope.claude_dir()?;
@@ -233,15 +242,15 @@ pub fn install(request: &InstallRequest) -> Result<InstallReport> {
         && manifest.replaced_statusline.is_some()
         && manifest.replaced_statusline.as_ref() == value.get("statusLine");
     let policy = match request.statusline {
-        StatuslinePolicy::Refuse if consented => StatuslinePolicy::Replace,
+        StatuslinePolicy::Refuse | StatuslinePolicy::Keep if consented => StatuslinePolicy::Replace,
         policy => policy,
     };
     let merged = match settings::merge(&mut value, &wiring, policy) {
         Ok(merged) => merged,
         Err(MergeError::Shape(what)) => return Err(shape_error(what)),
-        // A dry run says what would happen instead of stopping: the hooks and commands as
-        // with --no-statusline, and the statusLine that needs --force.
-        Err(MergeError::ForeignStatusline(current)) if request.dry_run => {
+        // Another tool's statusLine is kept and the rest wired, as a dry run says it would be;
+        // the report names it and --force.
+        Err(MergeError::ForeignStatusline(current)) if request.dry_run || policy == StatuslinePolicy::Keep => {
             statusline_conflict = Some(current);
             settings::merge(&mut value, &wiring, StatuslinePolicy::Skip).map_err(|e| match e {
                 MergeError::Shape(what) => shape_error(what),
@@ -302,13 +311,20 @@ pub fn install(request: &InstallRequest) -> Result<InstallReport> {
     report.commands_skipped = left(commands::Action::Foreign);
     report.commands_edited = left(commands::Action::Edited);
     // baton's own copy goes in before anything runs it: the settings and commands name it.
-    if let Some(source) = &request.copy_from {
-        report.placed = Some(binary::place(source, &request.binary, request.dry_run)?);
-    }
-    if request.dry_run {
+    let placement = match &request.copy_from {
+        Some(source) => Some(binary::prepare(
+            source,
+            &request.binary,
+            request.force,
+            request.dry_run,
+        )?),
+        None => None,
+    };
+    report.placed = placement.as_ref().map(|p| p.placed.clone());
+    let Some(transaction) = transaction.as_mut() else {
         report.commands_written = left(commands::Action::Write);
         return Ok(report);
-    }
+    };
     // The folders this install creates, outermost first, so uninstall can take them out.
     let created_dirs: Vec<PathBuf> = [
         claude_dir.clone(),
@@ -325,12 +341,22 @@ pub fn install(request: &InstallRequest) -> Result<InstallReport> {
         .map(|c| (c.path.clone(), commands::hash(&c.contents)))
         .collect();
     let copy_recorded = request.copy_from.is_none() || manifest.binary.as_ref() == Some(&request.binary);
-    if !changed_settings && to_write.is_empty() && !manifest.in_progress && copy_recorded {
+    let copy_changed = placement.as_ref().is_some_and(|p| p.placed.changed);
+    // The user's record names this Claude folder and the copy before either changes.
+    let mut registered = transaction.registry.add_scope(&claude_dir);
+    if request.copy_from.is_some() {
+        registered |= transaction.registry.add_copy(&request.binary);
+    }
+    if registered {
+        transaction.save()?;
+    }
+    if !changed_settings && to_write.is_empty() && !manifest.in_progress && copy_recorded && !copy_changed {
         return Ok(report);
     }
     // The order makes every crash recoverable: the backup, then the manifest saying what is
-    // about to be added (in progress), then settings.json and the commands, then the manifest
-    // again, settled. Killed anywhere, the next `install` completes it and `uninstall` undoes it.
+    // about to be added (in progress; the copy too), then the copy, settings.json and the
+    // commands, then the manifest again, settled. Killed anywhere, the next `install` completes
+    // it and `uninstall` undoes it.
     if changed_settings {
         report.backup = backup(&real_settings, original.as_deref())?;
     }
@@ -350,6 +376,9 @@ pub fn install(request: &InstallRequest) -> Result<InstallReport> {
         manifest.in_progress = true;
         std::fs::create_dir_all(&claude_dir).map_err(|e| Error::io(&claude_dir, e))?;
         manifest.write(&claude_dir)?;
+    }
+    if let Some(placement) = placement {
+        report.placed = Some(placement.apply()?);
     }
     if changed_settings {
         write_settings(&real_settings, &render_settings(&value, original.as_deref()))?;

@@ -62,6 +62,9 @@ pub enum MergeError {
 pub enum StatuslinePolicy {
     /// Set baton's; another tool's stays and the merge stops with a message.
     Refuse,
+    /// Set baton's where no other tool's is; another tool's stays and the rest is wired (the
+    /// install's report names it, and `--force`).
+    Keep,
     /// Set baton's, replacing another tool's (uninstall puts it back).
     Replace,
     /// Leave the statusLine alone: hooks only (the monitor then reads transcripts itself).

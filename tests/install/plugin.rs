@@ -205,7 +205,7 @@ fn install_sh_prints_the_exact_line_that_puts_the_prefix_on_path() {
             "{shell}: {stdout}{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        assert!(stdout.contains(&format!("\n  {line}\n")), "{shell}:\n{stdout}");
+        assert!(stdout.contains(&format!(": {line}   (then")), "{shell}:\n{stdout}");
         let Some(rc) = rc else { continue };
         // The line does what it says: run it, then a new shell reading the file finds baton.
         let ran = std::process::Command::new("sh")

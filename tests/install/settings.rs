@@ -179,32 +179,47 @@ fn install_twice_then_uninstall_gives_back_the_original_file() {
 fn another_statusline_is_kept_unless_replacing_is_asked_for() {
     let sandbox = Sandbox::new();
     write_settings(&sandbox, CCSTATUSLINE_SETTINGS);
-    let out = sandbox.run(&["install"], b"");
-    assert_eq!(out.code, Some(1));
-    assert!(
-        out.stderr
-            .contains("already has a statusLine from another tool (npx -y ccstatusline@latest)"),
-        "{}",
-        out.stderr
-    );
-    assert!(
-        out.stderr.contains("--force") && out.stderr.contains("--no-statusline"),
-        "{}",
-        out.stderr
-    );
+    // A dry run and a real run without a terminal say and do the same: the other tool's
+    // statusLine stays, the hooks and commands are wired, and both flags are named.
+    let dry = ok(sandbox.run(&["install", "--dry-run"], b""));
+    let real = ok(sandbox.run(&["install"], b""));
+    for (out, verb) in [(&dry, "Would keep"), (&real, "Kept")] {
+        assert!(
+            out.stdout.contains(&format!(
+                "{verb} the statusLine of another tool (`npx -y ccstatusline@latest`)"
+            )),
+            "{}",
+            out.stdout
+        );
+        assert!(
+            out.stdout.contains("--force") && out.stdout.contains("--no-statusline"),
+            "{}",
+            out.stdout
+        );
+        assert!(out.stdout.contains("hooks.PostToolUse"), "{}", out.stdout);
+    }
+    let v = settings(&sandbox);
+    assert_eq!(v["statusLine"]["command"], "npx -y ccstatusline@latest");
+    assert_eq!(baton_hooks(&v).len(), 6);
+    assert!(sandbox.home.join(".claude/commands/baton/progress.md").exists());
+    ok(sandbox.run(&["uninstall"], b""));
     assert_eq!(
         std::fs::read_to_string(settings_path(&sandbox)).unwrap(),
         CCSTATUSLINE_SETTINGS
     );
-    assert!(
-        !sandbox.home.join(".claude/commands").exists(),
-        "nothing at all was written"
-    );
 
-    ok(sandbox.run(&["install", "--no-statusline"], b""));
+    let quiet = ok(sandbox.run(&["install", "--no-statusline"], b""));
+    assert!(!quiet.stdout.contains("Kept the statusLine"), "{}", quiet.stdout);
     let v = settings(&sandbox);
     assert_eq!(v["statusLine"]["command"], "npx -y ccstatusline@latest");
     assert_eq!(baton_hooks(&v).len(), 6);
+    ok(sandbox.run(&["install", "--force"], b""));
+    assert!(
+        settings(&sandbox)["statusLine"]["command"]
+            .as_str()
+            .unwrap()
+            .ends_with("baton statusline")
+    );
     ok(sandbox.run(&["uninstall"], b""));
     assert_eq!(
         std::fs::read_to_string(settings_path(&sandbox)).unwrap(),
