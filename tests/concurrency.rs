@@ -99,3 +99,90 @@ fn parallel_subagents_starting_together_are_all_recorded() {
         assert!(run["head_at_start"].is_string(), "{run}");
     }
 }
+
+/// A sandbox whose `install --copy` goes to `<home>/.local/bin`.
+fn prefixed_sandbox() -> Sandbox {
+    let sandbox = Sandbox::new();
+    let prefix = sandbox.home.join(".local").display().to_string();
+    sandbox.env("BATON_PREFIX", &prefix)
+}
+
+/// Starts each command at once in `sandbox` and waits for all of them.
+fn run_together(sandbox: &Sandbox, commands: &[&[&str]]) -> Vec<std::process::Output> {
+    let children: Vec<_> = commands
+        .iter()
+        .map(|args| {
+            sandbox
+                .command(args)
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    children.into_iter().map(|c| c.wait_with_output().unwrap()).collect()
+}
+
+/// Every command of the settings that runs `copy`: its count, and whether the copy is there.
+fn commands_running(settings: &std::path::Path, copy: &std::path::Path) -> usize {
+    let text = std::fs::read_to_string(settings).unwrap_or_default();
+    let wired = serde_json::to_string(&wired(copy)).unwrap();
+    text.matches(wired.trim_matches('"')).count()
+}
+
+#[test]
+fn install_and_uninstall_at_once_never_leave_settings_running_a_missing_binary() {
+    // Two terminals, or a script and a user: the lock makes each one transaction, in some
+    // order, never interleaved.
+    for round in 0..8 {
+        let sandbox = prefixed_sandbox();
+        let copy = sandbox.home.join(".local/bin").join(binary::file_name());
+        let settings = sandbox.home.join(".claude/settings.json");
+        assert_eq!(sandbox.run(&["install", "--copy", "--yes"], b"").code, Some(0));
+        let outs = run_together(&sandbox, &[&["install", "--copy", "--yes"], &["uninstall"]]);
+        for out in &outs {
+            assert_eq!(out.status.code(), Some(0), "round {round}: {out:?}");
+        }
+        let running = commands_running(&settings, &copy);
+        assert!(
+            running == 0 || copy.is_file(),
+            "round {round}: settings run {} {running} times but it is gone",
+            copy.display()
+        );
+        let manifest = sandbox.home.join(".claude/baton-install.json");
+        assert_eq!(
+            running > 0,
+            manifest.exists(),
+            "round {round}: the manifest follows the settings"
+        );
+        // Whatever the order, a last uninstall takes everything out.
+        let _ = sandbox.run(&["uninstall"], b"");
+        assert!(!copy.exists() && !settings.exists(), "round {round}");
+        assert!(!sandbox.home.join(".claude/commands").exists(), "round {round}");
+    }
+}
+
+#[test]
+fn two_installs_at_once_are_taken_out_whole_by_one_uninstall() {
+    for round in 0..8 {
+        let sandbox = prefixed_sandbox();
+        let outs = run_together(
+            &sandbox,
+            &[&["install", "--copy", "--yes"], &["install", "--copy", "--yes"]],
+        );
+        for out in &outs {
+            assert_eq!(out.status.code(), Some(0), "round {round}: {out:?}");
+        }
+        assert_eq!(sandbox.run(&["uninstall"], b"").code, Some(0), "round {round}");
+        let claude = sandbox.home.join(".claude");
+        let left: Vec<_> = std::fs::read_dir(&claude)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        assert!(left.is_empty(), "round {round}: left in ~/.claude: {left:?}");
+        assert!(!sandbox.home.join(".local/bin").join(binary::file_name()).exists());
+    }
+}

@@ -5,6 +5,7 @@ mod commands;
 mod copy;
 mod doctor;
 mod help;
+mod owned;
 mod plugin;
 mod settings;
 mod upgrade;

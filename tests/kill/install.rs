@@ -201,3 +201,59 @@ fn a_repointing_install_killed_anywhere_can_be_undone_or_completed() {
     };
     writer.check(&[install_completes_it]);
 }
+
+/// A user's settings, and `install --copy` going to `<home>/.local/bin`.
+fn with_user_settings_and_prefix() -> Sandbox {
+    let sandbox = with_user_settings();
+    let prefix = sandbox.home.join(".local").display().to_string();
+    sandbox.env("BATON_PREFIX", &prefix)
+}
+
+fn bin_dir(sandbox: &Sandbox) -> PathBuf {
+    sandbox.home.join(".local/bin")
+}
+
+/// What is left in the copy's folder, temp files included.
+fn left_in_bin_dir(sandbox: &Sandbox) -> Vec<String> {
+    std::fs::read_dir(bin_dir(sandbox))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+/// `uninstall` undoes the settings and commands, and the copy: no binary, no temp file.
+fn uninstall_undoes_the_copy(sandbox: &Sandbox) {
+    uninstall_undoes_it(sandbox);
+    let left = left_in_bin_dir(sandbox);
+    assert!(left.is_empty(), "an orphan copy or temp file: {left:?}");
+}
+
+/// `install --copy` completes it; then `uninstall` undoes it all, the copy included.
+fn install_completes_the_copy(sandbox: &Sandbox) {
+    let completed = sandbox.run(&["install", "--copy", "--force"], b"");
+    assert_eq!(completed.code, Some(0), "{completed:?}");
+    assert_eq!(
+        std::fs::read(bin_dir(sandbox).join("baton")).unwrap(),
+        std::fs::read(baton_bin()).unwrap()
+    );
+    install_completes_it(sandbox);
+    let left = left_in_bin_dir(sandbox);
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
+fn an_install_copy_killed_anywhere_leaves_no_orphan_binary() {
+    let writer = Writer {
+        name: "install --copy --force",
+        setup: with_user_settings_and_prefix,
+        args: &["install", "--copy", "--force"],
+        stdin: no_stdin,
+        watched: |s| vec![claude_dir(s), bin_dir(s)],
+        intermediate: |key, text| key.ends_with("baton-install.json") && json_where(text, |v| v["in_progress"] == true),
+        after_kill: nothing_more,
+        recover: uninstall_undoes_the_copy,
+    };
+    writer.check(&[install_completes_the_copy]);
+}
