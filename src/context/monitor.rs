@@ -147,7 +147,10 @@ impl<'a> Judge<'a> {
         }) {
             record_exhaustion(project, session_id, usage.used_percent());
         }
-        fire.then(|| warning_text(level, usage, forecast(&self.config).as_ref(), advice))
+        fire.then(|| {
+            let program = crate::platform::shell::this_program();
+            warning_text(level, usage, forecast(&self.config).as_ref(), advice, &program)
+        })
     }
 
     /// The fewest tokens of `window` at which a warning can be due: below it the monitor only
@@ -255,7 +258,15 @@ pub enum Advice {
 }
 
 /// The advisory text: it informs and suggests, never orders the agent to stop or save.
-pub fn warning_text(level: Level, usage: &ContextUsage, forecast: Option<&Forecast>, advice: Advice) -> String {
+/// `program` is the word the agent's shell runs baton by (its absolute path: `baton` may not
+/// be on the agent's PATH).
+pub fn warning_text(
+    level: Level,
+    usage: &ContextUsage,
+    forecast: Option<&Forecast>,
+    advice: Advice,
+    program: &str,
+) -> String {
     let head = match level {
         Level::Warning => "CONTEXT WARNING",
         Level::Critical => "CONTEXT CRITICAL",
@@ -271,12 +282,13 @@ pub fn warning_text(level: Level, usage: &ContextUsage, forecast: Option<&Foreca
         figures.push(' ');
         figures.push_str(&forecast.sentence());
     }
+    let pause = format!("/gsd-pause-work or `{program} pause`");
     let advice = match (level, advice) {
-        (Level::Warning, Advice::Planning) => {
+        (Level::Warning, Advice::Planning) => &format!(
             "Context is getting limited. It is a good moment to finish the current plan step rather than \
              start new complex work; if you are not between plan steps, letting the user know gives them \
-             time to prepare a pause (/gsd-pause-work or `baton pause`)."
-        }
+             time to prepare a pause ({pause})."
+        ),
         (Level::Warning, Advice::Plain) => {
             "Context is getting limited. Avoiding unnecessary exploration and new complex work keeps the \
              remaining context for the task at hand."
@@ -286,11 +298,11 @@ pub fn warning_text(level: Level, usage: &ContextUsage, forecast: Option<&Foreca
              rather than start new work, and to report back to the orchestrator what is done and what \
              remains."
         }
-        (Level::Critical, Advice::Planning) => {
+        (Level::Critical, Advice::Planning) => &format!(
             "Context is nearly exhausted. The project's position is already tracked in .planning/STATE.md, \
              so no handoff files are needed now. Please let the user know, so they can pause the work at \
-             the next natural stopping point (/gsd-pause-work or `baton pause`)."
-        }
+             the next natural stopping point ({pause})."
+        ),
         (Level::Critical, Advice::Plain) => {
             "Context is nearly exhausted. Please let the user know that context is low and ask how they \
              would like to proceed; saving state or writing handoff files is their call."
@@ -326,7 +338,7 @@ mod tests {
         let usage = ContextUsage::stated(140_000, 200_000);
         for level in [Level::Warning, Level::Critical] {
             for advice in [Advice::Plain, Advice::Planning, Advice::Subagent] {
-                let text = warning_text(level, &usage, None, advice);
+                let text = warning_text(level, &usage, None, advice, "baton");
                 assert!(
                     text.starts_with("CONTEXT ") && text.contains(": Usage at 70%. Remaining: 30%."),
                     "{text}"
@@ -351,7 +363,7 @@ mod tests {
             tokens_per_request: 10_000,
             requests_left: 3,
         };
-        let text = warning_text(Level::Warning, &usage, Some(&forecast), Advice::Plain);
+        let text = warning_text(Level::Warning, &usage, Some(&forecast), Advice::Plain, "baton");
         assert!(
             text.contains(
                 "(140k of 200k tokens in use.) At the recent rate (about 10k tokens per request), \

@@ -96,6 +96,15 @@ pub fn program_word(path: &str, family: Family, shell: Shell) -> String {
     }
 }
 
+/// The word the agent's shell (the Bash tool: a POSIX shell on every system) runs this very
+/// binary by: its absolute path, quoted as needed; `baton` when the system cannot say.
+pub fn this_program() -> String {
+    match std::env::current_exe() {
+        Ok(path) => program_word(&path.to_string_lossy(), Family::CURRENT, Shell::Posix),
+        Err(_) => "baton".to_owned(),
+    }
+}
+
 /// Quotes a word for a POSIX shell when it holds anything but safe characters.
 pub fn posix_quote(word: &str) -> String {
     if !word.is_empty()
