@@ -76,7 +76,7 @@ pub fn identify(bytes: &[u8]) -> Found {
     for at in memchr::memmem::find_iter(bytes, prefix) {
         let rest = &bytes[at + PREFIX_LEN..];
         let line = rest.iter().position(|b| *b == 0).map(|end| &rest[..end]);
-        if let Some(line) = line.filter(|l| l.starts_with(b"baton ") && l.len() < 64)
+        if let Some(line) = line.filter(|l| is_version_line(l))
             && let Ok(line) = std::str::from_utf8(line)
         {
             return Found::Baton(Some(line.to_owned()));
@@ -86,6 +86,15 @@ pub fn identify(bytes: &[u8]) -> Found {
         return Found::Baton(None);
     }
     Found::Other(NOT_A_BUILD)
+}
+
+/// `baton 1.2.3-rc.1+build`: what may follow the marker's prefix. Anything else (the same
+/// bytes run on into other data, as the compiler may lay out a copy of the prefix) is no marker.
+fn is_version_line(line: &[u8]) -> bool {
+    line.len() < 64
+        && line.strip_prefix(b"baton ").is_some_and(|version| {
+            !version.is_empty() && version.iter().all(|b| b.is_ascii_alphanumeric() || b".-+".contains(b))
+        })
 }
 
 #[cfg(test)]
@@ -103,8 +112,11 @@ mod tests {
         let older = b"...Usage:\nbaton install: wire baton into Claude Code\n...";
         assert_eq!(identify(older), Found::Baton(None));
         assert!(matches!(identify(b"#!/bin/sh\necho mine\n"), Found::Other(_)));
-        // The prefix alone, without a version line after it, is not the marker.
+        // The prefix alone, without a version line after it, is not the marker, nor is the
+        // prefix run on into other bytes.
         assert!(matches!(identify(&MARKER[..PREFIX_LEN]), Found::Other(_)));
+        let run_on = [&MARKER[..MARKER.len() - 1], b"\x7fELF\0"].concat();
+        assert!(matches!(identify(&run_on), Found::Other(_)));
     }
 
     #[test]
