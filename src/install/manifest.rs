@@ -68,17 +68,11 @@ pub struct Manifest {
 impl Manifest {
     /// Reads the manifest of a Claude folder; missing means nothing installed.
     pub fn read(claude_dir: &Path) -> Result<Self> {
-        let path = claude_dir.join(FILE_NAME);
-        match std::fs::read(&path) {
-            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
-                Error::invalid(
-                    &path,
-                    format!("is not baton's install manifest ({e}); move it aside and reinstall"),
-                )
-            }),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Self::default()),
-            Err(e) => Err(Error::io(&path, e)),
-        }
+        read_record(
+            &claude_dir.join(FILE_NAME),
+            "baton's install manifest",
+            "move it aside and reinstall",
+        )
     }
 
     /// Whether nothing is recorded.
@@ -218,6 +212,18 @@ impl Manifest {
     pub fn remove(claude_dir: &Path) -> Result<()> {
         let path = claude_dir.join(FILE_NAME);
         fsx::remove_if_exists(&path).map_err(|e| Error::io(&path, e))
+    }
+}
+
+/// Reads one of install's own JSON records (the manifest, the per-user record); a missing file
+/// is the empty record, a file that is not `what` an error that says to `fix` it.
+pub(super) fn read_record<T: serde::de::DeserializeOwned + Default>(path: &Path, what: &str, fix: &str) -> Result<T> {
+    match std::fs::read(path) {
+        Ok(bytes) => {
+            serde_json::from_slice(&bytes).map_err(|e| Error::invalid(path, format!("is not {what} ({e}); {fix}")))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(T::default()),
+        Err(e) => Err(Error::io(path, e)),
     }
 }
 

@@ -85,17 +85,11 @@ impl Registry {
     }
 
     fn read_in(dir: &Path) -> Result<Self> {
-        let path = dir.join(FILE_NAME);
-        match std::fs::read(&path) {
-            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
-                Error::invalid(
-                    &path,
-                    format!("is not baton's install record ({e}); move it aside and run this again"),
-                )
-            }),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Self::default()),
-            Err(e) => Err(Error::io(&path, e)),
-        }
+        super::manifest::read_record(
+            &dir.join(FILE_NAME),
+            "baton's install record",
+            "move it aside and run this again",
+        )
     }
 
     /// Records a Claude folder baton is installed into; whether that changed the record.
