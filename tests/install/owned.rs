@@ -129,7 +129,8 @@ fn uninstall_removes_no_file_that_a_projects_manifest_names() {
     // A repository's manifest: anyone can commit one.
     let manifest = sandbox.project.join(".claude/baton-install.json");
     std::fs::create_dir_all(manifest.parent().unwrap()).unwrap();
-    let planted = serde_json::json!({"version": 1, "binary": precious});
+    // The path as the binary's own system writes it (a Windows path under Wine).
+    let planted = serde_json::json!({"version": 1, "binary": native(&precious)});
     std::fs::write(&manifest, planted.to_string()).unwrap();
     let out = ok(sandbox.run(&["uninstall", "--project", "."], b""));
     assert!(precious.exists(), "{}", out.stdout);
@@ -146,7 +147,7 @@ fn uninstall_removes_no_file_that_a_projects_manifest_names() {
     // Naming baton's place, where a program of the user's is: not a baton build, kept.
     let place = batons_place(&sandbox);
     let mine = users_program(&sandbox, &place);
-    let planted = serde_json::json!({"version": 1, "binary": place});
+    let planted = serde_json::json!({"version": 1, "binary": native(&place)});
     std::fs::write(&manifest, planted.to_string()).unwrap();
     let out = ok(sandbox.run(&["uninstall", "--project", "."], b""));
     assert_eq!(std::fs::read_to_string(&place).unwrap(), mine, "{}", out.stdout);

@@ -214,11 +214,10 @@ fn another_statusline_is_kept_unless_replacing_is_asked_for() {
     assert_eq!(v["statusLine"]["command"], "npx -y ccstatusline@latest");
     assert_eq!(baton_hooks(&v).len(), 6);
     ok(sandbox.run(&["install", "--force"], b""));
+    let statusline = settings(&sandbox)["statusLine"]["command"].as_str().unwrap().to_owned();
     assert!(
-        settings(&sandbox)["statusLine"]["command"]
-            .as_str()
-            .unwrap()
-            .ends_with("baton statusline")
+        statusline.ends_with(&format!("{} statusline", binary::file_name())),
+        "{statusline}"
     );
     ok(sandbox.run(&["uninstall"], b""));
     assert_eq!(
