@@ -1,5 +1,5 @@
-//! The doctor's checks of recent sessions: a fresh bridge file for each session active in the
-//! last ten minutes, and no failed baton hook runs recorded in their transcripts.
+//! The doctor's checks of recent sessions: a fresh bridge file for each interactive session
+//! active in the last ten minutes, and no failed baton hook runs recorded in their transcripts.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -41,12 +41,42 @@ fn age(t: SystemTime) -> Duration {
     SystemTime::now().duration_since(t).unwrap_or_default()
 }
 
-/// Each session active in the last ten minutes should have its own bridge file
+/// A headless session (`claude -p`, or the Agent SDK) runs no statusline, so it has no bridge
+/// file. Its transcript says so: every line the client writes carries `entrypoint`, `sdk-cli`
+/// for `claude -p` and `cli` for the interactive client (2.1.197 and 2.1.332; the SDKs'
+/// own start with `sdk-` too). The newest line that has one decides (a resumed session).
+fn headless(transcript: &Path) -> bool {
+    let Ok(text) = read_tail(transcript, 64 * 1024) else {
+        return false;
+    };
+    text.lines()
+        .rev()
+        .filter(|line| line.contains("\"entrypoint\""))
+        .find_map(|line| {
+            let value: Value = serde_json::from_str(line).ok()?;
+            value["entrypoint"].as_str().map(|e| e.starts_with("sdk"))
+        })
+        .unwrap_or(false)
+}
+
+/// Each interactive session active in the last ten minutes should have its own bridge file
 /// (`claude-ctx-<session id>.json`, the transcript's file stem) written within that time.
 pub(super) fn bridge_freshness() -> Check {
-    let recent: Vec<_> = transcripts().into_iter().filter(|(_, _, t)| age(*t) < RECENT).collect();
+    let (headless, recent): (Vec<_>, Vec<_>) = transcripts()
+        .into_iter()
+        .filter(|(_, _, t)| age(*t) < RECENT)
+        .partition(|(_, path, _)| headless(path));
+    let skipped = match headless.len() {
+        0 => String::new(),
+        n => format!(
+            "; {} (`claude -p`, which runs no statusline) not checked",
+            crate::words::count(n, "headless session", "headless sessions")
+        ),
+    };
     if recent.is_empty() {
-        return Check::pass("no session active in the last ten minutes to check the bridge file against");
+        return Check::pass(format!(
+            "no interactive session active in the last ten minutes to check the bridge file against{skipped}"
+        ));
     }
     let stale: Vec<_> = recent
         .iter()
@@ -60,7 +90,7 @@ pub(super) fn bridge_freshness() -> Check {
         .collect();
     match stale.first() {
         None => Check::pass(format!(
-            "every session active in the last ten minutes ({}) has a fresh bridge file",
+            "every interactive session active in the last ten minutes ({}) has a fresh bridge file{skipped}",
             recent.len()
         )),
         Some((id, _, t)) => Check::fail(
@@ -78,7 +108,7 @@ pub(super) fn bridge_freshness() -> Check {
                 }
             ),
             "the statusline is not running for it: check statusLine in the settings that session reads \
-             (headless `claude -p` never runs it; the monitor then reads the transcript itself)",
+             (the monitor then reads the transcript itself, as for a headless `claude -p`)",
         ),
     }
 }
