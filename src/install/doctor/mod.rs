@@ -6,11 +6,11 @@
 use std::path::{Path, PathBuf};
 
 use super::Scope;
-use crate::platform::Family;
 use super::command_line::BatonCommand;
 use super::plugins;
 use super::settings::EVENTS;
 use super::wired::Wired;
+use crate::platform::Family;
 
 mod config;
 mod monitors;
@@ -223,7 +223,11 @@ fn on_path(binary: &Path) -> Check {
             let hint = super::binary::path_hint(dir, path.as_deref(), shell.as_deref(), Family::CURRENT);
             Check::note(match hint {
                 Some(hint) => hint.strip_prefix("Note: ").unwrap_or(&hint).to_owned(),
-                None => format!("{} is on PATH but holds no `baton` (this one is {})", dir.display(), this.display()),
+                None => format!(
+                    "{} is on PATH but holds no `baton` (this one is {})",
+                    dir.display(),
+                    this.display()
+                ),
             })
         }
         Some(p) if canonical(&p) == this => Check::pass(format!("`baton` on PATH is {}", p.display())),

@@ -13,7 +13,6 @@ use serde_json::{Value, json};
 /// Seconds a wired command may take before the doctor kills it and says so.
 pub const RUN_LIMIT: Duration = Duration::from_secs(5);
 
-
 /// The context the monitor probe reports: 170k of a 200k window, 15% left.
 const PROBE_TOKENS: u64 = 170_000;
 
