@@ -278,13 +278,19 @@ fn a_headless_session_needs_no_bridge_file_and_an_interactive_one_does() {
     // `claude -p` transcripts from the real clients (entrypoint "sdk-cli"), just written.
     sandbox.session_transcript("headless-332", &fixture("2.1.332", "transcript-main.jsonl"));
     sandbox.session_transcript("headless-197", &fixture("2.1.197", "transcript-headless-3-tools.jsonl"));
+    // 2.1.332 ends a session with its tool list as one attachment line, longer than the part
+    // of the transcript the doctor reads.
+    let tools = json_line(serde_json::json!({"type": "attachment", "attachment": {"type": "tools",
+        "content": "t".repeat(300 * 1024)}, "userType": "external", "entrypoint": "sdk-cli"}));
+    let last = format!("{}{tools}", fixture("2.1.332", "transcript-main.jsonl"));
+    sandbox.session_transcript("headless-long", &last);
     let out = sandbox.run(&["doctor"], b"");
     assert_eq!(out.code, Some(0), "{}", out.stdout);
     assert!(
         !out.stdout.contains("FIX")
             && out
                 .stdout
-                .contains("2 headless sessions (`claude -p`, which runs no statusline)"),
+                .contains("3 headless sessions (`claude -p`, which runs no statusline)"),
         "{}",
         out.stdout
     );

@@ -13,6 +13,9 @@ use crate::install::command_line::is_baton_command;
 /// A session whose transcript changed this recently should have a fresh bridge file.
 const RECENT: Duration = Duration::from_secs(10 * 60);
 
+/// How much of a transcript's end (or start) the checks read.
+const TAIL_BYTES: u64 = 256 * 1024;
+
 /// Main transcripts (`<projects>/<project>/<session id>.jsonl`) with their change time,
 /// newest first.
 fn transcripts() -> Vec<(String, PathBuf, SystemTime)> {
@@ -42,21 +45,25 @@ fn age(t: SystemTime) -> Duration {
 }
 
 /// A headless session (`claude -p`, or the Agent SDK) runs no statusline, so it has no bridge
-/// file. Its transcript says so: every line the client writes carries `entrypoint`, `sdk-cli`
-/// for `claude -p` and `cli` for the interactive client (2.1.197 and 2.1.332; the SDKs'
-/// own start with `sdk-` too). The newest line that has one decides (a resumed session).
+/// file. Its transcript says so: the client's lines carry `entrypoint`, `sdk-cli` for
+/// `claude -p` and `cli` for the interactive client (2.1.197 and 2.1.332; the SDKs' own start
+/// with `sdk-` too). The newest one decides (a session resumed the other way), else the first.
 fn headless(transcript: &Path) -> bool {
-    let Ok(text) = read_tail(transcript, 64 * 1024) else {
-        return false;
-    };
-    text.lines()
-        .rev()
-        .filter(|line| line.contains("\"entrypoint\""))
-        .find_map(|line| {
-            let value: Value = serde_json::from_str(line).ok()?;
-            value["entrypoint"].as_str().map(|e| e.starts_with("sdk"))
-        })
-        .unwrap_or(false)
+    let newest = read_tail(transcript, TAIL_BYTES).ok().and_then(|t| last_entrypoint(&t));
+    let found = newest.or_else(|| read_head(transcript, TAIL_BYTES).ok().and_then(|t| last_entrypoint(&t)));
+    found.is_some_and(|e| e.starts_with("sdk"))
+}
+
+/// The value of the last `"entrypoint":"…"` in `text`, read as text: a line may be longer
+/// than what was read of it (one carrying the tool list runs past 100 KiB), and the top-level
+/// key comes after a line's message. A value inside a string is escaped (`\"`), so it does
+/// not match.
+fn last_entrypoint(text: &str) -> Option<String> {
+    const KEY: &str = "\"entrypoint\":\"";
+    let at = text.rfind(KEY)? + KEY.len();
+    let rest = &text[at..];
+    let end = rest.find('"')?;
+    Some(rest[..end].to_owned())
 }
 
 /// Each interactive session active in the last ten minutes should have its own bridge file
@@ -138,7 +145,7 @@ fn failed_baton_hook(line: &str) -> Option<(String, String)> {
 pub(super) fn hook_errors_in_transcripts() -> Check {
     let mut failures = Vec::new();
     for (_, path, _) in transcripts().iter().take(5) {
-        let Ok(text) = read_tail(path, 256 * 1024) else {
+        let Ok(text) = read_tail(path, TAIL_BYTES) else {
             continue;
         };
         failures.extend(text.lines().filter_map(failed_baton_hook));
@@ -162,6 +169,13 @@ pub(super) fn hook_errors_in_transcripts() -> Check {
     }
 }
 
+fn read_head(path: &Path, bytes: u64) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut buf = Vec::new();
+    crate::fsx::open_regular(path)?.take(bytes).read_to_end(&mut buf)?;
+    Ok(String::from_utf8_lossy(&buf).into_owned())
+}
+
 fn read_tail(path: &Path, bytes: u64) -> std::io::Result<String> {
     use std::io::{Read, Seek, SeekFrom};
     let mut file = crate::fsx::open_regular(path)?;
@@ -175,6 +189,18 @@ fn read_tail(path: &Path, bytes: u64) -> std::io::Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_entrypoint_is_the_last_top_level_one_and_never_one_inside_a_string() {
+        let line = |entry: &str, said: &str| {
+            serde_json::json!({"type": "user", "message": {"role": "user", "content": said},
+                "entrypoint": entry})
+            .to_string()
+        };
+        let text = format!("{}\n{}\n", line("cli", "x"), line("sdk-cli", "\"entrypoint\":\"cli\""));
+        assert_eq!(last_entrypoint(&text).as_deref(), Some("sdk-cli"));
+        assert_eq!(last_entrypoint("{\"type\":\"last-prompt\"}"), None);
+    }
 
     #[test]
     fn failed_hooks_are_read_from_attachments_of_baton_commands() {
