@@ -377,13 +377,18 @@ fn run_doctor(parser: &mut lexopt::Parser) -> Result<()> {
     let checks = doctor::run(&this_binary()?, project.as_deref());
     let mut out = String::new();
     for c in &checks {
-        out.push_str(&format!("{} {}\n", if c.ok { "ok  " } else { "FIX " }, c.what));
+        let mark = match c.status {
+            doctor::Status::Ok => "ok  ",
+            doctor::Status::Note => "note",
+            doctor::Status::Fix => "FIX ",
+        };
+        out.push_str(&format!("{mark} {}\n", c.what));
         if let Some(fix) = &c.fix {
             out.push_str(&format!("     → {fix}\n"));
         }
     }
     // One verdict: "All good." on stdout, or the count of problems as the error (exit 1).
-    let failed = checks.iter().filter(|c| !c.ok).count();
+    let failed = checks.iter().filter(|c| c.status == doctor::Status::Fix).count();
     if failed == 0 {
         out.push_str("All good.\n");
     }

@@ -1,4 +1,5 @@
-//! The one progress definition. A plan is done when its SUMMARY exists. When a phase is done
+//! The one progress definition. A plan is done when its SUMMARY exists; a phase's plans are
+//! its PLAN files and, for GSD 1.x only, the plans its roadmap entry lists. When a phase is done
 //! depends on which GSD keeps the project ([`Generation`]): for GSD 1.x, when its summaries
 //! cover its plans (at least one) or the roadmap checks it; for gsd-core, when its
 //! VERIFICATION report has passed (a phase without a directory: when the roadmap checks it),
@@ -185,16 +186,19 @@ fn status(
     dir: Option<&PhaseDir>,
     generation: Generation,
 ) -> PhaseStatus {
-    // Plans are the union of PLAN files and the roadmap's plan lines of this phase (its number
-    // and one more), compared by number (the first spelling of a number is kept).
+    // GSD 1.x: plans are the union of PLAN files and the roadmap's plan lines of this phase
+    // (its number and one more), compared by number (the first spelling of a number is kept).
+    // gsd-core counts the PLAN files on disk only (`roadmap analyze`: `plan_count`): a plan the
+    // roadmap lists before its file is written is not one yet.
     let own = number.key();
     let of_this_phase = |id: &&String| {
         let key = plan_key(id);
         key.len() == own.len() + 1 && key.starts_with(&own)
     };
+    let roadmap_plans = listed.filter(|_| generation == Generation::Classic);
     let mut by_key: BTreeMap<Vec<u32>, &String> = BTreeMap::new();
     let ids = dir.into_iter().flat_map(|d| d.plans.iter()).chain(
-        listed
+        roadmap_plans
             .into_iter()
             .flat_map(|p| p.plans.iter().map(|p| &p.id))
             .filter(of_this_phase),

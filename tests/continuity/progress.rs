@@ -113,3 +113,65 @@ fn phases_listed_only_in_the_roadmaps_progress_table_count() {
     assert_eq!(v["progress"]["percent"], 50);
     assert_eq!(v["position"]["phase_name"], "Cart");
 }
+
+/// Phase 1 executed (two plans, two summaries, no verification report); phase 2's roadmap
+/// entry lists plan 02-01, whose PLAN file is not written yet; phase 2's directory exists
+/// when `phase_2_dir`. STATE.md as gsd-core's tools leave it, and gsd-core's `state.json` when
+/// `core`.
+fn roadmap_lists_a_plan_before_its_file(core: bool, phase_2_dir: bool) -> Sandbox {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        ".planning/ROADMAP.md",
+        "# Roadmap: Shop\n\n## Phases\n\n- [ ] **Phase 1: Setup** - scaffolding\n- [ ] **Phase 2: Cart** - \
+         cart\n\n## Phase Details\n\n### Phase 1: Setup\n**Plans**: 2 plans\n\nPlans:\n- [ ] 01-01: Scaffold\n\
+         - [ ] 01-02: CI\n\n### Phase 2: Cart\n**Plans**: 1 plan\n\nPlans:\n- [ ] 02-01: Cart model\n",
+    );
+    let version = if core { "\"1.0\"" } else { "1.0" };
+    sandbox.write(
+        ".planning/STATE.md",
+        &format!(
+            "---\ngsd_state_version: {version}\nstatus: executing\n---\n\n# Project State\n\n## Current Position\n\n\
+             Phase: 1 of 2 (Setup)\nPlan: 2 of 2 in current phase\nStatus: Executing\n"
+        ),
+    );
+    if core {
+        sandbox.write(".planning/state.json", "{}");
+    }
+    for plan in ["01", "02"] {
+        sandbox.write(&format!(".planning/phases/01-setup/01-{plan}-PLAN.md"), "# Plan\n");
+        sandbox.write(
+            &format!(".planning/phases/01-setup/01-{plan}-SUMMARY.md"),
+            "# Summary\n",
+        );
+    }
+    if phase_2_dir {
+        std::fs::create_dir_all(sandbox.project.join(".planning/phases/02-cart")).unwrap();
+    }
+    sandbox
+}
+
+#[test]
+fn gsd_core_counts_plan_files_and_gsd_1_counts_the_roadmaps_plan_list_too() {
+    for phase_2_dir in [false, true] {
+        // gsd-core: phase 2 has no plan yet, so phase 1, executed and not verified, is next.
+        let core = roadmap_lists_a_plan_before_its_file(true, phase_2_dir);
+        let v = json_of(&core.run(&["progress", "--json"], b""));
+        assert_eq!(v["next_action"]["command"], "/gsd-execute-phase 1", "{v:#}");
+        assert!(
+            v["next_action"]["reason"].as_str().unwrap().contains("not verified"),
+            "{v:#}"
+        );
+        assert_eq!(v["progress"]["total_plans"], 2, "{v:#}");
+
+        // GSD 1.42.3: phase 1 is done once its plans are summarised, and the roadmap's 02-01
+        // is phase 2's plan to execute.
+        let classic = roadmap_lists_a_plan_before_its_file(false, phase_2_dir);
+        let v = json_of(&classic.run(&["progress", "--json"], b""));
+        assert_eq!(v["next_action"]["command"], "/gsd-execute-phase 2", "{v:#}");
+        assert_eq!(
+            v["next_action"]["reason"], "0 of 1 plan of phase 2 done; 02-01 is next",
+            "{v:#}"
+        );
+        assert_eq!(v["progress"]["total_plans"], 3, "{v:#}");
+    }
+}

@@ -7,6 +7,7 @@ mod bridge;
 mod client;
 mod continuity;
 mod ctx;
+mod doctor;
 mod forecast;
 mod gsd;
 mod gsd_core;

@@ -185,24 +185,13 @@ fn an_installed_plugin_is_probed_and_a_binary_that_does_nothing_fails() {
     let mut settings = sandbox.read_json(&sandbox.home.join(".claude/settings.json"));
     settings.as_object_mut().unwrap().remove("hooks");
     write_settings(&sandbox, &settings.to_string());
-    let root = sandbox.home.join(".claude/plugins/cache/local/baton/0.1.0");
-    std::fs::create_dir_all(root.join("hooks")).unwrap();
-    std::fs::create_dir_all(root.join("bin")).unwrap();
-    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    std::fs::copy(repo.join("hooks/hooks.json"), root.join("hooks/hooks.json")).unwrap();
-    let list = serde_json::json!({"version": 2, "plugins": {"baton@local": [{"scope": "user", "installPath": root}]}});
-    std::fs::write(
-        sandbox.home.join(".claude/plugins/installed_plugins.json"),
-        list.to_string(),
-    )
-    .unwrap();
+    let root = install_plugin(&sandbox, &format!("exec '{}' \"$@\"", baton_bin()));
     let shim = root.join("bin/baton");
     let write_shim = |body: &str| {
         std::fs::write(&shim, format!("#!/bin/sh\n{body}\n")).unwrap();
         crate::common::os::make_executable(&shim);
     };
 
-    write_shim(&format!("exec '{}' \"$@\"", baton_bin()));
     let out = sandbox.run(&["doctor"], b"");
     assert!(
         out.stdout.contains("ok   PostToolUse hook runs baton")
@@ -261,4 +250,152 @@ fn wiring_that_runs_the_wrong_mode_fails_the_probe() {
     );
     let left: Vec<_> = std::fs::read_dir(&sandbox.tmp).unwrap().collect();
     assert!(left.is_empty(), "the probes leave nothing in the temp dir: {left:?}");
+}
+
+/// A sandbox with PATH holding the binary's directory, and baton installed for the user.
+fn installed_on_path() -> Sandbox {
+    let bin_dir = std::fs::canonicalize(baton_bin())
+        .unwrap()
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let sandbox = Sandbox::new().env("PATH", &format!("{}:/usr/bin:/bin", bin_dir.display()));
+    ok(sandbox.run(&["install"], b""));
+    sandbox
+}
+
+fn fixture(version: &str, name: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(format!("claude-code-{version}"))
+        .join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn a_headless_session_needs_no_bridge_file_and_an_interactive_one_does() {
+    let sandbox = installed_on_path();
+    // `claude -p` transcripts from the real clients (entrypoint "sdk-cli"), just written.
+    sandbox.session_transcript("headless-332", &fixture("2.1.332", "transcript-main.jsonl"));
+    sandbox.session_transcript("headless-197", &fixture("2.1.197", "transcript-headless-3-tools.jsonl"));
+    // 2.1.332 ends a session with its tool list as one attachment line, longer than the part
+    // of the transcript the doctor reads.
+    let tools = json_line(serde_json::json!({"type": "attachment", "attachment": {"type": "tools",
+        "content": "t".repeat(300 * 1024)}, "userType": "external", "entrypoint": "sdk-cli"}));
+    let last = format!("{}{tools}", fixture("2.1.332", "transcript-main.jsonl"));
+    sandbox.session_transcript("headless-long", &last);
+    let out = sandbox.run(&["doctor"], b"");
+    assert_eq!(out.code, Some(0), "{}", out.stdout);
+    assert!(
+        !out.stdout.contains("FIX")
+            && out
+                .stdout
+                .contains("3 headless sessions (`claude -p`, which runs no statusline)"),
+        "{}",
+        out.stdout
+    );
+
+    // The interactive client (entrypoint "cli") runs the statusline: no bridge file is a fault.
+    sandbox.session_transcript("interactive", &fixture("2.1.332", "transcript-compacted-manual.jsonl"));
+    let out = sandbox.run(&["doctor"], b"");
+    assert_eq!(out.code, Some(1), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("FIX  session interactive was active")
+            && out.stdout.contains("claude-ctx-interactive.json")
+            && !out.stdout.contains("session headless-"),
+        "{}",
+        out.stdout
+    );
+}
+
+/// Installs the baton plugin (`baton@local`) for the user in the sandbox's Claude Code, its
+/// `bin/baton` shim running `body`; returns the plugin's directory.
+fn install_plugin(sandbox: &Sandbox, body: &str) -> std::path::PathBuf {
+    let root = sandbox.home.join(".claude/plugins/cache/local/baton/0.1.0");
+    std::fs::create_dir_all(root.join("hooks")).unwrap();
+    std::fs::create_dir_all(root.join("bin")).unwrap();
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::fs::copy(repo.join("hooks/hooks.json"), root.join("hooks/hooks.json")).unwrap();
+    let list = serde_json::json!({"version": 2, "plugins": {"baton@local": [{"scope": "user", "installPath": root}]}});
+    std::fs::write(
+        sandbox.home.join(".claude/plugins/installed_plugins.json"),
+        list.to_string(),
+    )
+    .unwrap();
+    let shim = root.join("bin/baton");
+    std::fs::write(&shim, format!("#!/bin/sh\n{body}\n")).unwrap();
+    crate::common::os::make_executable(&shim);
+    root
+}
+
+#[test]
+fn baton_wired_by_the_settings_and_the_enabled_plugin_is_the_one_thing_to_fix() {
+    let sandbox = installed_on_path();
+    install_plugin(&sandbox, &format!("exec '{}' \"$@\"", baton_bin()));
+    let mut settings = sandbox.read_json(&sandbox.home.join(".claude/settings.json"));
+    settings["enabledPlugins"] = serde_json::json!({"baton@local": true});
+    write_settings(&sandbox, &settings.to_string());
+    let out = sandbox.run(&["doctor"], b"");
+    assert_eq!(out.code, Some(1), "{}", out.stdout);
+    let fixes: Vec<&str> = out.stdout.lines().filter(|l| l.starts_with("FIX")).collect();
+    assert_eq!(fixes.len(), 1, "one thing to fix:\n{}", out.stdout);
+    assert!(
+        fixes[0].contains("FIX  baton is wired twice:")
+            && fixes[0].contains("settings.json runs baton for PostToolUse")
+            && fixes[0].contains("the enabled plugin baton@local"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("`baton uninstall` takes baton's entries out of that file")
+            && out.stdout.contains("`claude plugin disable baton@local`"),
+        "{}",
+        out.stdout
+    );
+    // Both probes warned: the plugin's is not debounced by the settings' one.
+    assert!(
+        out.stdout
+            .contains("ok   `\"${CLAUDE_PLUGIN_ROOT}/bin/baton\" hook` (plugin baton@local) warns the agent")
+            && !out.stdout.contains("gave the agent no context warning")
+            && !out.stdout.contains("npx baton-cc install"),
+        "{}",
+        out.stdout
+    );
+
+    // The plugin off (as `claude plugin disable` leaves it): nothing to fix.
+    settings["enabledPlugins"] = serde_json::json!({"baton@local": false});
+    write_settings(&sandbox, &settings.to_string());
+    let out = sandbox.run(&["doctor"], b"");
+    assert_eq!(out.code, Some(0), "{}", out.stdout);
+}
+
+#[test]
+fn baton_off_path_is_a_note_with_the_line_that_puts_it_there() {
+    let sandbox = Sandbox::new().env("PATH", "/usr/bin:/bin").env("SHELL", "/bin/zsh");
+    ok(sandbox.run(&["install"], b""));
+    let out = sandbox.run(&["doctor"], b"");
+    assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
+    let bin_dir = std::fs::canonicalize(baton_bin())
+        .unwrap()
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    assert!(
+        out.stdout
+            .contains("is not on your PATH, so a terminal does not find `baton`")
+            && out.stdout.contains("All good.")
+            && !out.stdout.contains("FIX"),
+        "{}",
+        out.stdout
+    );
+    if !crate::common::binary::is_windows() {
+        let note = format!("note {} is not on your PATH", bin_dir.display());
+        assert!(out.stdout.contains(&note), "{note:?} missing:\n{}", out.stdout);
+        let line = format!(
+            "to add it, run: echo 'export PATH=\"{}:$PATH\"' >> ~/.zshrc   (then open a new terminal)",
+            bin_dir.display()
+        );
+        assert!(out.stdout.contains(&line), "{line:?} missing:\n{}", out.stdout);
+    }
 }

@@ -10,6 +10,7 @@ use super::command_line::BatonCommand;
 use super::plugins;
 use super::settings::EVENTS;
 use super::wired::Wired;
+use crate::platform::Family;
 
 mod config;
 mod monitors;
@@ -18,26 +19,43 @@ mod sessions;
 
 use sessions::{bridge_freshness, hook_errors_in_transcripts};
 
+/// How a finding stands.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Status {
+    Ok,
+    /// Worth knowing, nothing broken (the doctor still says "All good.").
+    Note,
+    /// Something to fix: the doctor exits 1.
+    Fix,
+}
+
 /// One finding.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Check {
-    pub ok: bool,
+    pub status: Status,
     pub what: String,
-    /// What to do when it is not ok.
+    /// What to do when it is to fix.
     pub fix: Option<String>,
 }
 
 impl Check {
     fn pass(what: impl Into<String>) -> Self {
         Self {
-            ok: true,
+            status: Status::Ok,
+            what: what.into(),
+            fix: None,
+        }
+    }
+    fn note(what: impl Into<String>) -> Self {
+        Self {
+            status: Status::Note,
             what: what.into(),
             fix: None,
         }
     }
     fn fail(what: impl Into<String>, fix: impl Into<String>) -> Self {
         Self {
-            ok: false,
+            status: Status::Fix,
             what: what.into(),
             fix: Some(fix.into()),
         }
@@ -86,6 +104,9 @@ pub fn run(binary: &Path, project: Option<&Path>) -> Vec<Check> {
             )),
             Ok((value, _)) => {
                 let wired = Wired::from_settings(&value);
+                if let Some(plugin) = plugins::enabled_for(scope, &value) {
+                    checks.extend(wired_twice(scope, &path, &wired, &plugin));
+                }
                 if let Some(cmd) = wired.statusline {
                     statusline = true;
                     commands.push((cmd, Source::Settings(scope.clone()), Role::Statusline));
@@ -156,18 +177,59 @@ pub fn run(binary: &Path, project: Option<&Path>) -> Vec<Check> {
     checks
 }
 
+/// baton's hooks in a settings file whose scope the enabled baton plugin also gives them to:
+/// each of those events runs baton twice. The one thing to fix: keep either.
+fn wired_twice(scope: &Scope, settings: &Path, wired: &Wired, plugin: &str) -> Option<Check> {
+    if wired.hooks.is_empty() {
+        return None;
+    }
+    let mut events: Vec<&str> = Vec::new();
+    for (event, _) in &wired.hooks {
+        if !events.contains(event) {
+            events.push(event);
+        }
+    }
+    let (uninstall, install) = match scope {
+        Scope::User => ("baton uninstall".to_owned(), "baton install".to_owned()),
+        Scope::Project(dir) => (
+            format!("baton uninstall --project {}", dir.display()),
+            format!("baton install --project {}", dir.display()),
+        ),
+    };
+    Some(Check::fail(
+        format!(
+            "baton is wired twice: {} runs baton for {} (an earlier `baton install`), and the enabled plugin \
+             {plugin} runs it for the same events, so each runs twice",
+            settings.display(),
+            events.join(", ")
+        ),
+        format!(
+            "keep one: `{uninstall}` takes baton's entries out of that file (then `{install}` wires only the \
+             statusLine, which a plugin cannot), or `claude plugin disable {plugin}` keeps the settings' entries"
+        ),
+    ))
+}
+
 /// The first `baton` on PATH, and whether it is this binary.
 fn on_path(binary: &Path) -> Check {
     let found = which("baton");
     let this = canonical(binary);
     match found {
-        None => Check::fail(
-            "`baton` is not on PATH",
-            format!(
-                "add {} to PATH (slash commands and scripts call `baton`)",
-                this.parent().unwrap_or(&this).display()
-            ),
-        ),
+        // Claude Code runs baton by the full path in the settings: only a terminal needs PATH.
+        None => {
+            let dir = this.parent().unwrap_or(&this);
+            let shell = std::env::var("SHELL").ok();
+            let path = std::env::var_os("PATH");
+            let hint = super::binary::path_hint(dir, path.as_deref(), shell.as_deref(), Family::CURRENT);
+            Check::note(match hint {
+                Some(hint) => hint.strip_prefix("Note: ").unwrap_or(&hint).to_owned(),
+                None => format!(
+                    "{} is on PATH but holds no `baton` (this one is {})",
+                    dir.display(),
+                    this.display()
+                ),
+            })
+        }
         Some(p) if canonical(&p) == this => Check::pass(format!("`baton` on PATH is {}", p.display())),
         Some(p) => Check::fail(
             format!(

@@ -13,10 +13,6 @@ use serde_json::{Value, json};
 /// Seconds a wired command may take before the doctor kills it and says so.
 pub const RUN_LIMIT: Duration = Duration::from_secs(5);
 
-/// The made-up sessions of the probes.
-const STATUSLINE_SESSION: &str = "baton-doctor-statusline";
-const MONITOR_SESSION: &str = "baton-doctor-monitor";
-
 /// The context the monitor probe reports: 170k of a 200k window, 15% left.
 const PROBE_TOKENS: u64 = 170_000;
 
@@ -33,6 +29,9 @@ pub enum Failure {
 /// A scratch place for the probes: removed when dropped.
 pub struct Scratch {
     dir: tempfile::TempDir,
+    /// Probes run so far: each gets a session of its own, so that one command's warning does
+    /// not debounce the next one's (the plugin's hooks beside the settings').
+    probes: std::cell::Cell<u32>,
 }
 
 impl Scratch {
@@ -45,7 +44,17 @@ impl Scratch {
         for sub in ["tmp", "home", "project"] {
             std::fs::create_dir_all(dir.path().join(sub))?;
         }
-        Ok(Self { dir })
+        Ok(Self {
+            dir,
+            probes: std::cell::Cell::new(0),
+        })
+    }
+
+    /// A made-up session id no other probe of this run uses.
+    fn session(&self, role: &str) -> String {
+        let n = self.probes.get() + 1;
+        self.probes.set(n);
+        format!("baton-doctor-{role}-{n}")
     }
 
     fn path(&self, sub: &str) -> PathBuf {
@@ -56,9 +65,10 @@ impl Scratch {
 /// Runs `program mode` (as wired: `statusline`) with a statusline payload at half the window;
 /// it must print one line and write the session's bridge file.
 pub fn statusline(program: &Path, mode: &str, plugin_root: Option<&Path>, scratch: &Scratch) -> Result<(), Failure> {
+    let session = scratch.session("statusline");
     let payload = json!({
-        "session_id": STATUSLINE_SESSION,
-        "transcript_path": scratch.path("project").join(format!("{STATUSLINE_SESSION}.jsonl")),
+        "session_id": session,
+        "transcript_path": scratch.path("project").join(format!("{session}.jsonl")),
         "cwd": scratch.path("project"),
         "model": {"id": "claude-sonnet-4-5", "display_name": "Sonnet 4.5"},
         "workspace": {"current_dir": scratch.path("project"), "project_dir": scratch.path("project")},
@@ -76,7 +86,7 @@ pub fn statusline(program: &Path, mode: &str, plugin_root: Option<&Path>, scratc
             ran.stdout
         )));
     }
-    let bridge = crate::context::bridge::path(STATUSLINE_SESSION)
+    let bridge = crate::context::bridge::path(&session)
         .and_then(|p| p.strip_prefix(crate::fsx::temp_dir()).ok().map(Path::to_path_buf))
         .map(|relative| scratch.path("tmp").join(relative));
     let written: Option<Value> = bridge
@@ -84,7 +94,7 @@ pub fn statusline(program: &Path, mode: &str, plugin_root: Option<&Path>, scratc
         .and_then(|p| std::fs::read(p).ok())
         .and_then(|bytes| serde_json::from_slice(&bytes).ok());
     match written {
-        Some(b) if b["session_id"] == STATUSLINE_SESSION && b["remaining_percentage"].is_number() => Ok(()),
+        Some(b) if b["session_id"] == session.as_str() && b["remaining_percentage"].is_number() => Ok(()),
         Some(b) => Err(Failure::Wrong(format!(
             "wrote a bridge file the monitor cannot use: {b}"
         ))),
@@ -97,7 +107,8 @@ pub fn statusline(program: &Path, mode: &str, plugin_root: Option<&Path>, scratc
 /// Runs `program mode` (as wired: `hook`) with a PostToolUse payload whose transcript ends in
 /// a reply using 170k of 200k tokens; it must add a context warning for the agent.
 pub fn monitor(program: &Path, mode: &str, plugin_root: Option<&Path>, scratch: &Scratch) -> Result<(), Failure> {
-    let transcript = scratch.path("project").join(format!("{MONITOR_SESSION}.jsonl"));
+    let session = scratch.session("monitor");
+    let transcript = scratch.path("project").join(format!("{session}.jsonl"));
     let lines = [
         json!({"type": "user", "isSidechain": false, "message": {"role": "user", "content": "run the tests"}}),
         json!({"type": "assistant", "isSidechain": false, "requestId": "req_doctor",
@@ -111,7 +122,7 @@ pub fn monitor(program: &Path, mode: &str, plugin_root: Option<&Path>, scratch: 
     let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
     std::fs::write(&transcript, text).map_err(Failure::Spawn)?;
     let payload = json!({
-        "session_id": MONITOR_SESSION,
+        "session_id": session,
         "transcript_path": transcript,
         "cwd": scratch.path("project"),
         "permission_mode": "default",

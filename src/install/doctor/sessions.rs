@@ -1,5 +1,5 @@
-//! The doctor's checks of recent sessions: a fresh bridge file for each session active in the
-//! last ten minutes, and no failed baton hook runs recorded in their transcripts.
+//! The doctor's checks of recent sessions: a fresh bridge file for each interactive session
+//! active in the last ten minutes, and no failed baton hook runs recorded in their transcripts.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -12,6 +12,9 @@ use crate::install::command_line::is_baton_command;
 
 /// A session whose transcript changed this recently should have a fresh bridge file.
 const RECENT: Duration = Duration::from_secs(10 * 60);
+
+/// How much of a transcript's end (or start) the checks read.
+const TAIL_BYTES: u64 = 256 * 1024;
 
 /// Main transcripts (`<projects>/<project>/<session id>.jsonl`) with their change time,
 /// newest first.
@@ -41,12 +44,46 @@ fn age(t: SystemTime) -> Duration {
     SystemTime::now().duration_since(t).unwrap_or_default()
 }
 
-/// Each session active in the last ten minutes should have its own bridge file
+/// A headless session (`claude -p`, or the Agent SDK) runs no statusline, so it has no bridge
+/// file. Its transcript says so: the client's lines carry `entrypoint`, `sdk-cli` for
+/// `claude -p` and `cli` for the interactive client (2.1.197 and 2.1.332; the SDKs' own start
+/// with `sdk-` too). The newest one decides (a session resumed the other way), else the first.
+fn headless(transcript: &Path) -> bool {
+    let newest = read_tail(transcript, TAIL_BYTES).ok().and_then(|t| last_entrypoint(&t));
+    let found = newest.or_else(|| read_head(transcript, TAIL_BYTES).ok().and_then(|t| last_entrypoint(&t)));
+    found.is_some_and(|e| e.starts_with("sdk"))
+}
+
+/// The value of the last `"entrypoint":"…"` in `text`, read as text: a line may be longer
+/// than what was read of it (one carrying the tool list runs past 100 KiB), and the top-level
+/// key comes after a line's message. A value inside a string is escaped (`\"`), so it does
+/// not match.
+fn last_entrypoint(text: &str) -> Option<String> {
+    const KEY: &str = "\"entrypoint\":\"";
+    let at = text.rfind(KEY)? + KEY.len();
+    let rest = &text[at..];
+    let end = rest.find('"')?;
+    Some(rest[..end].to_owned())
+}
+
+/// Each interactive session active in the last ten minutes should have its own bridge file
 /// (`claude-ctx-<session id>.json`, the transcript's file stem) written within that time.
 pub(super) fn bridge_freshness() -> Check {
-    let recent: Vec<_> = transcripts().into_iter().filter(|(_, _, t)| age(*t) < RECENT).collect();
+    let (headless, recent): (Vec<_>, Vec<_>) = transcripts()
+        .into_iter()
+        .filter(|(_, _, t)| age(*t) < RECENT)
+        .partition(|(_, path, _)| headless(path));
+    let skipped = match headless.len() {
+        0 => String::new(),
+        n => format!(
+            "; {} (`claude -p`, which runs no statusline) not checked",
+            crate::words::count(n, "headless session", "headless sessions")
+        ),
+    };
     if recent.is_empty() {
-        return Check::pass("no session active in the last ten minutes to check the bridge file against");
+        return Check::pass(format!(
+            "no interactive session active in the last ten minutes to check the bridge file against{skipped}"
+        ));
     }
     let stale: Vec<_> = recent
         .iter()
@@ -60,7 +97,7 @@ pub(super) fn bridge_freshness() -> Check {
         .collect();
     match stale.first() {
         None => Check::pass(format!(
-            "every session active in the last ten minutes ({}) has a fresh bridge file",
+            "every interactive session active in the last ten minutes ({}) has a fresh bridge file{skipped}",
             recent.len()
         )),
         Some((id, _, t)) => Check::fail(
@@ -78,7 +115,7 @@ pub(super) fn bridge_freshness() -> Check {
                 }
             ),
             "the statusline is not running for it: check statusLine in the settings that session reads \
-             (headless `claude -p` never runs it; the monitor then reads the transcript itself)",
+             (the monitor then reads the transcript itself, as for a headless `claude -p`)",
         ),
     }
 }
@@ -108,7 +145,7 @@ fn failed_baton_hook(line: &str) -> Option<(String, String)> {
 pub(super) fn hook_errors_in_transcripts() -> Check {
     let mut failures = Vec::new();
     for (_, path, _) in transcripts().iter().take(5) {
-        let Ok(text) = read_tail(path, 256 * 1024) else {
+        let Ok(text) = read_tail(path, TAIL_BYTES) else {
             continue;
         };
         failures.extend(text.lines().filter_map(failed_baton_hook));
@@ -132,6 +169,13 @@ pub(super) fn hook_errors_in_transcripts() -> Check {
     }
 }
 
+fn read_head(path: &Path, bytes: u64) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut buf = Vec::new();
+    crate::fsx::open_regular(path)?.take(bytes).read_to_end(&mut buf)?;
+    Ok(String::from_utf8_lossy(&buf).into_owned())
+}
+
 fn read_tail(path: &Path, bytes: u64) -> std::io::Result<String> {
     use std::io::{Read, Seek, SeekFrom};
     let mut file = crate::fsx::open_regular(path)?;
@@ -145,6 +189,18 @@ fn read_tail(path: &Path, bytes: u64) -> std::io::Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_entrypoint_is_the_last_top_level_one_and_never_one_inside_a_string() {
+        let line = |entry: &str, said: &str| {
+            serde_json::json!({"type": "user", "message": {"role": "user", "content": said},
+                "entrypoint": entry})
+            .to_string()
+        };
+        let text = format!("{}\n{}\n", line("cli", "x"), line("sdk-cli", "\"entrypoint\":\"cli\""));
+        assert_eq!(last_entrypoint(&text).as_deref(), Some("sdk-cli"));
+        assert_eq!(last_entrypoint("{\"type\":\"last-prompt\"}"), None);
+    }
 
     #[test]
     fn failed_hooks_are_read_from_attachments_of_baton_commands() {

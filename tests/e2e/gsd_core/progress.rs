@@ -5,7 +5,8 @@
 //! `verification status`: the first phase with plans not yet summarised is executed; else the
 //! current phase's verification status picks the command (missing or unknown: execute-phase,
 //! gaps found: plan-phase --gaps, waiting for a person: verify-work); else the next phase is
-//! discussed (or planned, once it has a CONTEXT); else the milestone is completed.
+//! discussed (or planned, once it has a CONTEXT); else the milestone is completed. A phase's
+//! plans are its PLAN files (`plan_count`), not the plans its roadmap entry lists.
 
 use serde_json::Value;
 
@@ -100,6 +101,42 @@ fn every_plan_summarised_without_a_verification_is_not_done() {
     assert!(reason.contains("not verified"), "{reason}");
     // Two plans done of three steps (the verification is the third) in one of three phases.
     assert_eq!(progress["progress"]["percent"], 22, "{progress:#}");
+}
+
+#[test]
+fn a_plan_the_roadmap_lists_before_its_file_is_written_is_no_plan_yet() {
+    let sandbox = Sandbox::new("gsd-core-listed-plan");
+    project_with_phase_1_executed(&sandbox);
+    // The roadmap lists phase 2's first plan; no 02-01-PLAN.md is written yet.
+    let roadmap = sandbox.project.join(".planning/ROADMAP.md");
+    let text = std::fs::read_to_string(&roadmap).unwrap().replace(
+        "### Phase 2: Cart\n**Goal**: Users can fill a cart\n",
+        "### Phase 2: Cart\n**Goal**: Users can fill a cart\n**Plans**: 1 plan\n\nPlans:\n- [ ] 02-01: Cart model\n",
+    );
+    std::fs::write(&roadmap, text).unwrap();
+    let plan_count = |sandbox: &Sandbox| {
+        let analyzed = tools(sandbox, &["roadmap", "analyze"]);
+        let phase_2 = analyzed["phases"]
+            .as_array()
+            .and_then(|all| all.iter().find(|p| p["number"] == "2").cloned())
+            .unwrap_or_else(|| panic!("roadmap analyze has no phase 2: {analyzed}"));
+        phase_2["plan_count"].clone()
+    };
+    assert_eq!(plan_count(&sandbox), 0, "gsd-core counts PLAN files");
+    let progress = assert_same(&sandbox, "", "/gsd-execute-phase 1");
+    assert_eq!(progress["progress"]["total_plans"], 2, "{progress:#}");
+    // With phase 2's directory made and still no PLAN file, the same.
+    tools(&sandbox, &["scaffold", "phase-dir", "--phase", "2", "--name", "cart"]);
+    assert_eq!(plan_count(&sandbox), 0);
+    assert_same(&sandbox, "", "/gsd-execute-phase 1");
+    // Its PLAN file written: phase 2 has a plan not summarised, and is executed first.
+    write(
+        &sandbox,
+        ".planning/phases/02-cart/02-01-PLAN.md",
+        "---\nphase: 02-cart\nplan: 01\nwave: 1\n---\n# Plan 01\n",
+    );
+    assert_eq!(plan_count(&sandbox), 1);
+    assert_same(&sandbox, "", "/gsd-execute-phase 2");
 }
 
 #[test]
