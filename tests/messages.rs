@@ -45,7 +45,7 @@ fn doctor_gives_its_verdict_once() {
     assert_eq!(verdicts, 1, "{all}");
     assert!(!all.contains("(s)"), "{all}");
     assert!(
-        out.stderr.starts_with("baton doctor: 8 things to fix"),
+        out.stderr.starts_with("baton doctor: 7 things to fix"),
         "{}",
         out.stderr
     );
