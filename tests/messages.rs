@@ -34,7 +34,8 @@ fn counted_nouns_agree_with_their_numbers() {
 
 #[test]
 fn doctor_gives_its_verdict_once() {
-    let sandbox = Sandbox::new();
+    // Nothing wired (the statusLine and six hooks to fix); baton off PATH is only a note.
+    let sandbox = Sandbox::new().env("PATH", "/usr/bin:/bin");
     let out = sandbox.run(&["doctor"], b"");
     assert_eq!(out.code, Some(1), "{out:?}");
     let all = format!("{}{}", out.stdout, out.stderr);

@@ -17,12 +17,7 @@ fn doctor_checks_the_wiring_and_says_what_to_fix() {
         out.stdout
     );
 
-    let bin_dir = std::fs::canonicalize(baton_bin())
-        .unwrap()
-        .parent()
-        .unwrap()
-        .to_path_buf();
-    let wired = Sandbox::new().env("PATH", &format!("{}:/usr/bin:/bin", bin_dir.display()));
+    let wired = Sandbox::new().env("PATH", &path_with_baton());
     ok(wired.run(&["install"], b""));
     let out = wired.run(&["doctor"], b"");
     assert_eq!(out.code, Some(0), "{}", out.stdout);
@@ -43,12 +38,7 @@ fn doctor_checks_the_wiring_and_says_what_to_fix() {
 #[test]
 fn doctor_fails_when_the_settings_run_another_baton_and_says_install_repoints() {
     let sandbox = Sandbox::new();
-    let bin_dir = std::fs::canonicalize(baton_bin())
-        .unwrap()
-        .parent()
-        .unwrap()
-        .to_path_buf();
-    let path = format!("{}:/usr/bin:/bin", bin_dir.display());
+    let path = path_with_baton();
     let old = baton_copy(&sandbox, "old");
     ok(run_binary(&sandbox, &old, &["install"], Some(&path)));
     let out = run_binary(&sandbox, std::path::Path::new(baton_bin()), &["doctor"], Some(&path));
@@ -75,12 +65,7 @@ fn doctor_fails_when_the_settings_run_another_baton_and_says_install_repoints() 
 
 #[test]
 fn doctor_matches_bridge_files_to_sessions_and_reads_hook_failures_from_attachments() {
-    let bin_dir = std::fs::canonicalize(baton_bin())
-        .unwrap()
-        .parent()
-        .unwrap()
-        .to_path_buf();
-    let sandbox = Sandbox::new().env("PATH", &format!("{}:/usr/bin:/bin", bin_dir.display()));
+    let sandbox = Sandbox::new().env("PATH", &path_with_baton());
     ok(sandbox.run(&["install"], b""));
     // A decoy: a message that mentions baton and a failed hook in its text, not a hook run.
     let decoy = json_line(serde_json::json!({"type": "user", "message": {"role": "user",
@@ -123,6 +108,20 @@ fn doctor_matches_bridge_files_to_sessions_and_reads_hook_failures_from_attachme
     );
 }
 
+/// The directory of the binary under test.
+fn bin_dir() -> std::path::PathBuf {
+    std::fs::canonicalize(baton_bin())
+        .unwrap()
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+/// A PATH holding the binary under test first.
+fn path_with_baton() -> String {
+    format!("{}:/usr/bin:/bin", bin_dir().display())
+}
+
 fn json_line(v: Value) -> String {
     format!("{v}\n")
 }
@@ -148,13 +147,8 @@ fn wiring(statusline: &str, command: &str) -> Value {
 fn the_plugin_form_in_settings_fails_even_when_claude_plugin_root_is_set() {
     // Claude Code refuses ${CLAUDE_PLUGIN_ROOT} in settings.json hooks ("the hook is not
     // associated with a plugin"), whatever the doctor's own environment says.
-    let bin_dir = std::fs::canonicalize(baton_bin())
-        .unwrap()
-        .parent()
-        .unwrap()
-        .to_path_buf();
     let sandbox = Sandbox::new()
-        .env("PATH", &format!("{}:/usr/bin:/bin", bin_dir.display()))
+        .env("PATH", &path_with_baton())
         .env("CLAUDE_PLUGIN_ROOT", env!("CARGO_MANIFEST_DIR"));
     let v = wiring(
         "\"${CLAUDE_PLUGIN_ROOT}/bin/baton\" statusline",
@@ -175,12 +169,7 @@ fn the_plugin_form_in_settings_fails_even_when_claude_plugin_root_is_set() {
 
 #[test]
 fn an_installed_plugin_is_probed_and_a_binary_that_does_nothing_fails() {
-    let bin_dir = std::fs::canonicalize(baton_bin())
-        .unwrap()
-        .parent()
-        .unwrap()
-        .to_path_buf();
-    let sandbox = Sandbox::new().env("PATH", &format!("{}:/usr/bin:/bin", bin_dir.display()));
+    let sandbox = Sandbox::new().env("PATH", &path_with_baton());
     ok(sandbox.run(&["install", "--no-statusline"], b""));
     let mut settings = sandbox.read_json(&sandbox.home.join(".claude/settings.json"));
     settings.as_object_mut().unwrap().remove("hooks");
@@ -218,12 +207,7 @@ fn an_installed_plugin_is_probed_and_a_binary_that_does_nothing_fails() {
 
 #[test]
 fn wiring_that_runs_the_wrong_mode_fails_the_probe() {
-    let bin_dir = std::fs::canonicalize(baton_bin())
-        .unwrap()
-        .parent()
-        .unwrap()
-        .to_path_buf();
-    let sandbox = Sandbox::new().env("PATH", &format!("{}:/usr/bin:/bin", bin_dir.display()));
+    let sandbox = Sandbox::new().env("PATH", &path_with_baton());
     let binary = std::fs::canonicalize(baton_bin()).unwrap();
     let v = wiring(
         &format!("{} hook", binary.display()),
@@ -254,12 +238,7 @@ fn wiring_that_runs_the_wrong_mode_fails_the_probe() {
 
 /// A sandbox with PATH holding the binary's directory, and baton installed for the user.
 fn installed_on_path() -> Sandbox {
-    let bin_dir = std::fs::canonicalize(baton_bin())
-        .unwrap()
-        .parent()
-        .unwrap()
-        .to_path_buf();
-    let sandbox = Sandbox::new().env("PATH", &format!("{}:/usr/bin:/bin", bin_dir.display()));
+    let sandbox = Sandbox::new().env("PATH", &path_with_baton());
     ok(sandbox.run(&["install"], b""));
     sandbox
 }
@@ -376,11 +355,7 @@ fn baton_off_path_is_a_note_with_the_line_that_puts_it_there() {
     ok(sandbox.run(&["install"], b""));
     let out = sandbox.run(&["doctor"], b"");
     assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
-    let bin_dir = std::fs::canonicalize(baton_bin())
-        .unwrap()
-        .parent()
-        .unwrap()
-        .to_path_buf();
+    let bin_dir = bin_dir();
     assert!(
         out.stdout
             .contains("is not on your PATH, so a terminal does not find `baton`")

@@ -1,7 +1,8 @@
-//! `baton doctor`: checks the wiring (binary on PATH and matching the settings, entries
-//! present, each wired command probed for what users depend on, baton's config read without
-//! skipping anything, no second context monitor, the bridge file fresh for a recent session,
-//! hooks not failing) and says what to fix.
+//! `baton doctor`: checks the wiring (entries present, matching this binary, not wired twice
+//! by the settings and the plugin, each wired command probed for what users depend on), baton's
+//! config read without skipping anything, no second context monitor, the bridge file fresh for
+//! a recent interactive session, hooks not failing, and says what to fix; baton off PATH is a
+//! note (Claude Code runs it by its full path) with the line that puts it there.
 
 use std::path::{Path, PathBuf};
 
