@@ -15,6 +15,7 @@ mod install;
 mod profile;
 mod progress;
 mod report;
+mod stdin_args;
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -144,6 +145,7 @@ fn error_message(command: Option<&str>, error: &Error) -> String {
 /// Parses the arguments and runs the command; `command` is set once the command is known,
 /// so an error can name it.
 fn run(args: Vec<OsString>, command: &mut Option<&'static str>) -> Result<()> {
+    let args = stdin_args::expand(args)?;
     let help_requested = args.iter().skip(1).any(|a| a == "--help" || a == "-h");
     let mut parser = lexopt::Parser::from_args(args);
     match parser.next()? {
