@@ -279,7 +279,7 @@ fn npx_installs_the_native_binary_and_claude_code_runs_it_without_node() {
     assert_eq!(hook, format!("{} hook", installed.display()));
     let commands = std::fs::read_to_string(world.sandbox.home.join(".claude/commands/baton/progress.md")).unwrap();
     assert!(
-        commands.contains(&format!("!`{} progress", installed.display())),
+        commands.contains(&format!("```!\n{} progress --args-stdin", installed.display())),
         "{commands}"
     );
 
@@ -391,14 +391,14 @@ fn a_global_npm_install_runs_through_the_launcher_and_its_install_copies_the_bin
     );
 }
 
-/// A copy of what npm/stamp.mjs reads and writes (Cargo.toml, npm/, the plugin manifest) with
+/// A copy of what npm/stamp.mjs reads and writes (Cargo.toml, npm/, the plugin's manifest) with
 /// Cargo.toml at `version`.
 fn stamp_sandbox(version: &str) -> tempfile::TempDir {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = tempfile::tempdir().unwrap();
     for rel in [
         "npm/stamp.mjs",
-        ".claude-plugin/plugin.json",
+        "plugin/.claude-plugin/plugin.json",
         "npm/baton-cc/package.json",
     ] {
         std::fs::create_dir_all(dir.path().join(rel).parent().unwrap()).unwrap();
@@ -449,7 +449,7 @@ fn every_package_and_the_plugin_take_their_version_from_cargo_toml() {
     assert!(node(dir.path(), &[]).status.success());
     assert!(node(dir.path(), &["--check"]).status.success());
     let read = |rel: &str| -> Value { serde_json::from_slice(&std::fs::read(dir.path().join(rel)).unwrap()).unwrap() };
-    assert_eq!(read(".claude-plugin/plugin.json")["version"], "2.3.4");
+    assert_eq!(read("plugin/.claude-plugin/plugin.json")["version"], "2.3.4");
     let main = read("npm/baton-cc/package.json");
     assert_eq!(main["version"], "2.3.4");
     let deps = main["optionalDependencies"].as_object().unwrap();
