@@ -19,6 +19,7 @@ mod plugin_dir;
 mod request;
 mod sandbox;
 mod segments;
+mod slash_commands;
 mod statusline;
 mod subagent;
 mod subagent_monitor;
