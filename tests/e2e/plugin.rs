@@ -2,7 +2,7 @@
 //! the folder `plugin/`), installed as a user installs it from a clone (`claude plugin
 //! marketplace add`, then `claude plugin install baton@baton --scope user`) into a temp HOME:
 //! `claude plugin validate` passes with no warning on `plugin/` and on the marketplace, the
-//! install copies only `plugin/`,
+//! install copies only `plugin/`, its `/baton:pause-work` takes an argument with an apostrophe,
 //! `baton install --copy` then wires only the statusLine (the plugin gives the hooks), and in a
 //! headless session the plugin's PostToolUse hook runs baton through its `bin/baton` shim, so
 //! baton's warning reaches the model.
@@ -159,4 +159,20 @@ fn the_plugin_from_the_repositorys_marketplace_validates_installs_and_its_hook_w
         "the plugin's PostToolUse hook did not warn the model; turns: {:#?}",
         turns.iter().map(|t| t.last_user_texts()).collect::<Vec<_>>()
     );
+    // The plugin's slash command (`baton` on the Bash tool's PATH, its `allowed-tools` alone
+    // allowing it) takes an argument with an apostrophe as data.
+    let paused = claude(
+        &sandbox,
+        &mock,
+        &[
+            "-p",
+            "/baton:pause-work don't forget the tests",
+            "--model",
+            super::client::MODEL,
+        ],
+    );
+    assert!(!paused.contains("Shell command"), "{paused}");
+    let handoff: Value =
+        serde_json::from_slice(&std::fs::read(sandbox.project.join(".planning/HANDOFF.json")).unwrap()).unwrap();
+    assert_eq!(handoff["context_notes"], "don't forget the tests");
 }
