@@ -9,6 +9,21 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value, json};
 
+/// Seeds `<home>/.claude.json` so the client starts straight at its prompt: onboarding done,
+/// `api_key` approved, `project` trusted.
+pub fn skip_first_run_dialogs(home: &Path, project: &Path, api_key: &str) {
+    // The client remembers an approved key by its last 20 characters (observed on
+    // 2.1.197: the whole key is not recognised and the approval dialog appears).
+    let tail = &api_key[api_key.len().saturating_sub(20)..];
+    let project = project.to_string_lossy();
+    write_json(
+        &home.join(".claude.json"),
+        &json!({"hasCompletedOnboarding": true,
+                "customApiKeyResponses": {"approved": [tail], "rejected": []},
+                "projects": {project: {"hasTrustDialogAccepted": true}}}),
+    );
+}
+
 /// Directories owned by one test; removed on drop unless the test failed (then kept and named).
 pub struct Sandbox {
     /// Holds everything below; a test may keep its own files here too.
@@ -57,16 +72,7 @@ impl Sandbox {
     /// Seeds `~/.claude.json` so the interactive client starts straight at its prompt:
     /// onboarding done, `api_key` approved, the project trusted.
     pub fn skip_first_run_dialogs(&self, api_key: &str) {
-        // The client remembers an approved key by its last 20 characters (observed on
-        // 2.1.197: the whole key is not recognised and the approval dialog appears).
-        let tail = &api_key[api_key.len().saturating_sub(20)..];
-        let project = self.project.to_string_lossy();
-        write_json(
-            &self.home.join(".claude.json"),
-            &json!({"hasCompletedOnboarding": true,
-                    "customApiKeyResponses": {"approved": [tail], "rejected": []},
-                    "projects": {project: {"hasTrustDialogAccepted": true}}}),
-        );
+        skip_first_run_dialogs(&self.home, &self.project, api_key);
     }
 
     /// Every line of every session transcript under `~/.claude/projects`, parsed.

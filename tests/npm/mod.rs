@@ -1,8 +1,9 @@
 //! The npm distribution as users get it, offline: every package under `npm/` packed with
 //! `npm pack` (this platform's package holding the binary the tests run), served by a registry
-//! on loopback, and installed with `npx baton-cc install` into a fresh HOME and npm cache with
-//! no Rust on PATH. Then what was wired runs as Claude Code runs it (a statusline render, a
-//! PostToolUse hook, `baton doctor`), an upgrade to a newer release lands while a copy of the
+//! on loopback, and installed with `npx baton-cc install` into a fresh HOME (`…/Jane Doé`: a
+//! space and a non-ASCII letter) and npm cache with no Rust on PATH. Then what was wired runs as
+//! Claude Code runs it (a statusline render, a PostToolUse hook, `baton doctor`, and a slash
+//! command with an apostrophe in its argument through the real client), an upgrade to a newer release lands while a copy of the
 //! old binary is running, and `npx baton-cc uninstall` takes it all out again.
 
 mod registry;
@@ -34,8 +35,8 @@ fn exe_name() -> &'static str {
     if cfg!(windows) { "baton.exe" } else { "baton" }
 }
 
-/// A fresh npm world: the sandbox's HOME, an empty npm cache and global prefix, a PATH of
-/// node, npm, npx and sh only, and the registry.
+/// A fresh npm world: the sandbox's HOME (a folder named `Jane Doé`), an empty npm cache and
+/// global prefix, a PATH of node, npm, npx and sh only, and the registry.
 struct World {
     sandbox: Sandbox,
     registry: Registry,
@@ -59,8 +60,11 @@ impl World {
         for rust in ["cargo", "rustc", "rustup"] {
             assert!(!path.join(rust).exists());
         }
+        let mut sandbox = Sandbox::new();
+        sandbox.home = sandbox.home.join("Jane Doé");
+        std::fs::create_dir_all(&sandbox.home).unwrap();
         Self {
-            sandbox: Sandbox::new(),
+            sandbox,
             registry: Registry::start(),
             work,
             path,
@@ -170,6 +174,36 @@ impl World {
     }
 }
 
+impl World {
+    /// Runs the real Claude Code client (the end-to-end tests' copy) headless with `args`, in the
+    /// world's HOME and project, against a Messages API mock on loopback, with the system's
+    /// folders after the world's PATH (its Bash tool runs bash); returns what it printed.
+    fn claude(&self, args: &[&str]) -> String {
+        use crate::e2e::client::{API_KEY, MODEL, claude_bin, isolate, output_within};
+        use crate::e2e::mock::{Mock, Reply};
+        let mock = Mock::start(|_| Reply::text(2_000, "Noted."));
+        crate::e2e::sandbox::skip_first_run_dialogs(&self.sandbox.home, &self.sandbox.project, API_KEY);
+        let mut command = Command::new(claude_bin());
+        isolate(&mut command, &self.sandbox.home, &self.sandbox.tmp);
+        let path = [self.path.as_path(), Path::new("/usr/bin"), Path::new("/bin")];
+        command
+            .args(args)
+            .args(["--model", MODEL])
+            .current_dir(&self.sandbox.project)
+            .env("PATH", std::env::join_paths(path).unwrap())
+            .env("ANTHROPIC_BASE_URL", mock.base_url())
+            .env("ANTHROPIC_API_KEY", API_KEY);
+        let out = output_within(command, std::time::Duration::from_secs(150));
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.status.success(), "claude {}: {said}", args.join(" "));
+        said
+    }
+}
+
 fn outcome(out: Output, started: std::time::Instant) -> Outcome {
     Outcome {
         code: out.status.code(),
@@ -238,6 +272,11 @@ fn package_binary(work: &Path) -> Vec<u8> {
     }
 }
 
+/// `path` as a POSIX shell word (the sandbox's HOME holds a space: always quoted here).
+fn shell_word(path: &Path) -> String {
+    format!("'{}'", path.display().to_string().replace('\'', "'\\''"))
+}
+
 fn which(tool: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
@@ -275,11 +314,12 @@ fn npx_installs_the_native_binary_and_claude_code_runs_it_without_node() {
         .as_str()
         .unwrap()
         .to_owned();
-    assert_eq!(statusline, format!("{} statusline", installed.display()));
-    assert_eq!(hook, format!("{} hook", installed.display()));
+    let program = shell_word(&installed);
+    assert_eq!(statusline, format!("{program} statusline"));
+    assert_eq!(hook, format!("{program} hook"));
     let commands = std::fs::read_to_string(world.sandbox.home.join(".claude/commands/baton/progress.md")).unwrap();
     assert!(
-        commands.contains(&format!("```!\n{} progress --args-stdin", installed.display())),
+        commands.contains(&format!("```!\n{program} progress --args-stdin")),
         "{commands}"
     );
 
@@ -313,6 +353,15 @@ fn npx_installs_the_native_binary_and_claude_code_runs_it_without_node() {
         "{report}{}",
         String::from_utf8_lossy(&out.stderr)
     );
+
+    // A slash command with an apostrophe in its argument, through the real client headless:
+    // its permission check passes for the quoted path, and the note arrives whole.
+    let said = world.claude(&["-p", "/baton:pause-work don't forget the tests"]);
+    for failure in ["permission check failed", "Shell command failed", "requires approval"] {
+        assert!(!said.contains(failure), "{said}");
+    }
+    let handoff = sandbox.read_json(&sandbox.project.join(".planning/HANDOFF.json"));
+    assert_eq!(handoff["context_notes"], "don't forget the tests", "{said}");
 
     // A newer release, installed while a copy of the old binary runs (a `ctx set` waiting on
     // stdin, as a statusline or hook would be mid-run): the running copy finishes unharmed.
@@ -386,7 +435,7 @@ fn a_global_npm_install_runs_through_the_launcher_and_its_install_copies_the_bin
     let settings = world.settings();
     assert_eq!(
         settings["statusLine"]["command"],
-        format!("{} statusline", installed.display()),
+        format!("{} statusline", shell_word(&installed)),
         "the settings run the copy, never the launcher in the npm prefix"
     );
 }
