@@ -8,12 +8,12 @@
 //! baton's warning reaches the model.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 use std::time::Duration;
 
 use serde_json::Value;
 
-use super::client::{claude_command, output_within, run_headless};
+use super::client::{claude_command, output_within, run_headless, succeeded};
 use super::mock::{Mock, Reply};
 use super::sandbox::Sandbox;
 
@@ -47,7 +47,7 @@ fn market(sandbox: &Sandbox) -> PathBuf {
 fn claude(sandbox: &Sandbox, mock: &Mock, args: &[&str]) -> String {
     let mut command = claude_command(sandbox, mock);
     command.args(args);
-    said(output_within(command, LIMIT), &format!("claude {}", args.join(" ")))
+    succeeded(output_within(command, LIMIT), &format!("claude {}", args.join(" ")))
 }
 
 /// `claude plugin validate`'s verdict is a pass, and nothing in what it printed is a warning.
@@ -57,16 +57,6 @@ fn assert_passed_with_no_warning(validated: &str) {
         !validated.contains('⚠') && !validated.to_lowercase().contains("warning"),
         "{validated}"
     );
-}
-
-fn said(out: Output, what: &str) -> String {
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.status.success(), "`{what}` failed ({}):\n{text}", out.status);
-    text
 }
 
 #[test]
@@ -118,16 +108,7 @@ fn the_plugin_from_the_repositorys_marketplace_validates_installs_and_its_hook_w
 
     // The binary, as `npx baton-cc install` puts it: with the plugin enabled, only the
     // statusLine is wired into settings.json.
-    let out = Command::new(crate::common::baton_bin())
-        .args(["install", "--copy", "--yes"])
-        .env("HOME", &sandbox.home)
-        .env("TMPDIR", &sandbox.tmp)
-        .env_remove("BATON_PREFIX")
-        .env_remove("CLAUDE_CONFIG_DIR")
-        .current_dir(&sandbox.project)
-        .output()
-        .unwrap();
-    let installed = said(out, "baton install --copy");
+    let installed = sandbox.install_baton_copy();
     assert!(
         installed.contains("The baton plugin (baton@baton) gives the hooks and slash commands"),
         "{installed}"

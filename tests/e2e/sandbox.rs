@@ -75,6 +75,22 @@ impl Sandbox {
         skip_first_run_dialogs(&self.home, &self.project, api_key);
     }
 
+    /// Installs baton as `npx baton-cc install` does (`baton install --copy --yes`: the binary
+    /// under test copied to `~/.local/bin` and wired); returns what it printed, and panics with
+    /// that unless it succeeds.
+    pub fn install_baton_copy(&self) -> String {
+        let out = std::process::Command::new(crate::common::baton_bin())
+            .args(["install", "--copy", "--yes"])
+            .env("HOME", &self.home)
+            .env("TMPDIR", &self.tmp)
+            .env_remove("BATON_PREFIX")
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .current_dir(&self.project)
+            .output()
+            .unwrap();
+        super::client::succeeded(out, "baton install --copy --yes")
+    }
+
     /// Every line of every session transcript under `~/.claude/projects`, parsed.
     pub fn transcript_lines(&self) -> Vec<Value> {
         let mut files = Vec::new();

@@ -4,12 +4,11 @@
 //! baton's quoted absolute path, and an argument with an apostrophe, `$( )` and a flag reaches
 //! baton as data (probe/FINDINGS.md §13).
 
-use std::process::Command;
 use std::time::Duration;
 
 use serde_json::Value;
 
-use super::client::{API_KEY, MODEL, claude_command, output_within};
+use super::client::{API_KEY, MODEL, claude_command, output_within, succeeded};
 use super::mock::{Mock, Reply};
 use super::sandbox::Sandbox;
 
@@ -21,21 +20,7 @@ fn installed_under_a_home_with_a_space(name: &str) -> Sandbox {
     sandbox.tmp = sandbox.home.join("tmp");
     std::fs::create_dir_all(&sandbox.tmp).unwrap();
     sandbox.skip_first_run_dialogs(API_KEY);
-    let out = Command::new(crate::common::baton_bin())
-        .args(["install", "--copy", "--yes"])
-        .env("HOME", &sandbox.home)
-        .env("TMPDIR", &sandbox.tmp)
-        .env_remove("BATON_PREFIX")
-        .env_remove("CLAUDE_CONFIG_DIR")
-        .current_dir(&sandbox.project)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "baton install --copy: {}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    sandbox.install_baton_copy();
     sandbox
 }
 
@@ -44,16 +29,9 @@ fn installed_under_a_home_with_a_space(name: &str) -> Sandbox {
 fn slash(sandbox: &Sandbox, mock: &Mock, prompt: &str) -> String {
     let mut command = claude_command(sandbox, mock);
     command.args(["-p", prompt, "--model", MODEL]);
-    let out = output_within(command, Duration::from_secs(150));
-    let said = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        out.status.success(),
-        "`claude -p {prompt}` failed ({}):\n{said}",
-        out.status
+    let said = succeeded(
+        output_within(command, Duration::from_secs(150)),
+        &format!("claude -p {prompt}"),
     );
     for failure in ["permission check failed", "Shell command failed", "requires approval"] {
         assert!(!said.contains(failure), "`claude -p {prompt}`:\n{said}");

@@ -98,14 +98,7 @@ impl World {
     #[track_caller]
     fn run(&self, program: impl AsRef<std::ffi::OsStr>, args: &[&str]) -> String {
         let shown = format!("{} {}", program.as_ref().to_string_lossy(), args.join(" "));
-        let out = self.command(program, args).output().unwrap();
-        let said = format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        assert!(out.status.success(), "`{shown}` failed ({}):\n{said}", out.status);
-        said
+        crate::e2e::client::succeeded(self.command(program, args).output().unwrap(), &shown)
     }
 
     /// Packs every package of `npm/` at `version` (this platform's holding `binary`) and
@@ -179,7 +172,7 @@ impl World {
     /// world's HOME and project, against a Messages API mock on loopback, with the system's
     /// folders after the world's PATH (its Bash tool runs bash); returns what it printed.
     fn claude(&self, args: &[&str]) -> String {
-        use crate::e2e::client::{API_KEY, MODEL, claude_bin, isolate, output_within};
+        use crate::e2e::client::{API_KEY, MODEL, claude_bin, isolate, output_within, succeeded};
         use crate::e2e::mock::{Mock, Reply};
         let mock = Mock::start(|_| Reply::text(2_000, "Noted."));
         crate::e2e::sandbox::skip_first_run_dialogs(&self.sandbox.home, &self.sandbox.project, API_KEY);
@@ -194,13 +187,7 @@ impl World {
             .env("ANTHROPIC_BASE_URL", mock.base_url())
             .env("ANTHROPIC_API_KEY", API_KEY);
         let out = output_within(command, std::time::Duration::from_secs(150));
-        let said = format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        assert!(out.status.success(), "claude {}: {said}", args.join(" "));
-        said
+        succeeded(out, &format!("claude {}", args.join(" ")))
     }
 }
 
