@@ -2,7 +2,7 @@
 // Keeps the npm packages and the Claude Code plugin in step with Cargo.toml, the one place
 // baton's version is written.
 //   node npm/stamp.mjs                 # set every package's version (and the main package's
-//                                      # optionalDependencies) and .claude-plugin/plugin.json's
+//                                      # optionalDependencies) and plugin/.claude-plugin/plugin.json's
 //                                      # to Cargo.toml's
 //   node npm/stamp.mjs --check         # exit 1, naming the file, when one is out of step
 //   node npm/stamp.mjs --targets       # print the Rust targets, one a line
@@ -36,7 +36,7 @@ function cargoVersion() {
 }
 
 function packages() {
-  const list = [{ file: join(repo, '.claude-plugin', 'plugin.json') }, { file: join(npm, 'baton-cc', 'package.json') }];
+  const list = [{ file: join(repo, 'plugin', '.claude-plugin', 'plugin.json') }, { file: join(npm, 'baton-cc', 'package.json') }];
   for (const platform of Object.keys(TARGETS)) {
     list.push({ file: join(npm, 'platforms', platform, 'package.json'), platform });
   }

@@ -55,7 +55,8 @@ def body(kind, path):
 
 
 def run_case(home_name, tools, form, args):
-    name = "q12-%s-%s-%s-%d" % ("space" if " " in home_name else "plain", tools, form, len(args or ""))
+    kind = "apostrophe" if "'" in home_name else "space" if " " in home_name else "plain"
+    name = "q12-%s-%s-%s-%d" % (kind, tools, form, len(args or ""))
     sb = Sandbox(name, VERSION)
     # HOME under the sandbox root, named as asked (a space and a non-ASCII letter, or not).
     sb.home = os.path.join(sb.root, home_name)
@@ -99,6 +100,7 @@ def main():
         cases.append((home, "quoted-word-yaml-quoted", "heredoc", ""))
         cases.append((home, "quoted-word-yaml-quoted", "heredoc", None))
         cases.append((home, "quoted-word-yaml-quoted", "heredoc", "ends with ! and !bang"))
+    cases.append(("Jane O'Doé", "quoted-word-yaml-quoted", "heredoc", apostrophe))
     results = []
     for case in cases:
         if ONLY and ONLY not in " ".join(map(str, case)):

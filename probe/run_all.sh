@@ -74,4 +74,7 @@ done
 } > out/interactive.txt 2>&1
 # Q9 a plugin install from the marketplace (needs target/debug/baton)
 python3 q9_plugin.py 2.1.332 > /dev/null
+# Q12 slash command arguments and allowed-tools, HOME with a space
+python3 q12_slash_args.py 2.1.332 > /dev/null
+python3 q12_slash_args.py 2.1.197 > /dev/null
 echo done

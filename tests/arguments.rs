@@ -145,3 +145,32 @@ fn paths_with_nul_from_a_hook_payload_are_refused_quietly() {
     let payload = br#"{"session_id":"a\u0000b","transcript_path":"/tmp/x\u0000y.jsonl","cwd":"/tmp\u0000/z"}"#;
     sandbox.run(&["report", "--hook"], payload).assert_hook_contract();
 }
+
+#[test]
+fn arguments_on_stdin_are_split_by_baton_and_must_be_utf8() {
+    // What a slash command hands over: the user's text, shell syntax and all, as data.
+    let sandbox = Sandbox::new();
+    let out = sandbox.run(
+        &["pause", "--args-stdin"],
+        b"don't stop; $(touch pwned) --next \"ship it\"\n",
+    );
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let handoff = sandbox.read_json(&sandbox.project.join(".planning/HANDOFF.json"));
+    assert_eq!(handoff["context_notes"], "don't stop; $(touch pwned)");
+    assert_eq!(handoff["next_action"], "ship it");
+    assert!(!sandbox.project.join("pwned").exists());
+    let out = sandbox.run(&["progress", "--args-stdin"], b"--json\n");
+    assert_eq!(out.code, Some(0), "{out:?}");
+    serde_json::from_str::<serde_json::Value>(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", out.stdout));
+
+    assert_usage_error(
+        &sandbox.run(&["pause", "--args-stdin"], b"\xff\xfe note"),
+        "pause",
+        "not UTF-8",
+    );
+    assert_usage_error(
+        &sandbox.run(&["progress", "--args-stdin"], b"--bogus"),
+        "progress",
+        "--bogus",
+    );
+}

@@ -234,9 +234,7 @@ fn the_readme_cites_only_what_is_in_the_repository() {
         "bench",
         "scripts",
         "probe",
-        "commands",
-        "hooks",
-        "bin",
+        "plugin",
         ".claude-plugin",
         ".ci",
     ];

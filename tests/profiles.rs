@@ -223,11 +223,14 @@ fn a_non_anthropic_endpoint_gets_the_inherit_advice() {
 
 #[test]
 fn the_slash_command_shells_out_to_profile_set() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/commands/set-profile.md")).unwrap();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/plugin/commands/set-profile.md")).unwrap();
     let (front, body) = text.strip_prefix("---\n").unwrap().split_once("\n---\n").unwrap();
     let front: serde_norway::Value = serde_norway::from_str(front).unwrap();
     assert!(front["description"].as_str().is_some_and(|d| !d.is_empty()));
     assert!(front["argument-hint"].as_str().unwrap().contains("inherit"));
     assert_eq!(front["allowed-tools"].as_str(), Some("Bash(baton:*)"));
-    assert!(body.lines().any(|l| l == "!`baton profile set $ARGUMENTS`"), "{body}");
+    assert!(
+        body.contains("```!\nbaton profile set --args-stdin <<'BATON_ARGS_END'\n$ARGUMENTS\nBATON_ARGS_END\n```"),
+        "{body}"
+    );
 }

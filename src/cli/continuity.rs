@@ -86,7 +86,7 @@ fn run_pause(parser: &mut lexopt::Parser) -> Result<()> {
             lexopt::Arg::Long("json-in") => json_in = true,
             lexopt::Arg::Long("report") => report = true,
             lexopt::Arg::Long("json") => as_json = true,
-            // Slash commands pass the user's words through $ARGUMENTS: keep them as a note.
+            // Slash commands hand over the user's words (split by `--args-stdin`): one note.
             lexopt::Arg::Value(word) => words.push(super::utf8(word, "the note")?),
             other => return Err(other.unexpected().into()),
         }

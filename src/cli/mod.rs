@@ -145,7 +145,13 @@ fn error_message(command: Option<&str>, error: &Error) -> String {
 /// Parses the arguments and runs the command; `command` is set once the command is known,
 /// so an error can name it.
 fn run(args: Vec<OsString>, command: &mut Option<&'static str>) -> Result<()> {
-    let args = stdin_args::expand(args)?;
+    // A command named before `--args-stdin` is the one an error there is about.
+    let named = args
+        .first()
+        .and_then(|a| a.to_str())
+        .and_then(|n| find(n).ok())
+        .map(|c| c.name);
+    let args = stdin_args::expand(args).inspect_err(|_| *command = named)?;
     let help_requested = args.iter().skip(1).any(|a| a == "--help" || a == "-h");
     let mut parser = lexopt::Parser::from_args(args);
     match parser.next()? {

@@ -1,25 +1,29 @@
-//! The slash commands baton ships (`commands/*.md`, built into the binary), installed under
-//! `<claude dir>/commands/baton/` with baton's absolute path, never over a file of the user's
-//! nor over one the user edited since baton wrote it.
+//! The slash commands baton ships (the plugin's `plugin/commands/*.md`, built into the binary),
+//! installed under `<claude dir>/commands/baton/` with baton's absolute path, never over a file
+//! of the user's nor over one the user edited since baton wrote it. Each runs baton in a fenced
+//! `!` block that hands the user's arguments over as data, in a quoted heredoc that
+//! `--args-stdin` reads (`cli::stdin_args`).
 
 use std::path::{Path, PathBuf};
 
 use super::manifest::Manifest;
 use crate::error::{Error, Result};
 use crate::fsx;
+use crate::platform::Family;
+use crate::platform::shell::{self, Shell};
 
 /// Folder under `commands/`: the commands read `/baton:pause-work` and so on.
 pub const NAMESPACE: &str = "baton";
 
 /// The shipped commands: file name and contents (with `baton` as the program name). Not
-/// `commands/setup.md`: it is the plugin's (it runs `baton install` to wire the statusline).
+/// `setup.md`: it is the plugin's (it runs `baton install` to wire the statusline).
 pub const SHIPPED: &[(&str, &str)] = &[
-    ("pause-work.md", include_str!("../../commands/pause-work.md")),
-    ("resume-work.md", include_str!("../../commands/resume-work.md")),
-    ("progress.md", include_str!("../../commands/progress.md")),
-    ("set-profile.md", include_str!("../../commands/set-profile.md")),
-    ("ctx-get.md", include_str!("../../commands/ctx-get.md")),
-    ("ctx-set.md", include_str!("../../commands/ctx-set.md")),
+    ("pause-work.md", include_str!("../../plugin/commands/pause-work.md")),
+    ("resume-work.md", include_str!("../../plugin/commands/resume-work.md")),
+    ("progress.md", include_str!("../../plugin/commands/progress.md")),
+    ("set-profile.md", include_str!("../../plugin/commands/set-profile.md")),
+    ("ctx-get.md", include_str!("../../plugin/commands/ctx-get.md")),
+    ("ctx-set.md", include_str!("../../plugin/commands/ctx-set.md")),
 ];
 
 /// What to do with one command file.
@@ -45,14 +49,12 @@ pub struct Planned {
 /// The shipped commands with `baton` replaced by the binary's absolute path. An existing file
 /// is replaced only when it still hashes to what an earlier install recorded (`recorded`).
 pub fn plan(commands_dir: &Path, binary: &str, recorded: &Manifest) -> Vec<Planned> {
-    let wiring = super::settings::Wiring::for_binary(binary);
-    let program = &wiring.program;
+    // The Bash tool runs a POSIX shell on every system (Git Bash on Windows).
+    let program = shell::program_word(binary, Family::CURRENT, Shell::Posix);
     SHIPPED
         .iter()
         .map(|(name, text)| {
-            let contents = text
-                .replace("!`baton ", &format!("!`{program} "))
-                .replace("Bash(baton:*)", &format!("Bash({}:*)", wiring.path));
+            let contents = installed(text, &program);
             let path = commands_dir.join(NAMESPACE).join(name);
             let action = match std::fs::read_to_string(&path) {
                 Ok(existing) if existing == contents => Action::Unchanged,
@@ -66,6 +68,22 @@ pub fn plan(commands_dir: &Path, binary: &str, recorded: &Manifest) -> Vec<Plann
             Planned { path, contents, action }
         })
         .collect()
+}
+
+/// `allowed-tools` as the plugin's commands write it (`baton` on the plugin's PATH).
+const SHIPPED_ALLOWED: &str = "allowed-tools: Bash(baton:*)";
+
+/// A shipped command as installed, running `program` (the binary's shell word): its `!` block
+/// and the commands its prose names, and `allowed-tools` naming the program word exactly as the
+/// block writes it, YAML-quoted. Claude Code's permission check matches the command line as
+/// written: with a space in the path, a rule naming the bare path requires approval
+/// (probe/FINDINGS.md §13).
+fn installed(text: &str, program: &str) -> String {
+    let rule = format!("Bash({program}:*)");
+    let allowed = format!("allowed-tools: \"{}\"", rule.replace('\\', "\\\\").replace('"', "\\\""));
+    text.replace(SHIPPED_ALLOWED, &allowed)
+        .replace("```!\nbaton ", &format!("```!\n{program} "))
+        .replace("`baton ", &format!("`{program} "))
 }
 
 /// Command files written, each with the hash of what was written.

@@ -93,6 +93,19 @@ pub fn run_headless(sandbox: &Sandbox, mock: &Mock, prompt: &str) -> Output {
     output
 }
 
+/// What a finished command printed (stdout, then stderr); panics with it, naming the command
+/// as `what`, unless it exited 0.
+#[track_caller]
+pub fn succeeded(out: Output, what: &str) -> String {
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "`{what}` failed ({}):\n{said}", out.status);
+    said
+}
+
 /// Removes inherited `CLAUDE*`/`ANTHROPIC_*` variables and points HOME, TMPDIR and the XDG
 /// directories at the sandbox.
 pub fn isolate(command: &mut Command, home: &Path, tmp: &Path) {

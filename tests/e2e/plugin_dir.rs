@@ -1,4 +1,4 @@
-//! The repository as the plugin Claude Code loads (`--plugin-dir`): its shipped files copied
+//! The repository's plugin folder (`plugin/`) as Claude Code loads it (`--plugin-dir`): copied
 //! into the sandbox, with the `bin/baton` shim finding the binary under test through
 //! `BATON_PREFIX`, and headless runs of the client with it loaded.
 
@@ -11,17 +11,11 @@ use super::client::{MODEL, claude_command, output_within};
 use super::mock::Mock;
 use super::sandbox::Sandbox;
 
-/// What the plugin is made of (the rest of the repository is not part of what loads).
-const PLUGIN_PARTS: [&str; 5] = [".claude-plugin", "hooks", "mod", "commands", "bin"];
-
 /// Copies the plugin into `<sandbox>/plugin` and puts the binary under test where the shim
 /// looks (`$BATON_PREFIX/bin/baton`, the prefix being `<sandbox>/prefix`); returns the folder.
 pub fn stage(sandbox: &Sandbox) -> PathBuf {
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     let plugin = sandbox.root.join("plugin");
-    for part in PLUGIN_PARTS {
-        copy_tree(&repo.join(part), &plugin.join(part));
-    }
+    copy_tree(&Path::new(env!("CARGO_MANIFEST_DIR")).join("plugin"), &plugin);
     let bin = sandbox.root.join("prefix/bin");
     fs::create_dir_all(&bin).unwrap();
     crate::common::os::symlink(crate::common::baton_bin(), bin.join("baton"));
@@ -63,7 +57,7 @@ fn copy_tree(from: &Path, to: &Path) {
         for entry in fs::read_dir(from).unwrap().flatten() {
             let name = entry.file_name();
             // What the client writes beside a mod it loaded from the checkout is not the plugin's.
-            if name == "types" && from.ends_with(".claude-plugin") {
+            if (name == "types" && from.ends_with(".claude-plugin")) || name == "tsconfig.json" {
                 continue;
             }
             copy_tree(&entry.path(), &to.join(name));

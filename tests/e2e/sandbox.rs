@@ -9,6 +9,21 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value, json};
 
+/// Seeds `<home>/.claude.json` so the client starts straight at its prompt: onboarding done,
+/// `api_key` approved, `project` trusted.
+pub fn skip_first_run_dialogs(home: &Path, project: &Path, api_key: &str) {
+    // The client remembers an approved key by its last 20 characters (observed on
+    // 2.1.197: the whole key is not recognised and the approval dialog appears).
+    let tail = &api_key[api_key.len().saturating_sub(20)..];
+    let project = project.to_string_lossy();
+    write_json(
+        &home.join(".claude.json"),
+        &json!({"hasCompletedOnboarding": true,
+                "customApiKeyResponses": {"approved": [tail], "rejected": []},
+                "projects": {project: {"hasTrustDialogAccepted": true}}}),
+    );
+}
+
 /// Directories owned by one test; removed on drop unless the test failed (then kept and named).
 pub struct Sandbox {
     /// Holds everything below; a test may keep its own files here too.
@@ -57,16 +72,23 @@ impl Sandbox {
     /// Seeds `~/.claude.json` so the interactive client starts straight at its prompt:
     /// onboarding done, `api_key` approved, the project trusted.
     pub fn skip_first_run_dialogs(&self, api_key: &str) {
-        // The client remembers an approved key by its last 20 characters (observed on
-        // 2.1.197: the whole key is not recognised and the approval dialog appears).
-        let tail = &api_key[api_key.len().saturating_sub(20)..];
-        let project = self.project.to_string_lossy();
-        write_json(
-            &self.home.join(".claude.json"),
-            &json!({"hasCompletedOnboarding": true,
-                    "customApiKeyResponses": {"approved": [tail], "rejected": []},
-                    "projects": {project: {"hasTrustDialogAccepted": true}}}),
-        );
+        skip_first_run_dialogs(&self.home, &self.project, api_key);
+    }
+
+    /// Installs baton as `npx baton-cc install` does (`baton install --copy --yes`: the binary
+    /// under test copied to `~/.local/bin` and wired); returns what it printed, and panics with
+    /// that unless it succeeds.
+    pub fn install_baton_copy(&self) -> String {
+        let out = std::process::Command::new(crate::common::baton_bin())
+            .args(["install", "--copy", "--yes"])
+            .env("HOME", &self.home)
+            .env("TMPDIR", &self.tmp)
+            .env_remove("BATON_PREFIX")
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .current_dir(&self.project)
+            .output()
+            .unwrap();
+        super::client::succeeded(out, "baton install --copy --yes")
     }
 
     /// Every line of every session transcript under `~/.claude/projects`, parsed.

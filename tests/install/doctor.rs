@@ -294,7 +294,7 @@ fn install_plugin(sandbox: &Sandbox, body: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(root.join("hooks")).unwrap();
     std::fs::create_dir_all(root.join("bin")).unwrap();
     let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    std::fs::copy(repo.join("hooks/hooks.json"), root.join("hooks/hooks.json")).unwrap();
+    std::fs::copy(repo.join("plugin/hooks/hooks.json"), root.join("hooks/hooks.json")).unwrap();
     let list = serde_json::json!({"version": 2, "plugins": {"baton@local": [{"scope": "user", "installPath": root}]}});
     std::fs::write(
         sandbox.home.join(".claude/plugins/installed_plugins.json"),

@@ -1,5 +1,5 @@
-//! The plugin form (`.claude-plugin/`, `hooks/hooks.json`, the `bin/baton` shim) and
-//! `install.sh`.
+//! The plugin form (`plugin/`: `.claude-plugin/`, `hooks/hooks.json`, the `bin/baton` shim)
+//! and `install.sh`.
 
 use serde_json::Value;
 
@@ -8,7 +8,7 @@ use crate::common::*;
 
 #[test]
 fn the_plugin_form_wires_the_same_events() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("plugin");
     let plugin: Value =
         serde_json::from_str(&std::fs::read_to_string(root.join(".claude-plugin/plugin.json")).unwrap()).unwrap();
     assert_eq!(plugin["name"], "baton");
@@ -77,7 +77,7 @@ fn install_sh_dry_run_and_help_install_nothing() {
 
 #[test]
 fn the_plugin_shim_prefers_the_installed_copy_then_path_then_a_cargo_build() {
-    let shim = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("bin/baton");
+    let shim = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("plugin/bin/baton");
     let shim_dir = shim.parent().unwrap().to_str().unwrap().to_owned();
     let dir = tempfile::tempdir().unwrap();
     let home = dir.path().join("home");
@@ -107,10 +107,13 @@ fn the_plugin_shim_prefers_the_installed_copy_then_path_then_a_cargo_build() {
     };
     let system = format!("{shim_dir}:/usr/bin:/bin");
 
-    // A checkout loaded with --plugin-dir: its cargo build (scripts/build-release.sh's
+    // The plugin folder of a checkout (loaded with --plugin-dir, or from the clone's
+    // marketplace): the checkout's cargo build (scripts/build-release.sh's
     // target/<triple>/release/baton here).
-    let root = dir.path().join("checkout");
-    fake(root.join("target/x86_64-unknown-linux-gnu/release/baton"), "cargo");
+    let checkout = dir.path().join("checkout");
+    let root = checkout.join("plugin");
+    std::fs::create_dir_all(&root).unwrap();
+    fake(checkout.join("target/x86_64-unknown-linux-gnu/release/baton"), "cargo");
     assert_eq!(run(&root, &system, &[], "hook").0, "cargo hook\n");
     // Another baton on PATH comes first (never the shim itself, which is on PATH too).
     let elsewhere = dir.path().join("elsewhere");

@@ -387,7 +387,7 @@ fn reinstalling_from_a_new_location_repoints_batons_entries() {
         assert!(command.starts_with(&wired(&new)), "re-pointed: {command}");
     }
     let pause = std::fs::read_to_string(sandbox.home.join(".claude/commands/baton/pause-work.md")).unwrap();
-    assert!(pause.contains(&format!("!`{} pause", wired(&new))), "{pause}");
+    assert!(pause.contains(&format!("```!\n{} pause", wired(&new))), "{pause}");
     let again = ok(run_binary(&sandbox, &new, &["install"], None));
     assert!(again.stdout.contains("already wires baton"), "{}", again.stdout);
 

@@ -1,8 +1,9 @@
 //! The npm distribution as users get it, offline: every package under `npm/` packed with
 //! `npm pack` (this platform's package holding the binary the tests run), served by a registry
-//! on loopback, and installed with `npx baton-cc install` into a fresh HOME and npm cache with
-//! no Rust on PATH. Then what was wired runs as Claude Code runs it (a statusline render, a
-//! PostToolUse hook, `baton doctor`), an upgrade to a newer release lands while a copy of the
+//! on loopback, and installed with `npx baton-cc install` into a fresh HOME (`…/Jane Doé`: a
+//! space and a non-ASCII letter) and npm cache with no Rust on PATH. Then what was wired runs as
+//! Claude Code runs it (a statusline render, a PostToolUse hook, `baton doctor`, and a slash
+//! command with an apostrophe in its argument through the real client), an upgrade to a newer release lands while a copy of the
 //! old binary is running, and `npx baton-cc uninstall` takes it all out again.
 
 mod registry;
@@ -34,8 +35,8 @@ fn exe_name() -> &'static str {
     if cfg!(windows) { "baton.exe" } else { "baton" }
 }
 
-/// A fresh npm world: the sandbox's HOME, an empty npm cache and global prefix, a PATH of
-/// node, npm, npx and sh only, and the registry.
+/// A fresh npm world: the sandbox's HOME (a folder named `Jane Doé`), an empty npm cache and
+/// global prefix, a PATH of node, npm, npx and sh only, and the registry.
 struct World {
     sandbox: Sandbox,
     registry: Registry,
@@ -59,8 +60,11 @@ impl World {
         for rust in ["cargo", "rustc", "rustup"] {
             assert!(!path.join(rust).exists());
         }
+        let mut sandbox = Sandbox::new();
+        sandbox.home = sandbox.home.join("Jane Doé");
+        std::fs::create_dir_all(&sandbox.home).unwrap();
         Self {
-            sandbox: Sandbox::new(),
+            sandbox,
             registry: Registry::start(),
             work,
             path,
@@ -94,14 +98,7 @@ impl World {
     #[track_caller]
     fn run(&self, program: impl AsRef<std::ffi::OsStr>, args: &[&str]) -> String {
         let shown = format!("{} {}", program.as_ref().to_string_lossy(), args.join(" "));
-        let out = self.command(program, args).output().unwrap();
-        let said = format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        assert!(out.status.success(), "`{shown}` failed ({}):\n{said}", out.status);
-        said
+        crate::e2e::client::succeeded(self.command(program, args).output().unwrap(), &shown)
     }
 
     /// Packs every package of `npm/` at `version` (this platform's holding `binary`) and
@@ -167,6 +164,30 @@ impl World {
         std::io::Write::write_all(&mut child.stdin.take().unwrap(), payload.to_string().as_bytes()).unwrap();
         let out = child.wait_with_output().unwrap();
         outcome(out, started)
+    }
+}
+
+impl World {
+    /// Runs the real Claude Code client (the end-to-end tests' copy) headless with `args`, in the
+    /// world's HOME and project, against a Messages API mock on loopback, with the system's
+    /// folders after the world's PATH (its Bash tool runs bash); returns what it printed.
+    fn claude(&self, args: &[&str]) -> String {
+        use crate::e2e::client::{API_KEY, MODEL, claude_bin, isolate, output_within, succeeded};
+        use crate::e2e::mock::{Mock, Reply};
+        let mock = Mock::start(|_| Reply::text(2_000, "Noted."));
+        crate::e2e::sandbox::skip_first_run_dialogs(&self.sandbox.home, &self.sandbox.project, API_KEY);
+        let mut command = Command::new(claude_bin());
+        isolate(&mut command, &self.sandbox.home, &self.sandbox.tmp);
+        let path = [self.path.as_path(), Path::new("/usr/bin"), Path::new("/bin")];
+        command
+            .args(args)
+            .args(["--model", MODEL])
+            .current_dir(&self.sandbox.project)
+            .env("PATH", std::env::join_paths(path).unwrap())
+            .env("ANTHROPIC_BASE_URL", mock.base_url())
+            .env("ANTHROPIC_API_KEY", API_KEY);
+        let out = output_within(command, std::time::Duration::from_secs(150));
+        succeeded(out, &format!("claude {}", args.join(" ")))
     }
 }
 
@@ -238,6 +259,11 @@ fn package_binary(work: &Path) -> Vec<u8> {
     }
 }
 
+/// `path` as a POSIX shell word (the sandbox's HOME holds a space: always quoted here).
+fn shell_word(path: &Path) -> String {
+    format!("'{}'", path.display().to_string().replace('\'', "'\\''"))
+}
+
 fn which(tool: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
@@ -275,11 +301,12 @@ fn npx_installs_the_native_binary_and_claude_code_runs_it_without_node() {
         .as_str()
         .unwrap()
         .to_owned();
-    assert_eq!(statusline, format!("{} statusline", installed.display()));
-    assert_eq!(hook, format!("{} hook", installed.display()));
+    let program = shell_word(&installed);
+    assert_eq!(statusline, format!("{program} statusline"));
+    assert_eq!(hook, format!("{program} hook"));
     let commands = std::fs::read_to_string(world.sandbox.home.join(".claude/commands/baton/progress.md")).unwrap();
     assert!(
-        commands.contains(&format!("!`{} progress", installed.display())),
+        commands.contains(&format!("```!\n{program} progress --args-stdin")),
         "{commands}"
     );
 
@@ -313,6 +340,15 @@ fn npx_installs_the_native_binary_and_claude_code_runs_it_without_node() {
         "{report}{}",
         String::from_utf8_lossy(&out.stderr)
     );
+
+    // A slash command with an apostrophe in its argument, through the real client headless:
+    // its permission check passes for the quoted path, and the note arrives whole.
+    let said = world.claude(&["-p", "/baton:pause-work don't forget the tests"]);
+    for failure in ["permission check failed", "Shell command failed", "requires approval"] {
+        assert!(!said.contains(failure), "{said}");
+    }
+    let handoff = sandbox.read_json(&sandbox.project.join(".planning/HANDOFF.json"));
+    assert_eq!(handoff["context_notes"], "don't forget the tests", "{said}");
 
     // A newer release, installed while a copy of the old binary runs (a `ctx set` waiting on
     // stdin, as a statusline or hook would be mid-run): the running copy finishes unharmed.
@@ -386,19 +422,19 @@ fn a_global_npm_install_runs_through_the_launcher_and_its_install_copies_the_bin
     let settings = world.settings();
     assert_eq!(
         settings["statusLine"]["command"],
-        format!("{} statusline", installed.display()),
+        format!("{} statusline", shell_word(&installed)),
         "the settings run the copy, never the launcher in the npm prefix"
     );
 }
 
-/// A copy of what npm/stamp.mjs reads and writes (Cargo.toml, npm/, the plugin manifest) with
+/// A copy of what npm/stamp.mjs reads and writes (Cargo.toml, npm/, the plugin's manifest) with
 /// Cargo.toml at `version`.
 fn stamp_sandbox(version: &str) -> tempfile::TempDir {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = tempfile::tempdir().unwrap();
     for rel in [
         "npm/stamp.mjs",
-        ".claude-plugin/plugin.json",
+        "plugin/.claude-plugin/plugin.json",
         "npm/baton-cc/package.json",
     ] {
         std::fs::create_dir_all(dir.path().join(rel).parent().unwrap()).unwrap();
@@ -449,7 +485,7 @@ fn every_package_and_the_plugin_take_their_version_from_cargo_toml() {
     assert!(node(dir.path(), &[]).status.success());
     assert!(node(dir.path(), &["--check"]).status.success());
     let read = |rel: &str| -> Value { serde_json::from_slice(&std::fs::read(dir.path().join(rel)).unwrap()).unwrap() };
-    assert_eq!(read(".claude-plugin/plugin.json")["version"], "2.3.4");
+    assert_eq!(read("plugin/.claude-plugin/plugin.json")["version"], "2.3.4");
     let main = read("npm/baton-cc/package.json");
     assert_eq!(main["version"], "2.3.4");
     let deps = main["optionalDependencies"].as_object().unwrap();
