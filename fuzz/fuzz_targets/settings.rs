@@ -38,6 +38,7 @@ fuzz_target!(|data: &[u8]| {
         statusline,
         // The wiring is under test, not the copy of the binary (`install --copy`).
         copy_from: None,
+        force: false,
     };
 
     let _ = install(&request(true));
