@@ -13,6 +13,7 @@ pub mod merge;
 pub mod parallel;
 pub mod read;
 pub mod render;
+pub mod rules;
 pub mod schema;
 pub mod ticket;
 

@@ -99,3 +99,18 @@ fn security_ids_in_comments_and_prose_but_not_in_strings_or_data() {
         "an id inside a string counted"
     );
 }
+
+#[test]
+fn go_gin_with_groups_chained_middleware_validator_tags_env_struct_tags_and_golang_migrate() {
+    let handoff = check("backend-go-gin");
+    let context = handoff["contextForNext"].as_str().unwrap();
+    // The down migration drops what the up migration made: the tables stay.
+    assert!(context.contains("- accounts"), "{context}");
+}
+
+#[test]
+fn go_chi_closures_and_mounts_net_http_patterns_echo_groups_and_gorm_models() {
+    let handoff = check("backend-go-services");
+    let tables = handoff["structured"]["tables"].to_string();
+    assert!(!tables.contains("\"author\""), "a relation is no column: {tables}");
+}

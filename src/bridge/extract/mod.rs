@@ -80,6 +80,7 @@ pub fn all_timed(sources: &[Source<'_>], settings: &Settings) -> (Vec<Facts>, Ve
         ("dockerfile", dockerfile::extract),
         ("compose", compose::extract),
         ("dotenv", dotenv::extract),
+        ("rules", crate::bridge::rules::extract),
     ];
     let configured: &[(&str, ExtractWith)] = &[("findings", findings::extract_with)];
     let mut found = Vec::new();

@@ -131,6 +131,33 @@ pub enum Unparsed {
     GaveUp,
 }
 
+/// Parses `text` with `parser` unless it is over [`MAX_PARSE_BYTES`] or takes longer than the
+/// parse budget (the parser is then reset for the next file).
+pub fn parse_bounded(parser: &mut Parser, text: &str) -> Result<Tree, Unparsed> {
+    if text.len() > MAX_PARSE_BYTES {
+        return Err(Unparsed::TooLarge(text.len()));
+    }
+    let started = Instant::now();
+    let mut over_budget = |_: &tree_sitter::ParseState| {
+        if started.elapsed() > PARSE_BUDGET {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    let options = ParseOptions::new().progress_callback(&mut over_budget);
+    let bytes = text.as_bytes();
+    let tree = parser.parse_with_options(
+        &mut |offset, _| bytes.get(offset..).unwrap_or_default(),
+        None,
+        Some(options),
+    );
+    tree.ok_or_else(|| {
+        parser.reset();
+        Unparsed::GaveUp
+    })
+}
+
 /// One tree-sitter parser per language, created on first use; a worker thread keeps its own.
 #[derive(Default)]
 pub struct Parsers {
@@ -141,39 +168,15 @@ impl Parsers {
     /// Parses one source file with the grammar its extension names; `None` when no grammar does.
     pub fn parse<'a>(&mut self, source: &Source<'a>) -> Option<Result<ParsedFile<'a>, Unparsed>> {
         let lang = Lang::of_path(source.path)?;
-        if source.text.len() > MAX_PARSE_BYTES {
-            return Some(Err(Unparsed::TooLarge(source.text.len())));
-        }
         let Some(parser) = self.parser(lang) else {
             return Some(Err(Unparsed::GaveUp));
         };
-        let started = Instant::now();
-        let mut over_budget = |_: &tree_sitter::ParseState| {
-            if started.elapsed() > PARSE_BUDGET {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        };
-        let options = ParseOptions::new().progress_callback(&mut over_budget);
-        let bytes = source.text.as_bytes();
-        let tree = parser.parse_with_options(
-            &mut |offset, _| bytes.get(offset..).unwrap_or_default(),
-            None,
-            Some(options),
-        );
-        Some(match tree {
-            Some(tree) => Ok(ParsedFile {
-                path: source.path,
-                text: source.text,
-                lang,
-                tree,
-            }),
-            None => {
-                parser.reset();
-                Err(Unparsed::GaveUp)
-            }
-        })
+        Some(parse_bounded(parser, source.text).map(|tree| ParsedFile {
+            path: source.path,
+            text: source.text,
+            lang,
+            tree,
+        }))
     }
 
     fn parser(&mut self, lang: Lang) -> Option<&mut Parser> {

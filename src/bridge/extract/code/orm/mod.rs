@@ -14,6 +14,7 @@ pub mod sqlalchemy;
 mod tests;
 pub mod typeorm;
 
+pub use crate::bridge::rules::naming::{camel_case, snake_case};
 use std::collections::HashMap;
 
 use super::modules::rust::module_of;
@@ -278,62 +279,11 @@ fn family(table: &Table) -> &str {
     }
 }
 
-/// `UserProfile` → `user_profile` (TypeORM's and SeaORM's rule).
-pub fn snake_case(name: &str) -> String {
-    let chars: Vec<char> = name.chars().collect();
-    let mut out = String::new();
-    for (at, c) in chars.iter().enumerate() {
-        if c.is_ascii_uppercase() && at > 0 {
-            let previous = chars[at - 1];
-            let next_lower = chars.get(at + 1).is_some_and(|n| n.is_ascii_lowercase());
-            if previous.is_ascii_lowercase()
-                || previous.is_ascii_digit()
-                || (previous.is_ascii_uppercase() && next_lower)
-            {
-                out.push('_');
-            }
-        }
-        out.push(c.to_ascii_lowercase());
-    }
-    out
-}
-
-/// `author_id` → `authorId` (TypeORM's join column rule).
-pub fn camel_case(name: &str) -> String {
-    let mut out = String::new();
-    let mut upper = false;
-    for c in name.chars() {
-        if c == '_' {
-            upper = !out.is_empty();
-        } else if upper {
-            out.push(c.to_ascii_uppercase());
-            upper = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 /// A column with its name and type; the rest unset.
 pub fn column(name: &str, data_type: Option<String>) -> Column {
     Column {
         name: name.to_owned(),
         data_type,
         ..Column::default()
-    }
-}
-
-#[cfg(test)]
-mod naming_tests {
-    use super::*;
-
-    #[test]
-    fn names_follow_the_orm_rules() {
-        assert_eq!(snake_case("UserProfile"), "user_profile");
-        assert_eq!(snake_case("APIKey"), "api_key");
-        assert_eq!(snake_case("Order2Item"), "order2_item");
-        assert_eq!(camel_case("author_id"), "authorId");
-        assert_eq!(camel_case("billingAddress_id"), "billingAddressId");
     }
 }

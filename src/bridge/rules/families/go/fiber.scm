@@ -1,0 +1,4 @@
+; framework: fiber
+; language: go
+; needles: gofiber/fiber
+; inherits: go/routes | go/use

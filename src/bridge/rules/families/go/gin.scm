@@ -1,0 +1,4 @@
+; framework: gin
+; language: go
+; needles: gin-gonic/gin
+; inherits: go/routes | go/use

@@ -1,0 +1,144 @@
+//! Running one rule over one tree: each match of its query becomes a [`Hit`], the captures by
+//! name with their text and place, and the `#set!` values of the pattern that matched.
+
+use std::ops::Range;
+
+use streaming_iterator::StreamingIterator;
+use tree_sitter::{Query, QueryCursor, QueryMatch, QueryPredicateArg, QueryProperty, Tree};
+
+use super::grammar::Grammar;
+use super::rule::Rule;
+use crate::bridge::extract::code::guards::names::is_auth_name;
+
+/// In-progress matches a query may keep at once; a pathological file stops matching there
+/// instead of taking time and memory without bound.
+const MATCH_LIMIT: u32 = 256;
+
+/// One match of a rule's query.
+pub struct Hit<'t> {
+    pub rule: &'static Rule,
+    pub captures: Vec<Capture<'t>>,
+    /// The `#set! key value` lines of the pattern that matched.
+    props: &'static [QueryProperty],
+}
+
+/// One captured node: the capture's name (`endpoint.path`), its text and its byte range.
+#[derive(Debug, Clone)]
+pub struct Capture<'t> {
+    pub name: &'static str,
+    pub text: &'t str,
+    pub range: Range<usize>,
+}
+
+impl<'t> Hit<'t> {
+    /// The first capture named `name`.
+    pub fn get(&self, name: &str) -> Option<&Capture<'t>> {
+        self.captures.iter().find(|capture| capture.name == name)
+    }
+
+    /// The text of the first capture named `name`.
+    pub fn text(&self, name: &str) -> Option<&'t str> {
+        self.get(name).map(|capture| capture.text)
+    }
+
+    /// Every capture named `name`, in the file's order.
+    pub fn all<'h>(&'h self, name: &'h str) -> impl Iterator<Item = &'h Capture<'t>> + 'h {
+        self.captures.iter().filter(move |capture| capture.name == name)
+    }
+
+    /// True if some capture's name starts with `prefix.` (the fact the hit is about).
+    pub fn is(&self, fact: &str) -> bool {
+        self.captures.iter().any(|capture| {
+            capture
+                .name
+                .strip_prefix(fact)
+                .is_some_and(|rest| rest.starts_with('.'))
+        })
+    }
+
+    /// The value the pattern `#set!`s for `key`.
+    pub fn prop(&self, key: &str) -> Option<&'static str> {
+        self.props
+            .iter()
+            .find(|property| &*property.key == key)
+            .and_then(|property| property.value.as_deref())
+    }
+
+    /// The facts' framework: the pattern's `#set! framework`, else the rule file's.
+    pub fn framework(&self) -> &'static str {
+        self.prop("framework").unwrap_or(&self.rule.framework)
+    }
+}
+
+/// Every match of `rule` in `tree` (the parse of `text` in `grammar`).
+pub fn run<'t>(rule: &'static Rule, grammar: Grammar, tree: &Tree, text: &'t str) -> Vec<Hit<'t>> {
+    let Some(query) = rule.query(grammar) else {
+        return Vec::new();
+    };
+    let names = query.capture_names();
+    let mut cursor = QueryCursor::new();
+    cursor.set_match_limit(MATCH_LIMIT);
+    let mut matches = cursor.matches(query, tree.root_node(), text.as_bytes());
+    let mut hits = Vec::new();
+    while let Some(found) = matches.next() {
+        if !predicates_hold(query, found, text) {
+            continue;
+        }
+        let mut captures: Vec<Capture<'t>> = found
+            .captures
+            .iter()
+            .filter_map(|capture| {
+                let name = *names.get(capture.index as usize)?;
+                // `_name` captures only serve predicates.
+                (!name.starts_with('_')).then(|| Capture {
+                    name,
+                    text: text.get(capture.node.byte_range()).unwrap_or(""),
+                    range: capture.node.byte_range(),
+                })
+            })
+            .collect();
+        captures.sort_by_key(|capture| capture.range.start);
+        hits.push(Hit {
+            rule,
+            captures,
+            props: query.property_settings(found.pattern_index),
+        });
+    }
+    hits
+}
+
+/// The predicates tree-sitter leaves to the program: `(#auth-name? @capture)` holds when the
+/// captured name stands for an auth check (`requireAuth`, `JWTMiddleware`; see
+/// `guards::names`), `(#not-auth-name? @capture)` when it does not.
+fn predicates_hold(query: &Query, found: &QueryMatch<'_, '_>, text: &str) -> bool {
+    query.general_predicates(found.pattern_index).iter().all(|predicate| {
+        let captured = |arg: &QueryPredicateArg| match arg {
+            QueryPredicateArg::Capture(index) => found
+                .captures
+                .iter()
+                .filter(|capture| capture.index == *index)
+                .map(|capture| text.get(capture.node.byte_range()).unwrap_or(""))
+                .collect::<Vec<_>>(),
+            QueryPredicateArg::String(_) => Vec::new(),
+        };
+        let names: Vec<&str> = predicate.args.iter().flat_map(captured).collect();
+        let auth = |name: &&str| is_auth_name(&guard_name(name));
+        match &*predicate.operator {
+            "auth-name?" => !names.is_empty() && names.iter().all(auth),
+            "not-auth-name?" => !names.iter().any(auth),
+            // An operator no rule should use: the test that compiles every rule names it.
+            _ => false,
+        }
+    })
+}
+
+/// The name a guard expression stands for: `middleware.RequireAuth(cfg)` → `RequireAuth`.
+pub fn guard_name(text: &str) -> String {
+    let callee = text.split('(').next().unwrap_or(text);
+    let last = callee
+        .rsplit(['.', ':', '\\'])
+        .find(|part| !part.is_empty())
+        .unwrap_or(callee);
+    last.trim_matches(|c: char| !(c.is_alphanumeric() || c == '_' || c == '!'))
+        .to_owned()
+}

@@ -1,0 +1,151 @@
+//! Naming conventions frameworks derive names by: a model's table (`snake_plural` for Rails,
+//! Laravel, GORM; `snake` for JPA's default physical naming), a resource's parameter.
+
+/// `UserProfile` → `user_profile` (the snake case of TypeORM, SeaORM, JPA, GORM, Rails).
+pub fn snake_case(name: &str) -> String {
+    let chars: Vec<char> = name.chars().collect();
+    let mut out = String::new();
+    for (at, c) in chars.iter().enumerate() {
+        if c.is_ascii_uppercase() && at > 0 {
+            let previous = chars[at - 1];
+            let next_lower = chars.get(at + 1).is_some_and(|n| n.is_ascii_lowercase());
+            if previous.is_ascii_lowercase()
+                || previous.is_ascii_digit()
+                || (previous.is_ascii_uppercase() && next_lower)
+            {
+                out.push('_');
+            }
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
+}
+
+/// `author_id` → `authorId` (TypeORM's join column rule).
+pub fn camel_case(name: &str) -> String {
+    let mut out = String::new();
+    let mut upper = false;
+    for c in name.chars() {
+        if c == '_' {
+            upper = !out.is_empty();
+        } else if upper {
+            out.push(c.to_ascii_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Words whose plural is not made by a rule.
+const IRREGULAR: &[(&str, &str)] = &[
+    ("person", "people"),
+    ("man", "men"),
+    ("woman", "women"),
+    ("child", "children"),
+    ("mouse", "mice"),
+];
+/// Words with no plural form of their own.
+const UNCOUNTABLE: &[&str] = &[
+    "equipment",
+    "information",
+    "rice",
+    "money",
+    "species",
+    "series",
+    "fish",
+    "sheep",
+    "news",
+];
+
+/// The English plural of a `snake_case` name's last word (`order_item` → `order_items`,
+/// `category` → `categories`, `person` → `people`), as Rails, Laravel and GORM make it.
+pub fn plural(name: &str) -> String {
+    let (head, word) = match name.rfind('_') {
+        Some(at) => name.split_at(at + 1),
+        None => ("", name),
+    };
+    let lower = word.to_ascii_lowercase();
+    if UNCOUNTABLE.contains(&lower.as_str()) {
+        return name.to_owned();
+    }
+    if let Some((_, many)) = IRREGULAR.iter().find(|(one, _)| *one == lower) {
+        return format!("{head}{many}");
+    }
+    let consonant_y = lower.ends_with('y')
+        && !lower.ends_with("ay")
+        && !lower.ends_with("ey")
+        && !lower.ends_with("oy")
+        && !lower.ends_with("uy");
+    let word = if consonant_y {
+        format!("{}ies", &word[..word.len() - 1])
+    } else if ["s", "x", "z", "ch", "sh"].iter().any(|end| lower.ends_with(end)) {
+        format!("{word}es")
+    } else {
+        format!("{word}s")
+    };
+    format!("{head}{word}")
+}
+
+/// The singular of a plural `snake_case` name's last word (`categories` → `category`,
+/// `people` → `person`, `articles` → `article`), for a nested resource's parameter.
+pub fn singular(name: &str) -> String {
+    let (head, word) = match name.rfind('_') {
+        Some(at) => name.split_at(at + 1),
+        None => ("", name),
+    };
+    if let Some((one, _)) = IRREGULAR.iter().find(|(_, many)| *many == word) {
+        return format!("{head}{one}");
+    }
+    let word = if let Some(stem) = word.strip_suffix("ies") {
+        format!("{stem}y")
+    } else if let Some(stem) = ["ses", "xes", "zes", "ches", "shes"].iter().find_map(|end| {
+        word.strip_suffix(end)
+            .map(|stem| format!("{stem}{}", &end[..end.len() - 2]))
+    }) {
+        stem
+    } else if word.ends_with('s') && !word.ends_with("ss") && !UNCOUNTABLE.contains(&word) {
+        word[..word.len() - 1].to_owned()
+    } else {
+        word.to_owned()
+    };
+    format!("{head}{word}")
+}
+
+/// A model's table by the convention a rule names (`#set! naming …`): `snake_plural`
+/// (Rails, Laravel, GORM), `snake` (JPA), anything else the name as written.
+pub fn table_of(model: &str, convention: &str) -> String {
+    match convention {
+        "snake_plural" => plural(&snake_case(model)),
+        "snake" => snake_case(model),
+        _ => model.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conventions() {
+        assert_eq!(snake_case("OrderItem"), "order_item");
+        assert_eq!(snake_case("APIKey"), "api_key");
+        assert_eq!(snake_case("Order2Item"), "order2_item");
+        assert_eq!(camel_case("author_id"), "authorId");
+        assert_eq!(camel_case("billingAddress_id"), "billingAddressId");
+        assert_eq!(snake_case("HTTPServer"), "http_server");
+        assert_eq!(snake_case("userID"), "user_id");
+        assert_eq!(table_of("OrderItem", "snake_plural"), "order_items");
+        assert_eq!(table_of("Category", "snake_plural"), "categories");
+        assert_eq!(table_of("Person", "snake_plural"), "people");
+        assert_eq!(table_of("Address", "snake_plural"), "addresses");
+        assert_eq!(table_of("Key", "snake_plural"), "keys");
+        assert_eq!(table_of("PetType", "snake"), "pet_type");
+        assert_eq!(singular("categories"), "category");
+        assert_eq!(singular("articles"), "article");
+        assert_eq!(singular("addresses"), "address");
+        assert_eq!(singular("people"), "person");
+        assert_eq!(singular("news"), "news");
+    }
+}
