@@ -27,6 +27,7 @@ Categories (each scored where the truth file has it):
   components, shapes, validation
                          names
   client_routes          client-side route paths (full path, parents joined), as strings
+                         (`routes` in older truth files)
   stores                 client state store names (Pinia store ids, Svelte stores, slices)
   context                of the categories baton found items in, the share contextForNext shows
 Python 3 standard library only."""
@@ -115,6 +116,9 @@ def truth_sets(truth):
                 "shapes", "validation", "client_routes", "stores"):
         if key in truth:
             out[key] = set(truth[key])
+    if "client_routes" not in truth and "routes" in truth:
+        # The older name of client_routes in the first front-end truth files.
+        out["client_routes"] = set(truth["routes"])
     return out
 
 
