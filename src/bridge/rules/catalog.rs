@@ -24,10 +24,11 @@ const RULES: &[(&str, &str)] = rule_files![
     "go/env",
     "go/gorm",
     "go/validation",
+    "go/mounts",
 ];
 
 /// Shared fragments: queries rule files `; inherits:`, never run alone.
-const FRAGMENTS: &[(&str, &str)] = rule_files!["go/routes", "go/use"];
+const FRAGMENTS: &[(&str, &str)] = rule_files!["go/routes", "go/groups", "go/use"];
 
 /// Every rule, read once per process.
 static CATALOG: LazyLock<Vec<Rule>> = LazyLock::new(|| {

@@ -9,6 +9,7 @@ mod assemble;
 mod catalog;
 mod grammar;
 mod hits;
+mod mounts;
 pub mod naming;
 mod rule;
 mod sfc;
@@ -19,6 +20,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use self::grammar::{Grammar, Parsers};
 use self::hits::Hit;
+use self::mounts::Mounts;
 use super::extract::Source;
 use super::facts::Facts;
 
@@ -31,22 +33,34 @@ pub fn extract(sources: &[Source<'_>]) -> Facts {
         catch_unwind(AssertUnwindSafe(|| {
             PARSERS.with_borrow_mut(|parsers| extract_file(source, parsers))
         }))
-        .unwrap_or_else(|_| Facts {
-            unparsed: vec![format!("{}: the extractor failed on this file", source.path)],
-            ..Facts::default()
+        .unwrap_or_else(|_| {
+            let failed = Facts {
+                unparsed: vec![format!("{}: the extractor failed on this file", source.path)],
+                ..Facts::default()
+            };
+            (failed, Mounts::default())
         })
     });
     let mut facts = Facts::default();
-    for file in found {
+    let mut mounts = Mounts::default();
+    for (file, file_mounts) in found {
         facts.append(file);
+        mounts.append(file_mounts);
     }
+    facts.endpoints.extend(mounts.link());
+    assemble::relations(&mut facts.tables);
     count_guarded(&mut facts);
     facts
 }
 
-/// How many endpoints each guard is put on, over every file (a guard defined in one file
-/// guards routes registered in others).
+/// Each guard once per file (a framework's rule and a shared one may both see it), with how
+/// many endpoints it is put on, over every file (a guard defined in one file guards routes
+/// registered in others).
 fn count_guarded(facts: &mut Facts) {
+    let mut seen = std::collections::HashSet::new();
+    facts
+        .guards
+        .retain(|guard| seen.insert((guard.name.clone(), guard.kind.clone(), guard.file.clone())));
     for guard in &mut facts.guards {
         guard.endpoints = facts
             .endpoints
@@ -58,19 +72,21 @@ fn count_guarded(facts: &mut Facts) {
 
 /// The facts of one source: its code (or, for a single-file component, each script block)
 /// parsed and matched against the rules whose needles it holds.
-fn extract_file(source: &Source<'_>, parsers: &mut Parsers) -> Facts {
+fn extract_file(source: &Source<'_>, parsers: &mut Parsers) -> (Facts, Mounts) {
     let mut facts = Facts::default();
+    let mut mounts = Mounts::default();
     let blocks = match sfc::Kind::of_path(source.path) {
         Some(kind) => {
             facts.components.extend(sfc::component(source, kind));
             sfc::script_blocks(source, parsers)
         }
         None => match Grammar::of_path(source.path) {
+            Some(grammar) if grammar.is_test_path(source.path) => return (facts, mounts),
             Some(grammar) => vec![sfc::Block {
                 grammar,
                 text: source.text.to_owned(),
             }],
-            None => return facts,
+            None => return (facts, mounts),
         },
     };
     for block in blocks {
@@ -86,9 +102,9 @@ fn extract_file(source: &Source<'_>, parsers: &mut Parsers) -> Facts {
             .iter()
             .flat_map(|rule| hits::run(rule, block.grammar, &tree, &block.text))
             .collect();
-        facts.append(assemble::facts(source.path, &hits));
+        facts.append(assemble::facts(source.path, &hits, &mut mounts));
     }
-    facts
+    (facts, mounts)
 }
 
 thread_local! {
