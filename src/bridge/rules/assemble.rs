@@ -119,14 +119,6 @@ fn guard(text: &str) -> String {
     }
 }
 
-/// The middleware a route registration names that stands for an auth check (a rate limiter
-/// or a logger is no guard).
-fn endpoint_guards<'h>(hit: &'h Hit<'_>) -> impl Iterator<Item = String> + 'h {
-    hit.all("endpoint.guard")
-        .map(|name| guard(name.text))
-        .filter(|name| is_auth_name(name))
-}
-
 /// `prefix` and `path` joined with one `/` between them.
 pub fn join(prefix: &str, path: &str) -> String {
     let prefix = prefix.trim_end_matches('/');
