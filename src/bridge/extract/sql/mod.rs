@@ -41,7 +41,7 @@ pub fn facts_of(path: &str, text: &str) -> Facts {
 }
 
 fn file(source: &Source<'_>) -> Facts {
-    let split = split::statements(source.text);
+    let split = split::statements(crate::bridge::schema::order::up_part(source.text));
     let mut facts = Facts::default();
     for statement in split.statements {
         let (text, line) = (statement.text, statement.line);
