@@ -27,6 +27,7 @@ use std::ops::Range;
 
 use super::hits::{Hit, guard_name};
 use super::mounts::{self, Mounts};
+use super::paths::join;
 use super::{naming, tags};
 use crate::bridge::extract::code::guards::names::is_auth_name;
 use crate::bridge::facts::{
@@ -116,18 +117,6 @@ fn guard(text: &str) -> String {
         literal(text)
     } else {
         guard_name(text)
-    }
-}
-
-/// `prefix` and `path` joined with one `/` between them.
-pub fn join(prefix: &str, path: &str) -> String {
-    let prefix = prefix.trim_end_matches('/');
-    let path = path.trim_start_matches('/');
-    match (prefix.is_empty(), path.is_empty()) {
-        (true, true) => "/".to_owned(),
-        (true, false) => format!("/{path}"),
-        (false, true) => prefix.to_owned(),
-        (false, false) => format!("{prefix}/{path}"),
     }
 }
 
@@ -688,9 +677,6 @@ mod tests {
         assert_eq!(literal("\"/users\""), "/users");
         assert_eq!(literal(":articles"), "articles");
         assert_eq!(literal("`/x`"), "/x");
-        assert_eq!(join("/api/", "/v1"), "/api/v1");
-        assert_eq!(join("", ""), "/");
-        assert_eq!(join("/api", ""), "/api");
         assert_eq!(method_of(".GET"), "GET");
         assert_eq!(method_of("PostMapping"), "POST");
         assert_eq!(method_of("HandleFunc"), "ALL");

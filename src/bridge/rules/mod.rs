@@ -11,6 +11,7 @@ mod grammar;
 mod hits;
 mod mounts;
 pub mod naming;
+mod paths;
 mod rule;
 mod sfc;
 mod tags;
@@ -21,8 +22,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use self::grammar::{Grammar, Parsers};
 use self::hits::Hit;
 use self::mounts::Mounts;
-use super::extract::Source;
 use super::facts::Facts;
+use super::source::Source;
 
 pub use self::catalog::support_table;
 

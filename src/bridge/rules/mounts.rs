@@ -6,7 +6,7 @@
 
 use crate::bridge::facts::Endpoint;
 
-use super::assemble::join;
+use super::paths::join;
 
 /// What the files' router functions and mount calls leave for the link.
 #[derive(Default)]

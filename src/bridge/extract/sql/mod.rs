@@ -15,7 +15,7 @@ use sqlparser::tokenizer::Token;
 
 use super::{Source, per_file};
 use crate::bridge::facts::Facts;
-use crate::bridge::schema::{Change, ChangeKind};
+use crate::bridge::facts::{Change, ChangeKind};
 
 /// sqlparser's own guard against deep nesting (its default); deeper input fails to parse.
 const RECURSION_LIMIT: usize = 50;
