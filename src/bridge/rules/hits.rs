@@ -107,6 +107,9 @@ pub fn run<'t>(rule: &'static Rule, grammar: Grammar, tree: &Tree, text: &'t str
     hits
 }
 
+/// The predicates [`predicates_hold`] evaluates.
+pub const PREDICATES: &[&str] = &["auth-name?", "not-auth-name?"];
+
 /// The predicates tree-sitter leaves to the program: `(#auth-name? @capture)` holds when the
 /// captured name stands for an auth check (`requireAuth`, `JWTMiddleware`; see
 /// `guards::names`), `(#not-auth-name? @capture)` when it does not.
