@@ -59,7 +59,6 @@ pub fn all_timed(sources: &[Source<'_>], settings: &Settings) -> (Vec<Facts>, Ve
         ("dockerfile", dockerfile::extract),
         ("compose", compose::extract),
         ("dotenv", dotenv::extract),
-        ("rules", crate::bridge::rules::extract),
     ];
     let configured: &[(&str, ExtractWith)] = &[("findings", findings::extract_with)];
     let mut found = Vec::new();
@@ -83,6 +82,10 @@ pub fn all_timed(sources: &[Source<'_>], settings: &Settings) -> (Vec<Facts>, Ve
         format!("code: parse {} of {} files", parsing.parsed, parsing.code_files),
         parsing.time,
     ));
+    // After the code extractor: within a file, what the rules find follows what it finds.
+    let started = Instant::now();
+    found.push(crate::bridge::rules::extract(sources));
+    took.push(("rules".to_owned(), started.elapsed()));
     (found, took)
 }
 

@@ -68,7 +68,8 @@ pub fn facts(path: &str, hits: &[Hit<'_>], mounts: &mut Mounts) -> Facts {
             let tag = hit.text("env.tag")?;
             Some(tags::first(tags::get(tag, "env").or_else(|| tags::get(tag, "envconfig"))?).to_owned())
         });
-        if let Some(name) = env.filter(|name| !name.is_empty()) {
+        // Each variable once per file, where it is first read.
+        if let Some(name) = env.filter(|name| !name.is_empty() && !facts.env_vars.iter().any(|v| v.name == *name)) {
             facts.env_vars.push(EnvVar {
                 name,
                 source: hit.prop("source").unwrap_or(hit.framework()).to_owned(),

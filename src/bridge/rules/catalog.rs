@@ -25,6 +25,9 @@ const RULES: &[(&str, &str)] = rule_files![
     "go/gorm",
     "go/validation",
     "go/mounts",
+    "env/script",
+    "env/python",
+    "env/rust",
 ];
 
 /// Shared fragments: queries rule files `; inherits:`, never run alone.

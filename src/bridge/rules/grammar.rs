@@ -3,7 +3,7 @@
 
 use tree_sitter::{Parser, Tree};
 
-use crate::bridge::extract::syntax::parse_bounded;
+use crate::bridge::extract::syntax::{Unparsed, parse_bounded};
 
 /// A grammar rule files name in their `; language:` line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,13 +16,14 @@ pub enum Grammar {
     Tsx,
     JavaScript,
     Python,
+    Rust,
     /// The top level of Vue and Svelte single-file components (their `<script>` blocks).
     Html,
 }
 
 impl Grammar {
     /// Every grammar, in the order the support table lists them.
-    pub const ALL: [Grammar; 9] = [
+    pub const ALL: [Grammar; 10] = [
         Grammar::Go,
         Grammar::Java,
         Grammar::Ruby,
@@ -31,6 +32,7 @@ impl Grammar {
         Grammar::Tsx,
         Grammar::JavaScript,
         Grammar::Python,
+        Grammar::Rust,
         Grammar::Html,
     ];
 
@@ -47,7 +49,8 @@ impl Grammar {
             "ts" | "mts" | "cts" => Grammar::TypeScript,
             "tsx" => Grammar::Tsx,
             "js" | "jsx" | "mjs" | "cjs" => Grammar::JavaScript,
-            "py" => Grammar::Python,
+            "py" | "pyi" => Grammar::Python,
+            "rs" => Grammar::Rust,
             _ => return None,
         })
     }
@@ -73,6 +76,7 @@ impl Grammar {
             Grammar::Tsx => "tsx",
             Grammar::JavaScript => "javascript",
             Grammar::Python => "python",
+            Grammar::Rust => "rust",
             Grammar::Html => "html",
         }
     }
@@ -93,6 +97,7 @@ impl Grammar {
             Grammar::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
             Grammar::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
             Grammar::Python => tree_sitter_python::LANGUAGE.into(),
+            Grammar::Rust => tree_sitter_rust::LANGUAGE.into(),
             Grammar::Html => tree_sitter_html::LANGUAGE.into(),
         }
     }
@@ -116,19 +121,19 @@ pub struct Parsers {
 }
 
 impl Parsers {
-    /// The tree of `text` in `grammar`; `None` if it is too large or the parser gave up.
-    pub fn parse(&mut self, grammar: Grammar, text: &str) -> Option<Tree> {
+    /// The tree of `text` in `grammar`, or why there is none (too large, the parser gave up).
+    pub fn parse(&mut self, grammar: Grammar, text: &str) -> Result<Tree, Unparsed> {
         let at = match self.parsers.iter().position(|(have, _)| *have == grammar) {
             Some(at) => at,
             None => {
                 let mut parser = Parser::new();
-                parser.set_language(&grammar.language()).ok()?;
+                parser.set_language(&grammar.language()).map_err(|_| Unparsed::GaveUp)?;
                 self.parsers.push((grammar, parser));
                 self.parsers.len() - 1
             }
         };
-        let (_, parser) = self.parsers.get_mut(at)?;
-        parse_bounded(parser, text).ok()
+        let (_, parser) = self.parsers.get_mut(at).ok_or(Unparsed::GaveUp)?;
+        parse_bounded(parser, text)
     }
 }
 
@@ -152,7 +157,7 @@ mod tests {
     fn every_grammar_parses() {
         let mut parsers = Parsers::default();
         for grammar in Grammar::ALL {
-            assert!(parsers.parse(grammar, "x").is_some(), "{grammar:?}");
+            assert!(parsers.parse(grammar, "x").is_ok(), "{grammar:?}");
             assert_eq!(Grammar::named(grammar.name()), Some(grammar));
         }
     }

@@ -22,6 +22,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use self::grammar::{Grammar, Parsers};
 use self::hits::Hit;
 use self::mounts::Mounts;
+use super::extract::syntax::Unparsed;
 use super::facts::Facts;
 use super::source::Source;
 
@@ -95,9 +96,18 @@ fn extract_file(source: &Source<'_>, parsers: &mut Parsers) -> (Facts, Mounts) {
         if rules.is_empty() {
             continue;
         }
-        let Some(tree) = parsers.parse(block.grammar, &block.text) else {
-            facts.unparsed.push(format!("{}: parser gave up", source.path));
-            continue;
+        let tree = match parsers.parse(block.grammar, &block.text) {
+            Ok(tree) => tree,
+            Err(Unparsed::TooLarge(bytes)) => {
+                facts
+                    .unparsed
+                    .push(format!("{}: too large to parse ({bytes} bytes)", source.path));
+                continue;
+            }
+            Err(Unparsed::GaveUp) => {
+                facts.unparsed.push(format!("{}: parser gave up", source.path));
+                continue;
+            }
         };
         let hits: Vec<Hit<'_>> = rules
             .iter()

@@ -56,7 +56,7 @@ pub fn component(source: &Source<'_>, kind: Kind) -> Option<Component> {
 /// The file's top-level `<script>` blocks, each with the grammar its `lang` attribute names
 /// (`ts` TypeScript, `tsx` TSX, anything else JavaScript).
 pub fn script_blocks(source: &Source<'_>, parsers: &mut Parsers) -> Vec<Block> {
-    let Some(tree) = parsers.parse(Grammar::Html, source.text) else {
+    let Ok(tree) = parsers.parse(Grammar::Html, source.text) else {
         return Vec::new();
     };
     let text = |node: tree_sitter::Node<'_>| source.text.get(node.byte_range()).unwrap_or("");

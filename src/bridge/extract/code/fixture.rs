@@ -47,6 +47,16 @@ pub fn extract_settings(name: &str, settings: &Settings) -> Facts {
     extract_with(&sources, settings)
 }
 
+/// The facts of fixture project `name` from the code extractor and then the rule engine, as
+/// the bridge runs them (env vars come from rules).
+pub fn extract_with_rules(name: &str) -> Facts {
+    let files = files(name);
+    let sources: Vec<Source<'_>> = files.iter().map(|(path, text)| Source { path, text }).collect();
+    let mut facts = extract_with(&sources, &Settings::default());
+    facts.append(crate::bridge::rules::extract(&sources));
+    facts
+}
+
 /// `METHOD path` of every endpoint, sorted, for comparing with an expected list.
 pub fn endpoint_lines(facts: &Facts) -> Vec<String> {
     let mut lines: Vec<String> = facts

@@ -9,9 +9,13 @@ use crate::bridge::facts::Facts;
 
 const DEPTH: usize = 5_000;
 
+/// The facts of the code extractor and of the rule engine (which reads env vars), as the
+/// bridge runs both.
 fn run(files: &[(&str, String)]) -> Facts {
     let sources: Vec<Source<'_>> = files.iter().map(|(path, text)| Source { path, text }).collect();
-    extract(&sources)
+    let mut facts = extract(&sources);
+    facts.append(crate::bridge::rules::extract(&sources));
+    facts
 }
 
 #[test]

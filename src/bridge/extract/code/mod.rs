@@ -3,7 +3,6 @@
 //! files (mounts, imports, entity references, shape inheritance). Files are scanned in
 //! parallel; a cheap text check skips files that carry none of the signals.
 
-mod env;
 #[cfg(test)]
 pub mod fixture;
 pub mod floor;

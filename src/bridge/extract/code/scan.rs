@@ -13,11 +13,11 @@ use super::modules::script::{Export, ScriptModule};
 use super::orm::{self, PendingTable};
 use super::routes::link::{LinkFile, Module};
 use super::routes::{self, RouteScan, actix, axum, nest, node, python};
+use super::services;
 use super::shapes::{self, PendingShape};
 use super::ui::components::ReExport;
 use super::ui::{self, StarFile};
 use super::wants::Wants;
-use super::{env, services};
 use crate::bridge::extract::Source;
 use crate::bridge::extract::syntax::literal::Constants;
 use crate::bridge::extract::syntax::{Lang, NodeIndex, ParsedFile, Parsers, Unparsed};
@@ -139,9 +139,6 @@ fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String],
     let constants = &constants;
     let index = NodeIndex::of(file);
     let index = &index;
-    if wants.env {
-        env::scan(file, index, &mut scan.facts.env_vars);
-    }
     if wants.services {
         services::scan(file, index, &mut scan.facts.services);
     }

@@ -1,7 +1,8 @@
-//! Environment variables and services extracted from the fixture projects, and the signal
-//! check before parsing, which must never change what the fixtures give.
+//! Environment variables (read by the rule engine) and services extracted from the fixture
+//! projects, and the signal check before parsing, which must never change what the fixtures
+//! give.
 
-use super::fixture::extract;
+use super::fixture::{extract, extract_with_rules};
 use crate::bridge::facts::Facts;
 
 /// `NAME (source) file` of every environment variable.
@@ -22,7 +23,7 @@ fn methods<'f>(facts: &'f Facts, service: &str) -> &'f [String] {
 
 #[test]
 fn env_vars_are_read_from_member_access_subscripts_and_destructuring() {
-    let facts = extract("backend-express");
+    let facts = extract_with_rules("backend-express");
     assert_eq!(
         env_lines(&facts),
         [
@@ -38,7 +39,7 @@ fn env_vars_are_read_from_member_access_subscripts_and_destructuring() {
 
 #[test]
 fn python_env_reads_and_pydantic_settings_fields_are_env_vars() {
-    let facts = extract("backend-fastapi");
+    let facts = extract_with_rules("backend-fastapi");
     assert_eq!(
         env_lines(&facts),
         [
@@ -50,7 +51,7 @@ fn python_env_reads_and_pydantic_settings_fields_are_env_vars() {
         ]
     );
     assert_eq!(
-        env_lines(&extract("backend-flask")),
+        env_lines(&extract_with_rules("backend-flask")),
         ["FLASK_SECRET_KEY (os.environ) app/__init__.py"]
     );
 }
@@ -58,11 +59,11 @@ fn python_env_reads_and_pydantic_settings_fields_are_env_vars() {
 #[test]
 fn rust_env_reads() {
     assert_eq!(
-        env_lines(&extract("backend-axum")),
+        env_lines(&extract_with_rules("backend-axum")),
         ["DATABASE_URL (std::env::var) src/main.rs"]
     );
     assert_eq!(
-        env_lines(&extract("backend-actix")),
+        env_lines(&extract_with_rules("backend-actix")),
         ["BIND_ADDR (std::env::var) src/main.rs"]
     );
 }
@@ -109,7 +110,7 @@ fn the_signal_check_before_parsing_never_changes_what_is_extracted() {
         design_system: vec!["@acme/ui".into(), "@/components/ui".into()],
         ..Settings::default()
     };
-    let (mut skipped_files, mut parsed_without_env) = (0, 0);
+    let (mut skipped_files, mut parsed_without_services) = (0, 0);
     for project in fixture_projects() {
         let files = super::fixture::files(&project);
         let sources: Vec<Source<'_>> = files.iter().map(|(path, text)| Source { path, text }).collect();
@@ -126,13 +127,13 @@ fn the_signal_check_before_parsing_never_changes_what_is_extracted() {
             };
             let wants = Wants::of(lang, source.path, source.text, &configured.design_system);
             skipped_files += usize::from(!wants.any());
-            parsed_without_env += usize::from(wants.any() && !wants.env);
+            parsed_without_services += usize::from(wants.any() && !wants.services);
         }
     }
     // Otherwise the comparison above would prove nothing.
     assert!(skipped_files > 0, "no fixture file is skipped by the pre-filter");
     assert!(
-        parsed_without_env > 0,
-        "no parsed fixture file has its env scanner left out"
+        parsed_without_services > 0,
+        "no parsed fixture file has its services scanner left out"
     );
 }

@@ -42,7 +42,6 @@ static ZOD: Needles = needles!("zod");
 static JOI: Needles = needles!("joi", "Joi", "celebrate");
 static SERDE: Needles = needles!("Serialize", "Deserialize");
 static TYPEBOX: Needles = needles!("typebox", "properties");
-static SCRIPT_ENV: Needles = needles!("process.env", "import.meta.env");
 static TYPEORM: Needles = needles!("@Entity", "typeorm");
 static EXPORT: Needles = needles!("export");
 static COMPONENT_HINTS: Needles = needles!("react", "React", "</", "/>", "export *", "export {");
@@ -71,7 +70,6 @@ static PYTHON_ROUTES: Needles = needles!(
     "('/",
 );
 static CLASS: Needles = needles!("class ");
-static PYTHON_ENV: Needles = needles!("environ", "getenv");
 static SQLALCHEMY: Needles = needles!(
     "__tablename__",
     "Table(",
@@ -94,7 +92,6 @@ static DJANGO_ROUTES: Needles = needles!(
 );
 static AXUM: Needles = needles!("axum", "Router");
 static ACTIX: Needles = needles!("actix", "web::", "HttpServer", "ServiceConfig");
-static RUST_ENV: Needles = needles!("env::var", "env!", "dotenv");
 static DIESEL: Needles = needles!("table!");
 static SEAORM: Needles = needles!("sea_orm");
 /// What auth code is named with: where guards may be defined.
@@ -140,7 +137,6 @@ pub struct Wants {
     pub typebox: bool,
     pub serde: bool,
     pub services: bool,
-    pub env: bool,
     pub typeorm: bool,
     pub sqlalchemy: bool,
     pub alembic: bool,
@@ -196,7 +192,6 @@ impl Wants {
                 joi: has(&JOI),
                 typebox: has(&TYPEBOX),
                 services,
-                env: has(&SCRIPT_ENV),
                 typeorm: has(&TYPEORM),
                 components: has(&EXPORT) && (lang == Lang::Tsx || path.ends_with(".jsx") || has(&COMPONENT_HINTS)),
                 router: has(&ROUTER) || path.ends_with("app/routes.ts") || path.ends_with("app/routes.tsx"),
@@ -217,7 +212,6 @@ impl Wants {
                 django_routes: has(&DJANGO_ROUTES),
                 shapes: has(&CLASS),
                 services,
-                env: has(&PYTHON_ENV),
                 sqlalchemy: has(&SQLALCHEMY),
                 alembic: has(&ALEMBIC),
                 django: has(&DJANGO),
@@ -229,7 +223,6 @@ impl Wants {
                 axum: has(&AXUM),
                 actix: has(&ACTIX),
                 services,
-                env: has(&RUST_ENV),
                 diesel: has(&DIESEL),
                 seaorm: has(&SEAORM),
                 serde: has(&SERDE),
@@ -264,7 +257,6 @@ impl Wants {
             typebox: true,
             serde: true,
             services: true,
-            env: true,
             typeorm: true,
             sqlalchemy: true,
             alembic: true,

@@ -1,0 +1,54 @@
+; framework: node
+; language: javascript
+; needles: process.env | import.meta.env
+; Environment variables a script reads (JavaScript rules also read TypeScript and TSX).
+
+; process.env.DATABASE_URL
+((member_expression
+  object: (_) @_object
+  property: (property_identifier) @env.name)
+  (#eq? @_object "process.env")
+  (#match? @env.name "^[A-Za-z_][A-Za-z0-9_]*$")
+  (#set! source "process.env"))
+
+; import.meta.env.VITE_API_URL
+((member_expression
+  object: (_) @_object
+  property: (property_identifier) @env.name)
+  (#eq? @_object "import.meta.env")
+  (#match? @env.name "^[A-Za-z_][A-Za-z0-9_]*$")
+  (#set! source "import.meta.env"))
+
+; process.env['DATABASE_URL']
+((subscript_expression
+  object: (_) @_object
+  index: [(string) (template_string)] @env.name)
+  (#eq? @_object "process.env")
+  (#match? @env.name "^.[A-Za-z_][A-Za-z0-9_]*.$")
+  (#set! source "process.env"))
+
+((subscript_expression
+  object: (_) @_object
+  index: [(string) (template_string)] @env.name)
+  (#eq? @_object "import.meta.env")
+  (#match? @env.name "^.[A-Za-z_][A-Za-z0-9_]*.$")
+  (#set! source "import.meta.env"))
+
+; const { PORT, DB_URL: url, LOG = "info" } = process.env
+((variable_declarator
+  name: (object_pattern
+    [(shorthand_property_identifier_pattern) @env.name
+     (pair_pattern key: (_) @env.name)
+     (object_assignment_pattern left: (_) @env.name)])
+  value: (_) @_object)
+  (#eq? @_object "process.env")
+  (#set! source "process.env"))
+
+((variable_declarator
+  name: (object_pattern
+    [(shorthand_property_identifier_pattern) @env.name
+     (pair_pattern key: (_) @env.name)
+     (object_assignment_pattern left: (_) @env.name)])
+  value: (_) @_object)
+  (#eq? @_object "import.meta.env")
+  (#set! source "import.meta.env"))
