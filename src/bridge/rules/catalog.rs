@@ -24,6 +24,7 @@ const RULES: &[(&str, &str)] = rule_files![
     "go/env",
     "go/gorm",
     "go/validation",
+    "django/environ",
 ];
 
 /// Shared fragments: queries rule files `; inherits:`, never run alone.

@@ -1,5 +1,5 @@
 //! Django and DRF views, read from the modules that define them: class-based views with their
-//! bases, the handler and action methods they define, `@action` routes, `permission_classes`,
+//! bases (and the classes that may be their bases: local `APIView` subclasses, mixins), the handler and action methods they define, `@action` routes, `permission_classes`,
 //! `serializer_class`, `lookup_field`, `http_method_names`; function views with `@api_view`,
 //! `@require_http_methods`, `@permission_classes` and auth decorators. Linking expands the
 //! views a URLconf names into routes.
@@ -67,6 +67,10 @@ pub struct View {
     pub allowed: Option<Vec<String>>,
     /// Auth decorators and mixins (`login_required`, `LoginRequiredMixin`).
     pub guards: Vec<String>,
+    /// No view by its own bases (`class BoardApi(BaseApi)`, `class ApiAuthMixin:`): one
+    /// through a base the run defines (`BaseApi(APIView)`, maybe in another module) or for
+    /// the views that extend it, which lend its handlers and permission classes.
+    pub part: bool,
 }
 
 /// `@action(detail=True, methods=['post'], url_path='favorite')` on a viewset method.
@@ -111,15 +115,14 @@ fn class(file: &ParsedFile<'_>, class: Node<'_>, decorators: &[Node<'_>], out: &
         ));
         return;
     }
-    // Mixins alone make no view (`class User(AbstractBaseUser, PermissionsMixin)`).
+    // Mixins alone make no view (`class User(AbstractBaseUser, PermissionsMixin)`); such a
+    // class is kept as a part, which only counts when a view extends it or a URLconf names it.
     let viewish = class_bases.iter().any(|b| {
         let b = last(b);
         b.ends_with("View") || b.ends_with("ViewSet") || b == "GenericAPIView"
     });
-    if !viewish {
-        return;
-    }
     let mut view = View {
+        part: !viewish,
         name: name.to_owned(),
         bases: class_bases.clone(),
         guards: class_bases
@@ -173,6 +176,14 @@ fn class(file: &ParsedFile<'_>, class: Node<'_>, decorators: &[Node<'_>], out: &
             }
             _ => {}
         }
+    }
+    let says_nothing = view.methods.is_empty()
+        && view.actions.is_empty()
+        && view.permissions.is_none()
+        && view.serializer.is_none()
+        && view.allowed.is_none();
+    if view.part && class_bases.is_empty() && says_nothing {
+        return;
     }
     note_permissions(file, &view, out);
     out.django.views.push(view);
@@ -244,7 +255,7 @@ fn names(file: &ParsedFile<'_>, list: Node<'_>) -> Vec<String> {
         .collect()
 }
 
-/// Notes the permission classes and guards a view uses.
+/// Notes the permission classes and guards a view (or a part, its permission classes) uses.
 fn note_permissions(file: &ParsedFile<'_>, view: &View, out: &mut RouteScan) {
     for permission in view.permissions.iter().flatten().filter(|p| *p != "AllowAny") {
         let note = GuardNote::new(permission, "permission", "django", Role::Used, file.path);
@@ -252,7 +263,8 @@ fn note_permissions(file: &ParsedFile<'_>, view: &View, out: &mut RouteScan) {
             out.guards.push(note);
         }
     }
-    for guard in &view.guards {
+    // A part's mixins (a user model's `PermissionsMixin`) guard nothing until a view extends it.
+    for guard in view.guards.iter().filter(|_| !view.part) {
         let kind = if guard.ends_with("Mixin") { "mixin" } else { "decorator" };
         let note = GuardNote::new(guard, kind, "django", Role::Used, file.path);
         if !out.guards.contains(&note) {

@@ -22,13 +22,16 @@ impl Linker<'_, '_> {
             return None;
         }
         let (name, extra) = rest.split_once('|').unwrap_or((rest, ""));
+        // `admin.site.urls` is another app's URLconf, not a view.
+        let unknown = || (kind == "view" && !name.ends_with(".urls")).then(|| vec![unknown_view(name, self.files[from].path)]);
         let Some((at, view)) = self.django_view(from, name) else {
-            // `admin.site.urls` is another app's URLconf, not a view.
-            return (kind == "view" && !name.ends_with(".urls"))
-                .then(|| vec![unknown_view(name, self.files[from].path)]);
+            return unknown();
         };
-        let find = |base: &str| self.view_named(at, base).map(|(_, v)| v);
-        let resolved = Resolved::of(view, &find);
+        let find = |at: usize, base: &str| self.django_view(at, base);
+        let resolved = Resolved::of(at, view, &find);
+        if !resolved.known {
+            return unknown();
+        }
         let file = self.files[at].path;
         match kind {
             "view" => {
@@ -60,20 +63,28 @@ impl Linker<'_, '_> {
         self.view_named(from, name.rsplit('.').next().unwrap_or(name))
     }
 
-    /// View `name`: the one in file `at`, else the only one of that name in the run.
+    /// View `name`: the one in file `at`, else the only view (or, with none, the only part)
+    /// of that name in the run.
     fn view_named(&self, at: usize, name: &str) -> Option<(usize, &View)> {
         if let Some(view) = self.files[at].routes.django.views.iter().find(|v| v.name == name) {
             return Some((at, view));
         }
-        let mut found = self
+        let only = |part: bool| {
+            let mut found = self
+                .files
+                .iter()
+                .enumerate()
+                .flat_map(|(at, f)| f.routes.django.views.iter().map(move |v| (at, v)))
+                .filter(|(_, v)| v.name == name && v.part == part);
+            match (found.next(), found.next()) {
+                (Some(only), None) => Some(only),
+                _ => None,
+            }
+        };
+        let any_view = self
             .files
             .iter()
-            .enumerate()
-            .flat_map(|(at, f)| f.routes.django.views.iter().map(move |v| (at, v)))
-            .filter(|(_, v)| v.name == name);
-        match (found.next(), found.next()) {
-            (Some(only), None) => Some(only),
-            _ => None,
-        }
+            .any(|f| f.routes.django.views.iter().any(|v| v.name == name && !v.part));
+        only(!any_view)
     }
 }
