@@ -143,7 +143,8 @@ fn model(file: &ParsedFile<'_>, class: Node<'_>, context: &Context) -> Option<(P
     }
     let by_label = format!("{app}_{}", class_name.to_lowercase());
     pending.app_label = (pending.table.name == by_label).then(|| app.to_owned());
-    if fields == 0 && meta.is_none() {
+    // `class CustomUser(AbstractUser): pass` is a table of the fields Django's base gives.
+    if fields == 0 && meta.is_none() && auth_parents(&pending.bases).0.is_empty() {
         return None;
     }
     // Django gives a concrete model without a primary key field an `id`; an abstract one gets none.

@@ -142,7 +142,12 @@ fn point_at_user_model(item: &mut PendingTable, class: &str, table: &str) {
         for have in item.table.columns.iter_mut().filter(|c| c.name == old) {
             have.name = column.clone();
         }
-        for name in item.indexes.iter_mut().flat_map(|i| i.columns.iter_mut()).filter(|c| **c == old) {
+        for name in item
+            .indexes
+            .iter_mut()
+            .flat_map(|i| i.columns.iter_mut())
+            .filter(|c| **c == old)
+        {
             *name = column.clone();
         }
     }

@@ -97,11 +97,7 @@ impl Resolved {
     /// `view` (defined in file `at`) with its bases: `find(at, name)` gives the view a base
     /// written in file `at` names, and the file that defines it. Bases are followed first to
     /// last, each before the next (Python's method resolution order, near enough).
-    pub fn of<'v>(
-        at: usize,
-        view: &'v View,
-        find: &impl Fn(usize, &str) -> Option<(usize, &'v View)>,
-    ) -> Resolved {
+    pub fn of<'v>(at: usize, view: &'v View, find: &impl Fn(usize, &str) -> Option<(usize, &'v View)>) -> Resolved {
         let mut out = Resolved {
             name: view.name.clone(),
             function: view.function,
@@ -297,14 +293,25 @@ impl Resolved {
     }
 }
 
-/// The route of a view the run does not define (a plain function view, a library's view):
-/// any method, as Django dispatches it.
-pub fn unknown_view(name: &str, file: &str) -> Item {
-    Item::Route(LocalRoute {
-        method: "ALL".into(),
-        path: String::new(),
-        handler: Some(name.to_owned()),
-        file: file.to_owned(),
-        ..LocalRoute::default()
-    })
+/// The routes of a view the run does not define: a generic view of Django's answers its
+/// methods (`TemplateView.as_view(…)` → GET); a plain function view or a library's view any
+/// method, as Django dispatches it.
+pub fn unknown_view(name: &str, file: &str) -> Vec<Item> {
+    let last = name.rsplit('.').next().unwrap_or(name);
+    let methods = DJANGO_GENERICS
+        .iter()
+        .find(|(generic, _)| *generic == last)
+        .map_or(&["ALL"][..], |(_, methods)| *methods);
+    methods
+        .iter()
+        .map(|method| {
+            Item::Route(LocalRoute {
+                method: (*method).to_owned(),
+                path: String::new(),
+                handler: Some(name.to_owned()),
+                file: file.to_owned(),
+                ..LocalRoute::default()
+            })
+        })
+        .collect()
 }

@@ -118,7 +118,8 @@ impl Reader<'_, '_> {
                     ..LocalRoute::default()
                 }));
             }
-            let trailing = keyword(self.file, router_call, "trailing_slash").map(|v| self.file.text(v)) != Some("False");
+            let trailing =
+                keyword(self.file, router_call, "trailing_slash").map(|v| self.file.text(v)) != Some("False");
             out.django.routers.push((name.to_owned(), trailing));
             return;
         }

@@ -23,7 +23,8 @@ impl Linker<'_, '_> {
         }
         let (name, extra) = rest.split_once('|').unwrap_or((rest, ""));
         // `admin.site.urls` is another app's URLconf, not a view.
-        let unknown = || (kind == "view" && !name.ends_with(".urls")).then(|| vec![unknown_view(name, self.files[from].path)]);
+        let unknown =
+            || (kind == "view" && !name.ends_with(".urls")).then(|| unknown_view(name, self.files[from].path));
         let Some((at, view)) = self.django_view(from, name) else {
             return unknown();
         };
