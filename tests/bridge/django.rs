@@ -170,3 +170,19 @@ fn django_a_router_chosen_by_a_conditional_registers_its_viewsets() {
         assert!(found.iter().any(|e| e == wanted), "{wanted} missing: {found:?}");
     }
 }
+
+#[test]
+fn django_authentication_classes_are_guards_in_use_not_route_guards() {
+    // `authentication_classes = [SessionAuthentication, JWTAuthentication]` on the base API
+    // class: named among the guards; the permission class is what guards the routes.
+    let structured = structured();
+    let guards = structured["guards"].as_array().unwrap();
+    for name in ["SessionAuthentication", "JWTAuthentication"] {
+        let guard = guards
+            .iter()
+            .find(|g| g["name"] == name)
+            .unwrap_or_else(|| panic!("{name} missing: {guards:#?}"));
+        assert_eq!(guard["kind"], "authentication");
+    }
+    assert!(!structured["endpoints"].to_string().contains("JWTAuthentication"));
+}

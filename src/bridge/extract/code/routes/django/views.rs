@@ -1,8 +1,10 @@
 //! Django and DRF views, read from the modules that define them: class-based views with their
-//! bases (and the classes that may be their bases: local `APIView` subclasses, mixins), the handler and action methods they define, `@action` routes, `permission_classes`,
-//! `serializer_class`, `lookup_field`, `http_method_names`; function views with `@api_view`,
-//! `@require_http_methods`, `@permission_classes` and auth decorators. Linking expands the
-//! views a URLconf names into routes.
+//! bases (and the classes that may be their bases: local `APIView` subclasses, mixins), the
+//! handler and action methods they define, `@action` routes, `permission_classes`,
+//! `serializer_class`, `lookup_field`, `http_method_names`, `authentication_classes` (named
+//! as guards in use); function views with `@api_view`, `@require_http_methods`,
+//! `@permission_classes` and auth decorators. Linking expands the views a URLconf names into
+//! routes.
 
 use tree_sitter::Node;
 
@@ -162,6 +164,16 @@ fn class(file: &ParsedFile<'_>, class: Node<'_>, decorators: &[Node<'_>], out: &
         };
         match attribute.as_str() {
             "permission_classes" => view.permissions = Some(names(file, value)),
+            // Authentication identifies the user; it guards no route itself (the permission
+            // classes do), so the classes are named as guards the code uses.
+            "authentication_classes" => {
+                for name in names(file, value) {
+                    let note = GuardNote::new(&name, "authentication", "django", Role::Used, file.path);
+                    if !out.guards.contains(&note) {
+                        out.guards.push(note);
+                    }
+                }
+            }
             "serializer_class" => view.serializer = Some(file.text(value).to_owned()),
             "lookup_url_kwarg" => view.lookup = string(file, value).or(view.lookup),
             "lookup_field" if view.lookup.is_none() => view.lookup = string(file, value),
