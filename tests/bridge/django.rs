@@ -186,3 +186,26 @@ fn django_authentication_classes_are_guards_in_use_not_route_guards() {
     }
     assert!(!structured["endpoints"].to_string().contains("JWTAuthentication"));
 }
+
+#[test]
+fn django_a_module_level_as_view_alias_routes_like_its_class() {
+    // `member_detail_view = MemberDetailView.as_view()` named by `path(..., view=…)`: the
+    // class's methods and mixins, as cookiecutter-django's users app writes it.
+    let structured = structured();
+    let endpoint = structured["endpoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["path"] == "/members/<str:username>/")
+        .unwrap_or_else(|| panic!("{:#}", structured["endpoints"]));
+    assert_eq!(endpoint["method"], "GET");
+    assert_eq!(endpoint["handler"], "MemberDetailView.get");
+    assert_eq!(endpoint["guards"], serde_json::json!(["LoginRequiredMixin"]));
+}
+
+#[test]
+fn django_a_view_whose_methods_come_from_a_library_base_still_answers_at_its_url() {
+    // `class SchemaApi(SpectacularAPIView)`: no method of its own or of a base in the run.
+    let found = endpoints(&structured());
+    assert!(found.iter().any(|e| e == "ALL /api/schema/"), "{found:?}");
+}

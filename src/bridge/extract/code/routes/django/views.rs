@@ -48,6 +48,9 @@ pub struct DjangoScan {
     /// `REST_FRAMEWORK['DEFAULT_PERMISSION_CLASSES']` and `['DEFAULT_AUTHENTICATION_CLASSES']`.
     pub default_permissions: Vec<String>,
     pub authentication: Vec<String>,
+    /// Module-level views made of classes: `user_detail_view = UserDetailView.as_view()`, as
+    /// (name, class as written).
+    pub aliases: Vec<(String, String)>,
 }
 
 /// A class-based or function view.
@@ -91,9 +94,23 @@ pub fn scan(file: &ParsedFile<'_>, out: &mut RouteScan) {
         match definition.kind() {
             "class_definition" => class(file, definition, &decorators, out),
             "function_definition" if !decorators.is_empty() => function(file, definition, &decorators, out),
-            _ => {}
+            _ => {
+                if let Some(alias) = alias(file, statement) {
+                    out.django.aliases.push(alias);
+                }
+            }
         }
     }
+}
+
+/// `user_detail_view = UserDetailView.as_view()`: the name and the class.
+fn alias(file: &ParsedFile<'_>, statement: Node<'_>) -> Option<(String, String)> {
+    let (name, _, value) = assignment(file, statement)?;
+    let function = value.filter(|v| v.kind() == "call")?.field("function")?;
+    if function.kind() != "attribute" || file.field_text(function, "attribute") != Some("as_view") {
+        return None;
+    }
+    Some((name, file.text(function.field("object")?).to_owned()))
 }
 
 fn class(file: &ParsedFile<'_>, class: Node<'_>, decorators: &[Node<'_>], out: &mut RouteScan) {
