@@ -152,3 +152,57 @@ fn point_at_user_model(item: &mut PendingTable, class: &str, table: &str) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bridge::facts::{Index, Table};
+
+    fn registry() -> Registry {
+        Registry {
+            apps: vec![
+                App {
+                    dir: "project/boards".into(),
+                    label: "kanban".into(),
+                },
+                App {
+                    dir: "project/boards_extra".into(),
+                    label: "extra".into(),
+                },
+            ],
+            user_model: Some("accounts.Member".into()),
+        }
+    }
+
+    #[test]
+    fn the_nearest_app_config_above_a_file_gives_its_label() {
+        let registry = registry();
+        assert_eq!(registry.label_of("project/boards/models/card.py"), Some("kanban"));
+        assert_eq!(registry.label_of("project/boards/archive/models.py"), Some("kanban"));
+        assert_eq!(registry.label_of("project/boards_extra/models.py"), Some("extra"));
+        assert_eq!(registry.label_of("project/other/models.py"), None);
+    }
+
+    #[test]
+    fn a_table_named_by_its_path_takes_the_label_and_its_indexes_follow() {
+        let mut pending = vec![PendingTable {
+            table: Table {
+                name: "models_card".into(),
+                file: "project/boards/models/card.py".into(),
+                ..Table::default()
+            },
+            indexes: vec![Index {
+                name: None,
+                table: "models_card".into(),
+                columns: vec!["title".into()],
+                unique: false,
+                file: String::new(),
+            }],
+            app_label: Some("models".into()),
+            ..PendingTable::default()
+        }];
+        registry().apply(&mut pending);
+        assert_eq!(pending[0].table.name, "kanban_card");
+        assert_eq!(pending[0].indexes[0].table, "kanban_card");
+    }
+}

@@ -1,8 +1,9 @@
 //! Turning the views a URLconf or router names into routes when linking: a class-based view's
-//! methods from the handlers it (and its bases in the run, in any module) define and from the generic views
-//! and mixins it extends; a viewset's list and detail routes as a DRF router makes them
-//! (`articles/`, `articles/<slug>/`, `@action` routes), each with the view's permission classes
-//! (or the settings' defaults) as guards and the serializer it reads bodies with as request.
+//! methods from the handlers it (and its bases in the run, in any module) define and from the
+//! generic views and mixins it extends; a viewset's list and detail routes as a DRF router
+//! makes them (`articles/`, `articles/<slug>/`, `@action` routes), each with the view's
+//! permission classes (or the settings' defaults) as guards and the serializer it reads bodies
+//! with as request.
 
 use std::collections::HashSet;
 
