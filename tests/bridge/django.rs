@@ -143,6 +143,16 @@ fn django_environ_reads_are_env_vars() {
 }
 
 #[test]
+fn django_meta_app_label_names_a_models_app_outright() {
+    // `class Meta: app_label = "kanban"` on a model kept in `tracker/shared/models.py`.
+    let structured = structured();
+    table(&structured, "kanban_label");
+    assert!(!structured["tables"].to_string().contains("shared_label"));
+    let indexes = structured["indexes"].to_string();
+    assert!(indexes.contains("\"table\":\"kanban_label\""), "{indexes}");
+}
+
+#[test]
 fn django_generic_views_the_run_does_not_define_answer_their_own_methods() {
     // `TemplateView.as_view(template_name=…)` answers GET, not any method.
     let found = endpoints(&structured());
