@@ -121,3 +121,9 @@ fn every_kind_with_items_gets_space_in_context_for_next() {
         "{context}"
     );
 }
+
+#[test]
+fn postgrator_undo_files_are_down_migrations_not_replayed_after_the_do_files() {
+    // `001.undo.accounts.sql` sorts right after `001.do.accounts.sql` and drops the table.
+    check("db-postgrator");
+}

@@ -4,6 +4,7 @@
 
 mod code;
 mod data;
+mod django;
 mod fixtures;
 mod hostile;
 mod injection;

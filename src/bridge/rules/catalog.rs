@@ -28,6 +28,7 @@ const RULES: &[(&str, &str)] = rule_files![
     "env/script",
     "env/python",
     "env/rust",
+    "django/environ",
 ];
 
 /// Shared fragments: queries rule files `; inherits:`, never run alone.

@@ -1,8 +1,8 @@
 //! The order migrations run in: file paths compared with their runs of digits as numbers
 //! (`V2__` before `V10__`, `0009_` before `0010_`, timestamps in time order, Prisma's and
 //! Diesel's one directory per migration alike), Alembic files along their `down_revision`
-//! chain, and down migrations (`*.down.sql`, Diesel's `down.sql`, Flyway's `U2__`) left out:
-//! they undo what the up migrations did.
+//! chain, and down migrations (`*.down.sql`, Diesel's `down.sql`, Flyway's `U2__`,
+//! postgrator's `001.undo.users.sql`) left out: they undo what the up migrations did.
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap};
@@ -30,8 +30,11 @@ pub fn is_down(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
     let flyway_undo =
         name.starts_with('u') && name[1..].starts_with(|c: char| c.is_ascii_digit()) && name.contains("__");
+    // postgrator: `<version>.undo[.<description>].sql` beside `<version>.do[…].sql`.
+    let postgrator_undo = name.split('.').nth(1) == Some("undo");
     name == "down.sql"
         || name.ends_with(".down.sql")
+        || postgrator_undo
         || name.ends_with("_down.sql")
         || name.ends_with(".rollback.sql")
         || flyway_undo
@@ -196,6 +199,8 @@ mod tests {
             "m/000002_users.down.sql",
             "migrations/2024-01-01-000000_users/down.sql",
             "db/U2__undo.sql",
+            "migrations/001.undo.users.sql",
+            "migrations/002.undo.sql",
         ] {
             assert!(is_down(down), "{down}");
         }
@@ -204,6 +209,8 @@ mod tests {
             "migrations/x/up.sql",
             "db/V2__users.sql",
             "db/update_users.sql",
+            "migrations/001.do.users.sql",
+            "migrations/003.do.undo-flags.sql",
         ] {
             assert!(!is_down(up), "{up}");
         }

@@ -33,6 +33,8 @@ pub struct FileScan {
     pub shapes: Vec<PendingShape>,
     /// ORM tables with the models their keys name unresolved.
     pub tables: Vec<PendingTable>,
+    /// Django's `AppConfig`s and `AUTH_USER_MODEL`, which name the tables of Django models.
+    pub django_apps: orm::django_apps::Registry,
     /// Sources of `export * from …`, whose components this file re-exports.
     pub star_sources: Vec<String>,
     /// Names this file re-exports one by one.
@@ -197,6 +199,7 @@ fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String],
             }
             if wants.django {
                 orm::django::scan(file, &module, index, &mut scan.tables);
+                orm::django_apps::scan(file, &mut scan.django_apps);
             }
             scan.module = OwnedModule::Python(module);
         }
@@ -298,12 +301,12 @@ pub fn link(mut scans: Vec<FileScan>) -> Facts {
         .collect();
     let (shapes, settings_env) = super::shapes::link(pending);
     let shape_names: HashSet<String> = shapes.iter().map(|shape| shape.name.clone()).collect();
-    let (tables, indexes) = orm::link(
-        scans
-            .iter_mut()
-            .flat_map(|scan| std::mem::take(&mut scan.tables))
-            .collect(),
-    );
+    let mut pending: Vec<PendingTable> = scans
+        .iter_mut()
+        .flat_map(|scan| std::mem::take(&mut scan.tables))
+        .collect();
+    orm::django_apps::Registry::merge(scans.iter().map(|scan| &scan.django_apps)).apply(&mut pending);
+    let (tables, indexes) = orm::link(pending);
     let link_files: Vec<LinkFile<'_>> = scans
         .iter()
         .map(|scan| LinkFile {

@@ -81,7 +81,7 @@ static SQLALCHEMY: Needles = needles!(
     ".Model,"
 );
 static ALEMBIC: Needles = needles!("alembic");
-static DJANGO: Needles = needles!("django", "models.Model");
+static DJANGO: Needles = needles!("django", "models.Model", "AUTH_USER_MODEL");
 static DJANGO_ROUTES: Needles = needles!(
     "urlpatterns",
     "rest_framework",

@@ -21,6 +21,17 @@ const RELATIONS: &[(&str, bool)] = &[("ForeignKey", false), ("OneToOneField", tr
 /// of projects made since Django 3.2).
 const AUTO_ID_TYPE: &str = "BigAutoField";
 
+/// The model keys to `settings.AUTH_USER_MODEL` or `get_user_model()` name until linking
+/// knows the setting (see `django_apps`).
+pub const USER_MODEL: &str = "settings.AUTH_USER_MODEL";
+
+/// What the fields of one models file are read with: the app label its path suggests and
+/// the names it binds to the user model (`User = get_user_model()`).
+struct Context {
+    app: String,
+    user_aliases: Vec<String>,
+}
+
 /// True for the `id` column Django adds itself.
 pub fn is_implicit_id(column: &Column) -> bool {
     column.name == "id"
@@ -43,15 +54,29 @@ pub fn scan(file: &ParsedFile<'_>, module: &PythonModule, index: &NodeIndex<'_>,
     if foreign("models") || foreign("Model") {
         return;
     }
-    let app = app_label(file.path);
+    let user_aliases = named_children(file.root())
+        .into_iter()
+        .filter_map(|statement| assignment(file, statement))
+        .filter(|(_, _, value)| value.is_some_and(|v| is_get_user_model(file, v)))
+        .map(|(name, _, _)| name)
+        .collect();
+    let context = Context {
+        app: app_label(file.path),
+        user_aliases,
+    };
     index.each(&["class_definition"], |node| {
         if node.kind() == "class_definition"
-            && let Some((model, joins)) = model(file, node, &app)
+            && let Some((model, joins)) = model(file, node, &context)
         {
             out.push(model);
             out.extend(joins);
         }
     });
+}
+
+/// `get_user_model()`.
+fn is_get_user_model(file: &ParsedFile<'_>, node: Node<'_>) -> bool {
+    node.kind() == "call" && file.field_text(node, "function").map(last_segment) == Some("get_user_model")
 }
 
 /// The app a models file belongs to: `blog/models.py` and `blog/models/post.py` → `blog`.
@@ -66,7 +91,8 @@ fn app_label(path: &str) -> String {
 }
 
 /// A model class and the join tables of its many-to-many fields.
-fn model(file: &ParsedFile<'_>, class: Node<'_>, app: &str) -> Option<(PendingTable, Vec<PendingTable>)> {
+fn model(file: &ParsedFile<'_>, class: Node<'_>, context: &Context) -> Option<(PendingTable, Vec<PendingTable>)> {
+    let app = context.app.as_str();
     let class_name = file.field_text(class, "name")?;
     let class_bases: Vec<String> = bases(file, class).into_iter().map(str::to_owned).collect();
     if class_bases.is_empty() || class_name == "Meta" {
@@ -110,12 +136,15 @@ fn model(file: &ParsedFile<'_>, class: Node<'_>, app: &str) -> Option<(PendingTa
             continue;
         }
         fields += 1;
-        field(file, &mut pending, &attribute, kind, value, app);
+        field(file, &mut pending, &attribute, kind, value, context);
     }
     if let Some(meta) = meta {
         read_meta(file, &mut pending, meta);
     }
-    if fields == 0 && meta.is_none() {
+    let by_label = format!("{app}_{}", class_name.to_lowercase());
+    pending.app_label = (pending.table.name == by_label).then(|| app.to_owned());
+    // `class CustomUser(AbstractUser): pass` is a table of the fields Django's base gives.
+    if fields == 0 && meta.is_none() && auth_parents(&pending.bases).0.is_empty() {
         return None;
     }
     // Django gives a concrete model without a primary key field an `id`; an abstract one gets none.
@@ -140,9 +169,11 @@ fn model(file: &ParsedFile<'_>, class: Node<'_>, app: &str) -> Option<(PendingTa
     } else {
         let declared = many
             .into_iter()
-            .filter_map(|(attribute, call)| join_table(file, &pending, &attribute, call, app));
+            .filter_map(|(attribute, call)| join_table(file, &pending, &attribute, call, context));
         let builtin = builtin_relations.into_iter().filter_map(|(attribute, model, table)| {
-            many_to_many(file.path, &pending, attribute, model.into(), table.into(), None)
+            let mut join = many_to_many(file.path, &pending, attribute, model.into(), table.into(), None)?;
+            join.app_label = pending.app_label.clone();
+            Some(join)
         });
         declared.chain(builtin).collect()
     };
@@ -157,7 +188,7 @@ fn join_table(
     owner: &PendingTable,
     attribute: &str,
     call: Node<'_>,
-    app: &str,
+    context: &Context,
 ) -> Option<PendingTable> {
     if keyword(file, call, "through").is_some() {
         return None;
@@ -166,9 +197,11 @@ fn join_table(
         .first()
         .copied()
         .or_else(|| keyword(file, call, "to"))?;
-    let (model, fallback) = target_model(file, target, owner, app)?;
+    let (model, fallback) = target_model(file, target, owner, context)?;
     let db_table = keyword(file, call, "db_table").and_then(|t| string(file, t));
-    many_to_many(file.path, owner, attribute, model, fallback, db_table)
+    let mut join = many_to_many(file.path, owner, attribute, model, fallback, db_table.clone())?;
+    join.app_label = owner.app_label.clone().filter(|_| db_table.is_none());
+    Some(join)
 }
 
 /// The join table of `owner.attribute`, a many-to-many relation to `model` (whose table is
@@ -182,6 +215,8 @@ fn many_to_many(
     db_table: Option<String>,
 ) -> Option<PendingTable> {
     let own = owner.table.model.clone()?;
+    // A key to the user model is `user_id` until linking knows the model's name.
+    let target = if model == USER_MODEL { "User" } else { model.as_str() };
     let (from, to) = if model == own {
         (
             format!("from_{}_id", own.to_lowercase()),
@@ -190,7 +225,7 @@ fn many_to_many(
     } else {
         (
             format!("{}_id", own.to_lowercase()),
-            format!("{}_id", model.to_lowercase()),
+            format!("{}_id", target.to_lowercase()),
         )
     };
     let name = db_table.unwrap_or_else(|| format!("{}_{attribute}", owner.table.name));
@@ -278,7 +313,14 @@ fn auth_parents(bases: &[String]) -> (Vec<Column>, Vec<(&'static str, &'static s
     (columns, relations)
 }
 
-fn field(file: &ParsedFile<'_>, pending: &mut PendingTable, attribute: &str, kind: &str, call: Node<'_>, app: &str) {
+fn field(
+    file: &ParsedFile<'_>,
+    pending: &mut PendingTable,
+    attribute: &str,
+    kind: &str,
+    call: Node<'_>,
+    context: &Context,
+) {
     let flag = |key: &str| keyword(file, call, key).is_some_and(|v| file.text(v) == "True");
     let relation = RELATIONS.iter().find(|(name, _)| *name == kind);
     let default_name = if relation.is_some() {
@@ -309,7 +351,7 @@ fn field(file: &ParsedFile<'_>, pending: &mut PendingTable, attribute: &str, kin
     }
     if let Some((_, unique)) = relation {
         let target = positional(call).first().copied().or_else(|| keyword(file, call, "to"));
-        if let Some((model, fallback)) = target.and_then(|t| target_model(file, t, pending, app)) {
+        if let Some((model, fallback)) = target.and_then(|t| target_model(file, t, pending, context)) {
             pending.targets.push(PendingKey {
                 at: pending.table.foreign_keys.len(),
                 target: ModelRef::Class(model),
@@ -346,19 +388,21 @@ fn field(file: &ParsedFile<'_>, pending: &mut PendingTable, attribute: &str, kin
 }
 
 /// The model a relation names and the table Django's rule gives it: `User`, `"Post"`,
-/// `"blog.Post"`, `"self"`, `settings.AUTH_USER_MODEL`.
+/// `"blog.Post"`, `"self"`, the user model (`settings.AUTH_USER_MODEL`, `get_user_model()`
+/// and names bound to it: [`USER_MODEL`] until linking reads the setting).
 fn target_model(
     file: &ParsedFile<'_>,
     target: Node<'_>,
     pending: &PendingTable,
-    app: &str,
+    context: &Context,
 ) -> Option<(String, String)> {
+    let app = context.app.as_str();
     let text = match string(file, target) {
         Some(text) => text,
         None => file.text(target).to_owned(),
     };
-    if text.ends_with("AUTH_USER_MODEL") {
-        return Some(("User".into(), "auth_user".into()));
+    if text.ends_with("AUTH_USER_MODEL") || is_get_user_model(file, target) || context.user_aliases.contains(&text) {
+        return Some((USER_MODEL.into(), "auth_user".into()));
     }
     if text == "self" {
         let own = pending.table.model.clone()?;
@@ -375,6 +419,7 @@ fn target_model(
 
 /// `class Meta`: `db_table`, `abstract`, `app_label`, `indexes = [models.Index(fields=[…])]`, `unique_together`.
 fn read_meta(file: &ParsedFile<'_>, pending: &mut PendingTable, meta: Node<'_>) {
+    let mut db_table = false;
     for statement in body_statements(meta) {
         let Some((name, _, Some(value))) = assignment(file, statement) else {
             continue;
@@ -383,6 +428,13 @@ fn read_meta(file: &ParsedFile<'_>, pending: &mut PendingTable, meta: Node<'_>) 
             "db_table" => {
                 if let Some(table) = string(file, value) {
                     pending.table.name = table;
+                    db_table = true;
+                }
+            }
+            // The model's app named outright: `<app_label>_<model>`.
+            "app_label" if !db_table => {
+                if let (Some(label), Some(model)) = (string(file, value), &pending.table.model) {
+                    pending.table.name = format!("{label}_{}", model.to_lowercase());
                 }
             }
             "abstract" => pending.is_abstract = file.text(value) == "True",

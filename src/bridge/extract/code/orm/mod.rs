@@ -8,6 +8,7 @@
 pub mod alembic;
 pub mod diesel;
 pub mod django;
+pub mod django_apps;
 pub mod seaorm;
 pub mod sqlalchemy;
 #[cfg(test)]
@@ -33,6 +34,9 @@ pub struct PendingTable {
     /// Django: the class's bases as written, and whether it is abstract (never a table itself).
     pub bases: Vec<String>,
     pub is_abstract: bool,
+    /// Django: the app label the file's path suggests, when it names the table (not
+    /// `db_table`); the app's `AppConfig` may say another (see `django_apps`).
+    pub app_label: Option<String>,
     /// A TypeORM join table, named and given its columns when both sides' tables are known.
     pub join: Option<JoinNaming>,
 }

@@ -1,8 +1,9 @@
 //! Turning the views a URLconf or router names into routes when linking: a class-based view's
-//! methods from the handlers it (and its bases in the run) define and from the generic views
-//! and mixins it extends; a viewset's list and detail routes as a DRF router makes them
-//! (`articles/`, `articles/<slug>/`, `@action` routes), each with the view's permission classes
-//! (or the settings' defaults) as guards and the serializer it reads bodies with as request.
+//! methods from the handlers it (and its bases in the run, in any module) define and from the
+//! generic views and mixins it extends; a viewset's list and detail routes as a DRF router
+//! makes them (`articles/`, `articles/<slug>/`, `@action` routes), each with the view's
+//! permission classes (or the settings' defaults) as guards and the serializer it reads bodies
+//! with as request.
 
 use std::collections::HashSet;
 
@@ -88,11 +89,16 @@ pub struct Resolved {
     /// Django generics' HTTP methods.
     pub generic_methods: Vec<&'static str>,
     pub guards: Vec<String>,
+    /// The class or one of its bases is a view by its own bases, or it handles methods: a
+    /// class that is neither (a model a URLconf names) is no view the run knows.
+    pub known: bool,
 }
 
 impl Resolved {
-    /// `view` with its bases: `find(name)` gives a view of the run by name.
-    pub fn of<'v>(view: &'v View, find: &impl Fn(&str) -> Option<&'v View>) -> Resolved {
+    /// `view` (defined in file `at`) with its bases: `find(at, name)` gives the view a base
+    /// written in file `at` names, and the file that defines it. Bases are followed first to
+    /// last, each before the next (Python's method resolution order, near enough).
+    pub fn of<'v>(at: usize, view: &'v View, find: &impl Fn(usize, &str) -> Option<(usize, &'v View)>) -> Resolved {
         let mut out = Resolved {
             name: view.name.clone(),
             function: view.function,
@@ -107,13 +113,17 @@ impl Resolved {
             allowed: None,
             generic_methods: Vec::new(),
             guards: Vec::new(),
+            known: false,
         };
-        let mut pending = vec![(view, 0)];
+        // Mixins of the run that set permission classes: those stand for them, not their name.
+        let mut lent = Vec::new();
+        let mut pending = vec![(at, view, 0)];
         let mut seen = HashSet::new();
-        while let Some((view, depth)) = pending.pop() {
-            if !seen.insert(view.name.clone()) {
+        while let Some((at, view, depth)) = pending.pop() {
+            if !seen.insert((at, view.name.clone())) {
                 continue;
             }
+            out.known |= !view.part || !view.methods.is_empty() || !view.actions.is_empty();
             out.actions.extend(view.methods.iter().cloned());
             out.extra.extend(view.actions.iter().cloned());
             out.permissions = out.permissions.take().or_else(|| view.permissions.clone());
@@ -122,6 +132,7 @@ impl Resolved {
             out.allowed = out.allowed.take().or_else(|| view.allowed.clone());
             out.bodies.extend(view.bodies.iter().cloned());
             out.guards.extend(view.guards.iter().cloned());
+            let mut parents = Vec::new();
             for base in &view.bases {
                 let last = base.rsplit('.').next().unwrap_or(base);
                 out.viewset |= last.ends_with("ViewSet");
@@ -141,12 +152,19 @@ impl Resolved {
                     out.generic_methods.extend(methods.iter().copied());
                 }
                 if depth < MAX_BASES
-                    && let Some(parent) = find(last)
+                    && let Some((parent_at, parent)) = find(at, base)
                 {
-                    pending.push((parent, depth + 1));
+                    if parent.permissions.is_some() {
+                        lent.push(last.to_owned());
+                    }
+                    parents.push((parent_at, parent, depth + 1));
                 }
             }
+            // The first base is looked at next.
+            pending.extend(parents.into_iter().rev());
         }
+        out.known |= !out.actions.is_empty() || !out.generic_methods.is_empty();
+        out.guards.retain(|guard| !lent.contains(guard));
         out
     }
 
@@ -276,14 +294,25 @@ impl Resolved {
     }
 }
 
-/// The route of a view the run does not define (a plain function view, a library's view):
-/// any method, as Django dispatches it.
-pub fn unknown_view(name: &str, file: &str) -> Item {
-    Item::Route(LocalRoute {
-        method: "ALL".into(),
-        path: String::new(),
-        handler: Some(name.to_owned()),
-        file: file.to_owned(),
-        ..LocalRoute::default()
-    })
+/// The routes of a view the run does not define: a generic view of Django's answers its
+/// methods (`TemplateView.as_view(…)` → GET); a plain function view or a library's view any
+/// method, as Django dispatches it.
+pub fn unknown_view(name: &str, file: &str) -> Vec<Item> {
+    let last = name.rsplit('.').next().unwrap_or(name);
+    let methods = DJANGO_GENERICS
+        .iter()
+        .find(|(generic, _)| *generic == last)
+        .map_or(&["ALL"][..], |(_, methods)| *methods);
+    methods
+        .iter()
+        .map(|method| {
+            Item::Route(LocalRoute {
+                method: (*method).to_owned(),
+                path: String::new(),
+                handler: Some(name.to_owned()),
+                file: file.to_owned(),
+                ..LocalRoute::default()
+            })
+        })
+        .collect()
 }

@@ -1,6 +1,7 @@
 //! Django and Django REST framework: URLconfs (`urlpatterns = [path('items/<int:pk>/', view),
 //! re_path(r'^api/', include('app.urls'))]`, `url()` of older releases, lists of patterns
-//! included by name, `urlpatterns += router.urls`), DRF routers (`DefaultRouter().register(…)`),
+//! included by name or written in place, `(patterns, 'namespace')` tuples, `urlpatterns +=
+//! router.urls`), DRF routers (`DefaultRouter().register(…)`),
 //! and the views they point at (see [`views`]), which linking expands into routes.
 
 pub mod expand;
@@ -94,8 +95,13 @@ impl Reader<'_, '_> {
             return;
         };
         let name = self.file.text(left);
-        if right.kind() == "call"
-            && let Some(router) = right.field("function").map(|f| last_segment(self.file.text(f)))
+        // `router = DefaultRouter() if settings.DEBUG else SimpleRouter()`
+        let router_call = match right.kind() {
+            "conditional_expression" => right.named_child(0).unwrap_or(right),
+            _ => right,
+        };
+        if router_call.kind() == "call"
+            && let Some(router) = router_call.field("function").map(|f| last_segment(self.file.text(f)))
             && matches!(
                 router,
                 "DefaultRouter" | "SimpleRouter" | "ExtendedDefaultRouter" | "NestedSimpleRouter"
@@ -112,7 +118,8 @@ impl Reader<'_, '_> {
                     ..LocalRoute::default()
                 }));
             }
-            let trailing = keyword(self.file, right, "trailing_slash").map(|v| self.file.text(v)) != Some("False");
+            let trailing =
+                keyword(self.file, router_call, "trailing_slash").map(|v| self.file.text(v)) != Some("False");
             out.django.routers.push((name.to_owned(), trailing));
             return;
         }
@@ -166,7 +173,8 @@ impl Reader<'_, '_> {
     }
 
     /// What a pattern's view argument stands for: an include (`include('app.urls')`,
-    /// `include(router.urls)`, `include(extra)`), a class-based view (`View.as_view()`, a
+    /// `include(router.urls)`, `include(extra)`, `include(('app.urls', 'app'), namespace=…)`,
+    /// a list of patterns written in place, bare or in a `(patterns, 'namespace')` tuple), a class-based view (`View.as_view()`, a
     /// viewset's `as_view({'get': 'list'})`) or a function view, possibly wrapped in a guard
     /// (`login_required(views.profile)`).
     fn target(&self, view: Node<'_>, guards: &mut Vec<String>) -> Option<Target> {
@@ -188,6 +196,8 @@ impl Reader<'_, '_> {
                             return Some(Target::Ref(format!("pymodule:{module}")));
                         }
                         match first.kind() {
+                            // `include([path(...), ...])`, `include(([path(...)], "namespace"))`
+                            "list" | "tuple" => Some(Target::Inline(self.patterns(first))),
                             "attribute" if self.file.field_text(first, "attribute") == Some("urls") => {
                                 Some(Target::Ref(self.file.text(first.field("object")?).to_owned()))
                             }

@@ -1,8 +1,10 @@
 //! Django and DRF views, read from the modules that define them: class-based views with their
-//! bases, the handler and action methods they define, `@action` routes, `permission_classes`,
-//! `serializer_class`, `lookup_field`, `http_method_names`; function views with `@api_view`,
-//! `@require_http_methods`, `@permission_classes` and auth decorators. Linking expands the
-//! views a URLconf names into routes.
+//! bases (and the classes that may be their bases: local `APIView` subclasses, mixins), the
+//! handler and action methods they define, `@action` routes, `permission_classes`,
+//! `serializer_class`, `lookup_field`, `http_method_names`, `authentication_classes` (named
+//! as guards in use); function views with `@api_view`, `@require_http_methods`,
+//! `@permission_classes` and auth decorators. Linking expands the views a URLconf names into
+//! routes.
 
 use tree_sitter::Node;
 
@@ -46,6 +48,9 @@ pub struct DjangoScan {
     /// `REST_FRAMEWORK['DEFAULT_PERMISSION_CLASSES']` and `['DEFAULT_AUTHENTICATION_CLASSES']`.
     pub default_permissions: Vec<String>,
     pub authentication: Vec<String>,
+    /// Module-level views made of classes: `user_detail_view = UserDetailView.as_view()`, as
+    /// (name, class as written).
+    pub aliases: Vec<(String, String)>,
 }
 
 /// A class-based or function view.
@@ -67,6 +72,10 @@ pub struct View {
     pub allowed: Option<Vec<String>>,
     /// Auth decorators and mixins (`login_required`, `LoginRequiredMixin`).
     pub guards: Vec<String>,
+    /// No view by its own bases (`class BoardApi(BaseApi)`, `class ApiAuthMixin:`): one
+    /// through a base the run defines (`BaseApi(APIView)`, maybe in another module) or for
+    /// the views that extend it, which lend its handlers and permission classes.
+    pub part: bool,
 }
 
 /// `@action(detail=True, methods=['post'], url_path='favorite')` on a viewset method.
@@ -85,9 +94,23 @@ pub fn scan(file: &ParsedFile<'_>, out: &mut RouteScan) {
         match definition.kind() {
             "class_definition" => class(file, definition, &decorators, out),
             "function_definition" if !decorators.is_empty() => function(file, definition, &decorators, out),
-            _ => {}
+            _ => {
+                if let Some(alias) = alias(file, statement) {
+                    out.django.aliases.push(alias);
+                }
+            }
         }
     }
+}
+
+/// `user_detail_view = UserDetailView.as_view()`: the name and the class.
+fn alias(file: &ParsedFile<'_>, statement: Node<'_>) -> Option<(String, String)> {
+    let (name, _, value) = assignment(file, statement)?;
+    let function = value.filter(|v| v.kind() == "call")?.field("function")?;
+    if function.kind() != "attribute" || file.field_text(function, "attribute") != Some("as_view") {
+        return None;
+    }
+    Some((name, file.text(function.field("object")?).to_owned()))
 }
 
 fn class(file: &ParsedFile<'_>, class: Node<'_>, decorators: &[Node<'_>], out: &mut RouteScan) {
@@ -111,15 +134,14 @@ fn class(file: &ParsedFile<'_>, class: Node<'_>, decorators: &[Node<'_>], out: &
         ));
         return;
     }
-    // Mixins alone make no view (`class User(AbstractBaseUser, PermissionsMixin)`).
+    // Mixins alone make no view (`class User(AbstractBaseUser, PermissionsMixin)`); such a
+    // class is kept as a part, which only counts when a view extends it or a URLconf names it.
     let viewish = class_bases.iter().any(|b| {
         let b = last(b);
         b.ends_with("View") || b.ends_with("ViewSet") || b == "GenericAPIView"
     });
-    if !viewish {
-        return;
-    }
     let mut view = View {
+        part: !viewish,
         name: name.to_owned(),
         bases: class_bases.clone(),
         guards: class_bases
@@ -159,6 +181,16 @@ fn class(file: &ParsedFile<'_>, class: Node<'_>, decorators: &[Node<'_>], out: &
         };
         match attribute.as_str() {
             "permission_classes" => view.permissions = Some(names(file, value)),
+            // Authentication identifies the user; it guards no route itself (the permission
+            // classes do), so the classes are named as guards the code uses.
+            "authentication_classes" => {
+                for name in names(file, value) {
+                    let note = GuardNote::new(&name, "authentication", "django", Role::Used, file.path);
+                    if !out.guards.contains(&note) {
+                        out.guards.push(note);
+                    }
+                }
+            }
             "serializer_class" => view.serializer = Some(file.text(value).to_owned()),
             "lookup_url_kwarg" => view.lookup = string(file, value).or(view.lookup),
             "lookup_field" if view.lookup.is_none() => view.lookup = string(file, value),
@@ -173,6 +205,14 @@ fn class(file: &ParsedFile<'_>, class: Node<'_>, decorators: &[Node<'_>], out: &
             }
             _ => {}
         }
+    }
+    let says_nothing = view.methods.is_empty()
+        && view.actions.is_empty()
+        && view.permissions.is_none()
+        && view.serializer.is_none()
+        && view.allowed.is_none();
+    if view.part && class_bases.is_empty() && says_nothing {
+        return;
     }
     note_permissions(file, &view, out);
     out.django.views.push(view);
@@ -244,7 +284,7 @@ fn names(file: &ParsedFile<'_>, list: Node<'_>) -> Vec<String> {
         .collect()
 }
 
-/// Notes the permission classes and guards a view uses.
+/// Notes the permission classes and guards a view (or a part, its permission classes) uses.
 fn note_permissions(file: &ParsedFile<'_>, view: &View, out: &mut RouteScan) {
     for permission in view.permissions.iter().flatten().filter(|p| *p != "AllowAny") {
         let note = GuardNote::new(permission, "permission", "django", Role::Used, file.path);
@@ -252,7 +292,8 @@ fn note_permissions(file: &ParsedFile<'_>, view: &View, out: &mut RouteScan) {
             out.guards.push(note);
         }
     }
-    for guard in &view.guards {
+    // A part's mixins (a user model's `PermissionsMixin`) guard nothing until a view extends it.
+    for guard in view.guards.iter().filter(|_| !view.part) {
         let kind = if guard.ends_with("Mixin") { "mixin" } else { "decorator" };
         let note = GuardNote::new(guard, kind, "django", Role::Used, file.path);
         if !out.guards.contains(&note) {

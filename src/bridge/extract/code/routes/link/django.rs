@@ -22,58 +22,84 @@ impl Linker<'_, '_> {
             return None;
         }
         let (name, extra) = rest.split_once('|').unwrap_or((rest, ""));
+        // `admin.site.urls` is another app's URLconf, not a view.
+        let unknown =
+            || (kind == "view" && !name.ends_with(".urls")).then(|| unknown_view(name, self.files[from].path));
         let Some((at, view)) = self.django_view(from, name) else {
-            // `admin.site.urls` is another app's URLconf, not a view.
-            return (kind == "view" && !name.ends_with(".urls"))
-                .then(|| vec![unknown_view(name, self.files[from].path)]);
+            return unknown();
         };
-        let find = |base: &str| self.view_named(at, base).map(|(_, v)| v);
-        let resolved = Resolved::of(view, &find);
+        let find = |at: usize, base: &str| self.django_view(at, base);
+        let resolved = Resolved::of(at, view, &find);
+        if !resolved.known {
+            return unknown();
+        }
         let file = self.files[at].path;
-        match kind {
+        let routes = match kind {
             "view" => {
                 let mapping: Vec<String> = extra.split(',').filter(|m| !m.is_empty()).map(str::to_owned).collect();
                 let mapping = (!mapping.is_empty()).then_some(mapping.as_slice());
-                Some(resolved.routes(mapping, &self.django_defaults, file))
+                resolved.routes(mapping, &self.django_defaults, file)
             }
-            "viewset" => Some(resolved.router_routes(extra, &self.django_defaults, file)),
-            _ => None,
-        }
+            _ => resolved.router_routes(extra, &self.django_defaults, file),
+        };
+        // A view whose methods come from a library's base (`class Docs(SpectacularAPIView)`)
+        // still answers at its URL.
+        if routes.is_empty() { unknown() } else { Some(routes) }
     }
 
     /// The view a name written in file `from` stands for: imported (`from .views import X`,
-    /// `views.X`), defined in the file, or the only one of that name in the run.
+    /// `views.X`), defined in the file, or the only one of that name in the run; a module's
+    /// `x_view = XView.as_view()` stands for its class.
     fn django_view(&self, from: usize, name: &str) -> Option<(usize, &View)> {
+        let (at, wanted) = self.view_place(from, name)?;
+        self.view_named(at, &wanted).or_else(|| {
+            let aliases = &self.files[at].routes.django.aliases;
+            let (_, class) = aliases.iter().find(|(alias, _)| *alias == wanted)?;
+            let (at, wanted) = self.view_place(at, class)?;
+            self.view_named(at, &wanted)
+        })
+    }
+
+    /// The file a view name written in file `from` is looked up in (the module an import
+    /// names, else `from`) and the name it has there.
+    fn view_place(&self, from: usize, name: &str) -> Option<(usize, String)> {
         let file = &self.files[from];
         let (first, member) = name.split_once('.').map_or((name, None), |(f, m)| (f, Some(m)));
         if let Module::Python(module) = file.module
             && let Some(import) = module.imports.get(first)
             && let Some((at, imported)) = resolve_import(&self.index, file.path, import)
         {
-            let wanted = match (imported.as_deref(), member) {
-                (Some(imported), None) => imported,
-                (None, Some(member)) => member.rsplit('.').next().unwrap_or(member),
-                _ => return None,
+            return match (imported, member) {
+                (Some(imported), None) => Some((at, imported)),
+                (None, Some(member)) => Some((at, member.rsplit('.').next().unwrap_or(member).to_owned())),
+                _ => None,
             };
-            return self.view_named(at, wanted);
         }
-        self.view_named(from, name.rsplit('.').next().unwrap_or(name))
+        Some((from, name.rsplit('.').next().unwrap_or(name).to_owned()))
     }
 
-    /// View `name`: the one in file `at`, else the only one of that name in the run.
+    /// View `name`: the one in file `at`, else the only view (or, with none, the only part)
+    /// of that name in the run.
     fn view_named(&self, at: usize, name: &str) -> Option<(usize, &View)> {
         if let Some(view) = self.files[at].routes.django.views.iter().find(|v| v.name == name) {
             return Some((at, view));
         }
-        let mut found = self
+        let only = |part: bool| {
+            let mut found = self
+                .files
+                .iter()
+                .enumerate()
+                .flat_map(|(at, f)| f.routes.django.views.iter().map(move |v| (at, v)))
+                .filter(|(_, v)| v.name == name && v.part == part);
+            match (found.next(), found.next()) {
+                (Some(only), None) => Some(only),
+                _ => None,
+            }
+        };
+        let any_view = self
             .files
             .iter()
-            .enumerate()
-            .flat_map(|(at, f)| f.routes.django.views.iter().map(move |v| (at, v)))
-            .filter(|(_, v)| v.name == name);
-        match (found.next(), found.next()) {
-            (Some(only), None) => Some(only),
-            _ => None,
-        }
+            .any(|f| f.routes.django.views.iter().any(|v| v.name == name && !v.part));
+        only(!any_view)
     }
 }
