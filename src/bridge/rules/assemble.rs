@@ -14,7 +14,10 @@
 //! | `fk.column`, `fk.table` or `fk.model` | a foreign key of the table whose scope holds it |
 //! | `shape.name`, `shape.scope`, `field.name`, `field.type`, `field.rule` | a request shape and its fields; a rule makes it validation |
 //! | `component.name`, `store.name` | a UI component, a client store (`#set! kind`) |
+//! | `store.scope`, `store.key` | the store's definition; keys captured inside it are its keys |
 //! | `client_route.path`, `client_route.component`, `client_route.scope` | a client route; routes inside the scope are its children |
+//! | `client_route.module` | a lazily imported module (`() => import('./pages/Article.vue')`): its file names the component |
+//! | `endpoint.action`, `#set! path "file"` | the endpoint's path is the one its file's place makes (`file_routes`); an action adds to it |
 //!
 //! Captures whose name starts with `_` only serve predicates.
 
@@ -22,10 +25,10 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use super::hits::{Hit, guard_name};
-use super::{naming, tags};
+use super::{file_routes, naming, stores, tags};
 use crate::bridge::extract::code::guards::names::is_auth_name;
 use crate::bridge::facts::{
-    Column, Component, Endpoint, EnvVar, Facts, Field, ForeignKey, Guard, Route, Shape, StateStore, Table,
+    Column, Component, Endpoint, EnvVar, Facts, Field, ForeignKey, Guard, Route, Shape, Table,
 };
 
 /// Methods an endpoint's method text may name, upper case.
@@ -67,18 +70,20 @@ pub fn facts(path: &str, hits: &[Hit<'_>]) -> Facts {
                 file: path.to_owned(),
             });
         }
-        if let Some(name) = hit.text("store.name") {
-            facts.state.push(StateStore {
-                name: literal(name),
-                kind: hit.prop("kind").unwrap_or(hit.framework()).to_owned(),
-                file: path.to_owned(),
-                ..StateStore::default()
-            });
-        }
         if hit.is("client_route") {
             facts.routes.extend(client_route(path, hit, hits));
         }
     }
+    // Patterns matching the same route object give it once, with the component one names.
+    let mut routes: Vec<Route> = Vec::new();
+    for route in facts.routes.drain(..) {
+        match routes.iter_mut().find(|have| have.path == route.path) {
+            Some(have) => have.component = have.component.take().or(route.component),
+            None => routes.push(route),
+        }
+    }
+    facts.routes = routes;
+    facts.state = stores::stores(path, hits);
     facts.tables = tables(path, hits);
     facts.shapes = shapes(path, hits, &mut facts.guards);
     facts
@@ -204,11 +209,17 @@ impl Routing {
 
     /// The endpoints of one hit: its full path and method(s), handler and guards.
     fn endpoints(&self, path: &str, hit: &Hit<'_>) -> Vec<Endpoint> {
-        let Some(route) = hit.get("endpoint.path").or_else(|| hit.get("endpoint.method")) else {
+        let Some(route) = hit.get("endpoint.path").or_else(|| hit.get("endpoint.method")).or_else(|| hit.get("endpoint.action")) else {
             return Vec::new();
         };
         let at = route.range.clone();
-        let written = hit.text("endpoint.path").map(literal).unwrap_or_default();
+        let written = match hit.prop("path") {
+            Some("file") => match file_routes::endpoint_path(path, hit.text("endpoint.action")) {
+                Some(placed) => placed,
+                None => return Vec::new(),
+            },
+            _ => hit.text("endpoint.path").map(literal).unwrap_or_default(),
+        };
         // Go 1.22's ServeMux: "GET /items/{id}".
         let (method_in_path, written) = match written.split_once(' ') {
             Some((method, rest)) if METHODS.contains(&method) => (Some(method.to_owned()), rest.trim().to_owned()),
@@ -289,10 +300,19 @@ fn client_route(path: &str, hit: &Hit<'_>, hits: &[Hit<'_>]) -> Option<Route> {
     };
     Some(Route {
         path: if full.is_empty() { "/".to_owned() } else { full },
-        component: hit.text("client_route.component").map(literal),
+        component: hit
+            .text("client_route.component")
+            .map(literal)
+            .or_else(|| hit.text("client_route.module").map(|module| module_name(&literal(module)))),
         framework: hit.framework().to_owned(),
         file: path.to_owned(),
     })
+}
+
+/// The component a module path names: its file's stem (`./pages/Article.vue` → `Article`).
+fn module_name(module: &str) -> String {
+    let file = module.rsplit('/').next().unwrap_or(module);
+    file.split('.').next().unwrap_or(file).to_owned()
 }
 
 /// Tables: one per `table.scope` (hits naming the same scope are one table), with the columns

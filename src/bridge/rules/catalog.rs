@@ -24,6 +24,15 @@ const RULES: &[(&str, &str)] = rule_files![
     "go/env",
     "go/gorm",
     "go/validation",
+    "vue/router",
+    "vue/pinia",
+    "vue/vite-env",
+    "svelte/stores",
+    "svelte/env",
+    "svelte/env-dynamic",
+    "svelte/server",
+    "svelte/actions",
+    "svelte/hooks",
 ];
 
 /// Shared fragments: queries rule files `; inherits:`, never run alone.

@@ -7,11 +7,13 @@
 
 mod assemble;
 mod catalog;
+mod file_routes;
 mod grammar;
 mod hits;
 pub mod naming;
 mod rule;
 mod sfc;
+mod stores;
 mod tags;
 
 use std::cell::RefCell;
@@ -40,6 +42,7 @@ pub fn extract(sources: &[Source<'_>]) -> Facts {
     for file in found {
         facts.append(file);
     }
+    file_routes::extract(sources, &mut facts);
     count_guarded(&mut facts);
     facts
 }
