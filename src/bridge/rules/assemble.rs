@@ -27,9 +27,7 @@ use std::ops::Range;
 use super::hits::{Hit, guard_name};
 use super::{file_routes, naming, stores, tags};
 use crate::bridge::extract::code::guards::names::is_auth_name;
-use crate::bridge::facts::{
-    Column, Component, Endpoint, EnvVar, Facts, Field, ForeignKey, Guard, Route, Shape, Table,
-};
+use crate::bridge::facts::{Column, Component, Endpoint, EnvVar, Facts, Field, ForeignKey, Guard, Route, Shape, Table};
 
 /// Methods an endpoint's method text may name, upper case.
 const METHODS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
@@ -209,7 +207,11 @@ impl Routing {
 
     /// The endpoints of one hit: its full path and method(s), handler and guards.
     fn endpoints(&self, path: &str, hit: &Hit<'_>) -> Vec<Endpoint> {
-        let Some(route) = hit.get("endpoint.path").or_else(|| hit.get("endpoint.method")).or_else(|| hit.get("endpoint.action")) else {
+        let Some(route) = hit
+            .get("endpoint.path")
+            .or_else(|| hit.get("endpoint.method"))
+            .or_else(|| hit.get("endpoint.action"))
+        else {
             return Vec::new();
         };
         let at = route.range.clone();
@@ -300,10 +302,10 @@ fn client_route(path: &str, hit: &Hit<'_>, hits: &[Hit<'_>]) -> Option<Route> {
     };
     Some(Route {
         path: if full.is_empty() { "/".to_owned() } else { full },
-        component: hit
-            .text("client_route.component")
-            .map(literal)
-            .or_else(|| hit.text("client_route.module").map(|module| module_name(&literal(module)))),
+        component: hit.text("client_route.component").map(literal).or_else(|| {
+            hit.text("client_route.module")
+                .map(|module| module_name(&literal(module)))
+        }),
         framework: hit.framework().to_owned(),
         file: path.to_owned(),
     })

@@ -4,6 +4,7 @@
 //! (`server/api/users/[id].get.ts` → `GET /api/users/[id]`, no method in the name → `ALL`;
 //! `server/routes/`; a standalone Nitro app's `routes/`) with `server/middleware` files that
 //! check auth as guards. Segments keep their brackets as written, as Next.js routes do.
+//! A Nuxt app's components take the names Nuxt registers them by (`nuxt_components`).
 
 use crate::bridge::extract::Source;
 use crate::bridge::extract::code::guards::names::is_auth_name;
@@ -19,12 +20,17 @@ pub fn extract(sources: &[Source<'_>], facts: &mut Facts) {
     let nitro = roots(sources, "nitro.config");
     for source in sources {
         if let Some(route) = sveltekit_page(source.path).or_else(|| nuxt_page(source.path, &nuxt)) {
-            if !facts.routes.iter().any(|have| have.path == route.path && have.framework == route.framework) {
+            if !facts
+                .routes
+                .iter()
+                .any(|have| have.path == route.path && have.framework == route.framework)
+            {
                 facts.routes.push(route);
             }
         }
         nitro_handler(source, &nitro, facts);
     }
+    super::nuxt_components::apply(facts, &nuxt);
 }
 
 /// The folders holding a config file named `name` (`nuxt.config.ts` → `""` at the top).
@@ -84,7 +90,11 @@ pub fn endpoint_path(file: &str, action: Option<&str>) -> Option<String> {
 fn nuxt_page(path: &str, roots: &[&str]) -> Option<Route> {
     let stem = path.strip_suffix(".vue")?;
     let inside = roots.iter().find_map(|root| {
-        let rest = if root.is_empty() { stem } else { stem.strip_prefix(root)?.strip_prefix('/')? };
+        let rest = if root.is_empty() {
+            stem
+        } else {
+            stem.strip_prefix(root)?.strip_prefix('/')?
+        };
         rest.strip_prefix("pages/").or_else(|| rest.strip_prefix("app/pages/"))
     })?;
     let segments: Vec<&str> = inside.split('/').filter(|segment| *segment != "index").collect();
@@ -104,7 +114,9 @@ fn nitro_handler(source: &Source<'_>, nitro: &[&str], facts: &mut Facts) {
     if !(text.contains("EventHandler(") || text.contains("eventHandler(")) {
         return;
     }
-    let Some((stem, ext)) = source.path.rsplit_once('.') else { return };
+    let Some((stem, ext)) = source.path.rsplit_once('.') else {
+        return;
+    };
     if !matches!(ext, "ts" | "js" | "mjs" | "mts") {
         return;
     }
@@ -120,7 +132,9 @@ fn nitro_handler(source: &Source<'_>, nitro: &[&str], facts: &mut Facts) {
             (parts.starts_with(&root) && parts.len() > root.len() + 1).then_some(root.len())
         })
     };
-    let Some(at) = under_server.or_else(under_nitro) else { return };
+    let Some(at) = under_server.or_else(under_nitro) else {
+        return;
+    };
     let (folder, rest) = (parts[at], &parts[at + 1..]);
     let Some((name, dirs)) = rest.split_last() else { return };
     let (name, method) = match name.rsplit_once('.') {
@@ -169,14 +183,29 @@ mod tests {
     fn sveltekit_folders_make_pages_and_endpoint_paths() {
         let page = |path| sveltekit_page(path).map(|route| route.path);
         assert_eq!(page("src/routes/+page.svelte").as_deref(), Some("/"));
-        assert_eq!(page("src/routes/(app)/profile/@[user]/+page.svelte").as_deref(), Some("/profile/@[user]"));
-        assert_eq!(page("src/routes/blog/[...rest]/+page.ts").as_deref(), Some("/blog/[...rest]"));
+        assert_eq!(
+            page("src/routes/(app)/profile/@[user]/+page.svelte").as_deref(),
+            Some("/profile/@[user]")
+        );
+        assert_eq!(
+            page("src/routes/blog/[...rest]/+page.ts").as_deref(),
+            Some("/blog/[...rest]")
+        );
         assert_eq!(page("src/routes/login/+page.server.ts"), None);
         assert_eq!(page("src/lib/Nav.svelte"), None);
         let at = |file, action| endpoint_path(file, action);
-        assert_eq!(at("src/routes/api/items/[id]/+server.ts", None).as_deref(), Some("/api/items/[id]"));
-        assert_eq!(at("src/routes/settings/+page.server.js", Some("logout")).as_deref(), Some("/settings?/logout"));
-        assert_eq!(at("src/routes/login/+page.server.js", Some("default")).as_deref(), Some("/login"));
+        assert_eq!(
+            at("src/routes/api/items/[id]/+server.ts", None).as_deref(),
+            Some("/api/items/[id]")
+        );
+        assert_eq!(
+            at("src/routes/settings/+page.server.js", Some("logout")).as_deref(),
+            Some("/settings?/logout")
+        );
+        assert_eq!(
+            at("src/routes/login/+page.server.js", Some("default")).as_deref(),
+            Some("/login")
+        );
         assert_eq!(at("src/routes/login/+page.svelte", None), None);
     }
 
@@ -205,10 +234,19 @@ mod tests {
         }
         nitro_handler(&source("server/middleware/auth.ts", handler), &[], &mut facts);
         nitro_handler(&source("server/middleware/log.ts", handler), &[], &mut facts);
-        let found: Vec<String> = facts.endpoints.iter().map(|e| format!("{} {}", e.method, e.path)).collect();
+        let found: Vec<String> = facts
+            .endpoints
+            .iter()
+            .map(|e| format!("{} {}", e.method, e.path))
+            .collect();
         assert_eq!(
             found,
-            ["GET /api/users/[id]", "ALL /api", "ALL /sitemap.xml", "ALL /tmdb/[...path]"]
+            [
+                "GET /api/users/[id]",
+                "ALL /api",
+                "ALL /sitemap.xml",
+                "ALL /tmdb/[...path]"
+            ]
         );
         let guards: Vec<&str> = facts.guards.iter().map(|g| g.name.as_str()).collect();
         assert_eq!(guards, ["auth"]);

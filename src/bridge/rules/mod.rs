@@ -11,6 +11,7 @@ mod file_routes;
 mod grammar;
 mod hits;
 pub mod naming;
+mod nuxt_components;
 mod rule;
 mod sfc;
 mod stores;

@@ -24,7 +24,11 @@ pub fn stores(path: &str, hits: &[Hit<'_>]) -> Vec<StateStore> {
     for key in hits.iter().flat_map(|hit| hit.all("store.key")) {
         let holder = stores
             .iter_mut()
-            .filter(|(scope, _)| scope.as_ref().is_some_and(|s| s.start <= key.range.start && key.range.end <= s.end))
+            .filter(|(scope, _)| {
+                scope
+                    .as_ref()
+                    .is_some_and(|s| s.start <= key.range.start && key.range.end <= s.end)
+            })
             .max_by_key(|(scope, _)| scope.as_ref().map(|s| s.start));
         if let Some((_, store)) = holder {
             let key = literal(key.text);
