@@ -114,3 +114,25 @@ fn go_chi_closures_and_mounts_net_http_patterns_echo_groups_and_gorm_models() {
     let tables = handoff["structured"]["tables"].to_string();
     assert!(!tables.contains("\"author\""), "a relation is no column: {tables}");
 }
+
+#[test]
+fn vue_router_tables_with_lazy_pages_and_children_pinia_stores_and_env_in_components() {
+    let handoff = check("frontend-vue");
+    let routes = handoff["structured"]["routes"].to_string();
+    // A menu's `{ path }` objects in a component are no route table.
+    assert_eq!(routes.matches("\"/cart\"").count(), 1, "{routes}");
+}
+
+#[test]
+fn sveltekit_file_routes_server_handlers_form_actions_hooks_env_modules_and_stores() {
+    let handoff = check("frontend-sveltekit");
+    let state = handoff["structured"]["state"].to_string();
+    assert!(!state.contains("busy"), "a store made inside a function is no module store: {state}");
+}
+
+#[test]
+fn nuxt_pages_nitro_handlers_server_middleware_runtime_config_and_component_prefixes() {
+    let handoff = check("frontend-nuxt");
+    let guards = handoff["structured"]["guards"].to_string();
+    assert!(!guards.contains("\"log\""), "a logger is no guard: {guards}");
+}

@@ -8,7 +8,7 @@
 //! | `group.var`, `group.path`, `group.parent` | `v1 := r.Group("/v1")`: a router variable with a prefix |
 //! | `prefix.path`, `prefix.scope` | routes inside the scope get the prefix (`r.Route("/x", func…)`, class-level mappings) |
 //! | `guard.name` + `guard.scope` or `guard.receiver` | a guard on the routes inside the scope or on the receiver; alone, a guard the code defines |
-//! | `env.name` | an environment variable read (`#set! source`) |
+//! | `env.name` | an environment variable read (`#set! source`); with `#set! env-prefix`, a config key the variable `<prefix><KEY_IN_SNAKE_CASE>` sets |
 //! | `table.name` or `table.model`, `table.scope` | a table (a model's name becomes a table by `#set! naming`) |
 //! | `column.name` or `column.field`, `column.type` | a column of the table whose scope holds it |
 //! | `fk.column`, `fk.table` or `fk.model` | a foreign key of the table whose scope holds it |
@@ -50,10 +50,13 @@ pub fn facts(path: &str, hits: &[Hit<'_>]) -> Facts {
                 ..Guard::default()
             });
         }
-        let env = hit.text("env.name").map(literal).or_else(|| {
-            let tag = hit.text("env.tag")?;
-            Some(tags::first(tags::get(tag, "env").or_else(|| tags::get(tag, "envconfig"))?).to_owned())
-        });
+        let env = hit
+            .text("env.name")
+            .map(|name| env_name(&literal(name), hit.prop("env-prefix")))
+            .or_else(|| {
+                let tag = hit.text("env.tag")?;
+                Some(tags::first(tags::get(tag, "env").or_else(|| tags::get(tag, "envconfig"))?).to_owned())
+            });
         if let Some(name) = env.filter(|name| !name.is_empty()) {
             facts.env_vars.push(EnvVar {
                 name,
@@ -96,6 +99,15 @@ pub fn literal(text: &str) -> String {
         }
     }
     text.strip_prefix(':').unwrap_or(text).to_owned()
+}
+
+/// The variable an `env.name` names: itself, or with a prefix the config key in
+/// SCREAMING_SNAKE_CASE after it (`apiBase` with `NUXT_PUBLIC_` → `NUXT_PUBLIC_API_BASE`).
+fn env_name(name: &str, prefix: Option<&str>) -> String {
+    match prefix {
+        Some(prefix) => format!("{prefix}{}", naming::snake_case(name).to_ascii_uppercase()),
+        None => name.to_owned(),
+    }
 }
 
 /// A guard's name: a string as written (`'auth:sanctum'`), else the name an expression calls

@@ -27,6 +27,7 @@ const RULES: &[(&str, &str)] = rule_files![
     "vue/router",
     "vue/pinia",
     "vue/vite-env",
+    "vue/nuxt-config",
     "svelte/stores",
     "svelte/env",
     "svelte/env-dynamic",

@@ -1,7 +1,7 @@
 //! Nuxt's component names: the files under `components/` are registered with their folders as
 //! a prefix (`components/media/Card.vue` is `<MediaCard>`; a prefix the file name already
 //! starts with is not repeated: `components/icon/IconNuxt.vue` is `IconNuxt`), and pages,
-//! `app.vue` and `error.vue` are the app's routes and shell, not components.
+//! layouts, `app.vue` and `error.vue` are the app's routes and shell, not components.
 
 use crate::bridge::facts::Facts;
 
@@ -21,7 +21,7 @@ pub fn apply(facts: &mut Facts, roots: &[&str]) {
         }) else {
             return true;
         };
-        if rest.starts_with("pages/") || rest == "app" || rest == "error" {
+        if rest.starts_with("pages/") || rest.starts_with("layouts/") || rest == "app" || rest == "error" {
             return false;
         }
         if let Some(inside) = rest.strip_prefix("components/") {
