@@ -127,7 +127,10 @@ fn vue_router_tables_with_lazy_pages_and_children_pinia_stores_and_env_in_compon
 fn sveltekit_file_routes_server_handlers_form_actions_hooks_env_modules_and_stores() {
     let handoff = check("frontend-sveltekit");
     let state = handoff["structured"]["state"].to_string();
-    assert!(!state.contains("busy"), "a store made inside a function is no module store: {state}");
+    assert!(
+        !state.contains("busy"),
+        "a store made inside a function is no module store: {state}"
+    );
 }
 
 #[test]

@@ -19,14 +19,14 @@ pub fn extract(sources: &[Source<'_>], facts: &mut Facts) {
     let nuxt = roots(sources, "nuxt.config");
     let nitro = roots(sources, "nitro.config");
     for source in sources {
-        if let Some(route) = sveltekit_page(source.path).or_else(|| nuxt_page(source.path, &nuxt)) {
-            if !facts
+        // A folder with `+page.svelte` and `+page.ts` is one route.
+        if let Some(route) = sveltekit_page(source.path).or_else(|| nuxt_page(source.path, &nuxt))
+            && !facts
                 .routes
                 .iter()
                 .any(|have| have.path == route.path && have.framework == route.framework)
-            {
-                facts.routes.push(route);
-            }
+        {
+            facts.routes.push(route);
         }
         nitro_handler(source, &nitro, facts);
     }
