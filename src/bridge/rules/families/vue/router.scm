@@ -12,7 +12,7 @@
       value: (string) @client_route.path)))
   (#eq? @_path "path"))
 
-; component: Home
+; component: Home, or component: () => import('./pages/Article.vue') (named by the imported file)
 ((array
   (object
     (pair
@@ -20,22 +20,11 @@
       value: (string) @client_route.path)
     (pair
       key: (property_identifier) @_component
-      value: (identifier) @client_route.component)))
-  (#eq? @_path "path")
-  (#eq? @_component "component"))
-
-; component: () => import('./pages/Article.vue'): named by the imported file
-((array
-  (object
-    (pair
-      key: (property_identifier) @_path
-      value: (string) @client_route.path)
-    (pair
-      key: (property_identifier) @_component
-      value: (arrow_function
-        body: (call_expression
-          function: (import)
-          arguments: (arguments . (string) @client_route.module))))))
+      value: [(identifier) @client_route.component
+              (arrow_function
+                body: (call_expression
+                  function: (import)
+                  arguments: (arguments . (string) @client_route.module)))])))
   (#eq? @_path "path")
   (#eq? @_component "component"))
 
