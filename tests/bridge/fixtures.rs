@@ -139,3 +139,11 @@ fn nuxt_pages_nitro_handlers_server_middleware_runtime_config_and_component_pref
     let guards = handoff["structured"]["guards"].to_string();
     assert!(!guards.contains("\"log\""), "a logger is no guard: {guards}");
 }
+
+#[test]
+fn vue_file_routes_from_src_pages_with_markdown_pages_layouts_and_a_setup_store() {
+    let handoff = check("frontend-vue-pages");
+    let shown = handoff["structured"].to_string();
+    assert!(!shown.contains("README"), "a README is no page: {shown}");
+    assert!(!shown.contains("\"MODE\""), "Vite's built-ins are no env vars: {shown}");
+}

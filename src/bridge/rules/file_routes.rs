@@ -1,11 +1,13 @@
 //! File-system routes: SvelteKit's `src/routes/` (a folder holding a `+page` file is a client
 //! route; its `+server` handlers and `+page.server` form actions are endpoints at its path,
-//! their methods found by rules), Nuxt's `pages/` beside a `nuxt.config`, and Nitro's handlers
+//! their methods found by rules), the pages folders of Nuxt and file-routed Vue apps
+//! (`pages_dirs`), and Nitro's handlers
 //! (`server/api/users/[id].get.ts` → `GET /api/users/[id]`, no method in the name → `ALL`;
 //! `server/routes/`; a standalone Nitro app's `routes/`) with `server/middleware` files that
 //! check auth as guards. Segments keep their brackets as written, as Next.js routes do.
 //! A Nuxt app's components take the names Nuxt registers them by (`nuxt_components`).
 
+use super::pages_dirs::Pages;
 use crate::bridge::extract::Source;
 use crate::bridge::extract::code::guards::names::is_auth_name;
 use crate::bridge::extract::code::ui::fs_routes::{folder_path, is_group};
@@ -16,11 +18,12 @@ const METHODS: &[&str] = &["get", "post", "put", "patch", "delete", "head", "opt
 
 /// Adds the routes, endpoints and guards the sources' places make to `facts`.
 pub fn extract(sources: &[Source<'_>], facts: &mut Facts) {
-    let nuxt = roots(sources, "nuxt.config");
+    let pages = Pages::of(sources);
     let nitro = roots(sources, "nitro.config");
     for source in sources {
+        let page = || pages.iter().find_map(|app| app.page(source.path));
         // A folder with `+page.svelte` and `+page.ts` is one route.
-        if let Some(route) = sveltekit_page(source.path).or_else(|| nuxt_page(source.path, &nuxt))
+        if let Some(route) = sveltekit_page(source.path).or_else(page)
             && !facts
                 .routes
                 .iter()
@@ -30,6 +33,13 @@ pub fn extract(sources: &[Source<'_>], facts: &mut Facts) {
         }
         nitro_handler(source, &nitro, facts);
     }
+    // Pages and layouts are no components; a Nuxt app's take the names Nuxt registers.
+    facts.components.retain(|component| {
+        !pages
+            .iter()
+            .any(|app| app.page(&component.file).is_some() || app.is_layout(&component.file))
+    });
+    let nuxt: Vec<&str> = pages.iter().filter(|app| app.is_nuxt()).map(|app| app.root()).collect();
     super::nuxt_components::apply(facts, &nuxt);
 }
 
@@ -82,27 +92,6 @@ pub fn endpoint_path(file: &str, action: Option<&str>) -> Option<String> {
     Some(match action {
         None | Some("default") => base,
         Some(name) => format!("{base}?/{name}"),
-    })
-}
-
-/// A Nuxt page: a `.vue` file under `pages/` (or Nuxt 4's `app/pages/`) beside a `nuxt.config`;
-/// `index` is its folder's path.
-fn nuxt_page(path: &str, roots: &[&str]) -> Option<Route> {
-    let stem = path.strip_suffix(".vue")?;
-    let inside = roots.iter().find_map(|root| {
-        let rest = if root.is_empty() {
-            stem
-        } else {
-            stem.strip_prefix(root)?.strip_prefix('/')?
-        };
-        rest.strip_prefix("pages/").or_else(|| rest.strip_prefix("app/pages/"))
-    })?;
-    let segments: Vec<&str> = inside.split('/').filter(|segment| *segment != "index").collect();
-    Some(Route {
-        path: folder_path(&segments, is_group),
-        component: None,
-        framework: "nuxt".to_owned(),
-        file: path.to_owned(),
     })
 }
 
@@ -207,16 +196,6 @@ mod tests {
             Some("/login")
         );
         assert_eq!(at("src/routes/login/+page.svelte", None), None);
-    }
-
-    #[test]
-    fn nuxt_pages_need_a_nuxt_config() {
-        let page = |path, roots: &[&str]| nuxt_page(path, roots).map(|route| route.path);
-        assert_eq!(page("pages/index.vue", &[""]).as_deref(), Some("/"));
-        assert_eq!(page("pages/users/[id].vue", &[""]).as_deref(), Some("/users/[id]"));
-        assert_eq!(page("web/pages/[type]/index.vue", &["web"]).as_deref(), Some("/[type]"));
-        assert_eq!(page("app/pages/[...slug].vue", &[""]).as_deref(), Some("/[...slug]"));
-        assert_eq!(page("src/pages/Home.vue", &[]), None);
     }
 
     #[test]

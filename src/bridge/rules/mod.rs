@@ -12,6 +12,7 @@ mod grammar;
 mod hits;
 pub mod naming;
 mod nuxt_components;
+mod pages_dirs;
 mod rule;
 mod sfc;
 mod stores;

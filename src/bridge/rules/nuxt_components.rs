@@ -1,11 +1,12 @@
 //! Nuxt's component names: the files under `components/` are registered with their folders as
 //! a prefix (`components/media/Card.vue` is `<MediaCard>`; a prefix the file name already
-//! starts with is not repeated: `components/icon/IconNuxt.vue` is `IconNuxt`), and pages,
-//! layouts, `app.vue` and `error.vue` are the app's routes and shell, not components.
+//! starts with is not repeated: `components/icon/IconNuxt.vue` is `IconNuxt`); `app.vue` and
+//! `error.vue` are the app's shell, not components.
 
 use crate::bridge::facts::Facts;
 
-/// Renames and drops the `.vue` components of the Nuxt apps at `roots` by Nuxt's conventions.
+/// Renames the `.vue` components of the Nuxt apps at `roots` by Nuxt's conventions and drops
+/// their shell.
 pub fn apply(facts: &mut Facts, roots: &[&str]) {
     facts.components.retain_mut(|component| {
         let Some(stem) = component.file.strip_suffix(".vue") else {
@@ -21,7 +22,7 @@ pub fn apply(facts: &mut Facts, roots: &[&str]) {
         }) else {
             return true;
         };
-        if rest.starts_with("pages/") || rest.starts_with("layouts/") || rest == "app" || rest == "error" {
+        if rest == "app" || rest == "error" {
             return false;
         }
         if let Some(inside) = rest.strip_prefix("components/") {

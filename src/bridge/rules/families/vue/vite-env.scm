@@ -12,6 +12,8 @@
   property: (property_identifier) @env.name)
   (#eq? @_meta "import.meta")
   (#eq? @_env "env")
+  ; Vite's built-ins are no variables a deployment sets.
+  (#not-any-of? @env.name "BASE_URL" "MODE" "DEV" "PROD" "SSR")
   (#set! source "import.meta.env"))
 
 ((member_expression
