@@ -301,6 +301,8 @@ fn client_route(path: &str, hit: &Hit<'_>, hits: &[Hit<'_>]) -> Option<Route> {
         .filter(|(scope, _)| inside(&route.range, scope))
         .collect();
     parents.sort_by_key(|(scope, _)| scope.start);
+    // Two rule files may share the patterns (`; inherits:`) and find the same parent.
+    parents.dedup_by(|a, b| a.0 == b.0);
     let own = literal(route.text);
     let full = if own.starts_with('/') {
         own

@@ -25,6 +25,8 @@ const RULES: &[(&str, &str)] = rule_files![
     "go/gorm",
     "go/validation",
     "vue/router",
+    "vue/route-modules",
+    "vue/vuex",
     "vue/pinia",
     "vue/vite-env",
     "vue/nuxt-config",
@@ -37,7 +39,7 @@ const RULES: &[(&str, &str)] = rule_files![
 ];
 
 /// Shared fragments: queries rule files `; inherits:`, never run alone.
-const FRAGMENTS: &[(&str, &str)] = rule_files!["go/routes", "go/use"];
+const FRAGMENTS: &[(&str, &str)] = rule_files!["go/routes", "go/use", "vue/route-table"];
 
 /// Every rule, read once per process.
 static CATALOG: LazyLock<Vec<Rule>> = LazyLock::new(|| {

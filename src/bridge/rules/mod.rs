@@ -24,6 +24,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use self::grammar::{Grammar, Parsers};
 use self::hits::Hit;
 use super::extract::Source;
+use super::extract::code::wants::{is_generated_path, is_test_path};
 use super::facts::Facts;
 
 pub use self::catalog::support_table;
@@ -64,6 +65,22 @@ fn count_guarded(facts: &mut Facts) {
 /// The facts of one source: its code (or, for a single-file component, each script block)
 /// parsed and matched against the rules whose needles it holds.
 fn extract_file(source: &Source<'_>, parsers: &mut Parsers) -> Facts {
+    // Build output and installed packages are not the code written; a test file's routes and
+    // guards are the test's, not the application's (as the code extractor reads them).
+    if is_generated_path(source.path) {
+        return Facts::default();
+    }
+    let mut facts = extract_code(source, parsers);
+    if is_test_path(source.path) {
+        facts.routes.clear();
+        facts.endpoints.clear();
+        facts.guards.clear();
+    }
+    facts
+}
+
+/// What the rules whose needles `source` holds find in it.
+fn extract_code(source: &Source<'_>, parsers: &mut Parsers) -> Facts {
     let mut facts = Facts::default();
     let blocks = match sfc::Kind::of_path(source.path) {
         Some(kind) => {

@@ -1,0 +1,29 @@
+; framework: vuex
+; language: javascript
+; needles: vuex
+; Vuex modules registered on the store: `new Vuex.Store({ modules: { cart, auth: authModule } })`,
+; `createStore({ modules: … })`.
+
+((new_expression
+  arguments: (arguments
+    (object
+      (pair
+        key: (property_identifier) @_modules
+        value: (object
+          [(shorthand_property_identifier) @store.name
+           (pair key: (property_identifier) @store.name)])))))
+  (#eq? @_modules "modules")
+  (#set! kind "vuex"))
+
+((call_expression
+  function: (identifier) @_create
+  arguments: (arguments
+    (object
+      (pair
+        key: (property_identifier) @_modules
+        value: (object
+          [(shorthand_property_identifier) @store.name
+           (pair key: (property_identifier) @store.name)])))))
+  (#eq? @_create "createStore")
+  (#eq? @_modules "modules")
+  (#set! kind "vuex"))
