@@ -147,3 +147,13 @@ fn vue_file_routes_from_src_pages_with_markdown_pages_layouts_and_a_setup_store(
     assert!(!shown.contains("README"), "a README is no page: {shown}");
     assert!(!shown.contains("\"MODE\""), "Vite's built-ins are no env vars: {shown}");
 }
+
+#[test]
+fn vue2_router_with_default_children_a_route_module_vuex_modules_and_a_test_file_router() {
+    let handoff = check("frontend-vue2-vuex");
+    let routes = handoff["structured"]["routes"].to_string();
+    assert!(
+        !routes.contains("/profile\""),
+        "a test's router is no route table: {routes}"
+    );
+}
