@@ -39,18 +39,25 @@
   (#eq? @_define "defineStore")
   (#any-of? @_part "getters" "actions"))
 
-; state: () => ({ items: [] })
+; state: () => ({ items: [] }), or state() { return { items: [] } }
 ((call_expression
   function: (identifier) @_define
   arguments: (arguments
     (object
-      (pair
-        key: (property_identifier) @_part
-        value: (arrow_function
-          body: (parenthesized_expression
-            (object
-              [(pair key: (_) @store.key)
-               (shorthand_property_identifier) @store.key])))))))
+      [(pair
+         key: (property_identifier) @_part
+         value: (arrow_function
+           body: (parenthesized_expression
+             (object
+               [(pair key: (_) @store.key)
+                (shorthand_property_identifier) @store.key]))))
+       (method_definition
+         name: (property_identifier) @_part
+         body: (statement_block
+           (return_statement
+             (object
+               [(pair key: (_) @store.key)
+                (shorthand_property_identifier) @store.key]))))])))
   (#eq? @_define "defineStore")
   (#eq? @_part "state"))
 
