@@ -2,9 +2,9 @@
 ; language: javascript
 ; needles: vuex
 ; Vuex modules registered on the store: `new Vuex.Store({ modules: { cart, auth: authModule } })`,
-; `createStore({ modules: … })`.
+; `createStore({ modules: … })` (any call or `new` whose options register modules).
 
-((new_expression
+((_
   arguments: (arguments
     (object
       (pair
@@ -12,18 +12,5 @@
         value: (object
           [(shorthand_property_identifier) @store.name
            (pair key: (property_identifier) @store.name)])))))
-  (#eq? @_modules "modules")
-  (#set! kind "vuex"))
-
-((call_expression
-  function: (identifier) @_create
-  arguments: (arguments
-    (object
-      (pair
-        key: (property_identifier) @_modules
-        value: (object
-          [(shorthand_property_identifier) @store.name
-           (pair key: (property_identifier) @store.name)])))))
-  (#eq? @_create "createStore")
   (#eq? @_modules "modules")
   (#set! kind "vuex"))
