@@ -325,10 +325,16 @@ fn client_route(path: &str, hit: &Hit<'_>, hits: &[Hit<'_>]) -> Option<Route> {
     })
 }
 
-/// The component a module path names: its file's stem (`./pages/Article.vue` → `Article`).
+/// The component a module path names: its file's stem (`./pages/Article.vue` → `Article`),
+/// an `index` file's folder (`./pages/Admin/index.vue` → `Admin`).
 fn module_name(module: &str) -> String {
-    let file = module.rsplit('/').next().unwrap_or(module);
-    file.split('.').next().unwrap_or(file).to_owned()
+    let mut parts = module.rsplit('/');
+    let file = parts.next().unwrap_or(module);
+    let stem = file.split('.').next().unwrap_or(file);
+    match parts.next() {
+        Some(folder) if stem == "index" && !folder.starts_with('.') => folder.to_owned(),
+        _ => stem.to_owned(),
+    }
 }
 
 /// Tables: one per `table.scope` (hits naming the same scope are one table), with the columns
@@ -576,5 +582,8 @@ mod tests {
         assert_eq!(method_of(".GET"), "GET");
         assert_eq!(method_of("PostMapping"), "POST");
         assert_eq!(method_of("HandleFunc"), "ALL");
+        assert_eq!(module_name("../pages/Article.vue"), "Article");
+        assert_eq!(module_name("@/views/Home"), "Home");
+        assert_eq!(module_name("./pages/Admin/index.vue"), "Admin");
     }
 }

@@ -11,16 +11,21 @@ use super::pages_dirs::Pages;
 use crate::bridge::extract::Source;
 use crate::bridge::extract::code::guards::names::is_auth_name;
 use crate::bridge::extract::code::ui::fs_routes::{folder_path, is_group};
+use crate::bridge::extract::code::wants::{is_generated_path, is_test_path};
 use crate::bridge::facts::{Endpoint, Facts, Guard, Route};
 
 /// Methods a Nitro handler's file name may end in (`users.post.ts`).
 const METHODS: &[&str] = &["get", "post", "put", "patch", "delete", "head", "options"];
 
-/// Adds the routes, endpoints and guards the sources' places make to `facts`.
+/// Adds the routes, endpoints and guards the sources' places make to `facts` (a test's or
+/// build output's files make none).
 pub fn extract(sources: &[Source<'_>], facts: &mut Facts) {
     let pages = Pages::of(sources);
     let nitro = roots(sources, "nitro.config");
-    for source in sources {
+    let written = sources
+        .iter()
+        .filter(|source| !is_test_path(source.path) && !is_generated_path(source.path));
+    for source in written {
         let page = || pages.iter().find_map(|app| app.page(source.path));
         // A folder with `+page.svelte` and `+page.ts` is one route.
         if let Some(route) = sveltekit_page(source.path).or_else(page)
