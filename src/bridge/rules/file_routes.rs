@@ -25,15 +25,20 @@ pub fn extract(sources: &[Source<'_>], facts: &mut Facts) {
     let written = sources
         .iter()
         .filter(|source| !is_test_path(source.path) && !is_generated_path(source.path));
+    // Where each app's routes start: one path is one route per app (a folder with
+    // `+page.svelte` and `+page.ts`, Nuxt's `users.vue` and `users/index.vue`).
+    let mut seen: Vec<(&str, String)> = Vec::new();
     for source in written {
-        let page = || pages.iter().find_map(|app| app.page(source.path));
-        // A folder with `+page.svelte` and `+page.ts` is one route.
-        if let Some(route) = sveltekit_page(source.path).or_else(page)
-            && !facts
-                .routes
+        let page = || pages.iter().find_map(|app| Some((app.root(), app.page(source.path)?)));
+        let app_route = sveltekit_page(source.path)
+            .map(|route| (source.path.split("src/routes/").next().unwrap_or(""), route))
+            .or_else(page);
+        if let Some((app, route)) = app_route
+            && !seen
                 .iter()
-                .any(|have| have.path == route.path && have.framework == route.framework)
+                .any(|(have_app, path)| *have_app == app && *path == route.path)
         {
+            seen.push((app, route.path.clone()));
             facts.routes.push(route);
         }
         nitro_handler(source, &nitro, facts);
@@ -201,6 +206,22 @@ mod tests {
             Some("/login")
         );
         assert_eq!(at("src/routes/login/+page.svelte", None), None);
+    }
+
+    #[test]
+    fn each_app_has_its_own_routes_and_one_folder_is_one_route() {
+        let mut facts = Facts::default();
+        let sources = [
+            source("apps/docs/src/routes/+page.svelte", ""),
+            source("apps/docs/src/routes/+page.ts", ""),
+            source("apps/web/src/routes/+page.svelte", ""),
+        ];
+        extract(&sources, &mut facts);
+        let files: Vec<&str> = facts.routes.iter().map(|route| route.file.as_str()).collect();
+        assert_eq!(
+            files,
+            ["apps/docs/src/routes/+page.svelte", "apps/web/src/routes/+page.svelte"]
+        );
     }
 
     #[test]
