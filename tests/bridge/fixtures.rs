@@ -118,3 +118,46 @@ fn go_chi_closures_and_mounts_net_http_patterns_echo_groups_and_gorm_models() {
         assert!(tables.contains(&format!("\"{table}\"")), "{table} is missing: {tables}");
     }
 }
+
+#[test]
+fn vue_router_tables_with_lazy_pages_and_children_pinia_stores_and_env_in_components() {
+    let handoff = check("frontend-vue");
+    let routes = handoff["structured"]["routes"].to_string();
+    // A menu's `{ path }` objects in a component are no route table.
+    assert_eq!(routes.matches("\"/cart\"").count(), 1, "{routes}");
+}
+
+#[test]
+fn sveltekit_file_routes_server_handlers_form_actions_hooks_env_modules_and_stores() {
+    let handoff = check("frontend-sveltekit");
+    let state = handoff["structured"]["state"].to_string();
+    assert!(
+        !state.contains("busy"),
+        "a store made inside a function is no module store: {state}"
+    );
+}
+
+#[test]
+fn nuxt_pages_nitro_handlers_server_middleware_runtime_config_and_component_prefixes() {
+    let handoff = check("frontend-nuxt");
+    let guards = handoff["structured"]["guards"].to_string();
+    assert!(!guards.contains("\"log\""), "a logger is no guard: {guards}");
+}
+
+#[test]
+fn vue_file_routes_from_src_pages_with_markdown_pages_layouts_and_a_setup_store() {
+    let handoff = check("frontend-vue-pages");
+    let shown = handoff["structured"].to_string();
+    assert!(!shown.contains("README"), "a README is no page: {shown}");
+    assert!(!shown.contains("\"MODE\""), "Vite's built-ins are no env vars: {shown}");
+}
+
+#[test]
+fn vue2_router_with_default_children_a_route_module_vuex_modules_and_a_test_file_router() {
+    let handoff = check("frontend-vue2-vuex");
+    let routes = handoff["structured"]["routes"].to_string();
+    assert!(
+        !routes.contains("/profile\""),
+        "a test's router is no route table: {routes}"
+    );
+}

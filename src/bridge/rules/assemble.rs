@@ -11,14 +11,17 @@
 //! | `alias.var`, `alias.value` | a variable holding a guard (`jwt := middleware.JWT(…)`): the guard is named by the value |
 //! | `prefix.path`, `prefix.scope` | routes inside the scope get the prefix (`r.Route("/x", func…)`, class-level mappings) |
 //! | `guard.name` + `guard.scope` or `guard.receiver` | a guard on the routes inside the scope or on the receiver; alone, a guard the code defines |
-//! | `env.name` | an environment variable read (`#set! source`) |
+//! | `env.name` | an environment variable read (`#set! source`); with `#set! env-prefix`, a config key the variable `<prefix><KEY_IN_SNAKE_CASE>` sets |
 //! | `table.name` or `table.model`, `table.scope` | a table (a model's name becomes a table by `#set! naming`) |
 //! | `column.name` or `column.field`, `column.type` | a column of the table whose scope holds it |
 //! | `join.model` + `join.table` or `join.tag` | a many-to-many field: its join table, keyed to both sides |
 //! | `fk.column`, `fk.table` or `fk.model` | a foreign key of the table whose scope holds it |
 //! | `shape.name`, `shape.scope`, `field.name`, `field.type`, `field.rule` | a request shape and its fields; a rule makes it validation |
 //! | `component.name`, `store.name` | a UI component, a client store (`#set! kind`) |
+//! | `store.scope`, `store.key` | the store's definition; keys captured inside it are its keys |
 //! | `client_route.path`, `client_route.component`, `client_route.scope` | a client route; routes inside the scope are its children |
+//! | `client_route.module` | a lazily imported module (`() => import('./pages/Article.vue')`): its file names the component |
+//! | `endpoint.action`, `#set! path "file"` | the endpoint's path is the one its file's place makes (`file_routes`); an action adds to it |
 //!
 //! Captures whose name starts with `_` only serve predicates.
 
@@ -28,11 +31,9 @@ use std::ops::Range;
 use super::hits::{Hit, guard_name};
 use super::mounts::{self, Mounts};
 use super::paths::join;
-use super::{naming, tags};
+use super::{file_routes, naming, stores, tags};
 use crate::bridge::extract::code::guards::names::is_auth_name;
-use crate::bridge::facts::{
-    Column, Component, Endpoint, EnvVar, Facts, Field, ForeignKey, Guard, Route, Shape, StateStore, Table,
-};
+use crate::bridge::facts::{Column, Component, Endpoint, EnvVar, Facts, Field, ForeignKey, Guard, Route, Shape, Table};
 
 /// Methods an endpoint's method text may name, upper case.
 const METHODS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
@@ -64,10 +65,13 @@ pub fn facts(path: &str, hits: &[Hit<'_>], mounts: &mut Mounts) -> Facts {
                 ..Guard::default()
             });
         }
-        let env = hit.text("env.name").map(literal).or_else(|| {
-            let tag = hit.text("env.tag")?;
-            Some(tags::first(tags::get(tag, "env").or_else(|| tags::get(tag, "envconfig"))?).to_owned())
-        });
+        let env = hit
+            .text("env.name")
+            .map(|name| env_name(&literal(name), hit.prop("env-prefix")))
+            .or_else(|| {
+                let tag = hit.text("env.tag")?;
+                Some(tags::first(tags::get(tag, "env").or_else(|| tags::get(tag, "envconfig"))?).to_owned())
+            });
         // Each variable once per file, where it is first read.
         if let Some(name) = env.filter(|name| !name.is_empty() && !facts.env_vars.iter().any(|v| v.name == *name)) {
             facts.env_vars.push(EnvVar {
@@ -83,18 +87,20 @@ pub fn facts(path: &str, hits: &[Hit<'_>], mounts: &mut Mounts) -> Facts {
                 file: path.to_owned(),
             });
         }
-        if let Some(name) = hit.text("store.name") {
-            facts.state.push(StateStore {
-                name: literal(name),
-                kind: hit.prop("kind").unwrap_or(hit.framework()).to_owned(),
-                file: path.to_owned(),
-                ..StateStore::default()
-            });
-        }
         if hit.is("client_route") {
             facts.routes.extend(client_route(path, hit, hits));
         }
     }
+    // Patterns matching the same route object give it once, with the component one names.
+    let mut routes: Vec<Route> = Vec::new();
+    for route in facts.routes.drain(..) {
+        match routes.iter_mut().find(|have| have.path == route.path) {
+            Some(have) => have.component = have.component.take().or(route.component),
+            None => routes.push(route),
+        }
+    }
+    facts.routes = routes;
+    facts.state = stores::stores(path, hits);
     facts.tables = tables(path, hits);
     facts.shapes = shapes(path, hits, &mut facts.guards);
     facts
@@ -109,6 +115,15 @@ pub fn literal(text: &str) -> String {
         }
     }
     text.strip_prefix(':').unwrap_or(text).to_owned()
+}
+
+/// The variable an `env.name` names: itself, or with a prefix the config key in
+/// SCREAMING_SNAKE_CASE after it (`apiBase` with `NUXT_PUBLIC_` → `NUXT_PUBLIC_API_BASE`).
+fn env_name(name: &str, prefix: Option<&str>) -> String {
+    match prefix {
+        Some(prefix) => format!("{prefix}{}", naming::snake_case(name).to_ascii_uppercase()),
+        None => name.to_owned(),
+    }
 }
 
 /// A guard's name: a string as written (`'auth:sanctum'`), else the name an expression calls
@@ -284,11 +299,21 @@ impl Routing {
     /// The endpoints of one hit: its full path and method(s), handler and guards; with the
     /// router function it waits for when it is registered on the router a function is given.
     fn endpoints(&self, path: &str, hit: &Hit<'_>) -> Vec<(Endpoint, Option<String>)> {
-        let Some(route) = hit.get("endpoint.path").or_else(|| hit.get("endpoint.method")) else {
+        let Some(route) = hit
+            .get("endpoint.path")
+            .or_else(|| hit.get("endpoint.method"))
+            .or_else(|| hit.get("endpoint.action"))
+        else {
             return Vec::new();
         };
         let at = route.range.clone();
-        let written = hit.text("endpoint.path").map(literal).unwrap_or_default();
+        let written = match hit.prop("path") {
+            Some("file") => match file_routes::endpoint_path(path, hit.text("endpoint.action")) {
+                Some(placed) => placed,
+                None => return Vec::new(),
+            },
+            _ => hit.text("endpoint.path").map(literal).unwrap_or_default(),
+        };
         // Go 1.22's ServeMux: "GET /items/{id}".
         let (method_in_path, written) = match written.split_once(' ') {
             Some((method, rest)) if METHODS.contains(&method) => (Some(method.to_owned()), rest.trim().to_owned()),
@@ -367,6 +392,8 @@ fn client_route(path: &str, hit: &Hit<'_>, hits: &[Hit<'_>]) -> Option<Route> {
         .filter(|(scope, _)| inside(&route.range, scope))
         .collect();
     parents.sort_by_key(|(scope, _)| scope.start);
+    // Two rule files may share the patterns (`; inherits:`) and find the same parent.
+    parents.dedup_by(|a, b| a.0 == b.0);
     let own = literal(route.text);
     let full = if own.starts_with('/') {
         own
@@ -380,10 +407,25 @@ fn client_route(path: &str, hit: &Hit<'_>, hits: &[Hit<'_>]) -> Option<Route> {
     };
     Some(Route {
         path: if full.is_empty() { "/".to_owned() } else { full },
-        component: hit.text("client_route.component").map(literal),
+        component: hit.text("client_route.component").map(literal).or_else(|| {
+            hit.text("client_route.module")
+                .map(|module| module_name(&literal(module)))
+        }),
         framework: hit.framework().to_owned(),
         file: path.to_owned(),
     })
+}
+
+/// The component a module path names: its file's stem (`./pages/Article.vue` → `Article`),
+/// an `index` file's folder (`./pages/Admin/index.vue` → `Admin`).
+fn module_name(module: &str) -> String {
+    let mut parts = module.rsplit('/');
+    let file = parts.next().unwrap_or(module);
+    let stem = file.split('.').next().unwrap_or(file);
+    match parts.next() {
+        Some(folder) if stem == "index" && !folder.starts_with('.') => folder.to_owned(),
+        _ => stem.to_owned(),
+    }
 }
 
 /// Tables: one per `table.scope` (hits naming the same scope are one table), with the columns
@@ -681,5 +723,8 @@ mod tests {
         assert_eq!(method_of(".GET"), "GET");
         assert_eq!(method_of("PostMapping"), "POST");
         assert_eq!(method_of("HandleFunc"), "ALL");
+        assert_eq!(module_name("../pages/Article.vue"), "Article");
+        assert_eq!(module_name("@/views/Home"), "Home");
+        assert_eq!(module_name("./pages/Admin/index.vue"), "Admin");
     }
 }

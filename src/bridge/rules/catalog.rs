@@ -29,10 +29,21 @@ const RULES: &[(&str, &str)] = rule_files![
     "env/python",
     "env/rust",
     "django/environ",
+    "vue/router",
+    "vue/route-modules",
+    "vue/vuex",
+    "vue/pinia",
+    "vue/nuxt-config",
+    "svelte/stores",
+    "svelte/env",
+    "svelte/env-dynamic",
+    "svelte/server",
+    "svelte/actions",
+    "svelte/hooks",
 ];
 
 /// Shared fragments: queries rule files `; inherits:`, never run alone.
-const FRAGMENTS: &[(&str, &str)] = rule_files!["go/routes", "go/groups", "go/use"];
+const FRAGMENTS: &[(&str, &str)] = rule_files!["go/routes", "go/groups", "go/use", "vue/route-table"];
 
 /// Every rule, read once per process.
 static CATALOG: LazyLock<Vec<Rule>> = LazyLock::new(|| {

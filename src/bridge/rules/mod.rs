@@ -7,13 +7,17 @@
 
 mod assemble;
 mod catalog;
+mod file_routes;
 mod grammar;
 mod hits;
 mod mounts;
 pub mod naming;
+mod nuxt_components;
+mod pages_dirs;
 mod paths;
 mod rule;
 mod sfc;
+mod stores;
 mod tags;
 
 use std::cell::RefCell;
@@ -22,6 +26,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use self::grammar::{Grammar, Parsers};
 use self::hits::Hit;
 use self::mounts::Mounts;
+use super::extract::code::wants::{is_generated_path, is_test_path};
 use super::extract::syntax::Unparsed;
 use super::facts::Facts;
 use super::source::Source;
@@ -51,6 +56,7 @@ pub fn extract(sources: &[Source<'_>]) -> Facts {
     }
     facts.endpoints.extend(mounts.link());
     assemble::relations(&mut facts.tables);
+    file_routes::extract(sources, &mut facts);
     count_guarded(&mut facts);
     facts
 }
@@ -75,6 +81,23 @@ fn count_guarded(facts: &mut Facts) {
 /// The facts of one source: its code (or, for a single-file component, each script block)
 /// parsed and matched against the rules whose needles it holds.
 fn extract_file(source: &Source<'_>, parsers: &mut Parsers) -> (Facts, Mounts) {
+    // Build output and installed packages are not the code written; a test file's routes and
+    // guards are the test's, not the application's (as the code extractor reads them).
+    if is_generated_path(source.path) {
+        return (Facts::default(), Mounts::default());
+    }
+    let (mut facts, mut mounts) = extract_code(source, parsers);
+    if is_test_path(source.path) {
+        facts.routes.clear();
+        facts.endpoints.clear();
+        facts.guards.clear();
+        mounts = Mounts::default();
+    }
+    (facts, mounts)
+}
+
+/// What the rules whose needles `source` holds find in it.
+fn extract_code(source: &Source<'_>, parsers: &mut Parsers) -> (Facts, Mounts) {
     let mut facts = Facts::default();
     let mut mounts = Mounts::default();
     let blocks = match sfc::Kind::of_path(source.path) {
@@ -83,7 +106,6 @@ fn extract_file(source: &Source<'_>, parsers: &mut Parsers) -> (Facts, Mounts) {
             sfc::script_blocks(source, parsers)
         }
         None => match Grammar::of_path(source.path) {
-            Some(grammar) if grammar.is_test_path(source.path) => return (facts, mounts),
             Some(grammar) => vec![sfc::Block {
                 grammar,
                 text: source.text.to_owned(),
@@ -109,10 +131,12 @@ fn extract_file(source: &Source<'_>, parsers: &mut Parsers) -> (Facts, Mounts) {
                 continue;
             }
         };
-        let hits: Vec<Hit<'_>> = rules
+        let mut hits: Vec<Hit<'_>> = rules
             .iter()
             .flat_map(|rule| hits::run(rule, block.grammar, &tree, &block.text))
             .collect();
+        // In the file's order, whichever rule found them.
+        hits.sort_by_key(|hit| hit.captures.first().map(|capture| capture.range.start));
         facts.append(assemble::facts(source.path, &hits, &mut mounts));
     }
     (facts, mounts)

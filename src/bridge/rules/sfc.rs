@@ -39,10 +39,16 @@ pub struct Block {
     pub text: String,
 }
 
-/// The component a file is: named by its file name (`UserCard.vue` → `UserCard`). SvelteKit's
-/// `+page.svelte`, `+layout.svelte` and `+error.svelte` are routes, not components.
+/// The component a file is: named by its file name (`UserCard.vue` → `UserCard`), an `index`
+/// file by its folder (`ArticleList/index.svelte` → `ArticleList`, the name it is imported
+/// as). SvelteKit's `+page.svelte`, `+layout.svelte` and `+error.svelte` are routes, not
+/// components.
 pub fn component(source: &Source<'_>, kind: Kind) -> Option<Component> {
     let stem = source.file_name().rsplit_once('.')?.0;
+    let stem = match source.path.rsplit('/').nth(1) {
+        Some(folder) if stem == "index" => folder,
+        _ => stem,
+    };
     if stem.is_empty() || stem.starts_with('+') {
         return None;
     }

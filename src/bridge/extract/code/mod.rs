@@ -18,7 +18,7 @@ pub mod shapes;
 #[cfg(test)]
 mod tests;
 pub mod ui;
-mod wants;
+pub mod wants;
 
 use std::cell::RefCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};

@@ -102,11 +102,13 @@ fn app_dir(dirs: &[&str]) -> Option<usize> {
 
 /// `["(shop)", "products", "[id]", "@modal"]` → `/products/[id]`.
 fn next_path(segments: &[&str]) -> String {
-    let kept: Vec<&str> = segments
-        .iter()
-        .copied()
-        .filter(|segment| !is_group_or_slot(segment))
-        .collect();
+    folder_path(segments, is_group_or_slot)
+}
+
+/// The URL path of a file router's folders, brackets kept as written (`[id]`, `[...slug]`),
+/// the segments `left_out` says add nothing to the URL dropped.
+pub fn folder_path(segments: &[&str], left_out: fn(&str) -> bool) -> String {
+    let kept: Vec<&str> = segments.iter().copied().filter(|segment| !left_out(segment)).collect();
     format!("/{}", kept.join("/"))
 }
 
@@ -217,7 +219,12 @@ fn endpoint(method: &str, url: &str, framework: &str, file: &str) -> Endpoint {
 
 /// `(marketing)` route groups and `@analytics` parallel slots add nothing to the URL.
 fn is_group_or_slot(segment: &str) -> bool {
-    segment.starts_with('@') || (segment.starts_with('(') && segment.ends_with(')'))
+    segment.starts_with('@') || is_group(segment)
+}
+
+/// A `(group)` folder: it groups routes and adds nothing to the URL (Next.js, SvelteKit, Nuxt).
+pub fn is_group(segment: &str) -> bool {
+    segment.starts_with('(') && segment.ends_with(')')
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
 ; framework: node
 ; language: javascript
 ; needles: process.env | import.meta.env
-; Environment variables a script reads (JavaScript rules also read TypeScript and TSX).
+; Environment variables a script reads (JavaScript rules also read TypeScript and TSX, and
+; the scripts of Vue and Svelte components).
 
 ; process.env.DATABASE_URL
 ((member_expression
@@ -11,12 +12,13 @@
   (#match? @env.name "^[A-Za-z_][A-Za-z0-9_]*$")
   (#set! source "process.env"))
 
-; import.meta.env.VITE_API_URL
+; import.meta.env.VITE_API_URL (Vite's built-ins are no variable a deployment sets)
 ((member_expression
   object: (_) @_object
   property: (property_identifier) @env.name)
   (#eq? @_object "import.meta.env")
   (#match? @env.name "^[A-Za-z_][A-Za-z0-9_]*$")
+  (#not-any-of? @env.name "BASE_URL" "MODE" "DEV" "PROD" "SSR")
   (#set! source "import.meta.env"))
 
 ; process.env['DATABASE_URL']
