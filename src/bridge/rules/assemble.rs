@@ -9,12 +9,15 @@
 //! | `prefix.path`, `prefix.scope` | routes inside the scope get the prefix (`r.Route("/x", func…)`, class-level mappings) |
 //! | `guard.name` + `guard.scope` or `guard.receiver` | a guard on the routes inside the scope or on the receiver; alone, a guard the code defines |
 //! | `env.name` | an environment variable read (`#set! source`) |
+//! | `env.placeholders` | a string whose upper-case `${VAR}`/`${VAR:default}` placeholders are env vars read |
 //! | `table.name` or `table.model`, `table.scope` | a table (a model's name becomes a table by `#set! naming`) |
+//! | `table.parent` | the class a model extends (a mapped superclass lends it columns; `inherit.rs`) |
 //! | `column.name` or `column.field`, `column.type` | a column of the table whose scope holds it |
 //! | `fk.column`, `fk.table` or `fk.model` | a foreign key of the table whose scope holds it |
 //! | `shape.name`, `shape.scope`, `field.name`, `field.type`, `field.rule` | a request shape and its fields; a rule makes it validation |
 //! | `component.name`, `store.name` | a UI component, a client store (`#set! kind`) |
 //! | `client_route.path`, `client_route.component`, `client_route.scope` | a client route; routes inside the scope are its children |
+//! | `matcher.at`, `matcher.args`, `matcher.access`, `matcher.access_args` | a request-matcher rule guarding the endpoints its patterns match, in any file (`matchers.rs`) |
 //!
 //! Captures whose name starts with `_` only serve predicates.
 
@@ -22,7 +25,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use super::hits::{Hit, guard_name};
-use super::{naming, tags};
+use super::{naming, placeholders, tags};
 use crate::bridge::extract::code::guards::names::is_auth_name;
 use crate::bridge::facts::{
     Column, Component, Endpoint, EnvVar, Facts, Field, ForeignKey, Guard, Route, Shape, StateStore, Table,
@@ -53,7 +56,10 @@ pub fn facts(path: &str, hits: &[Hit<'_>]) -> Facts {
             let tag = hit.text("env.tag")?;
             Some(tags::first(tags::get(tag, "env").or_else(|| tags::get(tag, "envconfig"))?).to_owned())
         });
-        if let Some(name) = env.filter(|name| !name.is_empty()) {
+        let placeholders = hit
+            .all("env.placeholders")
+            .flat_map(|text| placeholders::env_names(text.text));
+        for name in env.into_iter().chain(placeholders).filter(|name| !name.is_empty()) {
             facts.env_vars.push(EnvVar {
                 name,
                 source: hit.prop("source").unwrap_or(hit.framework()).to_owned(),
@@ -449,12 +455,13 @@ fn add_column(table: &mut Table, name: String, data_type: Option<String>, primar
     });
 }
 
-/// A field's column by the convention: `snake` for conventions that snake-case names.
+/// A field's column by the convention: `snake` for conventions that snake-case names,
+/// `snake_id` for a relation's key column (`owner` → `owner_id`).
 fn column_of(field: &str, naming: &str) -> String {
-    if naming.starts_with("snake") {
-        naming::snake_case(field)
-    } else {
-        field.to_owned()
+    match naming {
+        "snake_id" => format!("{}_id", naming::snake_case(field)),
+        _ if naming.starts_with("snake") => naming::snake_case(field),
+        _ => field.to_owned(),
     }
 }
 

@@ -24,6 +24,12 @@ const RULES: &[(&str, &str)] = rule_files![
     "go/env",
     "go/gorm",
     "go/validation",
+    "spring/mvc",
+    "spring/security",
+    "spring/filter-chain",
+    "spring/jpa",
+    "spring/validation",
+    "spring/env",
 ];
 
 /// Shared fragments: queries rule files `; inherits:`, never run alone.

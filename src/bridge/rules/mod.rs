@@ -9,9 +9,14 @@ mod assemble;
 mod catalog;
 mod grammar;
 mod hits;
+mod inherit;
+mod links;
+mod matchers;
 pub mod naming;
+mod placeholders;
 mod rule;
 mod sfc;
+mod spring_config;
 mod tags;
 
 use std::cell::RefCell;
@@ -19,6 +24,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use self::grammar::{Grammar, Parsers};
 use self::hits::Hit;
+use self::links::Links;
 use super::extract::Source;
 use super::facts::Facts;
 
@@ -31,15 +37,22 @@ pub fn extract(sources: &[Source<'_>]) -> Facts {
         catch_unwind(AssertUnwindSafe(|| {
             PARSERS.with_borrow_mut(|parsers| extract_file(source, parsers))
         }))
-        .unwrap_or_else(|_| Facts {
-            unparsed: vec![format!("{}: the extractor failed on this file", source.path)],
-            ..Facts::default()
+        .unwrap_or_else(|_| {
+            let failed = Facts {
+                unparsed: vec![format!("{}: the extractor failed on this file", source.path)],
+                ..Facts::default()
+            };
+            (failed, Links::default())
         })
     });
     let mut facts = Facts::default();
-    for file in found {
+    let mut links = Links::default();
+    for (file, file_links) in found {
         facts.append(file);
+        links.append(file_links);
     }
+    facts.append(spring_config::extract(sources));
+    links.apply(&mut facts);
     count_guarded(&mut facts);
     facts
 }
@@ -57,9 +70,11 @@ fn count_guarded(facts: &mut Facts) {
 }
 
 /// The facts of one source: its code (or, for a single-file component, each script block)
-/// parsed and matched against the rules whose needles it holds.
-fn extract_file(source: &Source<'_>, parsers: &mut Parsers) -> Facts {
+/// parsed and matched against the rules whose needles it holds; with what it says that other
+/// files complete.
+fn extract_file(source: &Source<'_>, parsers: &mut Parsers) -> (Facts, Links) {
     let mut facts = Facts::default();
+    let mut links = Links::default();
     let blocks = match sfc::Kind::of_path(source.path) {
         Some(kind) => {
             facts.components.extend(sfc::component(source, kind));
@@ -70,7 +85,7 @@ fn extract_file(source: &Source<'_>, parsers: &mut Parsers) -> Facts {
                 grammar,
                 text: source.text.to_owned(),
             }],
-            None => return facts,
+            None => return (facts, links),
         },
     };
     for block in blocks {
@@ -87,8 +102,9 @@ fn extract_file(source: &Source<'_>, parsers: &mut Parsers) -> Facts {
             .flat_map(|rule| hits::run(rule, block.grammar, &tree, &block.text))
             .collect();
         facts.append(assemble::facts(source.path, &hits));
+        links.append(Links::of(source.path, &hits));
     }
-    facts
+    (facts, links)
 }
 
 thread_local! {

@@ -1,0 +1,55 @@
+; framework: jakarta.validation
+; language: java
+; needles: jakarta.validation | javax.validation
+; Bean Validation: a class or record whose fields carry constraints (`@NotBlank`, `@Email`,
+; `@Size(max = 50)`, …) is a validated shape (`@Valid @RequestBody` binds it); `@NotNull`,
+; `@NotBlank` and `@NotEmpty` make a field required. `@MappedSuperclass` bases are left to the
+; entities that extend them.
+
+((class_declaration
+  (modifiers)? @_mods
+  name: (identifier) @shape.name
+  body: (class_body) @shape.scope)
+  (#match? @shape.scope "@(NotNull|NotBlank|NotEmpty|Email|Size|Min|Max|Pattern|Positive|PositiveOrZero|Negative|NegativeOrZero|Past|PastOrPresent|Future|FutureOrPresent|Digits|DecimalMin|DecimalMax|AssertTrue|AssertFalse|Length)\\b")
+  (#not-match? @_mods "@MappedSuperclass")
+  (#set! kind "dto")
+  (#set! validation "true"))
+
+((record_declaration
+  name: (identifier) @shape.name
+  parameters: (formal_parameters) @shape.scope)
+  (#match? @shape.scope "@(NotNull|NotBlank|NotEmpty|Email|Size|Min|Max|Pattern|Positive|PositiveOrZero|Negative|NegativeOrZero|Past|PastOrPresent|Future|FutureOrPresent|Digits|DecimalMin|DecimalMax|AssertTrue|AssertFalse|Length)\\b")
+  (#set! kind "dto")
+  (#set! validation "true"))
+
+; fields: required with @NotNull/@NotBlank/@NotEmpty, the constraints as rules
+((field_declaration
+  (modifiers) @field.rule
+  type: (_) @field.type
+  declarator: (variable_declarator name: (identifier) @field.name))
+  (#match? @field.rule "@(NotNull|NotBlank|NotEmpty)\\b")
+  (#not-match? @field.rule "\\bstatic\\b"))
+
+((field_declaration
+  (modifiers)? @_mods
+  type: (_) @field.type
+  declarator: (variable_declarator name: (identifier) @field.name))
+  (#not-match? @_mods "@(NotNull|NotBlank|NotEmpty)\\b|\\bstatic\\b")
+  (#set! optional "true"))
+
+(record_declaration
+  parameters: (formal_parameters
+    (formal_parameter
+      (modifiers) @field.rule
+      type: (_) @field.type
+      name: (identifier) @field.name))
+  (#match? @field.rule "@(NotNull|NotBlank|NotEmpty)\\b"))
+
+(record_declaration
+  parameters: (formal_parameters
+    (formal_parameter
+      (modifiers)? @_mods
+      type: (_) @field.type
+      name: (identifier) @field.name))
+  (#not-match? @_mods "@(NotNull|NotBlank|NotEmpty)\\b")
+  (#set! optional "true"))
