@@ -12,6 +12,8 @@
 //! | `env.placeholders` | a string whose upper-case `${VAR}`/`${VAR:default}` placeholders are env vars read |
 //! | `table.name` or `table.model`, `table.scope` | a table (a model's name becomes a table by `#set! naming`) |
 //! | `table.parent` | the class a model extends (a mapped superclass lends it columns; `inherit.rs`) |
+//! | `embed.model`, `embed.type` | a model embeds another (an embeddable lends it columns; `inherit.rs`) |
+//! | `join.model`, `join.column`, `join.target` | a key column on the target model's table, to the model's (`inherit.rs`) |
 //! | `column.name` or `column.field`, `column.type` | a column of the table whose scope holds it |
 //! | `fk.column`, `fk.table` or `fk.model` | a foreign key of the table whose scope holds it |
 //! | `shape.name`, `shape.scope`, `field.name`, `field.type`, `field.rule` | a request shape and its fields; a rule makes it validation |
@@ -339,7 +341,12 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> Vec<Table> {
         }
     }
     for hit in hits {
-        let Some(at) = hit.captures.first().map(|capture| capture.range.clone()) else {
+        // The table whose scope holds the column (or, without one, the hit's first capture).
+        let column = hit
+            .captures
+            .iter()
+            .find(|capture| capture.name.starts_with("column.") || capture.name == "fk.column");
+        let Some(at) = column.or(hit.captures.first()).map(|capture| capture.range.clone()) else {
             continue;
         };
         let Some((_, table)) = tables

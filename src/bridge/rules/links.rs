@@ -1,17 +1,18 @@
-//! What one file says that only the other files complete: the class a model extends (a
-//! mapped superclass lends it columns, see [`inherit`]) and a filter chain's request-matcher
-//! rules (they guard endpoints registered anywhere, see [`matchers`]). Gathered file by file,
-//! applied once every file is read.
+//! What one file says that only the other files complete: the classes a model extends or
+//! embeds (they lend it columns), key columns it puts on another model's table (see
+//! [`inherit`]), and a filter chain's request-matcher rules (they guard endpoints registered
+//! anywhere, see [`matchers`]). Gathered file by file, applied once every file is read.
 
 use super::hits::Hit;
-use super::{inherit, matchers};
+use super::inherit::{self, Join, Lenders};
+use super::matchers;
 use crate::bridge::facts::Facts;
 
 /// The cross-file facts of the files read so far.
 #[derive(Default)]
 pub struct Links {
-    /// `(class, the class it extends)` of models (`table.model` with `table.parent`).
-    parents: Vec<(String, String)>,
+    lenders: Lenders,
+    joins: Vec<Join>,
     matchers: Vec<matchers::Rule>,
 }
 
@@ -21,7 +22,19 @@ impl Links {
         let mut links = Links::default();
         for hit in hits {
             if let (Some(model), Some(parent)) = (hit.text("table.model"), hit.text("table.parent")) {
-                links.parents.push((model.to_owned(), parent.to_owned()));
+                links.lenders.parents.push((model.to_owned(), parent.to_owned()));
+            }
+            if let (Some(model), Some(embedded)) = (hit.text("embed.model"), hit.text("embed.type")) {
+                links.lenders.embeds.push((model.to_owned(), embedded.to_owned()));
+            }
+            if let (Some(model), Some(column), Some(target)) =
+                (hit.text("join.model"), hit.text("join.column"), hit.text("join.target"))
+            {
+                links.joins.push(Join {
+                    target: target.to_owned(),
+                    column: super::assemble::literal(column),
+                    model: model.to_owned(),
+                });
             }
             links.matchers.extend(matchers::Rule::of(path, hit));
         }
@@ -29,13 +42,15 @@ impl Links {
     }
 
     pub fn append(&mut self, mut other: Links) {
-        self.parents.append(&mut other.parents);
+        self.lenders.parents.append(&mut other.lenders.parents);
+        self.lenders.embeds.append(&mut other.lenders.embeds);
+        self.joins.append(&mut other.joins);
         self.matchers.append(&mut other.matchers);
     }
 
     /// Completes `facts` (every file's) with what the links say.
     pub fn apply(self, facts: &mut Facts) {
-        inherit::apply(&mut facts.tables, &self.parents);
+        inherit::apply(&mut facts.tables, &self.lenders, &self.joins);
         matchers::apply(facts, self.matchers);
     }
 }

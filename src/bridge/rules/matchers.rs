@@ -80,15 +80,15 @@ pub fn apply(facts: &mut Facts, mut rules: Vec<Rule>) {
     }
 }
 
-/// `HttpMethod.POST, "/x"` → `["POST"]`.
+/// `HttpMethod.POST, "/x"` → `["POST"]` (`POST` alone when statically imported).
 fn methods(args: &str) -> Vec<String> {
-    args.match_indices("HttpMethod.")
-        .map(|(at, found)| {
-            args[at + found.len()..]
-                .chars()
-                .take_while(char::is_ascii_alphabetic)
-                .collect()
-        })
+    const METHODS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE"];
+    args.trim_start_matches('(')
+        .trim_end_matches(')')
+        .split(',')
+        .map(|arg| arg.trim().trim_start_matches("HttpMethod."))
+        .filter(|arg| METHODS.contains(arg))
+        .map(str::to_owned)
         .collect()
 }
 
@@ -190,6 +190,8 @@ mod tests {
         assert!(ant_match("/users/{id}/edit", "/users/42/edit"));
         assert!(ant_match("/**", "/"));
         assert_eq!(methods("(HttpMethod.POST, \"/users\")"), ["POST"]);
+        assert_eq!(methods("(GET, \"/profiles/*\")"), ["GET"]);
+        assert!(methods("(\"/GET\")").is_empty());
         assert_eq!(strings("(HttpMethod.GET, \"/a/**\", \"/b\")"), ["/a/**", "/b"]);
     }
 }

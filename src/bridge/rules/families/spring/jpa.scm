@@ -1,6 +1,6 @@
 ; framework: jpa
 ; language: java
-; needles: @Entity | @MappedSuperclass
+; needles: @Entity | @MappedSuperclass | @Embeddable
 ; JPA entities: an `@Entity` class is a table named by Spring's physical naming strategy (the
 ; snake case of the class name) unless `@Table(name = …)` names it; its fields are columns
 ; (`@Column(name = …)` or the snake case of the field), `@Id` the key. `@ManyToOne`/`@OneToOne`
@@ -100,3 +100,99 @@
   (#not-match? @_mods "@JoinColumn\\s*\\([^)]*\\bname\\s*=|mappedBy")
   (#set! naming "snake_id")
   (#set! fk-naming "snake"))
+
+; @Embeddable class Email { @Column(name = "email") String address; }: lends its columns to the
+; entities that embed it (`origin embeddable`)
+((class_declaration
+  (modifiers (marker_annotation name: (identifier) @_embeddable))
+  name: (identifier) @table.model
+  body: (class_body) @table.scope)
+  (#eq? @_embeddable "Embeddable")
+  (#set! naming "snake")
+  (#set! origin "embeddable"))
+
+; @Embedded Email email: the embeddable's columns are the class's
+((class_declaration
+  name: (identifier) @embed.model
+  body: (class_body
+    (field_declaration
+      (modifiers) @_mods
+      type: (type_identifier) @embed.type)))
+  (#match? @_mods "@Embedded\\b"))
+
+; @ManyToMany @JoinTable(name = "vet_specialties", joinColumns = @JoinColumn(name = "vet_id"),
+; inverseJoinColumns = @JoinColumn(name = "specialty_id")) Set<Specialty> specialties: a table
+; of two keys, to the class's table and to the element's
+((field_declaration
+  (modifiers
+    (annotation
+      name: (identifier) @_join_table
+      arguments: (annotation_argument_list
+        (element_value_pair key: (identifier) @_key value: (string_literal) @table.name)) @table.scope)))
+  (#eq? @_join_table "JoinTable")
+  (#eq? @_key "name")
+  (#set! origin "join-table"))
+
+((class_declaration
+  name: (identifier) @fk.model
+  body: (class_body
+    (field_declaration
+      (modifiers
+        (annotation
+          name: (identifier) @_join_table
+          arguments: (annotation_argument_list
+            (element_value_pair
+              key: (identifier) @_side
+              value: [(annotation
+                        name: (identifier) @_join
+                        arguments: (annotation_argument_list
+                          (element_value_pair key: (identifier) @_key value: (string_literal) @column.name @fk.column)))
+                      (element_value_array_initializer
+                        (annotation
+                          name: (identifier) @_join
+                          arguments: (annotation_argument_list
+                            (element_value_pair key: (identifier) @_key value: (string_literal) @column.name @fk.column))))])))))))
+  (#eq? @_join_table "JoinTable")
+  (#eq? @_side "joinColumns")
+  (#eq? @_join "JoinColumn")
+  (#eq? @_key "name")
+  (#set! naming "snake"))
+
+((field_declaration
+  (modifiers
+    (annotation
+      name: (identifier) @_join_table
+      arguments: (annotation_argument_list
+        (element_value_pair
+          key: (identifier) @_side
+          value: [(annotation
+                    name: (identifier) @_join
+                    arguments: (annotation_argument_list
+                      (element_value_pair key: (identifier) @_key value: (string_literal) @column.name @fk.column)))
+                  (element_value_array_initializer
+                    (annotation
+                      name: (identifier) @_join
+                      arguments: (annotation_argument_list
+                        (element_value_pair key: (identifier) @_key value: (string_literal) @column.name @fk.column))))]))))
+  type: (generic_type (type_arguments (type_identifier) @fk.model)))
+  (#eq? @_join_table "JoinTable")
+  (#eq? @_side "inverseJoinColumns")
+  (#eq? @_join "JoinColumn")
+  (#eq? @_key "name")
+  (#set! naming "snake"))
+
+; @OneToMany @JoinColumn(name = "owner_id") List<Pet> pets: the key column is on the element's
+; table, to the class's
+((class_declaration
+  name: (identifier) @join.model
+  body: (class_body
+    (field_declaration
+      (modifiers
+        (annotation
+          name: (identifier) @_join
+          arguments: (annotation_argument_list
+            (element_value_pair key: (identifier) @_key value: (string_literal) @join.column)))) @_mods
+      type: (generic_type (type_arguments (type_identifier) @join.target)))))
+  (#eq? @_join "JoinColumn")
+  (#eq? @_key "name")
+  (#match? @_mods "@OneToMany\\b"))

@@ -1,10 +1,10 @@
 ; framework: jakarta.validation
 ; language: java
-; needles: jakarta.validation | javax.validation
+; needles: jakarta.validation | javax.validation | Validator
 ; Bean Validation: a class or record whose fields carry constraints (`@NotBlank`, `@Email`,
 ; `@Size(max = 50)`, …) is a validated shape (`@Valid @RequestBody` binds it); `@NotNull`,
 ; `@NotBlank` and `@NotEmpty` make a field required. `@MappedSuperclass` bases are left to the
-; entities that extend them.
+; entities that extend them. A Spring `Validator` or a `ConstraintValidator` is a validation too.
 
 ((class_declaration
   (modifiers)? @_mods
@@ -53,3 +53,13 @@
       name: (identifier) @field.name))
   (#not-match? @_mods "@(NotNull|NotBlank|NotEmpty)\\b")
   (#set! optional "true"))
+
+; class PetValidator implements Validator, class UniqueEmailValidator implements
+; ConstraintValidator<UniqueEmail, String>
+((class_declaration
+  name: (identifier) @guard.name
+  interfaces: (super_interfaces
+    (type_list [(type_identifier) @_interface (generic_type (type_identifier) @_interface)])))
+  (#any-of? @_interface "Validator" "ConstraintValidator")
+  (#set! kind "validation")
+  (#set! framework "spring"))
