@@ -122,7 +122,14 @@ fn spring_controllers_method_security_filter_chain_jpa_superclasses_validation_a
     // A mapped superclass or an embeddable lends its columns and is no table; relations to many, transient
     // and static fields are no columns.
     let tables = structured["tables"].to_string();
-    for absent in ["base_entity", "\"person\"", "contact_info", "nickname", "\"pets\"", "serial_version_uid"] {
+    for absent in [
+        "base_entity",
+        "\"person\"",
+        "contact_info",
+        "nickname",
+        "\"pets\"",
+        "serial_version_uid",
+    ] {
         assert!(!tables.contains(absent), "{absent} in {tables}");
     }
     // A commented-out placeholder and a lower-case property placeholder read no env var.

@@ -68,7 +68,9 @@ fn embedders(tables: &[Table], bases: &HashMap<String, Table>, lenders: &Lenders
         .iter()
         .filter(|(_, embedded)| bases.contains_key(embedded))
         .filter_map(|(model, embedded)| {
-            let entity = tables.iter().find(|table| table.model.as_deref() == Some(model.as_str()))?;
+            let entity = tables
+                .iter()
+                .find(|table| table.model.as_deref() == Some(model.as_str()))?;
             Some((naming::snake_case(embedded), entity.name.clone()))
         })
         .collect()
@@ -78,7 +80,11 @@ fn embedders(tables: &[Table], bases: &HashMap<String, Table>, lenders: &Lenders
 fn parts(model: &str, own: Parts, bases: &HashMap<String, Table>, lenders: &Lenders, depth: usize) -> Parts {
     let lent = |lender: &str| -> Option<Parts> {
         let base = bases.get(lender).filter(|_| depth < MAX_DEPTH)?;
-        let own = (base.columns.clone(), base.primary_key.clone(), base.foreign_keys.clone());
+        let own = (
+            base.columns.clone(),
+            base.primary_key.clone(),
+            base.foreign_keys.clone(),
+        );
         Some(parts(lender, own, bases, lenders, depth + 1))
     };
     let mut all: Parts = Default::default();
@@ -94,7 +100,9 @@ fn parts(model: &str, own: Parts, bases: &HashMap<String, Table>, lenders: &Lend
 }
 
 fn add(all: &mut Parts, parts: Option<Parts>) {
-    let Some((columns, primary_key, foreign_keys)) = parts else { return };
+    let Some((columns, primary_key, foreign_keys)) = parts else {
+        return;
+    };
     for column in columns {
         if !all.0.iter().any(|have| have.name == column.name) {
             all.0.push(column);
@@ -156,7 +164,11 @@ fn add_joins(tables: &mut [Table], joins: &[Join]) {
                 ..Column::default()
             });
         }
-        if !target.foreign_keys.iter().any(|key| key.columns == [join.column.clone()]) {
+        if !target
+            .foreign_keys
+            .iter()
+            .any(|key| key.columns == [join.column.clone()])
+        {
             target.foreign_keys.push(ForeignKey {
                 columns: vec![join.column.clone()],
                 references_table: referenced,

@@ -31,9 +31,15 @@ mod tests {
 
     #[test]
     fn upper_case_placeholders_are_env_names() {
-        assert_eq!(env_names("${MYSQL_URL:jdbc:mysql://localhost/petclinic}"), ["MYSQL_URL"]);
+        assert_eq!(
+            env_names("${MYSQL_URL:jdbc:mysql://localhost/petclinic}"),
+            ["MYSQL_URL"]
+        );
         assert_eq!(env_names("\"${JWT_SECRET}\""), ["JWT_SECRET"]);
-        assert_eq!(env_names("${DB_URL:${FALLBACK_URL}} ${DB_URL}"), ["DB_URL", "FALLBACK_URL"]);
+        assert_eq!(
+            env_names("${DB_URL:${FALLBACK_URL}} ${DB_URL}"),
+            ["DB_URL", "FALLBACK_URL"]
+        );
         assert!(env_names("${server.port:8080} ${database} #{x} $HOME").is_empty());
         assert!(env_names("${").is_empty());
     }

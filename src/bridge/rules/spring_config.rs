@@ -113,9 +113,7 @@ fn property_values(text: &str) -> Vec<String> {
             Some(part) => logical.push_str(part),
             None => {
                 logical.push_str(line);
-                let value = logical
-                    .find(['=', ':', ' ', '\t'])
-                    .map_or("", |at| &logical[at + 1..]);
+                let value = logical.find(['=', ':', ' ', '\t']).map_or("", |at| &logical[at + 1..]);
                 values.push(value.to_owned());
                 logical.clear();
             }
@@ -143,7 +141,14 @@ mod tests {
                     ---\nspring.config.activate.on-profile: prod\napp:\n  hosts: [\"${REDIS_HOST}\", x]\n  name: ${app.title}\n";
         assert_eq!(
             names("src/main/resources/application.yml", yaml),
-            ["DATABASE_URL", "DB_USER", "DB_PASSWORD", "PORT", "SERVER_PORT", "REDIS_HOST"]
+            [
+                "DATABASE_URL",
+                "DB_USER",
+                "DB_PASSWORD",
+                "PORT",
+                "SERVER_PORT",
+                "REDIS_HOST"
+            ]
         );
     }
 
