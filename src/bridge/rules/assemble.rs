@@ -7,6 +7,7 @@
 //! | `endpoint.handler`, `endpoint.guard`, `endpoint.request` | its handler, middleware put on it, request shape |
 //! | `group.var`, `group.path`, `group.parent` | `v1 := r.Group("/v1")`: a router variable with a prefix |
 //! | `prefix.path`, `prefix.scope` | routes inside the scope get the prefix (`r.Route("/x", func…)`, class-level mappings) |
+//! | `request.type`, `request.scope` | routes inside the scope that name no request have this one (a handler's body parameter) |
 //! | `guard.name` + `guard.scope` or `guard.receiver` | a guard on the routes inside the scope or on the receiver; alone, a guard the code defines |
 //! | `env.name` | an environment variable read (`#set! source`) |
 //! | `env.placeholders` | a string whose upper-case `${VAR}`/`${VAR:default}` placeholders are env vars read |
@@ -151,6 +152,8 @@ struct Routing {
     prefixes: Vec<(Range<usize>, String)>,
     /// `(scope, guard)`.
     scoped_guards: Vec<(Range<usize>, String)>,
+    /// `(scope, request shape)`.
+    requests: Vec<(Range<usize>, String)>,
     groups: HashMap<String, Group>,
 }
 
@@ -158,10 +161,14 @@ impl Routing {
     fn of(hits: &[Hit<'_>]) -> Routing {
         let mut prefixes = Vec::new();
         let mut scoped_guards = Vec::new();
+        let mut requests = Vec::new();
         let mut groups: HashMap<String, Group> = HashMap::new();
         for hit in hits {
             if let (Some(path), Some(scope)) = (hit.text("prefix.path"), hit.get("prefix.scope")) {
                 prefixes.push((scope.range.clone(), literal(path)));
+            }
+            if let (Some(request), Some(scope)) = (hit.text("request.type"), hit.get("request.scope")) {
+                requests.push((scope.range.clone(), literal(request)));
             }
             if let Some(var) = hit.text("group.var") {
                 let group = groups.entry(var.to_owned()).or_default();
@@ -190,6 +197,7 @@ impl Routing {
         Routing {
             prefixes,
             scoped_guards,
+            requests,
             groups,
         }
     }
@@ -250,7 +258,10 @@ impl Routing {
             method,
             path: full,
             handler: hit.text("endpoint.handler").map(str::to_owned),
-            request: hit.text("endpoint.request").map(literal),
+            request: hit.text("endpoint.request").map(literal).or_else(|| {
+                let (_, request) = self.requests.iter().find(|(scope, _)| inside(&at, scope))?;
+                Some(request.clone())
+            }),
             framework: hit.framework().to_owned(),
             file: path.to_owned(),
             guards,

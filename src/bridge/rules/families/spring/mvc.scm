@@ -23,8 +23,7 @@
   (#any-of? @_key "value" "path"))
 
 ; @GetMapping("/{id}"), @PostMapping(value = "/x"), @DeleteMapping(path = {"/a", "/b"}): one
-; route per path (a `@RequestMapping` with no `method` maps every method); a `@RequestBody`
-; parameter (second pattern) is the request
+; route per path (a `@RequestMapping` with no `method` maps every method)
 (method_declaration
   (modifiers
     (annotation
@@ -37,32 +36,9 @@
            value: [(string_literal) @endpoint.path
                    (element_value_array_initializer (string_literal) @endpoint.path)])]) @_args))
   name: (identifier) @endpoint.handler
-  parameters: (formal_parameters) @_params
   (#match? @endpoint.method "^(Get|Post|Put|Patch|Delete|Request)Mapping$")
   (#not-match? @_args "method\\s*=")
-  (#any-of? @_key "value" "path")
-  (#not-match? @_params "@RequestBody"))
-
-(method_declaration
-  (modifiers
-    (annotation
-      name: (identifier) @endpoint.method
-      arguments: (annotation_argument_list
-        [(string_literal) @endpoint.path
-         (element_value_array_initializer (string_literal) @endpoint.path)
-         (element_value_pair
-           key: (identifier) @_key
-           value: [(string_literal) @endpoint.path
-                   (element_value_array_initializer (string_literal) @endpoint.path)])]) @_args))
-  name: (identifier) @endpoint.handler
-  parameters: (formal_parameters
-    (formal_parameter
-      (modifiers [(marker_annotation name: (identifier) @_body) (annotation name: (identifier) @_body)])
-      type: (_) @endpoint.request))
-  (#match? @endpoint.method "^(Get|Post|Put|Patch|Delete|Request)Mapping$")
-  (#not-match? @_args "method\\s*=")
-  (#any-of? @_key "value" "path")
-  (#eq? @_body "RequestBody"))
+  (#any-of? @_key "value" "path"))
 
 ; @GetMapping, @PostMapping(produces = …): the class prefix alone
 (method_declaration
@@ -72,140 +48,74 @@
        name: (identifier) @endpoint.method
        arguments: (annotation_argument_list) @_args)])
   name: (identifier) @endpoint.handler
-  parameters: (formal_parameters) @_params
   (#match? @endpoint.method "^(Get|Post|Put|Patch|Delete|Request)Mapping$")
   (#match? @_args "^\\(\\s*(\\)|[A-Za-z_]+\\s*=)")
-  (#not-match? @_args "(value|path|method)\\s*=")
-  (#not-match? @_params "@RequestBody"))
-
-(method_declaration
-  (modifiers
-    [(marker_annotation name: (identifier) @endpoint.method)
-     (annotation
-       name: (identifier) @endpoint.method
-       arguments: (annotation_argument_list) @_args)])
-  name: (identifier) @endpoint.handler
-  parameters: (formal_parameters
-    (formal_parameter
-      (modifiers [(marker_annotation name: (identifier) @_body) (annotation name: (identifier) @_body)])
-      type: (_) @endpoint.request))
-  (#match? @endpoint.method "^(Get|Post|Put|Patch|Delete|Request)Mapping$")
-  (#match? @_args "^\\(\\s*(\\)|[A-Za-z_]+\\s*=)")
-  (#not-match? @_args "(value|path|method)\\s*=")
-  (#eq? @_body "RequestBody"))
+  (#not-match? @_args "(value|path|method)\\s*="))
 
 ; @RequestMapping(value = "/x", method = RequestMethod.POST), `method = {GET, HEAD}`: a route
-; per path and method, whichever order the attributes are written in
+; per path and method, whichever order the attributes are written in; with no path, the class
+; prefix alone
 (method_declaration
   (modifiers
     (annotation
       name: (identifier) @_mapping
       arguments: (annotation_argument_list
-        (element_value_pair key: (identifier) @_key value: [(string_literal) @endpoint.path
-                   (element_value_array_initializer (string_literal) @endpoint.path)])
-        (element_value_pair key: (identifier) @_verb value: [(field_access field: (identifier) @endpoint.method)
-                   (identifier) @endpoint.method
-                   (element_value_array_initializer
-                     [(field_access field: (identifier) @endpoint.method) (identifier) @endpoint.method])]))))
+        (element_value_pair
+          key: (identifier) @_key
+          value: [(string_literal) @endpoint.path
+                  (element_value_array_initializer (string_literal) @endpoint.path)])
+        (element_value_pair
+          key: (identifier) @_verb
+          value: [(field_access field: (identifier) @endpoint.method)
+                  (identifier) @endpoint.method
+                  (element_value_array_initializer
+                    [(field_access field: (identifier) @endpoint.method) (identifier) @endpoint.method])]))))
   name: (identifier) @endpoint.handler
-  parameters: (formal_parameters) @_params
   (#eq? @_mapping "RequestMapping")
   (#any-of? @_key "value" "path")
-  (#eq? @_verb "method")
-  (#not-match? @_params "@RequestBody"))
+  (#eq? @_verb "method"))
 
 (method_declaration
   (modifiers
     (annotation
       name: (identifier) @_mapping
       arguments: (annotation_argument_list
-        (element_value_pair key: (identifier) @_key value: [(string_literal) @endpoint.path
-                   (element_value_array_initializer (string_literal) @endpoint.path)])
-        (element_value_pair key: (identifier) @_verb value: [(field_access field: (identifier) @endpoint.method)
-                   (identifier) @endpoint.method
-                   (element_value_array_initializer
-                     [(field_access field: (identifier) @endpoint.method) (identifier) @endpoint.method])]))))
+        (element_value_pair
+          key: (identifier) @_verb
+          value: [(field_access field: (identifier) @endpoint.method)
+                  (identifier) @endpoint.method
+                  (element_value_array_initializer
+                    [(field_access field: (identifier) @endpoint.method) (identifier) @endpoint.method])])
+        (element_value_pair
+          key: (identifier) @_key
+          value: [(string_literal) @endpoint.path
+                  (element_value_array_initializer (string_literal) @endpoint.path)]))))
   name: (identifier) @endpoint.handler
+  (#eq? @_mapping "RequestMapping")
+  (#any-of? @_key "value" "path")
+  (#eq? @_verb "method"))
+
+(method_declaration
+  (modifiers
+    (annotation
+      name: (identifier) @_mapping
+      arguments: (annotation_argument_list
+        (element_value_pair
+          key: (identifier) @_verb
+          value: [(field_access field: (identifier) @endpoint.method)
+                  (identifier) @endpoint.method
+                  (element_value_array_initializer
+                    [(field_access field: (identifier) @endpoint.method) (identifier) @endpoint.method])])) @_args))
+  name: (identifier) @endpoint.handler
+  (#eq? @_mapping "RequestMapping")
+  (#eq? @_verb "method")
+  (#not-match? @_args "(value|path)\\s*="))
+
+; the request: the type of the handler's `@RequestBody` parameter (`@Valid @RequestBody
+; RegisterRequest request`)
+((method_declaration
   parameters: (formal_parameters
     (formal_parameter
       (modifiers [(marker_annotation name: (identifier) @_body) (annotation name: (identifier) @_body)])
-      type: (_) @endpoint.request))
-  (#eq? @_mapping "RequestMapping")
-  (#any-of? @_key "value" "path")
-  (#eq? @_verb "method")
-  (#eq? @_body "RequestBody"))
-
-(method_declaration
-  (modifiers
-    (annotation
-      name: (identifier) @_mapping
-      arguments: (annotation_argument_list
-        (element_value_pair key: (identifier) @_verb value: [(field_access field: (identifier) @endpoint.method)
-                   (identifier) @endpoint.method
-                   (element_value_array_initializer
-                     [(field_access field: (identifier) @endpoint.method) (identifier) @endpoint.method])])
-        (element_value_pair key: (identifier) @_key value: [(string_literal) @endpoint.path
-                   (element_value_array_initializer (string_literal) @endpoint.path)]))))
-  name: (identifier) @endpoint.handler
-  parameters: (formal_parameters) @_params
-  (#eq? @_mapping "RequestMapping")
-  (#any-of? @_key "value" "path")
-  (#eq? @_verb "method")
-  (#not-match? @_params "@RequestBody"))
-
-(method_declaration
-  (modifiers
-    (annotation
-      name: (identifier) @_mapping
-      arguments: (annotation_argument_list
-        (element_value_pair key: (identifier) @_verb value: [(field_access field: (identifier) @endpoint.method)
-                   (identifier) @endpoint.method
-                   (element_value_array_initializer
-                     [(field_access field: (identifier) @endpoint.method) (identifier) @endpoint.method])])
-        (element_value_pair key: (identifier) @_key value: [(string_literal) @endpoint.path
-                   (element_value_array_initializer (string_literal) @endpoint.path)]))))
-  name: (identifier) @endpoint.handler
-  parameters: (formal_parameters
-    (formal_parameter
-      (modifiers [(marker_annotation name: (identifier) @_body) (annotation name: (identifier) @_body)])
-      type: (_) @endpoint.request))
-  (#eq? @_mapping "RequestMapping")
-  (#any-of? @_key "value" "path")
-  (#eq? @_verb "method")
-  (#eq? @_body "RequestBody"))
-
-; @RequestMapping(method = RequestMethod.GET): the class prefix alone
-(method_declaration
-  (modifiers
-    (annotation
-      name: (identifier) @_mapping
-      arguments: (annotation_argument_list
-        (element_value_pair key: (identifier) @_verb value: [(field_access field: (identifier) @endpoint.method)
-                   (identifier) @endpoint.method
-                   (element_value_array_initializer
-                     [(field_access field: (identifier) @endpoint.method) (identifier) @endpoint.method])])) @_args))
-  name: (identifier) @endpoint.handler
-  parameters: (formal_parameters) @_params
-  (#eq? @_mapping "RequestMapping")
-  (#eq? @_verb "method")
-  (#not-match? @_args "(value|path)\\s*=")
-  (#not-match? @_params "@RequestBody"))
-
-(method_declaration
-  (modifiers
-    (annotation
-      name: (identifier) @_mapping
-      arguments: (annotation_argument_list
-        (element_value_pair key: (identifier) @_verb value: [(field_access field: (identifier) @endpoint.method)
-                   (identifier) @endpoint.method
-                   (element_value_array_initializer
-                     [(field_access field: (identifier) @endpoint.method) (identifier) @endpoint.method])])) @_args))
-  name: (identifier) @endpoint.handler
-  parameters: (formal_parameters
-    (formal_parameter
-      (modifiers [(marker_annotation name: (identifier) @_body) (annotation name: (identifier) @_body)])
-      type: (_) @endpoint.request))
-  (#eq? @_mapping "RequestMapping")
-  (#eq? @_verb "method")
-  (#not-match? @_args "(value|path)\\s*=")
+      type: (_) @request.type))) @request.scope
   (#eq? @_body "RequestBody"))

@@ -5,7 +5,8 @@
 ; `@RolesAllowed("ADMIN")` on a method guard its routes, on a class every route of the class.
 ; Servlet filters (`extends OncePerRequestFilter`) are guards the code defines.
 
-((method_declaration
+; (a method's or a class's modifiers)
+((_
   (modifiers
     (annotation
       name: (identifier) @_guard
@@ -16,22 +17,6 @@
            key: (identifier) @_key
            value: [(string_literal) @guard.name
                    (element_value_array_initializer (string_literal) @guard.name)])])))) @guard.scope
-  (#any-of? @_guard "PreAuthorize" "Secured" "RolesAllowed")
-  (#eq? @_key "value")
-  (#set! kind "annotation"))
-
-(class_declaration
-  (modifiers
-    (annotation
-      name: (identifier) @_guard
-      arguments: (annotation_argument_list
-        [(string_literal) @guard.name
-         (element_value_array_initializer (string_literal) @guard.name)
-         (element_value_pair
-           key: (identifier) @_key
-           value: [(string_literal) @guard.name
-                   (element_value_array_initializer (string_literal) @guard.name)])])))
-  body: (class_body) @guard.scope
   (#any-of? @_guard "PreAuthorize" "Secured" "RolesAllowed")
   (#eq? @_key "value")
   (#set! kind "annotation"))
