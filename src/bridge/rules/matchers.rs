@@ -18,8 +18,9 @@ pub struct Rule {
     at: usize,
     /// `HttpMethod.POST` → `POST`; empty for every method.
     methods: Vec<String>,
-    /// Empty for `anyRequest()`.
-    patterns: Vec<String>,
+    /// The path patterns; `None` for every path (`anyRequest()`, `requestMatchers(HttpMethod.GET)`);
+    /// empty when the matchers are no patterns this reads (`PathRequest.toH2Console()`).
+    patterns: Option<Vec<String>>,
     /// The guard the rule puts on what it matches; `None` lets requests through.
     guard: Option<String>,
 }
@@ -44,14 +45,17 @@ impl Rule {
             first: hit.prop("first") == Some("true"),
             at: at.range.start,
             methods: methods(args),
-            patterns: strings(args),
+            patterns: patterns(at.text, args),
             guard,
         })
     }
 
     fn matches(&self, method: &str, path: &str) -> bool {
         (self.methods.is_empty() || method == "ALL" || self.methods.iter().any(|m| m == method))
-            && (self.patterns.is_empty() || self.patterns.iter().any(|pattern| ant_match(pattern, path)))
+            && self
+                .patterns
+                .as_ref()
+                .is_none_or(|patterns| patterns.iter().any(|pattern| ant_match(pattern, path)))
     }
 }
 
@@ -90,6 +94,17 @@ fn methods(args: &str) -> Vec<String> {
         .filter(|arg| METHODS.contains(arg))
         .map(str::to_owned)
         .collect()
+}
+
+/// The path patterns of a matcher call: `None` for every path (`anyRequest()`, or methods
+/// alone).
+fn patterns(matcher: &str, args: &str) -> Option<Vec<String>> {
+    let only_methods = args
+        .trim_start_matches('(')
+        .trim_end_matches(')')
+        .split(',')
+        .all(|arg| arg.trim().is_empty() || !methods(arg).is_empty());
+    (matcher != "anyRequest" && !only_methods).then(|| strings(args))
 }
 
 /// The string literals of an argument list, unquoted.
@@ -192,6 +207,9 @@ mod tests {
         assert_eq!(methods("(HttpMethod.POST, \"/users\")"), ["POST"]);
         assert_eq!(methods("(GET, \"/profiles/*\")"), ["GET"]);
         assert!(methods("(\"/GET\")").is_empty());
+        assert_eq!(patterns("anyRequest", "()"), None);
+        assert_eq!(patterns("requestMatchers", "(HttpMethod.OPTIONS)"), None);
+        assert_eq!(patterns("requestMatchers", "(PathRequest.toH2Console())"), Some(vec![]));
         assert_eq!(strings("(HttpMethod.GET, \"/a/**\", \"/b\")"), ["/a/**", "/b"]);
     }
 }

@@ -6,8 +6,9 @@
 ; a mapping with no path is the prefix alone. The handler is the method's name, the request
 ; the type of its `@RequestBody` parameter.
 
-; @RequestMapping("/api/users") on the class: the prefix of the routes in its body
-(class_declaration
+; @RequestMapping("/api/users") on a class (or an interface the controller implements): the
+; prefix of the routes in its body
+(_
   (modifiers
     (annotation
       name: (identifier) @_mapping
@@ -18,7 +19,7 @@
            key: (identifier) @_key
            value: [(string_literal) @prefix.path
                    (element_value_array_initializer . (string_literal) @prefix.path)])])))
-  body: (class_body) @prefix.scope
+  body: (_) @prefix.scope
   (#eq? @_mapping "RequestMapping")
   (#any-of? @_key "value" "path"))
 
