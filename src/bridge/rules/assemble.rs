@@ -499,6 +499,8 @@ fn shapes(path: &str, hits: &[Hit<'_>], guards: &mut Vec<Guard>) -> Vec<Shape> {
             Some((scope.range.clone(), shape, hit.prop("validation").is_some()))
         })
         .collect();
+    // Hits naming the same scope (one per constrained field) are one shape.
+    shapes.sort_by_key(|(scope, _, _)| scope.start);
     shapes.dedup_by(|a, b| a.0 == b.0);
     for hit in hits {
         let Some(name) = hit.get("field.name") else { continue };

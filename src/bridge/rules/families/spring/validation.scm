@@ -2,15 +2,15 @@
 ; language: java
 ; needles: jakarta.validation | javax.validation | Validator
 ; Bean Validation: a class or record whose fields carry constraints (`@NotBlank`, `@Email`,
-; `@Size(max = 50)`, …) is a validated shape (`@Valid @RequestBody` binds it); `@NotNull`,
+; `@Size(max = 50)`, …; on fields, not on a controller's parameters) is a validated shape (`@Valid @RequestBody` binds it); `@NotNull`,
 ; `@NotBlank` and `@NotEmpty` make a field required. `@MappedSuperclass` bases are left to the
 ; entities that extend them. A Spring `Validator` or a `ConstraintValidator` is a validation too.
 
 ((class_declaration
   (modifiers)? @_mods
   name: (identifier) @shape.name
-  body: (class_body) @shape.scope)
-  (#match? @shape.scope "@(NotNull|NotBlank|NotEmpty|Email|Size|Min|Max|Pattern|Positive|PositiveOrZero|Negative|NegativeOrZero|Past|PastOrPresent|Future|FutureOrPresent|Digits|DecimalMin|DecimalMax|AssertTrue|AssertFalse|Length)\\b")
+  body: (class_body (field_declaration (modifiers) @_constraint)) @shape.scope)
+  (#match? @_constraint "@(NotNull|NotBlank|NotEmpty|Email|Size|Min|Max|Pattern|Positive|PositiveOrZero|Negative|NegativeOrZero|Past|PastOrPresent|Future|FutureOrPresent|Digits|DecimalMin|DecimalMax|AssertTrue|AssertFalse|Length)\\b")
   (#not-match? @_mods "@MappedSuperclass")
   (#set! kind "dto")
   (#set! validation "true"))
