@@ -119,6 +119,9 @@ fn go_chi_closures_and_mounts_net_http_patterns_echo_groups_and_gorm_models() {
 fn spring_controllers_method_security_filter_chain_jpa_superclasses_validation_and_config_placeholders() {
     let handoff = check("backend-spring");
     let structured = &handoff["structured"];
+    // A Feign client's mappings are routes it calls, not routes it serves.
+    let endpoints = structured["endpoints"].to_string();
+    assert!(!endpoints.contains("/invoices"), "{endpoints}");
     // A mapped superclass or an embeddable lends its columns and is no table; relations to many, transient
     // and static fields are no columns.
     let tables = structured["tables"].to_string();

@@ -1,8 +1,9 @@
 ; framework: spring
 ; language: java
-; needles: getenv | @Value
+; needles: getenv | ${
 ; Environment read in Java: `System.getenv("JWT_SECRET")`, and the `${VAR}`/`${VAR:default}`
-; placeholders of `@Value("${JWT_SECRET}")` whose names are environment-style (upper case).
+; placeholders (environment-style, upper case) of annotations: `@Value("${JWT_SECRET}")`,
+; `@FeignClient(url = "${BILLING_URL}")`, `@Scheduled(cron = "${REPORT_CRON}")`.
 
 ((method_invocation
   object: (identifier) @_system
@@ -18,3 +19,12 @@
   (#eq? @_value "Value")
   (#match? @env.placeholders "\\$\\{")
   (#set! source "@Value"))
+
+((annotation
+  name: (identifier) @_annotation
+  arguments: (annotation_argument_list
+    [(string_literal) @env.placeholders
+     (element_value_pair value: (string_literal) @env.placeholders)]))
+  (#not-eq? @_annotation "Value")
+  (#match? @env.placeholders "\\$\\{")
+  (#set! source "annotation"))
