@@ -135,9 +135,9 @@ fn spring_controllers_method_security_filter_chain_jpa_superclasses_validation_a
     ] {
         assert!(!tables.contains(absent), "{absent} in {tables}");
     }
-    // A commented-out placeholder and a lower-case property placeholder read no env var.
+    // A commented-out placeholder, a lower-case property and a JVM system property read no env var.
     let env = structured["envVars"].to_string();
-    for absent in ["OLD_DB_PASSWORD", "NOT_AN_ENV", "app.title", "app.cors"] {
+    for absent in ["OLD_DB_PASSWORD", "NOT_AN_ENV", "app.title", "app.cors", "billing.region", "USER_REGION"] {
         assert!(!env.contains(absent), "{absent} in {env}");
     }
 }

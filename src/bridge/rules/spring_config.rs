@@ -163,6 +163,17 @@ mod tests {
     }
 
     #[test]
+    fn aliases_that_expand_a_thousandfold_are_no_hang() {
+        let mut yaml = String::from("a: &a [\"${A}\", \"${A}\", \"${A}\", \"${A}\", \"${A}\"]\n");
+        for (name, previous) in ["b", "c", "d", "e", "f", "g", "h", "i"].iter().zip(["a", "b", "c", "d", "e", "f", "g", "h"]) {
+            yaml.push_str(&format!("{name}: &{name} [*{previous}, *{previous}, *{previous}, *{previous}, *{previous}]\n"));
+        }
+        let started = std::time::Instant::now();
+        assert_eq!(names("application.yml", &yaml), ["A"]);
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    }
+
+    #[test]
     fn only_spring_configuration_files() {
         assert!(names("config/settings.yml", "a: ${X}").is_empty());
         assert!(names("src/main/resources/applications.yml", "a: ${X}").is_empty());

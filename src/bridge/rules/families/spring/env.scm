@@ -1,9 +1,10 @@
 ; framework: spring
 ; language: java
-; needles: getenv | ${
+; needles: getenv | ${ | Property(
 ; Environment read in Java: `System.getenv("JWT_SECRET")`, and the `${VAR}`/`${VAR:default}`
 ; placeholders (environment-style, upper case) of annotations: `@Value("${JWT_SECRET}")`,
-; `@FeignClient(url = "${BILLING_URL}")`, `@Scheduled(cron = "${REPORT_CRON}")`.
+; `@FeignClient(url = "${BILLING_URL}")`, `@Scheduled(cron = "${REPORT_CRON}")`; and Spring's
+; `Environment` asked for an environment-style name: `env.getProperty("STRIPE_KEY")`.
 
 ((method_invocation
   object: (identifier) @_system
@@ -12,6 +13,15 @@
   (#eq? @_system "System")
   (#eq? @_getenv "getenv")
   (#set! source "System.getenv"))
+
+((method_invocation
+  object: (_) @_environment
+  name: (identifier) @_get
+  arguments: (argument_list . (string_literal) @env.name))
+  (#any-of? @_get "getProperty" "getRequiredProperty")
+  (#not-eq? @_environment "System")
+  (#match? @env.name "^\"[A-Z][A-Z0-9_]*\"$")
+  (#set! source "Environment.getProperty"))
 
 ((annotation
   name: (identifier) @_value

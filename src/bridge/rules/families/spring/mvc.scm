@@ -1,6 +1,6 @@
 ; framework: spring
 ; language: java
-; needles: Mapping(
+; needles: @GetMapping | @PostMapping | @PutMapping | @PatchMapping | @DeleteMapping | @RequestMapping
 ; Spring MVC controllers: a class-level `@RequestMapping("/api/users")` prefixes the routes of
 ; the methods whose `@GetMapping`, `@PostMapping`, … or `@RequestMapping(method = …)` map them;
 ; a mapping with no path is the prefix alone. The handler is the method's name, the request
