@@ -18,6 +18,7 @@
 //! | `column.name` or `column.field`, `column.type` | a column of the table whose scope holds it |
 //! | `fk.column`, `fk.table` or `fk.model` | a foreign key of the table whose scope holds it |
 //! | `shape.name`, `shape.scope`, `field.name`, `field.type`, `field.rule` | a request shape and its fields; a rule makes it validation |
+//! | `valid.type` | a type a handler binds with validation (`@Valid Pet pet`; `validated.rs`) |
 //! | `component.name`, `store.name` | a UI component, a client store (`#set! kind`) |
 //! | `client_route.path`, `client_route.component`, `client_route.scope` | a client route; routes inside the scope are its children |
 //! | `matcher.at`, `matcher.args`, `matcher.access`, `matcher.access_args` | a request-matcher rule guarding the endpoints its patterns match, in any file (`matchers.rs`) |

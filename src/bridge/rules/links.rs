@@ -1,11 +1,11 @@
 //! What one file says that only the other files complete: the classes a model extends or
-//! embeds (they lend it columns), key columns it puts on another model's table (see
+//! embeds (they lend it columns and constraints, see [`validated`]), key columns it puts on another model's table (see
 //! [`inherit`]), and a filter chain's request-matcher rules (they guard endpoints registered
 //! anywhere, see [`matchers`]). Gathered file by file, applied once every file is read.
 
 use super::hits::Hit;
 use super::inherit::{self, Join, Lenders};
-use super::matchers;
+use super::{matchers, validated};
 use crate::bridge::facts::Facts;
 
 /// The cross-file facts of the files read so far.
@@ -13,6 +13,8 @@ use crate::bridge::facts::Facts;
 pub struct Links {
     lenders: Lenders,
     joins: Vec<Join>,
+    /// Types bound with `@Valid` (`valid.type`).
+    bound: Vec<String>,
     matchers: Vec<matchers::Rule>,
 }
 
@@ -36,6 +38,9 @@ impl Links {
                     model: model.to_owned(),
                 });
             }
+            if let Some(bound) = hit.text("valid.type") {
+                links.bound.push(bound.to_owned());
+            }
             links.matchers.extend(matchers::Rule::of(path, hit));
         }
         links
@@ -45,11 +50,13 @@ impl Links {
         self.lenders.parents.append(&mut other.lenders.parents);
         self.lenders.embeds.append(&mut other.lenders.embeds);
         self.joins.append(&mut other.joins);
+        self.bound.append(&mut other.bound);
         self.matchers.append(&mut other.matchers);
     }
 
     /// Completes `facts` (every file's) with what the links say.
     pub fn apply(self, facts: &mut Facts) {
+        validated::apply(facts, &self.lenders.parents, &self.bound);
         inherit::apply(&mut facts.tables, &self.lenders, &self.joins);
         matchers::apply(facts, self.matchers);
     }

@@ -18,6 +18,7 @@ mod rule;
 mod sfc;
 mod spring_config;
 mod tags;
+mod validated;
 
 use std::cell::RefCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};

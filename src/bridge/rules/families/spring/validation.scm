@@ -2,9 +2,11 @@
 ; language: java
 ; needles: jakarta.validation | javax.validation | Validator
 ; Bean Validation: a class or record whose fields carry constraints (`@NotBlank`, `@Email`,
-; `@Size(max = 50)`, …; on fields, not on a controller's parameters) is a validated shape (`@Valid @RequestBody` binds it); `@NotNull`,
-; `@NotBlank` and `@NotEmpty` make a field required. `@MappedSuperclass` bases are left to the
-; entities that extend them. A Spring `Validator` or a `ConstraintValidator` is a validation too.
+; `@Size(max = 50)`, …; on fields, not on a controller's parameters) is a validated shape
+; (`@Valid @RequestBody` binds it); `@NotNull`, `@NotBlank` and `@NotEmpty` make a field
+; required. A `@MappedSuperclass` lends its constraints to the entities that extend it, in
+; whichever file (`kind mapped-superclass`, see `rules/validated.rs`). A Spring `Validator` or
+; a `ConstraintValidator` is a validation too.
 
 ((class_declaration
   (modifiers)? @_mods
@@ -13,6 +15,15 @@
   (#match? @_constraint "@(NotNull|NotBlank|NotEmpty|Email|Size|Min|Max|Pattern|Positive|PositiveOrZero|Negative|NegativeOrZero|Past|PastOrPresent|Future|FutureOrPresent|Digits|DecimalMin|DecimalMax|AssertTrue|AssertFalse|Length)\\b")
   (#not-match? @_mods "@MappedSuperclass")
   (#set! kind "dto")
+  (#set! validation "true"))
+
+((class_declaration
+  (modifiers) @_mods
+  name: (identifier) @shape.name
+  body: (class_body (field_declaration (modifiers) @_constraint)) @shape.scope)
+  (#match? @_constraint "@(NotNull|NotBlank|NotEmpty|Email|Size|Min|Max|Pattern|Positive|PositiveOrZero|Negative|NegativeOrZero|Past|PastOrPresent|Future|FutureOrPresent|Digits|DecimalMin|DecimalMax|AssertTrue|AssertFalse|Length)\\b")
+  (#match? @_mods "@MappedSuperclass")
+  (#set! kind "mapped-superclass")
   (#set! validation "true"))
 
 ((record_declaration
@@ -63,3 +74,10 @@
   (#any-of? @_interface "Validator" "ConstraintValidator")
   (#set! kind "validation")
   (#set! framework "spring"))
+
+; @Valid Pet pet, @Validated @RequestBody Owner owner: a type bound with validation (an entity
+; that only inherits constraints is a validation where it is bound)
+((formal_parameter
+  (modifiers [(marker_annotation name: (identifier) @_valid) (annotation name: (identifier) @_valid)])
+  type: (type_identifier) @valid.type)
+  (#any-of? @_valid "Valid" "Validated"))
