@@ -137,7 +137,14 @@ fn spring_controllers_method_security_filter_chain_jpa_superclasses_validation_a
     }
     // A commented-out placeholder, a lower-case property and a JVM system property read no env var.
     let env = structured["envVars"].to_string();
-    for absent in ["OLD_DB_PASSWORD", "NOT_AN_ENV", "app.title", "app.cors", "billing.region", "USER_REGION"] {
+    for absent in [
+        "OLD_DB_PASSWORD",
+        "NOT_AN_ENV",
+        "app.title",
+        "app.cors",
+        "billing.region",
+        "USER_REGION",
+    ] {
         assert!(!env.contains(absent), "{absent} in {env}");
     }
 }

@@ -165,8 +165,13 @@ mod tests {
     #[test]
     fn aliases_that_expand_a_thousandfold_are_no_hang() {
         let mut yaml = String::from("a: &a [\"${A}\", \"${A}\", \"${A}\", \"${A}\", \"${A}\"]\n");
-        for (name, previous) in ["b", "c", "d", "e", "f", "g", "h", "i"].iter().zip(["a", "b", "c", "d", "e", "f", "g", "h"]) {
-            yaml.push_str(&format!("{name}: &{name} [*{previous}, *{previous}, *{previous}, *{previous}, *{previous}]\n"));
+        for (name, previous) in ["b", "c", "d", "e", "f", "g", "h", "i"]
+            .iter()
+            .zip(["a", "b", "c", "d", "e", "f", "g", "h"])
+        {
+            yaml.push_str(&format!(
+                "{name}: &{name} [*{previous}, *{previous}, *{previous}, *{previous}, *{previous}]\n"
+            ));
         }
         let started = std::time::Instant::now();
         assert_eq!(names("application.yml", &yaml), ["A"]);

@@ -20,7 +20,16 @@ pub fn apply(facts: &mut Facts, parents: &[(String, String)], bound: &[String]) 
         .shapes
         .iter()
         .filter(|shape| shape.kind == MAPPED_SUPERCLASS)
-        .map(|shape| (shape.name.clone(), facts.guards.iter().find(|g| g.name == shape.name).and_then(|g| g.framework.clone())))
+        .map(|shape| {
+            (
+                shape.name.clone(),
+                facts
+                    .guards
+                    .iter()
+                    .find(|g| g.name == shape.name)
+                    .and_then(|g| g.framework.clone()),
+            )
+        })
         .collect();
     if lenders.is_empty() {
         return;
@@ -53,7 +62,11 @@ pub fn apply(facts: &mut Facts, parents: &[(String, String)], bound: &[String]) 
         }
     }
     for guard in added {
-        if !facts.guards.iter().any(|have| have.kind == "validation" && have.name == guard.name) {
+        if !facts
+            .guards
+            .iter()
+            .any(|have| have.kind == "validation" && have.name == guard.name)
+        {
             facts.guards.push(guard);
         }
     }
