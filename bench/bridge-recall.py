@@ -26,6 +26,9 @@ Categories (each scored where the truth file has it):
   endpoint_guards        "METHOD /full/path guard"
   components, shapes, validation
                          names
+  client_routes          client-side route paths (full path, parents joined), as strings
+                         (`routes` in older truth files)
+  stores                 client state store names (Pinia store ids, Svelte stores, slices)
   context                of the categories baton found items in, the share contextForNext shows
 Python 3 standard library only."""
 
@@ -73,6 +76,8 @@ def extracted(structured):
         "components": {c["name"] for c in structured.get("components", [])},
         "shapes": {s["name"] for s in structured.get("shapes", [])},
         "validation": {g["name"] for g in guards if g.get("kind") == "validation"},
+        "client_routes": {r["path"] for r in structured.get("routes", [])},
+        "stores": {s["name"] for s in structured.get("state", [])},
     }
     return out
 
@@ -108,9 +113,12 @@ def truth_sets(truth):
     if "images" in truth:
         out["images"] = {image_name(i) for i in truth["images"]}
     for key in ("findings", "endpoints", "request_shapes", "guards", "endpoint_guards", "components",
-                "shapes", "validation"):
+                "shapes", "validation", "client_routes", "stores"):
         if key in truth:
             out[key] = set(truth[key])
+    if "client_routes" not in truth and "routes" in truth:
+        # The older name of client_routes in the first front-end truth files.
+        out["client_routes"] = set(truth["routes"])
     return out
 
 

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use super::facts::Facts;
+use super::facts::{Facts, qualified};
 use super::read::ReadStats;
 use super::ticket::Ticket;
 
@@ -138,12 +138,4 @@ pub fn artifacts(paths: &[String], read: &BTreeSet<&str>, facts: &Facts, top: &s
             }
         })
         .collect()
-}
-
-/// `schema.name`, or `name`.
-pub fn qualified(schema: &Option<String>, name: &str) -> String {
-    match schema {
-        Some(s) => format!("{s}.{name}"),
-        None => name.to_owned(),
-    }
 }

@@ -64,8 +64,8 @@ fn by_file_once<T: PartialEq>(items: &mut Vec<T>, file: impl Fn(&T) -> &String) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bridge::facts::{Change, ChangeKind, Name, TableOp};
     use crate::bridge::facts::{Column, EnvVar, Table};
-    use crate::bridge::schema::{Change, ChangeKind, Name, TableOp};
 
     fn column(name: &str) -> Column {
         Column {

@@ -15,6 +15,7 @@ pub mod read;
 pub mod render;
 pub mod rules;
 pub mod schema;
+pub mod source;
 pub mod ticket;
 
 use std::collections::BTreeSet;

@@ -2,7 +2,8 @@
 //! link loop, a link out of the project, a committed `root -> /` directory link are all
 //! skipped), only regular files are opened, a file over the size cap
 //! is skipped by its size before a byte is read, binary files (a NUL byte) and invalid UTF-8
-//! are skipped, and the whole read stops at a byte budget. Every skip is counted by reason.
+//! are skipped, minified scripts (vendored bundles, not code an agent writes) are skipped, and
+//! the whole read stops at a byte budget. Every skip is counted by reason.
 
 use std::io::Read;
 use std::path::Path;
@@ -18,6 +19,10 @@ pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
 pub const MAX_TOTAL_BYTES: u64 = 256 * 1024 * 1024;
 /// Bytes looked at for a NUL, the way git decides a file is binary.
 const BINARY_PROBE: usize = 8000;
+/// A script with a line longer than this (within its first [`MINIFIED_PROBE`] bytes) is
+/// minified: written by a bundler, not by hand.
+const MINIFIED_LINE: usize = 4096;
+const MINIFIED_PROBE: usize = 64 * 1024;
 
 /// One file read: its path relative to the work tree's top, and its text.
 #[derive(Debug, Clone, PartialEq)]
@@ -40,6 +45,8 @@ pub struct ReadStats {
     pub too_large: usize,
     pub binary: usize,
     pub invalid_utf8: usize,
+    /// Minified scripts (`*.min.js`, bundles with lines of thousands of characters).
+    pub minified: usize,
     /// Permission denied and other read errors.
     pub unreadable: usize,
     /// Ignored by `.gitignore`.
@@ -62,6 +69,7 @@ impl ReadStats {
             + self.too_large
             + self.binary
             + self.invalid_utf8
+            + self.minified
             + self.unreadable
             + self.ignored
             + self.unverified
@@ -78,6 +86,7 @@ impl ReadStats {
             (self.too_large, "too large"),
             (self.binary, "binary"),
             (self.invalid_utf8, "not UTF-8"),
+            (self.minified, "minified"),
             (self.unreadable, "unreadable"),
             (self.ignored, "git-ignored"),
             (
@@ -139,6 +148,7 @@ pub enum Skip {
     TooLarge,
     Binary,
     InvalidUtf8,
+    Minified,
     Unreadable,
     OverBudget,
 }
@@ -152,6 +162,7 @@ impl Skip {
             Skip::TooLarge => &mut stats.too_large,
             Skip::Binary => &mut stats.binary,
             Skip::InvalidUtf8 => &mut stats.invalid_utf8,
+            Skip::Minified => &mut stats.minified,
             Skip::Unreadable => &mut stats.unreadable,
             Skip::OverBudget => &mut stats.over_budget,
         }
@@ -185,10 +196,27 @@ pub fn read_one(root: &Root, relative: &str, max_file: u64, budget: u64) -> Resu
         return Err(Skip::Binary);
     }
     let text = String::from_utf8(bytes).map_err(|_| Skip::InvalidUtf8)?;
+    if is_minified(relative, &text) {
+        return Err(Skip::Minified);
+    }
     Ok(match text.strip_prefix('\u{feff}') {
         Some(rest) => rest.to_owned(),
         None => text,
     })
+}
+
+/// A script or stylesheet a bundler wrote: named `*.min.*`, or with a line of thousands of
+/// characters near its start.
+fn is_minified(path: &str, text: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    let Some((_, ext)) = name.rsplit_once('.') else {
+        return false;
+    };
+    if !matches!(ext, "js" | "mjs" | "cjs" | "css") {
+        return false;
+    }
+    let probe = text.get(..text.len().min(MINIFIED_PROBE)).unwrap_or(text);
+    name.contains(".min.") || probe.split('\n').any(|line| line.len() > MINIFIED_LINE)
 }
 
 #[cfg(test)]
@@ -204,12 +232,22 @@ mod tests {
         write("bin.png", b"\x89PNG\r\n\x1a\n\0\0\0");
         write("latin1.txt", b"caf\xe9");
         write("big.sql", &vec![b'x'; 2048]);
+        write("jquery.min.js", b"!function(e){var a=1}();");
         crate::platform::fs::symlink_file("loop2".as_ref(), &top.join("loop1")).unwrap();
         crate::platform::fs::symlink_file("loop1".as_ref(), &top.join("loop2")).unwrap();
         std::fs::create_dir(top.join("dir")).unwrap();
-        let paths: Vec<String> = ["a.sql", "bin.png", "latin1.txt", "big.sql", "loop1", "dir", "gone.rs"]
-            .map(str::to_owned)
-            .into();
+        let paths: Vec<String> = [
+            "a.sql",
+            "bin.png",
+            "latin1.txt",
+            "big.sql",
+            "jquery.min.js",
+            "loop1",
+            "dir",
+            "gone.rs",
+        ]
+        .map(str::to_owned)
+        .into();
         let (files, stats) = read_all(top, &paths, 1024);
         assert_eq!(
             files,
@@ -226,12 +264,13 @@ mod tests {
             too_large: 1,
             binary: 1,
             invalid_utf8: 1,
+            minified: 1,
             ..ReadStats::default()
         };
         assert_eq!(stats, expected);
         assert_eq!(
             stats.describe_skipped().unwrap(),
-            "6 skipped: 1 deleted, 1 symlinks, 1 not regular files, 1 too large, 1 binary, 1 not UTF-8"
+            "7 skipped: 1 deleted, 1 symlinks, 1 not regular files, 1 too large, 1 binary, 1 not UTF-8, 1 minified"
         );
     }
 }

@@ -113,6 +113,10 @@ fn go_chi_closures_and_mounts_net_http_patterns_echo_groups_and_gorm_models() {
     let handoff = check("backend-go-services");
     let tables = handoff["structured"]["tables"].to_string();
     assert!(!tables.contains("\"author\""), "a relation is no column: {tables}");
+    // goose keeps the undo in the file, after `-- +goose Down`: the tables stay.
+    for table in ["users", "articles_archive", "display_name"] {
+        assert!(tables.contains(&format!("\"{table}\"")), "{table} is missing: {tables}");
+    }
 }
 
 #[test]

@@ -116,3 +116,32 @@ fn a_run_that_leaves_hostile_files_still_stops_cleanly_with_its_handoff() {
     assert_eq!(handoff["files"]["symlinks"], 1, "{handoff:#}");
     assert_eq!(handoff["files"]["tooLarge"], 1, "{handoff:#}");
 }
+
+#[test]
+fn a_vendored_minified_bundle_is_skipped_and_its_routes_are_not_the_agents() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "src/app.js",
+        "const express = require('express');\nconst app = express();\napp.get('/health', (req, res) => res.send('ok'));\n",
+    );
+    // swagger-ui's bundle, as vendored into a docs folder: one line of thousands of characters.
+    let bundle = format!(
+        "!function(e,t){{{}e.get(\"/shown\",function(){{}});app.post(\"/hidden\",f)}}(this);\n",
+        "var a=function(n){return n+1};".repeat(200)
+    );
+    sandbox.write("doc/swagger/swagger-ui-bundle.js", &bundle);
+    sandbox.write("static/jquery.min.js", "app.get('/min',f);\n");
+
+    let handoff = bridge_json(&sandbox, &["--files", "."]);
+
+    let endpoints: Vec<&str> = handoff["structured"]["endpoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(endpoints, ["/health"], "{handoff:#}");
+    assert_eq!(handoff["files"]["minified"], 2, "{}", handoff["files"]);
+    let summary = handoff["summary"].as_str().unwrap();
+    assert!(summary.contains("2 minified"), "{summary}");
+}

@@ -4,8 +4,8 @@
 //! endpoints, components before indexes, env vars, file lists). Every name, type, path and
 //! file a line holds passes through [`safe::shown`] (text from files is data).
 
+use super::super::facts::qualified;
 use super::super::facts::{Column, Facts, Pipeline, Table};
-use super::super::handoff::qualified;
 use super::safe::{self, Kind};
 
 /// Lines of one kind written out (more than fit the budget anyway); the rest are counted.

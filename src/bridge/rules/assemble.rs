@@ -6,6 +6,9 @@
 //! | `endpoint.receiver` | the router variable it is registered on (its groups' prefixes and guards apply) |
 //! | `endpoint.handler`, `endpoint.guard`, `endpoint.request` | its handler, middleware put on it, request shape |
 //! | `group.var`, `group.path`, `group.parent` | `v1 := r.Group("/v1")`: a router variable with a prefix |
+//! | `mount.function`, `mount.param`, `mount.scope` | a function registering routes on the router it is given as `param` |
+//! | `mount.call` + `mount.parent`/`mount.var`, `mount.path` | a call passing a router (a group of `parent` with `path`, or `var`) to such a function |
+//! | `alias.var`, `alias.value` | a variable holding a guard (`jwt := middleware.JWT(…)`): the guard is named by the value |
 //! | `prefix.path`, `prefix.scope` | routes inside the scope get the prefix (`r.Route("/x", func…)`, class-level mappings) |
 //! | `request.type`, `request.scope` | routes inside the scope that name no request have this one (a handler's body parameter) |
 //! | `guard.name` + `guard.scope` or `guard.receiver` | a guard on the routes inside the scope or on the receiver; alone, a guard the code defines |
@@ -16,6 +19,7 @@
 //! | `embed.model`, `embed.type` | a model embeds another (an embeddable lends it columns; `inherit.rs`) |
 //! | `join.model`, `join.column`, `join.target` | a key column on the target model's table, to the model's (`inherit.rs`) |
 //! | `column.name` or `column.field`, `column.type` | a column of the table whose scope holds it |
+//! | `join.model` + `join.table` or `join.tag` | a many-to-many field: its join table, keyed to both sides |
 //! | `fk.column`, `fk.table` or `fk.model` | a foreign key of the table whose scope holds it |
 //! | `shape.name`, `shape.scope`, `field.name`, `field.type`, `field.rule` | a request shape and its fields; a rule makes it validation |
 //! | `valid.type` | a type a handler binds with validation (`@Valid Pet pet`; `validated.rs`) |
@@ -29,6 +33,8 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use super::hits::{Hit, guard_name};
+use super::mounts::{self, Mounts};
+use super::paths::join;
 use super::{naming, placeholders, tags};
 use crate::bridge::extract::code::guards::names::is_auth_name;
 use crate::bridge::facts::{
@@ -39,15 +45,24 @@ use crate::bridge::facts::{
 const METHODS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
 
 /// The facts of one file's hits.
-pub fn facts(path: &str, hits: &[Hit<'_>]) -> Facts {
+pub fn facts(path: &str, hits: &[Hit<'_>], mounts: &mut Mounts) -> Facts {
     let mut facts = Facts::default();
     let routing = Routing::of(hits);
     for hit in hits {
         if hit.is("endpoint") {
-            facts.endpoints.extend(routing.endpoints(path, hit));
+            for (endpoint, waits_for) in routing.endpoints(path, hit) {
+                match waits_for {
+                    Some(function) => {
+                        let keep = hit.prop("trailing-slash") == Some("keep") && endpoint.path.ends_with('/');
+                        mounts.wait(function, endpoint, keep)
+                    }
+                    None => facts.endpoints.push(endpoint),
+                }
+            }
         }
-        let named = hit.all("guard.name").map(|name| guard(name.text));
-        for name in named.chain(endpoint_guards(hit)) {
+        mounts.calls.extend(routing.mount_call(hit));
+        let named = hit.all("guard.name").map(|name| routing.guard(name.text));
+        for name in named.chain(routing.endpoint_guards(hit)) {
             facts.guards.push(Guard {
                 name,
                 kind: hit.prop("kind").unwrap_or("middleware").to_owned(),
@@ -115,26 +130,6 @@ fn guard(text: &str) -> String {
     }
 }
 
-/// The middleware a route registration names that stands for an auth check (a rate limiter
-/// or a logger is no guard).
-fn endpoint_guards<'h>(hit: &'h Hit<'_>) -> impl Iterator<Item = String> + 'h {
-    hit.all("endpoint.guard")
-        .map(|name| guard(name.text))
-        .filter(|name| is_auth_name(name))
-}
-
-/// `prefix` and `path` joined with one `/` between them.
-pub fn join(prefix: &str, path: &str) -> String {
-    let prefix = prefix.trim_end_matches('/');
-    let path = path.trim_start_matches('/');
-    match (prefix.is_empty(), path.is_empty()) {
-        (true, true) => "/".to_owned(),
-        (true, false) => format!("/{path}"),
-        (false, true) => prefix.to_owned(),
-        (false, false) => format!("{prefix}/{path}"),
-    }
-}
-
 fn inside(range: &Range<usize>, scope: &Range<usize>) -> bool {
     scope.start <= range.start && range.end <= scope.end && range != scope
 }
@@ -144,7 +139,18 @@ fn inside(range: &Range<usize>, scope: &Range<usize>) -> bool {
 struct Group {
     path: String,
     parent: Option<String>,
-    guards: Vec<String>,
+    /// Where the group is made: a parent's middleware added later does not reach it.
+    at: usize,
+    /// `(where it is added, guard)`: middleware reaches routes and groups registered after it.
+    guards: Vec<(usize, String)>,
+}
+
+/// A function that registers routes on a router it is given (`func UsersRegister(router
+/// *gin.RouterGroup)`): its routes wait for the calls that mount it (see `mounts`).
+struct RouterFn {
+    scope: Range<usize>,
+    function: String,
+    param: String,
 }
 
 /// What places routes: prefixes and guards by scope, groups by variable.
@@ -156,6 +162,9 @@ struct Routing {
     /// `(scope, request shape)`.
     requests: Vec<(Range<usize>, String)>,
     groups: HashMap<String, Group>,
+    router_fns: Vec<RouterFn>,
+    /// `alias.var` → the guard its `alias.value` names (`jwtMiddleware := middleware.JWT(…)`).
+    aliases: HashMap<String, String>,
 }
 
 impl Routing {
@@ -164,6 +173,15 @@ impl Routing {
         let mut scoped_guards = Vec::new();
         let mut requests = Vec::new();
         let mut groups: HashMap<String, Group> = HashMap::new();
+        let mut router_fns = Vec::new();
+        let aliases: HashMap<String, String> = hits
+            .iter()
+            .filter_map(|hit| Some((hit.text("alias.var")?.to_owned(), guard(hit.text("alias.value")?))))
+            .collect();
+        let guard = |text: &str| {
+            let name = guard(text);
+            aliases.get(&name).cloned().unwrap_or(name)
+        };
         for hit in hits {
             if let (Some(path), Some(scope)) = (hit.text("prefix.path"), hit.get("prefix.scope")) {
                 prefixes.push((scope.range.clone(), literal(path)));
@@ -171,27 +189,36 @@ impl Routing {
             if let (Some(request), Some(scope)) = (hit.text("request.type"), hit.get("request.scope")) {
                 requests.push((scope.range.clone(), literal(request)));
             }
-            if let Some(var) = hit.text("group.var") {
-                let group = groups.entry(var.to_owned()).or_default();
+            if let Some(var) = hit.get("group.var") {
+                let group = groups.entry(var.text.to_owned()).or_default();
                 if let Some(path) = hit.text("group.path") {
                     group.path = literal(path);
                 }
                 group.parent = hit
                     .text("group.parent")
                     .map(str::to_owned)
-                    .filter(|parent| parent != var);
+                    .filter(|parent| parent != var.text);
+                group.at = var.range.start;
             }
             for name in hit.all("guard.name") {
                 if let Some(scope) = hit.get("guard.scope") {
                     scoped_guards.push((scope.range.clone(), guard(name.text)));
                 }
                 if let Some(receiver) = hit.text("guard.receiver") {
-                    groups
-                        .entry(receiver.to_owned())
-                        .or_default()
-                        .guards
-                        .push(guard(name.text));
+                    let group = groups.entry(receiver.to_owned()).or_default();
+                    group.guards.push((name.range.start, guard(name.text)));
                 }
+            }
+            if let (Some(function), Some(param), Some(scope)) = (
+                hit.text("mount.function"),
+                hit.text("mount.param"),
+                hit.get("mount.scope"),
+            ) {
+                router_fns.push(RouterFn {
+                    scope: scope.range.clone(),
+                    function: function.to_owned(),
+                    param: param.to_owned(),
+                });
             }
         }
         prefixes.sort_by_key(|(scope, _)| (scope.start, std::cmp::Reverse(scope.end)));
@@ -200,11 +227,28 @@ impl Routing {
             scoped_guards,
             requests,
             groups,
+            router_fns,
+            aliases,
         }
     }
 
-    /// The receiver's chain of groups, outermost first (bounded: a cycle stops it).
-    fn chain(&self, receiver: Option<&str>) -> Vec<&Group> {
+    /// A guard's name, through the variable it may be kept in.
+    fn guard(&self, text: &str) -> String {
+        let name = guard(text);
+        self.aliases.get(&name).cloned().unwrap_or(name)
+    }
+
+    /// The middleware a route registration names that stands for an auth check (a rate
+    /// limiter or a logger is no guard).
+    fn endpoint_guards<'h>(&'h self, hit: &'h Hit<'_>) -> impl Iterator<Item = String> + 'h {
+        hit.all("endpoint.guard")
+            .map(|name| self.guard(name.text))
+            .filter(|name| is_auth_name(name))
+    }
+
+    /// The receiver's chain of groups, outermost first, with the variable the chain starts
+    /// from (bounded: a cycle stops it).
+    fn chain<'r>(&'r self, receiver: Option<&'r str>) -> (Vec<&'r Group>, Option<&'r str>) {
         let mut chain = Vec::new();
         let mut at = receiver;
         while let Some(name) = at {
@@ -215,12 +259,47 @@ impl Routing {
             chain.push(group);
             at = group.parent.as_deref();
         }
+        let root = at.or(receiver);
         chain.reverse();
-        chain
+        (chain, root)
     }
 
-    /// The endpoints of one hit: its full path and method(s), handler and guards.
-    fn endpoints(&self, path: &str, hit: &Hit<'_>) -> Vec<Endpoint> {
+    /// The prefix and guards a router variable gives what is registered on it at `at`:
+    /// each group's middleware added before its child group (or the route) was made.
+    fn placed(&self, receiver: Option<&str>, at: usize) -> (String, Vec<String>, Option<String>) {
+        let (chain, root) = self.chain(receiver);
+        let mut prefix = String::new();
+        let mut guards = Vec::new();
+        for (depth, group) in chain.iter().enumerate() {
+            prefix = join(&prefix, &group.path);
+            let until = chain.get(depth + 1).map_or(at, |child| child.at);
+            guards.extend(
+                group
+                    .guards
+                    .iter()
+                    .filter(|(added, _)| *added < until)
+                    .map(|(_, g)| g.clone()),
+            );
+        }
+        (prefix, guards, root.map(str::to_owned))
+    }
+
+    /// The call that mounts a router function (`users.UsersRegister(v1.Group("/users"))`), or
+    /// `None` if the hit is none.
+    fn mount_call(&self, hit: &Hit<'_>) -> Option<mounts::MountCall> {
+        let call = hit.get("mount.call")?;
+        let (prefix, guards, _) = self.placed(hit.text("mount.parent").or(hit.text("mount.var")), call.range.start);
+        let path = hit.text("mount.path").map(literal).unwrap_or_default();
+        Some(mounts::MountCall {
+            function: call.text.to_owned(),
+            prefix: join(&prefix, &path),
+            guards,
+        })
+    }
+
+    /// The endpoints of one hit: its full path and method(s), handler and guards; with the
+    /// router function it waits for when it is registered on the router a function is given.
+    fn endpoints(&self, path: &str, hit: &Hit<'_>) -> Vec<(Endpoint, Option<String>)> {
         let Some(route) = hit.get("endpoint.path").or_else(|| hit.get("endpoint.method")) else {
             return Vec::new();
         };
@@ -235,39 +314,50 @@ impl Routing {
             .or_else(|| hit.prop("method").map(str::to_owned))
             .or_else(|| hit.text("endpoint.method").map(method_of))
             .unwrap_or_else(|| "ALL".to_owned());
-        let chain = self.chain(hit.text("endpoint.receiver"));
+        let (group_prefix, group_guards, root) = self.placed(hit.text("endpoint.receiver"), at.start);
         let mut full = String::new();
         for (scope, prefix) in &self.prefixes {
             if inside(&at, scope) {
                 full = join(&full, prefix);
             }
         }
-        for group in &chain {
-            full = join(&full, &group.path);
+        let mut full = join(&join(&full, &group_prefix), &written);
+        // gin and echo keep the slash a route ends with (`"/"` on /api/users is /api/users/).
+        if hit.prop("trailing-slash") == Some("keep") && written.ends_with('/') && !full.ends_with('/') {
+            full.push('/');
         }
-        let full = join(&full, &written);
         let mut guards: Vec<String> = self
             .scoped_guards
             .iter()
             .filter(|(scope, _)| inside(&at, scope))
             .map(|(_, name)| name.clone())
             .collect();
-        guards.extend(chain.iter().flat_map(|group| group.guards.iter().cloned()));
-        guards.extend(endpoint_guards(hit));
-        guards.dedup();
-        vec![Endpoint {
-            method,
-            path: full,
-            handler: hit.text("endpoint.handler").map(str::to_owned),
-            request: hit.text("endpoint.request").map(literal).or_else(|| {
-                let (_, request) = self.requests.iter().find(|(scope, _)| inside(&at, scope))?;
-                Some(request.clone())
-            }),
-            framework: hit.framework().to_owned(),
-            file: path.to_owned(),
-            guards,
-            ..Endpoint::default()
-        }]
+        guards.extend(group_guards);
+        guards.extend(self.endpoint_guards(hit));
+        let mut seen = std::collections::HashSet::new();
+        guards.retain(|guard| seen.insert(guard.clone()));
+        let waits_for = self
+            .router_fns
+            .iter()
+            .filter(|function| inside(&at, &function.scope) && root.as_deref() == Some(function.param.as_str()))
+            .max_by_key(|function| function.scope.start)
+            .map(|function| function.function.clone());
+        vec![(
+            Endpoint {
+                method,
+                path: full,
+                handler: hit.text("endpoint.handler").map(str::to_owned),
+                request: hit.text("endpoint.request").map(literal).or_else(|| {
+                    let (_, request) = self.requests.iter().find(|(scope, _)| inside(&at, scope))?;
+                    Some(request.clone())
+                }),
+                framework: hit.framework().to_owned(),
+                file: path.to_owned(),
+                guards,
+                ..Endpoint::default()
+            },
+            waits_for,
+        )]
     }
 }
 
@@ -405,6 +495,7 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> Vec<Table> {
             }
         }
     }
+    let joins = join_tables(path, hits, &tables);
     // `func (User) TableName() string { return "app_users" }`
     for hit in hits {
         if let (Some(model), Some(name)) = (hit.text("table.of"), hit.text("table.rename")) {
@@ -414,23 +505,75 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> Vec<Table> {
             }
         }
     }
-    relations(&mut tables);
     tables
         .into_iter()
         .map(|(_, table)| table)
+        .chain(joins)
         .filter(|table| !table.name.is_empty())
         .collect()
 }
 
-/// A column whose type is another table's model is a relation, not a column: it goes, and
+/// Join tables a many-to-many field names (`join.table`, or GORM's `many2many:` tag in
+/// `join.tag`): a key to the table whose scope holds the field and one to the other model's.
+fn join_tables(path: &str, hits: &[Hit<'_>], tables: &[(Range<usize>, Table)]) -> Vec<Table> {
+    let mut joins = Vec::new();
+    for hit in hits {
+        let Some(other) = hit.get("join.model") else { continue };
+        let name = hit
+            .text("join.table")
+            .map(literal)
+            .or_else(|| hit.text("join.tag").and_then(tags::gorm_many2many).map(str::to_owned));
+        let owner = tables
+            .iter()
+            .filter(|(scope, _)| inside(&other.range, scope))
+            .max_by_key(|(scope, _)| scope.start)
+            .map(|(_, table)| table);
+        let (Some(name), Some(owner)) = (name, owner) else {
+            continue;
+        };
+        if joins.iter().any(|join: &Table| join.name == name) {
+            continue;
+        }
+        let naming = hit.prop("naming").unwrap_or("snake_plural");
+        let other_model = literal(other.text).trim_start_matches('*').to_owned();
+        let sides = [
+            (
+                owner.model.clone().unwrap_or_else(|| owner.name.clone()),
+                owner.name.clone(),
+            ),
+            (other_model.clone(), naming::table_of(&other_model, naming)),
+        ];
+        let mut join = Table {
+            name,
+            origin: "model".into(),
+            framework: Some(hit.framework().to_owned()),
+            file: path.to_owned(),
+            ..Table::default()
+        };
+        for (model, table) in sides {
+            let column = format!("{}_id", naming::snake_case(&model));
+            add_column(&mut join, column.clone(), None, false);
+            join.foreign_keys.push(ForeignKey {
+                columns: vec![column],
+                references_table: table,
+                references_columns: vec!["id".to_owned()],
+                ..ForeignKey::default()
+            });
+        }
+        joins.push(join);
+    }
+    joins
+}
+
+/// A column whose type is another table's model (in any file) is a relation, not a column: it goes, and
 /// the column `<relation>_id` beside it (GORM's `AuthorID` with `Author User`) becomes a
 /// foreign key to that table.
-fn relations(tables: &mut [(Range<usize>, Table)]) {
+pub fn relations(tables: &mut [Table]) {
     let models: Vec<(String, String)> = tables
         .iter()
-        .filter_map(|(_, table)| Some((table.model.clone()?, table.name.clone())))
+        .filter_map(|table| Some((table.model.clone()?, table.name.clone())))
         .collect();
-    for (_, table) in tables.iter_mut() {
+    for table in tables.iter_mut() {
         let mut related = Vec::new();
         table.columns.retain(|column| {
             let model = column.data_type.as_deref().map(|t| t.trim_start_matches('*'));
@@ -562,9 +705,6 @@ mod tests {
         assert_eq!(literal("\"/users\""), "/users");
         assert_eq!(literal(":articles"), "articles");
         assert_eq!(literal("`/x`"), "/x");
-        assert_eq!(join("/api/", "/v1"), "/api/v1");
-        assert_eq!(join("", ""), "/");
-        assert_eq!(join("/api", ""), "/api");
         assert_eq!(method_of(".GET"), "GET");
         assert_eq!(method_of("PostMapping"), "POST");
         assert_eq!(method_of("HandleFunc"), "ALL");

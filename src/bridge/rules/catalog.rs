@@ -24,6 +24,7 @@ const RULES: &[(&str, &str)] = rule_files![
     "go/env",
     "go/gorm",
     "go/validation",
+    "go/mounts",
     "spring/mvc",
     "spring/security",
     "spring/filter-chain",
@@ -33,7 +34,7 @@ const RULES: &[(&str, &str)] = rule_files![
 ];
 
 /// Shared fragments: queries rule files `; inherits:`, never run alone.
-const FRAGMENTS: &[(&str, &str)] = rule_files!["go/routes", "go/use"];
+const FRAGMENTS: &[(&str, &str)] = rule_files!["go/routes", "go/groups", "go/use"];
 
 /// Every rule, read once per process.
 static CATALOG: LazyLock<Vec<Rule>> = LazyLock::new(|| {
@@ -56,6 +57,22 @@ pub fn for_source(grammar: Grammar, path: &str, text: &str) -> Vec<&'static Rule
     CATALOG.iter().filter(|rule| rule.wants(grammar, path, text)).collect()
 }
 
+/// The kind of fact a capture's prefix finds, as the handoff names it; `None` for captures
+/// that only place others (groups, prefixes, mounts, aliases).
+fn fact_of(capture: &str) -> Option<&'static str> {
+    Some(match capture {
+        "endpoint" => "endpoints",
+        "guard" => "guards",
+        "env" => "env vars",
+        "table" | "column" | "fk" | "join" => "tables",
+        "shape" | "field" => "shapes",
+        "component" => "components",
+        "client_route" => "client routes",
+        "store" => "state",
+        _ => return None,
+    })
+}
+
 /// A Markdown table of the frameworks the rules know: language, framework, and the facts
 /// their captures name.
 pub fn support_table() -> String {
@@ -68,7 +85,7 @@ pub fn support_table() -> String {
         let facts = rows.entry((order, rule.framework.clone())).or_default();
         if let Some(query) = rule.query(rule.grammar) {
             for name in query.capture_names() {
-                if let Some(fact) = name.split('.').next().filter(|fact| !fact.starts_with('_'))
+                if let Some(fact) = name.split('.').next().and_then(fact_of)
                     && !facts.iter().any(|have| have == fact)
                 {
                     facts.push(fact.to_owned());
@@ -95,11 +112,41 @@ mod tests {
         for (name, text) in RULES {
             let rule = Rule::read(name, text, inherited).unwrap_or_else(|e| panic!("{}", e.0));
             for grammar in Grammar::ALL.into_iter().filter(|g| g.reads(rule.grammar)) {
-                if let Err(error) = rule.compile(grammar) {
-                    panic!("{}", error.0);
+                let query = rule.compile(grammar).unwrap_or_else(|error| panic!("{}", error.0));
+                for pattern in 0..query.pattern_count() {
+                    for predicate in query.general_predicates(pattern) {
+                        assert!(
+                            super::super::hits::PREDICATES
+                                .iter()
+                                .any(|(op, _)| *op == &*predicate.operator),
+                            "{name}.scm: no predicate #{}",
+                            predicate.operator
+                        );
+                    }
                 }
             }
         }
         assert_eq!(CATALOG.len(), RULES.len());
+    }
+
+    /// The user guide's support table is this one; `BATON_BLESS=1 cargo test --lib
+    /// support_table` writes it there after a rule file changes.
+    #[test]
+    fn the_guides_support_table_is_generated_from_the_rule_files() {
+        let page = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/bridge-frameworks.md");
+        let text = std::fs::read_to_string(&page).unwrap();
+        let (begin, end) = ("<!-- rules:begin -->\n", "<!-- rules:end -->");
+        let from = text.find(begin).expect("the begin marker") + begin.len();
+        let to = text.find(end).expect("the end marker");
+        let table = support_table();
+        if std::env::var_os("BATON_BLESS").is_some() {
+            std::fs::write(&page, format!("{}{table}{}", &text[..from], &text[to..])).unwrap();
+        } else {
+            assert_eq!(
+                &text[from..to],
+                table,
+                "docs/bridge-frameworks.md is stale: BATON_BLESS=1 cargo test --lib support_table"
+            );
+        }
     }
 }

@@ -52,6 +52,16 @@ impl Grammar {
         })
     }
 
+    /// True for a file of tests by the language's convention (`_test.go`, Maven's
+    /// `src/test/`): the routes and mounts it makes are test scaffolding, not the program's.
+    pub fn is_test_path(self, path: &str) -> bool {
+        match self {
+            Grammar::Go => path.ends_with("_test.go"),
+            Grammar::Java => path.contains("src/test/"),
+            _ => false,
+        }
+    }
+
     /// The name rule files use for it.
     pub fn name(self) -> &'static str {
         match self {
@@ -133,6 +143,8 @@ mod tests {
         assert_eq!(Grammar::of_path("config/routes.rb"), Some(Grammar::Ruby));
         assert_eq!(Grammar::of_path("src/stores/cart.ts"), Some(Grammar::TypeScript));
         assert_eq!(Grammar::of_path("src/App.vue"), None);
+        assert!(Grammar::Go.is_test_path("users/unit_test.go"));
+        assert!(!Grammar::Go.is_test_path("users/routers.go"));
         assert_eq!(Grammar::of_path("Gemfile"), None);
     }
 

@@ -107,6 +107,23 @@ pub fn run<'t>(rule: &'static Rule, grammar: Grammar, tree: &Tree, text: &'t str
     hits
 }
 
+/// Whether a predicate holds for the texts its captures hold.
+pub type Holds = fn(&[&str]) -> bool;
+
+/// The predicates [`predicates_hold`] evaluates, by name: whether they hold for the texts
+/// their captures hold.
+pub const PREDICATES: &[(&str, Holds)] = &[
+    ("auth-name?", |names| {
+        !names.is_empty() && names.iter().all(|name| is_auth(name))
+    }),
+    ("not-auth-name?", |names| !names.iter().any(|name| is_auth(name))),
+];
+
+/// True if the guard a text names stands for an auth check.
+fn is_auth(text: &str) -> bool {
+    is_auth_name(&guard_name(text))
+}
+
 /// The predicates tree-sitter leaves to the program: `(#auth-name? @capture)` holds when the
 /// captured name stands for an auth check (`requireAuth`, `JWTMiddleware`; see
 /// `guards::names`), `(#not-auth-name? @capture)` when it does not.
@@ -122,13 +139,11 @@ fn predicates_hold(query: &Query, found: &QueryMatch<'_, '_>, text: &str) -> boo
             QueryPredicateArg::String(_) => Vec::new(),
         };
         let names: Vec<&str> = predicate.args.iter().flat_map(captured).collect();
-        let auth = |name: &&str| is_auth_name(&guard_name(name));
-        match &*predicate.operator {
-            "auth-name?" => !names.is_empty() && names.iter().all(auth),
-            "not-auth-name?" => !names.iter().any(auth),
-            // An operator no rule should use: the test that compiles every rule names it.
-            _ => false,
-        }
+        // An operator no rule may use (the test compiling every rule names it) holds nowhere.
+        PREDICATES
+            .iter()
+            .find(|(operator, _)| *operator == &*predicate.operator)
+            .is_some_and(|(_, holds)| holds(&names))
     })
 }
 

@@ -12,7 +12,9 @@ mod hits;
 mod inherit;
 mod links;
 mod matchers;
+mod mounts;
 pub mod naming;
+mod paths;
 mod placeholders;
 mod rule;
 mod sfc;
@@ -26,8 +28,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use self::grammar::{Grammar, Parsers};
 use self::hits::Hit;
 use self::links::Links;
-use super::extract::Source;
+use self::mounts::Mounts;
 use super::facts::Facts;
+use super::source::Source;
 
 pub use self::catalog::support_table;
 
@@ -43,24 +46,33 @@ pub fn extract(sources: &[Source<'_>]) -> Facts {
                 unparsed: vec![format!("{}: the extractor failed on this file", source.path)],
                 ..Facts::default()
             };
-            (failed, Links::default())
+            (failed, Mounts::default(), Links::default())
         })
     });
     let mut facts = Facts::default();
+    let mut mounts = Mounts::default();
     let mut links = Links::default();
-    for (file, file_links) in found {
+    for (file, file_mounts, file_links) in found {
         facts.append(file);
+        mounts.append(file_mounts);
         links.append(file_links);
     }
+    facts.endpoints.extend(mounts.link());
     facts.append(spring_config::extract(sources));
     links.apply(&mut facts);
+    assemble::relations(&mut facts.tables);
     count_guarded(&mut facts);
     facts
 }
 
-/// How many endpoints each guard is put on, over every file (a guard defined in one file
-/// guards routes registered in others).
+/// Each guard once per file (a framework's rule and a shared one may both see it), with how
+/// many endpoints it is put on, over every file (a guard defined in one file guards routes
+/// registered in others).
 fn count_guarded(facts: &mut Facts) {
+    let mut seen = std::collections::HashSet::new();
+    facts
+        .guards
+        .retain(|guard| seen.insert((guard.name.clone(), guard.kind.clone(), guard.file.clone())));
     for guard in &mut facts.guards {
         guard.endpoints = facts
             .endpoints
@@ -73,8 +85,9 @@ fn count_guarded(facts: &mut Facts) {
 /// The facts of one source: its code (or, for a single-file component, each script block)
 /// parsed and matched against the rules whose needles it holds; with what it says that other
 /// files complete.
-fn extract_file(source: &Source<'_>, parsers: &mut Parsers) -> (Facts, Links) {
+fn extract_file(source: &Source<'_>, parsers: &mut Parsers) -> (Facts, Mounts, Links) {
     let mut facts = Facts::default();
+    let mut mounts = Mounts::default();
     let mut links = Links::default();
     let blocks = match sfc::Kind::of_path(source.path) {
         Some(kind) => {
@@ -82,11 +95,12 @@ fn extract_file(source: &Source<'_>, parsers: &mut Parsers) -> (Facts, Links) {
             sfc::script_blocks(source, parsers)
         }
         None => match Grammar::of_path(source.path) {
+            Some(grammar) if grammar.is_test_path(source.path) => return (facts, mounts, links),
             Some(grammar) => vec![sfc::Block {
                 grammar,
                 text: source.text.to_owned(),
             }],
-            None => return (facts, links),
+            None => return (facts, mounts, links),
         },
     };
     for block in blocks {
@@ -102,10 +116,10 @@ fn extract_file(source: &Source<'_>, parsers: &mut Parsers) -> (Facts, Links) {
             .iter()
             .flat_map(|rule| hits::run(rule, block.grammar, &tree, &block.text))
             .collect();
-        facts.append(assemble::facts(source.path, &hits));
+        facts.append(assemble::facts(source.path, &hits, &mut mounts));
         links.append(Links::of(source.path, &hits));
     }
-    (facts, links)
+    (facts, mounts, links)
 }
 
 thread_local! {

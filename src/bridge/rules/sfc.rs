@@ -3,9 +3,9 @@
 //! in the language their `lang` names.
 
 use super::grammar::{Grammar, Parsers};
-use crate::bridge::extract::Source;
 use crate::bridge::extract::syntax::{Walk, walk};
 use crate::bridge::facts::Component;
+use crate::bridge::source::Source;
 
 /// The kinds of single-file component.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

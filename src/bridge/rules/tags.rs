@@ -29,6 +29,14 @@ pub fn gorm_column(tag: &str) -> Option<&str> {
         .find_map(|setting| setting.trim().strip_prefix("column:"))
 }
 
+/// The join table of a GORM `many2many:` setting (`many2many:article_tags;` → `article_tags`).
+pub fn gorm_many2many(tag: &str) -> Option<&str> {
+    get(tag, "gorm")?
+        .split(';')
+        .find_map(|setting| setting.trim().strip_prefix("many2many:"))
+        .filter(|name| !name.is_empty())
+}
+
 /// True if a GORM tag marks the primary key (`primaryKey`, the older `primary_key`).
 pub fn gorm_primary_key(tag: &str) -> bool {
     get(tag, "gorm").is_some_and(|value| {
@@ -49,6 +57,10 @@ mod tests {
         assert_eq!(get(tag, "env").map(first), Some("APP_USER"));
         assert_eq!(get(tag, "validate"), None);
         assert_eq!(gorm_column(r#"`gorm:"column:user_name;not null"`"#), Some("user_name"));
+        assert_eq!(
+            gorm_many2many(r#"`gorm:"many2many:article_tags;"`"#),
+            Some("article_tags")
+        );
         assert!(gorm_primary_key(r#"`gorm:"primaryKey;autoIncrement"`"#));
         assert_eq!(get("`broken", "json"), None);
     }

@@ -37,6 +37,22 @@ pub fn is_down(path: &str) -> bool {
         || flyway_undo
 }
 
+/// The part of a migration file that applies it: goose (`-- +goose Down`), sql-migrate
+/// (`-- +migrate Down`) and dbmate (`-- migrate:down`) keep the undo in the same file, after
+/// a marker line.
+pub fn up_part(text: &str) -> &str {
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let marker = line.trim().to_ascii_lowercase();
+        let marker: String = marker.chars().filter(|c| !c.is_whitespace()).collect();
+        if matches!(marker.as_str(), "--+goosedown" | "--+migratedown" | "--migrate:down") {
+            return &text[..at];
+        }
+        at += line.len();
+    }
+    text
+}
+
 /// `files` (in natural order) with the Alembic ones put in their chain's order, where the
 /// first of them stood.
 fn ordered<'a>(files: &[&'a str], revisions: &[Revision]) -> Vec<&'a str> {
@@ -157,6 +173,20 @@ mod tests {
                 "prisma/migrations/20231231000000_a/migration.sql",
                 "prisma/migrations/20240102000000_b/migration.sql",
             ]
+        );
+    }
+
+    #[test]
+    fn a_down_section_is_cut_off() {
+        let goose = "-- +goose Up\nCREATE TABLE t (id int);\n-- +goose Down\nDROP TABLE t;\n";
+        assert_eq!(up_part(goose), "-- +goose Up\nCREATE TABLE t (id int);\n");
+        assert_eq!(
+            up_part("-- migrate:up\ncreate table a (x int);\n-- migrate:down\n"),
+            "-- migrate:up\ncreate table a (x int);\n"
+        );
+        assert_eq!(
+            up_part("CREATE TABLE t (id int); -- +goose Down"),
+            "CREATE TABLE t (id int); -- +goose Down"
         );
     }
 

@@ -11,8 +11,8 @@ use sqlparser::ast::{
     RenameTableNameKind, Statement, TableConstraint, UserDefinedTypeRepresentation,
 };
 
+use crate::bridge::facts::{Change, ChangeKind, Name, TableOp};
 use crate::bridge::facts::{Column, EnumType, Facts, ForeignKey, Index, Table};
-use crate::bridge::schema::{Change, ChangeKind, Name, TableOp};
 
 /// Adds what `statement` does to the schema to `facts`.
 pub fn record(statement: &Statement, file: &str, facts: &mut Facts) {

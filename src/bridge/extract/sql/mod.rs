@@ -15,7 +15,7 @@ use sqlparser::tokenizer::Token;
 
 use super::{Source, per_file};
 use crate::bridge::facts::Facts;
-use crate::bridge::schema::{Change, ChangeKind};
+use crate::bridge::facts::{Change, ChangeKind};
 
 /// sqlparser's own guard against deep nesting (its default); deeper input fails to parse.
 const RECURSION_LIMIT: usize = 50;
@@ -41,7 +41,7 @@ pub fn facts_of(path: &str, text: &str) -> Facts {
 }
 
 fn file(source: &Source<'_>) -> Facts {
-    let split = split::statements(source.text);
+    let split = split::statements(crate::bridge::schema::order::up_part(source.text));
     let mut facts = Facts::default();
     for statement in split.statements {
         let (text, line) = (statement.text, statement.line);

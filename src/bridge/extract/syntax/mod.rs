@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use tree_sitter::{Node, ParseOptions, Parser, Tree};
 
-use super::Source;
+use crate::bridge::source::Source;
 
 /// Largest file the code extractors parse; bigger files are generated, not written by an agent.
 pub const MAX_PARSE_BYTES: usize = 2 * 1024 * 1024;

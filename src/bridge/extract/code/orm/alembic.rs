@@ -17,8 +17,8 @@ use crate::bridge::extract::sql;
 use crate::bridge::extract::syntax::literal::string;
 use crate::bridge::extract::syntax::python::{assignment, keyword, positional};
 use crate::bridge::extract::syntax::{Fields, ParsedFile, Walk, named_children, walk};
+use crate::bridge::facts::{Change, ChangeKind, Name, Revision, TableOp};
 use crate::bridge::facts::{Facts, ForeignKey, Index, Table};
-use crate::bridge::schema::{Change, ChangeKind, Name, Revision, TableOp};
 
 /// How many helper calls deep `upgrade()` is followed.
 const MAX_HELPER_DEPTH: usize = 4;

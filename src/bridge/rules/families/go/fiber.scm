@@ -1,4 +1,4 @@
 ; framework: fiber
 ; language: go
 ; needles: gofiber/fiber
-; inherits: go/routes | go/use
+; inherits: go/routes | go/groups | go/use

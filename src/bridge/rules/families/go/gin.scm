@@ -1,4 +1,4 @@
 ; framework: gin
 ; language: go
 ; needles: gin-gonic/gin
-; inherits: go/routes | go/use
+; inherits: go/routes | go/groups | go/use

@@ -42,3 +42,10 @@
   name: (field_identifier) @_name
   body: (block (statement_list (return_statement (expression_list (interpreted_string_literal) @table.rename)))))
   (#eq? @_name "TableName"))
+
+; Tags []Tag `gorm:"many2many:article_tags;"`: a join table
+((field_declaration
+  type: (slice_type element: [(type_identifier) (pointer_type (type_identifier))] @join.model)
+  tag: (raw_string_literal) @join.tag)
+  (#match? @join.tag "many2many:")
+  (#set! naming "snake_plural"))

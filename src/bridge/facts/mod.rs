@@ -4,7 +4,13 @@
 //! `structured` and `contextForNext` from the merged value. Every name carries the file
 //! (relative to the work tree's top) it came from.
 
+mod changes;
+mod db;
+
 use serde::{Deserialize, Serialize};
+
+pub use self::changes::{Change, ChangeKind, Name, Revision, TableOp, same_schema};
+pub use self::db::{Column, Dropped, EnumType, ForeignKey, Index, Table, qualified};
 
 /// Everything extracted from one run's files. Lists are kept in a stable order (file, then
 /// position in the file) and de-duplicated by the merge.
@@ -41,10 +47,10 @@ pub struct Facts {
     /// What the migrations do, in file order: replayed by the merge into `tables`, `indexes`,
     /// `enums` and `dropped` (see `bridge::schema`).
     #[serde(skip)]
-    pub schema_changes: Vec<crate::bridge::schema::Change>,
+    pub schema_changes: Vec<Change>,
     /// Alembic revisions (`revision`, `down_revision`) of migration files, which order them.
     #[serde(skip)]
-    pub revisions: Vec<crate::bridge::schema::Revision>,
+    pub revisions: Vec<Revision>,
 }
 
 impl Facts {
@@ -105,80 +111,6 @@ impl Facts {
             && self.dropped.is_empty()
             && self.schema_changes.is_empty()
     }
-}
-
-/// A table (SQL DDL or an ORM model) with its columns and keys.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
-pub struct Table {
-    /// Unquoted name; `schema` holds the qualifier (`billing.invoices` → schema `billing`).
-    pub name: String,
-    pub schema: Option<String>,
-    /// The ORM's model name when it differs from the table's (`@@map`, `@Entity('users')`).
-    pub model: Option<String>,
-    pub columns: Vec<Column>,
-    pub primary_key: Vec<String>,
-    pub foreign_keys: Vec<ForeignKey>,
-    /// `create`, `alter` (columns added by ALTER TABLE) or `model` (ORM).
-    pub origin: String,
-    /// Framework for ORM models (`prisma`, `typeorm`, `sqlalchemy`, `django`, `diesel`, `seaorm`).
-    pub framework: Option<String>,
-    pub file: String,
-    /// Every file that declares or changes the table (migrations in order, then ORM models).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub sources: Vec<String>,
-    /// The name the table had before the run renamed it (for a table the run did not create).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub renamed_from: Option<String>,
-}
-
-/// One column: its name and type as written (`varchar(255)`, `String`, `models.CharField`).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
-pub struct Column {
-    pub name: String,
-    /// The ORM's field name when it differs from the column's (`@map`, `db_column`).
-    pub field: Option<String>,
-    pub data_type: Option<String>,
-    pub nullable: Option<bool>,
-    pub primary_key: bool,
-    pub unique: bool,
-}
-
-/// `columns` reference `table(referenced)`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
-pub struct ForeignKey {
-    /// The constraint's name when the file gives one (`DROP CONSTRAINT` finds it by it).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    pub columns: Vec<String>,
-    pub references_table: String,
-    pub references_columns: Vec<String>,
-}
-
-/// `CREATE [UNIQUE] INDEX name ON table (columns)` or an ORM index.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
-pub struct Index {
-    pub name: Option<String>,
-    pub table: String,
-    pub columns: Vec<String>,
-    pub unique: bool,
-    pub file: String,
-}
-
-/// An enumerated type and its values, in declaration order.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
-pub struct EnumType {
-    /// Unquoted name; `schema` holds the qualifier.
-    pub name: String,
-    pub schema: Option<String>,
-    pub values: Vec<String>,
-    /// `sql` or the ORM (`prisma`, …).
-    pub framework: String,
-    pub file: String,
 }
 
 /// An HTTP endpoint with its full path (mount prefixes applied).
@@ -315,16 +247,6 @@ pub struct Scan {
     pub job: Option<String>,
     /// The step's name, or what it uses (`snyk/actions/node@master`) when it has none.
     pub step: Option<String>,
-}
-
-/// Something the run's migrations drop that the run did not create.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
-pub struct Dropped {
-    /// `table`, `column` (`table.column`), `index`, `type` or `constraint`.
-    pub kind: String,
-    pub name: String,
-    pub file: String,
 }
 
 /// A Dockerfile build stage (`FROM image AS name`).

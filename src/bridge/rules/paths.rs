@@ -1,0 +1,26 @@
+//! URL paths as routers build them from prefixes.
+
+/// `prefix` and `path` joined with one `/` between them.
+pub fn join(prefix: &str, path: &str) -> String {
+    let prefix = prefix.trim_end_matches('/');
+    let path = path.trim_start_matches('/');
+    match (prefix.is_empty(), path.is_empty()) {
+        (true, true) => "/".to_owned(),
+        (true, false) => format!("/{path}"),
+        (false, true) => prefix.to_owned(),
+        (false, false) => format!("{prefix}/{path}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_slash_between() {
+        assert_eq!(join("/api/", "/v1"), "/api/v1");
+        assert_eq!(join("", ""), "/");
+        assert_eq!(join("/api", ""), "/api");
+        assert_eq!(join("", "users"), "/users");
+    }
+}
