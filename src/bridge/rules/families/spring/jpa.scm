@@ -12,7 +12,7 @@
 ((class_declaration
   (modifiers [(marker_annotation name: (identifier) @_entity) (annotation name: (identifier) @_entity)])
   name: (identifier) @table.model
-  superclass: (superclass (type_identifier) @table.parent)?
+  superclass: (superclass [(type_identifier) @table.parent (generic_type (type_identifier) @table.parent)])?
   body: (class_body) @table.scope)
   (#eq? @_entity "Entity")
   (#set! naming "snake"))
@@ -20,7 +20,7 @@
 ((class_declaration
   (modifiers (marker_annotation name: (identifier) @_base))
   name: (identifier) @table.model
-  superclass: (superclass (type_identifier) @table.parent)?
+  superclass: (superclass [(type_identifier) @table.parent (generic_type (type_identifier) @table.parent)])?
   body: (class_body) @table.scope)
   (#eq? @_base "MappedSuperclass")
   (#set! naming "snake")
