@@ -161,3 +161,38 @@ fn vue2_router_with_default_children_a_route_module_vuex_modules_and_a_test_file
         "a test's router is no route table: {routes}"
     );
 }
+
+#[test]
+fn spring_controllers_method_security_filter_chain_jpa_superclasses_validation_and_config_placeholders() {
+    let handoff = check("backend-spring");
+    let structured = &handoff["structured"];
+    // A Feign client's mappings are routes it calls, not routes it serves.
+    let endpoints = structured["endpoints"].to_string();
+    assert!(!endpoints.contains("/invoices"), "{endpoints}");
+    // A mapped superclass or an embeddable lends its columns and is no table; relations to many, transient
+    // and static fields are no columns.
+    let tables = structured["tables"].to_string();
+    for absent in [
+        "base_entity",
+        "audited_entity",
+        "\"person\"",
+        "contact_info",
+        "nickname",
+        "\"pets\"",
+        "serial_version_uid",
+    ] {
+        assert!(!tables.contains(absent), "{absent} in {tables}");
+    }
+    // A commented-out placeholder, a lower-case property and a JVM system property read no env var.
+    let env = structured["envVars"].to_string();
+    for absent in [
+        "OLD_DB_PASSWORD",
+        "NOT_AN_ENV",
+        "app.title",
+        "app.cors",
+        "billing.region",
+        "USER_REGION",
+    ] {
+        assert!(!env.contains(absent), "{absent} in {env}");
+    }
+}

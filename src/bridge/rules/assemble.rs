@@ -10,18 +10,25 @@
 //! | `mount.call` + `mount.parent`/`mount.var`, `mount.path` | a call passing a router (a group of `parent` with `path`, or `var`) to such a function |
 //! | `alias.var`, `alias.value` | a variable holding a guard (`jwt := middleware.JWT(…)`): the guard is named by the value |
 //! | `prefix.path`, `prefix.scope` | routes inside the scope get the prefix (`r.Route("/x", func…)`, class-level mappings) |
+//! | `request.type`, `request.scope` | routes inside the scope that name no request have this one (a handler's body parameter) |
 //! | `guard.name` + `guard.scope` or `guard.receiver` | a guard on the routes inside the scope or on the receiver; alone, a guard the code defines |
 //! | `env.name` | an environment variable read (`#set! source`); with `#set! env-prefix`, a config key the variable `<prefix><KEY_IN_SNAKE_CASE>` sets |
+//! | `env.placeholders` | a string whose upper-case `${VAR}`/`${VAR:default}` placeholders are env vars read |
 //! | `table.name` or `table.model`, `table.scope` | a table (a model's name becomes a table by `#set! naming`) |
+//! | `table.parent` | the class a model extends (a mapped superclass lends it columns; `inherit.rs`) |
+//! | `embed.model`, `embed.type` | a model embeds another (an embeddable lends it columns; `inherit.rs`) |
+//! | `join.model`, `join.column`, `join.target` | a key column on the target model's table, to the model's (`inherit.rs`) |
 //! | `column.name` or `column.field`, `column.type` | a column of the table whose scope holds it |
 //! | `join.model` + `join.table` or `join.tag` | a many-to-many field: its join table, keyed to both sides |
 //! | `fk.column`, `fk.table` or `fk.model` | a foreign key of the table whose scope holds it |
 //! | `shape.name`, `shape.scope`, `field.name`, `field.type`, `field.rule` | a request shape and its fields; a rule makes it validation |
+//! | `valid.type` | a type a handler binds with validation (`@Valid Pet pet`; `validated.rs`) |
 //! | `component.name`, `store.name` | a UI component, a client store (`#set! kind`) |
 //! | `store.scope`, `store.key` | the store's definition; keys captured inside it are its keys |
 //! | `client_route.path`, `client_route.component`, `client_route.scope` | a client route; routes inside the scope are its children |
 //! | `client_route.module` | a lazily imported module (`() => import('./pages/Article.vue')`): its file names the component |
 //! | `endpoint.action`, `#set! path "file"` | the endpoint's path is the one its file's place makes (`file_routes`); an action adds to it |
+//! | `matcher.at`, `matcher.args`, `matcher.access`, `matcher.access_args` | a request-matcher rule guarding the endpoints its patterns match, in any file (`matchers.rs`) |
 //!
 //! Captures whose name starts with `_` only serve predicates.
 
@@ -31,7 +38,7 @@ use std::ops::Range;
 use super::hits::{Hit, guard_name};
 use super::mounts::{self, Mounts};
 use super::paths::join;
-use super::{file_routes, naming, stores, tags};
+use super::{file_routes, naming, placeholders, stores, tags};
 use crate::bridge::extract::code::guards::names::is_auth_name;
 use crate::bridge::facts::{Column, Component, Endpoint, EnvVar, Facts, Field, ForeignKey, Guard, Route, Shape, Table};
 
@@ -72,8 +79,14 @@ pub fn facts(path: &str, hits: &[Hit<'_>], mounts: &mut Mounts) -> Facts {
                 let tag = hit.text("env.tag")?;
                 Some(tags::first(tags::get(tag, "env").or_else(|| tags::get(tag, "envconfig"))?).to_owned())
             });
+        let placeholders = hit
+            .all("env.placeholders")
+            .flat_map(|text| placeholders::env_names(text.text));
         // Each variable once per file, where it is first read.
-        if let Some(name) = env.filter(|name| !name.is_empty() && !facts.env_vars.iter().any(|v| v.name == *name)) {
+        for name in env.into_iter().chain(placeholders) {
+            if name.is_empty() || facts.env_vars.iter().any(|v| v.name == name) {
+                continue;
+            }
             facts.env_vars.push(EnvVar {
                 name,
                 source: hit.prop("source").unwrap_or(hit.framework()).to_owned(),
@@ -165,6 +178,8 @@ struct Routing {
     prefixes: Vec<(Range<usize>, String)>,
     /// `(scope, guard)`.
     scoped_guards: Vec<(Range<usize>, String)>,
+    /// `(scope, request shape)`.
+    requests: Vec<(Range<usize>, String)>,
     groups: HashMap<String, Group>,
     router_fns: Vec<RouterFn>,
     /// `alias.var` → the guard its `alias.value` names (`jwtMiddleware := middleware.JWT(…)`).
@@ -175,6 +190,7 @@ impl Routing {
     fn of(hits: &[Hit<'_>]) -> Routing {
         let mut prefixes = Vec::new();
         let mut scoped_guards = Vec::new();
+        let mut requests = Vec::new();
         let mut groups: HashMap<String, Group> = HashMap::new();
         let mut router_fns = Vec::new();
         let aliases: HashMap<String, String> = hits
@@ -188,6 +204,9 @@ impl Routing {
         for hit in hits {
             if let (Some(path), Some(scope)) = (hit.text("prefix.path"), hit.get("prefix.scope")) {
                 prefixes.push((scope.range.clone(), literal(path)));
+            }
+            if let (Some(request), Some(scope)) = (hit.text("request.type"), hit.get("request.scope")) {
+                requests.push((scope.range.clone(), literal(request)));
             }
             if let Some(var) = hit.get("group.var") {
                 let group = groups.entry(var.text.to_owned()).or_default();
@@ -225,6 +244,7 @@ impl Routing {
         Routing {
             prefixes,
             scoped_guards,
+            requests,
             groups,
             router_fns,
             aliases,
@@ -356,7 +376,10 @@ impl Routing {
                 method,
                 path: full,
                 handler: hit.text("endpoint.handler").map(str::to_owned),
-                request: hit.text("endpoint.request").map(literal),
+                request: hit.text("endpoint.request").map(literal).or_else(|| {
+                    let (_, request) = self.requests.iter().find(|(scope, _)| inside(&at, scope))?;
+                    Some(request.clone())
+                }),
                 framework: hit.framework().to_owned(),
                 file: path.to_owned(),
                 guards,
@@ -466,7 +489,12 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> Vec<Table> {
         }
     }
     for hit in hits {
-        let Some(at) = hit.captures.first().map(|capture| capture.range.clone()) else {
+        // The table whose scope holds the column (or, without one, the hit's first capture).
+        let column = hit
+            .captures
+            .iter()
+            .find(|capture| capture.name.starts_with("column.") || capture.name == "fk.column");
+        let Some(at) = column.or(hit.captures.first()).map(|capture| capture.range.clone()) else {
             continue;
         };
         let Some((_, table)) = tables
@@ -635,12 +663,13 @@ fn add_column(table: &mut Table, name: String, data_type: Option<String>, primar
     });
 }
 
-/// A field's column by the convention: `snake` for conventions that snake-case names.
+/// A field's column by the convention: `snake` for conventions that snake-case names,
+/// `snake_id` for a relation's key column (`owner` → `owner_id`).
 fn column_of(field: &str, naming: &str) -> String {
-    if naming.starts_with("snake") {
-        naming::snake_case(field)
-    } else {
-        field.to_owned()
+    match naming {
+        "snake_id" => format!("{}_id", naming::snake_case(field)),
+        _ if naming.starts_with("snake") => naming::snake_case(field),
+        _ => field.to_owned(),
     }
 }
 
@@ -660,6 +689,8 @@ fn shapes(path: &str, hits: &[Hit<'_>], guards: &mut Vec<Guard>) -> Vec<Shape> {
             Some((scope.range.clone(), shape, hit.prop("validation").is_some()))
         })
         .collect();
+    // Hits naming the same scope (one per constrained field) are one shape.
+    shapes.sort_by_key(|(scope, _, _)| scope.start);
     shapes.dedup_by(|a, b| a.0 == b.0);
     for hit in hits {
         let Some(name) = hit.get("field.name") else { continue };

@@ -40,6 +40,12 @@ const RULES: &[(&str, &str)] = rule_files![
     "svelte/server",
     "svelte/actions",
     "svelte/hooks",
+    "spring/mvc",
+    "spring/security",
+    "spring/filter-chain",
+    "spring/jpa",
+    "spring/validation",
+    "spring/env",
 ];
 
 /// Shared fragments: queries rule files `; inherits:`, never run alone.

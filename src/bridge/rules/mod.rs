@@ -10,21 +10,28 @@ mod catalog;
 mod file_routes;
 mod grammar;
 mod hits;
+mod inherit;
+mod links;
+mod matchers;
 mod mounts;
 pub mod naming;
 mod nuxt_components;
 mod pages_dirs;
 mod paths;
+mod placeholders;
 mod rule;
 mod sfc;
+mod spring_config;
 mod stores;
 mod tags;
+mod validated;
 
 use std::cell::RefCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use self::grammar::{Grammar, Parsers};
 use self::hits::Hit;
+use self::links::Links;
 use self::mounts::Mounts;
 use super::extract::code::wants::{is_generated_path, is_test_path};
 use super::extract::syntax::Unparsed;
@@ -45,16 +52,20 @@ pub fn extract(sources: &[Source<'_>]) -> Facts {
                 unparsed: vec![format!("{}: the extractor failed on this file", source.path)],
                 ..Facts::default()
             };
-            (failed, Mounts::default())
+            (failed, Mounts::default(), Links::default())
         })
     });
     let mut facts = Facts::default();
     let mut mounts = Mounts::default();
-    for (file, file_mounts) in found {
+    let mut links = Links::default();
+    for (file, file_mounts, file_links) in found {
         facts.append(file);
         mounts.append(file_mounts);
+        links.append(file_links);
     }
     facts.endpoints.extend(mounts.link());
+    facts.append(spring_config::extract(sources));
+    links.apply(&mut facts);
     assemble::relations(&mut facts.tables);
     file_routes::extract(sources, &mut facts);
     count_guarded(&mut facts);
@@ -80,26 +91,29 @@ fn count_guarded(facts: &mut Facts) {
 
 /// The facts of one source: its code (or, for a single-file component, each script block)
 /// parsed and matched against the rules whose needles it holds.
-fn extract_file(source: &Source<'_>, parsers: &mut Parsers) -> (Facts, Mounts) {
+fn extract_file(source: &Source<'_>, parsers: &mut Parsers) -> (Facts, Mounts, Links) {
     // Build output and installed packages are not the code written; a test file's routes and
     // guards are the test's, not the application's (as the code extractor reads them).
     if is_generated_path(source.path) {
-        return (Facts::default(), Mounts::default());
+        return (Facts::default(), Mounts::default(), Links::default());
     }
-    let (mut facts, mut mounts) = extract_code(source, parsers);
+    let (mut facts, mut mounts, mut links) = extract_code(source, parsers);
     if is_test_path(source.path) {
         facts.routes.clear();
         facts.endpoints.clear();
         facts.guards.clear();
         mounts = Mounts::default();
+        links = Links::default();
     }
-    (facts, mounts)
+    (facts, mounts, links)
 }
 
-/// What the rules whose needles `source` holds find in it.
-fn extract_code(source: &Source<'_>, parsers: &mut Parsers) -> (Facts, Mounts) {
+/// What the rules whose needles `source` holds find in it, with what it says that other
+/// files complete.
+fn extract_code(source: &Source<'_>, parsers: &mut Parsers) -> (Facts, Mounts, Links) {
     let mut facts = Facts::default();
     let mut mounts = Mounts::default();
+    let mut links = Links::default();
     let blocks = match sfc::Kind::of_path(source.path) {
         Some(kind) => {
             facts.components.extend(sfc::component(source, kind));
@@ -110,7 +124,7 @@ fn extract_code(source: &Source<'_>, parsers: &mut Parsers) -> (Facts, Mounts) {
                 grammar,
                 text: source.text.to_owned(),
             }],
-            None => return (facts, mounts),
+            None => return (facts, mounts, links),
         },
     };
     for block in blocks {
@@ -138,8 +152,9 @@ fn extract_code(source: &Source<'_>, parsers: &mut Parsers) -> (Facts, Mounts) {
         // In the file's order, whichever rule found them.
         hits.sort_by_key(|hit| hit.captures.first().map(|capture| capture.range.start));
         facts.append(assemble::facts(source.path, &hits, &mut mounts));
+        links.append(Links::of(source.path, &hits));
     }
-    (facts, mounts)
+    (facts, mounts, links)
 }
 
 thread_local! {

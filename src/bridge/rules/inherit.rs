@@ -1,0 +1,180 @@
+//! JPA's tables across files: an entity has the columns of the `@MappedSuperclass` classes it
+//! extends and of the `@Embeddable` classes it embeds (`Owner extends Person extends
+//! BaseEntity` has `id`, `first_name`, …; `@Embedded Email email` brings `email`), wherever
+//! those are written, and those lenders are no tables themselves. A `@OneToMany` with a
+//! `@JoinColumn` puts its key column on the element's table. A foreign key named after a
+//! referenced entity's class points at that entity's table when `@Table` names it otherwise
+//! (`Owner` → `owners`).
+
+use std::collections::HashMap;
+
+use super::naming;
+use crate::bridge::facts::{Column, ForeignKey, Table};
+
+/// The origins the rules give classes that lend columns instead of being tables.
+const LENDERS: &[&str] = &["mapped-superclass", "embeddable"];
+
+/// Deepest chain of lenders followed (a cycle stops there).
+const MAX_DEPTH: usize = 16;
+
+/// The classes each model extends and embeds, as `(model, lender)`.
+#[derive(Default)]
+pub struct Lenders {
+    pub parents: Vec<(String, String)>,
+    pub embeds: Vec<(String, String)>,
+}
+
+/// `@OneToMany @JoinColumn(name = column) List<Target>` written in `model`.
+pub struct Join {
+    pub target: String,
+    pub column: String,
+    pub model: String,
+}
+
+/// What a table holds: columns, key, foreign keys.
+type Parts = (Vec<Column>, Vec<String>, Vec<ForeignKey>);
+
+/// Applies inheritance, embedding, joins and references to `tables`.
+pub fn apply(tables: &mut Vec<Table>, lenders: &Lenders, joins: &[Join]) {
+    let lending = |table: &Table| LENDERS.contains(&table.origin.as_str());
+    let bases: HashMap<String, Table> = tables
+        .iter()
+        .filter(|table| lending(table))
+        .filter_map(|table| Some((table.model.clone()?, table.clone())))
+        .collect();
+    let embedders = embedders(tables, &bases, lenders);
+    tables.retain(|table| !lending(table));
+    for table in tables.iter_mut() {
+        let Some(model) = table.model.clone() else { continue };
+        let own = (
+            std::mem::take(&mut table.columns),
+            std::mem::take(&mut table.primary_key),
+            std::mem::take(&mut table.foreign_keys),
+        );
+        let (columns, primary_key, foreign_keys) = parts(&model, own, &bases, lenders, 0);
+        table.columns = columns;
+        table.primary_key = primary_key;
+        table.foreign_keys = foreign_keys;
+    }
+    retarget(tables, &embedders);
+    add_joins(tables, joins);
+}
+
+/// An embeddable's conventional table name → the table of the entity that embeds it (a key
+/// written in an embeddable refers to its entity).
+fn embedders(tables: &[Table], bases: &HashMap<String, Table>, lenders: &Lenders) -> HashMap<String, String> {
+    lenders
+        .embeds
+        .iter()
+        .filter(|(_, embedded)| bases.contains_key(embedded))
+        .filter_map(|(model, embedded)| {
+            let entity = tables
+                .iter()
+                .find(|table| table.model.as_deref() == Some(model.as_str()))?;
+            Some((naming::snake_case(embedded), entity.name.clone()))
+        })
+        .collect()
+}
+
+/// A model's parts: its parents' first, then its own, then its embeddables'.
+fn parts(model: &str, own: Parts, bases: &HashMap<String, Table>, lenders: &Lenders, depth: usize) -> Parts {
+    let lent = |lender: &str| -> Option<Parts> {
+        let base = bases.get(lender).filter(|_| depth < MAX_DEPTH)?;
+        let own = (
+            base.columns.clone(),
+            base.primary_key.clone(),
+            base.foreign_keys.clone(),
+        );
+        Some(parts(lender, own, bases, lenders, depth + 1))
+    };
+    let mut all: Parts = Default::default();
+    let parents = lenders.parents.iter().filter(|(m, _)| m == model);
+    for (_, parent) in parents {
+        add(&mut all, lent(parent));
+    }
+    add(&mut all, Some(own));
+    for (_, embedded) in lenders.embeds.iter().filter(|(m, _)| m == model) {
+        add(&mut all, lent(embedded));
+    }
+    all
+}
+
+fn add(all: &mut Parts, parts: Option<Parts>) {
+    let Some((columns, primary_key, foreign_keys)) = parts else {
+        return;
+    };
+    for column in columns {
+        if !all.0.iter().any(|have| have.name == column.name) {
+            all.0.push(column);
+        }
+    }
+    for key in primary_key {
+        if !all.1.contains(&key) {
+            all.1.push(key);
+        }
+    }
+    all.2.extend(foreign_keys);
+}
+
+/// Points the foreign keys JPA tables name by an entity's class (`owner`) at the entity's
+/// table (`owners`) when no table has the conventional name, and those naming an embeddable
+/// at its entity's table.
+fn retarget(tables: &mut [Table], embedders: &HashMap<String, String>) {
+    let jpa = |table: &Table| table.framework.as_deref() == Some("jpa");
+    let mut renamed: HashMap<String, String> = tables
+        .iter()
+        .filter(|table| jpa(table))
+        .filter_map(|table| {
+            let conventional = naming::snake_case(table.model.as_deref()?);
+            (conventional != table.name).then(|| (conventional, table.name.clone()))
+        })
+        .filter(|(conventional, _)| !tables.iter().any(|table| table.name == *conventional))
+        .collect();
+    for (embeddable, entity) in embedders {
+        renamed.entry(embeddable.clone()).or_insert_with(|| entity.clone());
+    }
+    for table in tables.iter_mut().filter(|table| jpa(table)) {
+        for key in &mut table.foreign_keys {
+            if let Some(name) = renamed.get(&key.references_table) {
+                key.references_table = name.clone();
+            }
+        }
+    }
+}
+
+/// Adds each join's key column, and its foreign key, to the target model's table.
+fn add_joins(tables: &mut [Table], joins: &[Join]) {
+    for join in joins {
+        let Some(referenced) = tables
+            .iter()
+            .find(|table| table.model.as_deref() == Some(join.model.as_str()))
+            .map(|table| table.name.clone())
+        else {
+            continue;
+        };
+        let Some(target) = tables
+            .iter_mut()
+            .find(|table| table.model.as_deref() == Some(join.target.as_str()))
+        else {
+            continue;
+        };
+        if !target.columns.iter().any(|column| column.name == join.column) {
+            target.columns.push(Column {
+                name: join.column.clone(),
+                ..Column::default()
+            });
+        }
+        if !target
+            .foreign_keys
+            .iter()
+            .any(|key| key.columns == [join.column.clone()])
+        {
+            target.foreign_keys.push(ForeignKey {
+                columns: vec![join.column.clone()],
+                references_table: referenced,
+                references_columns: vec!["id".to_owned()],
+                ..ForeignKey::default()
+            });
+        }
+    }
+}
