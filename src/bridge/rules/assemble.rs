@@ -25,6 +25,8 @@
 //! | `valid.type` | a type a handler binds with validation (`@Valid Pet pet`; `validated.rs`) |
 //! | `component.name`, `store.name` | a UI component, a client store (`#set! kind`) |
 //! | `store.scope`, `store.key` | the store's definition; keys captured inside it are its keys |
+//! | `service.name`, `service.method` | a service class and (in the same hit) one of its public methods; hits naming one service are one (`services.rs`) |
+//! | `service.private` | a method that is not public (`private`, an accessor): the `service.method` at its place is left out |
 //! | `client_route.path`, `client_route.component`, `client_route.scope` | a client route; routes inside the scope are its children |
 //! | `client_route.module` | a lazily imported module (`() => import('./pages/Article.vue')`): its file names the component |
 //! | `endpoint.action`, `#set! path "file"` | the endpoint's path is the one its file's place makes (`file_routes`); an action adds to it |
@@ -38,7 +40,7 @@ use std::ops::Range;
 use super::hits::{Hit, guard_name};
 use super::mounts::{self, Mounts};
 use super::paths::join;
-use super::{file_routes, naming, placeholders, stores, tags};
+use super::{file_routes, naming, placeholders, services, stores, tags};
 use crate::bridge::extract::code::guards::names::is_auth_name;
 use crate::bridge::facts::{Column, Component, Endpoint, EnvVar, Facts, Field, ForeignKey, Guard, Route, Shape, Table};
 
@@ -114,6 +116,7 @@ pub fn facts(path: &str, hits: &[Hit<'_>], mounts: &mut Mounts) -> Facts {
     }
     facts.routes = routes;
     facts.state = stores::stores(path, hits);
+    facts.services = services::services(path, hits);
     facts.tables = tables(path, hits);
     facts.shapes = shapes(path, hits, &mut facts.guards);
     facts

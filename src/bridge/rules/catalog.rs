@@ -28,6 +28,10 @@ const RULES: &[(&str, &str)] = rule_files![
     "env/script",
     "env/python",
     "env/rust",
+    "services/script",
+    "services/typescript",
+    "services/python",
+    "services/rust",
     "django/environ",
     "vue/router",
     "vue/route-modules",
@@ -84,6 +88,7 @@ fn fact_of(capture: &str) -> Option<&'static str> {
         "component" => "components",
         "client_route" => "client routes",
         "store" => "state",
+        "service" => "services",
         _ => return None,
     })
 }

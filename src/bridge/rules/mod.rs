@@ -20,6 +20,7 @@ mod pages_dirs;
 mod paths;
 mod placeholders;
 mod rule;
+mod services;
 mod sfc;
 mod spring_config;
 mod stores;

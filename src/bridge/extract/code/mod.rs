@@ -13,7 +13,6 @@ pub mod modules;
 pub mod orm;
 pub mod routes;
 mod scan;
-mod services;
 pub mod shapes;
 #[cfg(test)]
 mod tests;

@@ -13,7 +13,6 @@ use super::modules::script::{Export, ScriptModule};
 use super::orm::{self, PendingTable};
 use super::routes::link::{LinkFile, Module};
 use super::routes::{self, RouteScan, actix, axum, nest, node, python};
-use super::services;
 use super::shapes::{self, PendingShape};
 use super::ui::components::ReExport;
 use super::ui::{self, StarFile};
@@ -141,9 +140,6 @@ fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String],
     let constants = &constants;
     let index = NodeIndex::of(file);
     let index = &index;
-    if wants.services {
-        services::scan(file, index, &mut scan.facts.services);
-    }
     if wants.constants && file.lang != Lang::Rust {
         scan.constants = exported(file, constants.get());
     }

@@ -1,8 +1,8 @@
-//! Environment variables (read by the rule engine) and services extracted from the fixture
-//! projects, and the signal check before parsing, which must never change what the fixtures
-//! give.
+//! Environment variables and services (both read by the rule engine) extracted from the
+//! fixture projects, and the signal check before parsing, which must never change what the
+//! fixtures give.
 
-use super::fixture::{extract, extract_with_rules};
+use super::fixture::extract_with_rules;
 use crate::bridge::facts::Facts;
 
 /// `NAME (source) file` of every environment variable.
@@ -70,13 +70,16 @@ fn rust_env_reads() {
 
 #[test]
 fn services_list_their_public_methods_only() {
-    assert_eq!(methods(&extract("backend-express"), "UsersService"), ["list", "create"]);
     assert_eq!(
-        methods(&extract("backend-nestjs"), "UsersService"),
+        methods(&extract_with_rules("backend-express"), "UsersService"),
+        ["list", "create"]
+    );
+    assert_eq!(
+        methods(&extract_with_rules("backend-nestjs"), "UsersService"),
         ["findAll", "findOne", "create", "update", "remove"]
     );
     assert_eq!(
-        methods(&extract("backend-fastapi"), "UserService"),
+        methods(&extract_with_rules("backend-fastapi"), "UserService"),
         ["list", "get", "create", "update", "delete"]
     );
 }
@@ -84,7 +87,7 @@ fn services_list_their_public_methods_only() {
 #[test]
 fn rust_services_merge_inherent_impls_and_skip_trait_impls() {
     assert_eq!(
-        methods(&extract("backend-axum"), "LedgerService"),
+        methods(&extract_with_rules("backend-axum"), "LedgerService"),
         ["new", "open_account", "close_account"]
     );
 }
@@ -110,7 +113,7 @@ fn the_signal_check_before_parsing_never_changes_what_is_extracted() {
         design_system: vec!["@acme/ui".into(), "@/components/ui".into()],
         ..Settings::default()
     };
-    let (mut skipped_files, mut parsed_without_services) = (0, 0);
+    let (mut skipped_files, mut parsed_without_typeorm) = (0, 0);
     for project in fixture_projects() {
         let files = super::fixture::files(&project);
         let sources: Vec<Source<'_>> = files.iter().map(|(path, text)| Source { path, text }).collect();
@@ -127,13 +130,13 @@ fn the_signal_check_before_parsing_never_changes_what_is_extracted() {
             };
             let wants = Wants::of(lang, source.path, source.text, &configured.design_system);
             skipped_files += usize::from(!wants.any());
-            parsed_without_services += usize::from(wants.any() && !wants.services);
+            parsed_without_typeorm += usize::from(wants.any() && !wants.typeorm);
         }
     }
     // Otherwise the comparison above would prove nothing.
     assert!(skipped_files > 0, "no fixture file is skipped by the pre-filter");
     assert!(
-        parsed_without_services > 0,
-        "no parsed fixture file has its services scanner left out"
+        parsed_without_typeorm > 0,
+        "no parsed fixture file has its TypeORM scanner left out"
     );
 }

@@ -24,8 +24,6 @@ impl Needles {
     }
 }
 
-static SERVICE: Needles = needles!("Service");
-static TYPE_DECLARATION: Needles = needles!("class ", "impl ", "trait ");
 static NODE_ROUTES: Needles = needles!("express", "Router", "koa", "fastify", "('/", "(\"/", "(`");
 static NEST: Needles = needles!(
     "@Controller",
@@ -136,7 +134,6 @@ pub struct Wants {
     pub joi: bool,
     pub typebox: bool,
     pub serde: bool,
-    pub services: bool,
     pub typeorm: bool,
     pub sqlalchemy: bool,
     pub alembic: bool,
@@ -182,7 +179,6 @@ impl Wants {
     fn by_text(lang: Lang, path: &str, text: &str, design_systems: &[String]) -> Wants {
         let bytes = text.as_bytes();
         let has = |needles: &Needles| needles.any_in(bytes);
-        let services = has(&SERVICE) && has(&TYPE_DECLARATION);
         match lang {
             Lang::TypeScript | Lang::Tsx | Lang::JavaScript => Wants {
                 node_routes: has(&NODE_ROUTES),
@@ -191,7 +187,6 @@ impl Wants {
                 zod: has(&ZOD),
                 joi: has(&JOI),
                 typebox: has(&TYPEBOX),
-                services,
                 typeorm: has(&TYPEORM),
                 components: has(&EXPORT) && (lang == Lang::Tsx || path.ends_with(".jsx") || has(&COMPONENT_HINTS)),
                 router: has(&ROUTER) || path.ends_with("app/routes.ts") || path.ends_with("app/routes.tsx"),
@@ -211,7 +206,6 @@ impl Wants {
                 python_routes: has(&PYTHON_ROUTES),
                 django_routes: has(&DJANGO_ROUTES),
                 shapes: has(&CLASS),
-                services,
                 sqlalchemy: has(&SQLALCHEMY),
                 alembic: has(&ALEMBIC),
                 django: has(&DJANGO),
@@ -222,7 +216,6 @@ impl Wants {
             Lang::Rust => Wants {
                 axum: has(&AXUM),
                 actix: has(&ACTIX),
-                services,
                 diesel: has(&DIESEL),
                 seaorm: has(&SEAORM),
                 serde: has(&SERDE),
@@ -256,7 +249,6 @@ impl Wants {
             joi: true,
             typebox: true,
             serde: true,
-            services: true,
             typeorm: true,
             sqlalchemy: true,
             alembic: true,
