@@ -25,6 +25,12 @@
 //! | `valid.type` | a type a handler binds with validation (`@Valid Pet pet`; `validated.rs`) |
 //! | `component.name`, `store.name` | a UI component, a client store (`#set! kind`) |
 //! | `store.scope`, `store.key` | the store's definition; keys captured inside it are its keys |
+//! | `store.var` | the variable a store is bound to: its name unless a `store.name` names the same scope (`stores.rs`) |
+//! | `store.callee`, `store.import` | the function a store is made by: a store only if the file imports it |
+//! | `store.provider`, `store.value` | an element providing the store it names: the function around it is the provider, its keys (or those of the `binding` that `store.value` names) the store's |
+//! | `store.hook` | a call reading the store it names: the function around it is the hook (`#set! function-prefix`) |
+//! | `function.name`, `function.scope` | a named function (what "the function around" means) |
+//! | `binding.name`, `binding.key` | a variable bound to an object and its keys |
 //! | `service.name`, `service.method` | a service class and (in the same hit) one of its public methods; hits naming one service are one (`services.rs`) |
 //! | `service.private` | a method that is not public (`private`, an accessor): the `service.method` at its place is left out |
 //! | `client_route.path`, `client_route.component`, `client_route.scope` | a client route; routes inside the scope are its children |

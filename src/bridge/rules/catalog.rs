@@ -28,6 +28,11 @@ const RULES: &[(&str, &str)] = rule_files![
     "env/script",
     "env/python",
     "env/rust",
+    "react/redux",
+    "react/zustand",
+    "react/context",
+    "react/providers-jsx",
+    "react/providers-tsx",
     "services/script",
     "services/typescript",
     "services/python",
@@ -53,7 +58,8 @@ const RULES: &[(&str, &str)] = rule_files![
 ];
 
 /// Shared fragments: queries rule files `; inherits:`, never run alone.
-const FRAGMENTS: &[(&str, &str)] = rule_files!["go/routes", "go/groups", "go/use", "vue/route-table"];
+const FRAGMENTS: &[(&str, &str)] =
+    rule_files!["go/routes", "go/groups", "go/use", "vue/route-table", "react/providers"];
 
 /// Every rule, read once per process.
 static CATALOG: LazyLock<Vec<Rule>> = LazyLock::new(|| {
@@ -131,7 +137,7 @@ mod tests {
         let inherited = |name: &str| FRAGMENTS.iter().chain(RULES).find(|(n, _)| *n == name).map(|(_, t)| *t);
         for (name, text) in RULES {
             let rule = Rule::read(name, text, inherited).unwrap_or_else(|e| panic!("{}", e.0));
-            for grammar in Grammar::ALL.into_iter().filter(|g| g.reads(rule.grammar)) {
+            for grammar in Grammar::ALL.into_iter().filter(|g| rule.read_by(*g)) {
                 let query = rule.compile(grammar).unwrap_or_else(|error| panic!("{}", error.0));
                 for pattern in 0..query.pattern_count() {
                     for predicate in query.general_predicates(pattern) {

@@ -3,7 +3,8 @@
 //!
 //! ```text
 //! ; framework: gin                    the facts' framework (a pattern may `#set! framework`)
-//! ; language: go                      the grammar the query is written in
+//! ; language: go                      the grammar the query is written in (`jsx`: JavaScript's
+//!                                     alone, not TypeScript's, which has no JSX)
 //! ; needles: gin-gonic/gin | .Group(  text a file must hold for the query to run (any of them)
 //! ; paths: config/routes.rb           a path must contain one of these (optional)
 //! ; inherits: go/common               queries of another rule file prepended (shared fragments)
@@ -22,6 +23,8 @@ pub struct Rule {
     pub name: &'static str,
     pub framework: String,
     pub grammar: Grammar,
+    /// Read by its own grammar alone (`language: jsx`), not by those that read its rules.
+    alone: bool,
     needles: Vec<Finder<'static>>,
     paths: Vec<String>,
     /// The query's text with every inherited file's before it.
@@ -50,6 +53,7 @@ impl Rule {
     ) -> Result<Rule, RuleError> {
         let mut framework = None;
         let mut grammar = None;
+        let mut alone = false;
         let mut needles = Vec::new();
         let mut paths = Vec::new();
         let mut source = String::new();
@@ -61,6 +65,10 @@ impl Rule {
             let list = || value.split('|').map(str::trim).filter(|item| !item.is_empty());
             match key.trim() {
                 "framework" => framework = Some(value.to_owned()),
+                "language" if value == "jsx" => {
+                    grammar = Some(Grammar::JavaScript);
+                    alone = true;
+                }
                 "language" => {
                     grammar =
                         Some(Grammar::named(value).ok_or_else(|| RuleError(format!("{name}: no language {value}")))?)
@@ -83,6 +91,7 @@ impl Rule {
             name,
             framework: framework.ok_or_else(|| RuleError(format!("{name}: no `; framework:` line")))?,
             grammar: grammar.ok_or_else(|| RuleError(format!("{name}: no `; language:` line")))?,
+            alone,
             needles,
             paths,
             source,
@@ -93,9 +102,18 @@ impl Rule {
     /// True if the rule may find something in a file at `path` holding `text`: its language
     /// reads the file, the path is one the rule is for, and the text holds a needle.
     pub fn wants(&self, grammar: Grammar, path: &str, text: &str) -> bool {
-        grammar.reads(self.grammar)
+        self.read_by(grammar)
             && (self.paths.is_empty() || self.paths.iter().any(|part| path.contains(part.as_str())))
             && (self.needles.is_empty() || self.needles.iter().any(|n| n.find(text.as_bytes()).is_some()))
+    }
+
+    /// True if a file in `grammar` is one the rule reads.
+    pub fn read_by(&self, grammar: Grammar) -> bool {
+        if self.alone {
+            grammar == self.grammar
+        } else {
+            grammar.reads(self.grammar)
+        }
     }
 
     /// The query compiled for a file in `grammar` (one [`Rule::wants`] accepted); `None` if it

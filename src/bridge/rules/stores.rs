@@ -1,5 +1,10 @@
-//! Client stores from one file's hits: a `store.name` is a store (`#set! kind`); keys
-//! (`store.key`) captured inside a store's `store.scope` are its keys.
+//! Client stores from one file's hits: a `store.name` is a store (`#set! kind`), and so is a
+//! `store.var` (the variable it is bound to) when no hit names the same `store.scope`; hits
+//! about one scope are one store, and keys (`store.key`) captured inside it are its keys. A
+//! store made by calling `store.callee` is one only if the file imports that name
+//! (`store.import`). The named function (`function.name`, `function.scope`) around a
+//! `store.provider` is the store's provider, the keys of the value it provides its keys; the
+//! one around a `store.hook` is its hook.
 
 use std::ops::Range;
 
@@ -9,33 +14,144 @@ use crate::bridge::facts::StateStore;
 
 /// The stores of one file's hits, each with the keys found inside its definition.
 pub fn stores(path: &str, hits: &[Hit<'_>]) -> Vec<StateStore> {
-    let mut stores: Vec<(Option<Range<usize>>, StateStore)> = hits
+    let imports: Vec<&str> = hits
         .iter()
-        .filter_map(|hit| {
-            let store = StateStore {
-                name: literal(hit.text("store.name")?),
-                kind: hit.prop("kind").unwrap_or(hit.framework()).to_owned(),
-                file: path.to_owned(),
-                ..StateStore::default()
-            };
-            Some((hit.get("store.scope").map(|scope| scope.range.clone()), store))
-        })
+        .flat_map(|hit| hit.all("store.import"))
+        .map(|c| c.text)
         .collect();
-    for key in hits.iter().flat_map(|hit| hit.all("store.key")) {
+    let named: Vec<&Range<usize>> = hits
+        .iter()
+        .filter(|hit| hit.get("store.name").is_some())
+        .filter_map(|hit| Some(&hit.get("store.scope")?.range))
+        .collect();
+    let mut stores: Vec<(Option<Range<usize>>, StateStore)> = Vec::new();
+    for hit in hits {
+        if hit
+            .text("store.callee")
+            .is_some_and(|callee| !imports.contains(&callee))
+        {
+            continue;
+        }
+        let scope = hit.get("store.scope").map(|scope| scope.range.clone());
+        let name = match (hit.text("store.name"), hit.text("store.var")) {
+            (Some(name), _) => name,
+            (None, Some(var)) if !scope.as_ref().is_some_and(|scope| named.contains(&scope)) => var,
+            _ => continue,
+        };
+        if scope.is_some() && stores.iter().any(|(have, _)| *have == scope) {
+            continue;
+        }
+        let store = StateStore {
+            name: literal(name),
+            kind: hit.prop("kind").unwrap_or(hit.framework()).to_owned(),
+            file: path.to_owned(),
+            ..StateStore::default()
+        };
+        stores.push((scope, store));
+    }
+    // A provider's keys are its store's, not those of a scope around it.
+    for key in hits
+        .iter()
+        .filter(|hit| hit.get("store.provider").is_none())
+        .flat_map(|hit| hit.all("store.key"))
+    {
         let holder = stores
             .iter_mut()
-            .filter(|(scope, _)| {
-                scope
-                    .as_ref()
-                    .is_some_and(|s| s.start <= key.range.start && key.range.end <= s.end)
-            })
+            .filter(|(scope, _)| scope.as_ref().is_some_and(|s| holds(s, &key.range)))
             .max_by_key(|(scope, _)| scope.as_ref().map(|s| s.start));
         if let Some((_, store)) = holder {
-            let key = literal(key.text);
-            if !store.keys.contains(&key) {
-                store.keys.push(key);
+            add_key(store, key.text);
+        }
+    }
+    let mut stores: Vec<StateStore> = stores.into_iter().map(|(_, store)| store).collect();
+    provided(hits, &mut stores);
+    stores
+}
+
+/// Fills in each store's provider and hook: the named functions around the elements that
+/// provide it and the calls that read it (a hook's name starts with the pattern's `#set!
+/// function-prefix`). The keys are those of the first provider that names any.
+fn provided(hits: &[Hit<'_>], stores: &mut [StateStore]) {
+    let functions: Vec<(&Range<usize>, &str)> = hits
+        .iter()
+        .filter_map(|hit| Some((&hit.get("function.scope")?.range, hit.text("function.name")?)))
+        .collect();
+    let around = |at: &Range<usize>| {
+        functions
+            .iter()
+            .filter(|(scope, _)| holds(scope, at))
+            .max_by_key(|(scope, _)| scope.start)
+            .copied()
+    };
+    // Where each store's keys were provided.
+    let mut keys_from: Vec<Option<Range<usize>>> = vec![None; stores.len()];
+    for hit in hits {
+        let Some(provider) = hit.get("store.provider") else {
+            continue;
+        };
+        let Some(at) = stores.iter().position(|store| store.name == provider.text) else {
+            continue;
+        };
+        let (Some((scope, function)), Some(store)) = (around(&provider.range), stores.get_mut(at)) else {
+            continue;
+        };
+        store.provider.get_or_insert_with(|| function.to_owned());
+        let mut keys: Vec<&str> = hit.all("store.key").map(|key| key.text).collect();
+        if let Some(value) = hit.text("store.value") {
+            keys.extend(bound_keys(hits, value, scope));
+        }
+        let from = keys_from.get_mut(at);
+        let first = store.keys.is_empty()
+            || from
+                .as_deref()
+                .is_some_and(|from| *from == Some(provider.range.clone()));
+        if first && !keys.is_empty() {
+            for key in keys {
+                add_key(store, key);
+            }
+            if let Some(from) = from {
+                *from = Some(provider.range.clone());
             }
         }
     }
-    stores.into_iter().map(|(_, store)| store).collect()
+    for hit in hits {
+        let Some(hook) = hit.get("store.hook") else { continue };
+        let Some(store) = stores.iter_mut().find(|store| store.name == hook.text) else {
+            continue;
+        };
+        if let Some((_, function)) = around(&hook.range)
+            && function.starts_with(hit.prop("function-prefix").unwrap_or(""))
+        {
+            store.hook.get_or_insert_with(|| function.to_owned());
+        }
+    }
+}
+
+/// The keys of the first variable named `name` inside `scope` bound to an object
+/// (`binding.name`, `binding.key`), in their order.
+fn bound_keys<'t>(hits: &[Hit<'t>], name: &str, scope: &Range<usize>) -> Vec<&'t str> {
+    let bindings = hits.iter().filter_map(|hit| {
+        let binding = hit.get("binding.name")?;
+        (binding.text == name && holds(scope, &binding.range)).then_some((binding.range.start, hit))
+    });
+    let Some(first) = bindings.clone().map(|(start, _)| start).min() else {
+        return Vec::new();
+    };
+    let mut keys: Vec<(usize, &'t str)> = bindings
+        .filter(|(start, _)| *start == first)
+        .flat_map(|(_, hit)| hit.all("binding.key").map(|key| (key.range.start, key.text)))
+        .collect();
+    keys.sort_by_key(|(start, _)| *start);
+    keys.into_iter().map(|(_, key)| key).collect()
+}
+
+fn holds(scope: &Range<usize>, at: &Range<usize>) -> bool {
+    scope.start <= at.start && at.end <= scope.end
+}
+
+fn add_key(store: &mut StateStore, key: &str) {
+    let key = literal(key);
+    if !store.keys.contains(&key) {
+        store.keys.push(key);
+    }
 }

@@ -170,7 +170,7 @@ fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String],
             if wants.typeorm {
                 orm::typeorm::scan(file, index, &mut scan.tables);
             }
-            scan_frontend(file, index, &module, constants, wants, design_systems, scan);
+            scan_frontend(file, &module, constants, wants, design_systems, scan);
             scan.module = OwnedModule::Script(module);
         }
         Lang::Python => {
@@ -242,10 +242,9 @@ impl<'f, 'a> LazyConstants<'f, 'a> {
     }
 }
 
-/// Components, routes, state and design-system imports of a script file.
+/// Components, routes and design-system imports of a script file.
 fn scan_frontend(
     file: &ParsedFile<'_>,
-    index: &NodeIndex<'_>,
     module: &ScriptModule,
     constants: &LazyConstants<'_, '_>,
     wants: Wants,
@@ -280,9 +279,6 @@ fn scan_frontend(
         let note = GuardNote::new(&middleware.guard, "middleware", "nextjs", Role::Defined, file.path);
         scan.routes.guards.push(note);
         scan.next_middleware = Some(middleware);
-    }
-    if wants.state {
-        ui::state::scan(file, index, module, &mut scan.facts.state);
     }
     if wants.design {
         ui::design::scan(file, design_systems, &mut scan.facts.design_system);

@@ -54,7 +54,6 @@ static ROUTER: Needles = needles!(
     "createRootRoute",
     "createRoute",
 );
-static STATE: Needles = needles!("createSlice", "createApi", "configureStore", "zustand", "createContext");
 static PYTHON_ROUTES: Needles = needles!(
     "fastapi",
     "flask",
@@ -143,7 +142,6 @@ pub struct Wants {
     pub components: bool,
     pub router: bool,
     pub fs_routes: bool,
-    pub state: bool,
     pub design: bool,
     /// The file's string constants, for prefixes written in other files.
     pub constants: bool,
@@ -194,7 +192,6 @@ impl Wants {
                     || path.starts_with("pages/")
                     || path.contains("/app/")
                     || path.contains("/pages/"),
-                state: has(&STATE),
                 design: design_systems
                     .iter()
                     .any(|package| memmem::find(bytes, package.trim_end_matches('/').as_bytes()).is_some()),
@@ -258,7 +255,6 @@ impl Wants {
             components: true,
             router: true,
             fs_routes: app,
-            state: true,
             design: true,
             constants: true,
             guards: app,

@@ -1,5 +1,5 @@
-//! Frontend facts: exported components, client routes (React Router, Next.js, Remix), client
-//! state, and design-system imports. Components re-exported with `export *` are filled in
+//! Frontend facts: exported components, client routes (React Router, Next.js, Remix) and
+//! design-system imports (client state comes from the rule files). Components re-exported with `export *` are filled in
 //! from the files they come from when the run's files are linked.
 
 pub mod components;
@@ -7,7 +7,6 @@ pub mod design;
 pub mod fs_routes;
 pub mod handlers;
 pub mod router;
-pub mod state;
 pub mod tanstack;
 #[cfg(test)]
 mod tests;

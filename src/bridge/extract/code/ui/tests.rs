@@ -1,7 +1,7 @@
 //! Frontend facts extracted from the fixture projects.
 
 use crate::bridge::extract::Settings;
-use crate::bridge::extract::code::fixture::{endpoint_lines, extract, extract_settings};
+use crate::bridge::extract::code::fixture::{endpoint_lines, extract, extract_settings, extract_with_rules};
 use crate::bridge::facts::Facts;
 
 fn react() -> Facts {
@@ -111,7 +111,8 @@ fn react_router_config_objects_and_jsx_routes_nest() {
 
 #[test]
 fn redux_zustand_and_context_state() {
-    let facts = react();
+    // State comes from the rule files.
+    let facts = extract_with_rules("frontend-react");
     let state: Vec<String> = facts
         .state
         .iter()
