@@ -27,6 +27,7 @@
 //! | `store.scope`, `store.key` | the store's definition; keys captured inside it are its keys |
 //! | `store.var` | the variable a store is bound to: its name unless a `store.name` names the same scope (`stores.rs`) |
 //! | `store.callee`, `store.import` | the function a store is made by: a store only if the file imports it |
+//! | `store.creator`, `wrap.outer`, `wrap.inner`, `state.scope`, `state.key` | the argument a store is made from: a store only if it is, through calls passing their first argument on (`wrap`), a state creator, whose keys are the store's |
 //! | `store.provider`, `store.value` | an element providing the store it names: the function around it is the provider, its keys (or those of the `binding` that `store.value` names) the store's |
 //! | `store.hook` | a call reading the store it names: the function around it is the hook (`#set! function-prefix`) |
 //! | `function.name`, `function.scope` | a named function (what "the function around" means) |

@@ -2,7 +2,9 @@
 //! `store.var` (the variable it is bound to) when no hit names the same `store.scope`; hits
 //! about one scope are one store, and keys (`store.key`) captured inside it are its keys. A
 //! store made by calling `store.callee` is one only if the file imports that name
-//! (`store.import`). The named function (`function.name`, `function.scope`) around a
+//! (`store.import`); one made from a `store.creator` only if that argument is, through the
+//! calls that pass their first argument on (`wrap.outer`, `wrap.inner`), a state creator
+//! (`state.scope`), whose `state.key`s are its keys. The named function (`function.name`, `function.scope`) around a
 //! `store.provider` is the store's provider, the keys of the value it provides its keys; the
 //! one around a `store.hook` is its hook.
 
@@ -32,6 +34,13 @@ pub fn stores(path: &str, hits: &[Hit<'_>]) -> Vec<StateStore> {
         {
             continue;
         }
+        let state = match hit.get("store.creator") {
+            Some(creator) => match state_of(hits, &creator.range) {
+                Some(state) => Some(state),
+                None => continue,
+            },
+            None => None,
+        };
         let scope = hit.get("store.scope").map(|scope| scope.range.clone());
         let name = match (hit.text("store.name"), hit.text("store.var")) {
             (Some(name), _) => name,
@@ -41,12 +50,15 @@ pub fn stores(path: &str, hits: &[Hit<'_>]) -> Vec<StateStore> {
         if scope.is_some() && stores.iter().any(|(have, _)| *have == scope) {
             continue;
         }
-        let store = StateStore {
+        let mut store = StateStore {
             name: literal(name),
             kind: hit.prop("kind").unwrap_or(hit.framework()).to_owned(),
             file: path.to_owned(),
             ..StateStore::default()
         };
+        for key in state.into_iter().flatten() {
+            add_key(&mut store, key);
+        }
         stores.push((scope, store));
     }
     // A provider's keys are its store's, not those of a scope around it.
@@ -66,6 +78,35 @@ pub fn stores(path: &str, hits: &[Hit<'_>]) -> Vec<StateStore> {
     let mut stores: Vec<StateStore> = stores.into_iter().map(|(_, store)| store).collect();
     provided(hits, &mut stores);
     stores
+}
+
+/// How many calls deep a store's creator is followed to its state.
+const MAX_WRAPPERS: usize = 8;
+
+/// The keys of the state a store's creator at `creator` is, followed through the calls that
+/// wrap it; `None` if it is no state creator.
+fn state_of<'t>(hits: &[Hit<'t>], creator: &Range<usize>) -> Option<Vec<&'t str>> {
+    let mut at = creator.clone();
+    for _ in 0..MAX_WRAPPERS {
+        let states: Vec<&Hit<'t>> = hits
+            .iter()
+            .filter(|hit| hit.get("state.scope").is_some_and(|scope| scope.range == at))
+            .collect();
+        if !states.is_empty() {
+            let mut keys: Vec<(usize, &'t str)> = states
+                .iter()
+                .flat_map(|hit| hit.all("state.key").map(|key| (key.range.start, key.text)))
+                .collect();
+            keys.sort_by_key(|(start, _)| *start);
+            keys.dedup();
+            return Some(keys.into_iter().map(|(_, key)| key).collect());
+        }
+        let wrap = hits
+            .iter()
+            .find(|hit| hit.get("wrap.outer").is_some_and(|outer| outer.range == at))?;
+        at = wrap.get("wrap.inner")?.range.clone();
+    }
+    None
 }
 
 /// Fills in each store's provider and hook: the named functions around the elements that

@@ -2,10 +2,11 @@
 ; language: javascript
 ; needles: zustand
 ; Zustand stores: `const useCart = create((set) => ({ items: [], add: … }))`, the curried
-; TypeScript form `create<State>()(…)`, through up to seven middlewares (`persist`, `devtools`,
-; `immer`, `subscribeWithSelector`, `redux`) and `combine(initial, actions)`; their keys are
-; those of the state the creator returns. The function called must be one imported from
-; zustand (`store.callee`, `store.import`).
+; TypeScript form `create<State>()(…)`, through middlewares (`persist`, `devtools`, `immer`,
+; `subscribeWithSelector`, `redux`: `wrap.outer`, `wrap.inner`) to the state creator
+; (`state.scope`) or `combine(initial, actions)`; their keys are those of the state the
+; creator returns. The function called must be one imported from zustand (`store.callee`,
+; `store.import`).
 
 ; import { create } from 'zustand', import create from 'zustand', import { createStore as make } from 'zustand/vanilla'
 ((import_statement
@@ -28,499 +29,91 @@
   (#eq? @_require "require")
   (#match? @_from "^.zustand(/.*)?.$"))
 
-; the store: its creator called directly or through middlewares (one pattern per depth:
-; patterns that nest alternatives of different depths miss matches)
+; the store: const useCart = create(…), create<Cart>()(…)
 ((variable_declarator
   name: (_) @store.var
   value: (call_expression
     function: [(identifier) @store.callee
                (call_expression function: (identifier) @store.callee)]
-    arguments: (arguments
-      .
-      [(arrow_function body: [(parenthesized_expression (object)) (statement_block (return_statement (object)))])
-       (function_expression body: (statement_block (return_statement (object))))
-       (call_expression
-         function: (identifier) @_combine
-         arguments: (arguments))])) @store.scope)
-  (#eq? @_combine "combine")
+    arguments: (arguments . (_) @store.creator)) @store.scope)
   (#set! kind "zustand"))
 
-((variable_declarator
-  name: (_) @store.var
-  value: (call_expression
-    function: [(identifier) @store.callee
-               (call_expression function: (identifier) @store.callee)]
-    arguments: (arguments
-      .
-      (call_expression
-        function: (identifier) @_middleware
-        arguments: (arguments
-          .
-          [(arrow_function body: [(parenthesized_expression (object)) (statement_block (return_statement (object)))])
-           (function_expression body: (statement_block (return_statement (object))))
-           (call_expression
-             function: (identifier) @_combine
-             arguments: (arguments))])))) @store.scope)
-  (#any-of? @_middleware "persist" "devtools" "immer" "subscribeWithSelector" "redux")
-  (#eq? @_combine "combine")
-  (#set! kind "zustand"))
+; a middleware: persist((set) => ({ … }), { name: 'cart' })
+((call_expression
+  function: (identifier) @_middleware
+  arguments: (arguments . (_) @wrap.inner)) @wrap.outer
+  (#any-of? @_middleware "persist" "devtools" "immer" "subscribeWithSelector" "redux"))
 
-((variable_declarator
-  name: (_) @store.var
-  value: (call_expression
-    function: [(identifier) @store.callee
-               (call_expression function: (identifier) @store.callee)]
-    arguments: (arguments
-      .
-      (call_expression
-        function: (identifier) @_middleware
-        arguments: (arguments
-          .
-          (call_expression
-            function: (identifier) @_middleware
-            arguments: (arguments
-              .
-              [(arrow_function body: [(parenthesized_expression (object)) (statement_block (return_statement (object)))])
-               (function_expression body: (statement_block (return_statement (object))))
-               (call_expression
-                 function: (identifier) @_combine
-                 arguments: (arguments))])))))) @store.scope)
-  (#any-of? @_middleware "persist" "devtools" "immer" "subscribeWithSelector" "redux")
-  (#eq? @_combine "combine")
-  (#set! kind "zustand"))
-
-((variable_declarator
-  name: (_) @store.var
-  value: (call_expression
-    function: [(identifier) @store.callee
-               (call_expression function: (identifier) @store.callee)]
-    arguments: (arguments
-      .
-      (call_expression
-        function: (identifier) @_middleware
-        arguments: (arguments
-          .
-          (call_expression
-            function: (identifier) @_middleware
-            arguments: (arguments
-              .
-              (call_expression
-                function: (identifier) @_middleware
-                arguments: (arguments
-                  .
-                  [(arrow_function body: [(parenthesized_expression (object)) (statement_block (return_statement (object)))])
-                   (function_expression body: (statement_block (return_statement (object))))
-                   (call_expression
-                     function: (identifier) @_combine
-                     arguments: (arguments))])))))))) @store.scope)
-  (#any-of? @_middleware "persist" "devtools" "immer" "subscribeWithSelector" "redux")
-  (#eq? @_combine "combine")
-  (#set! kind "zustand"))
-
-((variable_declarator
-  name: (_) @store.var
-  value: (call_expression
-    function: [(identifier) @store.callee
-               (call_expression function: (identifier) @store.callee)]
-    arguments: (arguments
-      .
-      (call_expression
-        function: (identifier) @_middleware
-        arguments: (arguments
-          .
-          (call_expression
-            function: (identifier) @_middleware
-            arguments: (arguments
-              .
-              (call_expression
-                function: (identifier) @_middleware
-                arguments: (arguments
-                  .
-                  (call_expression
-                    function: (identifier) @_middleware
-                    arguments: (arguments
-                      .
-                      [(arrow_function body: [(parenthesized_expression (object)) (statement_block (return_statement (object)))])
-                       (function_expression body: (statement_block (return_statement (object))))
-                       (call_expression
-                         function: (identifier) @_combine
-                         arguments: (arguments))])))))))))) @store.scope)
-  (#any-of? @_middleware "persist" "devtools" "immer" "subscribeWithSelector" "redux")
-  (#eq? @_combine "combine")
-  (#set! kind "zustand"))
-
-((variable_declarator
-  name: (_) @store.var
-  value: (call_expression
-    function: [(identifier) @store.callee
-               (call_expression function: (identifier) @store.callee)]
-    arguments: (arguments
-      .
-      (call_expression
-        function: (identifier) @_middleware
-        arguments: (arguments
-          .
-          (call_expression
-            function: (identifier) @_middleware
-            arguments: (arguments
-              .
-              (call_expression
-                function: (identifier) @_middleware
-                arguments: (arguments
-                  .
-                  (call_expression
-                    function: (identifier) @_middleware
-                    arguments: (arguments
-                      .
-                      (call_expression
-                        function: (identifier) @_middleware
-                        arguments: (arguments
-                          .
-                          [(arrow_function body: [(parenthesized_expression (object)) (statement_block (return_statement (object)))])
-                           (function_expression body: (statement_block (return_statement (object))))
-                           (call_expression
-                             function: (identifier) @_combine
-                             arguments: (arguments))])))))))))))) @store.scope)
-  (#any-of? @_middleware "persist" "devtools" "immer" "subscribeWithSelector" "redux")
-  (#eq? @_combine "combine")
-  (#set! kind "zustand"))
-
-((variable_declarator
-  name: (_) @store.var
-  value: (call_expression
-    function: [(identifier) @store.callee
-               (call_expression function: (identifier) @store.callee)]
-    arguments: (arguments
-      .
-      (call_expression
-        function: (identifier) @_middleware
-        arguments: (arguments
-          .
-          (call_expression
-            function: (identifier) @_middleware
-            arguments: (arguments
-              .
-              (call_expression
-                function: (identifier) @_middleware
-                arguments: (arguments
-                  .
-                  (call_expression
-                    function: (identifier) @_middleware
-                    arguments: (arguments
-                      .
-                      (call_expression
-                        function: (identifier) @_middleware
-                        arguments: (arguments
-                          .
-                          (call_expression
-                            function: (identifier) @_middleware
-                            arguments: (arguments
-                              .
-                              [(arrow_function body: [(parenthesized_expression (object)) (statement_block (return_statement (object)))])
-                               (function_expression body: (statement_block (return_statement (object))))
-                               (call_expression
-                                 function: (identifier) @_combine
-                                 arguments: (arguments))])))))))))))))) @store.scope)
-  (#any-of? @_middleware "persist" "devtools" "immer" "subscribeWithSelector" "redux")
-  (#eq? @_combine "combine")
-  (#set! kind "zustand"))
-
-((variable_declarator
-  name: (_) @store.var
-  value: (call_expression
-    function: [(identifier) @store.callee
-               (call_expression function: (identifier) @store.callee)]
-    arguments: (arguments
-      .
-      (call_expression
-        function: (identifier) @_middleware
-        arguments: (arguments
-          .
-          (call_expression
-            function: (identifier) @_middleware
-            arguments: (arguments
-              .
-              (call_expression
-                function: (identifier) @_middleware
-                arguments: (arguments
-                  .
-                  (call_expression
-                    function: (identifier) @_middleware
-                    arguments: (arguments
-                      .
-                      (call_expression
-                        function: (identifier) @_middleware
-                        arguments: (arguments
-                          .
-                          (call_expression
-                            function: (identifier) @_middleware
-                            arguments: (arguments
-                              .
-                              (call_expression
-                                function: (identifier) @_middleware
-                                arguments: (arguments
-                                  .
-                                  [(arrow_function body: [(parenthesized_expression (object)) (statement_block (return_statement (object)))])
-                                   (function_expression body: (statement_block (return_statement (object))))
-                                   (call_expression
-                                     function: (identifier) @_combine
-                                     arguments: (arguments))])))))))))))))))) @store.scope)
-  (#any-of? @_middleware "persist" "devtools" "immer" "subscribeWithSelector" "redux")
-  (#eq? @_combine "combine")
-  (#set! kind "zustand"))
+; the state creator: (set) => ({ items: [], add: … }), function (set) { return { … } }
+[(arrow_function
+   body: [(parenthesized_expression (object))
+          (statement_block (return_statement (object)))])
+ (function_expression
+   body: (statement_block (return_statement (object))))] @state.scope
 
 ; its keys
-((variable_declarator
-  name: (_) @store.var
-  value: (call_expression
-    function: [(identifier) @store.callee
-               (call_expression function: (identifier) @store.callee)]
-    arguments: (arguments
-      .
-      [(arrow_function body: [(parenthesized_expression (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key])) (statement_block (return_statement (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key])))])
-       (function_expression body: (statement_block (return_statement (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key]))))
-       (call_expression
-         function: (identifier) @_combine
-         arguments: [(arguments . (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key]))
-                    (arguments . (_) . [(arrow_function body: [(parenthesized_expression (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key])) (statement_block (return_statement (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key])))]) (function_expression body: (statement_block (return_statement (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key]))))])])])) @store.scope)
-  (#eq? @_combine "combine")
-  (#not-match? @store.key "^\\[")
-  (#set! kind "zustand"))
+([(arrow_function
+    body: [(parenthesized_expression
+             (object
+               [(pair key: (_) @state.key)
+                (method_definition name: (_) @state.key)
+                (shorthand_property_identifier) @state.key]))
+           (statement_block
+             (return_statement
+               (object
+                 [(pair key: (_) @state.key)
+                  (method_definition name: (_) @state.key)
+                  (shorthand_property_identifier) @state.key])))])
+  (function_expression
+    body: (statement_block
+      (return_statement
+        (object
+          [(pair key: (_) @state.key)
+           (method_definition name: (_) @state.key)
+           (shorthand_property_identifier) @state.key]))))] @state.scope
+  (#not-match? @state.key "^\\["))
 
-((variable_declarator
-  name: (_) @store.var
-  value: (call_expression
-    function: [(identifier) @store.callee
-               (call_expression function: (identifier) @store.callee)]
-    arguments: (arguments
-      .
-      (call_expression
-        function: (identifier) @_middleware
-        arguments: (arguments
-          .
-          [(arrow_function body: [(parenthesized_expression (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key])) (statement_block (return_statement (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key])))])
-           (function_expression body: (statement_block (return_statement (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key]))))
-           (call_expression
-             function: (identifier) @_combine
-             arguments: [(arguments . (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key]))
-                        (arguments . (_) . [(arrow_function body: [(parenthesized_expression (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key])) (statement_block (return_statement (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key])))]) (function_expression body: (statement_block (return_statement (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key]))))])])])))) @store.scope)
-  (#any-of? @_middleware "persist" "devtools" "immer" "subscribeWithSelector" "redux")
-  (#eq? @_combine "combine")
-  (#not-match? @store.key "^\\[")
-  (#set! kind "zustand"))
+; combine({ items: [] }, (set) => ({ add: … })): the keys of both
+((call_expression
+  function: (identifier) @_combine
+  arguments: (arguments)) @state.scope
+  (#eq? @_combine "combine"))
 
-((variable_declarator
-  name: (_) @store.var
-  value: (call_expression
-    function: [(identifier) @store.callee
-               (call_expression function: (identifier) @store.callee)]
-    arguments: (arguments
-      .
-      (call_expression
-        function: (identifier) @_middleware
-        arguments: (arguments
-          .
-          (call_expression
-            function: (identifier) @_middleware
-            arguments: (arguments
-              .
-              [(arrow_function body: [(parenthesized_expression (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key])) (statement_block (return_statement (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key])))])
-               (function_expression body: (statement_block (return_statement (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key]))))
-               (call_expression
-                 function: (identifier) @_combine
-                 arguments: [(arguments . (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key]))
-                            (arguments . (_) . [(arrow_function body: [(parenthesized_expression (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key])) (statement_block (return_statement (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key])))]) (function_expression body: (statement_block (return_statement (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key]))))])])])))))) @store.scope)
-  (#any-of? @_middleware "persist" "devtools" "immer" "subscribeWithSelector" "redux")
+((call_expression
+  function: (identifier) @_combine
+  arguments: (arguments
+    .
+    (object
+      [(pair key: (_) @state.key)
+       (method_definition name: (_) @state.key)
+       (shorthand_property_identifier) @state.key]))) @state.scope
   (#eq? @_combine "combine")
-  (#not-match? @store.key "^\\[")
-  (#set! kind "zustand"))
+  (#not-match? @state.key "^\\["))
 
-((variable_declarator
-  name: (_) @store.var
-  value: (call_expression
-    function: [(identifier) @store.callee
-               (call_expression function: (identifier) @store.callee)]
-    arguments: (arguments
-      .
-      (call_expression
-        function: (identifier) @_middleware
-        arguments: (arguments
-          .
-          (call_expression
-            function: (identifier) @_middleware
-            arguments: (arguments
-              .
-              (call_expression
-                function: (identifier) @_middleware
-                arguments: (arguments
-                  .
-                  [(arrow_function body: [(parenthesized_expression (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key])) (statement_block (return_statement (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key])))])
-                   (function_expression body: (statement_block (return_statement (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key]))))
-                   (call_expression
-                     function: (identifier) @_combine
-                     arguments: [(arguments . (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key]))
-                                (arguments . (_) . [(arrow_function body: [(parenthesized_expression (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key])) (statement_block (return_statement (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key])))]) (function_expression body: (statement_block (return_statement (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key]))))])])])))))))) @store.scope)
-  (#any-of? @_middleware "persist" "devtools" "immer" "subscribeWithSelector" "redux")
+((call_expression
+  function: (identifier) @_combine
+  arguments: (arguments
+    .
+    (_)
+    .
+    [(arrow_function
+       body: [(parenthesized_expression
+                (object
+                  [(pair key: (_) @state.key)
+                   (method_definition name: (_) @state.key)
+                   (shorthand_property_identifier) @state.key]))
+              (statement_block
+                (return_statement
+                  (object
+                    [(pair key: (_) @state.key)
+                     (method_definition name: (_) @state.key)
+                     (shorthand_property_identifier) @state.key])))])
+     (function_expression
+       body: (statement_block
+         (return_statement
+           (object
+             [(pair key: (_) @state.key)
+              (method_definition name: (_) @state.key)
+              (shorthand_property_identifier) @state.key]))))])) @state.scope
   (#eq? @_combine "combine")
-  (#not-match? @store.key "^\\[")
-  (#set! kind "zustand"))
-
-((variable_declarator
-  name: (_) @store.var
-  value: (call_expression
-    function: [(identifier) @store.callee
-               (call_expression function: (identifier) @store.callee)]
-    arguments: (arguments
-      .
-      (call_expression
-        function: (identifier) @_middleware
-        arguments: (arguments
-          .
-          (call_expression
-            function: (identifier) @_middleware
-            arguments: (arguments
-              .
-              (call_expression
-                function: (identifier) @_middleware
-                arguments: (arguments
-                  .
-                  (call_expression
-                    function: (identifier) @_middleware
-                    arguments: (arguments
-                      .
-                      [(arrow_function body: [(parenthesized_expression (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key])) (statement_block (return_statement (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key])))])
-                       (function_expression body: (statement_block (return_statement (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key]))))
-                       (call_expression
-                         function: (identifier) @_combine
-                         arguments: [(arguments . (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key]))
-                                    (arguments . (_) . [(arrow_function body: [(parenthesized_expression (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key])) (statement_block (return_statement (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key])))]) (function_expression body: (statement_block (return_statement (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key]))))])])])))))))))) @store.scope)
-  (#any-of? @_middleware "persist" "devtools" "immer" "subscribeWithSelector" "redux")
-  (#eq? @_combine "combine")
-  (#not-match? @store.key "^\\[")
-  (#set! kind "zustand"))
-
-((variable_declarator
-  name: (_) @store.var
-  value: (call_expression
-    function: [(identifier) @store.callee
-               (call_expression function: (identifier) @store.callee)]
-    arguments: (arguments
-      .
-      (call_expression
-        function: (identifier) @_middleware
-        arguments: (arguments
-          .
-          (call_expression
-            function: (identifier) @_middleware
-            arguments: (arguments
-              .
-              (call_expression
-                function: (identifier) @_middleware
-                arguments: (arguments
-                  .
-                  (call_expression
-                    function: (identifier) @_middleware
-                    arguments: (arguments
-                      .
-                      (call_expression
-                        function: (identifier) @_middleware
-                        arguments: (arguments
-                          .
-                          [(arrow_function body: [(parenthesized_expression (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key])) (statement_block (return_statement (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key])))])
-                           (function_expression body: (statement_block (return_statement (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key]))))
-                           (call_expression
-                             function: (identifier) @_combine
-                             arguments: [(arguments . (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key]))
-                                        (arguments . (_) . [(arrow_function body: [(parenthesized_expression (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key])) (statement_block (return_statement (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key])))]) (function_expression body: (statement_block (return_statement (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key]))))])])])))))))))))) @store.scope)
-  (#any-of? @_middleware "persist" "devtools" "immer" "subscribeWithSelector" "redux")
-  (#eq? @_combine "combine")
-  (#not-match? @store.key "^\\[")
-  (#set! kind "zustand"))
-
-((variable_declarator
-  name: (_) @store.var
-  value: (call_expression
-    function: [(identifier) @store.callee
-               (call_expression function: (identifier) @store.callee)]
-    arguments: (arguments
-      .
-      (call_expression
-        function: (identifier) @_middleware
-        arguments: (arguments
-          .
-          (call_expression
-            function: (identifier) @_middleware
-            arguments: (arguments
-              .
-              (call_expression
-                function: (identifier) @_middleware
-                arguments: (arguments
-                  .
-                  (call_expression
-                    function: (identifier) @_middleware
-                    arguments: (arguments
-                      .
-                      (call_expression
-                        function: (identifier) @_middleware
-                        arguments: (arguments
-                          .
-                          (call_expression
-                            function: (identifier) @_middleware
-                            arguments: (arguments
-                              .
-                              [(arrow_function body: [(parenthesized_expression (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key])) (statement_block (return_statement (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key])))])
-                               (function_expression body: (statement_block (return_statement (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key]))))
-                               (call_expression
-                                 function: (identifier) @_combine
-                                 arguments: [(arguments . (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key]))
-                                            (arguments . (_) . [(arrow_function body: [(parenthesized_expression (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key])) (statement_block (return_statement (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key])))]) (function_expression body: (statement_block (return_statement (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key]))))])])])))))))))))))) @store.scope)
-  (#any-of? @_middleware "persist" "devtools" "immer" "subscribeWithSelector" "redux")
-  (#eq? @_combine "combine")
-  (#not-match? @store.key "^\\[")
-  (#set! kind "zustand"))
-
-((variable_declarator
-  name: (_) @store.var
-  value: (call_expression
-    function: [(identifier) @store.callee
-               (call_expression function: (identifier) @store.callee)]
-    arguments: (arguments
-      .
-      (call_expression
-        function: (identifier) @_middleware
-        arguments: (arguments
-          .
-          (call_expression
-            function: (identifier) @_middleware
-            arguments: (arguments
-              .
-              (call_expression
-                function: (identifier) @_middleware
-                arguments: (arguments
-                  .
-                  (call_expression
-                    function: (identifier) @_middleware
-                    arguments: (arguments
-                      .
-                      (call_expression
-                        function: (identifier) @_middleware
-                        arguments: (arguments
-                          .
-                          (call_expression
-                            function: (identifier) @_middleware
-                            arguments: (arguments
-                              .
-                              (call_expression
-                                function: (identifier) @_middleware
-                                arguments: (arguments
-                                  .
-                                  [(arrow_function body: [(parenthesized_expression (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key])) (statement_block (return_statement (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key])))])
-                                   (function_expression body: (statement_block (return_statement (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key]))))
-                                   (call_expression
-                                     function: (identifier) @_combine
-                                     arguments: [(arguments . (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key]))
-                                                (arguments . (_) . [(arrow_function body: [(parenthesized_expression (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key])) (statement_block (return_statement (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key])))]) (function_expression body: (statement_block (return_statement (object [(pair key: (_) @store.key) (method_definition name: (_) @store.key) (shorthand_property_identifier) @store.key]))))])])])))))))))))))))) @store.scope)
-  (#any-of? @_middleware "persist" "devtools" "immer" "subscribeWithSelector" "redux")
-  (#eq? @_combine "combine")
-  (#not-match? @store.key "^\\[")
-  (#set! kind "zustand"))
+  (#not-match? @state.key "^\\["))
