@@ -48,3 +48,39 @@ pub fn services(path: &str, hits: &[Hit<'_>]) -> Vec<Service> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::bridge::source::Source;
+
+    fn methods(path: &str, text: &str) -> Vec<String> {
+        crate::bridge::rules::extract(&[Source { path, text }])
+            .services
+            .iter()
+            .map(|service| format!("{}: {}", service.name, service.methods.join(", ")))
+            .collect()
+    }
+
+    #[test]
+    fn only_public_methods_of_exported_typescript_services() {
+        let text = "export class MailService {\n\
+              constructor(private readonly smtp: Smtp) {}\n\
+              async send(to: string) {}\n\
+              public queue() {}\n\
+              private render() {}\n\
+              protected audit() {}\n\
+              get ready() { return true; }\n\
+              #secret() {}\n\
+            }\n\
+            class LocalService { run() {} }\n";
+        assert_eq!(methods("src/mail.service.ts", text), ["MailService: send, queue"]);
+    }
+
+    #[test]
+    fn rust_impls_of_one_type_are_one_service_and_trait_impls_are_not_read() {
+        let text = "impl LedgerService { pub fn open(&self) {} fn hidden(&self) {} }\n\
+            impl Default for LedgerService { fn default() -> Self { todo!() } }\n\
+            impl<T> LedgerService<T> { pub(crate) fn close(&self) {} }\n";
+        assert_eq!(methods("src/ledger.rs", text), ["LedgerService: open, close"]);
+    }
+}

@@ -196,3 +196,72 @@ fn add_key(store: &mut StateStore, key: &str) {
         store.keys.push(key);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::bridge::facts::StateStore;
+    use crate::bridge::source::Source;
+
+    fn stores(path: &str, text: &str) -> Vec<StateStore> {
+        crate::bridge::rules::extract(&[Source { path, text }]).state
+    }
+
+    fn line(store: &StateStore) -> String {
+        format!(
+            "{} ({}): {} provider {} hook {}",
+            store.name,
+            store.kind,
+            store.keys.join(", "),
+            store.provider.as_deref().unwrap_or("-"),
+            store.hook.as_deref().unwrap_or("-")
+        )
+    }
+
+    #[test]
+    fn zustand_creators_are_followed_through_middlewares_of_imported_functions_only() {
+        let text = "import { create as make } from 'zustand';\n\
+            import { persist, devtools, combine } from 'zustand/middleware';\n\
+            export const useCart = make<Cart>()(devtools(persist((set) => ({ items: [], add: () => set((s) => ({ n: 1 })) }), { name: 'cart' })));\n\
+            export const useCount = make(combine({ count: 0 }, (set) => ({ inc: () => set({}) })));\n\
+            export const useLater = make(persist(creator, { name: 'x' }));\n\
+            export const other = create((set) => ({ nope: 1 }));\n";
+        let found: Vec<String> = stores("src/stores.ts", text).iter().map(line).collect();
+        assert_eq!(
+            found,
+            [
+                "useCart (zustand): items, add provider - hook -",
+                "useCount (zustand): count, inc provider - hook -",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_slice_without_a_name_is_named_by_its_variable_and_computed_keys_are_left_out() {
+        let text = "const todos = createSlice({ initialState: [], reducers: { add() {}, 'clear-all': (s) => s, [other.type]: (s) => s } });\n\
+            const api = createApi({ reducerPath: 'pokemon', endpoints: (build) => { return { byName: build.query() }; } });\n";
+        let found: Vec<String> = stores("src/store.js", text).iter().map(line).collect();
+        assert_eq!(
+            found,
+            [
+                "todos (redux-slice): add, clear-all provider - hook -",
+                "pokemon (rtk-query): byName provider - hook -",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_context_has_the_provider_around_its_element_the_keys_it_provides_and_its_hook() {
+        let text = "const Theme = createContext(null);\n\
+            export const ThemeProvider = ({ children }) => {\n\
+              const value = useMemo(() => ({ theme, toggle }), [theme]);\n\
+              return <Theme value={value}>{items.map((i) => <Theme.Provider value={{ item: i }}>{i}</Theme.Provider>)}</Theme>;\n\
+            };\n\
+            export function Page() { return use(Theme); }\n\
+            export function useTheme() { return use(Theme); }\n";
+        let found: Vec<String> = stores("src/theme.jsx", text).iter().map(line).collect();
+        assert_eq!(
+            found,
+            ["Theme (react-context): theme, toggle provider ThemeProvider hook useTheme"]
+        );
+    }
+}

@@ -20,7 +20,8 @@
   (#not-match? @store.name "\\$\\{")
   (#set! kind "redux-slice"))
 
-; reducers: { projectAdded(state, action) { … } }, or reducers: (create) => ({ … })
+; a slice's reducers: { projectAdded(state, action) { … } }, or reducers: (create) => ({ … });
+; an API's endpoints: (build) => ({ getProjects: build.query(…) })
 ((call_expression
   function: (_) @_make
   arguments: (arguments
@@ -51,8 +52,8 @@
                         [(pair key: (_) @store.key)
                          (method_definition name: (_) @store.key)
                          (shorthand_property_identifier) @store.key]))))]))))
-  (#match? @_make "(^|\\.)createSlice$")
-  (#match? @_part "^(reducers|.reducers.)$")
+  (#match? @_make "(^|\\.)(createSlice|createApi)$")
+  (#match? @_part "^(reducers|.reducers.|endpoints|.endpoints.)$")
   (#not-match? @store.key "^\\["))
 
 ; const api = createApi({ reducerPath: 'api', endpoints: (build) => ({ getProjects… }) })
@@ -70,39 +71,6 @@
   (#not-match? @store.name "\\$\\{")
   (#set! kind "rtk-query"))
 
-((call_expression
-  function: (_) @_make
-  arguments: (arguments
-    .
-    (object
-      (pair
-        key: (_) @_part
-        value: [(object
-                  [(pair key: (_) @store.key)
-                   (method_definition name: (_) @store.key)
-                   (shorthand_property_identifier) @store.key])
-                (arrow_function
-                  body: [(parenthesized_expression
-                           (object
-                             [(pair key: (_) @store.key)
-                              (method_definition name: (_) @store.key)
-                              (shorthand_property_identifier) @store.key]))
-                         (statement_block
-                           (return_statement
-                             (object
-                               [(pair key: (_) @store.key)
-                                (method_definition name: (_) @store.key)
-                                (shorthand_property_identifier) @store.key])))])
-                (function_expression
-                  body: (statement_block
-                    (return_statement
-                      (object
-                        [(pair key: (_) @store.key)
-                         (method_definition name: (_) @store.key)
-                         (shorthand_property_identifier) @store.key]))))]))))
-  (#match? @_make "(^|\\.)createApi$")
-  (#match? @_part "^(endpoints|.endpoints.)$")
-  (#not-match? @store.key "^\\["))
 
 ; export const store = configureStore({ reducer: { projects: projectsReducer } })
 ((variable_declarator
