@@ -12,7 +12,7 @@
 //! | `prefix.path`, `prefix.scope` | routes inside the scope get the prefix (`r.Route("/x", func…)`, class-level mappings) |
 //! | `request.type`, `request.scope` | routes inside the scope that name no request have this one (a handler's body parameter) |
 //! | `guard.name` + `guard.scope` or `guard.receiver` | a guard on the routes inside the scope or on the receiver; alone, a guard the code defines |
-//! | `env.name` | an environment variable read (`#set! source`); with `#set! env-prefix`, a config key the variable `<prefix><KEY_IN_SNAKE_CASE>` sets |
+//! | `env.name` | an environment variable read (`#set! source`, or the text `env.source` captures); with `#set! env-prefix`, a config key the variable `<prefix><KEY_IN_SNAKE_CASE>` sets |
 //! | `env.placeholders` | a string whose upper-case `${VAR}`/`${VAR:default}` placeholders are env vars read |
 //! | `table.name` or `table.model`, `table.scope` | a table (a model's name becomes a table by `#set! naming`) |
 //! | `table.parent` | the class a model extends (a mapped superclass lends it columns; `inherit.rs`) |
@@ -89,7 +89,11 @@ pub fn facts(path: &str, hits: &[Hit<'_>], mounts: &mut Mounts) -> Facts {
             }
             facts.env_vars.push(EnvVar {
                 name,
-                source: hit.prop("source").unwrap_or(hit.framework()).to_owned(),
+                source: hit
+                    .prop("source")
+                    .or(hit.text("env.source"))
+                    .unwrap_or(hit.framework())
+                    .to_owned(),
                 file: path.to_owned(),
             });
         }
