@@ -22,7 +22,9 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use super::hits::{Hit, guard_name};
-use super::{naming, tags};
+use super::prefixes::Prefixes;
+use super::resources::{self, Resource};
+use super::{naming, options, tags};
 use crate::bridge::extract::code::guards::names::is_auth_name;
 use crate::bridge::facts::{
     Column, Component, Endpoint, EnvVar, Facts, Field, ForeignKey, Guard, Route, Shape, StateStore, Table,
@@ -139,8 +141,7 @@ struct Group {
 
 /// What places routes: prefixes and guards by scope, groups by variable.
 struct Routing {
-    /// `(scope, prefix)`, outermost first.
-    prefixes: Vec<(Range<usize>, String)>,
+    prefixes: Prefixes,
     /// `(scope, guard)`.
     scoped_guards: Vec<(Range<usize>, String)>,
     groups: HashMap<String, Group>,
@@ -148,13 +149,11 @@ struct Routing {
 
 impl Routing {
     fn of(hits: &[Hit<'_>]) -> Routing {
-        let mut prefixes = Vec::new();
+        let mut prefixes = Prefixes::default();
         let mut scoped_guards = Vec::new();
         let mut groups: HashMap<String, Group> = HashMap::new();
         for hit in hits {
-            if let (Some(path), Some(scope)) = (hit.text("prefix.path"), hit.get("prefix.scope")) {
-                prefixes.push((scope.range.clone(), literal(path)));
-            }
+            prefixes.add(hit);
             if let Some(var) = hit.text("group.var") {
                 let group = groups.entry(var.to_owned()).or_default();
                 if let Some(path) = hit.text("group.path") {
@@ -178,7 +177,7 @@ impl Routing {
                 }
             }
         }
-        prefixes.sort_by_key(|(scope, _)| (scope.start, std::cmp::Reverse(scope.end)));
+        prefixes.sort();
         Routing {
             prefixes,
             scoped_guards,
@@ -202,52 +201,78 @@ impl Routing {
         chain
     }
 
-    /// The endpoints of one hit: its full path and method(s), handler and guards.
+    /// The endpoints of one hit: its full path and method(s), handler and guards (a resource
+    /// stands for several).
     fn endpoints(&self, path: &str, hit: &Hit<'_>) -> Vec<Endpoint> {
-        let Some(route) = hit.get("endpoint.path").or_else(|| hit.get("endpoint.method")) else {
+        let Some(route) = ["endpoint.path", "endpoint.resource", "endpoint.method"]
+            .iter()
+            .find_map(|name| hit.get(name))
+        else {
             return Vec::new();
         };
-        let at = route.range.clone();
-        let written = hit.text("endpoint.path").map(literal).unwrap_or_default();
-        // Go 1.22's ServeMux: "GET /items/{id}".
-        let (method_in_path, written) = match written.split_once(' ') {
-            Some((method, rest)) if METHODS.contains(&method) => (Some(method.to_owned()), rest.trim().to_owned()),
-            _ => (None, written),
-        };
-        let method = method_in_path
-            .or_else(|| hit.prop("method").map(str::to_owned))
-            .or_else(|| hit.text("endpoint.method").map(method_of))
-            .unwrap_or_else(|| "ALL".to_owned());
+        let set = options::of(hit, "endpoint");
+        let on = hit.text("endpoint.on").map(literal).or_else(|| options::first(&set, "on"));
+        let (mut full, around) = self.prefixes.of(&route.range, on.as_deref());
         let chain = self.chain(hit.text("endpoint.receiver"));
-        let mut full = String::new();
-        for (scope, prefix) in &self.prefixes {
-            if inside(&at, scope) {
-                full = join(&full, prefix);
-            }
-        }
         for group in &chain {
             full = join(&full, &group.path);
         }
-        let full = join(&full, &written);
+        let routes: Vec<(String, String, Option<String>)> = match Resource::of(hit, "endpoint") {
+            Some(resource) => {
+                resource
+                    .routes()
+                    .into_iter()
+                    .map(|route| (route.method.to_owned(), join(&full, &route.path), Some(route.handler)))
+                    .collect()
+            }
+            None => {
+                let written = hit.text("endpoint.path").map(literal).unwrap_or_default();
+                // Go 1.22's ServeMux: "GET /items/{id}".
+                let (method_in_path, written) = match written.split_once(' ') {
+                    Some((method, rest)) if METHODS.contains(&method) => (Some(method.to_owned()), rest.trim().to_owned()),
+                    _ => (None, written),
+                };
+                // A route in a resource's block without a handler goes to that resource's
+                // controller, its path naming the action (`get :feed, on: :collection`).
+                let handler = hit
+                    .text("endpoint.handler")
+                    .map(resources::handler)
+                    .or_else(|| options::first(&set, "to"))
+                    .or_else(|| around.map(|resource| resource.handler(written.trim_start_matches('/'))));
+                let methods: Vec<String> = match method_in_path.or_else(|| hit.prop("method").map(str::to_owned)) {
+                    Some(method) => vec![method],
+                    None => hit.all("endpoint.method").map(|m| method_of(m.text)).collect(),
+                };
+                let methods = if methods.is_empty() { vec!["ALL".to_owned()] } else { methods };
+                let full = join(&full, &written);
+                methods
+                    .into_iter()
+                    .map(|method| (method, full.clone(), handler.clone()))
+                    .collect()
+            }
+        };
         let mut guards: Vec<String> = self
             .scoped_guards
             .iter()
-            .filter(|(scope, _)| inside(&at, scope))
+            .filter(|(scope, _)| inside(&route.range, scope))
             .map(|(_, name)| name.clone())
             .collect();
         guards.extend(chain.iter().flat_map(|group| group.guards.iter().cloned()));
         guards.extend(endpoint_guards(hit));
         guards.dedup();
-        vec![Endpoint {
-            method,
-            path: full,
-            handler: hit.text("endpoint.handler").map(str::to_owned),
-            request: hit.text("endpoint.request").map(literal),
-            framework: hit.framework().to_owned(),
-            file: path.to_owned(),
-            guards,
-            ..Endpoint::default()
-        }]
+        routes
+            .into_iter()
+            .map(|(method, full, handler)| Endpoint {
+                method,
+                path: full,
+                handler,
+                request: hit.text("endpoint.request").map(literal),
+                framework: hit.framework().to_owned(),
+                file: path.to_owned(),
+                guards: guards.clone(),
+                ..Endpoint::default()
+            })
+            .collect()
     }
 }
 

@@ -1,0 +1,89 @@
+//! The path prefixes scopes put on the routes inside them: a written prefix (`prefix.path`,
+//! or a fixed `#set! prefix` such as Laravel's `/api` for `routes/api.php`), or a resource's
+//! block, whose routes sit under its nested path (`/articles/:article_id`) unless a
+//! `member`/`collection` scope (`prefix.on`) or the route's own `on:` (`endpoint.on`) puts
+//! them on its member (`/articles/:id`) or collection (`/articles`) path.
+
+use std::ops::Range;
+
+use super::assemble::{join, literal};
+use super::hits::Hit;
+use super::resources::Resource;
+
+/// What a scope puts before the paths inside it.
+enum Prefix {
+    Path(String),
+    Resource(Resource),
+}
+
+/// Every prefix scope of a file, outermost first, and the member/collection scopes.
+#[derive(Default)]
+pub struct Prefixes {
+    scopes: Vec<(Range<usize>, Prefix)>,
+    selectors: Vec<(Range<usize>, String)>,
+}
+
+fn inside(range: &Range<usize>, scope: &Range<usize>) -> bool {
+    scope.start <= range.start && range.end <= scope.end && range != scope
+}
+
+impl Prefixes {
+    /// Takes the prefix a hit declares, if any.
+    pub fn add(&mut self, hit: &Hit<'_>) {
+        let Some(scope) = hit.get("prefix.scope") else { return };
+        let prefix = match Resource::of(hit, "prefix") {
+            Some(resource) => Some(Prefix::Resource(resource)),
+            None => hit
+                .text("prefix.path")
+                .map(literal)
+                .or_else(|| hit.prop("prefix").map(str::to_owned))
+                .map(Prefix::Path),
+        };
+        if let Some(prefix) = prefix {
+            self.scopes.push((scope.range.clone(), prefix));
+        }
+        if let Some(on) = hit.text("prefix.on") {
+            self.selectors.push((scope.range.clone(), literal(on)));
+        }
+    }
+
+    /// Orders the scopes outermost first (call once all are added).
+    pub fn sort(&mut self) {
+        self.scopes
+            .sort_by_key(|(scope, _)| (scope.start, std::cmp::Reverse(scope.end)));
+    }
+
+    /// The prefix of a route at `at` (its own `on:` given as `on`), and the innermost resource
+    /// whose block holds it.
+    pub fn of(&self, at: &Range<usize>, on: Option<&str>) -> (String, Option<&Resource>) {
+        let around: Vec<&(Range<usize>, Prefix)> = self.scopes.iter().filter(|(scope, _)| inside(at, scope)).collect();
+        let innermost = around
+            .iter()
+            .rposition(|(_, prefix)| matches!(prefix, Prefix::Resource(_)));
+        let on = on.map(str::to_owned).or_else(|| {
+            let resource_scope = &around.get(innermost?)?.0;
+            self.selectors
+                .iter()
+                .filter(|(scope, _)| inside(at, scope) && inside(scope, resource_scope))
+                .max_by_key(|(scope, _)| scope.start)
+                .map(|(_, on)| on.clone())
+        });
+        let mut full = String::new();
+        let mut resource = None;
+        for (index, (_, prefix)) in around.iter().enumerate() {
+            let segment = match prefix {
+                Prefix::Path(path) => path.clone(),
+                Prefix::Resource(found) => {
+                    resource = Some(found);
+                    match on.as_deref().filter(|_| Some(index) == innermost) {
+                        Some("member") => found.member(),
+                        Some("collection") => found.collection(),
+                        _ => found.nested(),
+                    }
+                }
+            };
+            full = join(&full, &segment);
+        }
+        (full, resource)
+    }
+}
