@@ -2,16 +2,20 @@
 //!
 //! | capture | meaning |
 //! |---|---|
-//! | `endpoint.path`, `endpoint.method` | an HTTP route (`#set! method` when the call names none; `"GET /x"` splits) |
+//! | `endpoint.path`, `endpoint.method` | an HTTP route (`#set! method` when the call names none; `"GET /x"` splits; several methods, one endpoint each) |
+//! | `endpoint.resource` + `#set! expand` | a resource standing for several routes (see `resources`), with `endpoint.option` pairs (`only: […]`, `param:`) and `endpoint.only`/`endpoint.except` |
+//! | `endpoint.option`, `endpoint.on` | route options (`to:` names the handler, `on: :member`/`:collection`) |
 //! | `endpoint.receiver` | the router variable it is registered on (its groups' prefixes and guards apply) |
 //! | `endpoint.handler`, `endpoint.guard`, `endpoint.request` | its handler, middleware put on it, request shape |
 //! | `group.var`, `group.path`, `group.parent` | `v1 := r.Group("/v1")`: a router variable with a prefix |
-//! | `prefix.path`, `prefix.scope` | routes inside the scope get the prefix (`r.Route("/x", func…)`, class-level mappings) |
+//! | `prefix.path`, `prefix.scope` | routes inside the scope get the prefix (`r.Route("/x", func…)`, class-level mappings; `#set! prefix "/api"` for a fixed one) |
+//! | `prefix.resource` + `#set! expand`, `prefix.on` | a resource's block nests the routes inside; `member`/`collection` scopes (see `prefixes`) |
 //! | `guard.name` + `guard.scope` or `guard.receiver` | a guard on the routes inside the scope or on the receiver; alone, a guard the code defines |
 //! | `env.name` | an environment variable read (`#set! source`) |
 //! | `table.name` or `table.model`, `table.scope` | a table (a model's name becomes a table by `#set! naming`) |
 //! | `column.name` or `column.field`, `column.type` | a column of the table whose scope holds it |
-//! | `fk.column`, `fk.table` or `fk.model` | a foreign key of the table whose scope holds it |
+//! | `column.embedded` | columns a call brings (`#set! columns "created_at updated_at"`, or templates `"{}_id {}_type"`) |
+//! | `fk.column`, `fk.table` or `fk.model` | a foreign key of the table whose scope holds it (`#set! fk-column "{singular}_id"`, `fk-table "by-column"`) |
 //! | `shape.name`, `shape.scope`, `field.name`, `field.type`, `field.rule` | a request shape and its fields; a rule makes it validation |
 //! | `component.name`, `store.name` | a UI component, a client store (`#set! kind`) |
 //! | `client_route.path`, `client_route.component`, `client_route.scope` | a client route; routes inside the scope are its children |
@@ -211,25 +215,28 @@ impl Routing {
             return Vec::new();
         };
         let set = options::of(hit, "endpoint");
-        let on = hit.text("endpoint.on").map(literal).or_else(|| options::first(&set, "on"));
+        let on = hit
+            .text("endpoint.on")
+            .map(literal)
+            .or_else(|| options::first(&set, "on"));
         let (mut full, around) = self.prefixes.of(&route.range, on.as_deref());
         let chain = self.chain(hit.text("endpoint.receiver"));
         for group in &chain {
             full = join(&full, &group.path);
         }
         let routes: Vec<(String, String, Option<String>)> = match Resource::of(hit, "endpoint") {
-            Some(resource) => {
-                resource
-                    .routes()
-                    .into_iter()
-                    .map(|route| (route.method.to_owned(), join(&full, &route.path), Some(route.handler)))
-                    .collect()
-            }
+            Some(resource) => resource
+                .routes()
+                .into_iter()
+                .map(|route| (route.method.to_owned(), join(&full, &route.path), Some(route.handler)))
+                .collect(),
             None => {
                 let written = hit.text("endpoint.path").map(literal).unwrap_or_default();
                 // Go 1.22's ServeMux: "GET /items/{id}".
                 let (method_in_path, written) = match written.split_once(' ') {
-                    Some((method, rest)) if METHODS.contains(&method) => (Some(method.to_owned()), rest.trim().to_owned()),
+                    Some((method, rest)) if METHODS.contains(&method) => {
+                        (Some(method.to_owned()), rest.trim().to_owned())
+                    }
                     _ => (None, written),
                 };
                 // A route in a resource's block without a handler goes to that resource's
@@ -243,7 +250,11 @@ impl Routing {
                     Some(method) => vec![method],
                     None => hit.all("endpoint.method").map(|m| method_of(m.text)).collect(),
                 };
-                let methods = if methods.is_empty() { vec!["ALL".to_owned()] } else { methods };
+                let methods = if methods.is_empty() {
+                    vec!["ALL".to_owned()]
+                } else {
+                    methods
+                };
                 let full = join(&full, &written);
                 methods
                     .into_iter()
@@ -385,19 +396,33 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> Vec<Table> {
             let key = primary == Some("true") || tag.is_some_and(tags::gorm_primary_key);
             add_column(table, name, hit.text("column.type").map(literal), key);
         }
-        if hit.get("column.embedded").is_some() {
+        if let Some(embedded) = hit.text("column.embedded") {
+            // `#set! columns "{}_id {}_type"`: names made from the captured one.
             for name in hit.prop("columns").unwrap_or("").split_whitespace() {
-                add_column(table, name.to_owned(), None, primary == Some(name));
+                let name = if name.contains('{') {
+                    naming::fill(name, &literal(embedded))
+                } else {
+                    name.to_owned()
+                };
+                let key = primary == Some(name.as_str());
+                add_column(table, name, None, key);
             }
         }
         if let Some(column) = hit.text("fk.column") {
+            // `#set! fk-column "{singular}_id"` makes the column's name from the captured one,
+            // `#set! fk-table "by-column"` the referenced table from the column (`author_id` → `authors`).
+            let column = match hit.prop("fk-column") {
+                Some(template) => naming::fill(template, &literal(column)),
+                None => column_of(&literal(column), naming),
+            };
             let referenced = hit.text("fk.table").map(literal).or_else(|| {
                 hit.text("fk.model")
                     .map(|m| naming::table_of(&literal(m), hit.prop("fk-naming").unwrap_or(naming)))
+                    .or_else(|| (hit.prop("fk-table") == Some("by-column")).then(|| naming::table_of_key(&column)))
             });
             if let Some(referenced) = referenced {
                 table.foreign_keys.push(ForeignKey {
-                    columns: vec![column_of(&literal(column), naming)],
+                    columns: vec![column],
                     references_table: referenced,
                     references_columns: vec![hit.prop("fk-references").unwrap_or("id").to_owned()],
                     ..ForeignKey::default()

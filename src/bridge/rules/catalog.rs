@@ -24,6 +24,11 @@ const RULES: &[(&str, &str)] = rule_files![
     "go/env",
     "go/gorm",
     "go/validation",
+    "rails/routes",
+    "rails/migrations",
+    "rails/controllers",
+    "rails/models",
+    "rails/env",
 ];
 
 /// Shared fragments: queries rule files `; inherits:`, never run alone.

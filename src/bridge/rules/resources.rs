@@ -6,8 +6,8 @@
 
 use super::assemble::{join, literal};
 use super::hits::Hit;
-use super::options;
 use super::naming::singular;
+use super::options;
 
 /// An expansion style a rule names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,7 +91,7 @@ impl Resource {
 
     /// The path segment of the resource's own name.
     fn base(&self) -> String {
-        match self.style {
+        let name = match self.style {
             Style::Laravel | Style::LaravelApi => self
                 .name
                 .split('.')
@@ -107,7 +107,8 @@ impl Resource {
                 .collect::<Vec<_>>()
                 .join("/"),
             _ => self.name.clone(),
-        }
+        };
+        join("", &name)
     }
 
     /// The last word of the name: `articles/{article}/comments` → `comments`.
@@ -203,11 +204,13 @@ impl Resource {
                 all
             }
             Style::Devise => {
+                // Devise's path names, as `path_names:` renames them (registration's is empty).
                 let name = |word: &str| {
+                    let default = if word == "registration" { "" } else { word };
                     renamed
                         .iter()
                         .find(|(from, _)| from == word)
-                        .map_or_else(|| word.to_owned(), |(_, to)| to.clone())
+                        .map_or_else(|| default.to_owned(), |(_, to)| to.clone())
                 };
                 let password = sub(&collection, &name("password"));
                 let registration = sub(&collection, &name("registration"));
@@ -288,7 +291,10 @@ mod tests {
     }
 
     fn listed(routes: &[Route]) -> Vec<String> {
-        routes.iter().map(|r| format!("{} {} {}", r.method, r.path, r.handler)).collect()
+        routes
+            .iter()
+            .map(|r| format!("{} {} {}", r.method, r.path, r.handler))
+            .collect()
     }
 
     #[test]
@@ -344,7 +350,10 @@ mod tests {
         assert_eq!(nested.member(), "/photos/{photo}/comments/{comment}");
         let written = resource(Style::Laravel, "articles/{article}/comments", None);
         let only = with(written, &["'index'"], &[]).routes();
-        assert_eq!(listed(&only), ["GET /articles/{article}/comments PhotoController@index"]);
+        assert_eq!(
+            listed(&only),
+            ["GET /articles/{article}/comments PhotoController@index"]
+        );
         assert_eq!(controller_name("'Api\\CommentController'"), "CommentController");
         assert_eq!(controller_name("PhotoController::class"), "PhotoController");
         assert_eq!(handler("[UserController::class, 'show']"), "UserController@show");
@@ -356,6 +365,12 @@ mod tests {
         users.renamed = vec![("sign_in".into(), "login".into())];
         let routes = users.routes();
         assert_eq!(routes.len(), 15);
-        assert_eq!(listed(&routes[..2]), ["GET /users/login devise/sessions#new", "POST /users/login devise/sessions#create"]);
+        assert_eq!(
+            listed(&routes[..2]),
+            [
+                "GET /users/login devise/sessions#new",
+                "POST /users/login devise/sessions#create"
+            ]
+        );
     }
 }
