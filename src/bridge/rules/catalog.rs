@@ -29,6 +29,11 @@ const RULES: &[(&str, &str)] = rule_files![
     "rails/controllers",
     "rails/models",
     "rails/env",
+    "laravel/routes",
+    "laravel/api-prefix",
+    "laravel/migrations",
+    "laravel/requests",
+    "laravel/env",
 ];
 
 /// Shared fragments: queries rule files `; inherits:`, never run alone.

@@ -1,0 +1,222 @@
+; framework: laravel
+; language: php
+; needles: Route::
+; Laravel's router: `Route::get('/users/{id}', [UserController::class, 'show'])`, groups by
+; `prefix`/`middleware`/`group`, resources expanded by `#set! expand` (see rules/resources.rs).
+
+; Route::get('/users/{id}', [UserController::class, 'show'])
+((scoped_call_expression
+  scope: (name) @_route
+  name: (name) @endpoint.method
+  arguments: (arguments
+    .
+    (argument [(string) (encapsed_string)] @endpoint.path)
+    .
+    (argument [(array_creation_expression) (string) (encapsed_string) (class_constant_access_expression)] @endpoint.handler)))
+  (#eq? @_route "Route")
+  (#any-of? @endpoint.method "get" "post" "put" "patch" "delete" "options" "any"))
+
+; Route::get('/', function () { … })
+((scoped_call_expression
+  scope: (name) @_route
+  name: (name) @endpoint.method
+  arguments: (arguments
+    .
+    (argument [(string) (encapsed_string)] @endpoint.path)
+    .
+    (argument [(anonymous_function) (arrow_function)])))
+  (#eq? @_route "Route")
+  (#any-of? @endpoint.method "get" "post" "put" "patch" "delete" "options" "any"))
+
+; Route::match(['put', 'patch'], 'user', …): one endpoint per method
+((scoped_call_expression
+  scope: (name) @_route
+  name: (name) @_match
+  arguments: (arguments
+    .
+    (argument (array_creation_expression (array_element_initializer [(string) (encapsed_string)] @endpoint.method)))
+    .
+    (argument [(string) (encapsed_string)] @endpoint.path)
+    .
+    (argument [(array_creation_expression) (string) (encapsed_string) (class_constant_access_expression)] @endpoint.handler)))
+  (#eq? @_route "Route")
+  (#eq? @_match "match"))
+
+; Route::resource('photos', PhotoController::class, ['except' => ['create']]) as a statement
+; of its own (a chained `->only([…])` is read below)
+(expression_statement
+  ((scoped_call_expression
+    scope: (name) @_route
+    name: (name) @_resource
+    arguments: (arguments
+      .
+      (argument [(string) (encapsed_string)] @endpoint.resource)
+      .
+      (argument (_) @endpoint.handler)) @endpoint.options)
+    (#eq? @_route "Route")
+    (#eq? @_resource "resource")
+    (#set! expand "laravel-resource")))
+
+(expression_statement
+  ((scoped_call_expression
+    scope: (name) @_route
+    name: (name) @_resource
+    arguments: (arguments
+      .
+      (argument [(string) (encapsed_string)] @endpoint.resource)
+      .
+      (argument (_) @endpoint.handler)) @endpoint.options)
+    (#eq? @_route "Route")
+    (#eq? @_resource "apiResource")
+    (#set! expand "laravel-api-resource")))
+
+; Route::apiResource('posts', PostController::class)->only(['index', 'show'])
+(expression_statement
+  ((member_call_expression
+    object: (scoped_call_expression
+      scope: (name) @_route
+      name: (name) @_resource
+      arguments: (arguments
+        .
+        (argument [(string) (encapsed_string)] @endpoint.resource)
+        .
+        (argument (_) @endpoint.handler)) @endpoint.options)
+    name: (name) @_chained
+    arguments: (arguments (argument (array_creation_expression (array_element_initializer (_) @endpoint.only)))))
+    (#eq? @_route "Route")
+    (#eq? @_resource "resource")
+    (#eq? @_chained "only")
+    (#set! expand "laravel-resource")))
+
+(expression_statement
+  ((member_call_expression
+    object: (scoped_call_expression
+      scope: (name) @_route
+      name: (name) @_resource
+      arguments: (arguments
+        .
+        (argument [(string) (encapsed_string)] @endpoint.resource)
+        .
+        (argument (_) @endpoint.handler)) @endpoint.options)
+    name: (name) @_chained
+    arguments: (arguments (argument (array_creation_expression (array_element_initializer (_) @endpoint.only)))))
+    (#eq? @_route "Route")
+    (#eq? @_resource "apiResource")
+    (#eq? @_chained "only")
+    (#set! expand "laravel-api-resource")))
+
+; Route::prefix('v1')->group(function () { … }), also after or before another call
+((member_call_expression
+  object: (scoped_call_expression
+    scope: (name) @_route
+    name: (name) @_prefix
+    arguments: (arguments . (argument [(string) (encapsed_string)] @prefix.path)))
+  name: (name) @_group
+  arguments: (arguments (argument [(anonymous_function) (arrow_function)] @prefix.scope)))
+  (#eq? @_route "Route")
+  (#eq? @_prefix "prefix")
+  (#eq? @_group "group"))
+
+((member_call_expression
+  object: (member_call_expression
+    name: (name) @_prefix
+    arguments: (arguments . (argument [(string) (encapsed_string)] @prefix.path)))
+  name: (name) @_group
+  arguments: (arguments (argument [(anonymous_function) (arrow_function)] @prefix.scope)))
+  (#eq? @_prefix "prefix")
+  (#eq? @_group "group"))
+
+((member_call_expression
+  object: (member_call_expression
+    object: (scoped_call_expression
+      name: (name) @_prefix
+      arguments: (arguments . (argument [(string) (encapsed_string)] @prefix.path)))
+    name: (name))
+  name: (name) @_group
+  arguments: (arguments (argument [(anonymous_function) (arrow_function)] @prefix.scope)))
+  (#eq? @_prefix "prefix")
+  (#eq? @_group "group"))
+
+; Route::group(['prefix' => 'v1', 'middleware' => 'auth'], function () { … })
+((scoped_call_expression
+  scope: (name) @_route
+  name: (name) @_group
+  arguments: (arguments
+    .
+    (argument (array_creation_expression
+      (array_element_initializer . (string) @_key . [(string) (encapsed_string)] @prefix.path)))
+    .
+    (argument [(anonymous_function) (arrow_function)] @prefix.scope)))
+  (#eq? @_route "Route")
+  (#eq? @_group "group")
+  (#match? @_key "^.prefix.$"))
+
+((scoped_call_expression
+  scope: (name) @_route
+  name: (name) @_group
+  arguments: (arguments
+    .
+    (argument (array_creation_expression
+      (array_element_initializer
+        .
+        (string) @_key
+        .
+        [(string) @guard.name
+         (array_creation_expression (array_element_initializer (string) @guard.name))])))
+    .
+    (argument [(anonymous_function) (arrow_function)] @guard.scope)))
+  (#eq? @_route "Route")
+  (#eq? @_group "group")
+  (#match? @_key "^.middleware.$")
+  (#match? @guard.name "^.(auth|can:|role|permission|jwt|sanctum|passport|admin|verified)"))
+
+; Route::middleware('auth:sanctum')->group(function () { … }) (also ['auth', …] and chained)
+((member_call_expression
+  object: (scoped_call_expression
+    scope: (name) @_route
+    name: (name) @_middleware
+    arguments: (arguments . (argument
+      [(string) @guard.name
+       (array_creation_expression (array_element_initializer (string) @guard.name))])))
+  name: (name) @_group
+  arguments: (arguments (argument [(anonymous_function) (arrow_function)] @guard.scope)))
+  (#eq? @_route "Route")
+  (#eq? @_middleware "middleware")
+  (#eq? @_group "group")
+  (#match? @guard.name "^.(auth|can:|role|permission|jwt|sanctum|passport|admin|verified)"))
+
+((member_call_expression
+  object: (member_call_expression
+    name: (name) @_middleware
+    arguments: (arguments . (argument
+      [(string) @guard.name
+       (array_creation_expression (array_element_initializer (string) @guard.name))])))
+  name: (name) @_group
+  arguments: (arguments (argument [(anonymous_function) (arrow_function)] @guard.scope)))
+  (#eq? @_middleware "middleware")
+  (#eq? @_group "group")
+  (#match? @guard.name "^.(auth|can:|role|permission|jwt|sanctum|passport|admin|verified)"))
+
+((member_call_expression
+  object: (member_call_expression
+    object: (scoped_call_expression
+      name: (name) @_middleware
+      arguments: (arguments . (argument
+        [(string) @guard.name
+         (array_creation_expression (array_element_initializer (string) @guard.name))])))
+    name: (name))
+  name: (name) @_group
+  arguments: (arguments (argument [(anonymous_function) (arrow_function)] @guard.scope)))
+  (#eq? @_middleware "middleware")
+  (#eq? @_group "group")
+  (#match? @guard.name "^.(auth|can:|role|permission|jwt|sanctum|passport|admin|verified)"))
+
+; Route::get(…)->middleware('auth'): the route the chain starts with
+((member_call_expression
+  object: (_) @guard.scope
+  name: (name) @_middleware
+  arguments: (arguments . (argument
+    [(string) @guard.name
+     (array_creation_expression (array_element_initializer (string) @guard.name))])))
+  (#eq? @_middleware "middleware")
+  (#match? @guard.name "^.(auth|can:|role|permission|jwt|sanctum|passport|admin|verified)"))
