@@ -34,6 +34,7 @@ const RULES: &[(&str, &str)] = rule_files![
     "laravel/migrations",
     "laravel/requests",
     "laravel/env",
+    "laravel/controllers",
 ];
 
 /// Shared fragments: queries rule files `; inherits:`, never run alone.

@@ -7,6 +7,7 @@
 
 mod assemble;
 mod catalog;
+mod controllers;
 mod grammar;
 mod hits;
 pub mod naming;
@@ -34,17 +35,31 @@ pub fn extract(sources: &[Source<'_>]) -> Facts {
         catch_unwind(AssertUnwindSafe(|| {
             PARSERS.with_borrow_mut(|parsers| extract_file(source, parsers))
         }))
-        .unwrap_or_else(|_| Facts {
-            unparsed: vec![format!("{}: the extractor failed on this file", source.path)],
-            ..Facts::default()
+        .unwrap_or_else(|_| {
+            let failed = Facts {
+                unparsed: vec![format!("{}: the extractor failed on this file", source.path)],
+                ..Facts::default()
+            };
+            (failed, Vec::new())
         })
     });
     let mut facts = Facts::default();
-    for file in found {
+    let mut declared = Vec::new();
+    for (file, guards) in found {
         facts.append(file);
+        declared.extend(guards);
     }
+    controllers::apply(&mut facts.endpoints, &declared);
+    once_each(&mut facts.guards);
     count_guarded(&mut facts);
     facts
+}
+
+/// Each guard once: the same guard named again in another file (every controller's
+/// `before_action :authenticate_user!`) keeps its first place.
+fn once_each(guards: &mut Vec<crate::bridge::facts::Guard>) {
+    let mut seen = std::collections::HashSet::new();
+    guards.retain(|guard| seen.insert((guard.name.clone(), guard.kind.clone(), guard.framework.clone())));
 }
 
 /// How many endpoints each guard is put on, over every file (a guard defined in one file
@@ -60,9 +75,11 @@ fn count_guarded(facts: &mut Facts) {
 }
 
 /// The facts of one source: its code (or, for a single-file component, each script block)
-/// parsed and matched against the rules whose needles it holds.
-fn extract_file(source: &Source<'_>, parsers: &mut Parsers) -> Facts {
+/// parsed and matched against the rules whose needles it holds; and the guards its
+/// controllers declare (joined to the endpoints once every file is read).
+fn extract_file(source: &Source<'_>, parsers: &mut Parsers) -> (Facts, Vec<controllers::ControllerGuard>) {
     let mut facts = Facts::default();
+    let mut declared = Vec::new();
     let blocks = match sfc::Kind::of_path(source.path) {
         Some(kind) => {
             facts.components.extend(sfc::component(source, kind));
@@ -73,7 +90,7 @@ fn extract_file(source: &Source<'_>, parsers: &mut Parsers) -> Facts {
                 grammar,
                 text: source.text.to_owned(),
             }],
-            None => return facts,
+            None => return (facts, declared),
         },
     };
     for block in blocks {
@@ -90,8 +107,9 @@ fn extract_file(source: &Source<'_>, parsers: &mut Parsers) -> Facts {
             .flat_map(|rule| hits::run(rule, block.grammar, &tree, &block.text))
             .collect();
         facts.append(assemble::facts(source.path, &hits));
+        declared.extend(controllers::declared(&hits));
     }
-    facts
+    (facts, declared)
 }
 
 thread_local! {

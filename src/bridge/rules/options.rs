@@ -25,7 +25,7 @@ pub fn read(pair: &str) -> Option<RouteOption> {
 
 /// The words of a value: `[:show, 'index']` → `show`, `index`; `'sessions#new'` →
 /// `sessions#new`.
-fn words(text: &str) -> Vec<String> {
+pub fn words(text: &str) -> Vec<String> {
     text.split(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '#' | '@' | '/' | '!' | '?' | '.' | '-')))
         .filter(|word| !word.is_empty())
         .map(str::to_owned)

@@ -71,7 +71,7 @@ impl Resource {
         let listed = |key: &str| {
             let mut words = options::words_of(&set, key);
             let captured = format!("{fact}.{key}");
-            words.extend(hit.all(&captured).map(|capture| literal(capture.text)));
+            words.extend(hit.all(&captured).flat_map(|capture| options::words(capture.text)));
             words
         };
         let renamed = options::words_of(&set, "path_names");

@@ -82,7 +82,7 @@
         .
         (argument (_) @endpoint.handler)) @endpoint.options)
     name: (name) @_chained
-    arguments: (arguments (argument (array_creation_expression (array_element_initializer (_) @endpoint.only)))))
+    arguments: (arguments . (argument (array_creation_expression) @endpoint.only)))
     (#eq? @_route "Route")
     (#eq? @_resource "resource")
     (#eq? @_chained "only")
@@ -99,7 +99,7 @@
         .
         (argument (_) @endpoint.handler)) @endpoint.options)
     name: (name) @_chained
-    arguments: (arguments (argument (array_creation_expression (array_element_initializer (_) @endpoint.only)))))
+    arguments: (arguments . (argument (array_creation_expression) @endpoint.only)))
     (#eq? @_route "Route")
     (#eq? @_resource "apiResource")
     (#eq? @_chained "only")

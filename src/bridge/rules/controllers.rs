@@ -1,0 +1,146 @@
+//! Guards a controller class declares for its actions, joined to the endpoints whose handler
+//! names that controller (the routes live in another file): Rails' `before_action
+//! :authenticate_user!, except: [:index]` (and `skip_before_action`; the
+//! `ApplicationController`'s hold for every controller), Laravel's
+//! `$this->middleware('auth')->only([…])` in a constructor. A rule captures `guard.controller`
+//! (the class) with `guard.name`, the actions as `guard.only`/`guard.except` or in
+//! `guard.options`; a guard taken off is captured as `guard.skipped`.
+
+use super::assemble::literal;
+use super::hits::{Hit, guard_name};
+use super::naming::snake_case;
+use super::options;
+use crate::bridge::facts::Endpoint;
+
+/// The base controller whose guards every controller inherits.
+const BASE: &str = "application";
+
+/// One guard a controller puts on (or takes off) its actions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ControllerGuard {
+    controller: String,
+    guard: String,
+    only: Vec<String>,
+    except: Vec<String>,
+    skip: bool,
+}
+
+/// The controller guards of one file's hits.
+pub fn declared(hits: &[Hit<'_>]) -> Vec<ControllerGuard> {
+    hits.iter()
+        .filter_map(|hit| {
+            let controller = key(hit.text("guard.controller")?);
+            let skipped = hit.text("guard.skipped");
+            let guard = hit.text("guard.name").or(skipped).map(|name| {
+                if name.starts_with(['\'', '"']) {
+                    literal(name)
+                } else {
+                    guard_name(name)
+                }
+            })?;
+            let set = options::of(hit, "guard");
+            let listed = |key: &str| {
+                let mut words = options::words_of(&set, key);
+                words.extend(hit.all(&format!("guard.{key}")).flat_map(|c| options::words(c.text)));
+                words
+            };
+            Some(ControllerGuard {
+                controller,
+                guard,
+                only: listed("only"),
+                except: listed("except"),
+                skip: skipped.is_some(),
+            })
+        })
+        .collect()
+}
+
+/// A controller's key, from its class or a handler: `Api::ArticlesController`,
+/// `ArticleController`, `articles`, `api/articles` → `articles`, `article`.
+fn key(text: &str) -> String {
+    let last = text.rsplit(['/', ':', '\\']).next().unwrap_or(text);
+    snake_case(last.strip_suffix("Controller").unwrap_or(last))
+}
+
+/// `articles#create` → (`articles`, `create`); `ArticleController@store` → (`article`, `store`).
+fn controller_action(handler: &str) -> Option<(String, &str)> {
+    let (controller, action) = handler.split_once('#').or_else(|| handler.split_once('@'))?;
+    Some((key(controller), action))
+}
+
+/// Puts each declared guard on the endpoints of its controller's actions (those of the base
+/// controller on every controller's), in declaration order, unless a skip takes it off.
+pub fn apply(endpoints: &mut [Endpoint], declared: &[ControllerGuard]) {
+    if declared.is_empty() {
+        return;
+    }
+    let applies = |guard: &ControllerGuard, controller: &str, action: &str| {
+        (guard.controller == controller || (guard.controller == BASE && controller != BASE))
+            && (guard.only.is_empty() || guard.only.iter().any(|a| a == action))
+            && !guard.except.iter().any(|a| a == action)
+    };
+    for endpoint in endpoints {
+        let Some((controller, action)) = endpoint.handler.as_deref().and_then(controller_action) else {
+            continue;
+        };
+        // The base controller's first, then the controller's own.
+        let ordered = declared
+            .iter()
+            .filter(|g| g.controller == BASE)
+            .chain(declared.iter().filter(|g| g.controller != BASE));
+        for guard in ordered.filter(|g| !g.skip) {
+            let skipped = declared
+                .iter()
+                .any(|s| s.skip && s.guard == guard.guard && applies(s, &controller, action));
+            if applies(guard, &controller, action) && !skipped && !endpoint.guards.contains(&guard.guard) {
+                endpoint.guards.push(guard.guard.clone());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn guard(controller: &str, name: &str, except: &[&str], skip: bool) -> ControllerGuard {
+        ControllerGuard {
+            controller: controller.into(),
+            guard: name.into(),
+            only: Vec::new(),
+            except: except.iter().map(|s| s.to_string()).collect(),
+            skip,
+        }
+    }
+
+    fn endpoint(handler: &str) -> Endpoint {
+        Endpoint {
+            handler: Some(handler.into()),
+            ..Endpoint::default()
+        }
+    }
+
+    #[test]
+    fn controller_guards_reach_the_actions_they_name() {
+        let declared = [
+            guard("application", "authenticate_user", &[], false),
+            guard("articles", "authenticate_user!", &["index", "show"], false),
+            guard("tags", "authenticate_user", &[], true),
+        ];
+        let mut endpoints = [
+            endpoint("articles#create"),
+            endpoint("articles#index"),
+            endpoint("tags#index"),
+        ];
+        apply(&mut endpoints, &declared);
+        assert_eq!(endpoints[0].guards, ["authenticate_user", "authenticate_user!"]);
+        assert_eq!(endpoints[1].guards, ["authenticate_user"]);
+        assert!(endpoints[2].guards.is_empty());
+        assert_eq!(key("Api::ArticlesController"), "articles");
+        assert_eq!(key("ArticleController"), "article");
+        assert_eq!(
+            controller_action("ArticleController@store"),
+            Some(("article".into(), "store"))
+        );
+    }
+}
