@@ -114,3 +114,20 @@ fn go_chi_closures_and_mounts_net_http_patterns_echo_groups_and_gorm_models() {
     let tables = handoff["structured"]["tables"].to_string();
     assert!(!tables.contains("\"author\""), "a relation is no column: {tables}");
 }
+
+#[test]
+fn rails_routes_resources_nested_and_namespaced_migrations_before_action_guards_validations_and_env() {
+    let handoff = check("backend-rails");
+    let endpoints = handoff["structured"]["endpoints"].to_string();
+    assert!(
+        !endpoints.contains("\"GET /api/v1/articles/new\""),
+        "except: [:new] {endpoints}"
+    );
+}
+
+#[test]
+fn laravel_api_prefix_groups_resources_middleware_migrations_form_requests_and_env() {
+    let handoff = check("backend-laravel");
+    let tables = handoff["structured"]["tables"].to_string();
+    assert!(tables.contains("remember_token"), "{tables}");
+}

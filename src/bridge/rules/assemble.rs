@@ -10,6 +10,7 @@
 //! | `group.var`, `group.path`, `group.parent` | `v1 := r.Group("/v1")`: a router variable with a prefix |
 //! | `prefix.path`, `prefix.scope` | routes inside the scope get the prefix (`r.Route("/x", func…)`, class-level mappings; `#set! prefix "/api"` for a fixed one) |
 //! | `prefix.resource` + `#set! expand`, `prefix.on` | a resource's block nests the routes inside; `member`/`collection` scopes (see `prefixes`) |
+//! | `prefix.controller` + `#set! handler "{controller}@{action}"` | the controller of the routes inside, whose handlers name only an action |
 //! | `guard.name` + `guard.scope` or `guard.receiver` | a guard on the routes inside the scope or on the receiver; alone, a guard the code defines |
 //! | `env.name` | an environment variable read (`#set! source`) |
 //! | `table.name` or `table.model`, `table.scope` | a table (a model's name becomes a table by `#set! naming`) |
@@ -244,6 +245,7 @@ impl Routing {
                 let handler = hit
                     .text("endpoint.handler")
                     .map(resources::handler)
+                    .map(|handler| self.prefixes.handler(&route.range, &handler).unwrap_or(handler))
                     .or_else(|| options::first(&set, "to"))
                     .or_else(|| around.map(|resource| resource.handler(written.trim_start_matches('/'))));
                 let methods: Vec<String> = match method_in_path.or_else(|| hit.prop("method").map(str::to_owned)) {
@@ -369,7 +371,10 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> Vec<Table> {
         }
     }
     for hit in hits {
-        let Some(at) = hit.captures.first().map(|capture| capture.range.clone()) else {
+        // A hit whose scope is the call it captures (`add_column :users, …`) places its
+        // columns by what it holds, not by the scope itself.
+        let placed = hit.captures.iter().find(|capture| capture.name != "table.scope");
+        let Some(at) = placed.map(|capture| capture.range.clone()) else {
             continue;
         };
         let Some((_, table)) = tables

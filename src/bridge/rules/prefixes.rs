@@ -2,13 +2,15 @@
 //! or a fixed `#set! prefix` such as Laravel's `/api` for `routes/api.php`), or a resource's
 //! block, whose routes sit under its nested path (`/articles/:article_id`) unless a
 //! `member`/`collection` scope (`prefix.on`) or the route's own `on:` (`endpoint.on`) puts
-//! them on its member (`/articles/:id`) or collection (`/articles`) path.
+//! them on its member (`/articles/:id`) or collection (`/articles`) path. A scope may also name
+//! the controller of the routes inside (`prefix.controller` with `#set! handler
+//! "{controller}@{action}"`), whose handlers name only the action.
 
 use std::ops::Range;
 
 use super::assemble::{join, literal};
 use super::hits::Hit;
-use super::resources::Resource;
+use super::resources::{self, Resource};
 
 /// What a scope puts before the paths inside it.
 enum Prefix {
@@ -21,6 +23,8 @@ enum Prefix {
 pub struct Prefixes {
     scopes: Vec<(Range<usize>, Prefix)>,
     selectors: Vec<(Range<usize>, String)>,
+    /// `(scope, handler template with the controller filled in)`.
+    controllers: Vec<(Range<usize>, String)>,
 }
 
 fn inside(range: &Range<usize>, scope: &Range<usize>) -> bool {
@@ -42,6 +46,12 @@ impl Prefixes {
         if let Some(prefix) = prefix {
             self.scopes.push((scope.range.clone(), prefix));
         }
+        if let (Some(controller), Some(template)) = (hit.text("prefix.controller"), hit.prop("handler")) {
+            let controller = resources::handler(controller);
+            let controller = controller.strip_suffix("::class").unwrap_or(&controller);
+            self.controllers
+                .push((scope.range.clone(), template.replace("{controller}", controller)));
+        }
         if let Some(on) = hit.text("prefix.on") {
             self.selectors.push((scope.range.clone(), literal(on)));
         }
@@ -51,6 +61,19 @@ impl Prefixes {
     pub fn sort(&mut self) {
         self.scopes
             .sort_by_key(|(scope, _)| (scope.start, std::cmp::Reverse(scope.end)));
+    }
+
+    /// The handler of a route at `at` that names only its `action`, by the innermost
+    /// controller scope around it.
+    pub fn handler(&self, at: &Range<usize>, action: &str) -> Option<String> {
+        if action.contains(['@', '#']) {
+            return None;
+        }
+        self.controllers
+            .iter()
+            .filter(|(scope, _)| inside(at, scope))
+            .max_by_key(|(scope, _)| scope.start)
+            .map(|(_, template)| template.replace("{action}", action))
     }
 
     /// The prefix of a route at `at` (its own `on:` given as `on`), and the innermost resource

@@ -115,6 +115,29 @@
   (#any-of? @_foreign "foreignId" "foreignUuid" "foreignUlid")
   (#eq? @_constrained "constrained"))
 
+; $table->foreignId('editor_id')->nullable()->constrained('users'): a modifier between
+((member_call_expression
+  object: (member_call_expression
+    object: (member_call_expression
+      name: (name) @_foreign
+      arguments: (arguments . (argument [(string) (encapsed_string)] @fk.column))))
+  name: (name) @_constrained
+  arguments: (arguments) @_args)
+  (#any-of? @_foreign "foreignId" "foreignUuid" "foreignUlid")
+  (#eq? @_constrained "constrained")
+  (#eq? @_args "()")
+  (#set! fk-table "by-column"))
+
+((member_call_expression
+  object: (member_call_expression
+    object: (member_call_expression
+      name: (name) @_foreign
+      arguments: (arguments . (argument [(string) (encapsed_string)] @fk.column))))
+  name: (name) @_constrained
+  arguments: (arguments . (argument [(string) (encapsed_string)] @fk.table)))
+  (#any-of? @_foreign "foreignId" "foreignUuid" "foreignUlid")
+  (#eq? @_constrained "constrained"))
+
 ; $table->foreignIdFor(User::class)->constrained()
 ((member_call_expression
   object: (member_call_expression

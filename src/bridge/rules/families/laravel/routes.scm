@@ -220,3 +220,16 @@
      (array_creation_expression (array_element_initializer (string) @guard.name))])))
   (#eq? @_middleware "middleware")
   (#match? @guard.name "^.(auth|can:|role|permission|jwt|sanctum|passport|admin|verified)"))
+
+; Route::controller(OrderController::class)->group(function () { Route::get('/orders', 'index'); })
+((member_call_expression
+  object: (scoped_call_expression
+    scope: (name) @_route
+    name: (name) @_controller
+    arguments: (arguments . (argument (_) @prefix.controller)))
+  name: (name) @_group
+  arguments: (arguments (argument [(anonymous_function) (arrow_function)] @prefix.scope)))
+  (#eq? @_route "Route")
+  (#eq? @_controller "controller")
+  (#eq? @_group "group")
+  (#set! handler "{controller}@{action}"))
