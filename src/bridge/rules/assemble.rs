@@ -4,7 +4,7 @@
 //! |---|---|
 //! | `endpoint.path`, `endpoint.method` | an HTTP route (`#set! method` when the call names none; `"GET /x"` splits; several methods, one endpoint each) |
 //! | `endpoint.resource` + `#set! expand` | a resource standing for several routes (see `resources`), with `endpoint.option` pairs (`only: […]`, `param:`) and `endpoint.only`/`endpoint.except` |
-//! | `endpoint.option`, `endpoint.on` | route options (`to:` names the handler, `on: :member`/`:collection`) |
+//! | `endpoint.option(s)`, `endpoint.on` | route options (`to:` names the handler, `via:` the methods, `on: :member`/`:collection`) |
 //! | `endpoint.receiver` | the router variable it is registered on (its groups' prefixes and guards apply) |
 //! | `endpoint.handler`, `endpoint.guard`, `endpoint.request` | its handler, middleware put on it, request shape |
 //! | `group.var`, `group.path`, `group.parent` | `v1 := r.Group("/v1")`: a router variable with a prefix |
@@ -250,7 +250,11 @@ impl Routing {
                     .or_else(|| around.map(|resource| resource.handler(written.trim_start_matches('/'))));
                 let methods: Vec<String> = match method_in_path.or_else(|| hit.prop("method").map(str::to_owned)) {
                     Some(method) => vec![method],
-                    None => hit.all("endpoint.method").map(|m| method_of(m.text)).collect(),
+                    // `via: [:get, :post]` names the methods of a route that names none.
+                    None => match options::words_of(&set, "via") {
+                        via if !via.is_empty() => via.iter().map(|m| method_of(m)).collect(),
+                        _ => hit.all("endpoint.method").map(|m| method_of(m.text)).collect(),
+                    },
                 };
                 let methods = if methods.is_empty() {
                     vec!["ALL".to_owned()]

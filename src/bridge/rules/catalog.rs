@@ -27,6 +27,7 @@ const RULES: &[(&str, &str)] = rule_files![
     "rails/routes",
     "rails/migrations",
     "rails/controllers",
+    "rails/controller-bases",
     "rails/models",
     "rails/env",
     "laravel/routes",

@@ -4,7 +4,9 @@
 //! `ApplicationController`'s hold for every controller), Laravel's
 //! `$this->middleware('auth')->only([…])` in a constructor. A rule captures `guard.controller`
 //! (the class) with `guard.name`, the actions as `guard.only`/`guard.except` or in
-//! `guard.options`; a guard taken off is captured as `guard.skipped`.
+//! `guard.options`; a guard taken off is captured as `guard.skipped`. A controller inherits
+//! the guards of the classes it extends (`controller.name` < `controller.base`; one that names
+//! none extends the `ApplicationController`).
 
 use super::assemble::literal;
 use super::hits::{Hit, guard_name};
@@ -14,6 +16,42 @@ use crate::bridge::facts::Endpoint;
 
 /// The base controller whose guards every controller inherits.
 const BASE: &str = "application";
+
+/// What a file says about controllers: the guards they declare, the classes they extend.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Declared {
+    guards: Vec<ControllerGuard>,
+    /// `(controller, base)`.
+    bases: Vec<(String, String)>,
+}
+
+impl Declared {
+    pub fn extend(&mut self, other: Declared) {
+        self.guards.extend(other.guards);
+        self.bases.extend(other.bases);
+    }
+
+    /// The controller and the classes it extends, the outermost first.
+    fn lineage(&self, controller: &str) -> Vec<String> {
+        let mut chain = vec![controller.to_owned()];
+        while chain.len() < 8 {
+            let at = chain.last().map(String::as_str).unwrap_or(BASE);
+            match self.bases.iter().find(|(child, _)| child == at) {
+                Some((_, base)) if !chain.contains(base) => chain.push(base.clone()),
+                // A class the app does not define (`Devise::SessionsController`, whose parent
+                // is the app's own, or `ActionController::Base`) ends the line at the base.
+                _ => {
+                    if !chain.iter().any(|class| class == BASE) {
+                        chain.push(BASE.to_owned());
+                    }
+                    break;
+                }
+            }
+        }
+        chain.reverse();
+        chain
+    }
+}
 
 /// One guard a controller puts on (or takes off) its actions.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,9 +63,14 @@ pub struct ControllerGuard {
     skip: bool,
 }
 
-/// The controller guards of one file's hits.
-pub fn declared(hits: &[Hit<'_>]) -> Vec<ControllerGuard> {
-    hits.iter()
+/// What one file's hits say about controllers.
+pub fn declared(hits: &[Hit<'_>]) -> Declared {
+    let bases = hits
+        .iter()
+        .filter_map(|hit| Some((key(hit.text("controller.name")?), key(hit.text("controller.base")?))))
+        .collect();
+    let guards = hits
+        .iter()
         .filter_map(|hit| {
             let controller = key(hit.text("guard.controller")?);
             let skipped = hit.text("guard.skipped");
@@ -52,7 +95,8 @@ pub fn declared(hits: &[Hit<'_>]) -> Vec<ControllerGuard> {
                 skip: skipped.is_some(),
             })
         })
-        .collect()
+        .collect();
+    Declared { guards, bases }
 }
 
 /// A controller's key, from its class or a handler: `Api::ArticlesController`,
@@ -68,31 +112,30 @@ fn controller_action(handler: &str) -> Option<(String, &str)> {
     Some((key(controller), action))
 }
 
-/// Puts each declared guard on the endpoints of its controller's actions (those of the base
-/// controller on every controller's), in declaration order, unless a skip takes it off.
-pub fn apply(endpoints: &mut [Endpoint], declared: &[ControllerGuard]) {
-    if declared.is_empty() {
+/// Puts each declared guard on the endpoints of its controller's actions and of the
+/// controllers that extend it (the outermost class's first, each in declaration order),
+/// unless a skip in the lineage takes it off.
+pub fn apply(endpoints: &mut [Endpoint], declared: &Declared) {
+    if declared.guards.is_empty() {
         return;
     }
-    let applies = |guard: &ControllerGuard, controller: &str, action: &str| {
-        (guard.controller == controller || (guard.controller == BASE && controller != BASE))
-            && (guard.only.is_empty() || guard.only.iter().any(|a| a == action))
-            && !guard.except.iter().any(|a| a == action)
+    let applies = |guard: &ControllerGuard, action: &str| {
+        (guard.only.is_empty() || guard.only.iter().any(|a| a == action)) && !guard.except.iter().any(|a| a == action)
     };
     for endpoint in endpoints {
         let Some((controller, action)) = endpoint.handler.as_deref().and_then(controller_action) else {
             continue;
         };
-        // The base controller's first, then the controller's own.
-        let ordered = declared
+        let lineage = declared.lineage(&controller);
+        let ordered = lineage
             .iter()
-            .filter(|g| g.controller == BASE)
-            .chain(declared.iter().filter(|g| g.controller != BASE));
-        for guard in ordered.filter(|g| !g.skip) {
+            .flat_map(|class| declared.guards.iter().filter(move |g| &g.controller == class));
+        for guard in ordered.filter(|g| !g.skip && applies(g, action)) {
             let skipped = declared
+                .guards
                 .iter()
-                .any(|s| s.skip && s.guard == guard.guard && applies(s, &controller, action));
-            if applies(guard, &controller, action) && !skipped && !endpoint.guards.contains(&guard.guard) {
+                .any(|s| s.skip && s.guard == guard.guard && lineage.contains(&s.controller) && applies(s, action));
+            if !skipped && !endpoint.guards.contains(&guard.guard) {
                 endpoint.guards.push(guard.guard.clone());
             }
         }
@@ -122,20 +165,30 @@ mod tests {
 
     #[test]
     fn controller_guards_reach_the_actions_they_name() {
-        let declared = [
-            guard("application", "authenticate_user", &[], false),
-            guard("articles", "authenticate_user!", &["index", "show"], false),
-            guard("tags", "authenticate_user", &[], true),
-        ];
+        let declared = Declared {
+            guards: vec![
+                guard("application", "authenticate_user", &[], false),
+                guard("articles", "authenticate_user!", &["index", "show"], false),
+                guard("tags", "authenticate_user", &[], true),
+                guard("moderator", "require_moderator", &[], false),
+            ],
+            bases: vec![
+                ("comments".into(), "moderator".into()),
+                ("tags".into(), "tags".into()),
+                ("application".into(), "base".into()),
+            ],
+        };
         let mut endpoints = [
             endpoint("articles#create"),
             endpoint("articles#index"),
             endpoint("tags#index"),
+            endpoint("mod/comments#destroy"),
         ];
         apply(&mut endpoints, &declared);
         assert_eq!(endpoints[0].guards, ["authenticate_user", "authenticate_user!"]);
         assert_eq!(endpoints[1].guards, ["authenticate_user"]);
         assert!(endpoints[2].guards.is_empty());
+        assert_eq!(endpoints[3].guards, ["authenticate_user", "require_moderator"]);
         assert_eq!(key("Api::ArticlesController"), "articles");
         assert_eq!(key("ArticleController"), "article");
         assert_eq!(

@@ -40,14 +40,14 @@ pub fn extract(sources: &[Source<'_>]) -> Facts {
                 unparsed: vec![format!("{}: the extractor failed on this file", source.path)],
                 ..Facts::default()
             };
-            (failed, Vec::new())
+            (failed, controllers::Declared::default())
         })
     });
     let mut facts = Facts::default();
-    let mut declared = Vec::new();
-    for (file, guards) in found {
+    let mut declared = controllers::Declared::default();
+    for (file, controllers) in found {
         facts.append(file);
-        declared.extend(guards);
+        declared.extend(controllers);
     }
     controllers::apply(&mut facts.endpoints, &declared);
     once_each(&mut facts.guards);
@@ -77,9 +77,9 @@ fn count_guarded(facts: &mut Facts) {
 /// The facts of one source: its code (or, for a single-file component, each script block)
 /// parsed and matched against the rules whose needles it holds; and the guards its
 /// controllers declare (joined to the endpoints once every file is read).
-fn extract_file(source: &Source<'_>, parsers: &mut Parsers) -> (Facts, Vec<controllers::ControllerGuard>) {
+fn extract_file(source: &Source<'_>, parsers: &mut Parsers) -> (Facts, controllers::Declared) {
     let mut facts = Facts::default();
-    let mut declared = Vec::new();
+    let mut declared = controllers::Declared::default();
     let blocks = match sfc::Kind::of_path(source.path) {
         Some(kind) => {
             facts.components.extend(sfc::component(source, kind));

@@ -250,13 +250,18 @@ impl Resource {
 }
 
 /// A handler as a route names it: `[UserController::class, 'show']` → `UserController@show`,
-/// `'sessions#new'` → `sessions#new`, anything else as written.
+/// `InvokableController::class` → `InvokableController`, `'sessions#new'` → `sessions#new`,
+/// anything else as written.
 pub fn handler(text: &str) -> String {
     let inner = text.trim();
     if let Some(list) = inner.strip_prefix('[').and_then(|t| t.strip_suffix(']'))
         && let Some((class, action)) = list.split_once(',')
     {
         return format!("{}@{}", controller_name(class), literal(action));
+    }
+    if inner.ends_with("::class") {
+        // An invokable controller.
+        return controller_name(inner);
     }
     literal(inner)
 }
@@ -357,6 +362,7 @@ mod tests {
         assert_eq!(controller_name("'Api\\CommentController'"), "CommentController");
         assert_eq!(controller_name("PhotoController::class"), "PhotoController");
         assert_eq!(handler("[UserController::class, 'show']"), "UserController@show");
+        assert_eq!(handler("LogoutController::class"), "LogoutController");
     }
 
     #[test]

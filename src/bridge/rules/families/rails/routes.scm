@@ -63,12 +63,12 @@
   (#eq? @_scope "scope")
   (#match? @_key "^:?path$"))
 
-; get 'login', to: 'sessions#new'; get :feed, on: :collection
+; get 'login', to: 'sessions#new'; get :feed, on: :collection; match 'x', to: 'a#b', via: [:get, :post]
 ((call
   !receiver
   method: (identifier) @endpoint.method
   arguments: (argument_list . [(simple_symbol) (string)] @endpoint.path) @endpoint.options)
-  (#any-of? @endpoint.method "get" "post" "put" "patch" "delete"))
+  (#any-of? @endpoint.method "get" "post" "put" "patch" "delete" "match"))
 
 ; post '/users/login' => 'sessions#create'
 ((call
@@ -77,7 +77,7 @@
   arguments: (argument_list
     .
     (pair key: (string) @endpoint.path value: (string) @endpoint.handler)) @endpoint.options)
-  (#any-of? @endpoint.method "get" "post" "put" "patch" "delete"))
+  (#any-of? @endpoint.method "get" "post" "put" "patch" "delete" "match"))
 
 ; root to: 'home#index'
 ((call
