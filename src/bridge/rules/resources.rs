@@ -53,6 +53,8 @@ pub struct Resource {
     name: String,
     param: Option<String>,
     controller: Option<String>,
+    /// The path written in place of the name (Rails' `path: 'images'`).
+    path: Option<String>,
     /// The actions `only`/`except` keep or leave out (as written, `:show` or `'index'`).
     only: Vec<String>,
     except: Vec<String>,
@@ -79,7 +81,11 @@ impl Resource {
             style: Style::named(hit.prop("expand")?)?,
             name: literal(name),
             param: options::first(&set, "param"),
-            controller: hit.text("endpoint.handler").map(controller_name),
+            controller: hit
+                .text("endpoint.handler")
+                .map(controller_name)
+                .or_else(|| options::first(&set, "controller")),
+            path: options::first(&set, "path"),
             only: listed("only"),
             except: listed("except"),
             renamed: renamed
@@ -106,7 +112,7 @@ impl Resource {
                 })
                 .collect::<Vec<_>>()
                 .join("/"),
-            _ => self.name.clone(),
+            _ => self.path.clone().unwrap_or_else(|| self.name.clone()),
         };
         join("", &name)
     }
@@ -120,7 +126,11 @@ impl Resource {
     pub fn member(&self) -> String {
         match self.style {
             Style::RailsPlural => join(&self.base(), &format!(":{}", self.param.as_deref().unwrap_or("id"))),
-            Style::Laravel | Style::LaravelApi => join(&self.base(), &format!("{{{}}}", singular(self.word()))),
+            // Laravel names the parameter by the snake-case singular: `playlist-folders` → `{playlist_folder}`.
+            Style::Laravel | Style::LaravelApi => join(
+                &self.base(),
+                &format!("{{{}}}", singular(&self.word().replace('-', "_"))),
+            ),
             Style::RailsSingular | Style::Devise => join(&self.base(), ""),
         }
     }
@@ -145,6 +155,9 @@ impl Resource {
     /// The controller its routes go to: `articles` for Rails (a singular resource's is plural
     /// too), the class a Laravel route names.
     pub fn controller(&self) -> String {
+        if let (Style::RailsPlural | Style::RailsSingular, Some(controller)) = (self.style, &self.controller) {
+            return controller.clone();
+        }
         match self.style {
             Style::RailsSingular => super::naming::plural(self.word()),
             Style::Laravel | Style::LaravelApi => self.controller.clone().unwrap_or_default(),
@@ -257,7 +270,11 @@ pub fn handler(text: &str) -> String {
     if let Some(list) = inner.strip_prefix('[').and_then(|t| t.strip_suffix(']'))
         && let Some((class, action)) = list.split_once(',')
     {
-        return format!("{}@{}", controller_name(class), literal(action));
+        return format!(
+            "{}@{}",
+            controller_name(class),
+            literal(action.trim().trim_end_matches(','))
+        );
     }
     if inner.ends_with("::class") {
         // An invokable controller.
@@ -282,7 +299,8 @@ mod tests {
             style,
             name: name.into(),
             param: param.map(str::to_owned),
-            controller: Some("PhotoController".into()),
+            controller: matches!(style, Style::Laravel | Style::LaravelApi).then(|| "PhotoController".into()),
+            path: None,
             only: Vec::new(),
             except: Vec::new(),
             renamed: Vec::new(),
@@ -324,6 +342,10 @@ mod tests {
         assert_eq!(slugged.member(), "/articles/:slug");
         let only = with(slugged, &[":show"], &[]).routes();
         assert_eq!(listed(&only), ["GET /articles/:slug articles#show"]);
+        let mut photos = resource(Style::RailsPlural, "photos", None);
+        (photos.path, photos.controller) = (Some("images".into()), Some("pictures".into()));
+        assert_eq!(listed(&photos.routes()[..1]), ["GET /images pictures#index"]);
+        assert_eq!(photos.nested(), "/images/:photo_id");
         let profile = resource(Style::RailsSingular, "profile", None);
         let except = with(profile, &[], &[":new", ":edit", ":destroy"]).routes();
         assert_eq!(
@@ -363,6 +385,14 @@ mod tests {
         assert_eq!(controller_name("PhotoController::class"), "PhotoController");
         assert_eq!(handler("[UserController::class, 'show']"), "UserController@show");
         assert_eq!(handler("LogoutController::class"), "LogoutController");
+        assert_eq!(
+            handler("[FolderController::class, 'destroy',]"),
+            "FolderController@destroy"
+        );
+        assert_eq!(
+            resource(Style::LaravelApi, "playlist-folders", None).member(),
+            "/playlist-folders/{playlist_folder}"
+        );
     }
 
     #[test]
