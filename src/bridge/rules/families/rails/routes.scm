@@ -5,11 +5,12 @@
 ; Rails' routing DSL (`config/routes.rb`): resources expanded by `#set! expand` (see
 ; rules/resources.rs), their blocks nesting what they hold, namespaces and scopes as prefixes.
 
-; resources :articles, param: :slug, except: [:edit, :new]
+; resources :articles, param: :slug, except: [:edit, :new] (`resources :photos, :videos`
+; declares each)
 ((call
   !receiver
   method: (identifier) @_verb
-  arguments: (argument_list . [(simple_symbol) (string)] @endpoint.resource) @endpoint.options)
+  arguments: (argument_list [(simple_symbol) (string)] @endpoint.resource) @endpoint.options)
   (#eq? @_verb "resources")
   (#set! expand "rails-resources"))
 
