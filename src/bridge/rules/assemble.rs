@@ -282,7 +282,7 @@ impl Routing {
             .map(|(method, full, handler)| Endpoint {
                 method,
                 path: full,
-                handler,
+                handler: handler.map(|handler| self.prefixes.qualify(&route.range, handler)),
                 request: hit.text("endpoint.request").map(literal),
                 framework: hit.framework().to_owned(),
                 file: path.to_owned(),

@@ -6,7 +6,9 @@
 //! (the class) with `guard.name`, the actions as `guard.only`/`guard.except` or in
 //! `guard.options`; a guard taken off is captured as `guard.skipped`. A controller inherits
 //! the guards of the classes it extends (`controller.name` < `controller.base`; one that names
-//! none extends the `ApplicationController`).
+//! none extends the `ApplicationController`). Controllers are keyed with their modules
+//! (`Mod::StoriesController`, or `StoriesController` in `module Mod` captured as
+//! `controller.module`, is `mod/stories`, as the handler `mod/stories#edit` names it).
 
 use super::assemble::literal;
 use super::hits::{Hit, guard_name};
@@ -29,6 +31,18 @@ impl Declared {
     pub fn extend(&mut self, other: Declared) {
         self.guards.extend(other.guards);
         self.bases.extend(other.bases);
+    }
+
+    /// The key a handler's controller is declared under: itself, or without its modules when
+    /// no controller is declared with them.
+    fn resolve(&self, controller: &str) -> String {
+        let declared = |key: &str| {
+            self.guards.iter().any(|g| g.controller == key) || self.bases.iter().any(|(child, _)| child == key)
+        };
+        match controller.rsplit_once('/') {
+            Some((_, class)) if !declared(controller) => class.to_owned(),
+            _ => controller.to_owned(),
+        }
     }
 
     /// The controller and the classes it extends, the outermost first.
@@ -65,14 +79,37 @@ pub struct ControllerGuard {
 
 /// What one file's hits say about controllers.
 pub fn declared(hits: &[Hit<'_>]) -> Declared {
+    // A class matched inside its module and alone is the one inside its module.
+    let in_module: Vec<_> = hits
+        .iter()
+        .filter(|hit| hit.get("controller.module").is_some())
+        .filter_map(|hit| hit.get("guard.controller").or_else(|| hit.get("controller.name")))
+        .map(|capture| capture.range.clone())
+        .collect();
+    let kept = |hit: &&Hit<'_>| {
+        hit.get("controller.module").is_some()
+            || !hit
+                .get("guard.controller")
+                .or_else(|| hit.get("controller.name"))
+                .is_some_and(|capture| in_module.contains(&capture.range))
+    };
+    let named = |hit: &Hit<'_>, capture: &str| -> Option<String> {
+        let class = key(hit.text(capture)?);
+        Some(match hit.text("controller.module") {
+            Some(module) => format!("{}/{class}", key(module)),
+            None => class,
+        })
+    };
     let bases = hits
         .iter()
-        .filter_map(|hit| Some((key(hit.text("controller.name")?), key(hit.text("controller.base")?))))
+        .filter(kept)
+        .filter_map(|hit| Some((named(hit, "controller.name")?, key(hit.text("controller.base")?))))
         .collect();
     let guards = hits
         .iter()
+        .filter(kept)
         .filter_map(|hit| {
-            let controller = key(hit.text("guard.controller")?);
+            let controller = named(hit, "guard.controller")?;
             let skipped = hit.text("guard.skipped");
             let guard = hit.text("guard.name").or(skipped).map(|name| {
                 if name.starts_with(['\'', '"']) {
@@ -100,10 +137,16 @@ pub fn declared(hits: &[Hit<'_>]) -> Declared {
 }
 
 /// A controller's key, from its class or a handler: `Api::ArticlesController`,
-/// `ArticleController`, `articles`, `api/articles` → `articles`, `article`.
+/// `ArticleController`, `api/articles` → `api/articles`, `article`, `api/articles` (a PHP
+/// namespace is left out: handlers name the class alone).
 fn key(text: &str) -> String {
-    let last = text.rsplit(['/', ':', '\\']).next().unwrap_or(text);
-    snake_case(last.strip_suffix("Controller").unwrap_or(last))
+    let text = text.rsplit('\\').next().unwrap_or(text);
+    text.split("::")
+        .flat_map(|part| part.split('/'))
+        .filter(|part| !part.is_empty())
+        .map(|part| snake_case(part.strip_suffix("Controller").unwrap_or(part)))
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 /// `articles#create` → (`articles`, `create`); `ArticleController@store` → (`article`, `store`).
@@ -126,7 +169,7 @@ pub fn apply(endpoints: &mut [Endpoint], declared: &Declared) {
         let Some((controller, action)) = endpoint.handler.as_deref().and_then(controller_action) else {
             continue;
         };
-        let lineage = declared.lineage(&controller);
+        let lineage = declared.lineage(&declared.resolve(&controller));
         let ordered = lineage
             .iter()
             .flat_map(|class| declared.guards.iter().filter(move |g| &g.controller == class));
@@ -189,7 +232,8 @@ mod tests {
         assert_eq!(endpoints[1].guards, ["authenticate_user"]);
         assert!(endpoints[2].guards.is_empty());
         assert_eq!(endpoints[3].guards, ["authenticate_user", "require_moderator"]);
-        assert_eq!(key("Api::ArticlesController"), "articles");
+        assert_eq!(key("Api::ArticlesController"), "api/articles");
+        assert_eq!(key("App\\Http\\Controllers\\PostController"), "post");
         assert_eq!(key("ArticleController"), "article");
         assert_eq!(
             controller_action("ArticleController@store"),

@@ -25,6 +25,9 @@ pub struct Prefixes {
     selectors: Vec<(Range<usize>, String)>,
     /// `(scope, handler template with the controller filled in)`.
     controllers: Vec<(Range<usize>, String)>,
+    /// `(scope, module)`: a prefix that also names the module of the controllers inside
+    /// (`#set! module "true"`, Rails' `namespace`).
+    modules: Vec<(Range<usize>, String)>,
 }
 
 fn inside(range: &Range<usize>, scope: &Range<usize>) -> bool {
@@ -43,6 +46,10 @@ impl Prefixes {
                 .or_else(|| hit.prop("prefix").map(str::to_owned))
                 .map(Prefix::Path),
         };
+        if let (Some(Prefix::Path(path)), Some("true")) = (&prefix, hit.prop("module")) {
+            self.modules
+                .push((scope.range.clone(), path.trim_matches('/').to_owned()));
+        }
         if let Some(prefix) = prefix {
             self.scopes.push((scope.range.clone(), prefix));
         }
@@ -74,6 +81,22 @@ impl Prefixes {
             .filter(|(scope, _)| inside(at, scope))
             .max_by_key(|(scope, _)| scope.start)
             .map(|(_, template)| template.replace("{action}", action))
+    }
+
+    /// A `controller#action` handler of a route at `at` with the modules of the namespaces
+    /// around it: `articles#index` in `namespace :api` → `api/articles#index`.
+    pub fn qualify(&self, at: &Range<usize>, handler: String) -> String {
+        if !handler.contains('#') || handler.contains('/') {
+            return handler;
+        }
+        let mut modules: Vec<&(Range<usize>, String)> =
+            self.modules.iter().filter(|(scope, _)| inside(at, scope)).collect();
+        if modules.is_empty() {
+            return handler;
+        }
+        modules.sort_by_key(|(scope, _)| scope.start);
+        let path: Vec<&str> = modules.iter().map(|(_, module)| module.as_str()).collect();
+        format!("{}/{handler}", path.join("/"))
     }
 
     /// The prefix of a route at `at` (its own `on:` given as `on`), and the innermost resource

@@ -8,3 +8,10 @@
 (class
   name: [(constant) (scope_resolution)] @controller.name
   superclass: (superclass [(constant) (scope_resolution)] @controller.base))
+
+(module
+  name: [(constant) (scope_resolution)] @controller.module
+  body: (body_statement
+    (class
+      name: [(constant) (scope_resolution)] @controller.name
+      superclass: (superclass [(constant) (scope_resolution)] @controller.base))))

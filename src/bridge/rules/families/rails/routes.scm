@@ -46,13 +46,22 @@
   block: [(do_block) (block)] @prefix.scope)
   (#any-of? @prefix.on "member" "collection"))
 
-; namespace :api do … end, scope '/v1' do … end, scope :api do … end
+; namespace :api do … end: a path prefix and the controllers' module (api/articles#index)
+((call
+  !receiver
+  method: (identifier) @_namespace
+  arguments: (argument_list . [(simple_symbol) (string)] @prefix.path)
+  block: [(do_block) (block)] @prefix.scope)
+  (#eq? @_namespace "namespace")
+  (#set! module "true"))
+
+; scope '/v1' do … end, scope :api do … end
 ((call
   !receiver
   method: (identifier) @_scope
   arguments: (argument_list . [(simple_symbol) (string)] @prefix.path)
   block: [(do_block) (block)] @prefix.scope)
-  (#any-of? @_scope "namespace" "scope"))
+  (#eq? @_scope "scope"))
 
 ; scope path: '/v1' do … end
 ((call
