@@ -8,6 +8,7 @@
 mod assemble;
 mod catalog;
 mod controllers;
+mod erb;
 mod grammar;
 mod hits;
 pub mod naming;
@@ -90,7 +91,10 @@ fn extract_file(source: &Source<'_>, parsers: &mut Parsers) -> (Facts, controlle
                 grammar,
                 text: source.text.to_owned(),
             }],
-            None => return (facts, declared),
+            None => match erb::ruby_block(source.path, source.text) {
+                Some(block) => vec![block],
+                None => return (facts, declared),
+            },
         },
     };
     for block in blocks {
