@@ -27,7 +27,7 @@ pub fn ruby_block(path: &str, text: &str) -> Option<Block> {
         }
         rest = &tag[end + 2..];
     }
-    (!code.is_empty()).then(|| Block {
+    (!code.is_empty()).then_some(Block {
         grammar: Grammar::Ruby,
         text: code,
     })

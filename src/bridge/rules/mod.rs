@@ -16,6 +16,7 @@ mod options;
 mod prefixes;
 mod resources;
 mod rule;
+mod schema_dump;
 mod sfc;
 mod tags;
 
@@ -51,6 +52,7 @@ pub fn extract(sources: &[Source<'_>]) -> Facts {
         declared.extend(controllers);
     }
     controllers::apply(&mut facts.endpoints, &declared);
+    schema_dump::prefer_dump(&mut facts.tables);
     once_each(&mut facts.guards);
     count_guarded(&mut facts);
     facts
