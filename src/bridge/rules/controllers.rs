@@ -33,15 +33,22 @@ impl Declared {
         self.bases.extend(other.bases);
     }
 
-    /// The key a handler's controller is declared under: itself, or without its modules when
-    /// no controller is declared with them.
+    /// The key a handler's controller is declared under: itself, or the longest tail of its
+    /// modules a controller is declared with (`api/v1/articles` → `v1/articles` for a class
+    /// in `module V1`), else its class alone.
     fn resolve(&self, controller: &str) -> String {
         let declared = |key: &str| {
             self.guards.iter().any(|g| g.controller == key) || self.bases.iter().any(|(child, _)| child == key)
         };
-        match controller.rsplit_once('/') {
-            Some((_, class)) if !declared(controller) => class.to_owned(),
-            _ => controller.to_owned(),
+        let mut at = controller;
+        loop {
+            if declared(at) {
+                return at.to_owned();
+            }
+            match at.split_once('/') {
+                Some((_, tail)) => at = tail,
+                None => return at.to_owned(),
+            }
         }
     }
 
@@ -217,6 +224,7 @@ mod tests {
             ],
             bases: vec![
                 ("comments".into(), "moderator".into()),
+                ("v1/posts".into(), "moderator".into()),
                 ("tags".into(), "tags".into()),
                 ("application".into(), "base".into()),
             ],
@@ -226,12 +234,14 @@ mod tests {
             endpoint("articles#index"),
             endpoint("tags#index"),
             endpoint("mod/comments#destroy"),
+            endpoint("api/v1/posts#create"),
         ];
         apply(&mut endpoints, &declared);
         assert_eq!(endpoints[0].guards, ["authenticate_user", "authenticate_user!"]);
         assert_eq!(endpoints[1].guards, ["authenticate_user"]);
         assert!(endpoints[2].guards.is_empty());
         assert_eq!(endpoints[3].guards, ["authenticate_user", "require_moderator"]);
+        assert_eq!(endpoints[4].guards, ["authenticate_user", "require_moderator"]);
         assert_eq!(key("Api::ArticlesController"), "api/articles");
         assert_eq!(key("App\\Http\\Controllers\\PostController"), "post");
         assert_eq!(key("ArticleController"), "article");

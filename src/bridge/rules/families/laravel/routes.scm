@@ -233,3 +233,92 @@
   (#eq? @_controller "controller")
   (#eq? @_group "group")
   (#set! handler "{controller}@{action}"))
+
+; Route::view('/about', 'about') answers GET; Route::redirect('/here', '/there') any method
+((scoped_call_expression
+  scope: (name) @_route
+  name: (name) @_view
+  arguments: (arguments . (argument [(string) (encapsed_string)] @endpoint.path)))
+  (#eq? @_route "Route")
+  (#eq? @_view "view")
+  (#set! method "GET"))
+
+((scoped_call_expression
+  scope: (name) @_route
+  name: (name) @_redirect
+  arguments: (arguments . (argument [(string) (encapsed_string)] @endpoint.path)))
+  (#eq? @_route "Route")
+  (#any-of? @_redirect "redirect" "permanentRedirect")
+  (#set! method "ALL"))
+
+; Route::resources(['photos' => PhotoController::class, …]), Route::apiResources([…])
+((scoped_call_expression
+  scope: (name) @_route
+  name: (name) @_resources
+  arguments: (arguments
+    .
+    (argument (array_creation_expression
+      (array_element_initializer . [(string) (encapsed_string)] @endpoint.resource . (_) @endpoint.handler)))))
+  (#eq? @_route "Route")
+  (#eq? @_resources "resources")
+  (#set! expand "laravel-resource"))
+
+((scoped_call_expression
+  scope: (name) @_route
+  name: (name) @_resources
+  arguments: (arguments
+    .
+    (argument (array_creation_expression
+      (array_element_initializer . [(string) (encapsed_string)] @endpoint.resource . (_) @endpoint.handler)))))
+  (#eq? @_route "Route")
+  (#eq? @_resources "apiResources")
+  (#set! expand "laravel-api-resource"))
+
+; three calls before the group: Route::middleware('auth')->prefix('v1')->name('v1.')->group(…)
+((member_call_expression
+  object: (member_call_expression
+    object: (member_call_expression
+      name: (name) @_prefix
+      arguments: (arguments . (argument [(string) (encapsed_string)] @prefix.path))))
+  name: (name) @_group
+  arguments: (arguments (argument [(anonymous_function) (arrow_function)] @prefix.scope)))
+  (#eq? @_prefix "prefix")
+  (#eq? @_group "group"))
+
+((member_call_expression
+  object: (member_call_expression
+    object: (member_call_expression
+      object: (scoped_call_expression
+        name: (name) @_prefix
+        arguments: (arguments . (argument [(string) (encapsed_string)] @prefix.path)))))
+  name: (name) @_group
+  arguments: (arguments (argument [(anonymous_function) (arrow_function)] @prefix.scope)))
+  (#eq? @_prefix "prefix")
+  (#eq? @_group "group"))
+
+((member_call_expression
+  object: (member_call_expression
+    object: (member_call_expression
+      name: (name) @_middleware
+      arguments: (arguments . (argument
+        [(string) @guard.name
+         (array_creation_expression (array_element_initializer (string) @guard.name))]))))
+  name: (name) @_group
+  arguments: (arguments (argument [(anonymous_function) (arrow_function)] @guard.scope)))
+  (#eq? @_middleware "middleware")
+  (#eq? @_group "group")
+  (#match? @guard.name "^.(auth|can:|role|permission|jwt|sanctum|passport|admin|verified)"))
+
+((member_call_expression
+  object: (member_call_expression
+    object: (member_call_expression
+      object: (scoped_call_expression
+        name: (name) @_middleware
+        arguments: (arguments . (argument
+          [(string) @guard.name
+           (array_creation_expression (array_element_initializer (string) @guard.name))])))))
+  name: (name) @_group
+  arguments: (arguments (argument [(anonymous_function) (arrow_function)] @guard.scope)))
+  (#eq? @_middleware "middleware")
+  (#eq? @_group "group")
+  (#match? @guard.name "^.(auth|can:|role|permission|jwt|sanctum|passport|admin|verified)"))
