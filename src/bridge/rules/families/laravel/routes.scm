@@ -70,7 +70,8 @@
     (#eq? @_resource "apiResource")
     (#set! expand "laravel-api-resource")))
 
-; Route::apiResource('posts', PostController::class)->only(['index', 'show'])
+; Route::apiResource('posts', PostController::class)->only(['index', 'show']), ->except('show'),
+; or another call after it (->names([…]), ->middleware(…))
 (expression_statement
   ((member_call_expression
     object: (scoped_call_expression
@@ -82,7 +83,7 @@
         .
         (argument (_) @endpoint.handler)) @endpoint.options)
     name: (name) @_chained
-    arguments: (arguments . (argument (array_creation_expression) @endpoint.only)))
+    arguments: (arguments) @endpoint.only)
     (#eq? @_route "Route")
     (#eq? @_resource "resource")
     (#eq? @_chained "only")
@@ -99,10 +100,151 @@
         .
         (argument (_) @endpoint.handler)) @endpoint.options)
     name: (name) @_chained
-    arguments: (arguments . (argument (array_creation_expression) @endpoint.only)))
+    arguments: (arguments) @endpoint.except)
+    (#eq? @_route "Route")
+    (#eq? @_resource "resource")
+    (#eq? @_chained "except")
+    (#set! expand "laravel-resource")))
+
+(expression_statement
+  ((member_call_expression
+    object: (scoped_call_expression
+      scope: (name) @_route
+      name: (name) @_resource
+      arguments: (arguments
+        .
+        (argument [(string) (encapsed_string)] @endpoint.resource)
+        .
+        (argument (_) @endpoint.handler)) @endpoint.options)
+    name: (name) @_chained
+    arguments: (arguments) @_other)
+    (#eq? @_route "Route")
+    (#eq? @_resource "resource")
+    (#not-any-of? @_chained "only" "except")
+    (#set! expand "laravel-resource")))
+
+(expression_statement
+  ((member_call_expression
+    object: (scoped_call_expression
+      scope: (name) @_route
+      name: (name) @_resource
+      arguments: (arguments
+        .
+        (argument [(string) (encapsed_string)] @endpoint.resource)
+        .
+        (argument (_) @endpoint.handler)) @endpoint.options)
+    name: (name) @_chained
+    arguments: (arguments) @endpoint.only)
     (#eq? @_route "Route")
     (#eq? @_resource "apiResource")
     (#eq? @_chained "only")
+    (#set! expand "laravel-api-resource")))
+
+(expression_statement
+  ((member_call_expression
+    object: (scoped_call_expression
+      scope: (name) @_route
+      name: (name) @_resource
+      arguments: (arguments
+        .
+        (argument [(string) (encapsed_string)] @endpoint.resource)
+        .
+        (argument (_) @endpoint.handler)) @endpoint.options)
+    name: (name) @_chained
+    arguments: (arguments) @endpoint.except)
+    (#eq? @_route "Route")
+    (#eq? @_resource "apiResource")
+    (#eq? @_chained "except")
+    (#set! expand "laravel-api-resource")))
+
+(expression_statement
+  ((member_call_expression
+    object: (scoped_call_expression
+      scope: (name) @_route
+      name: (name) @_resource
+      arguments: (arguments
+        .
+        (argument [(string) (encapsed_string)] @endpoint.resource)
+        .
+        (argument (_) @endpoint.handler)) @endpoint.options)
+    name: (name) @_chained
+    arguments: (arguments) @_other)
+    (#eq? @_route "Route")
+    (#eq? @_resource "apiResource")
+    (#not-any-of? @_chained "only" "except")
+    (#set! expand "laravel-api-resource")))
+
+; Route::apiResource('songs', SongController::class)->except('update')->where([…])
+(expression_statement
+  ((member_call_expression
+    object: (member_call_expression
+      object: (scoped_call_expression
+        scope: (name) @_route
+        name: (name) @_resource
+        arguments: (arguments
+          .
+          (argument [(string) (encapsed_string)] @endpoint.resource)
+          .
+          (argument (_) @endpoint.handler)) @endpoint.options)
+      name: (name) @_chained
+      arguments: (arguments) @endpoint.only))
+    (#eq? @_route "Route")
+    (#eq? @_resource "resource")
+    (#eq? @_chained "only")
+    (#set! expand "laravel-resource")))
+
+(expression_statement
+  ((member_call_expression
+    object: (member_call_expression
+      object: (scoped_call_expression
+        scope: (name) @_route
+        name: (name) @_resource
+        arguments: (arguments
+          .
+          (argument [(string) (encapsed_string)] @endpoint.resource)
+          .
+          (argument (_) @endpoint.handler)) @endpoint.options)
+      name: (name) @_chained
+      arguments: (arguments) @endpoint.except))
+    (#eq? @_route "Route")
+    (#eq? @_resource "resource")
+    (#eq? @_chained "except")
+    (#set! expand "laravel-resource")))
+
+(expression_statement
+  ((member_call_expression
+    object: (member_call_expression
+      object: (scoped_call_expression
+        scope: (name) @_route
+        name: (name) @_resource
+        arguments: (arguments
+          .
+          (argument [(string) (encapsed_string)] @endpoint.resource)
+          .
+          (argument (_) @endpoint.handler)) @endpoint.options)
+      name: (name) @_chained
+      arguments: (arguments) @endpoint.only))
+    (#eq? @_route "Route")
+    (#eq? @_resource "apiResource")
+    (#eq? @_chained "only")
+    (#set! expand "laravel-api-resource")))
+
+(expression_statement
+  ((member_call_expression
+    object: (member_call_expression
+      object: (scoped_call_expression
+        scope: (name) @_route
+        name: (name) @_resource
+        arguments: (arguments
+          .
+          (argument [(string) (encapsed_string)] @endpoint.resource)
+          .
+          (argument (_) @endpoint.handler)) @endpoint.options)
+      name: (name) @_chained
+      arguments: (arguments) @endpoint.except))
+    (#eq? @_route "Route")
+    (#eq? @_resource "apiResource")
+    (#eq? @_chained "except")
     (#set! expand "laravel-api-resource")))
 
 ; Route::prefix('v1')->group(function () { … }), also after or before another call
