@@ -1,5 +1,6 @@
 //! Resource routes: one line of routing code that stands for several endpoints, expanded by
-//! the conventions of the framework a rule names with `#set! expand "<style>"`: Rails'
+//! the conventions of the framework a rule names with `#set! expand "<framework>"` (the call,
+//! captured as `<fact>.style`, picks the kind: `resources`/`resource`, `apiResource`): Rails'
 //! `resources :articles` / `resource :profile` (and the nesting, member and collection paths
 //! their blocks give), Laravel's `Route::resource` / `Route::apiResource`, Devise's
 //! `devise_for :users`.
@@ -25,13 +26,15 @@ pub enum Style {
 }
 
 impl Style {
-    fn named(name: &str) -> Option<Style> {
-        Some(match name {
-            "rails-resources" => Style::RailsPlural,
-            "rails-resource" => Style::RailsSingular,
-            "laravel-resource" => Style::Laravel,
-            "laravel-api-resource" => Style::LaravelApi,
-            "devise" => Style::Devise,
+    /// The style `#set! expand` names for a framework, by the call the rule captures as
+    /// `<fact>.style` (`resources` or `resource`, `resource` or `apiResource`).
+    fn named(expand: &str, call: Option<&str>) -> Option<Style> {
+        Some(match (expand, call.unwrap_or("")) {
+            ("rails", "resource") => Style::RailsSingular,
+            ("rails", _) => Style::RailsPlural,
+            ("laravel", "apiResource" | "apiResources") => Style::LaravelApi,
+            ("laravel", _) => Style::Laravel,
+            ("devise", _) => Style::Devise,
             _ => return None,
         })
     }
@@ -78,7 +81,7 @@ impl Resource {
         };
         let renamed = options::words_of(&set, "path_names");
         Some(Resource {
-            style: Style::named(hit.prop("expand")?)?,
+            style: Style::named(hit.prop("expand")?, hit.text(&format!("{fact}.style")))?,
             name: literal(name),
             param: options::first(&set, "param"),
             controller: hit

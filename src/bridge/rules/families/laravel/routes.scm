@@ -42,33 +42,20 @@
   (#eq? @_route "Route")
   (#eq? @_match "match"))
 
-; Route::resource('photos', PhotoController::class, ['except' => ['create']]) as a statement
-; of its own (a chained `->only([…])` is read below)
+; Route::resource('photos', PhotoController::class, ['except' => ['create']]) and
+; Route::apiResource(…) as a statement of their own
 (expression_statement
   ((scoped_call_expression
     scope: (name) @_route
-    name: (name) @_resource
+    name: (name) @endpoint.style
     arguments: (arguments
       .
       (argument [(string) (encapsed_string)] @endpoint.resource)
       .
       (argument (_) @endpoint.handler)) @endpoint.options)
     (#eq? @_route "Route")
-    (#eq? @_resource "resource")
-    (#set! expand "laravel-resource")))
-
-(expression_statement
-  ((scoped_call_expression
-    scope: (name) @_route
-    name: (name) @_resource
-    arguments: (arguments
-      .
-      (argument [(string) (encapsed_string)] @endpoint.resource)
-      .
-      (argument (_) @endpoint.handler)) @endpoint.options)
-    (#eq? @_route "Route")
-    (#eq? @_resource "apiResource")
-    (#set! expand "laravel-api-resource")))
+    (#any-of? @endpoint.style "resource" "apiResource")
+    (#set! expand "laravel")))
 
 ; Route::apiResource('posts', PostController::class)->only(['index', 'show']), ->except('show'),
 ; or another call after it (->names([…]), ->middleware(…))
@@ -76,7 +63,7 @@
   ((member_call_expression
     object: (scoped_call_expression
       scope: (name) @_route
-      name: (name) @_resource
+      name: (name) @endpoint.style
       arguments: (arguments
         .
         (argument [(string) (encapsed_string)] @endpoint.resource)
@@ -85,15 +72,15 @@
     name: (name) @_chained
     arguments: (arguments) @endpoint.only)
     (#eq? @_route "Route")
-    (#eq? @_resource "resource")
+    (#any-of? @endpoint.style "resource" "apiResource")
     (#eq? @_chained "only")
-    (#set! expand "laravel-resource")))
+    (#set! expand "laravel")))
 
 (expression_statement
   ((member_call_expression
     object: (scoped_call_expression
       scope: (name) @_route
-      name: (name) @_resource
+      name: (name) @endpoint.style
       arguments: (arguments
         .
         (argument [(string) (encapsed_string)] @endpoint.resource)
@@ -102,15 +89,15 @@
     name: (name) @_chained
     arguments: (arguments) @endpoint.except)
     (#eq? @_route "Route")
-    (#eq? @_resource "resource")
+    (#any-of? @endpoint.style "resource" "apiResource")
     (#eq? @_chained "except")
-    (#set! expand "laravel-resource")))
+    (#set! expand "laravel")))
 
 (expression_statement
   ((member_call_expression
     object: (scoped_call_expression
       scope: (name) @_route
-      name: (name) @_resource
+      name: (name) @endpoint.style
       arguments: (arguments
         .
         (argument [(string) (encapsed_string)] @endpoint.resource)
@@ -119,60 +106,9 @@
     name: (name) @_chained
     arguments: (arguments) @_other)
     (#eq? @_route "Route")
-    (#eq? @_resource "resource")
+    (#any-of? @endpoint.style "resource" "apiResource")
     (#not-any-of? @_chained "only" "except")
-    (#set! expand "laravel-resource")))
-
-(expression_statement
-  ((member_call_expression
-    object: (scoped_call_expression
-      scope: (name) @_route
-      name: (name) @_resource
-      arguments: (arguments
-        .
-        (argument [(string) (encapsed_string)] @endpoint.resource)
-        .
-        (argument (_) @endpoint.handler)) @endpoint.options)
-    name: (name) @_chained
-    arguments: (arguments) @endpoint.only)
-    (#eq? @_route "Route")
-    (#eq? @_resource "apiResource")
-    (#eq? @_chained "only")
-    (#set! expand "laravel-api-resource")))
-
-(expression_statement
-  ((member_call_expression
-    object: (scoped_call_expression
-      scope: (name) @_route
-      name: (name) @_resource
-      arguments: (arguments
-        .
-        (argument [(string) (encapsed_string)] @endpoint.resource)
-        .
-        (argument (_) @endpoint.handler)) @endpoint.options)
-    name: (name) @_chained
-    arguments: (arguments) @endpoint.except)
-    (#eq? @_route "Route")
-    (#eq? @_resource "apiResource")
-    (#eq? @_chained "except")
-    (#set! expand "laravel-api-resource")))
-
-(expression_statement
-  ((member_call_expression
-    object: (scoped_call_expression
-      scope: (name) @_route
-      name: (name) @_resource
-      arguments: (arguments
-        .
-        (argument [(string) (encapsed_string)] @endpoint.resource)
-        .
-        (argument (_) @endpoint.handler)) @endpoint.options)
-    name: (name) @_chained
-    arguments: (arguments) @_other)
-    (#eq? @_route "Route")
-    (#eq? @_resource "apiResource")
-    (#not-any-of? @_chained "only" "except")
-    (#set! expand "laravel-api-resource")))
+    (#set! expand "laravel")))
 
 ; Route::apiResource('songs', SongController::class)->except('update')->where([…])
 (expression_statement
@@ -180,7 +116,7 @@
     object: (member_call_expression
       object: (scoped_call_expression
         scope: (name) @_route
-        name: (name) @_resource
+        name: (name) @endpoint.style
         arguments: (arguments
           .
           (argument [(string) (encapsed_string)] @endpoint.resource)
@@ -189,16 +125,16 @@
       name: (name) @_chained
       arguments: (arguments) @endpoint.only))
     (#eq? @_route "Route")
-    (#eq? @_resource "resource")
+    (#any-of? @endpoint.style "resource" "apiResource")
     (#eq? @_chained "only")
-    (#set! expand "laravel-resource")))
+    (#set! expand "laravel")))
 
 (expression_statement
   ((member_call_expression
     object: (member_call_expression
       object: (scoped_call_expression
         scope: (name) @_route
-        name: (name) @_resource
+        name: (name) @endpoint.style
         arguments: (arguments
           .
           (argument [(string) (encapsed_string)] @endpoint.resource)
@@ -207,45 +143,9 @@
       name: (name) @_chained
       arguments: (arguments) @endpoint.except))
     (#eq? @_route "Route")
-    (#eq? @_resource "resource")
+    (#any-of? @endpoint.style "resource" "apiResource")
     (#eq? @_chained "except")
-    (#set! expand "laravel-resource")))
-
-(expression_statement
-  ((member_call_expression
-    object: (member_call_expression
-      object: (scoped_call_expression
-        scope: (name) @_route
-        name: (name) @_resource
-        arguments: (arguments
-          .
-          (argument [(string) (encapsed_string)] @endpoint.resource)
-          .
-          (argument (_) @endpoint.handler)) @endpoint.options)
-      name: (name) @_chained
-      arguments: (arguments) @endpoint.only))
-    (#eq? @_route "Route")
-    (#eq? @_resource "apiResource")
-    (#eq? @_chained "only")
-    (#set! expand "laravel-api-resource")))
-
-(expression_statement
-  ((member_call_expression
-    object: (member_call_expression
-      object: (scoped_call_expression
-        scope: (name) @_route
-        name: (name) @_resource
-        arguments: (arguments
-          .
-          (argument [(string) (encapsed_string)] @endpoint.resource)
-          .
-          (argument (_) @endpoint.handler)) @endpoint.options)
-      name: (name) @_chained
-      arguments: (arguments) @endpoint.except))
-    (#eq? @_route "Route")
-    (#eq? @_resource "apiResource")
-    (#eq? @_chained "except")
-    (#set! expand "laravel-api-resource")))
+    (#set! expand "laravel")))
 
 ; Route::prefix('v1')->group(function () { … }), also after or before another call
 ((member_call_expression
@@ -396,25 +296,14 @@
 ; Route::resources(['photos' => PhotoController::class, …]), Route::apiResources([…])
 ((scoped_call_expression
   scope: (name) @_route
-  name: (name) @_resources
+  name: (name) @endpoint.style
   arguments: (arguments
     .
     (argument (array_creation_expression
       (array_element_initializer . [(string) (encapsed_string)] @endpoint.resource . (_) @endpoint.handler)))))
   (#eq? @_route "Route")
-  (#eq? @_resources "resources")
-  (#set! expand "laravel-resource"))
-
-((scoped_call_expression
-  scope: (name) @_route
-  name: (name) @_resources
-  arguments: (arguments
-    .
-    (argument (array_creation_expression
-      (array_element_initializer . [(string) (encapsed_string)] @endpoint.resource . (_) @endpoint.handler)))))
-  (#eq? @_route "Route")
-  (#eq? @_resources "apiResources")
-  (#set! expand "laravel-api-resource"))
+  (#any-of? @endpoint.style "resources" "apiResources")
+  (#set! expand "laravel"))
 
 ; three calls before the group: Route::middleware('auth')->prefix('v1')->name('v1.')->group(…)
 ((member_call_expression

@@ -6,38 +6,22 @@
 ; rules/resources.rs), their blocks nesting what they hold, namespaces and scopes as prefixes.
 
 ; resources :articles, param: :slug, except: [:edit, :new] (`resources :photos, :videos`
-; declares each)
+; declares each); resource :profile, only: [:show, :update] (singular)
 ((call
   !receiver
-  method: (identifier) @_verb
+  method: (identifier) @endpoint.style
   arguments: (argument_list [(simple_symbol) (string)] @endpoint.resource) @endpoint.options)
-  (#eq? @_verb "resources")
-  (#set! expand "rails-resources"))
-
-; resource :profile, only: [:show, :update]
-((call
-  !receiver
-  method: (identifier) @_verb
-  arguments: (argument_list . [(simple_symbol) (string)] @endpoint.resource) @endpoint.options)
-  (#eq? @_verb "resource")
-  (#set! expand "rails-resource"))
+  (#any-of? @endpoint.style "resources" "resource")
+  (#set! expand "rails"))
 
 ; resources :articles do … end: the routes inside are nested (/articles/:article_id/…)
 ((call
   !receiver
-  method: (identifier) @_verb
+  method: (identifier) @prefix.style
   arguments: (argument_list . [(simple_symbol) (string)] @prefix.resource) @prefix.options
   block: [(do_block) (block)] @prefix.scope)
-  (#eq? @_verb "resources")
-  (#set! expand "rails-resources"))
-
-((call
-  !receiver
-  method: (identifier) @_verb
-  arguments: (argument_list . [(simple_symbol) (string)] @prefix.resource) @prefix.options
-  block: [(do_block) (block)] @prefix.scope)
-  (#eq? @_verb "resource")
-  (#set! expand "rails-resource"))
+  (#any-of? @prefix.style "resources" "resource")
+  (#set! expand "rails"))
 
 ; member do … end, collection do … end
 ((call
