@@ -14,6 +14,7 @@
 //! | `guard.name` + `guard.scope` or `guard.receiver` | a guard on the routes inside the scope or on the receiver; alone, a guard the code defines |
 //! | `env.name` | an environment variable read (`#set! source`) |
 //! | `table.name` or `table.model`, `table.scope` | a table (a model's name becomes a table by `#set! naming`) |
+//! | `table.skip` | tables declared inside the scope are none (a migration's `down`) |
 //! | `column.name` or `column.field`, `column.type` | a column of the table whose scope holds it |
 //! | `column.embedded` | columns a call brings (`#set! columns "created_at updated_at"`, or templates `"{}_id {}_type"`) |
 //! | `fk.column`, `fk.table` or `fk.model` | a foreign key of the table whose scope holds it (`#set! fk-column "{singular}_id"`, `fk-table "by-column"`) |
@@ -449,8 +450,14 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> Vec<Table> {
         }
     }
     relations(&mut tables);
+    let skipped: Vec<&Range<usize>> = hits
+        .iter()
+        .filter_map(|hit| hit.get("table.skip"))
+        .map(|c| &c.range)
+        .collect();
     tables
         .into_iter()
+        .filter(|(scope, _)| !skipped.iter().any(|skip| inside(scope, skip)))
         .map(|(_, table)| table)
         .filter(|table| !table.name.is_empty())
         .collect()

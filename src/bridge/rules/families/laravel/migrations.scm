@@ -161,3 +161,7 @@
   (#eq? @_foreign "foreign")
   (#eq? @_references "references")
   (#eq? @_on "on"))
+
+; what `down()` does undoes the migration: no table is read from it
+((method_declaration name: (name) @_down) @table.skip
+  (#eq? @_down "down"))

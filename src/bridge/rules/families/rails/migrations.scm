@@ -144,3 +144,10 @@
   (#eq? @_add "add_foreign_key")
   (#eq? @_column "column")
   (#set! origin "alter"))
+
+; what `def down` (or `def self.down`) does undoes the migration: no table is read from it
+((method name: (identifier) @_down) @table.skip
+  (#eq? @_down "down"))
+
+((singleton_method name: (identifier) @_down) @table.skip
+  (#eq? @_down "down"))
