@@ -7,6 +7,8 @@
 
 mod assemble;
 mod catalog;
+mod controllers;
+mod erb;
 mod file_routes;
 mod grammar;
 mod hits;
@@ -16,14 +18,19 @@ mod matchers;
 mod mounts;
 pub mod naming;
 mod nuxt_components;
+mod options;
 mod pages_dirs;
 mod paths;
 mod placeholders;
+mod prefixes;
+mod resources;
 mod rule;
+mod schema_dump;
 mod sfc;
 mod spring_config;
 mod stores;
 mod tags;
+mod text;
 mod validated;
 
 use std::cell::RefCell;
@@ -52,34 +59,53 @@ pub fn extract(sources: &[Source<'_>]) -> Facts {
                 unparsed: vec![format!("{}: the extractor failed on this file", source.path)],
                 ..Facts::default()
             };
-            (failed, Mounts::default(), Links::default())
+            (failed, Pending::default())
         })
     });
     let mut facts = Facts::default();
-    let mut mounts = Mounts::default();
-    let mut links = Links::default();
-    for (file, file_mounts, file_links) in found {
+    let mut pending = Pending::default();
+    for (file, file_pending) in found {
         facts.append(file);
-        mounts.append(file_mounts);
-        links.append(file_links);
+        pending.append(file_pending);
     }
-    facts.endpoints.extend(mounts.link());
+    facts.endpoints.extend(pending.mounts.link());
     facts.append(spring_config::extract(sources));
-    links.apply(&mut facts);
+    pending.links.apply(&mut facts);
+    controllers::apply(&mut facts.endpoints, &pending.declared);
+    schema_dump::prefer_dump(&mut facts.tables);
     assemble::relations(&mut facts.tables);
     file_routes::extract(sources, &mut facts);
     count_guarded(&mut facts);
     facts
 }
 
-/// Each guard once per file (a framework's rule and a shared one may both see it), with how
-/// many endpoints it is put on, over every file (a guard defined in one file guards routes
+/// What one file leaves for the step across files: routes waiting for their mounts, what
+/// other files complete (Spring), the guards controllers declare for their actions (Rails,
+/// Laravel).
+#[derive(Default)]
+struct Pending {
+    mounts: Mounts,
+    links: Links,
+    declared: controllers::Declared,
+}
+
+impl Pending {
+    fn append(&mut self, other: Pending) {
+        self.mounts.append(other.mounts);
+        self.links.append(other.links);
+        self.declared.extend(other.declared);
+    }
+}
+
+/// Each guard once (a framework's rule and a shared one may both see it; every controller
+/// names `before_action :authenticate_user!` again), in its first place, with how many
+/// endpoints it is put on over every file (a guard defined in one file guards routes
 /// registered in others).
 fn count_guarded(facts: &mut Facts) {
     let mut seen = std::collections::HashSet::new();
     facts
         .guards
-        .retain(|guard| seen.insert((guard.name.clone(), guard.kind.clone(), guard.file.clone())));
+        .retain(|guard| seen.insert((guard.name.clone(), guard.kind.clone())));
     for guard in &mut facts.guards {
         guard.endpoints = facts
             .endpoints
@@ -91,29 +117,27 @@ fn count_guarded(facts: &mut Facts) {
 
 /// The facts of one source: its code (or, for a single-file component, each script block)
 /// parsed and matched against the rules whose needles it holds.
-fn extract_file(source: &Source<'_>, parsers: &mut Parsers) -> (Facts, Mounts, Links) {
+fn extract_file(source: &Source<'_>, parsers: &mut Parsers) -> (Facts, Pending) {
     // Build output and installed packages are not the code written; a test file's routes and
     // guards are the test's, not the application's (as the code extractor reads them).
     if is_generated_path(source.path) {
-        return (Facts::default(), Mounts::default(), Links::default());
+        return (Facts::default(), Pending::default());
     }
-    let (mut facts, mut mounts, mut links) = extract_code(source, parsers);
+    let (mut facts, mut pending) = extract_code(source, parsers);
     if is_test_path(source.path) {
         facts.routes.clear();
         facts.endpoints.clear();
         facts.guards.clear();
-        mounts = Mounts::default();
-        links = Links::default();
+        pending = Pending::default();
     }
-    (facts, mounts, links)
+    (facts, pending)
 }
 
 /// What the rules whose needles `source` holds find in it, with what it says that other
 /// files complete.
-fn extract_code(source: &Source<'_>, parsers: &mut Parsers) -> (Facts, Mounts, Links) {
+fn extract_code(source: &Source<'_>, parsers: &mut Parsers) -> (Facts, Pending) {
     let mut facts = Facts::default();
-    let mut mounts = Mounts::default();
-    let mut links = Links::default();
+    let mut pending = Pending::default();
     let blocks = match sfc::Kind::of_path(source.path) {
         Some(kind) => {
             facts.components.extend(sfc::component(source, kind));
@@ -124,7 +148,10 @@ fn extract_code(source: &Source<'_>, parsers: &mut Parsers) -> (Facts, Mounts, L
                 grammar,
                 text: source.text.to_owned(),
             }],
-            None => return (facts, mounts, links),
+            None => match erb::ruby_block(source.path, source.text) {
+                Some(block) => vec![block],
+                None => return (facts, pending),
+            },
         },
     };
     for block in blocks {
@@ -151,10 +178,11 @@ fn extract_code(source: &Source<'_>, parsers: &mut Parsers) -> (Facts, Mounts, L
             .collect();
         // In the file's order, whichever rule found them.
         hits.sort_by_key(|hit| hit.captures.first().map(|capture| capture.range.start));
-        facts.append(assemble::facts(source.path, &hits, &mut mounts));
-        links.append(Links::of(source.path, &hits));
+        facts.append(assemble::facts(source.path, &hits, &mut pending.mounts));
+        pending.links.append(Links::of(source.path, &hits));
+        pending.declared.extend(controllers::declared(&hits));
     }
-    (facts, mounts, links)
+    (facts, pending)
 }
 
 thread_local! {
