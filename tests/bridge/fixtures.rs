@@ -196,3 +196,20 @@ fn spring_controllers_method_security_filter_chain_jpa_superclasses_validation_a
         assert!(!env.contains(absent), "{absent} in {env}");
     }
 }
+
+#[test]
+fn rails_routes_resources_nested_and_namespaced_migrations_before_action_guards_validations_and_env() {
+    let handoff = check("backend-rails");
+    let endpoints = handoff["structured"]["endpoints"].to_string();
+    assert!(
+        !endpoints.contains("\"GET /api/v1/articles/new\""),
+        "except: [:new] {endpoints}"
+    );
+}
+
+#[test]
+fn laravel_api_prefix_groups_resources_middleware_migrations_form_requests_and_env() {
+    let handoff = check("backend-laravel");
+    let tables = handoff["structured"]["tables"].to_string();
+    assert!(tables.contains("remember_token"), "{tables}");
+}

@@ -75,16 +75,17 @@ pub fn all_timed(sources: &[Source<'_>], settings: &Settings) -> (Vec<Facts>, Ve
         timed(name, &|| extract(sources, settings));
     }
     let started = Instant::now();
-    let (facts, parsing) = code::extract_timed(sources, settings);
+    let (facts, parsing, code_rules) = code::extract_timed(sources, settings);
     found.push(facts);
     took.push(("code".to_owned(), started.elapsed()));
     took.push((
         format!("code: parse {} of {} files", parsing.parsed, parsing.code_files),
         parsing.time,
     ));
-    // After the code extractor: within a file, what the rules find follows what it finds.
+    // After the code extractor (within a file, what the rules find follows what it finds),
+    // which ran the rules of the code files it parsed on its own trees.
     let started = Instant::now();
-    found.push(crate::bridge::rules::extract(sources));
+    found.push(crate::bridge::rules::extract_after_code(sources, code_rules));
     took.push(("rules".to_owned(), started.elapsed()));
     (found, took)
 }

@@ -2,25 +2,31 @@
 //!
 //! | capture | meaning |
 //! |---|---|
-//! | `endpoint.path`, `endpoint.method` | an HTTP route (`#set! method` when the call names none; `"GET /x"` splits) |
+//! | `endpoint.path`, `endpoint.method` | an HTTP route (`#set! method` when the call names none; `"GET /x"` splits; several methods, one endpoint each) |
+//! | `endpoint.resource` + `#set! expand`, `endpoint.style` | a resource standing for several routes (see `resources`), with `endpoint.option(s)` pairs (`only: […]`, `param:`) and `endpoint.only`/`endpoint.except` |
+//! | `endpoint.option(s)`, `endpoint.on` | route options (`to:` names the handler, `via:` the methods, `on: :member`/`:collection`) |
 //! | `endpoint.receiver` | the router variable it is registered on (its groups' prefixes and guards apply) |
 //! | `endpoint.handler`, `endpoint.guard`, `endpoint.request` | its handler, middleware put on it, request shape |
 //! | `group.var`, `group.path`, `group.parent` | `v1 := r.Group("/v1")`: a router variable with a prefix |
 //! | `mount.function`, `mount.param`, `mount.scope` | a function registering routes on the router it is given as `param` |
 //! | `mount.call` + `mount.parent`/`mount.var`, `mount.path` | a call passing a router (a group of `parent` with `path`, or `var`) to such a function |
 //! | `alias.var`, `alias.value` | a variable holding a guard (`jwt := middleware.JWT(…)`): the guard is named by the value |
-//! | `prefix.path`, `prefix.scope` | routes inside the scope get the prefix (`r.Route("/x", func…)`, class-level mappings) |
+//! | `prefix.path`, `prefix.scope` | routes inside the scope get the prefix (`r.Route("/x", func…)`, class-level mappings; `#set! prefix "/api"` for a fixed one) |
+//! | `prefix.resource` + `#set! expand`, `prefix.on` | a resource's block nests the routes inside; `member`/`collection` scopes (see `prefixes`) |
+//! | `prefix.controller` + `#set! handler "{controller}@{action}"` | the controller of the routes inside, whose handlers name only an action |
 //! | `request.type`, `request.scope` | routes inside the scope that name no request have this one (a handler's body parameter) |
 //! | `guard.name` + `guard.scope` or `guard.receiver` | a guard on the routes inside the scope or on the receiver; alone, a guard the code defines |
-//! | `env.name` | an environment variable read (`#set! source`); with `#set! env-prefix`, a config key the variable `<prefix><KEY_IN_SNAKE_CASE>` sets |
+//! | `env.name` | an environment variable read (`#set! source`, or the text `env.source` captures); with `#set! env-prefix`, a config key the variable `<prefix><KEY_IN_SNAKE_CASE>` sets |
 //! | `env.placeholders` | a string whose upper-case `${VAR}`/`${VAR:default}` placeholders are env vars read |
 //! | `table.name` or `table.model`, `table.scope` | a table (a model's name becomes a table by `#set! naming`) |
+//! | `table.skip` | tables declared inside the scope are none (a migration's `down`) |
 //! | `table.parent` | the class a model extends (a mapped superclass lends it columns; `inherit.rs`) |
 //! | `embed.model`, `embed.type` | a model embeds another (an embeddable lends it columns; `inherit.rs`) |
 //! | `join.model`, `join.column`, `join.target` | a key column on the target model's table, to the model's (`inherit.rs`) |
 //! | `column.name` or `column.field`, `column.type` | a column of the table whose scope holds it |
 //! | `join.model` + `join.table` or `join.tag` | a many-to-many field: its join table, keyed to both sides |
-//! | `fk.column`, `fk.table` or `fk.model` | a foreign key of the table whose scope holds it |
+//! | `column.embedded` | columns a call brings (`#set! columns "created_at updated_at"`, or templates `"{}_id {}_type"`) |
+//! | `fk.column`, `fk.table` or `fk.model` | a foreign key of the table whose scope holds it (`#set! fk-column "{singular}_id"`, `fk-table "by-column"`) |
 //! | `shape.name`, `shape.scope`, `field.name`, `field.type`, `field.rule` | a request shape and its fields; a rule makes it validation |
 //! | `valid.type` | a type a handler binds with validation (`@Valid Pet pet`; `validated.rs`) |
 //! | `component.name`, `store.name` | a UI component, a client store (`#set! kind`) |
@@ -44,10 +50,13 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use super::hits::{Hit, guard_name};
+use super::hits::{Hit, guard_name, inside};
 use super::mounts::{self, Mounts};
 use super::paths::join;
-use super::{file_routes, naming, placeholders, services, stores, tags};
+use super::prefixes::Prefixes;
+use super::resources::{self, Resource};
+pub use super::text::literal;
+use super::{file_routes, naming, options, placeholders, services, stores, tags};
 use crate::bridge::extract::code::guards::names::is_auth_name;
 use crate::bridge::facts::{Column, Component, Endpoint, EnvVar, Facts, Field, ForeignKey, Guard, Route, Shape, Table};
 
@@ -98,7 +107,11 @@ pub fn facts(path: &str, hits: &[Hit<'_>], mounts: &mut Mounts) -> Facts {
             }
             facts.env_vars.push(EnvVar {
                 name,
-                source: hit.prop("source").unwrap_or(hit.framework()).to_owned(),
+                source: hit
+                    .prop("source")
+                    .or(hit.text("env.source"))
+                    .unwrap_or(hit.framework())
+                    .to_owned(),
                 file: path.to_owned(),
             });
         }
@@ -129,17 +142,6 @@ pub fn facts(path: &str, hits: &[Hit<'_>], mounts: &mut Mounts) -> Facts {
     facts
 }
 
-/// A string literal's content (`"x"`, `'x'`, `` `x` ``, Ruby's `:x`), or the text as it is.
-pub fn literal(text: &str) -> String {
-    let text = text.trim();
-    for quote in ['"', '\'', '`'] {
-        if let Some(inner) = text.strip_prefix(quote).and_then(|t| t.strip_suffix(quote)) {
-            return inner.to_owned();
-        }
-    }
-    text.strip_prefix(':').unwrap_or(text).to_owned()
-}
-
 /// The variable an `env.name` names: itself, or with a prefix the config key in
 /// SCREAMING_SNAKE_CASE after it (`apiBase` with `NUXT_PUBLIC_` → `NUXT_PUBLIC_API_BASE`).
 fn env_name(name: &str, prefix: Option<&str>) -> String {
@@ -157,10 +159,6 @@ fn guard(text: &str) -> String {
     } else {
         guard_name(text)
     }
-}
-
-fn inside(range: &Range<usize>, scope: &Range<usize>) -> bool {
-    scope.start <= range.start && range.end <= scope.end && range != scope
 }
 
 /// A router variable with its prefix, parent and guards.
@@ -184,8 +182,7 @@ struct RouterFn {
 
 /// What places routes: prefixes and guards by scope, groups by variable.
 struct Routing {
-    /// `(scope, prefix)`, outermost first.
-    prefixes: Vec<(Range<usize>, String)>,
+    prefixes: Prefixes,
     /// `(scope, guard)`.
     scoped_guards: Vec<(Range<usize>, String)>,
     /// `(scope, request shape)`.
@@ -198,7 +195,7 @@ struct Routing {
 
 impl Routing {
     fn of(hits: &[Hit<'_>]) -> Routing {
-        let mut prefixes = Vec::new();
+        let mut prefixes = Prefixes::default();
         let mut scoped_guards = Vec::new();
         let mut requests = Vec::new();
         let mut groups: HashMap<String, Group> = HashMap::new();
@@ -212,9 +209,7 @@ impl Routing {
             aliases.get(&name).cloned().unwrap_or(name)
         };
         for hit in hits {
-            if let (Some(path), Some(scope)) = (hit.text("prefix.path"), hit.get("prefix.scope")) {
-                prefixes.push((scope.range.clone(), literal(path)));
-            }
+            prefixes.add(hit);
             if let (Some(request), Some(scope)) = (hit.text("request.type"), hit.get("request.scope")) {
                 requests.push((scope.range.clone(), literal(request)));
             }
@@ -250,7 +245,7 @@ impl Routing {
                 });
             }
         }
-        prefixes.sort_by_key(|(scope, _)| (scope.start, std::cmp::Reverse(scope.end)));
+        prefixes.sort();
         Routing {
             prefixes,
             scoped_guards,
@@ -329,42 +324,78 @@ impl Routing {
     /// The endpoints of one hit: its full path and method(s), handler and guards; with the
     /// router function it waits for when it is registered on the router a function is given.
     fn endpoints(&self, path: &str, hit: &Hit<'_>) -> Vec<(Endpoint, Option<String>)> {
-        let Some(route) = hit
-            .get("endpoint.path")
-            .or_else(|| hit.get("endpoint.method"))
-            .or_else(|| hit.get("endpoint.action"))
-        else {
+        let Some(route) = [
+            "endpoint.path",
+            "endpoint.resource",
+            "endpoint.method",
+            "endpoint.action",
+        ]
+        .iter()
+        .find_map(|name| hit.get(name)) else {
             return Vec::new();
         };
         let at = route.range.clone();
-        let written = match hit.prop("path") {
-            Some("file") => match file_routes::endpoint_path(path, hit.text("endpoint.action")) {
-                Some(placed) => placed,
-                None => return Vec::new(),
-            },
-            _ => hit.text("endpoint.path").map(literal).unwrap_or_default(),
-        };
-        // Go 1.22's ServeMux: "GET /items/{id}".
-        let (method_in_path, written) = match written.split_once(' ') {
-            Some((method, rest)) if METHODS.contains(&method) => (Some(method.to_owned()), rest.trim().to_owned()),
-            _ => (None, written),
-        };
-        let method = method_in_path
-            .or_else(|| hit.prop("method").map(str::to_owned))
-            .or_else(|| hit.text("endpoint.method").map(method_of))
-            .unwrap_or_else(|| "ALL".to_owned());
+        let set = options::of(hit, "endpoint");
+        let on = hit
+            .text("endpoint.on")
+            .map(literal)
+            .or_else(|| options::first(&set, "on"));
+        let (scoped_prefix, around) = self.prefixes.of(&at, on.as_deref());
         let (group_prefix, group_guards, root) = self.placed(hit.text("endpoint.receiver"), at.start);
-        let mut full = String::new();
-        for (scope, prefix) in &self.prefixes {
-            if inside(&at, scope) {
-                full = join(&full, prefix);
+        let base = join(&scoped_prefix, &group_prefix);
+        let routes: Vec<(String, String, Option<String>)> = match Resource::of(hit, "endpoint") {
+            Some(resource) => resource
+                .routes()
+                .into_iter()
+                .map(|route| (route.method.to_owned(), join(&base, &route.path), Some(route.handler)))
+                .collect(),
+            None => {
+                let written = match hit.prop("path") {
+                    Some("file") => match file_routes::endpoint_path(path, hit.text("endpoint.action")) {
+                        Some(placed) => placed,
+                        None => return Vec::new(),
+                    },
+                    _ => hit.text("endpoint.path").map(literal).unwrap_or_default(),
+                };
+                // Go 1.22's ServeMux: "GET /items/{id}".
+                let (method_in_path, written) = match written.split_once(' ') {
+                    Some((method, rest)) if METHODS.contains(&method) => {
+                        (Some(method.to_owned()), rest.trim().to_owned())
+                    }
+                    _ => (None, written),
+                };
+                // A route in a resource's block without a handler goes to that resource's
+                // controller, its path naming the action (`get :feed, on: :collection`).
+                let handler = hit
+                    .text("endpoint.handler")
+                    .map(resources::handler)
+                    .map(|handler| self.prefixes.handler(&at, &handler).unwrap_or(handler))
+                    .or_else(|| options::first(&set, "to"))
+                    .or_else(|| around.map(|resource| resource.handler(written.trim_start_matches('/'))));
+                let methods: Vec<String> = match method_in_path.or_else(|| hit.prop("method").map(str::to_owned)) {
+                    Some(method) => vec![method],
+                    // `via: [:get, :post]` names the methods of a route that names none.
+                    None => match options::words_of(&set, "via") {
+                        via if !via.is_empty() => via.iter().map(|m| method_of(m)).collect(),
+                        _ => hit.all("endpoint.method").map(|m| method_of(m.text)).collect(),
+                    },
+                };
+                let methods = if methods.is_empty() {
+                    vec!["ALL".to_owned()]
+                } else {
+                    methods
+                };
+                let mut full = join(&base, &written);
+                // gin and echo keep the slash a route ends with (`"/"` on /api/users is /api/users/).
+                if hit.prop("trailing-slash") == Some("keep") && written.ends_with('/') && !full.ends_with('/') {
+                    full.push('/');
+                }
+                methods
+                    .into_iter()
+                    .map(|method| (method, full.clone(), handler.clone()))
+                    .collect()
             }
-        }
-        let mut full = join(&join(&full, &group_prefix), &written);
-        // gin and echo keep the slash a route ends with (`"/"` on /api/users is /api/users/).
-        if hit.prop("trailing-slash") == Some("keep") && written.ends_with('/') && !full.ends_with('/') {
-            full.push('/');
-        }
+        };
         let mut guards: Vec<String> = self
             .scoped_guards
             .iter()
@@ -381,22 +412,26 @@ impl Routing {
             .filter(|function| inside(&at, &function.scope) && root.as_deref() == Some(function.param.as_str()))
             .max_by_key(|function| function.scope.start)
             .map(|function| function.function.clone());
-        vec![(
-            Endpoint {
-                method,
-                path: full,
-                handler: hit.text("endpoint.handler").map(str::to_owned),
-                request: hit.text("endpoint.request").map(literal).or_else(|| {
-                    let (_, request) = self.requests.iter().find(|(scope, _)| inside(&at, scope))?;
-                    Some(request.clone())
-                }),
-                framework: hit.framework().to_owned(),
-                file: path.to_owned(),
-                guards,
-                ..Endpoint::default()
-            },
-            waits_for,
-        )]
+        let request = hit.text("endpoint.request").map(literal).or_else(|| {
+            let (_, request) = self.requests.iter().find(|(scope, _)| inside(&at, scope))?;
+            Some(request.clone())
+        });
+        routes
+            .into_iter()
+            .map(|(method, full, handler)| {
+                let endpoint = Endpoint {
+                    method,
+                    path: full,
+                    handler: handler.map(|handler| self.prefixes.qualify(&at, handler)),
+                    request: request.clone(),
+                    framework: hit.framework().to_owned(),
+                    file: path.to_owned(),
+                    guards: guards.clone(),
+                    ..Endpoint::default()
+                };
+                (endpoint, waits_for.clone())
+            })
+            .collect()
     }
 }
 
@@ -504,7 +539,10 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> Vec<Table> {
             .captures
             .iter()
             .find(|capture| capture.name.starts_with("column.") || capture.name == "fk.column");
-        let Some(at) = column.or(hit.captures.first()).map(|capture| capture.range.clone()) else {
+        // (A hit whose scope is the call it captures, `add_column :users, …`, is placed by what
+        // it holds, not by the scope itself.)
+        let held = hit.captures.iter().find(|capture| capture.name != "table.scope");
+        let Some(at) = column.or(held).map(|capture| capture.range.clone()) else {
             continue;
         };
         let Some((_, table)) = tables
@@ -531,19 +569,33 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> Vec<Table> {
             let key = primary == Some("true") || tag.is_some_and(tags::gorm_primary_key);
             add_column(table, name, hit.text("column.type").map(literal), key);
         }
-        if hit.get("column.embedded").is_some() {
+        if let Some(embedded) = hit.text("column.embedded") {
+            // `#set! columns "{}_id {}_type"`: names made from the captured one.
             for name in hit.prop("columns").unwrap_or("").split_whitespace() {
-                add_column(table, name.to_owned(), None, primary == Some(name));
+                let name = if name.contains('{') {
+                    naming::fill(name, &literal(embedded))
+                } else {
+                    name.to_owned()
+                };
+                let key = primary == Some(name.as_str());
+                add_column(table, name, None, key);
             }
         }
         if let Some(column) = hit.text("fk.column") {
+            // `#set! fk-column "{singular}_id"` makes the column's name from the captured one,
+            // `#set! fk-table "by-column"` the referenced table from the column (`author_id` → `authors`).
+            let column = match hit.prop("fk-column") {
+                Some(template) => naming::fill(template, &literal(column)),
+                None => column_of(&literal(column), naming),
+            };
             let referenced = hit.text("fk.table").map(literal).or_else(|| {
                 hit.text("fk.model")
                     .map(|m| naming::table_of(&literal(m), hit.prop("fk-naming").unwrap_or(naming)))
+                    .or_else(|| (hit.prop("fk-table") == Some("by-column")).then(|| naming::table_of_key(&column)))
             });
             if let Some(referenced) = referenced {
                 table.foreign_keys.push(ForeignKey {
-                    columns: vec![column_of(&literal(column), naming)],
+                    columns: vec![column],
                     references_table: referenced,
                     references_columns: vec![hit.prop("fk-references").unwrap_or("id").to_owned()],
                     ..ForeignKey::default()
@@ -561,8 +613,15 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> Vec<Table> {
             }
         }
     }
+    // Tables declared in a migration's `down` are none.
+    let skipped: Vec<&Range<usize>> = hits
+        .iter()
+        .filter_map(|hit| hit.get("table.skip"))
+        .map(|capture| &capture.range)
+        .collect();
     tables
         .into_iter()
+        .filter(|(scope, _)| !skipped.iter().any(|skip| inside(scope, skip)))
         .map(|(_, table)| table)
         .chain(joins)
         .filter(|table| !table.name.is_empty())

@@ -55,6 +55,18 @@ const RULES: &[(&str, &str)] = rule_files![
     "spring/jpa",
     "spring/validation",
     "spring/env",
+    "rails/routes",
+    "rails/migrations",
+    "rails/controllers",
+    "rails/controller-bases",
+    "rails/models",
+    "rails/env",
+    "laravel/routes",
+    "laravel/api-prefix",
+    "laravel/migrations",
+    "laravel/requests",
+    "laravel/env",
+    "laravel/controllers",
 ];
 
 /// Shared fragments: queries rule files `; inherits:`, never run alone.

@@ -3,7 +3,7 @@
 
 use tree_sitter::{Parser, Tree};
 
-use crate::bridge::extract::syntax::{Unparsed, parse_bounded};
+use crate::bridge::extract::syntax::{Lang, Unparsed, parse_bounded};
 
 /// A grammar rule files name in their `; language:` line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,6 +53,17 @@ impl Grammar {
             "rs" => Grammar::Rust,
             _ => return None,
         })
+    }
+
+    /// The grammar of a language the code extractor reads (the same tree-sitter grammar).
+    pub fn of_lang(lang: Lang) -> Grammar {
+        match lang {
+            Lang::TypeScript => Grammar::TypeScript,
+            Lang::Tsx => Grammar::Tsx,
+            Lang::JavaScript => Grammar::JavaScript,
+            Lang::Python => Grammar::Python,
+            Lang::Rust => Grammar::Rust,
+        }
     }
 
     /// The name rule files use for it.

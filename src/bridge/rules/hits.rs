@@ -70,6 +70,11 @@ impl<'t> Hit<'t> {
     }
 }
 
+/// True if `range` lies within `scope` (and is not the scope itself).
+pub fn inside(range: &Range<usize>, scope: &Range<usize>) -> bool {
+    scope.start <= range.start && range.end <= scope.end && range != scope
+}
+
 /// Every match of `rule` in `tree` (the parse of `text` in `grammar`).
 pub fn run<'t>(rule: &'static Rule, grammar: Grammar, tree: &Tree, text: &'t str) -> Vec<Hit<'t>> {
     let Some(query) = rule.query(grammar) else {

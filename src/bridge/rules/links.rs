@@ -34,7 +34,7 @@ impl Links {
             {
                 links.joins.push(Join {
                     target: target.to_owned(),
-                    column: super::assemble::literal(column),
+                    column: super::text::literal(column),
                     model: model.to_owned(),
                 });
             }

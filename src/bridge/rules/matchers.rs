@@ -4,8 +4,8 @@
 //! match (`permitAll` and the paths `web.ignoring()` lets through get none). Patterns are Ant
 //! style: `*` one segment or part of one, `**` any number of segments, `{id}` one segment.
 
-use super::assemble::literal;
 use super::hits::Hit;
+use super::text::literal;
 use crate::bridge::facts::{Facts, Guard};
 
 /// One authorization rule of a filter chain.

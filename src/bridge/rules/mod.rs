@@ -7,6 +7,8 @@
 
 mod assemble;
 mod catalog;
+mod controllers;
+mod erb;
 mod file_routes;
 mod grammar;
 mod hits;
@@ -16,71 +18,157 @@ mod matchers;
 mod mounts;
 pub mod naming;
 mod nuxt_components;
+mod options;
 mod pages_dirs;
 mod paths;
 mod placeholders;
+mod prefixes;
+mod resources;
 mod rule;
+mod schema_dump;
 mod services;
 mod sfc;
 mod spring_config;
 mod stores;
 mod tags;
+mod text;
 mod validated;
 
 use std::cell::RefCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use tree_sitter::Tree;
 
 use self::grammar::{Grammar, Parsers};
 use self::hits::Hit;
 use self::links::Links;
 use self::mounts::Mounts;
 use super::extract::code::wants::{is_generated_path, is_test_path};
-use super::extract::syntax::Unparsed;
+use super::extract::syntax::{Lang, Unparsed};
 use super::facts::Facts;
 use super::source::Source;
 
 pub use self::catalog::support_table;
 
 /// Extracts the facts the rule files find in `sources`: every source the rules' languages
-/// read is parsed once (in parallel), its rules run, and the hits assembled file by file.
+/// read is parsed once (in parallel), its rules run, and the hits assembled file by file, then
+/// what spans files is put together.
 pub fn extract(sources: &[Source<'_>]) -> Facts {
-    let found = crate::bridge::parallel::map(sources, |source| {
+    link(sources, per_file(sources, true), Vec::new())
+}
+
+/// [`extract`] for the files the code extractor did not parse: it ran the rules of the code
+/// files it parsed on its own trees ([`on_tree`]), which come as `code_files`.
+pub fn extract_after_code(sources: &[Source<'_>], code_files: Vec<FileRules>) -> Facts {
+    link(sources, per_file(sources, false), code_files)
+}
+
+/// What the rules find in one file, before what spans files is put together.
+pub struct FileRules {
+    facts: Facts,
+    pending: Pending,
+}
+
+impl std::fmt::Debug for FileRules {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FileRules")
+            .field("facts", &self.facts)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The rules a code file (one the code extractor reads, in `lang`) may interest; none for
+/// build output and installed packages.
+pub fn wanted(lang: Lang, path: &str, text: &str) -> Wanted {
+    if is_generated_path(path) {
+        return Wanted(Vec::new());
+    }
+    Wanted(catalog::for_source(Grammar::of_lang(lang), path, text))
+}
+
+/// The rules a file may interest ([`wanted`]).
+pub struct Wanted(Vec<&'static rule::Rule>);
+
+impl Wanted {
+    /// True if no rule wants the file (it need not be parsed for them).
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// Runs the `wanted` rules over a code file the code extractor parsed in `lang`.
+pub fn on_tree(source: &Source<'_>, lang: Lang, wanted: &Wanted, tree: &Tree) -> FileRules {
+    let mut found = FileRules {
+        facts: Facts::default(),
+        pending: Pending::default(),
+    };
+    run_rules(source, Grammar::of_lang(lang), source.text, &wanted.0, tree, &mut found);
+    finish(source, found)
+}
+
+/// Every source's rules run (the code files' too when `code_files`), in parallel.
+fn per_file(sources: &[Source<'_>], code_files: bool) -> Vec<FileRules> {
+    crate::bridge::parallel::map(sources, |source| {
         catch_unwind(AssertUnwindSafe(|| {
-            PARSERS.with_borrow_mut(|parsers| extract_file(source, parsers))
+            PARSERS.with_borrow_mut(|parsers| extract_file(source, parsers, code_files))
         }))
-        .unwrap_or_else(|_| {
-            let failed = Facts {
+        .unwrap_or_else(|_| FileRules {
+            facts: Facts {
                 unparsed: vec![format!("{}: the extractor failed on this file", source.path)],
                 ..Facts::default()
-            };
-            (failed, Mounts::default(), Links::default())
+            },
+            pending: Pending::default(),
         })
-    });
+    })
+}
+
+/// The files' facts put together, with what spans files: routes mounted elsewhere, what
+/// other files complete, controllers' guards, relations, file-system routes.
+fn link(sources: &[Source<'_>], files: Vec<FileRules>, code_files: Vec<FileRules>) -> Facts {
     let mut facts = Facts::default();
-    let mut mounts = Mounts::default();
-    let mut links = Links::default();
-    for (file, file_mounts, file_links) in found {
-        facts.append(file);
-        mounts.append(file_mounts);
-        links.append(file_links);
+    let mut pending = Pending::default();
+    for file in code_files.into_iter().chain(files) {
+        facts.append(file.facts);
+        pending.append(file.pending);
     }
-    facts.endpoints.extend(mounts.link());
+    facts.endpoints.extend(pending.mounts.link());
     facts.append(spring_config::extract(sources));
-    links.apply(&mut facts);
+    pending.links.apply(&mut facts);
+    controllers::apply(&mut facts.endpoints, &pending.declared);
+    schema_dump::prefer_dump(&mut facts.tables);
     assemble::relations(&mut facts.tables);
     file_routes::extract(sources, &mut facts);
     count_guarded(&mut facts);
     facts
 }
 
-/// Each guard once per file (a framework's rule and a shared one may both see it), with how
-/// many endpoints it is put on, over every file (a guard defined in one file guards routes
+/// What one file leaves for the step across files: routes waiting for their mounts, what
+/// other files complete (Spring), the guards controllers declare for their actions (Rails,
+/// Laravel).
+#[derive(Default)]
+struct Pending {
+    mounts: Mounts,
+    links: Links,
+    declared: controllers::Declared,
+}
+
+impl Pending {
+    fn append(&mut self, other: Pending) {
+        self.mounts.append(other.mounts);
+        self.links.append(other.links);
+        self.declared.extend(other.declared);
+    }
+}
+
+/// Each guard once (a framework's rule and a shared one may both see it; every controller
+/// names `before_action :authenticate_user!` again), in its first place, with how many
+/// endpoints it is put on over every file (a guard defined in one file guards routes
 /// registered in others).
 fn count_guarded(facts: &mut Facts) {
     let mut seen = std::collections::HashSet::new();
     facts
         .guards
-        .retain(|guard| seen.insert((guard.name.clone(), guard.kind.clone(), guard.file.clone())));
+        .retain(|guard| seen.insert((guard.name.clone(), guard.kind.clone())));
     for guard in &mut facts.guards {
         guard.endpoints = facts
             .endpoints
@@ -91,33 +179,20 @@ fn count_guarded(facts: &mut Facts) {
 }
 
 /// The facts of one source: its code (or, for a single-file component, each script block)
-/// parsed and matched against the rules whose needles it holds.
-fn extract_file(source: &Source<'_>, parsers: &mut Parsers) -> (Facts, Mounts, Links) {
-    // Build output and installed packages are not the code written; a test file's routes and
-    // guards are the test's, not the application's (as the code extractor reads them).
-    if is_generated_path(source.path) {
-        return (Facts::default(), Mounts::default(), Links::default());
+/// parsed and matched against the rules whose needles it holds; a code file of the code
+/// extractor's only when `code_files` (else it ran them on its own parse).
+fn extract_file(source: &Source<'_>, parsers: &mut Parsers, code_files: bool) -> FileRules {
+    let mut found = FileRules {
+        facts: Facts::default(),
+        pending: Pending::default(),
+    };
+    // Build output and installed packages are not the code written.
+    if is_generated_path(source.path) || (!code_files && Lang::of_path(source.path).is_some()) {
+        return found;
     }
-    let (mut facts, mut mounts, mut links) = extract_code(source, parsers);
-    if is_test_path(source.path) {
-        facts.routes.clear();
-        facts.endpoints.clear();
-        facts.guards.clear();
-        mounts = Mounts::default();
-        links = Links::default();
-    }
-    (facts, mounts, links)
-}
-
-/// What the rules whose needles `source` holds find in it, with what it says that other
-/// files complete.
-fn extract_code(source: &Source<'_>, parsers: &mut Parsers) -> (Facts, Mounts, Links) {
-    let mut facts = Facts::default();
-    let mut mounts = Mounts::default();
-    let mut links = Links::default();
     let blocks = match sfc::Kind::of_path(source.path) {
         Some(kind) => {
-            facts.components.extend(sfc::component(source, kind));
+            found.facts.components.extend(sfc::component(source, kind));
             sfc::script_blocks(source, parsers)
         }
         None => match Grammar::of_path(source.path) {
@@ -125,7 +200,10 @@ fn extract_code(source: &Source<'_>, parsers: &mut Parsers) -> (Facts, Mounts, L
                 grammar,
                 text: source.text.to_owned(),
             }],
-            None => return (facts, mounts, links),
+            None => match erb::ruby_block(source.path, source.text) {
+                Some(block) => vec![block],
+                None => return found,
+            },
         },
     };
     for block in blocks {
@@ -133,29 +211,50 @@ fn extract_code(source: &Source<'_>, parsers: &mut Parsers) -> (Facts, Mounts, L
         if rules.is_empty() {
             continue;
         }
-        let tree = match parsers.parse(block.grammar, &block.text) {
-            Ok(tree) => tree,
-            Err(Unparsed::TooLarge(bytes)) => {
-                facts
-                    .unparsed
-                    .push(format!("{}: too large to parse ({bytes} bytes)", source.path));
-                continue;
-            }
-            Err(Unparsed::GaveUp) => {
-                facts.unparsed.push(format!("{}: parser gave up", source.path));
-                continue;
-            }
-        };
-        let mut hits: Vec<Hit<'_>> = rules
-            .iter()
-            .flat_map(|rule| hits::run(rule, block.grammar, &tree, &block.text))
-            .collect();
-        // In the file's order, whichever rule found them.
-        hits.sort_by_key(|hit| hit.captures.first().map(|capture| capture.range.start));
-        facts.append(assemble::facts(source.path, &hits, &mut mounts));
-        links.append(Links::of(source.path, &hits));
+        match parsers.parse(block.grammar, &block.text) {
+            Ok(tree) => run_rules(source, block.grammar, &block.text, &rules, &tree, &mut found),
+            Err(Unparsed::TooLarge(bytes)) => found
+                .facts
+                .unparsed
+                .push(format!("{}: too large to parse ({bytes} bytes)", source.path)),
+            Err(Unparsed::GaveUp) => found.facts.unparsed.push(format!("{}: parser gave up", source.path)),
+        }
     }
-    (facts, mounts, links)
+    finish(source, found)
+}
+
+/// Runs `rules` over the tree of `text` (a source's code, or a block of it) and assembles
+/// the hits, in the file's order whichever rule found them.
+fn run_rules(
+    source: &Source<'_>,
+    grammar: Grammar,
+    text: &str,
+    rules: &[&'static rule::Rule],
+    tree: &Tree,
+    found: &mut FileRules,
+) {
+    let mut hits: Vec<Hit<'_>> = rules
+        .iter()
+        .flat_map(|rule| hits::run(rule, grammar, tree, text))
+        .collect();
+    hits.sort_by_key(|hit| hit.captures.first().map(|capture| capture.range.start));
+    found
+        .facts
+        .append(assemble::facts(source.path, &hits, &mut found.pending.mounts));
+    found.pending.links.append(Links::of(source.path, &hits));
+    found.pending.declared.extend(controllers::declared(&hits));
+}
+
+/// A test file's routes and guards are the test's, not the application's (as the code
+/// extractor reads them).
+fn finish(source: &Source<'_>, mut found: FileRules) -> FileRules {
+    if is_test_path(source.path) {
+        found.facts.routes.clear();
+        found.facts.endpoints.clear();
+        found.facts.guards.clear();
+        found.pending = Pending::default();
+    }
+    found
 }
 
 thread_local! {

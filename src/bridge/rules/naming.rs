@@ -123,6 +123,20 @@ pub fn table_of(model: &str, convention: &str) -> String {
     }
 }
 
+/// A name made from a template a rule sets (`{}_id`, `{singular}_id`) and a written name:
+/// `{}` is the name in snake case (a PHP `User::class` or `App\\Models\\User` by its class),
+/// `{singular}` its singular.
+pub fn fill(template: &str, written: &str) -> String {
+    let name = written.strip_suffix("::class").unwrap_or(written);
+    let name = snake_case(name.rsplit('\\').next().unwrap_or(name));
+    template.replace("{singular}", &singular(&name)).replace("{}", &name)
+}
+
+/// The table a `<name>_id` column refers to by the convention (`author_id` → `authors`).
+pub fn table_of_key(column: &str) -> String {
+    plural(column.strip_suffix("_id").unwrap_or(column))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -147,5 +161,9 @@ mod tests {
         assert_eq!(singular("addresses"), "address");
         assert_eq!(singular("people"), "person");
         assert_eq!(singular("news"), "news");
+        assert_eq!(fill("{}_id", "User::class"), "user_id");
+        assert_eq!(fill("{singular}_id", "articles"), "article_id");
+        assert_eq!(fill("{}_type", "taggable"), "taggable_type");
+        assert_eq!(table_of_key("author_id"), "authors");
     }
 }

@@ -10,8 +10,8 @@
 
 use std::ops::Range;
 
-use super::assemble::literal;
 use super::hits::Hit;
+use super::text::literal;
 use crate::bridge::facts::StateStore;
 
 /// The stores of one file's hits, each with the keys found inside its definition.

@@ -28,6 +28,7 @@ use self::wants::Wants;
 use super::syntax::{Lang, Parsers};
 use super::{Settings, Source};
 use crate::bridge::facts::Facts;
+use crate::bridge::rules::FileRules;
 
 /// Design-system packages whose imports are reported when the config names none (the
 /// `bridge.design_system` list): common component libraries and shadcn/ui's local folder. A
@@ -62,8 +63,9 @@ pub struct Parsing {
     pub time: Duration,
 }
 
-/// [`extract_with`], with how the parsing went.
-pub fn extract_timed(sources: &[Source<'_>], settings: &Settings) -> (Facts, Parsing) {
+/// [`extract_with`], with how the parsing went and what the rule engine's rules found on the
+/// same parses (for `bridge::rules::extract_after_code`).
+pub fn extract_timed(sources: &[Source<'_>], settings: &Settings) -> (Facts, Parsing, Vec<FileRules>) {
     extract_prefiltered(sources, settings, Wants::of)
 }
 
@@ -74,7 +76,11 @@ pub fn extract_unfiltered(sources: &[Source<'_>], settings: &Settings) -> Facts 
     extract_prefiltered(sources, settings, Wants::unfiltered).0
 }
 
-fn extract_prefiltered(sources: &[Source<'_>], settings: &Settings, prefilter: Prefilter) -> (Facts, Parsing) {
+fn extract_prefiltered(
+    sources: &[Source<'_>],
+    settings: &Settings,
+    prefilter: Prefilter,
+) -> (Facts, Parsing, Vec<FileRules>) {
     let design_systems = if settings.design_system.is_empty() {
         DEFAULT_DESIGN_SYSTEMS.iter().map(|p| p.to_string()).collect()
     } else {
@@ -86,14 +92,15 @@ fn extract_prefiltered(sources: &[Source<'_>], settings: &Settings, prefilter: P
         }))
         .unwrap_or_else(|_| Some(FileScan::failed(source.path)))
     });
-    let scans: Vec<FileScan> = scans.into_iter().flatten().collect();
+    let mut scans: Vec<FileScan> = scans.into_iter().flatten().collect();
+    let rules = scans.iter_mut().filter_map(|scan| scan.rules.take()).collect();
     let parse_times: Vec<Duration> = scans.iter().filter_map(|scan| scan.parse_time).collect();
     let parsing = Parsing {
         parsed: parse_times.len(),
         code_files: sources.iter().filter(|s| Lang::of_path(s.path).is_some()).count(),
         time: parse_times.iter().sum(),
     };
-    (scan::link(scans), parsing)
+    (scan::link(scans), parsing, rules)
 }
 
 thread_local! {

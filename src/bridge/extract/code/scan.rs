@@ -21,6 +21,7 @@ use crate::bridge::extract::Source;
 use crate::bridge::extract::syntax::literal::Constants;
 use crate::bridge::extract::syntax::{Lang, NodeIndex, ParsedFile, Parsers, Unparsed};
 use crate::bridge::facts::{Facts, Guard};
+use crate::bridge::rules::FileRules;
 
 /// Everything one file yields before files are linked.
 #[derive(Debug, Default)]
@@ -47,6 +48,8 @@ pub struct FileScan {
     /// The parse's CPU time (wall time where the system does not tell a thread's), `None`
     /// if the file was not parsed (no signal, or too large).
     pub parse_time: Option<Duration>,
+    /// What the rule engine's rules found on the same parse (see `bridge::rules::on_tree`).
+    pub rules: Option<FileRules>,
 }
 
 impl FileScan {
@@ -86,7 +89,9 @@ pub fn scan_file(
 ) -> Option<FileScan> {
     let lang = Lang::of_path(source.path)?;
     let wants = prefilter(lang, source.path, source.text, design_systems);
-    if !wants.any() {
+    // The rule engine's rules read the same tree: one parse serves both.
+    let rules = crate::bridge::rules::wanted(lang, source.path, source.text);
+    if !wants.any() && rules.is_empty() {
         return None;
     }
     let mut scan = FileScan {
@@ -114,8 +119,13 @@ pub fn scan_file(
             return Some(scan);
         }
     };
-    scan.facts.unparsed.extend(file.syntax_error());
-    scan_tree(&file, wants, design_systems, &mut scan);
+    if !rules.is_empty() {
+        scan.rules = Some(crate::bridge::rules::on_tree(source, lang, &rules, &file.tree));
+    }
+    if wants.any() {
+        scan.facts.unparsed.extend(file.syntax_error());
+        scan_tree(&file, wants, design_systems, &mut scan);
+    }
     Some(scan)
 }
 

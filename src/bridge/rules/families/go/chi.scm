@@ -15,17 +15,8 @@
 
 ; r.Use(jwtauth.Authenticator) guards the routes the same function (or closure, as in
 ; r.Group(func(r chi.Router) { r.Use(…); … })) registers after it
-(function_declaration
-  body: (block
-    (statement_list
-      (expression_statement
-        (call_expression
-          function: (selector_expression field: (field_identifier) @_use)
-          arguments: (argument_list (_) @guard.name)))))
-  (#eq? @_use "Use")
-  (#auth-name? @guard.name)) @guard.scope
-
-(func_literal
+; (a function, a method or a closure: whatever has a body)
+(_
   body: (block
     (statement_list
       (expression_statement

@@ -26,3 +26,26 @@
   arguments: (argument_list (_) @guard.name)
   (#eq? @_use "Use")
   (#auth-name? @guard.name))
+
+; echo's own auth middleware, named by its constructor (`middleware.JWTWithConfig(…)`,
+; `KeyAuth`, `BasicAuth`): its `…WithConfig` form reads as configuration to the name check
+(short_var_declaration
+  left: (expression_list . (identifier) @guard.receiver)
+  right: (expression_list
+    .
+    (call_expression
+      function: (selector_expression field: (field_identifier) @_group)
+      arguments: (argument_list
+        .
+        (interpreted_string_literal)
+        (call_expression function: (selector_expression field: (field_identifier) @guard.name)))))
+  (#eq? @_group "Group")
+  (#match? @guard.name "^(JWT|KeyAuth|BasicAuth)WithConfig$"))
+
+(call_expression
+  function: (selector_expression
+    operand: (_) @guard.receiver
+    field: (field_identifier) @_use)
+  arguments: (argument_list (call_expression function: (selector_expression field: (field_identifier) @guard.name)))
+  (#eq? @_use "Use")
+  (#match? @guard.name "^(JWT|KeyAuth|BasicAuth)WithConfig$"))

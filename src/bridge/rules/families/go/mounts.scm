@@ -8,17 +8,9 @@
 
 ; func UsersRegister(router *gin.RouterGroup) { router.POST("/", …) }: routes placed where the
 ; function is called
-(function_declaration
-  name: (identifier) @mount.function
-  parameters: (parameter_list
-    (parameter_declaration
-      name: (identifier) @mount.param
-      type: [(pointer_type (qualified_type) @_type) (qualified_type) @_type]))
-  body: (block) @mount.scope
-  (#match? @_type "^(gin\\.(RouterGroup|Engine|IRouter|IRoutes)|echo\\.(Group|Echo)|fiber\\.(Router|App)|chi\\.Router)$"))
-
-(method_declaration
-  name: (field_identifier) @mount.function
+; (a function or a method: whatever declares a name, parameters and a body)
+(_
+  name: (_) @mount.function
   parameters: (parameter_list
     (parameter_declaration
       name: (identifier) @mount.param

@@ -1,0 +1,153 @@
+; framework: rails
+; language: ruby
+; needles: create_table | add_column | add_reference | add_foreign_key | add_belongs_to
+; paths: db/migrate | db/schema.rb
+; ActiveRecord migrations and `db/schema.rb`: tables, their columns and keys.
+
+; create_table :users do |t| … end
+((call
+  !receiver
+  method: (identifier) @_create
+  arguments: (argument_list . [(simple_symbol) (string)] @table.name)
+  block: [(do_block) (block)]) @table.scope
+  (#eq? @_create "create_table")
+  (#set! origin "create"))
+
+; … with the default primary key `id` unless `id: false`
+((call
+  !receiver
+  method: (identifier) @_create
+  arguments: (argument_list . [(simple_symbol) (string)] @column.embedded) @_args
+  block: [(do_block) (block)])
+  (#eq? @_create "create_table")
+  (#not-match? @_args "id:\\s*false|:id\\s*=>\\s*false")
+  (#set! columns "id")
+  (#set! primary "id"))
+
+; t.string :name, null: false
+((call
+  receiver: (identifier)
+  method: (identifier) @column.type
+  arguments: (argument_list . [(simple_symbol) (string)] @column.name))
+  (#any-of? @column.type
+    "string" "text" "integer" "bigint" "smallint" "float" "decimal" "numeric" "datetime"
+    "timestamp" "timestamptz" "time" "date" "binary" "blob" "boolean" "json" "jsonb" "uuid"
+    "inet" "cidr" "citext" "hstore" "money" "interval" "enum" "virtual" "bit" "xml"))
+
+; t.column :name, :string
+((call
+  receiver: (identifier)
+  method: (identifier) @_column
+  arguments: (argument_list . [(simple_symbol) (string)] @column.name . [(simple_symbol) (string)] @column.type))
+  (#eq? @_column "column"))
+
+; t.timestamps
+((call
+  receiver: (identifier)
+  method: (identifier) @column.embedded)
+  (#eq? @column.embedded "timestamps")
+  (#set! columns "created_at updated_at"))
+
+; t.references :org (a `polymorphic: true` one has a type column too)
+((call
+  receiver: (identifier)
+  method: (identifier) @_ref
+  arguments: (argument_list . [(simple_symbol) (string)] @column.embedded))
+  (#any-of? @_ref "references" "belongs_to")
+  (#set! columns "{}_id"))
+
+((call
+  receiver: (identifier)
+  method: (identifier) @_ref
+  arguments: (argument_list . [(simple_symbol) (string)] @column.embedded) @_args)
+  (#any-of? @_ref "references" "belongs_to")
+  (#match? @_args "polymorphic:\\s*true")
+  (#set! columns "{}_type"))
+
+; t.references :org, foreign_key: true → org_id references orgs
+((call
+  receiver: (identifier)
+  method: (identifier) @_ref
+  arguments: (argument_list . [(simple_symbol) (string)] @fk.column @fk.model) @_args)
+  (#any-of? @_ref "references" "belongs_to")
+  (#match? @_args "foreign_key:\\s*true")
+  (#set! fk-column "{}_id")
+  (#set! naming "snake_plural"))
+
+; t.references :author, foreign_key: { to_table: :users }
+((call
+  receiver: (identifier)
+  method: (identifier) @_ref
+  arguments: (argument_list
+    .
+    [(simple_symbol) (string)] @fk.column
+    (pair
+      key: (hash_key_symbol) @_fk
+      value: (hash (pair key: (hash_key_symbol) @_to value: [(simple_symbol) (string)] @fk.table)))))
+  (#any-of? @_ref "references" "belongs_to")
+  (#eq? @_fk "foreign_key")
+  (#eq? @_to "to_table")
+  (#set! fk-column "{}_id"))
+
+; add_column :users, :bio, :string
+((call
+  !receiver
+  method: (identifier) @_add
+  arguments: (argument_list
+    .
+    [(simple_symbol) (string)] @table.name
+    .
+    [(simple_symbol) (string)] @column.name
+    .
+    [(simple_symbol) (string)] @column.type)) @table.scope
+  (#eq? @_add "add_column")
+  (#set! origin "alter"))
+
+; add_reference :comments, :user, foreign_key: true
+((call
+  !receiver
+  method: (identifier) @_add
+  arguments: (argument_list . [(simple_symbol) (string)] @table.name . [(simple_symbol) (string)] @column.embedded)) @table.scope
+  (#any-of? @_add "add_reference" "add_belongs_to")
+  (#set! columns "{}_id")
+  (#set! origin "alter"))
+
+((call
+  !receiver
+  method: (identifier) @_add
+  arguments: (argument_list . [(simple_symbol) (string)] @table.name . [(simple_symbol) (string)] @fk.column @fk.model) @_args) @table.scope
+  (#any-of? @_add "add_reference" "add_belongs_to")
+  (#match? @_args "foreign_key:\\s*true")
+  (#set! fk-column "{}_id")
+  (#set! naming "snake_plural")
+  (#set! origin "alter"))
+
+; add_foreign_key :comments, :articles (column article_id unless `column:` names one)
+((call
+  !receiver
+  method: (identifier) @_add
+  arguments: (argument_list . [(simple_symbol) (string)] @table.name . [(simple_symbol) (string)] @fk.column @fk.table) @_args) @table.scope
+  (#eq? @_add "add_foreign_key")
+  (#not-match? @_args "column:")
+  (#set! fk-column "{singular}_id")
+  (#set! origin "alter"))
+
+((call
+  !receiver
+  method: (identifier) @_add
+  arguments: (argument_list
+    .
+    [(simple_symbol) (string)] @table.name
+    .
+    [(simple_symbol) (string)] @fk.table
+    (pair key: (hash_key_symbol) @_column value: [(simple_symbol) (string)] @fk.column))) @table.scope
+  (#eq? @_add "add_foreign_key")
+  (#eq? @_column "column")
+  (#set! origin "alter"))
+
+; what `def down` (or `def self.down`) does undoes the migration: no table is read from it
+((method name: (identifier) @_down) @table.skip
+  (#eq? @_down "down"))
+
+((singleton_method name: (identifier) @_down) @table.skip
+  (#eq? @_down "down"))
