@@ -12,6 +12,8 @@ mod erb;
 mod file_routes;
 mod grammar;
 mod hits;
+#[cfg(test)]
+mod hostile;
 mod inherit;
 mod links;
 mod matchers;

@@ -1,0 +1,117 @@
+//! The rule engine on input built to hurt it: nesting thousands deep in each language's
+//! constructs that scope routes, groups and tables, text that is no code under a code file's
+//! name, routers registered in a circle. Each run must come back (no stack overflow, no
+//! panic, no endless loop) with the well-formed facts of the other files still read.
+
+use super::extract;
+use crate::bridge::facts::Facts;
+use crate::bridge::source::Source;
+
+const DEPTH: usize = 1_000;
+
+fn run(files: &[(&str, String)]) -> Facts {
+    let sources: Vec<Source<'_>> = files.iter().map(|(path, text)| Source { path, text }).collect();
+    extract(&sources)
+}
+
+/// A well-formed gin file whose route must still be found beside the hostile ones.
+fn fine() -> (&'static str, String) {
+    (
+        "cmd/fine.go",
+        "package main\nimport \"github.com/gin-gonic/gin\"\nfunc main() {\n\tr := gin.Default()\n\tr.GET(\"/fine\", h)\n}\n".to_owned(),
+    )
+}
+
+fn has_fine(facts: &Facts) -> bool {
+    facts.endpoints.iter().any(|e| e.path == "/fine")
+}
+
+#[test]
+fn deep_nesting_in_every_language_ends() {
+    let nested = |open: &str, inner: &str, close: &str| format!("{}{inner}{}", open.repeat(DEPTH), close.repeat(DEPTH));
+    let files = [
+        fine(),
+        (
+            "routes/chi.go",
+            format!(
+                "package r\nimport \"github.com/go-chi/chi/v5\"\nfunc f(r chi.Router) {{\n{}\n}}\n",
+                nested("r.Route(\"/a\", func(r chi.Router) {\n", "r.Get(\"/x\", h)\n", "})\n")
+            ),
+        ),
+        (
+            "config/routes.rb",
+            format!(
+                "Rails.application.routes.draw do\n{}\nend\n",
+                nested("namespace :a do\n", "resources :x\n", "end\n")
+            ),
+        ),
+        (
+            "routes/api.php",
+            format!(
+                "<?php\n{}\n",
+                nested(
+                    "Route::prefix('a')->group(function () {\n",
+                    "Route::get('/x', [X::class, 'y']);\n",
+                    "});\n"
+                )
+            ),
+        ),
+        (
+            "src/main/java/A.java",
+            format!(
+                "@RestController\n@RequestMapping(\"/a\")\nclass A {{ {} }}\n",
+                nested("class B { ", "@GetMapping(\"/x\") void x() {}", " }")
+            ),
+        ),
+        (
+            "src/router.ts",
+            format!(
+                "import {{ createRouter }} from 'vue-router'\nexport default createRouter({{ routes: [{}] }})\n",
+                nested("{ path: 'a', children: [", "{ path: 'x', component: X }", "] }")
+            ),
+        ),
+    ];
+    let facts = run(&files);
+    assert!(has_fine(&facts), "{:#?}", facts.endpoints);
+}
+
+#[test]
+fn routers_registered_in_a_circle_and_a_group_of_itself_end() {
+    let files = [
+        fine(),
+        (
+            "api/a.go",
+            "package api\nimport \"github.com/gin-gonic/gin\"\nfunc A(r *gin.RouterGroup) {\n\tB(r.Group(\"/b\"))\n\tr.GET(\"/a\", h)\n}\nfunc B(r *gin.RouterGroup) {\n\tA(r.Group(\"/a\"))\n\tr.GET(\"/b\", h)\n}\nfunc main() {\n\tg := gin.Default()\n\tv := v.Group(\"/v\")\n\tv.GET(\"/self\", h)\n\tA(g.Group(\"/x\"))\n}\n"
+                .to_owned(),
+        ),
+    ];
+    let facts = run(&files);
+    assert!(has_fine(&facts), "{:#?}", facts.endpoints);
+    assert!(
+        facts.endpoints.iter().any(|e| e.path.ends_with("/self")),
+        "{:#?}",
+        facts.endpoints
+    );
+}
+
+#[test]
+fn text_that_is_no_code_under_code_names_is_survived() {
+    let noise: String = (0..200_000u32)
+        .map(|i| char::from_u32(0x20 + (i * 7919) % 0x2fff).unwrap_or('x'))
+        .collect();
+    let mut files = vec![fine()];
+    for path in [
+        "a.go",
+        "b.rb",
+        "c.php",
+        "D.java",
+        "E.vue",
+        "f.svelte",
+        "config/application.yml",
+    ] {
+        files.push((path, format!("gin-gonic/gin Route:: resources @Entity <script>{noise}")));
+    }
+    files.push(("G.vue", "<script>".repeat(1_000)));
+    let facts = run(&files);
+    assert!(has_fine(&facts), "{:#?}", facts.endpoints);
+}
