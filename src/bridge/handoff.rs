@@ -2,7 +2,7 @@
 //! of BMAD's story-context bridge, plus where it came from (domain, ticket, run, files read
 //! and skipped). Artifacts are the files the agent changed, each with the names it holds.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -56,10 +56,12 @@ pub struct Artifact {
 /// One artifact per path of `paths` (sorted): the names each file holds and its kind.
 pub fn artifacts(paths: &[String], read: &BTreeSet<&str>, facts: &Facts, top: &std::path::Path) -> Vec<Artifact> {
     let mut names: BTreeMap<&str, (Vec<String>, &'static str)> = BTreeMap::new();
+    // Each name once per file (a file may name tens of thousands of routes).
+    let mut seen: HashSet<(&str, String)> = HashSet::new();
     let mut add = |file: &'_ str, name: String, kind: &'static str| {
         let key = paths.get(paths.binary_search_by(|p| p.as_str().cmp(file)).ok()?)?;
         let entry = names.entry(key.as_str()).or_insert_with(|| (Vec::new(), kind));
-        if !entry.0.contains(&name) {
+        if seen.insert((key.as_str(), name.clone())) {
             entry.0.push(name);
         }
         Some(())

@@ -5,6 +5,8 @@
 
 use super::facts::Facts;
 use super::schema;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 
 /// One `Facts` from many.
 pub fn merge(parts: Vec<Facts>) -> Facts {
@@ -47,14 +49,22 @@ pub fn merge(parts: Vec<Facts>) -> Facts {
 }
 
 /// Sorts by file (stable; numbers in names compare as numbers, so migrations stay in their
-/// order) and drops exact repeats.
-fn by_file_once<T: PartialEq>(items: &mut Vec<T>, file: impl Fn(&T) -> &String) {
+/// order) and drops exact repeats, in time linear in the items (a file may hold tens of
+/// thousands of routes).
+fn by_file_once<T: Eq + Hash>(items: &mut Vec<T>, file: impl Fn(&T) -> &String) {
     items.sort_by(|a, b| schema::order::natural(file(a), file(b)));
     let mut kept: Vec<T> = Vec::with_capacity(items.len());
+    // Repeats are in the same file: the kept items of the current file, by their hash.
+    let mut seen: HashMap<u64, Vec<usize>> = HashMap::new();
     for item in items.drain(..) {
-        // Repeats are in the same file, so only the tail of `kept` needs looking at.
-        let same_file = kept.iter().rev().take_while(|k| file(k) == file(&item));
-        if !same_file.into_iter().any(|k| *k == item) {
+        if kept.last().is_some_and(|last| file(last) != file(&item)) {
+            seen.clear();
+        }
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        item.hash(&mut hasher);
+        let same = seen.entry(hasher.finish()).or_default();
+        if !same.iter().any(|&at| kept.get(at) == Some(&item)) {
+            same.push(kept.len());
             kept.push(item);
         }
     }

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 /// A table (SQL DDL or an ORM model) with its columns and keys.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Table {
     /// Unquoted name; `schema` holds the qualifier (`billing.invoices` → schema `billing`).
@@ -29,7 +29,7 @@ pub struct Table {
 }
 
 /// One column: its name and type as written (`varchar(255)`, `String`, `models.CharField`).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Column {
     pub name: String,
@@ -42,7 +42,7 @@ pub struct Column {
 }
 
 /// `columns` reference `table(referenced)`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ForeignKey {
     /// The constraint's name when the file gives one (`DROP CONSTRAINT` finds it by it).
@@ -54,7 +54,7 @@ pub struct ForeignKey {
 }
 
 /// `CREATE [UNIQUE] INDEX name ON table (columns)` or an ORM index.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Index {
     pub name: Option<String>,
@@ -65,7 +65,7 @@ pub struct Index {
 }
 
 /// An enumerated type and its values, in declaration order.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct EnumType {
     /// Unquoted name; `schema` holds the qualifier.
@@ -78,7 +78,7 @@ pub struct EnumType {
 }
 
 /// Something the run's migrations drop that the run did not create.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Dropped {
     /// `table`, `column` (`table.column`), `index`, `type` or `constraint`.

@@ -114,7 +114,7 @@ impl Facts {
 }
 
 /// An HTTP endpoint with its full path (mount prefixes applied).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Endpoint {
     /// Upper case: `GET`, `POST`, …; `ALL` or `ANY` where the framework says so.
@@ -134,7 +134,7 @@ pub struct Endpoint {
 }
 
 /// A request/response or validation shape: DTO class, Pydantic model, zod schema.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Shape {
     pub name: String,
@@ -145,7 +145,7 @@ pub struct Shape {
 }
 
 /// A field of a shape.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Field {
     pub name: String,
@@ -154,7 +154,7 @@ pub struct Field {
 }
 
 /// An exported service class and its public methods.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Service {
     pub name: String,
@@ -163,7 +163,7 @@ pub struct Service {
 }
 
 /// An environment variable the code reads or a config file declares.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct EnvVar {
     pub name: String,
@@ -173,7 +173,7 @@ pub struct EnvVar {
 }
 
 /// An exported UI component.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Component {
     pub name: String,
@@ -183,7 +183,7 @@ pub struct Component {
 }
 
 /// A client-side route.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Route {
     pub path: String,
@@ -194,7 +194,7 @@ pub struct Route {
 }
 
 /// A piece of client state: a Redux slice, a Zustand store, a React context.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct StateStore {
     pub name: String,
@@ -210,7 +210,7 @@ pub struct StateStore {
 }
 
 /// Names imported from the configured design-system package.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct DesignImport {
     pub package: String,
@@ -219,7 +219,7 @@ pub struct DesignImport {
 }
 
 /// A CI pipeline file and its jobs.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Pipeline {
     /// `github-actions`, `gitlab-ci`, `azure-pipelines`.
@@ -239,7 +239,7 @@ pub struct Pipeline {
 }
 
 /// A security scan in a pipeline: the tool, and the job and step that run it.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Scan {
     /// `snyk`, `trivy`, `codeql`, `semgrep`, `gitlab-sast`, …
@@ -250,7 +250,7 @@ pub struct Scan {
 }
 
 /// A Dockerfile build stage (`FROM image AS name`).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct DockerStage {
     pub name: Option<String>,
@@ -259,7 +259,7 @@ pub struct DockerStage {
 }
 
 /// An image a pipeline or compose file pushes or tags.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Image {
     pub name: String,
@@ -267,7 +267,7 @@ pub struct Image {
 }
 
 /// A security finding referenced by the run (CVE-…, GHSA-…, a configured pattern).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Finding {
     pub id: String,
@@ -279,7 +279,7 @@ pub struct Finding {
 }
 
 /// Auth middleware, a guard or a validation schema the run added or uses.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Guard {
     pub name: String,

@@ -52,7 +52,7 @@ use std::ops::Range;
 
 use super::hits::{Hit, guard_name, inside};
 use super::mounts::{self, Mounts};
-use super::paths::join;
+use super::paths::{MAX_NESTING, join};
 use super::prefixes::Prefixes;
 use super::resources::{self, Resource};
 pub use super::text::literal;
@@ -67,6 +67,7 @@ const METHODS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPT
 pub fn facts(path: &str, hits: &[Hit<'_>], mounts: &mut Mounts) -> Facts {
     let mut facts = Facts::default();
     let routing = Routing::of(hits);
+    let route_scopes = route_scopes(hits);
     for hit in hits {
         if hit.is("endpoint") {
             for (endpoint, waits_for) in routing.endpoints(path, hit) {
@@ -123,15 +124,19 @@ pub fn facts(path: &str, hits: &[Hit<'_>], mounts: &mut Mounts) -> Facts {
             });
         }
         if hit.is("client_route") {
-            facts.routes.extend(client_route(path, hit, hits));
+            facts.routes.extend(client_route(path, hit, &route_scopes));
         }
     }
     // Patterns matching the same route object give it once, with the component one names.
     let mut routes: Vec<Route> = Vec::new();
+    let mut by_path: HashMap<String, usize> = HashMap::new();
     for route in facts.routes.drain(..) {
-        match routes.iter_mut().find(|have| have.path == route.path) {
+        match by_path.get(&route.path).and_then(|&at| routes.get_mut(at)) {
             Some(have) => have.component = have.component.take().or(route.component),
-            None => routes.push(route),
+            None => {
+                by_path.insert(route.path.clone(), routes.len());
+                routes.push(route);
+            }
         }
     }
     facts.routes = routes;
@@ -272,26 +277,27 @@ impl Routing {
 
     /// The receiver's chain of groups, outermost first, with the variable the chain starts
     /// from (bounded: a cycle stops it).
-    fn chain<'r>(&'r self, receiver: Option<&'r str>) -> (Vec<&'r Group>, Option<&'r str>) {
+    fn chain<'r>(&'r self, receiver: Option<&'r str>) -> Option<(Vec<&'r Group>, Option<&'r str>)> {
         let mut chain = Vec::new();
         let mut at = receiver;
         while let Some(name) = at {
             let Some(group) = self.groups.get(name) else { break };
-            if chain.len() >= 16 {
-                break;
+            // Deeper than any router is written, or groups made of each other in a circle.
+            if chain.len() >= MAX_NESTING {
+                return None;
             }
             chain.push(group);
             at = group.parent.as_deref();
         }
         let root = at.or(receiver);
         chain.reverse();
-        (chain, root)
+        Some((chain, root))
     }
 
     /// The prefix and guards a router variable gives what is registered on it at `at`:
     /// each group's middleware added before its child group (or the route) was made.
-    fn placed(&self, receiver: Option<&str>, at: usize) -> (String, Vec<String>, Option<String>) {
-        let (chain, root) = self.chain(receiver);
+    fn placed(&self, receiver: Option<&str>, at: usize) -> Option<(String, Vec<String>, Option<String>)> {
+        let (chain, root) = self.chain(receiver)?;
         let mut prefix = String::new();
         let mut guards = Vec::new();
         for (depth, group) in chain.iter().enumerate() {
@@ -305,14 +311,14 @@ impl Routing {
                     .map(|(_, g)| g.clone()),
             );
         }
-        (prefix, guards, root.map(str::to_owned))
+        Some((prefix, guards, root.map(str::to_owned)))
     }
 
     /// The call that mounts a router function (`users.UsersRegister(v1.Group("/users"))`), or
     /// `None` if the hit is none.
     fn mount_call(&self, hit: &Hit<'_>) -> Option<mounts::MountCall> {
         let call = hit.get("mount.call")?;
-        let (prefix, guards, _) = self.placed(hit.text("mount.parent").or(hit.text("mount.var")), call.range.start);
+        let (prefix, guards, _) = self.placed(hit.text("mount.parent").or(hit.text("mount.var")), call.range.start)?;
         let path = hit.text("mount.path").map(literal).unwrap_or_default();
         Some(mounts::MountCall {
             function: call.text.to_owned(),
@@ -340,8 +346,13 @@ impl Routing {
             .text("endpoint.on")
             .map(literal)
             .or_else(|| options::first(&set, "on"));
-        let (scoped_prefix, around) = self.prefixes.of(&at, on.as_deref());
-        let (group_prefix, group_guards, root) = self.placed(hit.text("endpoint.receiver"), at.start);
+        // A route nested deeper than any router is written is left out (see `MAX_NESTING`).
+        let Some((scoped_prefix, around)) = self.prefixes.of(&at, on.as_deref()) else {
+            return Vec::new();
+        };
+        let Some((group_prefix, group_guards, root)) = self.placed(hit.text("endpoint.receiver"), at.start) else {
+            return Vec::new();
+        };
         let base = join(&scoped_prefix, &group_prefix);
         let routes: Vec<(String, String, Option<String>)> = match Resource::of(hit, "endpoint") {
             Some(resource) => resource
@@ -446,22 +457,32 @@ fn method_of(text: &str) -> String {
     }
 }
 
-/// A client route, its path joined to the paths of the route objects around it.
-fn client_route(path: &str, hit: &Hit<'_>, hits: &[Hit<'_>]) -> Option<Route> {
-    let route = hit.get("client_route.path")?;
-    let mut parents: Vec<(&Range<usize>, String)> = hits
+/// The route objects whose children are routes (`client_route.scope`) with their paths, by
+/// where they start: found once per file, not once per route.
+fn route_scopes(hits: &[Hit<'_>]) -> Vec<(Range<usize>, String)> {
+    let mut scopes: Vec<(Range<usize>, String)> = hits
         .iter()
-        .filter_map(|other| {
+        .filter_map(|hit| {
             Some((
-                &other.get("client_route.scope")?.range,
-                literal(other.text("client_route.path")?),
+                hit.get("client_route.scope")?.range.clone(),
+                literal(hit.text("client_route.path")?),
             ))
         })
+        .collect();
+    scopes.sort_by_key(|(scope, _)| scope.start);
+    // Two rule files may share the patterns (`; inherits:`) and find the same parent.
+    scopes.dedup_by(|a, b| a.0 == b.0);
+    scopes
+}
+
+/// A client route, its path joined to the paths of the route objects around it.
+fn client_route(path: &str, hit: &Hit<'_>, scopes: &[(Range<usize>, String)]) -> Option<Route> {
+    let route = hit.get("client_route.path")?;
+    let parents: Vec<&(Range<usize>, String)> = scopes
+        .iter()
+        .take_while(|(scope, _)| scope.start <= route.range.start)
         .filter(|(scope, _)| inside(&route.range, scope))
         .collect();
-    parents.sort_by_key(|(scope, _)| scope.start);
-    // Two rule files may share the patterns (`; inherits:`) and find the same parent.
-    parents.dedup_by(|a, b| a.0 == b.0);
     let own = literal(route.text);
     let full = if own.starts_with('/') {
         own

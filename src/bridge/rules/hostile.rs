@@ -115,3 +115,49 @@ fn text_that_is_no_code_under_code_names_is_survived() {
     let facts = run(&files);
     assert!(has_fine(&facts), "{:#?}", facts.endpoints);
 }
+
+#[test]
+fn groups_chained_deep_keep_every_prefix_and_deeper_than_a_router_is_written_give_no_path() {
+    let chain = |depth: usize| {
+        let mut text =
+            String::from("package main\nimport \"github.com/gin-gonic/gin\"\nfunc main() {\n\tg0 := gin.Default()\n");
+        for i in 0..depth {
+            text.push_str(&format!("\tg{} := g{i}.Group(\"/p{i}\")\n", i + 1));
+        }
+        text.push_str(&format!("\tg{depth}.GET(\"/x\", h)\n}}\n"));
+        text
+    };
+    let facts = run(&[("a/main.go", chain(20))]);
+    let expected: String = (0..20).map(|i| format!("/p{i}")).collect::<String>() + "/x";
+    assert_eq!(
+        facts.endpoints.iter().map(|e| e.path.as_str()).collect::<Vec<_>>(),
+        [expected.as_str()]
+    );
+    // A path cut short would be a wrong fact: none is given.
+    let facts = run(&[("a/main.go", chain(200))]);
+    assert!(facts.endpoints.is_empty(), "{:#?}", facts.endpoints);
+}
+
+#[test]
+fn a_router_function_mounted_at_hundreds_of_places_is_placed_within_a_bound() {
+    let mut text = String::from("package main\nimport \"github.com/gin-gonic/gin\"\nfunc Reg(r *gin.RouterGroup) {\n");
+    for i in 0..100 {
+        text.push_str(&format!("\tr.GET(\"/x{i}\", h)\n"));
+    }
+    text.push_str("}\nfunc main() {\n\te := gin.Default()\n");
+    for i in 0..300 {
+        text.push_str(&format!("\tReg(e.Group(\"/m{i}\"))\n"));
+    }
+    text.push_str("}\n");
+    let facts = run(&[("a/main.go", text)]);
+    assert!(facts.endpoints.len() <= 20_300, "{}", facts.endpoints.len());
+    assert!(facts.endpoints.len() >= 100, "{}", facts.endpoints.len());
+    assert!(
+        facts
+            .unparsed
+            .iter()
+            .any(|u| u.contains("routes mounted at more places")),
+        "{:?}",
+        facts.unparsed
+    );
+}

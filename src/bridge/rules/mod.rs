@@ -133,7 +133,9 @@ fn link(sources: &[Source<'_>], files: Vec<FileRules>, code_files: Vec<FileRules
         facts.append(file.facts);
         pending.append(file.pending);
     }
-    facts.endpoints.extend(pending.mounts.link());
+    let (mounted, over) = pending.mounts.link();
+    facts.endpoints.extend(mounted);
+    facts.unparsed.extend(over);
     facts.append(spring_config::extract(sources));
     pending.links.apply(&mut facts);
     controllers::apply(&mut facts.endpoints, &pending.declared);

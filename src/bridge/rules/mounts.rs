@@ -8,6 +8,9 @@ use crate::bridge::facts::Endpoint;
 
 use super::paths::join;
 
+/// Most endpoints placed at mount calls in one run.
+const MAX_PLACED: usize = 20_000;
+
 /// What the files' router functions and mount calls leave for the link.
 #[derive(Default)]
 pub struct Mounts {
@@ -36,10 +39,20 @@ impl Mounts {
         self.calls.append(&mut other.calls);
     }
 
-    /// The waiting endpoints, each placed at every call of its function (as written if none).
-    pub fn link(self) -> Vec<Endpoint> {
+    /// The waiting endpoints, each placed at every call of its function (as written if none),
+    /// at most [`MAX_PLACED`] in all: past that (a router function called from hundreds of
+    /// places) the rest stay as written and the handoff says so.
+    pub fn link(self) -> (Vec<Endpoint>, Option<String>) {
         let mut placed = Vec::new();
+        let mut over = None;
         for (function, endpoint, keep_trailing_slash) in self.waiting {
+            if placed.len() >= MAX_PLACED {
+                over.get_or_insert_with(|| {
+                    format!("{}: routes mounted at more places than {MAX_PLACED} routes hold; the rest are listed as written", endpoint.file)
+                });
+                placed.push(endpoint);
+                continue;
+            }
             let mut calls: Vec<&MountCall> = self.calls.iter().filter(|call| call.function == function).collect();
             calls.dedup_by(|a, b| a.prefix == b.prefix && a.guards == b.guards);
             if calls.is_empty() {
@@ -62,6 +75,6 @@ impl Mounts {
                 });
             }
         }
-        placed
+        (placed, over)
     }
 }

@@ -1,5 +1,9 @@
 //! URL paths as routers build them from prefixes.
 
+/// Most prefixes (groups, scopes, nested resources) a route is placed under: a route nested
+/// deeper is left out rather than shown with a path cut short or thousands of characters long.
+pub const MAX_NESTING: usize = 64;
+
 /// `prefix` and `path` joined with one `/` between them.
 pub fn join(prefix: &str, path: &str) -> String {
     let prefix = prefix.trim_end_matches('/');

@@ -9,7 +9,7 @@
 use std::ops::Range;
 
 use super::hits::{Hit, inside};
-use super::paths::join;
+use super::paths::{MAX_NESTING, join};
 use super::resources::{self, Resource};
 use super::text::literal;
 
@@ -98,8 +98,11 @@ impl Prefixes {
 
     /// The prefix of a route at `at` (its own `on:` given as `on`), and the innermost resource
     /// whose block holds it.
-    pub fn of(&self, at: &Range<usize>, on: Option<&str>) -> (String, Option<&Resource>) {
+    pub fn of(&self, at: &Range<usize>, on: Option<&str>) -> Option<(String, Option<&Resource>)> {
         let around: Vec<&(Range<usize>, Prefix)> = self.scopes.iter().filter(|(scope, _)| inside(at, scope)).collect();
+        if around.len() > MAX_NESTING {
+            return None;
+        }
         let innermost = around
             .iter()
             .rposition(|(_, prefix)| matches!(prefix, Prefix::Resource(_)));
@@ -127,6 +130,6 @@ impl Prefixes {
             };
             full = join(&full, &segment);
         }
-        (full, resource)
+        Some((full, resource))
     }
 }
