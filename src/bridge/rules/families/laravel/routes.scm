@@ -4,27 +4,21 @@
 ; Laravel's router: `Route::get('/users/{id}', [UserController::class, 'show'])`, groups by
 ; `prefix`/`middleware`/`group`, resources expanded by `#set! expand` (see rules/resources.rs).
 
-; Route::get('/users/{id}', [UserController::class, 'show'])
+; Route::get('/users/{id}', [UserController::class, 'show']), Route::get('/', function () { … })
 ((scoped_call_expression
   scope: (name) @_route
   name: (name) @endpoint.method
-  arguments: (arguments
-    .
-    (argument [(string) (encapsed_string)] @endpoint.path)
-    .
-    (argument [(array_creation_expression) (string) (encapsed_string) (class_constant_access_expression)] @endpoint.handler)))
-  (#eq? @_route "Route")
-  (#any-of? @endpoint.method "get" "post" "put" "patch" "delete" "options" "any"))
-
-; Route::get('/', function () { … })
-((scoped_call_expression
-  scope: (name) @_route
-  name: (name) @endpoint.method
-  arguments: (arguments
-    .
-    (argument [(string) (encapsed_string)] @endpoint.path)
-    .
-    (argument [(anonymous_function) (arrow_function)])))
+  arguments: [
+    (arguments
+      .
+      (argument [(string) (encapsed_string)] @endpoint.path)
+      .
+      (argument [(array_creation_expression) (string) (encapsed_string) (class_constant_access_expression)] @endpoint.handler))
+    (arguments
+      .
+      (argument [(string) (encapsed_string)] @endpoint.path)
+      .
+      (argument [(anonymous_function) (arrow_function)]))])
   (#eq? @_route "Route")
   (#any-of? @endpoint.method "get" "post" "put" "patch" "delete" "options" "any"))
 
@@ -147,35 +141,23 @@
     (#eq? @_chained "except")
     (#set! expand "laravel")))
 
-; Route::prefix('v1')->group(function () { … }), also after or before another call
+; Route::prefix('v1')->group(function () { … }), also after or before another call or two
+; (Route::middleware('auth')->prefix('v1')->name('v1.')->group(…))
 ((member_call_expression
-  object: (scoped_call_expression
-    scope: (name) @_route
-    name: (name) @_prefix
-    arguments: (arguments . (argument [(string) (encapsed_string)] @prefix.path)))
+  object: [
+    (scoped_call_expression scope: (name) @_route name: (name) @_prefix arguments: (arguments . (argument [(string) (encapsed_string)] @prefix.path)))
+    (member_call_expression name: (name) @_prefix arguments: (arguments . (argument [(string) (encapsed_string)] @prefix.path)))
+    (member_call_expression
+      object: (scoped_call_expression name: (name) @_prefix arguments: (arguments . (argument [(string) (encapsed_string)] @prefix.path)))
+      name: (name))
+    (member_call_expression
+      object: (member_call_expression name: (name) @_prefix arguments: (arguments . (argument [(string) (encapsed_string)] @prefix.path))))
+    (member_call_expression
+      object: (member_call_expression
+        object: (scoped_call_expression name: (name) @_prefix arguments: (arguments . (argument [(string) (encapsed_string)] @prefix.path)))))]
   name: (name) @_group
   arguments: (arguments (argument [(anonymous_function) (arrow_function)] @prefix.scope)))
   (#eq? @_route "Route")
-  (#eq? @_prefix "prefix")
-  (#eq? @_group "group"))
-
-((member_call_expression
-  object: (member_call_expression
-    name: (name) @_prefix
-    arguments: (arguments . (argument [(string) (encapsed_string)] @prefix.path)))
-  name: (name) @_group
-  arguments: (arguments (argument [(anonymous_function) (arrow_function)] @prefix.scope)))
-  (#eq? @_prefix "prefix")
-  (#eq? @_group "group"))
-
-((member_call_expression
-  object: (member_call_expression
-    object: (scoped_call_expression
-      name: (name) @_prefix
-      arguments: (arguments . (argument [(string) (encapsed_string)] @prefix.path)))
-    name: (name))
-  name: (name) @_group
-  arguments: (arguments (argument [(anonymous_function) (arrow_function)] @prefix.scope)))
   (#eq? @_prefix "prefix")
   (#eq? @_group "group"))
 
@@ -212,43 +194,33 @@
   (#match? @_key "^.middleware.$")
   (#match? @guard.name "^.(auth|can:|role|permission|jwt|sanctum|passport|admin|verified)"))
 
-; Route::middleware('auth:sanctum')->group(function () { … }) (also ['auth', …] and chained)
+; Route::middleware('auth:sanctum')->group(function () { … }) (also ['auth', …], and after or
+; before another call or two)
 ((member_call_expression
-  object: (scoped_call_expression
-    scope: (name) @_route
-    name: (name) @_middleware
-    arguments: (arguments . (argument
+  object: [
+    (scoped_call_expression scope: (name) @_route name: (name) @_middleware arguments: (arguments . (argument
       [(string) @guard.name
        (array_creation_expression (array_element_initializer (string) @guard.name))])))
+    (member_call_expression name: (name) @_middleware arguments: (arguments . (argument
+      [(string) @guard.name
+       (array_creation_expression (array_element_initializer (string) @guard.name))])))
+    (member_call_expression
+      object: (scoped_call_expression name: (name) @_middleware arguments: (arguments . (argument
+      [(string) @guard.name
+       (array_creation_expression (array_element_initializer (string) @guard.name))])))
+      name: (name))
+    (member_call_expression
+      object: (member_call_expression name: (name) @_middleware arguments: (arguments . (argument
+      [(string) @guard.name
+       (array_creation_expression (array_element_initializer (string) @guard.name))]))))
+    (member_call_expression
+      object: (member_call_expression
+        object: (scoped_call_expression name: (name) @_middleware arguments: (arguments . (argument
+      [(string) @guard.name
+       (array_creation_expression (array_element_initializer (string) @guard.name))])))))]
   name: (name) @_group
   arguments: (arguments (argument [(anonymous_function) (arrow_function)] @guard.scope)))
   (#eq? @_route "Route")
-  (#eq? @_middleware "middleware")
-  (#eq? @_group "group")
-  (#match? @guard.name "^.(auth|can:|role|permission|jwt|sanctum|passport|admin|verified)"))
-
-((member_call_expression
-  object: (member_call_expression
-    name: (name) @_middleware
-    arguments: (arguments . (argument
-      [(string) @guard.name
-       (array_creation_expression (array_element_initializer (string) @guard.name))])))
-  name: (name) @_group
-  arguments: (arguments (argument [(anonymous_function) (arrow_function)] @guard.scope)))
-  (#eq? @_middleware "middleware")
-  (#eq? @_group "group")
-  (#match? @guard.name "^.(auth|can:|role|permission|jwt|sanctum|passport|admin|verified)"))
-
-((member_call_expression
-  object: (member_call_expression
-    object: (scoped_call_expression
-      name: (name) @_middleware
-      arguments: (arguments . (argument
-        [(string) @guard.name
-         (array_creation_expression (array_element_initializer (string) @guard.name))])))
-    name: (name))
-  name: (name) @_group
-  arguments: (arguments (argument [(anonymous_function) (arrow_function)] @guard.scope)))
   (#eq? @_middleware "middleware")
   (#eq? @_group "group")
   (#match? @guard.name "^.(auth|can:|role|permission|jwt|sanctum|passport|admin|verified)"))
@@ -304,52 +276,3 @@
   (#eq? @_route "Route")
   (#any-of? @endpoint.style "resources" "apiResources")
   (#set! expand "laravel"))
-
-; three calls before the group: Route::middleware('auth')->prefix('v1')->name('v1.')->group(…)
-((member_call_expression
-  object: (member_call_expression
-    object: (member_call_expression
-      name: (name) @_prefix
-      arguments: (arguments . (argument [(string) (encapsed_string)] @prefix.path))))
-  name: (name) @_group
-  arguments: (arguments (argument [(anonymous_function) (arrow_function)] @prefix.scope)))
-  (#eq? @_prefix "prefix")
-  (#eq? @_group "group"))
-
-((member_call_expression
-  object: (member_call_expression
-    object: (member_call_expression
-      object: (scoped_call_expression
-        name: (name) @_prefix
-        arguments: (arguments . (argument [(string) (encapsed_string)] @prefix.path)))))
-  name: (name) @_group
-  arguments: (arguments (argument [(anonymous_function) (arrow_function)] @prefix.scope)))
-  (#eq? @_prefix "prefix")
-  (#eq? @_group "group"))
-
-((member_call_expression
-  object: (member_call_expression
-    object: (member_call_expression
-      name: (name) @_middleware
-      arguments: (arguments . (argument
-        [(string) @guard.name
-         (array_creation_expression (array_element_initializer (string) @guard.name))]))))
-  name: (name) @_group
-  arguments: (arguments (argument [(anonymous_function) (arrow_function)] @guard.scope)))
-  (#eq? @_middleware "middleware")
-  (#eq? @_group "group")
-  (#match? @guard.name "^.(auth|can:|role|permission|jwt|sanctum|passport|admin|verified)"))
-
-((member_call_expression
-  object: (member_call_expression
-    object: (member_call_expression
-      object: (scoped_call_expression
-        name: (name) @_middleware
-        arguments: (arguments . (argument
-          [(string) @guard.name
-           (array_creation_expression (array_element_initializer (string) @guard.name))])))))
-  name: (name) @_group
-  arguments: (arguments (argument [(anonymous_function) (arrow_function)] @guard.scope)))
-  (#eq? @_middleware "middleware")
-  (#eq? @_group "group")
-  (#match? @guard.name "^.(auth|can:|role|permission|jwt|sanctum|passport|admin|verified)"))

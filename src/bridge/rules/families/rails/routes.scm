@@ -57,35 +57,23 @@
   (#eq? @_scope "scope")
   (#match? @_key "^:?path$"))
 
-; get 'login', to: 'sessions#new'; get :feed, on: :collection; match 'x', to: 'a#b', via: [:get, :post]
-((call
-  !receiver
-  method: (identifier) @endpoint.method
-  arguments: (argument_list . [(simple_symbol) (string)] @endpoint.path) @endpoint.options)
-  (#any-of? @endpoint.method "get" "post" "put" "patch" "delete" "match"))
-
+; get 'login', to: 'sessions#new'; get :feed, on: :collection; match 'x', to: 'a#b', via: [:get, :post];
 ; post '/users/login' => 'sessions#create'
 ((call
   !receiver
   method: (identifier) @endpoint.method
-  arguments: (argument_list
-    .
-    (pair key: (string) @endpoint.path value: (string) @endpoint.handler)) @endpoint.options)
+  arguments: [(argument_list . [(simple_symbol) (string)] @endpoint.path) @endpoint.options
+              (argument_list
+                .
+                (pair key: (string) @endpoint.path value: (string) @endpoint.handler)) @endpoint.options])
   (#any-of? @endpoint.method "get" "post" "put" "patch" "delete" "match"))
 
-; root to: 'home#index'
+; root to: 'home#index'; root 'home#index'
 ((call
   !receiver
   method: (identifier) @endpoint.method
-  arguments: (argument_list . (pair)) @endpoint.options)
-  (#eq? @endpoint.method "root")
-  (#set! method "GET"))
-
-; root 'home#index'
-((call
-  !receiver
-  method: (identifier) @endpoint.method
-  arguments: (argument_list . (string) @endpoint.handler .))
+  arguments: [(argument_list . (pair)) @endpoint.options
+              (argument_list . (string) @endpoint.handler .)])
   (#eq? @endpoint.method "root")
   (#set! method "GET"))
 
