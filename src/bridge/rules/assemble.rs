@@ -46,6 +46,10 @@
 //! | `matcher.at`, `matcher.args`, `matcher.access`, `matcher.access_args` | a request-matcher rule guarding the endpoints its patterns match, in any file (`matchers.rs`) |
 //!
 //! Captures whose name starts with `_` only serve predicates.
+//!
+//! `(#set! @capture key value)` sets `key` only in a match holding `@capture`: patterns of one
+//! shape that differ in a value are one pattern whose alternation's branches capture (`_`
+//! captures will do) what tells them apart, one query step to compile instead of several.
 
 use std::collections::HashMap;
 use std::ops::Range;
