@@ -251,19 +251,13 @@
 ; Route::view('/about', 'about') answers GET; Route::redirect('/here', '/there') any method
 ((scoped_call_expression
   scope: (name) @_route
-  name: (name) @_view
+  name: [(name) @_view (name) @_redirect]
   arguments: (arguments . (argument [(string) (encapsed_string)] @endpoint.path)))
   (#eq? @_route "Route")
   (#eq? @_view "view")
-  (#set! method "GET"))
-
-((scoped_call_expression
-  scope: (name) @_route
-  name: (name) @_redirect
-  arguments: (arguments . (argument [(string) (encapsed_string)] @endpoint.path)))
-  (#eq? @_route "Route")
   (#any-of? @_redirect "redirect" "permanentRedirect")
-  (#set! method "ALL"))
+  (#set! @_view method "GET")
+  (#set! @_redirect method "ALL"))
 
 ; Route::resources(['photos' => PhotoController::class, …]), Route::apiResources([…])
 ((scoped_call_expression

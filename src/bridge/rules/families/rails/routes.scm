@@ -30,22 +30,16 @@
   block: [(do_block) (block)] @prefix.scope)
   (#any-of? @prefix.on "member" "collection"))
 
-; namespace :api do … end: a path prefix and the controllers' module (api/articles#index)
+; namespace :api do … end: a path prefix and the controllers' module (api/articles#index);
+; scope '/v1' do … end, scope :api do … end: a path prefix
 ((call
   !receiver
-  method: (identifier) @_namespace
+  method: [(identifier) @_namespace (identifier) @_scope]
   arguments: (argument_list . [(simple_symbol) (string)] @prefix.path)
   block: [(do_block) (block)] @prefix.scope)
   (#eq? @_namespace "namespace")
-  (#set! module "true"))
-
-; scope '/v1' do … end, scope :api do … end
-((call
-  !receiver
-  method: (identifier) @_scope
-  arguments: (argument_list . [(simple_symbol) (string)] @prefix.path)
-  block: [(do_block) (block)] @prefix.scope)
-  (#eq? @_scope "scope"))
+  (#eq? @_scope "scope")
+  (#set! @_namespace module "true"))
 
 ; scope path: '/v1' do … end
 ((call
