@@ -52,7 +52,7 @@
     (#set! expand "laravel")))
 
 ; Route::apiResource('posts', PostController::class)->only(['index', 'show']), ->except('show'),
-; or another call after it (->names([…]), ->middleware(…))
+; or another call after it (->names([…]), ->middleware(…)): `endpoint.chain` names the call
 (expression_statement
   ((member_call_expression
     object: (scoped_call_expression
@@ -63,45 +63,10 @@
         (argument [(string) (encapsed_string)] @endpoint.resource)
         .
         (argument (_) @endpoint.handler)) @endpoint.options)
-    name: (name) @_chained
-    arguments: (arguments) @endpoint.only)
+    name: (name) @endpoint.chain
+    arguments: (arguments) @endpoint.chain_args)
     (#eq? @_route "Route")
     (#any-of? @endpoint.style "resource" "apiResource")
-    (#eq? @_chained "only")
-    (#set! expand "laravel")))
-
-(expression_statement
-  ((member_call_expression
-    object: (scoped_call_expression
-      scope: (name) @_route
-      name: (name) @endpoint.style
-      arguments: (arguments
-        .
-        (argument [(string) (encapsed_string)] @endpoint.resource)
-        .
-        (argument (_) @endpoint.handler)) @endpoint.options)
-    name: (name) @_chained
-    arguments: (arguments) @endpoint.except)
-    (#eq? @_route "Route")
-    (#any-of? @endpoint.style "resource" "apiResource")
-    (#eq? @_chained "except")
-    (#set! expand "laravel")))
-
-(expression_statement
-  ((member_call_expression
-    object: (scoped_call_expression
-      scope: (name) @_route
-      name: (name) @endpoint.style
-      arguments: (arguments
-        .
-        (argument [(string) (encapsed_string)] @endpoint.resource)
-        .
-        (argument (_) @endpoint.handler)) @endpoint.options)
-    name: (name) @_chained
-    arguments: (arguments) @_other)
-    (#eq? @_route "Route")
-    (#any-of? @endpoint.style "resource" "apiResource")
-    (#not-any-of? @_chained "only" "except")
     (#set! expand "laravel")))
 
 ; Route::apiResource('songs', SongController::class)->except('update')->where([…])
@@ -116,29 +81,11 @@
           (argument [(string) (encapsed_string)] @endpoint.resource)
           .
           (argument (_) @endpoint.handler)) @endpoint.options)
-      name: (name) @_chained
-      arguments: (arguments) @endpoint.only))
+      name: (name) @endpoint.chain
+      arguments: (arguments) @endpoint.chain_args))
     (#eq? @_route "Route")
     (#any-of? @endpoint.style "resource" "apiResource")
-    (#eq? @_chained "only")
-    (#set! expand "laravel")))
-
-(expression_statement
-  ((member_call_expression
-    object: (member_call_expression
-      object: (scoped_call_expression
-        scope: (name) @_route
-        name: (name) @endpoint.style
-        arguments: (arguments
-          .
-          (argument [(string) (encapsed_string)] @endpoint.resource)
-          .
-          (argument (_) @endpoint.handler)) @endpoint.options)
-      name: (name) @_chained
-      arguments: (arguments) @endpoint.except))
-    (#eq? @_route "Route")
-    (#any-of? @endpoint.style "resource" "apiResource")
-    (#eq? @_chained "except")
+    (#any-of? @endpoint.chain "only" "except")
     (#set! expand "laravel")))
 
 ; Route::prefix('v1')->group(function () { … }), also after or before another call or two
