@@ -128,9 +128,7 @@ pub type Holds = fn(&[&str]) -> bool;
 /// The predicates [`predicates_hold`] evaluates, by name: whether they hold for the texts
 /// their captures hold.
 pub const PREDICATES: &[(&str, Holds)] = &[
-    ("auth-name?", |names| {
-        !names.is_empty() && names.iter().all(|name| is_auth(name))
-    }),
+    ("auth-name?", |names| names.iter().all(|name| is_auth(name))),
     ("not-auth-name?", |names| !names.iter().any(|name| is_auth(name))),
 ];
 
@@ -141,7 +139,8 @@ fn is_auth(text: &str) -> bool {
 
 /// The predicates tree-sitter leaves to the program: `(#auth-name? @capture)` holds when the
 /// captured name stands for an auth check (`requireAuth`, `JWTMiddleware`; see
-/// `guards::names`), `(#not-auth-name? @capture)` when it does not.
+/// `guards::names`), `(#not-auth-name? @capture)` when it does not. Like tree-sitter's own,
+/// they hold in a match without their capture (another branch of an alternation matched).
 fn predicates_hold(query: &Query, found: &QueryMatch<'_, '_>, text: &str) -> bool {
     query.general_predicates(found.pattern_index).iter().all(|predicate| {
         let captured = |arg: &QueryPredicateArg| match arg {
