@@ -4,25 +4,19 @@
 ; paths: db/migrate | db/schema.rb
 ; ActiveRecord migrations and `db/schema.rb`: tables, their columns and keys.
 
-; create_table :users do |t| … end
+; create_table :users do |t| … end, with the default primary key `id` unless `id: false`
 ((call
   !receiver
   method: (identifier) @_create
-  arguments: (argument_list . [(simple_symbol) (string)] @table.name)
+  arguments: [
+    (argument_list . [(simple_symbol) (string)] @table.name)
+    (argument_list . [(simple_symbol) (string)] @column.embedded) @_args]
   block: [(do_block) (block)]) @table.scope
   (#eq? @_create "create_table")
-  (#set! origin "create"))
-
-; … with the default primary key `id` unless `id: false`
-((call
-  !receiver
-  method: (identifier) @_create
-  arguments: (argument_list . [(simple_symbol) (string)] @column.embedded) @_args
-  block: [(do_block) (block)])
-  (#eq? @_create "create_table")
   (#not-match? @_args "id:\\s*false|:id\\s*=>\\s*false")
-  (#set! columns "id")
-  (#set! primary "id"))
+  (#set! origin "create")
+  (#set! @_args columns "id")
+  (#set! @_args primary "id"))
 
 ; t.string :name, null: false
 ((call
