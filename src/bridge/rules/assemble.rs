@@ -3,7 +3,7 @@
 //! | capture | meaning |
 //! |---|---|
 //! | `endpoint.path`, `endpoint.method` | an HTTP route (`#set! method` when the call names none; `"GET /x"` splits; several methods, one endpoint each) |
-//! | `endpoint.resource` + `#set! expand`, `endpoint.style` | a resource standing for several routes (see `resources`), with `endpoint.option(s)` pairs (`only: […]`, `param:`) and `endpoint.only`/`endpoint.except` |
+//! | `endpoint.resource` + `#set! expand`, `endpoint.style` | a resource standing for several routes (see `resources`), with `endpoint.option(s)` pairs (`only: […]`, `param:`) and `endpoint.only`/`endpoint.except`, or `endpoint.chain` + `endpoint.chain_args`: a call chained on it, whose arguments are that list when it is `only`/`except` |
 //! | `endpoint.option(s)`, `endpoint.on` | route options (`to:` names the handler, `via:` the methods, `on: :member`/`:collection`) |
 //! | `endpoint.receiver` | the router variable it is registered on (its groups' prefixes and guards apply) |
 //! | `endpoint.handler`, `endpoint.guard`, `endpoint.request` | its handler, middleware put on it, request shape |
@@ -46,6 +46,10 @@
 //! | `matcher.at`, `matcher.args`, `matcher.access`, `matcher.access_args` | a request-matcher rule guarding the endpoints its patterns match, in any file (`matchers.rs`) |
 //!
 //! Captures whose name starts with `_` only serve predicates.
+//!
+//! `(#set! @capture key value)` sets `key` only in a match holding `@capture`: patterns of one
+//! shape that differ in a value are one pattern whose alternation's branches capture (`_`
+//! captures will do) what tells them apart, one query step to compile instead of several.
 
 use std::collections::HashMap;
 use std::ops::Range;

@@ -20,6 +20,9 @@ pub struct Hit<'t> {
     pub captures: Vec<Capture<'t>>,
     /// The `#set! key value` lines of the pattern that matched.
     props: &'static [QueryProperty],
+    /// The indices of the captures the match holds (also `_` ones): a `#set! @capture key
+    /// value` holds only when its capture is among them.
+    present: Vec<u32>,
 }
 
 /// One captured node: the capture's name (`endpoint.path`), its text and its byte range.
@@ -56,10 +59,16 @@ impl<'t> Hit<'t> {
         })
     }
 
-    /// The value the pattern `#set!`s for `key`.
+    /// The value the pattern `#set!`s for `key`: `(#set! key value)`, or `(#set! @capture key
+    /// value)` when the match holds that capture (the branch of an alternation it is in).
     pub fn prop(&self, key: &str) -> Option<&'static str> {
         self.props
             .iter()
+            .filter(|property| {
+                property
+                    .capture_id
+                    .is_none_or(|id| self.present.iter().any(|have| *have as usize == id))
+            })
             .find(|property| &*property.key == key)
             .and_then(|property| property.value.as_deref())
     }
@@ -107,6 +116,7 @@ pub fn run<'t>(rule: &'static Rule, grammar: Grammar, tree: &Tree, text: &'t str
             rule,
             captures,
             props: query.property_settings(found.pattern_index),
+            present: found.captures.iter().map(|capture| capture.index).collect(),
         });
     }
     hits
@@ -118,9 +128,7 @@ pub type Holds = fn(&[&str]) -> bool;
 /// The predicates [`predicates_hold`] evaluates, by name: whether they hold for the texts
 /// their captures hold.
 pub const PREDICATES: &[(&str, Holds)] = &[
-    ("auth-name?", |names| {
-        !names.is_empty() && names.iter().all(|name| is_auth(name))
-    }),
+    ("auth-name?", |names| names.iter().all(|name| is_auth(name))),
     ("not-auth-name?", |names| !names.iter().any(|name| is_auth(name))),
 ];
 
@@ -131,7 +139,8 @@ fn is_auth(text: &str) -> bool {
 
 /// The predicates tree-sitter leaves to the program: `(#auth-name? @capture)` holds when the
 /// captured name stands for an auth check (`requireAuth`, `JWTMiddleware`; see
-/// `guards::names`), `(#not-auth-name? @capture)` when it does not.
+/// `guards::names`), `(#not-auth-name? @capture)` when it does not. Like tree-sitter's own,
+/// they hold in a match without their capture (another branch of an alternation matched).
 fn predicates_hold(query: &Query, found: &QueryMatch<'_, '_>, text: &str) -> bool {
     query.general_predicates(found.pattern_index).iter().all(|predicate| {
         let captured = |arg: &QueryPredicateArg| match arg {

@@ -70,14 +70,20 @@ impl Resource {
     /// The resource a hit declares with `<fact>.resource` (`endpoint` or `prefix`), if the
     /// pattern names an expansion style.
     /// Its options are the hit's `<fact>.option` pairs and its `<fact>.only`/`<fact>.except`
-    /// captures (Laravel's `->only([…])`).
+    /// captures, or the `<fact>.chain_args` of a call chained on it whose `<fact>.chain` name is
+    /// `only`/`except` (Laravel's `->only([…])`).
     pub fn of(hit: &Hit<'_>, fact: &str) -> Option<Resource> {
         let name = hit.text(&format!("{fact}.resource"))?;
         let set = options::of(hit, fact);
+        let chain = hit.text(&format!("{fact}.chain"));
         let listed = |key: &str| {
             let mut words = options::words_of(&set, key);
             let captured = format!("{fact}.{key}");
             words.extend(hit.all(&captured).flat_map(|capture| options::words(capture.text)));
+            if chain == Some(key) {
+                let args = format!("{fact}.chain_args");
+                words.extend(hit.all(&args).flat_map(|capture| options::words(capture.text)));
+            }
             words
         };
         let renamed = options::words_of(&set, "path_names");

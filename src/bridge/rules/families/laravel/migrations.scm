@@ -5,9 +5,10 @@
 ; Laravel migrations: `Schema::create('users', function (Blueprint $table) { … })`, the
 ; `$table->…()` columns and keys, `Schema::table` additions.
 
+; Schema::create('users', function (Blueprint $table) { … }), Schema::table(…)
 ((scoped_call_expression
   scope: (name) @_schema
-  name: (name) @_create
+  name: [(name) @_create (name) @_table]
   arguments: (arguments
     .
     (argument [(string) (encapsed_string)] @table.name)
@@ -15,40 +16,25 @@
     (argument [(anonymous_function) (arrow_function)] @table.scope)))
   (#eq? @_schema "Schema")
   (#eq? @_create "create")
-  (#set! origin "create"))
-
-((scoped_call_expression
-  scope: (name) @_schema
-  name: (name) @_table
-  arguments: (arguments
-    .
-    (argument [(string) (encapsed_string)] @table.name)
-    .
-    (argument [(anonymous_function) (arrow_function)] @table.scope)))
-  (#eq? @_schema "Schema")
   (#eq? @_table "table")
-  (#set! origin "alter"))
+  (#set! @_create origin "create")
+  (#set! @_table origin "alter"))
 
-; $table->string('email')->unique()
+; $table->string('email')->unique(); $table->increments('id'), $table->bigIncrements('id'),
+; $table->id('key') (a primary key)
 ((member_call_expression
   object: (variable_name)
-  name: (name) @column.type
+  name: [(name) @column.type @_typed (name) @column.type @_increments]
   arguments: (arguments . (argument [(string) (encapsed_string)] @column.name)))
-  (#any-of? @column.type
+  (#any-of? @_typed
     "string" "char" "text" "tinyText" "mediumText" "longText" "integer" "tinyInteger"
     "smallInteger" "mediumInteger" "bigInteger" "unsignedInteger" "unsignedTinyInteger"
     "unsignedSmallInteger" "unsignedMediumInteger" "unsignedBigInteger" "float" "double"
     "decimal" "unsignedDecimal" "boolean" "date" "dateTime" "dateTimeTz" "time" "timeTz"
     "timestamp" "timestampTz" "year" "json" "jsonb" "uuid" "ulid" "binary" "enum" "set"
-    "ipAddress" "macAddress" "foreignId" "foreignUuid" "foreignUlid" "geometry" "point"))
-
-; $table->increments('id'), $table->bigIncrements('id'), $table->id('key')
-((member_call_expression
-  object: (variable_name)
-  name: (name) @column.type
-  arguments: (arguments . (argument [(string) (encapsed_string)] @column.name)))
-  (#any-of? @column.type "increments" "bigIncrements" "smallIncrements" "mediumIncrements" "tinyIncrements" "id")
-  (#set! primary "true"))
+    "ipAddress" "macAddress" "foreignId" "foreignUuid" "foreignUlid" "geometry" "point")
+  (#any-of? @_increments "increments" "bigIncrements" "smallIncrements" "mediumIncrements" "tinyIncrements" "id")
+  (#set! @_increments primary "true"))
 
 ; $table->id()
 ((member_call_expression
@@ -60,23 +46,19 @@
   (#set! columns "id")
   (#set! primary "id"))
 
+; $table->timestamps(), ->softDeletes(), ->rememberToken()
 ((member_call_expression
   object: (variable_name)
-  name: (name) @column.embedded)
-  (#any-of? @column.embedded "timestamps" "timestampsTz" "nullableTimestamps")
-  (#set! columns "created_at updated_at"))
-
-((member_call_expression
-  object: (variable_name)
-  name: (name) @column.embedded)
-  (#any-of? @column.embedded "softDeletes" "softDeletesTz")
-  (#set! columns "deleted_at"))
-
-((member_call_expression
-  object: (variable_name)
-  name: (name) @column.embedded)
-  (#eq? @column.embedded "rememberToken")
-  (#set! columns "remember_token"))
+  name: [
+    (name) @column.embedded @_timestamps
+    (name) @column.embedded @_soft_deletes
+    (name) @column.embedded @_remember_token])
+  (#any-of? @_timestamps "timestamps" "timestampsTz" "nullableTimestamps")
+  (#any-of? @_soft_deletes "softDeletes" "softDeletesTz")
+  (#eq? @_remember_token "rememberToken")
+  (#set! @_timestamps columns "created_at updated_at")
+  (#set! @_soft_deletes columns "deleted_at")
+  (#set! @_remember_token columns "remember_token"))
 
 ; $table->morphs('taggable') → taggable_id, taggable_type
 ((member_call_expression
@@ -94,49 +76,23 @@
   (#eq? @_for "foreignIdFor")
   (#set! columns "{}_id"))
 
-; $table->foreignId('user_id')->constrained() → users; ->constrained('authors')
+; $table->foreignId('user_id')->constrained() → users; ->constrained('authors'); also with a
+; modifier between: $table->foreignId('editor_id')->nullable()->constrained('users')
 ((member_call_expression
-  object: (member_call_expression
-    name: (name) @_foreign
-    arguments: (arguments . (argument [(string) (encapsed_string)] @fk.column)))
+  object: [
+    (member_call_expression
+      name: (name) @_foreign
+      arguments: (arguments . (argument [(string) (encapsed_string)] @fk.column)))
+    (member_call_expression
+      object: (member_call_expression
+        name: (name) @_foreign
+        arguments: (arguments . (argument [(string) (encapsed_string)] @fk.column))))]
   name: (name) @_constrained
-  arguments: (arguments) @_args)
+  arguments: [(arguments) @_args (arguments . (argument [(string) (encapsed_string)] @fk.table))])
   (#any-of? @_foreign "foreignId" "foreignUuid" "foreignUlid")
   (#eq? @_constrained "constrained")
   (#eq? @_args "()")
-  (#set! fk-table "by-column"))
-
-((member_call_expression
-  object: (member_call_expression
-    name: (name) @_foreign
-    arguments: (arguments . (argument [(string) (encapsed_string)] @fk.column)))
-  name: (name) @_constrained
-  arguments: (arguments . (argument [(string) (encapsed_string)] @fk.table)))
-  (#any-of? @_foreign "foreignId" "foreignUuid" "foreignUlid")
-  (#eq? @_constrained "constrained"))
-
-; $table->foreignId('editor_id')->nullable()->constrained('users'): a modifier between
-((member_call_expression
-  object: (member_call_expression
-    object: (member_call_expression
-      name: (name) @_foreign
-      arguments: (arguments . (argument [(string) (encapsed_string)] @fk.column))))
-  name: (name) @_constrained
-  arguments: (arguments) @_args)
-  (#any-of? @_foreign "foreignId" "foreignUuid" "foreignUlid")
-  (#eq? @_constrained "constrained")
-  (#eq? @_args "()")
-  (#set! fk-table "by-column"))
-
-((member_call_expression
-  object: (member_call_expression
-    object: (member_call_expression
-      name: (name) @_foreign
-      arguments: (arguments . (argument [(string) (encapsed_string)] @fk.column))))
-  name: (name) @_constrained
-  arguments: (arguments . (argument [(string) (encapsed_string)] @fk.table)))
-  (#any-of? @_foreign "foreignId" "foreignUuid" "foreignUlid")
-  (#eq? @_constrained "constrained"))
+  (#set! @_args fk-table "by-column"))
 
 ; $table->foreignIdFor(User::class)->constrained()
 ((member_call_expression

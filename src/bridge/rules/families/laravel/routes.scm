@@ -4,27 +4,21 @@
 ; Laravel's router: `Route::get('/users/{id}', [UserController::class, 'show'])`, groups by
 ; `prefix`/`middleware`/`group`, resources expanded by `#set! expand` (see rules/resources.rs).
 
-; Route::get('/users/{id}', [UserController::class, 'show'])
+; Route::get('/users/{id}', [UserController::class, 'show']), Route::get('/', function () { … })
 ((scoped_call_expression
   scope: (name) @_route
   name: (name) @endpoint.method
-  arguments: (arguments
-    .
-    (argument [(string) (encapsed_string)] @endpoint.path)
-    .
-    (argument [(array_creation_expression) (string) (encapsed_string) (class_constant_access_expression)] @endpoint.handler)))
-  (#eq? @_route "Route")
-  (#any-of? @endpoint.method "get" "post" "put" "patch" "delete" "options" "any"))
-
-; Route::get('/', function () { … })
-((scoped_call_expression
-  scope: (name) @_route
-  name: (name) @endpoint.method
-  arguments: (arguments
-    .
-    (argument [(string) (encapsed_string)] @endpoint.path)
-    .
-    (argument [(anonymous_function) (arrow_function)])))
+  arguments: [
+    (arguments
+      .
+      (argument [(string) (encapsed_string)] @endpoint.path)
+      .
+      (argument [(array_creation_expression) (string) (encapsed_string) (class_constant_access_expression)] @endpoint.handler))
+    (arguments
+      .
+      (argument [(string) (encapsed_string)] @endpoint.path)
+      .
+      (argument [(anonymous_function) (arrow_function)]))])
   (#eq? @_route "Route")
   (#any-of? @endpoint.method "get" "post" "put" "patch" "delete" "options" "any"))
 
@@ -58,7 +52,7 @@
     (#set! expand "laravel")))
 
 ; Route::apiResource('posts', PostController::class)->only(['index', 'show']), ->except('show'),
-; or another call after it (->names([…]), ->middleware(…))
+; or another call after it (->names([…]), ->middleware(…)): `endpoint.chain` names the call
 (expression_statement
   ((member_call_expression
     object: (scoped_call_expression
@@ -69,45 +63,10 @@
         (argument [(string) (encapsed_string)] @endpoint.resource)
         .
         (argument (_) @endpoint.handler)) @endpoint.options)
-    name: (name) @_chained
-    arguments: (arguments) @endpoint.only)
+    name: (name) @endpoint.chain
+    arguments: (arguments) @endpoint.chain_args)
     (#eq? @_route "Route")
     (#any-of? @endpoint.style "resource" "apiResource")
-    (#eq? @_chained "only")
-    (#set! expand "laravel")))
-
-(expression_statement
-  ((member_call_expression
-    object: (scoped_call_expression
-      scope: (name) @_route
-      name: (name) @endpoint.style
-      arguments: (arguments
-        .
-        (argument [(string) (encapsed_string)] @endpoint.resource)
-        .
-        (argument (_) @endpoint.handler)) @endpoint.options)
-    name: (name) @_chained
-    arguments: (arguments) @endpoint.except)
-    (#eq? @_route "Route")
-    (#any-of? @endpoint.style "resource" "apiResource")
-    (#eq? @_chained "except")
-    (#set! expand "laravel")))
-
-(expression_statement
-  ((member_call_expression
-    object: (scoped_call_expression
-      scope: (name) @_route
-      name: (name) @endpoint.style
-      arguments: (arguments
-        .
-        (argument [(string) (encapsed_string)] @endpoint.resource)
-        .
-        (argument (_) @endpoint.handler)) @endpoint.options)
-    name: (name) @_chained
-    arguments: (arguments) @_other)
-    (#eq? @_route "Route")
-    (#any-of? @endpoint.style "resource" "apiResource")
-    (#not-any-of? @_chained "only" "except")
     (#set! expand "laravel")))
 
 ; Route::apiResource('songs', SongController::class)->except('update')->where([…])
@@ -122,60 +81,30 @@
           (argument [(string) (encapsed_string)] @endpoint.resource)
           .
           (argument (_) @endpoint.handler)) @endpoint.options)
-      name: (name) @_chained
-      arguments: (arguments) @endpoint.only))
+      name: (name) @endpoint.chain
+      arguments: (arguments) @endpoint.chain_args))
     (#eq? @_route "Route")
     (#any-of? @endpoint.style "resource" "apiResource")
-    (#eq? @_chained "only")
+    (#any-of? @endpoint.chain "only" "except")
     (#set! expand "laravel")))
 
-(expression_statement
-  ((member_call_expression
-    object: (member_call_expression
-      object: (scoped_call_expression
-        scope: (name) @_route
-        name: (name) @endpoint.style
-        arguments: (arguments
-          .
-          (argument [(string) (encapsed_string)] @endpoint.resource)
-          .
-          (argument (_) @endpoint.handler)) @endpoint.options)
-      name: (name) @_chained
-      arguments: (arguments) @endpoint.except))
-    (#eq? @_route "Route")
-    (#any-of? @endpoint.style "resource" "apiResource")
-    (#eq? @_chained "except")
-    (#set! expand "laravel")))
-
-; Route::prefix('v1')->group(function () { … }), also after or before another call
+; Route::prefix('v1')->group(function () { … }), also after or before another call or two
+; (Route::middleware('auth')->prefix('v1')->name('v1.')->group(…))
 ((member_call_expression
-  object: (scoped_call_expression
-    scope: (name) @_route
-    name: (name) @_prefix
-    arguments: (arguments . (argument [(string) (encapsed_string)] @prefix.path)))
+  object: [
+    (scoped_call_expression scope: (name) @_route name: (name) @_prefix arguments: (arguments . (argument [(string) (encapsed_string)] @prefix.path)))
+    (member_call_expression name: (name) @_prefix arguments: (arguments . (argument [(string) (encapsed_string)] @prefix.path)))
+    (member_call_expression
+      object: (scoped_call_expression name: (name) @_prefix arguments: (arguments . (argument [(string) (encapsed_string)] @prefix.path)))
+      name: (name))
+    (member_call_expression
+      object: (member_call_expression name: (name) @_prefix arguments: (arguments . (argument [(string) (encapsed_string)] @prefix.path))))
+    (member_call_expression
+      object: (member_call_expression
+        object: (scoped_call_expression name: (name) @_prefix arguments: (arguments . (argument [(string) (encapsed_string)] @prefix.path)))))]
   name: (name) @_group
   arguments: (arguments (argument [(anonymous_function) (arrow_function)] @prefix.scope)))
   (#eq? @_route "Route")
-  (#eq? @_prefix "prefix")
-  (#eq? @_group "group"))
-
-((member_call_expression
-  object: (member_call_expression
-    name: (name) @_prefix
-    arguments: (arguments . (argument [(string) (encapsed_string)] @prefix.path)))
-  name: (name) @_group
-  arguments: (arguments (argument [(anonymous_function) (arrow_function)] @prefix.scope)))
-  (#eq? @_prefix "prefix")
-  (#eq? @_group "group"))
-
-((member_call_expression
-  object: (member_call_expression
-    object: (scoped_call_expression
-      name: (name) @_prefix
-      arguments: (arguments . (argument [(string) (encapsed_string)] @prefix.path)))
-    name: (name))
-  name: (name) @_group
-  arguments: (arguments (argument [(anonymous_function) (arrow_function)] @prefix.scope)))
   (#eq? @_prefix "prefix")
   (#eq? @_group "group"))
 
@@ -212,43 +141,33 @@
   (#match? @_key "^.middleware.$")
   (#match? @guard.name "^.(auth|can:|role|permission|jwt|sanctum|passport|admin|verified)"))
 
-; Route::middleware('auth:sanctum')->group(function () { … }) (also ['auth', …] and chained)
+; Route::middleware('auth:sanctum')->group(function () { … }) (also ['auth', …], and after or
+; before another call or two)
 ((member_call_expression
-  object: (scoped_call_expression
-    scope: (name) @_route
-    name: (name) @_middleware
-    arguments: (arguments . (argument
+  object: [
+    (scoped_call_expression scope: (name) @_route name: (name) @_middleware arguments: (arguments . (argument
       [(string) @guard.name
        (array_creation_expression (array_element_initializer (string) @guard.name))])))
+    (member_call_expression name: (name) @_middleware arguments: (arguments . (argument
+      [(string) @guard.name
+       (array_creation_expression (array_element_initializer (string) @guard.name))])))
+    (member_call_expression
+      object: (scoped_call_expression name: (name) @_middleware arguments: (arguments . (argument
+      [(string) @guard.name
+       (array_creation_expression (array_element_initializer (string) @guard.name))])))
+      name: (name))
+    (member_call_expression
+      object: (member_call_expression name: (name) @_middleware arguments: (arguments . (argument
+      [(string) @guard.name
+       (array_creation_expression (array_element_initializer (string) @guard.name))]))))
+    (member_call_expression
+      object: (member_call_expression
+        object: (scoped_call_expression name: (name) @_middleware arguments: (arguments . (argument
+      [(string) @guard.name
+       (array_creation_expression (array_element_initializer (string) @guard.name))])))))]
   name: (name) @_group
   arguments: (arguments (argument [(anonymous_function) (arrow_function)] @guard.scope)))
   (#eq? @_route "Route")
-  (#eq? @_middleware "middleware")
-  (#eq? @_group "group")
-  (#match? @guard.name "^.(auth|can:|role|permission|jwt|sanctum|passport|admin|verified)"))
-
-((member_call_expression
-  object: (member_call_expression
-    name: (name) @_middleware
-    arguments: (arguments . (argument
-      [(string) @guard.name
-       (array_creation_expression (array_element_initializer (string) @guard.name))])))
-  name: (name) @_group
-  arguments: (arguments (argument [(anonymous_function) (arrow_function)] @guard.scope)))
-  (#eq? @_middleware "middleware")
-  (#eq? @_group "group")
-  (#match? @guard.name "^.(auth|can:|role|permission|jwt|sanctum|passport|admin|verified)"))
-
-((member_call_expression
-  object: (member_call_expression
-    object: (scoped_call_expression
-      name: (name) @_middleware
-      arguments: (arguments . (argument
-        [(string) @guard.name
-         (array_creation_expression (array_element_initializer (string) @guard.name))])))
-    name: (name))
-  name: (name) @_group
-  arguments: (arguments (argument [(anonymous_function) (arrow_function)] @guard.scope)))
   (#eq? @_middleware "middleware")
   (#eq? @_group "group")
   (#match? @guard.name "^.(auth|can:|role|permission|jwt|sanctum|passport|admin|verified)"))
@@ -279,19 +198,13 @@
 ; Route::view('/about', 'about') answers GET; Route::redirect('/here', '/there') any method
 ((scoped_call_expression
   scope: (name) @_route
-  name: (name) @_view
+  name: [(name) @_view (name) @_redirect]
   arguments: (arguments . (argument [(string) (encapsed_string)] @endpoint.path)))
   (#eq? @_route "Route")
   (#eq? @_view "view")
-  (#set! method "GET"))
-
-((scoped_call_expression
-  scope: (name) @_route
-  name: (name) @_redirect
-  arguments: (arguments . (argument [(string) (encapsed_string)] @endpoint.path)))
-  (#eq? @_route "Route")
   (#any-of? @_redirect "redirect" "permanentRedirect")
-  (#set! method "ALL"))
+  (#set! @_view method "GET")
+  (#set! @_redirect method "ALL"))
 
 ; Route::resources(['photos' => PhotoController::class, …]), Route::apiResources([…])
 ((scoped_call_expression
@@ -304,52 +217,3 @@
   (#eq? @_route "Route")
   (#any-of? @endpoint.style "resources" "apiResources")
   (#set! expand "laravel"))
-
-; three calls before the group: Route::middleware('auth')->prefix('v1')->name('v1.')->group(…)
-((member_call_expression
-  object: (member_call_expression
-    object: (member_call_expression
-      name: (name) @_prefix
-      arguments: (arguments . (argument [(string) (encapsed_string)] @prefix.path))))
-  name: (name) @_group
-  arguments: (arguments (argument [(anonymous_function) (arrow_function)] @prefix.scope)))
-  (#eq? @_prefix "prefix")
-  (#eq? @_group "group"))
-
-((member_call_expression
-  object: (member_call_expression
-    object: (member_call_expression
-      object: (scoped_call_expression
-        name: (name) @_prefix
-        arguments: (arguments . (argument [(string) (encapsed_string)] @prefix.path)))))
-  name: (name) @_group
-  arguments: (arguments (argument [(anonymous_function) (arrow_function)] @prefix.scope)))
-  (#eq? @_prefix "prefix")
-  (#eq? @_group "group"))
-
-((member_call_expression
-  object: (member_call_expression
-    object: (member_call_expression
-      name: (name) @_middleware
-      arguments: (arguments . (argument
-        [(string) @guard.name
-         (array_creation_expression (array_element_initializer (string) @guard.name))]))))
-  name: (name) @_group
-  arguments: (arguments (argument [(anonymous_function) (arrow_function)] @guard.scope)))
-  (#eq? @_middleware "middleware")
-  (#eq? @_group "group")
-  (#match? @guard.name "^.(auth|can:|role|permission|jwt|sanctum|passport|admin|verified)"))
-
-((member_call_expression
-  object: (member_call_expression
-    object: (member_call_expression
-      object: (scoped_call_expression
-        name: (name) @_middleware
-        arguments: (arguments . (argument
-          [(string) @guard.name
-           (array_creation_expression (array_element_initializer (string) @guard.name))])))))
-  name: (name) @_group
-  arguments: (arguments (argument [(anonymous_function) (arrow_function)] @guard.scope)))
-  (#eq? @_middleware "middleware")
-  (#eq? @_group "group")
-  (#match? @guard.name "^.(auth|can:|role|permission|jwt|sanctum|passport|admin|verified)"))

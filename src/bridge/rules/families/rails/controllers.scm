@@ -9,22 +9,18 @@
 ((class
   name: [(constant) (scope_resolution)] @guard.controller
   body: (body_statement
-    (call
+    [(call
       !receiver
       method: (identifier) @_before
-      arguments: (argument_list . (simple_symbol) @guard.name) @guard.options)))
-  (#any-of? @_before "before_action" "before_filter" "prepend_before_action")
-  (#auth-name? @guard.name)
-  (#set! kind "before_action"))
-
-((class
-  name: [(constant) (scope_resolution)] @guard.controller
-  body: (body_statement
-    (call
+      arguments: (argument_list . (simple_symbol) @guard.name) @guard.options)
+     (call
       !receiver
       method: (identifier) @_skip
-      arguments: (argument_list . (simple_symbol) @guard.skipped) @guard.options)))
-  (#any-of? @_skip "skip_before_action" "skip_before_filter"))
+      arguments: (argument_list . (simple_symbol) @guard.skipped) @guard.options)]))
+  (#any-of? @_before "before_action" "before_filter" "prepend_before_action")
+  (#auth-name? @guard.name)
+  (#any-of? @_skip "skip_before_action" "skip_before_filter")
+  (#set! @_before kind "before_action"))
 
 ; the same inside `module Api … end`
 ((module
@@ -33,22 +29,15 @@
     (class
       name: [(constant) (scope_resolution)] @guard.controller
       body: (body_statement
-        (call
+        [(call
           !receiver
           method: (identifier) @_before
-          arguments: (argument_list . (simple_symbol) @guard.name) @guard.options)))))
-  (#any-of? @_before "before_action" "before_filter" "prepend_before_action")
-  (#auth-name? @guard.name)
-  (#set! kind "before_action"))
-
-((module
-  name: [(constant) (scope_resolution)] @controller.module
-  body: (body_statement
-    (class
-      name: [(constant) (scope_resolution)] @guard.controller
-      body: (body_statement
-        (call
+          arguments: (argument_list . (simple_symbol) @guard.name) @guard.options)
+         (call
           !receiver
           method: (identifier) @_skip
-          arguments: (argument_list . (simple_symbol) @guard.skipped) @guard.options)))))
-  (#any-of? @_skip "skip_before_action" "skip_before_filter"))
+          arguments: (argument_list . (simple_symbol) @guard.skipped) @guard.options)]))))
+  (#any-of? @_before "before_action" "before_filter" "prepend_before_action")
+  (#auth-name? @guard.name)
+  (#any-of? @_skip "skip_before_action" "skip_before_filter")
+  (#set! @_before kind "before_action"))

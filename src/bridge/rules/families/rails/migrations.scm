@@ -4,25 +4,19 @@
 ; paths: db/migrate | db/schema.rb
 ; ActiveRecord migrations and `db/schema.rb`: tables, their columns and keys.
 
-; create_table :users do |t| … end
+; create_table :users do |t| … end, with the default primary key `id` unless `id: false`
 ((call
   !receiver
   method: (identifier) @_create
-  arguments: (argument_list . [(simple_symbol) (string)] @table.name)
+  arguments: [
+    (argument_list . [(simple_symbol) (string)] @table.name)
+    (argument_list . [(simple_symbol) (string)] @column.embedded) @_args]
   block: [(do_block) (block)]) @table.scope
   (#eq? @_create "create_table")
-  (#set! origin "create"))
-
-; … with the default primary key `id` unless `id: false`
-((call
-  !receiver
-  method: (identifier) @_create
-  arguments: (argument_list . [(simple_symbol) (string)] @column.embedded) @_args
-  block: [(do_block) (block)])
-  (#eq? @_create "create_table")
   (#not-match? @_args "id:\\s*false|:id\\s*=>\\s*false")
-  (#set! columns "id")
-  (#set! primary "id"))
+  (#set! origin "create")
+  (#set! @_args columns "id")
+  (#set! @_args primary "id"))
 
 ; t.string :name, null: false
 ((call
@@ -48,46 +42,31 @@
   (#eq? @column.embedded "timestamps")
   (#set! columns "created_at updated_at"))
 
-; t.references :org (a `polymorphic: true` one has a type column too)
+; t.references :org (a `polymorphic: true` one has a type column too); with `foreign_key: true`
+; org_id references orgs; t.references :author, foreign_key: { to_table: :users }
 ((call
   receiver: (identifier)
   method: (identifier) @_ref
-  arguments: (argument_list . [(simple_symbol) (string)] @column.embedded))
+  arguments: [
+    (argument_list . [(simple_symbol) (string)] @column.embedded) @_id
+    (argument_list . [(simple_symbol) (string)] @column.embedded) @_polymorphic
+    (argument_list . [(simple_symbol) (string)] @fk.column @fk.model) @_foreign_key
+    (argument_list
+      .
+      [(simple_symbol) (string)] @fk.column
+      (pair
+        key: (hash_key_symbol) @_fk
+        value: (hash (pair key: (hash_key_symbol) @_to value: [(simple_symbol) (string)] @fk.table))))])
   (#any-of? @_ref "references" "belongs_to")
-  (#set! columns "{}_id"))
-
-((call
-  receiver: (identifier)
-  method: (identifier) @_ref
-  arguments: (argument_list . [(simple_symbol) (string)] @column.embedded) @_args)
-  (#any-of? @_ref "references" "belongs_to")
-  (#match? @_args "polymorphic:\\s*true")
-  (#set! columns "{}_type"))
-
-; t.references :org, foreign_key: true → org_id references orgs
-((call
-  receiver: (identifier)
-  method: (identifier) @_ref
-  arguments: (argument_list . [(simple_symbol) (string)] @fk.column @fk.model) @_args)
-  (#any-of? @_ref "references" "belongs_to")
-  (#match? @_args "foreign_key:\\s*true")
-  (#set! fk-column "{}_id")
-  (#set! naming "snake_plural"))
-
-; t.references :author, foreign_key: { to_table: :users }
-((call
-  receiver: (identifier)
-  method: (identifier) @_ref
-  arguments: (argument_list
-    .
-    [(simple_symbol) (string)] @fk.column
-    (pair
-      key: (hash_key_symbol) @_fk
-      value: (hash (pair key: (hash_key_symbol) @_to value: [(simple_symbol) (string)] @fk.table)))))
-  (#any-of? @_ref "references" "belongs_to")
+  (#match? @_polymorphic "polymorphic:\\s*true")
+  (#match? @_foreign_key "foreign_key:\\s*true")
   (#eq? @_fk "foreign_key")
   (#eq? @_to "to_table")
-  (#set! fk-column "{}_id"))
+  (#set! @_id columns "{}_id")
+  (#set! @_polymorphic columns "{}_type")
+  (#set! @_foreign_key fk-column "{}_id")
+  (#set! @_foreign_key naming "snake_plural")
+  (#set! @fk.table fk-column "{}_id"))
 
 ; add_column :users, :bio, :string
 ((call
@@ -107,42 +86,32 @@
 ((call
   !receiver
   method: (identifier) @_add
-  arguments: (argument_list . [(simple_symbol) (string)] @table.name . [(simple_symbol) (string)] @column.embedded)) @table.scope
+  arguments: [
+    (argument_list . [(simple_symbol) (string)] @table.name . [(simple_symbol) (string)] @column.embedded) @_id
+    (argument_list . [(simple_symbol) (string)] @table.name . [(simple_symbol) (string)] @fk.column @fk.model) @_foreign_key]) @table.scope
   (#any-of? @_add "add_reference" "add_belongs_to")
-  (#set! columns "{}_id")
-  (#set! origin "alter"))
-
-((call
-  !receiver
-  method: (identifier) @_add
-  arguments: (argument_list . [(simple_symbol) (string)] @table.name . [(simple_symbol) (string)] @fk.column @fk.model) @_args) @table.scope
-  (#any-of? @_add "add_reference" "add_belongs_to")
-  (#match? @_args "foreign_key:\\s*true")
-  (#set! fk-column "{}_id")
-  (#set! naming "snake_plural")
+  (#match? @_foreign_key "foreign_key:\\s*true")
+  (#set! @_id columns "{}_id")
+  (#set! @_foreign_key fk-column "{}_id")
+  (#set! @_foreign_key naming "snake_plural")
   (#set! origin "alter"))
 
 ; add_foreign_key :comments, :articles (column article_id unless `column:` names one)
 ((call
   !receiver
   method: (identifier) @_add
-  arguments: (argument_list . [(simple_symbol) (string)] @table.name . [(simple_symbol) (string)] @fk.column @fk.table) @_args) @table.scope
+  arguments: [
+    (argument_list . [(simple_symbol) (string)] @table.name . [(simple_symbol) (string)] @fk.column @fk.table) @_args
+    (argument_list
+      .
+      [(simple_symbol) (string)] @table.name
+      .
+      [(simple_symbol) (string)] @fk.table
+      (pair key: (hash_key_symbol) @_column value: [(simple_symbol) (string)] @fk.column))]) @table.scope
   (#eq? @_add "add_foreign_key")
   (#not-match? @_args "column:")
-  (#set! fk-column "{singular}_id")
-  (#set! origin "alter"))
-
-((call
-  !receiver
-  method: (identifier) @_add
-  arguments: (argument_list
-    .
-    [(simple_symbol) (string)] @table.name
-    .
-    [(simple_symbol) (string)] @fk.table
-    (pair key: (hash_key_symbol) @_column value: [(simple_symbol) (string)] @fk.column))) @table.scope
-  (#eq? @_add "add_foreign_key")
   (#eq? @_column "column")
+  (#set! @_args fk-column "{singular}_id")
   (#set! origin "alter"))
 
 ; what `def down` (or `def self.down`) does undoes the migration: no table is read from it

@@ -30,22 +30,16 @@
   block: [(do_block) (block)] @prefix.scope)
   (#any-of? @prefix.on "member" "collection"))
 
-; namespace :api do … end: a path prefix and the controllers' module (api/articles#index)
+; namespace :api do … end: a path prefix and the controllers' module (api/articles#index);
+; scope '/v1' do … end, scope :api do … end: a path prefix
 ((call
   !receiver
-  method: (identifier) @_namespace
+  method: [(identifier) @_namespace (identifier) @_scope]
   arguments: (argument_list . [(simple_symbol) (string)] @prefix.path)
   block: [(do_block) (block)] @prefix.scope)
   (#eq? @_namespace "namespace")
-  (#set! module "true"))
-
-; scope '/v1' do … end, scope :api do … end
-((call
-  !receiver
-  method: (identifier) @_scope
-  arguments: (argument_list . [(simple_symbol) (string)] @prefix.path)
-  block: [(do_block) (block)] @prefix.scope)
-  (#eq? @_scope "scope"))
+  (#eq? @_scope "scope")
+  (#set! @_namespace module "true"))
 
 ; scope path: '/v1' do … end
 ((call
@@ -57,35 +51,23 @@
   (#eq? @_scope "scope")
   (#match? @_key "^:?path$"))
 
-; get 'login', to: 'sessions#new'; get :feed, on: :collection; match 'x', to: 'a#b', via: [:get, :post]
-((call
-  !receiver
-  method: (identifier) @endpoint.method
-  arguments: (argument_list . [(simple_symbol) (string)] @endpoint.path) @endpoint.options)
-  (#any-of? @endpoint.method "get" "post" "put" "patch" "delete" "match"))
-
+; get 'login', to: 'sessions#new'; get :feed, on: :collection; match 'x', to: 'a#b', via: [:get, :post];
 ; post '/users/login' => 'sessions#create'
 ((call
   !receiver
   method: (identifier) @endpoint.method
-  arguments: (argument_list
-    .
-    (pair key: (string) @endpoint.path value: (string) @endpoint.handler)) @endpoint.options)
+  arguments: [(argument_list . [(simple_symbol) (string)] @endpoint.path) @endpoint.options
+              (argument_list
+                .
+                (pair key: (string) @endpoint.path value: (string) @endpoint.handler)) @endpoint.options])
   (#any-of? @endpoint.method "get" "post" "put" "patch" "delete" "match"))
 
-; root to: 'home#index'
+; root to: 'home#index'; root 'home#index'
 ((call
   !receiver
   method: (identifier) @endpoint.method
-  arguments: (argument_list . (pair)) @endpoint.options)
-  (#eq? @endpoint.method "root")
-  (#set! method "GET"))
-
-; root 'home#index'
-((call
-  !receiver
-  method: (identifier) @endpoint.method
-  arguments: (argument_list . (string) @endpoint.handler .))
+  arguments: [(argument_list . (pair)) @endpoint.options
+              (argument_list . (string) @endpoint.handler .)])
   (#eq? @endpoint.method "root")
   (#set! method "GET"))
 
