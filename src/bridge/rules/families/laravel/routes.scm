@@ -133,7 +133,8 @@
         (string) @_key
         .
         [(string) @guard.name
-         (array_creation_expression (array_element_initializer (string) @guard.name))])))
+     (encapsed_string) @guard.name
+         (array_creation_expression (array_element_initializer [(string) (encapsed_string)] @guard.name))])))
     .
     (argument [(anonymous_function) (arrow_function)] @guard.scope)))
   (#eq? @_route "Route")
@@ -147,24 +148,29 @@
   object: [
     (scoped_call_expression scope: (name) @_route name: (name) @_middleware arguments: (arguments . (argument
       [(string) @guard.name
-       (array_creation_expression (array_element_initializer (string) @guard.name))])))
+     (encapsed_string) @guard.name
+       (array_creation_expression (array_element_initializer [(string) (encapsed_string)] @guard.name))])))
     (member_call_expression name: (name) @_middleware arguments: (arguments . (argument
       [(string) @guard.name
-       (array_creation_expression (array_element_initializer (string) @guard.name))])))
+     (encapsed_string) @guard.name
+       (array_creation_expression (array_element_initializer [(string) (encapsed_string)] @guard.name))])))
     (member_call_expression
       object: (scoped_call_expression name: (name) @_middleware arguments: (arguments . (argument
       [(string) @guard.name
-       (array_creation_expression (array_element_initializer (string) @guard.name))])))
+     (encapsed_string) @guard.name
+       (array_creation_expression (array_element_initializer [(string) (encapsed_string)] @guard.name))])))
       name: (name))
     (member_call_expression
       object: (member_call_expression name: (name) @_middleware arguments: (arguments . (argument
       [(string) @guard.name
-       (array_creation_expression (array_element_initializer (string) @guard.name))]))))
+     (encapsed_string) @guard.name
+       (array_creation_expression (array_element_initializer [(string) (encapsed_string)] @guard.name))]))))
     (member_call_expression
       object: (member_call_expression
         object: (scoped_call_expression name: (name) @_middleware arguments: (arguments . (argument
       [(string) @guard.name
-       (array_creation_expression (array_element_initializer (string) @guard.name))])))))]
+     (encapsed_string) @guard.name
+       (array_creation_expression (array_element_initializer [(string) (encapsed_string)] @guard.name))])))))]
   name: (name) @_group
   arguments: (arguments (argument [(anonymous_function) (arrow_function)] @guard.scope)))
   (#eq? @_route "Route")
@@ -178,7 +184,8 @@
   name: (name) @_middleware
   arguments: (arguments . (argument
     [(string) @guard.name
-     (array_creation_expression (array_element_initializer (string) @guard.name))])))
+     (encapsed_string) @guard.name
+     (array_creation_expression (array_element_initializer [(string) (encapsed_string)] @guard.name))])))
   (#eq? @_middleware "middleware")
   (#match? @guard.name "^.(auth|can:|role|permission|jwt|sanctum|passport|admin|verified)"))
 
