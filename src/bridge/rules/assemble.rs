@@ -56,16 +56,13 @@ use std::ops::Range;
 
 use super::hits::{Hit, guard_name, inside};
 use super::mounts::{self, Mounts};
-use super::paths::{MAX_NESTING, join};
+use super::paths::{HTTP_METHODS, MAX_NESTING, join};
 use super::prefixes::Prefixes;
 use super::resources::{self, Resource};
 pub use super::text::literal;
 use super::{file_routes, naming, options, placeholders, services, stores, tags};
 use crate::bridge::extract::code::guards::names::is_auth_name;
 use crate::bridge::facts::{Column, Component, Endpoint, EnvVar, Facts, Field, ForeignKey, Guard, Route, Shape, Table};
-
-/// Methods an endpoint's method text may name, upper case.
-const METHODS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
 
 /// The facts of one file's hits.
 pub fn facts(path: &str, hits: &[Hit<'_>], mounts: &mut Mounts) -> Facts {
@@ -374,7 +371,7 @@ impl Routing {
                 };
                 // Go 1.22's ServeMux: "GET /items/{id}".
                 let (method_in_path, written) = match written.split_once(' ') {
-                    Some((method, rest)) if METHODS.contains(&method) => {
+                    Some((method, rest)) if HTTP_METHODS.contains(&method) => {
                         (Some(method.to_owned()), rest.trim().to_owned())
                     }
                     _ => (None, written),
@@ -454,7 +451,7 @@ impl Routing {
 fn method_of(text: &str) -> String {
     let word = literal(text).trim_start_matches('.').to_ascii_uppercase();
     let word = word.strip_suffix("MAPPING").unwrap_or(&word).to_owned();
-    if METHODS.contains(&word.as_str()) {
+    if HTTP_METHODS.contains(&word.as_str()) {
         word
     } else {
         "ALL".to_owned()

@@ -6,7 +6,7 @@ use super::grammar::Grammar;
 use super::sfc::Block;
 
 /// The Ruby code of a YAML file's ERB tags, if it is a YAML file that has any.
-pub fn ruby_block(path: &str, text: &str) -> Option<Block> {
+pub fn ruby_block(path: &str, text: &str) -> Option<Block<'static>> {
     let lower = path.to_ascii_lowercase();
     let yaml = [".yml", ".yaml", ".yml.erb", ".yaml.erb"]
         .iter()
@@ -29,7 +29,7 @@ pub fn ruby_block(path: &str, text: &str) -> Option<Block> {
     }
     (!code.is_empty()).then_some(Block {
         grammar: Grammar::Ruby,
-        text: code,
+        text: code.into(),
     })
 }
 

@@ -8,14 +8,12 @@
 //! A Nuxt app's components take the names Nuxt registers them by (`nuxt_components`).
 
 use super::pages_dirs::Pages;
+use super::paths::HTTP_METHODS;
 use crate::bridge::extract::Source;
 use crate::bridge::extract::code::guards::names::is_auth_name;
 use crate::bridge::extract::code::ui::fs_routes::{folder_path, is_group};
 use crate::bridge::extract::code::wants::{is_generated_path, is_test_path};
 use crate::bridge::facts::{Endpoint, Facts, Guard, Route};
-
-/// Methods a Nitro handler's file name may end in (`users.post.ts`).
-const METHODS: &[&str] = &["get", "post", "put", "patch", "delete", "head", "options"];
 
 /// Adds the routes, endpoints and guards the sources' places make to `facts` (a test's or
 /// build output's files make none).
@@ -137,7 +135,13 @@ fn nitro_handler(source: &Source<'_>, nitro: &[&str], facts: &mut Facts) {
     let (folder, rest) = (parts[at], &parts[at + 1..]);
     let Some((name, dirs)) = rest.split_last() else { return };
     let (name, method) = match name.rsplit_once('.') {
-        Some((name, method)) if METHODS.contains(&method) => (name, method.to_ascii_uppercase()),
+        // Nitro writes the method in lower case: `[id].get.ts`.
+        Some((name, method))
+            if method.bytes().all(|b| b.is_ascii_lowercase())
+                && HTTP_METHODS.contains(&method.to_ascii_uppercase().as_str()) =>
+        {
+            (name, method.to_ascii_uppercase())
+        }
         _ => (*name, "ALL".to_owned()),
     };
     if folder == "middleware" {

@@ -36,9 +36,12 @@ impl Grammar {
         Grammar::Html,
     ];
 
-    /// The grammar of a code file by its extension; single-file components are not code files
-    /// (see `sfc`).
+    /// The grammar of a code file by its extension: the code extractor's languages as it reads
+    /// them, and the rules' own; single-file components are not code files (see `sfc`).
     pub fn of_path(path: &str) -> Option<Grammar> {
+        if let Some(lang) = Lang::of_path(path) {
+            return Some(Grammar::of_lang(lang));
+        }
         let name = path.rsplit('/').next().unwrap_or(path);
         let ext = name.rsplit_once('.')?.1.to_ascii_lowercase();
         Some(match ext.as_str() {
@@ -46,11 +49,6 @@ impl Grammar {
             "java" => Grammar::Java,
             "rb" | "rake" => Grammar::Ruby,
             "php" => Grammar::Php,
-            "ts" | "mts" | "cts" => Grammar::TypeScript,
-            "tsx" => Grammar::Tsx,
-            "js" | "jsx" | "mjs" | "cjs" => Grammar::JavaScript,
-            "py" | "pyi" => Grammar::Python,
-            "rs" => Grammar::Rust,
             _ => return None,
         })
     }

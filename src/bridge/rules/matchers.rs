@@ -5,6 +5,7 @@
 //! style: `*` one segment or part of one, `**` any number of segments, `{id}` one segment.
 
 use super::hits::Hit;
+use super::paths::HTTP_METHODS;
 use super::text::literal;
 use crate::bridge::facts::{Facts, Guard};
 
@@ -86,12 +87,11 @@ pub fn apply(facts: &mut Facts, mut rules: Vec<Rule>) {
 
 /// `HttpMethod.POST, "/x"` → `["POST"]` (`POST` alone when statically imported).
 fn methods(args: &str) -> Vec<String> {
-    const METHODS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE"];
     args.trim_start_matches('(')
         .trim_end_matches(')')
         .split(',')
         .map(|arg| arg.trim().trim_start_matches("HttpMethod."))
-        .filter(|arg| METHODS.contains(arg))
+        .filter(|arg| HTTP_METHODS.contains(arg))
         .map(str::to_owned)
         .collect()
 }

@@ -202,7 +202,7 @@ fn extract_file(source: &Source<'_>, parsers: &mut Parsers, code_files: bool) ->
         None => match Grammar::of_path(source.path) {
             Some(grammar) => vec![sfc::Block {
                 grammar,
-                text: source.text.to_owned(),
+                text: source.text.into(),
             }],
             None => match erb::ruby_block(source.path, source.text) {
                 Some(block) => vec![block],

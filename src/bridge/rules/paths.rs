@@ -1,5 +1,8 @@
 //! URL paths as routers build them from prefixes.
 
+/// The HTTP methods a route may name, upper case (TRACE too: Spring's `HttpMethod` has it).
+pub const HTTP_METHODS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE"];
+
 /// Most prefixes (groups, scopes, nested resources) a route is placed under: a route nested
 /// deeper is left out rather than shown with a path cut short or thousands of characters long.
 pub const MAX_NESTING: usize = 64;

@@ -79,7 +79,7 @@ mod tests {
     #[test]
     fn rust_impls_of_one_type_are_one_service_and_trait_impls_are_not_read() {
         let text = "impl LedgerService { pub fn open(&self) {} fn hidden(&self) {} }\n\
-            impl Default for LedgerService { fn default() -> Self { todo!() } }\n\
+            impl Default for LedgerService { fn default() -> Self { Self::open_new() } }\n\
             impl<T> LedgerService<T> { pub(crate) fn close(&self) {} }\n";
         assert_eq!(methods("src/ledger.rs", text), ["LedgerService: open, close"]);
     }

@@ -2,6 +2,8 @@
 //! its file, and its `<script>` blocks, found with the HTML grammar, are code the rules read
 //! in the language their `lang` names.
 
+use std::borrow::Cow;
+
 use super::grammar::{Grammar, Parsers};
 use crate::bridge::extract::syntax::{Walk, walk};
 use crate::bridge::facts::Component;
@@ -34,9 +36,10 @@ impl Kind {
 }
 
 /// A block of code inside a component file.
-pub struct Block {
+pub struct Block<'t> {
     pub grammar: Grammar,
-    pub text: String,
+    /// The block's code: a slice of the file, or text made from it (ERB's tags).
+    pub text: Cow<'t, str>,
 }
 
 /// The component a file is: named by its file name (`UserCard.vue` → `UserCard`), an `index`
@@ -61,7 +64,7 @@ pub fn component(source: &Source<'_>, kind: Kind) -> Option<Component> {
 
 /// The file's top-level `<script>` blocks, each with the grammar its `lang` attribute names
 /// (`ts` TypeScript, `tsx` TSX, anything else JavaScript).
-pub fn script_blocks(source: &Source<'_>, parsers: &mut Parsers) -> Vec<Block> {
+pub fn script_blocks<'t>(source: &Source<'t>, parsers: &mut Parsers) -> Vec<Block<'t>> {
     let Ok(tree) = parsers.parse(Grammar::Html, source.text) else {
         return Vec::new();
     };
@@ -106,7 +109,7 @@ pub fn script_blocks(source: &Source<'_>, parsers: &mut Parsers) -> Vec<Block> {
         if let Some(code) = code {
             blocks.push(Block {
                 grammar,
-                text: code.to_owned(),
+                text: Cow::Borrowed(code),
             });
         }
         Walk::Skip
