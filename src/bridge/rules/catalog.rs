@@ -38,6 +38,7 @@ const RULES: &[(&str, &str)] = rule_files![
     "services/python",
     "services/rust",
     "django/environ",
+    "django/views",
     "vue/router",
     "vue/route-modules",
     "vue/vuex",
@@ -98,7 +99,7 @@ pub fn for_source(grammar: Grammar, path: &str, text: &str) -> Vec<&'static Rule
 /// that only place others (groups, prefixes, mounts, aliases).
 fn fact_of(capture: &str) -> Option<&'static str> {
     Some(match capture {
-        "endpoint" => "endpoints",
+        "endpoint" | "view" => "endpoints",
         "guard" => "guards",
         "env" => "env vars",
         "table" | "column" | "fk" | "join" => "tables",

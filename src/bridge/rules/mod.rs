@@ -8,6 +8,7 @@
 mod assemble;
 mod catalog;
 mod controllers;
+pub mod django;
 mod erb;
 mod file_routes;
 mod grammar;
@@ -69,6 +70,15 @@ pub fn extract_after_code(sources: &[Source<'_>], code_files: Vec<FileRules>) ->
 pub struct FileRules {
     facts: Facts,
     pending: Pending,
+    /// Django's views, which the code extractor's URLconfs name.
+    django: django::Views,
+}
+
+impl FileRules {
+    /// Takes the Django views the rules found (for the code extractor's URLconf linking).
+    pub fn take_django_views(&mut self) -> django::Views {
+        std::mem::take(&mut self.django)
+    }
 }
 
 impl std::fmt::Debug for FileRules {
@@ -103,6 +113,7 @@ pub fn on_tree(source: &Source<'_>, lang: Lang, wanted: &Wanted, tree: &Tree) ->
     let mut found = FileRules {
         facts: Facts::default(),
         pending: Pending::default(),
+        django: django::Views::default(),
     };
     run_rules(source, Grammar::of_lang(lang), source.text, &wanted.0, tree, &mut found);
     finish(source, found)
@@ -120,6 +131,7 @@ fn per_file(sources: &[Source<'_>], code_files: bool) -> Vec<FileRules> {
                 ..Facts::default()
             },
             pending: Pending::default(),
+            django: django::Views::default(),
         })
     })
 }
@@ -189,6 +201,7 @@ fn extract_file(source: &Source<'_>, parsers: &mut Parsers, code_files: bool) ->
     let mut found = FileRules {
         facts: Facts::default(),
         pending: Pending::default(),
+        django: django::Views::default(),
     };
     // Build output and installed packages are not the code written.
     if is_generated_path(source.path) || (!code_files && Lang::of_path(source.path).is_some()) {
@@ -247,6 +260,7 @@ fn run_rules(
         .append(assemble::facts(source.path, &hits, &mut found.pending.mounts));
     found.pending.links.append(Links::of(source.path, &hits));
     found.pending.declared.extend(controllers::declared(&hits));
+    found.django.append(django::views(source.path, &hits));
 }
 
 /// A test file's routes and guards are the test's, not the application's (as the code
@@ -257,6 +271,7 @@ fn finish(source: &Source<'_>, mut found: FileRules) -> FileRules {
         found.facts.endpoints.clear();
         found.facts.guards.clear();
         found.pending = Pending::default();
+        found.django = django::Views::default();
     }
     found
 }

@@ -126,6 +126,18 @@ pub fn scan_file(
         scan.facts.unparsed.extend(file.syntax_error());
         scan_tree(&file, wants, design_systems, &mut scan);
     }
+    // The Django views the rules read, for the URLconfs to name.
+    if let Some(rules) = scan.rules.as_mut().filter(|_| wants.django_routes) {
+        let views = rules.take_django_views();
+        let django = &mut scan.routes.django;
+        django.views.extend(views.views);
+        django.aliases.extend(views.aliases);
+        for note in views.guards {
+            if note.role == Role::Defined || !scan.routes.guards.contains(&note) {
+                scan.routes.guards.push(note);
+            }
+        }
+    }
     Some(scan)
 }
 

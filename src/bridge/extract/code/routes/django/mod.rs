@@ -76,7 +76,6 @@ pub fn scan(file: &ParsedFile<'_>, constants: &Constants, out: &mut RouteScan) {
             out.guards.push(note);
         }
     }
-    views::scan(file, out);
 }
 
 struct Reader<'s, 'a> {
