@@ -1,20 +1,32 @@
-//! Django and REST framework views from `django/views.scm`'s captures, for the URLconfs'
-//! linking (`extract::code::routes::link::django`): which module-level classes are views
-//! (a base ending in `View`/`ViewSet`) and which are parts lending handlers to views that
-//! extend them; permission and authentication classes defined (`BasePermission`, an
+//! Django from `django/views.scm` and `django/models.scm`'s captures, for the code
+//! extractor's URLconf linking and ORM. Views: which module-level classes are views (a base
+//! ending in `View`/`ViewSet`) and which are parts lending handlers to views that extend
+//! them; permission and authentication classes defined (`BasePermission`, an
 //! `…Authentication` base) and used (`permission_classes`, `authentication_classes`, auth
 //! mixins and decorators); a viewset's `@action` routes; the serializer a handler reads the
-//! body with; function views by their decorators (`@api_view`, `@require_http_methods`).
+//! body with; function views by their decorators. Models: classes with their field calls and
+//! `Meta`; the app registry's labels (`AppConfig`: `label`, else `name`'s last part, else
+//! the folder) and `AUTH_USER_MODEL`.
 
-use std::ops::Range;
+use std::collections::{BTreeMap, HashMap};
 
 use super::hits::{Capture, Hit, inside};
 use super::text::literal;
 use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
+use crate::bridge::extract::code::modules::parent_dir;
+use crate::bridge::extract::code::orm::django_apps::App;
 use crate::bridge::extract::code::routes::django::views::{Action, View};
 
 /// Methods that read a request body.
 const BODY_HANDLERS: &[&str] = &["post", "put", "patch", "create", "update", "partial_update"];
+
+/// A captured node's place: what the hits about one class, field or list are grouped by, in
+/// the file's order.
+type Key = (usize, usize);
+
+fn key(capture: &Capture<'_>) -> Key {
+    (capture.range.start, capture.range.end)
+}
 
 /// What one module's views say: the views, `x_view = XView.as_view()` aliases as (name,
 /// class), and guard notes.
@@ -25,29 +37,43 @@ pub struct Views {
     pub guards: Vec<GuardNote>,
 }
 
-impl Views {
-    /// Adds another block's views to these.
-    pub fn append(&mut self, other: Views) {
-        self.views.extend(other.views);
-        self.aliases.extend(other.aliases);
-        self.guards.extend(other.guards);
+/// A class of a models module (`orm::django` makes it a table).
+#[derive(Debug, Default)]
+pub struct ModelClass {
+    pub name: String,
+    pub bases: Vec<String>,
+    pub fields: BTreeMap<Key, FieldCall>,
+    /// `class Meta` attributes as (name, value as written); `None` without a Meta.
+    pub meta: Option<Vec<(String, String)>>,
+    /// Meta `indexes`, `constraints` and `unique_together` entries: (unique, name, fields).
+    pub indexes: BTreeMap<Key, (bool, Option<String>, Vec<String>)>,
+}
+
+/// `title = models.CharField(max_length=200)`: the attribute, the field class (last
+/// segment), the first positional argument and the keyword arguments, as written.
+#[derive(Debug, Default)]
+pub struct FieldCall {
+    pub attribute: String,
+    pub kind: String,
+    pub target: Option<String>,
+    pub keywords: HashMap<String, String>,
+}
+
+impl FieldCall {
+    /// The value of keyword argument `key`, as written.
+    pub fn keyword(&self, key: &str) -> Option<&str> {
+        self.keywords.get(key).map(String::as_str)
     }
 }
 
-/// A module-level class or function as its hits build it: the view, the authentication
-/// classes it names, whether it is written at module level (named).
-#[derive(Default)]
-struct Found {
-    view: View,
-    authentication: Vec<String>,
-}
-
-/// A method of a class: its class, its place, its name, the `@action` on it.
-struct Method {
-    class: Range<usize>,
-    at: Range<usize>,
-    name: String,
-    action: Option<Action>,
+/// What one module says of Django's models: its model classes, the names it binds to the
+/// user model, its `AppConfig`s and `AUTH_USER_MODEL`.
+#[derive(Debug, Default)]
+pub struct Models {
+    pub classes: Vec<ModelClass>,
+    pub user_aliases: Vec<String>,
+    pub apps: Vec<App>,
+    pub user_model: Option<String>,
 }
 
 fn last(text: &str) -> &str {
@@ -55,7 +81,7 @@ fn last(text: &str) -> &str {
 }
 
 /// A string literal's content; `None` for another expression.
-fn string(text: &str) -> Option<String> {
+pub fn string(text: &str) -> Option<String> {
     text.starts_with(['"', '\'']).then(|| literal(text))
 }
 
@@ -66,60 +92,112 @@ fn push_new(list: &mut Vec<String>, item: Option<String>) {
     }
 }
 
+/// The models, app configs and user model setting of one file's hits.
+pub fn models(path: &str, hits: &[Hit<'_>]) -> Models {
+    let mut out = Models::default();
+    let mut classes: BTreeMap<Key, ModelClass> = BTreeMap::new();
+    let mut apps: BTreeMap<Key, (Option<String>, Option<String>)> = BTreeMap::new();
+    for hit in hits.iter().filter(|hit| hit.is("model")) {
+        let text = |name: &str| hit.text(name).map(str::to_owned);
+        out.user_aliases.extend(text("model.user_alias"));
+        out.user_model = out.user_model.take().or(text("model.user_model"));
+        if let Some(app) = hit.get("model.app") {
+            let (name, label) = apps.entry(key(app)).or_default();
+            match hit.text("model.app_key") {
+                Some("name") => *name = text("model.app_value"),
+                Some("label") => *label = text("model.app_value"),
+                _ => {}
+            }
+        }
+        let Some(scope) = hit.get("model.scope") else { continue };
+        let class = classes.entry(key(scope)).or_default();
+        let value = text("model.value").unwrap_or_default();
+        let items = hit.all("model.item").map(|item| item.text.to_owned());
+        if let Some(name) = text("model.class") {
+            class.name = name;
+        }
+        push_new(&mut class.bases, text("model.base"));
+        if let Some(meta) = text("model.meta") {
+            class.meta.get_or_insert_default().push((meta, value.clone()));
+        }
+        if let (Some(args), Some(attribute), Some(kind)) =
+            (hit.get("model.args"), text("model.field"), hit.text("model.kind"))
+        {
+            let call = class.fields.entry(key(args)).or_insert_with(|| FieldCall {
+                attribute,
+                kind: last(kind).to_owned(),
+                ..FieldCall::default()
+            });
+            call.target = call.target.take().or(text("model.target"));
+            if let Some(name) = text("model.key") {
+                call.keywords.entry(name).or_insert(value);
+            }
+        } else if let (Some(entry), Some(index)) = (hit.get("model.entry"), hit.text("model.index")) {
+            let unique = last(index) == "UniqueConstraint";
+            let (_, name, columns) = class.indexes.entry(key(entry)).or_insert((unique, None, Vec::new()));
+            match hit.text("model.key") {
+                Some("name") => *name = string(&value),
+                Some("fields") => columns.extend(items),
+                _ => {}
+            }
+        } else if let Some(together) = hit.get("model.together") {
+            let group = hit.get("model.group").unwrap_or(together);
+            let entry = class.indexes.entry(key(group)).or_insert((true, None, Vec::new()));
+            entry.2.extend(items);
+        }
+    }
+    out.classes = classes.into_values().filter(|class| !class.name.is_empty()).collect();
+    let dir = parent_dir(path);
+    out.apps = apps
+        .into_values()
+        .filter_map(|(name, label)| {
+            let label = label
+                .or_else(|| name.map(|name| last(&name).to_owned()))
+                .or_else(|| dir.rsplit('/').next().map(str::to_owned))
+                .filter(|label| !label.is_empty())?;
+            Some(App {
+                dir: dir.to_owned(),
+                label,
+            })
+        })
+        .collect();
+    out
+}
+
+/// A method of a class: its class, its name, the `@action` on it.
+type Method = (Key, String, Option<Action>);
+
 /// The views, aliases and guard notes of one file's hits.
 pub fn views(path: &str, hits: &[Hit<'_>]) -> Views {
     let mut out = Views::default();
-    let mut found: Vec<(Range<usize>, Found)> = Vec::new();
-    let mut methods: Vec<Method> = Vec::new();
+    // Module-level classes and functions, with the authentication classes a class names.
+    let mut found: BTreeMap<Key, (View, Vec<String>)> = BTreeMap::new();
+    let mut methods: BTreeMap<Key, Method> = BTreeMap::new();
     let mut bodies: Vec<&Capture<'_>> = Vec::new();
     for hit in hits.iter().filter(|hit| hit.is("view")) {
-        if let Some(body) = hit.get("view.body") {
-            bodies.push(body);
-        }
-        if let (Some(alias), Some(class)) = (hit.text("view.alias"), hit.text("view.alias_of")) {
-            out.aliases.push((alias.to_owned(), class.to_owned()));
+        let text = |name: &str| hit.text(name).map(str::to_owned);
+        bodies.extend(hit.get("view.body"));
+        if let (Some(alias), Some(class)) = (text("view.alias"), text("view.alias_of")) {
+            out.aliases.push((alias, class));
         }
         let Some(scope) = hit.get("view.scope") else { continue };
-        let at = match found.iter().position(|(have, _)| *have == scope.range) {
-            Some(at) => at,
-            None => {
-                found.push((scope.range.clone(), Found::default()));
-                found.len() - 1
-            }
-        };
-        let Found { view, authentication } = &mut found[at].1;
+        let (view, authentication) = found.entry(key(scope)).or_default();
         let names = || hit.all("view.name_item").map(|item| last(item.text).to_owned());
         let upper = || hit.text("view.str_item").map(str::to_ascii_uppercase);
-        if let Some(name) = hit.text("view.class").or(hit.text("view.function")) {
-            view.name = name.to_owned();
+        if let Some(name) = text("view.class").or(text("view.function")) {
+            view.name = name;
             view.function = hit.get("view.function").is_some();
         }
-        push_new(&mut view.bases, hit.text("view.base").map(str::to_owned));
-        push_new(
-            &mut view.guards,
-            hit.text("view.class_guard")
-                .filter(|g| is_auth_name(g))
-                .map(str::to_owned),
-        );
+        push_new(&mut view.bases, text("view.base"));
+        push_new(&mut view.guards, text("view.class_guard").filter(|g| is_auth_name(g)));
         if let Some(method) = hit.get("view.method_scope") {
-            let name = hit.text("view.action").or(hit.text("view.method")).unwrap_or("");
-            let at = match methods.iter().position(|have| have.at == method.range) {
-                Some(at) => at,
-                None => {
-                    methods.push(Method {
-                        class: scope.range.clone(),
-                        at: method.range.clone(),
-                        name: name.to_owned(),
-                        action: None,
-                    });
-                    methods.len() - 1
-                }
-            };
+            let name = text("view.action").or(text("view.method")).unwrap_or_default();
+            let (_, _, action) = methods.entry(key(method)).or_insert((key(scope), name.clone(), None));
             if let Some(call) = hit.text("view.action_call") {
-                let action = methods[at].action.get_or_insert_with(|| Action {
-                    name: name.to_owned(),
+                let action = action.get_or_insert_with(|| Action {
                     detail: call.starts_with("detail_route"),
-                    url_path: name.to_owned(),
+                    url_path: name.clone(),
+                    name,
                     ..Action::default()
                 });
                 let value = hit.text("view.value").unwrap_or("");
@@ -145,28 +223,17 @@ pub fn views(path: &str, hits: &[Hit<'_>]) -> Views {
             }
             Some("require_POST") => view.allowed = Some(vec!["POST".into()]),
             Some("require_GET" | "require_safe") => view.allowed = Some(vec!["GET".into()]),
-            _ => {
-                let decorator = hit.text("view.decorator").filter(|d| is_auth_name(d));
-                push_new(&mut view.guards, decorator.map(str::to_owned));
-            }
+            _ => push_new(&mut view.guards, text("view.decorator").filter(|d| is_auth_name(d))),
         }
     }
-    methods.sort_by_key(|method| method.at.start);
-    for (
-        scope,
-        Found {
-            mut view,
-            authentication,
-        },
-    ) in found
-    {
+    for (scope, (mut view, authentication)) in found {
         if view.name.is_empty() {
             continue;
         }
-        for Method { at, name, action, .. } in methods.iter().filter(|method| method.class == scope) {
+        for (at, (_, name, action)) in methods.iter().filter(|(_, (class, _, _))| *class == scope) {
             let body = bodies
                 .iter()
-                .find(|body| inside(&body.range, at))
+                .find(|body| inside(&body.range, &(at.0..at.1)))
                 .map(|body| match last(body.text) {
                     "serializer_class" | "get_serializer" => "serializer_class".to_owned(),
                     other => other.to_owned(),

@@ -72,12 +72,19 @@ pub struct FileRules {
     pending: Pending,
     /// Django's views, which the code extractor's URLconfs name.
     django: django::Views,
+    /// Django's models and app registry, which the code extractor's ORM links.
+    django_models: django::Models,
 }
 
 impl FileRules {
     /// Takes the Django views the rules found (for the code extractor's URLconf linking).
     pub fn take_django_views(&mut self) -> django::Views {
         std::mem::take(&mut self.django)
+    }
+
+    /// Takes the Django models and app configs the rules found (for the code extractor's ORM).
+    pub fn take_django_models(&mut self) -> django::Models {
+        std::mem::take(&mut self.django_models)
     }
 }
 
@@ -114,6 +121,7 @@ pub fn on_tree(source: &Source<'_>, lang: Lang, wanted: &Wanted, tree: &Tree) ->
         facts: Facts::default(),
         pending: Pending::default(),
         django: django::Views::default(),
+        django_models: django::Models::default(),
     };
     run_rules(source, Grammar::of_lang(lang), source.text, &wanted.0, tree, &mut found);
     finish(source, found)
@@ -132,6 +140,7 @@ fn per_file(sources: &[Source<'_>], code_files: bool) -> Vec<FileRules> {
             },
             pending: Pending::default(),
             django: django::Views::default(),
+            django_models: django::Models::default(),
         })
     })
 }
@@ -202,6 +211,7 @@ fn extract_file(source: &Source<'_>, parsers: &mut Parsers, code_files: bool) ->
         facts: Facts::default(),
         pending: Pending::default(),
         django: django::Views::default(),
+        django_models: django::Models::default(),
     };
     // Build output and installed packages are not the code written.
     if is_generated_path(source.path) || (!code_files && Lang::of_path(source.path).is_some()) {
@@ -260,7 +270,8 @@ fn run_rules(
         .append(assemble::facts(source.path, &hits, &mut found.pending.mounts));
     found.pending.links.append(Links::of(source.path, &hits));
     found.pending.declared.extend(controllers::declared(&hits));
-    found.django.append(django::views(source.path, &hits));
+    found.django = django::views(source.path, &hits);
+    found.django_models = django::models(source.path, &hits);
 }
 
 /// A test file's routes and guards are the test's, not the application's (as the code

@@ -126,7 +126,17 @@ pub fn scan_file(
         scan.facts.unparsed.extend(file.syntax_error());
         scan_tree(&file, wants, design_systems, &mut scan);
     }
-    // The Django views the rules read, for the URLconfs to name.
+    // The Django models and views the rules read, for the ORM and the URLconfs.
+    if let Some(rules) = scan.rules.as_mut().filter(|_| wants.django) {
+        let models = rules.take_django_models();
+        if let OwnedModule::Python(module) = &scan.module
+            && !orm::django::foreign(module)
+        {
+            orm::django::tables(&scan.path, &models.classes, &models.user_aliases, &mut scan.tables);
+        }
+        scan.django_apps.apps.extend(models.apps);
+        scan.django_apps.user_model = models.user_model;
+    }
     if let Some(rules) = scan.rules.as_mut().filter(|_| wants.django_routes) {
         let views = rules.take_django_views();
         let django = &mut scan.routes.django;
@@ -214,10 +224,6 @@ fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String],
             }
             if wants.alembic {
                 orm::alembic::scan(file, &mut scan.facts);
-            }
-            if wants.django {
-                orm::django::scan(file, &module, index, &mut scan.tables);
-                orm::django_apps::scan(file, &mut scan.django_apps);
             }
             scan.module = OwnedModule::Python(module);
         }
