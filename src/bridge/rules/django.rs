@@ -29,12 +29,13 @@ fn key(capture: &Capture<'_>) -> Key {
 }
 
 /// What one module's views say: the views, `x_view = XView.as_view()` aliases as (name,
-/// class), and guard notes.
+/// class), guard notes, and the settings' `DEFAULT_PERMISSION_CLASSES` (dotted as written).
 #[derive(Debug, Default)]
 pub struct Views {
     pub views: Vec<View>,
     pub aliases: Vec<(String, String)>,
     pub guards: Vec<GuardNote>,
+    pub default_permissions: Vec<String>,
 }
 
 /// A class of a models module (`orm::django` makes it a table).
@@ -177,6 +178,7 @@ pub fn views(path: &str, hits: &[Hit<'_>]) -> Views {
     for hit in hits.iter().filter(|hit| hit.is("view")) {
         let text = |name: &str| hit.text(name).map(str::to_owned);
         bodies.extend(hit.get("view.body"));
+        out.default_permissions.extend(text("view.default_permission"));
         if let (Some(alias), Some(class)) = (text("view.alias"), text("view.alias_of")) {
             out.aliases.push((alias, class));
         }

@@ -142,6 +142,7 @@ pub fn scan_file(
         let django = &mut scan.routes.django;
         django.views.extend(views.views);
         django.aliases.extend(views.aliases);
+        django.default_permissions.extend(views.default_permissions);
         for note in views.guards {
             if note.role == Role::Defined || !scan.routes.guards.contains(&note) {
                 scan.routes.guards.push(note);

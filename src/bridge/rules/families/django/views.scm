@@ -90,3 +90,15 @@
       left: (identifier) @view.alias
       right: (call function: (attribute object: (_) @view.alias_of attribute: (identifier) @_as)))))
   (#eq? @_as "as_view"))
+
+; REST_FRAMEWORK = {"DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"]}
+((module
+  (expression_statement
+    (assignment
+      left: (identifier) @_settings
+      right: (dictionary
+        (pair
+          key: (string (string_content) @_key)
+          value: (_ (string (string_content) @view.default_permission)))))))
+  (#eq? @_settings "REST_FRAMEWORK")
+  (#eq? @_key "DEFAULT_PERMISSION_CLASSES"))

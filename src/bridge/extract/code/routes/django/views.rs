@@ -8,9 +8,8 @@ pub struct DjangoScan {
     pub views: Vec<View>,
     /// DRF routers and whether their routes end with a slash.
     pub routers: Vec<(String, bool)>,
-    /// `REST_FRAMEWORK['DEFAULT_PERMISSION_CLASSES']` and `['DEFAULT_AUTHENTICATION_CLASSES']`.
+    /// `REST_FRAMEWORK['DEFAULT_PERMISSION_CLASSES']`.
     pub default_permissions: Vec<String>,
-    pub authentication: Vec<String>,
     /// Module-level views made of classes: `user_detail_view = UserDetailView.as_view()`, as
     /// (name, class as written).
     pub aliases: Vec<(String, String)>,
