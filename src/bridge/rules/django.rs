@@ -10,7 +10,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::hits::{Capture, Hit, inside};
+use super::hits::{Capture, Hit};
 use super::text::literal;
 use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
 use crate::bridge::extract::code::modules::parent_dir;
@@ -131,9 +131,13 @@ pub fn models(path: &str, hits: &[Hit<'_>]) -> Models {
             });
             call.target = call.target.take().or(text("model.target"));
             if let Some(name) = text("model.key") {
-                call.keywords.entry(name).or_insert(value);
+                call.keywords.entry(name).or_insert(value.clone());
             }
-        } else if let (Some(entry), Some(index)) = (hit.get("model.entry"), hit.text("model.index")) {
+        }
+        let meta = hit.text("model.meta").unwrap_or("");
+        if let (Some(entry), Some(index), "indexes" | "constraints") =
+            (hit.get("model.entry"), hit.text("model.index"), meta)
+        {
             let unique = last(index) == "UniqueConstraint";
             let (_, name, columns) = class.indexes.entry(key(entry)).or_insert((unique, None, Vec::new()));
             match hit.text("model.key") {
@@ -141,7 +145,7 @@ pub fn models(path: &str, hits: &[Hit<'_>]) -> Models {
                 Some("fields") => columns.extend(items),
                 _ => {}
             }
-        } else if let Some(together) = hit.get("model.together") {
+        } else if let (Some(together), "unique_together") = (hit.get("model.together"), meta) {
             let group = hit.get("model.group").unwrap_or(together);
             let entry = class.indexes.entry(key(group)).or_insert((true, None, Vec::new()));
             entry.2.extend(items);
@@ -165,25 +169,24 @@ pub fn models(path: &str, hits: &[Hit<'_>]) -> Models {
     out
 }
 
-/// A method of a class: its class, its name, the `@action` on it.
-type Method = (Key, String, Option<Action>);
+/// A class's methods by place: name and the `@action` on it.
+type Methods = BTreeMap<Key, (String, Option<Action>)>;
 
 /// The views, aliases and guard notes of one file's hits.
 pub fn views(path: &str, hits: &[Hit<'_>]) -> Views {
     let mut out = Views::default();
     // Module-level classes and functions, with the authentication classes a class names.
-    let mut found: BTreeMap<Key, (View, Vec<String>)> = BTreeMap::new();
-    let mut methods: BTreeMap<Key, Method> = BTreeMap::new();
-    let mut bodies: Vec<&Capture<'_>> = Vec::new();
+    let mut found: BTreeMap<Key, (View, Vec<String>, Methods)> = BTreeMap::new();
+    let mut bodies: BTreeMap<usize, &str> = BTreeMap::new();
     for hit in hits.iter().filter(|hit| hit.is("view")) {
         let text = |name: &str| hit.text(name).map(str::to_owned);
-        bodies.extend(hit.get("view.body"));
+        bodies.extend(hit.get("view.body").map(|body| (body.range.start, body.text)));
         out.default_permissions.extend(text("view.default_permission"));
         if let (Some(alias), Some(class)) = (text("view.alias"), text("view.alias_of")) {
             out.aliases.push((alias, class));
         }
         let Some(scope) = hit.get("view.scope") else { continue };
-        let (view, authentication) = found.entry(key(scope)).or_default();
+        let (view, authentication, methods) = found.entry(key(scope)).or_default();
         let names = || hit.all("view.name_item").map(|item| last(item.text).to_owned());
         let upper = || hit.text("view.str_item").map(str::to_ascii_uppercase);
         if let Some(name) = text("view.class").or(text("view.function")) {
@@ -194,7 +197,7 @@ pub fn views(path: &str, hits: &[Hit<'_>]) -> Views {
         push_new(&mut view.guards, text("view.class_guard").filter(|g| is_auth_name(g)));
         if let Some(method) = hit.get("view.method_scope") {
             let name = text("view.action").or(text("view.method")).unwrap_or_default();
-            let (_, _, action) = methods.entry(key(method)).or_insert((key(scope), name.clone(), None));
+            let (_, action) = methods.entry(key(method)).or_insert((name.clone(), None));
             if let Some(call) = hit.text("view.action_call") {
                 let action = action.get_or_insert_with(|| Action {
                     detail: call.starts_with("detail_route"),
@@ -228,21 +231,18 @@ pub fn views(path: &str, hits: &[Hit<'_>]) -> Views {
             _ => push_new(&mut view.guards, text("view.decorator").filter(|d| is_auth_name(d))),
         }
     }
-    for (scope, (mut view, authentication)) in found {
+    for (mut view, authentication, methods) in found.into_values() {
         if view.name.is_empty() {
             continue;
         }
-        for (at, (_, name, action)) in methods.iter().filter(|(_, (class, _, _))| *class == scope) {
-            let body = bodies
-                .iter()
-                .find(|body| inside(&body.range, &(at.0..at.1)))
-                .map(|body| match last(body.text) {
-                    "serializer_class" | "get_serializer" => "serializer_class".to_owned(),
-                    other => other.to_owned(),
-                });
+        for ((start, end), (name, action)) in methods {
+            // The first call reading a body inside the method.
+            let body = bodies.range(start..end).next().map(|(_, body)| match last(body) {
+                "serializer_class" | "get_serializer" => "serializer_class".to_owned(),
+                other => other.to_owned(),
+            });
             let reads = match action {
-                Some(action) => {
-                    let mut action = action.clone();
+                Some(mut action) => {
                     if action.methods.is_empty() {
                         action.methods.push("GET".into());
                     }

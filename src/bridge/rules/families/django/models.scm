@@ -25,17 +25,9 @@
             (keyword_argument name: (identifier) @model.key value: (_) @model.value)?) @model.args))))) @model.scope
   (#match? @model.kind "(Field|ForeignKey)$"))
 
-; class Meta: db_table = "x", abstract = True, app_label = "kanban"
-((class_definition
-  body: (block
-    (class_definition
-      name: (identifier) @_meta
-      body: (block
-        (expression_statement
-          (assignment left: (identifier) @model.meta right: (_) @model.value)))))) @model.scope
-  (#eq? @_meta "Meta"))
-
-; indexes = [models.Index(fields=["a"], name="x")], constraints = [models.UniqueConstraint(…)]
+; class Meta: db_table = "x", abstract = True, app_label = "kanban"; the entries of
+; indexes = [models.Index(fields=["a"], name="x")] and constraints = [models.UniqueConstraint(…)];
+; the groups of unique_together = (("a", "b"),) (or the items of ("a", "b"))
 ((class_definition
   body: (block
     (class_definition
@@ -43,31 +35,20 @@
       body: (block
         (expression_statement
           (assignment
-            left: (identifier) @_indexes
-            right: (_
-              (call
-                function: (_) @model.index
-                arguments: (argument_list
-                  (keyword_argument
-                    name: (identifier) @model.key
-                    value: [(_ (string (string_content) @model.item)) (_)] @model.value))) @model.entry))))))) @model.scope
+            left: (identifier) @model.meta
+            right: [
+              (_
+                (call
+                  function: (_) @model.index
+                  arguments: (argument_list
+                    (keyword_argument
+                      name: (identifier) @model.key
+                      value: [(_ (string (string_content) @model.item)) (_)] @model.value))) @model.entry)
+              (_ [(string (string_content) @model.item)
+                  (_ (string (string_content) @model.item)) @model.group]) @model.together
+              (_) @model.value])))))) @model.scope
   (#eq? @_meta "Meta")
-  (#any-of? @_indexes "indexes" "constraints")
   (#match? @model.index "(^|\\.)(Index|UniqueConstraint)$"))
-
-; unique_together = (("a", "b"),) or ("a", "b"): its groups' items
-((class_definition
-  body: (block
-    (class_definition
-      name: (identifier) @_meta
-      body: (block
-        (expression_statement
-          (assignment
-            left: (identifier) @_together
-            right: (_ [(string (string_content) @model.item)
-                       (_ (string (string_content) @model.item)) @model.group]) @model.together)))))) @model.scope
-  (#eq? @_meta "Meta")
-  (#eq? @_together "unique_together"))
 
 ; User = get_user_model()
 ((module
