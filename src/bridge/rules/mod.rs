@@ -50,7 +50,7 @@ use super::extract::syntax::{Lang, Unparsed};
 use super::facts::Facts;
 use super::source::Source;
 
-pub use self::catalog::support_table;
+pub use self::catalog::{compile_wanted, support_table};
 
 /// Extracts the facts the rule files find in `sources`: every source the rules' languages
 /// read is parsed once (in parallel), its rules run, and the hits assembled file by file, then
