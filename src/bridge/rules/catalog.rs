@@ -70,11 +70,18 @@ const RULES: &[(&str, &str)] = rule_files![
     "laravel/requests",
     "laravel/env",
     "laravel/controllers",
+    "express/routes",
 ];
 
 /// Shared fragments: queries rule files `; inherits:`, never run alone.
-const FRAGMENTS: &[(&str, &str)] =
-    rule_files!["go/routes", "go/groups", "go/use", "vue/route-table", "react/providers"];
+const FRAGMENTS: &[(&str, &str)] = rule_files![
+    "go/routes",
+    "go/groups",
+    "go/use",
+    "vue/route-table",
+    "react/providers",
+    "node/receivers"
+];
 
 /// Every rule, read once per process.
 static CATALOG: LazyLock<Vec<Rule>> = LazyLock::new(|| {
@@ -217,7 +224,7 @@ impl NeedleIndex {
 /// that only place others (groups, prefixes, mounts, aliases).
 fn fact_of(capture: &str) -> Option<&'static str> {
     Some(match capture {
-        "endpoint" => "endpoints",
+        "endpoint" | "route" => "endpoints",
         "guard" => "guards",
         "env" => "env vars",
         "table" | "column" | "fk" | "join" => "tables",
