@@ -13,8 +13,9 @@ use super::paths::HTTP_METHODS;
 use super::text::literal;
 use crate::bridge::extract::code::guards::names::is_check_name;
 use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
+use crate::bridge::extract::code::modules::{join_relative, parent_dir};
 use crate::bridge::extract::code::routes::RouteScan;
-use crate::bridge::extract::code::routes::graph::{Item, LocalRoute, Mount, Target, Unit};
+use crate::bridge::extract::code::routes::graph::{Autoload, Item, LocalRoute, Mount, Target, Unit};
 
 /// How many calls a chain (`Router().use(a).get(…).post(…)`) is followed down.
 const MAX_CHAIN: usize = 256;
@@ -56,8 +57,17 @@ struct Call<'h, 't> {
 /// The units, foreign items and guard notes of one file's hits.
 pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
     let mut out = RouteScan::default();
-    if !hits.iter().any(|hit| hit.is("route") || hit.is("include")) {
-        candidates(path, hits, &mut out);
+    // The framework the file imports (`router.uses`), which its guards and the routers it
+    // adds to elsewhere are of.
+    let framework = hits
+        .iter()
+        .find(|hit| hit.get("router.uses").is_some())
+        .map_or("", |hit| hit.framework());
+    if !hits
+        .iter()
+        .any(|hit| hit.is("route") || hit.is("include") || hit.get("router.guard").is_some())
+    {
+        candidates(path, hits, framework, &mut out);
         return out;
     }
     let bindings: Vec<(usize, String)> = hits
@@ -77,6 +87,13 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
             .find(|(start, _)| *start == new.range.start)
             .map_or_else(|| format!("chain@{}", new.range.start), |(_, name)| name.clone());
         let prefix = hit.get("router.prefix").and_then(|p| render(&p.range, true));
+        // Patterns that read the same constructor (one with its options) are one router.
+        if made.iter().any(|(have, _)| *have == new.range) {
+            if let (Some(prefix), Some(unit)) = (prefix, out.units.iter_mut().find(|u| u.key.1 == name)) {
+                unit.prefix = prefix;
+            }
+            continue;
+        }
         out.declare(Unit {
             key: (path.to_owned(), name.clone()),
             framework: hit.framework(),
@@ -110,14 +127,21 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
     };
     let mut items: Vec<(usize, Receiver, Item)> = Vec::new();
     file.factories(hits, &mut items);
+    let mut hooks = Vec::new();
+    file.unit_guards(hits, &mut items, &mut hooks);
     for call in &calls {
         file.items(call, hits, &mut items);
     }
     items.sort_by_key(|(at, _, _)| *at);
-    let framework = hits
-        .iter()
-        .find(|hit| hit.is("route") || hit.is("include"))
-        .map_or("", |hit| hit.framework());
+    // Route and router hooks (`{ onRequest: [fastify.authenticate] }`) are hooks, not middleware.
+    for (name, framework) in hooks {
+        note(file.out, &name, "hook", framework, path);
+    }
+    for hit in hits {
+        for hook in hit.all("route.hook").filter_map(|hook| guard(hook.text)) {
+            note(file.out, &hook, "hook", hit.framework(), path);
+        }
+    }
     for (_, receiver, item) in items {
         let guards = match &item {
             Item::Route(route) => route.guards.as_slice(),
@@ -125,14 +149,16 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
             Item::Guard(guard) | Item::UnitGuard(guard) => std::slice::from_ref(guard),
         };
         for guard in guards {
-            note(file.out, guard, framework, path);
+            if !file.out.guards.iter().any(|n| n.name == *guard && n.role == Role::Used) {
+                note(file.out, guard, "middleware", framework, path);
+            }
         }
         match receiver {
             Receiver::Local(name) => file.out.unit(path, &name, "").items.push(item),
             Receiver::Foreign(name) => file.out.foreign.push((name, framework, item)),
         }
     }
-    candidates(path, hits, &mut out);
+    candidates(path, hits, framework, &mut out);
     out
 }
 
@@ -152,7 +178,11 @@ fn calls<'h, 't>(hits: &'h [Hit<'t>]) -> Vec<Call<'h, 't>> {
             .iter_mut()
             .find(|have| have.at == at.range && !pass && have.hit.prop("pass").is_none())
         {
-            Some(have) if have.hit.captures.len() < hit.captures.len() => have.hit = hit,
+            // A koa-router named route (`get('name', '/path', h)`) over the route whose path
+            // would be its name; else the pattern that took the most.
+            Some(have) if (preferred(hit), hit.captures.len()) > (preferred(have.hit), have.hit.captures.len()) => {
+                have.hit = hit
+            }
             Some(_) => {}
             None => calls.push(Call {
                 hit,
@@ -162,6 +192,12 @@ fn calls<'h, 't>(hits: &'h [Hit<'t>]) -> Vec<Call<'h, 't>> {
         }
     }
     calls
+}
+
+/// True for the pattern that reads a call most closely: a koa-router named route, a folder
+/// of plugins.
+fn preferred(hit: &Hit<'_>) -> bool {
+    hit.prop("named").is_some() || hit.get("include.folder").is_some()
 }
 
 /// A function's name: its own, the variable it is bound to, or `#set! function` (`default`).
@@ -184,8 +220,13 @@ fn param_name(text: &str) -> Option<&str> {
 }
 
 /// The auth middleware and checks the file defines: where a guard used elsewhere comes from.
-fn candidates(path: &str, hits: &[Hit<'_>], out: &mut RouteScan) {
+fn candidates(path: &str, hits: &[Hit<'_>], framework: &'static str, out: &mut RouteScan) {
     for hit in hits {
+        // `fastify.decorate('authenticate', …)`: a guard the file defines.
+        if let Some(name) = hit.text("guard.defined") {
+            out.guards
+                .push(GuardNote::new(name, "hook", hit.framework(), Role::Defined, path));
+        }
         let Some(name) = hit.text("guard.candidate") else {
             continue;
         };
@@ -202,13 +243,13 @@ fn candidates(path: &str, hits: &[Hit<'_>], out: &mut RouteScan) {
             continue;
         }
         out.guards
-            .push(GuardNote::new(name, kind, hit.framework(), Role::Candidate, path));
+            .push(GuardNote::new(name, kind, framework, Role::Candidate, path));
     }
 }
 
 /// Notes that the file puts guard `name` on a route or router.
-fn note(out: &mut RouteScan, name: &str, framework: &'static str, path: &str) {
-    let note = GuardNote::new(name, "middleware", framework, Role::Used, path);
+fn note(out: &mut RouteScan, name: &str, kind: &'static str, framework: &'static str, path: &str) {
+    let note = GuardNote::new(name, kind, framework, Role::Used, path);
     if !out.guards.contains(&note) {
         out.guards.push(note);
     }
@@ -290,6 +331,12 @@ impl<'t> File<'_, '_, 't> {
             return;
         };
         let at = call.at.start;
+        if let Some(options) = hit.get("route.options") {
+            for route in self.route_object(hit, hits, &options.range) {
+                items.push((at, self.same(&receiver), Item::Route(route)));
+            }
+            return;
+        }
         if let Some(method) = hit.text("route.method").or(hit.prop("method")) {
             let chained = hit.prop("chained").is_some();
             let path = match (chained, hit.get("route.path")) {
@@ -322,10 +369,27 @@ impl<'t> File<'_, '_, 't> {
 
     /// A route: its handler, the auth middleware before it, the shapes it may take.
     fn route(&self, hit: &Hit<'_>, hits: &[Hit<'_>], method: String, path: String) -> LocalRoute {
-        let middleware: Vec<&Capture<'_>> = hit.all("route.guard").collect();
+        let middleware: Vec<&Capture<'_>> = hit.all("route.guard").chain(hit.get("route.options")).collect();
         let handler = hit.get("route.handler");
-        let mut request_hints = Vec::new();
+        let mut guards: Vec<String> = hit.all("route.guard").filter_map(|m| guard(m.text)).collect();
         for other in hits {
+            for hook in other.all("route.hook") {
+                if middleware.iter().any(|m| inside(&hook.range, &m.range))
+                    && let Some(name) = guard(hook.text)
+                    && !guards.contains(&name)
+                {
+                    guards.push(name);
+                }
+            }
+        }
+        let mut request_hints = Vec::new();
+        let mut response_hints = Vec::new();
+        for other in hits {
+            if let Some(hint) = other.get("route.response")
+                && middleware.iter().any(|m| inside(&hint.range, &m.range))
+            {
+                response_hints.push(hint.text.to_owned());
+            }
             if let Some(hint) = other.get("route.hint")
                 && middleware.iter().any(|m| inside(&hint.range, &m.range))
             {
@@ -343,21 +407,118 @@ impl<'t> File<'_, '_, 't> {
             path,
             handler: handler.and_then(|h| handler_name(h.text)),
             request_hints,
-            guards: middleware.iter().filter_map(|m| guard(m.text)).collect(),
+            response_hints,
+            guards,
             file: self.path.to_owned(),
             ..LocalRoute::default()
         }
+    }
+
+    /// The routes a route object declares (`route({ method: ['PUT', 'PATCH'], url, handler })`):
+    /// one per method.
+    fn route_object(&self, hit: &Hit<'_>, hits: &[Hit<'_>], options: &Range<usize>) -> Vec<LocalRoute> {
+        let within = |name: &'static str| {
+            hits.iter()
+                .flat_map(move |other| other.all(name))
+                .filter(|capture| inside(&capture.range, options))
+                .collect::<Vec<_>>()
+        };
+        let Some(path) = within("option.path")
+            .first()
+            .and_then(|p| (self.render)(&p.range, false))
+        else {
+            return Vec::new();
+        };
+        let handler = within("option.handler").first().and_then(|h| handler_name(h.text));
+        within("option.method")
+            .into_iter()
+            .filter_map(|method| {
+                let method = literal(method.text).to_ascii_uppercase();
+                let mut route = self.route(hit, hits, method, path.clone());
+                route.handler = handler.clone();
+                Some(route).filter(|route| HTTP_METHODS.contains(&route.method.as_str()))
+            })
+            .collect()
+    }
+
+    /// Hooks on a router (`fastify.addHook('onRequest', fastify.authenticate)`): guards on every
+    /// route of its unit, wherever they are written.
+    fn unit_guards(
+        &self,
+        hits: &[Hit<'_>],
+        items: &mut Vec<(usize, Receiver, Item)>,
+        notes: &mut Vec<(String, &'static str)>,
+    ) {
+        for hit in hits {
+            let (Some(receiver), Some(written)) = (hit.get("router.receiver"), hit.get("router.guard")) else {
+                continue;
+            };
+            let name = match hit.prop("named-by") {
+                // A hook named by what it checks only when it calls no guard.
+                Some(_) => {
+                    let hook = hit.get("router.hook").map(|hook| &hook.range);
+                    let called = hits.iter().any(|other| {
+                        other.prop("named-by").is_none() && other.get("router.hook").map(|h| &h.range) == hook
+                    });
+                    (!called).then(|| written.text.to_owned())
+                }
+                None => guard(written.text),
+            };
+            if let (Some(name), Some((receiver, _))) = (name, self.receiver(receiver)) {
+                notes.push((name.clone(), hit.framework()));
+                items.push((written.range.start, receiver, Item::UnitGuard(name)));
+            }
+        }
+    }
+
+    /// The folder a mount loads every plugin file of (`register(AutoLoad, { dir: … })`), with
+    /// the prefix its options give them.
+    fn folder(&self, folder: &Range<usize>) -> (Autoload, String) {
+        let within = |name: &'static str| {
+            self.hits
+                .iter()
+                .filter_map(move |hit| Some((hit, hit.get(name)?)))
+                .filter(|(_, capture)| inside(&capture.range, folder))
+        };
+        let parts: Vec<&str> = within("folder.part").map(|(_, part)| part.text).collect();
+        let flag = |name: &str| {
+            within("folder.flag")
+                .find(|(_, flag)| flag.text == name)
+                .and_then(|(hit, _)| hit.text("folder.value"))
+                .map(|value| value == "true")
+        };
+        let dir = join_relative(parent_dir(self.path), &parts.join("/")).unwrap_or_default();
+        let prefix = within("folder.prefix")
+            .next()
+            .and_then(|(_, prefix)| (self.render)(&prefix.range, true))
+            .unwrap_or_default();
+        let autoload = Autoload {
+            dir,
+            folder_prefixes: flag("dirNameRoutePrefix") != Some(false),
+            hooks: flag("autoHooks") == Some(true),
+            cascade_hooks: flag("cascadeHooks") == Some(true),
+            route_params: flag("routeParams") == Some(true),
+        };
+        (autoload, prefix)
     }
 
     /// A mount (`use('/x', auth, router)`), or middleware alone guarding what follows.
     fn include(&self, call: &Call<'_, '_>, receiver: Receiver, items: &mut Vec<(usize, Receiver, Item)>) {
         let hit = call.hit;
         let at = call.at.start;
+        if let Some(folder) = hit.get("include.folder") {
+            let (autoload, prefix) = self.folder(&folder.range);
+            items.push((at, receiver, Item::mount(&prefix, Target::Autoload(autoload))));
+            return;
+        }
         let Some(target) = hit.get("include.target") else {
             return;
         };
         let mut guards: Vec<String> = hit.all("include.guard").filter_map(|g| guard(g.text)).collect();
-        let mut prefix = String::new();
+        let mut prefix = hit
+            .get("include.prefix")
+            .and_then(|p| (self.render)(&p.range, true))
+            .unwrap_or_default();
         let mut tentative = false;
         if let Some(first) = hit.get("include.path") {
             if first.text.starts_with(['\'', '"', '`']) {
@@ -383,7 +544,7 @@ impl<'t> File<'_, '_, 't> {
             }
             return;
         }
-        let lone = hit.get("include.path").is_none() && hit.prop("pass").is_none();
+        let lone = hit.get("include.path").is_none() && hit.prop("pass").is_none() && hit.prop("mounts").is_none();
         if lone && let Some(name) = guard(target.text) {
             items.push((at, receiver, Item::Guard(name)));
             return;
@@ -394,14 +555,20 @@ impl<'t> File<'_, '_, 't> {
             }
             return;
         };
-        let mount = Item::Mount(Mount {
-            prefix,
-            target: Target::Ref(name),
-            guards,
-            tentative,
-            ..Mount::default()
-        });
-        items.push((at, receiver, mount));
+        // Every argument after the prefix that names a router is mounted (koa's
+        // `use('/x', r.routes(), r.allowedMethods())`), with the guards before it.
+        let middle = hit.all("include.guard").filter(|arg| guard(arg.text).is_none());
+        let targets: Vec<String> = middle.filter_map(|arg| target_name(arg.text)).chain([name]).collect();
+        for name in targets {
+            let mount = Item::Mount(Mount {
+                prefix: prefix.clone(),
+                target: Target::Ref(name),
+                guards: guards.clone(),
+                tentative,
+                ..Mount::default()
+            });
+            items.push((at, self.same(&receiver), mount));
+        }
     }
 
     /// A mount inside an iteration over a table (`routes.forEach((r) => router.use(r.path,
