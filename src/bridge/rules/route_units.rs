@@ -6,6 +6,7 @@
 //! each call goes to the unit its receiver is in this file (a router it makes, the function
 //! whose parameter it is, the chain it is called on), or to a name another file defines.
 
+use std::collections::HashMap;
 use std::ops::Range;
 
 use super::hits::{Capture, Hit, inside};
@@ -34,14 +35,25 @@ const STRATEGY_CALLS: &[&str] = &["passport.authenticate", "authenticate", "Auth
 /// Receivers a guard is reached through that add nothing to its name (`fastify.authenticate`).
 const PLAIN_RECEIVERS: &[&str] = &["fastify", "app", "server", "instance", "this", "request", "req", "ctx"];
 
-/// A function handed a receiver: what is called on `param` inside `scope` goes to `name`.
-struct Function<'t> {
+/// A function handed a receiver: what is called on its parameter inside `scope` goes to `name`.
+struct Function {
     name: String,
-    param: &'t str,
     scope: Range<usize>,
 }
 
+/// Captures that belong to the call whose arguments hold them.
+const HELD: &[&str] = &[
+    "route.hint",
+    "route.parsed",
+    "route.response",
+    "route.hook",
+    "option.method",
+    "option.path",
+    "option.handler",
+];
+
 /// Where a call goes.
+#[derive(Clone)]
 enum Receiver {
     Local(String),
     Foreign(String),
@@ -70,25 +82,25 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
         candidates(path, hits, framework, &mut out);
         return out;
     }
-    let bindings: Vec<(usize, String)> = hits
+    let bindings: HashMap<usize, &str> = hits
         .iter()
         .filter_map(|hit| {
-            let value = hit.get("router.value")?;
-            let name = hit.text("router.bind").or(hit.prop("bind"))?;
-            Some((value.range.start, name.to_owned()))
+            Some((
+                hit.get("router.value")?.range.start,
+                hit.text("router.bind").or(hit.prop("bind"))?,
+            ))
         })
         .collect();
     // Routers made here, each named by what it is bound to (`chain@…` when nothing).
-    let mut made: Vec<(Range<usize>, String)> = Vec::new();
+    let mut made: HashMap<(usize, usize), String> = HashMap::new();
     for hit in hits {
         let Some(new) = hit.get("router.new") else { continue };
         let name = bindings
-            .iter()
-            .find(|(start, _)| *start == new.range.start)
-            .map_or_else(|| format!("chain@{}", new.range.start), |(_, name)| name.clone());
+            .get(&new.range.start)
+            .map_or_else(|| format!("chain@{}", new.range.start), |name| (*name).to_owned());
         let prefix = hit.get("router.prefix").and_then(|p| render(&p.range, true));
         // Patterns that read the same constructor (one with its options) are one router.
-        if made.iter().any(|(have, _)| *have == new.range) {
+        if made.contains_key(&(new.range.start, new.range.end)) {
             if let (Some(prefix), Some(unit)) = (prefix, out.units.iter_mut().find(|u| u.key.1 == name)) {
                 unit.prefix = prefix;
             }
@@ -101,21 +113,30 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
             app: hit.prop("app") == Some("true"),
             ..Unit::default()
         });
-        made.push((new.range.clone(), name));
+        made.insert((new.range.start, new.range.end), name);
     }
-    let functions: Vec<Function<'_>> = hits
-        .iter()
-        .filter_map(|hit| {
-            let scope = hit.get("router.scope")?;
-            let param = param_name(hit.text("router.param")?)?;
-            Some(Function {
+    let mut functions: HashMap<&str, Vec<Function>> = HashMap::new();
+    for hit in hits {
+        if let (Some(scope), Some(param)) = (hit.get("router.scope"), hit.text("router.param").and_then(param_name)) {
+            functions.entry(param).or_default().push(Function {
                 name: function_name(hit),
-                param,
                 scope: scope.range.clone(),
-            })
-        })
-        .collect();
+            });
+        }
+    }
     let calls = calls(hits);
+    let by_call: HashMap<(usize, usize), usize> = calls
+        .iter()
+        .enumerate()
+        .map(|(i, call)| ((call.at.start, call.at.end), i))
+        .collect();
+    // What calls' arguments hold (hints, hooks, a route object's options), by place.
+    let mut held: Vec<(&Capture<'_>, &'static str)> = hits
+        .iter()
+        .flat_map(|hit| hit.captures.iter().map(move |capture| (capture, hit.framework())))
+        .filter(|(capture, _)| HELD.contains(&capture.name))
+        .collect();
+    held.sort_by_key(|(capture, _)| capture.range.start);
     let file = File {
         path,
         hits,
@@ -123,6 +144,8 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
         made: &made,
         functions: &functions,
         calls: &calls,
+        by_call: &by_call,
+        held: &held,
         render,
     };
     let mut items: Vec<(usize, Receiver, Item)> = Vec::new();
@@ -130,16 +153,16 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
     let mut hooks = Vec::new();
     file.unit_guards(hits, &mut items, &mut hooks);
     for call in &calls {
-        file.items(call, hits, &mut items);
+        file.items(call, &mut items);
     }
     items.sort_by_key(|(at, _, _)| *at);
     // Route and router hooks (`{ onRequest: [fastify.authenticate] }`) are hooks, not middleware.
     for (name, framework) in hooks {
         note(file.out, &name, "hook", framework, path);
     }
-    for hit in hits {
-        for hook in hit.all("route.hook").filter_map(|hook| guard(hook.text)) {
-            note(file.out, &hook, "hook", hit.framework(), path);
+    for (hook, framework) in held.iter().filter(|(capture, _)| capture.name == "route.hook") {
+        if let Some(hook) = guard(hook.text) {
+            note(file.out, &hook, "hook", framework, path);
         }
     }
     for (_, receiver, item) in items {
@@ -166,6 +189,7 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
 /// with fewer arguments taken as middleware, give the fullest).
 fn calls<'h, 't>(hits: &'h [Hit<'t>]) -> Vec<Call<'h, 't>> {
     let mut calls: Vec<Call<'h, 't>> = Vec::new();
+    let mut seen: HashMap<(usize, usize), usize> = HashMap::new();
     for hit in hits {
         let (Some(receiver), Some(at)) = (
             hit.get("route.receiver").or(hit.get("include.receiver")),
@@ -173,22 +197,29 @@ fn calls<'h, 't>(hits: &'h [Hit<'t>]) -> Vec<Call<'h, 't>> {
         ) else {
             continue;
         };
-        let pass = hit.prop("pass").is_some();
-        match calls
-            .iter_mut()
-            .find(|have| have.at == at.range && !pass && have.hit.prop("pass").is_none())
-        {
+        // A call handing several names to a function is one mount per name.
+        let key = (at.range.start, at.range.end);
+        let have = match hit.prop("pass") {
+            Some(_) => None,
+            None => seen.get(&key).and_then(|&i| calls.get_mut(i)),
+        };
+        match have {
             // A koa-router named route (`get('name', '/path', h)`) over the route whose path
             // would be its name; else the pattern that took the most.
             Some(have) if (preferred(hit), hit.captures.len()) > (preferred(have.hit), have.hit.captures.len()) => {
                 have.hit = hit
             }
             Some(_) => {}
-            None => calls.push(Call {
-                hit,
-                receiver,
-                at: at.range.clone(),
-            }),
+            None => {
+                if hit.prop("pass").is_none() {
+                    seen.insert(key, calls.len());
+                }
+                calls.push(Call {
+                    hit,
+                    receiver,
+                    at: at.range.clone(),
+                })
+            }
         }
     }
     calls
@@ -260,9 +291,11 @@ struct File<'f, 'h, 't> {
     path: &'f str,
     hits: &'h [Hit<'t>],
     out: &'f mut RouteScan,
-    made: &'f [(Range<usize>, String)],
-    functions: &'f [Function<'t>],
+    made: &'f HashMap<(usize, usize), String>,
+    functions: &'f HashMap<&'t str, Vec<Function>>,
     calls: &'f [Call<'h, 't>],
+    by_call: &'f HashMap<(usize, usize), usize>,
+    held: &'f [(&'h Capture<'t>, &'static str)],
     render: Render<'f>,
 }
 
@@ -289,10 +322,10 @@ impl<'t> File<'_, '_, 't> {
         let mut text = capture.text;
         let mut path = None;
         for _ in 0..MAX_CHAIN {
-            if let Some((_, name)) = self.made.iter().find(|(made, _)| *made == at) {
+            if let Some(name) = self.made.get(&(at.start, at.end)) {
                 return Some((Receiver::Local(name.clone()), path));
             }
-            let Some(call) = self.calls.iter().find(|call| call.at == at) else {
+            let Some(call) = self.by_call.get(&(at.start, at.end)).and_then(|&i| self.calls.get(i)) else {
                 break;
             };
             if path.is_none() {
@@ -309,8 +342,10 @@ impl<'t> File<'_, '_, 't> {
         }
         let function = self
             .functions
-            .iter()
-            .filter(|function| function.param == text && inside(&at, &function.scope))
+            .get(text)
+            .into_iter()
+            .flatten()
+            .filter(|function| inside(&at, &function.scope))
             .max_by_key(|function| function.scope.start);
         if let Some(function) = function {
             return Some((Receiver::Local(function.name.clone()), path));
@@ -322,7 +357,7 @@ impl<'t> File<'_, '_, 't> {
     }
 
     /// The items one call adds, with where they go.
-    fn items(&self, call: &Call<'_, '_>, hits: &[Hit<'_>], items: &mut Vec<(usize, Receiver, Item)>) {
+    fn items(&self, call: &Call<'_, '_>, items: &mut Vec<(usize, Receiver, Item)>) {
         let hit = call.hit;
         if hit.get("route.prefix").is_some() {
             return;
@@ -332,8 +367,8 @@ impl<'t> File<'_, '_, 't> {
         };
         let at = call.at.start;
         if let Some(options) = hit.get("route.options") {
-            for route in self.route_object(hit, hits, &options.range) {
-                items.push((at, self.same(&receiver), Item::Route(route)));
+            for route in self.route_object(hit, &options.range) {
+                items.push((at, receiver.clone(), Item::Route(route)));
             }
             return;
         }
@@ -360,7 +395,7 @@ impl<'t> File<'_, '_, 't> {
             if method == "OPTIONS" && path == "*" {
                 return;
             }
-            let route = self.route(hit, hits, method, path);
+            let route = self.route(hit, method, path);
             items.push((at, receiver, Item::Route(route)));
         } else {
             self.include(call, receiver, items);
@@ -368,37 +403,22 @@ impl<'t> File<'_, '_, 't> {
     }
 
     /// A route: its handler, the auth middleware before it, the shapes it may take.
-    fn route(&self, hit: &Hit<'_>, hits: &[Hit<'_>], method: String, path: String) -> LocalRoute {
+    fn route(&self, hit: &Hit<'_>, method: String, path: String) -> LocalRoute {
         let middleware: Vec<&Capture<'_>> = hit.all("route.guard").chain(hit.get("route.options")).collect();
         let handler = hit.get("route.handler");
         let mut guards: Vec<String> = hit.all("route.guard").filter_map(|m| guard(m.text)).collect();
-        for other in hits {
-            for hook in other.all("route.hook") {
-                if middleware.iter().any(|m| inside(&hook.range, &m.range))
-                    && let Some(name) = guard(hook.text)
-                    && !guards.contains(&name)
-                {
-                    guards.push(name);
-                }
-            }
-        }
         let mut request_hints = Vec::new();
         let mut response_hints = Vec::new();
-        for other in hits {
-            if let Some(hint) = other.get("route.response")
-                && middleware.iter().any(|m| inside(&hint.range, &m.range))
-            {
-                response_hints.push(hint.text.to_owned());
+        for (held, name) in middleware.iter().flat_map(|m| self.within(&m.range)) {
+            match name {
+                "route.hook" => guards.extend(guard(held.text).filter(|g| !guards.contains(g))),
+                "route.hint" => request_hints.push(held.text.to_owned()),
+                "route.response" => response_hints.push(held.text.to_owned()),
+                _ => {}
             }
-            if let Some(hint) = other.get("route.hint")
-                && middleware.iter().any(|m| inside(&hint.range, &m.range))
-            {
-                request_hints.push(hint.text.to_owned());
-            }
-            if let Some(parsed) = other.get("route.parsed")
-                && handler.is_some_and(|h| inside(&parsed.range, &h.range))
-                && !request_hints.iter().any(|have| have == parsed.text)
-            {
+        }
+        for (parsed, name) in handler.into_iter().flat_map(|h| self.within(&h.range)) {
+            if name == "route.parsed" && !request_hints.iter().any(|have| have == parsed.text) {
                 request_hints.push(parsed.text.to_owned());
             }
         }
@@ -416,11 +436,11 @@ impl<'t> File<'_, '_, 't> {
 
     /// The routes a route object declares (`route({ method: ['PUT', 'PATCH'], url, handler })`):
     /// one per method.
-    fn route_object(&self, hit: &Hit<'_>, hits: &[Hit<'_>], options: &Range<usize>) -> Vec<LocalRoute> {
-        let within = |name: &'static str| {
-            hits.iter()
-                .flat_map(move |other| other.all(name))
-                .filter(|capture| inside(&capture.range, options))
+    fn route_object(&self, hit: &Hit<'_>, options: &Range<usize>) -> Vec<LocalRoute> {
+        let within = |wanted: &str| {
+            self.within(options)
+                .filter(|(_, name)| *name == wanted)
+                .map(|(capture, _)| capture)
                 .collect::<Vec<_>>()
         };
         let Some(path) = within("option.path")
@@ -434,11 +454,23 @@ impl<'t> File<'_, '_, 't> {
             .into_iter()
             .filter_map(|method| {
                 let method = literal(method.text).to_ascii_uppercase();
-                let mut route = self.route(hit, hits, method, path.clone());
+                let mut route = self.route(hit, method, path.clone());
                 route.handler = handler.clone();
                 Some(route).filter(|route| HTTP_METHODS.contains(&route.method.as_str()))
             })
             .collect()
+    }
+
+    /// The held captures inside `range` (see [`HELD`]), with their names.
+    fn within<'s>(&'s self, range: &'s Range<usize>) -> impl Iterator<Item = (&'s Capture<'t>, &'static str)> + 's {
+        let from = self
+            .held
+            .partition_point(|(capture, _)| capture.range.start < range.start);
+        self.held[from..]
+            .iter()
+            .take_while(move |(capture, _)| capture.range.start < range.end)
+            .filter(move |(capture, _)| inside(&capture.range, range))
+            .map(|(capture, _)| (*capture, capture.name))
     }
 
     /// Hooks on a router (`fastify.addHook('onRequest', fastify.authenticate)`): guards on every
@@ -532,7 +564,7 @@ impl<'t> File<'_, '_, 't> {
                 tentative = true;
                 if let Some(name) = target_name(first.text) {
                     let mount = Item::mount("", Target::Ref(name));
-                    items.push((at, self.same(&receiver), mount));
+                    items.push((at, receiver.clone(), mount));
                 }
             }
         }
@@ -540,7 +572,7 @@ impl<'t> File<'_, '_, 't> {
             for (prefix_at, row_target) in rows.into_iter().take(MAX_ROWS) {
                 let prefix = (self.render)(&prefix_at, true).unwrap_or_default();
                 let Some(name) = target_name(row_target) else { continue };
-                items.push((at, self.same(&receiver), Item::mount(&prefix, Target::Ref(name))));
+                items.push((at, receiver.clone(), Item::mount(&prefix, Target::Ref(name))));
             }
             return;
         }
@@ -551,7 +583,7 @@ impl<'t> File<'_, '_, 't> {
         }
         let Some(name) = target_name(target.text) else {
             for guard in guards {
-                items.push((at, self.same(&receiver), Item::Guard(guard)));
+                items.push((at, receiver.clone(), Item::Guard(guard)));
             }
             return;
         };
@@ -567,7 +599,7 @@ impl<'t> File<'_, '_, 't> {
                 tentative,
                 ..Mount::default()
             });
-            items.push((at, self.same(&receiver), mount));
+            items.push((at, receiver.clone(), mount));
         }
     }
 
@@ -622,13 +654,6 @@ impl<'t> File<'_, '_, 't> {
             }
         }
         Some(rows)
-    }
-
-    fn same(&self, receiver: &Receiver) -> Receiver {
-        match receiver {
-            Receiver::Local(name) => Receiver::Local(name.clone()),
-            Receiver::Foreign(name) => Receiver::Foreign(name.clone()),
-        }
     }
 }
 
@@ -733,6 +758,29 @@ pub fn guard(text: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bridge::extract::Source;
+
+    /// Thousands of routes in one file and a chain of twenty calls are read in one pass
+    /// each (no call looked up by scanning the others).
+    #[test]
+    fn a_file_of_thousands_of_routes_and_a_chain_of_twenty_calls_are_read_in_one_pass() {
+        let mut routes = String::from("import { Router } from 'express';\nexport const router = Router();\n");
+        for i in 0..5_000 {
+            routes.push_str(&format!("router.get('/r{i}', auth, h{i});\n"));
+        }
+        let mut chain = String::from("import express from 'express';\nmodule.exports = express.Router()");
+        for i in 0..20 {
+            chain.push_str(&format!(".get('/c{i}', h)"));
+        }
+        chain.push_str(";\n");
+        let files = [("src/routes.ts", routes), ("src/chain.js", chain)];
+        let sources: Vec<Source<'_>> = files.iter().map(|(path, text)| Source { path, text }).collect();
+        let facts = crate::bridge::extract::code::extract(&sources);
+        let chained = facts.endpoints.iter().filter(|e| e.path.starts_with("/c")).count();
+        assert_eq!(facts.endpoints.len() - chained, 5_000, "{:?}", facts.unparsed);
+        assert_eq!(chained, 20);
+        assert!(facts.endpoints.iter().any(|e| e.path == "/r0" && e.guards == ["auth"]));
+    }
 
     #[test]
     fn names_from_the_text_of_arguments() {
