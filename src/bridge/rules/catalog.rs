@@ -70,18 +70,16 @@ const RULES: &[(&str, &str)] = rule_files![
     "laravel/requests",
     "laravel/env",
     "laravel/controllers",
+    "node/receivers",
+    "node/guards",
     "express/routes",
+    "koa/routes",
+    "fastify/routes",
 ];
 
 /// Shared fragments: queries rule files `; inherits:`, never run alone.
-const FRAGMENTS: &[(&str, &str)] = rule_files![
-    "go/routes",
-    "go/groups",
-    "go/use",
-    "vue/route-table",
-    "react/providers",
-    "node/receivers"
-];
+const FRAGMENTS: &[(&str, &str)] =
+    rule_files!["go/routes", "go/groups", "go/use", "vue/route-table", "react/providers",];
 
 /// Every rule, read once per process.
 static CATALOG: LazyLock<Vec<Rule>> = LazyLock::new(|| {
