@@ -67,6 +67,16 @@ const RULES: &[(&str, &str)] = rule_files![
     "laravel/requests",
     "laravel/env",
     "laravel/controllers",
+    "zod/schemas",
+    "joi/schemas",
+    "typebox/schemas",
+    "typescript/shapes",
+    "typescript/types",
+    "pydantic/models",
+    "marshmallow/schemas",
+    "wtforms/forms",
+    "django/serializers",
+    "serde/structs",
 ];
 
 /// Shared fragments: queries rule files `; inherits:`, never run alone.
