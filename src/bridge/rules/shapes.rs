@@ -9,7 +9,7 @@ use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
-use super::hits::{Hit, inside};
+use super::hits::Hit;
 use super::naming;
 use super::tags;
 use super::text::literal;
@@ -84,6 +84,7 @@ struct Found {
 /// One file's shapes, bases unresolved.
 pub fn of_file(path: &str, hits: &[Hit<'_>]) -> Vec<PendingShape> {
     let mut found: Vec<Found> = Vec::new();
+    let mut by_scope: HashMap<Range<usize>, usize> = HashMap::new();
     for hit in hits {
         let (Some(scope), Some(name)) = (hit.get("shape.scope"), hit.get("shape.name")) else {
             continue;
@@ -91,13 +92,14 @@ pub fn of_file(path: &str, hits: &[Hit<'_>]) -> Vec<PendingShape> {
         let kind = hit.prop("kind").unwrap_or("struct");
         let validates = hit.prop("validation").map(|_| hit.framework());
         // Several patterns may find one shape: a kind of its own wins over `inherit`.
-        if let Some(have) = found.iter_mut().find(|have| have.scope == scope.range) {
+        if let Some(have) = by_scope.get(&scope.range).map(|at| &mut found[*at]) {
             if have.pending.shape.kind == INHERIT {
                 have.pending.shape.kind = kind.to_owned();
             }
             have.pending.validates = have.pending.validates.or(validates);
             continue;
         }
+        by_scope.insert(scope.range.clone(), found.len());
         found.push(Found {
             scope: scope.range.clone(),
             name: name.range.clone(),
@@ -117,28 +119,26 @@ pub fn of_file(path: &str, hits: &[Hit<'_>]) -> Vec<PendingShape> {
         });
     }
     found.sort_by_key(|shape| shape.scope.start);
-    let innermost = |range: &Range<usize>| {
-        found
-            .iter()
-            .enumerate()
-            .filter(|(_, shape)| inside(range, &shape.scope) || *range == shape.scope)
-            .max_by_key(|(_, shape)| shape.scope.start)
-            .map(|(at, _)| at)
-    };
-    // `field.scope`: a field inside another field (a nested object's) is not the shape's.
-    let field_scopes: Vec<&Range<usize>> = hits
+    let shapes = Nest::of(found.iter().map(|shape| shape.scope.clone()).collect());
+    let by_name: HashMap<Range<usize>, usize> = found
         .iter()
-        .filter_map(|hit| hit.get("field.scope").map(|c| &c.range))
+        .enumerate()
+        .map(|(at, shape)| (shape.name.clone(), at))
         .collect();
-    let nested = |name: &Range<usize>| {
-        let mut around = field_scopes.iter().filter(|scope| inside(name, scope));
-        around.next().is_some_and(|first| around.any(|other| other != first))
-    };
+    // `field.scope`: a field inside another field (a nested object's) is not the shape's.
+    let field_scopes = Nest::of(
+        hits.iter()
+            .filter_map(|hit| hit.get("field.scope").map(|c| c.range.clone()))
+            .collect(),
+    );
     let mut fields: Vec<(usize, FieldHit)> = Vec::new();
     let mut attach: Vec<(usize, &Hit<'_>)> = Vec::new();
     for hit in hits {
         if let Some(name) = hit.get("field.name") {
-            if let Some(at) = innermost(&name.range).filter(|_| !nested(&name.range)) {
+            if let Some(at) = shapes
+                .innermost(&name.range)
+                .filter(|_| field_scopes.depth(&name.range) < 2)
+            {
                 fields.push((at, field(hit, name.text, name.range.clone())));
             }
             continue;
@@ -152,10 +152,8 @@ pub fn of_file(path: &str, hits: &[Hit<'_>]) -> Vec<PendingShape> {
         ]
         .iter()
         .find_map(|name| hit.get(name));
-        let named = hit
-            .get("shape.name")
-            .and_then(|name| found.iter().position(|shape| shape.name == name.range));
-        if let Some(at) = named.or_else(|| innermost(&about?.range)) {
+        let named = hit.get("shape.name").and_then(|name| by_name.get(&name.range).copied());
+        if let Some(at) = named.or_else(|| shapes.innermost(&about?.range)) {
             attach.push((at, hit));
         }
     }
@@ -241,6 +239,61 @@ pub fn of_file(path: &str, hits: &[Hit<'_>]) -> Vec<PendingShape> {
         }
     }
     found.into_iter().map(|item| item.pending).collect()
+}
+
+/// Ranges of syntax nodes (nested in one another or apart) and which of them hold a place,
+/// in time bounded by their nesting, not their number.
+struct Nest {
+    /// `(range, index given)`, by start, outer first.
+    ranges: Vec<(Range<usize>, usize)>,
+    /// The innermost range holding each (by place in `ranges`).
+    parent: Vec<Option<usize>>,
+}
+
+impl Nest {
+    fn of(given: Vec<Range<usize>>) -> Nest {
+        let mut ranges: Vec<(Range<usize>, usize)> = given.into_iter().enumerate().map(|(at, r)| (r, at)).collect();
+        ranges.sort_by(|(a, _), (b, _)| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
+        ranges.dedup_by(|(a, _), (b, _)| a == b);
+        let mut parent = Vec::with_capacity(ranges.len());
+        let mut open: Vec<usize> = Vec::new();
+        for (at, (range, _)) in ranges.iter().enumerate() {
+            while open.last().is_some_and(|&top| ranges[top].0.end < range.end) {
+                open.pop();
+            }
+            parent.push(open.last().copied());
+            open.push(at);
+        }
+        Nest { ranges, parent }
+    }
+
+    /// The innermost range holding `range` (or equal to it), by its place in `ranges`.
+    fn holder(&self, range: &Range<usize>) -> Option<usize> {
+        let mut at = self
+            .ranges
+            .partition_point(|(r, _)| r.start <= range.start)
+            .checked_sub(1)?;
+        loop {
+            let held = &self.ranges[at].0;
+            if held.start <= range.start && range.end <= held.end {
+                return Some(at);
+            }
+            at = self.parent[at]?;
+        }
+    }
+
+    /// The innermost range holding `range`, by the index it was given at.
+    fn innermost(&self, range: &Range<usize>) -> Option<usize> {
+        self.holder(range).map(|at| self.ranges[at].1)
+    }
+
+    /// How many ranges hold `range` (counted up to 2).
+    fn depth(&self, range: &Range<usize>) -> usize {
+        match self.holder(range) {
+            None => 0,
+            Some(at) => 1 + usize::from(self.parent[at].is_some()),
+        }
+    }
 }
 
 /// A field as one hit says: its name (`field.rename` is the one on the wire), type, whether
