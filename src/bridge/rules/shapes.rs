@@ -314,12 +314,20 @@ fn field(hit: &Hit<'_>, name: &str, at: Range<usize>) -> FieldHit {
         Some("call-lower") => call_type(text).to_ascii_lowercase(),
         _ => text.to_owned(),
     });
+    // `#set! optional-when "a|b"`, `required-when`: words the `field.value` text holds.
+    let holds = |key: &str| {
+        hit.prop(key)
+            .zip(hit.text("field.value"))
+            .map(|(words, text)| words.split('|').any(|word| text.contains(word)))
+    };
     FieldHit {
         at,
         name: literal(name),
         rename: hit.text("field.rename").map(literal),
         data_type,
         optional: hit.prop("optional") == Some("true")
+            || holds("optional-when") == Some(true)
+            || holds("required-when") == Some(false)
             || (hit.prop("required-by") == Some("rules")
                 && !rules.as_deref().is_some_and(|rules| rules.contains("required"))),
         ruled: rules.map(|_| hit.framework()),

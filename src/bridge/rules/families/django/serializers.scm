@@ -18,32 +18,10 @@
     (expression_statement
       (assignment
         left: (identifier) @field.name
-        right: (call function: [(identifier) (attribute)] @field.type arguments: (argument_list) @_args)))))
+        right: (call function: [(identifier) (attribute)] @field.type) @field.value))))
   (#match? @field.type "(Field|Serializer|Relation)$")
-  (#not-match? @field.type "(ReadOnlyField|SerializerMethodField|HiddenField)$")
-  (#not-match? @_args "read_only\\s*=\\s*True|required\\s*=\\s*False")
-  (#set! type "call"))
-
-((class_definition
-  body: (block
-    (expression_statement
-      (assignment
-        left: (identifier) @field.name
-        right: (call function: [(identifier) (attribute)] @field.type arguments: (argument_list) @_args)))))
-  (#match? @field.type "(Field|Serializer|Relation)$")
-  (#match? @_args "read_only\\s*=\\s*True|required\\s*=\\s*False")
   (#set! type "call")
-  (#set! optional "true"))
-
-((class_definition
-  body: (block
-    (expression_statement
-      (assignment
-        left: (identifier) @field.name
-        right: (call function: [(identifier) (attribute)] @field.type)))))
-  (#match? @field.type "(ReadOnlyField|SerializerMethodField|HiddenField)$")
-  (#set! type "call")
-  (#set! optional "true"))
+  (#set! optional-when "read_only=True|required=False|ReadOnlyField(|SerializerMethodField(|HiddenField("))
 
 ; class Meta: fields = ["id", "title"]
 ((class_definition

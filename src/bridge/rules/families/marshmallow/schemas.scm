@@ -20,31 +20,7 @@
         left: (identifier) @field.name
         right: (call
           function: (attribute object: (identifier) @_fields attribute: (identifier) @field.type)
-          arguments: (argument_list) @_args)))))
+          arguments: (argument_list) @field.value)))))
   (#eq? @_fields "fields")
-  (#not-match? @_args "required\\s*=\\s*True")
-  (#set! optional "true"))
-
-((class_definition
-  body: (block
-    (expression_statement
-      (assignment
-        left: (identifier) @field.name
-        right: (call
-          function: (attribute object: (identifier) @_fields attribute: (identifier) @field.type)
-          arguments: (argument_list) @_args)))))
-  (#eq? @_fields "fields")
-  (#match? @_args "required\\s*=\\s*True")
-  (#not-match? @_args "dump_only\\s*=\\s*True"))
-
-((class_definition
-  body: (block
-    (expression_statement
-      (assignment
-        left: (identifier) @field.name
-        right: (call
-          function: (attribute object: (identifier) @_fields)
-          arguments: (argument_list) @_args)))))
-  (#eq? @_fields "fields")
-  (#match? @_args "dump_only\\s*=\\s*True")
-  (#set! optional "true"))
+  (#set! required-when "required=True")
+  (#set! optional-when "dump_only=True"))

@@ -18,20 +18,8 @@
     (expression_statement
       (assignment
         left: (identifier) @field.name
-        right: (call function: [(identifier) (attribute)] @field.type arguments: (argument_list) @_args)))))
+        right: (call function: [(identifier) (attribute)] @field.type arguments: (argument_list) @field.value)))))
   (#match? @field.type "Field$")
   (#not-match? @field.type "SubmitField$")
-  (#match? @_args "\\b(DataRequired|InputRequired|Required)\\b")
-  (#set! type "call"))
-
-((class_definition
-  body: (block
-    (expression_statement
-      (assignment
-        left: (identifier) @field.name
-        right: (call function: [(identifier) (attribute)] @field.type arguments: (argument_list) @_args)))))
-  (#match? @field.type "Field$")
-  (#not-match? @field.type "SubmitField$")
-  (#not-match? @_args "\\b(DataRequired|InputRequired|Required)\\b")
   (#set! type "call")
-  (#set! optional "true"))
+  (#set! required-when "DataRequired|InputRequired|Required("))
