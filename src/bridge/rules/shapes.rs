@@ -132,7 +132,6 @@ pub fn of_file(path: &str, hits: &[Hit<'_>]) -> Vec<PendingShape> {
             .collect(),
     );
     let mut fields: Vec<(usize, FieldHit)> = Vec::new();
-    let mut attach: Vec<(usize, &Hit<'_>)> = Vec::new();
     for hit in hits {
         if let Some(name) = hit.get("field.name") {
             if let Some(at) = shapes
@@ -153,16 +152,20 @@ pub fn of_file(path: &str, hits: &[Hit<'_>]) -> Vec<PendingShape> {
         .iter()
         .find_map(|name| hit.get(name));
         let named = hit.get("shape.name").and_then(|name| by_name.get(&name.range).copied());
-        if let Some(at) = named.or_else(|| shapes.innermost(&about?.range)) {
-            attach.push((at, hit));
-        }
-    }
-    for (at, hit) in attach {
-        let item = &mut found[at];
+        let Some(item) = named
+            .or_else(|| shapes.innermost(&about?.range))
+            .map(|at| &mut found[at])
+        else {
+            continue;
+        };
         let mode = hit
             .text("base.mode")
             .map(|mode| mode.trim_end_matches("Type").to_ascii_lowercase());
-        let keys = || hit.text("base.keys").map(names).unwrap_or_default();
+        let keys = |wanted: &str| {
+            hit.text("base.keys")
+                .map(names)
+                .filter(|_| mode.as_deref() == Some(wanted))
+        };
         for base in hit.all("shape.base") {
             item.pending.bases.push(Base {
                 name: literal(base.text),
@@ -171,12 +174,8 @@ pub fn of_file(path: &str, hits: &[Hit<'_>]) -> Vec<PendingShape> {
                     Some("required") => Some(false),
                     _ => None,
                 },
-                omit: if mode.as_deref() == Some("omit") {
-                    keys()
-                } else {
-                    Vec::new()
-                },
-                pick: (mode.as_deref() == Some("pick")).then(keys),
+                omit: keys("omit").unwrap_or_default(),
+                pick: keys("pick"),
             });
         }
         if let (Some(param), Some(default)) = (hit.text("shape.param"), hit.text("shape.default")) {
