@@ -77,6 +77,16 @@ const RULES: &[(&str, &str)] = rule_files![
     "express/routes",
     "koa/routes",
     "fastify/routes",
+    "zod/schemas",
+    "joi/schemas",
+    "typebox/schemas",
+    "typescript/shapes",
+    "typescript/types",
+    "pydantic/models",
+    "marshmallow/schemas",
+    "wtforms/forms",
+    "django/serializers",
+    "serde/structs",
 ];
 
 /// Shared fragments: queries rule files `; inherits:`, never run alone.
