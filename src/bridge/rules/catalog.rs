@@ -33,6 +33,17 @@ const RULES: &[(&str, &str)] = rule_files![
     "react/context",
     "react/providers-jsx",
     "react/providers-tsx",
+    "react/components-jsx",
+    "react/components-tsx",
+    "react/re-exports",
+    "react-router/routes",
+    "react-router/elements-jsx",
+    "react-router/elements-tsx",
+    "react-router/config",
+    "tanstack/routes",
+    "next/app",
+    "next/middleware",
+    "remix/routes",
     "services/script",
     "services/typescript",
     "services/python",
@@ -70,8 +81,18 @@ const RULES: &[(&str, &str)] = rule_files![
 ];
 
 /// Shared fragments: queries rule files `; inherits:`, never run alone.
-const FRAGMENTS: &[(&str, &str)] =
-    rule_files!["go/routes", "go/groups", "go/use", "vue/route-table", "react/providers"];
+const FRAGMENTS: &[(&str, &str)] = rule_files![
+    "go/routes",
+    "go/groups",
+    "go/use",
+    "vue/route-table",
+    "react/providers",
+    "react/components",
+    "react-router/table",
+    "react-router/elements",
+    "next/pages",
+    "next/handler-body",
+];
 
 /// Every rule, read once per process.
 static CATALOG: LazyLock<Vec<Rule>> = LazyLock::new(|| {
@@ -99,7 +120,7 @@ pub fn for_source(grammar: Grammar, path: &str, text: &str) -> Vec<&'static Rule
 fn fact_of(capture: &str) -> Option<&'static str> {
     Some(match capture {
         "endpoint" => "endpoints",
-        "guard" => "guards",
+        "guard" | "check" | "middleware" => "guards",
         "env" => "env vars",
         "table" | "column" | "fk" | "join" => "tables",
         "shape" | "field" => "shapes",

@@ -7,6 +7,7 @@
 
 mod assemble;
 mod catalog;
+mod components;
 mod controllers;
 mod erb;
 mod file_routes;
@@ -25,6 +26,8 @@ mod pages_dirs;
 mod paths;
 mod placeholders;
 mod prefixes;
+#[cfg(test)]
+mod react_tests;
 mod resources;
 mod rule;
 mod schema_dump;
@@ -137,7 +140,8 @@ fn link(sources: &[Source<'_>], files: Vec<FileRules>, code_files: Vec<FileRules
     facts.endpoints.extend(mounted);
     facts.unparsed.extend(over);
     facts.append(spring_config::extract(sources));
-    pending.links.apply(&mut facts);
+    let paths: Vec<&str> = sources.iter().map(|source| source.path).collect();
+    pending.links.apply(&mut facts, &paths);
     controllers::apply(&mut facts.endpoints, &pending.declared);
     schema_dump::prefer_dump(&mut facts.tables);
     assemble::relations(&mut facts.tables);
@@ -180,6 +184,8 @@ fn count_guarded(facts: &mut Facts) {
             .filter(|endpoint| endpoint.guards.contains(&guard.name))
             .count();
     }
+    // A check called outside any handler guards nothing.
+    facts.guards.retain(|guard| guard.kind != "check" || guard.endpoints > 0);
 }
 
 /// The facts of one source: its code (or, for a single-file component, each script block)

@@ -4,7 +4,7 @@
 //! config lists the extension). `index` is its folder's path; `README` files are no pages.
 
 use crate::bridge::extract::Source;
-use crate::bridge::extract::code::ui::fs_routes::{folder_path, is_group};
+use super::file_routes::{folder_path, is_group};
 use crate::bridge::facts::Route;
 
 /// Text in a Vite config that says the router is made from files.

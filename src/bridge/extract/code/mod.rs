@@ -10,13 +10,13 @@ pub mod guards;
 #[cfg(test)]
 mod hostile;
 pub mod modules;
+pub mod design;
 pub mod orm;
 pub mod routes;
 mod scan;
 pub mod shapes;
 #[cfg(test)]
 mod tests;
-pub mod ui;
 pub mod wants;
 
 use std::cell::RefCell;
