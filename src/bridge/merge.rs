@@ -42,6 +42,13 @@ pub fn merge(parts: Vec<Facts>) -> Facts {
     by_file_once(&mut all.images, |i| &i.file);
     by_file_once(&mut all.findings, |f| &f.file);
     by_file_once(&mut all.guards, |g| &g.file);
+    // A guard counts the endpoints of every extractor (routes one finds, guards another).
+    for guard in &mut all.guards {
+        let on = all.endpoints.iter().filter(|e| {
+            e.guards.contains(&guard.name) || (guard.kind == "validation" && e.request.as_deref() == Some(&guard.name))
+        });
+        guard.endpoints = guard.endpoints.max(on.count());
+    }
     by_file_once(&mut all.dropped, |d| &d.file);
     by_file_once(&mut all.migrations, |m| m);
     by_file_once(&mut all.unparsed, |u| u);

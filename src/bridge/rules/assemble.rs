@@ -50,7 +50,7 @@
 //! | `client_route.index`, `client_route.prefix` | a route at its parent's path (`index: true`); a scope's path that is no route of its own |
 //! | `client_route.file` | the file is a page: its place makes the path (`file_routes`); `#set! path "tanstack"`: the path is a TanStack route id |
 //! | `constant.name`, `constant.value` | a string constant of the file, which a route's path may name |
-//! | `endpoint.body` | the handler: `check.name` calls inside it guard it (each a guard of kind `check` where it guards), a `parse.schema` parsing the body (`parse.value` reads it, or is a `body.var`) is its request |
+//! | `endpoint.body` | the handler (or the `function.scope` of the function `endpoint.handler` names): `check.name` calls inside it guard it (guards of kind `check`), a `parse.schema` parsing the body (`parse.value` reads it, or is a `body.var`) is its request |
 //! | `middleware.guard`, `middleware.matcher` | Next.js middleware checking auth, on the endpoints its matchers cover (`links.rs`) |
 //! | `endpoint.action`, `#set! path "file"` | the endpoint's path is the one its file's place makes (`file_routes`); an action adds to it |
 //! | `matcher.at`, `matcher.args`, `matcher.access`, `matcher.access_args` | a request-matcher rule guarding the endpoints its patterns match, in any file (`matchers.rs`) |
@@ -84,10 +84,12 @@ pub fn facts(path: &str, hits: &[Hit<'_>], mounts: &mut Mounts) -> Facts {
         .filter_map(|hit| Some((hit.text("constant.name")?, literal(hit.text("constant.value")?))))
         .collect();
     let route_scopes = route_scopes(hits, &constants);
-    let mut routes: Vec<(Range<usize>, Route)> = Vec::new();
+    let mut routes: Vec<(bool, Route)> = Vec::new();
     for hit in hits {
+        let mut placed = false;
         if hit.is("endpoint") {
             for (endpoint, waits_for) in routing.endpoints(path, hit) {
+                placed = true;
                 match waits_for {
                     Some(function) => {
                         let keep = hit.prop("trailing-slash") == Some("keep") && endpoint.path.ends_with('/');
@@ -99,7 +101,8 @@ pub fn facts(path: &str, hits: &[Hit<'_>], mounts: &mut Mounts) -> Facts {
         }
         mounts.calls.extend(routing.mount_call(hit));
         let named = hit.all("guard.name").map(|name| routing.guard(name.text));
-        let checks = hit.all("check.name").map(|name| (name.text.to_owned(), "check"));
+        // The checks of a handler that is an endpoint (a page's default export is none).
+        let checks = routing.checks_in(hit).into_iter().filter(|_| placed).map(|name| (name, "check"));
         let named = named.chain(routing.endpoint_guards(hit)).map(|name| (name, "middleware"));
         for (name, kind) in named.chain(checks) {
             facts.guards.push(Guard {
@@ -139,13 +142,16 @@ pub fn facts(path: &str, hits: &[Hit<'_>], mounts: &mut Mounts) -> Facts {
             routes.extend(client_route(path, hit, &route_scopes, &constants));
         }
     }
-    // Patterns matching the same route object give it once, with the component one names.
-    let mut by_place: HashMap<Range<usize>, usize> = HashMap::new();
-    for (at, route) in routes {
-        match by_place.get(&at).and_then(|&at| facts.routes.get_mut(at)) {
+    // Patterns matching the same route object give it once, with the component one names; a
+    // path's routes rendering no component of their own (`{ path: '', redirect }`) are one.
+    // Patterns matching the same route object give it once, with the component one names (a
+    // path's default child, `{ path: '' }`, is its parent; an `index` route is a route of its own).
+    let mut seen: HashMap<(String, bool), usize> = HashMap::new();
+    for (index, route) in routes {
+        match seen.get(&(route.path.clone(), index)).and_then(|&at| facts.routes.get_mut(at)) {
             Some(have) => have.component = have.component.take().or(route.component),
             None => {
-                by_place.insert(at, facts.routes.len());
+                seen.insert((route.path.clone(), index), facts.routes.len());
                 facts.routes.push(route);
             }
         }
@@ -212,6 +218,8 @@ struct Routing {
     checks: Vec<(Range<usize>, String)>,
     parses: Vec<(Range<usize>, String, String)>,
     bodies: Vec<(Range<usize>, String)>,
+    /// Named functions (`function.name`, `function.scope`): the body of a handler named.
+    functions: Vec<(String, Range<usize>)>,
 }
 
 impl Routing {
@@ -284,7 +292,29 @@ impl Routing {
                 })
                 .collect(),
             bodies: placed("body.var").map(|c| (c.range.clone(), c.text.to_owned())).collect(),
+            functions: hits
+                .iter()
+                .filter_map(|hit| Some((hit.text("function.name")?.to_owned(), hit.get("function.scope")?.range.clone())))
+                .collect(),
         }
+    }
+
+    /// The handler of an endpoint hit: its `endpoint.body`, or the function its handler names.
+    fn body(&self, hit: &Hit<'_>) -> Option<Range<usize>> {
+        hit.get("endpoint.body").map(|body| body.range.clone()).or_else(|| {
+            let handler = hit.text("endpoint.handler")?;
+            self.functions.iter().find(|(name, _)| name == handler).map(|(_, scope)| scope.clone())
+        })
+    }
+
+    /// The auth checks an endpoint hit's handler calls.
+    fn checks_in(&self, hit: &Hit<'_>) -> Vec<String> {
+        let Some(body) = self.body(hit) else { return Vec::new() };
+        self.checks
+            .iter()
+            .filter(|(at, _)| inside(at, &body))
+            .map(|(_, name)| name.clone())
+            .collect()
     }
 
     /// A guard's name, through the variable it may be kept in.
@@ -443,9 +473,9 @@ impl Routing {
         guards.extend(self.endpoint_guards(hit));
         // A handler (`endpoint.body`) guards itself with the checks it calls, and states its
         // request by the schema it parses the body with.
-        let body = hit.get("endpoint.body").map(|body| body.range.clone());
+        let body = self.body(hit);
         let held = |at: &Range<usize>| body.as_ref().is_some_and(|body| inside(at, body));
-        guards.extend(self.checks.iter().filter(|(at, _)| held(at)).map(|(_, name)| name.clone()));
+        guards.extend(self.checks_in(hit));
         let parsed = self
             .parses
             .iter()
@@ -528,15 +558,14 @@ fn resolve(text: &str, constants: &HashMap<&str, String>) -> Option<String> {
     }
 }
 
-/// Where a client route is written (its path, `index` flag or page file), and the route: its
-/// path joined to the paths of the route objects around it; a TanStack route id
+/// A client route (written as a path, an `index` flag or a page file): its path joined to the paths of the route objects around it; a TanStack route id
 /// (`#set! path "tanstack"`) or a page file (`client_route.file`) by their conventions.
 fn client_route(
     path: &str,
     hit: &Hit<'_>,
     scopes: &[(Range<usize>, String)],
     constants: &HashMap<&str, String>,
-) -> Option<(Range<usize>, Route)> {
+) -> Option<(bool, Route)> {
     let route = ["client_route.path", "client_route.index", "client_route.file"]
         .iter()
         .find_map(|name| hit.get(name))?;
@@ -566,15 +595,13 @@ fn client_route(
         hit.text("client_route.module")
             .map(|module| module_name(&literal(module)))
     });
-    Some((
-        route.range.clone(),
-        Route {
-            path: if full.is_empty() { "/".to_owned() } else { full },
-            component,
-            framework: hit.framework().to_owned(),
-            file: path.to_owned(),
-        },
-    ))
+    let route = Route {
+        path: if full.is_empty() { "/".to_owned() } else { full },
+        component,
+        framework: hit.framework().to_owned(),
+        file: path.to_owned(),
+    };
+    Some((hit.get("client_route.index").is_some(), route))
 }
 
 /// The component a module path names: its file's stem (`./pages/Article.vue` → `Article`),

@@ -147,6 +147,17 @@ fn link(sources: &[Source<'_>], files: Vec<FileRules>, code_files: Vec<FileRules
     assemble::relations(&mut facts.tables);
     file_routes::extract(sources, &mut facts);
     count_guarded(&mut facts);
+    // A check a handler calls is named where the run defines it (`export async function requireUserId`).
+    for guard in facts.guards.iter_mut().filter(|guard| guard.kind == "check") {
+        let defines = |source: &&Source<'_>| {
+            [format!("function {}(", guard.name), format!("const {} =", guard.name)]
+                .iter()
+                .any(|definition| source.text.contains(definition.as_str()))
+        };
+        if let Some(source) = sources.iter().filter(|s| !is_test_path(s.path)).find(defines) {
+            guard.file = source.path.to_owned();
+        }
+    }
     facts
 }
 

@@ -21,7 +21,7 @@
 
 ; export { handler as GET, handler as POST }
 ((export_statement
-  (export_clause (export_specifier alias: (identifier) @endpoint.method)))
+  (export_clause (export_specifier name: (identifier) @endpoint.handler alias: (identifier) @endpoint.method)))
   (#match? @endpoint.method "^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$")
   (#set! path "file"))
 

@@ -20,3 +20,9 @@
     property: (property_identifier) @_parse)
   arguments: (arguments . (_) @parse.value))
   (#match? @_parse "^(parse|parseAsync|safeParse|safeParseAsync|validate|validateSync)$"))
+
+; a handler exported by name (`export { handler as GET }`): its function
+(function_declaration name: (identifier) @function.name) @function.scope
+(variable_declarator
+  name: (identifier) @function.name
+  value: [(arrow_function) (function_expression)] @function.scope)

@@ -1,6 +1,6 @@
 ; framework: tanstack-router
 ; language: javascript
-; needles: createFileRoute | createLazyFileRoute | createRoute | createLazyRoute
+; needles: createFileRoute | createLazyFileRoute | createRoute | createRootRoute | createLazyRoute
 ; TanStack Router: `createFileRoute('/_auth/invoices/$invoiceId')({ component: InvoicePage })`
 ; (and `createLazyFileRoute`), `createRoute({ path, component })`: the route's URL by its id
 ; (`#set! path "tanstack"`: pathless `_layout` segments and `(groups)` left out, `posts_`
