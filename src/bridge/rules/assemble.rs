@@ -102,8 +102,14 @@ pub fn facts(path: &str, hits: &[Hit<'_>], mounts: &mut Mounts) -> Facts {
         mounts.calls.extend(routing.mount_call(hit));
         let named = hit.all("guard.name").map(|name| routing.guard(name.text));
         // The checks of a handler that is an endpoint (a page's default export is none).
-        let checks = routing.checks_in(hit).into_iter().filter(|_| placed).map(|name| (name, "check"));
-        let named = named.chain(routing.endpoint_guards(hit)).map(|name| (name, "middleware"));
+        let checks = routing
+            .checks_in(hit)
+            .into_iter()
+            .filter(|_| placed)
+            .map(|name| (name, "check"));
+        let named = named
+            .chain(routing.endpoint_guards(hit))
+            .map(|name| (name, "middleware"));
         for (name, kind) in named.chain(checks) {
             facts.guards.push(Guard {
                 name,
@@ -148,7 +154,10 @@ pub fn facts(path: &str, hits: &[Hit<'_>], mounts: &mut Mounts) -> Facts {
     // path's default child, `{ path: '' }`, is its parent; an `index` route is a route of its own).
     let mut seen: HashMap<(String, bool), usize> = HashMap::new();
     for (index, route) in routes {
-        match seen.get(&(route.path.clone(), index)).and_then(|&at| facts.routes.get_mut(at)) {
+        match seen
+            .get(&(route.path.clone(), index))
+            .and_then(|&at| facts.routes.get_mut(at))
+        {
             Some(have) => have.component = have.component.take().or(route.component),
             None => {
                 seen.insert((route.path.clone(), index), facts.routes.len());
@@ -283,7 +292,9 @@ impl Routing {
             groups,
             router_fns,
             aliases,
-            checks: placed("check.name").map(|c| (c.range.clone(), c.text.to_owned())).collect(),
+            checks: placed("check.name")
+                .map(|c| (c.range.clone(), c.text.to_owned()))
+                .collect(),
             parses: hits
                 .iter()
                 .filter_map(|hit| {
@@ -291,10 +302,17 @@ impl Routing {
                     Some((schema.range.clone(), schema.text.to_owned(), value.to_owned()))
                 })
                 .collect(),
-            bodies: placed("body.var").map(|c| (c.range.clone(), c.text.to_owned())).collect(),
+            bodies: placed("body.var")
+                .map(|c| (c.range.clone(), c.text.to_owned()))
+                .collect(),
             functions: hits
                 .iter()
-                .filter_map(|hit| Some((hit.text("function.name")?.to_owned(), hit.get("function.scope")?.range.clone())))
+                .filter_map(|hit| {
+                    Some((
+                        hit.text("function.name")?.to_owned(),
+                        hit.get("function.scope")?.range.clone(),
+                    ))
+                })
                 .collect(),
         }
     }
@@ -303,7 +321,10 @@ impl Routing {
     fn body(&self, hit: &Hit<'_>) -> Option<Range<usize>> {
         hit.get("endpoint.body").map(|body| body.range.clone()).or_else(|| {
             let handler = hit.text("endpoint.handler")?;
-            self.functions.iter().find(|(name, _)| name == handler).map(|(_, scope)| scope.clone())
+            self.functions
+                .iter()
+                .find(|(name, _)| name == handler)
+                .map(|(_, scope)| scope.clone())
         })
     }
 
@@ -418,10 +439,12 @@ impl Routing {
                 .collect(),
             None => {
                 let written = match hit.prop("path") {
-                    Some("file") => match file_routes::endpoint_path(path, hit.framework(), hit.text("endpoint.action")) {
-                        Some(placed) => placed,
-                        None => return Vec::new(),
-                    },
+                    Some("file") => {
+                        match file_routes::endpoint_path(path, hit.framework(), hit.text("endpoint.action")) {
+                            Some(placed) => placed,
+                            None => return Vec::new(),
+                        }
+                    }
                     _ => hit.text("endpoint.path").map(literal).unwrap_or_default(),
                 };
                 // Go 1.22's ServeMux: "GET /items/{id}".
@@ -480,8 +503,7 @@ impl Routing {
             .parses
             .iter()
             .find(|(at, _, value)| {
-                held(at)
-                    && (reads_body(value) || self.bodies.iter().any(|(var, name)| held(var) && name == value))
+                held(at) && (reads_body(value) || self.bodies.iter().any(|(var, name)| held(var) && name == value))
             })
             .map(|(_, schema, _)| schema.clone());
         let mut seen = std::collections::HashSet::new();

@@ -17,7 +17,10 @@ const MAX_STAR_DEPTH: usize = 6;
 /// The components of one file's hits, in the file's order, each name once.
 pub fn components(path: &str, hits: &[Hit<'_>]) -> Vec<Component> {
     let placed = |name: &'static str| -> Vec<Range<usize>> {
-        hits.iter().flat_map(|hit| hit.all(name)).map(|c| c.range.clone()).collect()
+        hits.iter()
+            .flat_map(|hit| hit.all(name))
+            .map(|c| c.range.clone())
+            .collect()
     };
     let (renders, broken) = (placed("component.renders"), placed("component.broken"));
     let counts = |hit: &Hit<'_>| match hit.get("component.scope") {
@@ -28,7 +31,11 @@ pub fn components(path: &str, hits: &[Hit<'_>]) -> Vec<Component> {
     };
     let kind = |hit: &Hit<'_>| match hit.get("component.default") {
         Some(_) => "default".to_owned(),
-        None => hit.text("component.kind").or(hit.prop("kind")).unwrap_or("component").to_owned(),
+        None => hit
+            .text("component.kind")
+            .or(hit.prop("kind"))
+            .unwrap_or("component")
+            .to_owned(),
     };
     let locals: HashMap<&str, String> = hits
         .iter()
@@ -45,7 +52,11 @@ pub fn components(path: &str, hits: &[Hit<'_>]) -> Vec<Component> {
             && let Some(local) = locals.get(export.text)
         {
             let name = hit.text("component.alias").unwrap_or(export.text).to_owned();
-            let kind = if hit.get("component.default").is_some() { "default".to_owned() } else { local.clone() };
+            let kind = if hit.get("component.default").is_some() {
+                "default".to_owned()
+            } else {
+                local.clone()
+            };
             found.push((export.range.start, name, kind));
         }
     }
@@ -53,7 +64,11 @@ pub fn components(path: &str, hits: &[Hit<'_>]) -> Vec<Component> {
     let mut out: Vec<Component> = Vec::new();
     for (_, name, kind) in found {
         if !out.iter().any(|have| have.name == name) {
-            out.push(Component { name, kind, file: path.to_owned() });
+            out.push(Component {
+                name,
+                kind,
+                file: path.to_owned(),
+            });
         }
     }
     out
@@ -98,12 +113,14 @@ impl ReExport {
         }
         let (name, source) = (hit.text("component.original")?, hit.text("component.source")?);
         let exported = hit.text("component.reexport").unwrap_or(name);
-        exported.starts_with(|c: char| c.is_ascii_uppercase()).then(|| ReExport {
-            file: path.to_owned(),
-            exported: Some(exported.to_owned()),
-            name: name.to_owned(),
-            source: literal(source),
-        })
+        exported
+            .starts_with(|c: char| c.is_ascii_uppercase())
+            .then(|| ReExport {
+                file: path.to_owned(),
+                exported: Some(exported.to_owned()),
+                name: name.to_owned(),
+                source: literal(source),
+            })
     }
 }
 
@@ -121,9 +138,15 @@ pub fn re_exports(components: &mut Vec<Component>, re_exports: &[ReExport], path
     let of = |file: &str, source: &str| resolve_source(&index, file, source).and_then(|at| paths.get(at).copied());
     let mut added: Vec<Component> = Vec::new();
     let push = |file: &str, name: String, added: &mut Vec<Component>| {
-        let own = by_file.get(file).is_some_and(|have| have.iter().any(|c| c.name == name));
+        let own = by_file
+            .get(file)
+            .is_some_and(|have| have.iter().any(|c| c.name == name));
         if !own && !added.iter().any(|c| c.name == name && c.file == file) {
-            added.push(Component { name, kind: "re-export".into(), file: file.to_owned() });
+            added.push(Component {
+                name,
+                kind: "re-export".into(),
+                file: file.to_owned(),
+            });
         }
     };
     for re in re_exports {
@@ -137,14 +160,19 @@ pub fn re_exports(components: &mut Vec<Component>, re_exports: &[ReExport], path
             }),
             None => {
                 let last = re.source.rsplit('/').next().unwrap_or(&re.source);
-                [".tsx", ".jsx"].iter().any(|ext| re.file.ends_with(ext)) || last.starts_with(|c: char| c.is_ascii_uppercase())
+                [".tsx", ".jsx"].iter().any(|ext| re.file.ends_with(ext))
+                    || last.starts_with(|c: char| c.is_ascii_uppercase())
             }
         };
         if named {
             push(&re.file, exported.clone(), &mut added);
         }
     }
-    let mut files: Vec<&str> = re_exports.iter().filter(|re| re.exported.is_none()).map(|re| re.file.as_str()).collect();
+    let mut files: Vec<&str> = re_exports
+        .iter()
+        .filter(|re| re.exported.is_none())
+        .map(|re| re.file.as_str())
+        .collect();
     files.dedup();
     for file in files {
         let mut names: Vec<String> = Vec::new();
@@ -172,7 +200,12 @@ fn stars<'p>(
         let Some(target) = of(from, &star.source).filter(|target| *target != from) else {
             continue;
         };
-        for component in by_file.get(target).into_iter().flatten().filter(|c| c.kind != "default") {
+        for component in by_file
+            .get(target)
+            .into_iter()
+            .flatten()
+            .filter(|c| c.kind != "default")
+        {
             if !names.contains(&component.name) {
                 names.push(component.name.clone());
             }

@@ -144,7 +144,10 @@ fn react_route(file: &str) -> Option<(String, &'static str)> {
     // Only the extension goes: `[...nextauth].ts` is the route `[...nextauth]`.
     let stem = name.rsplit_once('.').map_or(*name, |(stem, _)| stem);
     let under = |dir: &str, at_top: fn(&[&str], usize) -> bool| {
-        let at = dirs.iter().position(|have| *have == dir).filter(|at| at_top(dirs, *at))?;
+        let at = dirs
+            .iter()
+            .position(|have| *have == dir)
+            .filter(|at| at_top(dirs, *at))?;
         dirs.get(at + 1..)
     };
     if let Some(folders) = under("routes", |dirs, at| at > 0 && dirs[at - 1] == "app") {
@@ -391,9 +394,15 @@ mod tests {
         assert_eq!(page("src/pages/HomePage.tsx"), None);
         assert_eq!(page("app/routes/_auth.tsx"), None);
         assert_eq!(page_path("app/routes/_auth.tsx", "remix"), None);
-        assert_eq!(page_path("app/routes/d.$id/route.tsx", "remix").as_deref(), Some("/d/:id"));
+        assert_eq!(
+            page_path("app/routes/d.$id/route.tsx", "remix").as_deref(),
+            Some("/d/:id")
+        );
         let handler = |file| endpoint_path(file, "nextjs", None);
-        assert_eq!(handler("pages/api/auth/[...nextauth].ts").as_deref(), Some("/api/auth/[...nextauth]"));
+        assert_eq!(
+            handler("pages/api/auth/[...nextauth].ts").as_deref(),
+            Some("/api/auth/[...nextauth]")
+        );
         assert_eq!(handler("app/api/projects/route.ts").as_deref(), Some("/api/projects"));
         assert_eq!(handler("app/page.tsx"), None);
     }
@@ -401,7 +410,10 @@ mod tests {
     #[test]
     fn tanstack_route_ids_become_urls() {
         let url = |id| tanstack_url(id);
-        assert_eq!(url("/_auth/invoices/$invoiceId").as_deref(), Some("/invoices/$invoiceId"));
+        assert_eq!(
+            url("/_auth/invoices/$invoiceId").as_deref(),
+            Some("/invoices/$invoiceId")
+        );
         assert_eq!(url("/_auth/invoices/").as_deref(), Some("/invoices"));
         assert_eq!(url("/posts_/$postId/edit").as_deref(), Some("/posts/$postId/edit"));
         assert_eq!(url("/(app)/settings").as_deref(), Some("/settings"));

@@ -4,11 +4,11 @@
 //! anywhere, see [`matchers`]), components re-exported from other files and Next.js middleware (it guards the file routes its matchers
 //! cover). Gathered file by file, applied once every file is read.
 
+use super::components::{self, ReExport};
 use super::hits::Hit;
 use super::inherit::{self, Join, Lenders};
-use super::components::{self, ReExport};
-use super::{matchers, validated};
 use super::text::literal;
+use super::{matchers, validated};
 use crate::bridge::extract::code::guards::is_auth_name;
 use crate::bridge::facts::{Facts, Guard};
 
@@ -40,7 +40,11 @@ impl Middleware {
         let guard = literal(hit.text("middleware.guard")?);
         (matches!(dir, "" | "src") && (is_auth_name(&guard) || guard.contains("auth"))).then(|| Middleware {
             guard,
-            matchers: hits.iter().filter_map(|hit| hit.text("middleware.matcher")).map(literal).collect(),
+            matchers: hits
+                .iter()
+                .filter_map(|hit| hit.text("middleware.matcher"))
+                .map(literal)
+                .collect(),
             file: path.to_owned(),
             framework: hit.framework(),
         })
@@ -51,7 +55,11 @@ impl Middleware {
     fn covers(&self, path: &str) -> bool {
         self.matchers.is_empty()
             || self.matchers.iter().any(|matcher| {
-                let literal = matcher.split([':', '(']).next().unwrap_or(matcher).trim_end_matches('/');
+                let literal = matcher
+                    .split([':', '('])
+                    .next()
+                    .unwrap_or(matcher)
+                    .trim_end_matches('/');
                 literal.is_empty() || path == literal || path.starts_with(&format!("{literal}/"))
             })
     }
@@ -111,7 +119,10 @@ impl Links {
                 file: middleware.file.clone(),
                 ..Guard::default()
             });
-            let covered = facts.endpoints.iter_mut().filter(|e| e.framework == middleware.framework);
+            let covered = facts
+                .endpoints
+                .iter_mut()
+                .filter(|e| e.framework == middleware.framework);
             for endpoint in covered.filter(|e| middleware.covers(&e.path)) {
                 if !endpoint.guards.contains(&middleware.guard) {
                     endpoint.guards.insert(0, middleware.guard.clone());

@@ -196,7 +196,9 @@ fn count_guarded(facts: &mut Facts) {
             .count();
     }
     // A check called outside any handler guards nothing.
-    facts.guards.retain(|guard| guard.kind != "check" || guard.endpoints > 0);
+    facts
+        .guards
+        .retain(|guard| guard.kind != "check" || guard.endpoints > 0);
 }
 
 /// The facts of one source: its code (or, for a single-file component, each script block)

@@ -3,6 +3,7 @@
 //! files (mounts, imports, entity references, shape inheritance). Files are scanned in
 //! parallel; a cheap text check skips files that carry none of the signals.
 
+pub mod design;
 #[cfg(test)]
 pub mod fixture;
 pub mod floor;
@@ -10,7 +11,6 @@ pub mod guards;
 #[cfg(test)]
 mod hostile;
 pub mod modules;
-pub mod design;
 pub mod orm;
 pub mod routes;
 mod scan;

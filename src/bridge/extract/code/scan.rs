@@ -5,6 +5,7 @@ use std::cell::OnceCell;
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
+use super::design;
 use super::guards::{self, GuardNote};
 use super::modules::constants::{Exported, exported};
 use super::modules::python::PythonModule;
@@ -14,7 +15,6 @@ use super::orm::{self, PendingTable};
 use super::routes::link::{LinkFile, Module};
 use super::routes::{self, RouteScan, actix, axum, nest, node, python};
 use super::shapes::{self, PendingShape};
-use super::design;
 use super::wants::Wants;
 use crate::bridge::extract::Source;
 use crate::bridge::extract::syntax::literal::Constants;
