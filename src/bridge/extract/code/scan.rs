@@ -112,11 +112,12 @@ pub fn scan_file(
             return Some(scan);
         }
     };
+    // A file read (by the scanners or the rules) that does not parse whole is noted.
+    scan.facts.unparsed.extend(file.syntax_error());
     if !rules.is_empty() {
         scan.rules = Some(crate::bridge::rules::on_tree(source, lang, &rules, &file.tree));
     }
     if wants.any() {
-        scan.facts.unparsed.extend(file.syntax_error());
         scan_tree(&file, wants, design_systems, &mut scan);
     }
     Some(scan)
