@@ -141,8 +141,12 @@ const SPECIAL_PAGES: &[&str] = &["_app", "_document", "_error", "_middleware"];
 fn react_route(file: &str) -> Option<(String, &'static str)> {
     let parts: Vec<&str> = file.split('/').collect();
     let (name, dirs) = parts.split_last()?;
-    // Only the extension goes: `[...nextauth].ts` is the route `[...nextauth]`.
-    let stem = name.rsplit_once('.').map_or(*name, |(stem, _)| stem);
+    // Only the extension goes: `[...nextauth].ts` is the route `[...nextauth]`; a Vue or
+    // Svelte file under `pages/` is none of theirs.
+    let (stem, ext) = name.rsplit_once('.')?;
+    if !matches!(ext, "js" | "jsx" | "ts" | "tsx" | "mjs" | "mts") {
+        return None;
+    }
     let under = |dir: &str, at_top: fn(&[&str], usize) -> bool| {
         let at = dirs
             .iter()
@@ -392,6 +396,7 @@ mod tests {
         assert_eq!(page("app/_components/page.tsx"), None);
         assert_eq!(page("pages/_app.tsx"), None);
         assert_eq!(page("src/pages/HomePage.tsx"), None);
+        assert_eq!(page("pages/index.vue"), None);
         assert_eq!(page("app/routes/_auth.tsx"), None);
         assert_eq!(page_path("app/routes/_auth.tsx", "remix"), None);
         assert_eq!(
