@@ -33,6 +33,11 @@
 //! | `field.scope`, `field.rename`, `field.skip` | the field (one inside another field is a nested object's, not the shape's); its name on the wire; a field that is none. `field.value`: the text `#set! optional-when "a|b"`/`required-when` look for those words in (optional if it holds one / unless it does). `#set! optional "true"`, `#set! required-by "rules"`, `#set! type "call"` (`z.string().min(1)` → `string`) |
 //! | `valid.type` | a type a handler binds with validation (`@Valid Pet pet`; `validated.rs`) |
 //! | `component.name`, `store.name` | a UI component, a client store (`#set! kind`) |
+//! | `component.scope`, `component.renders`, `component.broken` | a component counts when its scope holds JSX it renders and no syntax error (`components.rs`) |
+//! | `component.kind`, `component.default` | its kind as written (`memo`), `default` when it is the default export |
+//! | `component.local`, `component.export`, `component.alias` | a top-level component counting when the file exports its name (as the alias) |
+//! | `component.anonymous` | an anonymous default export, named by its file |
+//! | `component.source` + `component.original`/`component.reexport`, `component.star` | a component re-exported from another file (`links.rs`) |
 //! | `store.scope`, `store.key` | the store's definition; keys captured inside it are its keys |
 //! | `store.var` | the variable a store is bound to: its name unless a `store.name` names the same scope (`stores.rs`) |
 //! | `store.callee`, `store.import` | the function a store is made by: a store only if the file imports it |
@@ -45,6 +50,11 @@
 //! | `service.private` | a method that is not public (`private`, an accessor): the `service.method` at its place is left out |
 //! | `client_route.path`, `client_route.component`, `client_route.scope` | a client route; routes inside the scope are its children |
 //! | `client_route.module` | a lazily imported module (`() => import('./pages/Article.vue')`): its file names the component |
+//! | `client_route.index`, `client_route.prefix` | a route at its parent's path (`index: true`); a scope's path that is no route of its own |
+//! | `client_route.file` | the file is a page: its place makes the path (`file_routes`); `#set! path "tanstack"`: the path is a TanStack route id |
+//! | `constant.name`, `constant.value` | a string constant of the file, which a route's path may name |
+//! | `endpoint.body` | the handler (or the `function.scope` of the function `endpoint.handler` names): `check.name` calls inside it guard it (guards of kind `check`), a `parse.schema` parsing the body (`parse.value` reads it, or is a `body.var`) is its request |
+//! | `middleware.guard`, `middleware.matcher` | Next.js middleware checking auth, on the endpoints its matchers cover (`links.rs`) |
 //! | `endpoint.action`, `#set! path "file"` | the endpoint's path is the one its file's place makes (`file_routes`); an action adds to it |
 //! | `matcher.at`, `matcher.args`, `matcher.access`, `matcher.access_args` | a request-matcher rule guarding the endpoints its patterns match, in any file (`matchers.rs`) |
 //!
@@ -86,18 +96,26 @@ use super::paths::{HTTP_METHODS, MAX_NESTING, join};
 use super::prefixes::Prefixes;
 use super::resources::{self, Resource};
 pub use super::text::literal;
-use super::{file_routes, naming, options, placeholders, services, stores, tags};
+use super::{components, file_routes, naming, options, placeholders, services, stores, tags};
 use crate::bridge::extract::code::guards::names::is_auth_name;
-use crate::bridge::facts::{Column, Component, Endpoint, EnvVar, Facts, ForeignKey, Guard, Route, Table};
+use crate::bridge::facts::{Column, Endpoint, EnvVar, Facts, ForeignKey, Guard, Route, Table};
 
 /// The facts of one file's hits.
 pub fn facts(path: &str, hits: &[Hit<'_>], mounts: &mut Mounts) -> Facts {
     let mut facts = Facts::default();
     let routing = Routing::of(hits);
-    let route_scopes = route_scopes(hits);
+    // `const PROJECTS = 'projects'`: string constants a route's path may name.
+    let constants: HashMap<&str, String> = hits
+        .iter()
+        .filter_map(|hit| Some((hit.text("constant.name")?, literal(hit.text("constant.value")?))))
+        .collect();
+    let route_scopes = route_scopes(hits, &constants);
+    let mut routes: Vec<(bool, Route)> = Vec::new();
     for hit in hits {
+        let mut placed = false;
         if hit.is("endpoint") {
             for (endpoint, waits_for) in routing.endpoints(path, hit) {
+                placed = true;
                 match waits_for {
                     Some(function) => {
                         let keep = hit.prop("trailing-slash") == Some("keep") && endpoint.path.ends_with('/');
@@ -109,10 +127,19 @@ pub fn facts(path: &str, hits: &[Hit<'_>], mounts: &mut Mounts) -> Facts {
         }
         mounts.calls.extend(routing.mount_call(hit));
         let named = hit.all("guard.name").map(|name| routing.guard(name.text));
-        for name in named.chain(routing.endpoint_guards(hit)) {
+        // The checks of a handler that is an endpoint (a page's default export is none).
+        let checks = routing
+            .checks_in(hit)
+            .into_iter()
+            .filter(|_| placed)
+            .map(|name| (name, "check"));
+        let named = named
+            .chain(routing.endpoint_guards(hit))
+            .map(|name| (name, "middleware"));
+        for (name, kind) in named.chain(checks) {
             facts.guards.push(Guard {
                 name,
-                kind: hit.prop("kind").unwrap_or("middleware").to_owned(),
+                kind: hit.prop("kind").unwrap_or(kind).to_owned(),
                 framework: Some(hit.framework().to_owned()),
                 file: path.to_owned(),
                 ..Guard::default()
@@ -143,30 +170,28 @@ pub fn facts(path: &str, hits: &[Hit<'_>], mounts: &mut Mounts) -> Facts {
                 file: path.to_owned(),
             });
         }
-        if let Some(name) = hit.text("component.name") {
-            facts.components.push(Component {
-                name: literal(name),
-                kind: hit.prop("kind").unwrap_or("component").to_owned(),
-                file: path.to_owned(),
-            });
-        }
         if hit.is("client_route") {
-            facts.routes.extend(client_route(path, hit, &route_scopes));
+            routes.extend(client_route(path, hit, &route_scopes, &constants));
         }
     }
-    // Patterns matching the same route object give it once, with the component one names.
-    let mut routes: Vec<Route> = Vec::new();
-    let mut by_path: HashMap<String, usize> = HashMap::new();
-    for route in facts.routes.drain(..) {
-        match by_path.get(&route.path).and_then(|&at| routes.get_mut(at)) {
+    // Patterns matching the same route object give it once, with the component one names; a
+    // path's routes rendering no component of their own (`{ path: '', redirect }`) are one.
+    // Patterns matching the same route object give it once, with the component one names (a
+    // path's default child, `{ path: '' }`, is its parent; an `index` route is a route of its own).
+    let mut seen: HashMap<(String, bool), usize> = HashMap::new();
+    for (index, route) in routes {
+        match seen
+            .get(&(route.path.clone(), index))
+            .and_then(|&at| facts.routes.get_mut(at))
+        {
             Some(have) => have.component = have.component.take().or(route.component),
             None => {
-                by_path.insert(route.path.clone(), routes.len());
-                routes.push(route);
+                seen.insert((route.path.clone(), index), facts.routes.len());
+                facts.routes.push(route);
             }
         }
     }
-    facts.routes = routes;
+    facts.components = components::components(path, hits);
     facts.state = stores::stores(path, hits);
     facts.services = services::services(path, hits);
     facts.tables = tables(path, hits);
@@ -222,6 +247,13 @@ struct Routing {
     router_fns: Vec<RouterFn>,
     /// `alias.var` → the guard its `alias.value` names (`jwtMiddleware := middleware.JWT(…)`).
     aliases: HashMap<String, String>,
+    /// Where each auth check is called (`check.name`), each schema parses a value
+    /// (`parse.schema`, `parse.value`), each variable holds the request's body (`body.var`).
+    checks: Vec<(Range<usize>, String)>,
+    parses: Vec<(Range<usize>, String, String)>,
+    bodies: Vec<(Range<usize>, String)>,
+    /// Named functions (`function.name`, `function.scope`): the body of a handler named.
+    functions: Vec<(String, Range<usize>)>,
 }
 
 impl Routing {
@@ -277,6 +309,7 @@ impl Routing {
             }
         }
         prefixes.sort();
+        let placed = |name: &'static str| hits.iter().filter_map(move |hit| hit.get(name));
         Routing {
             prefixes,
             scoped_guards,
@@ -284,7 +317,50 @@ impl Routing {
             groups,
             router_fns,
             aliases,
+            checks: placed("check.name")
+                .map(|c| (c.range.clone(), c.text.to_owned()))
+                .collect(),
+            parses: hits
+                .iter()
+                .filter_map(|hit| {
+                    let (schema, value) = (hit.get("parse.schema")?, hit.text("parse.value")?);
+                    Some((schema.range.clone(), schema.text.to_owned(), value.to_owned()))
+                })
+                .collect(),
+            bodies: placed("body.var")
+                .map(|c| (c.range.clone(), c.text.to_owned()))
+                .collect(),
+            functions: hits
+                .iter()
+                .filter_map(|hit| {
+                    Some((
+                        hit.text("function.name")?.to_owned(),
+                        hit.get("function.scope")?.range.clone(),
+                    ))
+                })
+                .collect(),
         }
+    }
+
+    /// The handler of an endpoint hit: its `endpoint.body`, or the function its handler names.
+    fn body(&self, hit: &Hit<'_>) -> Option<Range<usize>> {
+        hit.get("endpoint.body").map(|body| body.range.clone()).or_else(|| {
+            let handler = hit.text("endpoint.handler")?;
+            self.functions
+                .iter()
+                .find(|(name, _)| name == handler)
+                .map(|(_, scope)| scope.clone())
+        })
+    }
+
+    /// The auth checks an endpoint hit's handler calls.
+    fn checks_in(&self, hit: &Hit<'_>) -> Vec<String> {
+        let Some(body) = self.body(hit) else { return Vec::new() };
+        self.checks
+            .iter()
+            .filter(|(at, _)| inside(at, &body))
+            .map(|(_, name)| name.clone())
+            .collect()
     }
 
     /// A guard's name, through the variable it may be kept in.
@@ -388,10 +464,12 @@ impl Routing {
                 .collect(),
             None => {
                 let written = match hit.prop("path") {
-                    Some("file") => match file_routes::endpoint_path(path, hit.text("endpoint.action")) {
-                        Some(placed) => placed,
-                        None => return Vec::new(),
-                    },
+                    Some("file") => {
+                        match file_routes::endpoint_path(path, hit.framework(), hit.text("endpoint.action")) {
+                            Some(placed) => placed,
+                            None => return Vec::new(),
+                        }
+                    }
                     _ => hit.text("endpoint.path").map(literal).unwrap_or_default(),
                 };
                 // Go 1.22's ServeMux: "GET /items/{id}".
@@ -441,6 +519,18 @@ impl Routing {
             .collect();
         guards.extend(group_guards);
         guards.extend(self.endpoint_guards(hit));
+        // A handler (`endpoint.body`) guards itself with the checks it calls, and states its
+        // request by the schema it parses the body with.
+        let body = self.body(hit);
+        let held = |at: &Range<usize>| body.as_ref().is_some_and(|body| inside(at, body));
+        guards.extend(self.checks_in(hit));
+        let parsed = self
+            .parses
+            .iter()
+            .find(|(at, _, value)| {
+                held(at) && (reads_body(value) || self.bodies.iter().any(|(var, name)| held(var) && name == value))
+            })
+            .map(|(_, schema, _)| schema.clone());
         let mut seen = std::collections::HashSet::new();
         guards.retain(|guard| seen.insert(guard.clone()));
         let waits_for = self
@@ -456,11 +546,13 @@ impl Routing {
         routes
             .into_iter()
             .map(|(method, full, handler)| {
+                // A handler shared by GET and PATCH parses the body only for the methods that send one.
+                let sends_body = !matches!(method.as_str(), "GET" | "HEAD" | "DELETE" | "OPTIONS");
                 let endpoint = Endpoint {
+                    request: request.clone().or_else(|| parsed.clone().filter(|_| sends_body)),
                     method,
                     path: full,
                     handler: handler.map(|handler| self.prefixes.qualify(&at, handler)),
-                    request: request.clone(),
                     framework: hit.framework().to_owned(),
                     file: path.to_owned(),
                     guards: guards.clone(),
@@ -470,6 +562,11 @@ impl Routing {
             })
             .collect()
     }
+}
+
+/// How a request body is read: `await req.json()`, `req.body`, `await request.formData()`.
+fn reads_body(text: &str) -> bool {
+    text.contains(".json()") || text.contains(".body") || text.contains("formData()") || text == "body"
 }
 
 /// `GET`, `.Get`, `GetMapping`, `HandleFunc`, `any` → `GET`, `GET`, `GET`, `ALL`, `ALL`.
@@ -483,16 +580,15 @@ fn method_of(text: &str) -> String {
     }
 }
 
-/// The route objects whose children are routes (`client_route.scope`) with their paths, by
-/// where they start: found once per file, not once per route.
-fn route_scopes(hits: &[Hit<'_>]) -> Vec<(Range<usize>, String)> {
+/// The route objects whose children are routes (`client_route.scope`) with their paths
+/// (`client_route.path`, or `client_route.prefix` for a scope that is no route), by where they
+/// start: found once per file, not once per route.
+fn route_scopes(hits: &[Hit<'_>], constants: &HashMap<&str, String>) -> Vec<(Range<usize>, String)> {
     let mut scopes: Vec<(Range<usize>, String)> = hits
         .iter()
         .filter_map(|hit| {
-            Some((
-                hit.get("client_route.scope")?.range.clone(),
-                literal(hit.text("client_route.path")?),
-            ))
+            let path = hit.text("client_route.path").or(hit.text("client_route.prefix"))?;
+            Some((hit.get("client_route.scope")?.range.clone(), resolve(path, constants)?))
         })
         .collect();
     scopes.sort_by_key(|(scope, _)| scope.start);
@@ -501,34 +597,58 @@ fn route_scopes(hits: &[Hit<'_>]) -> Vec<(Range<usize>, String)> {
     scopes
 }
 
-/// A client route, its path joined to the paths of the route objects around it.
-fn client_route(path: &str, hit: &Hit<'_>, scopes: &[(Range<usize>, String)]) -> Option<Route> {
-    let route = hit.get("client_route.path")?;
-    let parents: Vec<&(Range<usize>, String)> = scopes
+/// A path as written, or the string constant of the file it names (`path: PROJECTS`).
+fn resolve(text: &str, constants: &HashMap<&str, String>) -> Option<String> {
+    match text.starts_with(['"', '\'', '`']) {
+        true => Some(literal(text)),
+        false => constants.get(text).cloned(),
+    }
+}
+
+/// A client route (written as a path, an `index` flag or a page file): its path joined to the paths of the route objects around it; a TanStack route id
+/// (`#set! path "tanstack"`) or a page file (`client_route.file`) by their conventions.
+fn client_route(
+    path: &str,
+    hit: &Hit<'_>,
+    scopes: &[(Range<usize>, String)],
+    constants: &HashMap<&str, String>,
+) -> Option<(bool, Route)> {
+    let route = ["client_route.path", "client_route.index", "client_route.file"]
         .iter()
-        .take_while(|(scope, _)| scope.start <= route.range.start)
-        .filter(|(scope, _)| inside(&route.range, scope))
-        .collect();
-    let own = literal(route.text);
-    let full = if own.starts_with('/') {
-        own
-    } else {
-        parents.iter().fold(String::new(), |at, (_, parent)| join(&at, parent)) + "/" + &own
+        .find_map(|name| hit.get(name))?;
+    let own = match route.name {
+        "client_route.path" => resolve(route.text, constants)?,
+        _ => String::new(),
     };
-    let full = if full.len() > 1 {
-        full.replace("//", "/").trim_end_matches('/').to_owned()
-    } else {
-        full
+    let full = match (route.name, hit.prop("path")) {
+        ("client_route.file", _) => file_routes::page_path(path, hit.framework())?,
+        (_, Some("tanstack")) => file_routes::tanstack_url(&own)?,
+        _ => {
+            let parents = scopes
+                .iter()
+                .take_while(|(scope, _)| scope.start <= route.range.start)
+                .filter(|(scope, _)| inside(&route.range, scope));
+            let full = match own.starts_with('/') {
+                true => own,
+                false => parents.fold(String::new(), |at, (_, parent)| join(&at, parent)) + "/" + &own,
+            };
+            match full.len() > 1 {
+                true => full.replace("//", "/").trim_end_matches('/').to_owned(),
+                false => full,
+            }
+        }
     };
-    Some(Route {
+    let component = hit.text("client_route.component").map(literal).or_else(|| {
+        hit.text("client_route.module")
+            .map(|module| module_name(&literal(module)))
+    });
+    let route = Route {
         path: if full.is_empty() { "/".to_owned() } else { full },
-        component: hit.text("client_route.component").map(literal).or_else(|| {
-            hit.text("client_route.module")
-                .map(|module| module_name(&literal(module)))
-        }),
+        component,
         framework: hit.framework().to_owned(),
         file: path.to_owned(),
-    })
+    };
+    Some((hit.get("client_route.index").is_some(), route))
 }
 
 /// The component a module path names: its file's stem (`./pages/Article.vue` → `Article`),

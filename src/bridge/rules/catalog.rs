@@ -36,6 +36,17 @@ const RULES: &[(&str, &str)] = rule_files![
     "react/context",
     "react/providers-jsx",
     "react/providers-tsx",
+    "react/components-jsx",
+    "react/components-tsx",
+    "react/re-exports",
+    "react-router/routes",
+    "react-router/elements-jsx",
+    "react-router/elements-tsx",
+    "react-router/config",
+    "tanstack/routes",
+    "next/app",
+    "next/middleware",
+    "remix/routes",
     "services/script",
     "services/typescript",
     "services/python",
@@ -90,8 +101,18 @@ const RULES: &[(&str, &str)] = rule_files![
 ];
 
 /// Shared fragments: queries rule files `; inherits:`, never run alone.
-const FRAGMENTS: &[(&str, &str)] =
-    rule_files!["go/routes", "go/groups", "go/use", "vue/route-table", "react/providers",];
+const FRAGMENTS: &[(&str, &str)] = rule_files![
+    "go/routes",
+    "go/groups",
+    "go/use",
+    "vue/route-table",
+    "react/providers",
+    "react/components",
+    "react-router/table",
+    "react-router/elements",
+    "next/pages",
+    "next/handler-body",
+];
 
 /// Every rule, read once per process.
 static CATALOG: LazyLock<Vec<Rule>> = LazyLock::new(|| {
@@ -236,7 +257,7 @@ impl NeedleIndex {
 fn fact_of(capture: &str) -> Option<&'static str> {
     Some(match capture {
         "endpoint" | "route" | "view" => "endpoints",
-        "guard" => "guards",
+        "guard" | "check" | "middleware" => "guards",
         "env" => "env vars",
         "table" | "column" | "fk" | "join" | "model" => "tables",
         "shape" | "field" => "shapes",

@@ -6,12 +6,16 @@
 //! `server/routes/`; a standalone Nitro app's `routes/`) with `server/middleware` files that
 //! check auth as guards. Segments keep their brackets as written, as Next.js routes do.
 //! A Nuxt app's components take the names Nuxt registers them by (`nuxt_components`).
+//! Next.js's `app/` (`page` files, `route` handler files; route groups, parallel slots and
+//! private folders add nothing to the path) and `pages/` (`pages/api` handlers), Remix/React
+//! Router flat routes under `app/routes/` (`.`-separated segments, `$param`, `_index`, pathless
+//! `_layout`, `($optional)`, `[escaped]`) and TanStack Router's route ids: the rules find the
+//! exports, the file's place makes the path.
 
 use super::pages_dirs::Pages;
 use super::paths::HTTP_METHODS;
 use crate::bridge::extract::Source;
 use crate::bridge::extract::code::guards::names::is_auth_name;
-use crate::bridge::extract::code::ui::fs_routes::{folder_path, is_group};
 use crate::bridge::extract::code::wants::{is_generated_path, is_test_path};
 use crate::bridge::facts::{Endpoint, Facts, Guard, Route};
 
@@ -47,6 +51,16 @@ pub fn extract(sources: &[Source<'_>], facts: &mut Facts) {
             .iter()
             .any(|app| app.page(&component.file).is_some() || app.is_layout(&component.file))
     });
+    // A Remix page's loader is the page itself, not an endpoint of its own.
+    let remix_pages: Vec<String> = facts
+        .routes
+        .iter()
+        .filter(|route| route.framework == "remix")
+        .map(|route| route.file.clone())
+        .collect();
+    facts
+        .endpoints
+        .retain(|e| !(e.framework == "remix" && e.method == "GET" && remix_pages.contains(&e.file)));
     let nuxt: Vec<&str> = pages.iter().filter(|app| app.is_nuxt()).map(|app| app.root()).collect();
     super::nuxt_components::apply(facts, &nuxt);
 }
@@ -89,9 +103,16 @@ fn sveltekit_page(path: &str) -> Option<Route> {
     })
 }
 
-/// The path of an endpoint a rule finds in a SvelteKit `+server` or `+page.server` file:
-/// its folder's path, a named form action's at `?/name` (`default` is the page's own).
-pub fn endpoint_path(file: &str, action: Option<&str>) -> Option<String> {
+/// The path of an endpoint a rule of `framework` finds in a file: a SvelteKit `+server` or
+/// `+page.server` file's folder (a named form action's at `?/name`, `default` is the page's
+/// own), a Next.js `route` file's or `pages/api` file's, a Remix route module's.
+pub fn endpoint_path(file: &str, framework: &str, action: Option<&str>) -> Option<String> {
+    if framework != "sveltekit" {
+        return match (react_route(file)?, framework) {
+            ((url, "route" | "api"), "nextjs") | ((url, "remix"), "remix") => Some(url),
+            _ => None,
+        };
+    }
     let (segments, file_name) = sveltekit_parts(file)?;
     if !(file_name.starts_with("+server.") || file_name.starts_with("+page.server.")) {
         return None;
@@ -101,6 +122,148 @@ pub fn endpoint_path(file: &str, action: Option<&str>) -> Option<String> {
         None | Some("default") => base,
         Some(name) => format!("{base}?/{name}"),
     })
+}
+
+/// The path of a page a rule of `framework` finds by its default export: a Next.js `page`
+/// file or `pages/` file, a Remix route module.
+pub fn page_path(file: &str, framework: &str) -> Option<String> {
+    match (react_route(file)?, framework) {
+        ((url, "page"), "nextjs") | ((url, "remix"), "remix") => Some(url),
+        _ => None,
+    }
+}
+
+/// Files of Next.js's pages router that are no routes.
+const SPECIAL_PAGES: &[&str] = &["_app", "_document", "_error", "_middleware"];
+
+/// Where a Next.js or Remix file routes: its URL, and what it is there (a `page`, a `route`
+/// handler file, an `api` handler of the pages router, a `remix` route module).
+fn react_route(file: &str) -> Option<(String, &'static str)> {
+    let parts: Vec<&str> = file.split('/').collect();
+    let (name, dirs) = parts.split_last()?;
+    // Only the extension goes: `[...nextauth].ts` is the route `[...nextauth]`; a Vue or
+    // Svelte file under `pages/` is none of theirs.
+    let (stem, ext) = name.rsplit_once('.')?;
+    if !matches!(ext, "js" | "jsx" | "ts" | "tsx" | "mjs" | "mts") {
+        return None;
+    }
+    let under = |dir: &str, at_top: fn(&[&str], usize) -> bool| {
+        let at = dirs
+            .iter()
+            .position(|have| *have == dir)
+            .filter(|at| at_top(dirs, *at))?;
+        dirs.get(at + 1..)
+    };
+    if let Some(folders) = under("routes", |dirs, at| at > 0 && dirs[at - 1] == "app") {
+        // A folder route (`app/routes/concerts.$city/route.tsx`) is named by its folder.
+        let name = match (folders, stem) {
+            ([folder], "route" | "index") => *folder,
+            ([], _) => stem,
+            _ => return None,
+        };
+        let url = remix_path(name);
+        // A pathless layout (`_auth.tsx`) only wraps the routes under it.
+        let index = split_unescaped(name).iter().any(|s| s == "_index" || s == "index");
+        return (url != "/" || index).then_some((url, "remix"));
+    }
+    if let Some(folders) = under("app", |dirs, at| at == 0 || dirs[at - 1] == "src" || at >= 2) {
+        // Private folders (`_components`) are no routes.
+        if folders.iter().any(|s| s.starts_with('_')) {
+            return None;
+        }
+        let kind = match stem {
+            "page" => "page",
+            "route" => "route",
+            _ => return None,
+        };
+        return Some((folder_path(folders, |s| s.starts_with('@') || is_group(s)), kind));
+    }
+    let folders = under("pages", |dirs, at| at == 0 || dirs[at - 1] == "src")?;
+    let next_like = stem == "index" || stem.starts_with('[') || stem.starts_with(char::is_lowercase);
+    if SPECIAL_PAGES.contains(&stem) || !next_like {
+        return None;
+    }
+    let mut segments = folders.to_vec();
+    if stem != "index" {
+        segments.push(stem);
+    }
+    let kind = if folders.first() == Some(&"api") { "api" } else { "page" };
+    Some((folder_path(&segments, is_group), kind))
+}
+
+/// A flat route file name as a URL path: `concerts.$city` → `/concerts/:city`, `_index` → `/`,
+/// `_auth.login` → `/login`, `concerts_.mine` → `/concerts/mine`, `$` → `/*`,
+/// `($lang).about` → `/:lang?/about`, `[sitemap.xml]` → `/sitemap.xml`.
+fn remix_path(name: &str) -> String {
+    let mut segments = Vec::new();
+    for segment in split_unescaped(name) {
+        let segment = segment.as_str();
+        if segment == "_index" || segment == "index" || (segment.starts_with('_') && !segment.starts_with("_[")) {
+            continue;
+        }
+        let segment = segment.strip_suffix('_').unwrap_or(segment);
+        segments.push(if segment == "$" {
+            "*".to_owned()
+        } else if let Some(optional) = segment.strip_prefix('(').and_then(|s| s.strip_suffix(')')) {
+            match optional.strip_prefix('$') {
+                Some(param) => format!(":{param}?"),
+                None => format!("{optional}?"),
+            }
+        } else if let Some(param) = segment.strip_prefix('$') {
+            format!(":{param}")
+        } else {
+            segment.replace(['[', ']'], "")
+        });
+    }
+    format!("/{}", segments.join("/"))
+}
+
+/// Splits at `.` except inside `[…]` escapes.
+fn split_unescaped(name: &str) -> Vec<String> {
+    let mut out = vec![String::new()];
+    let mut escaped = false;
+    for c in name.chars() {
+        match c {
+            '[' => escaped = true,
+            ']' => escaped = false,
+            '.' if !escaped => {
+                out.push(String::new());
+                continue;
+            }
+            _ => {}
+        }
+        if let Some(last) = out.last_mut() {
+            last.push(c);
+        }
+    }
+    out
+}
+
+/// A TanStack Router route id as the URL it serves (`/_auth/invoices/$invoiceId` →
+/// `/invoices/$invoiceId`, `/posts_/$postId/edit` → `/posts/$postId/edit`, `/(app)/settings/`
+/// → `/settings`); `None` for a pathless layout (`/_auth`), which only wraps the routes under it.
+pub fn tanstack_url(id: &str) -> Option<String> {
+    if !id.ends_with('/') && id.rsplit('/').next().is_some_and(|last| last.starts_with('_')) {
+        return None;
+    }
+    let segments: Vec<&str> = id
+        .split('/')
+        .filter(|segment| !(segment.is_empty() || segment.starts_with('_') || is_group(segment)))
+        .map(|segment| segment.strip_suffix('_').unwrap_or(segment))
+        .collect();
+    Some(format!("/{}", segments.join("/")))
+}
+
+/// The URL path of a file router's folders, brackets kept as written (`[id]`, `[...slug]`),
+/// the segments `left_out` says add nothing to the URL dropped.
+pub fn folder_path(segments: &[&str], left_out: fn(&str) -> bool) -> String {
+    let kept: Vec<&str> = segments.iter().copied().filter(|segment| !left_out(segment)).collect();
+    format!("/{}", kept.join("/"))
+}
+
+/// A `(group)` folder: it groups routes and adds nothing to the URL (Next.js, SvelteKit, Nuxt).
+pub fn is_group(segment: &str) -> bool {
+    segment.starts_with('(') && segment.ends_with(')')
 }
 
 /// A Nitro (Nuxt server) handler: `server/api/…` at `/api/…`, `server/routes/…` at `/…` (a
@@ -196,7 +359,7 @@ mod tests {
         );
         assert_eq!(page("src/routes/login/+page.server.ts"), None);
         assert_eq!(page("src/lib/Nav.svelte"), None);
-        let at = |file, action| endpoint_path(file, action);
+        let at = |file, action| endpoint_path(file, "sveltekit", action);
         assert_eq!(
             at("src/routes/api/items/[id]/+server.ts", None).as_deref(),
             Some("/api/items/[id]")
@@ -210,6 +373,58 @@ mod tests {
             Some("/login")
         );
         assert_eq!(at("src/routes/login/+page.svelte", None), None);
+    }
+
+    #[test]
+    fn next_and_remix_files_route_by_their_place() {
+        let remix = |name: &str| remix_path(name);
+        assert_eq!(remix("_index"), "/");
+        assert_eq!(remix("concerts.$city"), "/concerts/:city");
+        assert_eq!(remix("concerts._index"), "/concerts");
+        assert_eq!(remix("_auth.login"), "/login");
+        assert_eq!(remix("concerts_.mine"), "/concerts/mine");
+        assert_eq!(remix("files.$"), "/files/*");
+        assert_eq!(remix("($lang).about"), "/:lang?/about");
+        assert_eq!(remix("[sitemap.xml]"), "/sitemap.xml");
+        let page = |file| page_path(file, "nextjs");
+        assert_eq!(page("app/(marketing)/pricing/page.tsx").as_deref(), Some("/pricing"));
+        assert_eq!(
+            page("app/dashboard/@analytics/[team]/page.tsx").as_deref(),
+            Some("/dashboard/[team]")
+        );
+        assert_eq!(page("src/app/page.tsx").as_deref(), Some("/"));
+        assert_eq!(page("app/_components/page.tsx"), None);
+        assert_eq!(page("pages/_app.tsx"), None);
+        assert_eq!(page("src/pages/HomePage.tsx"), None);
+        assert_eq!(page("pages/index.vue"), None);
+        assert_eq!(page("app/routes/_auth.tsx"), None);
+        assert_eq!(page_path("app/routes/_auth.tsx", "remix"), None);
+        assert_eq!(
+            page_path("app/routes/d.$id/route.tsx", "remix").as_deref(),
+            Some("/d/:id")
+        );
+        let handler = |file| endpoint_path(file, "nextjs", None);
+        assert_eq!(
+            handler("pages/api/auth/[...nextauth].ts").as_deref(),
+            Some("/api/auth/[...nextauth]")
+        );
+        assert_eq!(handler("app/api/projects/route.ts").as_deref(), Some("/api/projects"));
+        assert_eq!(handler("app/page.tsx"), None);
+    }
+
+    #[test]
+    fn tanstack_route_ids_become_urls() {
+        let url = |id| tanstack_url(id);
+        assert_eq!(
+            url("/_auth/invoices/$invoiceId").as_deref(),
+            Some("/invoices/$invoiceId")
+        );
+        assert_eq!(url("/_auth/invoices/").as_deref(), Some("/invoices"));
+        assert_eq!(url("/posts_/$postId/edit").as_deref(), Some("/posts/$postId/edit"));
+        assert_eq!(url("/(app)/settings").as_deref(), Some("/settings"));
+        assert_eq!(url("/").as_deref(), Some("/"));
+        assert_eq!(url("/files/$").as_deref(), Some("/files/$"));
+        assert_eq!(url("/_auth"), None);
     }
 
     #[test]

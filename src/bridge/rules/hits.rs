@@ -154,7 +154,8 @@ fn is_auth(text: &str) -> bool {
 
 /// The predicates tree-sitter leaves to the program: `(#auth-name? @capture)` holds when the
 /// captured name stands for an auth check (`requireAuth`, `JWTMiddleware`; see
-/// `guards::names`), `(#not-auth-name? @capture)` when it does not. Like tree-sitter's own,
+/// `guards::names`), `(#not-auth-name? @capture)` when it does not, `(#check-name? @capture)`
+/// when it is a check that rejects the request (`requireUserId`). Like tree-sitter's own,
 /// they hold in a match without their capture (another branch of an alternation matched).
 fn predicates_hold(query: &Query, found: &QueryMatch<'_, '_>, text: &str) -> bool {
     query.general_predicates(found.pattern_index).iter().all(|predicate| {

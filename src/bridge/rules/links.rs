@@ -1,12 +1,16 @@
 //! What one file says that only the other files complete: the classes a model extends or
 //! embeds (they lend it columns and constraints, see [`validated`]), key columns it puts on another model's table (see
-//! [`inherit`]), and a filter chain's request-matcher rules (they guard endpoints registered
-//! anywhere, see [`matchers`]). Gathered file by file, applied once every file is read.
+//! [`inherit`]), a filter chain's request-matcher rules (they guard endpoints registered
+//! anywhere, see [`matchers`]), components re-exported from other files and Next.js middleware (it guards the file routes its matchers
+//! cover). Gathered file by file, applied once every file is read.
 
+use super::components::{self, ReExport};
 use super::hits::Hit;
 use super::inherit::{self, Join, Lenders};
+use super::text::literal;
 use super::{matchers, validated};
-use crate::bridge::facts::Facts;
+use crate::bridge::extract::code::guards::is_auth_name;
+use crate::bridge::facts::{Facts, Guard};
 
 /// The cross-file facts of the files read so far.
 #[derive(Default)]
@@ -16,6 +20,49 @@ pub struct Links {
     /// Types bound with `@Valid` (`valid.type`).
     bound: Vec<String>,
     matchers: Vec<matchers::Rule>,
+    middleware: Vec<Middleware>,
+    re_exports: Vec<ReExport>,
+}
+
+/// Next.js middleware (`middleware.ts` at the top or in `src/`) that checks auth, with the
+/// paths its `config.matcher` names (none: every path).
+struct Middleware {
+    guard: String,
+    matchers: Vec<String>,
+    file: String,
+    framework: &'static str,
+}
+
+impl Middleware {
+    fn of(path: &str, hits: &[Hit<'_>]) -> Option<Middleware> {
+        let dir = path.rsplit_once('/').map_or("", |(dir, _)| dir);
+        let hit = hits.iter().find(|hit| hit.get("middleware.guard").is_some())?;
+        let guard = literal(hit.text("middleware.guard")?);
+        (matches!(dir, "" | "src") && (is_auth_name(&guard) || guard.contains("auth"))).then(|| Middleware {
+            guard,
+            matchers: hits
+                .iter()
+                .filter_map(|hit| hit.text("middleware.matcher"))
+                .map(literal)
+                .collect(),
+            file: path.to_owned(),
+            framework: hit.framework(),
+        })
+    }
+
+    /// True if a matcher covers `path` (`/api/:path*`, `/((?!_next|static).*)`): the literal
+    /// part before its first parameter or group is a prefix of the path.
+    fn covers(&self, path: &str) -> bool {
+        self.matchers.is_empty()
+            || self.matchers.iter().any(|matcher| {
+                let literal = matcher
+                    .split([':', '('])
+                    .next()
+                    .unwrap_or(matcher)
+                    .trim_end_matches('/');
+                literal.is_empty() || path == literal || path.starts_with(&format!("{literal}/"))
+            })
+    }
 }
 
 impl Links {
@@ -42,7 +89,9 @@ impl Links {
                 links.bound.push(bound.to_owned());
             }
             links.matchers.extend(matchers::Rule::of(path, hit));
+            links.re_exports.extend(ReExport::of(path, hit));
         }
+        links.middleware.extend(Middleware::of(path, hits));
         links
     }
 
@@ -52,12 +101,33 @@ impl Links {
         self.joins.append(&mut other.joins);
         self.bound.append(&mut other.bound);
         self.matchers.append(&mut other.matchers);
+        self.middleware.append(&mut other.middleware);
+        self.re_exports.append(&mut other.re_exports);
     }
 
-    /// Completes `facts` (every file's) with what the links say.
-    pub fn apply(self, facts: &mut Facts) {
+    /// Completes `facts` (every file's, of the files at `paths`) with what the links say.
+    pub fn apply(self, facts: &mut Facts, paths: &[&str]) {
+        components::re_exports(&mut facts.components, &self.re_exports, paths);
         validated::apply(facts, &self.lenders.parents, &self.bound);
         inherit::apply(&mut facts.tables, &self.lenders, &self.joins);
         matchers::apply(facts, self.matchers);
+        for middleware in &self.middleware {
+            facts.guards.push(Guard {
+                name: middleware.guard.clone(),
+                kind: "middleware".into(),
+                framework: Some(middleware.framework.to_owned()),
+                file: middleware.file.clone(),
+                ..Guard::default()
+            });
+            let covered = facts
+                .endpoints
+                .iter_mut()
+                .filter(|e| e.framework == middleware.framework);
+            for endpoint in covered.filter(|e| middleware.covers(&e.path)) {
+                if !endpoint.guards.contains(&middleware.guard) {
+                    endpoint.guards.insert(0, middleware.guard.clone());
+                }
+            }
+        }
     }
 }

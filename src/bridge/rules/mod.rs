@@ -7,6 +7,7 @@
 
 mod assemble;
 mod catalog;
+mod components;
 mod controllers;
 pub mod django;
 mod erb;
@@ -27,6 +28,8 @@ mod pages_dirs;
 mod paths;
 mod placeholders;
 mod prefixes;
+#[cfg(test)]
+mod react_tests;
 mod resources;
 mod route_units;
 mod rule;
@@ -176,12 +179,24 @@ fn link(sources: &[Source<'_>], files: Vec<FileRules>, code_files: Vec<FileRules
     facts.unparsed.extend(over);
     facts.append(spring_config::extract(sources));
     facts.append(shapes::link(std::mem::take(&mut pending.shapes)));
-    pending.links.apply(&mut facts);
+    let paths: Vec<&str> = sources.iter().map(|source| source.path).collect();
+    pending.links.apply(&mut facts, &paths);
     controllers::apply(&mut facts.endpoints, &pending.declared);
     schema_dump::prefer_dump(&mut facts.tables);
     assemble::relations(&mut facts.tables);
     file_routes::extract(sources, &mut facts);
     count_guarded(&mut facts);
+    // A check a handler calls is named where the run defines it (`export async function requireUserId`).
+    for guard in facts.guards.iter_mut().filter(|guard| guard.kind == "check") {
+        let defines = |source: &&Source<'_>| {
+            [format!("function {}(", guard.name), format!("const {} =", guard.name)]
+                .iter()
+                .any(|definition| source.text.contains(definition.as_str()))
+        };
+        if let Some(source) = sources.iter().filter(|s| !is_test_path(s.path)).find(defines) {
+            guard.file = source.path.to_owned();
+        }
+    }
     facts
 }
 
@@ -235,6 +250,10 @@ fn count_guarded(facts: &mut Facts) {
             .filter(|endpoint| endpoint.guards.contains(&guard.name))
             .count();
     }
+    // A check called outside any handler guards nothing.
+    facts
+        .guards
+        .retain(|guard| guard.kind != "check" || guard.endpoints > 0);
 }
 
 /// The facts of one source: its code (or, for a single-file component, each script block)

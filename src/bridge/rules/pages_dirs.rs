@@ -3,8 +3,8 @@
 //! (`vue-router/vite`, `unplugin-vue-router`, `vite-plugin-pages`; `.md` pages where the
 //! config lists the extension). `index` is its folder's path; `README` files are no pages.
 
+use super::file_routes::{folder_path, is_group};
 use crate::bridge::extract::Source;
-use crate::bridge::extract::code::ui::fs_routes::{folder_path, is_group};
 use crate::bridge::facts::Route;
 
 /// Text in a Vite config that says the router is made from files.

@@ -3,6 +3,7 @@
 //! files (mounts, imports, entity references). Files are scanned in
 //! parallel; a cheap text check skips files that carry none of the signals.
 
+pub mod design;
 #[cfg(test)]
 pub mod fixture;
 pub mod floor;
@@ -16,7 +17,6 @@ mod scan;
 pub mod shapes;
 #[cfg(test)]
 mod tests;
-pub mod ui;
 pub mod wants;
 
 use std::cell::RefCell;

@@ -5,16 +5,15 @@ use std::cell::OnceCell;
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
+use super::design;
 use super::guards::{self, GuardNote, Role};
 use super::modules::constants::{Exported, exported};
 use super::modules::python::PythonModule;
 use super::modules::rust::RustModule;
-use super::modules::script::{Export, ScriptModule};
+use super::modules::script::ScriptModule;
 use super::orm::{self, PendingTable};
 use super::routes::link::{LinkFile, Module};
 use super::routes::{self, RouteScan, actix, axum, nest, python};
-use super::ui::components::ReExport;
-use super::ui::{self, StarFile};
 use super::wants::Wants;
 use crate::bridge::extract::Source;
 use crate::bridge::extract::syntax::literal::Constants;
@@ -32,12 +31,6 @@ pub struct FileScan {
     pub tables: Vec<PendingTable>,
     /// Django's `AppConfig`s and `AUTH_USER_MODEL`, which name the tables of Django models.
     pub django_apps: orm::django_apps::Registry,
-    /// Sources of `export * from …`, whose components this file re-exports.
-    pub star_sources: Vec<String>,
-    /// Names this file re-exports one by one.
-    pub re_exports: Vec<ReExport>,
-    /// The file is Next.js's middleware, and an auth guard.
-    pub next_middleware: Option<ui::handlers::NextMiddleware>,
     /// The string constants the file offers other files, by dotted name.
     pub constants: Exported,
     /// Facts that need no other file.
@@ -116,6 +109,8 @@ pub fn scan_file(
             return Some(scan);
         }
     };
+    // A file read (by the scanners or the rules) that does not parse whole is noted.
+    scan.facts.unparsed.extend(file.syntax_error());
     let constants = LazyConstants::new(&file);
     let mut routes = RouteScan::default();
     if !rules.is_empty() {
@@ -131,7 +126,6 @@ pub fn scan_file(
         scan.rules = Some(found);
     }
     if wants.any() {
-        scan.facts.unparsed.extend(file.syntax_error());
         scan_language(&file, wants, design_systems, &mut scan);
     }
     // The Django models and views the rules read, for the ORM and the URLconfs.
@@ -165,9 +159,6 @@ pub fn scan_file(
         if scan.constants.is_empty() {
             scan.constants = exported(&file, constants.get());
         }
-        if !wants.any() {
-            scan.facts.unparsed.extend(file.syntax_error());
-        }
     }
     scan.routes.append(routes);
     Some(scan)
@@ -190,7 +181,9 @@ fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String],
             if wants.typeorm {
                 orm::typeorm::scan(file, index, &mut scan.tables);
             }
-            scan_frontend(file, &module, constants, wants, design_systems, scan);
+            if wants.design {
+                design::scan(file, design_systems, &mut scan.facts.design_system);
+            }
             scan.module = OwnedModule::Script(module);
         }
         Lang::Python => {
@@ -249,49 +242,6 @@ impl<'f, 'a> LazyConstants<'f, 'a> {
     }
 }
 
-/// Components, routes and design-system imports of a script file.
-fn scan_frontend(
-    file: &ParsedFile<'_>,
-    module: &ScriptModule,
-    constants: &LazyConstants<'_, '_>,
-    wants: Wants,
-    design_systems: &[String],
-    scan: &mut FileScan,
-) {
-    if wants.components {
-        let found = ui::components::scan(file);
-        scan.facts.components.extend(found.components);
-        scan.star_sources = found.star_sources;
-        scan.re_exports = found.re_exports;
-    }
-    if wants.router {
-        ui::router::scan(file, constants.get(), &mut scan.facts.routes);
-        ui::tanstack::scan(file, constants.get(), &mut scan.facts.routes);
-    }
-    if wants.fs_routes {
-        let default_name = module.exports.iter().find_map(|export| match export {
-            Export::Local { exported, local } if exported == "default" && local != "default" => Some(local.clone()),
-            _ => None,
-        });
-        let imports_next = module
-            .imports
-            .values()
-            .any(|i| i.source == "next" || i.source.starts_with("next/"));
-        let mut found = ui::fs_routes::scan(file.path, module, default_name, imports_next);
-        ui::handlers::inspect(file, module, &mut found.endpoints, &mut scan.routes.guards);
-        scan.facts.routes.extend(found.routes);
-        scan.facts.endpoints.extend(found.endpoints);
-    }
-    if let Some(middleware) = ui::handlers::next_middleware(file, module) {
-        let note = GuardNote::new(&middleware.guard, "middleware", "nextjs", Role::Defined, file.path);
-        scan.routes.guards.push(note);
-        scan.next_middleware = Some(middleware);
-    }
-    if wants.design {
-        ui::design::scan(file, design_systems, &mut scan.facts.design_system);
-    }
-}
-
 /// Puts all files' scans together with the run's `shapes` (see `rules::link_shapes`):
 /// cross-file links resolved, facts in file order.
 pub fn link(mut scans: Vec<FileScan>, mut shaped: Facts) -> Facts {
@@ -322,18 +272,6 @@ pub fn link(mut scans: Vec<FileScan>, mut shaped: Facts) -> Facts {
         .iter()
         .flat_map(|scan| scan.routes.guards.iter().cloned())
         .collect();
-    let middlewares: Vec<ui::handlers::NextMiddleware> =
-        scans.iter().filter_map(|scan| scan.next_middleware.clone()).collect();
-    let stars: Vec<StarFile<'_>> = scans
-        .iter()
-        .map(|scan| StarFile {
-            path: &scan.path,
-            components: &scan.facts.components,
-            stars: &scan.star_sources,
-            re_exports: &scan.re_exports,
-        })
-        .collect();
-    let re_exported = ui::re_exports(&stars);
     let mut facts = Facts {
         tables,
         indexes,
@@ -343,16 +281,6 @@ pub fn link(mut scans: Vec<FileScan>, mut shaped: Facts) -> Facts {
     facts.append(shaped);
     for scan in scans {
         facts.append(scan.facts);
-    }
-    facts.components.extend(re_exported);
-    for middleware in &middlewares {
-        for endpoint in facts.endpoints.iter_mut().filter(|e| e.framework == "nextjs") {
-            if ui::handlers::matches(&middleware.matchers, &endpoint.path)
-                && !endpoint.guards.contains(&middleware.guard)
-            {
-                endpoint.guards.insert(0, middleware.guard.clone());
-            }
-        }
     }
     facts.guards.extend(guards::link(&guard_notes, &facts.endpoints));
     facts

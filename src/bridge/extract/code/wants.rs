@@ -35,19 +35,6 @@ static NEST: Needles = needles!(
     "AuthGuard",
 );
 static TYPEORM: Needles = needles!("@Entity", "typeorm");
-static EXPORT: Needles = needles!("export");
-static COMPONENT_HINTS: Needles = needles!("react", "React", "</", "/>", "export *", "export {");
-static ROUTER: Needles = needles!(
-    "<Route",
-    "createBrowserRouter",
-    "createHashRouter",
-    "createMemoryRouter",
-    "useRoutes",
-    "createFileRoute",
-    "createLazyFileRoute",
-    "createRootRoute",
-    "createRoute",
-);
 static PYTHON_ROUTES: Needles = needles!(
     "fastapi",
     "flask",
@@ -126,9 +113,6 @@ pub struct Wants {
     pub django: bool,
     pub diesel: bool,
     pub seaorm: bool,
-    pub components: bool,
-    pub router: bool,
-    pub fs_routes: bool,
     pub design: bool,
     /// The file's string constants, for prefixes written in other files.
     pub constants: bool,
@@ -144,7 +128,7 @@ impl Wants {
         if is_generated_path(path) {
             return Wants::default();
         }
-        let wants = Wants::by_text(lang, path, text, design_systems);
+        let wants = Wants::by_text(lang, text, design_systems);
         if is_test_path(path) {
             return Wants {
                 nest: false,
@@ -152,7 +136,6 @@ impl Wants {
                 django_routes: false,
                 axum: false,
                 actix: false,
-                fs_routes: false,
                 guards: false,
                 ..wants
             };
@@ -160,19 +143,13 @@ impl Wants {
         wants
     }
 
-    fn by_text(lang: Lang, path: &str, text: &str, design_systems: &[String]) -> Wants {
+    fn by_text(lang: Lang, text: &str, design_systems: &[String]) -> Wants {
         let bytes = text.as_bytes();
         let has = |needles: &Needles| needles.any_in(bytes);
         match lang {
             Lang::TypeScript | Lang::Tsx | Lang::JavaScript => Wants {
                 nest: has(&NEST),
                 typeorm: has(&TYPEORM),
-                components: has(&EXPORT) && (lang == Lang::Tsx || path.ends_with(".jsx") || has(&COMPONENT_HINTS)),
-                router: has(&ROUTER) || path.ends_with("app/routes.ts") || path.ends_with("app/routes.tsx"),
-                fs_routes: path.starts_with("app/")
-                    || path.starts_with("pages/")
-                    || path.contains("/app/")
-                    || path.contains("/pages/"),
                 design: design_systems
                     .iter()
                     .any(|package| memmem::find(bytes, package.trim_end_matches('/').as_bytes()).is_some()),
@@ -225,9 +202,6 @@ impl Wants {
             django: true,
             diesel: true,
             seaorm: true,
-            components: true,
-            router: true,
-            fs_routes: app,
             design: true,
             constants: true,
             guards: app,

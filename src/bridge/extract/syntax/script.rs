@@ -107,11 +107,6 @@ pub fn unwrap_async_type(text: &str) -> &str {
     text
 }
 
-/// True for a name written like a component or class (`UserList`).
-pub fn is_pascal_case(name: &str) -> bool {
-    name.chars().next().is_some_and(|first| first.is_ascii_uppercase())
-}
-
 /// The members of a class body with the decorators written above each (TypeScript puts a
 /// method's decorators before it in the body, a field's inside it).
 pub fn class_members<'t>(body: Node<'t>) -> Vec<(Vec<Node<'t>>, Node<'t>)> {

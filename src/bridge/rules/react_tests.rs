@@ -1,11 +1,22 @@
-//! Frontend facts extracted from the fixture projects.
+//! React, React Router, Next.js and Remix facts of the fixture projects, as the bridge puts
+//! the code extractor's (design-system imports) and the rules' together.
 
-use crate::bridge::extract::Settings;
-use crate::bridge::extract::code::fixture::{endpoint_lines, extract, extract_settings, extract_with_rules};
+use crate::bridge::extract::code::fixture::{endpoint_lines, extract_settings, files};
+use crate::bridge::extract::{Settings, Source};
 use crate::bridge::facts::Facts;
 
+fn extract_with(name: &str, settings: &Settings) -> Facts {
+    let files = files(name);
+    let sources: Vec<Source<'_>> = files.iter().map(|(path, text)| Source { path, text }).collect();
+    crate::bridge::merge::merge(vec![extract_settings(name, settings), super::extract(&sources)])
+}
+
+fn extract(name: &str) -> Facts {
+    extract_with(name, &Settings::default())
+}
+
 fn react() -> Facts {
-    extract_settings(
+    extract_with(
         "frontend-react",
         &Settings {
             design_system: vec!["@acme/ui".into()],
@@ -51,6 +62,12 @@ fn components_of_every_export_form_and_index_re_exports() {
             "Card (memo) src/components/Card.tsx",
             "Input (forwardRef) src/components/Input.tsx",
             "LegacyPanel (default) src/components/LegacyPanel.jsx",
+            // Re-exports are resolved when the files are linked; the bridge lists facts by file.
+            "Card (re-export) src/components/index.ts",
+            "Input (re-export) src/components/index.ts",
+            "Avatar (re-export) src/components/index.ts",
+            "StatusBadge (re-export) src/components/index.ts",
+            "Button (re-export) src/components/index.ts",
             "AuthProvider (function) src/context/AuthContext.tsx",
             "AdminRoutes (function) src/legacy/AdminRoutes.tsx",
             "HomePage (default) src/pages/HomePage.tsx",
@@ -58,12 +75,6 @@ fn components_of_every_export_form_and_index_re_exports() {
             "ProjectDetail (function) src/pages/ProjectDetail.tsx",
             "ProjectsPage (function) src/pages/ProjectsPage.tsx",
             "RootLayout (arrow) src/pages/RootLayout.tsx",
-            // Re-exports are resolved when the files are linked, after every file's own.
-            "Card (re-export) src/components/index.ts",
-            "Input (re-export) src/components/index.ts",
-            "Avatar (re-export) src/components/index.ts",
-            "StatusBadge (re-export) src/components/index.ts",
-            "Button (re-export) src/components/index.ts",
         ]
     );
 }
@@ -112,7 +123,7 @@ fn react_router_config_objects_and_jsx_routes_nest() {
 #[test]
 fn redux_zustand_and_context_state() {
     // State comes from the rule files.
-    let facts = extract_with_rules("frontend-react");
+    let facts = extract("frontend-react");
     let state: Vec<String> = facts
         .state
         .iter()

@@ -1,0 +1,215 @@
+//! UI components from the rules' captures (see `assemble`'s table): those that count in one
+//! file (a component whose scope renders, without a syntax error; a top-level one the file
+//! exports by name), and the components index files re-export from other files.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use super::hits::{Hit, inside};
+use super::text::literal;
+use crate::bridge::extract::code::modules::PathIndex;
+use crate::bridge::extract::code::modules::script_resolve::resolve_source;
+use crate::bridge::facts::Component;
+
+/// How many index files deep `export *` chains are followed.
+const MAX_STAR_DEPTH: usize = 6;
+
+/// The components of one file's hits, in the file's order, each name once.
+pub fn components(path: &str, hits: &[Hit<'_>]) -> Vec<Component> {
+    let placed = |name: &'static str| -> Vec<Range<usize>> {
+        hits.iter()
+            .flat_map(|hit| hit.all(name))
+            .map(|c| c.range.clone())
+            .collect()
+    };
+    let (renders, broken) = (placed("component.renders"), placed("component.broken"));
+    let counts = |hit: &Hit<'_>| match hit.get("component.scope") {
+        Some(scope) => {
+            renders.iter().any(|at| inside(at, &scope.range)) && !broken.iter().any(|at| inside(at, &scope.range))
+        }
+        None => true,
+    };
+    let kind = |hit: &Hit<'_>| match hit.get("component.default") {
+        Some(_) => "default".to_owned(),
+        None => hit
+            .text("component.kind")
+            .or(hit.prop("kind"))
+            .unwrap_or("component")
+            .to_owned(),
+    };
+    let locals: HashMap<&str, String> = hits
+        .iter()
+        .filter(|hit| counts(hit))
+        .filter_map(|hit| Some((hit.text("component.local")?, kind(hit))))
+        .collect();
+    let mut found: Vec<(usize, String, String)> = Vec::new();
+    for hit in hits {
+        if let Some(name) = hit.get("component.name").filter(|_| counts(hit)) {
+            found.push((name.range.start, literal(name.text), kind(hit)));
+        } else if let Some(at) = hit.get("component.anonymous").filter(|_| counts(hit)) {
+            found.push((at.range.start, file_component_name(path), kind(hit)));
+        } else if let Some(export) = hit.get("component.export")
+            && let Some(local) = locals.get(export.text)
+        {
+            let name = hit.text("component.alias").unwrap_or(export.text).to_owned();
+            let kind = if hit.get("component.default").is_some() {
+                "default".to_owned()
+            } else {
+                local.clone()
+            };
+            found.push((export.range.start, name, kind));
+        }
+    }
+    found.sort_by_key(|(at, _, _)| *at);
+    let mut out: Vec<Component> = Vec::new();
+    for (_, name, kind) in found {
+        if !out.iter().any(|have| have.name == name) {
+            out.push(Component {
+                name,
+                kind,
+                file: path.to_owned(),
+            });
+        }
+    }
+    out
+}
+
+/// The name an anonymous default export goes by: its file's (`user-card.tsx` → `UserCard`).
+fn file_component_name(path: &str) -> String {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let stem = name.split('.').next().unwrap_or(name);
+    stem.split(['-', '_'])
+        .filter(|part| !part.is_empty())
+        .map(|part| {
+            let mut chars = part.chars();
+            chars
+                .next()
+                .map(|first| first.to_ascii_uppercase().to_string() + chars.as_str())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// What one file re-exports: `export { Button as Primary } from './Button'` (`exported`,
+/// the `name` the source exports, `source`), or everything of a source (`export *`: no name).
+pub struct ReExport {
+    file: String,
+    exported: Option<String>,
+    name: String,
+    source: String,
+}
+
+impl ReExport {
+    /// The re-export a hit captures (`component.source` with `component.original` and
+    /// `component.reexport`, or `component.star`); a name that is no component's is none.
+    pub fn of(path: &str, hit: &Hit<'_>) -> Option<ReExport> {
+        if let Some(source) = hit.text("component.star") {
+            return Some(ReExport {
+                file: path.to_owned(),
+                exported: None,
+                name: String::new(),
+                source: literal(source),
+            });
+        }
+        let (name, source) = (hit.text("component.original")?, hit.text("component.source")?);
+        let exported = hit.text("component.reexport").unwrap_or(name);
+        exported
+            .starts_with(|c: char| c.is_ascii_uppercase())
+            .then(|| ReExport {
+                file: path.to_owned(),
+                exported: Some(exported.to_owned()),
+                name: name.to_owned(),
+                source: literal(source),
+            })
+    }
+}
+
+/// Adds the components each file re-exports, as `re-export`s of that file: by name when the
+/// source is a file of the run that exports a component of that name or, when it is not, the
+/// name and path read like a component's (a `.tsx`/`.jsx` index or a `./Button`-style source; a
+/// backend's `export { CreateUserDto } from './create-user.dto'` is none); through `export *`,
+/// every component the source (and its own `export *` sources) declares.
+pub fn re_exports(components: &mut Vec<Component>, re_exports: &[ReExport], paths: &[&str]) {
+    let index = PathIndex::new(paths.iter().map(|path| (*path).to_owned()));
+    let mut by_file: HashMap<&str, Vec<&Component>> = HashMap::new();
+    for component in components.iter() {
+        by_file.entry(component.file.as_str()).or_default().push(component);
+    }
+    let of = |file: &str, source: &str| resolve_source(&index, file, source).and_then(|at| paths.get(at).copied());
+    let mut added: Vec<Component> = Vec::new();
+    let push = |file: &str, name: String, added: &mut Vec<Component>| {
+        let own = by_file
+            .get(file)
+            .is_some_and(|have| have.iter().any(|c| c.name == name));
+        if !own && !added.iter().any(|c| c.name == name && c.file == file) {
+            added.push(Component {
+                name,
+                kind: "re-export".into(),
+                file: file.to_owned(),
+            });
+        }
+    };
+    for re in re_exports {
+        let Some(exported) = &re.exported else { continue };
+        let named = match of(&re.file, &re.source) {
+            Some(target) => by_file.get(target).is_some_and(|have| {
+                have.iter().any(|c| match re.name.as_str() {
+                    "default" => c.kind == "default",
+                    name => c.name == name && c.kind != "default",
+                })
+            }),
+            None => {
+                let last = re.source.rsplit('/').next().unwrap_or(&re.source);
+                [".tsx", ".jsx"].iter().any(|ext| re.file.ends_with(ext))
+                    || last.starts_with(|c: char| c.is_ascii_uppercase())
+            }
+        };
+        if named {
+            push(&re.file, exported.clone(), &mut added);
+        }
+    }
+    let mut files: Vec<&str> = re_exports
+        .iter()
+        .filter(|re| re.exported.is_none())
+        .map(|re| re.file.as_str())
+        .collect();
+    files.dedup();
+    for file in files {
+        let mut names: Vec<String> = Vec::new();
+        stars(file, 0, re_exports, &of, &by_file, &mut names);
+        for name in names {
+            push(file, name, &mut added);
+        }
+    }
+    components.extend(added);
+}
+
+/// The components `from`'s `export *` sources declare, and theirs, in order (`depth` files deep).
+fn stars<'p>(
+    from: &str,
+    depth: usize,
+    re_exports: &[ReExport],
+    of: &impl Fn(&str, &str) -> Option<&'p str>,
+    by_file: &HashMap<&str, Vec<&Component>>,
+    names: &mut Vec<String>,
+) {
+    if depth >= MAX_STAR_DEPTH {
+        return;
+    }
+    for star in re_exports.iter().filter(|re| re.file == from && re.exported.is_none()) {
+        let Some(target) = of(from, &star.source).filter(|target| *target != from) else {
+            continue;
+        };
+        for component in by_file
+            .get(target)
+            .into_iter()
+            .flatten()
+            .filter(|c| c.kind != "default")
+        {
+            if !names.contains(&component.name) {
+                names.push(component.name.clone());
+            }
+        }
+        stars(target, depth + 1, re_exports, of, by_file, names);
+    }
+}
