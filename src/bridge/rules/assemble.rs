@@ -24,6 +24,10 @@
 //! | `embed.model`, `embed.type` | a model embeds another (an embeddable lends it columns; `inherit.rs`) |
 //! | `join.model`, `join.column`, `join.target` | a key column on the target model's table, to the model's (`inherit.rs`) |
 //! | `column.name` or `column.field`, `column.type` | a column of the table whose scope holds it |
+//! | `column.scope` + `column.annotation`, `column.length`, `column.nullable`, `column.unique`, `column.primary`, `fk.references` | one column whatever matches inside the scope declare it (`columns.rs`; `#set! nullable`, `length-type`, `fk-references "primary"`) |
+//! | `table.schema`; `#set! tentative` + `origin` | the table's schema; a class taken for a lender until a match says it is a table |
+//! | `index.column`(s), `index.name`, `index.unique`, `index.scope` | an index on the table whose scope holds it (or the `table.scope` the hit names); fields stand for their columns |
+//! | `join.scope`, `join.other`, `join.property` + `join.table`, `join.own_column`, `join.other_column` | a many-to-many relation whose join table the framework names (`#set! join-naming`; `join_naming.rs`) |
 //! | `join.model` + `join.table` or `join.tag` | a many-to-many field: its join table, keyed to both sides |
 //! | `column.embedded` | columns a call brings (`#set! columns "created_at updated_at"`, or templates `"{}_id {}_type"`) |
 //! | `fk.column`, `fk.table` or `fk.model` | a foreign key of the table whose scope holds it (`#set! fk-column "{singular}_id"`, `fk-table "by-column"`) |
@@ -60,9 +64,11 @@ use super::paths::{HTTP_METHODS, MAX_NESTING, join};
 use super::prefixes::Prefixes;
 use super::resources::{self, Resource};
 pub use super::text::literal;
-use super::{file_routes, naming, options, placeholders, services, stores, tags};
+use super::{columns, file_routes, naming, options, placeholders, services, stores, tags};
 use crate::bridge::extract::code::guards::names::is_auth_name;
-use crate::bridge::facts::{Column, Component, Endpoint, EnvVar, Facts, Field, ForeignKey, Guard, Route, Shape, Table};
+use crate::bridge::facts::{
+    Column, Component, Endpoint, EnvVar, Facts, Field, ForeignKey, Guard, Index, Route, Shape, Table,
+};
 
 /// The facts of one file's hits.
 pub fn facts(path: &str, hits: &[Hit<'_>], mounts: &mut Mounts) -> Facts {
@@ -143,7 +149,7 @@ pub fn facts(path: &str, hits: &[Hit<'_>], mounts: &mut Mounts) -> Facts {
     facts.routes = routes;
     facts.state = stores::stores(path, hits);
     facts.services = services::services(path, hits);
-    facts.tables = tables(path, hits);
+    (facts.tables, facts.indexes) = tables(path, hits);
     facts.shapes = shapes(path, hits, &mut facts.guards);
     facts
 }
@@ -520,8 +526,9 @@ fn module_name(module: &str) -> String {
 
 /// Tables: one per `table.scope` (hits naming the same scope are one table), with the columns
 /// and keys captured inside it.
-fn tables(path: &str, hits: &[Hit<'_>]) -> Vec<Table> {
+fn tables(path: &str, hits: &[Hit<'_>]) -> (Vec<Table>, Vec<Index>) {
     let mut tables: Vec<(Range<usize>, Table)> = Vec::new();
+    let mut lenders: Vec<Range<usize>> = Vec::new();
     for hit in hits.iter().filter(|hit| hit.is("table")) {
         let Some(scope) = hit.get("table.scope") else { continue };
         let name = match (hit.text("table.name"), hit.text("table.model")) {
@@ -529,9 +536,20 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> Vec<Table> {
             (None, Some(model)) => Some(naming::table_of(&literal(model), hit.prop("naming").unwrap_or(""))),
             (None, None) => None,
         };
+        let tentative = hit.prop("tentative") == Some("true");
         let at = match tables.iter().position(|(have, _)| *have == scope.range) {
+            // A class taken for a lender until a match says it is an entity.
+            Some(at) if !tentative && lenders.contains(&scope.range) => {
+                lenders.retain(|lender| *lender != scope.range);
+                tables[at].1.origin = hit.prop("origin").unwrap_or("model").to_owned();
+                tables[at].1.name.clear();
+                at
+            }
             Some(at) => at,
             None => {
+                if tentative {
+                    lenders.push(scope.range.clone());
+                }
                 tables.push((
                     scope.range.clone(),
                     Table {
@@ -549,12 +567,18 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> Vec<Table> {
         if let Some(model) = hit.text("table.model") {
             table.model = Some(literal(model));
         }
+        if let Some(schema) = hit.text("table.schema") {
+            table.schema = Some(literal(schema));
+        }
         if let Some(name) = name
             && (table.name.is_empty() || hit.text("table.name").is_some())
         {
             table.name = name;
         }
     }
+    let scopes: Vec<Range<usize>> = tables.iter().map(|(scope, _)| scope.clone()).collect();
+    let mut slots = columns::slots(hits, &scopes);
+    let mut indexes = Vec::new();
     for hit in hits {
         // The table whose scope holds the column (or, without one, the hit's first capture).
         let column = hit
@@ -567,6 +591,25 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> Vec<Table> {
         let Some(at) = column.or(held).map(|capture| capture.range.clone()) else {
             continue;
         };
+        if hit.get("index.column").is_some() {
+            let table = match hit.get("table.scope") {
+                Some(scope) => scopes.iter().position(|have| *have == scope.range),
+                None => scopes
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, scope)| inside(&at, scope))
+                    .max_by_key(|(_, scope)| scope.start)
+                    .map(|(at, _)| at),
+            };
+            if let Some(table) = table {
+                columns::index(&mut indexes, hit, table, path);
+            }
+            continue;
+        }
+        if let Some(slot) = columns::slot_at(&mut slots, &at) {
+            slot.take(hit);
+            continue;
+        }
         let Some((_, table)) = tables
             .iter_mut()
             .filter(|(scope, _)| inside(&at, scope))
@@ -625,6 +668,12 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> Vec<Table> {
             }
         }
     }
+    for (at, column, key) in slots.into_iter().filter_map(columns::Slot::column) {
+        if let Some((_, table)) = tables.get_mut(at) {
+            columns::add(table, column);
+            table.foreign_keys.extend(key);
+        }
+    }
     let joins = join_tables(path, hits, &tables);
     // `func (User) TableName() string { return "app_users" }`
     for hit in hits {
@@ -635,19 +684,22 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> Vec<Table> {
             }
         }
     }
+    let placed: Vec<Table> = tables.iter().map(|(_, table)| table.clone()).collect();
+    let indexes = columns::place_indexes(indexes, &placed);
     // Tables declared in a migration's `down` are none.
     let skipped: Vec<&Range<usize>> = hits
         .iter()
         .filter_map(|hit| hit.get("table.skip"))
         .map(|capture| &capture.range)
         .collect();
-    tables
+    let tables = tables
         .into_iter()
         .filter(|(scope, _)| !skipped.iter().any(|skip| inside(scope, skip)))
         .map(|(_, table)| table)
         .chain(joins)
         .filter(|table| !table.name.is_empty())
-        .collect()
+        .collect();
+    (tables, indexes)
 }
 
 /// Join tables a many-to-many field names (`join.table`, or GORM's `many2many:` tag in
@@ -756,9 +808,10 @@ fn add_column(table: &mut Table, name: String, data_type: Option<String>, primar
 
 /// A field's column by the convention: `snake` for conventions that snake-case names,
 /// `snake_id` for a relation's key column (`owner` → `owner_id`).
-fn column_of(field: &str, naming: &str) -> String {
+pub(super) fn column_of(field: &str, naming: &str) -> String {
     match naming {
         "snake_id" => format!("{}_id", naming::snake_case(field)),
+        "camel_id" => format!("{field}Id"),
         _ if naming.starts_with("snake") => naming::snake_case(field),
         _ => field.to_owned(),
     }

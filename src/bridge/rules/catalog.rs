@@ -67,6 +67,7 @@ const RULES: &[(&str, &str)] = rule_files![
     "laravel/requests",
     "laravel/env",
     "laravel/controllers",
+    "typeorm/entities",
 ];
 
 /// Shared fragments: queries rule files `; inherits:`, never run alone.
@@ -101,7 +102,7 @@ fn fact_of(capture: &str) -> Option<&'static str> {
         "endpoint" => "endpoints",
         "guard" => "guards",
         "env" => "env vars",
-        "table" | "column" | "fk" | "join" => "tables",
+        "table" | "column" | "fk" | "join" | "index" => "tables",
         "shape" | "field" => "shapes",
         "component" => "components",
         "client_route" => "client routes",

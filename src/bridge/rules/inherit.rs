@@ -4,7 +4,8 @@
 //! those are written, and those lenders are no tables themselves. A `@OneToMany` with a
 //! `@JoinColumn` puts its key column on the element's table. A foreign key named after a
 //! referenced entity's class points at that entity's table when `@Table` names it otherwise
-//! (`Owner` → `owners`).
+//! (`Owner` → `owners`; TypeORM's likewise), and a key naming no column refers to the
+//! referenced table's primary key.
 
 use std::collections::HashMap;
 
@@ -120,7 +121,7 @@ fn add(all: &mut Parts, parts: Option<Parts>) {
 /// table (`owners`) when no table has the conventional name, and those naming an embeddable
 /// at its entity's table.
 fn retarget(tables: &mut [Table], embedders: &HashMap<String, String>) {
-    let jpa = |table: &Table| table.framework.as_deref() == Some("jpa");
+    let jpa = |table: &Table| matches!(table.framework.as_deref(), Some("jpa" | "typeorm"));
     let mut renamed: HashMap<String, String> = tables
         .iter()
         .filter(|table| jpa(table))
@@ -138,6 +139,20 @@ fn retarget(tables: &mut [Table], embedders: &HashMap<String, String>) {
             if let Some(name) = renamed.get(&key.references_table) {
                 key.references_table = name.clone();
             }
+        }
+    }
+    // A key naming no column refers to its table's primary key.
+    let primary: HashMap<String, Vec<String>> = tables
+        .iter()
+        .map(|table| (table.name.clone(), table.primary_key.clone()))
+        .collect();
+    for key in tables.iter_mut().flat_map(|table| &mut table.foreign_keys) {
+        if key.references_columns.is_empty() {
+            key.references_columns = primary
+                .get(&key.references_table)
+                .filter(|columns| !columns.is_empty())
+                .cloned()
+                .unwrap_or_else(|| vec!["id".to_owned()]);
         }
     }
 }

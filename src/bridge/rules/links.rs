@@ -1,10 +1,11 @@
 //! What one file says that only the other files complete: the classes a model extends or
 //! embeds (they lend it columns and constraints, see [`validated`]), key columns it puts on another model's table (see
-//! [`inherit`]), and a filter chain's request-matcher rules (they guard endpoints registered
+//! [`inherit`]), join tables named from both sides' tables ([`join_naming`]), and a filter chain's request-matcher rules (they guard endpoints registered
 //! anywhere, see [`matchers`]). Gathered file by file, applied once every file is read.
 
 use super::hits::Hit;
 use super::inherit::{self, Join, Lenders};
+use super::join_naming::{self, ManyToMany};
 use super::{matchers, validated};
 use crate::bridge::facts::Facts;
 
@@ -16,12 +17,17 @@ pub struct Links {
     /// Types bound with `@Valid` (`valid.type`).
     bound: Vec<String>,
     matchers: Vec<matchers::Rule>,
+    /// Many-to-many relations whose join tables the framework names (`join_naming`).
+    many: Vec<ManyToMany>,
 }
 
 impl Links {
     /// The links of one file's hits.
     pub fn of(path: &str, hits: &[Hit<'_>]) -> Links {
-        let mut links = Links::default();
+        let mut links = Links {
+            many: join_naming::of(path, hits),
+            ..Links::default()
+        };
         for hit in hits {
             if let (Some(model), Some(parent)) = (hit.text("table.model"), hit.text("table.parent")) {
                 links.lenders.parents.push((model.to_owned(), parent.to_owned()));
@@ -52,12 +58,14 @@ impl Links {
         self.joins.append(&mut other.joins);
         self.bound.append(&mut other.bound);
         self.matchers.append(&mut other.matchers);
+        self.many.append(&mut other.many);
     }
 
     /// Completes `facts` (every file's) with what the links say.
     pub fn apply(self, facts: &mut Facts) {
         validated::apply(facts, &self.lenders.parents, &self.bound);
         inherit::apply(&mut facts.tables, &self.lenders, &self.joins);
+        join_naming::apply(&mut facts.tables, self.many);
         matchers::apply(facts, self.matchers);
     }
 }

@@ -7,6 +7,7 @@
 
 mod assemble;
 mod catalog;
+mod columns;
 mod controllers;
 mod erb;
 mod file_routes;
@@ -15,6 +16,7 @@ mod hits;
 #[cfg(test)]
 mod hostile;
 mod inherit;
+mod join_naming;
 mod links;
 mod matchers;
 mod mounts;

@@ -177,9 +177,6 @@ fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String],
             if wants.guards {
                 node::guards::candidates(file, node::framework_of(&module), &mut scan.routes.guards);
             }
-            if wants.typeorm {
-                orm::typeorm::scan(file, index, &mut scan.tables);
-            }
             scan_frontend(file, &module, constants, wants, design_systems, scan);
             scan.module = OwnedModule::Script(module);
         }

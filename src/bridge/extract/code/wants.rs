@@ -40,7 +40,6 @@ static ZOD: Needles = needles!("zod");
 static JOI: Needles = needles!("joi", "Joi", "celebrate");
 static SERDE: Needles = needles!("Serialize", "Deserialize");
 static TYPEBOX: Needles = needles!("typebox", "properties");
-static TYPEORM: Needles = needles!("@Entity", "typeorm");
 static EXPORT: Needles = needles!("export");
 static COMPONENT_HINTS: Needles = needles!("react", "React", "</", "/>", "export *", "export {");
 static ROUTER: Needles = needles!(
@@ -133,7 +132,6 @@ pub struct Wants {
     pub joi: bool,
     pub typebox: bool,
     pub serde: bool,
-    pub typeorm: bool,
     pub sqlalchemy: bool,
     pub alembic: bool,
     pub django: bool,
@@ -185,7 +183,6 @@ impl Wants {
                 zod: has(&ZOD),
                 joi: has(&JOI),
                 typebox: has(&TYPEBOX),
-                typeorm: has(&TYPEORM),
                 components: has(&EXPORT) && (lang == Lang::Tsx || path.ends_with(".jsx") || has(&COMPONENT_HINTS)),
                 router: has(&ROUTER) || path.ends_with("app/routes.ts") || path.ends_with("app/routes.tsx"),
                 fs_routes: path.starts_with("app/")
@@ -246,7 +243,6 @@ impl Wants {
             joi: true,
             typebox: true,
             serde: true,
-            typeorm: true,
             sqlalchemy: true,
             alembic: true,
             django: true,

@@ -1,7 +1,7 @@
 //! Tables extracted from the ORM fixture projects.
 
 use crate::bridge::extract::code::extract_with;
-use crate::bridge::extract::code::fixture::extract;
+use crate::bridge::extract::code::fixture::{extract, extract_with_rules};
 use crate::bridge::extract::{Settings, Source};
 use crate::bridge::facts::{Facts, Table};
 
@@ -73,7 +73,7 @@ fn indexes(facts: &Facts) -> Vec<String> {
 
 #[test]
 fn typeorm_entities_columns_relations_and_naming_defaults() {
-    let facts = extract("db-typeorm");
+    let facts = extract_with_rules("db-typeorm");
     assert_eq!(names(&facts), ["category", "blog.posts", "profiles", "users"]);
     assert!(
         facts
