@@ -30,7 +30,7 @@
 //! | `join.scope`, `join.other`, `join.property` + `join.table`, `join.own_column`, `join.other_column` | a many-to-many relation whose join table the framework names (`#set! join-naming`; `join_naming.rs`) |
 //! | `join.model` + `join.table` or `join.tag` | a many-to-many field: its join table, keyed to both sides |
 //! | `column.embedded` | columns a call brings (`#set! columns "created_at updated_at"`, or templates `"{}_id {}_type"`) |
-//! | `fk.column`, `fk.table` or `fk.model` | a foreign key of the table whose scope holds it (`#set! fk-column "{singular}_id"`, `fk-table "by-column"`) |
+//! | `fk.column`, `fk.table` or `fk.model` or `fk.module`, `fk.references` | a foreign key of the table whose scope holds it (`#set! fk-column "{singular}_id"`, `fk-table "by-column"`; a module's entity resolved across files) |
 //! | `shape.name`, `shape.scope`, `field.name`, `field.type`, `field.rule` | a request shape and its fields; a rule makes it validation |
 //! | `valid.type` | a type a handler binds with validation (`@Valid Pet pet`; `validated.rs`) |
 //! | `component.name`, `store.name` | a UI component, a client store (`#set! kind`) |
@@ -606,7 +606,8 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> (Vec<Table>, Vec<Index>) {
             }
             continue;
         }
-        if let Some(slot) = columns::slot_at(&mut slots, &at) {
+        let own = hit.get("column.scope").map_or(&at, |scope| &scope.range);
+        if let Some(slot) = columns::slot_at(&mut slots, own) {
             slot.take(hit);
             continue;
         }
@@ -653,7 +654,8 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> (Vec<Table>, Vec<Index>) {
                 Some(template) => naming::fill(template, &literal(column)),
                 None => column_of(&literal(column), naming),
             };
-            let referenced = hit.text("fk.table").map(literal).or_else(|| {
+            // `fk.module`: a Rust module's entity (`super::cake::Entity`), resolved across files.
+            let referenced = hit.text("fk.table").or(hit.text("fk.module")).map(literal).or_else(|| {
                 hit.text("fk.model")
                     .map(|m| naming::table_of(&literal(m), hit.prop("fk-naming").unwrap_or(naming)))
                     .or_else(|| (hit.prop("fk-table") == Some("by-column")).then(|| naming::table_of_key(&column)))
@@ -662,7 +664,10 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> (Vec<Table>, Vec<Index>) {
                 table.foreign_keys.push(ForeignKey {
                     columns: vec![column],
                     references_table: referenced,
-                    references_columns: vec![hit.prop("fk-references").unwrap_or("id").to_owned()],
+                    references_columns: vec![match hit.text("fk.references") {
+                        Some(written) => naming::fill(hit.prop("fk-column").unwrap_or("{}"), &literal(written)),
+                        None => hit.prop("fk-references").unwrap_or("id").to_owned(),
+                    }],
                     ..ForeignKey::default()
                 });
             }

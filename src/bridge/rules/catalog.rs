@@ -68,6 +68,7 @@ const RULES: &[(&str, &str)] = rule_files![
     "laravel/env",
     "laravel/controllers",
     "typeorm/entities",
+    "seaorm/entities",
 ];
 
 /// Shared fragments: queries rule files `; inherits:`, never run alone.

@@ -97,10 +97,10 @@ impl Slot {
             self.nullable = Some(truthy(&nullable));
         }
         if let Some(nullable) = hit.prop("nullable") {
-            self.nullable_default = Some(truthy(nullable));
+            self.nullable_default = Some(self.nullable_default == Some(true) || truthy(nullable));
         }
         self.primary |= hit.prop("primary") == Some("true") || text("column.primary").is_some_and(|p| truthy(&p));
-        self.unique |= text("column.unique").is_some_and(|u| truthy(&u));
+        self.unique |= hit.prop("unique") == Some("true") || text("column.unique").is_some_and(|u| truthy(&u));
         let referenced = hit.text("fk.table").map(literal).or_else(|| {
             let model = literal(hit.text("fk.model")?);
             Some(naming::table_of(&model, hit.prop("fk-naming").unwrap_or("")))

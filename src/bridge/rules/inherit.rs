@@ -4,12 +4,14 @@
 //! those are written, and those lenders are no tables themselves. A `@OneToMany` with a
 //! `@JoinColumn` puts its key column on the element's table. A foreign key named after a
 //! referenced entity's class points at that entity's table when `@Table` names it otherwise
-//! (`Owner` → `owners`; TypeORM's likewise), and a key naming no column refers to the
-//! referenced table's primary key.
+//! (`Owner` → `owners`; TypeORM's likewise), one naming a Rust module's entity (SeaORM's
+//! `super::cake::Entity`) at the table that module's file declares, and a key naming no
+//! column refers to the referenced table's primary key.
 
 use std::collections::HashMap;
 
 use super::naming;
+use crate::bridge::extract::code::modules::rust::{module_of, segments, target_module};
 use crate::bridge::facts::{Column, ForeignKey, Table};
 
 /// The origins the rules give classes that lend columns instead of being tables.
@@ -139,6 +141,26 @@ fn retarget(tables: &mut [Table], embedders: &HashMap<String, String>) {
             if let Some(name) = renamed.get(&key.references_table) {
                 key.references_table = name.clone();
             }
+        }
+    }
+    // A key naming a Rust module's entity (`super::cake::Entity`) refers to the table written
+    // in that module's file.
+    let modules: Vec<(Vec<String>, String)> = tables
+        .iter()
+        .map(|table| (module_of(&table.file), table.name.clone()))
+        .collect();
+    for table in tables.iter_mut() {
+        let here = module_of(&table.file);
+        for key in table
+            .foreign_keys
+            .iter_mut()
+            .filter(|key| key.references_table.contains("::"))
+        {
+            let module = target_module(&here, &segments(&key.references_table)).unwrap_or_default();
+            key.references_table = match modules.iter().find(|(have, _)| *have == module) {
+                Some((_, name)) => name.clone(),
+                None => module.last().cloned().unwrap_or_default(),
+            };
         }
     }
     // A key naming no column refers to its table's primary key.

@@ -216,9 +216,6 @@ fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String],
             if wants.diesel {
                 orm::diesel::scan(file, index, &mut scan.tables);
             }
-            if wants.seaorm {
-                orm::seaorm::scan(file, index, &mut scan.tables);
-            }
             if wants.serde {
                 shapes::serde::scan(file, index, &mut scan.shapes);
             }

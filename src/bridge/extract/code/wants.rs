@@ -89,7 +89,6 @@ static DJANGO_ROUTES: Needles = needles!(
 static AXUM: Needles = needles!("axum", "Router");
 static ACTIX: Needles = needles!("actix", "web::", "HttpServer", "ServiceConfig");
 static DIESEL: Needles = needles!("table!");
-static SEAORM: Needles = needles!("sea_orm");
 /// What auth code is named with: where guards may be defined.
 static GUARD: Needles = needles!(
     "auth",
@@ -136,7 +135,6 @@ pub struct Wants {
     pub alembic: bool,
     pub django: bool,
     pub diesel: bool,
-    pub seaorm: bool,
     pub components: bool,
     pub router: bool,
     pub fs_routes: bool,
@@ -211,7 +209,6 @@ impl Wants {
                 axum: has(&AXUM),
                 actix: has(&ACTIX),
                 diesel: has(&DIESEL),
-                seaorm: has(&SEAORM),
                 serde: has(&SERDE),
                 guards: has(&GUARD),
                 ..Wants::default()
@@ -247,7 +244,6 @@ impl Wants {
             alembic: true,
             django: true,
             diesel: true,
-            seaorm: true,
             components: true,
             router: true,
             fs_routes: app,

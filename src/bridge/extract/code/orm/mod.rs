@@ -1,5 +1,5 @@
 //! ORM models as tables: SQLAlchemy, Flask-SQLAlchemy, SQLModel and Django
-//! models, Diesel `table!` and SeaORM entities; Alembic migrations as schema changes. A
+//! models, Diesel `table!`; Alembic migrations as schema changes. A
 //! file's scan names the model a foreign key points at; linking turns that into the model's
 //! table (and its primary key), falls back on the ORM's naming rule when the model is not
 //! among the run's files, and gives models their abstract parents' columns.
@@ -8,7 +8,6 @@ pub mod alembic;
 pub mod diesel;
 pub mod django;
 pub mod django_apps;
-pub mod seaorm;
 pub mod sqlalchemy;
 #[cfg(test)]
 mod tests;
@@ -16,7 +15,6 @@ mod tests;
 pub use crate::bridge::rules::naming::snake_case;
 use std::collections::HashMap;
 
-use super::modules::rust::module_of;
 use crate::bridge::facts::{Column, Index, Table};
 
 /// How many parents deep Django model inheritance is followed.
@@ -46,11 +44,10 @@ pub struct PendingKey {
     pub fallback: String,
 }
 
-/// How a model is named: by class (SQLAlchemy, Django) or by Rust module path (SeaORM).
+/// How a model is named: by class (SQLAlchemy, Django).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ModelRef {
     Class(String),
-    Module(Vec<String>),
 }
 
 /// The run's tables with foreign keys pointing at tables, and the ORM indexes.
@@ -62,15 +59,7 @@ pub fn link(pending: Vec<PendingTable>) -> (Vec<Table>, Vec<Index>) {
             .entry(item.table.model.as_deref().unwrap_or(&item.table.name))
             .or_insert(at);
     }
-    let found = |target: &ModelRef, framework: &Option<String>| -> Option<&Table> {
-        match target {
-            ModelRef::Class(name) => by_model.get(name.as_str()).map(|at| &pending[*at].table),
-            ModelRef::Module(path) => pending
-                .iter()
-                .map(|item| &item.table)
-                .find(|table| table.framework == *framework && module_of(&table.file) == *path),
-        }
-    };
+    let found = |ModelRef::Class(name): &ModelRef| by_model.get(name.as_str()).map(|at| &pending[*at].table);
     let mut tables = Vec::new();
     let mut indexes = Vec::new();
     for item in &pending {
@@ -82,7 +71,7 @@ pub fn link(pending: Vec<PendingTable>) -> (Vec<Table>, Vec<Index>) {
             let Some(foreign) = table.foreign_keys.get_mut(key.at) else {
                 continue;
             };
-            match found(&key.target, &table.framework) {
+            match found(&key.target) {
                 Some(target) => {
                     foreign.references_table = target.name.clone();
                     if foreign.references_columns.is_empty() {

@@ -275,7 +275,7 @@ fn diesel_table_macros_and_joinables() {
 
 #[test]
 fn seaorm_entities_and_belongs_to_relations() {
-    let facts = extract("db-seaorm");
+    let facts = extract_with_rules("db-seaorm");
     assert_eq!(names(&facts), ["bakery.cakes", "fruits"]);
     assert_eq!(
         columns(facts.table("cakes")),
