@@ -25,7 +25,8 @@
 //! | `join.model`, `join.column`, `join.target` | a key column on the target model's table, to the model's (`inherit.rs`) |
 //! | `column.name` or `column.field`, `column.type` | a column of the table whose scope holds it |
 //! | `column.scope` + `column.annotation`, `column.length`, `column.nullable`, `column.unique`, `column.primary`, `fk.references` | one column whatever matches inside the scope declare it (`columns.rs`; `#set! nullable`, `length-type`, `fk-references "primary"`) |
-//! | `table.schema`; `#set! tentative` + `origin` | the table's schema; a class taken for a lender until a match says it is a table |
+//! | `table.schema`, `table.key` (`#set! key` unless named); `#set! tentative` + `origin` | the table's schema and key columns; a class taken for a lender until a match says it is a table |
+//! | `fk.of` + `fk.column`, `fk.model` | a foreign key on the table whose model `fk.of` names (`joinable!`) |
 //! | `index.column`(s), `index.name`, `index.unique`, `index.scope` | an index on the table whose scope holds it (or the `table.scope` the hit names); fields stand for their columns |
 //! | `join.scope`, `join.other`, `join.property` + `join.table`, `join.own_column`, `join.other_column` | a many-to-many relation whose join table the framework names (`#set! join-naming`; `join_naming.rs`) |
 //! | `join.model` + `join.table` or `join.tag` | a many-to-many field: its join table, keyed to both sides |
@@ -529,6 +530,8 @@ fn module_name(module: &str) -> String {
 fn tables(path: &str, hits: &[Hit<'_>]) -> (Vec<Table>, Vec<Index>) {
     let mut tables: Vec<(Range<usize>, Table)> = Vec::new();
     let mut lenders: Vec<Range<usize>> = Vec::new();
+    // The key a table has unless its hits name one (`#set! key "id"`).
+    let mut defaults: Vec<Option<&str>> = Vec::new();
     for hit in hits.iter().filter(|hit| hit.is("table")) {
         let Some(scope) = hit.get("table.scope") else { continue };
         let name = match (hit.text("table.name"), hit.text("table.model")) {
@@ -562,6 +565,10 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> (Vec<Table>, Vec<Index>) {
                 tables.len() - 1
             }
         };
+        defaults.resize(tables.len(), None);
+        if let Some(key) = hit.prop("key") {
+            defaults[at] = Some(key);
+        }
         let Some((_, table)) = tables.get_mut(at) else { continue };
         // An explicit name (`@Table(name=…)`, `TableName()`) wins over the convention.
         if let Some(model) = hit.text("table.model") {
@@ -569,6 +576,11 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> (Vec<Table>, Vec<Index>) {
         }
         if let Some(schema) = hit.text("table.schema") {
             table.schema = Some(literal(schema));
+        }
+        if let Some(key) = hit.text("table.key").map(literal)
+            && !table.primary_key.contains(&key)
+        {
+            table.primary_key.push(key);
         }
         if let Some(name) = name
             && (table.name.is_empty() || hit.text("table.name").is_some())
@@ -579,6 +591,7 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> (Vec<Table>, Vec<Index>) {
     let scopes: Vec<Range<usize>> = tables.iter().map(|(scope, _)| scope.clone()).collect();
     let mut slots = columns::slots(hits, &scopes);
     let mut indexes = Vec::new();
+    let mut keyed = Vec::new();
     for hit in hits {
         // The table whose scope holds the column (or, without one, the hit's first capture).
         let column = hit
@@ -591,6 +604,11 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> (Vec<Table>, Vec<Index>) {
         let Some(at) = column.or(held).map(|capture| capture.range.clone()) else {
             continue;
         };
+        // `joinable!(posts -> users (author_id))`: a key on the table `fk.of` names.
+        if hit.get("fk.of").is_some() {
+            keyed.push(hit);
+            continue;
+        }
         if hit.get("index.column").is_some() {
             let table = match hit.get("table.scope") {
                 Some(scope) => scopes.iter().position(|have| *have == scope.range),
@@ -647,36 +665,34 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> (Vec<Table>, Vec<Index>) {
                 add_column(table, name, None, key);
             }
         }
-        if let Some(column) = hit.text("fk.column") {
-            // `#set! fk-column "{singular}_id"` makes the column's name from the captured one,
-            // `#set! fk-table "by-column"` the referenced table from the column (`author_id` → `authors`).
-            let column = match hit.prop("fk-column") {
-                Some(template) => naming::fill(template, &literal(column)),
-                None => column_of(&literal(column), naming),
-            };
-            // `fk.module`: a Rust module's entity (`super::cake::Entity`), resolved across files.
-            let referenced = hit.text("fk.table").or(hit.text("fk.module")).map(literal).or_else(|| {
-                hit.text("fk.model")
-                    .map(|m| naming::table_of(&literal(m), hit.prop("fk-naming").unwrap_or(naming)))
-                    .or_else(|| (hit.prop("fk-table") == Some("by-column")).then(|| naming::table_of_key(&column)))
-            });
-            if let Some(referenced) = referenced {
-                table.foreign_keys.push(ForeignKey {
-                    columns: vec![column],
-                    references_table: referenced,
-                    references_columns: vec![match hit.text("fk.references") {
-                        Some(written) => naming::fill(hit.prop("fk-column").unwrap_or("{}"), &literal(written)),
-                        None => hit.prop("fk-references").unwrap_or("id").to_owned(),
-                    }],
-                    ..ForeignKey::default()
-                });
-            }
-        }
+        table.foreign_keys.extend(foreign_key(hit, naming));
     }
     for (at, column, key) in slots.into_iter().filter_map(columns::Slot::column) {
         if let Some((_, table)) = tables.get_mut(at) {
             columns::add(table, column);
             table.foreign_keys.extend(key);
+        }
+    }
+    for hit in keyed {
+        let of = hit.text("fk.of").map(literal);
+        let found = tables
+            .iter_mut()
+            .find(|(_, table)| table.model.is_some() && table.model == of);
+        if let Some((_, table)) = found {
+            table
+                .foreign_keys
+                .extend(foreign_key(hit, hit.prop("naming").unwrap_or("")));
+        }
+    }
+    // The key's columns (`table.key`, else `#set! key`) are marked.
+    for ((_, table), key) in tables.iter_mut().zip(&defaults) {
+        if table.primary_key.is_empty()
+            && let Some(key) = key
+        {
+            table.primary_key.push((*key).to_owned());
+        }
+        for column in table.columns.iter_mut().filter(|c| table.primary_key.contains(&c.name)) {
+            column.primary_key = true;
         }
     }
     let joins = join_tables(path, hits, &tables);
@@ -705,6 +721,39 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> (Vec<Table>, Vec<Index>) {
         .filter(|table| !table.name.is_empty())
         .collect();
     (tables, indexes)
+}
+
+/// The foreign key a hit declares on its `fk.column`. `#set! fk-column "{singular}_id"` makes
+/// the column's name from the captured one, `#set! fk-table "by-column"` the referenced table
+/// from the column (`author_id` → `authors`); `fk.module` is a Rust module's entity
+/// (`super::cake::Entity`), resolved across files; `fk-references "primary"` leaves the
+/// referenced column to the table's key.
+fn foreign_key(hit: &Hit<'_>, naming: &str) -> Option<ForeignKey> {
+    let column = hit.text("fk.column")?;
+    let column = match hit.prop("fk-column") {
+        Some(template) => naming::fill(template, &literal(column)),
+        None => column_of(&literal(column), naming),
+    };
+    let referenced = hit
+        .text("fk.table")
+        .or(hit.text("fk.module"))
+        .map(literal)
+        .or_else(|| {
+            hit.text("fk.model")
+                .map(|m| naming::table_of(&literal(m), hit.prop("fk-naming").unwrap_or(naming)))
+                .or_else(|| (hit.prop("fk-table") == Some("by-column")).then(|| naming::table_of_key(&column)))
+        })?;
+    let references = match (hit.text("fk.references"), hit.prop("fk-references")) {
+        (Some(written), _) => vec![naming::fill(hit.prop("fk-column").unwrap_or("{}"), &literal(written))],
+        (None, Some("primary")) => Vec::new(),
+        (None, other) => vec![other.unwrap_or("id").to_owned()],
+    };
+    Some(ForeignKey {
+        columns: vec![column],
+        references_table: referenced,
+        references_columns: references,
+        ..ForeignKey::default()
+    })
 }
 
 /// Join tables a many-to-many field names (`join.table`, or GORM's `many2many:` tag in

@@ -69,6 +69,7 @@ const RULES: &[(&str, &str)] = rule_files![
     "laravel/controllers",
     "typeorm/entities",
     "seaorm/entities",
+    "diesel/schema",
 ];
 
 /// Shared fragments: queries rule files `; inherits:`, never run alone.

@@ -83,7 +83,23 @@ impl Slot {
             self.derived = Some(column_of(&field, hit.prop("naming").unwrap_or("")));
             self.field = Some(field);
         }
-        if let Some(data_type) = text("column.type") {
+        // A type written in tokens (a macro's) is those up to the comma; `#set! nullable-type
+        // "Nullable"`: `Nullable<Date>` is a `Date` that may be null.
+        let written: String = hit
+            .all("column.type")
+            .map(|token| token.text)
+            .take_while(|token| ![",", "}", ")", "]"].contains(token))
+            .collect();
+        if !written.is_empty() {
+            let mut data_type = literal(&written);
+            let wrapped = hit.prop("nullable-type").and_then(|wrapper| {
+                let inner = data_type.strip_prefix(wrapper)?.strip_prefix('<')?.strip_suffix('>')?;
+                Some(inner.to_owned())
+            });
+            if let Some(inner) = wrapped {
+                self.nullable = Some(true);
+                data_type = inner;
+            }
             self.data_type = Some(data_type);
         }
         if let Some(annotation) = text("column.annotation") {

@@ -4,7 +4,7 @@
 //! those are written, and those lenders are no tables themselves. A `@OneToMany` with a
 //! `@JoinColumn` puts its key column on the element's table. A foreign key named after a
 //! referenced entity's class points at that entity's table when `@Table` names it otherwise
-//! (`Owner` → `owners`; TypeORM's likewise), one naming a Rust module's entity (SeaORM's
+//! (`Owner` → `owners`; TypeORM's and Diesel's likewise), one naming a Rust module's entity (SeaORM's
 //! `super::cake::Entity`) at the table that module's file declares, and a key naming no
 //! column refers to the referenced table's primary key.
 
@@ -123,7 +123,7 @@ fn add(all: &mut Parts, parts: Option<Parts>) {
 /// table (`owners`) when no table has the conventional name, and those naming an embeddable
 /// at its entity's table.
 fn retarget(tables: &mut [Table], embedders: &HashMap<String, String>) {
-    let jpa = |table: &Table| matches!(table.framework.as_deref(), Some("jpa" | "typeorm"));
+    let jpa = |table: &Table| matches!(table.framework.as_deref(), Some("jpa" | "typeorm" | "diesel"));
     let mut renamed: HashMap<String, String> = tables
         .iter()
         .filter(|table| jpa(table))

@@ -213,9 +213,6 @@ fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String],
             if wants.actix {
                 actix::scan(file, index, constants.get(), &mut scan.routes);
             }
-            if wants.diesel {
-                orm::diesel::scan(file, index, &mut scan.tables);
-            }
             if wants.serde {
                 shapes::serde::scan(file, index, &mut scan.shapes);
             }

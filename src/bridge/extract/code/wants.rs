@@ -88,7 +88,6 @@ static DJANGO_ROUTES: Needles = needles!(
 );
 static AXUM: Needles = needles!("axum", "Router");
 static ACTIX: Needles = needles!("actix", "web::", "HttpServer", "ServiceConfig");
-static DIESEL: Needles = needles!("table!");
 /// What auth code is named with: where guards may be defined.
 static GUARD: Needles = needles!(
     "auth",
@@ -134,7 +133,6 @@ pub struct Wants {
     pub sqlalchemy: bool,
     pub alembic: bool,
     pub django: bool,
-    pub diesel: bool,
     pub components: bool,
     pub router: bool,
     pub fs_routes: bool,
@@ -208,7 +206,6 @@ impl Wants {
             Lang::Rust => Wants {
                 axum: has(&AXUM),
                 actix: has(&ACTIX),
-                diesel: has(&DIESEL),
                 serde: has(&SERDE),
                 guards: has(&GUARD),
                 ..Wants::default()
@@ -243,7 +240,6 @@ impl Wants {
             sqlalchemy: true,
             alembic: true,
             django: true,
-            diesel: true,
             components: true,
             router: true,
             fs_routes: app,

@@ -1,11 +1,10 @@
 //! ORM models as tables: SQLAlchemy, Flask-SQLAlchemy, SQLModel and Django
-//! models, Diesel `table!`; Alembic migrations as schema changes. A
+//! models; Alembic migrations as schema changes. A
 //! file's scan names the model a foreign key points at; linking turns that into the model's
 //! table (and its primary key), falls back on the ORM's naming rule when the model is not
 //! among the run's files, and gives models their abstract parents' columns.
 
 pub mod alembic;
-pub mod diesel;
 pub mod django;
 pub mod django_apps;
 pub mod sqlalchemy;

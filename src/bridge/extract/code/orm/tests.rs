@@ -242,7 +242,7 @@ fn django_models_app_tables_implicit_ids_relations_and_abstract_parents() {
 
 #[test]
 fn diesel_table_macros_and_joinables() {
-    let facts = extract("db-diesel");
+    let facts = extract_with_rules("db-diesel");
     let diesel: Vec<&Table> = facts
         .tables
         .iter()
