@@ -29,20 +29,29 @@
   (#eq? @_table "table")
   (#eq? @_sql "sql_name"))
 
-; the key columns: (isbn)
+; the key columns: (isbn), (book_id, author_id) (the first three, anchored: an unanchored
+; identifier would start a match at every token of the columns)
 ((macro_invocation
   macro: [(identifier) @_table (scoped_identifier name: (identifier) @_table)]
-  (token_tree (token_tree (identifier) @table.key) . (token_tree) @table.scope .))
+  (token_tree
+    (identifier)
+    .
+    [(token_tree . (identifier) @table.key)
+     (token_tree . (identifier) . (identifier) @table.key)
+     (token_tree . (identifier) . (identifier) . (identifier) @table.key)]
+    .
+    (token_tree) @table.scope
+    .))
   (#eq? @_table "table"))
 
 ; name -> Varchar, born -> Nullable<Date>, tags -> Array<Nullable<Text>> (the type is the
-; tokens up to the comma)
+; tokens up to the comma: a repetition that cannot cross one, each column's match its own)
 ((token_tree
   (identifier) @column.field @column.scope
   .
   "->"
   .
-  _+ @column.type)
+  [(identifier) "<" ">" ">>" "::"]+ @column.type)
   (#set! nullable "false")
   (#set! nullable-type "Nullable"))
 
