@@ -244,13 +244,7 @@ pub fn add(table: &mut Table, column: Column) {
         table.primary_key.push(column.name.clone());
     }
     match table.columns.iter_mut().find(|have| have.name == column.name) {
-        Some(have) => {
-            have.field = have.field.take().or(column.field);
-            have.data_type = have.data_type.take().or(column.data_type);
-            have.nullable = have.nullable.or(column.nullable);
-            have.primary_key |= column.primary_key;
-            have.unique |= column.unique;
-        }
+        Some(have) => have.absorb(column),
         None => table.columns.push(column),
     }
 }
