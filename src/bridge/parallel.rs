@@ -15,10 +15,20 @@ const MIN_ITEMS_PER_WORKER: usize = 16;
 
 /// `f` applied to every item, in the items' order.
 pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    map_spread(items, MIN_ITEMS_PER_WORKER, f)
+}
+
+/// [`map`] for a few items that each take long (compiling a query): a thread for each
+/// item, as many as there are cores.
+pub fn map_heavy<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    map_spread(items, 1, f)
+}
+
+fn map_spread<T: Sync, R: Send>(items: &[T], items_per_worker: usize, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let workers = cores
         .min(MAX_WORKERS)
-        .min(items.len().div_ceil(MIN_ITEMS_PER_WORKER))
+        .min(items.len().div_ceil(items_per_worker))
         .max(1);
     let next = AtomicUsize::new(0);
     let done: Mutex<Vec<(usize, R)>> = Mutex::new(Vec::with_capacity(items.len()));

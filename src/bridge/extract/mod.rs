@@ -74,6 +74,10 @@ pub fn all_timed(sources: &[Source<'_>], settings: &Settings) -> (Vec<Facts>, Ve
     for (name, extract) in configured {
         timed(name, &|| extract(sources, settings));
     }
+    // The rules' queries the files want, compiled up front on every core.
+    let started = Instant::now();
+    crate::bridge::rules::compile_wanted(sources);
+    took.push(("rules: compile".to_owned(), started.elapsed()));
     let started = Instant::now();
     let (facts, parsing, code_rules) = code::extract_timed(sources, settings);
     found.push(facts);

@@ -50,6 +50,22 @@
 //! | `endpoint.action`, `#set! path "file"` | the endpoint's path is the one its file's place makes (`file_routes`); an action adds to it |
 //! | `matcher.at`, `matcher.args`, `matcher.access`, `matcher.access_args` | a request-matcher rule guarding the endpoints its patterns match, in any file (`matchers.rs`) |
 //!
+//! Routers that are values (Express, Koa, Fastify…) go to the mount graph (`route_units.rs`),
+//! which places routes under the prefixes they are mounted at across files:
+//!
+//! | capture | meaning |
+//! |---|---|
+//! | `router.new` (`#set! app "true"`), `router.prefix` | a router or app made (`express()`, `new Router({ prefix })`) with its own prefix |
+//! | `router.bind` or `#set! bind`, `router.value` | what names the router made where the value starts (`const api = …`, `module.exports = …` → `default`) |
+//! | `router.function` or `#set! function`, `router.param`, `router.scope` | a function handed a router: calls on the parameter inside it are the function's unit (mounted where it is called) |
+//! | `router.returns` + `router.scope` | a factory returning a router it makes stands for it |
+//! | `route.receiver`, `route.call`, `route.method` (or `#set! method`), `route.path`, `route.guard`, `route.handler` | a route called on a receiver (a variable, a parameter, or a call it is chained on: `Router().get(…)`), its middleware (auth-named ones are guards) and handler |
+//! | `route.prefix` + `route.call` | `router.route('/x')`: calls chained on it (`#set! chained`) take its path |
+//! | `route.hint`, `route.parsed` | a name in a route's middleware (`validate(schema)`) or one its handler parses the body with: its request shape if a shape of that name exists |
+//! | `include.receiver`, `include.call`, `include.path`, `include.guard`, `include.target` | a mount of a target (a name, `require('./x')`, `x.routes()`) under a prefix; a lone auth-named target guards what follows; `#set! pass` for a call handing the receiver to a function (`routes(app)`) |
+//! | `entry.table`, `entry.scope`, `entry.key`, `entry.value`, `each.table`, `each.param`, `each.scope` | mounts read from a table: a mount whose prefix and target are two keys of the iterated row is one mount per row |
+//! | `guard.candidate` (`#set! kind "check"`) | an auth middleware (or check) the file defines: where a guard another file uses comes from |
+//!
 //! Captures whose name starts with `_` only serve predicates.
 //!
 //! `(#set! @capture key value)` sets `key` only in a match holding `@capture`: patterns of one

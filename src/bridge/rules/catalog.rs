@@ -2,10 +2,13 @@
 //! table the user guide shows (generated from the rule files themselves).
 
 use std::collections::BTreeMap;
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
+
+use aho_corasick::AhoCorasick;
 
 use super::grammar::Grammar;
 use super::rule::Rule;
+use crate::bridge::source::Source;
 
 /// `(name, text)` of a file under `families/`.
 macro_rules! rule_files {
@@ -67,14 +70,21 @@ const RULES: &[(&str, &str)] = rule_files![
     "laravel/requests",
     "laravel/env",
     "laravel/controllers",
+    "express/routes",
     "typeorm/entities",
     "seaorm/entities",
     "diesel/schema",
 ];
 
 /// Shared fragments: queries rule files `; inherits:`, never run alone.
-const FRAGMENTS: &[(&str, &str)] =
-    rule_files!["go/routes", "go/groups", "go/use", "vue/route-table", "react/providers"];
+const FRAGMENTS: &[(&str, &str)] = rule_files![
+    "go/routes",
+    "go/groups",
+    "go/use",
+    "vue/route-table",
+    "react/providers",
+    "node/receivers"
+];
 
 /// Every rule, read once per process.
 static CATALOG: LazyLock<Vec<Rule>> = LazyLock::new(|| {
@@ -92,16 +102,132 @@ static CATALOG: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         .collect()
 });
 
-/// The rules a source in `grammar` at `path` holding `text` may interest (see [`Rule::wants`]).
+/// The rules a source in `grammar` at `path` holding `text` may interest: rules its grammar
+/// reads ([`Rule::reads`]) whose needles the text holds, or that have none.
 pub fn for_source(grammar: Grammar, path: &str, text: &str) -> Vec<&'static Rule> {
-    CATALOG.iter().filter(|rule| rule.wants(grammar, path, text)).collect()
+    let Some(index) = Grammar::ALL
+        .iter()
+        .position(|have| *have == grammar)
+        .and_then(|at| NEEDLES.get(at))
+        .map(|index| index.get_or_init(|| NeedleIndex::of(grammar)))
+    else {
+        return Vec::new();
+    };
+    let mut hit = index.needless.clone();
+    if let Some(automaton) = &index.automaton {
+        let mut left = index.with_needles;
+        for found in automaton.find_overlapping_iter(text) {
+            for &rule in index.rules_of.get(found.pattern().as_usize()).into_iter().flatten() {
+                if let Some(slot) = hit.get_mut(rule)
+                    && !*slot
+                {
+                    *slot = true;
+                    left -= 1;
+                }
+            }
+            if left == 0 {
+                break;
+            }
+        }
+    }
+    CATALOG
+        .iter()
+        .zip(hit)
+        .filter(|(rule, hit)| *hit && rule.reads(grammar, path))
+        .map(|(rule, _)| rule)
+        .collect()
+}
+
+/// Compiles, in parallel, the queries some of `sources` want (a file in its grammar, the rules
+/// its needles pick), so that no file waits for them one after the other; the queries of
+/// single-file components' script blocks compile when a block wants them.
+pub fn compile_wanted(sources: &[Source<'_>]) {
+    let wanted = crate::bridge::parallel::map(sources, |source| {
+        let Some(grammar) = Grammar::of_path(source.path) else {
+            return Vec::new();
+        };
+        for_source(grammar, source.path, source.text)
+            .into_iter()
+            .map(|rule| (rule.name, grammar))
+            .collect()
+    });
+    let mut pairs: Vec<(&'static str, Grammar)> = Vec::new();
+    for (name, grammar) in wanted.into_iter().flatten() {
+        if !pairs.contains(&(name, grammar)) {
+            pairs.push((name, grammar));
+        }
+    }
+    crate::bridge::parallel::map_heavy(&pairs, |(name, grammar)| {
+        if let Some(rule) = CATALOG.iter().find(|rule| rule.name == *name) {
+            rule.query(*grammar);
+        }
+    });
+}
+
+/// Every needle of the rules one grammar reads in one automaton, so that a file's text is
+/// searched once however many rules there are.
+struct NeedleIndex {
+    /// `None` when no rule of the grammar has needles.
+    automaton: Option<AhoCorasick>,
+    /// The catalog positions of the rules each needle (by pattern id) is a needle of.
+    rules_of: Vec<Vec<usize>>,
+    /// By catalog position: the rule runs whatever the text (the grammar reads it and it has
+    /// no needles).
+    needless: Vec<bool>,
+    /// How many rules have needles, the most a text can hit.
+    with_needles: usize,
+}
+
+/// A [`NeedleIndex`] per grammar, by [`Grammar::ALL`] position, built on first use.
+static NEEDLES: [OnceLock<NeedleIndex>; Grammar::ALL.len()] = [const { OnceLock::new() }; Grammar::ALL.len()];
+
+impl NeedleIndex {
+    fn of(grammar: Grammar) -> NeedleIndex {
+        let mut needles: Vec<&str> = Vec::new();
+        let mut rules_of: Vec<Vec<usize>> = Vec::new();
+        let mut needless = vec![false; CATALOG.len()];
+        let mut with_needles = 0;
+        for (at, rule) in CATALOG.iter().enumerate() {
+            if !rule.read_by(grammar) {
+                continue;
+            }
+            if rule.needles.is_empty() {
+                needless[at] = true;
+                continue;
+            }
+            with_needles += 1;
+            for needle in &rule.needles {
+                match needles.iter().position(|have| have == needle) {
+                    Some(id) => rules_of[id].push(at),
+                    None => {
+                        needles.push(needle);
+                        rules_of.push(vec![at]);
+                    }
+                }
+            }
+        }
+        // Building fails only past the automaton's size limits, far above a few hundred
+        // needles; a grammar's rules would then run on every file rather than on none.
+        let automaton = AhoCorasick::new(&needles).ok();
+        if automaton.is_none() {
+            for (at, rule) in CATALOG.iter().enumerate() {
+                needless[at] |= rule.read_by(grammar);
+            }
+        }
+        NeedleIndex {
+            automaton: automaton.filter(|_| !needles.is_empty()),
+            rules_of,
+            needless,
+            with_needles,
+        }
+    }
 }
 
 /// The kind of fact a capture's prefix finds, as the handoff names it; `None` for captures
 /// that only place others (groups, prefixes, mounts, aliases).
 fn fact_of(capture: &str) -> Option<&'static str> {
     Some(match capture {
-        "endpoint" => "endpoints",
+        "endpoint" | "route" => "endpoints",
         "guard" => "guards",
         "env" => "env vars",
         "table" | "column" | "fk" | "join" | "index" => "tables",
@@ -168,6 +294,59 @@ mod tests {
             }
         }
         assert_eq!(CATALOG.len(), RULES.len());
+    }
+
+    /// The one pass over a file picks the rules that looking for each rule's needles on its
+    /// own would: a text holding one needle wants every rule of the grammar with that needle
+    /// (and the needless ones), and a text holding none only the needless ones.
+    #[test]
+    fn one_pass_over_the_needles_picks_what_each_rule_would() {
+        let needless = |grammar: Grammar, path: &str| -> Vec<&str> {
+            CATALOG
+                .iter()
+                .filter(|rule| rule.needles.is_empty() && rule.reads(grammar, path))
+                .map(|rule| rule.name)
+                .collect()
+        };
+        let picked = |grammar: Grammar, path: &str, text: &str| -> Vec<&str> {
+            for_source(grammar, path, text)
+                .into_iter()
+                .map(|rule| rule.name)
+                .collect()
+        };
+        for rule in CATALOG.iter() {
+            for grammar in Grammar::ALL.into_iter().filter(|g| rule.read_by(*g)) {
+                // A path every rule's `paths:` accepts.
+                let path = rule
+                    .paths
+                    .first()
+                    .map_or("src/x".to_owned(), |part| format!("{part}/x"));
+                assert_eq!(
+                    picked(grammar, &path, "nothing here"),
+                    needless(grammar, &path),
+                    "{}",
+                    rule.name
+                );
+                for needle in &rule.needles {
+                    let text = format!("// before\n{needle}\n// after");
+                    let expected: Vec<&str> = CATALOG
+                        .iter()
+                        .filter(|other| {
+                            other.reads(grammar, &path)
+                                && (other.needles.is_empty() || other.needles.iter().any(|n| text.contains(n)))
+                        })
+                        .map(|other| other.name)
+                        .collect();
+                    assert!(expected.contains(&rule.name));
+                    assert_eq!(
+                        picked(grammar, &path, &text),
+                        expected,
+                        "{} needle {needle:?}",
+                        rule.name
+                    );
+                }
+            }
+        }
     }
 
     /// The user guide's support table is this one; `BATON_BLESS=1 cargo test --lib

@@ -8,7 +8,7 @@ use tree_sitter::{Query, QueryCursor, QueryMatch, QueryPredicateArg, QueryProper
 
 use super::grammar::Grammar;
 use super::rule::Rule;
-use crate::bridge::extract::code::guards::names::is_auth_name;
+use crate::bridge::extract::code::guards::names::{is_auth_name, is_check_name};
 
 /// In-progress matches a query may keep at once; a pathological file stops matching there
 /// instead of taking time and memory without bound.
@@ -130,6 +130,7 @@ pub type Holds = fn(&[&str]) -> bool;
 pub const PREDICATES: &[(&str, Holds)] = &[
     ("auth-name?", |names| names.iter().all(|name| is_auth(name))),
     ("not-auth-name?", |names| !names.iter().any(|name| is_auth(name))),
+    ("check-name?", |names| names.iter().all(|name| is_check_name(name))),
 ];
 
 /// True if the guard a text names stands for an auth check.

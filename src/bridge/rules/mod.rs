@@ -28,6 +28,7 @@ mod paths;
 mod placeholders;
 mod prefixes;
 mod resources;
+mod route_units;
 mod rule;
 mod schema_dump;
 mod services;
@@ -52,7 +53,9 @@ use super::extract::syntax::{Lang, Unparsed};
 use super::facts::Facts;
 use super::source::Source;
 
-pub use self::catalog::support_table;
+pub use self::catalog::{compile_wanted, support_table};
+pub use self::route_units::Render;
+use crate::bridge::extract::code::routes::RouteScan;
 
 /// Extracts the facts the rule files find in `sources`: every source the rules' languages
 /// read is parsed once (in parallel), its rules run, and the hits assembled file by file, then
@@ -71,6 +74,16 @@ pub fn extract_after_code(sources: &[Source<'_>], code_files: Vec<FileRules>) ->
 pub struct FileRules {
     facts: Facts,
     pending: Pending,
+    /// The routers, routes and mounts the file's rules found, for the mount graph
+    /// (`route_units`; only when the code extractor runs them on its parse).
+    routes: RouteScan,
+}
+
+impl FileRules {
+    /// Takes the routers, routes and mounts found (see [`on_tree`]).
+    pub fn take_routes(&mut self) -> RouteScan {
+        std::mem::take(&mut self.routes)
+    }
 }
 
 impl std::fmt::Debug for FileRules {
@@ -100,13 +113,16 @@ impl Wanted {
     }
 }
 
-/// Runs the `wanted` rules over a code file the code extractor parsed in `lang`.
-pub fn on_tree(source: &Source<'_>, lang: Lang, wanted: &Wanted, tree: &Tree) -> FileRules {
+/// Runs the `wanted` rules over a code file the code extractor parsed in `lang`; `render`
+/// reads the paths its routers' calls write (see [`Render`]).
+pub fn on_tree(source: &Source<'_>, lang: Lang, wanted: &Wanted, tree: &Tree, render: Render<'_>) -> FileRules {
     let mut found = FileRules {
         facts: Facts::default(),
         pending: Pending::default(),
+        routes: RouteScan::default(),
     };
-    run_rules(source, Grammar::of_lang(lang), source.text, &wanted.0, tree, &mut found);
+    let grammar = Grammar::of_lang(lang);
+    run_rules(source, grammar, source.text, &wanted.0, tree, &mut found, Some(render));
     finish(source, found)
 }
 
@@ -122,6 +138,7 @@ fn per_file(sources: &[Source<'_>], code_files: bool) -> Vec<FileRules> {
                 ..Facts::default()
             },
             pending: Pending::default(),
+            routes: RouteScan::default(),
         })
     })
 }
@@ -191,6 +208,7 @@ fn extract_file(source: &Source<'_>, parsers: &mut Parsers, code_files: bool) ->
     let mut found = FileRules {
         facts: Facts::default(),
         pending: Pending::default(),
+        routes: RouteScan::default(),
     };
     // Build output and installed packages are not the code written.
     if is_generated_path(source.path) || (!code_files && Lang::of_path(source.path).is_some()) {
@@ -218,7 +236,7 @@ fn extract_file(source: &Source<'_>, parsers: &mut Parsers, code_files: bool) ->
             continue;
         }
         match parsers.parse(block.grammar, &block.text) {
-            Ok(tree) => run_rules(source, block.grammar, &block.text, &rules, &tree, &mut found),
+            Ok(tree) => run_rules(source, block.grammar, &block.text, &rules, &tree, &mut found, None),
             Err(Unparsed::TooLarge(bytes)) => found
                 .facts
                 .unparsed
@@ -230,7 +248,8 @@ fn extract_file(source: &Source<'_>, parsers: &mut Parsers, code_files: bool) ->
 }
 
 /// Runs `rules` over the tree of `text` (a source's code, or a block of it) and assembles
-/// the hits, in the file's order whichever rule found them.
+/// the hits, in the file's order whichever rule found them; with `render`, also the routers
+/// for the mount graph.
 fn run_rules(
     source: &Source<'_>,
     grammar: Grammar,
@@ -238,6 +257,7 @@ fn run_rules(
     rules: &[&'static rule::Rule],
     tree: &Tree,
     found: &mut FileRules,
+    render: Option<Render<'_>>,
 ) {
     let mut hits: Vec<Hit<'_>> = rules
         .iter()
@@ -249,6 +269,9 @@ fn run_rules(
         .append(assemble::facts(source.path, &hits, &mut found.pending.mounts));
     found.pending.links.append(Links::of(source.path, &hits));
     found.pending.declared.extend(controllers::declared(&hits));
+    if let Some(render) = render {
+        found.routes = route_units::scan(source.path, &hits, render);
+    }
 }
 
 /// A test file's routes and guards are the test's, not the application's (as the code
@@ -259,6 +282,7 @@ fn finish(source: &Source<'_>, mut found: FileRules) -> FileRules {
         found.facts.endpoints.clear();
         found.facts.guards.clear();
         found.pending = Pending::default();
+        found.routes = RouteScan::default();
     }
     found
 }

@@ -12,7 +12,6 @@
 
 use std::sync::OnceLock;
 
-use memchr::memmem::Finder;
 use tree_sitter::Query;
 
 use super::grammar::Grammar;
@@ -25,8 +24,9 @@ pub struct Rule {
     pub grammar: Grammar,
     /// Read by its own grammar alone (`language: jsx`), not by those that read its rules.
     alone: bool,
-    needles: Vec<Finder<'static>>,
-    paths: Vec<String>,
+    /// Text a file must hold for the rule to run (any of them; none: every file).
+    pub needles: Vec<&'static str>,
+    pub paths: Vec<String>,
     /// The query's text with every inherited file's before it.
     source: String,
     /// The query compiled for each grammar that reads it ([`Grammar::reads`]), by
@@ -73,7 +73,7 @@ impl Rule {
                     grammar =
                         Some(Grammar::named(value).ok_or_else(|| RuleError(format!("{name}: no language {value}")))?)
                 }
-                "needles" => needles.extend(list().map(|needle| Finder::new(needle.as_bytes()).into_owned())),
+                "needles" => needles.extend(list()),
                 "paths" => paths.extend(list().map(str::to_owned)),
                 "inherits" => {
                     for parent in list() {
@@ -99,12 +99,11 @@ impl Rule {
         })
     }
 
-    /// True if the rule may find something in a file at `path` holding `text`: its language
-    /// reads the file, the path is one the rule is for, and the text holds a needle.
-    pub fn wants(&self, grammar: Grammar, path: &str, text: &str) -> bool {
-        self.read_by(grammar)
-            && (self.paths.is_empty() || self.paths.iter().any(|part| path.contains(part.as_str())))
-            && (self.needles.is_empty() || self.needles.iter().any(|n| n.find(text.as_bytes()).is_some()))
+    /// True if the rule may find something in a file in `grammar` at `path`, its needles
+    /// aside (the catalog looks for every rule's needles at once): its language reads the
+    /// file and the path is one the rule is for.
+    pub fn reads(&self, grammar: Grammar, path: &str) -> bool {
+        self.read_by(grammar) && (self.paths.is_empty() || self.paths.iter().any(|part| path.contains(part.as_str())))
     }
 
     /// True if a file in `grammar` is one the rule reads.

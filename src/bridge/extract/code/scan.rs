@@ -119,13 +119,37 @@ pub fn scan_file(
             return Some(scan);
         }
     };
+    let constants = LazyConstants::new(&file);
+    let mut routes = RouteScan::default();
     if !rules.is_empty() {
-        scan.rules = Some(crate::bridge::rules::on_tree(source, lang, &rules, &file.tree));
+        let render = |at: &std::ops::Range<usize>, prefix: bool| {
+            let node = file.tree.root_node().descendant_for_byte_range(at.start, at.end)?;
+            match prefix {
+                true => constants.get().render_prefix(&file, node),
+                false => constants.get().render_path(&file, node),
+            }
+        };
+        let mut found = crate::bridge::rules::on_tree(source, lang, &rules, &file.tree, &render);
+        routes = found.take_routes();
+        scan.rules = Some(found);
     }
     if wants.any() {
         scan.facts.unparsed.extend(file.syntax_error());
         scan_tree(&file, wants, design_systems, &mut scan);
     }
+    if !routes.units.is_empty() || !routes.foreign.is_empty() {
+        // The mount graph links the routers through the file's imports and constants.
+        if matches!(scan.module, OwnedModule::None) && file.lang.is_script() {
+            scan.module = OwnedModule::Script(ScriptModule::read(&file));
+        }
+        if scan.constants.is_empty() {
+            scan.constants = exported(&file, constants.get());
+        }
+        if !wants.any() {
+            scan.facts.unparsed.extend(file.syntax_error());
+        }
+    }
+    scan.routes.append(routes);
     Some(scan)
 }
 

@@ -79,6 +79,25 @@ pub struct HandlerShapes {
 }
 
 impl RouteScan {
+    /// Moves another scan's units, foreign items and guard notes of the same file into these
+    /// (a unit both name gets the other's items).
+    pub fn append(&mut self, other: RouteScan) {
+        for unit in other.units {
+            match self.units.iter_mut().find(|have| have.key == unit.key) {
+                Some(have) => {
+                    have.items.extend(unit.items);
+                    have.app |= unit.app;
+                    if have.framework.is_empty() {
+                        have.framework = unit.framework;
+                    }
+                }
+                None => self.units.push(unit),
+            }
+        }
+        self.foreign.extend(other.foreign);
+        self.guards.extend(other.guards);
+    }
+
     /// Declares a unit; a second declaration of the same name updates the first.
     pub fn declare(&mut self, unit: Unit) {
         match self.units.iter_mut().find(|have| have.key == unit.key) {

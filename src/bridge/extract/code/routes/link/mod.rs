@@ -104,9 +104,13 @@ pub fn link(files: &[LinkFile<'_>], shapes: &HashSet<String>) -> Vec<Endpoint> {
         for (name, framework, item) in &file.routes.foreign {
             let mut item = item.clone();
             linker.fill_items(from, std::slice::from_mut(&mut item), 0);
-            let key = linker
-                .resolve(from, name, &at)
-                .unwrap_or_else(|| (file.path.to_owned(), name.clone()));
+            let Some(key) = linker.resolve(from, name, &at).or_else(|| {
+                linker
+                    .may_hold(from, name)
+                    .then(|| (file.path.to_owned(), name.clone()))
+            }) else {
+                continue;
+            };
             let slot = *at.entry(key.clone()).or_insert_with(|| {
                 units.push(Unit {
                     key,
@@ -289,6 +293,22 @@ impl<'s> Linker<'_, 's> {
             Module::None => None,
         };
         found.filter(|key| units.contains_key(key))
+    }
+
+    /// True if a name file `from` calls routes on, which no unit stands for, may still be a
+    /// router: in a script, one imported from the project or a router package (not
+    /// `axios.get('/users', …)`).
+    fn may_hold(&self, from: usize, name: &str) -> bool {
+        match self.files[from].module {
+            Module::Script(module) => module.imports.get(name).is_some_and(|import| {
+                let source = import.source.as_str();
+                source.starts_with('.')
+                    || source.starts_with("@/")
+                    || source.starts_with("~/")
+                    || matches!(source, "express" | "koa" | "@koa/router" | "koa-router" | "fastify")
+            }),
+            _ => true,
+        }
     }
 
     fn script_module(&self, at: usize) -> Option<&ScriptModule> {

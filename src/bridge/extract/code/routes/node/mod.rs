@@ -38,6 +38,10 @@ pub fn scan(
     out: &mut RouteScan,
 ) {
     let hint = framework_of(module);
+    // Express routers are read by the rules (`families/express`).
+    if hint == "express" {
+        return;
+    }
     let mut scanner = Scanner {
         file,
         module,
