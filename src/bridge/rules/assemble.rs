@@ -61,7 +61,14 @@
 //! | `router.returns` + `router.scope` | a factory returning a router it makes stands for it |
 //! | `route.receiver`, `route.call`, `route.method` (or `#set! method`), `route.path`, `route.guard`, `route.handler` | a route called on a receiver (a variable, a parameter, or a call it is chained on: `Router().get(…)`), its middleware (auth-named ones are guards) and handler |
 //! | `route.prefix` + `route.call` | `router.route('/x')`: calls chained on it (`#set! chained`) take its path |
-//! | `route.hint`, `route.parsed` | a name in a route's middleware (`validate(schema)`) or one its handler parses the body with: its request shape if a shape of that name exists |
+//! | `route.hint`, `route.parsed`, `route.response` | a name in a route's middleware or options (`validate(schema)`, `schema: { body: X }`) or one its handler parses the body with: its request shape if a shape of that name exists; `route.response` its response's |
+//! | `route.options` + `option.method`, `option.path`, `option.handler` | a route declared as an object (`route({ method: ['PUT', 'PATCH'], url, handler })`): one per method |
+//! | `route.hook` | a hook in a route's middleware or options (`{ onRequest: [fastify.authenticate] }`): a guard of kind `hook` |
+//! | `router.receiver`, `router.guard`, `router.hook` (`#set! named-by "hook"`) | a hook on a router (`addHook('onRequest', auth)`): a guard on every route of its unit; named by the hook when it calls no guard |
+//! | `router.uses` | the package the file imports: the framework of its guards and of what it adds to routers of other files |
+//! | `include.prefix`, `#set! mounts` | a registration's prefix option (`register(plugin, { prefix })`); its target is always mounted |
+//! | `include.folder` + `folder.part`, `folder.flag`/`folder.value`, `folder.prefix` | a mount of every plugin file under a folder (`@fastify/autoload`: `dir: path.join(__dirname, 'routes')`, its flags, the prefix of its options) |
+//! | `guard.defined` | a guard the file defines (`fastify.decorate('authenticate', …)`) |
 //! | `include.receiver`, `include.call`, `include.path`, `include.guard`, `include.target` | a mount of a target (a name, `require('./x')`, `x.routes()`) under a prefix; a lone auth-named target guards what follows; `#set! pass` for a call handing the receiver to a function (`routes(app)`) |
 //! | `entry.table`, `entry.scope`, `entry.key`, `entry.value`, `each.table`, `each.param`, `each.scope` | mounts read from a table: a mount whose prefix and target are two keys of the iterated row is one mount per row |
 //! | `guard.candidate` (`#set! kind "check"`) | an auth middleware (or check) the file defines: where a guard another file uses comes from |

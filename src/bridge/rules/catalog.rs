@@ -70,21 +70,19 @@ const RULES: &[(&str, &str)] = rule_files![
     "laravel/requests",
     "laravel/env",
     "laravel/controllers",
+    "node/receivers",
+    "node/guards",
     "express/routes",
+    "koa/routes",
+    "fastify/routes",
     "typeorm/entities",
     "seaorm/entities",
     "diesel/schema",
 ];
 
 /// Shared fragments: queries rule files `; inherits:`, never run alone.
-const FRAGMENTS: &[(&str, &str)] = rule_files![
-    "go/routes",
-    "go/groups",
-    "go/use",
-    "vue/route-table",
-    "react/providers",
-    "node/receivers"
-];
+const FRAGMENTS: &[(&str, &str)] =
+    rule_files!["go/routes", "go/groups", "go/use", "vue/route-table", "react/providers",];
 
 /// Every rule, read once per process.
 static CATALOG: LazyLock<Vec<Rule>> = LazyLock::new(|| {
@@ -138,9 +136,10 @@ pub fn for_source(grammar: Grammar, path: &str, text: &str) -> Vec<&'static Rule
         .collect()
 }
 
-/// Compiles, in parallel, the queries some of `sources` want (a file in its grammar, the rules
-/// its needles pick), so that no file waits for them one after the other; the queries of
-/// single-file components' script blocks compile when a block wants them.
+/// Compiles, in parallel and joined ([`super::joined`]), the queries some of `sources` want (a
+/// file in its grammar, the rules its needles pick), so that no file waits for them one after
+/// the other; the queries of single-file components' script blocks compile when a block wants
+/// them.
 pub fn compile_wanted(sources: &[Source<'_>]) {
     let wanted = crate::bridge::parallel::map(sources, |source| {
         let Some(grammar) = Grammar::of_path(source.path) else {
@@ -151,17 +150,17 @@ pub fn compile_wanted(sources: &[Source<'_>]) {
             .map(|rule| (rule.name, grammar))
             .collect()
     });
-    let mut pairs: Vec<(&'static str, Grammar)> = Vec::new();
+    let mut pairs: Vec<(&'static Rule, Grammar)> = Vec::new();
     for (name, grammar) in wanted.into_iter().flatten() {
-        if !pairs.contains(&(name, grammar)) {
-            pairs.push((name, grammar));
+        if let Some(rule) = CATALOG.iter().find(|rule| rule.name == name)
+            && !pairs
+                .iter()
+                .any(|(have, of)| std::ptr::eq(*have, rule) && *of == grammar)
+        {
+            pairs.push((rule, grammar));
         }
     }
-    crate::bridge::parallel::map_heavy(&pairs, |(name, grammar)| {
-        if let Some(rule) = CATALOG.iter().find(|rule| rule.name == *name) {
-            rule.query(*grammar);
-        }
-    });
+    super::joined::compile(&pairs);
 }
 
 /// Every needle of the rules one grammar reads in one automaton, so that a file's text is

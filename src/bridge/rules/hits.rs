@@ -86,15 +86,29 @@ pub fn inside(range: &Range<usize>, scope: &Range<usize>) -> bool {
 
 /// Every match of `rule` in `tree` (the parse of `text` in `grammar`).
 pub fn run<'t>(rule: &'static Rule, grammar: Grammar, tree: &Tree, text: &'t str) -> Vec<Hit<'t>> {
-    let Some(query) = rule.query(grammar) else {
-        return Vec::new();
-    };
+    match rule.query(grammar) {
+        Some(query) => run_query(query, tree, text, |_| Some(rule)),
+        None => Vec::new(),
+    }
+}
+
+/// Every match of `query` in `tree` (the parse of `text`) whose pattern `owner` gives a rule
+/// for (a joined query's patterns come from several rules, and a file wants some of them).
+pub fn run_query<'t>(
+    query: &'static Query,
+    tree: &Tree,
+    text: &'t str,
+    owner: impl Fn(usize) -> Option<&'static Rule>,
+) -> Vec<Hit<'t>> {
     let names = query.capture_names();
     let mut cursor = QueryCursor::new();
     cursor.set_match_limit(MATCH_LIMIT);
     let mut matches = cursor.matches(query, tree.root_node(), text.as_bytes());
     let mut hits = Vec::new();
     while let Some(found) = matches.next() {
+        let Some(rule) = owner(found.pattern_index) else {
+            continue;
+        };
         if !predicates_hold(query, found, text) {
             continue;
         }

@@ -17,6 +17,7 @@ mod hits;
 mod hostile;
 mod inherit;
 mod join_naming;
+mod joined;
 mod links;
 mod matchers;
 mod mounts;
@@ -259,11 +260,22 @@ fn run_rules(
     found: &mut FileRules,
     render: Option<Render<'_>>,
 ) {
-    let mut hits: Vec<Hit<'_>> = rules
+    let (groups, alone) = joined::covering(grammar, rules);
+    let wanted = |rule: &'static rule::Rule| rules.iter().any(|want| std::ptr::eq(*want, rule)).then_some(rule);
+    let mut hits: Vec<Hit<'_>> = groups
         .iter()
-        .flat_map(|rule| hits::run(rule, grammar, tree, text))
+        .flat_map(|group| {
+            hits::run_query(&group.query, tree, text, |pattern| {
+                group.owner(pattern).and_then(wanted)
+            })
+        })
+        .chain(alone.iter().flat_map(|rule| hits::run(rule, grammar, tree, text)))
         .collect();
-    hits.sort_by_key(|hit| hit.captures.first().map(|capture| capture.range.start));
+    // In the file's order, and at one place in the rules' order (whichever query found them).
+    hits.sort_by_key(|hit| {
+        let start = hit.captures.first().map(|capture| capture.range.start);
+        (start, rules.iter().position(|want| std::ptr::eq(*want, hit.rule)))
+    });
     found
         .facts
         .append(assemble::facts(source.path, &hits, &mut found.pending.mounts));

@@ -6,6 +6,7 @@
 //! each call goes to the unit its receiver is in this file (a router it makes, the function
 //! whose parameter it is, the chain it is called on), or to a name another file defines.
 
+use std::collections::HashMap;
 use std::ops::Range;
 
 use super::hits::{Capture, Hit, inside};
@@ -13,8 +14,9 @@ use super::paths::HTTP_METHODS;
 use super::text::literal;
 use crate::bridge::extract::code::guards::names::is_check_name;
 use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
+use crate::bridge::extract::code::modules::{join_relative, parent_dir};
 use crate::bridge::extract::code::routes::RouteScan;
-use crate::bridge::extract::code::routes::graph::{Item, LocalRoute, Mount, Target, Unit};
+use crate::bridge::extract::code::routes::graph::{Autoload, Item, LocalRoute, Mount, Target, Unit};
 
 /// How many calls a chain (`Router().use(a).get(…).post(…)`) is followed down.
 const MAX_CHAIN: usize = 256;
@@ -33,14 +35,25 @@ const STRATEGY_CALLS: &[&str] = &["passport.authenticate", "authenticate", "Auth
 /// Receivers a guard is reached through that add nothing to its name (`fastify.authenticate`).
 const PLAIN_RECEIVERS: &[&str] = &["fastify", "app", "server", "instance", "this", "request", "req", "ctx"];
 
-/// A function handed a receiver: what is called on `param` inside `scope` goes to `name`.
-struct Function<'t> {
+/// A function handed a receiver: what is called on its parameter inside `scope` goes to `name`.
+struct Function {
     name: String,
-    param: &'t str,
     scope: Range<usize>,
 }
 
+/// Captures that belong to the call whose arguments hold them.
+const HELD: &[&str] = &[
+    "route.hint",
+    "route.parsed",
+    "route.response",
+    "route.hook",
+    "option.method",
+    "option.path",
+    "option.handler",
+];
+
 /// Where a call goes.
+#[derive(Clone)]
 enum Receiver {
     Local(String),
     Foreign(String),
@@ -56,27 +69,43 @@ struct Call<'h, 't> {
 /// The units, foreign items and guard notes of one file's hits.
 pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
     let mut out = RouteScan::default();
-    if !hits.iter().any(|hit| hit.is("route") || hit.is("include")) {
-        candidates(path, hits, &mut out);
+    // The framework the file imports (`router.uses`), which its guards and the routers it
+    // adds to elsewhere are of.
+    let framework = hits
+        .iter()
+        .find(|hit| hit.get("router.uses").is_some())
+        .map_or("", |hit| hit.framework());
+    if !hits
+        .iter()
+        .any(|hit| hit.is("route") || hit.is("include") || hit.get("router.guard").is_some())
+    {
+        candidates(path, hits, framework, &mut out);
         return out;
     }
-    let bindings: Vec<(usize, String)> = hits
+    let bindings: HashMap<usize, &str> = hits
         .iter()
         .filter_map(|hit| {
-            let value = hit.get("router.value")?;
-            let name = hit.text("router.bind").or(hit.prop("bind"))?;
-            Some((value.range.start, name.to_owned()))
+            Some((
+                hit.get("router.value")?.range.start,
+                hit.text("router.bind").or(hit.prop("bind"))?,
+            ))
         })
         .collect();
     // Routers made here, each named by what it is bound to (`chain@…` when nothing).
-    let mut made: Vec<(Range<usize>, String)> = Vec::new();
+    let mut made: HashMap<(usize, usize), String> = HashMap::new();
     for hit in hits {
         let Some(new) = hit.get("router.new") else { continue };
         let name = bindings
-            .iter()
-            .find(|(start, _)| *start == new.range.start)
-            .map_or_else(|| format!("chain@{}", new.range.start), |(_, name)| name.clone());
+            .get(&new.range.start)
+            .map_or_else(|| format!("chain@{}", new.range.start), |name| (*name).to_owned());
         let prefix = hit.get("router.prefix").and_then(|p| render(&p.range, true));
+        // Patterns that read the same constructor (one with its options) are one router.
+        if made.contains_key(&(new.range.start, new.range.end)) {
+            if let (Some(prefix), Some(unit)) = (prefix, out.units.iter_mut().find(|u| u.key.1 == name)) {
+                unit.prefix = prefix;
+            }
+            continue;
+        }
         out.declare(Unit {
             key: (path.to_owned(), name.clone()),
             framework: hit.framework(),
@@ -84,21 +113,30 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
             app: hit.prop("app") == Some("true"),
             ..Unit::default()
         });
-        made.push((new.range.clone(), name));
+        made.insert((new.range.start, new.range.end), name);
     }
-    let functions: Vec<Function<'_>> = hits
-        .iter()
-        .filter_map(|hit| {
-            let scope = hit.get("router.scope")?;
-            let param = param_name(hit.text("router.param")?)?;
-            Some(Function {
+    let mut functions: HashMap<&str, Vec<Function>> = HashMap::new();
+    for hit in hits {
+        if let (Some(scope), Some(param)) = (hit.get("router.scope"), hit.text("router.param").and_then(param_name)) {
+            functions.entry(param).or_default().push(Function {
                 name: function_name(hit),
-                param,
                 scope: scope.range.clone(),
-            })
-        })
-        .collect();
+            });
+        }
+    }
     let calls = calls(hits);
+    let by_call: HashMap<(usize, usize), usize> = calls
+        .iter()
+        .enumerate()
+        .map(|(i, call)| ((call.at.start, call.at.end), i))
+        .collect();
+    // What calls' arguments hold (hints, hooks, a route object's options), by place.
+    let mut held: Vec<(&Capture<'_>, &'static str)> = hits
+        .iter()
+        .flat_map(|hit| hit.captures.iter().map(move |capture| (capture, hit.framework())))
+        .filter(|(capture, _)| HELD.contains(&capture.name))
+        .collect();
+    held.sort_by_key(|(capture, _)| capture.range.start);
     let file = File {
         path,
         hits,
@@ -106,18 +144,27 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
         made: &made,
         functions: &functions,
         calls: &calls,
+        by_call: &by_call,
+        held: &held,
         render,
     };
     let mut items: Vec<(usize, Receiver, Item)> = Vec::new();
     file.factories(hits, &mut items);
+    let mut hooks = Vec::new();
+    file.unit_guards(hits, &mut items, &mut hooks);
     for call in &calls {
-        file.items(call, hits, &mut items);
+        file.items(call, &mut items);
     }
     items.sort_by_key(|(at, _, _)| *at);
-    let framework = hits
-        .iter()
-        .find(|hit| hit.is("route") || hit.is("include"))
-        .map_or("", |hit| hit.framework());
+    // Route and router hooks (`{ onRequest: [fastify.authenticate] }`) are hooks, not middleware.
+    for (name, framework) in hooks {
+        note(file.out, &name, "hook", framework, path);
+    }
+    for (hook, framework) in held.iter().filter(|(capture, _)| capture.name == "route.hook") {
+        if let Some(hook) = guard(hook.text) {
+            note(file.out, &hook, "hook", framework, path);
+        }
+    }
     for (_, receiver, item) in items {
         let guards = match &item {
             Item::Route(route) => route.guards.as_slice(),
@@ -125,14 +172,16 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
             Item::Guard(guard) | Item::UnitGuard(guard) => std::slice::from_ref(guard),
         };
         for guard in guards {
-            note(file.out, guard, framework, path);
+            if !file.out.guards.iter().any(|n| n.name == *guard && n.role == Role::Used) {
+                note(file.out, guard, "middleware", framework, path);
+            }
         }
         match receiver {
             Receiver::Local(name) => file.out.unit(path, &name, "").items.push(item),
             Receiver::Foreign(name) => file.out.foreign.push((name, framework, item)),
         }
     }
-    candidates(path, hits, &mut out);
+    candidates(path, hits, framework, &mut out);
     out
 }
 
@@ -140,6 +189,7 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
 /// with fewer arguments taken as middleware, give the fullest).
 fn calls<'h, 't>(hits: &'h [Hit<'t>]) -> Vec<Call<'h, 't>> {
     let mut calls: Vec<Call<'h, 't>> = Vec::new();
+    let mut seen: HashMap<(usize, usize), usize> = HashMap::new();
     for hit in hits {
         let (Some(receiver), Some(at)) = (
             hit.get("route.receiver").or(hit.get("include.receiver")),
@@ -147,21 +197,38 @@ fn calls<'h, 't>(hits: &'h [Hit<'t>]) -> Vec<Call<'h, 't>> {
         ) else {
             continue;
         };
-        let pass = hit.prop("pass").is_some();
-        match calls
-            .iter_mut()
-            .find(|have| have.at == at.range && !pass && have.hit.prop("pass").is_none())
-        {
-            Some(have) if have.hit.captures.len() < hit.captures.len() => have.hit = hit,
+        // A call handing several names to a function is one mount per name.
+        let key = (at.range.start, at.range.end);
+        let have = match hit.prop("pass") {
+            Some(_) => None,
+            None => seen.get(&key).and_then(|&i| calls.get_mut(i)),
+        };
+        match have {
+            // A koa-router named route (`get('name', '/path', h)`) over the route whose path
+            // would be its name; else the pattern that took the most.
+            Some(have) if (preferred(hit), hit.captures.len()) > (preferred(have.hit), have.hit.captures.len()) => {
+                have.hit = hit
+            }
             Some(_) => {}
-            None => calls.push(Call {
-                hit,
-                receiver,
-                at: at.range.clone(),
-            }),
+            None => {
+                if hit.prop("pass").is_none() {
+                    seen.insert(key, calls.len());
+                }
+                calls.push(Call {
+                    hit,
+                    receiver,
+                    at: at.range.clone(),
+                })
+            }
         }
     }
     calls
+}
+
+/// True for the pattern that reads a call most closely: a koa-router named route, a folder
+/// of plugins.
+fn preferred(hit: &Hit<'_>) -> bool {
+    hit.prop("named").is_some() || hit.get("include.folder").is_some()
 }
 
 /// A function's name: its own, the variable it is bound to, or `#set! function` (`default`).
@@ -184,8 +251,13 @@ fn param_name(text: &str) -> Option<&str> {
 }
 
 /// The auth middleware and checks the file defines: where a guard used elsewhere comes from.
-fn candidates(path: &str, hits: &[Hit<'_>], out: &mut RouteScan) {
+fn candidates(path: &str, hits: &[Hit<'_>], framework: &'static str, out: &mut RouteScan) {
     for hit in hits {
+        // `fastify.decorate('authenticate', …)`: a guard the file defines.
+        if let Some(name) = hit.text("guard.defined") {
+            out.guards
+                .push(GuardNote::new(name, "hook", hit.framework(), Role::Defined, path));
+        }
         let Some(name) = hit.text("guard.candidate") else {
             continue;
         };
@@ -202,13 +274,13 @@ fn candidates(path: &str, hits: &[Hit<'_>], out: &mut RouteScan) {
             continue;
         }
         out.guards
-            .push(GuardNote::new(name, kind, hit.framework(), Role::Candidate, path));
+            .push(GuardNote::new(name, kind, framework, Role::Candidate, path));
     }
 }
 
 /// Notes that the file puts guard `name` on a route or router.
-fn note(out: &mut RouteScan, name: &str, framework: &'static str, path: &str) {
-    let note = GuardNote::new(name, "middleware", framework, Role::Used, path);
+fn note(out: &mut RouteScan, name: &str, kind: &'static str, framework: &'static str, path: &str) {
+    let note = GuardNote::new(name, kind, framework, Role::Used, path);
     if !out.guards.contains(&note) {
         out.guards.push(note);
     }
@@ -219,9 +291,11 @@ struct File<'f, 'h, 't> {
     path: &'f str,
     hits: &'h [Hit<'t>],
     out: &'f mut RouteScan,
-    made: &'f [(Range<usize>, String)],
-    functions: &'f [Function<'t>],
+    made: &'f HashMap<(usize, usize), String>,
+    functions: &'f HashMap<&'t str, Vec<Function>>,
     calls: &'f [Call<'h, 't>],
+    by_call: &'f HashMap<(usize, usize), usize>,
+    held: &'f [(&'h Capture<'t>, &'static str)],
     render: Render<'f>,
 }
 
@@ -248,10 +322,10 @@ impl<'t> File<'_, '_, 't> {
         let mut text = capture.text;
         let mut path = None;
         for _ in 0..MAX_CHAIN {
-            if let Some((_, name)) = self.made.iter().find(|(made, _)| *made == at) {
+            if let Some(name) = self.made.get(&(at.start, at.end)) {
                 return Some((Receiver::Local(name.clone()), path));
             }
-            let Some(call) = self.calls.iter().find(|call| call.at == at) else {
+            let Some(call) = self.by_call.get(&(at.start, at.end)).and_then(|&i| self.calls.get(i)) else {
                 break;
             };
             if path.is_none() {
@@ -268,8 +342,10 @@ impl<'t> File<'_, '_, 't> {
         }
         let function = self
             .functions
-            .iter()
-            .filter(|function| function.param == text && inside(&at, &function.scope))
+            .get(text)
+            .into_iter()
+            .flatten()
+            .filter(|function| inside(&at, &function.scope))
             .max_by_key(|function| function.scope.start);
         if let Some(function) = function {
             return Some((Receiver::Local(function.name.clone()), path));
@@ -281,7 +357,7 @@ impl<'t> File<'_, '_, 't> {
     }
 
     /// The items one call adds, with where they go.
-    fn items(&self, call: &Call<'_, '_>, hits: &[Hit<'_>], items: &mut Vec<(usize, Receiver, Item)>) {
+    fn items(&self, call: &Call<'_, '_>, items: &mut Vec<(usize, Receiver, Item)>) {
         let hit = call.hit;
         if hit.get("route.prefix").is_some() {
             return;
@@ -290,6 +366,12 @@ impl<'t> File<'_, '_, 't> {
             return;
         };
         let at = call.at.start;
+        if let Some(options) = hit.get("route.options") {
+            for route in self.route_object(hit, &options.range) {
+                items.push((at, receiver.clone(), Item::Route(route)));
+            }
+            return;
+        }
         if let Some(method) = hit.text("route.method").or(hit.prop("method")) {
             let chained = hit.prop("chained").is_some();
             let path = match (chained, hit.get("route.path")) {
@@ -313,7 +395,7 @@ impl<'t> File<'_, '_, 't> {
             if method == "OPTIONS" && path == "*" {
                 return;
             }
-            let route = self.route(hit, hits, method, path);
+            let route = self.route(hit, method, path);
             items.push((at, receiver, Item::Route(route)));
         } else {
             self.include(call, receiver, items);
@@ -321,20 +403,22 @@ impl<'t> File<'_, '_, 't> {
     }
 
     /// A route: its handler, the auth middleware before it, the shapes it may take.
-    fn route(&self, hit: &Hit<'_>, hits: &[Hit<'_>], method: String, path: String) -> LocalRoute {
-        let middleware: Vec<&Capture<'_>> = hit.all("route.guard").collect();
+    fn route(&self, hit: &Hit<'_>, method: String, path: String) -> LocalRoute {
+        let middleware: Vec<&Capture<'_>> = hit.all("route.guard").chain(hit.get("route.options")).collect();
         let handler = hit.get("route.handler");
+        let mut guards: Vec<String> = hit.all("route.guard").filter_map(|m| guard(m.text)).collect();
         let mut request_hints = Vec::new();
-        for other in hits {
-            if let Some(hint) = other.get("route.hint")
-                && middleware.iter().any(|m| inside(&hint.range, &m.range))
-            {
-                request_hints.push(hint.text.to_owned());
+        let mut response_hints = Vec::new();
+        for (held, name) in middleware.iter().flat_map(|m| self.within(&m.range)) {
+            match name {
+                "route.hook" => guards.extend(guard(held.text).filter(|g| !guards.contains(g))),
+                "route.hint" => request_hints.push(held.text.to_owned()),
+                "route.response" => response_hints.push(held.text.to_owned()),
+                _ => {}
             }
-            if let Some(parsed) = other.get("route.parsed")
-                && handler.is_some_and(|h| inside(&parsed.range, &h.range))
-                && !request_hints.iter().any(|have| have == parsed.text)
-            {
+        }
+        for (parsed, name) in handler.into_iter().flat_map(|h| self.within(&h.range)) {
+            if name == "route.parsed" && !request_hints.iter().any(|have| have == parsed.text) {
                 request_hints.push(parsed.text.to_owned());
             }
         }
@@ -343,21 +427,130 @@ impl<'t> File<'_, '_, 't> {
             path,
             handler: handler.and_then(|h| handler_name(h.text)),
             request_hints,
-            guards: middleware.iter().filter_map(|m| guard(m.text)).collect(),
+            response_hints,
+            guards,
             file: self.path.to_owned(),
             ..LocalRoute::default()
         }
+    }
+
+    /// The routes a route object declares (`route({ method: ['PUT', 'PATCH'], url, handler })`):
+    /// one per method.
+    fn route_object(&self, hit: &Hit<'_>, options: &Range<usize>) -> Vec<LocalRoute> {
+        let within = |wanted: &str| {
+            self.within(options)
+                .filter(|(_, name)| *name == wanted)
+                .map(|(capture, _)| capture)
+                .collect::<Vec<_>>()
+        };
+        let Some(path) = within("option.path")
+            .first()
+            .and_then(|p| (self.render)(&p.range, false))
+        else {
+            return Vec::new();
+        };
+        let handler = within("option.handler").first().and_then(|h| handler_name(h.text));
+        within("option.method")
+            .into_iter()
+            .filter_map(|method| {
+                let method = literal(method.text).to_ascii_uppercase();
+                let mut route = self.route(hit, method, path.clone());
+                route.handler = handler.clone();
+                Some(route).filter(|route| HTTP_METHODS.contains(&route.method.as_str()))
+            })
+            .collect()
+    }
+
+    /// The held captures inside `range` (see [`HELD`]), with their names.
+    fn within<'s>(&'s self, range: &'s Range<usize>) -> impl Iterator<Item = (&'s Capture<'t>, &'static str)> + 's {
+        let from = self
+            .held
+            .partition_point(|(capture, _)| capture.range.start < range.start);
+        self.held[from..]
+            .iter()
+            .take_while(move |(capture, _)| capture.range.start < range.end)
+            .filter(move |(capture, _)| inside(&capture.range, range))
+            .map(|(capture, _)| (*capture, capture.name))
+    }
+
+    /// Hooks on a router (`fastify.addHook('onRequest', fastify.authenticate)`): guards on every
+    /// route of its unit, wherever they are written.
+    fn unit_guards(
+        &self,
+        hits: &[Hit<'_>],
+        items: &mut Vec<(usize, Receiver, Item)>,
+        notes: &mut Vec<(String, &'static str)>,
+    ) {
+        for hit in hits {
+            let (Some(receiver), Some(written)) = (hit.get("router.receiver"), hit.get("router.guard")) else {
+                continue;
+            };
+            let name = match hit.prop("named-by") {
+                // A hook named by what it checks only when it calls no guard.
+                Some(_) => {
+                    let hook = hit.get("router.hook").map(|hook| &hook.range);
+                    let called = hits.iter().any(|other| {
+                        other.prop("named-by").is_none() && other.get("router.hook").map(|h| &h.range) == hook
+                    });
+                    (!called).then(|| written.text.to_owned())
+                }
+                None => guard(written.text),
+            };
+            if let (Some(name), Some((receiver, _))) = (name, self.receiver(receiver)) {
+                notes.push((name.clone(), hit.framework()));
+                items.push((written.range.start, receiver, Item::UnitGuard(name)));
+            }
+        }
+    }
+
+    /// The folder a mount loads every plugin file of (`register(AutoLoad, { dir: … })`), with
+    /// the prefix its options give them.
+    fn folder(&self, folder: &Range<usize>) -> (Autoload, String) {
+        let within = |name: &'static str| {
+            self.hits
+                .iter()
+                .filter_map(move |hit| Some((hit, hit.get(name)?)))
+                .filter(|(_, capture)| inside(&capture.range, folder))
+        };
+        let parts: Vec<&str> = within("folder.part").map(|(_, part)| part.text).collect();
+        let flag = |name: &str| {
+            within("folder.flag")
+                .find(|(_, flag)| flag.text == name)
+                .and_then(|(hit, _)| hit.text("folder.value"))
+                .map(|value| value == "true")
+        };
+        let dir = join_relative(parent_dir(self.path), &parts.join("/")).unwrap_or_default();
+        let prefix = within("folder.prefix")
+            .next()
+            .and_then(|(_, prefix)| (self.render)(&prefix.range, true))
+            .unwrap_or_default();
+        let autoload = Autoload {
+            dir,
+            folder_prefixes: flag("dirNameRoutePrefix") != Some(false),
+            hooks: flag("autoHooks") == Some(true),
+            cascade_hooks: flag("cascadeHooks") == Some(true),
+            route_params: flag("routeParams") == Some(true),
+        };
+        (autoload, prefix)
     }
 
     /// A mount (`use('/x', auth, router)`), or middleware alone guarding what follows.
     fn include(&self, call: &Call<'_, '_>, receiver: Receiver, items: &mut Vec<(usize, Receiver, Item)>) {
         let hit = call.hit;
         let at = call.at.start;
+        if let Some(folder) = hit.get("include.folder") {
+            let (autoload, prefix) = self.folder(&folder.range);
+            items.push((at, receiver, Item::mount(&prefix, Target::Autoload(autoload))));
+            return;
+        }
         let Some(target) = hit.get("include.target") else {
             return;
         };
         let mut guards: Vec<String> = hit.all("include.guard").filter_map(|g| guard(g.text)).collect();
-        let mut prefix = String::new();
+        let mut prefix = hit
+            .get("include.prefix")
+            .and_then(|p| (self.render)(&p.range, true))
+            .unwrap_or_default();
         let mut tentative = false;
         if let Some(first) = hit.get("include.path") {
             if first.text.starts_with(['\'', '"', '`']) {
@@ -371,7 +564,7 @@ impl<'t> File<'_, '_, 't> {
                 tentative = true;
                 if let Some(name) = target_name(first.text) {
                     let mount = Item::mount("", Target::Ref(name));
-                    items.push((at, self.same(&receiver), mount));
+                    items.push((at, receiver.clone(), mount));
                 }
             }
         }
@@ -379,29 +572,35 @@ impl<'t> File<'_, '_, 't> {
             for (prefix_at, row_target) in rows.into_iter().take(MAX_ROWS) {
                 let prefix = (self.render)(&prefix_at, true).unwrap_or_default();
                 let Some(name) = target_name(row_target) else { continue };
-                items.push((at, self.same(&receiver), Item::mount(&prefix, Target::Ref(name))));
+                items.push((at, receiver.clone(), Item::mount(&prefix, Target::Ref(name))));
             }
             return;
         }
-        let lone = hit.get("include.path").is_none() && hit.prop("pass").is_none();
+        let lone = hit.get("include.path").is_none() && hit.prop("pass").is_none() && hit.prop("mounts").is_none();
         if lone && let Some(name) = guard(target.text) {
             items.push((at, receiver, Item::Guard(name)));
             return;
         }
         let Some(name) = target_name(target.text) else {
             for guard in guards {
-                items.push((at, self.same(&receiver), Item::Guard(guard)));
+                items.push((at, receiver.clone(), Item::Guard(guard)));
             }
             return;
         };
-        let mount = Item::Mount(Mount {
-            prefix,
-            target: Target::Ref(name),
-            guards,
-            tentative,
-            ..Mount::default()
-        });
-        items.push((at, receiver, mount));
+        // Every argument after the prefix that names a router is mounted (koa's
+        // `use('/x', r.routes(), r.allowedMethods())`), with the guards before it.
+        let middle = hit.all("include.guard").filter(|arg| guard(arg.text).is_none());
+        let targets: Vec<String> = middle.filter_map(|arg| target_name(arg.text)).chain([name]).collect();
+        for name in targets {
+            let mount = Item::Mount(Mount {
+                prefix: prefix.clone(),
+                target: Target::Ref(name),
+                guards: guards.clone(),
+                tentative,
+                ..Mount::default()
+            });
+            items.push((at, receiver.clone(), mount));
+        }
     }
 
     /// A mount inside an iteration over a table (`routes.forEach((r) => router.use(r.path,
@@ -455,13 +654,6 @@ impl<'t> File<'_, '_, 't> {
             }
         }
         Some(rows)
-    }
-
-    fn same(&self, receiver: &Receiver) -> Receiver {
-        match receiver {
-            Receiver::Local(name) => Receiver::Local(name.clone()),
-            Receiver::Foreign(name) => Receiver::Foreign(name.clone()),
-        }
     }
 }
 
@@ -566,6 +758,29 @@ pub fn guard(text: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bridge::extract::Source;
+
+    /// Thousands of routes in one file and a chain of twenty calls are read in one pass
+    /// each (no call looked up by scanning the others).
+    #[test]
+    fn a_file_of_thousands_of_routes_and_a_chain_of_twenty_calls_are_read_in_one_pass() {
+        let mut routes = String::from("import { Router } from 'express';\nexport const router = Router();\n");
+        for i in 0..5_000 {
+            routes.push_str(&format!("router.get('/r{i}', auth, h{i});\n"));
+        }
+        let mut chain = String::from("import express from 'express';\nmodule.exports = express.Router()");
+        for i in 0..20 {
+            chain.push_str(&format!(".get('/c{i}', h)"));
+        }
+        chain.push_str(";\n");
+        let files = [("src/routes.ts", routes), ("src/chain.js", chain)];
+        let sources: Vec<Source<'_>> = files.iter().map(|(path, text)| Source { path, text }).collect();
+        let facts = crate::bridge::extract::code::extract(&sources);
+        let chained = facts.endpoints.iter().filter(|e| e.path.starts_with("/c")).count();
+        assert_eq!(facts.endpoints.len() - chained, 5_000, "{:?}", facts.unparsed);
+        assert_eq!(chained, 20);
+        assert!(facts.endpoints.iter().any(|e| e.path == "/r0" && e.guards == ["auth"]));
+    }
 
     #[test]
     fn names_from_the_text_of_arguments() {

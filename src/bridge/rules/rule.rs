@@ -125,6 +125,11 @@ impl Rule {
             .as_ref()
     }
 
+    /// The query's text, with the inherited files' before it.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
     /// Compiles the query for `grammar`, saying where it is wrong.
     pub fn compile(&self, grammar: Grammar) -> Result<Query, RuleError> {
         Query::new(&grammar.language(), &self.source).map_err(|error| {

@@ -12,7 +12,7 @@ use super::modules::rust::RustModule;
 use super::modules::script::{Export, ScriptModule};
 use super::orm::{self, PendingTable};
 use super::routes::link::{LinkFile, Module};
-use super::routes::{self, RouteScan, actix, axum, nest, node, python};
+use super::routes::{self, RouteScan, actix, axum, nest, python};
 use super::shapes::{self, PendingShape};
 use super::ui::components::ReExport;
 use super::ui::{self, StarFile};
@@ -180,9 +180,6 @@ fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String],
     match file.lang {
         Lang::TypeScript | Lang::Tsx | Lang::JavaScript => {
             let module = ScriptModule::read(file);
-            if wants.node_routes {
-                node::scan(file, index, &module, constants.get(), &mut scan.routes);
-            }
             if wants.nest {
                 nest::scan(file, index, constants.get(), &mut scan.routes);
             }
@@ -197,9 +194,6 @@ fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String],
             }
             if wants.joi {
                 shapes::joi::scan(file, &module, &mut scan.shapes, &mut scan.facts.guards);
-            }
-            if wants.guards {
-                node::guards::candidates(file, node::framework_of(&module), &mut scan.routes.guards);
             }
             scan_frontend(file, &module, constants, wants, design_systems, scan);
             scan.module = OwnedModule::Script(module);

@@ -24,7 +24,6 @@ impl Needles {
     }
 }
 
-static NODE_ROUTES: Needles = needles!("express", "Router", "koa", "fastify", "('/", "(\"/", "(`");
 static NEST: Needles = needles!(
     "@Controller",
     "setGlobalPrefix",
@@ -119,7 +118,6 @@ static PATH_STRING: Needles = needles!(
 /// The scanners that may find something in a file, by the text it contains.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Wants {
-    pub node_routes: bool,
     pub nest: bool,
     pub python_routes: bool,
     pub django_routes: bool,
@@ -154,7 +152,6 @@ impl Wants {
         let wants = Wants::by_text(lang, path, text, design_systems);
         if is_test_path(path) {
             return Wants {
-                node_routes: false,
                 nest: false,
                 python_routes: false,
                 django_routes: false,
@@ -173,7 +170,6 @@ impl Wants {
         let has = |needles: &Needles| needles.any_in(bytes);
         match lang {
             Lang::TypeScript | Lang::Tsx | Lang::JavaScript => Wants {
-                node_routes: has(&NODE_ROUTES),
                 nest: has(&NEST),
                 shapes: has(&SCRIPT_SHAPES),
                 zod: has(&ZOD),
@@ -226,7 +222,6 @@ impl Wants {
             return Wants::default();
         }
         Wants {
-            node_routes: app,
             nest: app,
             python_routes: app,
             django_routes: app,

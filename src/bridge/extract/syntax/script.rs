@@ -91,12 +91,6 @@ pub fn decorators<'t>(node: Node<'t>) -> Vec<Node<'t>> {
     out
 }
 
-/// The first identifier of a callee or member chain (`express.Router` → `express`).
-pub fn root_name<'a>(file: &ParsedFile<'a>, node: Node<'_>) -> &'a str {
-    let text = file.text(node);
-    text.split(['.', '(', '<', '[']).next().unwrap_or(text).trim()
-}
-
 /// The text of a type annotation without its `:` (`: Promise<User>` → `Promise<User>`).
 pub fn annotation_text<'a>(file: &ParsedFile<'a>, annotation: Node<'_>) -> &'a str {
     let text = file.text(annotation);

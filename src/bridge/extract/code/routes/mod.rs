@@ -8,7 +8,6 @@ pub mod graph;
 pub mod link;
 pub mod nest;
 pub mod nest_guards;
-pub mod node;
 pub mod python;
 #[cfg(test)]
 mod tests;

@@ -1,9 +1,7 @@
 ; framework: express
 ; language: javascript
 ; needles: express
-; inherits: node/receivers
-; Express: apps and routers, their routes and mounts (see `node/receivers`); the mount graph
-; puts them under their prefixes across files.
+; Express's apps and routers (what is called on them: `node/receivers`).
 
 ; const app = express()
 ((call_expression function: (identifier) @_new) @router.new
@@ -16,3 +14,13 @@
              (member_expression object: (identifier) @_express property: (property_identifier) @_new)]) @router.new
   (#eq? @_new "Router")
   (#eq? @_express "express"))
+
+; the file's routers are Express's
+((_ source: (string (string_fragment) @router.uses))
+  (#eq? @router.uses "express"))
+
+((call_expression
+  function: (identifier) @_require
+  arguments: (arguments . (string (string_fragment) @router.uses)))
+  (#eq? @_require "require")
+  (#eq? @router.uses "express"))

@@ -1,6 +1,9 @@
-; Shared by the Node.js routers (Express, Koa, Fastify): what names an app or router, the
-; functions handed one, the routes and mounts called on one, and the auth middleware a file
-; defines. Captures are read by `route_units` into the mount graph.
+; framework: express
+; language: javascript
+; needles: express | koa | fastify | Router( | app.use( | app.get( | app.post( | router.get( | router.post(
+; The Node.js routers (Express, Koa, Fastify; `express/`, `koa/`, `fastify/` make them): what
+; names an app or router, the functions handed one, the routes and mounts called on one, and
+; the auth middleware a file defines. Captures are read by `route_units` into the mount graph.
 
 ; what an app or router made in the file is named by: `const app = …`, `module.exports = …`,
 ; `export default …` (a chain `Router().use(a).get(…)` starts where its constructor does)
@@ -21,6 +24,11 @@
 ; a function handed a router registers on it: `function routes(app) { … }`,
 ; `export default (app: Router) => { … }`, `module.exports = (app) => { … }`
 (function_declaration
+  name: (identifier) @router.function
+  parameters: (formal_parameters (_) @router.param)
+  body: (_) @router.scope)
+
+(function_expression
   name: (identifier) @router.function
   parameters: (formal_parameters (_) @router.param)
   body: (_) @router.scope)
@@ -115,34 +123,6 @@
   (#not-match? @include.target "^(console|JSON|Object|Array|Promise|Math|require|module|process|logger|res|req|ctx|reply|next)\\b")
   (#not-match? @include.target "\\.(use|get|post|put|patch|delete|del|all|options|head|route|register|listen|set|addHook|decorate)$")
   (#set! pass "true"))
-
-; auth middleware the file defines (an auth-named function taking `next`, or returning one):
-; where a guard another file uses is defined
-((function_declaration
-  name: (identifier) @guard.candidate
-  parameters: (formal_parameters (_) @_next))
-  (#match? @_next "^next\\b")
-  (#auth-name? @guard.candidate))
-
-((variable_declarator
-  name: (identifier) @guard.candidate
-  value: [(arrow_function parameters: (formal_parameters (_) @_next))
-          (function_expression parameters: (formal_parameters (_) @_next))
-          (arrow_function body: [(arrow_function parameters: (formal_parameters (_) @_next))
-                                 (function_expression parameters: (formal_parameters (_) @_next))])])
-  (#match? @_next "^next\\b")
-  (#auth-name? @guard.candidate))
-
-; an auth check the file defines (`requireAdmin`, `isAuthenticated`), named so
-((function_declaration name: (identifier) @guard.candidate)
-  (#check-name? @guard.candidate)
-  (#set! kind "check"))
-
-((variable_declarator
-  name: (identifier) @guard.candidate
-  value: [(arrow_function) (function_expression)])
-  (#check-name? @guard.candidate)
-  (#set! kind "check"))
 
 ; a request shape a route's middleware names (`validate(createUserSchema)`)
 (call_expression

@@ -1,0 +1,193 @@
+//! The rules a run wants, compiled together. Compiling a query costs a scan of its grammar's
+//! whole parse table besides the analysis of its patterns, so the rules of one grammar that
+//! a run's files want are joined into a few queries (one per core, compiled in parallel)
+//! instead of one query each; a file runs the groups holding its rules and keeps the matches
+//! of the rules it wants. A rule no group holds (a later run in the same process, a query
+//! that failed to join) runs on its own query.
+
+use std::cmp::Reverse;
+use std::sync::OnceLock;
+
+use tree_sitter::Query;
+
+use super::grammar::Grammar;
+use super::rule::Rule;
+
+/// Rules joined into one query for files in `grammar`.
+pub struct Group {
+    grammar: Grammar,
+    pub query: Query,
+    /// The rule each pattern (by index) comes from.
+    owners: Vec<&'static Rule>,
+}
+
+/// The groups of the process's first run: a process runs the bridge once.
+static GROUPS: OnceLock<Vec<Group>> = OnceLock::new();
+
+impl Group {
+    /// The rule pattern `pattern` comes from.
+    pub fn owner(&self, pattern: usize) -> Option<&'static Rule> {
+        self.owners.get(pattern).copied()
+    }
+
+    fn holds(&self, rule: &Rule) -> bool {
+        self.owners.iter().any(|owner| std::ptr::eq(*owner, rule))
+    }
+
+    /// The rules' queries as one; `None` if it does not compile (each rule then runs alone).
+    fn compile(grammar: Grammar, rules: &[&'static Rule]) -> Option<Group> {
+        let mut source = String::new();
+        let mut starts = Vec::with_capacity(rules.len());
+        for rule in rules {
+            starts.push(source.len());
+            source.push_str(rule.source());
+            source.push('\n');
+        }
+        let query = Query::new(&grammar.language(), &source).ok()?;
+        let owners = (0..query.pattern_count())
+            .map(|pattern| {
+                let start = query.start_byte_for_pattern(pattern);
+                let at = starts.partition_point(|begin| *begin <= start).saturating_sub(1);
+                rules.get(at).copied()
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(Group { grammar, query, owners })
+    }
+}
+
+/// Compiles, once per process, the groups of the `wanted` rules, each with the grammar of a
+/// file that wants it: a grammar's rules split over as many groups as there are cores, the
+/// largest first into the smallest group.
+pub fn compile(wanted: &[(&'static Rule, Grammar)]) {
+    if GROUPS.get().is_some() {
+        return;
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut bins: Vec<(Grammar, Vec<&'static Rule>)> = Vec::new();
+    for grammar in Grammar::ALL {
+        let mut rules: Vec<&'static Rule> = wanted
+            .iter()
+            .filter(|(_, wanted_in)| *wanted_in == grammar)
+            .map(|(rule, _)| *rule)
+            .collect();
+        rules.sort_by_key(|rule| Reverse(rule.source().len()));
+        let mut mine: Vec<(Vec<&'static Rule>, usize)> = vec![(Vec::new(), 0); cores.min(rules.len())];
+        for rule in rules {
+            if let Some((members, size)) = mine.iter_mut().min_by_key(|(_, size)| *size) {
+                members.push(rule);
+                *size += rule.source().len();
+            }
+        }
+        bins.extend(mine.into_iter().map(|(members, _)| (grammar, members)));
+    }
+    let groups = crate::bridge::parallel::map_heavy(&bins, |(grammar, rules)| Group::compile(*grammar, rules));
+    // Another thread's run may have set them meanwhile; either is whole.
+    let _ = GROUPS.set(groups.into_iter().flatten().collect());
+}
+
+/// The groups holding some of `rules` for a file in `grammar`, and the rules none holds.
+pub fn covering(grammar: Grammar, rules: &[&'static Rule]) -> (Vec<&'static Group>, Vec<&'static Rule>) {
+    let groups: Vec<&'static Group> = GROUPS
+        .get()
+        .into_iter()
+        .flatten()
+        .filter(|group| group.grammar == grammar && rules.iter().any(|rule| group.holds(rule)))
+        .collect();
+    let alone = rules
+        .iter()
+        .filter(|rule| !groups.iter().any(|group| group.holds(rule)))
+        .copied()
+        .collect();
+    (groups, alone)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    use super::*;
+    use crate::bridge::rules::catalog::for_source;
+    use crate::bridge::rules::grammar::Parsers;
+    use crate::bridge::rules::hits::{Hit, run, run_query};
+
+    fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                files_under(&path, out);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+
+    /// What a test compares of a hit: its rule, framework and captures.
+    fn seen(hit: &Hit<'_>) -> (String, String, Vec<(String, usize, usize)>) {
+        let captures = hit
+            .captures
+            .iter()
+            .map(|capture| (capture.name.to_owned(), capture.range.start, capture.range.end))
+            .collect();
+        (hit.rule.name.to_owned(), hit.framework().to_owned(), captures)
+    }
+
+    /// Every fixture project's files in each grammar: a query joining all the rules the files
+    /// want finds, for each file, what each rule it wants finds on its own (and nothing of
+    /// the rules it does not want).
+    #[test]
+    fn a_joined_query_finds_what_each_rule_finds_alone() {
+        let mut files = Vec::new();
+        files_under(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bridge"),
+            &mut files,
+        );
+        let sources: Vec<(String, String)> = files
+            .iter()
+            .filter_map(|path| Some((path.to_string_lossy().into_owned(), std::fs::read_to_string(path).ok()?)))
+            .collect();
+        let mut parsers = Parsers::default();
+        let mut compared = 0;
+        for grammar in Grammar::ALL {
+            let of_grammar: Vec<&(String, String)> = sources
+                .iter()
+                .filter(|(path, _)| Grammar::of_path(path) == Some(grammar))
+                .collect();
+            let mut wanted: Vec<&'static Rule> = Vec::new();
+            for (path, text) in &of_grammar {
+                for rule in for_source(grammar, path, text) {
+                    if !wanted.iter().any(|have| std::ptr::eq(*have, rule)) {
+                        wanted.push(rule);
+                    }
+                }
+            }
+            if wanted.len() < 2 {
+                continue;
+            }
+            let group: &'static Group = Box::leak(Box::new(Group::compile(grammar, &wanted).expect("the rules join")));
+            for (path, text) in of_grammar {
+                let rules = for_source(grammar, path, text);
+                let Ok(tree) = parsers.parse(grammar, text) else {
+                    continue;
+                };
+                let mut alone: Vec<_> = rules
+                    .iter()
+                    .flat_map(|rule| run(rule, grammar, &tree, text))
+                    .map(|hit| seen(&hit))
+                    .collect();
+                let mut together: Vec<_> = run_query(&group.query, &tree, text, |pattern| {
+                    group
+                        .owner(pattern)
+                        .filter(|owner| rules.iter().any(|rule| std::ptr::eq(*rule, *owner)))
+                })
+                .iter()
+                .map(seen)
+                .collect();
+                alone.sort();
+                together.sort();
+                assert_eq!(together, alone, "{path}");
+                compared += alone.len();
+            }
+        }
+        assert!(compared > 100, "only {compared} hits compared");
+    }
+}
