@@ -41,6 +41,8 @@ const RULES: &[(&str, &str)] = rule_files![
     "services/python",
     "services/rust",
     "django/environ",
+    "django/views",
+    "django/models",
     "vue/router",
     "vue/route-modules",
     "vue/vuex",
@@ -226,10 +228,10 @@ impl NeedleIndex {
 /// that only place others (groups, prefixes, mounts, aliases).
 fn fact_of(capture: &str) -> Option<&'static str> {
     Some(match capture {
-        "endpoint" | "route" => "endpoints",
+        "endpoint" | "route" | "view" => "endpoints",
         "guard" => "guards",
         "env" => "env vars",
-        "table" | "column" | "fk" | "join" | "index" => "tables",
+        "table" | "column" | "fk" | "join" | "model" | "index" => "tables",
         "shape" | "field" => "shapes",
         "component" => "components",
         "client_route" => "client routes",

@@ -9,6 +9,7 @@ mod assemble;
 mod catalog;
 mod columns;
 mod controllers;
+pub mod django;
 mod erb;
 mod file_routes;
 mod grammar;
@@ -78,12 +79,26 @@ pub struct FileRules {
     /// The routers, routes and mounts the file's rules found, for the mount graph
     /// (`route_units`; only when the code extractor runs them on its parse).
     routes: RouteScan,
+    /// Django's views, which the code extractor's URLconfs name.
+    django: django::Views,
+    /// Django's models and app registry, which the code extractor's ORM links.
+    django_models: django::Models,
 }
 
 impl FileRules {
     /// Takes the routers, routes and mounts found (see [`on_tree`]).
     pub fn take_routes(&mut self) -> RouteScan {
         std::mem::take(&mut self.routes)
+    }
+
+    /// Takes the Django views the rules found (for the code extractor's URLconf linking).
+    pub fn take_django_views(&mut self) -> django::Views {
+        std::mem::take(&mut self.django)
+    }
+
+    /// Takes the Django models and app configs the rules found (for the code extractor's ORM).
+    pub fn take_django_models(&mut self) -> django::Models {
+        std::mem::take(&mut self.django_models)
     }
 }
 
@@ -121,6 +136,8 @@ pub fn on_tree(source: &Source<'_>, lang: Lang, wanted: &Wanted, tree: &Tree, re
         facts: Facts::default(),
         pending: Pending::default(),
         routes: RouteScan::default(),
+        django: django::Views::default(),
+        django_models: django::Models::default(),
     };
     let grammar = Grammar::of_lang(lang);
     run_rules(source, grammar, source.text, &wanted.0, tree, &mut found, Some(render));
@@ -140,6 +157,8 @@ fn per_file(sources: &[Source<'_>], code_files: bool) -> Vec<FileRules> {
             },
             pending: Pending::default(),
             routes: RouteScan::default(),
+            django: django::Views::default(),
+            django_models: django::Models::default(),
         })
     })
 }
@@ -210,6 +229,8 @@ fn extract_file(source: &Source<'_>, parsers: &mut Parsers, code_files: bool) ->
         facts: Facts::default(),
         pending: Pending::default(),
         routes: RouteScan::default(),
+        django: django::Views::default(),
+        django_models: django::Models::default(),
     };
     // Build output and installed packages are not the code written.
     if is_generated_path(source.path) || (!code_files && Lang::of_path(source.path).is_some()) {
@@ -284,6 +305,8 @@ fn run_rules(
     if let Some(render) = render {
         found.routes = route_units::scan(source.path, &hits, render);
     }
+    found.django = django::views(source.path, &hits);
+    found.django_models = django::models(source.path, &hits);
 }
 
 /// A test file's routes and guards are the test's, not the application's (as the code
@@ -295,6 +318,7 @@ fn finish(source: &Source<'_>, mut found: FileRules) -> FileRules {
         found.facts.guards.clear();
         found.pending = Pending::default();
         found.routes = RouteScan::default();
+        found.django = django::Views::default();
     }
     found
 }

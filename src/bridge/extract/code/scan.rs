@@ -137,6 +137,29 @@ pub fn scan_file(
         scan.facts.unparsed.extend(file.syntax_error());
         scan_tree(&file, wants, design_systems, &mut scan);
     }
+    // The Django models and views the rules read, for the ORM and the URLconfs.
+    if let Some(rules) = scan.rules.as_mut().filter(|_| wants.django) {
+        let models = rules.take_django_models();
+        if let OwnedModule::Python(module) = &scan.module
+            && !orm::django::foreign(module)
+        {
+            orm::django::tables(&scan.path, &models.classes, &models.user_aliases, &mut scan.tables);
+        }
+        scan.django_apps.apps.extend(models.apps);
+        scan.django_apps.user_model = models.user_model;
+    }
+    if let Some(rules) = scan.rules.as_mut().filter(|_| wants.django_routes) {
+        let views = rules.take_django_views();
+        let django = &mut scan.routes.django;
+        django.views.extend(views.views);
+        django.aliases.extend(views.aliases);
+        django.default_permissions.extend(views.default_permissions);
+        for note in views.guards {
+            if note.role == Role::Defined || !scan.routes.guards.contains(&note) {
+                scan.routes.guards.push(note);
+            }
+        }
+    }
     if !routes.units.is_empty() || !routes.foreign.is_empty() {
         // The mount graph links the routers through the file's imports and constants.
         if matches!(scan.module, OwnedModule::None) && file.lang.is_script() {
@@ -217,10 +240,6 @@ fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String],
             }
             if wants.alembic {
                 orm::alembic::scan(file, &mut scan.facts);
-            }
-            if wants.django {
-                orm::django::scan(file, &module, index, &mut scan.tables);
-                orm::django_apps::scan(file, &mut scan.django_apps);
             }
             scan.module = OwnedModule::Python(module);
         }

@@ -4,15 +4,12 @@
 //! table a `ManyToManyField` without `through=` makes (`<table>_<field>`), and `class Meta`
 //! (`db_table`, `abstract`, `indexes`, `unique_together`).
 
-use tree_sitter::Node;
-
 use super::{ModelRef, PendingKey, PendingTable, column};
 use crate::bridge::extract::code::modules::parent_dir;
 use crate::bridge::extract::code::modules::python::PythonModule;
-use crate::bridge::extract::syntax::literal::string;
-use crate::bridge::extract::syntax::python::{assignment, bases, body_statements, keyword, last_segment, positional};
-use crate::bridge::extract::syntax::{NodeIndex, ParsedFile, named_children};
+use crate::bridge::extract::syntax::python::last_segment;
 use crate::bridge::facts::{Column, ForeignKey, Index, Table};
+use crate::bridge::rules::django::{FieldCall, ModelClass, string};
 
 /// Fields that hold a key to another model, and whether the key is unique.
 const RELATIONS: &[(&str, bool)] = &[("ForeignKey", false), ("OneToOneField", true)];
@@ -27,9 +24,9 @@ pub const USER_MODEL: &str = "settings.AUTH_USER_MODEL";
 
 /// What the fields of one models file are read with: the app label its path suggests and
 /// the names it binds to the user model (`User = get_user_model()`).
-struct Context {
+struct Context<'c> {
     app: String,
-    user_aliases: Vec<String>,
+    user_aliases: &'c [String],
 }
 
 /// True for the `id` column Django adds itself.
@@ -40,43 +37,30 @@ pub fn is_implicit_id(column: &Column) -> bool {
         && column.data_type.as_deref() == Some(AUTO_ID_TYPE)
 }
 
-/// Reads the Django models of one file into `out` (linking drops classes that are no models).
-/// A file whose `models` or `Model` comes from another package than Django or the project's
-/// own modules (Tortoise's `from tortoise import fields, models`) holds none: its tables are named by that ORM's rules, not
-/// `<app>_<model>`.
-pub fn scan(file: &ParsedFile<'_>, module: &PythonModule, index: &NodeIndex<'_>, out: &mut Vec<PendingTable>) {
-    let foreign = |name: &str| {
+/// True if a module's `models` or `Model` comes from another package than Django or the
+/// project's own modules (Tortoise's `from tortoise import fields, models`): its tables are
+/// named by that ORM's rules, not `<app>_<model>`.
+pub fn foreign(module: &PythonModule) -> bool {
+    ["models", "Model"].iter().any(|name| {
         module
             .imports
-            .get(name)
+            .get(*name)
             .is_some_and(|import| !import.module.starts_with("django") && !import.module.starts_with('.'))
-    };
-    if foreign("models") || foreign("Model") {
-        return;
-    }
-    let user_aliases = named_children(file.root())
-        .into_iter()
-        .filter_map(|statement| assignment(file, statement))
-        .filter(|(_, _, value)| value.is_some_and(|v| is_get_user_model(file, v)))
-        .map(|(name, _, _)| name)
-        .collect();
+    })
+}
+
+/// The tables of the model classes of one file (linking drops classes that are no models).
+pub fn tables(path: &str, classes: &[ModelClass], user_aliases: &[String], out: &mut Vec<PendingTable>) {
     let context = Context {
-        app: app_label(file.path),
+        app: app_label(path),
         user_aliases,
     };
-    index.each(&["class_definition"], |node| {
-        if node.kind() == "class_definition"
-            && let Some((model, joins)) = model(file, node, &context)
-        {
+    for class in classes {
+        if let Some((model, joins)) = model(path, class, &context) {
             out.push(model);
             out.extend(joins);
         }
-    });
-}
-
-/// `get_user_model()`.
-fn is_get_user_model(file: &ParsedFile<'_>, node: Node<'_>) -> bool {
-    node.kind() == "call" && file.field_text(node, "function").map(last_segment) == Some("get_user_model")
+    }
 }
 
 /// The app a models file belongs to: `blog/models.py` and `blog/models/post.py` → `blog`.
@@ -91,60 +75,38 @@ fn app_label(path: &str) -> String {
 }
 
 /// A model class and the join tables of its many-to-many fields.
-fn model(file: &ParsedFile<'_>, class: Node<'_>, context: &Context) -> Option<(PendingTable, Vec<PendingTable>)> {
+fn model(path: &str, class: &ModelClass, context: &Context<'_>) -> Option<(PendingTable, Vec<PendingTable>)> {
     let app = context.app.as_str();
-    let class_name = file.field_text(class, "name")?;
-    let class_bases: Vec<String> = bases(file, class).into_iter().map(str::to_owned).collect();
-    if class_bases.is_empty() || class_name == "Meta" {
-        return None;
-    }
+    let class_name = class.name.as_str();
     let mut pending = PendingTable {
         table: Table {
             name: format!("{app}_{}", class_name.to_lowercase()),
             model: Some(class_name.to_owned()),
             origin: "model".into(),
             framework: Some("django".into()),
-            file: file.path.to_owned(),
+            file: path.to_owned(),
             ..Table::default()
         },
-        bases: class_bases,
+        bases: class.bases.clone(),
         ..PendingTable::default()
     };
     let mut fields = 0;
-    let mut meta = None;
     let mut many = Vec::new();
-    for statement in body_statements(class) {
-        if statement.kind() == "class_definition" && file.field_text(statement, "name") == Some("Meta") {
-            meta = Some(statement);
-            continue;
-        }
-        let Some((attribute, _, Some(value))) = assignment(file, statement) else {
-            continue;
-        };
-        if value.kind() != "call" {
-            continue;
-        }
-        let Some(callee) = file.field_text(value, "function") else {
-            continue;
-        };
-        let kind = last_segment(callee);
-        if kind == "ManyToManyField" {
-            many.push((attribute, value));
-            continue;
-        }
-        if !(kind.ends_with("Field") || kind == "ForeignKey") {
+    for call in class.fields.values() {
+        if call.kind == "ManyToManyField" {
+            many.push(call);
             continue;
         }
         fields += 1;
-        field(file, &mut pending, &attribute, kind, value, context);
+        field(path, &mut pending, call, context);
     }
-    if let Some(meta) = meta {
-        read_meta(file, &mut pending, meta);
+    if class.meta.is_some() {
+        read_meta(path, &mut pending, class);
     }
     let by_label = format!("{app}_{}", class_name.to_lowercase());
     pending.app_label = (pending.table.name == by_label).then(|| app.to_owned());
     // `class CustomUser(AbstractUser): pass` is a table of the fields Django's base gives.
-    if fields == 0 && meta.is_none() && auth_parents(&pending.bases).0.is_empty() {
+    if fields == 0 && class.meta.is_none() && auth_parents(&pending.bases).0.is_empty() {
         return None;
     }
     // Django gives a concrete model without a primary key field an `id`; an abstract one gets none.
@@ -169,9 +131,9 @@ fn model(file: &ParsedFile<'_>, class: Node<'_>, context: &Context) -> Option<(P
     } else {
         let declared = many
             .into_iter()
-            .filter_map(|(attribute, call)| join_table(file, &pending, &attribute, call, context));
+            .filter_map(|call| join_table(path, &pending, call, context));
         let builtin = builtin_relations.into_iter().filter_map(|(attribute, model, table)| {
-            let mut join = many_to_many(file.path, &pending, attribute, model.into(), table.into(), None)?;
+            let mut join = many_to_many(path, &pending, attribute, model.into(), table.into(), None)?;
             join.app_label = pending.app_label.clone();
             Some(join)
         });
@@ -183,23 +145,14 @@ fn model(file: &ParsedFile<'_>, class: Node<'_>, context: &Context) -> Option<(P
 /// The table Django makes for `tags = models.ManyToManyField(Tag)` on `Post` (no `through=`):
 /// `blog_post_tags` (or `db_table=`) with `id`, `post_id` and `tag_id` (`from_post_id` and
 /// `to_post_id` when the model relates to itself), unique together.
-fn join_table(
-    file: &ParsedFile<'_>,
-    owner: &PendingTable,
-    attribute: &str,
-    call: Node<'_>,
-    context: &Context,
-) -> Option<PendingTable> {
-    if keyword(file, call, "through").is_some() {
+fn join_table(path: &str, owner: &PendingTable, call: &FieldCall, context: &Context<'_>) -> Option<PendingTable> {
+    if call.keyword("through").is_some() {
         return None;
     }
-    let target = positional(call)
-        .first()
-        .copied()
-        .or_else(|| keyword(file, call, "to"))?;
-    let (model, fallback) = target_model(file, target, owner, context)?;
-    let db_table = keyword(file, call, "db_table").and_then(|t| string(file, t));
-    let mut join = many_to_many(file.path, owner, attribute, model, fallback, db_table.clone())?;
+    let target = call.target.as_deref().or(call.keyword("to"))?;
+    let (model, fallback) = target_model(target, owner, context)?;
+    let db_table = call.keyword("db_table").and_then(string);
+    let mut join = many_to_many(path, owner, &call.attribute, model, fallback, db_table.clone())?;
     join.app_label = owner.app_label.clone().filter(|_| db_table.is_none());
     Some(join)
 }
@@ -313,26 +266,18 @@ fn auth_parents(bases: &[String]) -> (Vec<Column>, Vec<(&'static str, &'static s
     (columns, relations)
 }
 
-fn field(
-    file: &ParsedFile<'_>,
-    pending: &mut PendingTable,
-    attribute: &str,
-    kind: &str,
-    call: Node<'_>,
-    context: &Context,
-) {
-    let flag = |key: &str| keyword(file, call, key).is_some_and(|v| file.text(v) == "True");
+fn field(path: &str, pending: &mut PendingTable, call: &FieldCall, context: &Context<'_>) {
+    let (attribute, kind) = (call.attribute.as_str(), call.kind.as_str());
+    let flag = |key: &str| call.keyword(key) == Some("True");
     let relation = RELATIONS.iter().find(|(name, _)| *name == kind);
     let default_name = if relation.is_some() {
         format!("{attribute}_id")
     } else {
         attribute.to_owned()
     };
-    let name = keyword(file, call, "db_column")
-        .and_then(|c| string(file, c))
-        .unwrap_or(default_name);
-    let data_type = match keyword(file, call, "max_length") {
-        Some(length) => format!("{kind}(max_length={})", file.text(length)),
+    let name = call.keyword("db_column").and_then(string).unwrap_or(default_name);
+    let data_type = match call.keyword("max_length") {
+        Some(length) => format!("{kind}(max_length={length})"),
         None => kind.to_owned(),
     };
     let primary_key = flag("primary_key");
@@ -346,12 +291,12 @@ fn field(
             table: pending.table.name.clone(),
             columns: vec![name.clone()],
             unique,
-            file: file.path.to_owned(),
+            file: path.to_owned(),
         });
     }
     if let Some((_, unique)) = relation {
-        let target = positional(call).first().copied().or_else(|| keyword(file, call, "to"));
-        if let Some((model, fallback)) = target.and_then(|t| target_model(file, t, pending, context)) {
+        let target = call.target.as_deref().or(call.keyword("to"));
+        if let Some((model, fallback)) = target.and_then(|t| target_model(t, pending, context)) {
             pending.targets.push(PendingKey {
                 at: pending.table.foreign_keys.len(),
                 target: ModelRef::Class(model),
@@ -361,10 +306,7 @@ fn field(
                 name: None,
                 columns: vec![name.clone()],
                 references_table: String::new(),
-                references_columns: keyword(file, call, "to_field")
-                    .and_then(|f| string(file, f))
-                    .into_iter()
-                    .collect(),
+                references_columns: call.keyword("to_field").and_then(string).into_iter().collect(),
             });
         }
         pending.table.columns.push(Column {
@@ -390,18 +332,11 @@ fn field(
 /// The model a relation names and the table Django's rule gives it: `User`, `"Post"`,
 /// `"blog.Post"`, `"self"`, the user model (`settings.AUTH_USER_MODEL`, `get_user_model()`
 /// and names bound to it: [`USER_MODEL`] until linking reads the setting).
-fn target_model(
-    file: &ParsedFile<'_>,
-    target: Node<'_>,
-    pending: &PendingTable,
-    context: &Context,
-) -> Option<(String, String)> {
+fn target_model(target: &str, pending: &PendingTable, context: &Context<'_>) -> Option<(String, String)> {
     let app = context.app.as_str();
-    let text = match string(file, target) {
-        Some(text) => text,
-        None => file.text(target).to_owned(),
-    };
-    if text.ends_with("AUTH_USER_MODEL") || is_get_user_model(file, target) || context.user_aliases.contains(&text) {
+    let quoted = string(target);
+    let text = quoted.clone().unwrap_or_else(|| target.to_owned());
+    if text.ends_with("AUTH_USER_MODEL") || text.ends_with("get_user_model()") || context.user_aliases.contains(&text) {
         return Some((USER_MODEL.into(), "auth_user".into()));
     }
     if text == "self" {
@@ -409,7 +344,7 @@ fn target_model(
         return Some((own, pending.table.name.clone()));
     }
     let (target_app, model) = match text.rsplit_once('.') {
-        Some((target_app, model)) if string(file, target).is_some() => (target_app.to_owned(), model.to_owned()),
+        Some((target_app, model)) if quoted.is_some() => (target_app.to_owned(), model.to_owned()),
         Some((_, model)) => (app.to_owned(), model.to_owned()),
         None => (app.to_owned(), text.clone()),
     };
@@ -418,67 +353,34 @@ fn target_model(
 }
 
 /// `class Meta`: `db_table`, `abstract`, `app_label`, `indexes = [models.Index(fields=[…])]`, `unique_together`.
-fn read_meta(file: &ParsedFile<'_>, pending: &mut PendingTable, meta: Node<'_>) {
+fn read_meta(path: &str, pending: &mut PendingTable, class: &ModelClass) {
     let mut db_table = false;
-    for statement in body_statements(meta) {
-        let Some((name, _, Some(value))) = assignment(file, statement) else {
-            continue;
-        };
+    for (name, value) in class.meta.iter().flatten() {
         match name.as_str() {
             "db_table" => {
-                if let Some(table) = string(file, value) {
+                if let Some(table) = string(value) {
                     pending.table.name = table;
                     db_table = true;
                 }
             }
             // The model's app named outright: `<app_label>_<model>`.
             "app_label" if !db_table => {
-                if let (Some(label), Some(model)) = (string(file, value), &pending.table.model) {
+                if let (Some(label), Some(model)) = (string(value), &pending.table.model) {
                     pending.table.name = format!("{label}_{}", model.to_lowercase());
                 }
             }
-            "abstract" => pending.is_abstract = file.text(value) == "True",
-            "indexes" | "constraints" => {
-                for entry in named_children(value).into_iter().filter(|e| e.kind() == "call") {
-                    let callee = file.field_text(entry, "function").map(last_segment);
-                    let unique = callee == Some("UniqueConstraint");
-                    if !unique && callee != Some("Index") {
-                        continue;
-                    }
-                    let Some(columns) = keyword(file, entry, "fields") else {
-                        continue;
-                    };
-                    pending.indexes.push(Index {
-                        name: keyword(file, entry, "name").and_then(|n| string(file, n)),
-                        table: pending.table.name.clone(),
-                        columns: named_children(columns)
-                            .into_iter()
-                            .filter_map(|c| string(file, c))
-                            .collect(),
-                        unique,
-                        file: file.path.to_owned(),
-                    });
-                }
-            }
-            "unique_together" => {
-                let groups = named_children(value);
-                let nested = groups.iter().all(|group| matches!(group.kind(), "tuple" | "list"));
-                let groups = if nested { groups } else { vec![value] };
-                for group in groups {
-                    pending.indexes.push(Index {
-                        name: None,
-                        table: pending.table.name.clone(),
-                        columns: named_children(group)
-                            .into_iter()
-                            .filter_map(|c| string(file, c))
-                            .collect(),
-                        unique: true,
-                        file: file.path.to_owned(),
-                    });
-                }
-            }
+            "abstract" => pending.is_abstract = value == "True",
             _ => {}
         }
+    }
+    for (unique, name, columns) in class.indexes.values() {
+        pending.indexes.push(Index {
+            name: name.clone(),
+            table: pending.table.name.clone(),
+            columns: columns.clone(),
+            unique: *unique,
+            file: path.to_owned(),
+        });
     }
     // Indexes name fields; a relation's column is `<field>_id`.
     let table = pending.table.name.clone();

@@ -6,10 +6,6 @@
 
 use super::django::USER_MODEL;
 use super::{ModelRef, PendingTable};
-use crate::bridge::extract::code::modules::parent_dir;
-use crate::bridge::extract::syntax::literal::string;
-use crate::bridge::extract::syntax::python::{assignment, bases, body_statements, last_segment};
-use crate::bridge::extract::syntax::{ParsedFile, named_children};
 
 /// What the run's files say of Django's apps.
 #[derive(Debug, Clone, Default)]
@@ -25,48 +21,6 @@ pub struct Registry {
 pub struct App {
     pub dir: String,
     pub label: String,
-}
-
-/// Reads the `AppConfig` subclasses and the `AUTH_USER_MODEL` setting of one file into `out`.
-pub fn scan(file: &ParsedFile<'_>, out: &mut Registry) {
-    for statement in named_children(file.root()) {
-        if statement.kind() == "class_definition" {
-            if let Some(app) = app_config(file, statement) {
-                out.apps.push(app);
-            }
-            continue;
-        }
-        if let Some((name, _, Some(value))) = assignment(file, statement)
-            && name == "AUTH_USER_MODEL"
-            && out.user_model.is_none()
-        {
-            out.user_model = string(file, value).filter(|model| model.contains('.'));
-        }
-    }
-}
-
-/// `class UsersConfig(AppConfig): name = "project.users"; label = "people"`.
-fn app_config(file: &ParsedFile<'_>, class: tree_sitter::Node<'_>) -> Option<App> {
-    if !bases(file, class).iter().any(|base| last_segment(base) == "AppConfig") {
-        return None;
-    }
-    let (mut name, mut label) = (None, None);
-    for statement in body_statements(class) {
-        match assignment(file, statement) {
-            Some((key, _, Some(value))) if key == "name" => name = string(file, value),
-            Some((key, _, Some(value))) if key == "label" => label = string(file, value),
-            _ => {}
-        }
-    }
-    let dir = parent_dir(file.path);
-    let label = label
-        .or_else(|| name.map(|n| n.rsplit('.').next().unwrap_or(&n).to_owned()))
-        .or_else(|| dir.rsplit('/').next().map(str::to_owned))
-        .filter(|label| !label.is_empty())?;
-    Some(App {
-        dir: dir.to_owned(),
-        label,
-    })
 }
 
 impl Registry {

@@ -13,7 +13,7 @@ use super::RouteScan;
 use super::graph::{Item, LocalRoute, Mount, Target, Unit};
 use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
 use crate::bridge::extract::syntax::literal::{Constants, string};
-use crate::bridge::extract::syntax::python::{assignment, keyword, last_segment, positional};
+use crate::bridge::extract::syntax::python::{keyword, last_segment, positional};
 use crate::bridge::extract::syntax::{Fields, ParsedFile, named_children};
 
 /// The functions of a URLconf entry: Django's `path`/`re_path` and the old `url`.
@@ -39,10 +39,6 @@ pub fn scan(file: &ParsedFile<'_>, constants: &Constants, out: &mut RouteScan) {
         else {
             continue;
         };
-        if let Some((permissions, authentication)) = settings(file, statement) {
-            out.django.default_permissions.extend(permissions);
-            out.django.authentication.extend(authentication);
-        }
         match expression.kind() {
             "assignment" => reader.assignment(expression, out),
             "augmented_assignment" => {
@@ -76,7 +72,6 @@ pub fn scan(file: &ParsedFile<'_>, constants: &Constants, out: &mut RouteScan) {
             out.guards.push(note);
         }
     }
-    views::scan(file, out);
 }
 
 struct Reader<'s, 'a> {
@@ -313,30 +308,6 @@ pub fn regex_route(regex: &str) -> String {
         }
     }
     out
-}
-
-/// The `REST_FRAMEWORK` settings' default permission and authentication classes (dotted paths
-/// as written: `rest_framework.permissions.IsAuthenticated`).
-pub fn settings(file: &ParsedFile<'_>, statement: Node<'_>) -> Option<(Vec<String>, Vec<String>)> {
-    let (name, _, value) = assignment(file, statement)?;
-    if name != "REST_FRAMEWORK" {
-        return None;
-    }
-    let value = value.filter(|v| v.kind() == "dictionary")?;
-    let list = |key: &str| -> Vec<String> {
-        named_children(value)
-            .into_iter()
-            .filter(|pair| pair.kind() == "pair")
-            .filter(|pair| pair.field("key").and_then(|k| string(file, k)).as_deref() == Some(key))
-            .filter_map(|pair| pair.field("value"))
-            .flat_map(named_children)
-            .filter_map(|item| string(file, item))
-            .collect()
-    };
-    Some((
-        list("DEFAULT_PERMISSION_CLASSES"),
-        list("DEFAULT_AUTHENTICATION_CLASSES"),
-    ))
 }
 
 #[cfg(test)]

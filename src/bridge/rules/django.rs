@@ -1,0 +1,345 @@
+//! Django from `django/views.scm` and `django/models.scm`'s captures, for the code
+//! extractor's URLconf linking and ORM. Views: which module-level classes are views (a base
+//! ending in `View`/`ViewSet`) and which are parts lending handlers to views that extend
+//! them; permission and authentication classes defined (`BasePermission`, an
+//! `…Authentication` base) and used (`permission_classes`, `authentication_classes`, auth
+//! mixins and decorators); a viewset's `@action` routes; the serializer a handler reads the
+//! body with; function views by their decorators. Models: classes with their field calls and
+//! `Meta`; the app registry's labels (`AppConfig`: `label`, else `name`'s last part, else
+//! the folder) and `AUTH_USER_MODEL`.
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::hits::{Capture, Hit};
+use super::text::literal;
+use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
+use crate::bridge::extract::code::modules::parent_dir;
+use crate::bridge::extract::code::orm::django_apps::App;
+use crate::bridge::extract::code::routes::django::views::{Action, View};
+
+/// Methods that read a request body.
+const BODY_HANDLERS: &[&str] = &["post", "put", "patch", "create", "update", "partial_update"];
+
+/// A captured node's place: what the hits about one class, field or list are grouped by, in
+/// the file's order.
+type Key = (usize, usize);
+
+fn key(capture: &Capture<'_>) -> Key {
+    (capture.range.start, capture.range.end)
+}
+
+/// What one module's views say: the views, `x_view = XView.as_view()` aliases as (name,
+/// class), guard notes, and the settings' `DEFAULT_PERMISSION_CLASSES` (dotted as written).
+#[derive(Debug, Default)]
+pub struct Views {
+    pub views: Vec<View>,
+    pub aliases: Vec<(String, String)>,
+    pub guards: Vec<GuardNote>,
+    pub default_permissions: Vec<String>,
+}
+
+/// A class of a models module (`orm::django` makes it a table).
+#[derive(Debug, Default)]
+pub struct ModelClass {
+    pub name: String,
+    pub bases: Vec<String>,
+    pub fields: BTreeMap<Key, FieldCall>,
+    /// `class Meta` attributes as (name, value as written); `None` without a Meta.
+    pub meta: Option<Vec<(String, String)>>,
+    /// Meta `indexes`, `constraints` and `unique_together` entries: (unique, name, fields).
+    pub indexes: BTreeMap<Key, (bool, Option<String>, Vec<String>)>,
+}
+
+/// `title = models.CharField(max_length=200)`: the attribute, the field class (last
+/// segment), the first positional argument and the keyword arguments, as written.
+#[derive(Debug, Default)]
+pub struct FieldCall {
+    pub attribute: String,
+    pub kind: String,
+    pub target: Option<String>,
+    pub keywords: HashMap<String, String>,
+}
+
+impl FieldCall {
+    /// The value of keyword argument `key`, as written.
+    pub fn keyword(&self, key: &str) -> Option<&str> {
+        self.keywords.get(key).map(String::as_str)
+    }
+}
+
+/// What one module says of Django's models: its model classes, the names it binds to the
+/// user model, its `AppConfig`s and `AUTH_USER_MODEL`.
+#[derive(Debug, Default)]
+pub struct Models {
+    pub classes: Vec<ModelClass>,
+    pub user_aliases: Vec<String>,
+    pub apps: Vec<App>,
+    pub user_model: Option<String>,
+}
+
+fn last(text: &str) -> &str {
+    text.rsplit('.').next().unwrap_or(text)
+}
+
+/// A string literal's content; `None` for another expression.
+pub fn string(text: &str) -> Option<String> {
+    text.starts_with(['"', '\'']).then(|| literal(text))
+}
+
+/// Pushes `item` unless `list` holds it.
+fn push_new(list: &mut Vec<String>, item: Option<String>) {
+    if let Some(item) = item.filter(|item| !list.contains(item)) {
+        list.push(item);
+    }
+}
+
+/// The models, app configs and user model setting of one file's hits.
+pub fn models(path: &str, hits: &[Hit<'_>]) -> Models {
+    let mut out = Models::default();
+    let mut classes: BTreeMap<Key, ModelClass> = BTreeMap::new();
+    let mut apps: BTreeMap<Key, (Option<String>, Option<String>)> = BTreeMap::new();
+    for hit in hits.iter().filter(|hit| hit.is("model")) {
+        let text = |name: &str| hit.text(name).map(str::to_owned);
+        out.user_aliases.extend(text("model.user_alias"));
+        out.user_model = out.user_model.take().or(text("model.user_model"));
+        if let Some(app) = hit.get("model.app") {
+            let (name, label) = apps.entry(key(app)).or_default();
+            match hit.text("model.app_key") {
+                Some("name") => *name = text("model.app_value"),
+                Some("label") => *label = text("model.app_value"),
+                _ => {}
+            }
+        }
+        let Some(scope) = hit.get("model.scope") else { continue };
+        let class = classes.entry(key(scope)).or_default();
+        let value = text("model.value").unwrap_or_default();
+        let items = hit.all("model.item").map(|item| item.text.to_owned());
+        if let Some(name) = text("model.class") {
+            class.name = name;
+        }
+        push_new(&mut class.bases, text("model.base"));
+        if let Some(meta) = text("model.meta") {
+            class.meta.get_or_insert_default().push((meta, value.clone()));
+        }
+        if let (Some(args), Some(attribute), Some(kind)) =
+            (hit.get("model.args"), text("model.field"), hit.text("model.kind"))
+        {
+            let call = class.fields.entry(key(args)).or_insert_with(|| FieldCall {
+                attribute,
+                kind: last(kind).to_owned(),
+                ..FieldCall::default()
+            });
+            call.target = call.target.take().or(text("model.target"));
+            if let Some(name) = text("model.key") {
+                call.keywords.entry(name).or_insert(value.clone());
+            }
+        }
+        let meta = hit.text("model.meta").unwrap_or("");
+        if let (Some(entry), Some(index), "indexes" | "constraints") =
+            (hit.get("model.entry"), hit.text("model.index"), meta)
+        {
+            let unique = last(index) == "UniqueConstraint";
+            let (_, name, columns) = class.indexes.entry(key(entry)).or_insert((unique, None, Vec::new()));
+            match hit.text("model.key") {
+                Some("name") => *name = string(&value),
+                Some("fields") => columns.extend(items),
+                _ => {}
+            }
+        } else if let (Some(together), "unique_together") = (hit.get("model.together"), meta) {
+            let group = hit.get("model.group").unwrap_or(together);
+            let entry = class.indexes.entry(key(group)).or_insert((true, None, Vec::new()));
+            entry.2.extend(items);
+        }
+    }
+    out.classes = classes.into_values().filter(|class| !class.name.is_empty()).collect();
+    let dir = parent_dir(path);
+    out.apps = apps
+        .into_values()
+        .filter_map(|(name, label)| {
+            let label = label
+                .or_else(|| name.map(|name| last(&name).to_owned()))
+                .or_else(|| dir.rsplit('/').next().map(str::to_owned))
+                .filter(|label| !label.is_empty())?;
+            Some(App {
+                dir: dir.to_owned(),
+                label,
+            })
+        })
+        .collect();
+    out
+}
+
+/// A class's methods by place: name and the `@action` on it.
+type Methods = BTreeMap<Key, (String, Option<Action>)>;
+
+/// The views, aliases and guard notes of one file's hits.
+pub fn views(path: &str, hits: &[Hit<'_>]) -> Views {
+    let mut out = Views::default();
+    // Module-level classes and functions, with the authentication classes a class names.
+    let mut found: BTreeMap<Key, (View, Vec<String>, Methods)> = BTreeMap::new();
+    let mut bodies: BTreeMap<usize, &str> = BTreeMap::new();
+    for hit in hits.iter().filter(|hit| hit.is("view")) {
+        let text = |name: &str| hit.text(name).map(str::to_owned);
+        bodies.extend(hit.get("view.body").map(|body| (body.range.start, body.text)));
+        out.default_permissions.extend(text("view.default_permission"));
+        if let (Some(alias), Some(class)) = (text("view.alias"), text("view.alias_of")) {
+            out.aliases.push((alias, class));
+        }
+        let Some(scope) = hit.get("view.scope") else { continue };
+        let (view, authentication, methods) = found.entry(key(scope)).or_default();
+        let names = || hit.all("view.name_item").map(|item| last(item.text).to_owned());
+        let upper = || hit.text("view.str_item").map(str::to_ascii_uppercase);
+        if let Some(name) = text("view.class").or(text("view.function")) {
+            view.name = name;
+            view.function = hit.get("view.function").is_some();
+        }
+        push_new(&mut view.bases, text("view.base"));
+        push_new(&mut view.guards, text("view.class_guard").filter(|g| is_auth_name(g)));
+        if let Some(method) = hit.get("view.method_scope") {
+            let name = text("view.action").or(text("view.method")).unwrap_or_default();
+            let (_, action) = methods.entry(key(method)).or_insert((name.clone(), None));
+            if let Some(call) = hit.text("view.action_call") {
+                let action = action.get_or_insert_with(|| Action {
+                    detail: call.starts_with("detail_route"),
+                    url_path: name.clone(),
+                    name,
+                    ..Action::default()
+                });
+                let value = hit.text("view.value").unwrap_or("");
+                match hit.text("view.key") {
+                    Some("detail") => action.detail |= value == "True",
+                    Some("methods") => push_new(&mut action.methods, upper()),
+                    Some("url_path") => action.url_path = string(value).unwrap_or(action.url_path.clone()),
+                    _ => {}
+                }
+            }
+        }
+        let value = hit.text("view.value").unwrap_or("");
+        match hit.text("view.attr").or(hit.text("view.decorator").map(last)) {
+            Some("permission_classes") => view.permissions.get_or_insert_default().extend(names()),
+            // Authentication identifies the user; it guards no route itself (the permission
+            // classes do), so the classes are named as guards the code uses.
+            Some("authentication_classes") => authentication.extend(names()),
+            Some("serializer_class") => view.serializer = Some(value.to_owned()),
+            Some("lookup_url_kwarg") => view.lookup = string(value).or(view.lookup.take()),
+            Some("lookup_field") if view.lookup.is_none() => view.lookup = string(value),
+            Some("http_method_names" | "api_view" | "require_http_methods") => {
+                push_new(view.allowed.get_or_insert_default(), upper())
+            }
+            Some("require_POST") => view.allowed = Some(vec!["POST".into()]),
+            Some("require_GET" | "require_safe") => view.allowed = Some(vec!["GET".into()]),
+            _ => push_new(&mut view.guards, text("view.decorator").filter(|d| is_auth_name(d))),
+        }
+    }
+    for (mut view, authentication, methods) in found.into_values() {
+        if view.name.is_empty() {
+            continue;
+        }
+        for ((start, end), (name, action)) in methods {
+            // The first call reading a body inside the method.
+            let body = bodies.range(start..end).next().map(|(_, body)| match last(body) {
+                "serializer_class" | "get_serializer" => "serializer_class".to_owned(),
+                other => other.to_owned(),
+            });
+            let reads = match action {
+                Some(mut action) => {
+                    if action.methods.is_empty() {
+                        action.methods.push("GET".into());
+                    }
+                    let reads = action.methods.iter().any(|m| m != "GET");
+                    view.actions.push(action);
+                    reads
+                }
+                None => {
+                    view.methods.push(name.clone());
+                    BODY_HANDLERS.contains(&name.as_str())
+                }
+            };
+            if let Some(serializer) = body.filter(|_| reads) {
+                view.bodies.push((name.clone(), serializer));
+            }
+        }
+        if view.function {
+            function(path, view, &mut out);
+        } else {
+            class(path, view, authentication, &mut out);
+        }
+    }
+    out
+}
+
+/// One module-level class: a permission or authentication class, a view, a part, or nothing.
+fn class(path: &str, mut view: View, authentication: Vec<String>, out: &mut Views) {
+    let (name, bases) = (view.name.as_str(), &view.bases);
+    if bases.iter().any(|b| last(b) == "BasePermission") {
+        out.guards
+            .push(GuardNote::new(name, "permission", "django", Role::Defined, path));
+        return;
+    }
+    if bases.iter().any(|b| last(b).ends_with("Authentication")) && name.ends_with("Authentication") {
+        out.guards
+            .push(GuardNote::new(name, "authentication", "django", Role::Defined, path));
+        return;
+    }
+    // Mixins alone make no view (`class User(AbstractBaseUser, PermissionsMixin)`); such a
+    // class is kept as a part, which only counts when a view extends it or a URLconf names it.
+    view.part = !bases
+        .iter()
+        .map(|b| last(b))
+        .any(|b| b.ends_with("View") || b.ends_with("ViewSet") || b == "GenericAPIView");
+    let mut guards: Vec<String> = bases
+        .iter()
+        .map(|b| last(b).to_owned())
+        .filter(|b| b.ends_with("Mixin") && is_auth_name(b))
+        .collect();
+    guards.append(&mut view.guards);
+    view.guards = guards;
+    for name in authentication {
+        used(out, GuardNote::new(&name, "authentication", "django", Role::Used, path));
+    }
+    let says_nothing = view.methods.is_empty()
+        && view.actions.is_empty()
+        && view.permissions.is_none()
+        && view.serializer.is_none()
+        && view.allowed.is_none();
+    if view.part && view.bases.is_empty() && says_nothing {
+        return;
+    }
+    note_permissions(path, &view, out);
+    out.views.push(view);
+}
+
+/// A module-level function: a view by its decorators (`@api_view` answers GET unless it names
+/// methods), else none.
+fn function(path: &str, mut view: View, out: &mut Views) {
+    if view.allowed.as_ref().is_some_and(Vec::is_empty) {
+        view.allowed = Some(vec!["GET".into()]);
+    }
+    if view.allowed.is_none() && view.permissions.is_none() && view.guards.is_empty() {
+        return;
+    }
+    note_permissions(path, &view, out);
+    out.views.push(view);
+}
+
+/// Notes a guard in use once.
+fn used(out: &mut Views, note: GuardNote) {
+    if !out.guards.contains(&note) {
+        out.guards.push(note);
+    }
+}
+
+/// Notes the permission classes and guards a view (or a part, its permission classes) uses.
+fn note_permissions(path: &str, view: &View, out: &mut Views) {
+    for permission in view.permissions.iter().flatten().filter(|p| *p != "AllowAny") {
+        used(
+            out,
+            GuardNote::new(permission, "permission", "django", Role::Used, path),
+        );
+    }
+    // A part's mixins (a user model's `PermissionsMixin`) guard nothing until a view extends it.
+    for guard in view.guards.iter().filter(|_| !view.part) {
+        let kind = if guard.ends_with("Mixin") { "mixin" } else { "decorator" };
+        used(out, GuardNote::new(guard, kind, "django", Role::Used, path));
+    }
+}
