@@ -42,6 +42,14 @@ pub fn merge(parts: Vec<Facts>) -> Facts {
     by_file_once(&mut all.images, |i| &i.file);
     by_file_once(&mut all.findings, |f| &f.file);
     by_file_once(&mut all.guards, |g| &g.file);
+    // A validation schema is on the endpoints whose request it is.
+    for guard in all.guards.iter_mut().filter(|g| g.kind == "validation") {
+        guard.endpoints = all
+            .endpoints
+            .iter()
+            .filter(|e| e.request.as_deref() == Some(guard.name.as_str()))
+            .count();
+    }
     by_file_once(&mut all.dropped, |d| &d.file);
     by_file_once(&mut all.migrations, |m| m);
     by_file_once(&mut all.unparsed, |u| u);

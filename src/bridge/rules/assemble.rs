@@ -32,7 +32,10 @@
 //! | `join.model` + `join.table` or `join.tag` | a many-to-many field: its join table, keyed to both sides |
 //! | `column.embedded` | columns a call brings (`#set! columns "created_at updated_at"`, or templates `"{}_id {}_type"`) |
 //! | `fk.column`, `fk.table` or `fk.model` or `fk.module`, `fk.references` | a foreign key of the table whose scope holds it (`#set! fk-column "{singular}_id"`, `fk-table "by-column"`; a module's entity resolved across files) |
-//! | `shape.name`, `shape.scope`, `field.name`, `field.type`, `field.rule` | a request shape and its fields; a rule makes it validation |
+//! | `shape.name`, `shape.scope`, `field.name`, `field.type`, `field.rule` | a request shape (`#set! kind`; `#set! validation` or a rule on a field makes it a validation) and the fields captured inside its scope (see `shapes.rs`) |
+//! | `shape.base`, `base.mode`, `base.keys` | a shape it takes fields from, in any file (`partial`/`PartialType`, `required`, `pick`/`PickType`, `omit`/`OmitType` with the names `base.keys` lists); `#set! kind "inherit"`: a shape only if a base is one, of its kind |
+//! | `shape.required`, `shape.rename_all`, `shape.param` + `shape.default`, `shape.env_prefix` | the names of its required fields; the case its fields' wire names take (`camelCase`, …); a generic parameter's default, the type of fields of the parameter's type; a settings class's (`kind settings`) prefix of the env vars its fields are |
+//! | `field.scope`, `field.rename`, `field.skip` | the field (one inside another field is a nested object's, not the shape's); its name on the wire; a field that is none. `field.value`: the text `#set! optional-when "a|b"`/`required-when` look for those words in (optional if it holds one / unless it does). `#set! optional "true"`, `#set! required-by "rules"`, `#set! type "call"` (`z.string().min(1)` → `string`) |
 //! | `valid.type` | a type a handler binds with validation (`@Valid Pet pet`; `validated.rs`) |
 //! | `component.name`, `store.name` | a UI component, a client store (`#set! kind`) |
 //! | `store.scope`, `store.key` | the store's definition; keys captured inside it are its keys |
@@ -90,9 +93,7 @@ use super::resources::{self, Resource};
 pub use super::text::literal;
 use super::{columns, file_routes, naming, options, placeholders, services, stores, tags};
 use crate::bridge::extract::code::guards::names::is_auth_name;
-use crate::bridge::facts::{
-    Column, Component, Endpoint, EnvVar, Facts, Field, ForeignKey, Guard, Index, Route, Shape, Table,
-};
+use crate::bridge::facts::{Column, Component, Endpoint, EnvVar, Facts, ForeignKey, Guard, Index, Route, Table};
 
 /// The facts of one file's hits.
 pub fn facts(path: &str, hits: &[Hit<'_>], mounts: &mut Mounts) -> Facts {
@@ -174,7 +175,6 @@ pub fn facts(path: &str, hits: &[Hit<'_>], mounts: &mut Mounts) -> Facts {
     facts.state = stores::stores(path, hits);
     facts.services = services::services(path, hits);
     (facts.tables, facts.indexes) = tables(path, hits);
-    facts.shapes = shapes(path, hits, &mut facts.guards);
     facts
 }
 
@@ -892,75 +892,6 @@ pub(super) fn column_of(field: &str, naming: &str) -> String {
         _ if naming.starts_with("snake") => naming::snake_case(field),
         _ => field.to_owned(),
     }
-}
-
-/// Shapes with the fields captured inside them; a shape with a validation rule on a field is
-/// also a validation guard.
-fn shapes(path: &str, hits: &[Hit<'_>], guards: &mut Vec<Guard>) -> Vec<Shape> {
-    let mut shapes: Vec<(Range<usize>, Shape, bool)> = hits
-        .iter()
-        .filter_map(|hit| {
-            let scope = hit.get("shape.scope")?;
-            let shape = Shape {
-                name: literal(hit.text("shape.name")?),
-                kind: hit.prop("kind").unwrap_or("struct").to_owned(),
-                file: path.to_owned(),
-                ..Shape::default()
-            };
-            Some((scope.range.clone(), shape, hit.prop("validation").is_some()))
-        })
-        .collect();
-    // Hits naming the same scope (one per constrained field) are one shape.
-    shapes.sort_by_key(|(scope, _, _)| scope.start);
-    shapes.dedup_by(|a, b| a.0 == b.0);
-    for hit in hits {
-        let Some(name) = hit.get("field.name") else { continue };
-        let Some((_, shape, validated)) = shapes
-            .iter_mut()
-            .filter(|(scope, _, _)| inside(&name.range, scope))
-            .max_by_key(|(scope, _, _)| scope.start)
-        else {
-            continue;
-        };
-        // A rule on the field (`field.rule`, or a Go tag's `binding`/`validate`) makes the
-        // shape a validation; `required` among the rules makes the field required.
-        let rules = hit.text("field.rule").map(str::to_owned).or_else(|| {
-            let tag = hit.text("field.tag")?;
-            Some(
-                tags::get(tag, "binding")
-                    .or_else(|| tags::get(tag, "validate"))?
-                    .to_owned(),
-            )
-        });
-        *validated |= rules.is_some();
-        let field = literal(name.text);
-        if !shape.fields.iter().any(|f| f.name == field) {
-            shape.fields.push(Field {
-                name: field,
-                data_type: hit.text("field.type").map(str::to_owned),
-                // `#set! required-by "rules"`: required only with a `required` rule.
-                optional: hit.prop("optional") == Some("true")
-                    || (hit.prop("required-by") == Some("rules")
-                        && !rules.as_deref().is_some_and(|rules| rules.contains("required"))),
-            });
-        }
-    }
-    let framework = hits
-        .iter()
-        .find(|hit| hit.is("shape"))
-        .map(|hit| hit.framework().to_owned());
-    for (_, shape, validated) in &shapes {
-        if *validated {
-            guards.push(Guard {
-                name: shape.name.clone(),
-                kind: "validation".into(),
-                framework: framework.clone(),
-                file: path.to_owned(),
-                ..Guard::default()
-            });
-        }
-    }
-    shapes.into_iter().map(|(_, shape, _)| shape).collect()
 }
 
 #[cfg(test)]

@@ -183,3 +183,27 @@ fn a_router_function_mounted_at_hundreds_of_places_is_placed_within_a_bound() {
         facts.unparsed
     );
 }
+
+#[test]
+fn shapes_nested_deep_and_bases_in_a_circle_end() {
+    let deep = format!(
+        "import {{ z }} from 'zod';\nexport const deep = {}z.string(){};\n",
+        "z.object({ a: ".repeat(DEPTH),
+        " })".repeat(DEPTH)
+    );
+    let circle = "from pydantic import BaseModel\nclass A(B):\n    a: int\nclass B(A):\n    b: int\nclass C(BaseModel):\n    c: int\n".to_owned();
+    let chain: String = (1..DEPTH).fold("class M0(BaseModel):\n    x: int\n".to_owned(), |text, at| {
+        text + &format!("class M{at}(M{}):\n    y{at}: int = 1\n", at - 1)
+    });
+    let facts = run(&[
+        fine(),
+        ("src/deep.ts", deep),
+        ("app/circle.py", circle),
+        ("app/chain.py", format!("from pydantic import BaseModel\n{chain}")),
+    ]);
+    assert!(has_fine(&facts), "{:#?}", facts.endpoints);
+    let deep = facts.shapes.iter().find(|s| s.name == "deep").expect("deep");
+    assert_eq!(deep.fields.len(), 1, "only the outer object's field: {:?}", deep.fields);
+    assert!(facts.shapes.iter().any(|s| s.name == "C"));
+    assert!(!facts.shapes.iter().any(|s| s.name == "A" || s.name == "B"));
+}

@@ -35,6 +35,7 @@ mod rule;
 mod schema_dump;
 mod services;
 mod sfc;
+mod shapes;
 mod spring_config;
 mod stores;
 mod tags;
@@ -176,6 +177,7 @@ fn link(sources: &[Source<'_>], files: Vec<FileRules>, code_files: Vec<FileRules
     facts.endpoints.extend(mounted);
     facts.unparsed.extend(over);
     facts.append(spring_config::extract(sources));
+    facts.append(shapes::link(std::mem::take(&mut pending.shapes)));
     pending.links.apply(&mut facts);
     controllers::apply(&mut facts.endpoints, &pending.declared);
     schema_dump::prefer_dump(&mut facts.tables);
@@ -185,6 +187,20 @@ fn link(sources: &[Source<'_>], files: Vec<FileRules>, code_files: Vec<FileRules
     facts
 }
 
+/// The shapes of code files the code extractor parsed, bases resolved across them, with their
+/// validation guards and the environment variables settings classes read: its routes name
+/// the shapes (taken out of `files`, which keep the rest).
+pub fn link_shapes(files: &mut [FileRules]) -> Facts {
+    shapes::link(
+        files
+            .iter_mut()
+            .flat_map(|file| std::mem::take(&mut file.pending.shapes))
+            .collect(),
+    )
+}
+
+pub use self::shapes::bodies_only;
+
 /// What one file leaves for the step across files: routes waiting for their mounts, what
 /// other files complete (Spring), the guards controllers declare for their actions (Rails,
 /// Laravel).
@@ -193,6 +209,7 @@ struct Pending {
     mounts: Mounts,
     links: Links,
     declared: controllers::Declared,
+    shapes: Vec<shapes::PendingShape>,
 }
 
 impl Pending {
@@ -200,6 +217,7 @@ impl Pending {
         self.mounts.append(other.mounts);
         self.links.append(other.links);
         self.declared.extend(other.declared);
+        self.shapes.extend(other.shapes);
     }
 }
 
@@ -300,6 +318,7 @@ fn run_rules(
     found
         .facts
         .append(assemble::facts(source.path, &hits, &mut found.pending.mounts));
+    found.pending.shapes.extend(shapes::of_file(source.path, &hits));
     found.pending.links.append(Links::of(source.path, &hits));
     found.pending.declared.extend(controllers::declared(&hits));
     if let Some(render) = render {
@@ -316,7 +335,11 @@ fn finish(source: &Source<'_>, mut found: FileRules) -> FileRules {
         found.facts.routes.clear();
         found.facts.endpoints.clear();
         found.facts.guards.clear();
-        found.pending = Pending::default();
+        // Its shapes are the application's (fixtures, factories).
+        found.pending = Pending {
+            shapes: std::mem::take(&mut found.pending.shapes),
+            ..Pending::default()
+        };
         found.routes = RouteScan::default();
         found.django = django::Views::default();
     }

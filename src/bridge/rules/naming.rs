@@ -138,9 +138,42 @@ pub fn table_of_key(column: &str) -> String {
     plural(column.strip_suffix("_id").unwrap_or(column))
 }
 
+/// A snake_case field name as serde's `rename_all` writes it.
+pub fn renamed(name: &str, rename_all: Option<&str>) -> String {
+    let words: Vec<&str> = name.split('_').filter(|w| !w.is_empty()).collect();
+    let capital = |word: &str| {
+        let mut chars = word.chars();
+        chars
+            .next()
+            .map(|first| first.to_uppercase().chain(chars).collect::<String>())
+            .unwrap_or_default()
+    };
+    match rename_all {
+        Some("camelCase") => words
+            .iter()
+            .enumerate()
+            .map(|(at, w)| if at == 0 { w.to_string() } else { capital(w) })
+            .collect(),
+        Some("PascalCase") => words.iter().map(|w| capital(w)).collect(),
+        Some("kebab-case") => words.join("-"),
+        Some("SCREAMING_SNAKE_CASE") | Some("UPPERCASE") => name.to_ascii_uppercase(),
+        Some("lowercase") => name.to_ascii_lowercase(),
+        _ => name.to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rename_all_writes_the_wire_names() {
+        assert_eq!(renamed("created_at", Some("camelCase")), "createdAt");
+        assert_eq!(renamed("created_at", Some("PascalCase")), "CreatedAt");
+        assert_eq!(renamed("created_at", Some("kebab-case")), "created-at");
+        assert_eq!(renamed("created_at", Some("SCREAMING_SNAKE_CASE")), "CREATED_AT");
+        assert_eq!(renamed("created_at", None), "created_at");
+    }
 
     #[test]
     fn conventions() {

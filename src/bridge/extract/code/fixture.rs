@@ -52,8 +52,8 @@ pub fn extract_settings(name: &str, settings: &Settings) -> Facts {
 pub fn extract_with_rules(name: &str) -> Facts {
     let files = files(name);
     let sources: Vec<Source<'_>> = files.iter().map(|(path, text)| Source { path, text }).collect();
-    let mut facts = extract_with(&sources, &Settings::default());
-    facts.append(crate::bridge::rules::extract(&sources));
+    let (mut facts, _, code_rules) = super::extract_timed(&sources, &Settings::default());
+    facts.append(crate::bridge::rules::extract_after_code(&sources, code_rules));
     facts
 }
 

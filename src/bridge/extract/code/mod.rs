@@ -1,6 +1,6 @@
 //! The code extractor: TypeScript, JavaScript, Python and Rust files, each parsed once with
 //! its tree-sitter grammar, every code scanner run over the same tree, then linked across
-//! files (mounts, imports, entity references, shape inheritance). Files are scanned in
+//! files (mounts, imports, entity references). Files are scanned in
 //! parallel; a cheap text check skips files that carry none of the signals.
 
 #[cfg(test)]
@@ -93,14 +93,16 @@ fn extract_prefiltered(
         .unwrap_or_else(|_| Some(FileScan::failed(source.path)))
     });
     let mut scans: Vec<FileScan> = scans.into_iter().flatten().collect();
-    let rules = scans.iter_mut().filter_map(|scan| scan.rules.take()).collect();
+    let mut rules: Vec<FileRules> = scans.iter_mut().filter_map(|scan| scan.rules.take()).collect();
+    // The rules find the shapes; the routes name them.
+    let shapes = crate::bridge::rules::link_shapes(&mut rules);
     let parse_times: Vec<Duration> = scans.iter().filter_map(|scan| scan.parse_time).collect();
     let parsing = Parsing {
         parsed: parse_times.len(),
         code_files: sources.iter().filter(|s| Lang::of_path(s.path).is_some()).count(),
         time: parse_times.iter().sum(),
     };
-    (scan::link(scans), parsing, rules)
+    (scan::link(scans, shapes), parsing, rules)
 }
 
 thread_local! {

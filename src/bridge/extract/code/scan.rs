@@ -13,14 +13,13 @@ use super::modules::script::{Export, ScriptModule};
 use super::orm::{self, PendingTable};
 use super::routes::link::{LinkFile, Module};
 use super::routes::{self, RouteScan, actix, axum, nest, python};
-use super::shapes::{self, PendingShape};
 use super::ui::components::ReExport;
 use super::ui::{self, StarFile};
 use super::wants::Wants;
 use crate::bridge::extract::Source;
 use crate::bridge::extract::syntax::literal::Constants;
 use crate::bridge::extract::syntax::{Lang, NodeIndex, ParsedFile, Parsers, Unparsed};
-use crate::bridge::facts::{Facts, Guard};
+use crate::bridge::facts::Facts;
 use crate::bridge::rules::FileRules;
 
 /// Everything one file yields before files are linked.
@@ -29,8 +28,6 @@ pub struct FileScan {
     pub path: String,
     pub module: OwnedModule,
     pub routes: RouteScan,
-    /// Shapes with their bases unresolved.
-    pub shapes: Vec<PendingShape>,
     /// ORM tables with the models their keys name unresolved.
     pub tables: Vec<PendingTable>,
     /// Django's `AppConfig`s and `AUTH_USER_MODEL`, which name the tables of Django models.
@@ -135,7 +132,7 @@ pub fn scan_file(
     }
     if wants.any() {
         scan.facts.unparsed.extend(file.syntax_error());
-        scan_tree(&file, wants, design_systems, &mut scan);
+        scan_language(&file, wants, design_systems, &mut scan);
     }
     // The Django models and views the rules read, for the ORM and the URLconfs.
     if let Some(rules) = scan.rules.as_mut().filter(|_| wants.django) {
@@ -176,22 +173,6 @@ pub fn scan_file(
     Some(scan)
 }
 
-fn scan_tree(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String], scan: &mut FileScan) {
-    scan_language(file, wants, design_systems, scan);
-    // Validation schemas are security facts of their own (the shapes keep their fields).
-    for pending in &scan.shapes {
-        if let Some(library) = pending.validation {
-            scan.facts.guards.push(Guard {
-                name: pending.shape.name.clone(),
-                kind: "validation".into(),
-                framework: Some(library.into()),
-                file: pending.shape.file.clone(),
-                ..Guard::default()
-            });
-        }
-    }
-}
-
 fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String], scan: &mut FileScan) {
     let constants = LazyConstants::new(file);
     let constants = &constants;
@@ -206,18 +187,6 @@ fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String],
             if wants.nest {
                 nest::scan(file, index, constants.get(), &mut scan.routes);
             }
-            if wants.shapes {
-                shapes::script::scan(file, index, &mut scan.shapes);
-            }
-            if wants.zod {
-                shapes::zod::scan(file, &module, &mut scan.shapes);
-            }
-            if wants.typebox {
-                shapes::typebox::scan(file, &module, &mut scan.shapes);
-            }
-            if wants.joi {
-                shapes::joi::scan(file, &module, &mut scan.shapes, &mut scan.facts.guards);
-            }
             scan_frontend(file, &module, constants, wants, design_systems, scan);
             scan.module = OwnedModule::Script(module);
         }
@@ -228,12 +197,6 @@ fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String],
             }
             if wants.django_routes {
                 routes::django::scan(file, constants.get(), &mut scan.routes);
-            }
-            if wants.shapes {
-                shapes::pydantic::scan(file, index, &mut scan.shapes);
-                shapes::wtforms::scan(file, index, &mut scan.shapes);
-                shapes::drf::scan(file, index, &mut scan.shapes);
-                shapes::marshmallow::scan(file, index, &mut scan.shapes);
             }
             if wants.sqlalchemy {
                 orm::sqlalchemy::scan(file, index, &mut scan.tables);
@@ -249,9 +212,6 @@ fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String],
             }
             if wants.actix {
                 actix::scan(file, index, constants.get(), &mut scan.routes);
-            }
-            if wants.serde {
-                shapes::serde::scan(file, index, &mut scan.shapes);
             }
             if wants.guards {
                 routes::extractor_definitions(file, index, &mut scan.routes);
@@ -323,14 +283,10 @@ fn scan_frontend(
     }
 }
 
-/// Puts all files' scans together: cross-file links resolved, facts in file order.
-pub fn link(mut scans: Vec<FileScan>) -> Facts {
-    let pending = scans
-        .iter_mut()
-        .flat_map(|scan| std::mem::take(&mut scan.shapes))
-        .collect();
-    let (shapes, settings_env) = super::shapes::link(pending);
-    let shape_names: HashSet<String> = shapes.iter().map(|shape| shape.name.clone()).collect();
+/// Puts all files' scans together with the run's `shapes` (see `rules::link_shapes`):
+/// cross-file links resolved, facts in file order.
+pub fn link(mut scans: Vec<FileScan>, mut shaped: Facts) -> Facts {
+    let shape_names: HashSet<String> = shaped.shapes.iter().map(|shape| shape.name.clone()).collect();
     let mut pending: Vec<PendingTable> = scans
         .iter_mut()
         .flat_map(|scan| std::mem::take(&mut scan.tables))
@@ -352,7 +308,7 @@ pub fn link(mut scans: Vec<FileScan>) -> Facts {
         })
         .collect();
     let endpoints = super::routes::link::link(&link_files, &shape_names);
-    let shapes = shapes::bodies_only(shapes, &endpoints);
+    shaped.shapes = crate::bridge::rules::bodies_only(std::mem::take(&mut shaped.shapes), &endpoints);
     let guard_notes: Vec<GuardNote> = scans
         .iter()
         .flat_map(|scan| scan.routes.guards.iter().cloned())
@@ -373,10 +329,9 @@ pub fn link(mut scans: Vec<FileScan>) -> Facts {
         tables,
         indexes,
         endpoints,
-        shapes,
-        env_vars: settings_env,
         ..Facts::default()
     };
+    facts.append(shaped);
     for scan in scans {
         facts.append(scan.facts);
     }
@@ -391,13 +346,5 @@ pub fn link(mut scans: Vec<FileScan>) -> Facts {
         }
     }
     facts.guards.extend(guards::link(&guard_notes, &facts.endpoints));
-    // A validation schema is on the endpoints whose request it is.
-    for guard in facts.guards.iter_mut().filter(|g| g.kind == "validation") {
-        guard.endpoints = facts
-            .endpoints
-            .iter()
-            .filter(|e| e.request.as_deref() == Some(guard.name.as_str()))
-            .count();
-    }
     facts
 }

@@ -34,11 +34,6 @@ static NEST: Needles = needles!(
     "PassportStrategy",
     "AuthGuard",
 );
-static SCRIPT_SHAPES: Needles = needles!("class ", "interface ", "type ");
-static ZOD: Needles = needles!("zod");
-static JOI: Needles = needles!("joi", "Joi", "celebrate");
-static SERDE: Needles = needles!("Serialize", "Deserialize");
-static TYPEBOX: Needles = needles!("typebox", "properties");
 static EXPORT: Needles = needles!("export");
 static COMPONENT_HINTS: Needles = needles!("react", "React", "</", "/>", "export *", "export {");
 static ROUTER: Needles = needles!(
@@ -64,7 +59,6 @@ static PYTHON_ROUTES: Needles = needles!(
     "(\"/",
     "('/",
 );
-static CLASS: Needles = needles!("class ");
 static SQLALCHEMY: Needles = needles!(
     "__tablename__",
     "Table(",
@@ -123,11 +117,6 @@ pub struct Wants {
     pub django_routes: bool,
     pub axum: bool,
     pub actix: bool,
-    pub shapes: bool,
-    pub zod: bool,
-    pub joi: bool,
-    pub typebox: bool,
-    pub serde: bool,
     pub sqlalchemy: bool,
     pub alembic: bool,
     pub django: bool,
@@ -171,10 +160,6 @@ impl Wants {
         match lang {
             Lang::TypeScript | Lang::Tsx | Lang::JavaScript => Wants {
                 nest: has(&NEST),
-                shapes: has(&SCRIPT_SHAPES),
-                zod: has(&ZOD),
-                joi: has(&JOI),
-                typebox: has(&TYPEBOX),
                 components: has(&EXPORT) && (lang == Lang::Tsx || path.ends_with(".jsx") || has(&COMPONENT_HINTS)),
                 router: has(&ROUTER) || path.ends_with("app/routes.ts") || path.ends_with("app/routes.tsx"),
                 fs_routes: path.starts_with("app/")
@@ -191,7 +176,6 @@ impl Wants {
             Lang::Python => Wants {
                 python_routes: has(&PYTHON_ROUTES),
                 django_routes: has(&DJANGO_ROUTES),
-                shapes: has(&CLASS),
                 sqlalchemy: has(&SQLALCHEMY),
                 alembic: has(&ALEMBIC),
                 django: has(&DJANGO),
@@ -202,7 +186,6 @@ impl Wants {
             Lang::Rust => Wants {
                 axum: has(&AXUM),
                 actix: has(&ACTIX),
-                serde: has(&SERDE),
                 guards: has(&GUARD),
                 ..Wants::default()
             },
@@ -227,11 +210,6 @@ impl Wants {
             django_routes: app,
             axum: framework.axum,
             actix: framework.actix,
-            shapes: true,
-            zod: true,
-            joi: true,
-            typebox: true,
-            serde: true,
             sqlalchemy: true,
             alembic: true,
             django: true,

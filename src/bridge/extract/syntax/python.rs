@@ -88,20 +88,6 @@ pub fn assignment<'t>(
     ))
 }
 
-/// The `name = Callee(...)` statements of a class body, as `(name, callee as written, call)`:
-/// a form's, serializer's or schema's declared fields.
-pub fn class_calls<'t, 'a>(file: &ParsedFile<'a>, class: Node<'t>) -> Vec<(String, &'a str, Node<'t>)> {
-    body_statements(class)
-        .into_iter()
-        .filter_map(|statement| {
-            let (name, _, value) = assignment(file, statement)?;
-            let value = value.filter(|v| v.kind() == "call")?;
-            let callee = file.text(value.field("function")?);
-            Some((name, callee, value))
-        })
-        .collect()
-}
-
 /// The last segment of a dotted name (`models.CharField` → `CharField`).
 pub fn last_segment(text: &str) -> &str {
     text.rsplit('.').next().unwrap_or(text)

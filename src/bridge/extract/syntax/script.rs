@@ -185,10 +185,3 @@ pub fn top_level_bindings<'t>(file: &'t ParsedFile<'_>) -> Vec<(&'t str, Node<'t
     }
     out
 }
-
-/// True if `node` has an anonymous child token `token` (the `?` of an optional property).
-pub fn has_token(node: Node<'_>, token: &str) -> bool {
-    (0..node.child_count())
-        .filter_map(|at| node.child(at as u32))
-        .any(|child| !child.is_named() && child.kind() == token)
-}

@@ -1,7 +1,34 @@
-//! Shapes extracted from the fixture projects, and their links to endpoints.
+//! Shapes the rules find in the fixture projects (run the way the bridge runs them), their
+//! links to endpoints, and the syntax the `shape.*`/`field.*` captures read.
 
+use super::{call_type, names};
+use crate::bridge::extract::Source;
 use crate::bridge::extract::code::fixture::extract;
 use crate::bridge::facts::{Facts, Shape};
+
+#[test]
+fn call_types_and_listed_names() {
+    assert_eq!(call_type("z.string().min(1)"), "string");
+    assert_eq!(call_type("z.coerce.date()"), "date");
+    assert_eq!(
+        call_type("z.enum(['admin', 'member']).default('member')"),
+        "'admin' | 'member'"
+    );
+    assert_eq!(names("['a', \"b\"]"), ["a", "b"]);
+    assert_eq!(names("{ a: true, b: true }"), ["a", "b"]);
+}
+
+#[test]
+fn serde_wire_names_and_optional_fields() {
+    let text = "#[derive(Deserialize)]\n#[serde(rename_all = \"camelCase\")]\nstruct NewUser {\n    display_name: String,\n    #[serde(default)]\n    newsletter: bool,\n    #[serde(rename = \"e-mail\")]\n    email: Option<String>,\n    #[serde(skip)]\n    cache: u8,\n}\n";
+    let facts = crate::bridge::rules::extract(&[Source { path: "a.rs", text }]);
+    let fields: Vec<String> = facts.shapes[0]
+        .fields
+        .iter()
+        .map(|f| format!("{}{}", f.name, if f.optional { "?" } else { "" }))
+        .collect();
+    assert_eq!(fields, ["displayName", "newsletter?", "e-mail?"]);
+}
 
 fn shape<'f>(facts: &'f Facts, name: &str) -> &'f Shape {
     facts
