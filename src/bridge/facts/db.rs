@@ -41,6 +41,18 @@ pub struct Column {
     pub unique: bool,
 }
 
+impl Column {
+    /// Fills in what this column leaves out from another declaration of it (a model's field
+    /// beside a migration's column, two matches of one column).
+    pub fn absorb(&mut self, other: Column) {
+        self.field = self.field.take().or(other.field);
+        self.data_type = self.data_type.take().or(other.data_type);
+        self.nullable = self.nullable.or(other.nullable);
+        self.unique |= other.unique;
+        self.primary_key |= other.primary_key;
+    }
+}
+
 /// `columns` reference `table(referenced)`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]

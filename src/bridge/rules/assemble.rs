@@ -24,9 +24,14 @@
 //! | `embed.model`, `embed.type` | a model embeds another (an embeddable lends it columns; `inherit.rs`) |
 //! | `join.model`, `join.column`, `join.target` | a key column on the target model's table, to the model's (`inherit.rs`) |
 //! | `column.name` or `column.field`, `column.type` | a column of the table whose scope holds it |
+//! | `column.scope` + `column.annotation`, `column.length`, `column.nullable`, `column.unique`, `column.primary`, `fk.references` | one column whatever matches inside the scope declare it (`columns.rs`; `#set! nullable`, `length-type`, `fk-references "primary"`) |
+//! | `table.schema`, `table.key` (`#set! key` unless named); `#set! tentative` + `origin` | the table's schema and key columns; a class taken for a lender until a match says it is a table |
+//! | `fk.of` + `fk.column`, `fk.model` | a foreign key on the table whose model `fk.of` names (`joinable!`) |
+//! | `index.column`(s), `index.name`, `index.unique`, `index.scope` | an index on the table whose scope holds it (or the `table.scope` the hit names); fields stand for their columns |
+//! | `join.scope`, `join.other`, `join.property` + `join.table`, `join.own_column`, `join.other_column` | a many-to-many relation whose join table the framework names (`#set! join-naming`; `join_naming.rs`) |
 //! | `join.model` + `join.table` or `join.tag` | a many-to-many field: its join table, keyed to both sides |
 //! | `column.embedded` | columns a call brings (`#set! columns "created_at updated_at"`, or templates `"{}_id {}_type"`) |
-//! | `fk.column`, `fk.table` or `fk.model` | a foreign key of the table whose scope holds it (`#set! fk-column "{singular}_id"`, `fk-table "by-column"`) |
+//! | `fk.column`, `fk.table` or `fk.model` or `fk.module`, `fk.references` | a foreign key of the table whose scope holds it (`#set! fk-column "{singular}_id"`, `fk-table "by-column"`; a module's entity resolved across files) |
 //! | `shape.name`, `shape.scope`, `field.name`, `field.type`, `field.rule` | a request shape (`#set! kind`; `#set! validation` or a rule on a field makes it a validation) and the fields captured inside its scope (see `shapes.rs`) |
 //! | `shape.base`, `base.mode`, `base.keys` | a shape it takes fields from, in any file (`partial`/`PartialType`, `required`, `pick`/`PickType`, `omit`/`OmitType` with the names `base.keys` lists); `#set! kind "inherit"`: a shape only if a base is one, of its kind |
 //! | `shape.required`, `shape.rename_all`, `shape.param` + `shape.default`, `shape.env_prefix` | the names of its required fields; the case its fields' wire names take (`camelCase`, …); a generic parameter's default, the type of fields of the parameter's type; a settings class's (`kind settings`) prefix of the env vars its fields are |
@@ -96,9 +101,9 @@ use super::paths::{HTTP_METHODS, MAX_NESTING, join};
 use super::prefixes::Prefixes;
 use super::resources::{self, Resource};
 pub use super::text::literal;
-use super::{components, file_routes, naming, options, placeholders, services, stores, tags};
+use super::{columns, components, file_routes, naming, options, placeholders, services, stores, tags};
 use crate::bridge::extract::code::guards::names::is_auth_name;
-use crate::bridge::facts::{Column, Endpoint, EnvVar, Facts, ForeignKey, Guard, Route, Table};
+use crate::bridge::facts::{Column, Endpoint, EnvVar, Facts, ForeignKey, Guard, Index, Route, Table};
 
 /// The facts of one file's hits.
 pub fn facts(path: &str, hits: &[Hit<'_>], mounts: &mut Mounts) -> Facts {
@@ -194,7 +199,7 @@ pub fn facts(path: &str, hits: &[Hit<'_>], mounts: &mut Mounts) -> Facts {
     facts.components = components::components(path, hits);
     facts.state = stores::stores(path, hits);
     facts.services = services::services(path, hits);
-    facts.tables = tables(path, hits);
+    (facts.tables, facts.indexes) = tables(path, hits);
     facts
 }
 
@@ -665,8 +670,11 @@ fn module_name(module: &str) -> String {
 
 /// Tables: one per `table.scope` (hits naming the same scope are one table), with the columns
 /// and keys captured inside it.
-fn tables(path: &str, hits: &[Hit<'_>]) -> Vec<Table> {
+fn tables(path: &str, hits: &[Hit<'_>]) -> (Vec<Table>, Vec<Index>) {
     let mut tables: Vec<(Range<usize>, Table)> = Vec::new();
+    let mut lenders: Vec<Range<usize>> = Vec::new();
+    // The key a table has unless its hits name one (`#set! key "id"`).
+    let mut defaults: Vec<Option<&str>> = Vec::new();
     for hit in hits.iter().filter(|hit| hit.is("table")) {
         let Some(scope) = hit.get("table.scope") else { continue };
         let name = match (hit.text("table.name"), hit.text("table.model")) {
@@ -674,9 +682,20 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> Vec<Table> {
             (None, Some(model)) => Some(naming::table_of(&literal(model), hit.prop("naming").unwrap_or(""))),
             (None, None) => None,
         };
+        let tentative = hit.prop("tentative") == Some("true");
         let at = match tables.iter().position(|(have, _)| *have == scope.range) {
+            // A class taken for a lender until a match says it is an entity.
+            Some(at) if !tentative && lenders.contains(&scope.range) => {
+                lenders.retain(|lender| *lender != scope.range);
+                tables[at].1.origin = hit.prop("origin").unwrap_or("model").to_owned();
+                tables[at].1.name.clear();
+                at
+            }
             Some(at) => at,
             None => {
+                if tentative {
+                    lenders.push(scope.range.clone());
+                }
                 tables.push((
                     scope.range.clone(),
                     Table {
@@ -689,10 +708,22 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> Vec<Table> {
                 tables.len() - 1
             }
         };
+        defaults.resize(tables.len(), None);
+        if let Some(key) = hit.prop("key") {
+            defaults[at] = Some(key);
+        }
         let Some((_, table)) = tables.get_mut(at) else { continue };
         // An explicit name (`@Table(name=…)`, `TableName()`) wins over the convention.
         if let Some(model) = hit.text("table.model") {
             table.model = Some(literal(model));
+        }
+        if let Some(schema) = hit.text("table.schema") {
+            table.schema = Some(literal(schema));
+        }
+        if let Some(key) = hit.text("table.key").map(literal)
+            && !table.primary_key.contains(&key)
+        {
+            table.primary_key.push(key);
         }
         if let Some(name) = name
             && (table.name.is_empty() || hit.text("table.name").is_some())
@@ -700,6 +731,10 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> Vec<Table> {
             table.name = name;
         }
     }
+    let scopes: Vec<Range<usize>> = tables.iter().map(|(scope, _)| scope.clone()).collect();
+    let mut slots = columns::slots(hits, &scopes);
+    let mut indexes = Vec::new();
+    let mut keyed = Vec::new();
     for hit in hits {
         // The table whose scope holds the column (or, without one, the hit's first capture).
         let column = hit
@@ -712,6 +747,31 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> Vec<Table> {
         let Some(at) = column.or(held).map(|capture| capture.range.clone()) else {
             continue;
         };
+        // `joinable!(posts -> users (author_id))`: a key on the table `fk.of` names.
+        if hit.get("fk.of").is_some() {
+            keyed.push(hit);
+            continue;
+        }
+        if hit.get("index.column").is_some() {
+            let table = match hit.get("table.scope") {
+                Some(scope) => scopes.iter().position(|have| *have == scope.range),
+                None => scopes
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, scope)| inside(&at, scope))
+                    .max_by_key(|(_, scope)| scope.start)
+                    .map(|(at, _)| at),
+            };
+            if let Some(table) = table {
+                columns::index(&mut indexes, hit, table, path);
+            }
+            continue;
+        }
+        let own = hit.get("column.scope").map_or(&at, |scope| &scope.range);
+        if let Some(slot) = columns::slot_at(&mut slots, own) {
+            slot.take(hit);
+            continue;
+        }
         let Some((_, table)) = tables
             .iter_mut()
             .filter(|(scope, _)| inside(&at, scope))
@@ -748,26 +808,34 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> Vec<Table> {
                 add_column(table, name, None, key);
             }
         }
-        if let Some(column) = hit.text("fk.column") {
-            // `#set! fk-column "{singular}_id"` makes the column's name from the captured one,
-            // `#set! fk-table "by-column"` the referenced table from the column (`author_id` → `authors`).
-            let column = match hit.prop("fk-column") {
-                Some(template) => naming::fill(template, &literal(column)),
-                None => column_of(&literal(column), naming),
-            };
-            let referenced = hit.text("fk.table").map(literal).or_else(|| {
-                hit.text("fk.model")
-                    .map(|m| naming::table_of(&literal(m), hit.prop("fk-naming").unwrap_or(naming)))
-                    .or_else(|| (hit.prop("fk-table") == Some("by-column")).then(|| naming::table_of_key(&column)))
-            });
-            if let Some(referenced) = referenced {
-                table.foreign_keys.push(ForeignKey {
-                    columns: vec![column],
-                    references_table: referenced,
-                    references_columns: vec![hit.prop("fk-references").unwrap_or("id").to_owned()],
-                    ..ForeignKey::default()
-                });
-            }
+        table.foreign_keys.extend(foreign_key(hit, naming));
+    }
+    for (at, column, key) in slots.into_iter().filter_map(columns::Slot::column) {
+        if let Some((_, table)) = tables.get_mut(at) {
+            columns::add(table, column);
+            table.foreign_keys.extend(key);
+        }
+    }
+    for hit in keyed {
+        let of = hit.text("fk.of").map(literal);
+        let found = tables
+            .iter_mut()
+            .find(|(_, table)| table.model.is_some() && table.model == of);
+        if let Some((_, table)) = found {
+            table
+                .foreign_keys
+                .extend(foreign_key(hit, hit.prop("naming").unwrap_or("")));
+        }
+    }
+    // The key's columns (`table.key`, else `#set! key`) are marked.
+    for ((_, table), key) in tables.iter_mut().zip(&defaults) {
+        if table.primary_key.is_empty()
+            && let Some(key) = key
+        {
+            table.primary_key.push((*key).to_owned());
+        }
+        for column in table.columns.iter_mut().filter(|c| table.primary_key.contains(&c.name)) {
+            column.primary_key = true;
         }
     }
     let joins = join_tables(path, hits, &tables);
@@ -780,19 +848,55 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> Vec<Table> {
             }
         }
     }
+    let placed: Vec<Table> = tables.iter().map(|(_, table)| table.clone()).collect();
+    let indexes = columns::place_indexes(indexes, &placed);
     // Tables declared in a migration's `down` are none.
     let skipped: Vec<&Range<usize>> = hits
         .iter()
         .filter_map(|hit| hit.get("table.skip"))
         .map(|capture| &capture.range)
         .collect();
-    tables
+    let tables = tables
         .into_iter()
         .filter(|(scope, _)| !skipped.iter().any(|skip| inside(scope, skip)))
         .map(|(_, table)| table)
         .chain(joins)
         .filter(|table| !table.name.is_empty())
-        .collect()
+        .collect();
+    (tables, indexes)
+}
+
+/// The foreign key a hit declares on its `fk.column`. `#set! fk-column "{singular}_id"` makes
+/// the column's name from the captured one, `#set! fk-table "by-column"` the referenced table
+/// from the column (`author_id` → `authors`); `fk.module` is a Rust module's entity
+/// (`super::cake::Entity`), resolved across files; `fk-references "primary"` leaves the
+/// referenced column to the table's key.
+fn foreign_key(hit: &Hit<'_>, naming: &str) -> Option<ForeignKey> {
+    let column = hit.text("fk.column")?;
+    let column = match hit.prop("fk-column") {
+        Some(template) => naming::fill(template, &literal(column)),
+        None => column_of(&literal(column), naming),
+    };
+    let referenced = hit
+        .text("fk.table")
+        .or(hit.text("fk.module"))
+        .map(literal)
+        .or_else(|| {
+            hit.text("fk.model")
+                .map(|m| naming::table_of(&literal(m), hit.prop("fk-naming").unwrap_or(naming)))
+                .or_else(|| (hit.prop("fk-table") == Some("by-column")).then(|| naming::table_of_key(&column)))
+        })?;
+    let references = match (hit.text("fk.references"), hit.prop("fk-references")) {
+        (Some(written), _) => vec![naming::fill(hit.prop("fk-column").unwrap_or("{}"), &literal(written))],
+        (None, Some("primary")) => Vec::new(),
+        (None, other) => vec![other.unwrap_or("id").to_owned()],
+    };
+    Some(ForeignKey {
+        columns: vec![column],
+        references_table: referenced,
+        references_columns: references,
+        ..ForeignKey::default()
+    })
 }
 
 /// Join tables a many-to-many field names (`join.table`, or GORM's `many2many:` tag in
@@ -901,9 +1005,10 @@ fn add_column(table: &mut Table, name: String, data_type: Option<String>, primar
 
 /// A field's column by the convention: `snake` for conventions that snake-case names,
 /// `snake_id` for a relation's key column (`owner` → `owner_id`).
-fn column_of(field: &str, naming: &str) -> String {
+pub(super) fn column_of(field: &str, naming: &str) -> String {
     match naming {
         "snake_id" => format!("{}_id", naming::snake_case(field)),
+        "camel_id" => format!("{field}Id"),
         _ if naming.starts_with("snake") => naming::snake_case(field),
         _ => field.to_owned(),
     }

@@ -98,6 +98,9 @@ const RULES: &[(&str, &str)] = rule_files![
     "wtforms/forms",
     "django/serializers",
     "serde/structs",
+    "typeorm/entities",
+    "seaorm/entities",
+    "diesel/schema",
 ];
 
 /// Shared fragments: queries rule files `; inherits:`, never run alone.
@@ -259,7 +262,7 @@ fn fact_of(capture: &str) -> Option<&'static str> {
         "endpoint" | "route" | "view" => "endpoints",
         "guard" | "check" | "middleware" => "guards",
         "env" => "env vars",
-        "table" | "column" | "fk" | "join" | "model" => "tables",
+        "table" | "column" | "fk" | "join" | "model" | "index" => "tables",
         "shape" | "field" => "shapes",
         "component" => "components",
         "client_route" => "client routes",

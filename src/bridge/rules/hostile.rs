@@ -70,9 +70,31 @@ fn deep_nesting_in_every_language_ends() {
                 nested("{ path: 'a', children: [", "{ path: 'x', component: X }", "] }")
             ),
         ),
+        (
+            "src/entity.ts",
+            format!(
+                "import {{ Entity, Column }} from 'typeorm'\n@Entity()\nexport class A {{\n  @Column({})\n  a: string;\n}}\n",
+                nested("{ a: ", "1", " }")
+            ),
+        ),
     ];
     let facts = run(&files);
     assert!(has_fine(&facts), "{:#?}", facts.endpoints);
+}
+
+#[test]
+fn a_diesel_table_of_thousands_of_columns_is_read_whole() {
+    let columns: String = (0..3000)
+        .map(|i| format!("        c{i} -> Nullable<Int4>,\n"))
+        .collect();
+    let files = [(
+        "src/schema.rs",
+        format!("diesel::table! {{\n    wide (c0) {{\n{columns}    }}\n}}\n"),
+    )];
+    let facts = run(&files);
+    let wide = &facts.tables[0];
+    assert_eq!(wide.columns.len(), 3000);
+    assert_eq!(wide.columns[2999].data_type.as_deref(), Some("Int4"));
 }
 
 #[test]

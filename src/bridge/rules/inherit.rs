@@ -4,11 +4,14 @@
 //! those are written, and those lenders are no tables themselves. A `@OneToMany` with a
 //! `@JoinColumn` puts its key column on the element's table. A foreign key named after a
 //! referenced entity's class points at that entity's table when `@Table` names it otherwise
-//! (`Owner` → `owners`).
+//! (`Owner` → `owners`; TypeORM's and Diesel's likewise), one naming a Rust module's entity (SeaORM's
+//! `super::cake::Entity`) at the table that module's file declares, and a key naming no
+//! column refers to the referenced table's primary key.
 
 use std::collections::HashMap;
 
 use super::naming;
+use crate::bridge::extract::code::modules::rust::{module_of, segments, target_module};
 use crate::bridge::facts::{Column, ForeignKey, Table};
 
 /// The origins the rules give classes that lend columns instead of being tables.
@@ -120,7 +123,7 @@ fn add(all: &mut Parts, parts: Option<Parts>) {
 /// table (`owners`) when no table has the conventional name, and those naming an embeddable
 /// at its entity's table.
 fn retarget(tables: &mut [Table], embedders: &HashMap<String, String>) {
-    let jpa = |table: &Table| table.framework.as_deref() == Some("jpa");
+    let jpa = |table: &Table| matches!(table.framework.as_deref(), Some("jpa" | "typeorm" | "diesel"));
     let mut renamed: HashMap<String, String> = tables
         .iter()
         .filter(|table| jpa(table))
@@ -138,6 +141,40 @@ fn retarget(tables: &mut [Table], embedders: &HashMap<String, String>) {
             if let Some(name) = renamed.get(&key.references_table) {
                 key.references_table = name.clone();
             }
+        }
+    }
+    // A key naming a Rust module's entity (`super::cake::Entity`) refers to the table written
+    // in that module's file.
+    let modules: Vec<(Vec<String>, String)> = tables
+        .iter()
+        .map(|table| (module_of(&table.file), table.name.clone()))
+        .collect();
+    for table in tables.iter_mut() {
+        let here = module_of(&table.file);
+        for key in table
+            .foreign_keys
+            .iter_mut()
+            .filter(|key| key.references_table.contains("::"))
+        {
+            let module = target_module(&here, &segments(&key.references_table)).unwrap_or_default();
+            key.references_table = match modules.iter().find(|(have, _)| *have == module) {
+                Some((_, name)) => name.clone(),
+                None => module.last().cloned().unwrap_or_default(),
+            };
+        }
+    }
+    // A key naming no column refers to its table's primary key.
+    let primary: HashMap<String, Vec<String>> = tables
+        .iter()
+        .map(|table| (table.name.clone(), table.primary_key.clone()))
+        .collect();
+    for key in tables.iter_mut().flat_map(|table| &mut table.foreign_keys) {
+        if key.references_columns.is_empty() {
+            key.references_columns = primary
+                .get(&key.references_table)
+                .filter(|columns| !columns.is_empty())
+                .cloned()
+                .unwrap_or_else(|| vec!["id".to_owned()]);
         }
     }
 }

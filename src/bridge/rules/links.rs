@@ -1,12 +1,14 @@
 //! What one file says that only the other files complete: the classes a model extends or
 //! embeds (they lend it columns and constraints, see [`validated`]), key columns it puts on another model's table (see
-//! [`inherit`]), a filter chain's request-matcher rules (they guard endpoints registered
-//! anywhere, see [`matchers`]), components re-exported from other files and Next.js middleware (it guards the file routes its matchers
-//! cover). Gathered file by file, applied once every file is read.
+//! [`inherit`]), join tables named from both sides' tables ([`join_naming`]), a filter chain's
+//! request-matcher rules (they guard endpoints registered anywhere, see [`matchers`]),
+//! components re-exported from other files and Next.js middleware (it guards the file routes
+//! its matchers cover). Gathered file by file, applied once every file is read.
 
 use super::components::{self, ReExport};
 use super::hits::Hit;
 use super::inherit::{self, Join, Lenders};
+use super::join_naming::{self, ManyToMany};
 use super::text::literal;
 use super::{matchers, validated};
 use crate::bridge::extract::code::guards::is_auth_name;
@@ -22,6 +24,8 @@ pub struct Links {
     matchers: Vec<matchers::Rule>,
     middleware: Vec<Middleware>,
     re_exports: Vec<ReExport>,
+    /// Many-to-many relations whose join tables the framework names (`join_naming`).
+    many: Vec<ManyToMany>,
 }
 
 /// Next.js middleware (`middleware.ts` at the top or in `src/`) that checks auth, with the
@@ -68,7 +72,10 @@ impl Middleware {
 impl Links {
     /// The links of one file's hits.
     pub fn of(path: &str, hits: &[Hit<'_>]) -> Links {
-        let mut links = Links::default();
+        let mut links = Links {
+            many: join_naming::of(path, hits),
+            ..Links::default()
+        };
         for hit in hits {
             if let (Some(model), Some(parent)) = (hit.text("table.model"), hit.text("table.parent")) {
                 links.lenders.parents.push((model.to_owned(), parent.to_owned()));
@@ -103,6 +110,7 @@ impl Links {
         self.matchers.append(&mut other.matchers);
         self.middleware.append(&mut other.middleware);
         self.re_exports.append(&mut other.re_exports);
+        self.many.append(&mut other.many);
     }
 
     /// Completes `facts` (every file's, of the files at `paths`) with what the links say.
@@ -110,6 +118,7 @@ impl Links {
         components::re_exports(&mut facts.components, &self.re_exports, paths);
         validated::apply(facts, &self.lenders.parents, &self.bound);
         inherit::apply(&mut facts.tables, &self.lenders, &self.joins);
+        join_naming::apply(&mut facts.tables, self.many);
         matchers::apply(facts, self.matchers);
         for middleware in &self.middleware {
             facts.guards.push(Guard {

@@ -7,6 +7,7 @@
 
 mod assemble;
 mod catalog;
+mod columns;
 mod components;
 mod controllers;
 pub mod django;
@@ -17,6 +18,7 @@ mod hits;
 #[cfg(test)]
 mod hostile;
 mod inherit;
+mod join_naming;
 mod joined;
 mod links;
 mod matchers;

@@ -124,11 +124,12 @@ pub fn table_of(model: &str, convention: &str) -> String {
 }
 
 /// A name made from a template a rule sets (`{}_id`, `{singular}_id`) and a written name:
-/// `{}` is the name in snake case (a PHP `User::class` or `App\\Models\\User` by its class),
+/// `{}` is the name in snake case (a PHP `User::class` or `App\\Models\\User` by its class, a
+/// Rust `Column::CakeId` by its last segment),
 /// `{singular}` its singular.
 pub fn fill(template: &str, written: &str) -> String {
     let name = written.strip_suffix("::class").unwrap_or(written);
-    let name = snake_case(name.rsplit('\\').next().unwrap_or(name));
+    let name = snake_case(name.rsplit(['\\', ':']).next().unwrap_or(name));
     template.replace("{singular}", &singular(&name)).replace("{}", &name)
 }
 
@@ -198,5 +199,6 @@ mod tests {
         assert_eq!(fill("{singular}_id", "articles"), "article_id");
         assert_eq!(fill("{}_type", "taggable"), "taggable_type");
         assert_eq!(table_of_key("author_id"), "authors");
+        assert_eq!(fill("{}", "super::cake::Column::CakeId"), "cake_id");
     }
 }

@@ -60,13 +60,7 @@ fn join(table: &mut Table, model: Table) {
             .iter_mut()
             .find(|c| c.name.eq_ignore_ascii_case(&column.name))
         {
-            Some(have) => {
-                have.field = have.field.take().or(column.field);
-                have.data_type = have.data_type.take().or(column.data_type);
-                have.nullable = have.nullable.or(column.nullable);
-                have.unique |= column.unique;
-                have.primary_key |= column.primary_key;
-            }
+            Some(have) => have.absorb(column),
             None => table.columns.push(column),
         }
     }

@@ -178,9 +178,6 @@ fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String],
             if wants.nest {
                 nest::scan(file, index, constants.get(), &mut scan.routes);
             }
-            if wants.typeorm {
-                orm::typeorm::scan(file, index, &mut scan.tables);
-            }
             if wants.design {
                 design::scan(file, design_systems, &mut scan.facts.design_system);
             }
@@ -208,12 +205,6 @@ fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String],
             }
             if wants.actix {
                 actix::scan(file, index, constants.get(), &mut scan.routes);
-            }
-            if wants.diesel {
-                orm::diesel::scan(file, index, &mut scan.tables);
-            }
-            if wants.seaorm {
-                orm::seaorm::scan(file, index, &mut scan.tables);
             }
             if wants.guards {
                 routes::extractor_definitions(file, index, &mut scan.routes);

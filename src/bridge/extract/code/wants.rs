@@ -34,7 +34,6 @@ static NEST: Needles = needles!(
     "PassportStrategy",
     "AuthGuard",
 );
-static TYPEORM: Needles = needles!("@Entity", "typeorm");
 static PYTHON_ROUTES: Needles = needles!(
     "fastapi",
     "flask",
@@ -69,8 +68,6 @@ static DJANGO_ROUTES: Needles = needles!(
 );
 static AXUM: Needles = needles!("axum", "Router");
 static ACTIX: Needles = needles!("actix", "web::", "HttpServer", "ServiceConfig");
-static DIESEL: Needles = needles!("table!");
-static SEAORM: Needles = needles!("sea_orm");
 /// What auth code is named with: where guards may be defined.
 static GUARD: Needles = needles!(
     "auth",
@@ -107,12 +104,9 @@ pub struct Wants {
     pub django_routes: bool,
     pub axum: bool,
     pub actix: bool,
-    pub typeorm: bool,
     pub sqlalchemy: bool,
     pub alembic: bool,
     pub django: bool,
-    pub diesel: bool,
-    pub seaorm: bool,
     pub design: bool,
     /// The file's string constants, for prefixes written in other files.
     pub constants: bool,
@@ -149,7 +143,6 @@ impl Wants {
         match lang {
             Lang::TypeScript | Lang::Tsx | Lang::JavaScript => Wants {
                 nest: has(&NEST),
-                typeorm: has(&TYPEORM),
                 design: design_systems
                     .iter()
                     .any(|package| memmem::find(bytes, package.trim_end_matches('/').as_bytes()).is_some()),
@@ -170,8 +163,6 @@ impl Wants {
             Lang::Rust => Wants {
                 axum: has(&AXUM),
                 actix: has(&ACTIX),
-                diesel: has(&DIESEL),
-                seaorm: has(&SEAORM),
                 guards: has(&GUARD),
                 ..Wants::default()
             },
@@ -196,12 +187,9 @@ impl Wants {
             django_routes: app,
             axum: framework.axum,
             actix: framework.actix,
-            typeorm: true,
             sqlalchemy: true,
             alembic: true,
             django: true,
-            diesel: true,
-            seaorm: true,
             design: true,
             constants: true,
             guards: app,

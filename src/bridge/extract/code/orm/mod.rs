@@ -1,25 +1,20 @@
-//! ORM models as tables: TypeORM entities, SQLAlchemy, Flask-SQLAlchemy, SQLModel and Django
-//! models, Diesel `table!` and SeaORM entities; Alembic migrations as schema changes. A
+//! ORM models as tables: SQLAlchemy, Flask-SQLAlchemy, SQLModel and Django
+//! models; Alembic migrations as schema changes. A
 //! file's scan names the model a foreign key points at; linking turns that into the model's
 //! table (and its primary key), falls back on the ORM's naming rule when the model is not
-//! among the run's files, gives models their abstract parents' columns, and names the join
-//! tables many-to-many relations make.
+//! among the run's files, and gives models their abstract parents' columns.
 
 pub mod alembic;
-pub mod diesel;
 pub mod django;
 pub mod django_apps;
-pub mod seaorm;
 pub mod sqlalchemy;
 #[cfg(test)]
 mod tests;
-pub mod typeorm;
 
-pub use crate::bridge::rules::naming::{camel_case, snake_case};
+pub use crate::bridge::rules::naming::snake_case;
 use std::collections::HashMap;
 
-use super::modules::rust::module_of;
-use crate::bridge::facts::{Column, ForeignKey, Index, Table};
+use crate::bridge::facts::{Column, Index, Table};
 
 /// How many parents deep Django model inheritance is followed.
 const MAX_INHERITANCE: usize = 8;
@@ -37,19 +32,6 @@ pub struct PendingTable {
     /// Django: the app label the file's path suggests, when it names the table (not
     /// `db_table`); the app's `AppConfig` may say another (see `django_apps`).
     pub app_label: Option<String>,
-    /// A TypeORM join table, named and given its columns when both sides' tables are known.
-    pub join: Option<JoinNaming>,
-}
-
-/// What names a TypeORM join table: the owning entity and its relation's property, the
-/// target entity, and the column names `@JoinTable` gives.
-#[derive(Debug, Clone, Default)]
-pub struct JoinNaming {
-    pub owner: String,
-    pub property: String,
-    pub target: String,
-    pub join_column: Option<String>,
-    pub inverse_column: Option<String>,
 }
 
 /// A foreign key (by its position in `table.foreign_keys`) that names a model.
@@ -61,11 +43,10 @@ pub struct PendingKey {
     pub fallback: String,
 }
 
-/// How a model is named: by class (TypeORM, Django) or by Rust module path (SeaORM).
+/// How a model is named: by class (SQLAlchemy, Django).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ModelRef {
     Class(String),
-    Module(Vec<String>),
 }
 
 /// The run's tables with foreign keys pointing at tables, and the ORM indexes.
@@ -77,24 +58,11 @@ pub fn link(pending: Vec<PendingTable>) -> (Vec<Table>, Vec<Index>) {
             .entry(item.table.model.as_deref().unwrap_or(&item.table.name))
             .or_insert(at);
     }
-    let found = |target: &ModelRef, framework: &Option<String>| -> Option<&Table> {
-        match target {
-            ModelRef::Class(name) => by_model.get(name.as_str()).map(|at| &pending[*at].table),
-            ModelRef::Module(path) => pending
-                .iter()
-                .map(|item| &item.table)
-                .find(|table| table.framework == *framework && module_of(&table.file) == *path),
-        }
-    };
+    let found = |ModelRef::Class(name): &ModelRef| by_model.get(name.as_str()).map(|at| &pending[*at].table);
     let mut tables = Vec::new();
     let mut indexes = Vec::new();
     for item in &pending {
         if item.is_abstract {
-            continue;
-        }
-        if let Some(join) = &item.join {
-            let side = |class: &str| by_model.get(class).map(|at| &pending[*at].table);
-            tables.push(typeorm_join(&item.table, join, side(&join.owner), side(&join.target)));
             continue;
         }
         let mut table = item.table.clone();
@@ -102,7 +70,7 @@ pub fn link(pending: Vec<PendingTable>) -> (Vec<Table>, Vec<Index>) {
             let Some(foreign) = table.foreign_keys.get_mut(key.at) else {
                 continue;
             };
-            match found(&key.target, &table.framework) {
+            match found(&key.target) {
                 Some(target) => {
                     foreign.references_table = target.name.clone();
                     if foreign.references_columns.is_empty() {
@@ -121,53 +89,9 @@ pub fn link(pending: Vec<PendingTable>) -> (Vec<Table>, Vec<Index>) {
     (tables, indexes)
 }
 
-/// A TypeORM join table: `post_categories_category` with `postId` and `categoryId` (TypeORM's
-/// default naming strategy) unless `@JoinTable` names them, keyed to both sides.
-fn typeorm_join(table: &Table, join: &JoinNaming, owner: Option<&Table>, target: Option<&Table>) -> Table {
-    let side = |found: Option<&Table>, class: &str| match found {
-        Some(t) => (
-            t.name.clone(),
-            t.primary_key.first().cloned().unwrap_or_else(|| "id".into()),
-        ),
-        None => (snake_case(class), "id".to_owned()),
-    };
-    let (owner_table, owner_key) = side(owner, &join.owner);
-    let (target_table, target_key) = side(target, &join.target);
-    let mut table = table.clone();
-    if table.name.is_empty() {
-        table.name = snake_case(&format!(
-            "{owner_table}_{}_{target_table}",
-            join.property.replace('.', "_")
-        ));
-    }
-    let first = join
-        .join_column
-        .clone()
-        .unwrap_or_else(|| camel_case(&format!("{owner_table}_{owner_key}")));
-    let second = join
-        .inverse_column
-        .clone()
-        .unwrap_or_else(|| camel_case(&format!("{target_table}_{target_key}")));
-    for (name, references, key) in [(first, owner_table, owner_key), (second, target_table, target_key)] {
-        let mut key_column = column(&name, None);
-        key_column.primary_key = true;
-        key_column.nullable = Some(false);
-        table.columns.push(key_column);
-        table.primary_key.push(name.clone());
-        table.foreign_keys.push(ForeignKey {
-            name: None,
-            columns: vec![name],
-            references_table: references,
-            references_columns: vec![key],
-        });
-    }
-    table
-}
-
 /// Drops Django classes that are no models, and gives each model the columns (with their
 /// keys and indexes) of its abstract parents: Django's `abstract = True` models, SQLAlchemy
-/// mixins and `__abstract__` bases, SQLModel's non-table classes, TypeORM's entity-less base
-/// classes. Parents come first, in the order the bases are written; a concrete parent (a
+/// mixins and `__abstract__` bases, SQLModel's non-table classes. Parents come first, in the order the bases are written; a concrete parent (a
 /// table of its own) gives nothing.
 fn inherit(pending: Vec<PendingTable>) -> Vec<PendingTable> {
     let by_class: HashMap<(&str, &str), usize> = pending

@@ -1,7 +1,7 @@
 //! Tables extracted from the ORM fixture projects.
 
 use crate::bridge::extract::code::extract_with;
-use crate::bridge::extract::code::fixture::extract;
+use crate::bridge::extract::code::fixture::{extract, extract_with_rules};
 use crate::bridge::extract::{Settings, Source};
 use crate::bridge::facts::{Facts, Table};
 
@@ -73,7 +73,7 @@ fn indexes(facts: &Facts) -> Vec<String> {
 
 #[test]
 fn typeorm_entities_columns_relations_and_naming_defaults() {
-    let facts = extract("db-typeorm");
+    let facts = extract_with_rules("db-typeorm");
     assert_eq!(names(&facts), ["category", "blog.posts", "profiles", "users"]);
     assert!(
         facts
@@ -242,7 +242,7 @@ fn django_models_app_tables_implicit_ids_relations_and_abstract_parents() {
 
 #[test]
 fn diesel_table_macros_and_joinables() {
-    let facts = extract("db-diesel");
+    let facts = extract_with_rules("db-diesel");
     let diesel: Vec<&Table> = facts
         .tables
         .iter()
@@ -275,7 +275,7 @@ fn diesel_table_macros_and_joinables() {
 
 #[test]
 fn seaorm_entities_and_belongs_to_relations() {
-    let facts = extract("db-seaorm");
+    let facts = extract_with_rules("db-seaorm");
     assert_eq!(names(&facts), ["bakery.cakes", "fruits"]);
     assert_eq!(
         columns(facts.table("cakes")),
