@@ -13,6 +13,7 @@ use super::hits::Hit;
 use super::naming;
 use super::tags;
 use super::text::literal;
+use crate::bridge::extract::code::wants::is_test_path;
 use crate::bridge::facts::{Endpoint, EnvVar, Facts, Field, Guard, Shape};
 
 /// How many bases deep inheritance is followed.
@@ -394,7 +395,8 @@ pub fn link(pending: Vec<PendingShape>) -> Facts {
             }));
             continue;
         }
-        if let Some(framework) = item.validates {
+        // A test's schemas check the test's requests, not the application's.
+        if let Some(framework) = item.validates.filter(|_| !is_test_path(&item.shape.file)) {
             facts.guards.push(Guard {
                 name: item.shape.name.clone(),
                 kind: "validation".into(),

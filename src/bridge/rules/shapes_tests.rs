@@ -217,3 +217,20 @@ fn pydantic_models_inherit_fields_and_link_to_fastapi_routes() {
     );
     assert_eq!(endpoint("DELETE", "/api/v1/users/{user_id}"), (None, None));
 }
+
+/// A request struct with validation tags is a validation guard of the application, unless a
+/// test declares it (`_test.go`): the test's shape stays, its guard does not.
+#[test]
+fn a_tests_validated_struct_is_no_guard_of_the_application() {
+    let text = "package users\n\nimport \"github.com/gin-gonic/gin\"\n\ntype Login struct {\n\tEmail string `json:\"email\" binding:\"required,email\"`\n}\n";
+    let guards = |path: &str| -> Vec<String> {
+        crate::bridge::rules::extract(&[Source { path, text }])
+            .guards
+            .iter()
+            .filter(|g| g.kind == "validation")
+            .map(|g| g.name.clone())
+            .collect()
+    };
+    assert_eq!(guards("users/validators.go"), ["Login"]);
+    assert!(guards("common/unit_test.go").is_empty());
+}
