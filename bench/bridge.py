@@ -6,7 +6,8 @@ round with what it is compared with:
     the same signal files on the same threads (`baton bridge --parse-floor`, which reads the
     files first and times only the parse), and ripgrep matching the same signals (a reference);
   - a typical agent run: `--since HEAD~1` after a commit that changed 200 of the files.
-Checks (--check exits 1 on a miss): the full run within 1.5x of the floor, the typical run
+Checks (--check exits 1 on a miss): the full run within 2x of the floor's process (issue 31;
+the ratio to the parse alone is printed beside it), the typical run
 under 100 ms, and every table the generator wrote extracted. Python 3 standard library only."""
 
 import argparse
@@ -247,7 +248,7 @@ def main():
     ap.add_argument("--files", type=int, default=10_000)
     ap.add_argument("-n", type=int, default=10, help="rounds")
     ap.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
-    ap.add_argument("--max-ratio", type=float, default=1.5, help="the full run's target, as a multiple of the floor")
+    ap.add_argument("--max-ratio", type=float, default=2.0, help="the full run's target, as a multiple of the floor's process")
     ap.add_argument("--max-typical-ms", type=float, default=100.0, help="the typical run's target")
     a = ap.parse_args()
     root = os.path.join(a.work, f"bridge-{a.files}")
@@ -284,7 +285,7 @@ def main():
         peak_rss_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     med = {k: statistics.median(v) for k, v in runs.items()}
     floor = statistics.median(parse_wall)
-    ratio = med["baton"] / floor
+    ratio = med["baton"] / med["floor"]
     mb = facts["bytes"] / 1e6
     load = os.getloadavg()[0]
     print(f"\n  repository: {facts['files']} files, {mb:.1f} MB, {facts['tables']} tables; {a.n} interleaved rounds; "
@@ -314,7 +315,8 @@ def main():
     read = typical["files"]["read"]
     ok = True
     for passed, text in (
-        (ratio <= a.max_ratio, f"full run within {a.max_ratio:g}x of the bare parse floor ({ratio:.2f}x; rg {med['baton'] / med['rg']:.1f}x)"),
+        (ratio <= a.max_ratio, f"full run within {a.max_ratio:g}x of the floor's process ({ratio:.2f}x; "
+         f"{med['baton'] / floor:.1f}x the parse alone, {med['baton'] / med['rg']:.1f}x rg)"),
         (med["typical"] * 1000 < a.max_typical_ms,
          f"typical agent run under {a.max_typical_ms:g} ms ({med['typical'] * 1000:.0f} ms, {read} files read)"),
         (got == facts["tables"], f"baton extracted every generated table ({got} of {facts['tables']})"),

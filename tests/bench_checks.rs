@@ -164,7 +164,7 @@ fn the_bridge_check_fails_when_a_target_is_missed_and_passes_when_met() {
             ["--max-ratio", "0.001", "--max-typical-ms", "0.001"],
             Some(1),
             [
-                "FAIL  full run within 0.001x of the bare parse floor",
+                "FAIL  full run within 0.001x of the floor's process",
                 "FAIL  typical agent run under 0.001 ms",
             ],
         ),
@@ -172,7 +172,7 @@ fn the_bridge_check_fails_when_a_target_is_missed_and_passes_when_met() {
             ["--max-ratio", "1000000", "--max-typical-ms", "1000000"],
             Some(0),
             [
-                "PASS  full run within 1e+06x of the bare parse floor",
+                "PASS  full run within 1e+06x of the floor's process",
                 "PASS  typical agent run under 1e+06 ms",
             ],
         ),
