@@ -381,6 +381,29 @@ mod tests {
         }
     }
 
+    /// What each rule file costs to compile, for whoever writes one (the user guide's "What a
+    /// rule costs"): `cargo test --release --lib rule_compile_costs -- --ignored --nocapture`
+    /// prints the thread's CPU time of each rule file's query in each grammar that reads it.
+    #[test]
+    #[ignore = "a measurement, not a check"]
+    fn rule_compile_costs() {
+        for rule in CATALOG.iter() {
+            for grammar in Grammar::ALL.into_iter().filter(|g| rule.read_by(*g)) {
+                let started = crate::platform::process::thread_cpu_time();
+                let query = rule.compile(grammar).unwrap_or_else(|error| panic!("{}", error.0));
+                let took = crate::platform::process::thread_cpu_time()
+                    .zip(started)
+                    .map_or(0.0, |(to, from)| to.saturating_sub(from).as_secs_f64() * 1e3);
+                println!(
+                    "{took:8.1} ms  {:>3} patterns  {:<11} {}",
+                    query.pattern_count(),
+                    grammar.name(),
+                    rule.name
+                );
+            }
+        }
+    }
+
     /// The user guide's support table is this one; `BATON_BLESS=1 cargo test --lib
     /// support_table` writes it there after a rule file changes.
     #[test]
