@@ -311,13 +311,18 @@ mod tests {
         for (name, text) in RULES {
             let rule = Rule::read(name, text, inherited).unwrap_or_else(|e| panic!("{}", e.0));
             for grammar in Grammar::ALL.into_iter().filter(|g| rule.read_by(*g)) {
-                let query = rule.compile(grammar).unwrap_or_else(|error| panic!("{}", error.0));
+                rule.compile(grammar).unwrap_or_else(|error| panic!("{}", error.0));
+                // As it runs: lowered (a lowering the grammar refuses would fall back to the
+                // text as written, compiled at full cost).
+                let query = tree_sitter::Query::new(&grammar.language(), &rule.lowered(grammar))
+                    .unwrap_or_else(|error| panic!("{name}.scm lowered for {}: {error}", grammar.name()));
                 for pattern in 0..query.pattern_count() {
                     for predicate in query.general_predicates(pattern) {
                         assert!(
                             super::super::hits::PREDICATES
                                 .iter()
-                                .any(|(op, _)| *op == &*predicate.operator),
+                                .any(|(op, _)| *op == &*predicate.operator)
+                                || &*predicate.operator == super::super::lower::KIND_PREDICATE,
                             "{name}.scm: no predicate #{}",
                             predicate.operator
                         );

@@ -1,12 +1,14 @@
 //! Running one rule over one tree: each match of its query becomes a [`Hit`], the captures by
 //! name with their text and place, and the `#set!` values of the pattern that matched.
 
+use std::collections::HashSet;
 use std::ops::Range;
 
 use streaming_iterator::StreamingIterator;
 use tree_sitter::{Query, QueryCursor, QueryMatch, QueryPredicateArg, QueryProperty, Tree};
 
 use super::grammar::Grammar;
+use super::lower;
 use super::rule::Rule;
 use crate::bridge::extract::code::guards::names::{is_auth_name, is_check_name};
 
@@ -105,11 +107,27 @@ pub fn run_query<'t>(
     cursor.set_match_limit(MATCH_LIMIT);
     let mut matches = cursor.matches(query, tree.root_node(), text.as_bytes());
     let mut hits = Vec::new();
+    // What each match holds but the kinds of lowered nodes: matches differing only there are
+    // one (as tree-sitter makes them one when those nodes are not captured).
+    let mut seen: HashSet<(usize, Vec<(u32, usize)>)> = HashSet::new();
     while let Some(found) = matches.next() {
         let Some(rule) = owner(found.pattern_index) else {
             continue;
         };
         if !predicates_hold(query, found, text) {
+            continue;
+        }
+        let held: Vec<(u32, usize)> = found
+            .captures
+            .iter()
+            .filter(|capture| {
+                names
+                    .get(capture.index as usize)
+                    .is_some_and(|name| !name.starts_with(lower::KIND_CAPTURE))
+            })
+            .map(|capture| (capture.index, capture.node.id()))
+            .collect();
+        if held.len() < found.captures.len() && !seen.insert((found.pattern_index, held)) {
             continue;
         }
         let mut captures: Vec<Capture<'t>> = found
@@ -159,6 +177,9 @@ fn is_auth(text: &str) -> bool {
 /// they hold in a match without their capture (another branch of an alternation matched).
 fn predicates_hold(query: &Query, found: &QueryMatch<'_, '_>, text: &str) -> bool {
     query.general_predicates(found.pattern_index).iter().all(|predicate| {
+        if &*predicate.operator == lower::KIND_PREDICATE {
+            return kinds_hold(query, found, &predicate.args);
+        }
         let captured = |arg: &QueryPredicateArg| match arg {
             QueryPredicateArg::Capture(index) => found
                 .captures
@@ -174,6 +195,26 @@ fn predicates_hold(query: &Query, found: &QueryMatch<'_, '_>, text: &str) -> boo
             .iter()
             .find(|(operator, _)| *operator == &*predicate.operator)
             .is_some_and(|(_, holds)| holds(&names))
+    })
+}
+
+/// `(#kind? @_kind.arrow_function)`: every node the capture holds is of the kind its name
+/// says (a node [`lower`] made a wildcard).
+fn kinds_hold(query: &Query, found: &QueryMatch<'_, '_>, args: &[QueryPredicateArg]) -> bool {
+    let names = query.capture_names();
+    args.iter().all(|arg| match arg {
+        QueryPredicateArg::Capture(index) => {
+            let kind = names
+                .get(*index as usize)
+                .and_then(|name| name.strip_prefix(lower::KIND_CAPTURE))
+                .unwrap_or("");
+            found
+                .captures
+                .iter()
+                .filter(|capture| capture.index == *index)
+                .all(|capture| capture.node.kind() == kind)
+        }
+        QueryPredicateArg::String(_) => true,
     })
 }
 

@@ -40,7 +40,7 @@ impl Group {
         let mut starts = Vec::with_capacity(rules.len());
         for rule in rules {
             starts.push(source.len());
-            source.push_str(rule.source());
+            source.push_str(&rule.lowered(grammar));
             source.push('\n');
         }
         let query = Query::new(&grammar.language(), &source).ok()?;
@@ -129,6 +129,51 @@ mod tests {
             .map(|capture| (capture.name.to_owned(), capture.range.start, capture.range.end))
             .collect();
         (hit.rule.name.to_owned(), hit.framework().to_owned(), captures)
+    }
+
+    /// Every rule on every fixture file it wants: its query lowered (`lower`) finds what the
+    /// query as written finds, capture for capture.
+    #[test]
+    fn a_lowered_query_finds_what_the_rule_as_written_finds() {
+        let mut files = Vec::new();
+        files_under(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bridge"),
+            &mut files,
+        );
+        let mut parsers = Parsers::default();
+        let mut compared = 0;
+        let mut written: Vec<((&str, Grammar), &'static Query)> = Vec::new();
+        for path in &files {
+            let (Some(grammar), Ok(text)) = (Grammar::of_path(&path.to_string_lossy()), std::fs::read_to_string(path))
+            else {
+                continue;
+            };
+            let path = path.to_string_lossy();
+            let Ok(tree) = parsers.parse(grammar, &text) else {
+                continue;
+            };
+            for rule in for_source(grammar, &path, &text) {
+                let query = match written.iter().find(|(key, _)| *key == (rule.name, grammar)) {
+                    Some((_, query)) => *query,
+                    None => {
+                        let query: &'static Query =
+                            Box::leak(Box::new(Query::new(&grammar.language(), rule.source()).unwrap()));
+                        written.push(((rule.name, grammar), query));
+                        query
+                    }
+                };
+                let mut lowered: Vec<_> = run(rule, grammar, &tree, &text).iter().map(seen).collect();
+                let mut as_written: Vec<_> = run_query(query, &tree, &text, |_| Some(rule))
+                    .iter()
+                    .map(seen)
+                    .collect();
+                lowered.sort();
+                as_written.sort();
+                assert_eq!(lowered, as_written, "{} on {path}", rule.name);
+                compared += lowered.len();
+            }
+        }
+        assert!(compared > 1000, "only {compared} hits compared");
     }
 
     /// Every fixture project's files in each grammar: a query joining all the rules the files

@@ -21,6 +21,7 @@ mod inherit;
 mod join_naming;
 mod joined;
 mod links;
+mod lower;
 mod matchers;
 mod mounts;
 pub mod naming;

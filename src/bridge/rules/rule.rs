@@ -15,6 +15,7 @@ use std::sync::OnceLock;
 use tree_sitter::Query;
 
 use super::grammar::Grammar;
+use super::lower;
 
 /// A rule file, its header read, its query compiled on first use.
 pub struct Rule {
@@ -130,9 +131,18 @@ impl Rule {
         &self.source
     }
 
-    /// Compiles the query for `grammar`, saying where it is wrong.
+    /// The query's text as it compiles for `grammar` ([`lower`]ed).
+    pub fn lowered(&self, grammar: Grammar) -> String {
+        lower::lower(&self.source, &grammar.language())
+    }
+
+    /// Compiles the query for `grammar`, saying where it is wrong (in the text as written).
     pub fn compile(&self, grammar: Grammar) -> Result<Query, RuleError> {
-        Query::new(&grammar.language(), &self.source).map_err(|error| {
+        let language = grammar.language();
+        if let Ok(query) = Query::new(&language, &self.lowered(grammar)) {
+            return Ok(query);
+        }
+        Query::new(&language, &self.source).map_err(|error| {
             RuleError(format!(
                 "{}.scm: line {} column {}: {:?} {}",
                 self.name, error.row, error.column, error.kind, error.message

@@ -1,0 +1,363 @@
+//! A rule's query rewritten before it compiles, matching exactly what it says: an inner node
+//! pattern that a field or its own fields already pin down, `value: (arrow_function body: …)`,
+//! becomes a wildcard, `value: (_ body: …) @_kind.arrow_function`, whose kind the match is
+//! checked for after (`(#kind? @_kind.arrow_function)`, see `hits`).
+//!
+//! Why: compiling a query, tree-sitter walks its grammar's parse table from every state where
+//! each parent node of each pattern can start, to learn which steps may fail; for an expression
+//! node of a large grammar (TypeScript's `arrow_function`, `member_expression`) that walk costs
+//! milliseconds per pattern, and a run compiles hundreds of them. A wildcard parent is not
+//! walked. The root of a pattern keeps its kind: a wildcard there would be tried at every node
+//! of every file. A node under a quantifier, a supertype (`expression`) and `kind/subtype`
+//! patterns are left as written.
+
+use tree_sitter::Language;
+
+/// The capture name prefix of a lowered node; the rest of the name is its kind.
+pub const KIND_CAPTURE: &str = "_kind.";
+
+/// The predicate checking a lowered node's kind.
+pub const KIND_PREDICATE: &str = "kind?";
+
+/// One token of a query's text.
+#[derive(Clone, Copy, PartialEq)]
+enum Token {
+    Open,
+    Close,
+    OpenAlt,
+    CloseAlt,
+    /// A string, a comment, blanks, or a word (node kind, `field:`, `@capture`, `#predicate`,
+    /// quantifier, anchor, `!field`).
+    Text,
+}
+
+/// The query text split into tokens, each with its byte range.
+fn tokens(source: &str) -> Vec<(Token, usize, usize)> {
+    let bytes = source.as_bytes();
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let start = at;
+        let token = match bytes[at] {
+            b'(' => Token::Open,
+            b')' => Token::Close,
+            b'[' => Token::OpenAlt,
+            b']' => Token::CloseAlt,
+            _ => Token::Text,
+        };
+        at += 1;
+        if token == Token::Text {
+            match bytes[start] {
+                b'"' => {
+                    while at < bytes.len() && bytes[at] != b'"' {
+                        at += if bytes[at] == b'\\' { 2 } else { 1 };
+                    }
+                    at = (at + 1).min(bytes.len());
+                }
+                b';' => {
+                    while at < bytes.len() && bytes[at] != b'\n' {
+                        at += 1;
+                    }
+                }
+                first if first.is_ascii_whitespace() => {
+                    while at < bytes.len() && bytes[at].is_ascii_whitespace() {
+                        at += 1;
+                    }
+                }
+                _ => {
+                    while at < bytes.len() && !b"()[]\"; \t\r\n".contains(&bytes[at]) {
+                        at += 1;
+                    }
+                }
+            }
+        }
+        out.push((token, start, at));
+    }
+    out
+}
+
+/// An open `(` or `[` while the text is read.
+struct Frame {
+    /// The token index of the node's kind word; `None` for a group, an alternation or a
+    /// predicate.
+    kind: Option<usize>,
+    /// A field names the place of this node (or of the alternation it is a branch of).
+    fielded: bool,
+    /// Some child of it is a node, a string or an alternation: it is a parent step.
+    parent: bool,
+    /// Some child of it is preceded by a field.
+    fielded_child: bool,
+    /// Nodes (not groups) above it: 0 for a pattern's root.
+    depth: usize,
+    /// Nodes inside it to lower, `(token index of the kind, end of the node)`, kept unless it
+    /// is quantified or an alternation with a branch that stays as written.
+    lowered: Vec<(usize, usize)>,
+    /// For an alternation: its branches, and those that are nodes to lower.
+    branches: usize,
+    lowered_branches: usize,
+}
+
+/// `source` with its inner node patterns lowered to checked wildcards for `language`.
+pub fn lower(source: &str, language: &Language) -> String {
+    let tokens = tokens(source);
+    let word = |index: usize| tokens.get(index).map_or("", |(_, from, to)| &source[*from..*to]);
+    let significant = |from: usize| (from..tokens.len()).find(|&at| !is_blank(word(at)) || tokens[at].0 != Token::Text);
+    // Edits: (byte offset, text inserted there, bytes replaced).
+    let mut edits: Vec<(usize, String, usize)> = Vec::new();
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut kinds: Vec<String> = Vec::new();
+    // Where the current top-level pattern starts (byte) and whether it is a group.
+    let mut top: Option<(usize, bool)> = None;
+    let mut previous_field = false;
+    let mut index = 0;
+    while index < tokens.len() {
+        let (token, from, to) = tokens[index];
+        let text = &source[from..to];
+        match token {
+            Token::Open | Token::OpenAlt => {
+                let fielded = previous_field || (token == Token::Open && branch_of_fielded(&stack));
+                let next = significant(index + 1);
+                let node = token == Token::Open
+                    && next.is_some_and(|at| tokens[at].0 == Token::Text && is_node_word(word(at)));
+                let depth = stack.iter().filter(|frame| frame.kind.is_some()).count();
+                if let Some(parent) = stack.last_mut() {
+                    parent.parent |= node || token == Token::OpenAlt;
+                    parent.fielded_child |= previous_field;
+                    parent.branches += 1;
+                }
+                if stack.is_empty() {
+                    let group = token == Token::Open && !node;
+                    top = Some((from, group));
+                }
+                stack.push(Frame {
+                    kind: if node { next } else { None },
+                    fielded,
+                    parent: false,
+                    fielded_child: false,
+                    depth,
+                    lowered: Vec::new(),
+                    branches: 0,
+                    lowered_branches: 0,
+                });
+                previous_field = false;
+            }
+            Token::Close | Token::CloseAlt => {
+                let Some(mut frame) = stack.pop() else {
+                    return source.to_owned();
+                };
+                let after = significant(index + 1);
+                let quantified = after.is_some_and(|at| matches!(word(at), "*" | "+" | "?"));
+                let mut lowered_here = false;
+                if let Some(at) = frame.kind {
+                    lowered_here = !quantified
+                        && frame.depth > 0
+                        && frame.parent
+                        && (frame.fielded || frame.fielded_child)
+                        && is_plain_kind(word(at), language);
+                    if lowered_here {
+                        frame.lowered.push((at, to));
+                    }
+                }
+                // A node matched some times, or in one branch of an alternation whose other
+                // branches keep their kinds, may leave a state of the match without its kind's
+                // capture beside one with it: tree-sitter keeps the state holding more captures
+                // and drops the other, which the kind check could not bring back. Such nodes
+                // keep their kind. (Branches all lowered each capture their own kind.)
+                let whole = match token {
+                    Token::CloseAlt => frame.branches > 0 && frame.branches == frame.lowered_branches,
+                    _ => true,
+                };
+                if !quantified && whole {
+                    match stack.last_mut() {
+                        Some(parent) => {
+                            parent.lowered_branches += usize::from(lowered_here);
+                            parent.lowered.append(&mut frame.lowered)
+                        }
+                        None => {
+                            for (at, end) in frame.lowered.drain(..) {
+                                let kind = word(at);
+                                edits.push((tokens[at].1, "_".to_owned(), kind.len()));
+                                edits.push((end, format!(" @{KIND_CAPTURE}{kind}"), 0));
+                                if !kinds.iter().any(|have| have == kind) {
+                                    kinds.push(kind.to_owned());
+                                }
+                            }
+                        }
+                    }
+                }
+                if stack.is_empty() {
+                    // The pattern ends after its trailing quantifier and captures.
+                    let mut end = to;
+                    let mut next = index + 1;
+                    while let Some(at) = significant(next) {
+                        let after_word = word(at);
+                        if tokens[at].0 == Token::Text
+                            && (after_word.starts_with('@') || matches!(after_word, "*" | "+" | "?"))
+                        {
+                            end = tokens[at].2;
+                            next = at + 1;
+                        } else {
+                            break;
+                        }
+                    }
+                    if let (Some((start, group)), false) = (top.take(), kinds.is_empty()) {
+                        let checks: String = kinds
+                            .drain(..)
+                            .map(|kind| format!(" (#{KIND_PREDICATE} @{KIND_CAPTURE}{kind})"))
+                            .collect();
+                        if group {
+                            // Before the group's own `)`.
+                            edits.push((from, checks, 0));
+                        } else {
+                            edits.push((start, "(".to_owned(), 0));
+                            edits.push((end, format!("{checks})"), 0));
+                        }
+                    }
+                    index = next;
+                    previous_field = false;
+                    continue;
+                }
+                previous_field = false;
+            }
+            Token::Text => {
+                let pattern = text.starts_with('"') || text == "_";
+                if let (true, Some(parent)) = (pattern, stack.last_mut()) {
+                    parent.branches += 1;
+                }
+                if !is_blank(text) {
+                    previous_field = text.ends_with(':') && !text.starts_with('"');
+                }
+            }
+        }
+        index += 1;
+    }
+    if !stack.is_empty() {
+        return source.to_owned();
+    }
+    apply(source, edits)
+}
+
+/// True for blanks and comments.
+fn is_blank(text: &str) -> bool {
+    text.starts_with(';') || text.trim().is_empty()
+}
+
+/// True if the innermost open frame is an alternation a field names the place of.
+fn branch_of_fielded(stack: &[Frame]) -> bool {
+    stack.last().is_some_and(|frame| frame.kind.is_none() && frame.fielded)
+}
+
+/// True if `word` after `(` starts a node pattern (not a group, a predicate or a string).
+fn is_node_word(word: &str) -> bool {
+    word.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') && !word.ends_with(':')
+}
+
+/// True for a node kind a wildcard and a kind check can stand for: named, not `_`, not a
+/// supertype, not `kind/subtype`, not tree-sitter's own `ERROR`/`MISSING`.
+fn is_plain_kind(kind: &str, language: &Language) -> bool {
+    if kind == "_" || kind.contains('/') || kind == "ERROR" || kind == "MISSING" {
+        return false;
+    }
+    let id = language.id_for_node_kind(kind, true);
+    id != 0 && !language.node_kind_is_supertype(id)
+}
+
+/// `source` with the edits made (each at a byte offset, replacing some bytes).
+fn apply(source: &str, mut edits: Vec<(usize, String, usize)>) -> String {
+    edits.sort_by_key(|(at, _, replaced)| (*at, *replaced == 0));
+    let mut out = String::with_capacity(source.len() + edits.len() * 24);
+    let mut at = 0;
+    for (offset, text, replaced) in edits {
+        if offset < at {
+            continue;
+        }
+        out.push_str(&source[at..offset]);
+        out.push_str(&text);
+        at = offset + replaced;
+    }
+    out.push_str(&source[at..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bridge::rules::grammar::Grammar;
+
+    fn typescript() -> Language {
+        Grammar::TypeScript.language()
+    }
+
+    #[test]
+    fn an_inner_node_a_field_places_becomes_a_checked_wildcard() {
+        let lowered = lower(
+            "(variable_declarator name: (identifier) @n value: (arrow_function body: (_) @b))",
+            &typescript(),
+        );
+        assert_eq!(
+            lowered,
+            "((variable_declarator name: (identifier) @n value: (_ body: (_) @b) @_kind.arrow_function) \
+             (#kind? @_kind.arrow_function))"
+        );
+    }
+
+    #[test]
+    fn roots_leaves_quantified_nodes_and_supertypes_stay() {
+        let language = typescript();
+        for kept in [
+            "(call_expression function: (identifier) @f)",
+            "(call_expression arguments: (arguments (string) @s)* @all)",
+            "(call_expression function: (expression (identifier)))",
+            "(program (comment) @c)",
+        ] {
+            assert_eq!(lower(kept, &language), kept);
+        }
+    }
+
+    #[test]
+    fn a_groups_checks_go_inside_it() {
+        let lowered = lower(
+            "((pair value: (arrow_function body: (_) @b)) (#eq? @b \"x\"))",
+            &typescript(),
+        );
+        assert_eq!(
+            lowered,
+            "((pair value: (_ body: (_) @b) @_kind.arrow_function) (#eq? @b \"x\") (#kind? @_kind.arrow_function))"
+        );
+    }
+
+    #[test]
+    fn an_alternation_whose_branches_all_lower_is_lowered() {
+        let lowered = lower(
+            "(pair value: [(arrow_function body: (_) @b) (function_expression body: (_) @b)])",
+            &typescript(),
+        );
+        assert_eq!(
+            lowered,
+            "((pair value: [(_ body: (_) @b) @_kind.arrow_function (_ body: (_) @b) @_kind.function_expression]) \
+             (#kind? @_kind.arrow_function) (#kind? @_kind.function_expression))"
+        );
+    }
+
+    #[test]
+    fn nodes_in_a_branch_or_under_a_quantifier_stay() {
+        let language = typescript();
+        for kept in [
+            "(pair value: [(arrow_function body: (_) @b) (_)] @v)",
+            "(pair value: [(arrow_function body: (_) @b) \"x\"] @v)",
+            "(pair value: [(arrow_function body: (_) @b) (function_expression body: (_))]? @v)",
+            "(call_expression arguments: (arguments (arrow_function body: (_) @b))? @a)",
+            "[(call_expression function: (member_expression object: (_) @o)) (identifier)]",
+        ] {
+            assert_eq!(lower(kept, &language), kept);
+        }
+    }
+
+    #[test]
+    fn text_that_is_no_query_is_handed_back() {
+        let language = typescript();
+        for broken in ["(call_expression", ")", "(a \"unterminated"] {
+            assert_eq!(lower(broken, &language), broken);
+        }
+    }
+}
