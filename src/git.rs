@@ -117,12 +117,7 @@ pub fn changed_since(
     if let (Some(start), Some(head)) = (start_head, now.head.as_deref())
         && start != head
     {
-        let diff = run(
-            &now.toplevel,
-            &["diff", "--name-only", "--no-renames", "-z", start, head],
-        )?;
-        let diff = String::from_utf8_lossy(&diff);
-        changed.extend(diff.split('\0').filter(|p| !p.is_empty()).map(str::to_owned));
+        changed.extend(changed_between(&now.toplevel, start, head)?);
     }
     for (path, before) in dirty_at_start {
         let after = fingerprint(&now.toplevel.join(path));
@@ -133,6 +128,18 @@ pub fn changed_since(
         }
     }
     Some(changed.into_iter().collect())
+}
+
+/// The paths that differ between commits `from` and `to` (revisions git resolved, or `HEAD`).
+pub fn changed_between(dir: &Path, from: &str, to: &str) -> Option<Vec<String>> {
+    let diff = run(dir, &["diff", "--name-only", "--no-renames", "-z", from, to])?;
+    Some(
+        String::from_utf8_lossy(&diff)
+            .split('\0')
+            .filter(|p| !p.is_empty())
+            .map(str::to_owned)
+            .collect(),
+    )
 }
 
 /// Whether `hash` names a commit in the repository at `dir`; `None` when git cannot tell.

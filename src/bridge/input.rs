@@ -112,9 +112,18 @@ fn gather(project: &Project, run: Option<Run>, request: &Request) -> Result<Inpu
     };
     let mut candidates: Vec<PathBuf> = Vec::new();
     if let Some(rev) = request.since.as_deref() {
-        let (snapshot, commit) = std::thread::scope(|scope| {
-            let commit = scope.spawn(|| git::resolve_commit(&top, rev));
-            (snapshot(), commit.join().ok().flatten())
+        // The commits since and what they changed are asked of git while `git status` (the
+        // slowest, it stats every file) runs.
+        let (snapshot, since) = std::thread::scope(|scope| {
+            let since = scope.spawn(|| {
+                let commit = git::resolve_commit(&top, rev)?;
+                Some(std::thread::scope(|both| {
+                    let messages = both.spawn(|| git::commit_messages(&top, &commit, "HEAD", MAX_COMMITS));
+                    let changed = git::changed_between(&top, &commit, "HEAD");
+                    (changed, messages.join().ok().flatten())
+                }))
+            });
+            (snapshot(), since.join().ok().flatten())
         });
         let snapshot = snapshot.ok_or_else(|| {
             Error::Failed(format!(
@@ -122,11 +131,12 @@ fn gather(project: &Project, run: Option<Run>, request: &Request) -> Result<Inpu
                 start.display()
             ))
         })?;
-        let commit = commit.ok_or_else(|| Error::Usage(format!("--since {rev}: not a commit in {}", top.display())))?;
-        let changed = git::changed_since(&snapshot, Some(&commit), &Default::default())
-            .ok_or_else(|| Error::Failed(format!("git could not list the files changed since {rev}")))?;
-        candidates.extend(changed.iter().map(|p| top.join(p)));
-        input.commits = git::commit_messages(&top, &commit, "HEAD", MAX_COMMITS).unwrap_or_default();
+        let (changed, commits) =
+            since.ok_or_else(|| Error::Usage(format!("--since {rev}: not a commit in {}", top.display())))?;
+        let changed =
+            changed.ok_or_else(|| Error::Failed(format!("git could not list the files changed since {rev}")))?;
+        candidates.extend(snapshot.dirty.iter().chain(&changed).map(|p| top.join(p)));
+        input.commits = commits.unwrap_or_default();
     }
     for file in &request.files {
         let path = absolute(&request.cwd, file);
