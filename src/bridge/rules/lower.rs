@@ -89,12 +89,25 @@ struct Frame {
     fielded_child: bool,
     /// Nodes (not groups) above it: 0 for a pattern's root.
     depth: usize,
-    /// Nodes inside it to lower, `(token index of the kind, end of the node)`, kept unless it
-    /// is quantified or an alternation with a branch that stays as written.
-    lowered: Vec<(usize, usize)>,
-    /// For an alternation: its branches, and those that are nodes to lower.
+    /// Nodes inside it to lower or to mark, kept unless it is quantified or an alternation
+    /// with a branch that may match what a lowered one matches.
+    lowered: Vec<Lowered>,
+    /// For an alternation: its branches, the kinds of those that are nodes to lower, and
+    /// those that are childless nodes of a kind.
     branches: usize,
-    lowered_branches: usize,
+    lowered_kinds: Vec<usize>,
+    leaves: Vec<Lowered>,
+}
+
+/// A node pattern the query will check the kind of after the match.
+#[derive(Clone, Copy)]
+struct Lowered {
+    /// Token index of its kind word.
+    kind: usize,
+    /// Byte offset where the node pattern ends (its capture goes there).
+    end: usize,
+    /// Made a wildcard; else only captured, to tell its branch apart.
+    wildcard: bool,
 }
 
 /// `source` with its inner node patterns lowered to checked wildcards for `language`.
@@ -137,7 +150,8 @@ pub fn lower(source: &str, language: &Language) -> String {
                     depth,
                     lowered: Vec::new(),
                     branches: 0,
-                    lowered_branches: 0,
+                    lowered_kinds: Vec::new(),
+                    leaves: Vec::new(),
                 });
                 previous_field = false;
             }
@@ -147,37 +161,60 @@ pub fn lower(source: &str, language: &Language) -> String {
                 };
                 let after = significant(index + 1);
                 let quantified = after.is_some_and(|at| matches!(word(at), "*" | "+" | "?"));
-                let mut lowered_here = false;
+                let mut lowered_here = None;
+                let mut leaf = None;
                 if let Some(at) = frame.kind {
-                    lowered_here = !quantified
-                        && frame.depth > 0
-                        && frame.parent
-                        && (frame.fielded || frame.fielded_child)
-                        && is_plain_kind(word(at), language);
-                    if lowered_here {
-                        frame.lowered.push((at, to));
+                    let plain = !quantified && is_plain_kind(word(at), language);
+                    if plain && frame.depth > 0 && frame.parent && (frame.fielded || frame.fielded_child) {
+                        let node = Lowered {
+                            kind: at,
+                            end: to,
+                            wildcard: true,
+                        };
+                        frame.lowered.push(node);
+                        lowered_here = Some(at);
+                    } else if plain && !frame.parent {
+                        leaf = Some(Lowered {
+                            kind: at,
+                            end: to,
+                            wildcard: false,
+                        });
                     }
                 }
-                // A node matched some times, or in one branch of an alternation whose other
-                // branches keep their kinds, may leave a state of the match without its kind's
-                // capture beside one with it: tree-sitter keeps the state holding more captures
-                // and drops the other, which the kind check could not bring back. Such nodes
-                // keep their kind. (Branches all lowered each capture their own kind.)
+                // A node matched some times, or in one branch of an alternation, may leave a
+                // state of the match without its kind's capture beside one with it (a wildcard
+                // of the wrong kind matched): tree-sitter keeps the state holding more captures
+                // and drops the other, which the kind check could not bring back. So a
+                // quantified node keeps its kind, and an alternation is lowered only when each
+                // of its branches is a node to lower or a childless node of another kind, which
+                // is then captured too: no state of one branch holds another's captures.
                 let whole = match token {
-                    Token::CloseAlt => frame.branches > 0 && frame.branches == frame.lowered_branches,
+                    Token::CloseAlt => {
+                        let leaf_kinds = frame.leaves.iter().map(|leaf| word(leaf.kind));
+                        let apart = |kind: &str| !frame.lowered_kinds.iter().any(|at| word(*at) == kind);
+                        frame.branches > 0
+                            && frame.branches == frame.lowered_kinds.len() + frame.leaves.len()
+                            && leaf_kinds.clone().all(apart)
+                    }
                     _ => true,
                 };
+                if whole && token == Token::CloseAlt && !frame.lowered_kinds.is_empty() {
+                    frame.lowered.append(&mut frame.leaves);
+                }
                 if !quantified && whole {
                     match stack.last_mut() {
                         Some(parent) => {
-                            parent.lowered_branches += usize::from(lowered_here);
+                            parent.lowered_kinds.extend(lowered_here);
+                            parent.leaves.extend(leaf);
                             parent.lowered.append(&mut frame.lowered)
                         }
                         None => {
-                            for (at, end) in frame.lowered.drain(..) {
-                                let kind = word(at);
-                                edits.push((tokens[at].1, "_".to_owned(), kind.len()));
-                                edits.push((end, format!(" @{KIND_CAPTURE}{kind}"), 0));
+                            for node in frame.lowered.drain(..) {
+                                let kind = word(node.kind);
+                                if node.wildcard {
+                                    edits.push((tokens[node.kind].1, "_".to_owned(), kind.len()));
+                                }
+                                edits.push((node.end, format!(" @{KIND_CAPTURE}{kind}"), 0));
                                 if !kinds.iter().any(|have| have == kind) {
                                     kinds.push(kind.to_owned());
                                 }
@@ -340,11 +377,26 @@ mod tests {
     }
 
     #[test]
+    fn a_childless_branch_of_another_kind_is_captured_beside_a_lowered_one() {
+        let lowered = lower(
+            "(pair value: [(arrow_function body: (_) @b) (identifier) @i])",
+            &typescript(),
+        );
+        assert_eq!(
+            lowered,
+            "((pair value: [(_ body: (_) @b) @_kind.arrow_function (identifier) @_kind.identifier @i]) \
+             (#kind? @_kind.arrow_function) (#kind? @_kind.identifier))"
+        );
+    }
+
+    #[test]
     fn nodes_in_a_branch_or_under_a_quantifier_stay() {
         let language = typescript();
         for kept in [
             "(pair value: [(arrow_function body: (_) @b) (_)] @v)",
             "(pair value: [(arrow_function body: (_) @b) \"x\"] @v)",
+            "(pair value: [(arrow_function body: (_) @b) (arrow_function) @a])",
+            "(pair value: [(arrow_function body: (_) @b) (expression) @a])",
             "(pair value: [(arrow_function body: (_) @b) (function_expression body: (_))]? @v)",
             "(call_expression arguments: (arguments (arrow_function body: (_) @b))? @a)",
             "[(call_expression function: (member_expression object: (_) @o)) (identifier)]",
