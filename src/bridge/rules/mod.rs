@@ -39,6 +39,7 @@ mod schema_dump;
 mod services;
 mod sfc;
 mod shapes;
+mod signatures;
 mod spring_config;
 mod stores;
 mod tags;

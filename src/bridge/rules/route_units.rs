@@ -6,6 +6,7 @@
 //! each call goes to the unit its receiver is in this file (a router it makes, the function
 //! whose parameter it is, the chain it is called on), or to a name another file defines.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -68,7 +69,10 @@ struct Call<'h, 't> {
 
 /// The units, foreign items and guard notes of one file's hits.
 pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
-    let mut out = RouteScan::default();
+    let mut out = RouteScan {
+        handlers: super::signatures::of_file(path, hits),
+        ..RouteScan::default()
+    };
     // The framework the file imports (`router.uses`), which its guards and the routers it
     // adds to elsewhere are of.
     let framework = hits
@@ -93,6 +97,7 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
         .collect();
     // Routers made here, each named by what it is bound to (`chain@…` when nothing).
     let mut made: HashMap<(usize, usize), String> = HashMap::new();
+    let mut items: Vec<(usize, Receiver, Item)> = Vec::new();
     for hit in hits {
         let Some(new) = hit.get("router.new") else { continue };
         let name = bindings
@@ -113,6 +118,11 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
             app: hit.prop("app") == Some("true"),
             ..Unit::default()
         });
+        // A router another function returns (`users::router()`): this one mounts it.
+        if let Some(from) = hit.text("router.from") {
+            let mount = Item::mount("", Target::Ref(from.to_owned()));
+            items.push((new.range.start, Receiver::Local(name.clone()), mount));
+        }
         made.insert((new.range.start, new.range.end), name);
     }
     let mut functions: HashMap<&str, Vec<Function>> = HashMap::new();
@@ -137,6 +147,12 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
         .filter(|(capture, _)| HELD.contains(&capture.name))
         .collect();
     held.sort_by_key(|(capture, _)| capture.range.start);
+    let verbs = verbs(hits);
+    // The values `let` binds by name (a method router kept in a variable), in the file's order.
+    let values: Vec<(&str, &Range<usize>)> = hits
+        .iter()
+        .filter_map(|hit| Some((hit.text("router.bind")?, &hit.get("router.value")?.range)))
+        .collect();
     let file = File {
         path,
         hits,
@@ -146,9 +162,12 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
         calls: &calls,
         by_call: &by_call,
         held: &held,
+        verbs: &verbs,
+        values: &values,
         render,
+        layers: RefCell::new(Vec::new()),
+        layer_notes: RefCell::new(Vec::new()),
     };
-    let mut items: Vec<(usize, Receiver, Item)> = Vec::new();
     file.factories(hits, &mut items);
     let mut hooks = Vec::new();
     file.unit_guards(hits, &mut items, &mut hooks);
@@ -156,6 +175,23 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
         file.items(call, &mut items);
     }
     items.sort_by_key(|(at, _, _)| *at);
+    // A layer (Axum's `.layer(…)`) guards what was added to its router before it.
+    let layers: Vec<(usize, String, String)> = file.layers.take();
+    for (layer_at, unit, guard) in &layers {
+        for (at, receiver, item) in &mut items {
+            let guards = match item {
+                Item::Route(route) => &mut route.guards,
+                Item::Mount(mount) => &mut mount.guards,
+                _ => continue,
+            };
+            if *at < *layer_at && matches!(receiver, Receiver::Local(name) if *name == *unit) && !guards.contains(guard) {
+                guards.push(guard.clone());
+            }
+        }
+    }
+    for (name, kind, framework) in file.layer_notes.take() {
+        note(file.out, &name, kind, framework, path);
+    }
     // Route and router hooks (`{ onRequest: [fastify.authenticate] }`) are hooks, not middleware.
     for (name, framework) in hooks {
         note(file.out, &name, "hook", framework, path);
@@ -296,7 +332,45 @@ struct File<'f, 'h, 't> {
     calls: &'f [Call<'h, 't>],
     by_call: &'f HashMap<(usize, usize), usize>,
     held: &'f [(&'h Capture<'t>, &'static str)],
+    /// Method routers (`get(h)`, `.post(h)`, `web::get().to(h)`), by place.
+    verbs: &'f [Verb<'h, 't>],
+    values: &'f [(&'t str, &'h Range<usize>)],
     render: Render<'f>,
+    /// The layers met: where, on which unit, the guard.
+    layers: RefCell<Vec<(usize, String, String)>>,
+    /// The guards layers and wraps put, with their kind and framework.
+    layer_notes: RefCell<Vec<(String, &'static str, &'static str)>>,
+}
+
+/// A method router: its method (`get`, `routing::post`, `get_service`) and handler.
+struct Verb<'h, 't> {
+    name: &'h Capture<'t>,
+    handler: Option<&'h Capture<'t>>,
+}
+
+/// The method routers of the file, in its order.
+fn verbs<'h, 't>(hits: &'h [Hit<'t>]) -> Vec<Verb<'h, 't>> {
+    let mut verbs: Vec<Verb<'h, 't>> = hits
+        .iter()
+        .filter_map(|hit| {
+            Some(Verb {
+                name: hit.get("verb.name")?,
+                handler: hit.get("verb.handler"),
+            })
+        })
+        .collect();
+    verbs.sort_by_key(|verb| verb.name.range.start);
+    verbs.dedup_by_key(|verb| verb.name.range.start);
+    verbs
+}
+
+/// `get_service` → `GET`, `routing::any` → `ANY`, Actix's `web::route()` → `ANY`.
+fn verb_method(name: &str) -> String {
+    let name = name.rsplit("::").next().unwrap_or(name);
+    match name.strip_suffix("_service").unwrap_or(name) {
+        "route" => "ANY".to_owned(),
+        method => method.to_ascii_uppercase(),
+    }
 }
 
 impl<'t> File<'_, '_, 't> {
@@ -365,7 +439,24 @@ impl<'t> File<'_, '_, 't> {
         let Some((receiver, chained_path)) = self.receiver(call.receiver) else {
             return;
         };
-        let at = call.at.start;
+        // Where the call's own name is: chained calls (`Router::new().route(…).layer(…)`) all
+        // start where the chain does.
+        let at = call.receiver.range.end;
+        if let Some(verbs) = hit.get("route.verbs") {
+            let path = match hit.get("route.path") {
+                Some(path) => match (self.render)(&path.range, false) {
+                    Some(path) => path,
+                    None => return,
+                },
+                None => String::new(),
+            };
+            for (method, handler) in self.methods(verbs) {
+                let mut route = self.route(hit, method, path.clone());
+                route.handler = handler;
+                items.push((at, receiver.clone(), Item::Route(route)));
+            }
+            return;
+        }
         if let Some(options) = hit.get("route.options") {
             for route in self.route_object(hit, &options.range) {
                 items.push((at, receiver.clone(), Item::Route(route)));
@@ -387,7 +478,8 @@ impl<'t> File<'_, '_, 't> {
             };
             let method = match method.to_ascii_uppercase().as_str() {
                 "DEL" => "DELETE".to_owned(),
-                "ALL" | "ANY" => "ALL".to_owned(),
+                "ALL" => "ALL".to_owned(),
+                "ANY" => "ANY".to_owned(),
                 other if HTTP_METHODS.contains(&other) => other.to_owned(),
                 _ => return,
             };
@@ -400,6 +492,34 @@ impl<'t> File<'_, '_, 't> {
         } else {
             self.include(call, receiver, items);
         }
+    }
+
+    /// The methods and handlers of the method routers an argument holds (`get(list).post(create)`,
+    /// `web::get().to(h)`), or the `let` it names holds; one inside another's handler is none.
+    fn methods(&self, verbs: &Capture<'_>) -> Vec<(String, Option<String>)> {
+        let mut range = &verbs.range;
+        if !verbs.text.contains('(') {
+            match self
+                .values
+                .iter()
+                .rev()
+                .find(|(name, value)| *name == verbs.text && value.end <= verbs.range.start)
+            {
+                Some((_, value)) => range = *value,
+                None => return Vec::new(),
+            }
+        }
+        let from = self.verbs.partition_point(|verb| verb.name.range.start < range.start);
+        let mut out = Vec::new();
+        let mut inside_handler = 0;
+        for verb in self.verbs[from..].iter().take_while(|verb| verb.name.range.start < range.end) {
+            if verb.name.range.start < inside_handler {
+                continue;
+            }
+            inside_handler = verb.handler.map_or(0, |handler| handler.range.end);
+            out.push((verb_method(verb.name.text), verb.handler.and_then(|h| handler_name(h.text))));
+        }
+        out
     }
 
     /// A route: its handler, the auth middleware before it, the shapes it may take.
@@ -537,7 +657,20 @@ impl<'t> File<'_, '_, 't> {
     /// A mount (`use('/x', auth, router)`), or middleware alone guarding what follows.
     fn include(&self, call: &Call<'_, '_>, receiver: Receiver, items: &mut Vec<(usize, Receiver, Item)>) {
         let hit = call.hit;
-        let at = call.at.start;
+        let at = call.receiver.range.end;
+        // Axum's `.layer(from_fn(auth))` guards what was added before it (see `scan`), Actix's
+        // `.wrap(auth)` every route of its app or scope.
+        if let Some(wraps) = hit.prop("wraps") {
+            for name in hit.all("include.guard").filter_map(|g| guard(g.text)) {
+                let kind = if wraps == "before" { "layer" } else { "middleware" };
+                self.layer_notes.borrow_mut().push((name.clone(), kind, hit.framework()));
+                match (&receiver, wraps) {
+                    (Receiver::Local(unit), "before") => self.layers.borrow_mut().push((at, unit.clone(), name)),
+                    _ => items.push((at, receiver.clone(), Item::UnitGuard(name))),
+                }
+            }
+            return;
+        }
         if let Some(folder) = hit.get("include.folder") {
             let (autoload, prefix) = self.folder(&folder.range);
             items.push((at, receiver, Item::mount(&prefix, Target::Autoload(autoload))));
@@ -574,6 +707,21 @@ impl<'t> File<'_, '_, 't> {
                 let Some(name) = target_name(row_target) else { continue };
                 items.push((at, receiver.clone(), Item::mount(&prefix, Target::Ref(name))));
             }
+            return;
+        }
+        // A router built inline or chained on another (`Router::new().route(…)`,
+        // `users::router().layer(…)`) is the unit its chain starts with.
+        if target.text.contains('(')
+            && let Some((Receiver::Local(name), _)) = self.receiver(target)
+        {
+            let mount = Item::Mount(Mount {
+                prefix,
+                target: Target::Ref(name),
+                guards,
+                tentative,
+                ..Mount::default()
+            });
+            items.push((at, receiver, mount));
             return;
         }
         let lone = hit.get("include.path").is_none() && hit.prop("pass").is_none() && hit.prop("mounts").is_none();
@@ -688,7 +836,7 @@ fn target_name(text: &str) -> Option<String> {
     let plain = !text.is_empty()
         && text
             .chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.'));
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.' | ':'));
     plain.then(|| text.to_owned())
 }
 
@@ -700,7 +848,7 @@ fn handler_name(text: &str) -> Option<String> {
         if !text.contains('(') {
             let plain = text
                 .chars()
-                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.'));
+                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.' | ':'));
             return (plain && !text.is_empty()).then(|| text.to_owned());
         }
         if let Some((bound, _)) = text.split_once(".bind(") {
@@ -730,7 +878,7 @@ pub fn guard(text: &str) -> Option<String> {
     if callee.is_empty()
         || !callee
             .chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.'))
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.' | ':'))
     {
         return None;
     }
@@ -780,6 +928,33 @@ mod tests {
         assert_eq!(facts.endpoints.len() - chained, 5_000, "{:?}", facts.unparsed);
         assert_eq!(chained, 20);
         assert!(facts.endpoints.iter().any(|e| e.path == "/r0" && e.guards == ["auth"]));
+    }
+
+    /// Thousands of Axum router functions in one file, a chain of two hundred routes, and
+    /// method routers nested in a handler's closure (which are no routes of their own).
+    #[test]
+    fn an_axum_file_of_thousands_of_routers_and_a_long_chain_is_read() {
+        let mut routers = String::from("use axum::{routing::get, Router};\n");
+        for i in 0..3_000 {
+            routers.push_str(&format!(
+                "pub fn r{i}() -> Router {{ Router::new().route(\"/r{i}\", get(h{i}).post(|| async {{ client.get(url).await }})).layer(from_fn(require_auth)) }}\n"
+            ));
+        }
+        let mut chain = String::from("use axum::{routing::get, Router};\nfn app() -> Router { Router::new()");
+        for i in 0..200 {
+            chain.push_str(&format!(".route(\"/c{i}\", get(h))"));
+        }
+        chain.push_str(" }\n");
+        let files = [("src/routers.rs", routers), ("src/chain.rs", chain)];
+        let sources: Vec<Source<'_>> = files.iter().map(|(path, text)| Source { path, text }).collect();
+        let facts = crate::bridge::extract::code::extract(&sources);
+        let chained = facts.endpoints.iter().filter(|e| e.path.starts_with("/c")).count();
+        assert_eq!(facts.endpoints.len() - chained, 6_000, "{:?}", facts.unparsed);
+        assert_eq!(chained, 200);
+        let r0: Vec<_> = facts.endpoints.iter().filter(|e| e.path == "/r0").collect();
+        assert_eq!(r0.len(), 2);
+        assert!(r0.iter().all(|e| e.guards == ["require_auth"] && e.framework == "axum"));
+        assert_eq!(r0[0].handler.as_deref(), Some("h0"));
     }
 
     #[test]
