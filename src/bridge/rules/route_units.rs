@@ -51,6 +51,7 @@ const HELD: &[&str] = &[
     "option.method",
     "option.path",
     "option.handler",
+    "layer.guard",
 ];
 
 /// Where a call goes.
@@ -100,8 +101,11 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
     let mut items: Vec<(usize, Receiver, Item)> = Vec::new();
     for hit in hits {
         let Some(new) = hit.get("router.new") else { continue };
+        // `let app = app().layer(…)`: the name is the router it mounts, not this one's.
+        let from = hit.text("router.from");
         let name = bindings
             .get(&new.range.start)
+            .filter(|name| from.is_none_or(|from| from.rsplit("::").next() != Some(**name)))
             .map_or_else(|| format!("chain@{}", new.range.start), |name| (*name).to_owned());
         let prefix = hit.get("router.prefix").and_then(|p| render(&p.range, true));
         // Patterns that read the same constructor (one with its options) are one router.
@@ -119,7 +123,7 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
             ..Unit::default()
         });
         // A router another function returns (`users::router()`): this one mounts it.
-        if let Some(from) = hit.text("router.from") {
+        if let Some(from) = from {
             let mount = Item::mount("", Target::Ref(from.to_owned()));
             items.push((new.range.start, Receiver::Local(name.clone()), mount));
         }
@@ -165,6 +169,7 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
         verbs: &verbs,
         values: &values,
         render,
+        framework,
         layers: RefCell::new(Vec::new()),
         layer_notes: RefCell::new(Vec::new()),
     };
@@ -184,7 +189,8 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
                 Item::Mount(mount) => &mut mount.guards,
                 _ => continue,
             };
-            if *at < *layer_at && matches!(receiver, Receiver::Local(name) if *name == *unit) && !guards.contains(guard) {
+            if *at < *layer_at && matches!(receiver, Receiver::Local(name) if *name == *unit) && !guards.contains(guard)
+            {
                 guards.push(guard.clone());
             }
         }
@@ -336,6 +342,8 @@ struct File<'f, 'h, 't> {
     verbs: &'f [Verb<'h, 't>],
     values: &'f [(&'t str, &'h Range<usize>)],
     render: Render<'f>,
+    /// The framework the file imports (`router.uses`).
+    framework: &'static str,
     /// The layers met: where, on which unit, the guard.
     layers: RefCell<Vec<(usize, String, String)>>,
     /// The guards layers and wraps put, with their kind and framework.
@@ -353,15 +361,30 @@ fn verbs<'h, 't>(hits: &'h [Hit<'t>]) -> Vec<Verb<'h, 't>> {
     let mut verbs: Vec<Verb<'h, 't>> = hits
         .iter()
         .filter_map(|hit| {
+            let chained = || hit.get("route.name").filter(|_| call_kind(hit) == Some("verb"));
             Some(Verb {
-                name: hit.get("verb.name")?,
-                handler: hit.get("verb.handler"),
+                name: hit.get("verb.name").or_else(chained)?,
+                handler: hit.get("verb.handler").or(hit.get("route.handler")),
             })
         })
         .collect();
     verbs.sort_by_key(|verb| verb.name.range.start);
     verbs.dedup_by_key(|verb| verb.name.range.start);
     verbs
+}
+
+/// What a call on a receiver is, by its method's name (`route.name`) and the table its
+/// pattern sets (`#set! methods "route=route nest=mount …"`): `route`, `any` (a route of any
+/// method), `mount`, `layer` (guarding what was added before), `wrap` (guarding every route),
+/// `verb` (a method router); a name the table does not list hands the router on.
+fn call_kind<'h>(hit: &'h Hit<'_>) -> Option<&'static str> {
+    let name = hit.text("route.name")?;
+    let kind = hit.prop("methods")?.split_whitespace().find_map(|pair| {
+        pair.split_once('=')
+            .filter(|(method, _)| *method == name)
+            .map(|(_, kind)| kind)
+    });
+    Some(kind.unwrap_or("through"))
 }
 
 /// `get_service` → `GET`, `routing::any` → `ANY`, Actix's `web::route()` → `ANY`.
@@ -442,7 +465,15 @@ impl<'t> File<'_, '_, 't> {
         // Where the call's own name is: chained calls (`Router::new().route(…).layer(…)`) all
         // start where the chain does.
         let at = call.receiver.range.end;
-        if let Some(verbs) = hit.get("route.verbs") {
+        let kind = call_kind(hit);
+        match kind {
+            Some("route" | "any") => {}
+            Some("mount" | "layer" | "wrap") => return self.include(call, receiver, items),
+            // A method router chained on another, a call handing the router on.
+            Some(_) => return,
+            None => {}
+        }
+        if let Some(verbs) = hit.get("route.verbs").filter(|_| kind == Some("route")) {
             let path = match hit.get("route.path") {
                 Some(path) => match (self.render)(&path.range, false) {
                     Some(path) => path,
@@ -450,7 +481,11 @@ impl<'t> File<'_, '_, 't> {
                 },
                 None => String::new(),
             };
-            for (method, handler) in self.methods(verbs) {
+            // The method routers are what follows the path (a comment may come between).
+            let after = hit
+                .get("route.path")
+                .map_or(call.receiver.range.end, |path| path.range.end);
+            for (method, handler) in self.methods(verbs, &(after..call.at.end)) {
                 let mut route = self.route(hit, method, path.clone());
                 route.handler = handler;
                 items.push((at, receiver.clone(), Item::Route(route)));
@@ -463,7 +498,8 @@ impl<'t> File<'_, '_, 't> {
             }
             return;
         }
-        if let Some(method) = hit.text("route.method").or(hit.prop("method")) {
+        let any = kind.filter(|kind| *kind == "any").map(|_| "ANY");
+        if let Some(method) = hit.text("route.method").or(hit.prop("method")).or(any) {
             let chained = hit.prop("chained").is_some();
             let path = match (chained, hit.get("route.path")) {
                 (true, _) => match chained_path {
@@ -494,11 +530,12 @@ impl<'t> File<'_, '_, 't> {
         }
     }
 
-    /// The methods and handlers of the method routers an argument holds (`get(list).post(create)`,
-    /// `web::get().to(h)`), or the `let` it names holds; one inside another's handler is none.
-    fn methods(&self, verbs: &Capture<'_>) -> Vec<(String, Option<String>)> {
-        let mut range = &verbs.range;
-        if !verbs.text.contains('(') {
+    /// The methods and handlers of the method routers the `arguments` hold (`get(list).post(create)`,
+    /// `web::get().to(h)`), or the `let` the argument `verbs` names holds; one inside another's
+    /// handler is none.
+    fn methods(&self, verbs: &Capture<'_>, arguments: &Range<usize>) -> Vec<(String, Option<String>)> {
+        let mut range = arguments;
+        if !verbs.text.contains('(') && !verbs.text.starts_with("//") && !verbs.text.starts_with("/*") {
             match self
                 .values
                 .iter()
@@ -512,12 +549,18 @@ impl<'t> File<'_, '_, 't> {
         let from = self.verbs.partition_point(|verb| verb.name.range.start < range.start);
         let mut out = Vec::new();
         let mut inside_handler = 0;
-        for verb in self.verbs[from..].iter().take_while(|verb| verb.name.range.start < range.end) {
+        for verb in self.verbs[from..]
+            .iter()
+            .take_while(|verb| verb.name.range.start < range.end)
+        {
             if verb.name.range.start < inside_handler {
                 continue;
             }
             inside_handler = verb.handler.map_or(0, |handler| handler.range.end);
-            out.push((verb_method(verb.name.text), verb.handler.and_then(|h| handler_name(h.text))));
+            out.push((
+                verb_method(verb.name.text),
+                verb.handler.and_then(|h| handler_name(h.text)),
+            ));
         }
         out
     }
@@ -660,12 +703,18 @@ impl<'t> File<'_, '_, 't> {
         let at = call.receiver.range.end;
         // Axum's `.layer(from_fn(auth))` guards what was added before it (see `scan`), Actix's
         // `.wrap(auth)` every route of its app or scope.
-        if let Some(wraps) = hit.prop("wraps") {
-            for name in hit.all("include.guard").filter_map(|g| guard(g.text)) {
-                let kind = if wraps == "before" { "layer" } else { "middleware" };
-                self.layer_notes.borrow_mut().push((name.clone(), kind, hit.framework()));
+        if let Some(wraps) = call_kind(hit).filter(|kind| matches!(*kind, "layer" | "wrap")) {
+            let arguments = call.receiver.range.end..call.at.end;
+            let named: Vec<String> = self
+                .within(&arguments)
+                .filter(|(_, name)| *name == "layer.guard")
+                .filter_map(|(held, _)| guard(held.text))
+                .collect();
+            for name in named {
+                let kind = if wraps == "layer" { "layer" } else { "middleware" };
+                self.layer_notes.borrow_mut().push((name.clone(), kind, self.framework));
                 match (&receiver, wraps) {
-                    (Receiver::Local(unit), "before") => self.layers.borrow_mut().push((at, unit.clone(), name)),
+                    (Receiver::Local(unit), "layer") => self.layers.borrow_mut().push((at, unit.clone(), name)),
                     _ => items.push((at, receiver.clone(), Item::UnitGuard(name))),
                 }
             }
@@ -724,7 +773,18 @@ impl<'t> File<'_, '_, 't> {
             items.push((at, receiver, mount));
             return;
         }
-        let lone = hit.get("include.path").is_none() && hit.prop("pass").is_none() && hit.prop("mounts").is_none();
+        // `.nest("/api", api::routes(state))`: the router a function returns.
+        if call_kind(hit) == Some("mount")
+            && let Some((callee, _)) = target.text.split_once('(')
+            && let Some(name) = target_name(callee)
+        {
+            items.push((at, receiver, Item::mount(&prefix, Target::Ref(name))));
+            return;
+        }
+        let lone = hit.get("include.path").is_none()
+            && hit.prop("pass").is_none()
+            && hit.prop("mounts").is_none()
+            && call_kind(hit).is_none();
         if lone && let Some(name) = guard(target.text) {
             items.push((at, receiver, Item::Guard(name)));
             return;

@@ -50,7 +50,10 @@ pub fn of_file(path: &str, hits: &[Hit<'_>]) -> Vec<HandlerShapes> {
 }
 
 /// The captures of `sorted` inside `range`.
-fn within_range<'c, 't>(sorted: &'c [&'c Capture<'t>], range: &'c Range<usize>) -> impl Iterator<Item = &'c Capture<'t>> + 'c {
+fn within_range<'c, 't>(
+    sorted: &'c [&'c Capture<'t>],
+    range: &'c Range<usize>,
+) -> impl Iterator<Item = &'c Capture<'t>> + 'c {
     let from = sorted.partition_point(|capture| capture.range.start < range.start);
     sorted[from..]
         .iter()

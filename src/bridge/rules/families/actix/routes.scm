@@ -1,10 +1,10 @@
 ; framework: actix
 ; language: rust
 ; needles: actix | web:: | HttpServer | ServiceConfig
-; inherits: rust/routers
-; Actix Web: `#[get("/x")]` handlers, `App::new().service(…).route(…).configure(…)`,
-; `web::scope("/api")` and `web::resource("/x").route(web::get().to(h))`, functions given a
-; `&mut web::ServiceConfig`, and the auth middleware an app or scope wraps.
+; Actix Web: `#[get("/x")]` handlers, the app `App::new()` makes, `web::scope("/api")` and
+; `web::resource("/x")`, the method guards of `web::get().to(h)`, and functions given a
+; `&mut web::ServiceConfig`; what is called on a router (`.service(…)`, `.route(…)`,
+; `.configure(…)`, `.wrap(…)`) is read by `rust/routers`.
 
 ; #[get("/users/{id}")] async fn get_user(…): a handler that is its own unit of routes
 ((attribute_item
@@ -20,12 +20,14 @@
 
 ; App::new(): the application
 ((call_expression
+  .
   function: (scoped_identifier) @_app) @router.new
   (#match? @_app "(^|::)App::new$")
   (#set! app "true"))
 
 ; web::scope("/api"), web::resource("/orders/{id}"): routers under a prefix
 ((call_expression
+  .
   function: (scoped_identifier) @_scope
   arguments: (arguments . (_) @router.prefix)) @router.new
   (#match? @_scope "^(web::)?(scope|resource)$"))
@@ -34,20 +36,12 @@
 ((call_expression
   function: (field_expression
     value: (call_expression
+      .
       function: [(identifier) @verb.name (scoped_identifier name: (identifier) @verb.name)])
     field: (field_identifier) @_to)
   arguments: (arguments . (_) @verb.handler))
-  (#eq? @_to "to")
+  (#match? @_to "^to$")
   (#match? @verb.name "^(get|post|put|patch|delete|head|trace|route)$"))
-
-; web::resource("/x").to(show): any method at the resource's path
-((call_expression
-  function: (field_expression
-    value: (_) @route.receiver
-    field: (field_identifier) @_to)
-  arguments: (arguments . (_) @route.handler .)) @route.call
-  (#eq? @_to "to")
-  (#set! method "ANY"))
 
 ; fn config(cfg: &mut web::ServiceConfig) { cfg.service(…) }: mounted where `.configure`d
 ((function_item
@@ -59,16 +53,6 @@
   body: (block) @router.scope)
   (#match? @_config "ServiceConfig"))
 
-; .wrap(HttpAuthentication::bearer(validator)): auth middleware on every route of the app or scope
-((call_expression
-  function: (field_expression
-    value: (_) @include.receiver
-    field: (field_identifier) @_wrap)
-  arguments: (arguments
-    .
-    [(call_expression function: [(identifier) (scoped_identifier)] @include.guard)
-     (identifier) @include.guard
-     (scoped_identifier) @include.guard]
-    .)) @include.call
-  (#eq? @_wrap "wrap")
-  (#set! wraps "all"))
+; use actix_web::…: the framework of the guards the file's routers put
+((use_declaration argument: (_) @router.uses)
+  (#match? @router.uses "^actix_web"))
