@@ -1,6 +1,7 @@
 ; framework: actix
 ; language: rust
 ; needles: actix | web:: | HttpServer | ServiceConfig
+; inherits: rust/routers
 ; Actix Web: `#[get("/x")]` handlers, the app `App::new()` makes, `web::scope("/api")` and
 ; `web::resource("/x")`, the method guards of `web::get().to(h)`, and functions given a
 ; `&mut web::ServiceConfig`; what is called on a router (`.service(…)`, `.route(…)`,

@@ -1,6 +1,7 @@
 ; framework: axum
 ; language: rust
 ; needles: axum | Router
+; inherits: rust/routers
 ; Axum: the routers `Router::new()` makes; what is called on them (routes and their method
 ; routers, `nest`, `merge`, auth layers) is read by `rust/routers`.
 

@@ -1,7 +1,4 @@
-; framework: rust
-; language: rust
-; needles: axum | Router | actix | web:: | HttpServer | ServiceConfig
-; The Rust routers that are values built by chained calls (Axum's `Router`, Actix Web's
+; Shared by the Rust routers that are values built by chained calls (Axum's `Router`, Actix Web's
 ; `App`/`Scope`/`Resource`, whose constructors `axum/routes` and `actix/routes` read): what
 ; names a router, the calls on one (routes whose methods a method router lists, mounts,
 ; layers, calls handing it on), and the signatures of handlers (`Json<T>` bodies, extractor
