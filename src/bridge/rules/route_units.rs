@@ -377,7 +377,7 @@ fn verbs<'h, 't>(hits: &'h [Hit<'t>]) -> Vec<Verb<'h, 't>> {
 /// pattern sets (`#set! methods "route=route nest=mount …"`): `route`, `any` (a route of any
 /// method), `mount`, `layer` (guarding what was added before), `wrap` (guarding every route),
 /// `verb` (a method router); a name the table does not list hands the router on.
-fn call_kind<'h>(hit: &'h Hit<'_>) -> Option<&'static str> {
+fn call_kind(hit: &Hit<'_>) -> Option<&'static str> {
     let name = hit.text("route.name")?;
     let kind = hit.prop("methods")?.split_whitespace().find_map(|pair| {
         pair.split_once('=')
