@@ -72,6 +72,7 @@ struct Call<'h, 't> {
 pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
     let mut out = RouteScan {
         handlers: super::signatures::of_file(path, hits),
+        guards: super::signatures::extractors(path, hits),
         ..RouteScan::default()
     };
     // The framework the file imports (`router.uses`), which its guards and the routers it
@@ -990,8 +991,9 @@ mod tests {
         assert!(facts.endpoints.iter().any(|e| e.path == "/r0" && e.guards == ["auth"]));
     }
 
-    /// Thousands of Axum router functions in one file, a chain of two hundred routes, and
-    /// method routers nested in a handler's closure (which are no routes of their own).
+    /// Thousands of Axum router functions in one file, a chain of two hundred routes, method
+    /// routers nested in a handler's closure (which are no routes of their own), and a
+    /// thousand Actix handlers routed by their attributes.
     #[test]
     fn an_axum_file_of_thousands_of_routers_and_a_long_chain_is_read() {
         let mut routers = String::from("use axum::{routing::get, Router};\n");
@@ -1005,11 +1007,28 @@ mod tests {
             chain.push_str(&format!(".route(\"/c{i}\", get(h))"));
         }
         chain.push_str(" }\n");
-        let files = [("src/routers.rs", routers), ("src/chain.rs", chain)];
+        let mut handlers = String::from("use actix_web::{get, web};\n");
+        for i in 0..1_000 {
+            handlers.push_str(&format!(
+                "#[get(\"/a{i}\")]\nasync fn a{i}(body: web::Json<New{i}>) {{}}\n"
+            ));
+        }
+        let files = [
+            ("src/routers.rs", routers),
+            ("src/chain.rs", chain),
+            ("src/handlers.rs", handlers),
+        ];
         let sources: Vec<Source<'_>> = files.iter().map(|(path, text)| Source { path, text }).collect();
         let facts = crate::bridge::extract::code::extract(&sources);
         let chained = facts.endpoints.iter().filter(|e| e.path.starts_with("/c")).count();
-        assert_eq!(facts.endpoints.len() - chained, 6_000, "{:?}", facts.unparsed);
+        let attributed = facts.endpoints.iter().filter(|e| e.path.starts_with("/a")).count();
+        assert_eq!(
+            facts.endpoints.len() - chained - attributed,
+            6_000,
+            "{:?}",
+            facts.unparsed
+        );
+        assert_eq!(attributed, 1_000);
         assert_eq!(chained, 200);
         let r0: Vec<_> = facts.endpoints.iter().filter(|e| e.path == "/r0").collect();
         assert_eq!(r0.len(), 2);

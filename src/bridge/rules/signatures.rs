@@ -1,11 +1,13 @@
 //! Rust handler signatures (`handler.*` captures): the `Json<T>` a function takes (its
 //! request) and returns (its response), and the plain types of its parameters (extractors,
 //! guards when they are auth ones); linking matches them to routes by the handler's name.
+//! And the extractors a file defines (`extractor.*`) that are guards.
 
 use std::collections::HashSet;
 use std::ops::Range;
 
 use super::hits::{Capture, Hit, inside};
+use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
 use crate::bridge::extract::code::routes::HandlerShapes;
 
 /// The signatures of the file's functions that take or return `Json<T>` or take a parameter
@@ -44,6 +46,30 @@ pub fn of_file(path: &str, hits: &[Hit<'_>]) -> Vec<HandlerShapes> {
                 extractors,
                 file: path.to_owned(),
             });
+        }
+    }
+    out
+}
+
+/// The extractors the file defines (`impl FromRequestParts for AuthUser`) that reject an
+/// unauthenticated request: named for auth, or rejecting with an auth error.
+pub fn extractors(path: &str, hits: &[Hit<'_>]) -> Vec<GuardNote> {
+    let mut rejects: Vec<&Capture<'_>> = hits.iter().filter_map(|hit| hit.get("extractor.rejects")).collect();
+    let rejections: Vec<&Capture<'_>> = hits
+        .iter()
+        .filter_map(|hit| hit.get("extractor.rejection"))
+        .filter(|rejection| is_auth_name(rejection.text))
+        .collect();
+    rejects.extend(rejections);
+    rejects.sort_by_key(|capture| capture.range.start);
+    let mut out: Vec<GuardNote> = Vec::new();
+    for hit in hits {
+        let (Some(name), Some(scope)) = (hit.text("extractor.name"), hit.get("extractor.scope")) else {
+            continue;
+        };
+        let rejecting = within_range(&rejects, &scope.range).next().is_some();
+        if (is_auth_name(name) || rejecting) && !out.iter().any(|note| note.name == name) {
+            out.push(GuardNote::new(name, "extractor", hit.framework(), Role::Defined, path));
         }
     }
     out

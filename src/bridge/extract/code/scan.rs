@@ -203,9 +203,6 @@ fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String],
             scan.module = OwnedModule::Python(module);
         }
         Lang::Rust => {
-            if wants.guards {
-                routes::extractor_definitions(file, index, &mut scan.routes);
-            }
             scan.module = OwnedModule::Rust(RustModule::read(file));
         }
     }

@@ -154,10 +154,8 @@ impl Wants {
                 guards: has(&GUARD),
                 ..Wants::default()
             },
-            Lang::Rust => Wants {
-                guards: has(&GUARD),
-                ..Wants::default()
-            },
+            // Rust's routers, handlers and extractors are rules.
+            Lang::Rust => Wants::default(),
         }
     }
 

@@ -109,3 +109,23 @@
   type: [(type_identifier) (scoped_type_identifier)] @_json
   type_arguments: (type_arguments . (_) @handler.json .))
   (#match? @_json "(^|::)Json$"))
+
+; impl<S> FromRequestParts<S> for AuthUser { … }: an extractor, a guard on every handler that
+; takes it when it is named for auth or rejects with an auth error (`type Rejection =
+; AuthRedirect`, `StatusCode::UNAUTHORIZED`); one that never rejects (`MaybeUser`) is none
+((impl_item
+  trait: (_) @_trait
+  type: [(type_identifier) @extractor.name (generic_type type: (type_identifier) @extractor.name)]
+  body: (_) @extractor.scope)
+  (#match? @_trait "(^|::)FromRequest(Parts)?(<|$)")
+  (#not-match? @extractor.name "^(Maybe|Optional)"))
+
+((type_item name: (type_identifier) @_rejection type: (_) @extractor.rejection)
+  (#match? @_rejection "^Rejection$"))
+
+((identifier) @extractor.rejects
+  (#match? @extractor.rejects "^(UNAUTHORIZED|FORBIDDEN)$"))
+
+; an auth-named function: where a middleware layered elsewhere may be defined (`require_auth`)
+((source_file (function_item name: (identifier) @guard.candidate))
+  (#auth-name? @guard.candidate))
