@@ -85,6 +85,11 @@
 //! | `include.receiver`, `include.call`, `include.path`, `include.guard`, `include.target` | a mount of a target (a name, `require('./x')`, `x.routes()`) under a prefix; a lone auth-named target guards what follows; `#set! pass` for a call handing the receiver to a function (`routes(app)`) |
 //! | `entry.table`, `entry.scope`, `entry.key`, `entry.value`, `each.table`, `each.param`, `each.scope` | mounts read from a table: a mount whose prefix and target are two keys of the iterated row is one mount per row |
 //! | `guard.candidate` (`#set! kind "check"`) | an auth middleware (or check) the file defines: where a guard another file uses comes from |
+//! | `router.from` + `router.new` | a router another function returns (`users::router()`): the unit made here mounts it |
+//! | `route.name` + `#set! methods "route=route nest=mount …"` | a call on a receiver whose method's name says what it is: `route` (one route per method router after its `route.path`, or in the `let` the `route.verbs` argument names), `any` (a route of any method), `mount` (`include.path`, `include.target`), `layer` (a guard on what was added to the router before it), `wrap` (a guard on every route of the router), `verb`; a name not listed hands the router on |
+//! | `verb.name`, `verb.handler` | a method router (`get(h)`, `.post(h)`, `web::get().to(h)`) |
+//! | `layer.guard` | the guard a layer's argument names (`from_fn(require_auth)`) |
+//! | `handler.name`, `handler.params`, `handler.returns`, `handler.json`, `handler.extractor` | a Rust handler's signature: the `Json<T>` inside its parameters (its request) and return type (its response), its parameters' plain types (extractors: guards when they are auth ones), matched to routes by name (`signatures.rs`) |
 //!
 //! Captures whose name starts with `_` only serve predicates.
 //!

@@ -40,6 +40,7 @@ mod schema_dump;
 mod services;
 mod sfc;
 mod shapes;
+mod signatures;
 mod spring_config;
 mod stores;
 mod tags;

@@ -6,6 +6,7 @@
 //! each call goes to the unit its receiver is in this file (a router it makes, the function
 //! whose parameter it is, the chain it is called on), or to a name another file defines.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -50,6 +51,7 @@ const HELD: &[&str] = &[
     "option.method",
     "option.path",
     "option.handler",
+    "layer.guard",
 ];
 
 /// Where a call goes.
@@ -68,7 +70,11 @@ struct Call<'h, 't> {
 
 /// The units, foreign items and guard notes of one file's hits.
 pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
-    let mut out = RouteScan::default();
+    let mut out = RouteScan {
+        handlers: super::signatures::of_file(path, hits),
+        guards: super::signatures::extractors(path, hits),
+        ..RouteScan::default()
+    };
     // The framework the file imports (`router.uses`), which its guards and the routers it
     // adds to elsewhere are of.
     let framework = hits
@@ -93,10 +99,14 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
         .collect();
     // Routers made here, each named by what it is bound to (`chain@…` when nothing).
     let mut made: HashMap<(usize, usize), String> = HashMap::new();
+    let mut items: Vec<(usize, Receiver, Item)> = Vec::new();
     for hit in hits {
         let Some(new) = hit.get("router.new") else { continue };
+        // `let app = app().layer(…)`: the name is the router it mounts, not this one's.
+        let from = hit.text("router.from");
         let name = bindings
             .get(&new.range.start)
+            .filter(|name| from.is_none_or(|from| from.rsplit("::").next() != Some(**name)))
             .map_or_else(|| format!("chain@{}", new.range.start), |name| (*name).to_owned());
         let prefix = hit.get("router.prefix").and_then(|p| render(&p.range, true));
         // Patterns that read the same constructor (one with its options) are one router.
@@ -113,6 +123,11 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
             app: hit.prop("app") == Some("true"),
             ..Unit::default()
         });
+        // A router another function returns (`users::router()`): this one mounts it.
+        if let Some(from) = from {
+            let mount = Item::mount("", Target::Ref(from.to_owned()));
+            items.push((new.range.start, Receiver::Local(name.clone()), mount));
+        }
         made.insert((new.range.start, new.range.end), name);
     }
     let mut functions: HashMap<&str, Vec<Function>> = HashMap::new();
@@ -137,6 +152,12 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
         .filter(|(capture, _)| HELD.contains(&capture.name))
         .collect();
     held.sort_by_key(|(capture, _)| capture.range.start);
+    let verbs = verbs(hits);
+    // The values `let` binds by name (a method router kept in a variable), in the file's order.
+    let values: Vec<(&str, &Range<usize>)> = hits
+        .iter()
+        .filter_map(|hit| Some((hit.text("router.bind")?, &hit.get("router.value")?.range)))
+        .collect();
     let file = File {
         path,
         hits,
@@ -146,9 +167,13 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
         calls: &calls,
         by_call: &by_call,
         held: &held,
+        verbs: &verbs,
+        values: &values,
         render,
+        framework,
+        layers: RefCell::new(Vec::new()),
+        layer_notes: RefCell::new(Vec::new()),
     };
-    let mut items: Vec<(usize, Receiver, Item)> = Vec::new();
     file.factories(hits, &mut items);
     let mut hooks = Vec::new();
     file.unit_guards(hits, &mut items, &mut hooks);
@@ -156,6 +181,24 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
         file.items(call, &mut items);
     }
     items.sort_by_key(|(at, _, _)| *at);
+    // A layer (Axum's `.layer(…)`) guards what was added to its router before it.
+    let layers: Vec<(usize, String, String)> = file.layers.take();
+    for (layer_at, unit, guard) in &layers {
+        for (at, receiver, item) in &mut items {
+            let guards = match item {
+                Item::Route(route) => &mut route.guards,
+                Item::Mount(mount) => &mut mount.guards,
+                _ => continue,
+            };
+            if *at < *layer_at && matches!(receiver, Receiver::Local(name) if *name == *unit) && !guards.contains(guard)
+            {
+                guards.push(guard.clone());
+            }
+        }
+    }
+    for (name, kind, framework) in file.layer_notes.take() {
+        note(file.out, &name, kind, framework, path);
+    }
     // Route and router hooks (`{ onRequest: [fastify.authenticate] }`) are hooks, not middleware.
     for (name, framework) in hooks {
         note(file.out, &name, "hook", framework, path);
@@ -296,7 +339,62 @@ struct File<'f, 'h, 't> {
     calls: &'f [Call<'h, 't>],
     by_call: &'f HashMap<(usize, usize), usize>,
     held: &'f [(&'h Capture<'t>, &'static str)],
+    /// Method routers (`get(h)`, `.post(h)`, `web::get().to(h)`), by place.
+    verbs: &'f [Verb<'h, 't>],
+    values: &'f [(&'t str, &'h Range<usize>)],
     render: Render<'f>,
+    /// The framework the file imports (`router.uses`).
+    framework: &'static str,
+    /// The layers met: where, on which unit, the guard.
+    layers: RefCell<Vec<(usize, String, String)>>,
+    /// The guards layers and wraps put, with their kind and framework.
+    layer_notes: RefCell<Vec<(String, &'static str, &'static str)>>,
+}
+
+/// A method router: its method (`get`, `routing::post`, `get_service`) and handler.
+struct Verb<'h, 't> {
+    name: &'h Capture<'t>,
+    handler: Option<&'h Capture<'t>>,
+}
+
+/// The method routers of the file, in its order.
+fn verbs<'h, 't>(hits: &'h [Hit<'t>]) -> Vec<Verb<'h, 't>> {
+    let mut verbs: Vec<Verb<'h, 't>> = hits
+        .iter()
+        .filter_map(|hit| {
+            let chained = || hit.get("route.name").filter(|_| call_kind(hit) == Some("verb"));
+            Some(Verb {
+                name: hit.get("verb.name").or_else(chained)?,
+                handler: hit.get("verb.handler").or(hit.get("route.handler")),
+            })
+        })
+        .collect();
+    verbs.sort_by_key(|verb| verb.name.range.start);
+    verbs.dedup_by_key(|verb| verb.name.range.start);
+    verbs
+}
+
+/// What a call on a receiver is, by its method's name (`route.name`) and the table its
+/// pattern sets (`#set! methods "route=route nest=mount …"`): `route`, `any` (a route of any
+/// method), `mount`, `layer` (guarding what was added before), `wrap` (guarding every route),
+/// `verb` (a method router); a name the table does not list hands the router on.
+fn call_kind(hit: &Hit<'_>) -> Option<&'static str> {
+    let name = hit.text("route.name")?;
+    let kind = hit.prop("methods")?.split_whitespace().find_map(|pair| {
+        pair.split_once('=')
+            .filter(|(method, _)| *method == name)
+            .map(|(_, kind)| kind)
+    });
+    Some(kind.unwrap_or("through"))
+}
+
+/// `get_service` → `GET`, `routing::any` → `ANY`, Actix's `web::route()` → `ANY`.
+fn verb_method(name: &str) -> String {
+    let name = name.rsplit("::").next().unwrap_or(name);
+    match name.strip_suffix("_service").unwrap_or(name) {
+        "route" => "ANY".to_owned(),
+        method => method.to_ascii_uppercase(),
+    }
 }
 
 impl<'t> File<'_, '_, 't> {
@@ -365,14 +463,44 @@ impl<'t> File<'_, '_, 't> {
         let Some((receiver, chained_path)) = self.receiver(call.receiver) else {
             return;
         };
-        let at = call.at.start;
+        // Where the call's own name is: chained calls (`Router::new().route(…).layer(…)`) all
+        // start where the chain does.
+        let at = call.receiver.range.end;
+        let kind = call_kind(hit);
+        match kind {
+            Some("route" | "any") => {}
+            Some("mount" | "layer" | "wrap") => return self.include(call, receiver, items),
+            // A method router chained on another, a call handing the router on.
+            Some(_) => return,
+            None => {}
+        }
+        if let Some(verbs) = hit.get("route.verbs").filter(|_| kind == Some("route")) {
+            let path = match hit.get("route.path") {
+                Some(path) => match (self.render)(&path.range, false) {
+                    Some(path) => path,
+                    None => return,
+                },
+                None => String::new(),
+            };
+            // The method routers are what follows the path (a comment may come between).
+            let after = hit
+                .get("route.path")
+                .map_or(call.receiver.range.end, |path| path.range.end);
+            for (method, handler) in self.methods(verbs, &(after..call.at.end)) {
+                let mut route = self.route(hit, method, path.clone());
+                route.handler = handler;
+                items.push((at, receiver.clone(), Item::Route(route)));
+            }
+            return;
+        }
         if let Some(options) = hit.get("route.options") {
             for route in self.route_object(hit, &options.range) {
                 items.push((at, receiver.clone(), Item::Route(route)));
             }
             return;
         }
-        if let Some(method) = hit.text("route.method").or(hit.prop("method")) {
+        let any = kind.filter(|kind| *kind == "any").map(|_| "ANY");
+        if let Some(method) = hit.text("route.method").or(hit.prop("method")).or(any) {
             let chained = hit.prop("chained").is_some();
             let path = match (chained, hit.get("route.path")) {
                 (true, _) => match chained_path {
@@ -387,7 +515,8 @@ impl<'t> File<'_, '_, 't> {
             };
             let method = match method.to_ascii_uppercase().as_str() {
                 "DEL" => "DELETE".to_owned(),
-                "ALL" | "ANY" => "ALL".to_owned(),
+                "ALL" => "ALL".to_owned(),
+                "ANY" => "ANY".to_owned(),
                 other if HTTP_METHODS.contains(&other) => other.to_owned(),
                 _ => return,
             };
@@ -400,6 +529,41 @@ impl<'t> File<'_, '_, 't> {
         } else {
             self.include(call, receiver, items);
         }
+    }
+
+    /// The methods and handlers of the method routers the `arguments` hold (`get(list).post(create)`,
+    /// `web::get().to(h)`), or the `let` the argument `verbs` names holds; one inside another's
+    /// handler is none.
+    fn methods(&self, verbs: &Capture<'_>, arguments: &Range<usize>) -> Vec<(String, Option<String>)> {
+        let mut range = arguments;
+        if !verbs.text.contains('(') && !verbs.text.starts_with("//") && !verbs.text.starts_with("/*") {
+            match self
+                .values
+                .iter()
+                .rev()
+                .find(|(name, value)| *name == verbs.text && value.end <= verbs.range.start)
+            {
+                Some((_, value)) => range = *value,
+                None => return Vec::new(),
+            }
+        }
+        let from = self.verbs.partition_point(|verb| verb.name.range.start < range.start);
+        let mut out = Vec::new();
+        let mut inside_handler = 0;
+        for verb in self.verbs[from..]
+            .iter()
+            .take_while(|verb| verb.name.range.start < range.end)
+        {
+            if verb.name.range.start < inside_handler {
+                continue;
+            }
+            inside_handler = verb.handler.map_or(0, |handler| handler.range.end);
+            out.push((
+                verb_method(verb.name.text),
+                verb.handler.and_then(|h| handler_name(h.text)),
+            ));
+        }
+        out
     }
 
     /// A route: its handler, the auth middleware before it, the shapes it may take.
@@ -537,7 +701,26 @@ impl<'t> File<'_, '_, 't> {
     /// A mount (`use('/x', auth, router)`), or middleware alone guarding what follows.
     fn include(&self, call: &Call<'_, '_>, receiver: Receiver, items: &mut Vec<(usize, Receiver, Item)>) {
         let hit = call.hit;
-        let at = call.at.start;
+        let at = call.receiver.range.end;
+        // Axum's `.layer(from_fn(auth))` guards what was added before it (see `scan`), Actix's
+        // `.wrap(auth)` every route of its app or scope.
+        if let Some(wraps) = call_kind(hit).filter(|kind| matches!(*kind, "layer" | "wrap")) {
+            let arguments = call.receiver.range.end..call.at.end;
+            let named: Vec<String> = self
+                .within(&arguments)
+                .filter(|(_, name)| *name == "layer.guard")
+                .filter_map(|(held, _)| guard(held.text))
+                .collect();
+            for name in named {
+                let kind = if wraps == "layer" { "layer" } else { "middleware" };
+                self.layer_notes.borrow_mut().push((name.clone(), kind, self.framework));
+                match (&receiver, wraps) {
+                    (Receiver::Local(unit), "layer") => self.layers.borrow_mut().push((at, unit.clone(), name)),
+                    _ => items.push((at, receiver.clone(), Item::UnitGuard(name))),
+                }
+            }
+            return;
+        }
         if let Some(folder) = hit.get("include.folder") {
             let (autoload, prefix) = self.folder(&folder.range);
             items.push((at, receiver, Item::mount(&prefix, Target::Autoload(autoload))));
@@ -576,7 +759,33 @@ impl<'t> File<'_, '_, 't> {
             }
             return;
         }
-        let lone = hit.get("include.path").is_none() && hit.prop("pass").is_none() && hit.prop("mounts").is_none();
+        // A router built inline or chained on another (`Router::new().route(…)`,
+        // `users::router().layer(…)`) is the unit its chain starts with.
+        if target.text.contains('(')
+            && let Some((Receiver::Local(name), _)) = self.receiver(target)
+        {
+            let mount = Item::Mount(Mount {
+                prefix,
+                target: Target::Ref(name),
+                guards,
+                tentative,
+                ..Mount::default()
+            });
+            items.push((at, receiver, mount));
+            return;
+        }
+        // `.nest("/api", api::routes(state))`: the router a function returns.
+        if call_kind(hit) == Some("mount")
+            && let Some((callee, _)) = target.text.split_once('(')
+            && let Some(name) = target_name(callee)
+        {
+            items.push((at, receiver, Item::mount(&prefix, Target::Ref(name))));
+            return;
+        }
+        let lone = hit.get("include.path").is_none()
+            && hit.prop("pass").is_none()
+            && hit.prop("mounts").is_none()
+            && call_kind(hit).is_none();
         if lone && let Some(name) = guard(target.text) {
             items.push((at, receiver, Item::Guard(name)));
             return;
@@ -688,7 +897,7 @@ fn target_name(text: &str) -> Option<String> {
     let plain = !text.is_empty()
         && text
             .chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.'));
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.' | ':'));
     plain.then(|| text.to_owned())
 }
 
@@ -700,7 +909,7 @@ fn handler_name(text: &str) -> Option<String> {
         if !text.contains('(') {
             let plain = text
                 .chars()
-                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.'));
+                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.' | ':'));
             return (plain && !text.is_empty()).then(|| text.to_owned());
         }
         if let Some((bound, _)) = text.split_once(".bind(") {
@@ -730,7 +939,7 @@ pub fn guard(text: &str) -> Option<String> {
     if callee.is_empty()
         || !callee
             .chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.'))
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.' | ':'))
     {
         return None;
     }
@@ -780,6 +989,51 @@ mod tests {
         assert_eq!(facts.endpoints.len() - chained, 5_000, "{:?}", facts.unparsed);
         assert_eq!(chained, 20);
         assert!(facts.endpoints.iter().any(|e| e.path == "/r0" && e.guards == ["auth"]));
+    }
+
+    /// Thousands of Axum router functions in one file, a chain of two hundred routes, method
+    /// routers nested in a handler's closure (which are no routes of their own), and a
+    /// thousand Actix handlers routed by their attributes.
+    #[test]
+    fn an_axum_file_of_thousands_of_routers_and_a_long_chain_is_read() {
+        let mut routers = String::from("use axum::{routing::get, Router};\n");
+        for i in 0..3_000 {
+            routers.push_str(&format!(
+                "pub fn r{i}() -> Router {{ Router::new().route(\"/r{i}\", get(h{i}).post(|| async {{ client.get(url).await }})).layer(from_fn(require_auth)) }}\n"
+            ));
+        }
+        let mut chain = String::from("use axum::{routing::get, Router};\nfn app() -> Router { Router::new()");
+        for i in 0..200 {
+            chain.push_str(&format!(".route(\"/c{i}\", get(h))"));
+        }
+        chain.push_str(" }\n");
+        let mut handlers = String::from("use actix_web::{get, web};\n");
+        for i in 0..1_000 {
+            handlers.push_str(&format!(
+                "#[get(\"/a{i}\")]\nasync fn a{i}(body: web::Json<New{i}>) {{}}\n"
+            ));
+        }
+        let files = [
+            ("src/routers.rs", routers),
+            ("src/chain.rs", chain),
+            ("src/handlers.rs", handlers),
+        ];
+        let sources: Vec<Source<'_>> = files.iter().map(|(path, text)| Source { path, text }).collect();
+        let facts = crate::bridge::extract::code::extract(&sources);
+        let chained = facts.endpoints.iter().filter(|e| e.path.starts_with("/c")).count();
+        let attributed = facts.endpoints.iter().filter(|e| e.path.starts_with("/a")).count();
+        assert_eq!(
+            facts.endpoints.len() - chained - attributed,
+            6_000,
+            "{:?}",
+            facts.unparsed
+        );
+        assert_eq!(attributed, 1_000);
+        assert_eq!(chained, 200);
+        let r0: Vec<_> = facts.endpoints.iter().filter(|e| e.path == "/r0").collect();
+        assert_eq!(r0.len(), 2);
+        assert!(r0.iter().all(|e| e.guards == ["require_auth"] && e.framework == "axum"));
+        assert_eq!(r0[0].handler.as_deref(), Some("h0"));
     }
 
     #[test]

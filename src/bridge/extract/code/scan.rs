@@ -13,7 +13,7 @@ use super::modules::rust::RustModule;
 use super::modules::script::ScriptModule;
 use super::orm::{self, PendingTable};
 use super::routes::link::{LinkFile, Module};
-use super::routes::{self, RouteScan, actix, axum, nest, python};
+use super::routes::{self, RouteScan, nest, python};
 use super::wants::Wants;
 use crate::bridge::extract::Source;
 use crate::bridge::extract::syntax::literal::Constants;
@@ -156,6 +156,9 @@ pub fn scan_file(
         if matches!(scan.module, OwnedModule::None) && file.lang.is_script() {
             scan.module = OwnedModule::Script(ScriptModule::read(&file));
         }
+        if matches!(scan.module, OwnedModule::None) && file.lang == Lang::Rust {
+            scan.module = OwnedModule::Rust(RustModule::read(&file));
+        }
         if scan.constants.is_empty() {
             scan.constants = exported(&file, constants.get());
         }
@@ -200,15 +203,6 @@ fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String],
             scan.module = OwnedModule::Python(module);
         }
         Lang::Rust => {
-            if wants.axum {
-                axum::scan(file, index, constants.get(), &mut scan.routes);
-            }
-            if wants.actix {
-                actix::scan(file, index, constants.get(), &mut scan.routes);
-            }
-            if wants.guards {
-                routes::extractor_definitions(file, index, &mut scan.routes);
-            }
             scan.module = OwnedModule::Rust(RustModule::read(file));
         }
     }

@@ -66,8 +66,6 @@ static DJANGO_ROUTES: Needles = needles!(
     "django.contrib.auth",
     "as_view"
 );
-static AXUM: Needles = needles!("axum", "Router");
-static ACTIX: Needles = needles!("actix", "web::", "HttpServer", "ServiceConfig");
 /// What auth code is named with: where guards may be defined.
 static GUARD: Needles = needles!(
     "auth",
@@ -102,8 +100,6 @@ pub struct Wants {
     pub nest: bool,
     pub python_routes: bool,
     pub django_routes: bool,
-    pub axum: bool,
-    pub actix: bool,
     pub sqlalchemy: bool,
     pub alembic: bool,
     pub django: bool,
@@ -128,8 +124,6 @@ impl Wants {
                 nest: false,
                 python_routes: false,
                 django_routes: false,
-                axum: false,
-                actix: false,
                 guards: false,
                 ..wants
             };
@@ -160,23 +154,15 @@ impl Wants {
                 guards: has(&GUARD),
                 ..Wants::default()
             },
-            Lang::Rust => Wants {
-                axum: has(&AXUM),
-                actix: has(&ACTIX),
-                guards: has(&GUARD),
-                ..Wants::default()
-            },
+            // Rust's routers, handlers and extractors are rules.
+            Lang::Rust => Wants::default(),
         }
     }
 
     /// Every scanner for every file: the extraction without the pre-filter, which the tests
-    /// compare with the filtered one. Except Axum and Actix: the two read the same
-    /// `.route(path, get(h))` calls, so which of them reads a Rust file is decided by what the
-    /// file names (`axum`/`Router` or `actix`/`web::`/…), a rule of the extraction that holds
-    /// with or without the pre-filter; and test files, whose routes are never read.
+    /// compare with the filtered one; except test files, whose routes are never read.
     #[cfg(test)]
-    pub fn unfiltered(lang: Lang, path: &str, text: &str, design_systems: &[String]) -> Wants {
-        let framework = Wants::of(lang, path, text, design_systems);
+    pub fn unfiltered(_lang: Lang, path: &str, _text: &str, _design_systems: &[String]) -> Wants {
         let app = !is_test_path(path);
         if is_generated_path(path) {
             return Wants::default();
@@ -185,8 +171,6 @@ impl Wants {
             nest: app,
             python_routes: app,
             django_routes: app,
-            axum: framework.axum,
-            actix: framework.actix,
             sqlalchemy: true,
             alembic: true,
             django: true,

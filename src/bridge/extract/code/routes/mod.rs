@@ -1,8 +1,6 @@
 //! Backend endpoints: each framework's scanner reads routes and mounts per file into a
 //! [`RouteScan`]; [`link`] resolves mounts across files and flattens them to full paths.
 
-pub mod actix;
-pub mod axum;
 pub mod django;
 pub mod graph;
 pub mod link;
@@ -15,10 +13,9 @@ mod tests;
 use tree_sitter::Node;
 
 use self::graph::{Item, Unit};
-use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
+use crate::bridge::extract::code::guards::GuardNote;
+use crate::bridge::extract::syntax::ParsedFile;
 use crate::bridge::extract::syntax::literal::Constants;
-use crate::bridge::extract::syntax::rust::handler_shapes;
-use crate::bridge::extract::syntax::{Fields, NodeIndex, ParsedFile};
 
 /// The routes one file declares, before files are linked.
 #[derive(Debug, Default)]
@@ -95,6 +92,7 @@ impl RouteScan {
         }
         self.foreign.extend(other.foreign);
         self.guards.extend(other.guards);
+        self.handlers.extend(other.handlers);
     }
 
     /// Declares a unit; a second declaration of the same name updates the first.
@@ -145,103 +143,6 @@ impl RouteScan {
         };
         &mut self.units[at]
     }
-}
-
-/// Calls `scan` with every Rust function of the file that has a name and a body, after
-/// recording the `Json<T>` request and response its signature names (matched to routes by
-/// name when linking).
-pub fn each_rust_function<'t>(
-    file: &ParsedFile<'_>,
-    index: &NodeIndex<'t>,
-    out: &mut RouteScan,
-    mut scan: impl FnMut(&mut RouteScan, Node<'t>, &str, Node<'t>),
-) {
-    index.each(&["function_item"], |node| {
-        if node.kind() != "function_item" {
-            return;
-        }
-        let (Some(name), Some(body)) = (file.field_text(node, "name"), node.field("body")) else {
-            return;
-        };
-        let (request, response) = handler_shapes(file, node);
-        let extractors = extractor_types(file, node);
-        if request.is_some() || response.is_some() || !extractors.is_empty() {
-            out.handlers.push(HandlerShapes {
-                name: name.to_owned(),
-                request,
-                response,
-                extractors,
-                file: file.path.to_owned(),
-            });
-        }
-        scan(out, node, name, body);
-    });
-}
-
-/// `impl<S> FromRequestParts<S> for AuthUser`, `impl FromRequest for AuthUser`: an auth
-/// extractor, a guard on every handler that takes it; and the auth-named functions of the
-/// file, where a middleware layered elsewhere may be defined.
-pub fn extractor_definitions(file: &ParsedFile<'_>, index: &NodeIndex<'_>, out: &mut RouteScan) {
-    let framework = if file.text.contains("actix") { "actix" } else { "axum" };
-    // An auth-named function may be middleware a router elsewhere layers (`from_fn(require_auth)`).
-    for item in crate::bridge::extract::syntax::named_children(file.root()) {
-        if item.kind() == "function_item"
-            && let Some(name) = file.field_text(item, "name")
-            && is_auth_name(name)
-        {
-            out.guards
-                .push(GuardNote::new(name, "layer", framework, Role::Candidate, file.path));
-        }
-    }
-    index.each(&["impl_item"], |item| {
-        let (Some(trait_name), Some(kind)) = (item.field("trait"), item.field("type")) else {
-            return;
-        };
-        let trait_name = file.text(trait_name);
-        let trait_name = trait_name.split('<').next().unwrap_or(trait_name);
-        if !matches!(
-            crate::bridge::extract::syntax::rust::last_segment(trait_name),
-            "FromRequestParts" | "FromRequest"
-        ) {
-            return;
-        }
-        let name = file.text(kind);
-        let name = name.split('<').next().unwrap_or(name);
-        // An extractor that rejects an unauthenticated request: named so, or rejecting with an
-        // auth error (`type Rejection = AuthRedirect`, `StatusCode::UNAUTHORIZED`).
-        let body = file.text(item);
-        let rejects = body.contains("UNAUTHORIZED")
-            || body.contains("FORBIDDEN")
-            || rejection(file, item).is_some_and(|r| is_auth_name(&r));
-        if !name.starts_with("Maybe") && !name.starts_with("Optional") && (is_auth_name(name) || rejects) {
-            out.guards
-                .push(GuardNote::new(name, "extractor", framework, Role::Defined, file.path));
-        }
-    });
-}
-
-/// The `type Rejection = …;` of an extractor impl.
-fn rejection(file: &ParsedFile<'_>, item: Node<'_>) -> Option<String> {
-    let body = item.field("body")?;
-    crate::bridge::extract::syntax::named_children(body)
-        .into_iter()
-        .filter(|member| member.kind() == "type_item" && file.field_text(*member, "name") == Some("Rejection"))
-        .find_map(|member| file.field_text(member, "type").map(str::to_owned))
-}
-
-/// The plain types a Rust function's parameters have (`user: AuthUser`, `AuthUser(id):
-/// AuthUser`, `claims: auth::Claims`); wrapped ones (`Option<AuthUser>`, `State<S>`) are
-/// left out. Linking keeps the auth extractors among them.
-fn extractor_types(file: &ParsedFile<'_>, function: Node<'_>) -> Vec<String> {
-    function
-        .field("parameters")
-        .map(crate::bridge::extract::syntax::named_children)
-        .unwrap_or_default()
-        .into_iter()
-        .filter_map(|parameter| parameter.field("type"))
-        .filter(|kind| matches!(kind.kind(), "type_identifier" | "scoped_type_identifier"))
-        .map(|kind| crate::bridge::extract::syntax::rust::last_segment(file.text(kind)).to_owned())
-        .collect()
 }
 
 /// A route path argument with the file's constants filled in; a piece that cannot be

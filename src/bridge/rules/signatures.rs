@@ -1,0 +1,89 @@
+//! Rust handler signatures (`handler.*` captures): the `Json<T>` a function takes (its
+//! request) and returns (its response), and the plain types of its parameters (extractors,
+//! guards when they are auth ones); linking matches them to routes by the handler's name.
+//! And the extractors a file defines (`extractor.*`) that are guards.
+
+use std::collections::HashSet;
+use std::ops::Range;
+
+use super::hits::{Capture, Hit, inside};
+use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
+use crate::bridge::extract::code::routes::HandlerShapes;
+
+/// The signatures of the file's functions that take or return `Json<T>` or take a parameter
+/// of a plain type.
+pub fn of_file(path: &str, hits: &[Hit<'_>]) -> Vec<HandlerShapes> {
+    let mut json: Vec<&Capture<'_>> = hits.iter().filter_map(|hit| hit.get("handler.json")).collect();
+    json.sort_by_key(|capture| capture.range.start);
+    let mut extractors: Vec<&Capture<'_>> = hits.iter().filter_map(|hit| hit.get("handler.extractor")).collect();
+    extractors.sort_by_key(|capture| capture.range.start);
+    extractors.dedup_by_key(|capture| capture.range.start);
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    for hit in hits {
+        let (Some(name), Some(params)) = (hit.get("handler.name"), hit.get("handler.params")) else {
+            continue;
+        };
+        // Rules that share the pattern find a function once each.
+        if !seen.insert(name.range.start) {
+            continue;
+        }
+        let first = |within: &Range<usize>| {
+            within_range(&json, within)
+                .next()
+                .map(|capture| capture.text.trim().to_owned())
+        };
+        let request = first(&params.range);
+        let response = hit.get("handler.returns").and_then(|returns| first(&returns.range));
+        let extractors: Vec<String> = within_range(&extractors, &params.range)
+            .map(|kind| kind.text.rsplit("::").next().unwrap_or(kind.text).trim().to_owned())
+            .collect();
+        if request.is_some() || response.is_some() || !extractors.is_empty() {
+            out.push(HandlerShapes {
+                name: name.text.to_owned(),
+                request,
+                response,
+                extractors,
+                file: path.to_owned(),
+            });
+        }
+    }
+    out
+}
+
+/// The extractors the file defines (`impl FromRequestParts for AuthUser`) that reject an
+/// unauthenticated request: named for auth, or rejecting with an auth error.
+pub fn extractors(path: &str, hits: &[Hit<'_>]) -> Vec<GuardNote> {
+    let mut rejects: Vec<&Capture<'_>> = hits.iter().filter_map(|hit| hit.get("extractor.rejects")).collect();
+    let rejections: Vec<&Capture<'_>> = hits
+        .iter()
+        .filter_map(|hit| hit.get("extractor.rejection"))
+        .filter(|rejection| is_auth_name(rejection.text))
+        .collect();
+    rejects.extend(rejections);
+    rejects.sort_by_key(|capture| capture.range.start);
+    let mut out: Vec<GuardNote> = Vec::new();
+    for hit in hits {
+        let (Some(name), Some(scope)) = (hit.text("extractor.name"), hit.get("extractor.scope")) else {
+            continue;
+        };
+        let rejecting = within_range(&rejects, &scope.range).next().is_some();
+        if (is_auth_name(name) || rejecting) && !out.iter().any(|note| note.name == name) {
+            out.push(GuardNote::new(name, "extractor", hit.framework(), Role::Defined, path));
+        }
+    }
+    out
+}
+
+/// The captures of `sorted` inside `range`.
+fn within_range<'c, 't>(
+    sorted: &'c [&'c Capture<'t>],
+    range: &'c Range<usize>,
+) -> impl Iterator<Item = &'c Capture<'t>> + 'c {
+    let from = sorted.partition_point(|capture| capture.range.start < range.start);
+    sorted[from..]
+        .iter()
+        .take_while(move |capture| capture.range.start < range.end)
+        .filter(move |capture| inside(&capture.range, range))
+        .copied()
+}
