@@ -87,6 +87,10 @@ struct Frame {
     parent: bool,
     /// Some child of it is preceded by a field.
     fielded_child: bool,
+    /// An anchor (`.`) pins it to its place (or the alternation it is a branch of): a rule
+    /// anchors a node to end a match at once where the node is not there (a call chained
+    /// on a call has no plain function first), which a wildcard would wait through.
+    anchored: bool,
     /// Nodes (not groups) above it: 0 for a pattern's root.
     depth: usize,
     /// Nodes inside it to lower or to mark, kept unless it is quantified or an alternation
@@ -122,6 +126,7 @@ pub fn lower(source: &str, language: &Language) -> String {
     // Where the current top-level pattern starts (byte) and whether it is a group.
     let mut top: Option<(usize, bool)> = None;
     let mut previous_field = false;
+    let mut previous_anchor = false;
     let mut index = 0;
     while index < tokens.len() {
         let (token, from, to) = tokens[index];
@@ -129,6 +134,7 @@ pub fn lower(source: &str, language: &Language) -> String {
         match token {
             Token::Open | Token::OpenAlt => {
                 let fielded = previous_field || (token == Token::Open && branch_of_fielded(&stack));
+                let anchored = previous_anchor || (token == Token::Open && branch_of_anchored(&stack));
                 let next = significant(index + 1);
                 let node = token == Token::Open
                     && next.is_some_and(|at| tokens[at].0 == Token::Text && is_node_word(word(at)));
@@ -147,6 +153,7 @@ pub fn lower(source: &str, language: &Language) -> String {
                     fielded,
                     parent: false,
                     fielded_child: false,
+                    anchored,
                     depth,
                     lowered: Vec::new(),
                     branches: 0,
@@ -154,6 +161,7 @@ pub fn lower(source: &str, language: &Language) -> String {
                     leaves: Vec::new(),
                 });
                 previous_field = false;
+                previous_anchor = false;
             }
             Token::Close | Token::CloseAlt => {
                 let Some(mut frame) = stack.pop() else {
@@ -165,7 +173,12 @@ pub fn lower(source: &str, language: &Language) -> String {
                 let mut leaf = None;
                 if let Some(at) = frame.kind {
                     let plain = !quantified && is_plain_kind(word(at), language);
-                    if plain && frame.depth > 0 && frame.parent && (frame.fielded || frame.fielded_child) {
+                    if plain
+                        && frame.depth > 0
+                        && frame.parent
+                        && !frame.anchored
+                        && (frame.fielded || frame.fielded_child)
+                    {
                         let node = Lowered {
                             kind: at,
                             end: to,
@@ -262,7 +275,9 @@ pub fn lower(source: &str, language: &Language) -> String {
                     parent.branches += 1;
                 }
                 if !is_blank(text) {
-                    previous_field = text.ends_with(':') && !text.starts_with('"');
+                    let field = text.ends_with(':') && !text.starts_with('"');
+                    previous_anchor = text == "." || (field && previous_anchor);
+                    previous_field = field;
                 }
             }
         }
@@ -282,6 +297,11 @@ fn is_blank(text: &str) -> bool {
 /// True if the innermost open frame is an alternation a field names the place of.
 fn branch_of_fielded(stack: &[Frame]) -> bool {
     stack.last().is_some_and(|frame| frame.kind.is_none() && frame.fielded)
+}
+
+/// True if the innermost open frame is an alternation an anchor pins.
+fn branch_of_anchored(stack: &[Frame]) -> bool {
+    stack.last().is_some_and(|frame| frame.kind.is_none() && frame.anchored)
 }
 
 /// True if `word` after `(` starts a node pattern (not a group, a predicate or a string).
@@ -400,6 +420,8 @@ mod tests {
             "(pair value: [(arrow_function body: (_) @b) (function_expression body: (_))]? @v)",
             "(call_expression arguments: (arguments (arrow_function body: (_) @b))? @a)",
             "[(call_expression function: (member_expression object: (_) @o)) (identifier)]",
+            "(call_expression . function: (member_expression object: (_) @o))",
+            "(call_expression . function: [(identifier) (member_expression object: (_) @o)])",
         ] {
             assert_eq!(lower(kept, &language), kept);
         }
