@@ -221,7 +221,11 @@ fn flask_blueprints_take_register_prefixes_hooks_decorators_and_forms() {
             "POST /me/orders [\"before\", \"login_required\"]",
         ]
     );
-    assert!(facts.endpoints.iter().all(|e| e.framework == "flask"), "{:#?}", facts.endpoints);
+    assert!(
+        facts.endpoints.iter().all(|e| e.framework == "flask"),
+        "{:#?}",
+        facts.endpoints
+    );
     assert_eq!(endpoint(&facts, "GET", "/about").handler.as_deref(), Some("about"));
     assert_eq!(guard_kind(&facts, "before"), "hook");
     assert_eq!(guard_kind(&facts, "login_required"), "decorator");
@@ -248,7 +252,9 @@ fn thousands_of_views_and_deeply_nested_registrations_are_read() {
         deep.push_str(&format!("{indent}def level{level}():\n"));
     }
     let indent = "    ".repeat(depth + 1);
-    deep.push_str(&format!("{indent}@app.route('/deep', methods=['POST'])\n{indent}def deep():\n{indent}    return 1\n"));
+    deep.push_str(&format!(
+        "{indent}@app.route('/deep', methods=['POST'])\n{indent}def deep():\n{indent}    return 1\n"
+    ));
     deep.push_str("register(app)\n");
     let facts = extract(&[("app/many.py", &many), ("app/deep.py", &deep)]);
     let many = facts.endpoints.iter().filter(|e| e.path.starts_with("/many/r")).count();
