@@ -86,6 +86,11 @@ def maybe(user=Depends(get_current_user_authorizer(required=False))):
     return []
 
 
+@router.get("/kw")
+def kw(user=Depends(dependency=get_current_user)):
+    return []
+
+
 @metrics.get("/metrics")
 def scrape():
     return {}
@@ -114,6 +119,7 @@ fn fastapi_dependencies_guard_routes_through_aliases_schemes_and_router_options(
     assert_eq!(
         lines(&facts),
         [
+            "GET /api/items/kw [\"get_current_user\"]",
             "GET /api/items/maybe []",
             "GET /api/items/partners [\"verify_admin\", \"partner_key\"]",
             "GET /internal/metrics [\"MetricsToken\"]",

@@ -46,12 +46,15 @@
   value: (list
     (call
       function: (_) @_depends
-      arguments: (argument_list
-        .
-        [(identifier) @call.guard
-         (attribute) @call.guard
-         (call function: [(identifier) (attribute)] @call.guard arguments: (_) @_args)]))))
+      arguments: [(argument_list
+                    .
+                    [(identifier) @call.guard
+                     (attribute) @call.guard
+                     (call function: [(identifier) (attribute)] @call.guard arguments: (_) @_args)])
+                  (argument_list
+                    (keyword_argument name: (identifier) @_dependency value: [(identifier) (attribute)] @call.guard))])))
   (#eq? @_dependencies "dependencies")
+  (#eq? @_dependency "dependency")
   (#match? @_depends "(^|\\.)(Depends|Security)$")
   (#not-match? @_args "(required|auto_error)\\s*=\\s*False")
   (#auth-name? @call.guard)
@@ -63,27 +66,34 @@
   value: (list
     (call
       function: (_) @_depends
-      arguments: (argument_list
-        .
-        [(identifier) @call.guard
-         (attribute) @call.guard
-         (call function: [(identifier) (attribute)] @call.guard arguments: (_) @_args)]))))
+      arguments: [(argument_list
+                    .
+                    [(identifier) @call.guard
+                     (attribute) @call.guard
+                     (call function: [(identifier) (attribute)] @call.guard arguments: (_) @_args)])
+                  (argument_list
+                    (keyword_argument name: (identifier) @_dependency value: [(identifier) (attribute)] @call.guard))])))
   (#eq? @_dependencies "dependencies")
+  (#eq? @_dependency "dependency")
   (#match? @_depends "(^|\\.)(Depends|Security)$")
   (#not-match? @_args "(required|auto_error)\\s*=\\s*False")
   (#match? @call.guard "((^|[_.])(token|key|bearer|credentials)|[a-z0-9](Token|Key|Bearer|Credentials))$")
   (#set! guard "written")
   (#set! guard-kind "dependency"))
 
-; Depends(get_current_user), Security(partner_key), Depends(role_checker("admin")): what a
+; Depends(get_current_user), Security(partner_key), Depends(role_checker("admin")),
+; Depends(dependency=get_user): what a
 ; handler (or an alias) depends on
 ((call
   function: (_) @_depends
-  arguments: (argument_list
-    .
-    [(identifier) @route.dependency
-     (attribute) @route.dependency
-     (call function: [(identifier) (attribute)] @route.dependency arguments: (_) @_args)]))
+  arguments: [(argument_list
+                .
+                [(identifier) @route.dependency
+                 (attribute) @route.dependency
+                 (call function: [(identifier) (attribute)] @route.dependency arguments: (_) @_args)])
+              (argument_list
+                (keyword_argument name: (identifier) @_dependency value: [(identifier) (attribute)] @route.dependency))])
+  (#eq? @_dependency "dependency")
   (#match? @_depends "(^|\\.)(Depends|Security)$")
   (#not-match? @_args "(required|auto_error)\\s*=\\s*False"))
 
