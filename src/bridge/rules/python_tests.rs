@@ -240,15 +240,22 @@ fn flask_blueprints_take_register_prefixes_hooks_decorators_and_forms() {
     assert!(!facts.guards.iter().any(|g| g.name == "token_auth.verify_token"));
 }
 
-/// Thousands of decorated views in one file, each with options in any order, and views nested
-/// hundreds of functions deep: every route is read once, the deep ones under the router of
-/// the function that is handed it.
+/// Thousands of decorated views in one file, each with options in any order, thousands of
+/// methods handing their parameters to functions (each call's function found without looking
+/// at the others), and views nested hundreds of functions deep: every route is read once, the
+/// deep ones under the router of the function that is handed it.
 #[test]
 fn thousands_of_views_and_deeply_nested_registrations_are_read() {
     let mut many = String::from("from fastapi import APIRouter\nrouter = APIRouter(tags=['x'], prefix='/many')\n");
     for i in 0..3_000 {
         many.push_str(&format!(
             "@router.api_route('/r{i}', status_code=200, response_model=Out, methods=['GET'])\ndef h{i}(x: int):\n    return x\n"
+        ));
+    }
+    many.push_str("class Big:\n");
+    for i in 0..3_000 {
+        many.push_str(&format!(
+            "    def m{i}(self, x):\n        helper(self)\n        return other(x)\n"
         ));
     }
     let mut deep = String::from("from flask import Flask\napp = Flask(__name__)\ndef register(app):\n");

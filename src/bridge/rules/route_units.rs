@@ -182,6 +182,15 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
             note(file.out, &hook, "hook", hit.framework(), path);
         }
     }
+    // Where each unit of the file is (a file may hand thousands of functions a router).
+    let mut unit_at: HashMap<String, usize> = file
+        .out
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(_, unit)| unit.key.0 == path)
+        .map(|(at, unit)| (unit.key.1.clone(), at))
+        .collect();
     for (_, receiver, item) in items {
         let guards = match &item {
             Item::Route(route) => route.guards.as_slice(),
@@ -196,8 +205,16 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
         }
         match receiver {
             Receiver::Local(name) => {
-                let unit_framework = if own_units { framework } else { "" };
-                file.out.unit(path, &name, unit_framework).items.push(item)
+                let units = &mut file.out.units;
+                let at = *unit_at.entry(name).or_insert_with_key(|name| {
+                    units.push(Unit {
+                        key: (path.to_owned(), name.clone()),
+                        framework: if own_units { framework } else { "" },
+                        ..Unit::default()
+                    });
+                    units.len() - 1
+                });
+                units[at].items.push(item);
             }
             Receiver::Foreign(name) => file.out.foreign.push((name, framework, item)),
         }
@@ -274,6 +291,7 @@ fn param_name(text: &str) -> Option<&str> {
 /// The auth middleware and checks the file defines: where a guard used elsewhere comes from;
 /// its security schemes and the aliases of its dependencies (FastAPI).
 fn candidates(path: &str, hits: &[Hit<'_>], framework: &'static str, out: &mut RouteScan) {
+    // In the file's order (the hits are).
     let dependencies: Vec<&Capture<'_>> = hits.iter().flat_map(|hit| hit.all("route.dependency")).collect();
     for hit in hits {
         // `fastify.decorate('authenticate', …)`: a guard the file defines.
@@ -291,7 +309,9 @@ fn candidates(path: &str, hits: &[Hit<'_>], framework: &'static str, out: &mut R
         }
         // `CurrentUser = Annotated[User, Depends(get_current_user)]`: an alias of the dependency.
         if let (Some(alias), Some(value)) = (hit.text("dependency.alias"), hit.get("dependency.value"))
-            && let Some(target) = dependencies.iter().find(|d| inside(&d.range, &value.range))
+            && let Some(target) = dependencies[dependencies.partition_point(|d| d.range.start < value.range.start)..]
+                .first()
+                .filter(|d| inside(&d.range, &value.range))
         {
             out.aliases.push((alias.to_owned(), target.text.to_owned()));
         }
@@ -422,13 +442,15 @@ impl<'h, 't> File<'_, 'h, 't> {
         if text.contains('(') {
             return None;
         }
-        let function = self
-            .functions
-            .get(text)
-            .into_iter()
-            .flatten()
-            .filter(|function| inside(&at, &function.scope))
-            .max_by_key(|function| function.scope.start);
+        // The innermost function around the call with that parameter: of those starting before
+        // it (in the file's order), the last that holds it.
+        let function = self.functions.get(text).and_then(|functions| {
+            let before = functions.partition_point(|function| function.scope.start <= at.start);
+            functions[..before]
+                .iter()
+                .rev()
+                .find(|function| inside(&at, &function.scope))
+        });
         if let Some(function) = function {
             return Some((Receiver::Local(function.name.clone()), path));
         }
