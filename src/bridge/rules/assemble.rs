@@ -77,6 +77,13 @@
 //! | `route.hint`, `route.parsed`, `route.response` | a name in a route's middleware or options (`validate(schema)`, `schema: { body: X }`) or one its handler parses the body with: its request shape if a shape of that name exists; `route.response` its response's |
 //! | `route.options` + `option.method`, `option.path`, `option.handler` | a route declared as an object (`route({ method: ['PUT', 'PATCH'], url, handler })`): one per method |
 //! | `route.hook` | a hook in a route's middleware or options (`{ onRequest: [fastify.authenticate] }`): a guard of kind `hook` |
+//! | `route.scope`, `route.model` | a decorated view (`@router.get(…) def f(…)`): what it holds (`route.hint`, `route.response`, `route.hook`…) is the route's; the response model its call declares, as written (`option.method`s inside a route call are its methods when it names none) |
+//! | `route.dependency`, `route.alias` | what a route's handler depends on (`Depends(get_user)`), a name that may alias a dependency (`user: CurrentUser`): the linker keeps those that are guards |
+//! | `route.form` | a form or schema a view reads (`form = LoginForm()`, `@use_kwargs(schema)`): its request shape on methods that send a body |
+//! | `call.guard` (`#set! guard-kind`) | a guard a call's options hold (`dependencies=[Depends(auth)]`): on the route, the mount, or every route of the router made by the call holding it |
+//! | `dependency.alias`, `dependency.value` | `CurrentUser = Annotated[User, Depends(get_user)]`: an alias of the `route.dependency` inside the value |
+//! | `guard.scheme` | a security scheme the file makes or extends (`OAuth2PasswordBearer(…)`): a dependency on it is a guard |
+//! | `#set! guard "written"`, `#set! guard-kind`, `#set! replace`, `#set! own-units` | the guard a pattern names is as written (its predicates decided); the kind of the guards it names (`decorator`, `dependency`); a mount's prefix replaces its target's own; the file's functions handed a router are units of its framework |
 //! | `router.receiver`, `router.guard`, `router.hook` (`#set! named-by "hook"`) | a hook on a router (`addHook('onRequest', auth)`): a guard on every route of its unit; named by the hook when it calls no guard |
 //! | `router.uses` | the package the file imports: the framework of its guards and of what it adds to routers of other files |
 //! | `include.prefix`, `#set! mounts` | a registration's prefix option (`register(plugin, { prefix })`); its target is always mounted |

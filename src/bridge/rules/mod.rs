@@ -32,6 +32,8 @@ mod paths;
 mod placeholders;
 mod prefixes;
 #[cfg(test)]
+mod python_tests;
+#[cfg(test)]
 mod react_tests;
 mod resources;
 mod route_units;

@@ -42,17 +42,25 @@ struct Function {
     scope: Range<usize>,
 }
 
-/// Captures that belong to the call whose arguments hold them.
+/// Captures that belong to the call (or the route's scope) whose arguments hold them.
 const HELD: &[&str] = &[
     "route.hint",
     "route.parsed",
     "route.response",
     "route.hook",
+    "route.form",
+    "route.model",
+    "route.dependency",
+    "route.alias",
+    "call.guard",
     "option.method",
     "option.path",
     "option.handler",
     "layer.guard",
 ];
+
+/// Methods whose request carries no body (a form a view reads is no request shape of theirs).
+const BODILESS: &[&str] = &["GET", "HEAD", "OPTIONS", "DELETE"];
 
 /// Where a call goes.
 #[derive(Clone)]
@@ -76,11 +84,10 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
         ..RouteScan::default()
     };
     // The framework the file imports (`router.uses`), which its guards and the routers it
-    // adds to elsewhere are of.
-    let framework = hits
-        .iter()
-        .find(|hit| hit.get("router.uses").is_some())
-        .map_or("", |hit| hit.framework());
+    // adds to elsewhere are of (and, `#set! own-units`, the functions handed a router).
+    let uses = hits.iter().find(|hit| hit.get("router.uses").is_some());
+    let framework = uses.map_or("", |hit| hit.framework());
+    let own_units = uses.is_some_and(|hit| hit.prop("own-units").is_some());
     if !hits
         .iter()
         .any(|hit| hit.is("route") || hit.is("include") || hit.get("router.guard").is_some())
@@ -146,9 +153,9 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
         .map(|(i, call)| ((call.at.start, call.at.end), i))
         .collect();
     // What calls' arguments hold (hints, hooks, a route object's options), by place.
-    let mut held: Vec<(&Capture<'_>, &'static str)> = hits
+    let mut held: Vec<(&Capture<'_>, &Hit<'_>)> = hits
         .iter()
-        .flat_map(|hit| hit.captures.iter().map(move |capture| (capture, hit.framework())))
+        .flat_map(|hit| hit.captures.iter().map(move |capture| (capture, hit)))
         .filter(|(capture, _)| HELD.contains(&capture.name))
         .collect();
     held.sort_by_key(|(capture, _)| capture.range.start);
@@ -158,7 +165,12 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
         .iter()
         .filter_map(|hit| Some((hit.text("router.bind")?, &hit.get("router.value")?.range)))
         .collect();
-    let file = File {
+    // The kind of each guard a pattern names one of (`#set! guard-kind "decorator"`).
+    let kinds: HashMap<String, &'static str> = held
+        .iter()
+        .filter_map(|(capture, hit)| Some((written_guard(hit, capture.text)?, hit.prop("guard-kind")?)))
+        .collect();
+    let mut file = File {
         path,
         hits,
         out: &mut out,
@@ -174,6 +186,7 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
         layers: RefCell::new(Vec::new()),
         layer_notes: RefCell::new(Vec::new()),
     };
+    file.unit_dependencies();
     file.factories(hits, &mut items);
     let mut hooks = Vec::new();
     file.unit_guards(hits, &mut items, &mut hooks);
@@ -203,11 +216,24 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
     for (name, framework) in hooks {
         note(file.out, &name, "hook", framework, path);
     }
-    for (hook, framework) in held.iter().filter(|(capture, _)| capture.name == "route.hook") {
+    // (A hook of another kind, a view's decorator, is noted where it guards a route.)
+    for (hook, hit) in held
+        .iter()
+        .filter(|(capture, hit)| capture.name == "route.hook" && hit.prop("guard-kind").is_none())
+    {
         if let Some(hook) = guard(hook.text) {
-            note(file.out, &hook, "hook", framework, path);
+            note(file.out, &hook, "hook", hit.framework(), path);
         }
     }
+    // Where each unit of the file is (a file may hand thousands of functions a router).
+    let mut unit_at: HashMap<String, usize> = file
+        .out
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(_, unit)| unit.key.0 == path)
+        .map(|(at, unit)| (unit.key.1.clone(), at))
+        .collect();
     for (_, receiver, item) in items {
         let guards = match &item {
             Item::Route(route) => route.guards.as_slice(),
@@ -216,11 +242,23 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
         };
         for guard in guards {
             if !file.out.guards.iter().any(|n| n.name == *guard && n.role == Role::Used) {
-                note(file.out, guard, "middleware", framework, path);
+                let kind = kinds.get(guard).copied().unwrap_or("middleware");
+                note(file.out, guard, kind, framework, path);
             }
         }
         match receiver {
-            Receiver::Local(name) => file.out.unit(path, &name, "").items.push(item),
+            Receiver::Local(name) => {
+                let units = &mut file.out.units;
+                let at = *unit_at.entry(name).or_insert_with_key(|name| {
+                    units.push(Unit {
+                        key: (path.to_owned(), name.clone()),
+                        framework: if own_units { framework } else { "" },
+                        ..Unit::default()
+                    });
+                    units.len() - 1
+                });
+                units[at].items.push(item);
+            }
             Receiver::Foreign(name) => file.out.foreign.push((name, framework, item)),
         }
     }
@@ -293,21 +331,41 @@ fn param_name(text: &str) -> Option<&str> {
     (!name.is_empty()).then_some(name)
 }
 
-/// The auth middleware and checks the file defines: where a guard used elsewhere comes from.
+/// The auth middleware and checks the file defines: where a guard used elsewhere comes from;
+/// its security schemes and the aliases of its dependencies (FastAPI).
 fn candidates(path: &str, hits: &[Hit<'_>], framework: &'static str, out: &mut RouteScan) {
+    // In the file's order (the hits are).
+    let dependencies: Vec<&Capture<'_>> = hits.iter().flat_map(|hit| hit.all("route.dependency")).collect();
     for hit in hits {
         // `fastify.decorate('authenticate', …)`: a guard the file defines.
         if let Some(name) = hit.text("guard.defined") {
             out.guards
                 .push(GuardNote::new(name, "hook", hit.framework(), Role::Defined, path));
         }
+        // `oauth2_scheme = OAuth2PasswordBearer(…)`: a dependency that checks credentials.
+        if let Some(name) = hit.text("guard.scheme") {
+            let note = GuardNote::new(name, "security-scheme", hit.framework(), Role::Defined, path);
+            if !out.guards.contains(&note) {
+                out.guards.push(note);
+                out.schemes.push(name.to_owned());
+            }
+        }
+        // `CurrentUser = Annotated[User, Depends(get_current_user)]`: an alias of the dependency.
+        if let (Some(alias), Some(value)) = (hit.text("dependency.alias"), hit.get("dependency.value"))
+            && let Some(target) = dependencies[dependencies.partition_point(|d| d.range.start < value.range.start)..]
+                .first()
+                .filter(|d| inside(&d.range, &value.range))
+        {
+            out.aliases.push((alias.to_owned(), target.text.to_owned()));
+        }
         let Some(name) = hit.text("guard.candidate") else {
             continue;
         };
-        let kind = match hit.prop("kind") {
-            Some("check") if is_check_name(name) => "check",
-            Some(_) => continue,
-            None => "middleware",
+        let kind = match (hit.prop("kind"), hit.prop("guard-kind")) {
+            (Some("check"), _) if is_check_name(name) => "check",
+            (Some(_), _) => continue,
+            (None, Some(kind)) => kind,
+            (None, None) => "middleware",
         };
         if out
             .guards
@@ -318,6 +376,15 @@ fn candidates(path: &str, hits: &[Hit<'_>], framework: &'static str, out: &mut R
         }
         out.guards
             .push(GuardNote::new(name, kind, framework, Role::Candidate, path));
+    }
+}
+
+/// The guard a pattern names: as written when its predicates decided (`#set! guard
+/// "written"`), else the auth guard the text names (see [`guard`]).
+fn written_guard(hit: &Hit<'_>, text: &str) -> Option<String> {
+    match hit.prop("guard") {
+        Some("written") => Some(text.to_owned()),
+        _ => guard(text),
     }
 }
 
@@ -338,7 +405,7 @@ struct File<'f, 'h, 't> {
     functions: &'f HashMap<&'t str, Vec<Function>>,
     calls: &'f [Call<'h, 't>],
     by_call: &'f HashMap<(usize, usize), usize>,
-    held: &'f [(&'h Capture<'t>, &'static str)],
+    held: &'f [(&'h Capture<'t>, &'h Hit<'t>)],
     /// Method routers (`get(h)`, `.post(h)`, `web::get().to(h)`), by place.
     verbs: &'f [Verb<'h, 't>],
     values: &'f [(&'t str, &'h Range<usize>)],
@@ -397,7 +464,42 @@ fn verb_method(name: &str) -> String {
     }
 }
 
-impl<'t> File<'_, '_, 't> {
+impl<'h, 't> File<'_, 'h, 't> {
+    /// The guards a router's own options hold (`APIRouter(dependencies=[Depends(auth)])`):
+    /// on every route of its unit.
+    fn unit_dependencies(&mut self) {
+        for hit in self.hits {
+            let Some(new) = hit.get("router.new") else { continue };
+            let Some(name) = self.made.get(&(new.range.start, new.range.end)) else {
+                continue;
+            };
+            let guards: Vec<(String, &'static str, &'static str)> = self
+                .within(&new.range)
+                .filter(|(capture, _)| capture.name == "call.guard")
+                .filter_map(|(capture, hit)| {
+                    Some((
+                        written_guard(hit, capture.text)?,
+                        hit.prop("guard-kind")?,
+                        hit.framework(),
+                    ))
+                })
+                .collect();
+            if guards.is_empty() {
+                continue;
+            }
+            let path = self.path;
+            for (guard, kind, framework) in &guards {
+                note(self.out, guard, kind, framework, path);
+            }
+            let unit = self.out.unit(path, name, "");
+            for (guard, _, _) in guards {
+                if !unit.guards.contains(&guard) {
+                    unit.guards.push(guard);
+                }
+            }
+        }
+    }
+
     /// A factory returning a router it makes (`export default () => { const r = Router(); …;
     /// return r; }`) stands for it: the function's unit mounts it.
     fn factories(&self, hits: &[Hit<'_>], items: &mut Vec<(usize, Receiver, Item)>) {
@@ -438,13 +540,15 @@ impl<'t> File<'_, '_, 't> {
         if text.contains('(') {
             return None;
         }
-        let function = self
-            .functions
-            .get(text)
-            .into_iter()
-            .flatten()
-            .filter(|function| inside(&at, &function.scope))
-            .max_by_key(|function| function.scope.start);
+        // The innermost function around the call with that parameter: of those starting before
+        // it (in the file's order), the last that holds it.
+        let function = self.functions.get(text).and_then(|functions| {
+            let before = functions.partition_point(|function| function.scope.start <= at.start);
+            functions[..before]
+                .iter()
+                .rev()
+                .find(|function| inside(&at, &function.scope))
+        });
         if let Some(function) = function {
             return Some((Receiver::Local(function.name.clone()), path));
         }
@@ -499,8 +603,27 @@ impl<'t> File<'_, '_, 't> {
             }
             return;
         }
+        // The method the call names, else those its options list (`@bp.route(…, methods=["GET",
+        // "POST"])`: one route each), else the pattern's.
+        let mut named: Vec<String> = hit
+            .all("route.method")
+            .filter_map(|method| http_method(method.text))
+            .collect();
+        if named.is_empty() {
+            named = self
+                .within(&call.at)
+                .filter(|(option, _)| option.name == "option.method")
+                .filter_map(|(method, _)| http_method(&literal(method.text)))
+                .collect();
+        }
         let any = kind.filter(|kind| *kind == "any").map(|_| "ANY");
-        if let Some(method) = hit.text("route.method").or(hit.prop("method")).or(any) {
+        let methods = match (named.is_empty(), hit.get("route.method"), hit.prop("method").or(any)) {
+            (false, _, _) => named,
+            (true, _, Some(method)) => http_method(method).into_iter().collect(),
+            (true, Some(_), None) => return,
+            (true, None, None) => Vec::new(),
+        };
+        if !methods.is_empty() {
             let chained = hit.prop("chained").is_some();
             let path = match (chained, hit.get("route.path")) {
                 (true, _) => match chained_path {
@@ -513,19 +636,14 @@ impl<'t> File<'_, '_, 't> {
                 },
                 (false, None) => String::new(),
             };
-            let method = match method.to_ascii_uppercase().as_str() {
-                "DEL" => "DELETE".to_owned(),
-                "ALL" => "ALL".to_owned(),
-                "ANY" => "ANY".to_owned(),
-                other if HTTP_METHODS.contains(&other) => other.to_owned(),
-                _ => return,
-            };
-            // `app.options('*', cors())` answers CORS preflights for every path: no endpoint.
-            if method == "OPTIONS" && path == "*" {
-                return;
+            for method in methods {
+                // `app.options('*', cors())` answers CORS preflights for every path: no endpoint.
+                if method == "OPTIONS" && path == "*" {
+                    continue;
+                }
+                let route = self.route(hit, method, path.clone());
+                items.push((at, receiver.clone(), Item::Route(route)));
             }
-            let route = self.route(hit, method, path);
-            items.push((at, receiver, Item::Route(route)));
         } else {
             self.include(call, receiver, items);
         }
@@ -566,35 +684,60 @@ impl<'t> File<'_, '_, 't> {
         out
     }
 
-    /// A route: its handler, the auth middleware before it, the shapes it may take.
+    /// A route: its handler, the auth middleware before it, the shapes it may take, what it
+    /// depends on (its scope's: a decorated view's decorators and signature).
     fn route(&self, hit: &Hit<'_>, method: String, path: String) -> LocalRoute {
-        let middleware: Vec<&Capture<'_>> = hit.all("route.guard").chain(hit.get("route.options")).collect();
+        let middleware: Vec<&Capture<'_>> = hit
+            .all("route.guard")
+            .chain(hit.get("route.options"))
+            .chain(hit.get("route.scope"))
+            .collect();
         let handler = hit.get("route.handler");
         let mut guards: Vec<String> = hit.all("route.guard").filter_map(|m| guard(m.text)).collect();
-        let mut request_hints = Vec::new();
-        let mut response_hints = Vec::new();
-        for (held, name) in middleware.iter().flat_map(|m| self.within(&m.range)) {
-            match name {
-                "route.hook" => guards.extend(guard(held.text).filter(|g| !guards.contains(g))),
-                "route.hint" => request_hints.push(held.text.to_owned()),
-                "route.response" => response_hints.push(held.text.to_owned()),
+        let model = hit.get("route.call").and_then(|call| {
+            self.within(&call.range)
+                .find(|(model, _)| model.name == "route.model")
+                .map(|(model, _)| model.text.to_owned())
+        });
+        let mut route = LocalRoute {
+            response: model,
+            ..LocalRoute::default()
+        };
+        let mut forms = Vec::new();
+        for (held, of) in middleware.iter().flat_map(|m| self.within(&m.range)) {
+            let add = |guards: &mut Vec<String>, guard: Option<String>| {
+                guards.extend(guard.filter(|g| !guards.contains(g)));
+            };
+            match held.name {
+                "route.hook" => add(&mut guards, guard(held.text)),
+                "call.guard" => add(&mut guards, written_guard(of, held.text)),
+                "route.hint" => route.request_hints.push(held.text.to_owned()),
+                "route.response" => route.response_hints.push(held.text.to_owned()),
+                "route.dependency" => route.dependencies.push(held.text.to_owned()),
+                "route.alias" => route.guard_aliases.push(held.text.to_owned()),
+                "route.form" if !forms.contains(&held.text) => forms.push(held.text),
                 _ => {}
             }
         }
-        for (parsed, name) in handler.into_iter().flat_map(|h| self.within(&h.range)) {
-            if name == "route.parsed" && !request_hints.iter().any(|have| have == parsed.text) {
-                request_hints.push(parsed.text.to_owned());
+        if !BODILESS.contains(&method.as_str()) {
+            route.request_hints.extend(forms.into_iter().map(str::to_owned));
+        }
+        for (parsed, _) in handler
+            .into_iter()
+            .flat_map(|h| self.within(&h.range))
+            .filter(|(parsed, _)| parsed.name == "route.parsed")
+        {
+            if !route.request_hints.iter().any(|have| have == parsed.text) {
+                route.request_hints.push(parsed.text.to_owned());
             }
         }
         LocalRoute {
             method,
             path,
             handler: handler.and_then(|h| handler_name(h.text)),
-            request_hints,
-            response_hints,
             guards,
             file: self.path.to_owned(),
-            ..LocalRoute::default()
+            ..route
         }
     }
 
@@ -603,7 +746,7 @@ impl<'t> File<'_, '_, 't> {
     fn route_object(&self, hit: &Hit<'_>, options: &Range<usize>) -> Vec<LocalRoute> {
         let within = |wanted: &str| {
             self.within(options)
-                .filter(|(_, name)| *name == wanted)
+                .filter(|(capture, _)| capture.name == wanted)
                 .map(|(capture, _)| capture)
                 .collect::<Vec<_>>()
         };
@@ -625,8 +768,8 @@ impl<'t> File<'_, '_, 't> {
             .collect()
     }
 
-    /// The held captures inside `range` (see [`HELD`]), with their names.
-    fn within<'s>(&'s self, range: &'s Range<usize>) -> impl Iterator<Item = (&'s Capture<'t>, &'static str)> + 's {
+    /// The held captures inside `range` (see [`HELD`]), with the hits they are of.
+    fn within<'s>(&'s self, range: &'s Range<usize>) -> impl Iterator<Item = (&'h Capture<'t>, &'h Hit<'t>)> + 's {
         let from = self
             .held
             .partition_point(|(capture, _)| capture.range.start < range.start);
@@ -634,7 +777,7 @@ impl<'t> File<'_, '_, 't> {
             .iter()
             .take_while(move |(capture, _)| capture.range.start < range.end)
             .filter(move |(capture, _)| inside(&capture.range, range))
-            .map(|(capture, _)| (*capture, capture.name))
+            .copied()
     }
 
     /// Hooks on a router (`fastify.addHook('onRequest', fastify.authenticate)`): guards on every
@@ -658,7 +801,7 @@ impl<'t> File<'_, '_, 't> {
                     });
                     (!called).then(|| written.text.to_owned())
                 }
-                None => guard(written.text),
+                None => written_guard(hit, written.text),
             };
             if let (Some(name), Some((receiver, _))) = (name, self.receiver(receiver)) {
                 notes.push((name.clone(), hit.framework()));
@@ -708,7 +851,7 @@ impl<'t> File<'_, '_, 't> {
             let arguments = call.receiver.range.end..call.at.end;
             let named: Vec<String> = self
                 .within(&arguments)
-                .filter(|(_, name)| *name == "layer.guard")
+                .filter(|(held, _)| held.name == "layer.guard")
                 .filter_map(|(held, _)| guard(held.text))
                 .collect();
             for name in named {
@@ -730,10 +873,14 @@ impl<'t> File<'_, '_, 't> {
             return;
         };
         let mut guards: Vec<String> = hit.all("include.guard").filter_map(|g| guard(g.text)).collect();
-        let mut prefix = hit
-            .get("include.prefix")
-            .and_then(|p| (self.render)(&p.range, true))
-            .unwrap_or_default();
+        // The guards its options hold (`include_router(r, dependencies=[Depends(auth)])`).
+        for (held, of) in self.within(&call.at).filter(|(held, _)| held.name == "call.guard") {
+            guards.extend(written_guard(of, held.text).filter(|g| !guards.contains(g)));
+        }
+        let own_prefix = hit.get("include.prefix").and_then(|p| (self.render)(&p.range, true));
+        // A prefix that replaces the target's own (Flask's `register_blueprint(url_prefix=…)`).
+        let replace = own_prefix.is_some() && hit.prop("replace").is_some();
+        let mut prefix = own_prefix.unwrap_or_default();
         let mut tentative = false;
         if let Some(first) = hit.get("include.path") {
             if first.text.starts_with(['\'', '"', '`']) {
@@ -803,10 +950,10 @@ impl<'t> File<'_, '_, 't> {
         for name in targets {
             let mount = Item::Mount(Mount {
                 prefix: prefix.clone(),
+                replace,
                 target: Target::Ref(name),
                 guards: guards.clone(),
                 tentative,
-                ..Mount::default()
             });
             items.push((at, receiver.clone(), mount));
         }
@@ -863,6 +1010,17 @@ impl<'t> File<'_, '_, 't> {
             }
         }
         Some(rows)
+    }
+}
+
+/// The HTTP method a route names (`get`, `"POST"`, `del`), `None` for what is none (`route`).
+fn http_method(text: &str) -> Option<String> {
+    match text.to_ascii_uppercase().as_str() {
+        "DEL" => Some("DELETE".to_owned()),
+        "ALL" => Some("ALL".to_owned()),
+        "ANY" => Some("ANY".to_owned()),
+        other if HTTP_METHODS.contains(&other) => Some(other.to_owned()),
+        _ => None,
     }
 }
 

@@ -13,7 +13,7 @@ use super::modules::rust::RustModule;
 use super::modules::script::ScriptModule;
 use super::orm::{self, PendingTable};
 use super::routes::link::{LinkFile, Module};
-use super::routes::{self, RouteScan, nest, python};
+use super::routes::{self, RouteScan, nest};
 use super::wants::Wants;
 use crate::bridge::extract::Source;
 use crate::bridge::extract::syntax::literal::Constants;
@@ -153,8 +153,12 @@ pub fn scan_file(
     }
     if !routes.units.is_empty() || !routes.foreign.is_empty() {
         // The mount graph links the routers through the file's imports and constants.
-        if matches!(scan.module, OwnedModule::None) && file.lang.is_script() {
-            scan.module = OwnedModule::Script(ScriptModule::read(&file));
+        if matches!(scan.module, OwnedModule::None) {
+            scan.module = match file.lang {
+                Lang::Python => OwnedModule::Python(PythonModule::read(&file)),
+                lang if lang.is_script() => OwnedModule::Script(ScriptModule::read(&file)),
+                _ => OwnedModule::None,
+            };
         }
         if matches!(scan.module, OwnedModule::None) && file.lang == Lang::Rust {
             scan.module = OwnedModule::Rust(RustModule::read(&file));
@@ -188,9 +192,6 @@ fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String],
         }
         Lang::Python => {
             let module = PythonModule::read(file);
-            if wants.python_routes {
-                python::scan(file, index, &module, constants.get(), &mut scan.routes);
-            }
             if wants.django_routes {
                 routes::django::scan(file, constants.get(), &mut scan.routes);
             }

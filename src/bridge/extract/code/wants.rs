@@ -34,18 +34,6 @@ static NEST: Needles = needles!(
     "PassportStrategy",
     "AuthGuard",
 );
-static PYTHON_ROUTES: Needles = needles!(
-    "fastapi",
-    "flask",
-    "APIRouter",
-    "Blueprint",
-    "include_router",
-    "register_blueprint",
-    "add_url_rule",
-    ".route(",
-    "(\"/",
-    "('/",
-);
 static SQLALCHEMY: Needles = needles!(
     "__tablename__",
     "Table(",
@@ -98,7 +86,6 @@ static PATH_STRING: Needles = needles!(
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Wants {
     pub nest: bool,
-    pub python_routes: bool,
     pub django_routes: bool,
     pub sqlalchemy: bool,
     pub alembic: bool,
@@ -122,7 +109,6 @@ impl Wants {
         if is_test_path(path) {
             return Wants {
                 nest: false,
-                python_routes: false,
                 django_routes: false,
                 guards: false,
                 ..wants
@@ -145,7 +131,6 @@ impl Wants {
                 ..Wants::default()
             },
             Lang::Python => Wants {
-                python_routes: has(&PYTHON_ROUTES),
                 django_routes: has(&DJANGO_ROUTES),
                 sqlalchemy: has(&SQLALCHEMY),
                 alembic: has(&ALEMBIC),
@@ -169,7 +154,6 @@ impl Wants {
         }
         Wants {
             nest: app,
-            python_routes: app,
             django_routes: app,
             sqlalchemy: true,
             alembic: true,

@@ -6,7 +6,6 @@ pub mod graph;
 pub mod link;
 pub mod nest;
 pub mod nest_guards;
-pub mod python;
 #[cfg(test)]
 mod tests;
 
@@ -42,27 +41,6 @@ pub struct RouteScan {
     pub django: django::views::DjangoScan,
 }
 
-/// What a routing call in a script or Python file adds to: a unit of the file, or a name
-/// imported from another file (linked later).
-enum Receiver {
-    Local(String),
-    Foreign(String),
-}
-
-impl Receiver {
-    /// The receiver `name` is in `file`: a parameter of the enclosing function `function` (that
-    /// function becomes a unit), a unit the file declares, or an `imported` name; else none.
-    fn named(name: &str, function: Option<String>, file: &str, out: &RouteScan, imported: bool) -> Option<Receiver> {
-        if let Some(function) = function {
-            return Some(Receiver::Local(function));
-        }
-        if out.declares(file, name) {
-            return Some(Receiver::Local(name.to_owned()));
-        }
-        imported.then(|| Receiver::Foreign(name.to_owned()))
-    }
-}
-
 /// The request and response shapes a handler function names in its signature, and the
 /// extractors it takes (`auth: AuthUser`), which are guards when they are auth extractors.
 #[derive(Debug, Clone, Default)]
@@ -82,6 +60,7 @@ impl RouteScan {
             match self.units.iter_mut().find(|have| have.key == unit.key) {
                 Some(have) => {
                     have.items.extend(unit.items);
+                    graph::add_guards(&mut have.guards, &unit.guards);
                     have.app |= unit.app;
                     if have.framework.is_empty() {
                         have.framework = unit.framework;
@@ -93,6 +72,8 @@ impl RouteScan {
         self.foreign.extend(other.foreign);
         self.guards.extend(other.guards);
         self.handlers.extend(other.handlers);
+        self.aliases.extend(other.aliases);
+        self.schemes.extend(other.schemes);
     }
 
     /// Declares a unit; a second declaration of the same name updates the first.
@@ -110,15 +91,6 @@ impl RouteScan {
     /// True if `file` declares a unit `name`.
     pub fn declares(&self, file: &str, name: &str) -> bool {
         self.units.iter().any(|unit| unit.key.0 == file && unit.key.1 == name)
-    }
-
-    /// Adds `item` to `receiver` of `file`: to its unit (made with `framework` if need be), or,
-    /// for an imported receiver, to the foreign items linked later.
-    fn add(&mut self, file: &str, framework: &'static str, receiver: Receiver, item: Item) {
-        match receiver {
-            Receiver::Local(name) => self.unit(file, &name, framework).items.push(item),
-            Receiver::Foreign(name) => self.foreign.push((name, framework, item)),
-        }
     }
 
     /// The unit `name` of `file`, made (with `framework`, no prefix) if it is not declared yet.
