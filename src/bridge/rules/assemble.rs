@@ -24,7 +24,7 @@
 //! | `embed.model`, `embed.type` | a model embeds another (an embeddable lends it columns; `inherit.rs`) |
 //! | `join.model`, `join.column`, `join.target` | a key column on the target model's table, to the model's (`inherit.rs`) |
 //! | `column.name` or `column.field`, `column.type` | a column of the table whose scope holds it |
-//! | `column.scope` + `column.annotation`, `column.length`, `column.nullable`, `column.unique`, `column.primary`, `fk.references` | one column whatever matches inside the scope declare it (`columns.rs`; `#set! nullable`, `length-type`, `fk-references "primary"`) |
+//! | `column.scope` + `column.annotation`, `column.length`, `column.nullable`, `column.unique`, `column.primary`, `fk.references` | one column whatever matches inside the scope declare it (`columns.rs`; `#set! nullable`, `length-type`, `fk-references "primary"`, `fk-table "dotted"` for `"t.id"`, `type-text "python"`) |
 //! | `table.schema`, `table.key` (`#set! key` unless named); `#set! tentative` + `origin` | the table's schema and key columns; a class taken for a lender until a match says it is a table |
 //! | `fk.of` + `fk.column`, `fk.model` | a foreign key on the table whose model `fk.of` names (`joinable!`) |
 //! | `index.column`(s), `index.name`, `index.unique`, `index.scope` | an index on the table whose scope holds it (or the `table.scope` the hit names); fields stand for their columns |
@@ -688,6 +688,7 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> (Vec<Table>, Vec<Index>) {
             Some(at) if !tentative && lenders.contains(&scope.range) => {
                 lenders.retain(|lender| *lender != scope.range);
                 tables[at].1.origin = hit.prop("origin").unwrap_or("model").to_owned();
+                tables[at].1.framework = Some(hit.framework().to_owned());
                 tables[at].1.name.clear();
                 at
             }

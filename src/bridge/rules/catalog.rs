@@ -99,6 +99,8 @@ const RULES: &[(&str, &str)] = rule_files![
     "django/serializers",
     "serde/structs",
     "typeorm/entities",
+    "sqlalchemy/models",
+    "sqlalchemy/sqlmodel",
     "seaorm/entities",
     "diesel/schema",
 ];

@@ -98,6 +98,21 @@ fn a_diesel_table_of_thousands_of_columns_is_read_whole() {
 }
 
 #[test]
+fn a_sqlalchemy_model_of_thousands_of_columns_and_mixins_in_a_circle_are_read() {
+    let columns: String = (0..3_000)
+        .map(|at| format!("    c{at}: Mapped[int] = mapped_column(sa.Integer, index=True)\n"))
+        .collect();
+    let text = format!(
+        "import sqlalchemy as sa\nclass A(B):\n    a = sa.Column(sa.Text)\nclass B(A):\n    b = sa.Column(sa.Text)\nclass Wide(A, Base):\n    __tablename__ = 'wide'\n{columns}"
+    );
+    let facts = run(&[fine(), ("app/models.py", text)]);
+    assert!(has_fine(&facts));
+    let wide = facts.tables.iter().find(|t| t.name == "wide").expect("the wide table");
+    assert_eq!(wide.columns.len(), 3_002, "{:?}", &wide.columns[..3]);
+    assert_eq!(facts.indexes.len(), 3_000);
+}
+
+#[test]
 fn routers_registered_in_a_circle_and_a_group_of_itself_end() {
     let files = [
         fine(),

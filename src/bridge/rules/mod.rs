@@ -30,6 +30,7 @@ mod pages_dirs;
 mod paths;
 mod placeholders;
 mod prefixes;
+pub mod python_types;
 #[cfg(test)]
 mod react_tests;
 mod resources;

@@ -46,16 +46,6 @@ static PYTHON_ROUTES: Needles = needles!(
     "(\"/",
     "('/",
 );
-static SQLALCHEMY: Needles = needles!(
-    "__tablename__",
-    "Table(",
-    "Column(",
-    "mapped_column",
-    "Mapped[",
-    "SQLModel",
-    ".Model)",
-    ".Model,"
-);
 static ALEMBIC: Needles = needles!("alembic");
 static DJANGO: Needles = needles!("django", "models.Model", "AUTH_USER_MODEL");
 static DJANGO_ROUTES: Needles = needles!(
@@ -104,7 +94,6 @@ pub struct Wants {
     pub django_routes: bool,
     pub axum: bool,
     pub actix: bool,
-    pub sqlalchemy: bool,
     pub alembic: bool,
     pub django: bool,
     pub design: bool,
@@ -153,7 +142,6 @@ impl Wants {
             Lang::Python => Wants {
                 python_routes: has(&PYTHON_ROUTES),
                 django_routes: has(&DJANGO_ROUTES),
-                sqlalchemy: has(&SQLALCHEMY),
                 alembic: has(&ALEMBIC),
                 django: has(&DJANGO),
                 constants: has(&PATH_STRING),
@@ -187,7 +175,6 @@ impl Wants {
             django_routes: app,
             axum: framework.axum,
             actix: framework.actix,
-            sqlalchemy: true,
             alembic: true,
             django: true,
             design: true,

@@ -12,13 +12,14 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
-use super::sqlalchemy::{callee, column_of};
+use super::columns::{callee, column_of};
 use crate::bridge::extract::sql;
 use crate::bridge::extract::syntax::literal::string;
 use crate::bridge::extract::syntax::python::{assignment, keyword, positional};
 use crate::bridge::extract::syntax::{Fields, ParsedFile, Walk, named_children, walk};
 use crate::bridge::facts::{Change, ChangeKind, Name, Revision, TableOp};
 use crate::bridge::facts::{Facts, ForeignKey, Index, Table};
+use crate::bridge::rules::python_types::unqualified;
 
 /// How many helper calls deep `upgrade()` is followed.
 const MAX_HELPER_DEPTH: usize = 4;
@@ -188,13 +189,8 @@ fn operation(module: &Module<'_, '_, '_>, call: Node<'_>, method: &str, batch: O
         "drop_table" => table.map(|t| ChangeKind::DropTable(Name::parse(&t))),
         "rename_table" => text(1).and_then(|to| alter(vec![TableOp::Rename(Name::parse(&to))])),
         "add_column" => args.get(shift).and_then(|column| {
-            let declared = column_of(file, "", Some(*column), None);
-            let foreign_key = declared.keys.first().map(|(target, referenced)| ForeignKey {
-                name: None,
-                columns: vec![declared.column.name.clone()],
-                references_table: target.trim_start_matches("model:").to_owned(),
-                references_columns: referenced.iter().cloned().collect(),
-            });
+            let declared = column_of(file, *column);
+            let foreign_key = declared.keys.into_iter().next();
             alter(vec![TableOp::AddColumn {
                 column: declared.column,
                 foreign_key,
@@ -203,7 +199,7 @@ fn operation(module: &Module<'_, '_, '_>, call: Node<'_>, method: &str, batch: O
         "drop_column" => text(shift).and_then(|c| alter(vec![TableOp::DropColumn(c)])),
         "alter_column" => text(shift).and_then(|column| {
             let mut ops = Vec::new();
-            let data_type = keyword(file, call, "type_").map(|t| super::sqlalchemy::type_text(file.text(t)));
+            let data_type = keyword(file, call, "type_").map(|t| unqualified(file.text(t)));
             let nullable = keyword(file, call, "nullable").map(|n| file.text(n) == "True");
             if data_type.is_some() || nullable.is_some() {
                 ops.push(TableOp::AlterColumn {
@@ -331,18 +327,11 @@ fn create_table(module: &Module<'_, '_, '_>, call: Node<'_>, args: &[Node<'_>]) 
     for arg in &splats {
         match callee(file, *arg) {
             Some("Column") => {
-                let declared = column_of(file, "", Some(*arg), None);
+                let declared = column_of(file, *arg);
                 if declared.column.primary_key {
                     table.primary_key.push(declared.column.name.clone());
                 }
-                for (target, referenced) in declared.keys {
-                    table.foreign_keys.push(ForeignKey {
-                        name: None,
-                        columns: vec![declared.column.name.clone()],
-                        references_table: target.trim_start_matches("model:").to_owned(),
-                        references_columns: referenced.into_iter().collect(),
-                    });
-                }
+                table.foreign_keys.extend(declared.keys);
                 table.columns.push(declared.column);
             }
             Some("PrimaryKeyConstraint") => {
