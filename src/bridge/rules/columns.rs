@@ -208,6 +208,9 @@ pub fn index(pending: &mut Vec<PendingIndex>, hit: &Hit<'_>, table: usize, path:
     if let Some(have) = pending.iter_mut().find(|have| scope.is_some() && have.scope == scope) {
         have.columns.extend(columns);
         have.index.unique |= unique;
+        if have.index.name.is_none() {
+            have.index.name = hit.text("index.name").map(literal);
+        }
         return;
     }
     pending.push(PendingIndex {

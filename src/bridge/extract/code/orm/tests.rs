@@ -154,7 +154,8 @@ fn sqlalchemy_declarative_mapped_and_classic_tables() {
         ["order_id -> sales.orders(id)", "added_by -> users(id)"]
     );
     assert_eq!(columns(facts.table("audit_log"))[0], "id Integer pk");
-    assert_eq!(indexes(&facts), ["unique users(email)"]);
+    // `__table_args__ = (sa.UniqueConstraint("number"), …)`: on the column of attribute `number`.
+    assert_eq!(indexes(&facts), ["unique orders(order_number)", "unique users(email)"]);
 }
 
 #[test]
@@ -238,6 +239,11 @@ class Base(db.Model):
 
 class UserAccount(Base):
     __tablename__ = "accounts"
+    __table_args__ = (
+        sa.Index("ix_accounts_login_team", "user_login", "team_id", unique=True),
+        db.UniqueConstraint("team_id", "login", name="uq_team_login"),
+        {"schema": "auth"},
+    )
     login = db.Column("user_login", type_=sa.Text, nullable=False)
     team_id = db.Column(db.ForeignKey("teams.key"))
 
@@ -249,7 +255,13 @@ class AuditEntry(Base, db.Model):
         path: "app/models.py",
         text,
     }]);
-    assert_eq!(names(&facts), ["accounts", "audit_entry"]);
+    assert_eq!(names(&facts), ["auth.accounts", "audit_entry"]);
+    assert_eq!(
+        indexes(&facts),
+        ["unique accounts(user_login,team_id)", "unique accounts(team_id,user_login)"]
+    );
+    let named: Vec<_> = facts.indexes.iter().map(|i| i.name.as_deref().unwrap_or("")).collect();
+    assert_eq!(named, ["ix_accounts_login_team", "uq_team_login"]);
     assert_eq!(
         columns(facts.table("accounts")),
         ["id Integer pk", "user_login Text (login)", "team_id ? null"]

@@ -13,8 +13,7 @@
 ; class Order(Base): every class, a lender until a match says it is a table
 ((class_definition
   name: (identifier) @table.model
-  superclasses: (argument_list [(identifier) @table.parent (attribute attribute: (identifier) @table.parent)])?
-  body: (block) @table.scope)
+  superclasses: (argument_list [(identifier) @table.parent (attribute attribute: (identifier) @table.parent)])?) @table.scope
   (#set! origin "mapped-superclass")
   (#set! tentative "true"))
 
@@ -22,11 +21,10 @@
 ([(class_definition
     body: (block
       (expression_statement
-        (assignment left: (identifier) @_tablename right: (string) @table.name))) @table.scope)
+        (assignment left: (identifier) @_tablename right: (string) @table.name))))
   (class_definition
     name: (identifier) @table.model
-    superclasses: (argument_list (attribute) @_model)
-    body: (block) @table.scope)]
+    superclasses: (argument_list (attribute) @_model))] @table.scope
   (#eq? @_tablename "__tablename__")
   (#match? @_model "\\.Model$")
   (#not-match? @_model "^models\\.")
@@ -41,11 +39,52 @@
         left: (identifier) @_args
         right: [
           (dictionary (pair key: (string) @_key value: (string) @table.schema))
-          (tuple (dictionary (pair key: (string) @_key value: (string) @table.schema)) .)]))) @table.scope)
+          (tuple (dictionary (pair key: (string) @_key value: (string) @table.schema)) .)])))) @table.scope
   (#eq? @_args "__table_args__")
   (#match? @_key "^.schema.$")
   (#set! origin "mapped-superclass")
   (#set! tentative "true"))
+
+; __table_args__ = (UniqueConstraint("a", "b", name="uq"), Index("ix_a", "a", unique=True), …):
+; indexes on the table (attributes named stand for their columns)
+((class_definition
+  body: (block
+    (expression_statement
+      (assignment
+        left: (identifier) @_args
+        right: (tuple
+          (call
+            function: (_) @_unique
+            arguments: [
+              (argument_list (string) @index.column)
+              (argument_list
+                .
+                (string) @index.column
+                (keyword_argument name: (identifier) @_name value: (string) @index.name))] @index.scope))))))
+  (#eq? @_args "__table_args__")
+  (#match? @_unique "(^|\\.)UniqueConstraint$")
+  (#eq? @_name "name")
+  (#set! unique "true"))
+
+((class_definition
+  body: (block
+    (expression_statement
+      (assignment
+        left: (identifier) @_args
+        right: (tuple
+          (call
+            function: (_) @_index
+            arguments: [
+              (argument_list . (string) @index.name (string) @index.column)
+              (argument_list
+                .
+                (string) @index.name
+                .
+                (string) @index.column
+                (keyword_argument name: (identifier) @_unique value: (_) @index.unique))] @index.scope))))))
+  (#eq? @_args "__table_args__")
+  (#match? @_index "(^|\\.)Index$")
+  (#eq? @_unique "unique"))
 
 ; id = Column(Integer, primary_key=True): nullable unless said otherwise or a primary key
 ((assignment

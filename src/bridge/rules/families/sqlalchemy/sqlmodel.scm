@@ -11,8 +11,7 @@
 ; class Hero(SQLModel, table=True)
 ((class_definition
   name: (identifier) @table.model
-  superclasses: (argument_list (keyword_argument name: (identifier) @_table value: (true)))
-  body: (block) @table.scope)
+  superclasses: (argument_list (keyword_argument name: (identifier) @_table value: (true)))) @table.scope
   (#eq? @_table "table")
   (#not-match? @table.scope "__abstract__\\s*=\\s*True")
   (#set! naming "lower"))
