@@ -101,7 +101,7 @@ use super::paths::{HTTP_METHODS, MAX_NESTING, join};
 use super::prefixes::Prefixes;
 use super::resources::{self, Resource};
 pub use super::text::literal;
-use super::{columns, components, file_routes, naming, options, placeholders, services, stores, tags};
+use super::{alembic, columns, components, file_routes, naming, options, placeholders, services, stores, tags};
 use crate::bridge::extract::code::guards::names::is_auth_name;
 use crate::bridge::facts::{Column, Endpoint, EnvVar, Facts, ForeignKey, Guard, Index, Route, Table};
 
@@ -200,6 +200,9 @@ pub fn facts(path: &str, hits: &[Hit<'_>], mounts: &mut Mounts) -> Facts {
     facts.state = stores::stores(path, hits);
     facts.services = services::services(path, hits);
     (facts.tables, facts.indexes) = tables(path, hits);
+    if hits.iter().any(|hit| hit.framework() == "alembic") {
+        alembic::read(path, hits, &mut facts);
+    }
     facts
 }
 

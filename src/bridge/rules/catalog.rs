@@ -101,6 +101,7 @@ const RULES: &[(&str, &str)] = rule_files![
     "typeorm/entities",
     "sqlalchemy/models",
     "sqlalchemy/sqlmodel",
+    "alembic/migrations",
     "seaorm/entities",
     "diesel/schema",
 ];
@@ -117,6 +118,7 @@ const FRAGMENTS: &[(&str, &str)] = rule_files![
     "react-router/elements",
     "next/pages",
     "next/handler-body",
+    "sqlalchemy/columns",
 ];
 
 /// Every rule, read once per process.

@@ -75,6 +75,11 @@ pub fn slot_at<'s>(slots: &'s mut [Slot], range: &Range<usize>) -> Option<&'s mu
 }
 
 impl Slot {
+    /// Where the slot's scope starts.
+    pub fn start(&self) -> usize {
+        self.scope.start
+    }
+
     /// What one match inside the slot says of its column.
     pub fn take(&mut self, hit: &Hit<'_>) {
         let text = |name: &str| hit.text(name).map(literal);

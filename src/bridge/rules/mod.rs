@@ -5,6 +5,7 @@
 //! turns the captures into [`Facts`]. Rust stays for what is semantics, not syntax: prefixes
 //! and groups, naming conventions, resource expansion, file-system routes.
 
+mod alembic;
 mod assemble;
 mod catalog;
 mod columns;

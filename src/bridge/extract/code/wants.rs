@@ -46,7 +46,6 @@ static PYTHON_ROUTES: Needles = needles!(
     "(\"/",
     "('/",
 );
-static ALEMBIC: Needles = needles!("alembic");
 static DJANGO: Needles = needles!("django", "models.Model", "AUTH_USER_MODEL");
 static DJANGO_ROUTES: Needles = needles!(
     "urlpatterns",
@@ -94,7 +93,6 @@ pub struct Wants {
     pub django_routes: bool,
     pub axum: bool,
     pub actix: bool,
-    pub alembic: bool,
     pub django: bool,
     pub design: bool,
     /// The file's string constants, for prefixes written in other files.
@@ -142,7 +140,6 @@ impl Wants {
             Lang::Python => Wants {
                 python_routes: has(&PYTHON_ROUTES),
                 django_routes: has(&DJANGO_ROUTES),
-                alembic: has(&ALEMBIC),
                 django: has(&DJANGO),
                 constants: has(&PATH_STRING),
                 guards: has(&GUARD),
@@ -175,7 +172,6 @@ impl Wants {
             django_routes: app,
             axum: framework.axum,
             actix: framework.actix,
-            alembic: true,
             django: true,
             design: true,
             constants: true,

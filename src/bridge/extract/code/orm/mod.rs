@@ -4,8 +4,6 @@
 //! table (and its primary key), falls back on the ORM's naming rule when the model is not
 //! among the run's files, and gives models their abstract parents' columns.
 
-pub mod alembic;
-mod columns;
 pub mod django;
 pub mod django_apps;
 #[cfg(test)]
