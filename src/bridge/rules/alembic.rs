@@ -23,7 +23,7 @@ struct Op<'t> {
     range: Range<usize>,
     method: &'t str,
     receiver: &'t str,
-    args: [Option<&'t str>; 4],
+    args: [Option<&'t str>; 5],
     keys: Vec<(&'t str, &'t str)>,
     sql: Option<&'t str>,
 }
@@ -70,7 +70,9 @@ pub fn read(path: &str, hits: &[Hit<'_>], facts: &mut Facts) {
         if let Some(id) = hit.text("revision.id") {
             revision.id = literal(id);
         }
-        revision.down.extend(hit.all("revision.down").map(|down| literal(down.text)));
+        revision
+            .down
+            .extend(hit.all("revision.down").map(|down| literal(down.text)));
         if let (Some(name), Some(body)) = (hit.text("migration.function"), hit.get("migration.body")) {
             migration.functions.push((name, body.range.clone()));
         }
@@ -81,7 +83,11 @@ pub fn read(path: &str, hits: &[Hit<'_>], facts: &mut Facts) {
             migration.splats.push((splat.range.clone(), splat.text));
         }
         if let Some(call) = hit.get("change.call") {
-            migration.ops.entry(call.range.start).or_default().take(call.range.clone(), hit);
+            migration
+                .ops
+                .entry(call.range.start)
+                .or_default()
+                .take(call.range.clone(), hit);
         }
         if let Some(call) = hit.get("constraint.call") {
             let (_, constraint) = migration
@@ -109,10 +115,15 @@ pub fn read(path: &str, hits: &[Hit<'_>], facts: &mut Facts) {
     }
     // Columns belong to the innermost operation or function holding them.
     migration.scopes = migration.ops.values().map(|op| op.range.clone()).collect();
-    migration.scopes.extend(migration.functions.iter().map(|(_, body)| body.clone()));
+    migration
+        .scopes
+        .extend(migration.functions.iter().map(|(_, body)| body.clone()));
     let mut slots = columns::slots(hits, &migration.scopes);
     for hit in hits {
-        if let Some(at) = hit.captures.iter().find(|c| c.name.starts_with("column.") || c.name.starts_with("fk."))
+        if let Some(at) = hit
+            .captures
+            .iter()
+            .find(|c| c.name.starts_with("column.") || c.name.starts_with("fk."))
             && let Some(slot) = columns::slot_at(&mut slots, &at.range)
         {
             slot.take(hit);
@@ -139,7 +150,16 @@ impl<'t> Op<'t> {
         if let Some(receiver) = hit.text("change.receiver") {
             self.receiver = receiver;
         }
-        for (at, name) in ["change.arg0", "change.arg1", "change.arg2", "change.arg3"].iter().enumerate() {
+        for (at, name) in [
+            "change.arg0",
+            "change.arg1",
+            "change.arg2",
+            "change.arg3",
+            "change.arg4",
+        ]
+        .iter()
+        .enumerate()
+        {
             if let Some(arg) = hit.text(name) {
                 self.args[at] = Some(arg);
             }
@@ -259,9 +279,11 @@ impl Migration<'_> {
             "create_table" => self.create_table(path, op),
             "drop_table" => table.map(|t| ChangeKind::DropTable(Name::parse(&t))),
             "rename_table" => text(1).and_then(|to| alter(vec![TableOp::Rename(Name::parse(&to))])),
-            "add_column" => self.columns_in(&op.range).into_iter().next().and_then(|(_, column, foreign_key)| {
-                alter(vec![TableOp::AddColumn { column, foreign_key }])
-            }),
+            "add_column" => self
+                .columns_in(&op.range)
+                .into_iter()
+                .next()
+                .and_then(|(_, column, foreign_key)| alter(vec![TableOp::AddColumn { column, foreign_key }])),
             "drop_column" => text(shift).and_then(|c| alter(vec![TableOp::DropColumn(c)])),
             "alter_column" => text(shift).and_then(|column| {
                 let mut ops = Vec::new();
@@ -567,7 +589,13 @@ def downgrade():
                         ))
                         .collect::<Vec<_>>()
                         .join(" "),
-                    table.columns.iter().filter(|c| c.unique).map(|c| c.name.as_str()).collect::<Vec<_>>().join(","),
+                    table
+                        .columns
+                        .iter()
+                        .filter(|c| c.unique)
+                        .map(|c| c.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(","),
                     table
                         .columns
                         .iter()

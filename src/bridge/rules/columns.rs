@@ -13,8 +13,8 @@ use std::ops::Range;
 
 use super::assemble::column_of;
 use super::hits::{Hit, inside};
-use super::{naming, python_types};
 use super::text::literal;
+use super::{naming, python_types};
 use crate::bridge::facts::{Column, ForeignKey, Index, Table};
 
 /// One `column.scope`: the column its matches declare, in the table at `table`.

@@ -113,6 +113,19 @@ fn a_sqlalchemy_model_of_thousands_of_columns_and_mixins_in_a_circle_are_read() 
 }
 
 #[test]
+fn an_alembic_upgrade_of_thousands_of_operations_and_helpers_in_a_circle_ends() {
+    let ops: String = (0..2_000)
+        .map(|at| format!("    op.add_column(\"t\", sa.Column(\"c{at}\", sa.Integer()))\n"))
+        .collect();
+    let text = format!(
+        "from alembic import op\nimport sqlalchemy as sa\nrevision = \"r\"\ndef a():\n    b()\n    op.create_table(\"t\", sa.Column(\"id\", sa.Integer(), primary_key=True))\ndef b():\n    a()\ndef upgrade():\n    a()\n{ops}"
+    );
+    let facts = run(&[fine(), ("migrations/versions/r.py", text)]);
+    assert!(has_fine(&facts));
+    assert_eq!(facts.schema_changes.len(), 2_001);
+}
+
+#[test]
 fn routers_registered_in_a_circle_and_a_group_of_itself_end() {
     let files = [
         fine(),

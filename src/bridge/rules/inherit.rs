@@ -169,7 +169,12 @@ fn add(all: &mut Parts, parts: Option<Parts>) {
 /// table (`owners`) when no table has the conventional name, and those naming an embeddable
 /// at its entity's table.
 fn retarget(tables: &mut [Table], embedders: &HashMap<String, String>) {
-    let jpa = |table: &Table| matches!(table.framework.as_deref(), Some("jpa" | "typeorm" | "diesel" | "sqlalchemy" | "sqlmodel"));
+    let jpa = |table: &Table| {
+        matches!(
+            table.framework.as_deref(),
+            Some("jpa" | "typeorm" | "diesel" | "sqlalchemy" | "sqlmodel")
+        )
+    };
     let mut renamed: HashMap<String, String> = tables
         .iter()
         .filter(|table| jpa(table))

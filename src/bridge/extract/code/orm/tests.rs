@@ -122,7 +122,12 @@ fn typeorm_entities_columns_relations_and_naming_defaults() {
 #[test]
 fn sqlalchemy_declarative_mapped_and_classic_tables() {
     let facts = extract_with_rules("db-sqlalchemy");
-    assert!(facts.tables.iter().all(|t| t.framework.as_deref() == Some("sqlalchemy")));
+    assert!(
+        facts
+            .tables
+            .iter()
+            .all(|t| t.framework.as_deref() == Some("sqlalchemy"))
+    );
     assert_eq!(
         names(&facts),
         ["audit.audit_log", "sales.orders", "order_lines", "users"]
@@ -217,12 +222,21 @@ class TeamPublic(TeamBase):
     assert_eq!(team.framework.as_deref(), Some("sqlmodel"));
     assert_eq!(
         columns(team),
-        ["name str", "headquarters str null", "id int pk", "captain_id int unique"]
+        [
+            "name str",
+            "headquarters str null",
+            "id int pk",
+            "captain_id int unique"
+        ]
     );
     assert_eq!(keys(team), ["captain_id -> league.hero(id)"]);
     let mut found = indexes(&facts);
     found.sort();
-    assert_eq!(found, ["heroteam(name)", "unique heroteam(captain_id)"], "the parent's index is the table's");
+    assert_eq!(
+        found,
+        ["heroteam(name)", "unique heroteam(captain_id)"],
+        "the parent's index is the table's"
+    );
 }
 
 #[test]
@@ -258,7 +272,10 @@ class AuditEntry(Base, db.Model):
     assert_eq!(names(&facts), ["auth.accounts", "audit_entry"]);
     assert_eq!(
         indexes(&facts),
-        ["unique accounts(user_login,team_id)", "unique accounts(team_id,user_login)"]
+        [
+            "unique accounts(user_login,team_id)",
+            "unique accounts(team_id,user_login)"
+        ]
     );
     let named: Vec<_> = facts.indexes.iter().map(|i| i.name.as_deref().unwrap_or("")).collect();
     assert_eq!(named, ["ix_accounts_login_team", "uq_team_login"]);

@@ -15,7 +15,7 @@
 
 ((module
   (expression_statement
-    (assignment left: (identifier) @_down right: [(string) @revision.down (tuple (string) @revision.down)])))
+    (assignment left: (identifier) @_down right: [(string) @revision.down (tuple (string) @revision.down) (list (string) @revision.down)])))
   (#eq? @_down "down_revision"))
 
 ; def upgrade(): …, def create_users_table(): …
@@ -38,6 +38,7 @@
     (argument_list . (_) . [(string) (call) (list) (tuple) (identifier) (attribute)] @change.arg1)
     (argument_list . (_) . (_) . [(string) (call) (list) (tuple) (identifier) (attribute)] @change.arg2)
     (argument_list . (_) . (_) . (_) . [(string) (call) (list) (tuple) (identifier) (attribute)] @change.arg3)
+    (argument_list . (_) . (_) . (_) . (_) . [(string) (call) (list) (tuple) (identifier) (attribute)] @change.arg4)
     (argument_list (keyword_argument name: (identifier) @change.key value: (_) @change.value))
     (argument_list
       .
@@ -70,7 +71,7 @@
   function: (_) @constraint.kind
   arguments: [
     (argument_list (string) @constraint.column)
-    (argument_list . (list) @constraint.local . (list) @constraint.remote)
+    (argument_list . [(list) (tuple)] @constraint.local . [(list) (tuple)] @constraint.remote)
     (argument_list (keyword_argument name: (identifier) @_name value: (_) @constraint.name))]) @constraint.call
   (#match? @constraint.kind "(^|\\.)(PrimaryKeyConstraint|ForeignKeyConstraint|UniqueConstraint)$")
   (#eq? @_name "name"))
