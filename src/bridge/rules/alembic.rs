@@ -23,7 +23,8 @@ struct Op<'t> {
     range: Range<usize>,
     method: &'t str,
     receiver: &'t str,
-    args: [Option<&'t str>; 5],
+    /// The positional arguments: where each starts, its text.
+    args: Vec<(usize, &'t str)>,
     keys: Vec<(&'t str, &'t str)>,
     sql: Option<&'t str>,
 }
@@ -150,19 +151,11 @@ impl<'t> Op<'t> {
         if let Some(receiver) = hit.text("change.receiver") {
             self.receiver = receiver;
         }
-        for (at, name) in [
-            "change.arg0",
-            "change.arg1",
-            "change.arg2",
-            "change.arg3",
-            "change.arg4",
-        ]
-        .iter()
-        .enumerate()
+        if let Some(arg) = hit.get("change.arg")
+            && !self.args.iter().any(|(start, _)| *start == arg.range.start)
         {
-            if let Some(arg) = hit.text(name) {
-                self.args[at] = Some(arg);
-            }
+            let at = self.args.partition_point(|(start, _)| *start < arg.range.start);
+            self.args.insert(at, (arg.range.start, arg.text));
         }
         if let (Some(key), Some(value)) = (hit.text("change.key"), hit.text("change.value")) {
             self.keys.push((key, value));
@@ -257,7 +250,7 @@ impl Migration<'_> {
             return;
         }
         let shift = usize::from(batch.is_none());
-        let arg = |at: usize| op.args.get(at).copied().flatten();
+        let arg = |at: usize| op.args.get(at).map(|(_, text)| *text);
         let text = |at: usize| arg(at).and_then(name_of);
         let table = batch.clone().or_else(|| text(0));
         let alter = |ops: Vec<TableOp>| {
@@ -360,7 +353,7 @@ impl Migration<'_> {
     /// `op.create_table("name", sa.Column(…), *helper(), sa.PrimaryKeyConstraint("id"), schema="s")`.
     fn create_table(&self, path: &str, op: &Op<'_>) -> Option<ChangeKind> {
         let mut table = Table {
-            name: op.args[0].and_then(name_of)?,
+            name: op.args.first().and_then(|(_, text)| name_of(text))?,
             schema: op.key("schema").and_then(name_of),
             origin: "create".into(),
             file: path.to_owned(),

@@ -114,6 +114,9 @@ impl Slot {
             self.data_type = Some(data_type);
         }
         if let Some(annotation) = text("column.annotation") {
+            if python && python_types::optional(&annotation) {
+                self.nullable_default = Some(true);
+            }
             self.annotation = Some(if python {
                 python_types::annotated(&annotation)
             } else {

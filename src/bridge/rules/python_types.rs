@@ -1,5 +1,6 @@
 //! Python type texts as column types (`#set! type-text "python"`): an annotation without its
-//! `Mapped[…]` and `Optional`/`None` (`Mapped[Optional[str]]` → `str`, `int | None` → `int`),
+//! `Mapped[…]` and `Optional`/`None` (`Mapped[Optional[str]]` → `str`, `int | None` → `int`;
+//! such a column may be null),
 //! an SQLAlchemy type expression without its module (`sa.String(255)` → `String(255)`,
 //! `sa.Integer()` → `Integer`).
 
@@ -16,6 +17,16 @@ pub fn annotated(text: &str) -> String {
     }
     let parts: Vec<&str> = inner.split('|').map(str::trim).filter(|p| *p != "None").collect();
     parts.join(" | ")
+}
+
+/// True if an annotation admits `None` (`Optional[…]`, `… | None`, inside `Mapped[…]` too).
+pub fn optional(text: &str) -> bool {
+    let text = text.trim();
+    let inner = match text.split_once('[') {
+        Some((head, rest)) if head.rsplit('.').next() == Some("Mapped") => rest.strip_suffix(']').unwrap_or(rest),
+        _ => text,
+    };
+    inner.trim().starts_with("Optional[") || inner.split('|').any(|part| part.trim() == "None")
 }
 
 /// A type expression without the module its head is read from.
@@ -38,6 +49,8 @@ mod tests {
         assert_eq!(annotated("Mapped[str | None]"), "str");
         assert_eq!(annotated("int | None"), "int");
         assert_eq!(annotated("WriteOnlyMapped[Post]"), "WriteOnlyMapped[Post]");
+        assert!(optional("so.Mapped[Optional[datetime]]") && optional("str | None"));
+        assert!(!optional("Mapped[int]") && !optional("Optional"));
         assert_eq!(unqualified("sa.String(255)"), "String(255)");
         assert_eq!(unqualified("sa.Integer()"), "Integer");
         assert_eq!(unqualified("DateTime(timezone=True)"), "DateTime(timezone=True)");

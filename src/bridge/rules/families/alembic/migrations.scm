@@ -29,16 +29,15 @@
 (list_splat (call function: (identifier) @migration.splat))
 
 ; op.create_table("users", sa.Column(…), …, schema="s"), batch_op.create_index(op.f("ix"), ["a"]):
-; an operation, its positional arguments (strings, `op.f("name")`, lists, columns) and keywords
+; an operation, its positional arguments (strings, `op.f("name")`, lists, columns; one match
+; each, their order is their place) and keywords
 ((call
   function: (attribute object: (identifier) @change.receiver attribute: (identifier) @change.op)
   arguments: [
     (argument_list)
-    (argument_list . [(string) (call) (list) (tuple) (identifier) (attribute)] @change.arg0)
-    (argument_list . (_) . [(string) (call) (list) (tuple) (identifier) (attribute)] @change.arg1)
-    (argument_list . (_) . (_) . [(string) (call) (list) (tuple) (identifier) (attribute)] @change.arg2)
-    (argument_list . (_) . (_) . (_) . [(string) (call) (list) (tuple) (identifier) (attribute)] @change.arg3)
-    (argument_list . (_) . (_) . (_) . (_) . [(string) (call) (list) (tuple) (identifier) (attribute)] @change.arg4)
+    (argument_list
+      [(string) (concatenated_string) (call) (list) (tuple) (identifier) (attribute) (subscript) (integer) (none)
+       (true) (false)] @change.arg)
     (argument_list (keyword_argument name: (identifier) @change.key value: (_) @change.value))
     (argument_list
       .

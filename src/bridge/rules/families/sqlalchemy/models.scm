@@ -54,38 +54,30 @@
       (assignment
         left: (identifier) @_args
         right: (tuple
-          (call
-            function: (_) @_unique
-            arguments: [
-              (argument_list (string) @index.column)
-              (argument_list
-                .
-                (string) @index.column
-                (keyword_argument name: (identifier) @_name value: (string) @index.name))] @index.scope))))))
+          [(call
+             function: (_) @_unique
+             arguments: [
+               (argument_list (string) @index.column)
+               (argument_list
+                 .
+                 (string) @index.column
+                 (keyword_argument name: (identifier) @_name value: (string) @index.name))] @index.scope)
+           (call
+             function: (_) @_index
+             arguments: [
+               (argument_list . (string) @index.name (string) @index.column)
+               (argument_list
+                 .
+                 (string) @index.name
+                 .
+                 (string) @index.column
+                 (keyword_argument name: (identifier) @_key value: (_) @index.unique))] @index.scope)])))))
   (#eq? @_args "__table_args__")
   (#match? @_unique "(^|\\.)UniqueConstraint$")
-  (#eq? @_name "name")
-  (#set! unique "true"))
-
-((class_definition
-  body: (block
-    (expression_statement
-      (assignment
-        left: (identifier) @_args
-        right: (tuple
-          (call
-            function: (_) @_index
-            arguments: [
-              (argument_list . (string) @index.name (string) @index.column)
-              (argument_list
-                .
-                (string) @index.name
-                .
-                (string) @index.column
-                (keyword_argument name: (identifier) @_unique value: (_) @index.unique))] @index.scope))))))
-  (#eq? @_args "__table_args__")
   (#match? @_index "(^|\\.)Index$")
-  (#eq? @_unique "unique"))
+  (#eq? @_name "name")
+  (#eq? @_key "unique")
+  (#set! @_unique unique "true"))
 
 ; id = Column(Integer, primary_key=True): nullable unless said otherwise or a primary key
 ((assignment
@@ -96,7 +88,7 @@
   (#set! nullable "true"))
 
 ; email: Mapped[str] = mapped_column(String(320)), updated_at: Mapped[Optional[datetime]]:
-; the type inside `Mapped[…]` (without `Optional`), nullable only if `Optional`
+; the type inside `Mapped[…]` (without `Optional`), nullable only if `Optional` (`python_types`)
 ([(assignment left: (identifier) @column.field type: (type) @column.annotation !right)
   (assignment
     left: (identifier) @column.field
@@ -106,15 +98,6 @@
   (#match? @_column "(^|\\.)(Column|mapped_column)$")
   (#set! type-text "python")
   (#set! nullable "false"))
-
-([(assignment left: (identifier) @_field type: (type) @_annotation !right)
-  (assignment
-    left: (identifier) @_field
-    type: (type) @_annotation
-    right: (call function: (_) @_column))] @column.scope
-  (#match? @_annotation "^([A-Za-z_][A-Za-z_0-9]*\\.)*Mapped\\[\\s*(Optional\\[|.*\\|\\s*None\\s*\\]$|None\\s*\\|)")
-  (#match? @_column "(^|\\.)(Column|mapped_column)$")
-  (#set! nullable "true"))
 
 ; users = Table("users", metadata, Column("id", Integer, primary_key=True), …, schema="x")
 ((call

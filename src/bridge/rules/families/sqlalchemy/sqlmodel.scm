@@ -5,7 +5,8 @@
 ; (unless `__tablename__` names it); its annotated attributes, and those of the classes it
 ; extends (`inherit.rs`), are columns: `name: T`, `name: T = default`, `name: T = Field(…)`
 ; with `primary_key`, `nullable`, `unique`, `index`, `foreign_key="team.id"`, or
-; `sa_column=Column(…)` (read as SQLAlchemy's); nullable if `Optional[…]`/`… | None`.
+; `sa_column=Column(…)` (read as SQLAlchemy's); nullable if `Optional[…]`/`… | None`
+; (`python_types`).
 ; Relationships and class variables are none.
 
 ; class Hero(SQLModel, table=True)
@@ -34,14 +35,6 @@
   (#match? @_field "(^|\\.)Field$")
   (#set! type-text "python")
   (#set! nullable "false"))
-
-((class_definition
-  superclasses: (argument_list)
-  body: (block
-    (expression_statement
-      (assignment left: (identifier) @_field type: (type) @_annotation) @column.scope)))
-  (#match? @_annotation "^(Optional\\[|.*\\|\\s*None$|None\\s*\\|)")
-  (#set! nullable "true"))
 
 ; Field(primary_key=True, nullable=False, unique=True, foreign_key="user.id")
 ((call
