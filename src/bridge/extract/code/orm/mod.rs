@@ -1,5 +1,5 @@
-//! ORM models as tables: Django models (SQLAlchemy's are read by the rules,
-//! `rules/families/sqlalchemy`); Alembic migrations as schema changes. A
+//! ORM models as tables: Django models (SQLAlchemy's and Alembic's migrations are read by
+//! the rules, `rules/families/sqlalchemy` and `families/alembic`). A
 //! file's scan names the model a foreign key points at; linking turns that into the model's
 //! table (and its primary key), falls back on the ORM's naming rule when the model is not
 //! among the run's files, and gives models their abstract parents' columns.
