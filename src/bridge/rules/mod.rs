@@ -6,6 +6,8 @@
 //! and groups, naming conventions, resource expansion, file-system routes.
 
 mod alembic;
+#[cfg(test)]
+mod alembic_tests;
 mod assemble;
 mod catalog;
 mod columns;
