@@ -24,8 +24,13 @@
 //! | `embed.model`, `embed.type` | a model embeds another (an embeddable lends it columns; `inherit.rs`) |
 //! | `join.model`, `join.column`, `join.target` | a key column on the target model's table, to the model's (`inherit.rs`) |
 //! | `column.name` or `column.field`, `column.type` | a column of the table whose scope holds it |
-//! | `column.scope` + `column.annotation`, `column.length`, `column.nullable`, `column.unique`, `column.primary`, `fk.references` | one column whatever matches inside the scope declare it (`columns.rs`; `#set! nullable`, `length-type`, `fk-references "primary"`) |
+//! | `column.scope` + `column.annotation`, `column.length`, `column.nullable`, `column.unique`, `column.primary`, `fk.references` | one column whatever matches inside the scope declare it (`columns.rs`; `#set! nullable`, `length-type`, `fk-references "primary"`, `fk-table "dotted"` for `"t.id"`, `type-text "python"`) |
 //! | `table.schema`, `table.key` (`#set! key` unless named); `#set! tentative` + `origin` | the table's schema and key columns; a class taken for a lender until a match says it is a table |
+//! | `revision.id`, `revision.down` | an Alembic migration's revision and the ones it follows (`alembic.rs`; they order the replay) |
+//! | `migration.function` + `migration.body`, `migration.helper`, `migration.splat` | a migration file's functions, a call to one (`upgrade()` is followed into them), a `*helper()` among a table's columns |
+//! | `change.call` + `change.op`, `change.receiver`, `change.arg`, `change.key`/`change.value`, `change.sql` | an Alembic operation (`op.create_table(…)`): its positional arguments (one capture each, ordered by place), keywords, the SQL of `op.execute` |
+//! | `batch.scope`, `batch.alias`, `batch.table` | `with op.batch_alter_table("t") as batch_op:`: operations on the alias inside are on the table |
+//! | `constraint.call` + `constraint.kind`, `constraint.column`, `constraint.local`/`constraint.remote`, `constraint.name` | a table constraint among an operation's columns (`PrimaryKeyConstraint`, `ForeignKeyConstraint`, `UniqueConstraint`) |
 //! | `fk.of` + `fk.column`, `fk.model` | a foreign key on the table whose model `fk.of` names (`joinable!`) |
 //! | `index.column`(s), `index.name`, `index.unique`, `index.scope` | an index on the table whose scope holds it (or the `table.scope` the hit names); fields stand for their columns |
 //! | `join.scope`, `join.other`, `join.property` + `join.table`, `join.own_column`, `join.other_column` | a many-to-many relation whose join table the framework names (`#set! join-naming`; `join_naming.rs`) |
@@ -113,7 +118,7 @@ use super::paths::{HTTP_METHODS, MAX_NESTING, join};
 use super::prefixes::Prefixes;
 use super::resources::{self, Resource};
 pub use super::text::literal;
-use super::{columns, components, file_routes, naming, options, placeholders, services, stores, tags};
+use super::{alembic, columns, components, file_routes, naming, options, placeholders, services, stores, tags};
 use crate::bridge::extract::code::guards::names::is_auth_name;
 use crate::bridge::facts::{Column, Endpoint, EnvVar, Facts, ForeignKey, Guard, Index, Route, Table};
 
@@ -212,6 +217,9 @@ pub fn facts(path: &str, hits: &[Hit<'_>], mounts: &mut Mounts) -> Facts {
     facts.state = stores::stores(path, hits);
     facts.services = services::services(path, hits);
     (facts.tables, facts.indexes) = tables(path, hits);
+    if hits.iter().any(|hit| hit.framework() == "alembic") {
+        alembic::read(path, hits, &mut facts);
+    }
     facts
 }
 
@@ -700,6 +708,7 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> (Vec<Table>, Vec<Index>) {
             Some(at) if !tentative && lenders.contains(&scope.range) => {
                 lenders.retain(|lender| *lender != scope.range);
                 tables[at].1.origin = hit.prop("origin").unwrap_or("model").to_owned();
+                tables[at].1.framework = Some(hit.framework().to_owned());
                 tables[at].1.name.clear();
                 at
             }

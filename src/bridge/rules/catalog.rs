@@ -104,6 +104,9 @@ const RULES: &[(&str, &str)] = rule_files![
     "django/serializers",
     "serde/structs",
     "typeorm/entities",
+    "sqlalchemy/models",
+    "sqlalchemy/sqlmodel",
+    "alembic/migrations",
     "seaorm/entities",
     "diesel/schema",
 ];
@@ -121,6 +124,7 @@ const FRAGMENTS: &[(&str, &str)] = rule_files![
     "react-router/elements",
     "next/pages",
     "next/handler-body",
+    "sqlalchemy/columns",
 ];
 
 /// Every rule, read once per process.

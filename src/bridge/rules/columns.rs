@@ -3,7 +3,9 @@
 //! (`column.name`, else `column.field` by the naming convention), type it (`column.type`, else
 //! the language's `column.annotation`; `column.length` appended), constrain it
 //! (`column.nullable`, `column.unique`, `column.primary`: `true`/`True` or not) and key it
-//! (`fk.model`/`fk.table` with `fk.references`). `index.column`s (fields or columns) with
+//! (`fk.model`/`fk.table` with `fk.references`, or a dotted `fk.table` naming both with
+//! `#set! fk-table "dotted"`; `#set! type-text "python"` reads Python type texts, see
+//! `python_types`). `index.column`s (fields or columns) with
 //! `index.name`, `index.unique` (or `#set! unique`) are an index on the table holding them;
 //! the matches of one `index.scope` are one index.
 
@@ -11,8 +13,8 @@ use std::ops::Range;
 
 use super::assemble::column_of;
 use super::hits::{Hit, inside};
-use super::naming;
 use super::text::literal;
+use super::{naming, python_types};
 use crate::bridge::facts::{Column, ForeignKey, Index, Table};
 
 /// One `column.scope`: the column its matches declare, in the table at `table`.
@@ -73,6 +75,11 @@ pub fn slot_at<'s>(slots: &'s mut [Slot], range: &Range<usize>) -> Option<&'s mu
 }
 
 impl Slot {
+    /// Where the slot's scope starts.
+    pub fn start(&self) -> usize {
+        self.scope.start
+    }
+
     /// What one match inside the slot says of its column.
     pub fn take(&mut self, hit: &Hit<'_>) {
         let text = |name: &str| hit.text(name).map(literal);
@@ -90,8 +97,12 @@ impl Slot {
             .map(|token| token.text)
             .take_while(|token| ![",", "}", ")", "]"].contains(token))
             .collect();
+        let python = hit.prop("type-text") == Some("python");
         if !written.is_empty() {
             let mut data_type = literal(&written);
+            if python {
+                data_type = python_types::unqualified(&data_type);
+            }
             let wrapped = hit.prop("nullable-type").and_then(|wrapper| {
                 let inner = data_type.strip_prefix(wrapper)?.strip_prefix('<')?.strip_suffix('>')?;
                 Some(inner.to_owned())
@@ -103,7 +114,14 @@ impl Slot {
             self.data_type = Some(data_type);
         }
         if let Some(annotation) = text("column.annotation") {
-            self.annotation = Some(annotation);
+            if python && python_types::optional(&annotation) {
+                self.nullable_default = Some(true);
+            }
+            self.annotation = Some(if python {
+                python_types::annotated(&annotation)
+            } else {
+                annotation
+            });
         }
         if let Some(length) = text("column.length") {
             self.length = Some(length);
@@ -117,14 +135,25 @@ impl Slot {
         }
         self.primary |= hit.prop("primary") == Some("true") || text("column.primary").is_some_and(|p| truthy(&p));
         self.unique |= hit.prop("unique") == Some("true") || text("column.unique").is_some_and(|u| truthy(&u));
-        let referenced = hit.text("fk.table").map(literal).or_else(|| {
+        let mut referenced = hit.text("fk.table").map(literal).or_else(|| {
             let model = literal(hit.text("fk.model")?);
             Some(naming::table_of(&model, hit.prop("fk-naming").unwrap_or("")))
         });
+        // `#set! fk-table "dotted"`: `"billing.users.id"` is the table and, after its last
+        // dot, the column.
+        let mut dotted = None;
+        if hit.prop("fk-table") == Some("dotted")
+            && hit.get("fk.table").is_some()
+            && let Some((table, column)) = referenced.as_deref().and_then(|t| t.rsplit_once('.'))
+        {
+            dotted = Some(column.to_owned());
+            referenced = Some(table.to_owned());
+        }
         if let Some(table) = referenced {
-            let columns = match hit.prop("fk-references") {
-                Some("primary") => Vec::new(),
-                other => vec![other.unwrap_or("id").to_owned()],
+            let columns = match (dotted, hit.prop("fk-references")) {
+                (Some(column), _) => vec![column],
+                (None, Some("primary")) => Vec::new(),
+                (None, other) => vec![other.unwrap_or("id").to_owned()],
             };
             let columns = self.key.take().map_or(columns, |(_, have)| have);
             self.key = Some((table, columns));
@@ -187,6 +216,9 @@ pub fn index(pending: &mut Vec<PendingIndex>, hit: &Hit<'_>, table: usize, path:
     if let Some(have) = pending.iter_mut().find(|have| scope.is_some() && have.scope == scope) {
         have.columns.extend(columns);
         have.index.unique |= unique;
+        if have.index.name.is_none() {
+            have.index.name = hit.text("index.name").map(literal);
+        }
         return;
     }
     pending.push(PendingIndex {
@@ -224,6 +256,8 @@ pub fn place_indexes(pending: Vec<PendingIndex>, tables: &[Table]) -> Vec<Index>
                     *column = found.name.clone();
                 }
             }
+            // A field and the column name it is written with name one column.
+            index.columns.dedup();
             let first = index
                 .columns
                 .first()

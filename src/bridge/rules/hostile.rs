@@ -98,6 +98,34 @@ fn a_diesel_table_of_thousands_of_columns_is_read_whole() {
 }
 
 #[test]
+fn a_sqlalchemy_model_of_thousands_of_columns_and_mixins_in_a_circle_are_read() {
+    let columns: String = (0..3_000)
+        .map(|at| format!("    c{at}: Mapped[int] = mapped_column(sa.Integer, index=True)\n"))
+        .collect();
+    let text = format!(
+        "import sqlalchemy as sa\nclass A(B):\n    a = sa.Column(sa.Text)\nclass B(A):\n    b = sa.Column(sa.Text)\nclass Wide(A, Base):\n    __tablename__ = 'wide'\n{columns}"
+    );
+    let facts = run(&[fine(), ("app/models.py", text)]);
+    assert!(has_fine(&facts));
+    let wide = facts.tables.iter().find(|t| t.name == "wide").expect("the wide table");
+    assert_eq!(wide.columns.len(), 3_002, "{:?}", &wide.columns[..3]);
+    assert_eq!(facts.indexes.len(), 3_000);
+}
+
+#[test]
+fn an_alembic_upgrade_of_thousands_of_operations_and_helpers_in_a_circle_ends() {
+    let ops: String = (0..2_000)
+        .map(|at| format!("    op.add_column(\"t\", sa.Column(\"c{at}\", sa.Integer()))\n"))
+        .collect();
+    let text = format!(
+        "from alembic import op\nimport sqlalchemy as sa\nrevision = \"r\"\ndef a():\n    b()\n    op.create_table(\"t\", sa.Column(\"id\", sa.Integer(), primary_key=True))\ndef b():\n    a()\ndef upgrade():\n    a()\n{ops}"
+    );
+    let facts = run(&[fine(), ("migrations/versions/r.py", text)]);
+    assert!(has_fine(&facts));
+    assert_eq!(facts.schema_changes.len(), 2_001);
+}
+
+#[test]
 fn routers_registered_in_a_circle_and_a_group_of_itself_end() {
     let files = [
         fine(),

@@ -4,7 +4,7 @@
 //! those are written, and those lenders are no tables themselves. A `@OneToMany` with a
 //! `@JoinColumn` puts its key column on the element's table. A foreign key named after a
 //! referenced entity's class points at that entity's table when `@Table` names it otherwise
-//! (`Owner` → `owners`; TypeORM's and Diesel's likewise), one naming a Rust module's entity (SeaORM's
+//! (`Owner` → `owners`; TypeORM's, Diesel's and SQLAlchemy's likewise), one naming a Rust module's entity (SeaORM's
 //! `super::cake::Entity`) at the table that module's file declares, and a key naming no
 //! column refers to the referenced table's primary key.
 
@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use super::naming;
 use crate::bridge::extract::code::modules::rust::{module_of, segments, target_module};
-use crate::bridge::facts::{Column, ForeignKey, Table};
+use crate::bridge::facts::{Column, ForeignKey, Index, Table};
 
 /// The origins the rules give classes that lend columns instead of being tables.
 const LENDERS: &[&str] = &["mapped-superclass", "embeddable"];
@@ -37,8 +37,8 @@ pub struct Join {
 /// What a table holds: columns, key, foreign keys.
 type Parts = (Vec<Column>, Vec<String>, Vec<ForeignKey>);
 
-/// Applies inheritance, embedding, joins and references to `tables`.
-pub fn apply(tables: &mut Vec<Table>, lenders: &Lenders, joins: &[Join]) {
+/// Applies inheritance, embedding, joins and references to `tables` (and `indexes`).
+pub fn apply(tables: &mut Vec<Table>, indexes: &mut Vec<Index>, lenders: &Lenders, joins: &[Join]) {
     let lending = |table: &Table| LENDERS.contains(&table.origin.as_str());
     let bases: HashMap<String, Table> = tables
         .iter()
@@ -47,6 +47,7 @@ pub fn apply(tables: &mut Vec<Table>, lenders: &Lenders, joins: &[Join]) {
         .collect();
     let embedders = embedders(tables, &bases, lenders);
     tables.retain(|table| !lending(table));
+    lend_indexes(tables, indexes, &bases, lenders);
     for table in tables.iter_mut() {
         let Some(model) = table.model.clone() else { continue };
         let own = (
@@ -61,6 +62,51 @@ pub fn apply(tables: &mut Vec<Table>, lenders: &Lenders, joins: &[Join]) {
     }
     retarget(tables, &embedders);
     add_joins(tables, joins);
+}
+
+/// The indexes written on a lender (`index=True` on a mixin's column) are on the tables of
+/// the models extending it.
+fn lend_indexes(tables: &[Table], indexes: &mut Vec<Index>, bases: &HashMap<String, Table>, lenders: &Lenders) {
+    let mut lent: Vec<(String, Index)> = Vec::new();
+    indexes.retain(|index| {
+        let lender = bases
+            .iter()
+            .find(|(_, base)| base.name == index.table && base.file == index.file);
+        match lender {
+            Some((model, _)) => {
+                lent.push((model.clone(), index.clone()));
+                false
+            }
+            None => true,
+        }
+    });
+    if lent.is_empty() {
+        return;
+    }
+    for table in tables {
+        let Some(model) = &table.model else { continue };
+        let mut ancestors = Vec::new();
+        lineage(model, bases, lenders, 0, &mut ancestors);
+        for (_, index) in lent.iter().filter(|(lender, _)| ancestors.contains(lender)) {
+            indexes.push(Index {
+                table: table.name.clone(),
+                ..index.clone()
+            });
+        }
+    }
+}
+
+/// The lenders `model` extends, however deep.
+fn lineage(model: &str, bases: &HashMap<String, Table>, lenders: &Lenders, depth: usize, out: &mut Vec<String>) {
+    if depth >= MAX_DEPTH {
+        return;
+    }
+    for (_, parent) in lenders.parents.iter().filter(|(m, _)| m == model) {
+        if bases.contains_key(parent) && !out.contains(parent) {
+            out.push(parent.clone());
+            lineage(parent, bases, lenders, depth + 1, out);
+        }
+    }
 }
 
 /// An embeddable's conventional table name → the table of the entity that embeds it (a key
@@ -123,7 +169,12 @@ fn add(all: &mut Parts, parts: Option<Parts>) {
 /// table (`owners`) when no table has the conventional name, and those naming an embeddable
 /// at its entity's table.
 fn retarget(tables: &mut [Table], embedders: &HashMap<String, String>) {
-    let jpa = |table: &Table| matches!(table.framework.as_deref(), Some("jpa" | "typeorm" | "diesel"));
+    let jpa = |table: &Table| {
+        matches!(
+            table.framework.as_deref(),
+            Some("jpa" | "typeorm" | "diesel" | "sqlalchemy" | "sqlmodel")
+        )
+    };
     let mut renamed: HashMap<String, String> = tables
         .iter()
         .filter(|table| jpa(table))

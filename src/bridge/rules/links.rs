@@ -117,7 +117,7 @@ impl Links {
     pub fn apply(self, facts: &mut Facts, paths: &[&str]) {
         components::re_exports(&mut facts.components, &self.re_exports, paths);
         validated::apply(facts, &self.lenders.parents, &self.bound);
-        inherit::apply(&mut facts.tables, &self.lenders, &self.joins);
+        inherit::apply(&mut facts.tables, &mut facts.indexes, &self.lenders, &self.joins);
         join_naming::apply(&mut facts.tables, self.many);
         matchers::apply(facts, self.matchers);
         for middleware in &self.middleware {

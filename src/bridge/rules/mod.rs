@@ -5,6 +5,9 @@
 //! turns the captures into [`Facts`]. Rust stays for what is semantics, not syntax: prefixes
 //! and groups, naming conventions, resource expansion, file-system routes.
 
+mod alembic;
+#[cfg(test)]
+mod alembic_tests;
 mod assemble;
 mod catalog;
 mod columns;
@@ -31,6 +34,7 @@ mod pages_dirs;
 mod paths;
 mod placeholders;
 mod prefixes;
+pub mod python_types;
 #[cfg(test)]
 mod python_tests;
 #[cfg(test)]

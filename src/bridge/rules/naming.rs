@@ -114,11 +114,13 @@ pub fn singular(name: &str) -> String {
 }
 
 /// A model's table by the convention a rule names (`#set! naming …`): `snake_plural`
-/// (Rails, Laravel, GORM), `snake` (JPA), anything else the name as written.
+/// (Rails, Laravel, GORM), `snake` (JPA, Flask-SQLAlchemy), `lower` (SQLModel), anything else
+/// the name as written.
 pub fn table_of(model: &str, convention: &str) -> String {
     match convention {
         "snake_plural" => plural(&snake_case(model)),
         "snake" => snake_case(model),
+        "lower" => model.to_lowercase(),
         _ => model.to_owned(),
     }
 }
@@ -190,6 +192,7 @@ mod tests {
         assert_eq!(table_of("Address", "snake_plural"), "addresses");
         assert_eq!(table_of("Key", "snake_plural"), "keys");
         assert_eq!(table_of("PetType", "snake"), "pet_type");
+        assert_eq!(table_of("HeroTeam", "lower"), "heroteam");
         assert_eq!(singular("categories"), "category");
         assert_eq!(singular("articles"), "article");
         assert_eq!(singular("addresses"), "address");

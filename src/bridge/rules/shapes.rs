@@ -353,7 +353,7 @@ fn call_type(text: &str) -> String {
 
 /// The names a list holds: its quoted strings (`['a', 'b']`), else the keys of an object
 /// (`{ a: true, b: true }`).
-fn names(text: &str) -> Vec<String> {
+pub(super) fn names(text: &str) -> Vec<String> {
     let quoted: Vec<String> = text
         .split(['\'', '"', '`'])
         .skip(1)

@@ -195,12 +195,6 @@ fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String],
             if wants.django_routes {
                 routes::django::scan(file, constants.get(), &mut scan.routes);
             }
-            if wants.sqlalchemy {
-                orm::sqlalchemy::scan(file, index, &mut scan.tables);
-            }
-            if wants.alembic {
-                orm::alembic::scan(file, &mut scan.facts);
-            }
             scan.module = OwnedModule::Python(module);
         }
         Lang::Rust => {

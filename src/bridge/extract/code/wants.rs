@@ -34,17 +34,6 @@ static NEST: Needles = needles!(
     "PassportStrategy",
     "AuthGuard",
 );
-static SQLALCHEMY: Needles = needles!(
-    "__tablename__",
-    "Table(",
-    "Column(",
-    "mapped_column",
-    "Mapped[",
-    "SQLModel",
-    ".Model)",
-    ".Model,"
-);
-static ALEMBIC: Needles = needles!("alembic");
 static DJANGO: Needles = needles!("django", "models.Model", "AUTH_USER_MODEL");
 static DJANGO_ROUTES: Needles = needles!(
     "urlpatterns",
@@ -87,8 +76,6 @@ static PATH_STRING: Needles = needles!(
 pub struct Wants {
     pub nest: bool,
     pub django_routes: bool,
-    pub sqlalchemy: bool,
-    pub alembic: bool,
     pub django: bool,
     pub design: bool,
     /// The file's string constants, for prefixes written in other files.
@@ -132,8 +119,6 @@ impl Wants {
             },
             Lang::Python => Wants {
                 django_routes: has(&DJANGO_ROUTES),
-                sqlalchemy: has(&SQLALCHEMY),
-                alembic: has(&ALEMBIC),
                 django: has(&DJANGO),
                 constants: has(&PATH_STRING),
                 guards: has(&GUARD),
@@ -155,8 +140,6 @@ impl Wants {
         Wants {
             nest: app,
             django_routes: app,
-            sqlalchemy: true,
-            alembic: true,
             django: true,
             design: true,
             constants: true,

@@ -29,11 +29,6 @@ pub fn keyword<'t>(file: &ParsedFile<'_>, call: Node<'t>, name: &str) -> Option<
     })
 }
 
-/// True if a call passes `name=True`.
-pub fn keyword_is_true(file: &ParsedFile<'_>, call: Node<'_>, name: &str) -> bool {
-    keyword(file, call, name).is_some_and(|value| file.text(value) == "True")
-}
-
 /// The decorators of a `decorated_definition` and the definition itself.
 pub fn decorated<'t>(node: Node<'t>) -> Option<(Vec<Node<'t>>, Node<'t>)> {
     if node.kind() != "decorated_definition" {

@@ -1,13 +1,11 @@
-//! ORM models as tables: SQLAlchemy, Flask-SQLAlchemy, SQLModel and Django
-//! models; Alembic migrations as schema changes. A
+//! ORM models as tables: Django models (SQLAlchemy's and Alembic's migrations are read by
+//! the rules, `rules/families/sqlalchemy` and `families/alembic`). A
 //! file's scan names the model a foreign key points at; linking turns that into the model's
 //! table (and its primary key), falls back on the ORM's naming rule when the model is not
 //! among the run's files, and gives models their abstract parents' columns.
 
-pub mod alembic;
 pub mod django;
 pub mod django_apps;
-pub mod sqlalchemy;
 #[cfg(test)]
 mod tests;
 
@@ -43,7 +41,7 @@ pub struct PendingKey {
     pub fallback: String,
 }
 
-/// How a model is named: by class (SQLAlchemy, Django).
+/// How a model is named: by class.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ModelRef {
     Class(String),
@@ -90,18 +88,18 @@ pub fn link(pending: Vec<PendingTable>) -> (Vec<Table>, Vec<Index>) {
 }
 
 /// Drops Django classes that are no models, and gives each model the columns (with their
-/// keys and indexes) of its abstract parents: Django's `abstract = True` models, SQLAlchemy
-/// mixins and `__abstract__` bases, SQLModel's non-table classes. Parents come first, in the order the bases are written; a concrete parent (a
+/// keys and indexes) of its abstract parents (`abstract = True` models). Parents come first,
+/// in the order the bases are written; a concrete parent (a
 /// table of its own) gives nothing.
 fn inherit(pending: Vec<PendingTable>) -> Vec<PendingTable> {
-    let by_class: HashMap<(&str, &str), usize> = pending
+    let by_class: HashMap<&str, usize> = pending
         .iter()
         .enumerate()
-        .filter_map(|(at, item)| Some(((family(&item.table), item.table.model.as_deref()?), at)))
+        .filter_map(|(at, item)| Some((item.table.model.as_deref()?, at)))
         .collect();
-    let parent_of = |item: &PendingTable, base: &str| {
+    let parent_of = |_: &PendingTable, base: &str| {
         let class = base.rsplit('.').next().unwrap_or(base);
-        by_class.get(&(family(&item.table), class)).copied()
+        by_class.get(class).copied()
     };
     let is_model = |at: usize| -> bool {
         let mut current = at;
@@ -195,15 +193,6 @@ fn abstract_parents(
         if !out.contains(&parent) {
             out.push(parent);
         }
-    }
-}
-
-/// Models inherit from models of the same family: SQLAlchemy and SQLModel share theirs.
-fn family(table: &Table) -> &str {
-    match table.framework.as_deref() {
-        Some("sqlalchemy" | "sqlmodel") => "sqlalchemy",
-        Some(other) => other,
-        None => "",
     }
 }
 

@@ -121,7 +121,13 @@ fn typeorm_entities_columns_relations_and_naming_defaults() {
 
 #[test]
 fn sqlalchemy_declarative_mapped_and_classic_tables() {
-    let facts = extract("db-sqlalchemy");
+    let facts = extract_with_rules("db-sqlalchemy");
+    assert!(
+        facts
+            .tables
+            .iter()
+            .all(|t| t.framework.as_deref() == Some("sqlalchemy"))
+    );
     assert_eq!(
         names(&facts),
         ["audit.audit_log", "sales.orders", "order_lines", "users"]
@@ -153,7 +159,132 @@ fn sqlalchemy_declarative_mapped_and_classic_tables() {
         ["order_id -> sales.orders(id)", "added_by -> users(id)"]
     );
     assert_eq!(columns(facts.table("audit_log"))[0], "id Integer pk");
-    assert_eq!(indexes(&facts), ["unique users(email)"]);
+    // `__table_args__ = (sa.UniqueConstraint("number"), …)`: on the column of attribute `number`.
+    assert_eq!(indexes(&facts), ["unique orders(order_number)", "unique users(email)"]);
+}
+
+#[test]
+fn flask_sqlalchemy_default_names_mixins_and_writeonly_relationships() {
+    let facts = extract_with_rules("db-flask-sqlalchemy");
+    assert_eq!(names(&facts), ["wishlist", "customer", "product", "order_lines"]);
+    assert_eq!(
+        columns(facts.table("customer")),
+        [
+            "created_at datetime",
+            "updated_at datetime null",
+            "id int pk",
+            "email String(120) unique",
+            "display_name String(64) null",
+        ]
+    );
+    assert_eq!(columns(facts.table("product"))[2], "price_cents int");
+    assert_eq!(
+        keys(facts.table("order_lines")),
+        ["customer_id -> customer(id)", "product_id -> product(id)"]
+    );
+    assert_eq!(
+        keys(facts.table("wishlist")),
+        ["customer_id -> customer(id)", "product_id -> product(id)"]
+    );
+    assert_eq!(facts.table("wishlist").primary_key, ["customer_id", "product_id"]);
+    assert_eq!(indexes(&facts), ["unique customer(email)", "order_lines(customer_id)"]);
+}
+
+#[test]
+fn sqlmodel_tables_lower_case_names_parents_fields_and_keys() {
+    let text = r#"
+from typing import Optional
+from sqlmodel import Field, Relationship, SQLModel
+
+
+class TeamBase(SQLModel):
+    name: str = Field(index=True)
+    headquarters: Optional[str] = None
+
+
+class HeroTeam(TeamBase, table=True):
+    __table_args__ = {"schema": "league"}
+    id: int | None = Field(default=None, primary_key=True)
+    captain_id: int = Field(foreign_key="league.hero.id", unique=True, index=True)
+    heroes: list["Hero"] = Relationship(back_populates="team")
+    owner: "Hero" = Relationship()
+
+
+class TeamPublic(TeamBase):
+    id: int
+"#;
+    let facts = crate::bridge::rules::extract(&[Source {
+        path: "app/models.py",
+        text,
+    }]);
+    assert_eq!(names(&facts), ["league.heroteam"]);
+    let team = facts.table("heroteam");
+    assert_eq!(team.framework.as_deref(), Some("sqlmodel"));
+    assert_eq!(
+        columns(team),
+        [
+            "name str",
+            "headquarters str null",
+            "id int pk",
+            "captain_id int unique"
+        ]
+    );
+    assert_eq!(keys(team), ["captain_id -> league.hero(id)"]);
+    let mut found = indexes(&facts);
+    found.sort();
+    assert_eq!(
+        found,
+        ["heroteam(name)", "unique heroteam(captain_id)"],
+        "the parent's index is the table's"
+    );
+}
+
+#[test]
+fn sqlalchemy_abstract_bases_and_explicit_names_and_types() {
+    let text = r#"
+import sqlalchemy as sa
+from app import db
+
+
+class Base(db.Model):
+    __abstract__ = True
+    id = db.Column(db.Integer, primary_key=True)
+
+
+class UserAccount(Base):
+    __tablename__ = "accounts"
+    __table_args__ = (
+        sa.Index("ix_accounts_login_team", "user_login", "team_id", unique=True),
+        db.UniqueConstraint("team_id", "login", name="uq_team_login"),
+        {"schema": "auth"},
+    )
+    login = db.Column("user_login", type_=sa.Text, nullable=False)
+    team_id = db.Column(db.ForeignKey("teams.key"))
+
+
+class AuditEntry(Base, db.Model):
+    note = db.Column(db.Text())
+"#;
+    let facts = crate::bridge::rules::extract(&[Source {
+        path: "app/models.py",
+        text,
+    }]);
+    assert_eq!(names(&facts), ["auth.accounts", "audit_entry"]);
+    assert_eq!(
+        indexes(&facts),
+        [
+            "unique accounts(user_login,team_id)",
+            "unique accounts(team_id,user_login)"
+        ]
+    );
+    let named: Vec<_> = facts.indexes.iter().map(|i| i.name.as_deref().unwrap_or("")).collect();
+    assert_eq!(named, ["ix_accounts_login_team", "uq_team_login"]);
+    assert_eq!(
+        columns(facts.table("accounts")),
+        ["id Integer pk", "user_login Text (login)", "team_id ? null"]
+    );
+    assert_eq!(keys(facts.table("accounts")), ["team_id -> teams(key)"]);
+    assert_eq!(columns(facts.table("audit_entry")), ["id Integer pk", "note Text null"]);
 }
 
 #[test]

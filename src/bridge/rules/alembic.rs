@@ -1,0 +1,438 @@
+//! Alembic migrations as the rules read them (`families/alembic`): the revision and
+//! `down_revision` that order a file among the others, and what `upgrade()` does, in order,
+//! as schema changes for the replay (`bridge::schema`): its operations, those of the file's
+//! own functions it calls (a few calls deep, each once), a `batch_alter_table` block's on its
+//! table, the columns a `*helper()` returns among a table's, `op.execute` SQL.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use super::columns;
+use super::hits::{Hit, inside};
+use super::shapes::names;
+use super::text::literal;
+use crate::bridge::extract::sql;
+use crate::bridge::facts::{Change, ChangeKind, Column, Facts, ForeignKey, Index, Name, Revision, Table, TableOp};
+
+/// How many helper calls deep `upgrade()` is followed.
+const MAX_HELPER_DEPTH: usize = 4;
+
+/// One `op.<method>(…)` call: its positional arguments as written, its keywords.
+#[derive(Default)]
+struct Op<'t> {
+    range: Range<usize>,
+    method: &'t str,
+    receiver: &'t str,
+    /// The positional arguments: where each starts, its text.
+    args: Vec<(usize, &'t str)>,
+    keys: Vec<(&'t str, &'t str)>,
+    sql: Option<&'t str>,
+}
+
+/// A `PrimaryKeyConstraint`/`ForeignKeyConstraint`/`UniqueConstraint` among a table's columns.
+#[derive(Default)]
+struct Constraint<'t> {
+    kind: &'t str,
+    columns: Vec<(usize, String)>,
+    local: Option<&'t str>,
+    remote: Option<&'t str>,
+    name: Option<&'t str>,
+}
+
+/// A `with op.batch_alter_table("t") as alias:` block.
+struct Batch<'t> {
+    scope: Range<usize>,
+    alias: &'t str,
+    table: String,
+}
+
+/// What a migration file's hits say.
+#[derive(Default)]
+struct Migration<'t> {
+    functions: Vec<(&'t str, Range<usize>)>,
+    helpers: Vec<(Range<usize>, &'t str)>,
+    splats: Vec<(Range<usize>, &'t str)>,
+    ops: BTreeMap<usize, Op<'t>>,
+    constraints: BTreeMap<usize, (Range<usize>, Constraint<'t>)>,
+    batches: Vec<Batch<'t>>,
+    /// The columns of each op (by its place in `ops`' scopes) and helper, where written.
+    columns: Vec<(usize, usize, Column, Option<ForeignKey>)>,
+    scopes: Vec<Range<usize>>,
+}
+
+/// Adds the migration's revision and what its `upgrade()` does to `facts`.
+pub fn read(path: &str, hits: &[Hit<'_>], facts: &mut Facts) {
+    let mut revision = Revision {
+        file: path.to_owned(),
+        ..Revision::default()
+    };
+    let mut migration = Migration::default();
+    for hit in hits {
+        if let Some(id) = hit.text("revision.id") {
+            revision.id = literal(id);
+        }
+        revision
+            .down
+            .extend(hit.all("revision.down").map(|down| literal(down.text)));
+        if let (Some(name), Some(body)) = (hit.text("migration.function"), hit.get("migration.body")) {
+            migration.functions.push((name, body.range.clone()));
+        }
+        if let Some(helper) = hit.get("migration.helper") {
+            migration.helpers.push((helper.range.clone(), helper.text));
+        }
+        if let Some(splat) = hit.get("migration.splat") {
+            migration.splats.push((splat.range.clone(), splat.text));
+        }
+        if let Some(call) = hit.get("change.call") {
+            migration
+                .ops
+                .entry(call.range.start)
+                .or_default()
+                .take(call.range.clone(), hit);
+        }
+        if let Some(call) = hit.get("constraint.call") {
+            let (_, constraint) = migration
+                .constraints
+                .entry(call.range.start)
+                .or_insert_with(|| (call.range.clone(), Constraint::default()));
+            constraint.take(hit);
+        }
+        if let (Some(scope), Some(alias), Some(table)) =
+            (hit.get("batch.scope"), hit.text("batch.alias"), hit.text("batch.table"))
+        {
+            migration.batches.push(Batch {
+                scope: scope.range.clone(),
+                alias,
+                table: literal(table),
+            });
+        }
+    }
+    let Some((_, upgrade)) = migration.functions.iter().find(|(name, _)| *name == "upgrade").cloned() else {
+        return;
+    };
+    revision.down.dedup();
+    if !revision.id.is_empty() {
+        facts.revisions.push(revision);
+    }
+    // Columns belong to the innermost operation or function holding them.
+    migration.scopes = migration.ops.values().map(|op| op.range.clone()).collect();
+    migration
+        .scopes
+        .extend(migration.functions.iter().map(|(_, body)| body.clone()));
+    let mut slots = columns::slots(hits, &migration.scopes);
+    for hit in hits {
+        if let Some(at) = hit
+            .captures
+            .iter()
+            .find(|c| c.name.starts_with("column.") || c.name.starts_with("fk."))
+            && let Some(slot) = columns::slot_at(&mut slots, &at.range)
+        {
+            slot.take(hit);
+        }
+    }
+    migration.columns = slots
+        .into_iter()
+        .filter_map(|slot| {
+            let start = slot.start();
+            let (scope, column, key) = slot.column()?;
+            Some((scope, start, column, key))
+        })
+        .collect();
+    let mut visited = vec![upgrade.start];
+    migration.body(path, &upgrade, facts, &mut visited, 0);
+}
+
+impl<'t> Op<'t> {
+    fn take(&mut self, range: Range<usize>, hit: &Hit<'t>) {
+        self.range = range;
+        if let Some(method) = hit.text("change.op") {
+            self.method = method;
+        }
+        if let Some(receiver) = hit.text("change.receiver") {
+            self.receiver = receiver;
+        }
+        if let Some(arg) = hit.get("change.arg")
+            && !self.args.iter().any(|(start, _)| *start == arg.range.start)
+        {
+            let at = self.args.partition_point(|(start, _)| *start < arg.range.start);
+            self.args.insert(at, (arg.range.start, arg.text));
+        }
+        if let (Some(key), Some(value)) = (hit.text("change.key"), hit.text("change.value")) {
+            self.keys.push((key, value));
+        }
+        if let Some(sql) = hit.text("change.sql") {
+            self.sql = Some(sql);
+        }
+    }
+
+    fn key(&self, name: &str) -> Option<&'t str> {
+        self.keys.iter().find(|(key, _)| *key == name).map(|(_, value)| *value)
+    }
+}
+
+impl<'t> Constraint<'t> {
+    fn take(&mut self, hit: &Hit<'t>) {
+        if let Some(kind) = hit.text("constraint.kind") {
+            self.kind = kind.rsplit('.').next().unwrap_or(kind);
+        }
+        for column in hit.all("constraint.column") {
+            if !self.columns.iter().any(|(at, _)| *at == column.range.start) {
+                self.columns.push((column.range.start, literal(column.text)));
+            }
+        }
+        self.local = self.local.or(hit.text("constraint.local"));
+        self.remote = self.remote.or(hit.text("constraint.remote"));
+        self.name = self.name.or(hit.text("constraint.name"));
+    }
+}
+
+impl Migration<'_> {
+    /// The operations in `function`, in order, and those of the file's functions it calls.
+    fn body(&self, path: &str, function: &Range<usize>, facts: &mut Facts, visited: &mut Vec<usize>, depth: usize) {
+        enum Step<'s, 't> {
+            Helper(&'t str),
+            Op(&'s Op<'t>),
+        }
+        let in_op = |range: &Range<usize>| self.ops.values().any(|op| inside(range, &op.range));
+        let mut steps: Vec<(usize, Step<'_, '_>)> = self
+            .helpers
+            .iter()
+            .filter(|(range, _)| inside(range, function) && !in_op(range))
+            .map(|(range, name)| (range.start, Step::Helper(name)))
+            .collect();
+        steps.extend(
+            self.ops
+                .values()
+                .filter(|op| inside(&op.range, function) && !in_op(&op.range))
+                .map(|op| (op.range.start, Step::Op(op))),
+        );
+        steps.sort_by_key(|(start, _)| *start);
+        for (_, step) in steps {
+            match step {
+                Step::Helper(name) => {
+                    if let Some((_, helper)) = self.functions.iter().find(|(have, _)| *have == name)
+                        && depth < MAX_HELPER_DEPTH
+                        && !visited.contains(&helper.start)
+                    {
+                        visited.push(helper.start);
+                        self.body(path, helper, facts, visited, depth + 1);
+                    }
+                }
+                Step::Op(op) => self.operation(path, op, facts),
+            }
+        }
+    }
+
+    /// The table of the innermost `batch_alter_table` block naming `op`'s receiver.
+    fn batch(&self, op: &Op<'_>) -> Option<String> {
+        self.batches
+            .iter()
+            .filter(|batch| batch.alias == op.receiver && inside(&op.range, &batch.scope))
+            .min_by_key(|batch| batch.scope.len())
+            .map(|batch| batch.table.clone())
+    }
+
+    /// The columns written in the scope at `scope` (an operation's or a helper's), in order.
+    fn columns_in(&self, scope: &Range<usize>) -> Vec<(usize, Column, Option<ForeignKey>)> {
+        let at = self.scopes.iter().position(|have| have == scope);
+        self.columns
+            .iter()
+            .filter(|(owner, ..)| Some(*owner) == at)
+            .map(|(_, start, column, key)| (*start, column.clone(), key.clone()))
+            .collect()
+    }
+
+    /// One operation as a schema change (`batch_op.<method>` on its block's table; its
+    /// arguments start one earlier, the table left out).
+    fn operation(&self, path: &str, op: &Op<'_>, facts: &mut Facts) {
+        let batch = self.batch(op);
+        if op.receiver != "op" && batch.is_none() {
+            return;
+        }
+        let shift = usize::from(batch.is_none());
+        let arg = |at: usize| op.args.get(at).map(|(_, text)| *text);
+        let text = |at: usize| arg(at).and_then(name_of);
+        let table = batch.clone().or_else(|| text(0));
+        let alter = |ops: Vec<TableOp>| {
+            table.as_ref().map(|t| ChangeKind::AlterTable {
+                target: Name::parse(t),
+                ops,
+            })
+        };
+        let on_table = batch.clone().or_else(|| text(1));
+        let index = |columns: Vec<String>, unique: bool| Index {
+            name: text(0),
+            table: on_table.clone().unwrap_or_default(),
+            columns,
+            unique,
+            file: path.to_owned(),
+        };
+        let flag = |key: &str| op.key(key).map(|value| value == "True");
+        let kind = match op.method {
+            "create_table" => self.create_table(path, op),
+            "drop_table" => table.map(|t| ChangeKind::DropTable(Name::parse(&t))),
+            "rename_table" => text(1).and_then(|to| alter(vec![TableOp::Rename(Name::parse(&to))])),
+            "add_column" => self
+                .columns_in(&op.range)
+                .into_iter()
+                .next()
+                .and_then(|(_, column, foreign_key)| alter(vec![TableOp::AddColumn { column, foreign_key }])),
+            "drop_column" => text(shift).and_then(|c| alter(vec![TableOp::DropColumn(c)])),
+            "alter_column" => text(shift).and_then(|column| {
+                let mut ops = Vec::new();
+                let data_type = op.key("type_").map(super::python_types::unqualified);
+                let nullable = flag("nullable");
+                if data_type.is_some() || nullable.is_some() {
+                    ops.push(TableOp::AlterColumn {
+                        name: column.clone(),
+                        data_type,
+                        nullable,
+                    });
+                }
+                if let Some(to) = op.key("new_column_name").and_then(name_of) {
+                    ops.push(TableOp::RenameColumn { from: column, to });
+                }
+                (!ops.is_empty()).then(|| alter(ops)).flatten()
+            }),
+            "create_index" => match (&on_table, arg(2 - usize::from(batch.is_some())).map(names)) {
+                (Some(_), Some(columns)) => Some(ChangeKind::CreateIndex {
+                    index: index(columns, flag("unique") == Some(true)),
+                    if_not_exists: false,
+                }),
+                _ => None,
+            },
+            "drop_index" => text(0).map(ChangeKind::DropIndex),
+            "create_foreign_key" => match (&on_table, text(1 + shift), arg(2 + shift), arg(3 + shift)) {
+                (Some(table), Some(referent), Some(local), Some(remote)) => Some(ChangeKind::AlterTable {
+                    target: Name::parse(table),
+                    ops: vec![TableOp::AddForeignKey(ForeignKey {
+                        name: text(0),
+                        columns: names(local),
+                        references_table: referent,
+                        references_columns: names(remote),
+                    })],
+                }),
+                _ => None,
+            },
+            "create_unique_constraint" | "create_primary_key" => match (&on_table, arg(1 + shift).map(names)) {
+                (Some(table), Some(columns)) => Some(ChangeKind::AlterTable {
+                    target: Name::parse(table),
+                    ops: vec![if op.method == "create_primary_key" {
+                        TableOp::AddPrimaryKey(columns)
+                    } else {
+                        TableOp::AddIndex(index(columns, true))
+                    }],
+                }),
+                _ => None,
+            },
+            "drop_constraint" => match (text(0), &on_table) {
+                (Some(name), Some(table)) => Some(ChangeKind::AlterTable {
+                    target: Name::parse(table),
+                    ops: vec![TableOp::DropConstraint(name)],
+                }),
+                _ => None,
+            },
+            "execute" => {
+                if let Some(text) = op.sql {
+                    let found = sql::facts_of(path, text);
+                    facts.schema_changes.extend(found.schema_changes);
+                    facts.unparsed.extend(found.unparsed);
+                }
+                None
+            }
+            _ => None,
+        };
+        if let Some(kind) = kind {
+            facts.schema_changes.push(Change {
+                file: path.to_owned(),
+                kind,
+            });
+        }
+    }
+
+    /// `op.create_table("name", sa.Column(…), *helper(), sa.PrimaryKeyConstraint("id"), schema="s")`.
+    fn create_table(&self, path: &str, op: &Op<'_>) -> Option<ChangeKind> {
+        let mut table = Table {
+            name: op.args.first().and_then(|(_, text)| name_of(text))?,
+            schema: op.key("schema").and_then(name_of),
+            origin: "create".into(),
+            file: path.to_owned(),
+            ..Table::default()
+        };
+        // `*timestamps()` among the columns: the helper's columns, where it stands.
+        let mut written = self.columns_in(&op.range);
+        for (range, name) in self.splats.iter().filter(|(range, _)| inside(range, &op.range)) {
+            if let Some((_, helper)) = self.functions.iter().find(|(have, _)| have == name) {
+                written.extend(
+                    self.columns_in(helper)
+                        .into_iter()
+                        .map(|(_, column, key)| (range.start, column, key)),
+                );
+            }
+        }
+        written.sort_by_key(|(start, ..)| *start);
+        for (_, column, key) in written {
+            if column.primary_key {
+                table.primary_key.push(column.name.clone());
+            }
+            table.foreign_keys.extend(key);
+            table.columns.push(column);
+        }
+        let constraints = self.constraints.values().filter(|(range, _)| inside(range, &op.range));
+        for (_, constraint) in constraints {
+            let mut columns = constraint.columns.clone();
+            columns.sort();
+            let columns: Vec<String> = columns.into_iter().map(|(_, name)| name).collect();
+            match constraint.kind {
+                "PrimaryKeyConstraint" => {
+                    for column in table.columns.iter_mut().filter(|c| columns.contains(&c.name)) {
+                        column.primary_key = true;
+                        column.nullable = Some(false);
+                    }
+                    table.primary_key = columns;
+                }
+                "ForeignKeyConstraint" => {
+                    let remote = constraint.remote.map(names).unwrap_or_default();
+                    let (tables, referenced): (Vec<&str>, Vec<&str>) = remote
+                        .iter()
+                        .map(|r| r.rsplit_once('.').unwrap_or((r.as_str(), "")))
+                        .unzip();
+                    if let Some(target) = tables.first() {
+                        table.foreign_keys.push(ForeignKey {
+                            name: constraint.name.and_then(name_of),
+                            columns: constraint.local.map(names).unwrap_or_default(),
+                            references_table: (*target).to_owned(),
+                            references_columns: referenced
+                                .into_iter()
+                                .filter(|c| !c.is_empty())
+                                .map(str::to_owned)
+                                .collect(),
+                        });
+                    }
+                }
+                "UniqueConstraint" => {
+                    if let [only] = columns.as_slice()
+                        && let Some(column) = table.columns.iter_mut().find(|c| &c.name == only)
+                    {
+                        column.unique = true;
+                    }
+                }
+                _ => {}
+            }
+        }
+        Some(ChangeKind::CreateTable {
+            table,
+            if_not_exists: false,
+        })
+    }
+}
+
+/// A name written as a string or as `op.f("name")`.
+fn name_of(text: &str) -> Option<String> {
+    let text = text.trim();
+    let inner = match text.strip_suffix(')').and_then(|t| t.split_once("f(")) {
+        Some((head, arg)) if head.is_empty() || head.ends_with('.') => arg.trim(),
+        _ => text,
+    };
+    inner.starts_with(['"', '\'']).then(|| literal(inner))
+}
