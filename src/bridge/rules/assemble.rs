@@ -85,6 +85,12 @@
 //! | `include.receiver`, `include.call`, `include.path`, `include.guard`, `include.target` | a mount of a target (a name, `require('./x')`, `x.routes()`) under a prefix; a lone auth-named target guards what follows; `#set! pass` for a call handing the receiver to a function (`routes(app)`) |
 //! | `entry.table`, `entry.scope`, `entry.key`, `entry.value`, `each.table`, `each.param`, `each.scope` | mounts read from a table: a mount whose prefix and target are two keys of the iterated row is one mount per row |
 //! | `guard.candidate` (`#set! kind "check"`) | an auth middleware (or check) the file defines: where a guard another file uses comes from |
+//! | `decl.class` + `decl.body`, `decl.method` + `decl.scope` (`decl.returns`) | a class, a method (its return type): the decorators before its name are its own (`nest.rs`) |
+//! | `decorator.at` + `decorator.argument`s, `#set! role` (`controller`, `guards`, `response`) or `route.verb` | a class decorator making a controller (a unit with the first argument as prefix), a method decorator mapping a route per path, guards (auth-named arguments) on the class's or method's routes, a response shape (`{ type }`) |
+//! | `argument.element`, `argument.key` + `argument.value` | an array element, an object property of a call's argument (what a decorator's or call's argument holds) |
+//! | `decl.request` | the request shape of the method around it (`@Body() dto: X`) |
+//! | `app.call` + `app.argument`s, `#set! call` (`global-prefix`, `apply`, `for-routes`) | a prefix of every controller; middleware applied (auth-named) to the routes a `for-routes` call chained on the `apply` names |
+//! | `guard.global`, `guard.class` + `#set! kind` | a guard on every route (`APP_GUARD`); a guard, middleware or strategy class the code defines |
 //!
 //! Captures whose name starts with `_` only serve predicates.
 //!

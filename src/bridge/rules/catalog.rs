@@ -83,6 +83,7 @@ const RULES: &[(&str, &str)] = rule_files![
     "laravel/requests",
     "laravel/env",
     "laravel/controllers",
+    "nest/controllers",
     "node/receivers",
     "node/guards",
     "express/routes",

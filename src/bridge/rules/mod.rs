@@ -24,6 +24,9 @@ mod links;
 mod matchers;
 mod mounts;
 pub mod naming;
+mod nest;
+#[cfg(test)]
+mod nest_tests;
 mod nuxt_components;
 mod options;
 mod pages_dirs;
@@ -342,6 +345,7 @@ fn run_rules(
     found.pending.declared.extend(controllers::declared(&hits));
     if let Some(render) = render {
         found.routes = route_units::scan(source.path, &hits, render);
+        nest::scan(source.path, &hits, render, &mut found.routes);
     }
     found.django = django::views(source.path, &hits);
     found.django_models = django::models(source.path, &hits);

@@ -13,7 +13,7 @@ use super::modules::rust::RustModule;
 use super::modules::script::ScriptModule;
 use super::orm::{self, PendingTable};
 use super::routes::link::{LinkFile, Module};
-use super::routes::{self, RouteScan, actix, axum, nest, python};
+use super::routes::{self, RouteScan, actix, axum, python};
 use super::wants::Wants;
 use crate::bridge::extract::Source;
 use crate::bridge::extract::syntax::literal::Constants;
@@ -175,9 +175,6 @@ fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String],
     match file.lang {
         Lang::TypeScript | Lang::Tsx | Lang::JavaScript => {
             let module = ScriptModule::read(file);
-            if wants.nest {
-                nest::scan(file, index, constants.get(), &mut scan.routes);
-            }
             if wants.design {
                 design::scan(file, design_systems, &mut scan.facts.design_system);
             }

@@ -24,16 +24,6 @@ impl Needles {
     }
 }
 
-static NEST: Needles = needles!(
-    "@Controller",
-    "setGlobalPrefix",
-    "CanActivate",
-    "NestMiddleware",
-    "APP_GUARD",
-    "forRoutes",
-    "PassportStrategy",
-    "AuthGuard",
-);
 static PYTHON_ROUTES: Needles = needles!(
     "fastapi",
     "flask",
@@ -99,7 +89,6 @@ static PATH_STRING: Needles = needles!(
 /// The scanners that may find something in a file, by the text it contains.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Wants {
-    pub nest: bool,
     pub python_routes: bool,
     pub django_routes: bool,
     pub axum: bool,
@@ -125,7 +114,6 @@ impl Wants {
         let wants = Wants::by_text(lang, text, design_systems);
         if is_test_path(path) {
             return Wants {
-                nest: false,
                 python_routes: false,
                 django_routes: false,
                 axum: false,
@@ -142,7 +130,6 @@ impl Wants {
         let has = |needles: &Needles| needles.any_in(bytes);
         match lang {
             Lang::TypeScript | Lang::Tsx | Lang::JavaScript => Wants {
-                nest: has(&NEST),
                 design: design_systems
                     .iter()
                     .any(|package| memmem::find(bytes, package.trim_end_matches('/').as_bytes()).is_some()),
@@ -182,7 +169,6 @@ impl Wants {
             return Wants::default();
         }
         Wants {
-            nest: app,
             python_routes: app,
             django_routes: app,
             axum: framework.axum,

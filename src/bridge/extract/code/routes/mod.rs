@@ -6,8 +6,6 @@ pub mod axum;
 pub mod django;
 pub mod graph;
 pub mod link;
-pub mod nest;
-pub mod nest_guards;
 pub mod python;
 #[cfg(test)]
 mod tests;
@@ -40,7 +38,7 @@ pub struct RouteScan {
     /// NestJS guards on every route (`APP_GUARD` providers).
     pub nest_global_guards: Vec<String>,
     /// NestJS middleware bound to routes (`consumer.apply(…).forRoutes(…)`).
-    pub nest_bindings: Vec<nest_guards::Binding>,
+    pub nest_bindings: Vec<link::nest::Binding>,
     /// Django views, routers and REST framework settings.
     pub django: django::views::DjangoScan,
 }
@@ -78,8 +76,8 @@ pub struct HandlerShapes {
 }
 
 impl RouteScan {
-    /// Moves another scan's units, foreign items and guard notes of the same file into these
-    /// (a unit both name gets the other's items).
+    /// Moves another scan's units, foreign items, guard notes and NestJS app settings of the
+    /// same file into these (a unit both name gets the other's items).
     pub fn append(&mut self, other: RouteScan) {
         for unit in other.units {
             match self.units.iter_mut().find(|have| have.key == unit.key) {
@@ -95,6 +93,9 @@ impl RouteScan {
         }
         self.foreign.extend(other.foreign);
         self.guards.extend(other.guards);
+        self.global_prefix = other.global_prefix.or(self.global_prefix.take());
+        self.nest_global_guards.extend(other.nest_global_guards);
+        self.nest_bindings.extend(other.nest_bindings);
     }
 
     /// Declares a unit; a second declaration of the same name updates the first.
