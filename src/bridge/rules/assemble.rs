@@ -91,6 +91,10 @@
 //! | `decl.request` | the request shape of the method around it (`@Body() dto: X`) |
 //! | `app.call` + `app.argument`s, `#set! call` (`global-prefix`, `apply`, `for-routes`) | a prefix of every controller; middleware applied (auth-named) to the routes a `for-routes` call chained on the `apply` names |
 //! | `guard.global`, `guard.class` + `#set! kind` | a guard on every route (`APP_GUARD`); a guard, middleware or strategy class the code defines |
+//! | `urls.var` + `urls.value` | a module variable: a unit of the patterns (`urls.pattern`) and router `urls` (`urls.routes` + `urls.router`) its value holds (`django_urls.rs`) |
+//! | `urls.pattern` + `urls.route`, `urls.view` (`#set! route "regex"`) | a URL pattern: a mount of what its view stands for under its route |
+//! | `urls.include` + `urls.included`, `urls.as_view` + `urls.class`, `urls.method`, `urls.wrapper` + `urls.guard`, `urls.wrapped` | a view that includes a module, a router's or a variable's patterns or patterns written in place; a class-based view (with its method mapping); a view behind an auth decorator |
+//! | `urls.router_new` + `urls.router_options` (`#set! root`), `urls.receiver` + `urls.prefix`, `urls.viewset` | a router made (the variable it starts the value of), a viewset registered on it |
 //!
 //! Captures whose name starts with `_` only serve predicates.
 //!

@@ -53,6 +53,7 @@ const RULES: &[(&str, &str)] = rule_files![
     "services/rust",
     "django/environ",
     "django/views",
+    "django/urls",
     "django/models",
     "vue/router",
     "vue/route-modules",

@@ -11,6 +11,9 @@ mod columns;
 mod components;
 mod controllers;
 pub mod django;
+mod django_urls;
+#[cfg(test)]
+mod django_urls_tests;
 mod erb;
 mod file_routes;
 mod grammar;
@@ -346,6 +349,7 @@ fn run_rules(
     if let Some(render) = render {
         found.routes = route_units::scan(source.path, &hits, render);
         nest::scan(source.path, &hits, render, &mut found.routes);
+        django_urls::scan(source.path, &hits, render, &mut found.routes);
     }
     found.django = django::views(source.path, &hits);
     found.django_models = django::models(source.path, &hits);

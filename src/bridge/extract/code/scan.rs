@@ -139,7 +139,7 @@ pub fn scan_file(
         scan.django_apps.apps.extend(models.apps);
         scan.django_apps.user_model = models.user_model;
     }
-    if let Some(rules) = scan.rules.as_mut().filter(|_| wants.django_routes) {
+    if let Some(rules) = scan.rules.as_mut() {
         let views = rules.take_django_views();
         let django = &mut scan.routes.django;
         django.views.extend(views.views);
@@ -151,10 +151,16 @@ pub fn scan_file(
             }
         }
     }
-    if !routes.units.is_empty() || !routes.foreign.is_empty() {
-        // The mount graph links the routers through the file's imports and constants.
-        if matches!(scan.module, OwnedModule::None) && file.lang.is_script() {
-            scan.module = OwnedModule::Script(ScriptModule::read(&file));
+    let views = !scan.routes.django.views.is_empty();
+    if !routes.units.is_empty() || !routes.foreign.is_empty() || views {
+        // The mount graph links the routers (and Django views' bases) through the file's
+        // imports and constants.
+        if matches!(scan.module, OwnedModule::None) {
+            if file.lang.is_script() {
+                scan.module = OwnedModule::Script(ScriptModule::read(&file));
+            } else if file.lang == Lang::Python {
+                scan.module = OwnedModule::Python(PythonModule::read(&file));
+            }
         }
         if scan.constants.is_empty() {
             scan.constants = exported(&file, constants.get());
@@ -184,9 +190,6 @@ fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String],
             let module = PythonModule::read(file);
             if wants.python_routes {
                 python::scan(file, index, &module, constants.get(), &mut scan.routes);
-            }
-            if wants.django_routes {
-                routes::django::scan(file, constants.get(), &mut scan.routes);
             }
             if wants.sqlalchemy {
                 orm::sqlalchemy::scan(file, index, &mut scan.tables);

@@ -48,14 +48,6 @@ static SQLALCHEMY: Needles = needles!(
 );
 static ALEMBIC: Needles = needles!("alembic");
 static DJANGO: Needles = needles!("django", "models.Model", "AUTH_USER_MODEL");
-static DJANGO_ROUTES: Needles = needles!(
-    "urlpatterns",
-    "rest_framework",
-    "REST_FRAMEWORK",
-    "django.views",
-    "django.contrib.auth",
-    "as_view"
-);
 static AXUM: Needles = needles!("axum", "Router");
 static ACTIX: Needles = needles!("actix", "web::", "HttpServer", "ServiceConfig");
 /// What auth code is named with: where guards may be defined.
@@ -90,7 +82,6 @@ static PATH_STRING: Needles = needles!(
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Wants {
     pub python_routes: bool,
-    pub django_routes: bool,
     pub axum: bool,
     pub actix: bool,
     pub sqlalchemy: bool,
@@ -115,7 +106,6 @@ impl Wants {
         if is_test_path(path) {
             return Wants {
                 python_routes: false,
-                django_routes: false,
                 axum: false,
                 actix: false,
                 guards: false,
@@ -139,7 +129,6 @@ impl Wants {
             },
             Lang::Python => Wants {
                 python_routes: has(&PYTHON_ROUTES),
-                django_routes: has(&DJANGO_ROUTES),
                 sqlalchemy: has(&SQLALCHEMY),
                 alembic: has(&ALEMBIC),
                 django: has(&DJANGO),
@@ -170,7 +159,6 @@ impl Wants {
         }
         Wants {
             python_routes: app,
-            django_routes: app,
             axum: framework.axum,
             actix: framework.actix,
             sqlalchemy: true,

@@ -96,6 +96,7 @@ impl RouteScan {
         self.global_prefix = other.global_prefix.or(self.global_prefix.take());
         self.nest_global_guards.extend(other.nest_global_guards);
         self.nest_bindings.extend(other.nest_bindings);
+        self.django.routers.extend(other.django.routers);
     }
 
     /// Declares a unit; a second declaration of the same name updates the first.
