@@ -131,7 +131,7 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>, out: &mut RouteSca
     let calls = |kind| file.hits.iter().filter(move |hit| hit.prop("call") == Some(kind));
     if let Some(prefix) = calls("global-prefix")
         .filter_map(|hit| file.resolved(hit.get("app.argument")?))
-        .last()
+        .next_back()
     {
         out.global_prefix = Some(prefix);
     }
