@@ -102,6 +102,16 @@
 //! | `verb.name`, `verb.handler` | a method router (`get(h)`, `.post(h)`, `web::get().to(h)`) |
 //! | `layer.guard` | the guard a layer's argument names (`from_fn(require_auth)`) |
 //! | `handler.name`, `handler.params`, `handler.returns`, `handler.json`, `handler.extractor` | a Rust handler's signature: the `Json<T>` inside its parameters (its request) and return type (its response), its parameters' plain types (extractors: guards when they are auth ones), matched to routes by name (`signatures.rs`) |
+//! | `decl.class` + `decl.body`, `decl.method` + `decl.scope` (`decl.returns`) | a class, a method (its return type): the decorators before its name are its own (`nest.rs`) |
+//! | `decorator.at` + `decorator.argument`s, `#set! role` (`controller`, `guards`, `response`) or `route.verb` | a class decorator making a controller (a unit with the first argument as prefix), a method decorator mapping a route per path, guards (auth-named arguments) on the class's or method's routes, a response shape (`{ type }`) |
+//! | `argument.element`, `argument.key` + `argument.value` | an array element, an object property of a call's argument (what a decorator's or call's argument holds) |
+//! | `decl.request` | the request shape of the method around it (`@Body() dto: X`) |
+//! | `app.call` + `app.argument`s, `#set! call` (`global-prefix`, `apply`, `for-routes`) | a prefix of every controller; middleware applied (auth-named) to the routes a `for-routes` call chained on the `apply` names |
+//! | `guard.global`, `guard.class` + `#set! kind` | a guard on every route (`APP_GUARD`); a guard, middleware or strategy class the code defines |
+//! | `urls.var` + `urls.value` | a module variable: a unit of the patterns (`urls.pattern`) and router `urls` (`urls.routes` + `urls.router`) its value holds (`django_urls.rs`) |
+//! | `urls.pattern` + `urls.route`, `urls.view` (`#set! route "regex"`) | a URL pattern: a mount of what its view stands for under its route |
+//! | `urls.include` + `urls.included`, `urls.as_view` + `urls.class`, `urls.method`, `urls.wrapper` + `urls.guard`, `urls.wrapped` | a view that includes a module, a router's or a variable's patterns or patterns written in place; a class-based view (with its method mapping); a view behind an auth decorator |
+//! | `urls.router_new` + `urls.router_options` (`#set! root`), `urls.receiver` + `urls.prefix`, `urls.viewset` | a router made (the variable it starts the value of), a viewset registered on it |
 //!
 //! Captures whose name starts with `_` only serve predicates.
 //!

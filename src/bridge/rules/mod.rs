@@ -14,6 +14,9 @@ mod columns;
 mod components;
 mod controllers;
 pub mod django;
+mod django_urls;
+#[cfg(test)]
+mod django_urls_tests;
 mod erb;
 mod file_routes;
 mod grammar;
@@ -28,15 +31,18 @@ mod lower;
 mod matchers;
 mod mounts;
 pub mod naming;
+mod nest;
+#[cfg(test)]
+mod nest_tests;
 mod nuxt_components;
 mod options;
 mod pages_dirs;
 mod paths;
 mod placeholders;
 mod prefixes;
-pub mod python_types;
 #[cfg(test)]
 mod python_tests;
+pub mod python_types;
 #[cfg(test)]
 mod react_tests;
 mod resources;
@@ -350,6 +356,8 @@ fn run_rules(
     found.pending.declared.extend(controllers::declared(&hits));
     if let Some(render) = render {
         found.routes = route_units::scan(source.path, &hits, render);
+        nest::scan(source.path, &hits, render, &mut found.routes);
+        django_urls::scan(source.path, &hits, render, &mut found.routes);
     }
     found.django = django::views(source.path, &hits);
     found.django_models = django::models(source.path, &hits);

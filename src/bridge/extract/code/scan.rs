@@ -12,12 +12,12 @@ use super::modules::python::PythonModule;
 use super::modules::rust::RustModule;
 use super::modules::script::ScriptModule;
 use super::orm::{self, PendingTable};
+use super::routes::RouteScan;
 use super::routes::link::{LinkFile, Module};
-use super::routes::{self, RouteScan, nest};
 use super::wants::Wants;
 use crate::bridge::extract::Source;
 use crate::bridge::extract::syntax::literal::Constants;
-use crate::bridge::extract::syntax::{Lang, NodeIndex, ParsedFile, Parsers, Unparsed};
+use crate::bridge::extract::syntax::{Lang, ParsedFile, Parsers, Unparsed};
 use crate::bridge::facts::Facts;
 use crate::bridge::rules::FileRules;
 
@@ -139,7 +139,7 @@ pub fn scan_file(
         scan.django_apps.apps.extend(models.apps);
         scan.django_apps.user_model = models.user_model;
     }
-    if let Some(rules) = scan.rules.as_mut().filter(|_| wants.django_routes) {
+    if let Some(rules) = scan.rules.as_mut() {
         let views = rules.take_django_views();
         let django = &mut scan.routes.django;
         django.views.extend(views.views);
@@ -151,8 +151,10 @@ pub fn scan_file(
             }
         }
     }
-    if !routes.units.is_empty() || !routes.foreign.is_empty() {
-        // The mount graph links the routers through the file's imports and constants.
+    let views = !scan.routes.django.views.is_empty();
+    if !routes.units.is_empty() || !routes.foreign.is_empty() || views {
+        // The mount graph links the routers (and Django views' bases) through the file's
+        // imports and constants.
         if matches!(scan.module, OwnedModule::None) {
             scan.module = match file.lang {
                 Lang::Python => OwnedModule::Python(PythonModule::read(&file)),
@@ -174,17 +176,12 @@ pub fn scan_file(
 fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String], scan: &mut FileScan) {
     let constants = LazyConstants::new(file);
     let constants = &constants;
-    let index = NodeIndex::of(file);
-    let index = &index;
     if wants.constants && file.lang != Lang::Rust {
         scan.constants = exported(file, constants.get());
     }
     match file.lang {
         Lang::TypeScript | Lang::Tsx | Lang::JavaScript => {
             let module = ScriptModule::read(file);
-            if wants.nest {
-                nest::scan(file, index, constants.get(), &mut scan.routes);
-            }
             if wants.design {
                 design::scan(file, design_systems, &mut scan.facts.design_system);
             }
@@ -192,9 +189,6 @@ fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String],
         }
         Lang::Python => {
             let module = PythonModule::read(file);
-            if wants.django_routes {
-                routes::django::scan(file, constants.get(), &mut scan.routes);
-            }
             scan.module = OwnedModule::Python(module);
         }
         Lang::Rust => {

@@ -113,7 +113,7 @@ fn the_signal_check_before_parsing_never_changes_what_is_extracted() {
         design_system: vec!["@acme/ui".into(), "@/components/ui".into()],
         ..Settings::default()
     };
-    let (mut skipped_files, mut parsed_without_nest) = (0, 0);
+    let (mut skipped_files, mut parsed_without_design) = (0, 0);
     for project in fixture_projects() {
         let files = super::fixture::files(&project);
         let sources: Vec<Source<'_>> = files.iter().map(|(path, text)| Source { path, text }).collect();
@@ -130,13 +130,13 @@ fn the_signal_check_before_parsing_never_changes_what_is_extracted() {
             };
             let wants = Wants::of(lang, source.path, source.text, &configured.design_system);
             skipped_files += usize::from(!wants.any());
-            parsed_without_nest += usize::from(wants.any() && !wants.nest);
+            parsed_without_design += usize::from(wants.any() && !wants.design);
         }
     }
     // Otherwise the comparison above would prove nothing.
     assert!(skipped_files > 0, "no fixture file is skipped by the pre-filter");
     assert!(
-        parsed_without_nest > 0,
-        "no parsed fixture file has its NestJS scanner left out"
+        parsed_without_design > 0,
+        "no parsed fixture file has its design-system scanner left out"
     );
 }

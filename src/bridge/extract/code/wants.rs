@@ -24,25 +24,7 @@ impl Needles {
     }
 }
 
-static NEST: Needles = needles!(
-    "@Controller",
-    "setGlobalPrefix",
-    "CanActivate",
-    "NestMiddleware",
-    "APP_GUARD",
-    "forRoutes",
-    "PassportStrategy",
-    "AuthGuard",
-);
 static DJANGO: Needles = needles!("django", "models.Model", "AUTH_USER_MODEL");
-static DJANGO_ROUTES: Needles = needles!(
-    "urlpatterns",
-    "rest_framework",
-    "REST_FRAMEWORK",
-    "django.views",
-    "django.contrib.auth",
-    "as_view"
-);
 /// What auth code is named with: where guards may be defined.
 static GUARD: Needles = needles!(
     "auth",
@@ -74,8 +56,6 @@ static PATH_STRING: Needles = needles!(
 /// The scanners that may find something in a file, by the text it contains.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Wants {
-    pub nest: bool,
-    pub django_routes: bool,
     pub django: bool,
     pub design: bool,
     /// The file's string constants, for prefixes written in other files.
@@ -94,12 +74,7 @@ impl Wants {
         }
         let wants = Wants::by_text(lang, text, design_systems);
         if is_test_path(path) {
-            return Wants {
-                nest: false,
-                django_routes: false,
-                guards: false,
-                ..wants
-            };
+            return Wants { guards: false, ..wants };
         }
         wants
     }
@@ -109,7 +84,6 @@ impl Wants {
         let has = |needles: &Needles| needles.any_in(bytes);
         match lang {
             Lang::TypeScript | Lang::Tsx | Lang::JavaScript => Wants {
-                nest: has(&NEST),
                 design: design_systems
                     .iter()
                     .any(|package| memmem::find(bytes, package.trim_end_matches('/').as_bytes()).is_some()),
@@ -118,7 +92,6 @@ impl Wants {
                 ..Wants::default()
             },
             Lang::Python => Wants {
-                django_routes: has(&DJANGO_ROUTES),
                 django: has(&DJANGO),
                 constants: has(&PATH_STRING),
                 guards: has(&GUARD),
@@ -138,8 +111,6 @@ impl Wants {
             return Wants::default();
         }
         Wants {
-            nest: app,
-            django_routes: app,
             django: true,
             design: true,
             constants: true,

@@ -4,8 +4,6 @@
 pub mod django;
 pub mod graph;
 pub mod link;
-pub mod nest;
-pub mod nest_guards;
 #[cfg(test)]
 mod tests;
 
@@ -36,7 +34,7 @@ pub struct RouteScan {
     /// NestJS guards on every route (`APP_GUARD` providers).
     pub nest_global_guards: Vec<String>,
     /// NestJS middleware bound to routes (`consumer.apply(…).forRoutes(…)`).
-    pub nest_bindings: Vec<nest_guards::Binding>,
+    pub nest_bindings: Vec<link::nest::Binding>,
     /// Django views, routers and REST framework settings.
     pub django: django::views::DjangoScan,
 }
@@ -53,8 +51,8 @@ pub struct HandlerShapes {
 }
 
 impl RouteScan {
-    /// Moves another scan's units, foreign items and guard notes of the same file into these
-    /// (a unit both name gets the other's items).
+    /// Moves another scan's units, foreign items, guard notes and NestJS app settings of the
+    /// same file into these (a unit both name gets the other's items).
     pub fn append(&mut self, other: RouteScan) {
         for unit in other.units {
             match self.units.iter_mut().find(|have| have.key == unit.key) {
@@ -74,6 +72,10 @@ impl RouteScan {
         self.handlers.extend(other.handlers);
         self.aliases.extend(other.aliases);
         self.schemes.extend(other.schemes);
+        self.global_prefix = other.global_prefix.or(self.global_prefix.take());
+        self.nest_global_guards.extend(other.nest_global_guards);
+        self.nest_bindings.extend(other.nest_bindings);
+        self.django.routers.extend(other.django.routers);
     }
 
     /// Declares a unit; a second declaration of the same name updates the first.

@@ -6,6 +6,7 @@
 mod autoload;
 mod constants;
 mod django;
+pub mod nest;
 
 use std::collections::{HashMap, HashSet};
 
@@ -152,7 +153,7 @@ pub fn link(files: &[LinkFile<'_>], shapes: &HashSet<String>) -> Vec<Endpoint> {
         .iter()
         .find_map(|file| file.routes.global_prefix.as_deref())
         .unwrap_or("");
-    super::nest_guards::apply(&mut endpoints, &global, &bindings, prefix);
+    nest::apply(&mut endpoints, &global, &bindings, prefix);
     endpoints
 }
 
