@@ -2,13 +2,9 @@
 //! extractor's parse: patterns, includes of every form, views and routers; and on input built
 //! to hurt them.
 
-use crate::bridge::extract::Source;
 use crate::bridge::facts::Facts;
 
-fn extract(files: &[(&str, &str)]) -> Facts {
-    let sources: Vec<Source<'_>> = files.iter().map(|(path, text)| Source { path, text }).collect();
-    crate::bridge::extract::code::extract(&sources)
-}
+use crate::bridge::extract::code::fixture::extract_texts as extract;
 
 fn lines(facts: &Facts) -> Vec<String> {
     let mut lines: Vec<String> = facts

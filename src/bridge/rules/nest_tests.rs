@@ -1,13 +1,9 @@
 //! The NestJS rules (`families/nest`, `nest.rs`) on the code extractor's parse: controllers,
 //! routes, shapes, guards of every kind, the global prefix; and on input built to hurt them.
 
-use crate::bridge::extract::Source;
 use crate::bridge::facts::Facts;
 
-fn extract(files: &[(&str, &str)]) -> Facts {
-    let sources: Vec<Source<'_>> = files.iter().map(|(path, text)| Source { path, text }).collect();
-    crate::bridge::extract::code::extract(&sources)
-}
+use crate::bridge::extract::code::fixture::extract_texts as extract;
 
 fn line(facts: &Facts, method: &str, path: &str) -> String {
     let endpoint = facts

@@ -2,13 +2,9 @@
 //! mount graph reads them: prefixes of routers, includes and blueprints across files, the
 //! methods a route call lists, guards from dependencies, decorators and hooks, request shapes.
 
-use crate::bridge::extract::Source;
 use crate::bridge::facts::{Endpoint, Facts};
 
-fn extract(files: &[(&str, &str)]) -> Facts {
-    let sources: Vec<Source<'_>> = files.iter().map(|(path, text)| Source { path, text }).collect();
-    crate::bridge::extract::code::extract(&sources)
-}
+use crate::bridge::extract::code::fixture::extract_texts as extract;
 
 fn lines(facts: &Facts) -> Vec<String> {
     let mut lines: Vec<String> = facts

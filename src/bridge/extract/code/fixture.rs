@@ -47,6 +47,12 @@ pub fn extract_settings(name: &str, settings: &Settings) -> Facts {
     extract_with(&sources, settings)
 }
 
+/// The code facts of files given as `(path, text)`.
+pub fn extract_texts(files: &[(&str, &str)]) -> Facts {
+    let sources: Vec<Source<'_>> = files.iter().map(|(path, text)| Source { path, text }).collect();
+    super::extract(&sources)
+}
+
 /// The facts of fixture project `name` from the code extractor and then the rule engine, as
 /// the bridge runs them (env vars come from rules).
 pub fn extract_with_rules(name: &str) -> Facts {
