@@ -1,9 +1,11 @@
 //! The rules a run wants, compiled together. Compiling a query costs a scan of its grammar's
 //! whole parse table besides the analysis of its patterns, so the rules of one grammar that
 //! a run's files want are joined into a few queries (one per core, compiled in parallel)
-//! instead of one query each; a file runs the groups holding its rules and keeps the matches
-//! of the rules it wants. A rule no group holds (a later run in the same process, a query
-//! that failed to join) runs on its own query.
+//! instead of one query each. The patterns, not the rules, are spread over the queries, so
+//! that one costly rule does not keep a core busy while the other waits; a file runs the
+//! groups holding patterns of its rules and keeps the matches of the rules it wants. A rule no
+//! group holds (a later run in the same process, a query that failed to join) runs on its
+//! own query.
 
 use std::cmp::Reverse;
 use std::sync::OnceLock;
@@ -11,6 +13,7 @@ use std::sync::OnceLock;
 use tree_sitter::Query;
 
 use super::grammar::Grammar;
+use super::lower;
 use super::rule::Rule;
 
 /// Rules joined into one query for files in `grammar`.
@@ -34,13 +37,14 @@ impl Group {
         self.owners.iter().any(|owner| std::ptr::eq(*owner, rule))
     }
 
-    /// The rules' queries as one; `None` if it does not compile (each rule then runs alone).
-    fn compile(grammar: Grammar, rules: &[&'static Rule]) -> Option<Group> {
+    /// The patterns (each with its rule) as one query; `None` if it does not compile (their
+    /// rules then run alone).
+    fn compile(grammar: Grammar, patterns: &[(&'static Rule, String)]) -> Option<Group> {
         let mut source = String::new();
-        let mut starts = Vec::with_capacity(rules.len());
-        for rule in rules {
+        let mut starts = Vec::with_capacity(patterns.len());
+        for (_, pattern) in patterns {
             starts.push(source.len());
-            source.push_str(&rule.lowered(grammar));
+            source.push_str(pattern);
             source.push('\n');
         }
         let query = Query::new(&grammar.language(), &source).ok()?;
@@ -48,11 +52,25 @@ impl Group {
             .map(|pattern| {
                 let start = query.start_byte_for_pattern(pattern);
                 let at = starts.partition_point(|begin| *begin <= start).saturating_sub(1);
-                rules.get(at).copied()
+                patterns.get(at).map(|(rule, _)| *rule)
             })
             .collect::<Option<Vec<_>>>()?;
         Some(Group { grammar, query, owners })
     }
+}
+
+/// The top-level patterns of `rules`' queries as they compile for `grammar` (lowered), each
+/// with its rule; a query that does not split is one piece.
+fn patterns_of(grammar: Grammar, rules: &[&'static Rule]) -> Vec<(&'static Rule, String)> {
+    let mut out = Vec::new();
+    for rule in rules {
+        let lowered = rule.lowered(grammar);
+        match lower::patterns(&lowered) {
+            Some(patterns) => out.extend(patterns.into_iter().map(|pattern| (*rule, pattern.to_owned()))),
+            None => out.push((*rule, lowered)),
+        }
+    }
+    out
 }
 
 /// Compiles, once per process, the groups of the `wanted` rules, each with the grammar of a
@@ -63,24 +81,25 @@ pub fn compile(wanted: &[(&'static Rule, Grammar)]) {
         return;
     }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut bins: Vec<(Grammar, Vec<&'static Rule>)> = Vec::new();
+    let mut bins: Vec<(Grammar, Vec<(&'static Rule, String)>)> = Vec::new();
     for grammar in Grammar::ALL {
-        let mut rules: Vec<&'static Rule> = wanted
+        let rules: Vec<&'static Rule> = wanted
             .iter()
             .filter(|(_, wanted_in)| *wanted_in == grammar)
             .map(|(rule, _)| *rule)
             .collect();
-        rules.sort_by_key(|rule| Reverse(rule.source().len()));
-        let mut mine: Vec<(Vec<&'static Rule>, usize)> = vec![(Vec::new(), 0); cores.min(rules.len())];
-        for rule in rules {
+        let mut patterns = patterns_of(grammar, &rules);
+        patterns.sort_by_key(|(_, pattern)| Reverse(pattern.len()));
+        let mut mine: Vec<(Vec<(&'static Rule, String)>, usize)> = vec![(Vec::new(), 0); cores.min(patterns.len())];
+        for (rule, pattern) in patterns {
             if let Some((members, size)) = mine.iter_mut().min_by_key(|(_, size)| *size) {
-                members.push(rule);
-                *size += rule.source().len();
+                *size += pattern.len();
+                members.push((rule, pattern));
             }
         }
         bins.extend(mine.into_iter().map(|(members, _)| (grammar, members)));
     }
-    let groups = crate::bridge::parallel::map_heavy(&bins, |(grammar, rules)| Group::compile(*grammar, rules));
+    let groups = crate::bridge::parallel::map_heavy(&bins, |(grammar, patterns)| Group::compile(*grammar, patterns));
     // Another thread's run may have set them meanwhile; either is whole.
     let _ = GROUPS.set(groups.into_iter().flatten().collect());
 }
@@ -208,7 +227,9 @@ mod tests {
             if wanted.len() < 2 {
                 continue;
             }
-            let group: &'static Group = Box::leak(Box::new(Group::compile(grammar, &wanted).expect("the rules join")));
+            let group: &'static Group = Box::leak(Box::new(
+                Group::compile(grammar, &patterns_of(grammar, &wanted)).expect("the rules join"),
+            ));
             for (path, text) in of_grammar {
                 let rules = for_source(grammar, path, text);
                 let Ok(tree) = parsers.parse(grammar, text) else {

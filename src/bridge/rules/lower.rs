@@ -236,20 +236,7 @@ pub fn lower(source: &str, language: &Language) -> String {
                     }
                 }
                 if stack.is_empty() {
-                    // The pattern ends after its trailing quantifier and captures.
-                    let mut end = to;
-                    let mut next = index + 1;
-                    while let Some(at) = significant(next) {
-                        let after_word = word(at);
-                        if tokens[at].0 == Token::Text
-                            && (after_word.starts_with('@') || matches!(after_word, "*" | "+" | "?"))
-                        {
-                            end = tokens[at].2;
-                            next = at + 1;
-                        } else {
-                            break;
-                        }
-                    }
+                    let (end, next) = trailing(source, &tokens, index + 1, to);
                     if let (Some((start, group)), false) = (top.take(), kinds.is_empty()) {
                         let checks: String = kinds
                             .drain(..)
@@ -287,6 +274,54 @@ pub fn lower(source: &str, language: &Language) -> String {
         return source.to_owned();
     }
     apply(source, edits)
+}
+
+/// Where a top-level pattern whose last bracket closes at byte `to` ends, after its trailing
+/// quantifier and captures (tokens from `from` on), and the token after it.
+fn trailing(source: &str, tokens: &[(Token, usize, usize)], from: usize, to: usize) -> (usize, usize) {
+    let (mut end, mut next) = (to, from);
+    for (at, (token, start, stop)) in tokens.iter().enumerate().skip(from) {
+        let text = &source[*start..*stop];
+        if *token != Token::Text {
+            break;
+        }
+        if text.starts_with('@') || matches!(text, "*" | "+" | "?") {
+            (end, next) = (*stop, at + 1);
+        } else if !is_blank(text) {
+            break;
+        }
+    }
+    (end, next)
+}
+
+/// The top-level patterns of a query's text, each with its captures and predicates (comments
+/// between them left out); `None` if the brackets do not balance.
+pub fn patterns(source: &str) -> Option<Vec<&str>> {
+    let tokens = tokens(source);
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut start = None;
+    let mut index = 0;
+    while let Some(&(token, from, to)) = tokens.get(index) {
+        index += 1;
+        match token {
+            Token::Open | Token::OpenAlt => {
+                start.get_or_insert(from);
+                depth += 1;
+            }
+            Token::Close | Token::CloseAlt => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    let (end, next) = trailing(source, &tokens, index, to);
+                    out.push(&source[start.take()?..end]);
+                    index = next;
+                }
+            }
+            Token::Text if depth == 0 && !is_blank(&source[from..to]) => out.push(&source[from..to]),
+            Token::Text => {}
+        }
+    }
+    (depth == 0).then_some(out)
 }
 
 /// True for blanks and comments.
@@ -425,6 +460,16 @@ mod tests {
         ] {
             assert_eq!(lower(kept, &language), kept);
         }
+    }
+
+    #[test]
+    fn a_query_splits_into_its_patterns_with_their_captures_and_predicates() {
+        let query = "; a comment (with a bracket\n(a) @x\n((b (c)) (#eq? @c \"))\"))\n[(d) (e)]+ @y @z\n";
+        assert_eq!(
+            patterns(query).unwrap(),
+            ["(a) @x", "((b (c)) (#eq? @c \"))\"))", "[(d) (e)]+ @y @z"]
+        );
+        assert_eq!(patterns("(a))"), None);
     }
 
     #[test]
