@@ -111,6 +111,9 @@ fn gather(project: &Project, run: Option<Run>, request: &Request) -> Result<Inpu
         ..Input::default()
     };
     let mut candidates: Vec<PathBuf> = Vec::new();
+    // Paths `git status` listed: tracked, or untracked and not ignored (it leaves ignored ones
+    // out), so none needs asking of `git check-ignore`.
+    let mut listed_by_status: Vec<String> = Vec::new();
     if let Some(rev) = request.since.as_deref() {
         // The commits since and what they changed are asked of git while `git status` (the
         // slowest, it stats every file) runs.
@@ -136,6 +139,7 @@ fn gather(project: &Project, run: Option<Run>, request: &Request) -> Result<Inpu
         let changed =
             changed.ok_or_else(|| Error::Failed(format!("git could not list the files changed since {rev}")))?;
         candidates.extend(snapshot.dirty.iter().chain(&changed).map(|p| top.join(p)));
+        listed_by_status.extend(snapshot.dirty);
         input.commits = commits.unwrap_or_default();
     }
     for file in &request.files {
@@ -180,7 +184,11 @@ fn gather(project: &Project, run: Option<Run>, request: &Request) -> Result<Inpu
     paths.sort();
     paths.dedup();
     if let Some(tracked) = tracked {
-        let (ignored, unverified) = ignored_or_unknown(&top, &paths, tracked.join().ok().flatten());
+        let vouched = tracked.join().ok().flatten().map(|mut tracked| {
+            tracked.extend(listed_by_status);
+            tracked
+        });
+        let (ignored, unverified) = ignored_or_unknown(&top, &paths, vouched);
         input.ignored = ignored.len();
         input.unverified = unverified.len();
         paths.retain(|p| !ignored.contains(p) && !unverified.contains(p));
@@ -195,14 +203,15 @@ fn gather(project: &Project, run: Option<Run>, request: &Request) -> Result<Inpu
 }
 
 /// The paths `.gitignore` excludes, and those git could not say of: fails closed, so a file
-/// is read only when git tracks it or says it is not ignored. Tracked files come from the
-/// index (no ignore rule to apply); only the untracked ones are asked of `git check-ignore`.
+/// is read only when git tracks it or says it is not ignored. `known` are the index's files
+/// and the untracked ones `git status` listed (it lists no ignored file): no ignore rule to
+/// apply; only the others are asked of `git check-ignore`.
 fn ignored_or_unknown(
     top: &Path,
     paths: &[String],
-    tracked: Option<std::collections::HashSet<String>>,
+    known: Option<std::collections::HashSet<String>>,
 ) -> (BTreeSet<String>, BTreeSet<String>) {
-    let Some(tracked) = tracked else {
+    let Some(known) = known else {
         return (BTreeSet::new(), paths.iter().cloned().collect());
     };
     // One reached through a directory link is left to the reader, which refuses it (git
@@ -210,7 +219,7 @@ fn ignored_or_unknown(
     let untracked: Vec<&str> = paths
         .iter()
         .map(String::as_str)
-        .filter(|p| !tracked.contains(*p))
+        .filter(|p| !known.contains(*p))
         .filter(|p| !p.rsplit_once('/').is_some_and(|(dir, _)| through_a_link(top, dir)))
         .collect();
     match git::ignored(top, &untracked) {

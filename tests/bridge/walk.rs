@@ -125,3 +125,27 @@ fn an_ignored_file_is_not_read_when_git_cannot_say_it_is_ignored() {
         );
     }
 }
+
+/// `--since`: the untracked files `git status` lists are read without asking `git
+/// check-ignore` (it lists no ignored file), and an ignored one is not read.
+#[test]
+fn since_reads_the_untracked_files_git_lists_and_never_an_ignored_one() {
+    let sandbox = Sandbox::new();
+    git_repo(
+        &sandbox.project,
+        &[
+            ("db/001.sql", "CREATE TABLE kept (id int);"),
+            (".gitignore", "*.local.sql\n"),
+        ],
+    );
+    std::fs::create_dir_all(sandbox.project.join("db/new")).unwrap();
+    std::fs::write(sandbox.project.join("db/new/002.sql"), "CREATE TABLE added (id int);").unwrap();
+    std::fs::write(
+        sandbox.project.join("db/secret.local.sql"),
+        "CREATE TABLE ignored_secret (id int);",
+    )
+    .unwrap();
+    let handoff = bridge_json(&sandbox, &["--since", "HEAD"]);
+    assert_eq!(table_names(&handoff), ["added"], "{}", handoff["files"]);
+    assert!(!handoff.to_string().contains("ignored_secret"));
+}
