@@ -163,7 +163,25 @@ pub const PREDICATES: &[(&str, Holds)] = &[
     ("auth-name?", |names| names.iter().all(|name| is_auth(name))),
     ("not-auth-name?", |names| !names.iter().any(|name| is_auth(name))),
     ("check-name?", |names| names.iter().all(|name| is_check_name(name))),
+    ("guard-name?", |names| {
+        names.iter().all(|name| is_auth(name) || names_a_credential(name))
+    }),
 ];
+
+/// True if a name ends in a credential's word (`partner_key`, `settings.api_token`,
+/// `MetricsToken`): what a dependency reads to let a request in.
+fn names_a_credential(name: &str) -> bool {
+    let word_after_separator = ["token", "key", "bearer", "credentials"].iter().any(|word| {
+        name.strip_suffix(word)
+            .is_some_and(|rest| rest.is_empty() || rest.ends_with(['_', '.']))
+    });
+    let camel_word = ["Token", "Key", "Bearer", "Credentials"].iter().any(|word| {
+        name.strip_suffix(word)
+            .and_then(|rest| rest.chars().last())
+            .is_some_and(|last| last.is_ascii_lowercase() || last.is_ascii_digit())
+    });
+    word_after_separator || camel_word
+}
 
 /// True if the guard a text names stands for an auth check.
 fn is_auth(text: &str) -> bool {
@@ -173,7 +191,8 @@ fn is_auth(text: &str) -> bool {
 /// The predicates tree-sitter leaves to the program: `(#auth-name? @capture)` holds when the
 /// captured name stands for an auth check (`requireAuth`, `JWTMiddleware`; see
 /// `guards::names`), `(#not-auth-name? @capture)` when it does not, `(#check-name? @capture)`
-/// when it is a check that rejects the request (`requireUserId`). Like tree-sitter's own,
+/// when it is a check that rejects the request (`requireUserId`), `(#guard-name? @capture)`
+/// when it stands for an auth check or names a credential (`partner_key`, `MetricsToken`). Like tree-sitter's own,
 /// they hold in a match without their capture (another branch of an alternation matched).
 fn predicates_hold(query: &Query, found: &QueryMatch<'_, '_>, text: &str) -> bool {
     query.general_predicates(found.pattern_index).iter().all(|predicate| {
@@ -227,4 +246,19 @@ pub fn guard_name(text: &str) -> String {
         .unwrap_or(callee);
     last.trim_matches(|c: char| !(c.is_alphanumeric() || c == '_' || c == '!'))
         .to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_a_credential;
+
+    #[test]
+    fn a_credential_is_named_by_its_last_word() {
+        for name in ["partner_key", "settings.api_token", "MetricsToken", "token", "HTTPCredentials2Key"] {
+            assert!(names_a_credential(name), "{name}");
+        }
+        for name in ["monkey", "get_tokens", "Key", "keyboard", "turkey_sandwich"] {
+            assert!(!names_a_credential(name), "{name}");
+        }
+    }
 }

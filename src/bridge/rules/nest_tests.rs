@@ -100,12 +100,7 @@ export class JwtStrategy extends PassportStrategy(Strategy) {}
 #[test]
 fn controllers_routes_shapes_and_every_kind_of_guard() {
     let facts = extract(APP);
-    let mut lines: Vec<String> = facts
-        .endpoints
-        .iter()
-        .map(|e| format!("{} {}", e.method, e.path))
-        .collect();
-    lines.sort();
+    let lines = crate::bridge::extract::code::fixture::endpoint_lines(&facts);
     // A class without `@Controller` maps nothing, nor does a class declared inside a method.
     assert_eq!(
         lines,

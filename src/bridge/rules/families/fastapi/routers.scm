@@ -39,7 +39,7 @@
   (#set! mounts "true"))
 
 ; dependencies=[Depends(get_current_user), Depends(MetricsToken(…))] on a route, router or
-; include: a guard when it names an auth check or a credential it reads (not an optional one,
+; include: a guard when it names an auth check or a credential it reads (`#guard-name?`; not an optional one,
 ; `required=False`)
 ((keyword_argument
   name: (identifier) @_dependencies
@@ -57,27 +57,7 @@
   (#eq? @_dependency "dependency")
   (#match? @_depends "(^|\\.)(Depends|Security)$")
   (#not-match? @_args "(required|auto_error)\\s*=\\s*False")
-  (#auth-name? @call.guard)
-  (#set! guard "written")
-  (#set! guard-kind "dependency"))
-
-((keyword_argument
-  name: (identifier) @_dependencies
-  value: (list
-    (call
-      function: (_) @_depends
-      arguments: [(argument_list
-                    .
-                    [(identifier) @call.guard
-                     (attribute) @call.guard
-                     (call function: [(identifier) (attribute)] @call.guard arguments: (_) @_args)])
-                  (argument_list
-                    (keyword_argument name: (identifier) @_dependency value: [(identifier) (attribute)] @call.guard))])))
-  (#eq? @_dependencies "dependencies")
-  (#eq? @_dependency "dependency")
-  (#match? @_depends "(^|\\.)(Depends|Security)$")
-  (#not-match? @_args "(required|auto_error)\\s*=\\s*False")
-  (#match? @call.guard "((^|[_.])(token|key|bearer|credentials)|[a-z0-9](Token|Key|Bearer|Credentials))$")
+  (#guard-name? @call.guard)
   (#set! guard "written")
   (#set! guard-kind "dependency"))
 
