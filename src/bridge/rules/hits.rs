@@ -254,7 +254,13 @@ mod tests {
 
     #[test]
     fn a_credential_is_named_by_its_last_word() {
-        for name in ["partner_key", "settings.api_token", "MetricsToken", "token", "HTTPCredentials2Key"] {
+        for name in [
+            "partner_key",
+            "settings.api_token",
+            "MetricsToken",
+            "token",
+            "HTTPCredentials2Key",
+        ] {
             assert!(names_a_credential(name), "{name}");
         }
         for name in ["monkey", "get_tokens", "Key", "keyboard", "turkey_sandwich"] {
