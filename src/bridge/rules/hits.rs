@@ -117,18 +117,21 @@ pub fn run_query<'t>(
         if !predicates_hold(query, found, text) {
             continue;
         }
-        let held: Vec<(u32, usize)> = found
-            .captures
-            .iter()
-            .filter(|capture| {
-                names
-                    .get(capture.index as usize)
-                    .is_some_and(|name| !name.starts_with(lower::KIND_CAPTURE))
-            })
-            .map(|capture| (capture.index, capture.node.id()))
-            .collect();
-        if held.len() < found.captures.len() && !seen.insert((found.pattern_index, held)) {
-            continue;
+        let is_kind = |index: u32| {
+            names
+                .get(index as usize)
+                .is_some_and(|name| name.starts_with(lower::KIND_CAPTURE))
+        };
+        if found.captures.iter().any(|capture| is_kind(capture.index)) {
+            let held: Vec<(u32, usize)> = found
+                .captures
+                .iter()
+                .filter(|capture| !is_kind(capture.index))
+                .map(|capture| (capture.index, capture.node.id()))
+                .collect();
+            if !seen.insert((found.pattern_index, held)) {
+                continue;
+            }
         }
         let mut captures: Vec<Capture<'t>> = found
             .captures

@@ -203,11 +203,10 @@ pub fn lower(source: &str, language: &Language) -> String {
                 // is then captured too: no state of one branch holds another's captures.
                 let whole = match token {
                     Token::CloseAlt => {
-                        let leaf_kinds = frame.leaves.iter().map(|leaf| word(leaf.kind));
-                        let apart = |kind: &str| !frame.lowered_kinds.iter().any(|at| word(*at) == kind);
+                        let apart = |leaf: &Lowered| !frame.lowered_kinds.iter().any(|at| word(*at) == word(leaf.kind));
                         frame.branches > 0
                             && frame.branches == frame.lowered_kinds.len() + frame.leaves.len()
-                            && leaf_kinds.clone().all(apart)
+                            && frame.leaves.iter().all(apart)
                     }
                     _ => true,
                 };
