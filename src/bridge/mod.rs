@@ -33,6 +33,9 @@ use ticket::Ticket;
 /// with how long each step took.
 pub fn run(project: &Project, request: &Request, ticket: Option<Ticket>) -> Result<(Handoff, Vec<(String, Duration)>)> {
     let started = Instant::now();
+    // What the last run of its kind here wanted compiles while git lists the files.
+    let kind = if request.files.is_empty() { "changes" } else { "files" };
+    rules::compile_ahead(&project.root, kind);
     let input = input::resolve(project, request)?;
     let resolved = (format!("resolve {} files", input.paths.len()), started.elapsed());
     let (handoff, mut timings) = build_timed(&input, ticket, &settings(project));

@@ -2,6 +2,7 @@
 //! domain with their expected extractions, hostile files, and the handoff from one subagent
 //! run to the next through the ledger.
 
+mod ahead;
 mod code;
 mod data;
 mod django;

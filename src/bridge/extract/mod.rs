@@ -76,8 +76,11 @@ pub fn all_timed(sources: &[Source<'_>], settings: &Settings) -> (Vec<Facts>, Ve
     }
     // The rules' queries the files want, compiled up front on every core.
     let started = Instant::now();
-    crate::bridge::rules::compile_wanted(sources);
-    took.push(("rules: compile".to_owned(), started.elapsed()));
+    let (wanted, ready) = crate::bridge::rules::compile_wanted(sources);
+    took.push((
+        format!("rules: compile {wanted} rules, {ready} compiled ahead"),
+        started.elapsed(),
+    ));
     let started = Instant::now();
     let (facts, parsing, code_rules) = code::extract_timed(sources, settings);
     found.push(facts);

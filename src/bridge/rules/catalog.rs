@@ -184,8 +184,9 @@ pub fn for_source(grammar: Grammar, path: &str, text: &str) -> Vec<&'static Rule
 /// Compiles, in parallel and joined ([`super::joined`]), the queries some of `sources` want (a
 /// file in its grammar, the rules its needles pick), so that no file waits for them one after
 /// the other; the queries of single-file components' script blocks compile when a block wants
-/// them.
-pub fn compile_wanted(sources: &[Source<'_>]) {
+/// them. Returns how many (rule, grammar) pairs the files want, and how many of those were
+/// compiled already (ahead of the run, [`super::warm`]).
+pub fn compile_wanted(sources: &[Source<'_>]) -> (usize, usize) {
     let wanted = crate::bridge::parallel::map(sources, |source| {
         let Some(grammar) = Grammar::of_path(source.path) else {
             return Vec::new();
@@ -197,7 +198,7 @@ pub fn compile_wanted(sources: &[Source<'_>]) {
     });
     let mut pairs: Vec<(&'static Rule, Grammar)> = Vec::new();
     for (name, grammar) in wanted.into_iter().flatten() {
-        if let Some(rule) = CATALOG.iter().find(|rule| rule.name == name)
+        if let Some(rule) = rule_named(name)
             && !pairs
                 .iter()
                 .any(|(have, of)| std::ptr::eq(*have, rule) && *of == grammar)
@@ -205,7 +206,14 @@ pub fn compile_wanted(sources: &[Source<'_>]) {
             pairs.push((rule, grammar));
         }
     }
-    super::joined::compile(&pairs);
+    let ready = super::joined::compile(&pairs);
+    super::warm::remember(&pairs);
+    (pairs.len(), ready)
+}
+
+/// The rule file named `name` (`express/routes`).
+pub fn rule_named(name: &str) -> Option<&'static Rule> {
+    CATALOG.iter().find(|rule| rule.name == name)
 }
 
 /// Every needle of the rules one grammar reads in one automaton, so that a file's text is

@@ -3,12 +3,14 @@
 //! a run's files want are joined into a few queries (one per core, compiled in parallel)
 //! instead of one query each. The patterns, not the rules, are spread over the queries, so
 //! that one costly rule does not keep a core busy while the other waits; a file runs the
-//! groups holding patterns of its rules and keeps the matches of the rules it wants. A rule no
-//! group holds (a later run in the same process, a query that failed to join) runs on its
-//! own query.
+//! groups holding patterns of its rules and keeps the matches of the rules it wants. The
+//! groups of the rules the last run in the project wanted can be compiled ahead, while git
+//! lists the files ([`compile_ahead`]); a run then compiles only the rules no group holds. A
+//! rule whose group failed to compile runs on its own query.
 
 use std::cmp::Reverse;
-use std::sync::OnceLock;
+use std::sync::{Mutex, PoisonError, RwLock};
+use std::thread::JoinHandle;
 
 use tree_sitter::Query;
 
@@ -16,25 +18,33 @@ use super::grammar::Grammar;
 use super::lower;
 use super::rule::Rule;
 
+/// A rule with the grammar of a file that wants it.
+pub type Wanted = (&'static Rule, Grammar);
+
 /// Rules joined into one query for files in `grammar`.
 pub struct Group {
     grammar: Grammar,
     pub query: Query,
-    /// The rule each pattern (by index) comes from.
-    owners: Vec<&'static Rule>,
+    /// The rule each pattern (by index) comes from; `None` for a pattern turned off (its rule
+    /// is held by another group, or no file of the run wants it).
+    owners: Vec<Option<&'static Rule>>,
 }
 
-/// The groups of the process's first run: a process runs the bridge once.
-static GROUPS: OnceLock<Vec<Group>> = OnceLock::new();
+/// The groups compiled so far: a process runs the bridge once, and a later run (tests) adds
+/// the groups of the rules none holds yet.
+static GROUPS: RwLock<Vec<&'static Group>> = RwLock::new(Vec::new());
+
+/// The groups being compiled ahead of the run ([`compile_ahead`]).
+static AHEAD: Mutex<Option<JoinHandle<Vec<Group>>>> = Mutex::new(None);
 
 impl Group {
     /// The rule pattern `pattern` comes from.
     pub fn owner(&self, pattern: usize) -> Option<&'static Rule> {
-        self.owners.get(pattern).copied()
+        self.owners.get(pattern).copied().flatten()
     }
 
     fn holds(&self, rule: &Rule) -> bool {
-        self.owners.iter().any(|owner| std::ptr::eq(*owner, rule))
+        self.owners.iter().flatten().any(|owner| std::ptr::eq(*owner, rule))
     }
 
     /// The patterns (each with its rule) as one query; `None` if it does not compile (their
@@ -52,10 +62,21 @@ impl Group {
             .map(|pattern| {
                 let start = query.start_byte_for_pattern(pattern);
                 let at = starts.partition_point(|begin| *begin <= start).saturating_sub(1);
-                patterns.get(at).map(|(rule, _)| *rule)
+                patterns.get(at).map(|(rule, _)| Some(*rule))
             })
             .collect::<Option<Vec<_>>>()?;
         Some(Group { grammar, query, owners })
+    }
+
+    /// Turns off the patterns of the rules `keep` refuses; `false` if none is left.
+    fn keep_only(&mut self, keep: impl Fn(&'static Rule) -> bool) -> bool {
+        for (pattern, owner) in self.owners.iter_mut().enumerate() {
+            if owner.is_some_and(|rule| !keep(rule)) {
+                *owner = None;
+                self.query.disable_pattern(pattern);
+            }
+        }
+        self.owners.iter().any(Option::is_some)
     }
 }
 
@@ -73,13 +94,9 @@ fn patterns_of(grammar: Grammar, rules: &[&'static Rule]) -> Vec<(&'static Rule,
     out
 }
 
-/// Compiles, once per process, the groups of the `wanted` rules, each with the grammar of a
-/// file that wants it: a grammar's rules split over as many groups as there are cores, the
-/// largest first into the smallest group.
-pub fn compile(wanted: &[(&'static Rule, Grammar)]) {
-    if GROUPS.get().is_some() {
-        return;
-    }
+/// The groups of `wanted`, compiled in parallel: a grammar's rules split over as many groups
+/// as there are cores, the largest pattern first into the smallest group.
+fn groups_of(wanted: &[Wanted]) -> Vec<Group> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut bins: Vec<(Grammar, Vec<(&'static Rule, String)>)> = Vec::new();
     for grammar in Grammar::ALL {
@@ -99,18 +116,77 @@ pub fn compile(wanted: &[(&'static Rule, Grammar)]) {
         }
         bins.extend(mine.into_iter().map(|(members, _)| (grammar, members)));
     }
-    let groups = crate::bridge::parallel::map_heavy(&bins, |(grammar, patterns)| Group::compile(*grammar, patterns));
-    // Another thread's run may have set them meanwhile; either is whole.
-    let _ = GROUPS.set(groups.into_iter().flatten().collect());
+    crate::bridge::parallel::map_heavy(&bins, |(grammar, patterns)| Group::compile(*grammar, patterns))
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+/// Starts compiling the groups of `likely` (what the last run in the project wanted) on a
+/// thread of its own; [`compile`] takes what it made.
+pub fn compile_ahead(likely: Vec<Wanted>) {
+    let handle = std::thread::spawn(move || groups_of(&likely));
+    let mut ahead = AHEAD.lock().unwrap_or_else(PoisonError::into_inner);
+    // A run that never compiled (no code) leaves its groups to this one's end.
+    *ahead = Some(handle);
+}
+
+/// Makes sure a group holds each of the `wanted` rules for files in its grammar: the groups
+/// compiled ahead are taken (their patterns of rules the run does not want turned off), and
+/// the rules none holds are compiled. Returns how many of `wanted` a group held before
+/// (compiled ahead, or by an earlier run in the process).
+pub fn compile(wanted: &[Wanted]) -> usize {
+    let ahead = AHEAD.lock().unwrap_or_else(PoisonError::into_inner).take();
+    let made = ahead.and_then(|handle| handle.join().ok()).unwrap_or_default();
+    let is_wanted = |rule: &'static Rule, grammar: Grammar| {
+        wanted
+            .iter()
+            .any(|(want, of)| std::ptr::eq(*want, rule) && *of == grammar)
+    };
+    add(made, &is_wanted);
+    let missing: Vec<Wanted> = {
+        let groups = GROUPS.read().unwrap_or_else(PoisonError::into_inner);
+        wanted
+            .iter()
+            .filter(|(rule, grammar)| !held(&groups, rule, *grammar))
+            .copied()
+            .collect()
+    };
+    if !missing.is_empty() {
+        add(groups_of(&missing), &is_wanted);
+    }
+    wanted.len() - missing.len()
+}
+
+/// Whether one of `groups` holds `rule` for files in `grammar`.
+fn held(groups: &[&'static Group], rule: &Rule, grammar: Grammar) -> bool {
+    groups.iter().any(|group| group.grammar == grammar && group.holds(rule))
+}
+
+/// Adds `made` to the process's groups, with only the patterns of wanted rules no group held
+/// before (another run, in another thread, may have compiled them meanwhile: a file must not
+/// run a rule twice).
+fn add(made: Vec<Group>, wanted: &dyn Fn(&'static Rule, Grammar) -> bool) {
+    if made.is_empty() {
+        return;
+    }
+    let mut groups = GROUPS.write().unwrap_or_else(PoisonError::into_inner);
+    let before = groups.len();
+    for mut group in made {
+        let grammar = group.grammar;
+        if group.keep_only(|rule| wanted(rule, grammar) && !held(&groups[..before], rule, grammar)) {
+            groups.push(Box::leak(Box::new(group)));
+        }
+    }
 }
 
 /// The groups holding some of `rules` for a file in `grammar`, and the rules none holds.
 pub fn covering(grammar: Grammar, rules: &[&'static Rule]) -> (Vec<&'static Group>, Vec<&'static Rule>) {
-    let groups: Vec<&'static Group> = GROUPS
-        .get()
-        .into_iter()
-        .flatten()
+    let all = GROUPS.read().unwrap_or_else(PoisonError::into_inner);
+    let groups: Vec<&'static Group> = all
+        .iter()
         .filter(|group| group.grammar == grammar && rules.iter().any(|rule| group.holds(rule)))
+        .copied()
         .collect();
     let alone = rules
         .iter()

@@ -58,6 +58,7 @@ mod stores;
 mod tags;
 mod text;
 mod validated;
+mod warm;
 
 use std::cell::RefCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -75,6 +76,7 @@ use super::source::Source;
 
 pub use self::catalog::{compile_wanted, support_table};
 pub use self::route_units::Render;
+pub use self::warm::start as compile_ahead;
 use crate::bridge::extract::code::routes::RouteScan;
 
 /// Extracts the facts the rule files find in `sources`: every source the rules' languages
