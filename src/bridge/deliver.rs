@@ -57,6 +57,8 @@ pub fn after_stop(project: &Project, run: &Run) -> Option<Handoff> {
     let (project_for_bridge, run_for_bridge) = (project.clone(), run.clone());
     let spawned = std::thread::Builder::new().stack_size(16 * 1024 * 1024).spawn(move || {
         let settings = super::settings(&project_for_bridge);
+        // What the last run on changes here wanted compiles while git lists the run's files.
+        super::rules::compile_ahead(&project_for_bridge.root, super::CHANGES);
         let handoff = super::input::of_run(&project_for_bridge, run_for_bridge)
             .map(|input| super::build(&input, None, &settings));
         let _ = send.send(handoff);

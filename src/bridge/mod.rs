@@ -29,12 +29,16 @@ use handoff::Handoff;
 use input::{Input, Request};
 use ticket::Ticket;
 
+/// The kind of run ([`rules::compile_ahead`]) on an agent's changes (a run, `--since`), as
+/// against files given (`--files`).
+pub const CHANGES: &str = "changes";
+
 /// Builds the handoff for `request` in `project` (files resolved, read, extracted, merged),
 /// with how long each step took.
 pub fn run(project: &Project, request: &Request, ticket: Option<Ticket>) -> Result<(Handoff, Vec<(String, Duration)>)> {
     let started = Instant::now();
     // What the last run of its kind here wanted compiles while git lists the files.
-    let kind = if request.files.is_empty() { "changes" } else { "files" };
+    let kind = if request.files.is_empty() { CHANGES } else { "files" };
     rules::compile_ahead(&project.root, kind);
     let input = input::resolve(project, request)?;
     let resolved = (format!("resolve {} files", input.paths.len()), started.elapsed());

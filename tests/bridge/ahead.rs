@@ -6,7 +6,8 @@
 use serde_json::Value;
 
 use super::copy_project;
-use crate::common::{Sandbox, os};
+use super::runs::{run_record, start, stop};
+use crate::common::{Sandbox, git, git_repo, os};
 
 /// `baton bridge --files . --json --timings` in the sandbox's project: the handoff (without
 /// its time of writing) and the figures of the timings' compile line (rules wanted, of those
@@ -40,8 +41,8 @@ fn fresh(fixtures: &[&str]) -> Value {
     run(&sandbox).0
 }
 
-/// The cache file of the sandbox's runs on files given.
-fn cache_file(sandbox: &Sandbox) -> std::path::PathBuf {
+/// The cache file of the sandbox's runs of `kind` (`files`, `changes`).
+fn cache_file(sandbox: &Sandbox, kind: &str) -> std::path::PathBuf {
     let private = std::fs::read_dir(&sandbox.tmp)
         .unwrap()
         .flatten()
@@ -51,7 +52,12 @@ fn cache_file(sandbox: &Sandbox) -> std::path::PathBuf {
     std::fs::read_dir(&private)
         .unwrap()
         .flatten()
-        .find(|entry| entry.file_name().to_string_lossy().ends_with("-bridge-rules-files"))
+        .find(|entry| {
+            entry
+                .file_name()
+                .to_string_lossy()
+                .ends_with(&format!("-bridge-rules-{kind}"))
+        })
         .unwrap_or_else(|| panic!("no cache in {}", private.display()))
         .path()
 }
@@ -94,7 +100,7 @@ fn a_cache_of_garbage_or_of_another_version_is_not_trusted() {
     let sandbox = Sandbox::new();
     copy_project(&sandbox, "backend-express");
     let (first, (wanted, _)) = run(&sandbox);
-    let cache = cache_file(&sandbox);
+    let cache = cache_file(&sandbox, "files");
     let kept = std::fs::read_to_string(&cache).unwrap();
     for planted in [
         "{\"version\":".to_owned(),
@@ -120,7 +126,7 @@ fn a_link_planted_at_the_cache_is_not_read_or_written_through() {
     let sandbox = Sandbox::new();
     copy_project(&sandbox, "backend-express");
     let (first, (wanted, _)) = run(&sandbox);
-    let cache = cache_file(&sandbox);
+    let cache = cache_file(&sandbox, "files");
     let target = sandbox.tmp.join("elsewhere.json");
     std::fs::rename(&cache, &target).unwrap();
     let before = std::fs::read(&target).unwrap();
@@ -130,4 +136,28 @@ fn a_link_planted_at_the_cache_is_not_read_or_written_through() {
     assert_eq!(handoff, first);
     assert_eq!(std::fs::read(&target).unwrap(), before, "nor written through");
     assert!(!std::fs::symlink_metadata(&cache).unwrap().file_type().is_symlink());
+}
+
+/// The SubagentStop hook's runs remember their rules apart from runs on files given, and the
+/// next run's handoff is the same whether they were compiled ahead or not.
+#[test]
+fn a_subagent_stops_runs_remember_what_they_wanted() {
+    let sandbox = Sandbox::new();
+    git_repo(&sandbox.project, &[("README.md", "# app\n")]);
+    let route = "import express from 'express';\nconst router = express.Router();\n\
+                 router.get('/users/:id', show);\nexport default router;\n";
+    let mut handoffs = Vec::new();
+    for (n, agent) in ["a000000000000001", "a000000000000002"].iter().enumerate() {
+        start(&sandbox, agent, "backend-agent");
+        sandbox.write("src/routes/users.ts", &format!("{route}// change {n}\n"));
+        git(&sandbox.project, &["add", "src"]);
+        git(&sandbox.project, &["commit", "-q", "-m", "users routes"]);
+        stop(&sandbox, agent, "backend-agent", "Added the users routes.");
+        let run = run_record(&sandbox, agent);
+        handoffs.push(run["handoff"]["structured"]["endpoints"].clone());
+        let cache = std::fs::read_to_string(cache_file(&sandbox, "changes")).unwrap();
+        assert!(cache.contains("express/routes"), "{cache}");
+    }
+    assert_eq!(handoffs[0], handoffs[1], "the same route in both runs");
+    assert_eq!(handoffs[0][0]["path"], "/users/:id", "{:#}", handoffs[0]);
 }

@@ -429,6 +429,22 @@ mod tests {
         }
     }
 
+    /// Compiles the query in the file `BATON_QUERY` (lowered as a rule's is) for the grammar
+    /// `BATON_GRAMMAR`, once: run under `valgrind --tool=callgrind` to count what a variant of a
+    /// rule costs to compile (an empty file gives the baseline to subtract).
+    #[test]
+    #[ignore = "a measuring tool"]
+    fn compile_one_query() {
+        let (Some(path), Some(grammar)) = (std::env::var_os("BATON_QUERY"), std::env::var("BATON_GRAMMAR").ok()) else {
+            return;
+        };
+        let grammar = Grammar::named(&grammar).expect("a grammar name");
+        let text = std::fs::read_to_string(path).unwrap();
+        let lowered = super::super::lower::lower(&text, &grammar.language());
+        let query = tree_sitter::Query::new(&grammar.language(), &lowered).unwrap();
+        println!("{} patterns", query.pattern_count());
+    }
+
     /// The user guide's support table is this one; `BATON_BLESS=1 cargo test --lib
     /// support_table` writes it there after a rule file changes.
     #[test]
