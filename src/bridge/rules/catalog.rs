@@ -440,9 +440,31 @@ mod tests {
         };
         let grammar = Grammar::named(&grammar).expect("a grammar name");
         let text = std::fs::read_to_string(path).unwrap();
-        let lowered = super::super::lower::lower(&text, &grammar.language());
+        // `BATON_QUERY_RAW` compiles the text as it is.
+        let lowered = match std::env::var_os("BATON_QUERY_RAW") {
+            Some(_) => text,
+            None => super::super::lower::lower(&text, &grammar.language()),
+        };
         let query = tree_sitter::Query::new(&grammar.language(), &lowered).unwrap();
         println!("{} patterns", query.pattern_count());
+        // With `BATON_MATCH_FILES` (a file listing source files), also every match of it in
+        // each of those files (their parse counts too: subtract a run with an empty query).
+        let Some(list) = std::env::var_os("BATON_MATCH_FILES") else {
+            return;
+        };
+        let mut parser = tree_sitter::Parser::new();
+        parser.set_language(&grammar.language()).unwrap();
+        let mut matches = 0;
+        for path in std::fs::read_to_string(list).unwrap().lines() {
+            let text = std::fs::read_to_string(path).unwrap();
+            let tree = parser.parse(&text, None).unwrap();
+            let mut cursor = tree_sitter::QueryCursor::new();
+            let mut found = cursor.matches(&query, tree.root_node(), text.as_bytes());
+            while streaming_iterator::StreamingIterator::next(&mut found).is_some() {
+                matches += 1;
+            }
+        }
+        println!("{matches} matches");
     }
 
     /// The user guide's support table is this one; `BATON_BLESS=1 cargo test --lib
