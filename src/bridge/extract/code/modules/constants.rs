@@ -11,8 +11,7 @@ use tree_sitter::Node;
 
 use crate::bridge::extract::syntax::literal::{Constants, unwrap_parens};
 use crate::bridge::extract::syntax::python::{assignment, body_statements};
-use crate::bridge::extract::syntax::script::property_name;
-use crate::bridge::extract::syntax::{Fields, Lang, ParsedFile, named_children};
+use crate::bridge::extract::syntax::{Lang, ParsedFile, named_children};
 
 /// How deep object literals are flattened.
 const MAX_OBJECT_DEPTH: usize = 4;
@@ -44,9 +43,9 @@ fn script(file: &ParsedFile<'_>, constants: &Constants, out: &mut Exported) {
         }
         match statement.kind() {
             "export_statement" => {
-                if let Some(declaration) = statement.field("declaration") {
+                if let Some(declaration) = statement.child_by_field_name("declaration") {
                     declarators(file, constants, declaration, out);
-                } else if let Some(value) = statement.field("value") {
+                } else if let Some(value) = statement.child_by_field_name("value") {
                     object(file, constants, value, "default", 0, out);
                 }
             }
@@ -58,7 +57,10 @@ fn script(file: &ParsedFile<'_>, constants: &Constants, out: &mut Exported) {
                 else {
                     continue;
                 };
-                let (Some(left), Some(right)) = (assignment.field("left"), assignment.field("right")) else {
+                let (Some(left), Some(right)) = (
+                    assignment.child_by_field_name("left"),
+                    assignment.child_by_field_name("right"),
+                ) else {
                     continue;
                 };
                 let target = file.text(left);
@@ -85,8 +87,10 @@ fn declarators(file: &ParsedFile<'_>, constants: &Constants, declaration: Node<'
         return;
     }
     for declarator in named_children(declaration) {
-        if let (Some(name), Some(value)) = (declarator.field("name"), declarator.field("value"))
-            && name.kind() == "identifier"
+        if let (Some(name), Some(value)) = (
+            declarator.child_by_field_name("name"),
+            declarator.child_by_field_name("value"),
+        ) && name.kind() == "identifier"
         {
             object(file, constants, value, file.text(name), 0, out);
         }
@@ -110,13 +114,18 @@ fn object(
         if entry.kind() != "pair" {
             continue;
         }
-        let (Some(key), Some(inner)) = (entry.field("key"), entry.field("value")) else {
+        let (Some(key), Some(inner)) = (entry.child_by_field_name("key"), entry.child_by_field_name("value")) else {
             continue;
         };
         if key.kind() == "computed_property_name" {
             continue;
         }
-        let name = format!("{prefix}.{}", property_name(file, key));
+        // A string key unquoted, any other as written.
+        let key = match key.kind() {
+            "string" => constants.resolve(file, key).unwrap_or_default(),
+            _ => file.text(key).to_owned(),
+        };
+        let name = format!("{prefix}.{key}");
         if let Some(text) = constants.resolve(file, inner) {
             insert(out, name.clone(), text);
         }
@@ -155,7 +164,7 @@ fn python(file: &ParsedFile<'_>, constants: &Constants, out: &mut Exported) {
         if value.kind() != "call" {
             continue;
         }
-        let Some(class) = value.field("function").map(|f| file.text(f)) else {
+        let Some(class) = value.child_by_field_name("function").map(|f| file.text(f)) else {
             continue;
         };
         for (attribute, text) in classes.get(class).into_iter().flatten() {
