@@ -131,7 +131,7 @@ const FRAGMENTS: &[(&str, &str)] = rule_files![
 
 /// Rule files a step of the code extractor runs when it needs them ([`on_demand`]), never
 /// picked by needles: the imports and exports that resolve names across files.
-const ON_DEMAND: &[(&str, &str)] = rule_files!["modules/script", "modules/python"];
+const ON_DEMAND: &[(&str, &str)] = rule_files!["modules/script", "modules/python", "modules/rust"];
 
 /// The on-demand rule file `name` (see [`ON_DEMAND`]), read on first use.
 pub fn on_demand(name: &str) -> Option<&'static Rule> {

@@ -101,42 +101,9 @@ fn unescape(escape: &str) -> String {
 pub struct Constants(HashMap<String, String>);
 
 impl Constants {
-    /// Reads the top-level string constants of `file`.
-    pub fn of(file: &ParsedFile<'_>) -> Constants {
-        let mut constants = Constants::default();
-        for statement in named_children(file.root()) {
-            if statement.has_error() {
-                continue;
-            }
-            let statement = match statement.kind() {
-                "export_statement" => match statement.child_by_field_name("declaration") {
-                    Some(declaration) => declaration,
-                    None => continue,
-                },
-                "expression_statement" if file.lang == Lang::Python => match statement.named_child(0) {
-                    Some(inner) => inner,
-                    None => continue,
-                },
-                _ => statement,
-            };
-            match statement.kind() {
-                "lexical_declaration" | "variable_declaration" => {
-                    for declarator in named_children(statement) {
-                        constants.bind(file, declarator, "name", "value");
-                    }
-                }
-                "assignment" => constants.bind(file, statement, "left", "right"),
-                "const_item" | "static_item" => constants.bind(file, statement, "name", "value"),
-                _ => {}
-            }
-        }
-        constants
-    }
-
-    fn bind(&mut self, file: &ParsedFile<'_>, node: Node<'_>, name: &'static str, value: &'static str) {
-        let (Some(name), Some(value)) = (node.child_by_field_name(name), node.child_by_field_name(value)) else {
-            return;
-        };
+    /// Binds `name` to the value of `value` if it is a string this file can put together
+    /// (see `Constants::of`, which reads a file's constants).
+    pub fn bind(&mut self, file: &ParsedFile<'_>, name: &str, value: Node<'_>) {
         // Only what can hold a string is worth rendering.
         let stringish = matches!(
             unwrap_parens(value).kind(),
@@ -149,11 +116,8 @@ impl Constants {
                 | "binary_operator"
                 | "identifier"
         );
-        if name.kind() != "identifier" || !stringish {
-            return;
-        }
-        if let Some(text) = self.resolve(file, value) {
-            self.0.insert(file.text(name).to_owned(), text);
+        if stringish && let Some(text) = self.resolve(file, value) {
+            self.0.insert(name.to_owned(), text);
         }
     }
 

@@ -4,7 +4,6 @@
 use std::collections::HashMap;
 
 use crate::bridge::extract::syntax::ParsedFile;
-use crate::bridge::rules::on_demand;
 
 /// What an import binds.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,17 +46,10 @@ pub struct ScriptModule {
 
 impl ScriptModule {
     /// Reads the top-level imports and exports of a script file (`families/modules/script.scm`
-    /// finds them); a statement with a syntax error in it binds nothing.
+    /// finds them; see [`super::top_level`]).
     pub fn read(file: &ParsedFile<'_>) -> ScriptModule {
         let mut module = ScriptModule::default();
-        for hit in on_demand("modules/script", file.lang, &file.tree, file.text, true) {
-            let broken = hit.captures.first().is_none_or(|capture| {
-                let statement = file.root().first_child_for_byte(capture.range.start);
-                statement.is_none_or(|statement| statement.has_error())
-            });
-            if broken {
-                continue;
-            }
+        for hit in super::top_level(file) {
             let text = |name: &str| hit.text(name);
             if let Some(source) = text("import.source") {
                 let (local, name) = match (text("import.default"), text("import.module"), text("import.name")) {

@@ -73,3 +73,11 @@
       right: (object [(shorthand_property_identifier) @export.local
                       (pair key: (_) @export.as value: (_) @export.value)]))))
   (#eq? @_exports "module.exports"))
+
+; top-level constants and objects: `const a = …`, `export const a = …`
+(program
+  [(lexical_declaration (variable_declarator name: (identifier) @constant.name value: (_) @constant.value))
+   (variable_declaration (variable_declarator name: (identifier) @constant.name value: (_) @constant.value))
+   (export_statement
+     declaration: [(lexical_declaration (variable_declarator name: (identifier) @constant.name value: (_) @constant.value))
+                   (variable_declaration (variable_declarator name: (identifier) @constant.name value: (_) @constant.value))])])
