@@ -12,24 +12,16 @@
        (named_imports (import_specifier name: (_) @import.name alias: (_)? @import.local))])
     source: (string (string_fragment) @import.source)))
 
-; `const m = require('s')`, `const { a, b: c } = require('s')`
-(program
-  [(lexical_declaration
-     (variable_declarator
-       name: [(identifier) @import.module
-              (object_pattern (shorthand_property_identifier_pattern) @import.name)
-              (object_pattern (pair_pattern key: (_) @import.name value: (identifier) @import.local))]
-       value: (call_expression
-         function: (identifier) @_require
-         arguments: (arguments . (string (string_fragment) @import.source)))))
-   (variable_declaration
-     (variable_declarator
-       name: [(identifier) @import.module
-              (object_pattern (shorthand_property_identifier_pattern) @import.name)
-              (object_pattern (pair_pattern key: (_) @import.name value: (identifier) @import.local))]
-       value: (call_expression
-         function: (identifier) @_require
-         arguments: (arguments . (string (string_fragment) @import.source)))))]
+; `const m = require('s')`, `const { a, b: c } = require('s')` (in a `const`, `let` or `var`)
+((program
+  (_
+    (variable_declarator
+      name: [(identifier) @import.module
+             (object_pattern (shorthand_property_identifier_pattern) @import.name)
+             (object_pattern (pair_pattern key: (_) @import.name value: (identifier) @import.local))]
+      value: (call_expression
+        function: (identifier) @_require
+        arguments: (arguments . (string (string_fragment) @import.source))))))
   (#eq? @_require "require")
   (#set! require "true"))
 
@@ -40,8 +32,7 @@
     declaration: [(function_declaration name: (_) @export.local)
                   (generator_function_declaration name: (_) @export.local)
                   (class_declaration name: (_) @export.local)
-                  (lexical_declaration (variable_declarator name: (identifier) @export.local))
-                  (variable_declaration (variable_declarator name: (identifier) @export.local))]))
+                  (_ (variable_declarator name: (identifier) @export.local))]))
 
 ; `export default x` (any other value is the module's own `default`)
 (program (export_statement value: (_) @export.value))
@@ -76,8 +67,6 @@
 
 ; top-level constants and objects: `const a = …`, `export const a = …`
 (program
-  [(lexical_declaration (variable_declarator name: (identifier) @constant.name value: (_) @constant.value))
-   (variable_declaration (variable_declarator name: (identifier) @constant.name value: (_) @constant.value))
+  [(_ (variable_declarator name: (identifier) @constant.name value: (_) @constant.value))
    (export_statement
-     declaration: [(lexical_declaration (variable_declarator name: (identifier) @constant.name value: (_) @constant.value))
-                   (variable_declaration (variable_declarator name: (identifier) @constant.name value: (_) @constant.value))])])
+     declaration: (_ (variable_declarator name: (identifier) @constant.name value: (_) @constant.value)))])
