@@ -27,12 +27,6 @@ enum Part<'t> {
 fn parts<'t>(file: &ParsedFile<'_>, node: Node<'t>) -> Option<Vec<Part<'t>>> {
     let mut out = Vec::new();
     match node.kind() {
-        // JavaScript/TypeScript
-        "string" if file.lang.is_script() => {
-            for child in named_children(node) {
-                push_text(file, child, &mut out);
-            }
-        }
         "template_string" => {
             for child in named_children(node) {
                 match child.kind() {
@@ -51,11 +45,9 @@ fn parts<'t>(file: &ParsedFile<'_>, node: Node<'t>) -> Option<Vec<Part<'t>>> {
             for child in named_children(node) {
                 match child.kind() {
                     "interpolation" => out.push(Part::Expr(child.child_by_field_name("expression")?)),
-                    "string_content" => out.push(Part::Text(file.text(child).to_owned())),
                     "escape_sequence" if raw => out.push(Part::Text(file.text(child).to_owned())),
-                    "escape_sequence" => out.push(Part::Text(unescape(file.text(child)))),
                     "escape_interpolation" => out.push(Part::Text(file.text(child)[..1].to_owned())),
-                    _ => {}
+                    _ => push_text(file, child, &mut out),
                 }
             }
         }
@@ -64,8 +56,8 @@ fn parts<'t>(file: &ParsedFile<'_>, node: Node<'t>) -> Option<Vec<Part<'t>>> {
                 out.extend(parts(file, child)?);
             }
         }
-        // Rust
-        "string_literal" | "raw_string_literal" => {
+        // JavaScript/TypeScript, Rust
+        "string" | "string_literal" | "raw_string_literal" => {
             for child in named_children(node) {
                 push_text(file, child, &mut out);
             }
