@@ -63,6 +63,9 @@
 //! | `client_route.index`, `client_route.prefix` | a route at its parent's path (`index: true`); a scope's path that is no route of its own |
 //! | `client_route.file` | the file is a page: its place makes the path (`file_routes`); `#set! path "tanstack"`: the path is a TanStack route id |
 //! | `constant.name`, `constant.value` | a string constant of the file, which a route's path may name |
+//! | `constant.class` | the class whose attribute the constant is (`Settings.API_V1_STR`; `families/modules`, read on demand by `extract/code/modules`) |
+//! | `import.source` + `import.default`, `import.module` or `import.name` (+ `import.local`); `import.from`, `import.statement` | an import binding (`#set! require` for `require()`); Python's module and statement (`families/modules`) |
+//! | `export.local` (+ `export.default`), `export.value`, `export.name` + `export.as`, `export.source`, `export.namespace`, `export.star`, `export.target` | what a script module exports, `module.exports` and `exports.x` included (`families/modules`) |
 //! | `endpoint.body` | the handler (or the `function.scope` of the function `endpoint.handler` names): `check.name` calls inside it guard it (guards of kind `check`), a `parse.schema` parsing the body (`parse.value` reads it, or is a `body.var`) is its request |
 //! | `middleware.guard`, `middleware.matcher` | Next.js middleware checking auth, on the endpoints its matchers cover (`links.rs`) |
 //! | `endpoint.action`, `#set! path "file"` | the endpoint's path is the one its file's place makes (`file_routes`); an action adds to it |

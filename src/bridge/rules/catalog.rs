@@ -129,6 +129,21 @@ const FRAGMENTS: &[(&str, &str)] = rule_files![
     "sqlalchemy/columns",
 ];
 
+/// Rule files a step of the code extractor runs when it needs them ([`on_demand`]), never
+/// picked by needles: the imports and exports that resolve names across files.
+const ON_DEMAND: &[(&str, &str)] = rule_files!["modules/script", "modules/python", "modules/rust"];
+
+/// The on-demand rule file `name` (see [`ON_DEMAND`]), read on first use.
+pub fn on_demand(name: &str) -> Option<&'static Rule> {
+    static READ: LazyLock<Vec<Rule>> = LazyLock::new(|| {
+        ON_DEMAND
+            .iter()
+            .filter_map(|(name, text)| Rule::read(name, text, |_| None).ok())
+            .collect()
+    });
+    READ.iter().find(|rule| rule.name == name)
+}
+
 /// Every rule, read once per process.
 static CATALOG: LazyLock<Vec<Rule>> = LazyLock::new(|| {
     let inherited = |name: &str| {
@@ -328,7 +343,7 @@ mod tests {
     #[test]
     fn every_rule_file_reads_and_compiles_for_each_grammar_that_reads_it() {
         let inherited = |name: &str| FRAGMENTS.iter().chain(RULES).find(|(n, _)| *n == name).map(|(_, t)| *t);
-        for (name, text) in RULES {
+        for (name, text) in RULES.iter().chain(ON_DEMAND) {
             let rule = Rule::read(name, text, inherited).unwrap_or_else(|e| panic!("{}", e.0));
             for grammar in Grammar::ALL.into_iter().filter(|g| rule.read_by(*g)) {
                 rule.compile(grammar).unwrap_or_else(|error| panic!("{}", error.0));

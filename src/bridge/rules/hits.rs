@@ -102,9 +102,22 @@ pub fn run_query<'t>(
     text: &'t str,
     owner: impl Fn(usize) -> Option<&'static Rule>,
 ) -> Vec<Hit<'t>> {
+    run_from(query, tree, text, None, owner)
+}
+
+/// [`run_query`] with matches starting at most `max_start_depth` levels below the root (the
+/// cursor then skips the subtrees no pattern can reach).
+pub fn run_from<'t>(
+    query: &'static Query,
+    tree: &Tree,
+    text: &'t str,
+    max_start_depth: Option<u32>,
+    owner: impl Fn(usize) -> Option<&'static Rule>,
+) -> Vec<Hit<'t>> {
     let names = query.capture_names();
     let mut cursor = QueryCursor::new();
     cursor.set_match_limit(MATCH_LIMIT);
+    cursor.set_max_start_depth(max_start_depth);
     let mut matches = cursor.matches(query, tree.root_node(), text.as_bytes());
     let mut hits = Vec::new();
     // What each match holds but the kinds of lowered nodes: matches differing only there are

@@ -66,7 +66,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use tree_sitter::Tree;
 
 use self::grammar::{Grammar, Parsers};
-use self::hits::Hit;
+pub use self::hits::Hit;
 use self::links::Links;
 use self::mounts::Mounts;
 use super::extract::code::wants::{is_generated_path, is_test_path};
@@ -162,6 +162,18 @@ pub fn on_tree(source: &Source<'_>, lang: Lang, wanted: &Wanted, tree: &Tree, re
     let grammar = Grammar::of_lang(lang);
     run_rules(source, grammar, source.text, &wanted.0, tree, &mut found, Some(render));
     finish(source, found)
+}
+
+/// The hits of the on-demand rule file `name` (`modules/script`, see `catalog::on_demand`) in
+/// a code file parsed in `lang`, in the file's order; with `top_level`, only matches starting
+/// at the root.
+pub fn on_demand<'t>(name: &str, lang: Lang, tree: &Tree, text: &'t str, top_level: bool) -> Vec<Hit<'t>> {
+    let query = catalog::on_demand(name).and_then(|rule| Some((rule, rule.query(Grammar::of_lang(lang))?)));
+    let mut hits = query.map_or_else(Vec::new, |(rule, query)| {
+        hits::run_from(query, tree, text, top_level.then_some(0), |_| Some(rule))
+    });
+    hits.sort_by_key(|hit| hit.captures.first().map(|capture| capture.range.start));
+    hits
 }
 
 /// Every source's rules run (the code files' too when `code_files`), in parallel.

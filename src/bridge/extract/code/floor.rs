@@ -6,12 +6,10 @@
 use std::cell::RefCell;
 use std::time::{Duration, Instant};
 
-use tree_sitter::Parser;
-
 use super::DEFAULT_DESIGN_SYSTEMS;
 use super::wants::Wants;
 use crate::bridge::extract::Source;
-use crate::bridge::extract::syntax::{Lang, MAX_PARSE_BYTES};
+use crate::bridge::extract::syntax::{Lang, MAX_PARSE_BYTES, Parsers};
 
 /// How the bare parse of a run's signal files went.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -25,7 +23,7 @@ pub struct Floor {
 }
 
 thread_local! {
-    static BARE: RefCell<Vec<(Lang, Parser)>> = const { RefCell::new(Vec::new()) };
+    static BARE: RefCell<Parsers> = RefCell::new(Parsers::default());
 }
 
 /// Parses the signal files of `sources` (chosen as the bridge chooses them) on the bridge's
@@ -43,19 +41,8 @@ pub fn measure(sources: &[Source<'_>], design_systems: &[String]) -> Floor {
             return None;
         }
         BARE.with_borrow_mut(|parsers| {
-            let at = match parsers.iter().position(|(have, _)| *have == lang) {
-                Some(at) => at,
-                None => {
-                    let mut parser = Parser::new();
-                    parser.set_language(&lang.grammar()).ok()?;
-                    parsers.push((lang, parser));
-                    parsers.len() - 1
-                }
-            };
-            parsers[at]
-                .1
-                .parse(source.text, None)
-                .map(|tree| tree.root_node().child_count())
+            let tree = parsers.parser(lang)?.parse(source.text, None)?;
+            Some(tree.root_node().child_count())
         })
     });
     Floor {

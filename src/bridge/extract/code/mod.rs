@@ -14,7 +14,6 @@ pub mod modules;
 pub mod orm;
 pub mod routes;
 mod scan;
-pub mod shapes;
 #[cfg(test)]
 mod tests;
 pub mod wants;

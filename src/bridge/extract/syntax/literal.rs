@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
-use super::{Fields, Lang, ParsedFile, named_children};
+use super::{Lang, ParsedFile, named_children};
 
 /// How deep a concatenation (`A + "/x" + B`) is followed before the rest is kept as written.
 const MAX_CONCAT_DEPTH: usize = 16;
@@ -16,18 +16,6 @@ const MAX_CONCAT_DEPTH: usize = 16;
 /// (see [`display_placeholders`]). Neither character can occur in a path read from a file.
 pub const PLACEHOLDER_OPEN: char = '\u{1}';
 pub const PLACEHOLDER_CLOSE: char = '\u{2}';
-
-/// The value of a string literal with no substitution in it (any of the five languages).
-pub fn string(file: &ParsedFile<'_>, node: Node<'_>) -> Option<String> {
-    let mut out = String::new();
-    for part in parts(file, node)? {
-        match part {
-            Part::Text(text) => out.push_str(&text),
-            Part::Expr(_) => return None,
-        }
-    }
-    Some(out)
-}
 
 /// A piece of a string: literal text or a substituted expression.
 enum Part<'t> {
@@ -39,12 +27,6 @@ enum Part<'t> {
 fn parts<'t>(file: &ParsedFile<'_>, node: Node<'t>) -> Option<Vec<Part<'t>>> {
     let mut out = Vec::new();
     match node.kind() {
-        // JavaScript/TypeScript
-        "string" if file.lang.is_script() => {
-            for child in named_children(node) {
-                push_text(file, child, &mut out);
-            }
-        }
         "template_string" => {
             for child in named_children(node) {
                 match child.kind() {
@@ -62,12 +44,10 @@ fn parts<'t>(file: &ParsedFile<'_>, node: Node<'t>) -> Option<Vec<Part<'t>>> {
             let raw = prefix.contains(['r', 'R']);
             for child in named_children(node) {
                 match child.kind() {
-                    "interpolation" => out.push(Part::Expr(child.field("expression")?)),
-                    "string_content" => out.push(Part::Text(file.text(child).to_owned())),
+                    "interpolation" => out.push(Part::Expr(child.child_by_field_name("expression")?)),
                     "escape_sequence" if raw => out.push(Part::Text(file.text(child).to_owned())),
-                    "escape_sequence" => out.push(Part::Text(unescape(file.text(child)))),
                     "escape_interpolation" => out.push(Part::Text(file.text(child)[..1].to_owned())),
-                    _ => {}
+                    _ => push_text(file, child, &mut out),
                 }
             }
         }
@@ -76,8 +56,8 @@ fn parts<'t>(file: &ParsedFile<'_>, node: Node<'t>) -> Option<Vec<Part<'t>>> {
                 out.extend(parts(file, child)?);
             }
         }
-        // Rust
-        "string_literal" | "raw_string_literal" => {
+        // JavaScript/TypeScript, Rust
+        "string" | "string_literal" | "raw_string_literal" => {
             for child in named_children(node) {
                 push_text(file, child, &mut out);
             }
@@ -113,42 +93,9 @@ fn unescape(escape: &str) -> String {
 pub struct Constants(HashMap<String, String>);
 
 impl Constants {
-    /// Reads the top-level string constants of `file`.
-    pub fn of(file: &ParsedFile<'_>) -> Constants {
-        let mut constants = Constants::default();
-        for statement in named_children(file.root()) {
-            if statement.has_error() {
-                continue;
-            }
-            let statement = match statement.kind() {
-                "export_statement" => match statement.field("declaration") {
-                    Some(declaration) => declaration,
-                    None => continue,
-                },
-                "expression_statement" if file.lang == Lang::Python => match statement.named_child(0) {
-                    Some(inner) => inner,
-                    None => continue,
-                },
-                _ => statement,
-            };
-            match statement.kind() {
-                "lexical_declaration" | "variable_declaration" => {
-                    for declarator in named_children(statement) {
-                        constants.bind(file, declarator, "name", "value");
-                    }
-                }
-                "assignment" => constants.bind(file, statement, "left", "right"),
-                "const_item" | "static_item" => constants.bind(file, statement, "name", "value"),
-                _ => {}
-            }
-        }
-        constants
-    }
-
-    fn bind(&mut self, file: &ParsedFile<'_>, node: Node<'_>, name: &'static str, value: &'static str) {
-        let (Some(name), Some(value)) = (node.field(name), node.field(value)) else {
-            return;
-        };
+    /// Binds `name` to the value of `value` if it is a string this file can put together
+    /// (see `Constants::of`, which reads a file's constants).
+    pub fn bind(&mut self, file: &ParsedFile<'_>, name: &str, value: Node<'_>) {
         // Only what can hold a string is worth rendering.
         let stringish = matches!(
             unwrap_parens(value).kind(),
@@ -161,11 +108,8 @@ impl Constants {
                 | "binary_operator"
                 | "identifier"
         );
-        if name.kind() != "identifier" || !stringish {
-            return;
-        }
-        if let Some(text) = self.resolve(file, value) {
-            self.0.insert(file.text(name).to_owned(), text);
+        if stringish && let Some(text) = self.resolve(file, value) {
+            self.0.insert(name.to_owned(), text);
         }
     }
 
@@ -182,42 +126,8 @@ impl Constants {
     /// A string expression with every piece resolved: literals, template literals, f-strings,
     /// `+` concatenations and names of this file's constants. `None` if any piece is unknown.
     pub fn resolve(&self, file: &ParsedFile<'_>, node: Node<'_>) -> Option<String> {
-        let mut out = String::new();
-        self.resolve_into(file, node, 0, &mut out).then_some(out)
-    }
-
-    /// Appends the value of `node` to `out`; false (and `out` half-written) at the first unknown piece.
-    fn resolve_into(&self, file: &ParsedFile<'_>, node: Node<'_>, depth: usize, out: &mut String) -> bool {
-        let node = unwrap_parens(node);
-        if let Some(pieces) = parts(file, node) {
-            return pieces.into_iter().all(|piece| match piece {
-                Part::Text(text) => {
-                    out.push_str(&text);
-                    true
-                }
-                Part::Expr(expr) => depth < MAX_CONCAT_DEPTH && self.resolve_into(file, expr, depth + 1, out),
-            });
-        }
-        match node.kind() {
-            "identifier" => match self.get(file.text(node)) {
-                Some(value) => {
-                    out.push_str(value);
-                    true
-                }
-                None => false,
-            },
-            "binary_expression" | "binary_operator" if depth < MAX_CONCAT_DEPTH => {
-                let (Some(left), Some(right), Some("+")) = (
-                    node.field("left"),
-                    node.field("right"),
-                    file.field_text(node, "operator"),
-                ) else {
-                    return false;
-                };
-                self.resolve_into(file, left, depth + 1, out) && self.resolve_into(file, right, depth + 1, out)
-            }
-            _ => false,
-        }
+        let text = self.render(file, node, 0);
+        (!text.unresolved).then_some(text.value)
     }
 
     /// Like [`Constants::resolve`], but a piece that cannot be resolved is kept as a
@@ -246,7 +156,8 @@ impl Constants {
             for piece in pieces {
                 match piece {
                     Part::Text(text) => out.value.push_str(&text),
-                    Part::Expr(expr) => out.push(self.render(file, expr, depth + 1)),
+                    Part::Expr(expr) if depth < MAX_CONCAT_DEPTH => out.push(self.render(file, expr, depth + 1)),
+                    Part::Expr(expr) => out.push(Rendered::unknown(file, expr)),
                 }
             }
             return out;
@@ -261,8 +172,9 @@ impl Constants {
                 None => Rendered::unknown(file, node),
             },
             "binary_expression" | "binary_operator" if depth < MAX_CONCAT_DEPTH => {
-                let operator = node.field("operator").map(|op| file.text(op));
-                let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
+                let operator = node.child_by_field_name("operator").map(|op| file.text(op));
+                let (Some(left), Some(right)) = (node.child_by_field_name("left"), node.child_by_field_name("right"))
+                else {
                     return Rendered::unknown(file, node);
                 };
                 if operator != Some("+") {

@@ -7,7 +7,7 @@ pub mod rust;
 pub mod script;
 mod tree;
 
-pub use tree::{Fields, NodeIndex, Walk, ancestor, field_children, named_children, walk, walk_clean};
+pub use tree::{Walk, named_children, walk};
 
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
@@ -86,7 +86,7 @@ impl<'a> ParsedFile<'a> {
 
     /// The text of a node's field, if it has that field.
     pub fn field_text(&self, node: Node<'_>, field: &'static str) -> Option<&'a str> {
-        node.field(field).map(|child| self.text(child))
+        node.child_by_field_name(field).map(|child| self.text(child))
     }
 
     /// `path: syntax error at line N` when the tree has an error, naming the first one.
@@ -179,7 +179,8 @@ impl Parsers {
         }))
     }
 
-    fn parser(&mut self, lang: Lang) -> Option<&mut Parser> {
+    /// The parser of `lang`, made on first use (a bare parse: no time budget).
+    pub fn parser(&mut self, lang: Lang) -> Option<&mut Parser> {
         let at = match self.parsers.iter().position(|(have, _)| *have == lang) {
             Some(at) => at,
             None => {
@@ -196,6 +197,18 @@ impl Parsers {
 #[cfg(test)]
 pub mod tests {
     use super::*;
+
+    /// Visits every node under `root` that parsed cleanly (no error or missing token inside
+    /// it), in document order: complete statements the parser kept inside an error-recovered
+    /// region are visited, the broken pieces around them are not.
+    fn walk_clean<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>)) {
+        walk(root, |node| {
+            if !node.has_error() {
+                visit(node);
+            }
+            Walk::Enter
+        });
+    }
 
     /// Parses `text` as if it were a file at `path` (test helper).
     pub fn parsed<'a>(path: &'a str, text: &'a str) -> ParsedFile<'a> {

@@ -9,10 +9,9 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
+use super::{captured, top_level};
 use crate::bridge::extract::syntax::literal::{Constants, unwrap_parens};
-use crate::bridge::extract::syntax::python::{assignment, body_statements};
-use crate::bridge::extract::syntax::script::property_name;
-use crate::bridge::extract::syntax::{Fields, Lang, ParsedFile, named_children};
+use crate::bridge::extract::syntax::{Lang, ParsedFile, named_children};
 
 /// How deep object literals are flattened.
 const MAX_OBJECT_DEPTH: usize = 4;
@@ -22,6 +21,23 @@ const MAX_CONSTANTS: usize = 2_000;
 
 /// A file's string constants by dotted name.
 pub type Exported = HashMap<String, String>;
+
+impl Constants {
+    /// Reads the top-level string constants of `file` (`const API = '/api'`, `PREFIX = "/v1"`,
+    /// `const BASE: &str = "/api";`; `families/modules` finds them, see [`top_level`]).
+    pub fn of(file: &ParsedFile<'_>) -> Constants {
+        let mut constants = Constants::default();
+        for hit in top_level(file)
+            .iter()
+            .filter(|hit| hit.text("constant.class").is_none())
+        {
+            if let (Some(name), Some(value)) = (hit.text("constant.name"), captured(file, hit, "constant.value")) {
+                constants.bind(file, name, value);
+            }
+        }
+        constants
+    }
+}
 
 /// The constants `file` offers, with its own top-level `constants` among them.
 pub fn exported(file: &ParsedFile<'_>, constants: &Constants) -> Exported {
@@ -37,58 +53,29 @@ pub fn exported(file: &ParsedFile<'_>, constants: &Constants) -> Exported {
     out
 }
 
+/// The objects of top-level constants, `export default {…}`, `module.exports = {…}` and
+/// `module.exports.name = …` (a named constant too).
 fn script(file: &ParsedFile<'_>, constants: &Constants, out: &mut Exported) {
-    for statement in named_children(file.root()) {
-        if statement.has_error() {
+    for hit in top_level(file) {
+        if let (Some(name), Some(value)) = (hit.text("constant.name"), captured(file, &hit, "constant.value")) {
+            object(file, constants, value, name, 0, out);
             continue;
         }
-        match statement.kind() {
-            "export_statement" => {
-                if let Some(declaration) = statement.field("declaration") {
-                    declarators(file, constants, declaration, out);
-                } else if let Some(value) = statement.field("value") {
-                    object(file, constants, value, "default", 0, out);
-                }
-            }
-            "lexical_declaration" | "variable_declaration" => declarators(file, constants, statement, out),
-            "expression_statement" => {
-                let Some(assignment) = statement
-                    .named_child(0)
-                    .filter(|node| node.kind() == "assignment_expression")
-                else {
-                    continue;
-                };
-                let (Some(left), Some(right)) = (assignment.field("left"), assignment.field("right")) else {
-                    continue;
-                };
-                let target = file.text(left);
-                if target == "module.exports" {
-                    object(file, constants, right, "default", 0, out);
-                } else if let Some(name) = target
-                    .strip_prefix("module.exports.")
-                    .or_else(|| target.strip_prefix("exports."))
-                {
-                    // `module.exports.autoPrefix = '/batch'` exports a named constant.
-                    if let Some(value) = constants.resolve(file, right) {
-                        insert(out, name.to_owned(), value);
-                    }
-                    object(file, constants, right, name, 0, out);
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
-fn declarators(file: &ParsedFile<'_>, constants: &Constants, declaration: Node<'_>, out: &mut Exported) {
-    if !matches!(declaration.kind(), "lexical_declaration" | "variable_declaration") {
-        return;
-    }
-    for declarator in named_children(declaration) {
-        if let (Some(name), Some(value)) = (declarator.field("name"), declarator.field("value"))
-            && name.kind() == "identifier"
+        // The properties of `module.exports = { a, b: c }` are read as its object.
+        let Some(value) = captured(file, &hit, "export.value").filter(|_| hit.get("export.as").is_none()) else {
+            continue;
+        };
+        let target = hit.text("export.target").unwrap_or("module.exports");
+        if target == "module.exports" {
+            object(file, constants, value, "default", 0, out);
+        } else if let Some(name) = target
+            .strip_prefix("module.exports.")
+            .or_else(|| target.strip_prefix("exports."))
         {
-            object(file, constants, value, file.text(name), 0, out);
+            if let Some(text) = constants.resolve(file, value) {
+                insert(out, name.to_owned(), text);
+            }
+            object(file, constants, value, name, 0, out);
         }
     }
 }
@@ -110,13 +97,18 @@ fn object(
         if entry.kind() != "pair" {
             continue;
         }
-        let (Some(key), Some(inner)) = (entry.field("key"), entry.field("value")) else {
+        let (Some(key), Some(inner)) = (entry.child_by_field_name("key"), entry.child_by_field_name("value")) else {
             continue;
         };
         if key.kind() == "computed_property_name" {
             continue;
         }
-        let name = format!("{prefix}.{}", property_name(file, key));
+        // A string key unquoted, any other as written.
+        let key = match key.kind() {
+            "string" => constants.resolve(file, key).unwrap_or_default(),
+            _ => file.text(key).to_owned(),
+        };
+        let name = format!("{prefix}.{key}");
         if let Some(text) = constants.resolve(file, inner) {
             insert(out, name.clone(), text);
         }
@@ -124,41 +116,32 @@ fn object(
     }
 }
 
+/// The string attributes of top-level classes, also through a module-level instance.
 fn python(file: &ParsedFile<'_>, constants: &Constants, out: &mut Exported) {
-    let mut classes: HashMap<String, Vec<(String, String)>> = HashMap::new();
-    let statements = named_children(file.root());
-    for statement in &statements {
-        if statement.kind() != "class_definition" || statement.has_error() {
-            continue;
+    let hits = top_level(file);
+    let mut classes: HashMap<&str, Vec<(&str, String)>> = HashMap::new();
+    for hit in &hits {
+        if let (Some(class), Some(name), Some(value)) = (
+            hit.text("constant.class"),
+            hit.text("constant.name"),
+            captured(file, hit, "constant.value"),
+        ) && let Some(text) = constants.resolve(file, value)
+        {
+            insert(out, format!("{class}.{name}"), text.clone());
+            classes.entry(class).or_default().push((name, text));
         }
-        let Some(class) = file.field_text(*statement, "name") else {
-            continue;
-        };
-        let mut attributes = Vec::new();
-        for member in body_statements(*statement) {
-            if let Some((name, _, Some(value))) = assignment(file, member)
-                && let Some(text) = constants.resolve(file, value)
-            {
-                attributes.push((name, text));
-            }
-        }
-        for (name, value) in &attributes {
-            insert(out, format!("{class}.{name}"), value.clone());
-        }
-        classes.insert(class.to_owned(), attributes);
     }
     // `settings = Settings()`: the instance has the class's attributes.
-    for statement in &statements {
-        let Some((name, _, Some(value))) = assignment(file, *statement) else {
+    for hit in hits.iter().filter(|hit| hit.text("constant.class").is_none()) {
+        let (Some(name), Some(value)) = (hit.text("constant.name"), captured(file, hit, "constant.value")) else {
             continue;
         };
-        if value.kind() != "call" {
-            continue;
-        }
-        let Some(class) = value.field("function").map(|f| file.text(f)) else {
-            continue;
-        };
-        for (attribute, text) in classes.get(class).into_iter().flatten() {
+        let class = value.child_by_field_name("function").filter(|_| value.kind() == "call");
+        for (attribute, text) in class
+            .and_then(|class| classes.get(file.text(class)))
+            .into_iter()
+            .flatten()
+        {
             insert(out, format!("{name}.{attribute}"), text.clone());
         }
     }

@@ -3,10 +3,9 @@
 
 use std::collections::HashMap;
 
-use tree_sitter::Node;
-
 use super::{PathIndex, parent_dir};
-use crate::bridge::extract::syntax::{Fields, ParsedFile, Walk, walk};
+use crate::bridge::extract::syntax::ParsedFile;
+use crate::bridge::rules::on_demand;
 
 /// One local name bound by an import: `from module import name as local` or `import module as local`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,85 +23,44 @@ pub struct PythonModule {
 
 impl PythonModule {
     /// Reads the imports of a Python file, those inside functions too (app factories import
-    /// their blueprints there); one namespace per file.
+    /// their blueprints there; `families/modules/python.scm` finds them); one namespace per
+    /// file, a statement with a syntax error in it binds nothing.
     pub fn read(file: &ParsedFile<'_>) -> PythonModule {
         let mut module = PythonModule::default();
-        walk(file.root(), |statement| {
-            if STATEMENT_CONTAINERS.contains(&statement.kind()) {
-                return Walk::Enter;
-            }
-            if statement.has_error() {
-                return Walk::Skip;
-            }
-            match statement.kind() {
-                "import_from_statement" => {
-                    let Some(from) = statement.field("module_name") else {
-                        return Walk::Skip;
-                    };
-                    let from = file.text(from).to_owned();
-                    for name in statement.children_by_field_name("name", &mut statement.walk()) {
-                        let (name, local) = aliased(file, name);
-                        module.imports.insert(
-                            local,
-                            PyImport {
-                                module: from.clone(),
-                                name: Some(name),
-                            },
-                        );
+        for hit in on_demand("modules/python", file.lang, &file.tree, file.text, false) {
+            let statement = hit.get("import.statement").map(|capture| capture.range.clone());
+            let broken = statement.is_none_or(|at| {
+                let node = file.root().descendant_for_byte_range(at.start, at.end);
+                node.is_none_or(|node| node.has_error())
+            });
+            let local = hit.text("import.local");
+            let import = match (
+                hit.text("import.from"),
+                hit.text("import.name"),
+                hit.text("import.module"),
+            ) {
+                _ if broken => continue,
+                (Some(from), Some(name), _) => (local.unwrap_or(name), from, Some(name)),
+                // `import a.b` binds `a`; `import a.b as c` binds `c` to `a.b`.
+                (_, _, Some(dotted)) => match local {
+                    Some(local) => (local, dotted, None),
+                    None => {
+                        let first = dotted.split('.').next().unwrap_or(dotted);
+                        (first, first, None)
                     }
-                }
-                "import_statement" => {
-                    for name in statement.children_by_field_name("name", &mut statement.walk()) {
-                        // `import a.b` binds `a`; `import a.b as c` binds `c` to `a.b`.
-                        let (dotted, local) = aliased(file, name);
-                        let local = local.split('.').next().unwrap_or(&local).to_owned();
-                        let from = if name.kind() == "aliased_import" {
-                            dotted
-                        } else {
-                            local.clone()
-                        };
-                        module.imports.insert(
-                            local,
-                            PyImport {
-                                module: from,
-                                name: None,
-                            },
-                        );
-                    }
-                }
-                _ => {}
-            }
-            Walk::Skip
-        });
+                },
+                _ => continue,
+            };
+            let (local, from, name) = import;
+            module.imports.insert(
+                local.to_owned(),
+                PyImport {
+                    module: from.to_owned(),
+                    name: name.map(str::to_owned),
+                },
+            );
+        }
         module
-    }
-}
-
-/// Statements that hold statements: where imports are looked for.
-const STATEMENT_CONTAINERS: &[&str] = &[
-    "module",
-    "block",
-    "function_definition",
-    "class_definition",
-    "decorated_definition",
-    "if_statement",
-    "elif_clause",
-    "else_clause",
-    "try_statement",
-    "except_clause",
-    "finally_clause",
-    "with_statement",
-    "ERROR",
-];
-
-fn aliased(file: &ParsedFile<'_>, node: Node<'_>) -> (String, String) {
-    if node.kind() == "aliased_import" {
-        let name = file.field_text(node, "name").unwrap_or_default().to_owned();
-        let alias = file.field_text(node, "alias").unwrap_or(&name).to_owned();
-        (name, alias)
-    } else {
-        let name = file.text(node).to_owned();
-        (name.clone(), name)
     }
 }
 

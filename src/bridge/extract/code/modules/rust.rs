@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
-use crate::bridge::extract::syntax::{Fields, ParsedFile, named_children};
+use crate::bridge::extract::syntax::{ParsedFile, named_children};
 
 /// How deep a `use` tree is read.
 const MAX_USE_DEPTH: usize = 8;
@@ -23,7 +23,7 @@ impl RustModule {
         for item in named_children(file.root()) {
             if item.kind() == "use_declaration"
                 && !item.has_error()
-                && let Some(argument) = item.field("argument")
+                && let Some(argument) = item.child_by_field_name("argument")
             {
                 module.read_use(file, argument, &[], 0);
             }
@@ -50,11 +50,11 @@ impl RustModule {
             }
             "scoped_use_list" => {
                 let base = node
-                    .field("path")
+                    .child_by_field_name("path")
                     .map(|path| segments(file.text(path)))
                     .unwrap_or_default();
                 let prefix = [prefix, &base].concat();
-                if let Some(list) = node.field("list") {
+                if let Some(list) = node.child_by_field_name("list") {
                     for child in named_children(list) {
                         self.read_use(file, child, &prefix, depth + 1);
                     }
