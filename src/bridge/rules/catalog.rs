@@ -133,15 +133,22 @@ const FRAGMENTS: &[(&str, &str)] = rule_files![
 /// picked by needles: the imports and exports that resolve names across files.
 const ON_DEMAND: &[(&str, &str)] = rule_files!["modules/script", "modules/python", "modules/rust"];
 
-/// The on-demand rule file `name` (see [`ON_DEMAND`]), read on first use.
+/// The on-demand rule files (see [`ON_DEMAND`]), read on first use.
+static ON_DEMAND_RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
+    ON_DEMAND
+        .iter()
+        .filter_map(|(name, text)| Rule::read(name, text, |_| None).ok())
+        .collect()
+});
+
+/// The on-demand rule file `name` (see [`ON_DEMAND`]).
 pub fn on_demand(name: &str) -> Option<&'static Rule> {
-    static READ: LazyLock<Vec<Rule>> = LazyLock::new(|| {
-        ON_DEMAND
-            .iter()
-            .filter_map(|(name, text)| Rule::read(name, text, |_| None).ok())
-            .collect()
-    });
-    READ.iter().find(|rule| rule.name == name)
+    ON_DEMAND_RULES.iter().find(|rule| rule.name == name)
+}
+
+/// True for an on-demand rule file: it runs on its own query, never joined.
+pub fn is_on_demand(rule: &Rule) -> bool {
+    ON_DEMAND_RULES.iter().any(|have| std::ptr::eq(have, rule))
 }
 
 /// Every rule, read once per process.
@@ -221,14 +228,30 @@ pub fn compile_wanted(sources: &[Source<'_>]) -> (usize, usize) {
             pairs.push((rule, grammar));
         }
     }
+    // The code files of a grammar some rule reads will want their imports and exports too.
+    let grammars: Vec<Grammar> = Grammar::ALL
+        .into_iter()
+        .filter(|grammar| pairs.iter().any(|(_, of)| of == grammar))
+        .collect();
+    for grammar in grammars {
+        pairs.extend(
+            ON_DEMAND_RULES
+                .iter()
+                .filter(|rule| rule.read_by(grammar))
+                .map(|rule| (rule, grammar)),
+        );
+    }
     let ready = super::joined::compile(&pairs);
     super::warm::remember(&pairs);
     (pairs.len(), ready)
 }
 
-/// The rule file named `name` (`express/routes`).
+/// The rule file named `name` (`express/routes`), on-demand ones too.
 pub fn rule_named(name: &str) -> Option<&'static Rule> {
-    CATALOG.iter().find(|rule| rule.name == name)
+    CATALOG
+        .iter()
+        .find(|rule| rule.name == name)
+        .or_else(|| on_demand(name))
 }
 
 /// Every needle of the rules one grammar reads in one automaton, so that a file's text is

@@ -94,13 +94,22 @@ fn patterns_of(grammar: Grammar, rules: &[&'static Rule]) -> Vec<(&'static Rule,
     out
 }
 
+/// What one thread compiles: a group, or an on-demand rule's own query.
+enum Job {
+    Group(Grammar, Vec<(&'static Rule, String)>),
+    Alone(Wanted),
+}
+
 /// The groups of `wanted`, compiled in parallel: a grammar's rules split over as many groups
-/// as there are cores, the largest pattern first into the smallest group.
+/// as there are cores, the largest pattern first into the smallest group; an on-demand rule
+/// (`catalog::is_on_demand`) compiles its own query beside them.
 fn groups_of(wanted: &[Wanted]) -> Vec<Group> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut bins: Vec<(Grammar, Vec<(&'static Rule, String)>)> = Vec::new();
+    let (alone, joined): (Vec<Wanted>, Vec<Wanted>) =
+        wanted.iter().partition(|(rule, _)| super::catalog::is_on_demand(rule));
+    let mut jobs: Vec<Job> = alone.into_iter().map(Job::Alone).collect();
     for grammar in Grammar::ALL {
-        let rules: Vec<&'static Rule> = wanted
+        let rules: Vec<&'static Rule> = joined
             .iter()
             .filter(|(_, wanted_in)| *wanted_in == grammar)
             .map(|(rule, _)| *rule)
@@ -114,12 +123,23 @@ fn groups_of(wanted: &[Wanted]) -> Vec<Group> {
                 members.push((rule, pattern));
             }
         }
-        bins.extend(mine.into_iter().map(|(members, _)| (grammar, members)));
+        jobs.extend(mine.into_iter().map(|(members, _)| Job::Group(grammar, members)));
     }
-    crate::bridge::parallel::map_heavy(&bins, |(grammar, patterns)| Group::compile(*grammar, patterns))
-        .into_iter()
-        .flatten()
-        .collect()
+    // The largest first, so that no core is left with one at the end.
+    jobs.sort_by_key(|job| match job {
+        Job::Group(_, patterns) => Reverse(patterns.iter().map(|(_, pattern)| pattern.len()).sum::<usize>()),
+        Job::Alone((rule, _)) => Reverse(rule.source().len()),
+    });
+    crate::bridge::parallel::map_heavy(&jobs, |job| match job {
+        Job::Group(grammar, patterns) => Group::compile(*grammar, patterns),
+        Job::Alone((rule, grammar)) => {
+            rule.query(*grammar);
+            None
+        }
+    })
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 /// Starts compiling the groups of `likely` (what the last run in the project wanted) on a
@@ -158,8 +178,12 @@ pub fn compile(wanted: &[Wanted]) -> usize {
     wanted.len() - missing.len()
 }
 
-/// Whether one of `groups` holds `rule` for files in `grammar`.
+/// Whether one of `groups` holds `rule` for files in `grammar` (an on-demand rule: whether its
+/// own query is compiled).
 fn held(groups: &[&'static Group], rule: &Rule, grammar: Grammar) -> bool {
+    if super::catalog::is_on_demand(rule) {
+        return rule.compiled(grammar);
+    }
     groups.iter().any(|group| group.grammar == grammar && group.holds(rule))
 }
 

@@ -126,6 +126,15 @@ impl Rule {
             .as_ref()
     }
 
+    /// True once its query for `grammar` is compiled (or failed to).
+    pub fn compiled(&self, grammar: Grammar) -> bool {
+        Grammar::ALL
+            .iter()
+            .position(|have| *have == grammar)
+            .and_then(|at| self.queries.get(at))
+            .is_some_and(|query| query.get().is_some())
+    }
+
     /// The query's text, with the inherited files' before it.
     pub fn source(&self) -> &str {
         &self.source
