@@ -10,7 +10,6 @@ use std::ops::Range;
 
 use super::hits::{Capture, Hit};
 use super::route_units::Render;
-use crate::bridge::extract::code::guards::{GuardNote, Role};
 use crate::bridge::extract::code::routes::RouteScan;
 use crate::bridge::extract::code::routes::graph::{Item, LocalRoute, Mount, Target};
 
@@ -106,10 +105,7 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>, out: &mut RouteSca
         })
         .collect();
     for guard in wrapped {
-        let note = GuardNote::new(&guard, "decorator", "django", Role::Used, path);
-        if !out.guards.contains(&note) {
-            out.guards.push(note);
-        }
+        out.note_used(&guard, "decorator", "django", path);
     }
 }
 

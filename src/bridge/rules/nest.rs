@@ -59,8 +59,7 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>, out: &mut RouteSca
         render,
     };
     let decls = file.decls();
-    let note =
-        |out: &mut RouteScan, name: &str, kind| out.guards.push(GuardNote::new(name, kind, "nestjs", Role::Used, path));
+    let note = |out: &mut RouteScan, name: &str, kind| out.note_used(name, kind, "nestjs", path);
     for class in decls.iter().filter(|decl| decl.owner.is_none()) {
         let Some(controller) = class
             .decorators

@@ -6,7 +6,6 @@
 //! each call goes to the unit its receiver is in this file (a router it makes, the function
 //! whose parameter it is, the chain it is called on), or to a name another file defines.
 
-use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -183,8 +182,7 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
         values: &values,
         render,
         framework,
-        layers: RefCell::new(Vec::new()),
-        layer_notes: RefCell::new(Vec::new()),
+        layers: Vec::new(),
     };
     file.unit_dependencies();
     file.factories(hits, &mut items);
@@ -195,8 +193,7 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
     }
     items.sort_by_key(|(at, _, _)| *at);
     // A layer (Axum's `.layer(…)`) guards what was added to its router before it.
-    let layers: Vec<(usize, String, String)> = file.layers.take();
-    for (layer_at, unit, guard) in &layers {
+    for (layer_at, unit, guard) in &file.layers {
         for (at, receiver, item) in &mut items {
             let guards = match item {
                 Item::Route(route) => &mut route.guards,
@@ -209,12 +206,9 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
             }
         }
     }
-    for (name, kind, framework) in file.layer_notes.take() {
-        note(file.out, &name, kind, framework, path);
-    }
     // Route and router hooks (`{ onRequest: [fastify.authenticate] }`) are hooks, not middleware.
     for (name, framework) in hooks {
-        note(file.out, &name, "hook", framework, path);
+        file.out.note_used(&name, "hook", framework, path);
     }
     // (A hook of another kind, a view's decorator, is noted where it guards a route.)
     for (hook, hit) in held
@@ -222,7 +216,7 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
         .filter(|(capture, hit)| capture.name == "route.hook" && hit.prop("guard-kind").is_none())
     {
         if let Some(hook) = guard(hook.text) {
-            note(file.out, &hook, "hook", hit.framework(), path);
+            file.out.note_used(&hook, "hook", hit.framework(), path);
         }
     }
     // Where each unit of the file is (a file may hand thousands of functions a router).
@@ -243,7 +237,7 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
         for guard in guards {
             if !file.out.guards.iter().any(|n| n.name == *guard && n.role == Role::Used) {
                 let kind = kinds.get(guard).copied().unwrap_or("middleware");
-                note(file.out, guard, kind, framework, path);
+                file.out.note_used(guard, kind, framework, path);
             }
         }
         match receiver {
@@ -388,14 +382,6 @@ fn written_guard(hit: &Hit<'_>, text: &str) -> Option<String> {
     }
 }
 
-/// Notes that the file puts guard `name` on a route or router.
-fn note(out: &mut RouteScan, name: &str, kind: &'static str, framework: &'static str, path: &str) {
-    let note = GuardNote::new(name, kind, framework, Role::Used, path);
-    if !out.guards.contains(&note) {
-        out.guards.push(note);
-    }
-}
-
 /// What reading one file's calls needs.
 struct File<'f, 'h, 't> {
     path: &'f str,
@@ -413,9 +399,7 @@ struct File<'f, 'h, 't> {
     /// The framework the file imports (`router.uses`).
     framework: &'static str,
     /// The layers met: where, on which unit, the guard.
-    layers: RefCell<Vec<(usize, String, String)>>,
-    /// The guards layers and wraps put, with their kind and framework.
-    layer_notes: RefCell<Vec<(String, &'static str, &'static str)>>,
+    layers: Vec<(usize, String, String)>,
 }
 
 /// A method router: its method (`get`, `routing::post`, `get_service`) and handler.
@@ -489,7 +473,7 @@ impl<'h, 't> File<'_, 'h, 't> {
             }
             let path = self.path;
             for (guard, kind, framework) in &guards {
-                note(self.out, guard, kind, framework, path);
+                self.out.note_used(guard, kind, framework, path);
             }
             let unit = self.out.unit(path, name, "");
             for (guard, _, _) in guards {
@@ -559,7 +543,7 @@ impl<'h, 't> File<'_, 'h, 't> {
     }
 
     /// The items one call adds, with where they go.
-    fn items(&self, call: &Call<'_, '_>, items: &mut Vec<(usize, Receiver, Item)>) {
+    fn items(&mut self, call: &Call<'_, '_>, items: &mut Vec<(usize, Receiver, Item)>) {
         let hit = call.hit;
         if hit.get("route.prefix").is_some() {
             return;
@@ -578,14 +562,13 @@ impl<'h, 't> File<'_, 'h, 't> {
             Some(_) => return,
             None => {}
         }
+        // The path the call writes (none: its router's own), `None` when it is no string.
+        let written = || {
+            hit.get("route.path")
+                .map_or(Some(String::new()), |p| (self.render)(&p.range, false))
+        };
         if let Some(verbs) = hit.get("route.verbs").filter(|_| kind == Some("route")) {
-            let path = match hit.get("route.path") {
-                Some(path) => match (self.render)(&path.range, false) {
-                    Some(path) => path,
-                    None => return,
-                },
-                None => String::new(),
-            };
+            let Some(path) = written() else { return };
             // The method routers are what follows the path (a comment may come between).
             let after = hit
                 .get("route.path")
@@ -624,18 +607,11 @@ impl<'h, 't> File<'_, 'h, 't> {
             (true, None, None) => Vec::new(),
         };
         if !methods.is_empty() {
-            let chained = hit.prop("chained").is_some();
-            let path = match (chained, hit.get("route.path")) {
-                (true, _) => match chained_path {
-                    Some(path) => path,
-                    None => return,
-                },
-                (false, Some(path)) => match (self.render)(&path.range, false) {
-                    Some(path) => path,
-                    None => return,
-                },
-                (false, None) => String::new(),
+            let path = match hit.prop("chained") {
+                Some(_) => chained_path,
+                None => written(),
             };
+            let Some(path) = path else { return };
             for method in methods {
                 // `app.options('*', cors())` answers CORS preflights for every path: no endpoint.
                 if method == "OPTIONS" && path == "*" {
@@ -842,7 +818,7 @@ impl<'h, 't> File<'_, 'h, 't> {
     }
 
     /// A mount (`use('/x', auth, router)`), or middleware alone guarding what follows.
-    fn include(&self, call: &Call<'_, '_>, receiver: Receiver, items: &mut Vec<(usize, Receiver, Item)>) {
+    fn include(&mut self, call: &Call<'_, '_>, receiver: Receiver, items: &mut Vec<(usize, Receiver, Item)>) {
         let hit = call.hit;
         let at = call.receiver.range.end;
         // Axum's `.layer(from_fn(auth))` guards what was added before it (see `scan`), Actix's
@@ -856,9 +832,9 @@ impl<'h, 't> File<'_, 'h, 't> {
                 .collect();
             for name in named {
                 let kind = if wraps == "layer" { "layer" } else { "middleware" };
-                self.layer_notes.borrow_mut().push((name.clone(), kind, self.framework));
+                self.out.note_used(&name, kind, self.framework, self.path);
                 match (&receiver, wraps) {
-                    (Receiver::Local(unit), "layer") => self.layers.borrow_mut().push((at, unit.clone(), name)),
+                    (Receiver::Local(unit), "layer") => self.layers.push((at, unit.clone(), name)),
                     _ => items.push((at, receiver.clone(), Item::UnitGuard(name))),
                 }
             }

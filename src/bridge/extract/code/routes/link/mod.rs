@@ -85,7 +85,8 @@ pub fn link(files: &[LinkFile<'_>], shapes: &HashSet<String>) -> Vec<Endpoint> {
         .iter()
         .flat_map(|file| file.routes.units.iter().cloned())
         .collect();
-    if let Some(global) = files.iter().find_map(|file| file.routes.global_prefix.as_deref()) {
+    let global_prefix = files.iter().find_map(|file| file.routes.global_prefix.as_deref());
+    if let Some(global) = global_prefix {
         for unit in units.iter_mut().filter(|unit| unit.framework == "nestjs") {
             unit.prefix = join(global, &unit.prefix, super::graph::Join::Normalize);
         }
@@ -116,9 +117,6 @@ pub fn link(files: &[LinkFile<'_>], shapes: &HashSet<String>) -> Vec<Endpoint> {
                 units.push(Unit {
                     key,
                     framework,
-                    prefix: String::new(),
-                    items: Vec::new(),
-                    app: false,
                     ..Unit::default()
                 });
                 units.len() - 1
@@ -141,19 +139,9 @@ pub fn link(files: &[LinkFile<'_>], shapes: &HashSet<String>) -> Vec<Endpoint> {
         linker.resolve_items(from, &mut unit.items, &context, 0);
     }
     let mut endpoints = flatten(&units);
-    let global: Vec<String> = files
-        .iter()
-        .flat_map(|f| f.routes.nest_global_guards.iter().cloned())
-        .collect();
-    let bindings: Vec<_> = files
-        .iter()
-        .flat_map(|f| f.routes.nest_bindings.iter().cloned())
-        .collect();
-    let prefix = files
-        .iter()
-        .find_map(|file| file.routes.global_prefix.as_deref())
-        .unwrap_or("");
-    nest::apply(&mut endpoints, &global, &bindings, prefix);
+    let global: Vec<String> = files.iter().flat_map(|f| f.routes.nest_global_guards.clone()).collect();
+    let bindings: Vec<_> = files.iter().flat_map(|f| f.routes.nest_bindings.clone()).collect();
+    nest::apply(&mut endpoints, &global, &bindings, global_prefix.unwrap_or(""));
     endpoints
 }
 
