@@ -16,7 +16,7 @@ use crate::bridge::extract::code::guards::names::is_check_name;
 use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
 use crate::bridge::extract::code::modules::{join_relative, parent_dir};
 use crate::bridge::extract::code::routes::RouteScan;
-use crate::bridge::extract::code::routes::graph::{Autoload, Item, LocalRoute, Mount, Target, Unit};
+use crate::bridge::extract::code::routes::graph::{Autoload, Item, LocalRoute, Mount, Target, Unit, add_guards};
 
 /// How many calls a chain (`Router().use(a).get(…).post(…)`) is followed down.
 const MAX_CHAIN: usize = 256;
@@ -475,12 +475,8 @@ impl<'h, 't> File<'_, 'h, 't> {
             for (guard, kind, framework) in &guards {
                 self.out.note_used(guard, kind, framework, path);
             }
-            let unit = self.out.unit(path, name, "");
-            for (guard, _, _) in guards {
-                if !unit.guards.contains(&guard) {
-                    unit.guards.push(guard);
-                }
-            }
+            let names: Vec<String> = guards.into_iter().map(|(guard, _, _)| guard).collect();
+            add_guards(&mut self.out.unit(path, name, "").guards, &names);
         }
     }
 

@@ -190,11 +190,7 @@ pub fn flatten(units: &[Unit]) -> Vec<Endpoint> {
         budget: MAX_VISITS,
     };
     for unit in units.iter().filter(|unit| unit.app || !mounted.contains(&unit.key)) {
-        let framework = if unit.framework.is_empty() {
-            "express"
-        } else {
-            unit.framework
-        };
+        let framework = Some(unit.framework).filter(|own| !own.is_empty()).unwrap_or("express");
         let base = join("", &unit.prefix, join_of(framework));
         walk.stack.push(&unit.key);
         walk.emit(unit, framework, &unit.items, &base, &unit.guards);
@@ -282,11 +278,8 @@ impl<'u> Flatten<'u> {
                             if self.stack.contains(&key) {
                                 continue;
                             }
-                            let child_framework = if child.framework.is_empty() {
-                                framework
-                            } else {
-                                child.framework
-                            };
+                            let child_framework =
+                                Some(child.framework).filter(|own| !own.is_empty()).unwrap_or(framework);
                             let child_base = if mount.replace {
                                 at
                             } else {

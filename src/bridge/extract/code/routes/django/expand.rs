@@ -8,7 +8,7 @@
 use std::collections::HashSet;
 
 use super::views::View;
-use crate::bridge::extract::code::routes::graph::{Item, LocalRoute};
+use crate::bridge::extract::code::routes::graph::{Item, LocalRoute, add_guards};
 
 /// How many bases deep a view's inheritance is followed.
 const MAX_BASES: usize = 8;
@@ -71,10 +71,10 @@ fn action_method(action: &str) -> Option<&'static str> {
 }
 
 /// A view with what its bases in the run add (see [`Resolved::of`]).
+#[derive(Default)]
 pub struct Resolved {
     pub name: String,
     pub function: bool,
-    pub viewset: bool,
     /// A REST framework view (`APIView`, a generic or a viewset, `@api_view`): the settings'
     /// default permission classes are its own unless it sets some.
     pub rest: bool,
@@ -102,18 +102,8 @@ impl Resolved {
         let mut out = Resolved {
             name: view.name.clone(),
             function: view.function,
-            viewset: false,
             rest: view.function && view.allowed.is_some(),
-            actions: Vec::new(),
-            extra: Vec::new(),
-            permissions: None,
-            serializer: None,
-            bodies: Vec::new(),
-            lookup: None,
-            allowed: None,
-            generic_methods: Vec::new(),
-            guards: Vec::new(),
-            known: false,
+            ..Resolved::default()
         };
         // Mixins of the run that set permission classes: those stand for them, not their name.
         let mut lent = Vec::new();
@@ -135,7 +125,6 @@ impl Resolved {
             let mut parents = Vec::new();
             for base in &view.bases {
                 let last = base.rsplit('.').next().unwrap_or(base);
-                out.viewset |= last.ends_with("ViewSet");
                 out.rest |= last.ends_with("ViewSet")
                     || last.ends_with("APIView")
                     || GENERIC_ACTIONS.iter().any(|(name, _)| *name == last);
@@ -189,11 +178,7 @@ impl Resolved {
                 .collect()
         });
         let mut out: Vec<String> = permissions.into_iter().filter(|p| p != "AllowAny").collect();
-        for guard in &self.guards {
-            if !out.contains(guard) {
-                out.push(guard.clone());
-            }
-        }
+        add_guards(&mut out, &self.guards);
         out
     }
 

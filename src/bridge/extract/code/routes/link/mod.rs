@@ -12,7 +12,7 @@ use std::collections::{HashMap, HashSet};
 
 use self::autoload::Autohooks;
 
-use super::graph::{Item, LocalRoute, Target, Unit, UnitKey, flatten, join};
+use super::graph::{Item, LocalRoute, Target, Unit, UnitKey, add_guards, flatten, join};
 use super::{HandlerShapes, RouteScan};
 use crate::bridge::extract::code::guards::is_auth_name;
 use crate::bridge::extract::code::modules::PathIndex;
@@ -21,6 +21,8 @@ use crate::bridge::extract::code::modules::python::{PythonModule, resolve_import
 use crate::bridge::extract::code::modules::rust::{RustModule, module_of, segments, target_module};
 use crate::bridge::extract::code::modules::script::{Imported, ScriptModule};
 use crate::bridge::extract::code::modules::script_resolve::{resolve_export, resolve_import, resolve_source};
+/// The module table of a file in its language.
+pub use crate::bridge::extract::code::scan::OwnedModule as Module;
 use crate::bridge::extract::syntax::rust::last_segment;
 use crate::bridge::facts::Endpoint;
 
@@ -31,17 +33,8 @@ const MAX_INLINE_DEPTH: usize = 32;
 pub struct LinkFile<'s> {
     pub path: &'s str,
     pub routes: &'s RouteScan,
-    pub module: Module<'s>,
+    pub module: &'s Module,
     pub constants: &'s Exported,
-}
-
-/// The module table of a file in its language.
-#[derive(Clone, Copy)]
-pub enum Module<'s> {
-    Script(&'s ScriptModule),
-    Python(&'s PythonModule),
-    Rust(&'s RustModule),
-    None,
 }
 
 /// Resolves every file's mounts and flattens them into endpoints. `shapes` are the shape
@@ -181,11 +174,8 @@ impl<'s> Linker<'_, 's> {
                     {
                         route.request = route.request.take().or_else(|| shapes.request.clone());
                         route.response = route.response.take().or_else(|| shapes.response.clone());
-                        for extractor in shapes.extractors.iter().filter(|e| self.is_extractor_guard(e)) {
-                            if !route.guards.contains(extractor) {
-                                route.guards.push(extractor.clone());
-                            }
-                        }
+                        let extractors = shapes.extractors.iter().filter(|e| self.is_extractor_guard(e));
+                        add_guards(&mut route.guards, &extractors.cloned().collect::<Vec<_>>());
                     }
                     self.dependency_guards(route);
                     let known = |hints: &[String]| hints.iter().find_map(|hint| shape_named(hint, shapes));
