@@ -53,14 +53,8 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>, out: &mut RouteSca
         let unit = out.unit(path, var.text, "django");
         if let Some(root) = router.prop("root") {
             // The API root view the default router adds.
-            let handler = Some(root.to_owned());
-            let (method, file) = ("GET".to_owned(), path.to_owned());
-            unit.items.push(Item::Route(LocalRoute {
-                method,
-                handler,
-                file,
-                ..LocalRoute::default()
-            }));
+            let route = LocalRoute::new("GET", String::new(), Some(root.to_owned()), path);
+            unit.items.push(Item::Route(route));
         }
         let options = router
             .text("urls.router_options")

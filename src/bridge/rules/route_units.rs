@@ -836,10 +836,10 @@ impl<'h, 't> File<'_, 'h, 't> {
             }
             return;
         }
+        let mut add = |item| items.push((at, receiver.clone(), item));
         if let Some(folder) = hit.get("include.folder") {
             let (autoload, prefix) = self.folder(&folder.range);
-            items.push((at, receiver, Item::mount(&prefix, Target::Autoload(autoload))));
-            return;
+            return add(Item::mount(&prefix, Target::Autoload(autoload)));
         }
         let Some(target) = hit.get("include.target") else {
             return;
@@ -865,8 +865,7 @@ impl<'h, 't> File<'_, 'h, 't> {
                 prefix = (self.render)(&first.range, true).unwrap_or_default();
                 tentative = true;
                 if let Some(name) = target_name(first.text) {
-                    let mount = Item::mount("", Target::Ref(name));
-                    items.push((at, receiver.clone(), mount));
+                    add(Item::mount("", Target::Ref(name)));
                 }
             }
         }
@@ -874,60 +873,55 @@ impl<'h, 't> File<'_, 'h, 't> {
             for (prefix_at, row_target) in rows.into_iter().take(MAX_ROWS) {
                 let prefix = (self.render)(&prefix_at, true).unwrap_or_default();
                 let Some(name) = target_name(row_target) else { continue };
-                items.push((at, receiver.clone(), Item::mount(&prefix, Target::Ref(name))));
+                add(Item::mount(&prefix, Target::Ref(name)));
             }
             return;
         }
         // A router built inline or chained on another (`Router::new().route(…)`,
-        // `users::router().layer(…)`) is the unit its chain starts with.
-        if target.text.contains('(')
-            && let Some((Receiver::Local(name), _)) = self.receiver(target)
-        {
-            let mount = Item::Mount(Mount {
+        // `users::router().layer(…)`) is the unit its chain starts with; `.nest("/api",
+        // api::routes(state))` mounts the router a function returns.
+        let chain = target.text.contains('(').then(|| self.receiver(target)).flatten();
+        let returned = || {
+            let (callee, _) = target
+                .text
+                .split_once('(')
+                .filter(|_| call_kind(hit) == Some("mount"))?;
+            target_name(callee)
+        };
+        if let Some((Receiver::Local(name), _)) = chain {
+            let target = Target::Ref(name);
+            return add(Item::Mount(Mount {
                 prefix,
-                target: Target::Ref(name),
+                target,
                 guards,
                 tentative,
                 ..Mount::default()
-            });
-            items.push((at, receiver, mount));
-            return;
-        }
-        // `.nest("/api", api::routes(state))`: the router a function returns.
-        if call_kind(hit) == Some("mount")
-            && let Some((callee, _)) = target.text.split_once('(')
-            && let Some(name) = target_name(callee)
-        {
-            items.push((at, receiver, Item::mount(&prefix, Target::Ref(name))));
-            return;
+            }));
+        } else if let Some(name) = returned() {
+            return add(Item::mount(&prefix, Target::Ref(name)));
         }
         let lone = hit.get("include.path").is_none()
             && hit.prop("pass").is_none()
             && hit.prop("mounts").is_none()
             && call_kind(hit).is_none();
         if lone && let Some(name) = guard(target.text) {
-            items.push((at, receiver, Item::Guard(name)));
-            return;
+            return add(Item::Guard(name));
         }
         let Some(name) = target_name(target.text) else {
-            for guard in guards {
-                items.push((at, receiver.clone(), Item::Guard(guard)));
-            }
-            return;
+            return guards.into_iter().map(Item::Guard).for_each(add);
         };
         // Every argument after the prefix that names a router is mounted (koa's
         // `use('/x', r.routes(), r.allowedMethods())`), with the guards before it.
         let middle = hit.all("include.guard").filter(|arg| guard(arg.text).is_none());
-        let targets: Vec<String> = middle.filter_map(|arg| target_name(arg.text)).chain([name]).collect();
-        for name in targets {
-            let mount = Item::Mount(Mount {
-                prefix: prefix.clone(),
+        for name in middle.filter_map(|arg| target_name(arg.text)).chain([name]) {
+            let (prefix, guards, target) = (prefix.clone(), guards.clone(), Target::Ref(name));
+            add(Item::Mount(Mount {
+                prefix,
                 replace,
-                target: Target::Ref(name),
-                guards: guards.clone(),
+                target,
+                guards,
                 tentative,
-            });
-            items.push((at, receiver.clone(), mount));
+            }));
         }
     }
 

@@ -69,6 +69,20 @@ impl Item {
     }
 }
 
+impl LocalRoute {
+    /// A route of `method` at `path` (relative to its unit), handled by `handler`, in `file`.
+    pub fn new(method: &str, path: String, handler: Option<String>, file: &str) -> LocalRoute {
+        let (method, file) = (method.to_owned(), file.to_owned());
+        LocalRoute {
+            method,
+            path,
+            handler,
+            file,
+            ..LocalRoute::default()
+        }
+    }
+}
+
 /// A route as declared, path relative to its unit.
 #[derive(Debug, Clone, Default)]
 pub struct LocalRoute {

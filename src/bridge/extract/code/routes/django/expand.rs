@@ -188,14 +188,11 @@ impl Resolved {
         } else {
             format!("{}.{action}", self.name)
         };
+        let (request, guards) = (self.request(action), self.guards(defaults));
         Item::Route(LocalRoute {
-            method: method.to_owned(),
-            path,
-            handler: Some(handler),
-            request: self.request(action),
-            guards: self.guards(defaults),
-            file: file.to_owned(),
-            ..LocalRoute::default()
+            request,
+            guards,
+            ..LocalRoute::new(method, path, Some(handler), file)
         })
     }
 
@@ -290,14 +287,6 @@ pub fn unknown_view(name: &str, file: &str) -> Vec<Item> {
         .map_or(&["ALL"][..], |(_, methods)| *methods);
     methods
         .iter()
-        .map(|method| {
-            Item::Route(LocalRoute {
-                method: (*method).to_owned(),
-                path: String::new(),
-                handler: Some(name.to_owned()),
-                file: file.to_owned(),
-                ..LocalRoute::default()
-            })
-        })
+        .map(|method| Item::Route(LocalRoute::new(method, String::new(), Some(name.to_owned()), file)))
         .collect()
 }
