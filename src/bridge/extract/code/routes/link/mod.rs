@@ -248,14 +248,8 @@ impl<'s> Linker<'_, 's> {
         {
             return Some(exact);
         }
-        found
-            .iter()
-            .find(|shapes| shapes.file == file)
-            .or(match found.as_slice() {
-                [only] => Some(only),
-                _ => None,
-            })
-            .copied()
+        let only = (found.len() == 1).then(|| &found[0]);
+        found.iter().find(|shapes| shapes.file == file).or(only).copied()
     }
 
     /// The unit a name written in file `from` stands for.
@@ -320,10 +314,9 @@ impl<'s> Linker<'_, 's> {
             return self.url_module(from, dotted);
         }
         let here = self.files[from].path;
-        let (first, member) = match reference.split_once('.') {
-            Some((first, member)) => (first, Some(member)),
-            None => (reference, None),
-        };
+        let (first, member) = reference
+            .split_once('.')
+            .map_or((reference, None), |(f, m)| (f, Some(m)));
         let (at, name) = resolve_python(&self.index, here, module.imports.get(first)?)?;
         let name = match (name, member) {
             (None, Some(member)) => member.to_owned(),
