@@ -31,7 +31,7 @@ pub fn extract(sources: &[Source<'_>], facts: &mut Facts) {
     // `+page.svelte` and `+page.ts`, Nuxt's `users.vue` and `users/index.vue`).
     let mut seen: Vec<(&str, String)> = Vec::new();
     for source in written {
-        let page = || pages.iter().find_map(|app| Some((app.root(), app.page(source.path)?)));
+        let page = || pages.iter().find_map(|app| Some((app.root, app.page(source.path)?)));
         let app_route = sveltekit_page(source.path)
             .map(|route| (source.path.split("src/routes/").next().unwrap_or(""), route))
             .or_else(page);
@@ -61,7 +61,11 @@ pub fn extract(sources: &[Source<'_>], facts: &mut Facts) {
     facts
         .endpoints
         .retain(|e| !(e.framework == "remix" && e.method == "GET" && remix_pages.contains(&e.file)));
-    let nuxt: Vec<&str> = pages.iter().filter(|app| app.is_nuxt()).map(|app| app.root()).collect();
+    let nuxt: Vec<&str> = pages
+        .iter()
+        .filter(|app| app.framework == "nuxt")
+        .map(|app| app.root)
+        .collect();
     super::nuxt_components::apply(facts, &nuxt);
 }
 

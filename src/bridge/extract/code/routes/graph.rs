@@ -215,17 +215,12 @@ pub fn flatten(units: &[Unit]) -> Vec<Endpoint> {
 
 fn collect_mounted<'u>(items: &'u [Item], mounted: &mut HashSet<&'u UnitKey>, depth: usize) {
     for item in items {
-        match item {
-            Item::Mount(Mount {
-                target: Target::Unit(key),
-                ..
-            }) => {
+        let Item::Mount(mount) = item else { continue };
+        match &mount.target {
+            Target::Unit(key) => {
                 mounted.insert(key);
             }
-            Item::Mount(Mount {
-                target: Target::Inline(inner),
-                ..
-            }) if depth < MAX_MOUNT_DEPTH => collect_mounted(inner, mounted, depth + 1),
+            Target::Inline(inner) if depth < MAX_MOUNT_DEPTH => collect_mounted(inner, mounted, depth + 1),
             _ => {}
         }
     }
