@@ -40,45 +40,27 @@ pub struct LinkFile<'s> {
 /// Resolves every file's mounts and flattens them into endpoints. `shapes` are the shape
 /// names of the run: a route's shape hints are kept only where they name one.
 pub fn link(files: &[LinkFile<'_>], shapes: &HashSet<String>) -> Vec<Endpoint> {
-    let index = PathIndex::new(files.iter().map(|file| file.path.to_owned()));
     let mut handlers: HashMap<&str, Vec<&HandlerShapes>> = HashMap::new();
     for handler in files.iter().flat_map(|file| &file.routes.handlers) {
         handlers.entry(handler.name.as_str()).or_default().push(handler);
     }
-    let aliases: HashMap<&str, &str> = files
-        .iter()
-        .flat_map(|file| &file.routes.aliases)
-        .map(|(alias, target)| (alias.as_str(), target.as_str()))
-        .collect();
-    let schemes: HashSet<&str> = files
-        .iter()
-        .flat_map(|file| &file.routes.schemes)
-        .map(String::as_str)
-        .collect();
-    let django_defaults = files
-        .iter()
-        .flat_map(|file| file.routes.django.default_permissions.iter().cloned())
-        .collect();
-    let extractors = files
-        .iter()
-        .flat_map(|file| &file.routes.guards)
-        .filter(|note| note.kind == "extractor")
-        .map(|note| note.name.as_str())
-        .collect();
+    let routes = || files.iter().map(|file| file.routes);
     let linker = Linker {
         files,
-        index,
+        index: PathIndex::new(files.iter().map(|file| file.path.to_owned())),
         handlers,
-        aliases,
-        schemes,
-        django_defaults,
-        extractors,
+        aliases: routes()
+            .flat_map(|r| &r.aliases)
+            .map(|(alias, to)| (alias.as_str(), to.as_str()))
+            .collect(),
+        schemes: routes().flat_map(|r| &r.schemes).map(String::as_str).collect(),
+        django_defaults: routes().flat_map(|r| r.django.default_permissions.clone()).collect(),
+        extractors: (routes().flat_map(|r| &r.guards))
+            .filter_map(|note| (note.kind == "extractor").then_some(note.name.as_str()))
+            .collect(),
     };
-    let mut units: Vec<Unit> = files
-        .iter()
-        .flat_map(|file| file.routes.units.iter().cloned())
-        .collect();
-    let global_prefix = files.iter().find_map(|file| file.routes.global_prefix.as_deref());
+    let mut units: Vec<Unit> = routes().flat_map(|r| r.units.clone()).collect();
+    let global_prefix = routes().find_map(|r| r.global_prefix.as_deref());
     if let Some(global) = global_prefix {
         for unit in units.iter_mut().filter(|unit| unit.framework == "nestjs") {
             unit.prefix = join(global, &unit.prefix, super::graph::Join::Normalize);
@@ -132,8 +114,8 @@ pub fn link(files: &[LinkFile<'_>], shapes: &HashSet<String>) -> Vec<Endpoint> {
         linker.resolve_items(from, &mut unit.items, &context, 0);
     }
     let mut endpoints = flatten(&units);
-    let global: Vec<String> = files.iter().flat_map(|f| f.routes.nest_global_guards.clone()).collect();
-    let bindings: Vec<_> = files.iter().flat_map(|f| f.routes.nest_bindings.clone()).collect();
+    let global: Vec<String> = routes().flat_map(|r| r.nest_global_guards.clone()).collect();
+    let bindings: Vec<_> = routes().flat_map(|r| r.nest_bindings.clone()).collect();
     nest::apply(&mut endpoints, &global, &bindings, global_prefix.unwrap_or(""));
     endpoints
 }
