@@ -93,7 +93,9 @@ impl RouteScan {
 
     /// The unit `name` of `file`, made (with `framework`, no prefix) if it is not declared yet.
     pub fn unit(&mut self, file: &str, name: &str, framework: &'static str) -> &mut Unit {
-        let at = (self.units.iter())
+        let at = self
+            .units
+            .iter()
             .position(|unit| unit.key.0 == file && unit.key.1 == name)
             .unwrap_or_else(|| {
                 let key = (file.to_owned(), name.to_owned());

@@ -55,7 +55,8 @@ pub fn link(files: &[LinkFile<'_>], shapes: &HashSet<String>) -> Vec<Endpoint> {
             .collect(),
         schemes: routes().flat_map(|r| &r.schemes).map(String::as_str).collect(),
         django_defaults: routes().flat_map(|r| r.django.default_permissions.clone()).collect(),
-        extractors: (routes().flat_map(|r| &r.guards))
+        extractors: routes()
+            .flat_map(|r| &r.guards)
             .filter_map(|note| (note.kind == "extractor").then_some(note.name.as_str()))
             .collect(),
     };
