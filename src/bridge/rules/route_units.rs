@@ -1018,11 +1018,15 @@ fn target_name(text: &str) -> Option<String> {
         .strip_suffix(".routes")
         .or_else(|| text.strip_suffix(".middleware"))
         .unwrap_or(text);
-    let plain = !text.is_empty()
+    is_plain(text).then(|| text.to_owned())
+}
+
+/// A name or a path of names (`users.list`, `api::routes`, `$router`).
+fn is_plain(text: &str) -> bool {
+    !text.is_empty()
         && text
             .chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.' | ':'));
-    plain.then(|| text.to_owned())
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.' | ':'))
 }
 
 /// A handler's name: `list`, `users.list`, `asyncHandler(list)` → `list`,
@@ -1031,10 +1035,7 @@ fn handler_name(text: &str) -> Option<String> {
     let mut text = text.trim();
     for _ in 0..8 {
         if !text.contains('(') {
-            let plain = text
-                .chars()
-                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.' | ':'));
-            return (plain && !text.is_empty()).then(|| text.to_owned());
+            return is_plain(text).then(|| text.to_owned());
         }
         if let Some((bound, _)) = text.split_once(".bind(") {
             text = bound;
@@ -1060,11 +1061,7 @@ fn handler_name(text: &str) -> Option<String> {
 pub fn guard(text: &str) -> Option<String> {
     let text = text.trim();
     let callee = text.split('(').next().unwrap_or(text).trim();
-    if callee.is_empty()
-        || !callee
-            .chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.' | ':'))
-    {
+    if !is_plain(callee) {
         return None;
     }
     let plain = match callee.split_once('.') {
