@@ -75,10 +75,11 @@ impl Linker<'_, '_> {
                 None if autoload.folder_prefixes && !folder.is_empty() => folder_prefix(folder, autoload.route_params),
                 None => String::new(),
             };
-            let guards = autoload
-                .hooks
-                .then(|| folder_hooks(&autoload.dir, folder, autoload.cascade_hooks, hooks))
-                .unwrap_or_default();
+            let guards = if autoload.hooks {
+                folder_hooks(&autoload.dir, folder, autoload.cascade_hooks, hooks)
+            } else {
+                Vec::new()
+            };
             items.push(Item::Mount(Mount {
                 prefix,
                 target: Target::Unit(units[slot].key.clone()),
