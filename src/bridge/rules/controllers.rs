@@ -121,11 +121,7 @@ pub fn declared(hits: &[Hit<'_>]) -> Declared {
                 }
             })?;
             let set = options::of(hit, "guard");
-            let listed = |key: &str| {
-                let mut words = options::words_of(&set, key);
-                words.extend(hit.all(&format!("guard.{key}")).flat_map(|c| options::words(c.text)));
-                words
-            };
+            let listed = |key: &str| options::listed(hit, "guard", &set, key);
             Some(ControllerGuard {
                 controller,
                 guard,
