@@ -677,12 +677,9 @@ impl<'h, 't> File<'_, 'h, 't> {
         };
         let mut forms = Vec::new();
         for (held, of) in middleware.iter().flat_map(|m| self.within(&m.range)) {
-            let add = |guards: &mut Vec<String>, guard: Option<String>| {
-                guards.extend(guard.filter(|g| !guards.contains(g)));
-            };
             match held.name {
-                "route.hook" => add(&mut guards, guard(held.text)),
-                "call.guard" => add(&mut guards, written_guard(of, held.text)),
+                "route.hook" => add_guards(&mut guards, guard(held.text).as_slice()),
+                "call.guard" => add_guards(&mut guards, written_guard(of, held.text).as_slice()),
                 "route.hint" => route.request_hints.push(held.text.to_owned()),
                 "route.response" => route.response_hints.push(held.text.to_owned()),
                 "route.dependency" => route.dependencies.push(held.text.to_owned()),

@@ -205,13 +205,11 @@ impl<'s> Linker<'_, 's> {
             .guard_aliases
             .iter()
             .filter_map(|alias| self.aliases.get(alias.as_str()).map(|target| target.to_string()));
-        let found: Vec<String> = route.dependencies.iter().cloned().chain(through_aliases).collect();
-        for dependency in found {
-            let guard = is_auth_name(&dependency) || self.schemes.contains(dependency.as_str());
-            if guard && !route.guards.contains(&dependency) {
-                route.guards.push(dependency);
-            }
-        }
+        let found = route.dependencies.iter().cloned().chain(through_aliases);
+        let guards: Vec<String> = found
+            .filter(|dependency| is_auth_name(dependency) || self.schemes.contains(dependency.as_str()))
+            .collect();
+        add_guards(&mut route.guards, &guards);
     }
 
     /// The signature of a Rust handler named by a route: the one in the route's file, else the
