@@ -243,10 +243,8 @@ impl<'h, 't> File<'_, 'h, 't> {
         let from = self
             .requests
             .partition_point(|request| request.range.start < method.start);
-        let within = self.requests[from..]
-            .iter()
-            .take_while(|request| request.range.end <= method.end);
-        within.map(|request| request.text.to_owned()).next()
+        let first = self.requests.get(from).filter(|first| first.range.end <= method.end);
+        first.map(|request| request.text.to_owned())
     }
 
     /// `@ApiOkResponse({ type: X })` (`[X]` → `X[]`), or the return type without `Promise<…>`.
