@@ -87,19 +87,14 @@ pub struct ControllerGuard {
 /// What one file's hits say about controllers.
 pub fn declared(hits: &[Hit<'_>]) -> Declared {
     // A class matched inside its module and alone is the one inside its module.
-    let in_module: Vec<_> = hits
-        .iter()
-        .filter(|hit| hit.get("controller.module").is_some())
-        .filter_map(|hit| hit.get("guard.controller").or_else(|| hit.get("controller.name")))
-        .map(|capture| capture.range.clone())
-        .collect();
-    let kept = |hit: &&Hit<'_>| {
-        hit.get("controller.module").is_some()
-            || !hit
-                .get("guard.controller")
-                .or_else(|| hit.get("controller.name"))
-                .is_some_and(|capture| in_module.contains(&capture.range))
+    let class = |hit: &Hit<'_>| {
+        hit.get("guard.controller")
+            .or(hit.get("controller.name"))
+            .map(|c| c.range.clone())
     };
+    let in_module = |hit: &&Hit<'_>| hit.get("controller.module").is_some();
+    let classes_in_module: Vec<_> = hits.iter().filter(in_module).filter_map(class).collect();
+    let kept = |hit: &&Hit<'_>| in_module(hit) || !class(hit).is_some_and(|at| classes_in_module.contains(&at));
     let named = |hit: &Hit<'_>, capture: &str| -> Option<String> {
         let class = key(hit.text(capture)?);
         Some(match hit.text("controller.module") {
@@ -126,11 +121,7 @@ pub fn declared(hits: &[Hit<'_>]) -> Declared {
                 }
             })?;
             let set = options::of(hit, "guard");
-            let listed = |key: &str| {
-                let mut words = options::words_of(&set, key);
-                words.extend(hit.all(&format!("guard.{key}")).flat_map(|c| options::words(c.text)));
-                words
-            };
+            let listed = |key: &str| options::listed(hit, "guard", &set, key);
             Some(ControllerGuard {
                 controller,
                 guard,

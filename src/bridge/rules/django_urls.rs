@@ -10,7 +10,6 @@ use std::ops::Range;
 
 use super::hits::{Capture, Hit};
 use super::route_units::Render;
-use crate::bridge::extract::code::guards::{GuardNote, Role};
 use crate::bridge::extract::code::routes::RouteScan;
 use crate::bridge::extract::code::routes::graph::{Item, LocalRoute, Mount, Target};
 
@@ -54,14 +53,8 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>, out: &mut RouteSca
         let unit = out.unit(path, var.text, "django");
         if let Some(root) = router.prop("root") {
             // The API root view the default router adds.
-            let handler = Some(root.to_owned());
-            let (method, file) = ("GET".to_owned(), path.to_owned());
-            unit.items.push(Item::Route(LocalRoute {
-                method,
-                handler,
-                file,
-                ..LocalRoute::default()
-            }));
+            let route = LocalRoute::new("GET", String::new(), Some(root.to_owned()), path);
+            unit.items.push(Item::Route(route));
         }
         let options = router
             .text("urls.router_options")
@@ -106,10 +99,7 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>, out: &mut RouteSca
         })
         .collect();
     for guard in wrapped {
-        let note = GuardNote::new(&guard, "decorator", "django", Role::Used, path);
-        if !out.guards.contains(&note) {
-            out.guards.push(note);
-        }
+        out.note_used(&guard, "decorator", "django", path);
     }
 }
 

@@ -31,7 +31,7 @@ pub fn extract(sources: &[Source<'_>], facts: &mut Facts) {
     // `+page.svelte` and `+page.ts`, Nuxt's `users.vue` and `users/index.vue`).
     let mut seen: Vec<(&str, String)> = Vec::new();
     for source in written {
-        let page = || pages.iter().find_map(|app| Some((app.root(), app.page(source.path)?)));
+        let page = || pages.iter().find_map(|app| Some((app.root, app.page(source.path)?)));
         let app_route = sveltekit_page(source.path)
             .map(|route| (source.path.split("src/routes/").next().unwrap_or(""), route))
             .or_else(page);
@@ -61,7 +61,11 @@ pub fn extract(sources: &[Source<'_>], facts: &mut Facts) {
     facts
         .endpoints
         .retain(|e| !(e.framework == "remix" && e.method == "GET" && remix_pages.contains(&e.file)));
-    let nuxt: Vec<&str> = pages.iter().filter(|app| app.is_nuxt()).map(|app| app.root()).collect();
+    let nuxt: Vec<&str> = pages
+        .iter()
+        .filter(|app| app.framework == "nuxt")
+        .map(|app| app.root)
+        .collect();
     super::nuxt_components::apply(facts, &nuxt);
 }
 
@@ -163,7 +167,7 @@ fn react_route(file: &str) -> Option<(String, &'static str)> {
         };
         let url = remix_path(name);
         // A pathless layout (`_auth.tsx`) only wraps the routes under it.
-        let index = split_unescaped(name).iter().any(|s| s == "_index" || s == "index");
+        let index = split_unescaped(name).any(|s| s == "_index" || s == "index");
         return (url != "/" || index).then_some((url, "remix"));
     }
     if let Some(folders) = under("app", |dirs, at| at == 0 || dirs[at - 1] == "src" || at >= 2) {
@@ -197,7 +201,6 @@ fn react_route(file: &str) -> Option<(String, &'static str)> {
 fn remix_path(name: &str) -> String {
     let mut segments = Vec::new();
     for segment in split_unescaped(name) {
-        let segment = segment.as_str();
         if segment == "_index" || segment == "index" || (segment.starts_with('_') && !segment.starts_with("_[")) {
             continue;
         }
@@ -219,24 +222,16 @@ fn remix_path(name: &str) -> String {
 }
 
 /// Splits at `.` except inside `[…]` escapes.
-fn split_unescaped(name: &str) -> Vec<String> {
-    let mut out = vec![String::new()];
+fn split_unescaped(name: &str) -> impl Iterator<Item = &str> {
     let mut escaped = false;
-    for c in name.chars() {
-        match c {
-            '[' => escaped = true,
-            ']' => escaped = false,
-            '.' if !escaped => {
-                out.push(String::new());
-                continue;
-            }
-            _ => {}
-        }
-        if let Some(last) = out.last_mut() {
-            last.push(c);
-        }
-    }
-    out
+    name.split(move |c| {
+        escaped = match c {
+            '[' => true,
+            ']' => false,
+            _ => escaped,
+        };
+        c == '.' && !escaped
+    })
 }
 
 /// A TanStack Router route id as the URL it serves (`/_auth/invoices/$invoiceId` →

@@ -40,15 +40,8 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>, out: &mut RouteSca
     if hits.is_empty() {
         return;
     }
-    let mut held: Vec<_> = hits
-        .iter()
-        .filter_map(|hit| {
-            Some((
-                hit.get("argument.element").or(hit.get("argument.key"))?.range.start,
-                *hit,
-            ))
-        })
-        .collect();
+    let argument = |hit: &Hit<'_>| Some(hit.get("argument.element").or(hit.get("argument.key"))?.range.start);
+    let mut held: Vec<_> = hits.iter().filter_map(|hit| Some((argument(hit)?, *hit))).collect();
     held.sort_by_key(|(at, _)| *at);
     let mut requests: Vec<_> = hits.iter().filter_map(|hit| hit.get("decl.request")).collect();
     requests.sort_by_key(|request| request.range.start);
@@ -59,14 +52,9 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>, out: &mut RouteSca
         render,
     };
     let decls = file.decls();
-    let note =
-        |out: &mut RouteScan, name: &str, kind| out.guards.push(GuardNote::new(name, kind, "nestjs", Role::Used, path));
+    let note = |out: &mut RouteScan, name: &str, kind| out.note_used(name, kind, "nestjs", path);
     for class in decls.iter().filter(|decl| decl.owner.is_none()) {
-        let Some(controller) = class
-            .decorators
-            .iter()
-            .find(|hit| hit.prop("role") == Some("controller"))
-        else {
+        let Some(controller) = class.decorated("controller").next() else {
             continue;
         };
         let name = class.name.text;
@@ -76,7 +64,7 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>, out: &mut RouteSca
                 .hit
                 .get("decl.scope")
                 .and_then(|scope| file.request(&scope.range));
-            let (response, guards) = (file.response(method), file.guards(&method.decorators));
+            let (response, guards) = (file.response(method), file.guards(method));
             for verb in method
                 .decorators
                 .iter()
@@ -97,7 +85,7 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>, out: &mut RouteSca
             }
             guards.iter().for_each(|guard| note(out, guard, "guard"));
         }
-        let guards = file.guards(&class.decorators);
+        let guards = file.guards(class);
         guards.iter().for_each(|guard| note(out, guard, "guard"));
         let prefix = controller.get("decorator.argument").and_then(|first| {
             let at = match first.text.starts_with('{') {
@@ -155,6 +143,16 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>, out: &mut RouteSca
                 .collect();
             out.nest_bindings.push(Binding { guards, routes });
         }
+    }
+}
+
+impl<'h, 't> Decl<'h, 't> {
+    /// Its decorators of `role` (`#set! role`).
+    fn decorated<'s>(&'s self, role: &'s str) -> impl Iterator<Item = &'h Hit<'t>> + 's {
+        self.decorators
+            .iter()
+            .copied()
+            .filter(move |hit| hit.prop("role") == Some(role))
     }
 }
 
@@ -224,11 +222,8 @@ impl<'h, 't> File<'_, 'h, 't> {
 
     /// The guards `@UseGuards(…)` decorators name (auth ones: a `ThrottlerGuard` limits rates):
     /// `JwtAuthGuard`, `AuthGuard('jwt')`, `new RolesGuard()` → `RolesGuard`.
-    fn guards(&self, decorators: &[&Hit<'_>]) -> Vec<String> {
-        let arguments = decorators
-            .iter()
-            .filter(|hit| hit.prop("role") == Some("guards"))
-            .flat_map(|hit| hit.all("decorator.argument"));
+    fn guards(&self, decl: &Decl<'_, '_>) -> Vec<String> {
+        let arguments = decl.decorated("guards").flat_map(|hit| hit.all("decorator.argument"));
         let name = |text: &str| match (text.strip_prefix("new "), text.split_once('(')) {
             (Some(created), _) => created.split('(').next().unwrap_or(created).trim().to_owned(),
             (None, Some((callee, args))) => match args.split([',', ')']).next().map(str::trim) {
@@ -248,18 +243,14 @@ impl<'h, 't> File<'_, 'h, 't> {
         let from = self
             .requests
             .partition_point(|request| request.range.start < method.start);
-        let within = self.requests[from..]
-            .iter()
-            .take_while(|request| request.range.end <= method.end);
-        within.map(|request| request.text.to_owned()).next()
+        let first = self.requests.get(from).filter(|first| first.range.end <= method.end);
+        first.map(|request| request.text.to_owned())
     }
 
     /// `@ApiOkResponse({ type: X })` (`[X]` → `X[]`), or the return type without `Promise<…>`.
     fn response(&self, method: &Decl<'_, '_>) -> Option<String> {
         let documented = method
-            .decorators
-            .iter()
-            .filter(|hit| hit.prop("role") == Some("response"))
+            .decorated("response")
             .find_map(|hit| self.option(&hit.get("decorator.argument")?.range, "type"));
         if let Some(kind) = documented {
             return Some(match kind.text.strip_prefix('[') {

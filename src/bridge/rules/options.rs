@@ -80,6 +80,24 @@ pub fn words_of(options: &[RouteOption], key: &str) -> Vec<String> {
         .collect()
 }
 
+/// The words a hit lists for option `key`: its `<fact>.option(s)` pair of that key, its
+/// `<fact>.<key>` captures, and the `<fact>.chain_args` of a call chained on it whose
+/// `<fact>.chain` name is `key` (Laravel's `->only([…])`).
+pub fn listed(hit: &Hit<'_>, fact: &str, options: &[RouteOption], key: &str) -> Vec<String> {
+    let mut out = words_of(options, key);
+    out.extend(
+        hit.all(&format!("{fact}.{key}"))
+            .flat_map(|capture| words(capture.text)),
+    );
+    if hit.text(&format!("{fact}.chain")) == Some(key) {
+        out.extend(
+            hit.all(&format!("{fact}.chain_args"))
+                .flat_map(|capture| words(capture.text)),
+        );
+    }
+    out
+}
+
 /// The first word of the option named `key`.
 pub fn first(options: &[RouteOption], key: &str) -> Option<String> {
     options

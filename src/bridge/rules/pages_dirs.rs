@@ -13,10 +13,10 @@ const FILE_ROUTERS: &[&str] = &["vue-router/vite", "unplugin-vue-router", "vite-
 /// One app's pages folders.
 pub struct Pages<'s> {
     /// The folder holding the app's config (`""` at the top).
-    root: &'s str,
+    pub root: &'s str,
     dirs: &'static [&'static str],
     extensions: &'static [&'static str],
-    framework: &'static str,
+    pub framework: &'static str,
     /// Folders of layouts, which are no components either.
     layouts: Option<&'static str>,
 }
@@ -90,15 +90,6 @@ impl<'s> Pages<'s> {
     pub fn is_layout(&self, path: &str) -> bool {
         self.layouts
             .is_some_and(|dir| self.inside(path).is_some_and(|inside| inside.starts_with(dir)))
-    }
-
-    /// True if the app is a Nuxt app.
-    pub fn is_nuxt(&self) -> bool {
-        self.framework == "nuxt"
-    }
-
-    pub fn root(&self) -> &'s str {
-        self.root
     }
 }
 

@@ -75,17 +75,7 @@ impl Resource {
     pub fn of(hit: &Hit<'_>, fact: &str) -> Option<Resource> {
         let name = hit.text(&format!("{fact}.resource"))?;
         let set = options::of(hit, fact);
-        let chain = hit.text(&format!("{fact}.chain"));
-        let listed = |key: &str| {
-            let mut words = options::words_of(&set, key);
-            let captured = format!("{fact}.{key}");
-            words.extend(hit.all(&captured).flat_map(|capture| options::words(capture.text)));
-            if chain == Some(key) {
-                let args = format!("{fact}.chain_args");
-                words.extend(hit.all(&args).flat_map(|capture| options::words(capture.text)));
-            }
-            words
-        };
+        let listed = |key: &str| options::listed(hit, fact, &set, key);
         let renamed = options::words_of(&set, "path_names");
         Some(Resource {
             style: Style::named(hit.prop("expand")?, hit.text(&format!("{fact}.style")))?,

@@ -6,7 +6,6 @@
 //! each call goes to the unit its receiver is in this file (a router it makes, the function
 //! whose parameter it is, the chain it is called on), or to a name another file defines.
 
-use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -17,7 +16,7 @@ use crate::bridge::extract::code::guards::names::is_check_name;
 use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
 use crate::bridge::extract::code::modules::{join_relative, parent_dir};
 use crate::bridge::extract::code::routes::RouteScan;
-use crate::bridge::extract::code::routes::graph::{Autoload, Item, LocalRoute, Mount, Target, Unit};
+use crate::bridge::extract::code::routes::graph::{Autoload, Item, LocalRoute, Mount, Target, Unit, add_guards};
 
 /// How many calls a chain (`Router().use(a).get(…).post(…)`) is followed down.
 const MAX_CHAIN: usize = 256;
@@ -183,8 +182,7 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
         values: &values,
         render,
         framework,
-        layers: RefCell::new(Vec::new()),
-        layer_notes: RefCell::new(Vec::new()),
+        layers: Vec::new(),
     };
     file.unit_dependencies();
     file.factories(hits, &mut items);
@@ -195,8 +193,7 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
     }
     items.sort_by_key(|(at, _, _)| *at);
     // A layer (Axum's `.layer(…)`) guards what was added to its router before it.
-    let layers: Vec<(usize, String, String)> = file.layers.take();
-    for (layer_at, unit, guard) in &layers {
+    for (layer_at, unit, guard) in &file.layers {
         for (at, receiver, item) in &mut items {
             let guards = match item {
                 Item::Route(route) => &mut route.guards,
@@ -209,12 +206,9 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
             }
         }
     }
-    for (name, kind, framework) in file.layer_notes.take() {
-        note(file.out, &name, kind, framework, path);
-    }
     // Route and router hooks (`{ onRequest: [fastify.authenticate] }`) are hooks, not middleware.
     for (name, framework) in hooks {
-        note(file.out, &name, "hook", framework, path);
+        file.out.note_used(&name, "hook", framework, path);
     }
     // (A hook of another kind, a view's decorator, is noted where it guards a route.)
     for (hook, hit) in held
@@ -222,7 +216,7 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
         .filter(|(capture, hit)| capture.name == "route.hook" && hit.prop("guard-kind").is_none())
     {
         if let Some(hook) = guard(hook.text) {
-            note(file.out, &hook, "hook", hit.framework(), path);
+            file.out.note_used(&hook, "hook", hit.framework(), path);
         }
     }
     // Where each unit of the file is (a file may hand thousands of functions a router).
@@ -243,7 +237,7 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
         for guard in guards {
             if !file.out.guards.iter().any(|n| n.name == *guard && n.role == Role::Used) {
                 let kind = kinds.get(guard).copied().unwrap_or("middleware");
-                note(file.out, guard, kind, framework, path);
+                file.out.note_used(guard, kind, framework, path);
             }
         }
         match receiver {
@@ -388,14 +382,6 @@ fn written_guard(hit: &Hit<'_>, text: &str) -> Option<String> {
     }
 }
 
-/// Notes that the file puts guard `name` on a route or router.
-fn note(out: &mut RouteScan, name: &str, kind: &'static str, framework: &'static str, path: &str) {
-    let note = GuardNote::new(name, kind, framework, Role::Used, path);
-    if !out.guards.contains(&note) {
-        out.guards.push(note);
-    }
-}
-
 /// What reading one file's calls needs.
 struct File<'f, 'h, 't> {
     path: &'f str,
@@ -413,9 +399,7 @@ struct File<'f, 'h, 't> {
     /// The framework the file imports (`router.uses`).
     framework: &'static str,
     /// The layers met: where, on which unit, the guard.
-    layers: RefCell<Vec<(usize, String, String)>>,
-    /// The guards layers and wraps put, with their kind and framework.
-    layer_notes: RefCell<Vec<(String, &'static str, &'static str)>>,
+    layers: Vec<(usize, String, String)>,
 }
 
 /// A method router: its method (`get`, `routing::post`, `get_service`) and handler.
@@ -489,14 +473,10 @@ impl<'h, 't> File<'_, 'h, 't> {
             }
             let path = self.path;
             for (guard, kind, framework) in &guards {
-                note(self.out, guard, kind, framework, path);
+                self.out.note_used(guard, kind, framework, path);
             }
-            let unit = self.out.unit(path, name, "");
-            for (guard, _, _) in guards {
-                if !unit.guards.contains(&guard) {
-                    unit.guards.push(guard);
-                }
-            }
+            let names: Vec<String> = guards.into_iter().map(|(guard, _, _)| guard).collect();
+            add_guards(&mut self.out.unit(path, name, "").guards, &names);
         }
     }
 
@@ -559,7 +539,7 @@ impl<'h, 't> File<'_, 'h, 't> {
     }
 
     /// The items one call adds, with where they go.
-    fn items(&self, call: &Call<'_, '_>, items: &mut Vec<(usize, Receiver, Item)>) {
+    fn items(&mut self, call: &Call<'_, '_>, items: &mut Vec<(usize, Receiver, Item)>) {
         let hit = call.hit;
         if hit.get("route.prefix").is_some() {
             return;
@@ -578,14 +558,13 @@ impl<'h, 't> File<'_, 'h, 't> {
             Some(_) => return,
             None => {}
         }
+        // The path the call writes (none: its router's own), `None` when it is no string.
+        let written = || {
+            hit.get("route.path")
+                .map_or(Some(String::new()), |p| (self.render)(&p.range, false))
+        };
         if let Some(verbs) = hit.get("route.verbs").filter(|_| kind == Some("route")) {
-            let path = match hit.get("route.path") {
-                Some(path) => match (self.render)(&path.range, false) {
-                    Some(path) => path,
-                    None => return,
-                },
-                None => String::new(),
-            };
+            let Some(path) = written() else { return };
             // The method routers are what follows the path (a comment may come between).
             let after = hit
                 .get("route.path")
@@ -624,18 +603,11 @@ impl<'h, 't> File<'_, 'h, 't> {
             (true, None, None) => Vec::new(),
         };
         if !methods.is_empty() {
-            let chained = hit.prop("chained").is_some();
-            let path = match (chained, hit.get("route.path")) {
-                (true, _) => match chained_path {
-                    Some(path) => path,
-                    None => return,
-                },
-                (false, Some(path)) => match (self.render)(&path.range, false) {
-                    Some(path) => path,
-                    None => return,
-                },
-                (false, None) => String::new(),
+            let path = match hit.prop("chained") {
+                Some(_) => chained_path,
+                None => written(),
             };
+            let Some(path) = path else { return };
             for method in methods {
                 // `app.options('*', cors())` answers CORS preflights for every path: no endpoint.
                 if method == "OPTIONS" && path == "*" {
@@ -705,12 +677,9 @@ impl<'h, 't> File<'_, 'h, 't> {
         };
         let mut forms = Vec::new();
         for (held, of) in middleware.iter().flat_map(|m| self.within(&m.range)) {
-            let add = |guards: &mut Vec<String>, guard: Option<String>| {
-                guards.extend(guard.filter(|g| !guards.contains(g)));
-            };
             match held.name {
-                "route.hook" => add(&mut guards, guard(held.text)),
-                "call.guard" => add(&mut guards, written_guard(of, held.text)),
+                "route.hook" => add_guards(&mut guards, guard(held.text).as_slice()),
+                "call.guard" => add_guards(&mut guards, written_guard(of, held.text).as_slice()),
                 "route.hint" => route.request_hints.push(held.text.to_owned()),
                 "route.response" => route.response_hints.push(held.text.to_owned()),
                 "route.dependency" => route.dependencies.push(held.text.to_owned()),
@@ -842,7 +811,7 @@ impl<'h, 't> File<'_, 'h, 't> {
     }
 
     /// A mount (`use('/x', auth, router)`), or middleware alone guarding what follows.
-    fn include(&self, call: &Call<'_, '_>, receiver: Receiver, items: &mut Vec<(usize, Receiver, Item)>) {
+    fn include(&mut self, call: &Call<'_, '_>, receiver: Receiver, items: &mut Vec<(usize, Receiver, Item)>) {
         let hit = call.hit;
         let at = call.receiver.range.end;
         // Axum's `.layer(from_fn(auth))` guards what was added before it (see `scan`), Actix's
@@ -856,18 +825,18 @@ impl<'h, 't> File<'_, 'h, 't> {
                 .collect();
             for name in named {
                 let kind = if wraps == "layer" { "layer" } else { "middleware" };
-                self.layer_notes.borrow_mut().push((name.clone(), kind, self.framework));
+                self.out.note_used(&name, kind, self.framework, self.path);
                 match (&receiver, wraps) {
-                    (Receiver::Local(unit), "layer") => self.layers.borrow_mut().push((at, unit.clone(), name)),
+                    (Receiver::Local(unit), "layer") => self.layers.push((at, unit.clone(), name)),
                     _ => items.push((at, receiver.clone(), Item::UnitGuard(name))),
                 }
             }
             return;
         }
+        let mut add = |item| items.push((at, receiver.clone(), item));
         if let Some(folder) = hit.get("include.folder") {
             let (autoload, prefix) = self.folder(&folder.range);
-            items.push((at, receiver, Item::mount(&prefix, Target::Autoload(autoload))));
-            return;
+            return add(Item::mount(&prefix, Target::Autoload(autoload)));
         }
         let Some(target) = hit.get("include.target") else {
             return;
@@ -893,8 +862,7 @@ impl<'h, 't> File<'_, 'h, 't> {
                 prefix = (self.render)(&first.range, true).unwrap_or_default();
                 tentative = true;
                 if let Some(name) = target_name(first.text) {
-                    let mount = Item::mount("", Target::Ref(name));
-                    items.push((at, receiver.clone(), mount));
+                    add(Item::mount("", Target::Ref(name)));
                 }
             }
         }
@@ -902,60 +870,55 @@ impl<'h, 't> File<'_, 'h, 't> {
             for (prefix_at, row_target) in rows.into_iter().take(MAX_ROWS) {
                 let prefix = (self.render)(&prefix_at, true).unwrap_or_default();
                 let Some(name) = target_name(row_target) else { continue };
-                items.push((at, receiver.clone(), Item::mount(&prefix, Target::Ref(name))));
+                add(Item::mount(&prefix, Target::Ref(name)));
             }
             return;
         }
         // A router built inline or chained on another (`Router::new().route(…)`,
-        // `users::router().layer(…)`) is the unit its chain starts with.
-        if target.text.contains('(')
-            && let Some((Receiver::Local(name), _)) = self.receiver(target)
-        {
-            let mount = Item::Mount(Mount {
+        // `users::router().layer(…)`) is the unit its chain starts with; `.nest("/api",
+        // api::routes(state))` mounts the router a function returns.
+        let chain = target.text.contains('(').then(|| self.receiver(target)).flatten();
+        let returned = || {
+            let (callee, _) = target
+                .text
+                .split_once('(')
+                .filter(|_| call_kind(hit) == Some("mount"))?;
+            target_name(callee)
+        };
+        if let Some((Receiver::Local(name), _)) = chain {
+            let target = Target::Ref(name);
+            return add(Item::Mount(Mount {
                 prefix,
-                target: Target::Ref(name),
+                target,
                 guards,
                 tentative,
                 ..Mount::default()
-            });
-            items.push((at, receiver, mount));
-            return;
-        }
-        // `.nest("/api", api::routes(state))`: the router a function returns.
-        if call_kind(hit) == Some("mount")
-            && let Some((callee, _)) = target.text.split_once('(')
-            && let Some(name) = target_name(callee)
-        {
-            items.push((at, receiver, Item::mount(&prefix, Target::Ref(name))));
-            return;
+            }));
+        } else if let Some(name) = returned() {
+            return add(Item::mount(&prefix, Target::Ref(name)));
         }
         let lone = hit.get("include.path").is_none()
             && hit.prop("pass").is_none()
             && hit.prop("mounts").is_none()
             && call_kind(hit).is_none();
         if lone && let Some(name) = guard(target.text) {
-            items.push((at, receiver, Item::Guard(name)));
-            return;
+            return add(Item::Guard(name));
         }
         let Some(name) = target_name(target.text) else {
-            for guard in guards {
-                items.push((at, receiver.clone(), Item::Guard(guard)));
-            }
-            return;
+            return guards.into_iter().map(Item::Guard).for_each(add);
         };
         // Every argument after the prefix that names a router is mounted (koa's
         // `use('/x', r.routes(), r.allowedMethods())`), with the guards before it.
         let middle = hit.all("include.guard").filter(|arg| guard(arg.text).is_none());
-        let targets: Vec<String> = middle.filter_map(|arg| target_name(arg.text)).chain([name]).collect();
-        for name in targets {
-            let mount = Item::Mount(Mount {
-                prefix: prefix.clone(),
+        for name in middle.filter_map(|arg| target_name(arg.text)).chain([name]) {
+            let (prefix, guards, target) = (prefix.clone(), guards.clone(), Target::Ref(name));
+            add(Item::Mount(Mount {
+                prefix,
                 replace,
-                target: Target::Ref(name),
-                guards: guards.clone(),
+                target,
+                guards,
                 tentative,
-            });
-            items.push((at, receiver.clone(), mount));
+            }));
         }
     }
 
@@ -1052,11 +1015,15 @@ fn target_name(text: &str) -> Option<String> {
         .strip_suffix(".routes")
         .or_else(|| text.strip_suffix(".middleware"))
         .unwrap_or(text);
-    let plain = !text.is_empty()
+    is_plain(text).then(|| text.to_owned())
+}
+
+/// A name or a path of names (`users.list`, `api::routes`, `$router`).
+fn is_plain(text: &str) -> bool {
+    !text.is_empty()
         && text
             .chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.' | ':'));
-    plain.then(|| text.to_owned())
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.' | ':'))
 }
 
 /// A handler's name: `list`, `users.list`, `asyncHandler(list)` → `list`,
@@ -1065,10 +1032,7 @@ fn handler_name(text: &str) -> Option<String> {
     let mut text = text.trim();
     for _ in 0..8 {
         if !text.contains('(') {
-            let plain = text
-                .chars()
-                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.' | ':'));
-            return (plain && !text.is_empty()).then(|| text.to_owned());
+            return is_plain(text).then(|| text.to_owned());
         }
         if let Some((bound, _)) = text.split_once(".bind(") {
             text = bound;
@@ -1094,11 +1058,7 @@ fn handler_name(text: &str) -> Option<String> {
 pub fn guard(text: &str) -> Option<String> {
     let text = text.trim();
     let callee = text.split('(').next().unwrap_or(text).trim();
-    if callee.is_empty()
-        || !callee
-            .chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.' | ':'))
-    {
+    if !is_plain(callee) {
         return None;
     }
     let plain = match callee.split_once('.') {

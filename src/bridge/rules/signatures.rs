@@ -55,12 +55,8 @@ pub fn of_file(path: &str, hits: &[Hit<'_>]) -> Vec<HandlerShapes> {
 /// unauthenticated request: named for auth, or rejecting with an auth error.
 pub fn extractors(path: &str, hits: &[Hit<'_>]) -> Vec<GuardNote> {
     let mut rejects: Vec<&Capture<'_>> = hits.iter().filter_map(|hit| hit.get("extractor.rejects")).collect();
-    let rejections: Vec<&Capture<'_>> = hits
-        .iter()
-        .filter_map(|hit| hit.get("extractor.rejection"))
-        .filter(|rejection| is_auth_name(rejection.text))
-        .collect();
-    rejects.extend(rejections);
+    let rejections = hits.iter().filter_map(|hit| hit.get("extractor.rejection"));
+    rejects.extend(rejections.filter(|rejection| is_auth_name(rejection.text)));
     rejects.sort_by_key(|capture| capture.range.start);
     let mut out: Vec<GuardNote> = Vec::new();
     for hit in hits {

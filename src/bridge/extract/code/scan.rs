@@ -13,7 +13,7 @@ use super::modules::rust::RustModule;
 use super::modules::script::ScriptModule;
 use super::orm::{self, PendingTable};
 use super::routes::RouteScan;
-use super::routes::link::{LinkFile, Module};
+use super::routes::link::LinkFile;
 use super::wants::Wants;
 use crate::bridge::extract::Source;
 use crate::bridge::extract::syntax::literal::Constants;
@@ -232,12 +232,7 @@ pub fn link(mut scans: Vec<FileScan>, mut shaped: Facts) -> Facts {
             path: &scan.path,
             routes: &scan.routes,
             constants: &scan.constants,
-            module: match &scan.module {
-                OwnedModule::Script(module) => Module::Script(module),
-                OwnedModule::Python(module) => Module::Python(module),
-                OwnedModule::Rust(module) => Module::Rust(module),
-                OwnedModule::None => Module::None,
-            },
+            module: &scan.module,
         })
         .collect();
     let endpoints = super::routes::link::link(&link_files, &shape_names);

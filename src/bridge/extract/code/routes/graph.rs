@@ -69,6 +69,20 @@ impl Item {
     }
 }
 
+impl LocalRoute {
+    /// A route of `method` at `path` (relative to its unit), handled by `handler`, in `file`.
+    pub fn new(method: &str, path: String, handler: Option<String>, file: &str) -> LocalRoute {
+        let (method, file) = (method.to_owned(), file.to_owned());
+        LocalRoute {
+            method,
+            path,
+            handler,
+            file,
+            ..LocalRoute::default()
+        }
+    }
+}
+
 /// A route as declared, path relative to its unit.
 #[derive(Debug, Clone, Default)]
 pub struct LocalRoute {
@@ -190,11 +204,7 @@ pub fn flatten(units: &[Unit]) -> Vec<Endpoint> {
         budget: MAX_VISITS,
     };
     for unit in units.iter().filter(|unit| unit.app || !mounted.contains(&unit.key)) {
-        let framework = if unit.framework.is_empty() {
-            "express"
-        } else {
-            unit.framework
-        };
+        let framework = Some(unit.framework).filter(|own| !own.is_empty()).unwrap_or("express");
         let base = join("", &unit.prefix, join_of(framework));
         walk.stack.push(&unit.key);
         walk.emit(unit, framework, &unit.items, &base, &unit.guards);
@@ -205,17 +215,12 @@ pub fn flatten(units: &[Unit]) -> Vec<Endpoint> {
 
 fn collect_mounted<'u>(items: &'u [Item], mounted: &mut HashSet<&'u UnitKey>, depth: usize) {
     for item in items {
-        match item {
-            Item::Mount(Mount {
-                target: Target::Unit(key),
-                ..
-            }) => {
+        let Item::Mount(mount) = item else { continue };
+        match &mount.target {
+            Target::Unit(key) => {
                 mounted.insert(key);
             }
-            Item::Mount(Mount {
-                target: Target::Inline(inner),
-                ..
-            }) if depth < MAX_MOUNT_DEPTH => collect_mounted(inner, mounted, depth + 1),
+            Target::Inline(inner) if depth < MAX_MOUNT_DEPTH => collect_mounted(inner, mounted, depth + 1),
             _ => {}
         }
     }
@@ -282,11 +287,8 @@ impl<'u> Flatten<'u> {
                             if self.stack.contains(&key) {
                                 continue;
                             }
-                            let child_framework = if child.framework.is_empty() {
-                                framework
-                            } else {
-                                child.framework
-                            };
+                            let child_framework =
+                                Some(child.framework).filter(|own| !own.is_empty()).unwrap_or(framework);
                             let child_base = if mount.replace {
                                 at
                             } else {

@@ -7,12 +7,8 @@ pub mod link;
 #[cfg(test)]
 mod tests;
 
-use tree_sitter::Node;
-
 use self::graph::{Item, Unit};
-use crate::bridge::extract::code::guards::GuardNote;
-use crate::bridge::extract::syntax::ParsedFile;
-use crate::bridge::extract::syntax::literal::Constants;
+use crate::bridge::extract::code::guards::{GuardNote, Role};
 
 /// The routes one file declares, before files are linked.
 #[derive(Debug, Default)]
@@ -97,30 +93,27 @@ impl RouteScan {
 
     /// The unit `name` of `file`, made (with `framework`, no prefix) if it is not declared yet.
     pub fn unit(&mut self, file: &str, name: &str, framework: &'static str) -> &mut Unit {
-        let at = match self
+        let at = self
             .units
             .iter()
             .position(|unit| unit.key.0 == file && unit.key.1 == name)
-        {
-            Some(at) => at,
-            None => {
+            .unwrap_or_else(|| {
+                let key = (file.to_owned(), name.to_owned());
                 self.units.push(Unit {
-                    key: (file.to_owned(), name.to_owned()),
+                    key,
                     framework,
-                    prefix: String::new(),
-                    items: Vec::new(),
-                    app: false,
                     ..Unit::default()
                 });
                 self.units.len() - 1
-            }
-        };
+            });
         &mut self.units[at]
     }
-}
 
-/// A route path argument with the file's constants filled in; a piece that cannot be
-/// resolved stays as written. `None` when the argument is no string.
-pub fn render_route_path(file: &ParsedFile<'_>, constants: &Constants, node: Node<'_>) -> Option<String> {
-    constants.render_path(file, node)
+    /// Notes that `path` puts guard `name` (of `kind`) on a route or router, once.
+    pub fn note_used(&mut self, name: &str, kind: &'static str, framework: &'static str, path: &str) {
+        let note = GuardNote::new(name, kind, framework, Role::Used, path);
+        if !self.guards.contains(&note) {
+            self.guards.push(note);
+        }
+    }
 }

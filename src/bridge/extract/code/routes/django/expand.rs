@@ -8,7 +8,7 @@
 use std::collections::HashSet;
 
 use super::views::View;
-use crate::bridge::extract::code::routes::graph::{Item, LocalRoute};
+use crate::bridge::extract::code::routes::graph::{Item, LocalRoute, add_guards};
 
 /// How many bases deep a view's inheritance is followed.
 const MAX_BASES: usize = 8;
@@ -70,25 +70,17 @@ fn action_method(action: &str) -> Option<&'static str> {
     })
 }
 
-/// A view with what its bases in the run add (see [`Resolved::of`]).
+/// A view with what its bases in the run add (see [`Resolved::of`]): `view` is the view with
+/// its bases' parts merged in (its `methods` the actions and handler methods of the view, its
+/// bases and DRF's generics).
+#[derive(Default)]
 pub struct Resolved {
-    pub name: String,
-    pub function: bool,
-    pub viewset: bool,
+    pub view: View,
     /// A REST framework view (`APIView`, a generic or a viewset, `@api_view`): the settings'
     /// default permission classes are its own unless it sets some.
     pub rest: bool,
-    /// Actions and handler methods, from the view, its bases and DRF's generics.
-    pub actions: Vec<String>,
-    pub extra: Vec<super::views::Action>,
-    pub permissions: Option<Vec<String>>,
-    pub serializer: Option<String>,
-    pub bodies: Vec<(String, String)>,
-    pub lookup: Option<String>,
-    pub allowed: Option<Vec<String>>,
     /// Django generics' HTTP methods.
     pub generic_methods: Vec<&'static str>,
-    pub guards: Vec<String>,
     /// The class or one of its bases is a view by its own bases, or it handles methods: a
     /// class that is neither (a model a URLconf names) is no view the run knows.
     pub known: bool,
@@ -100,21 +92,10 @@ impl Resolved {
     /// last, each before the next (Python's method resolution order, near enough).
     pub fn of<'v>(at: usize, view: &'v View, find: &impl Fn(usize, &str) -> Option<(usize, &'v View)>) -> Resolved {
         let mut out = Resolved {
-            name: view.name.clone(),
-            function: view.function,
-            viewset: false,
             rest: view.function && view.allowed.is_some(),
-            actions: Vec::new(),
-            extra: Vec::new(),
-            permissions: None,
-            serializer: None,
-            bodies: Vec::new(),
-            lookup: None,
-            allowed: None,
-            generic_methods: Vec::new(),
-            guards: Vec::new(),
-            known: false,
+            ..Resolved::default()
         };
+        (out.view.name, out.view.function) = (view.name.clone(), view.function);
         // Mixins of the run that set permission classes: those stand for them, not their name.
         let mut lent = Vec::new();
         let mut pending = vec![(at, view, 0)];
@@ -124,24 +105,23 @@ impl Resolved {
                 continue;
             }
             out.known |= !view.part || !view.methods.is_empty() || !view.actions.is_empty();
-            out.actions.extend(view.methods.iter().cloned());
-            out.extra.extend(view.actions.iter().cloned());
-            out.permissions = out.permissions.take().or_else(|| view.permissions.clone());
-            out.serializer = out.serializer.take().or_else(|| view.serializer.clone());
-            out.lookup = out.lookup.take().or_else(|| view.lookup.clone());
-            out.allowed = out.allowed.take().or_else(|| view.allowed.clone());
-            out.bodies.extend(view.bodies.iter().cloned());
-            out.guards.extend(view.guards.iter().cloned());
+            out.view.methods.extend(view.methods.iter().cloned());
+            out.view.actions.extend(view.actions.iter().cloned());
+            out.view.permissions = out.view.permissions.take().or_else(|| view.permissions.clone());
+            out.view.serializer = out.view.serializer.take().or_else(|| view.serializer.clone());
+            out.view.lookup = out.view.lookup.take().or_else(|| view.lookup.clone());
+            out.view.allowed = out.view.allowed.take().or_else(|| view.allowed.clone());
+            out.view.bodies.extend(view.bodies.iter().cloned());
+            out.view.guards.extend(view.guards.iter().cloned());
             let mut parents = Vec::new();
             for base in &view.bases {
                 let last = base.rsplit('.').next().unwrap_or(base);
-                out.viewset |= last.ends_with("ViewSet");
                 out.rest |= last.ends_with("ViewSet")
                     || last.ends_with("APIView")
                     || GENERIC_ACTIONS.iter().any(|(name, _)| *name == last);
                 if let Some((_, actions)) = GENERIC_ACTIONS.iter().find(|(name, _)| *name == last) {
-                    out.actions.extend(actions.iter().map(|a| a.to_string()));
-                    out.bodies.extend(
+                    out.view.methods.extend(actions.iter().map(|a| a.to_string()));
+                    out.view.bodies.extend(
                         actions
                             .iter()
                             .filter(|a| matches!(**a, "create" | "update" | "partial_update"))
@@ -163,16 +143,16 @@ impl Resolved {
             // The first base is looked at next.
             pending.extend(parents.into_iter().rev());
         }
-        out.known |= !out.actions.is_empty() || !out.generic_methods.is_empty();
-        out.guards.retain(|guard| !lent.contains(guard));
+        out.known |= !out.view.methods.is_empty() || !out.generic_methods.is_empty();
+        out.view.guards.retain(|guard| !lent.contains(guard));
         out
     }
 
     /// The request shape an action reads.
     fn request(&self, action: &str) -> Option<String> {
-        let (_, serializer) = self.bodies.iter().find(|(method, _)| method == action)?;
+        let (_, serializer) = self.view.bodies.iter().find(|(method, _)| method == action)?;
         if serializer == "serializer_class" {
-            self.serializer.clone()
+            self.view.serializer.clone()
         } else {
             Some(serializer.clone())
         }
@@ -182,43 +162,36 @@ impl Resolved {
     /// left out, and its auth decorators and mixins.
     fn guards(&self, defaults: &[String]) -> Vec<String> {
         let defaults = if self.rest { defaults } else { &[] };
-        let permissions = self.permissions.clone().unwrap_or_else(|| {
+        let permissions = self.view.permissions.clone().unwrap_or_else(|| {
             defaults
                 .iter()
                 .map(|d| d.rsplit('.').next().unwrap_or(d).to_owned())
                 .collect()
         });
         let mut out: Vec<String> = permissions.into_iter().filter(|p| p != "AllowAny").collect();
-        for guard in &self.guards {
-            if !out.contains(guard) {
-                out.push(guard.clone());
-            }
-        }
+        add_guards(&mut out, &self.view.guards);
         out
     }
 
     fn route(&self, method: &str, path: String, action: &str, defaults: &[String], file: &str) -> Item {
-        let handler = if self.function {
-            self.name.clone()
+        let handler = if self.view.function {
+            self.view.name.clone()
         } else {
-            format!("{}.{action}", self.name)
+            format!("{}.{action}", self.view.name)
         };
+        let (request, guards) = (self.request(action), self.guards(defaults));
         Item::Route(LocalRoute {
-            method: method.to_owned(),
-            path,
-            handler: Some(handler),
-            request: self.request(action),
-            guards: self.guards(defaults),
-            file: file.to_owned(),
-            ..LocalRoute::default()
+            request,
+            guards,
+            ..LocalRoute::new(method, path, Some(handler), file)
         })
     }
 
     /// The routes of the view at the URL that names it (`path('x/', View.as_view())`);
     /// `mapping` is a viewset's `as_view({'get': 'list'})` methods.
     pub fn routes(&self, mapping: Option<&[String]>, defaults: &[String], file: &str) -> Vec<Item> {
-        if self.function {
-            let methods = self.allowed.clone().unwrap_or_else(|| vec!["ALL".into()]);
+        if self.view.function {
+            let methods = self.view.allowed.clone().unwrap_or_else(|| vec!["ALL".into()]);
             return methods
                 .iter()
                 .map(|m| self.route(m, String::new(), &m.to_ascii_lowercase(), defaults, file))
@@ -237,7 +210,7 @@ impl Resolved {
                 }
             }
             None => {
-                for action in &self.actions {
+                for action in &self.view.methods {
                     if let Some(method) = action_method(action) {
                         add(method, action);
                     }
@@ -247,7 +220,7 @@ impl Resolved {
                 }
             }
         }
-        if let Some(allowed) = &self.allowed {
+        if let Some(allowed) = &self.view.allowed {
             methods.retain(|(m, _)| allowed.contains(m));
         }
         methods
@@ -260,27 +233,21 @@ impl Resolved {
     /// the detail route under the lookup (`<pk>` unless the view sets `lookup_field`), and each
     /// `@action`; `trailing` is `/` or empty.
     pub fn router_routes(&self, trailing: &str, defaults: &[String], file: &str) -> Vec<Item> {
-        let lookup = format!("<{}>", self.lookup.as_deref().unwrap_or("pk"));
+        let lookup = format!("<{}>", self.view.lookup.as_deref().unwrap_or("pk"));
         let mut items = Vec::new();
-        let has = |action: &str| self.actions.iter().any(|a| a == action);
-        for (action, method, detail) in [
-            ("list", "GET", false),
-            ("create", "POST", false),
-            ("retrieve", "GET", true),
-            ("update", "PUT", true),
-            ("partial_update", "PATCH", true),
-            ("destroy", "DELETE", true),
-        ] {
-            if has(action) {
-                let path = if detail {
-                    format!("/{lookup}{trailing}")
-                } else {
-                    trailing.to_owned()
-                };
-                items.push(self.route(method, path, action, defaults, file));
-            }
+        let has = |action: &&str| self.view.methods.iter().any(|a| a == action);
+        for action in ["list", "create", "retrieve", "update", "partial_update", "destroy"]
+            .into_iter()
+            .filter(has)
+        {
+            let path = match action {
+                "list" | "create" => trailing.to_owned(),
+                _ => format!("/{lookup}{trailing}"),
+            };
+            let method = action_method(action).unwrap_or_default();
+            items.push(self.route(method, path, action, defaults, file));
         }
-        for action in &self.extra {
+        for action in &self.view.actions {
             let path = if action.detail {
                 format!("/{lookup}/{}{trailing}", action.url_path)
             } else {
@@ -305,14 +272,6 @@ pub fn unknown_view(name: &str, file: &str) -> Vec<Item> {
         .map_or(&["ALL"][..], |(_, methods)| *methods);
     methods
         .iter()
-        .map(|method| {
-            Item::Route(LocalRoute {
-                method: (*method).to_owned(),
-                path: String::new(),
-                handler: Some(name.to_owned()),
-                file: file.to_owned(),
-                ..LocalRoute::default()
-            })
-        })
+        .map(|method| Item::Route(LocalRoute::new(method, String::new(), Some(name.to_owned()), file)))
         .collect()
 }

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use super::{Linker, Module};
+use super::Linker;
 use crate::bridge::extract::code::modules::script_resolve::resolve_export;
 use crate::bridge::extract::code::routes::graph::{Autoload, Item, Mount, Target, Unit, UnitKey};
 use crate::bridge::extract::syntax::Lang;
@@ -36,10 +36,7 @@ impl Linker<'_, '_> {
 
     /// The unit a script file exports as default (its plugin function).
     fn default_unit(&self, file: usize, at: &HashMap<UnitKey, usize>) -> Option<usize> {
-        let modules = |at: usize| match self.files.get(at)?.module {
-            Module::Script(module) => Some(module),
-            _ => None,
-        };
+        let modules = |at: usize| self.script_module(at);
         let (found, local) = resolve_export(&self.index, &modules, file, "default")?;
         at.get(&(self.files[found].path.to_owned(), local)).copied()
     }

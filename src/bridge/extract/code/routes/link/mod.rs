@@ -12,7 +12,7 @@ use std::collections::{HashMap, HashSet};
 
 use self::autoload::Autohooks;
 
-use super::graph::{Item, LocalRoute, Target, Unit, UnitKey, flatten, join};
+use super::graph::{Item, LocalRoute, Target, Unit, UnitKey, add_guards, flatten, join};
 use super::{HandlerShapes, RouteScan};
 use crate::bridge::extract::code::guards::is_auth_name;
 use crate::bridge::extract::code::modules::PathIndex;
@@ -21,6 +21,8 @@ use crate::bridge::extract::code::modules::python::{PythonModule, resolve_import
 use crate::bridge::extract::code::modules::rust::{RustModule, module_of, segments, target_module};
 use crate::bridge::extract::code::modules::script::{Imported, ScriptModule};
 use crate::bridge::extract::code::modules::script_resolve::{resolve_export, resolve_import, resolve_source};
+/// The module table of a file in its language.
+pub use crate::bridge::extract::code::scan::OwnedModule as Module;
 use crate::bridge::extract::syntax::rust::last_segment;
 use crate::bridge::facts::Endpoint;
 
@@ -31,61 +33,36 @@ const MAX_INLINE_DEPTH: usize = 32;
 pub struct LinkFile<'s> {
     pub path: &'s str,
     pub routes: &'s RouteScan,
-    pub module: Module<'s>,
+    pub module: &'s Module,
     pub constants: &'s Exported,
-}
-
-/// The module table of a file in its language.
-#[derive(Clone, Copy)]
-pub enum Module<'s> {
-    Script(&'s ScriptModule),
-    Python(&'s PythonModule),
-    Rust(&'s RustModule),
-    None,
 }
 
 /// Resolves every file's mounts and flattens them into endpoints. `shapes` are the shape
 /// names of the run: a route's shape hints are kept only where they name one.
 pub fn link(files: &[LinkFile<'_>], shapes: &HashSet<String>) -> Vec<Endpoint> {
-    let index = PathIndex::new(files.iter().map(|file| file.path.to_owned()));
     let mut handlers: HashMap<&str, Vec<&HandlerShapes>> = HashMap::new();
     for handler in files.iter().flat_map(|file| &file.routes.handlers) {
         handlers.entry(handler.name.as_str()).or_default().push(handler);
     }
-    let aliases: HashMap<&str, &str> = files
-        .iter()
-        .flat_map(|file| &file.routes.aliases)
-        .map(|(alias, target)| (alias.as_str(), target.as_str()))
-        .collect();
-    let schemes: HashSet<&str> = files
-        .iter()
-        .flat_map(|file| &file.routes.schemes)
-        .map(String::as_str)
-        .collect();
-    let django_defaults = files
-        .iter()
-        .flat_map(|file| file.routes.django.default_permissions.iter().cloned())
-        .collect();
-    let extractors = files
-        .iter()
-        .flat_map(|file| &file.routes.guards)
-        .filter(|note| note.kind == "extractor")
-        .map(|note| note.name.as_str())
-        .collect();
+    let routes = || files.iter().map(|file| file.routes);
     let linker = Linker {
         files,
-        index,
+        index: PathIndex::new(files.iter().map(|file| file.path.to_owned())),
         handlers,
-        aliases,
-        schemes,
-        django_defaults,
-        extractors,
+        aliases: routes()
+            .flat_map(|r| &r.aliases)
+            .map(|(alias, to)| (alias.as_str(), to.as_str()))
+            .collect(),
+        schemes: routes().flat_map(|r| &r.schemes).map(String::as_str).collect(),
+        django_defaults: routes().flat_map(|r| r.django.default_permissions.clone()).collect(),
+        extractors: routes()
+            .flat_map(|r| &r.guards)
+            .filter_map(|note| (note.kind == "extractor").then_some(note.name.as_str()))
+            .collect(),
     };
-    let mut units: Vec<Unit> = files
-        .iter()
-        .flat_map(|file| file.routes.units.iter().cloned())
-        .collect();
-    if let Some(global) = files.iter().find_map(|file| file.routes.global_prefix.as_deref()) {
+    let mut units: Vec<Unit> = routes().flat_map(|r| r.units.clone()).collect();
+    let global_prefix = routes().find_map(|r| r.global_prefix.as_deref());
+    if let Some(global) = global_prefix {
         for unit in units.iter_mut().filter(|unit| unit.framework == "nestjs") {
             unit.prefix = join(global, &unit.prefix, super::graph::Join::Normalize);
         }
@@ -116,9 +93,6 @@ pub fn link(files: &[LinkFile<'_>], shapes: &HashSet<String>) -> Vec<Endpoint> {
                 units.push(Unit {
                     key,
                     framework,
-                    prefix: String::new(),
-                    items: Vec::new(),
-                    app: false,
                     ..Unit::default()
                 });
                 units.len() - 1
@@ -141,19 +115,9 @@ pub fn link(files: &[LinkFile<'_>], shapes: &HashSet<String>) -> Vec<Endpoint> {
         linker.resolve_items(from, &mut unit.items, &context, 0);
     }
     let mut endpoints = flatten(&units);
-    let global: Vec<String> = files
-        .iter()
-        .flat_map(|f| f.routes.nest_global_guards.iter().cloned())
-        .collect();
-    let bindings: Vec<_> = files
-        .iter()
-        .flat_map(|f| f.routes.nest_bindings.iter().cloned())
-        .collect();
-    let prefix = files
-        .iter()
-        .find_map(|file| file.routes.global_prefix.as_deref())
-        .unwrap_or("");
-    nest::apply(&mut endpoints, &global, &bindings, prefix);
+    let global: Vec<String> = routes().flat_map(|r| r.nest_global_guards.clone()).collect();
+    let bindings: Vec<_> = routes().flat_map(|r| r.nest_bindings.clone()).collect();
+    nest::apply(&mut endpoints, &global, &bindings, global_prefix.unwrap_or(""));
     endpoints
 }
 
@@ -193,11 +157,8 @@ impl<'s> Linker<'_, 's> {
                     {
                         route.request = route.request.take().or_else(|| shapes.request.clone());
                         route.response = route.response.take().or_else(|| shapes.response.clone());
-                        for extractor in shapes.extractors.iter().filter(|e| self.is_extractor_guard(e)) {
-                            if !route.guards.contains(extractor) {
-                                route.guards.push(extractor.clone());
-                            }
-                        }
+                        let extractors = shapes.extractors.iter().filter(|e| self.is_extractor_guard(e));
+                        add_guards(&mut route.guards, &extractors.cloned().collect::<Vec<_>>());
                     }
                     self.dependency_guards(route);
                     let known = |hints: &[String]| hints.iter().find_map(|hint| shape_named(hint, shapes));
@@ -244,13 +205,11 @@ impl<'s> Linker<'_, 's> {
             .guard_aliases
             .iter()
             .filter_map(|alias| self.aliases.get(alias.as_str()).map(|target| target.to_string()));
-        let found: Vec<String> = route.dependencies.iter().cloned().chain(through_aliases).collect();
-        for dependency in found {
-            let guard = is_auth_name(&dependency) || self.schemes.contains(dependency.as_str());
-            if guard && !route.guards.contains(&dependency) {
-                route.guards.push(dependency);
-            }
-        }
+        let found = route.dependencies.iter().cloned().chain(through_aliases);
+        let guards: Vec<String> = found
+            .filter(|dependency| is_auth_name(dependency) || self.schemes.contains(dependency.as_str()))
+            .collect();
+        add_guards(&mut route.guards, &guards);
     }
 
     /// The signature of a Rust handler named by a route: the one in the route's file, else the
@@ -270,14 +229,8 @@ impl<'s> Linker<'_, 's> {
         {
             return Some(exact);
         }
-        found
-            .iter()
-            .find(|shapes| shapes.file == file)
-            .or(match found.as_slice() {
-                [only] => Some(only),
-                _ => None,
-            })
-            .copied()
+        let only = (found.len() == 1).then(|| &found[0]);
+        found.iter().find(|shapes| shapes.file == file).or(only).copied()
     }
 
     /// The unit a name written in file `from` stands for.
@@ -342,10 +295,9 @@ impl<'s> Linker<'_, 's> {
             return self.url_module(from, dotted);
         }
         let here = self.files[from].path;
-        let (first, member) = match reference.split_once('.') {
-            Some((first, member)) => (first, Some(member)),
-            None => (reference, None),
-        };
+        let (first, member) = reference
+            .split_once('.')
+            .map_or((reference, None), |(f, m)| (f, Some(m)));
         let (at, name) = resolve_python(&self.index, here, module.imports.get(first)?)?;
         let name = match (name, member) {
             (None, Some(member)) => member.to_owned(),

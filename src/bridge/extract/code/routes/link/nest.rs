@@ -2,6 +2,7 @@
 //! middleware bound with `consumer.apply(M).forRoutes(…)` put on the endpoints they cover
 //! (the rules read them: `families/nest`, `rules/nest.rs`).
 
+use super::super::graph::add_guards;
 use crate::bridge::facts::Endpoint;
 
 /// Where middleware applied with `consumer.apply(…)` runs.
@@ -25,7 +26,8 @@ pub struct Binding {
 pub fn apply(endpoints: &mut [Endpoint], global: &[String], bindings: &[Binding], prefix: &str) {
     let prefix = format!("/{}", prefix.trim_matches('/'));
     for endpoint in endpoints.iter_mut().filter(|e| e.framework == "nestjs") {
-        let mut guards: Vec<String> = global.to_vec();
+        let mut guards = Vec::new();
+        add_guards(&mut guards, global);
         let local = endpoint
             .path
             .strip_prefix(prefix.as_str())
@@ -34,19 +36,11 @@ pub fn apply(endpoints: &mut [Endpoint], global: &[String], bindings: &[Binding]
         let local = local.trim_matches('/');
         for binding in bindings {
             if binding.routes.iter().any(|filter| covers(filter, endpoint, local)) {
-                guards.extend(binding.guards.iter().cloned());
+                add_guards(&mut guards, &binding.guards);
             }
         }
-        for guard in std::mem::take(&mut endpoint.guards) {
-            guards.push(guard);
-        }
-        let mut unique = Vec::new();
-        for guard in guards {
-            if !unique.contains(&guard) {
-                unique.push(guard);
-            }
-        }
-        endpoint.guards = unique;
+        add_guards(&mut guards, &endpoint.guards);
+        endpoint.guards = guards;
     }
 }
 
