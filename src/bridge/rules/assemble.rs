@@ -922,12 +922,7 @@ fn foreign_key(hit: &Hit<'_>, naming: &str) -> Option<ForeignKey> {
         (None, Some("primary")) => Vec::new(),
         (None, other) => vec![other.unwrap_or("id").to_owned()],
     };
-    Some(ForeignKey {
-        columns: vec![column],
-        references_table: referenced,
-        references_columns: references,
-        ..ForeignKey::default()
-    })
+    Some(columns::key(column, referenced, references))
 }
 
 /// Join tables a many-to-many field names (`join.table`, or GORM's `many2many:` tag in
@@ -970,12 +965,7 @@ fn join_tables(path: &str, hits: &[Hit<'_>], tables: &[(Range<usize>, Table)]) -
         for (model, table) in sides {
             let column = format!("{}_id", naming::snake_case(&model));
             add_column(&mut join, column.clone(), None, false);
-            join.foreign_keys.push(ForeignKey {
-                columns: vec![column],
-                references_table: table,
-                references_columns: vec!["id".to_owned()],
-                ..ForeignKey::default()
-            });
+            join.foreign_keys.push(columns::key(column, table, vec!["id".to_owned()]));
         }
         joins.push(join);
     }
@@ -1007,12 +997,8 @@ pub fn relations(tables: &mut [Table]) {
             if table.columns.iter().any(|column| column.name == key)
                 && let Some((_, referenced)) = models.iter().find(|(name, _)| *name == model)
             {
-                table.foreign_keys.push(ForeignKey {
-                    columns: vec![key],
-                    references_table: referenced.clone(),
-                    references_columns: vec!["id".to_owned()],
-                    ..ForeignKey::default()
-                });
+                let key = columns::key(key, referenced.clone(), vec!["id".to_owned()]);
+                table.foreign_keys.push(key);
             }
         }
     }
