@@ -6,9 +6,9 @@
 
 use std::ops::Range;
 
+use super::columns;
 use super::hits::{Hit, inside};
 use super::naming::{camel_case, snake_case};
-use super::columns;
 use super::text::literal;
 use crate::bridge::facts::{Column, Table};
 

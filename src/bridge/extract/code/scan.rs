@@ -147,17 +147,10 @@ pub fn scan_file(
         scan.module = OwnedModule::read(&file);
     }
     // The Django models and views the rules read, for the ORM and the URLconfs.
-    if let Some(rules) = scan.rules.as_mut().filter(|_| wants.django) {
-        let models = rules.take_django_models();
-        if let OwnedModule::Python(module) = &scan.module
-            && !orm::django::foreign(module)
-        {
-            orm::django::tables(&scan.path, &models.classes, &models.user_aliases, &mut scan.tables);
-        }
-        scan.django_apps.apps.extend(models.apps);
-        scan.django_apps.user_model = models.user_model;
-    }
     if let Some(rules) = scan.rules.as_mut() {
+        let models = rules.take_django_models();
+        orm::django::tables(&scan.path, &models.classes, &models.user_aliases, &mut scan.tables);
+        scan.django_apps = models.registry;
         let views = rules.take_django_views();
         let django = &mut scan.routes.django;
         django.views.extend(views.views);

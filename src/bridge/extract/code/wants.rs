@@ -24,7 +24,6 @@ impl Needles {
     }
 }
 
-static DJANGO: Needles = needles!("django", "models.Model", "AUTH_USER_MODEL");
 /// A string that starts like a path: what a prefix constant another file uses holds.
 static PATH_STRING: Needles = needles!(
     "'/",
@@ -40,7 +39,6 @@ static PATH_STRING: Needles = needles!(
 /// The scanners that may find something in a file, by the text it contains.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Wants {
-    pub django: bool,
     pub design: bool,
     /// The file's string constants, for prefixes written in other files.
     pub constants: bool,
@@ -65,7 +63,6 @@ impl Wants {
                 ..Wants::default()
             },
             Lang::Python => Wants {
-                django: has(&DJANGO),
                 constants: has(&PATH_STRING),
                 ..Wants::default()
             },
@@ -82,7 +79,6 @@ impl Wants {
             return Wants::default();
         }
         Wants {
-            django: true,
             design: true,
             constants: true,
         }

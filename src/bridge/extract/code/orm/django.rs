@@ -6,7 +6,6 @@
 
 use super::{PendingKey, PendingTable, column};
 use crate::bridge::extract::code::modules::parent_dir;
-use crate::bridge::extract::code::modules::python::PythonModule;
 use crate::bridge::extract::syntax::python::last_segment;
 use crate::bridge::facts::{Column, ForeignKey, Index, Table};
 use crate::bridge::rules::django::{FieldCall, ModelClass, string};
@@ -32,18 +31,6 @@ pub fn is_implicit_id(column: &Column) -> bool {
         && column.primary_key
         && column.field.is_none()
         && column.data_type.as_deref() == Some(AUTO_ID_TYPE)
-}
-
-/// True if a module's `models` or `Model` comes from another package than Django or the
-/// project's own modules (Tortoise's `from tortoise import fields, models`): its tables are
-/// named by that ORM's rules, not `<app>_<model>`.
-pub fn foreign(module: &PythonModule) -> bool {
-    ["models", "Model"].iter().any(|name| {
-        module
-            .imports
-            .get(*name)
-            .is_some_and(|import| !import.module.starts_with("django") && !import.module.starts_with('.'))
-    })
 }
 
 /// The tables of the model classes of one file (linking drops classes that are no models).
@@ -74,11 +61,11 @@ fn app_label(path: &str) -> String {
 /// A model class and the join tables of its many-to-many fields.
 fn model(path: &str, class: &ModelClass, context: &Context<'_>) -> Option<(PendingTable, Vec<PendingTable>)> {
     let app = context.app.as_str();
-    let class_name = class.name.as_str();
+    let by_label = format!("{app}_{}", class.name.to_lowercase());
     let mut pending = PendingTable {
         table: Table {
-            name: format!("{app}_{}", class_name.to_lowercase()),
-            model: Some(class_name.to_owned()),
+            name: by_label.clone(),
+            model: Some(class.name.clone()),
             origin: "model".into(),
             framework: Some("django".into()),
             file: path.to_owned(),
@@ -100,10 +87,10 @@ fn model(path: &str, class: &ModelClass, context: &Context<'_>) -> Option<(Pendi
     if class.meta.is_some() {
         read_meta(path, &mut pending, class);
     }
-    let by_label = format!("{app}_{}", class_name.to_lowercase());
     pending.app_label = (pending.table.name == by_label).then(|| app.to_owned());
+    let (builtin, builtin_relations) = auth_parents(&pending.bases);
     // `class CustomUser(AbstractUser): pass` is a table of the fields Django's base gives.
-    if fields == 0 && class.meta.is_none() && auth_parents(&pending.bases).0.is_empty() {
+    if fields == 0 && class.meta.is_none() && builtin.is_empty() {
         return None;
     }
     // Django gives a concrete model without a primary key field an `id`; an abstract one gets none.
@@ -111,7 +98,6 @@ fn model(path: &str, class: &ModelClass, context: &Context<'_>) -> Option<(Pendi
         pending.table.columns.insert(0, auto_id());
         pending.table.primary_key = vec!["id".into()];
     }
-    let (builtin, builtin_relations) = auth_parents(&pending.bases);
     let at = usize::from(pending.table.columns.first().is_some_and(is_implicit_id));
     let builtin: Vec<Column> = builtin
         .into_iter()

@@ -4,8 +4,8 @@
 //! `AUTH_USER_MODEL = "users.User"` in the settings (split or not) says which model keys to
 //! `settings.AUTH_USER_MODEL` and `get_user_model()` point at.
 
-use super::django::USER_MODEL;
 use super::PendingTable;
+use super::django::USER_MODEL;
 
 /// What the run's files say of Django's apps.
 #[derive(Debug, Clone, Default)]
