@@ -60,7 +60,6 @@ impl Wants {
                     .iter()
                     .any(|package| memmem::find(bytes, package.trim_end_matches('/').as_bytes()).is_some()),
                 constants: has(&PATH_STRING),
-                ..Wants::default()
             },
             Lang::Python => Wants {
                 constants: has(&PATH_STRING),
