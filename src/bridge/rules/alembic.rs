@@ -253,13 +253,17 @@ impl Migration<'_> {
         let arg = |at: usize| op.args.get(at).map(|(_, text)| *text);
         let text = |at: usize| arg(at).and_then(name_of);
         let table = batch.clone().or_else(|| text(0));
-        let alter = |ops: Vec<TableOp>| {
+        let on_table = batch.clone().or_else(|| text(1));
+        // An operation on the table its first argument names (`alter`) or, after a
+        // constraint's or index's name, its second (`alter_on`).
+        let altering = |table: &Option<String>, ops: Vec<TableOp>| {
             table.as_ref().map(|t| ChangeKind::AlterTable {
                 target: Name::parse(t),
                 ops,
             })
         };
-        let on_table = batch.clone().or_else(|| text(1));
+        let alter = |ops: Vec<TableOp>| altering(&table, ops);
+        let alter_on = |ops: Vec<TableOp>| altering(&on_table, ops);
         let index = |columns: Vec<String>, unique: bool| Index {
             name: text(0),
             table: on_table.clone().unwrap_or_default(),
@@ -294,44 +298,31 @@ impl Migration<'_> {
                 }
                 (!ops.is_empty()).then(|| alter(ops)).flatten()
             }),
-            "create_index" => match (&on_table, arg(2 - usize::from(batch.is_some())).map(names)) {
-                (Some(_), Some(columns)) => Some(ChangeKind::CreateIndex {
+            "create_index" => arg(2 - usize::from(batch.is_some()))
+                .map(names)
+                .filter(|_| on_table.is_some())
+                .map(|columns| ChangeKind::CreateIndex {
                     index: index(columns, flag("unique") == Some(true)),
                     if_not_exists: false,
                 }),
-                _ => None,
-            },
             "drop_index" => text(0).map(ChangeKind::DropIndex),
-            "create_foreign_key" => match (&on_table, text(1 + shift), arg(2 + shift), arg(3 + shift)) {
-                (Some(table), Some(referent), Some(local), Some(remote)) => Some(ChangeKind::AlterTable {
-                    target: Name::parse(table),
-                    ops: vec![TableOp::AddForeignKey(ForeignKey {
-                        name: text(0),
-                        columns: names(local),
-                        references_table: referent,
-                        references_columns: names(remote),
-                    })],
-                }),
+            "create_foreign_key" => match (text(1 + shift), arg(2 + shift), arg(3 + shift)) {
+                (Some(referent), Some(local), Some(remote)) => alter_on(vec![TableOp::AddForeignKey(ForeignKey {
+                    name: text(0),
+                    columns: names(local),
+                    references_table: referent,
+                    references_columns: names(remote),
+                })]),
                 _ => None,
             },
-            "create_unique_constraint" | "create_primary_key" => match (&on_table, arg(1 + shift).map(names)) {
-                (Some(table), Some(columns)) => Some(ChangeKind::AlterTable {
-                    target: Name::parse(table),
-                    ops: vec![if op.method == "create_primary_key" {
-                        TableOp::AddPrimaryKey(columns)
-                    } else {
-                        TableOp::AddIndex(index(columns, true))
-                    }],
-                }),
-                _ => None,
-            },
-            "drop_constraint" => match (text(0), &on_table) {
-                (Some(name), Some(table)) => Some(ChangeKind::AlterTable {
-                    target: Name::parse(table),
-                    ops: vec![TableOp::DropConstraint(name)],
-                }),
-                _ => None,
-            },
+            "create_unique_constraint" | "create_primary_key" => arg(1 + shift).map(names).and_then(|columns| {
+                alter_on(vec![if op.method == "create_primary_key" {
+                    TableOp::AddPrimaryKey(columns)
+                } else {
+                    TableOp::AddIndex(index(columns, true))
+                }])
+            }),
+            "drop_constraint" => text(0).and_then(|name| alter_on(vec![TableOp::DropConstraint(name)])),
             "execute" => {
                 if let Some(text) = op.sql {
                     let found = sql::facts_of(path, text);

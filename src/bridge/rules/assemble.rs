@@ -255,6 +255,12 @@ fn guard(text: &str) -> String {
     }
 }
 
+/// A guard's name (see [`guard`]), through the variable it may be kept in (`aliases`).
+fn aliased(aliases: &HashMap<String, String>, text: &str) -> String {
+    let name = guard(text);
+    aliases.get(&name).cloned().unwrap_or(name)
+}
+
 /// A router variable with its prefix, parent and guards.
 #[derive(Default)]
 struct Group {
@@ -305,10 +311,7 @@ impl Routing {
             .iter()
             .filter_map(|hit| Some((hit.text("alias.var")?.to_owned(), guard(hit.text("alias.value")?))))
             .collect();
-        let guard = |text: &str| {
-            let name = guard(text);
-            aliases.get(&name).cloned().unwrap_or(name)
-        };
+        let guard = |text: &str| aliased(&aliases, text);
         for hit in hits {
             prefixes.add(hit);
             if let (Some(request), Some(scope)) = (hit.text("request.type"), hit.get("request.scope")) {
@@ -403,8 +406,7 @@ impl Routing {
 
     /// A guard's name, through the variable it may be kept in.
     fn guard(&self, text: &str) -> String {
-        let name = guard(text);
-        self.aliases.get(&name).cloned().unwrap_or(name)
+        aliased(&self.aliases, text)
     }
 
     /// The middleware a route registration names that stands for an auth check (a rate
@@ -925,12 +927,7 @@ fn foreign_key(hit: &Hit<'_>, naming: &str) -> Option<ForeignKey> {
         (None, Some("primary")) => Vec::new(),
         (None, other) => vec![other.unwrap_or("id").to_owned()],
     };
-    Some(ForeignKey {
-        columns: vec![column],
-        references_table: referenced,
-        references_columns: references,
-        ..ForeignKey::default()
-    })
+    Some(columns::key(column, referenced, references))
 }
 
 /// Join tables a many-to-many field names (`join.table`, or GORM's `many2many:` tag in
@@ -973,12 +970,8 @@ fn join_tables(path: &str, hits: &[Hit<'_>], tables: &[(Range<usize>, Table)]) -
         for (model, table) in sides {
             let column = format!("{}_id", naming::snake_case(&model));
             add_column(&mut join, column.clone(), None, false);
-            join.foreign_keys.push(ForeignKey {
-                columns: vec![column],
-                references_table: table,
-                references_columns: vec!["id".to_owned()],
-                ..ForeignKey::default()
-            });
+            join.foreign_keys
+                .push(columns::key(column, table, vec!["id".to_owned()]));
         }
         joins.push(join);
     }
@@ -1010,12 +1003,8 @@ pub fn relations(tables: &mut [Table]) {
             if table.columns.iter().any(|column| column.name == key)
                 && let Some((_, referenced)) = models.iter().find(|(name, _)| *name == model)
             {
-                table.foreign_keys.push(ForeignKey {
-                    columns: vec![key],
-                    references_table: referenced.clone(),
-                    references_columns: vec!["id".to_owned()],
-                    ..ForeignKey::default()
-                });
+                let key = columns::key(key, referenced.clone(), vec!["id".to_owned()]);
+                table.foreign_keys.push(key);
             }
         }
     }
@@ -1023,18 +1012,15 @@ pub fn relations(tables: &mut [Table]) {
 
 /// Adds a column to a table unless it has one of that name.
 fn add_column(table: &mut Table, name: String, data_type: Option<String>, primary_key: bool) {
-    if table.columns.iter().any(|column| column.name == name) {
-        return;
+    if !table.columns.iter().any(|column| column.name == name) {
+        let column = Column {
+            name,
+            data_type,
+            primary_key,
+            ..Column::default()
+        };
+        columns::add(table, column);
     }
-    if primary_key && !table.primary_key.contains(&name) {
-        table.primary_key.push(name.clone());
-    }
-    table.columns.push(Column {
-        name,
-        data_type,
-        primary_key,
-        ..Column::default()
-    });
 }
 
 /// A field's column by the convention: `snake` for conventions that snake-case names,

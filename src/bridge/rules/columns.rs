@@ -177,12 +177,7 @@ impl Slot {
         let key = self
             .key
             .filter(|(table, _)| !table.is_empty())
-            .map(|(table, columns)| ForeignKey {
-                columns: vec![name.clone()],
-                references_table: table,
-                references_columns: columns,
-                ..ForeignKey::default()
-            });
+            .map(|(table, columns)| key(name.clone(), table, columns));
         let column = Column {
             field: self.field.filter(|field| *field != name),
             data_type,
@@ -269,6 +264,16 @@ pub fn place_indexes(pending: Vec<PendingIndex>, tables: &[Table]) -> Vec<Index>
         .collect();
     placed.sort_by_key(|(at, first, _)| (*at, *first));
     placed.into_iter().map(|(_, _, index)| index).collect()
+}
+
+/// A foreign key on `column` to `table`'s `references` (none: its primary key, at linking).
+pub fn key(column: String, table: String, references: Vec<String>) -> ForeignKey {
+    ForeignKey {
+        columns: vec![column],
+        references_table: table,
+        references_columns: references,
+        ..ForeignKey::default()
+    }
 }
 
 /// Adds a slot's column to its table, or fills in the one of that name (a relation's key

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use super::hits::{Hit, inside};
+use super::naming;
 use super::text::literal;
 use crate::bridge::extract::code::modules::PathIndex;
 use crate::bridge::extract::code::modules::script_resolve::resolve_source;
@@ -78,16 +79,7 @@ pub fn components(path: &str, hits: &[Hit<'_>]) -> Vec<Component> {
 fn file_component_name(path: &str) -> String {
     let name = path.rsplit('/').next().unwrap_or(path);
     let stem = name.split('.').next().unwrap_or(name);
-    stem.split(['-', '_'])
-        .filter(|part| !part.is_empty())
-        .map(|part| {
-            let mut chars = part.chars();
-            chars
-                .next()
-                .map(|first| first.to_ascii_uppercase().to_string() + chars.as_str())
-                .unwrap_or_default()
-        })
-        .collect()
+    naming::renamed(&stem.replace('-', "_"), Some("PascalCase"))
 }
 
 /// What one file re-exports: `export { Button as Primary } from './Button'` (`exported`,

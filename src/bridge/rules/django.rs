@@ -14,7 +14,7 @@ use super::hits::{Capture, Hit};
 use super::text::literal;
 use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
 use crate::bridge::extract::code::modules::parent_dir;
-use crate::bridge::extract::code::orm::django_apps::App;
+use crate::bridge::extract::code::orm::django_apps::{App, Registry};
 use crate::bridge::extract::code::routes::django::views::{Action, View};
 
 /// Methods that read a request body.
@@ -73,8 +73,7 @@ impl FieldCall {
 pub struct Models {
     pub classes: Vec<ModelClass>,
     pub user_aliases: Vec<String>,
-    pub apps: Vec<App>,
-    pub user_model: Option<String>,
+    pub registry: Registry,
 }
 
 fn last(text: &str) -> &str {
@@ -87,13 +86,14 @@ pub fn string(text: &str) -> Option<String> {
 }
 
 /// Pushes `item` unless `list` holds it.
-fn push_new(list: &mut Vec<String>, item: Option<String>) {
+fn push_new<T: PartialEq>(list: &mut Vec<T>, item: Option<T>) {
     if let Some(item) = item.filter(|item| !list.contains(item)) {
         list.push(item);
     }
 }
 
-/// The models, app configs and user model setting of one file's hits.
+/// The models (none in a module importing another ORM's `models`), app configs and user
+/// model setting of one file's hits.
 pub fn models(path: &str, hits: &[Hit<'_>]) -> Models {
     let mut out = Models::default();
     let mut classes: BTreeMap<Key, ModelClass> = BTreeMap::new();
@@ -101,7 +101,7 @@ pub fn models(path: &str, hits: &[Hit<'_>]) -> Models {
     for hit in hits.iter().filter(|hit| hit.is("model")) {
         let text = |name: &str| hit.text(name).map(str::to_owned);
         out.user_aliases.extend(text("model.user_alias"));
-        out.user_model = out.user_model.take().or(text("model.user_model"));
+        out.registry.user_model = out.registry.user_model.take().or(text("model.user_model"));
         if let Some(app) = hit.get("model.app") {
             let (name, label) = apps.entry(key(app)).or_default();
             match hit.text("model.app_key") {
@@ -151,9 +151,14 @@ pub fn models(path: &str, hits: &[Hit<'_>]) -> Models {
             entry.2.extend(items);
         }
     }
-    out.classes = classes.into_values().filter(|class| !class.name.is_empty()).collect();
+    // Another ORM's models module (Tortoise's) makes no Django tables.
+    let foreign = hits.iter().any(|hit| hit.get("model.foreign").is_some());
+    out.classes = classes
+        .into_values()
+        .filter(|class| !class.name.is_empty() && !foreign)
+        .collect();
     let dir = parent_dir(path);
-    out.apps = apps
+    out.registry.apps = apps
         .into_values()
         .filter_map(|(name, label)| {
             let label = label
@@ -271,14 +276,15 @@ pub fn views(path: &str, hits: &[Hit<'_>]) -> Views {
 /// One module-level class: a permission or authentication class, a view, a part, or nothing.
 fn class(path: &str, mut view: View, authentication: Vec<String>, out: &mut Views) {
     let (name, bases) = (view.name.as_str(), &view.bases);
-    if bases.iter().any(|b| last(b) == "BasePermission") {
+    let defined = if bases.iter().any(|b| last(b) == "BasePermission") {
+        Some("permission")
+    } else {
+        let authentication = bases.iter().any(|b| last(b).ends_with("Authentication"));
+        (authentication && name.ends_with("Authentication")).then_some("authentication")
+    };
+    if let Some(kind) = defined {
         out.guards
-            .push(GuardNote::new(name, "permission", "django", Role::Defined, path));
-        return;
-    }
-    if bases.iter().any(|b| last(b).ends_with("Authentication")) && name.ends_with("Authentication") {
-        out.guards
-            .push(GuardNote::new(name, "authentication", "django", Role::Defined, path));
+            .push(GuardNote::new(name, kind, "django", Role::Defined, path));
         return;
     }
     // Mixins alone make no view (`class User(AbstractBaseUser, PermissionsMixin)`); such a
@@ -295,7 +301,7 @@ fn class(path: &str, mut view: View, authentication: Vec<String>, out: &mut View
     guards.append(&mut view.guards);
     view.guards = guards;
     for name in authentication {
-        used(out, GuardNote::new(&name, "authentication", "django", Role::Used, path));
+        used(out, &name, "authentication", path);
     }
     let says_nothing = view.methods.is_empty()
         && view.actions.is_empty()
@@ -322,24 +328,22 @@ fn function(path: &str, mut view: View, out: &mut Views) {
     out.views.push(view);
 }
 
-/// Notes a guard in use once.
-fn used(out: &mut Views, note: GuardNote) {
-    if !out.guards.contains(&note) {
-        out.guards.push(note);
-    }
+/// Notes guard `name` of `kind` in use, once.
+fn used(out: &mut Views, name: &str, kind: &'static str, path: &str) {
+    push_new(
+        &mut out.guards,
+        Some(GuardNote::new(name, kind, "django", Role::Used, path)),
+    );
 }
 
 /// Notes the permission classes and guards a view (or a part, its permission classes) uses.
 fn note_permissions(path: &str, view: &View, out: &mut Views) {
     for permission in view.permissions.iter().flatten().filter(|p| *p != "AllowAny") {
-        used(
-            out,
-            GuardNote::new(permission, "permission", "django", Role::Used, path),
-        );
+        used(out, permission, "permission", path);
     }
     // A part's mixins (a user model's `PermissionsMixin`) guard nothing until a view extends it.
     for guard in view.guards.iter().filter(|_| !view.part) {
         let kind = if guard.ends_with("Mixin") { "mixin" } else { "decorator" };
-        used(out, GuardNote::new(guard, kind, "django", Role::Used, path));
+        used(out, guard, kind, path);
     }
 }

@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 
-use super::naming;
+use super::{columns, naming};
 use crate::bridge::extract::code::modules::rust::{module_of, segments, target_module};
 use crate::bridge::facts::{Column, ForeignKey, Index, Table};
 
@@ -257,12 +257,8 @@ fn add_joins(tables: &mut [Table], joins: &[Join]) {
             .iter()
             .any(|key| key.columns == [join.column.clone()])
         {
-            target.foreign_keys.push(ForeignKey {
-                columns: vec![join.column.clone()],
-                references_table: referenced,
-                references_columns: vec!["id".to_owned()],
-                ..ForeignKey::default()
-            });
+            let key = columns::key(join.column.clone(), referenced, vec!["id".to_owned()]);
+            target.foreign_keys.push(key);
         }
     }
 }

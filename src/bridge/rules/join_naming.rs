@@ -6,10 +6,11 @@
 
 use std::ops::Range;
 
+use super::columns;
 use super::hits::{Hit, inside};
 use super::naming::{camel_case, snake_case};
 use super::text::literal;
-use crate::bridge::facts::{Column, ForeignKey, Table};
+use crate::bridge::facts::{Column, Table};
 
 /// A many-to-many relation written on `owner`'s `property`, to `other`.
 pub struct ManyToMany {
@@ -111,12 +112,7 @@ pub fn apply(tables: &mut Vec<Table>, joins: Vec<ManyToMany>) {
                 ..Column::default()
             });
             table.primary_key.push(column.clone());
-            table.foreign_keys.push(ForeignKey {
-                columns: vec![column],
-                references_table: references,
-                references_columns: vec![key],
-                ..ForeignKey::default()
-            });
+            table.foreign_keys.push(columns::key(column, references, vec![key]));
         }
         tables.push(table);
     }

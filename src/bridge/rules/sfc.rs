@@ -3,9 +3,12 @@
 //! in the language their `lang` names.
 
 use std::borrow::Cow;
+use std::ops::Range;
+use std::sync::LazyLock;
 
 use super::grammar::{Grammar, Parsers};
-use crate::bridge::extract::syntax::{Walk, walk};
+use super::hits::run;
+use super::rule::Rule;
 use crate::bridge::facts::Component;
 use crate::bridge::source::Source;
 
@@ -62,57 +65,42 @@ pub fn component(source: &Source<'_>, kind: Kind) -> Option<Component> {
     })
 }
 
+/// The rule finding a file's top-level `<script>` blocks (run here, on the HTML parse, not
+/// among the catalog's).
+static BLOCKS: LazyLock<Option<Rule>> = LazyLock::new(|| {
+    Rule::read(
+        "sfc/script-blocks",
+        include_str!("families/sfc/script-blocks.scm"),
+        |_| None,
+    )
+    .ok()
+});
+
 /// The file's top-level `<script>` blocks, each with the grammar its `lang` attribute names
 /// (`ts` TypeScript, `tsx` TSX, anything else JavaScript).
 pub fn script_blocks<'t>(source: &Source<'t>, parsers: &mut Parsers) -> Vec<Block<'t>> {
-    let Ok(tree) = parsers.parse(Grammar::Html, source.text) else {
+    let (Some(rule), Ok(tree)) = (BLOCKS.as_ref(), parsers.parse(Grammar::Html, source.text)) else {
         return Vec::new();
     };
-    let text = |node: tree_sitter::Node<'_>| source.text.get(node.byte_range()).unwrap_or("");
-    let mut blocks = Vec::new();
-    walk(tree.root_node(), |node| {
-        if node.kind() != "script_element" {
-            return if node.kind() == "document" {
-                Walk::Enter
-            } else {
-                Walk::Skip
+    let hits = run(rule, Grammar::Html, &tree, source.text);
+    let lang = |scope: &Range<usize>| {
+        hits.iter()
+            .filter(|hit| hit.get("block.scope").is_some_and(|have| have.range == *scope))
+            .find_map(|hit| hit.text("block.lang"))
+    };
+    let mut blocks: Vec<(usize, Block<'t>)> = hits
+        .iter()
+        .filter_map(|hit| {
+            let (scope, code) = (hit.get("block.scope")?, hit.text("block.code")?);
+            let grammar = match lang(&scope.range).map(|lang| lang.trim_matches(['"', '\''])) {
+                Some("ts" | "typescript") => Grammar::TypeScript,
+                Some("tsx") => Grammar::Tsx,
+                _ => Grammar::JavaScript,
             };
-        }
-        let mut grammar = Grammar::JavaScript;
-        let mut code = None;
-        let mut children = node.walk();
-        for child in node.named_children(&mut children) {
-            match child.kind() {
-                "start_tag" => {
-                    let mut attributes = child.walk();
-                    for attribute in child
-                        .named_children(&mut attributes)
-                        .filter(|a| a.kind() == "attribute")
-                    {
-                        let mut parts = attribute.walk();
-                        let parts: Vec<_> = attribute.named_children(&mut parts).collect();
-                        let name = parts.first().map(|n| text(*n)).unwrap_or("");
-                        let value = parts.get(1).map(|n| text(*n).trim_matches(['"', '\''])).unwrap_or("");
-                        if name == "lang" {
-                            grammar = match value {
-                                "ts" | "typescript" => Grammar::TypeScript,
-                                "tsx" => Grammar::Tsx,
-                                _ => Grammar::JavaScript,
-                            };
-                        }
-                    }
-                }
-                "raw_text" => code = Some(text(child)),
-                _ => {}
-            }
-        }
-        if let Some(code) = code {
-            blocks.push(Block {
-                grammar,
-                text: Cow::Borrowed(code),
-            });
-        }
-        Walk::Skip
-    });
-    blocks
+            let text = Cow::Borrowed(code);
+            Some((scope.range.start, Block { grammar, text }))
+        })
+        .collect();
+    blocks.sort_by_key(|(start, _)| *start);
+    blocks.into_iter().map(|(_, block)| block).collect()
 }

@@ -10,7 +10,7 @@
 
 use std::ops::Range;
 
-use super::hits::Hit;
+use super::hits::{Hit, inside};
 use super::text::literal;
 use crate::bridge::facts::StateStore;
 
@@ -69,7 +69,7 @@ pub fn stores(path: &str, hits: &[Hit<'_>]) -> Vec<StateStore> {
     {
         let holder = stores
             .iter_mut()
-            .filter(|(scope, _)| scope.as_ref().is_some_and(|s| holds(s, &key.range)))
+            .filter(|(scope, _)| scope.as_ref().is_some_and(|s| inside(&key.range, s)))
             .max_by_key(|(scope, _)| scope.as_ref().map(|s| s.start));
         if let Some((_, store)) = holder {
             add_key(store, key.text);
@@ -120,7 +120,7 @@ fn provided(hits: &[Hit<'_>], stores: &mut [StateStore]) {
     let around = |at: &Range<usize>| {
         functions
             .iter()
-            .filter(|(scope, _)| holds(scope, at))
+            .filter(|(scope, _)| inside(at, scope))
             .max_by_key(|(scope, _)| scope.start)
             .copied()
     };
@@ -173,7 +173,7 @@ fn provided(hits: &[Hit<'_>], stores: &mut [StateStore]) {
 fn bound_keys<'t>(hits: &[Hit<'t>], name: &str, scope: &Range<usize>) -> Vec<&'t str> {
     let bindings = hits.iter().filter_map(|hit| {
         let binding = hit.get("binding.name")?;
-        (binding.text == name && holds(scope, &binding.range)).then_some((binding.range.start, hit))
+        (binding.text == name && inside(&binding.range, scope)).then_some((binding.range.start, hit))
     });
     let Some(first) = bindings.clone().map(|(start, _)| start).min() else {
         return Vec::new();
@@ -184,10 +184,6 @@ fn bound_keys<'t>(hits: &[Hit<'t>], name: &str, scope: &Range<usize>) -> Vec<&'t
         .collect();
     keys.sort_by_key(|(start, _)| *start);
     keys.into_iter().map(|(_, key)| key).collect()
-}
-
-fn holds(scope: &Range<usize>, at: &Range<usize>) -> bool {
-    scope.start <= at.start && at.end <= scope.end
 }
 
 fn add_key(store: &mut StateStore, key: &str) {

@@ -41,13 +41,16 @@ pub const DEFAULT_DESIGN_SYSTEMS: &[&str] = &[
     "@radix-ui",
 ];
 
-/// Extracts the code facts of `sources` with the default settings.
+/// Extracts the code facts of `sources` with the default settings (the tests'; a run uses
+/// [`extract_timed`]).
+#[cfg(test)]
 pub fn extract(sources: &[Source<'_>]) -> Facts {
     extract_with(sources, &Settings::default())
 }
 
 /// Extracts the code facts of `sources`: every file scanned once (spread over the cores), then
 /// linked across files.
+#[cfg(test)]
 pub fn extract_with(sources: &[Source<'_>], settings: &Settings) -> Facts {
     extract_timed(sources, settings).0
 }
@@ -62,7 +65,8 @@ pub struct Parsing {
     pub time: Duration,
 }
 
-/// [`extract_with`], with how the parsing went and what the rule engine's rules found on the
+/// The code facts of `sources` (every file scanned once, spread over the cores, then linked
+/// across files), with how the parsing went and what the rule engine's rules found on the
 /// same parses (for `bridge::rules::extract_after_code`).
 pub fn extract_timed(sources: &[Source<'_>], settings: &Settings) -> (Facts, Parsing, Vec<FileRules>) {
     extract_prefiltered(sources, settings, Wants::of)

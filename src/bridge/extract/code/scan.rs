@@ -66,6 +66,17 @@ pub enum OwnedModule {
     None,
 }
 
+impl OwnedModule {
+    /// The module table of a parsed file.
+    fn read(file: &ParsedFile<'_>) -> OwnedModule {
+        match file.lang {
+            Lang::Python => OwnedModule::Python(PythonModule::read(file)),
+            Lang::Rust => OwnedModule::Rust(RustModule::read(file)),
+            _ => OwnedModule::Script(ScriptModule::read(file)),
+        }
+    }
+}
+
 /// Which scanners a file may interest, judged before it is parsed: [`Wants::of`], or in tests
 /// every scanner for every file (the extraction without the pre-filter).
 pub type Prefilter = fn(Lang, &str, &str, &[String]) -> Wants;
@@ -111,14 +122,15 @@ pub fn scan_file(
     };
     // A file read (by the scanners or the rules) that does not parse whole is noted.
     scan.facts.unparsed.extend(file.syntax_error());
-    let constants = LazyConstants::new(&file);
+    let constants = OnceCell::new();
+    let constants = || constants.get_or_init(|| Constants::of(&file));
     let mut routes = RouteScan::default();
     if !rules.is_empty() {
         let render = |at: &std::ops::Range<usize>, prefix: bool| {
             let node = file.tree.root_node().descendant_for_byte_range(at.start, at.end)?;
             match prefix {
-                true => constants.get().render_prefix(&file, node),
-                false => constants.get().render_path(&file, node),
+                true => constants().render_prefix(&file, node),
+                false => constants().render_path(&file, node),
             }
         };
         let mut found = crate::bridge::rules::on_tree(source, lang, &rules, &file.tree, &render);
@@ -126,20 +138,19 @@ pub fn scan_file(
         scan.rules = Some(found);
     }
     if wants.any() {
-        scan_language(&file, wants, design_systems, &mut scan);
+        if wants.constants && file.lang != Lang::Rust {
+            scan.constants = exported(&file, constants());
+        }
+        if wants.design && file.lang.is_script() {
+            design::scan(&file, design_systems, &mut scan.facts.design_system);
+        }
+        scan.module = OwnedModule::read(&file);
     }
     // The Django models and views the rules read, for the ORM and the URLconfs.
-    if let Some(rules) = scan.rules.as_mut().filter(|_| wants.django) {
-        let models = rules.take_django_models();
-        if let OwnedModule::Python(module) = &scan.module
-            && !orm::django::foreign(module)
-        {
-            orm::django::tables(&scan.path, &models.classes, &models.user_aliases, &mut scan.tables);
-        }
-        scan.django_apps.apps.extend(models.apps);
-        scan.django_apps.user_model = models.user_model;
-    }
     if let Some(rules) = scan.rules.as_mut() {
+        let models = rules.take_django_models();
+        orm::django::tables(&scan.path, &models.classes, &models.user_aliases, &mut scan.tables);
+        scan.django_apps = models.registry;
         let views = rules.take_django_views();
         let django = &mut scan.routes.django;
         django.views.extend(views.views);
@@ -156,64 +167,14 @@ pub fn scan_file(
         // The mount graph links the routers (and Django views' bases) through the file's
         // imports and constants.
         if matches!(scan.module, OwnedModule::None) {
-            scan.module = match file.lang {
-                Lang::Python => OwnedModule::Python(PythonModule::read(&file)),
-                lang if lang.is_script() => OwnedModule::Script(ScriptModule::read(&file)),
-                _ => OwnedModule::None,
-            };
-        }
-        if matches!(scan.module, OwnedModule::None) && file.lang == Lang::Rust {
-            scan.module = OwnedModule::Rust(RustModule::read(&file));
+            scan.module = OwnedModule::read(&file);
         }
         if scan.constants.is_empty() {
-            scan.constants = exported(&file, constants.get());
+            scan.constants = exported(&file, constants());
         }
     }
     scan.routes.append(routes);
     Some(scan)
-}
-
-fn scan_language(file: &ParsedFile<'_>, wants: Wants, design_systems: &[String], scan: &mut FileScan) {
-    let constants = LazyConstants::new(file);
-    let constants = &constants;
-    if wants.constants && file.lang != Lang::Rust {
-        scan.constants = exported(file, constants.get());
-    }
-    match file.lang {
-        Lang::TypeScript | Lang::Tsx | Lang::JavaScript => {
-            let module = ScriptModule::read(file);
-            if wants.design {
-                design::scan(file, design_systems, &mut scan.facts.design_system);
-            }
-            scan.module = OwnedModule::Script(module);
-        }
-        Lang::Python => {
-            let module = PythonModule::read(file);
-            scan.module = OwnedModule::Python(module);
-        }
-        Lang::Rust => {
-            scan.module = OwnedModule::Rust(RustModule::read(file));
-        }
-    }
-}
-
-/// A file's string constants, read the first time a scanner needs them.
-struct LazyConstants<'f, 'a> {
-    file: &'f ParsedFile<'a>,
-    constants: OnceCell<Constants>,
-}
-
-impl<'f, 'a> LazyConstants<'f, 'a> {
-    fn new(file: &'f ParsedFile<'a>) -> Self {
-        LazyConstants {
-            file,
-            constants: OnceCell::new(),
-        }
-    }
-
-    fn get(&self) -> &Constants {
-        self.constants.get_or_init(|| Constants::of(self.file))
-    }
 }
 
 /// Puts all files' scans together with the run's `shapes` (see `rules::link_shapes`):

@@ -24,23 +24,6 @@ impl Needles {
     }
 }
 
-static DJANGO: Needles = needles!("django", "models.Model", "AUTH_USER_MODEL");
-/// What auth code is named with: where guards may be defined.
-static GUARD: Needles = needles!(
-    "auth",
-    "Auth",
-    "jwt",
-    "Jwt",
-    "JWT",
-    "login",
-    "Login",
-    "admin",
-    "Admin",
-    "ermission",
-    "Guard",
-    "guard",
-    "oken"
-);
 /// A string that starts like a path: what a prefix constant another file uses holds.
 static PATH_STRING: Needles = needles!(
     "'/",
@@ -56,30 +39,19 @@ static PATH_STRING: Needles = needles!(
 /// The scanners that may find something in a file, by the text it contains.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Wants {
-    pub django: bool,
     pub design: bool,
     /// The file's string constants, for prefixes written in other files.
     pub constants: bool,
-    /// Auth guards the file may define.
-    pub guards: bool,
 }
 
 impl Wants {
-    /// The scanners `text` (of a file at `path` in `lang`) may interest. A test file's routes
-    /// and guards are the test's, not the application's: they are not read. Build output and installed packages (`dist/`, `.next/`, `node_modules/`) are generated,
-    /// not written: nothing in them is read.
+    /// The scanners `text` (of a file at `path` in `lang`) may interest. Build output and
+    /// installed packages (`dist/`, `.next/`, `node_modules/`) are generated, not written:
+    /// nothing in them is read.
     pub fn of(lang: Lang, path: &str, text: &str, design_systems: &[String]) -> Wants {
         if is_generated_path(path) {
             return Wants::default();
         }
-        let wants = Wants::by_text(lang, text, design_systems);
-        if is_test_path(path) {
-            return Wants { guards: false, ..wants };
-        }
-        wants
-    }
-
-    fn by_text(lang: Lang, text: &str, design_systems: &[String]) -> Wants {
         let bytes = text.as_bytes();
         let has = |needles: &Needles| needles.any_in(bytes);
         match lang {
@@ -88,13 +60,9 @@ impl Wants {
                     .iter()
                     .any(|package| memmem::find(bytes, package.trim_end_matches('/').as_bytes()).is_some()),
                 constants: has(&PATH_STRING),
-                guards: has(&GUARD),
-                ..Wants::default()
             },
             Lang::Python => Wants {
-                django: has(&DJANGO),
                 constants: has(&PATH_STRING),
-                guards: has(&GUARD),
                 ..Wants::default()
             },
             // Rust's routers, handlers and extractors are rules.
@@ -103,18 +71,15 @@ impl Wants {
     }
 
     /// Every scanner for every file: the extraction without the pre-filter, which the tests
-    /// compare with the filtered one; except test files, whose routes are never read.
+    /// compare with the filtered one.
     #[cfg(test)]
     pub fn unfiltered(_lang: Lang, path: &str, _text: &str, _design_systems: &[String]) -> Wants {
-        let app = !is_test_path(path);
         if is_generated_path(path) {
             return Wants::default();
         }
         Wants {
-            django: true,
             design: true,
             constants: true,
-            guards: app,
         }
     }
 

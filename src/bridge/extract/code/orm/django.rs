@@ -4,15 +4,11 @@
 //! table a `ManyToManyField` without `through=` makes (`<table>_<field>`), and `class Meta`
 //! (`db_table`, `abstract`, `indexes`, `unique_together`).
 
-use super::{ModelRef, PendingKey, PendingTable, column};
+use super::{PendingKey, PendingTable, column};
 use crate::bridge::extract::code::modules::parent_dir;
-use crate::bridge::extract::code::modules::python::PythonModule;
 use crate::bridge::extract::syntax::python::last_segment;
 use crate::bridge::facts::{Column, ForeignKey, Index, Table};
 use crate::bridge::rules::django::{FieldCall, ModelClass, string};
-
-/// Fields that hold a key to another model, and whether the key is unique.
-const RELATIONS: &[(&str, bool)] = &[("ForeignKey", false), ("OneToOneField", true)];
 
 /// The type of the `id` Django adds to a model without a primary key (`DEFAULT_AUTO_FIELD`
 /// of projects made since Django 3.2).
@@ -35,18 +31,6 @@ pub fn is_implicit_id(column: &Column) -> bool {
         && column.primary_key
         && column.field.is_none()
         && column.data_type.as_deref() == Some(AUTO_ID_TYPE)
-}
-
-/// True if a module's `models` or `Model` comes from another package than Django or the
-/// project's own modules (Tortoise's `from tortoise import fields, models`): its tables are
-/// named by that ORM's rules, not `<app>_<model>`.
-pub fn foreign(module: &PythonModule) -> bool {
-    ["models", "Model"].iter().any(|name| {
-        module
-            .imports
-            .get(*name)
-            .is_some_and(|import| !import.module.starts_with("django") && !import.module.starts_with('.'))
-    })
 }
 
 /// The tables of the model classes of one file (linking drops classes that are no models).
@@ -77,11 +61,11 @@ fn app_label(path: &str) -> String {
 /// A model class and the join tables of its many-to-many fields.
 fn model(path: &str, class: &ModelClass, context: &Context<'_>) -> Option<(PendingTable, Vec<PendingTable>)> {
     let app = context.app.as_str();
-    let class_name = class.name.as_str();
+    let by_label = format!("{app}_{}", class.name.to_lowercase());
     let mut pending = PendingTable {
         table: Table {
-            name: format!("{app}_{}", class_name.to_lowercase()),
-            model: Some(class_name.to_owned()),
+            name: by_label.clone(),
+            model: Some(class.name.clone()),
             origin: "model".into(),
             framework: Some("django".into()),
             file: path.to_owned(),
@@ -103,21 +87,17 @@ fn model(path: &str, class: &ModelClass, context: &Context<'_>) -> Option<(Pendi
     if class.meta.is_some() {
         read_meta(path, &mut pending, class);
     }
-    let by_label = format!("{app}_{}", class_name.to_lowercase());
     pending.app_label = (pending.table.name == by_label).then(|| app.to_owned());
+    let (builtin, builtin_relations) = auth_parents(&pending.bases);
     // `class CustomUser(AbstractUser): pass` is a table of the fields Django's base gives.
-    if fields == 0 && class.meta.is_none() && auth_parents(&pending.bases).0.is_empty() {
+    if fields == 0 && class.meta.is_none() && builtin.is_empty() {
         return None;
     }
     // Django gives a concrete model without a primary key field an `id`; an abstract one gets none.
     if !pending.is_abstract && !pending.table.columns.iter().any(|c| c.primary_key) {
-        let mut id = column("id", Some(AUTO_ID_TYPE.into()));
-        id.primary_key = true;
-        id.nullable = Some(false);
-        pending.table.columns.insert(0, id);
+        pending.table.columns.insert(0, auto_id());
         pending.table.primary_key = vec!["id".into()];
     }
-    let (builtin, builtin_relations) = auth_parents(&pending.bases);
     let at = usize::from(pending.table.columns.first().is_some_and(is_implicit_id));
     let builtin: Vec<Column> = builtin
         .into_iter()
@@ -182,9 +162,6 @@ fn many_to_many(
         )
     };
     let name = db_table.unwrap_or_else(|| format!("{}_{attribute}", owner.table.name));
-    let mut id = column("id", Some(AUTO_ID_TYPE.into()));
-    id.primary_key = true;
-    id.nullable = Some(false);
     let mut pending = PendingTable {
         table: Table {
             name: name.clone(),
@@ -192,7 +169,7 @@ fn many_to_many(
             framework: Some("django".into()),
             file: path.to_owned(),
             primary_key: vec!["id".into()],
-            columns: vec![id],
+            columns: vec![auto_id()],
             ..Table::default()
         },
         bases: vec!["models.Model".into()],
@@ -203,17 +180,7 @@ fn many_to_many(
         let mut key = column(&column_name, Some("ForeignKey".into()));
         key.nullable = Some(false);
         pending.table.columns.push(key);
-        pending.targets.push(PendingKey {
-            at: pending.table.foreign_keys.len(),
-            target: ModelRef::Class(class),
-            fallback,
-        });
-        pending.table.foreign_keys.push(ForeignKey {
-            name: None,
-            columns: vec![column_name],
-            references_table: String::new(),
-            references_columns: Vec::new(),
-        });
+        key_to(&mut pending, column_name, class, fallback, Vec::new());
     }
     pending.indexes.push(Index {
         name: None,
@@ -223,6 +190,30 @@ fn many_to_many(
         file: path.to_owned(),
     });
     Some(pending)
+}
+
+/// The `id` Django gives a model (or a join table) without a primary key field.
+fn auto_id() -> Column {
+    let mut id = column("id", Some(AUTO_ID_TYPE.into()));
+    id.primary_key = true;
+    id.nullable = Some(false);
+    id
+}
+
+/// A foreign key on `column` to the model `class` (whose table is `fallback` unless the run
+/// says otherwise), resolved at linking.
+fn key_to(pending: &mut PendingTable, column: String, class: String, fallback: String, references: Vec<String>) {
+    pending.targets.push(PendingKey {
+        at: pending.table.foreign_keys.len(),
+        target: class,
+        fallback,
+    });
+    pending.table.foreign_keys.push(ForeignKey {
+        name: None,
+        columns: vec![column],
+        references_table: String::new(),
+        references_columns: references,
+    });
 }
 
 /// The fields and many-to-many relations Django's own auth base classes give a custom user
@@ -269,8 +260,9 @@ fn auth_parents(bases: &[String]) -> (Vec<Column>, Vec<(&'static str, &'static s
 fn field(path: &str, pending: &mut PendingTable, call: &FieldCall, context: &Context<'_>) {
     let (attribute, kind) = (call.attribute.as_str(), call.kind.as_str());
     let flag = |key: &str| call.keyword(key) == Some("True");
-    let relation = RELATIONS.iter().find(|(name, _)| *name == kind);
-    let default_name = if relation.is_some() {
+    // Fields that hold a key to another model (a `OneToOneField`'s is unique).
+    let relation = matches!(kind, "ForeignKey" | "OneToOneField");
+    let default_name = if relation {
         format!("{attribute}_id")
     } else {
         attribute.to_owned()
@@ -284,7 +276,7 @@ fn field(path: &str, pending: &mut PendingTable, call: &FieldCall, context: &Con
     if primary_key {
         pending.table.primary_key = vec![name.clone()];
     }
-    let unique = flag("unique") || relation.is_some_and(|(_, one)| *one);
+    let unique = flag("unique") || kind == "OneToOneField";
     if (flag("db_index") || unique) && !primary_key {
         pending.indexes.push(Index {
             name: None,
@@ -294,38 +286,20 @@ fn field(path: &str, pending: &mut PendingTable, call: &FieldCall, context: &Con
             file: path.to_owned(),
         });
     }
-    if let Some((_, unique)) = relation {
+    if relation {
         let target = call.target.as_deref().or(call.keyword("to"));
         if let Some((model, fallback)) = target.and_then(|t| target_model(t, pending, context)) {
-            pending.targets.push(PendingKey {
-                at: pending.table.foreign_keys.len(),
-                target: ModelRef::Class(model),
-                fallback,
-            });
-            pending.table.foreign_keys.push(ForeignKey {
-                name: None,
-                columns: vec![name.clone()],
-                references_table: String::new(),
-                references_columns: call.keyword("to_field").and_then(string).into_iter().collect(),
-            });
+            let to_field = call.keyword("to_field").and_then(string).into_iter().collect();
+            key_to(pending, name.clone(), model, fallback, to_field);
         }
-        pending.table.columns.push(Column {
-            field: Some(attribute.to_owned()),
-            name,
-            data_type: Some(data_type),
-            nullable: Some(flag("null")),
-            primary_key,
-            unique: *unique || flag("unique"),
-        });
-        return;
     }
     pending.table.columns.push(Column {
-        field: (name != attribute).then(|| attribute.to_owned()),
+        field: (relation || name != attribute).then(|| attribute.to_owned()),
         name,
         data_type: Some(data_type),
         nullable: Some(flag("null")),
         primary_key,
-        unique: flag("unique"),
+        unique,
     });
 }
 

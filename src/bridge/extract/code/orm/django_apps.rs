@@ -4,8 +4,8 @@
 //! `AUTH_USER_MODEL = "users.User"` in the settings (split or not) says which model keys to
 //! `settings.AUTH_USER_MODEL` and `get_user_model()` point at.
 
+use super::PendingTable;
 use super::django::USER_MODEL;
-use super::{ModelRef, PendingTable};
 
 /// What the run's files say of Django's apps.
 #[derive(Debug, Clone, Default)]
@@ -80,10 +80,10 @@ fn relabel(item: &mut PendingTable, guess: &str, label: &str) {
 fn point_at_user_model(item: &mut PendingTable, class: &str, table: &str) {
     let join = item.table.model.is_none();
     for key in &mut item.targets {
-        if key.target != ModelRef::Class(USER_MODEL.to_owned()) {
+        if key.target != USER_MODEL {
             continue;
         }
-        key.target = ModelRef::Class(class.to_owned());
+        key.target = class.to_owned();
         key.fallback = table.to_owned();
         let column = format!("{}_id", class.to_lowercase());
         let Some(foreign) = item.table.foreign_keys.get_mut(key.at).filter(|_| join) else {

@@ -32,19 +32,13 @@ pub struct PendingTable {
     pub app_label: Option<String>,
 }
 
-/// A foreign key (by its position in `table.foreign_keys`) that names a model.
+/// A foreign key (by its position in `table.foreign_keys`) that names a model by its class.
 #[derive(Debug, Clone)]
 pub struct PendingKey {
     pub at: usize,
-    pub target: ModelRef,
+    pub target: String,
     /// The table the ORM's naming rule gives when the model is not found.
     pub fallback: String,
-}
-
-/// How a model is named: by class.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ModelRef {
-    Class(String),
 }
 
 /// The run's tables with foreign keys pointing at tables, and the ORM indexes.
@@ -56,7 +50,7 @@ pub fn link(pending: Vec<PendingTable>) -> (Vec<Table>, Vec<Index>) {
             .entry(item.table.model.as_deref().unwrap_or(&item.table.name))
             .or_insert(at);
     }
-    let found = |ModelRef::Class(name): &ModelRef| by_model.get(name.as_str()).map(|at| &pending[*at].table);
+    let found = |name: &str| by_model.get(name).map(|at| &pending[*at].table);
     let mut tables = Vec::new();
     let mut indexes = Vec::new();
     for item in &pending {
@@ -97,10 +91,7 @@ fn inherit(pending: Vec<PendingTable>) -> Vec<PendingTable> {
         .enumerate()
         .filter_map(|(at, item)| Some((item.table.model.as_deref()?, at)))
         .collect();
-    let parent_of = |_: &PendingTable, base: &str| {
-        let class = base.rsplit('.').next().unwrap_or(base);
-        by_class.get(class).copied()
-    };
+    let parent_of = |base: &str| by_class.get(base.rsplit('.').next().unwrap_or(base)).copied();
     let is_model = |at: usize| -> bool {
         let mut current = at;
         for _ in 0..MAX_INHERITANCE {
@@ -113,7 +104,7 @@ fn inherit(pending: Vec<PendingTable>) -> Vec<PendingTable> {
             {
                 return true;
             }
-            match item.bases.iter().find_map(|base| parent_of(item, base)) {
+            match item.bases.iter().find_map(|base| parent_of(base)) {
                 Some(parent) => current = parent,
                 None => return false,
             }
@@ -177,7 +168,7 @@ fn inherit(pending: Vec<PendingTable>) -> Vec<PendingTable> {
 fn abstract_parents(
     pending: &[PendingTable],
     at: usize,
-    parent_of: &impl Fn(&PendingTable, &str) -> Option<usize>,
+    parent_of: &impl Fn(&str) -> Option<usize>,
     depth: usize,
     out: &mut Vec<usize>,
 ) {
@@ -186,7 +177,7 @@ fn abstract_parents(
     }
     let item = &pending[at];
     for base in &item.bases {
-        let Some(parent) = parent_of(item, base).filter(|p| *p != at && pending[*p].is_abstract) else {
+        let Some(parent) = parent_of(base).filter(|p| *p != at && pending[*p].is_abstract) else {
             continue;
         };
         abstract_parents(pending, parent, parent_of, depth + 1, out);

@@ -3,7 +3,7 @@
 ; needles: django | models.Model | AUTH_USER_MODEL
 ; Django models as the ORM's linking reads them (`rules/django.rs`, `orm::django`): classes
 ; with their bases, field calls with their arguments, `class Meta`; the app registry's
-; `AppConfig` labels and `AUTH_USER_MODEL`.
+; `AppConfig` labels and `AUTH_USER_MODEL`; another ORM's `models` imported.
 
 ; class Post(TimeStamped, models.Model): one hit per base
 ((class_definition
@@ -49,6 +49,14 @@
               (_) @model.value])))))) @model.scope
   (#eq? @_meta "Meta")
   (#match? @model.index "(^|\\.)(Index|UniqueConstraint)$"))
+
+; from tortoise import fields, models: the module's `models` (or `Model`) comes from another
+; package than Django or the project's own modules, whose ORM names its tables by its rules
+((import_from_statement
+  module_name: (dotted_name) @model.foreign
+  name: [(dotted_name) @_name (aliased_import alias: (identifier) @_name)])
+  (#any-of? @_name "models" "Model")
+  (#not-match? @model.foreign "^django"))
 
 ; User = get_user_model()
 ((module
