@@ -33,13 +33,6 @@ pub struct Handoff {
     pub truncated: bool,
 }
 
-impl Handoff {
-    /// True when nothing was extracted and the summary is the agent's own message.
-    pub fn is_unstructured(&self) -> bool {
-        self.summary.starts_with(super::render::UNSTRUCTURED)
-    }
-}
-
 /// A file the agent wrote or changed, with what it holds.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]

@@ -143,7 +143,7 @@ fn gather(project: &Project, run: Option<Run>, request: &Request) -> Result<Inpu
         input.commits = commits.unwrap_or_default();
     }
     for file in &request.files {
-        let path = absolute(&request.cwd, file);
+        let path = request.cwd.join(file);
         // A directory is expanded unless it is a link or reached through one (reading what is
         // below it is refused anyway). One lstat for a plain file, as many as its parts for a
         // directory.
@@ -277,15 +277,6 @@ fn run_files(run: &Run, now: impl FnOnce() -> Option<git::Snapshot>) -> Vec<Stri
     now()
         .and_then(|now| git::changed_since(&now, run.head_at_start.as_deref(), &run.dirty_at_start))
         .unwrap_or_default()
-}
-
-fn absolute(cwd: &Path, file: &str) -> PathBuf {
-    let path = Path::new(file);
-    if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        cwd.join(path)
-    }
 }
 
 /// `path` relative to `top` with `/`, `..` resolved lexically (then through symlinks of the

@@ -63,23 +63,12 @@ pub struct ReadStats {
 impl ReadStats {
     /// Files skipped for any reason.
     pub fn skipped(&self) -> usize {
-        self.missing
-            + self.symlinks
-            + self.not_regular
-            + self.too_large
-            + self.binary
-            + self.invalid_utf8
-            + self.minified
-            + self.unreadable
-            + self.ignored
-            + self.unverified
-            + self.outside
-            + self.over_budget
+        self.reasons().iter().map(|(n, _)| n).sum()
     }
 
-    /// `"3 skipped: 1 binary, 2 too large (> 4 MiB)"`, or `None` when nothing was skipped.
-    pub fn describe_skipped(&self) -> Option<String> {
-        let reasons = [
+    /// How many files were skipped for each reason.
+    fn reasons(&self) -> [(usize, &'static str); 12] {
+        [
             (self.missing, "deleted"),
             (self.symlinks, "symlinks"),
             (self.not_regular, "not regular files"),
@@ -95,7 +84,12 @@ impl ReadStats {
             ),
             (self.outside, "outside the work tree"),
             (self.over_budget, "over the read budget"),
-        ];
+        ]
+    }
+
+    /// `"3 skipped: 1 binary, 2 too large (> 4 MiB)"`, or `None` when nothing was skipped.
+    pub fn describe_skipped(&self) -> Option<String> {
+        let reasons = self.reasons();
         let parts: Vec<String> = reasons
             .iter()
             .filter(|(n, _)| *n > 0)

@@ -33,16 +33,6 @@ pub struct Settings {
     pub design_system: Vec<String>,
 }
 
-/// Runs every extractor over `sources` with the default settings.
-pub fn all(sources: &[Source<'_>]) -> Vec<Facts> {
-    all_with(sources, &Settings::default())
-}
-
-/// Runs every extractor over `sources` and returns what they found, in extractor order.
-pub fn all_with(sources: &[Source<'_>], settings: &Settings) -> Vec<Facts> {
-    all_timed(sources, settings).0
-}
-
 /// An extractor: `extract(sources)`.
 type Extract = fn(&[Source<'_>]) -> Facts;
 /// An extractor that reads the settings: `extract_with(sources, settings)`.

@@ -103,6 +103,13 @@ pub struct Name {
 }
 
 impl Name {
+    pub fn of(name: &str, schema: &Option<String>) -> Name {
+        Name {
+            name: name.to_owned(),
+            schema: schema.clone(),
+        }
+    }
+
     /// `schema.name`, or `name`.
     pub fn qualified(&self) -> String {
         super::db::qualified(&self.schema, &self.name)
@@ -111,14 +118,8 @@ impl Name {
     /// `a.b.c` → name `c`, schema `a.b`.
     pub fn parse(text: &str) -> Name {
         match text.rsplit_once('.') {
-            Some((schema, name)) => Name {
-                name: name.to_owned(),
-                schema: Some(schema.to_owned()),
-            },
-            None => Name {
-                name: text.to_owned(),
-                schema: None,
-            },
+            Some((schema, name)) => Name::of(name, &Some(schema.to_owned())),
+            None => Name::of(text, &None),
         }
     }
 
@@ -127,10 +128,16 @@ impl Name {
     pub fn is(&self, name: &str, schema: &Option<String>) -> bool {
         self.name.eq_ignore_ascii_case(name) && same_schema(&self.schema, schema)
     }
+
+    /// Whether the (possibly qualified) name `text` is this name.
+    pub fn is_written(&self, text: &str) -> bool {
+        let written = Name::parse(text);
+        self.is(&written.name, &written.schema)
+    }
 }
 
 /// Two schemas are the same when equal, `public` counting as none.
-pub fn same_schema(a: &Option<String>, b: &Option<String>) -> bool {
+fn same_schema(a: &Option<String>, b: &Option<String>) -> bool {
     let plain = |s: &Option<String>| {
         s.as_deref()
             .filter(|s| !s.eq_ignore_ascii_case("public"))

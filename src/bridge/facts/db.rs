@@ -28,6 +28,28 @@ pub struct Table {
     pub renamed_from: Option<String>,
 }
 
+impl Table {
+    /// The column named `name` (case-insensitive), if any.
+    pub fn column_named(&mut self, name: &str) -> Option<&mut Column> {
+        self.columns.iter_mut().find(|c| c.name.eq_ignore_ascii_case(name))
+    }
+
+    /// The column named `name` (case-insensitive), added at the end when there is none.
+    pub fn column(&mut self, name: &str) -> &mut Column {
+        let at = match self.columns.iter().position(|c| c.name.eq_ignore_ascii_case(name)) {
+            Some(at) => at,
+            None => {
+                self.columns.push(Column {
+                    name: name.to_owned(),
+                    ..Column::default()
+                });
+                self.columns.len() - 1
+            }
+        };
+        &mut self.columns[at]
+    }
+}
+
 /// One column: its name and type as written (`varchar(255)`, `String`, `models.CharField`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]

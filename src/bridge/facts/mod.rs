@@ -9,7 +9,7 @@ mod db;
 
 use serde::{Deserialize, Serialize};
 
-pub use self::changes::{Change, ChangeKind, Name, Revision, TableOp, same_schema};
+pub use self::changes::{Change, ChangeKind, Name, Revision, TableOp};
 pub use self::db::{Column, Dropped, EnumType, ForeignKey, Index, Table, qualified};
 
 /// Everything extracted from one run's files. Lists are kept in a stable order (file, then
@@ -66,50 +66,20 @@ impl Facts {
     /// Moves every list of `other` onto the end of this one's (no de-duplication: see
     /// `bridge::merge`).
     pub fn append(&mut self, mut other: Facts) {
-        self.tables.append(&mut other.tables);
-        self.indexes.append(&mut other.indexes);
-        self.enums.append(&mut other.enums);
-        self.migrations.append(&mut other.migrations);
-        self.endpoints.append(&mut other.endpoints);
-        self.shapes.append(&mut other.shapes);
-        self.services.append(&mut other.services);
-        self.env_vars.append(&mut other.env_vars);
-        self.components.append(&mut other.components);
-        self.routes.append(&mut other.routes);
-        self.state.append(&mut other.state);
-        self.design_system.append(&mut other.design_system);
-        self.pipelines.append(&mut other.pipelines);
-        self.docker_stages.append(&mut other.docker_stages);
-        self.images.append(&mut other.images);
-        self.findings.append(&mut other.findings);
-        self.guards.append(&mut other.guards);
-        self.unparsed.append(&mut other.unparsed);
-        self.dropped.append(&mut other.dropped);
-        self.schema_changes.append(&mut other.schema_changes);
-        self.revisions.append(&mut other.revisions);
+        macro_rules! append {
+            ($($list:ident)*) => { $(self.$list.append(&mut other.$list);)* };
+        }
+        append! { tables indexes enums migrations endpoints shapes services env_vars components routes state
+        design_system pipelines docker_stages images findings guards unparsed dropped schema_changes revisions }
     }
 
     /// True when no name was extracted (statements that could not be parsed do not count).
     pub fn is_empty(&self) -> bool {
-        self.tables.is_empty()
-            && self.indexes.is_empty()
-            && self.enums.is_empty()
-            && self.migrations.is_empty()
-            && self.endpoints.is_empty()
-            && self.shapes.is_empty()
-            && self.services.is_empty()
-            && self.env_vars.is_empty()
-            && self.components.is_empty()
-            && self.routes.is_empty()
-            && self.state.is_empty()
-            && self.design_system.is_empty()
-            && self.pipelines.is_empty()
-            && self.docker_stages.is_empty()
-            && self.images.is_empty()
-            && self.findings.is_empty()
-            && self.guards.is_empty()
-            && self.dropped.is_empty()
-            && self.schema_changes.is_empty()
+        macro_rules! empty {
+            ($($list:ident)*) => { $(self.$list.is_empty())&&* };
+        }
+        empty! { tables indexes enums migrations endpoints shapes services env_vars components routes state
+        design_system pipelines docker_stages images findings guards dropped schema_changes }
     }
 }
 

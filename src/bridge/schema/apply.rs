@@ -8,8 +8,8 @@
 use std::collections::HashMap;
 
 use super::models::key as table_key;
-use super::{Change, ChangeKind, Name, Replayed, TableOp, same_schema};
-use crate::bridge::facts::{Column, Dropped, EnumType, Index, Table};
+use super::{Change, ChangeKind, Name, Replayed, TableOp};
+use crate::bridge::facts::{Dropped, EnumType, ForeignKey, Index, Table};
 
 /// The schema as the changes applied so far left it, with its tables and named indexes
 /// looked up by name in a map (a repository's thousands of migrations make a scan per
@@ -56,17 +56,8 @@ impl Schema {
                     None => self.drop_unknown("index", &name, &file),
                 };
             }
-            ChangeKind::RenameIndex { from, to } => {
-                if let Some(at) = self.index_named(&from) {
-                    self.index_at.remove(&index_key(&from));
-                    self.index_at.insert(index_key(&to), at);
-                    self.indexes[at].name = Some(to);
-                }
-            }
-            ChangeKind::CreateEnum(new) => match self.enum_named(&Name {
-                name: new.name.clone(),
-                schema: new.schema.clone(),
-            }) {
+            ChangeKind::RenameIndex { from, to } => self.rename_index(&from, to),
+            ChangeKind::CreateEnum(new) => match self.enum_named(&Name::of(&new.name, &new.schema)) {
                 Some(at) => self.enums[at] = new,
                 None => {
                     self.dropped.retain(|d| !(d.kind == "type" && d.name == new.name));
@@ -90,11 +81,8 @@ impl Schema {
             ChangeKind::RenameType { target, to } => {
                 if let Some(at) = self.enum_named(&target) {
                     let old = target.qualified();
-                    let new = Name {
-                        name: to,
-                        schema: self.enums[at].schema.clone(),
-                    };
-                    self.enums[at].name = new.name.clone();
+                    let new = Name::of(&to, &self.enums[at].schema);
+                    self.enums[at].name = to;
                     for column in self.tables.iter_mut().flat_map(|t| t.columns.iter_mut()) {
                         if column
                             .data_type
@@ -131,6 +119,14 @@ impl Schema {
 
     fn index_named(&self, name: &str) -> Option<usize> {
         self.index_at.get(&index_key(name)).copied()
+    }
+
+    fn rename_index(&mut self, from: &str, to: String) {
+        if let Some(at) = self.index_named(from) {
+            self.index_at.remove(&index_key(from));
+            self.index_at.insert(index_key(&to), at);
+            self.indexes[at].name = Some(to);
+        }
     }
 
     fn push_table(&mut self, table: Table) -> usize {
@@ -184,10 +180,7 @@ impl Schema {
     }
 
     fn create_table(&mut self, mut table: Table, if_not_exists: bool, file: &str) {
-        let name = Name {
-            name: table.name.clone(),
-            schema: table.schema.clone(),
-        };
+        let name = Name::of(&table.name, &table.schema);
         match self.table_named(&name) {
             Some(at) if if_not_exists => touch(&mut self.tables[at], file),
             Some(at) => {
@@ -227,37 +220,25 @@ impl Schema {
             return;
         };
         let table = self.tables.remove(at);
-        let gone = Name {
-            name: table.name,
-            schema: table.schema,
-        };
-        self.indexes.retain(|i| !names(&i.table, &gone));
+        let gone = Name::of(&table.name, &table.schema);
+        self.indexes.retain(|i| !gone.is_written(&i.table));
         for other in &mut self.tables {
-            other.foreign_keys.retain(|fk| !names(&fk.references_table, &gone));
+            other.foreign_keys.retain(|fk| !gone.is_written(&fk.references_table));
         }
         self.reindex();
     }
 
     fn alter(&mut self, at: usize, op: TableOp, file: &str) {
         let partial = self.tables[at].origin == "alter";
-        let here = Name {
-            name: self.tables[at].name.clone(),
-            schema: self.tables[at].schema.clone(),
-        };
+        let here = Name::of(&self.tables[at].name, &self.tables[at].schema);
         match op {
             TableOp::AddColumn { column, foreign_key } => {
                 let table = &mut self.tables[at];
                 if column.primary_key && !table.primary_key.contains(&column.name) {
                     table.primary_key.push(column.name.clone());
                 }
-                match table
-                    .columns
-                    .iter_mut()
-                    .find(|c| c.name.eq_ignore_ascii_case(&column.name))
-                {
-                    Some(have) => *have = column,
-                    None => table.columns.push(column),
-                }
+                let name = column.name.clone();
+                *table.column(&name) = column;
                 if let Some(fk) = foreign_key.filter(|fk| !table.foreign_keys.contains(fk)) {
                     table.foreign_keys.push(fk);
                 }
@@ -271,11 +252,12 @@ impl Schema {
                 table
                     .foreign_keys
                     .retain(|fk| !fk.columns.iter().any(|c| c.eq_ignore_ascii_case(&name)));
-                self.indexes
-                    .retain(|i| !(names(&i.table, &here) && i.columns.iter().any(|c| c.eq_ignore_ascii_case(&name))));
+                self.indexes.retain(|i| {
+                    !(here.is_written(&i.table) && i.columns.iter().any(|c| c.eq_ignore_ascii_case(&name)))
+                });
                 for other in &mut self.tables {
                     other.foreign_keys.retain(|fk| {
-                        !(names(&fk.references_table, &here)
+                        !(here.is_written(&fk.references_table)
                             && fk.references_columns.iter().any(|c| c.eq_ignore_ascii_case(&name)))
                     });
                 }
@@ -290,17 +272,7 @@ impl Schema {
                 data_type,
                 nullable,
             } => {
-                let table = &mut self.tables[at];
-                let column = match table.columns.iter().position(|c| c.name.eq_ignore_ascii_case(&name)) {
-                    Some(found) => &mut table.columns[found],
-                    None => {
-                        table.columns.push(Column {
-                            name,
-                            ..Column::default()
-                        });
-                        table.columns.last_mut().expect("just pushed")
-                    }
-                };
+                let column = self.tables[at].column(&name);
                 if data_type.is_some() {
                     column.data_type = data_type;
                 }
@@ -309,10 +281,7 @@ impl Schema {
                 }
             }
             TableOp::Rename(new) => {
-                let new = Name {
-                    schema: new.schema.or_else(|| here.schema.clone()),
-                    name: new.name,
-                };
+                let new = Name::of(&new.name, &new.schema.or_else(|| here.schema.clone()));
                 self.table_at.remove(&table_key(&here.name, &here.schema));
                 self.table_at.insert(table_key(&new.name, &new.schema), at);
                 let table = &mut self.tables[at];
@@ -321,11 +290,11 @@ impl Schema {
                 }
                 table.name = new.name.clone();
                 table.schema = new.schema.clone();
-                for index in self.indexes.iter_mut().filter(|i| names(&i.table, &here)) {
+                for index in self.indexes.iter_mut().filter(|i| here.is_written(&i.table)) {
                     index.table = new.qualified();
                 }
                 for fk in self.tables.iter_mut().flat_map(|t| t.foreign_keys.iter_mut()) {
-                    if names(&fk.references_table, &here) {
+                    if here.is_written(&fk.references_table) {
                         fk.references_table = new.qualified();
                     }
                 }
@@ -348,14 +317,7 @@ impl Schema {
             }
             TableOp::AddIndex(mut index) => {
                 index.table = here.qualified();
-                if let ([only], true) = (index.columns.as_slice(), index.unique)
-                    && let Some(column) = self.tables[at]
-                        .columns
-                        .iter_mut()
-                        .find(|c| c.name.eq_ignore_ascii_case(only))
-                {
-                    column.unique = true;
-                }
+                mark_unique(&mut self.tables[at], &index, true);
                 self.push_index(index);
             }
             TableOp::DropConstraint(name) => {
@@ -379,17 +341,11 @@ impl Schema {
                 let table = &mut self.tables[at];
                 let defaults = default_key_names(table);
                 for (fk, default) in table.foreign_keys.iter_mut().zip(defaults) {
-                    let own = fk.name.as_deref().unwrap_or(&default[0]);
-                    if own.eq_ignore_ascii_case(&from) || (fk.name.is_none() && default[1].eq_ignore_ascii_case(&from))
-                    {
+                    if key_named(fk, &default, &from) {
                         fk.name = Some(to.clone());
                     }
                 }
-                if let Some(found) = self.index_named(&from) {
-                    self.index_at.remove(&index_key(&from));
-                    self.index_at.insert(index_key(&to), found);
-                    self.indexes[found].name = Some(to);
-                }
+                self.rename_index(&from, to);
             }
         }
     }
@@ -401,22 +357,16 @@ impl Schema {
             }
         };
         let table = &mut self.tables[at];
-        match table.columns.iter_mut().find(|c| c.name.eq_ignore_ascii_case(from)) {
-            Some(column) => column.name = to.to_owned(),
-            None => table.columns.push(Column {
-                name: to.to_owned(),
-                ..Column::default()
-            }),
-        }
+        table.column(from).name = to.to_owned();
         table.primary_key.iter_mut().for_each(rename);
         for fk in &mut table.foreign_keys {
             fk.columns.iter_mut().for_each(rename);
         }
-        for index in self.indexes.iter_mut().filter(|i| names(&i.table, here)) {
+        for index in self.indexes.iter_mut().filter(|i| here.is_written(&i.table)) {
             index.columns.iter_mut().for_each(rename);
         }
         for fk in self.tables.iter_mut().flat_map(|t| t.foreign_keys.iter_mut()) {
-            if names(&fk.references_table, here) {
+            if here.is_written(&fk.references_table) {
                 fk.references_columns.iter_mut().for_each(rename);
             }
         }
@@ -428,14 +378,10 @@ impl Schema {
         let table = &mut self.tables[at];
         let defaults = default_key_names(table);
         let before = table.foreign_keys.len();
-        let mut kept = Vec::with_capacity(before);
-        for (fk, default) in table.foreign_keys.drain(..).zip(defaults) {
-            let own = fk.name.as_deref().unwrap_or(&default[0]);
-            if !(own.eq_ignore_ascii_case(name) || (fk.name.is_none() && default[1].eq_ignore_ascii_case(name))) {
-                kept.push(fk);
-            }
-        }
-        table.foreign_keys = kept;
+        let mut defaults = defaults.iter();
+        table
+            .foreign_keys
+            .retain(|fk| defaults.next().is_none_or(|default| !key_named(fk, default, name)));
         if table.foreign_keys.len() < before {
             return true;
         }
@@ -455,20 +401,13 @@ impl Schema {
         }
         let unnamed = self.indexes.iter().position(|i| {
             i.name.is_none()
-                && names(&i.table, here)
+                && here.is_written(&i.table)
                 && format!("{table_name}_{}_key", i.columns.join("_")).eq_ignore_ascii_case(name)
         });
         if let Some(found) = unnamed {
             let index = self.indexes.remove(found);
             self.reindex();
-            if let [only] = index.columns.as_slice()
-                && let Some(column) = self.tables[at]
-                    .columns
-                    .iter_mut()
-                    .find(|c| c.name.eq_ignore_ascii_case(only))
-            {
-                column.unique = false;
-            }
+            mark_unique(&mut self.tables[at], &index, false);
             return true;
         }
         false
@@ -494,10 +433,19 @@ fn default_key_names(table: &Table) -> Vec<[String; 2]> {
         .collect()
 }
 
-/// Whether the (possibly qualified) table name `text` is `name`.
-fn names(text: &str, name: &Name) -> bool {
-    let parsed = Name::parse(text);
-    parsed.name.eq_ignore_ascii_case(&name.name) && same_schema(&parsed.schema, &name.schema)
+/// Whether `fk` is named `name`: by its own name, or by a default name when it has none.
+fn key_named(fk: &ForeignKey, default: &[String; 2], name: &str) -> bool {
+    let own = fk.name.as_deref().unwrap_or(&default[0]);
+    own.eq_ignore_ascii_case(name) || (fk.name.is_none() && default[1].eq_ignore_ascii_case(name))
+}
+
+/// A unique index on one column makes (or, dropped, leaves) that column unique.
+fn mark_unique(table: &mut Table, index: &Index, unique: bool) {
+    if let ([only], true) = (index.columns.as_slice(), index.unique || !unique)
+        && let Some(column) = table.column_named(only)
+    {
+        column.unique = unique;
+    }
 }
 
 /// Adds `file` to the table's sources.

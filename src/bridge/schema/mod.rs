@@ -11,7 +11,7 @@ pub mod order;
 #[cfg(test)]
 mod tests;
 
-use super::facts::{Change, ChangeKind, Name, Revision, TableOp, same_schema};
+use super::facts::{Change, ChangeKind, Name, Revision, TableOp};
 use super::facts::{Dropped, EnumType, Index, Table};
 
 /// The schema after the migrations.

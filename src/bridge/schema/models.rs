@@ -55,14 +55,8 @@ fn join(table: &mut Table, model: Table) {
     table.model = table.model.take().or(model.model);
     table.framework = table.framework.take().or(model.framework);
     for column in model.columns {
-        match table
-            .columns
-            .iter_mut()
-            .find(|c| c.name.eq_ignore_ascii_case(&column.name))
-        {
-            Some(have) => have.absorb(column),
-            None => table.columns.push(column),
-        }
+        let name = column.name.clone();
+        table.column(&name).absorb(column);
     }
     if table.primary_key.is_empty() {
         table.primary_key = model.primary_key;
@@ -107,10 +101,7 @@ pub fn dedupe_indexes(indexes: Vec<Index>) -> Vec<Index> {
 pub fn dedupe_enums(enums: Vec<EnumType>) -> Vec<EnumType> {
     let mut out: Vec<EnumType> = Vec::with_capacity(enums.len());
     for e in enums {
-        let name = Name {
-            name: e.name.clone(),
-            schema: e.schema.clone(),
-        };
+        let name = Name::of(&e.name, &e.schema);
         if !out
             .iter()
             .any(|have| name.is(&have.name, &have.schema) && have.values == e.values)
