@@ -318,10 +318,7 @@ fn fit(lines: Vec<String>, budget: usize, pointer: &str) -> String {
 }
 
 fn clip(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((end, _)) => format!("{}…", &text[..end]),
-        None => text.to_owned(),
-    }
+    safe::bounded(text, max).0
 }
 
 pub mod safe;

@@ -6,7 +6,7 @@
 
 use serde_norway::Value;
 
-use super::{Source, per_file};
+use super::{Source, is_identifier as is_name, per_file};
 use crate::bridge::facts::{EnvVar, Facts};
 
 /// Extracts the env vars of the Compose files among `sources`.
@@ -131,12 +131,6 @@ fn take_name(rest: &str, out: &mut Vec<String>) -> usize {
         out.push(name.to_owned());
     }
     end
-}
-
-fn is_name(key: &str) -> bool {
-    let mut chars = key.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 #[cfg(test)]

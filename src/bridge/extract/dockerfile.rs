@@ -4,9 +4,9 @@
 //! continuation lines, comment lines, instructions case-insensitive, `ENV` in both its
 //! `KEY=value …` and its old `KEY value` form.
 
-use super::Source;
 use super::continuation::joined_lines;
 use super::push::words;
+use super::{Source, is_identifier};
 use crate::bridge::facts::{DockerStage, EnvVar, Facts};
 
 /// Extracts the build stages and declared variables of the Dockerfiles among `sources`.
@@ -55,19 +55,13 @@ fn variables(text: &str) -> Vec<(String, &'static str)> {
                 .map(|w| w.split_once('=').map_or(w.clone(), |(k, _)| k.to_owned()))
                 .collect()
         };
-        for name in names.into_iter().filter(|n| is_name(n)) {
+        for name in names.into_iter().filter(|n| is_identifier(n)) {
             if !out.iter().any(|(have, _)| *have == name) {
                 out.push((name, kind));
             }
         }
     }
     out
-}
-
-fn is_name(word: &str) -> bool {
-    let mut chars = word.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// `Dockerfile`, `Dockerfile.prod`, `api.Dockerfile`, `Containerfile`.

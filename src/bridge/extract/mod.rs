@@ -84,6 +84,20 @@ pub fn all_timed(sources: &[Source<'_>], settings: &Settings) -> (Vec<Facts>, Ve
     (found, took)
 }
 
+/// A plain identifier: an ASCII letter or `_`, then ASCII letters, digits and `_`.
+pub fn is_identifier(word: &str) -> bool {
+    let mut chars = word.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Adds `item` to `list` unless the list holds it already.
+pub fn push_once<T: PartialEq>(list: &mut Vec<T>, item: T) {
+    if !list.contains(&item) {
+        list.push(item);
+    }
+}
+
 /// Runs `extract_one` on every source, spread over the cores, and appends the results in
 /// source order. A file whose extraction panics is recorded in `unparsed`; the rest count.
 pub fn per_file<F>(sources: &[Source<'_>], extract_one: F) -> Facts

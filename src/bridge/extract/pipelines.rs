@@ -9,7 +9,7 @@
 use serde_norway::Value;
 
 use super::push::{commands, pushed_images};
-use super::{Source, per_file};
+use super::{Source, per_file, push_once};
 use crate::bridge::facts::{EnvVar, Facts, Image, Pipeline, Scan};
 
 mod scans;
@@ -148,8 +148,16 @@ impl Found {
             job: job.map(str::to_owned),
             step: step.map(str::to_owned),
         };
-        if !self.scans.contains(&scan) {
-            self.scans.push(scan);
+        push_once(&mut self.scans, scan);
+    }
+
+    /// `repository` pushed with each of `tags` (variables resolved), or alone without tags.
+    fn tagged(&mut self, repository: &str, tags: &[String], scopes: &[&Values]) {
+        if tags.is_empty() {
+            push_once(&mut self.images, repository.to_owned());
+        }
+        for tag in tags {
+            push_once(&mut self.images, format!("{repository}:{}", resolve(tag, scopes)));
         }
     }
 
@@ -225,13 +233,7 @@ fn docker_build_push(with: Option<&Value>, scopes: &[&Values], found: &mut Found
         Some(registry) if !has_registry => format!("{}/{image}", resolve(&registry, scopes)),
         _ => image,
     };
-    let tags = list_of(with.and_then(|w| w.get("tags")));
-    if tags.is_empty() {
-        push_once(&mut found.images, repository.clone());
-    }
-    for tag in tags {
-        push_once(&mut found.images, format!("{repository}:{}", resolve(&tag, scopes)));
-    }
+    found.tagged(&repository, &list_of(with.and_then(|w| w.get("tags"))), scopes);
 }
 
 fn gitlab(doc: &Value, found: &mut Found) -> Option<String> {
@@ -345,14 +347,8 @@ fn azure(doc: &Value, found: &mut Found) -> Option<String> {
             .unwrap_or("");
         if task.starts_with("Docker@") && matches!(command, "push" | "buildAndPush") {
             let repository = inputs.and_then(|i| i.get("repository")).and_then(Value::as_str);
-            let tags = list_of(inputs.and_then(|i| i.get("tags")));
             if let Some(repository) = repository.map(|r| resolve(r, &[&known])) {
-                if tags.is_empty() {
-                    push_once(&mut found.images, repository.to_owned());
-                }
-                for tag in &tags {
-                    push_once(&mut found.images, format!("{repository}:{}", resolve(tag, &[&known])));
-                }
+                found.tagged(&repository, &list_of(inputs.and_then(|i| i.get("tags"))), &[&known]);
             }
         }
     }
@@ -431,12 +427,6 @@ fn untagged(value: &Value) -> &Value {
     match value {
         Value::Tagged(tagged) => &tagged.value,
         other => other,
-    }
-}
-
-fn push_once(list: &mut Vec<String>, item: String) {
-    if !list.contains(&item) {
-        list.push(item);
     }
 }
 

@@ -10,9 +10,7 @@ pub fn pushed_images(script: &str) -> Vec<String> {
     let mut images: Vec<String> = Vec::new();
     for words in commands(script) {
         for image in in_command(&words) {
-            if !images.contains(&image) {
-                images.push(image);
-            }
+            super::push_once(&mut images, image);
         }
     }
     images

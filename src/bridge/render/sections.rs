@@ -269,8 +269,6 @@ pub(super) fn sections(facts: &Facts, domain: Option<&str>) -> Vec<Section> {
     let has_tables = !facts.tables.is_empty();
     for s in &mut all {
         s.in_summary = !(s.title == "Migrations" && has_tables);
-    }
-    for s in &mut all {
         let specific = matches!(
             s.title,
             "Tables" | "Endpoints" | "Components" | "Routes" | "Findings" | "Guards"
@@ -368,13 +366,9 @@ fn column_text(c: &Column, t: &Table) -> String {
 
 /// `file "name" (kind): stages a, b; jobs x, y; scans snyk (job scan), trivy; 6 named steps`.
 fn pipeline_line(p: &Pipeline) -> String {
-    let title = p.name.as_deref().map_or_else(String::new, |n| {
-        let shown = name(n);
-        if shown.starts_with('"') {
-            format!(" {shown}")
-        } else {
-            format!(" \"{shown}\"")
-        }
+    let title = p.name.as_deref().map_or_else(String::new, |n| match name(n) {
+        quoted if quoted.starts_with('"') => format!(" {quoted}"),
+        plain => format!(" \"{plain}\""),
     });
     let mut parts = Vec::new();
     if !p.stages.is_empty() {

@@ -9,6 +9,7 @@ use std::collections::HashMap;
 
 use super::models::key as table_key;
 use super::{Change, ChangeKind, Name, Replayed, TableOp};
+use crate::bridge::extract::push_once;
 use crate::bridge::facts::{Dropped, EnumType, ForeignKey, Index, Table};
 
 /// The schema as the changes applied so far left it, with its tables and named indexes
@@ -174,9 +175,7 @@ impl Schema {
             name: name.into(),
             file: file.into(),
         };
-        if !self.dropped.contains(&dropped) {
-            self.dropped.push(dropped);
-        }
+        push_once(&mut self.dropped, dropped);
     }
 
     fn create_table(&mut self, mut table: Table, if_not_exists: bool, file: &str) {
@@ -239,8 +238,8 @@ impl Schema {
                 }
                 let name = column.name.clone();
                 *table.column(&name) = column;
-                if let Some(fk) = foreign_key.filter(|fk| !table.foreign_keys.contains(fk)) {
-                    table.foreign_keys.push(fk);
+                if let Some(fk) = foreign_key {
+                    push_once(&mut table.foreign_keys, fk);
                 }
             }
             TableOp::DropColumn(name) => {
@@ -310,10 +309,7 @@ impl Schema {
                 table.primary_key = columns;
             }
             TableOp::AddForeignKey(fk) => {
-                let table = &mut self.tables[at];
-                if !table.foreign_keys.contains(&fk) {
-                    table.foreign_keys.push(fk);
-                }
+                push_once(&mut self.tables[at].foreign_keys, fk);
             }
             TableOp::AddIndex(mut index) => {
                 index.table = here.qualified();
@@ -450,7 +446,5 @@ fn mark_unique(table: &mut Table, index: &Index, unique: bool) {
 
 /// Adds `file` to the table's sources.
 fn touch(table: &mut Table, file: &str) {
-    if !table.sources.iter().any(|s| s == file) {
-        table.sources.push(file.to_owned());
-    }
+    push_once(&mut table.sources, file.to_owned());
 }

@@ -11,6 +11,7 @@ use sqlparser::ast::{
     RenameTableNameKind, Statement, TableConstraint, UserDefinedTypeRepresentation,
 };
 
+use crate::bridge::extract::push_once;
 use crate::bridge::facts::{Change, ChangeKind, Name, TableOp};
 use crate::bridge::facts::{Column, EnumType, Facts, ForeignKey, Index, Table};
 
@@ -126,9 +127,7 @@ fn create_table(create: &CreateTable, file: &str, push: &mut impl FnMut(ChangeKi
                         column.nullable = Some(false);
                     }
                     for column in columns {
-                        if !table.primary_key.contains(&column) {
-                            table.primary_key.push(column);
-                        }
+                        push_once(&mut table.primary_key, column);
                     }
                 }
                 TableOp::AddForeignKey(fk) => table.foreign_keys.push(fk),
