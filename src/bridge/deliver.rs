@@ -58,7 +58,7 @@ pub fn after_stop(project: &Project, run: &Run) -> Option<Handoff> {
     let spawned = std::thread::Builder::new().stack_size(16 * 1024 * 1024).spawn(move || {
         let settings = super::settings(&project_for_bridge);
         let handoff = super::input::of_run(&project_for_bridge, run_for_bridge)
-            .map(|input| super::build(&input, None, &settings));
+            .map(|input| super::build_timed(&input, None, &settings).0);
         let _ = send.send(handoff);
     });
     if let Err(e) = spawned {

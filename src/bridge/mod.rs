@@ -45,13 +45,7 @@ pub fn run(project: &Project, request: &Request, ticket: Option<Ticket>) -> Resu
 pub fn parse_floor(project: &Project, request: &Request) -> Result<extract::code::floor::Floor> {
     let input = input::resolve(project, request)?;
     let (files, _) = read::read_all(&input.top, &input.paths, read::MAX_FILE_BYTES);
-    let sources: Vec<Source<'_>> = files
-        .iter()
-        .map(|f| Source {
-            path: &f.path,
-            text: &f.text,
-        })
-        .collect();
+    let sources: Vec<Source<'_>> = files.iter().map(read::ReadFile::source).collect();
     Ok(extract::code::floor::measure(
         &sources,
         &settings(project).design_system,
@@ -67,12 +61,8 @@ pub fn settings(project: &Project) -> Settings {
     }
 }
 
-/// Reads the input's files, runs every extractor, and writes the handoff.
-pub fn build(input: &Input, ticket: Option<Ticket>, settings: &Settings) -> Handoff {
-    build_timed(input, ticket, settings).0
-}
-
-/// [`build`], with how long each step took (`baton bridge --timings`).
+/// Reads the input's files, runs every extractor, and writes the handoff; with how long each
+/// step took (`baton bridge --timings`).
 pub fn build_timed(input: &Input, ticket: Option<Ticket>, settings: &Settings) -> (Handoff, Vec<(String, Duration)>) {
     let mut timings = Vec::new();
     let started = Instant::now();
@@ -82,13 +72,7 @@ pub fn build_timed(input: &Input, ticket: Option<Ticket>, settings: &Settings) -
     stats.unverified = input.unverified;
     stats.outside = input.outside;
     stats.over_budget += input.over_budget;
-    let sources: Vec<Source<'_>> = files
-        .iter()
-        .map(|f| Source {
-            path: &f.path,
-            text: &f.text,
-        })
-        .collect();
+    let sources: Vec<Source<'_>> = files.iter().map(read::ReadFile::source).collect();
     let (mut parts, took) = extract::all_timed(&sources, settings);
     timings.extend(took.into_iter().map(|(name, took)| (format!("extract {name}"), took)));
     parts.push(extract::findings::in_commits(&input.commits, settings));
@@ -105,12 +89,13 @@ pub fn build_timed(input: &Input, ticket: Option<Ticket>, settings: &Settings) -
     let message = input.message.as_deref();
     let run_id = input.run.as_ref().map(|r| r.id.clone());
     let read: BTreeSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
-    let texts = render::texts(&heading, &facts, input.paths.len(), &stats, message, run_id.as_deref());
+    let (summary, context_for_next) =
+        render::texts(&heading, &facts, input.paths.len(), &stats, message, run_id.as_deref());
     let handoff = Handoff {
         agent: input.agent.clone(),
-        summary: texts.summary,
+        summary,
         artifacts: handoff::artifacts(&input.paths, &read, &facts, &input.top),
-        context_for_next: texts.context_for_next,
+        context_for_next,
         domain: domain.map(str::to_owned),
         ticket,
         run_id,

@@ -31,6 +31,16 @@ pub struct ReadFile {
     pub text: String,
 }
 
+impl ReadFile {
+    /// The file as the extractors read it.
+    pub fn source(&self) -> super::source::Source<'_> {
+        super::source::Source {
+            path: &self.path,
+            text: &self.text,
+        }
+    }
+}
+
 /// How many files were read, and how many were skipped for each reason.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]

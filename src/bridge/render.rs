@@ -55,13 +55,8 @@ impl Heading<'_> {
     }
 }
 
-/// What a run did, in words: `(summary, contextForNext)`.
-pub struct Texts {
-    pub summary: String,
-    pub context_for_next: String,
-}
-
-/// Both texts of a handoff (the sections are built once for both).
+/// Both texts of a handoff, what a run did in words: `(summary, contextForNext)` (the
+/// sections are built once for both).
 pub fn texts(
     heading: &Heading<'_>,
     facts: &Facts,
@@ -69,12 +64,12 @@ pub fn texts(
     stats: &ReadStats,
     message: Option<&str>,
     run_id: Option<&str>,
-) -> Texts {
+) -> (String, String) {
     let sections = sections(facts, heading.domain);
-    Texts {
-        summary: summary(heading, facts, &sections, files, stats, message),
-        context_for_next: context_for_next(heading, facts, &sections, message, run_id),
-    }
+    (
+        summary(heading, facts, &sections, files, stats, message),
+        context_for_next(heading, facts, &sections, message, run_id),
+    )
 }
 
 /// The summary: who, for which ticket, how many files, and the names by kind.
