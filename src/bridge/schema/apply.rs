@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use super::models::key as table_key;
-use super::{Change, ChangeKind, Name, Replayed, TableOp};
+use super::{Change, ChangeKind, Name, TableOp};
 use crate::bridge::extract::push_once;
 use crate::bridge::facts::{Dropped, EnumType, ForeignKey, Index, Table};
 
@@ -16,11 +16,11 @@ use crate::bridge::facts::{Dropped, EnumType, ForeignKey, Index, Table};
 /// looked up by name in a map (a repository's thousands of migrations make a scan per
 /// statement quadratic); the maps are rebuilt when something is removed.
 #[derive(Debug, Default)]
-pub struct Schema {
-    tables: Vec<Table>,
-    indexes: Vec<Index>,
-    enums: Vec<EnumType>,
-    dropped: Vec<Dropped>,
+pub struct Replayed {
+    pub tables: Vec<Table>,
+    pub indexes: Vec<Index>,
+    pub enums: Vec<EnumType>,
+    pub dropped: Vec<Dropped>,
     table_at: HashMap<(String, String), usize>,
     index_at: HashMap<String, usize>,
 }
@@ -30,7 +30,7 @@ fn index_key(name: &str) -> String {
     name.rsplit('.').next().unwrap_or(name).to_ascii_lowercase()
 }
 
-impl Schema {
+impl Replayed {
     /// Applies `change`.
     pub fn apply(&mut self, change: Change) {
         let file = change.file;
@@ -101,16 +101,6 @@ impl Schema {
                 }
                 None => self.drop_unknown("type", &target.qualified(), &file),
             },
-        }
-    }
-
-    /// The schema after the last change.
-    pub fn finish(self) -> Replayed {
-        Replayed {
-            tables: self.tables,
-            indexes: self.indexes,
-            enums: self.enums,
-            dropped: self.dropped,
         }
     }
 
@@ -231,15 +221,13 @@ impl Schema {
         let partial = self.tables[at].origin == "alter";
         let here = Name::of(&self.tables[at].name, &self.tables[at].schema);
         match op {
-            TableOp::AddColumn { column, foreign_key } => {
-                let table = &mut self.tables[at];
-                if column.primary_key && !table.primary_key.contains(&column.name) {
-                    table.primary_key.push(column.name.clone());
-                }
-                let name = column.name.clone();
-                *table.column(&name) = column;
-                if let Some(fk) = foreign_key {
-                    push_once(&mut table.foreign_keys, fk);
+            op @ (TableOp::AddColumn { .. }
+            | TableOp::AddPrimaryKey(_)
+            | TableOp::AddForeignKey(_)
+            | TableOp::AddIndex(_)) => {
+                if let Some(mut index) = extend(&mut self.tables[at], op) {
+                    index.table = here.qualified();
+                    self.push_index(index);
                 }
             }
             TableOp::DropColumn(name) => {
@@ -297,24 +285,6 @@ impl Schema {
                         fk.references_table = new.qualified();
                     }
                 }
-            }
-            TableOp::AddPrimaryKey(columns) => {
-                let table = &mut self.tables[at];
-                for column in table.columns.iter_mut() {
-                    if columns.iter().any(|c| c.eq_ignore_ascii_case(&column.name)) {
-                        column.primary_key = true;
-                        column.nullable = Some(false);
-                    }
-                }
-                table.primary_key = columns;
-            }
-            TableOp::AddForeignKey(fk) => {
-                push_once(&mut self.tables[at].foreign_keys, fk);
-            }
-            TableOp::AddIndex(mut index) => {
-                index.table = here.qualified();
-                mark_unique(&mut self.tables[at], &index, true);
-                self.push_index(index);
             }
             TableOp::DropConstraint(name) => {
                 if !self.drop_constraint(at, &here, &name, true) && partial {
@@ -408,6 +378,40 @@ impl Schema {
         }
         false
     }
+}
+
+/// Adds a column (with the keys its definition carries), a primary key, a foreign key or an
+/// index (a unique one makes its one column unique) to `table`; the index is returned for the
+/// caller to keep. CREATE TABLE builds its table with these, as ALTER TABLE changes one.
+pub fn extend(table: &mut Table, op: TableOp) -> Option<Index> {
+    match op {
+        TableOp::AddColumn { column, foreign_key } => {
+            if column.primary_key && !table.primary_key.contains(&column.name) {
+                table.primary_key.push(column.name.clone());
+            }
+            let name = column.name.clone();
+            *table.column(&name) = column;
+            if let Some(fk) = foreign_key {
+                push_once(&mut table.foreign_keys, fk);
+            }
+        }
+        TableOp::AddPrimaryKey(columns) => {
+            for column in table.columns.iter_mut() {
+                if columns.iter().any(|c| c.eq_ignore_ascii_case(&column.name)) {
+                    column.primary_key = true;
+                    column.nullable = Some(false);
+                }
+            }
+            table.primary_key = columns;
+        }
+        TableOp::AddForeignKey(fk) => push_once(&mut table.foreign_keys, fk),
+        TableOp::AddIndex(index) => {
+            mark_unique(table, &index, true);
+            return Some(index);
+        }
+        _ => {}
+    }
+    None
 }
 
 /// The names PostgreSQL (`orders_user_id_fkey`) and MySQL (`orders_ibfk_1`) give each of the
