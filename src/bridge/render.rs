@@ -158,24 +158,19 @@ fn context_for_next(
     }
     let left_out_line = format!("Lists cut for length; {pointer} has everything.");
     let fixed = [head.as_str(), EXTRACTED_FROM_FILES, USE_THESE, left_out_line.as_str()];
-    let available = CONTEXT_BUDGET.saturating_sub(fixed.iter().map(|l| chars(l) + 1).sum());
+    let available = CONTEXT_BUDGET.saturating_sub(length(&fixed));
     let needs: Vec<(usize, usize)> = blocks.iter().map(|b| (b.cost(), b.weight)).collect();
     let shares = budget(&needs, available);
     let mut rendered: Vec<(Vec<String>, bool)> = blocks.iter().zip(&shares).map(|(b, s)| b.render(*s)).collect();
     // What the shares left unused goes to the cut blocks, in order.
-    let mut spare = available.saturating_sub(
-        rendered
-            .iter()
-            .map(|(l, _)| l.iter().map(|l| chars(l) + 1).sum::<usize>())
-            .sum(),
-    );
+    let mut spare = available.saturating_sub(rendered.iter().map(|(lines, _)| length(lines)).sum());
     for (at, block) in blocks.iter().enumerate() {
         if !rendered[at].1 || spare == 0 {
             continue;
         }
-        let used: usize = rendered[at].0.iter().map(|l| chars(l) + 1).sum();
+        let used = length(&rendered[at].0);
         let again = block.render(used + spare);
-        let grown: usize = again.0.iter().map(|l| chars(l) + 1).sum();
+        let grown = length(&again.0);
         spare -= grown.saturating_sub(used).min(spare);
         rendered[at] = again;
     }
@@ -210,10 +205,7 @@ struct Block {
 impl Block {
     /// Characters (with line breaks) the whole block takes.
     fn cost(&self) -> usize {
-        chars(&self.title)
-            + 1
-            + self.lines.iter().map(|l| chars(l) + 1).sum::<usize>()
-            + self.note(self.hidden).map_or(0, |n| chars(&n) + 1)
+        chars(&self.title) + 1 + length(&self.lines) + self.note(self.hidden).map_or(0, |n| chars(&n) + 1)
     }
 
     fn note(&self, left_out: usize) -> Option<String> {
@@ -284,6 +276,11 @@ fn budget(needs: &[(usize, usize)], available: usize) -> Vec<usize> {
 
 fn chars(text: &str) -> usize {
     text.chars().count()
+}
+
+/// Characters `lines` take, each with its line break.
+fn length(lines: &[impl AsRef<str>]) -> usize {
+    lines.iter().map(|l| chars(l.as_ref()) + 1).sum()
 }
 
 /// Joins `lines`, cutting long lines and, past `budget`, the tail (with a note of how many

@@ -38,12 +38,10 @@ fn variables(text: &str) -> Vec<(String, &'static str)> {
         let Some((keyword, rest)) = instruction.split_once(char::is_whitespace) else {
             continue;
         };
-        let kind = if keyword.eq_ignore_ascii_case("ENV") {
-            "Dockerfile ENV"
-        } else if keyword.eq_ignore_ascii_case("ARG") {
-            "Dockerfile ARG"
-        } else {
-            continue;
+        let kind = match keyword.to_ascii_uppercase().as_str() {
+            "ENV" => "Dockerfile ENV",
+            "ARG" => "Dockerfile ARG",
+            _ => continue,
         };
         let words = words(rest);
         let names: Vec<String> = if kind == "Dockerfile ENV" && !words.first().is_some_and(|w| w.contains('=')) {

@@ -83,11 +83,8 @@ fn pipeline(source: &Source<'_>, kind: &str) -> Facts {
     facts.pipelines.push(Pipeline {
         kind: kind.into(),
         name,
-        jobs: found.jobs,
-        stages: found.stages,
-        steps: found.steps,
-        scans: found.scans,
         file: file.clone(),
+        ..found.pipeline
     });
     facts.env_vars = found
         .env
@@ -109,20 +106,18 @@ fn pipeline(source: &Source<'_>, kind: &str) -> Facts {
     facts
 }
 
-/// What one pipeline file holds, each name once, in document order.
+/// What one pipeline file holds (its jobs, stages, named steps and scans in `pipeline`), each
+/// name once, in document order.
 #[derive(Default)]
 struct Found {
-    jobs: Vec<String>,
-    stages: Vec<String>,
-    steps: Vec<String>,
-    scans: Vec<Scan>,
+    pipeline: Pipeline,
     env: Vec<String>,
     images: Vec<String>,
 }
 
 impl Found {
     fn env_keys(&mut self, block: Option<&Value>) {
-        for key in keys(block) {
+        for (key, _) in entries(block) {
             push_once(&mut self.env, key);
         }
     }
@@ -148,7 +143,7 @@ impl Found {
             job: job.map(str::to_owned),
             step: step.map(str::to_owned),
         };
-        push_once(&mut self.scans, scan);
+        push_once(&mut self.pipeline.scans, scan);
     }
 
     /// `repository` pushed with each of `tags` (variables resolved), or alone without tags.
@@ -163,7 +158,7 @@ impl Found {
 
     fn step_name(&mut self, name: Option<&str>) {
         if let Some(name) = name.filter(|n| !n.trim().is_empty()) {
-            push_once(&mut self.steps, name.to_owned());
+            push_once(&mut self.pipeline.steps, name.to_owned());
         }
     }
 }
@@ -172,7 +167,7 @@ fn github(doc: &Value, found: &mut Found) -> Option<String> {
     let workflow = values(doc.get("env"));
     found.env_keys(doc.get("env"));
     for (id, job) in entries(doc.get("jobs")) {
-        found.jobs.push(id.clone());
+        found.pipeline.jobs.push(id.clone());
         let job_env = values(job.get("env"));
         found.env_keys(job.get("env"));
         for (_, service) in entries(job.get("services")) {
@@ -239,7 +234,7 @@ fn docker_build_push(with: Option<&Value>, scopes: &[&Values], found: &mut Found
 fn gitlab(doc: &Value, found: &mut Found) -> Option<String> {
     let globals = values(doc.get("variables"));
     found.env_keys(doc.get("variables"));
-    found.stages = list_of(doc.get("stages"));
+    found.pipeline.stages = list_of(doc.get("stages"));
     for include in gitlab_includes(doc.get("include")) {
         if let Some(tool) = scans::gitlab_include(&include) {
             found.scan(tool, None, Some(&include));
@@ -249,16 +244,16 @@ fn gitlab(doc: &Value, found: &mut Found) -> Option<String> {
         let script = doc.get("default").and_then(|d| d.get(part)).or_else(|| doc.get(part));
         found.script(script, &[&globals], None);
     }
-    let listed_stages = !found.stages.is_empty();
+    let listed_stages = !found.pipeline.stages.is_empty();
     for (id, job) in entries(Some(doc)) {
         if GITLAB_KEYWORDS.contains(&id.as_str()) || !job.is_mapping() {
             continue;
         }
         let visible = !id.starts_with('.');
         if visible {
-            found.jobs.push(id.clone());
+            found.pipeline.jobs.push(id.clone());
             if let Some(stage) = job.get("stage").and_then(Value::as_str).filter(|_| !listed_stages) {
-                push_once(&mut found.stages, stage.to_owned());
+                push_once(&mut found.pipeline.stages, stage.to_owned());
             }
         }
         let job_vars = values(job.get("variables"));
@@ -302,7 +297,7 @@ fn azure(doc: &Value, found: &mut Found) -> Option<String> {
             .iter()
             .inspect(|stage| {
                 if let Some(name) = stage.get("stage").and_then(Value::as_str) {
-                    push_once(&mut found.stages, name.to_owned());
+                    push_once(&mut found.pipeline.stages, name.to_owned());
                 }
                 azure_variables(stage.get("variables"), found, &mut known);
             })
@@ -316,7 +311,7 @@ fn azure(doc: &Value, found: &mut Found) -> Option<String> {
             .find_map(|k| job.get(*k).and_then(Value::as_str))
             .map(str::to_owned);
         if let Some(id) = &id {
-            found.jobs.push(id.clone());
+            found.pipeline.jobs.push(id.clone());
         }
         azure_variables(job.get("variables"), found, &mut known);
         let deploy = job
@@ -386,10 +381,6 @@ fn entries(value: Option<&Value>) -> Vec<(String, &Value)> {
     map.iter()
         .filter_map(|(k, v)| Some((k.as_str()?.to_owned(), untagged(v))))
         .collect()
-}
-
-fn keys(value: Option<&Value>) -> Vec<String> {
-    entries(value).into_iter().map(|(k, _)| k).collect()
 }
 
 fn sequence(value: Option<&Value>) -> Vec<&Value> {
