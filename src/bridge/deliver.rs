@@ -92,11 +92,6 @@ pub fn store(project: &Project, id: &str, handoff: Handoff) {
     }
 }
 
-/// The handoff stored with `run`, if any and readable.
-fn stored(run: &Run) -> Option<Handoff> {
-    Handoff::deserialize(run.handoff.as_ref()?).ok()
-}
-
 /// A handoff whose JSON is over [`MAX_STORED_BYTES`] keeps the first [`STORED_ITEMS`] of
 /// each list of `structured` and of `artifacts`.
 fn fit_for_ledger(mut handoff: Handoff) -> Handoff {
@@ -134,7 +129,8 @@ pub fn subagent_start_context(
         .filter(|r| r.id != agent_id && r.status == Status::Finished)
         .filter_map(|r| {
             // Made safe again: a record written by an older baton, or by hand, is no exception.
-            let context = super::render::safe::block(stored(r)?.context_for_next.trim());
+            let stored = Handoff::deserialize(r.handoff.as_ref()?).ok()?;
+            let context = super::render::safe::block(stored.context_for_next.trim());
             (!context.is_empty()).then_some((r, context))
         })
         .collect();

@@ -35,8 +35,6 @@ pub struct Settings {
 
 /// An extractor: `extract(sources)`.
 type Extract = fn(&[Source<'_>]) -> Facts;
-/// An extractor that reads the settings: `extract_with(sources, settings)`.
-type ExtractWith = fn(&[Source<'_>], &Settings) -> Facts;
 
 /// Runs every extractor over `sources`: what each found (in extractor order), and how long
 /// each took by name, with the code extractor's parsing on a line of its own.
@@ -50,7 +48,6 @@ pub fn all_timed(sources: &[Source<'_>], settings: &Settings) -> (Vec<Facts>, Ve
         ("compose", compose::extract),
         ("dotenv", dotenv::extract),
     ];
-    let configured: &[(&str, ExtractWith)] = &[("findings", findings::extract_with)];
     let mut found = Vec::new();
     let mut took = Vec::new();
     let mut timed = |name: &str, run: &dyn Fn() -> Facts| {
@@ -61,9 +58,7 @@ pub fn all_timed(sources: &[Source<'_>], settings: &Settings) -> (Vec<Facts>, Ve
     for (name, extract) in extractors {
         timed(name, &|| extract(sources));
     }
-    for (name, extract) in configured {
-        timed(name, &|| extract(sources, settings));
-    }
+    timed("findings", &|| findings::extract_with(sources, settings));
     // The rules' queries the files want, compiled up front on every core.
     let started = Instant::now();
     crate::bridge::rules::compile_wanted(sources);

@@ -126,7 +126,7 @@ impl Name {
     /// Whether `table` has this name: unquoted names are case-insensitive in the common
     /// databases, and `public` is PostgreSQL's default schema.
     pub fn is(&self, name: &str, schema: &Option<String>) -> bool {
-        self.name.eq_ignore_ascii_case(name) && same_schema(&self.schema, schema)
+        key(&self.name, &self.schema) == key(name, schema)
     }
 
     /// Whether the (possibly qualified) name `text` is this name.
@@ -136,14 +136,14 @@ impl Name {
     }
 }
 
-/// Two schemas are the same when equal, `public` counting as none.
-fn same_schema(a: &Option<String>, b: &Option<String>) -> bool {
-    let plain = |s: &Option<String>| {
-        s.as_deref()
-            .filter(|s| !s.eq_ignore_ascii_case("public"))
-            .map(str::to_ascii_lowercase)
-    };
-    plain(a) == plain(b)
+/// A table's key for lookups: its schema (`public`, PostgreSQL's default, as none) and name,
+/// in lower case.
+pub fn key(name: &str, schema: &Option<String>) -> (String, String) {
+    let schema = schema
+        .as_deref()
+        .filter(|s| !s.eq_ignore_ascii_case("public"))
+        .unwrap_or("");
+    (schema.to_ascii_lowercase(), name.to_ascii_lowercase())
 }
 
 /// An Alembic migration's place in its chain: its `revision` and the `down_revision`s it

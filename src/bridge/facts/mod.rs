@@ -20,7 +20,7 @@ mod db;
 
 use serde::{Deserialize, Serialize};
 
-pub use self::changes::{Change, ChangeKind, Name, Revision, TableOp};
+pub use self::changes::{Change, ChangeKind, Name, Revision, TableOp, key};
 pub use self::db::{Column, Dropped, EnumType, ForeignKey, Index, Table, qualified};
 
 /// Everything extracted from one run's files. Lists are kept in a stable order (file, then

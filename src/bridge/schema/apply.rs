@@ -7,9 +7,9 @@
 
 use std::collections::HashMap;
 
-use super::models::key as table_key;
 use super::{Change, ChangeKind, Name, TableOp};
 use crate::bridge::extract::push_once;
+use crate::bridge::facts::key as table_key;
 use crate::bridge::facts::{Dropped, EnumType, ForeignKey, Index, Table};
 
 /// The schema as the changes applied so far left it, with its tables and named indexes
@@ -141,18 +141,13 @@ impl Replayed {
 
     /// The lookups again, after tables or indexes were removed.
     fn reindex(&mut self) {
-        self.table_at = self
-            .tables
-            .iter()
-            .enumerate()
-            .map(|(at, t)| (table_key(&t.name, &t.schema), at))
-            .collect();
+        let (tables, indexes) = (std::mem::take(&mut self.tables), std::mem::take(&mut self.indexes));
+        self.table_at.clear();
         self.index_at.clear();
-        for (at, index) in self.indexes.iter().enumerate() {
-            if let Some(name) = &index.name {
-                self.index_at.entry(index_key(name)).or_insert(at);
-            }
+        for table in tables {
+            self.push_table(table);
         }
+        indexes.into_iter().for_each(|index| self.push_index(index));
     }
 
     fn enum_named(&self, target: &Name) -> Option<usize> {
@@ -173,14 +168,13 @@ impl Replayed {
         match self.table_named(&name) {
             Some(at) if if_not_exists => touch(&mut self.tables[at], file),
             Some(at) => {
-                let old = std::mem::take(&mut self.tables[at]);
-                table.sources = old.sources;
+                table.sources = std::mem::take(&mut self.tables[at].sources);
                 touch(&mut table, file);
                 self.tables[at] = table;
             }
             None => {
                 self.dropped
-                    .retain(|d| !(d.kind == "table" && Name::parse(&d.name).is(&name.name, &name.schema)));
+                    .retain(|d| !(d.kind == "table" && name.is_written(&d.name)));
                 table.sources = vec![file.to_owned()];
                 self.push_table(table);
             }

@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 
 use super::Name;
+use crate::bridge::facts::key;
 use crate::bridge::facts::{EnumType, Index, Table};
 
 /// `tables` (the migrations' schema, in order) with `models` merged into the tables of the
@@ -29,15 +30,6 @@ pub fn merge(mut tables: Vec<Table>, models: Vec<Table>) -> Vec<Table> {
         }
     }
     tables
-}
-
-/// A table's key for lookups: its schema (`public` as none) and name, in lower case.
-pub fn key(name: &str, schema: &Option<String>) -> (String, String) {
-    let schema = schema
-        .as_deref()
-        .filter(|s| !s.eq_ignore_ascii_case("public"))
-        .unwrap_or("");
-    (schema.to_ascii_lowercase(), name.to_ascii_lowercase())
 }
 
 /// Adds what `model` says about `table` to it.
