@@ -27,6 +27,7 @@ use crate::planning::Project;
 use extract::{Settings, Source};
 use handoff::Handoff;
 use input::{Input, Request};
+use read::ReadStats;
 use ticket::Ticket;
 
 /// Builds the handoff for `request` in `project` (files resolved, read, extracted, merged),
@@ -44,7 +45,7 @@ pub fn run(project: &Project, request: &Request, ticket: Option<Ticket>) -> Resu
 /// [`run`] reads them, then only tree-sitter's bare parse of the code files with a signal.
 pub fn parse_floor(project: &Project, request: &Request) -> Result<extract::code::floor::Floor> {
     let input = input::resolve(project, request)?;
-    let (files, _) = read::read_all(&input.top, &input.paths, read::MAX_FILE_BYTES);
+    let (files, _) = read::read_all(&input.top, &input.paths, read::MAX_FILE_BYTES, ReadStats::default());
     let sources: Vec<Source<'_>> = files.iter().map(read::ReadFile::source).collect();
     Ok(extract::code::floor::measure(
         &sources,
@@ -66,12 +67,8 @@ pub fn settings(project: &Project) -> Settings {
 pub fn build_timed(input: &Input, ticket: Option<Ticket>, settings: &Settings) -> (Handoff, Vec<(String, Duration)>) {
     let mut timings = Vec::new();
     let started = Instant::now();
-    let (files, mut stats) = read::read_all(&input.top, &input.paths, read::MAX_FILE_BYTES);
+    let (files, stats) = read::read_all(&input.top, &input.paths, read::MAX_FILE_BYTES, input.skipped.clone());
     timings.push((format!("read {} files", files.len()), started.elapsed()));
-    stats.ignored = input.ignored;
-    stats.unverified = input.unverified;
-    stats.outside = input.outside;
-    stats.over_budget += input.over_budget;
     let sources: Vec<Source<'_>> = files.iter().map(read::ReadFile::source).collect();
     let (mut parts, took) = extract::all_timed(&sources, settings);
     timings.extend(took.into_iter().map(|(name, took)| (format!("extract {name}"), took)));

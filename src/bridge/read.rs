@@ -111,8 +111,9 @@ impl ReadStats {
 
 /// Reads `paths` (relative to `top`, with `/`), spread over the cores, within `max_file`
 /// bytes each and the total budget, never through a link in any part of a path; the files
-/// come back in the order of `paths`.
-pub fn read_all(top: &Path, paths: &[String], max_file: u64) -> (Vec<ReadFile>, ReadStats) {
+/// come back in the order of `paths`, and `stats` (what was skipped before) with what was
+/// read and skipped added.
+pub fn read_all(top: &Path, paths: &[String], max_file: u64, mut stats: ReadStats) -> (Vec<ReadFile>, ReadStats) {
     let budget = AtomicU64::new(MAX_TOTAL_BYTES);
     let root = Root::open(top);
     let results = super::parallel::map(paths, |path| {
@@ -126,7 +127,6 @@ pub fn read_all(top: &Path, paths: &[String], max_file: u64) -> (Vec<ReadFile>, 
         }
         result
     });
-    let mut stats = ReadStats::default();
     let mut files = Vec::new();
     for (path, result) in paths.iter().zip(results) {
         match result {
@@ -252,7 +252,7 @@ mod tests {
         ]
         .map(str::to_owned)
         .into();
-        let (files, stats) = read_all(top, &paths, 1024);
+        let (files, stats) = read_all(top, &paths, 1024, ReadStats::default());
         assert_eq!(
             files,
             [ReadFile {

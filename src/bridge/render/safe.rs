@@ -28,10 +28,8 @@ pub enum Kind {
 impl Kind {
     fn bound(self) -> usize {
         match self {
-            Kind::Name => 80,
-            Kind::File => 160,
-            Kind::Type => 80,
-            Kind::Path => 160,
+            Kind::Name | Kind::Type => 80,
+            Kind::File | Kind::Path => 160,
             Kind::Line => 240,
         }
     }
@@ -225,16 +223,7 @@ fn is_plain(text: &str, kind: Kind) -> bool {
 
 /// `"text"` with `"` and `\` escaped.
 fn quoted(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        if c == '"' || c == '\\' {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out.push('"');
-    out
+    format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
 }
 
 #[cfg(test)]
