@@ -177,7 +177,7 @@ fn github(doc: &Value, found: &mut Found) -> Option<String> {
         let metadata_images: Vec<String> = steps
             .iter()
             .filter(|s| uses(s, "docker/metadata-action"))
-            .flat_map(|s| list_of(s.get("with").and_then(|w| w.get("images"))))
+            .flat_map(|s| list_of(at(Some(s), &["with", "images"])))
             .map(|image| resolve(&image, &[&job_env, &workflow]))
             .collect();
         for step in steps {
@@ -199,7 +199,7 @@ fn github(doc: &Value, found: &mut Found) -> Option<String> {
                 docker_build_push(with, &scopes, found);
             }
             if uses(step, "docker/build-push-action") && pushes {
-                let tags: Vec<String> = list_of(with.and_then(|w| w.get("tags")))
+                let tags: Vec<String> = list_of(at(with, &["tags"]))
                     .iter()
                     .map(|t| resolve(t, &scopes))
                     .collect();
@@ -228,7 +228,7 @@ fn docker_build_push(with: Option<&Value>, scopes: &[&Values], found: &mut Found
         Some(registry) if !has_registry => format!("{}/{image}", resolve(&registry, scopes)),
         _ => image,
     };
-    found.tagged(&repository, &list_of(with.and_then(|w| w.get("tags"))), scopes);
+    found.tagged(&repository, &list_of(at(with, &["tags"])), scopes);
 }
 
 fn gitlab(doc: &Value, found: &mut Found) -> Option<String> {
@@ -263,8 +263,7 @@ fn gitlab(doc: &Value, found: &mut Found) -> Option<String> {
             found.script(job.get(part), &[&job_vars, &globals], job_name);
         }
     }
-    let workflow_name = doc.get("workflow").and_then(|w| w.get("name"));
-    workflow_name.and_then(Value::as_str).map(str::to_owned)
+    text_at(Some(doc), &["workflow", "name"]).map(str::to_owned)
 }
 
 /// The templates and components a GitLab file includes (`include: [{template: …}]`).
@@ -314,13 +313,8 @@ fn azure(doc: &Value, found: &mut Found) -> Option<String> {
             found.pipeline.jobs.push(id.clone());
         }
         azure_variables(job.get("variables"), found, &mut known);
-        let deploy = job
-            .get("strategy")
-            .and_then(|s| s.get("runOnce"))
-            .and_then(|r| r.get("deploy"));
-        let job_steps = sequence(job.get("steps"))
-            .into_iter()
-            .chain(sequence(deploy.and_then(|d| d.get("steps"))));
+        let deploy_steps = at(Some(job), &["strategy", "runOnce", "deploy", "steps"]);
+        let job_steps = sequence(job.get("steps")).into_iter().chain(sequence(deploy_steps));
         steps.extend(job_steps.map(|s| (id.clone(), s)));
     }
     for (job, step) in steps {
@@ -336,14 +330,10 @@ fn azure(doc: &Value, found: &mut Found) -> Option<String> {
             found.scan(tool, job, Some(name.unwrap_or(task)));
         }
         let inputs = step.get("inputs");
-        let command = inputs
-            .and_then(|i| i.get("command"))
-            .and_then(Value::as_str)
-            .unwrap_or("");
+        let command = text_at(inputs, &["command"]).unwrap_or("");
         if task.starts_with("Docker@") && matches!(command, "push" | "buildAndPush") {
-            let repository = inputs.and_then(|i| i.get("repository")).and_then(Value::as_str);
-            if let Some(repository) = repository.map(|r| resolve(r, &[&known])) {
-                found.tagged(&repository, &list_of(inputs.and_then(|i| i.get("tags"))), &[&known]);
+            if let Some(repository) = text_at(inputs, &["repository"]).map(|r| resolve(r, &[&known])) {
+                found.tagged(&repository, &list_of(at(inputs, &["tags"])), &[&known]);
             }
         }
     }
@@ -371,6 +361,16 @@ fn uses(step: &Value, action: &str) -> bool {
     step.get("uses")
         .and_then(Value::as_str)
         .is_some_and(|u| u.starts_with(action))
+}
+
+/// The value at `path` (keys, one level each) below `value`.
+fn at<'v>(value: Option<&'v Value>, path: &[&str]) -> Option<&'v Value> {
+    path.iter().try_fold(value?, |v, key| v.get(*key))
+}
+
+/// The string at `path` below `value`.
+fn text_at<'v>(value: Option<&'v Value>, path: &[&str]) -> Option<&'v str> {
+    at(value, path)?.as_str()
 }
 
 /// Key/value pairs of a mapping (string keys only), in order.
