@@ -81,6 +81,11 @@ impl Block<'_> {
             .iter()
             .find_map(|(_, l)| l.strip_prefix(&prefix).map(|rest| rest[..closing(rest)].to_owned()))
     }
+
+    /// The name the block attribute `@@key("name")` gives.
+    fn mapped(&self, key: &str) -> Option<String> {
+        first_string(&self.attribute(key)?)
+    }
 }
 
 /// The table name (`@@map`), schema (`@@schema`) and column names (`@map`) of a model.
@@ -92,7 +97,6 @@ struct Model<'a> {
 
 impl<'a> Model<'a> {
     fn of(block: &Block<'a>) -> Self {
-        let name = |key| block.attribute(key).and_then(|args| first_string(&args));
         let columns = block
             .lines
             .iter()
@@ -107,8 +111,8 @@ impl<'a> Model<'a> {
             })
             .collect();
         Self {
-            table: name("map").unwrap_or_else(|| block.name.to_owned()),
-            schema: name("schema"),
+            table: block.mapped("map").unwrap_or_else(|| block.name.to_owned()),
+            schema: block.mapped("schema"),
             columns,
         }
     }
@@ -181,10 +185,7 @@ fn enum_of(block: &Block<'_>) -> EnumType {
         .map(str::to_owned)
         .collect();
     EnumType {
-        name: block
-            .attribute("map")
-            .and_then(|a| first_string(&a))
-            .unwrap_or_else(|| block.name.to_owned()),
+        name: block.mapped("map").unwrap_or_else(|| block.name.to_owned()),
         values,
         framework: "prisma".into(),
         file: block.file.into(),

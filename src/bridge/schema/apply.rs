@@ -285,13 +285,7 @@ impl Replayed {
                     self.drop_unknown("constraint", &format!("{}.{name}", here.qualified()), file);
                 }
             }
-            TableOp::DropPrimaryKey => {
-                let table = &mut self.tables[at];
-                table.primary_key.clear();
-                for column in &mut table.columns {
-                    column.primary_key = false;
-                }
-            }
+            TableOp::DropPrimaryKey => drop_primary_key(&mut self.tables[at]),
             TableOp::DropIndex(name) => match self.index_named(&name) {
                 Some(found) => self.remove_index(found),
                 None if !self.drop_constraint(at, &here, &name, false) => self.drop_unknown("index", &name, file),
@@ -347,8 +341,7 @@ impl Replayed {
         }
         let pk_names = [format!("{}_pkey", table.name), "PRIMARY".to_owned()];
         if !table.primary_key.is_empty() && pk_names.iter().any(|n| n.eq_ignore_ascii_case(name)) {
-            table.primary_key.clear();
-            table.columns.iter_mut().for_each(|c| c.primary_key = false);
+            drop_primary_key(table);
             return true;
         }
         let table_name = table.name.clone();
@@ -425,6 +418,11 @@ fn default_key_names(table: &Table) -> Vec<[String; 2]> {
             ]
         })
         .collect()
+}
+
+fn drop_primary_key(table: &mut Table) {
+    table.primary_key.clear();
+    table.columns.iter_mut().for_each(|c| c.primary_key = false);
 }
 
 /// Whether `fk` is named `name`: by its own name, or by a default name when it has none.
