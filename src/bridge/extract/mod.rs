@@ -93,41 +93,24 @@ pub fn push_once<T: PartialEq>(list: &mut Vec<T>, item: T) {
     }
 }
 
-/// Runs `extract_one` on every source, spread over the cores, and appends the results in
-/// source order. A file whose extraction panics is recorded in `unparsed`; the rest count.
+/// Runs `extract_one` on every source, spread over the cores (the bridge's one pool,
+/// [`super::parallel::map`]), and appends the results in source order. A file whose
+/// extraction panics is recorded in `unparsed`; the rest count.
 pub fn per_file<F>(sources: &[Source<'_>], extract_one: F) -> Facts
 where
     F: Fn(&Source<'_>) -> Facts + Sync,
 {
-    let found = map_files(
-        sources,
-        |source| Some(extract_one(source)).filter(|facts| *facts != Facts::default()),
-        |source| {
-            Some(Facts {
-                unparsed: vec![format!("{}: the extractor failed on this file", source.path)],
-                ..Facts::default()
-            })
-        },
-    );
+    let guarded = |source: &Source<'_>| {
+        catch_unwind(AssertUnwindSafe(|| extract_one(source))).unwrap_or_else(|_| Facts {
+            unparsed: vec![format!("{}: the extractor failed on this file", source.path)],
+            ..Facts::default()
+        })
+    };
     let mut facts = Facts::default();
-    for f in found {
-        facts.append(f);
+    for found in super::parallel::map(sources, guarded) {
+        facts.append(found);
     }
     facts
-}
-
-/// Runs `map_one` on every source, spread over the cores (the bridge's one pool,
-/// [`super::parallel::map`]), and returns what it gave in source order. A source on which
-/// `map_one` panics gives `failed(source)` instead.
-pub fn map_files<T, F, E>(sources: &[Source<'_>], map_one: F, failed: E) -> Vec<T>
-where
-    T: Send,
-    F: Fn(&Source<'_>) -> Option<T> + Sync,
-    E: Fn(&Source<'_>) -> Option<T> + Sync,
-{
-    let guarded =
-        |source: &Source<'_>| catch_unwind(AssertUnwindSafe(|| map_one(source))).unwrap_or_else(|_| failed(source));
-    super::parallel::map(sources, guarded).into_iter().flatten().collect()
 }
 
 #[cfg(test)]
