@@ -90,7 +90,8 @@ fn summary(
         .map(|s| {
             let shown: Vec<&str> = s.names.iter().take(SUMMARY_NAMES).map(String::as_str).collect();
             let more = if s.names.len() > SUMMARY_NAMES { ", …" } else { "" };
-            format!("{} {} ({}{more})", s.names.len(), s.noun(), shown.join(", "))
+            let noun = sections::noun(s.title, s.names.len());
+            format!("{} {noun} ({}{more})", s.names.len(), shown.join(", "))
         })
         .collect();
     let mut text = format!(

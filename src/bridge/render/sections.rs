@@ -25,12 +25,6 @@ pub(super) struct Section {
     pub(super) weight: usize,
 }
 
-impl Section {
-    pub(super) fn noun(&self) -> String {
-        noun(self.title, self.names.len())
-    }
-}
-
 /// `Tables` → `table` for one, `tables` for more; `Indexes` → `index`.
 pub(super) fn noun(title: &str, count: usize) -> String {
     let lower = title.to_ascii_lowercase();
