@@ -331,10 +331,11 @@ fn azure(doc: &Value, found: &mut Found) -> Option<String> {
         }
         let inputs = step.get("inputs");
         let command = text_at(inputs, &["command"]).unwrap_or("");
-        if task.starts_with("Docker@") && matches!(command, "push" | "buildAndPush") {
-            if let Some(repository) = text_at(inputs, &["repository"]).map(|r| resolve(r, &[&known])) {
-                found.tagged(&repository, &list_of(at(inputs, &["tags"])), &[&known]);
-            }
+        if task.starts_with("Docker@")
+            && matches!(command, "push" | "buildAndPush")
+            && let Some(repository) = text_at(inputs, &["repository"]).map(|r| resolve(r, &[&known]))
+        {
+            found.tagged(&repository, &list_of(at(inputs, &["tags"])), &[&known]);
         }
     }
     doc.get("name").and_then(Value::as_str).map(str::to_owned)
