@@ -60,7 +60,7 @@ pub fn after_stop(project: &Project, run: &Run) -> Option<Handoff> {
         // What the last run on changes here wanted compiles while git lists the run's files.
         super::rules::compile_ahead(&project_for_bridge.root, super::CHANGES);
         let handoff = super::input::of_run(&project_for_bridge, run_for_bridge)
-            .map(|input| super::build(&input, None, &settings));
+            .map(|input| super::build_timed(&input, None, &settings).0);
         let _ = send.send(handoff);
     });
     if let Err(e) = spawned {
@@ -92,11 +92,6 @@ pub fn store(project: &Project, id: &str, handoff: Handoff) {
     if let Err(e) = ledger::update(project, id, |run| run.handoff = handoff) {
         crate::log::note(&format!("bridge: cannot store the handoff of {id}: {e}"));
     }
-}
-
-/// The handoff stored with `run`, if any and readable.
-fn stored(run: &Run) -> Option<Handoff> {
-    Handoff::deserialize(run.handoff.as_ref()?).ok()
 }
 
 /// A handoff whose JSON is over [`MAX_STORED_BYTES`] keeps the first [`STORED_ITEMS`] of
@@ -136,7 +131,8 @@ pub fn subagent_start_context(
         .filter(|r| r.id != agent_id && r.status == Status::Finished)
         .filter_map(|r| {
             // Made safe again: a record written by an older baton, or by hand, is no exception.
-            let context = super::render::safe::block(stored(r)?.context_for_next.trim());
+            let stored = Handoff::deserialize(r.handoff.as_ref()?).ok()?;
+            let context = super::render::safe::block(stored.context_for_next.trim());
             (!context.is_empty()).then_some((r, context))
         })
         .collect();

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use serde::{Deserialize, Serialize};
 
-use super::facts::{Facts, qualified};
+use super::facts::{Facts, Index, qualified};
 use super::read::ReadStats;
 use super::ticket::Ticket;
 
@@ -33,13 +33,6 @@ pub struct Handoff {
     pub truncated: bool,
 }
 
-impl Handoff {
-    /// True when nothing was extracted and the summary is the agent's own message.
-    pub fn is_unstructured(&self) -> bool {
-        self.summary.starts_with(super::render::UNSTRUCTURED)
-    }
-}
-
 /// A file the agent wrote or changed, with what it holds.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -51,6 +44,18 @@ pub struct Artifact {
     pub kind: String,
     /// The names extracted from it, in order.
     pub names: Vec<String>,
+}
+
+/// `items` as `(file, name, kind)`.
+fn each<'f, T>(
+    items: &'f [T],
+    kind: &'static str,
+    named: impl Fn(&'f T) -> (&'f String, String),
+) -> impl Iterator<Item = (&'f String, String, &'static str)> {
+    items.iter().map(move |item| {
+        let (file, name) = named(item);
+        (file, name, kind)
+    })
 }
 
 /// One artifact per path of `paths` (sorted): the names each file holds and its kind.
@@ -66,56 +71,37 @@ pub fn artifacts(paths: &[String], read: &BTreeSet<&str>, facts: &Facts, top: &s
         }
         Some(())
     };
-    for t in &facts.tables {
-        add(&t.file, qualified(&t.schema, &t.name), "schema");
-    }
-    for e in &facts.enums {
-        add(&e.file, qualified(&e.schema, &e.name), "schema");
-    }
-    for i in &facts.indexes {
-        add(
-            &i.file,
-            i.name.clone().unwrap_or_else(|| format!("index on {}", i.table)),
-            "schema",
+    let index_name = |i: &Index| i.name.clone().unwrap_or_else(|| format!("index on {}", i.table));
+    let jobs = facts
+        .pipelines
+        .iter()
+        .flat_map(|p| p.jobs.iter().map(|job| (&p.file, job.clone(), "pipeline")));
+    let named = each(&facts.tables, "schema", |t| (&t.file, qualified(&t.schema, &t.name)))
+        .chain(each(&facts.enums, "schema", |e| {
+            (&e.file, qualified(&e.schema, &e.name))
+        }))
+        .chain(each(&facts.indexes, "schema", |i| (&i.file, index_name(i))))
+        .chain(each(&facts.endpoints, "api", |e| {
+            (&e.file, format!("{} {}", e.method, e.path))
+        }))
+        .chain(each(&facts.shapes, "api", |s| (&s.file, s.name.clone())))
+        .chain(each(&facts.services, "api", |s| (&s.file, s.name.clone())))
+        .chain(each(&facts.components, "ui", |c| (&c.file, c.name.clone())))
+        .chain(each(&facts.routes, "ui", |r| (&r.file, r.path.clone())))
+        .chain(each(&facts.state, "ui", |s| (&s.file, s.name.clone())))
+        .chain(jobs)
+        .chain(each(&facts.docker_stages, "dockerfile", |d| {
+            (&d.file, d.name.clone().unwrap_or_else(|| d.base.clone()))
+        }))
+        .chain(each(&facts.images, "pipeline", |i| (&i.file, i.name.clone())))
+        .chain(each(&facts.env_vars, "env", |e| (&e.file, e.name.clone())))
+        .chain(each(&facts.guards, "security", |g| (&g.file, g.name.clone())))
+        .chain(
+            each(&facts.findings, "security", |f| (&f.file, f.id.clone()))
+                .filter(|(file, ..)| !file.starts_with("commit ")),
         );
-    }
-    for e in &facts.endpoints {
-        add(&e.file, format!("{} {}", e.method, e.path), "api");
-    }
-    for s in &facts.shapes {
-        add(&s.file, s.name.clone(), "api");
-    }
-    for s in &facts.services {
-        add(&s.file, s.name.clone(), "api");
-    }
-    for c in &facts.components {
-        add(&c.file, c.name.clone(), "ui");
-    }
-    for r in &facts.routes {
-        add(&r.file, r.path.clone(), "ui");
-    }
-    for s in &facts.state {
-        add(&s.file, s.name.clone(), "ui");
-    }
-    for p in &facts.pipelines {
-        for job in &p.jobs {
-            add(&p.file, job.clone(), "pipeline");
-        }
-    }
-    for d in &facts.docker_stages {
-        add(&d.file, d.name.clone().unwrap_or_else(|| d.base.clone()), "dockerfile");
-    }
-    for i in &facts.images {
-        add(&i.file, i.name.clone(), "pipeline");
-    }
-    for e in &facts.env_vars {
-        add(&e.file, e.name.clone(), "env");
-    }
-    for g in &facts.guards {
-        add(&g.file, g.name.clone(), "security");
-    }
-    for f in facts.findings.iter().filter(|f| !f.file.starts_with("commit ")) {
-        add(&f.file, f.id.clone(), "security");
+    for (file, name, kind) in named {
+        add(file, name, kind);
     }
     let migrations: BTreeSet<&str> = facts.migrations.iter().map(String::as_str).collect();
     paths

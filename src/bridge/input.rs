@@ -9,6 +9,7 @@
 use std::collections::BTreeSet;
 use std::path::{Component, Path, PathBuf};
 
+use super::read::ReadStats;
 use crate::agents::ledger::{self, Run, Status};
 use crate::error::{Error, Result};
 use crate::git;
@@ -48,11 +49,9 @@ pub struct Input {
     pub commits: Vec<(String, String)>,
     /// The agent's final message, for the `(unstructured)` fallback.
     pub message: Option<String>,
-    pub ignored: usize,
-    /// Untracked files left unread because git could not say whether `.gitignore` excludes them.
-    pub unverified: usize,
-    pub outside: usize,
-    pub over_budget: usize,
+    /// The files left out before any is read: git-ignored, untracked ones git could not say
+    /// `.gitignore` does not exclude, outside the work tree, over [`MAX_FILES`].
+    pub skipped: ReadStats,
 }
 
 /// Resolves `request` in `project`.
@@ -143,7 +142,7 @@ fn gather(project: &Project, run: Option<Run>, request: &Request) -> Result<Inpu
         input.commits = commits.unwrap_or_default();
     }
     for file in &request.files {
-        let path = absolute(&request.cwd, file);
+        let path = request.cwd.join(file);
         // A directory is expanded unless it is a link or reached through one (reading what is
         // below it is refused anyway). One lstat for a plain file, as many as its parts for a
         // directory.
@@ -178,7 +177,7 @@ fn gather(project: &Project, run: Option<Run>, request: &Request) -> Result<Inpu
         match relative {
             Some(path) if !path.is_empty() && !crate::agents::hook::is_baton_state(&path) => paths.push(path),
             Some(_) => {}
-            None => input.outside += 1,
+            None => input.skipped.outside += 1,
         }
     }
     paths.sort();
@@ -189,12 +188,12 @@ fn gather(project: &Project, run: Option<Run>, request: &Request) -> Result<Inpu
             tracked
         });
         let (ignored, unverified) = ignored_or_unknown(&top, &paths, vouched);
-        input.ignored = ignored.len();
-        input.unverified = unverified.len();
+        input.skipped.ignored = ignored.len();
+        input.skipped.unverified = unverified.len();
         paths.retain(|p| !ignored.contains(p) && !unverified.contains(p));
     }
     if paths.len() > MAX_FILES {
-        input.over_budget = paths.len() - MAX_FILES;
+        input.skipped.over_budget = paths.len() - MAX_FILES;
         paths.truncate(MAX_FILES);
     }
     input.paths = paths;
@@ -277,15 +276,6 @@ fn run_files(run: &Run, now: impl FnOnce() -> Option<git::Snapshot>) -> Vec<Stri
     now()
         .and_then(|now| git::changed_since(&now, run.head_at_start.as_deref(), &run.dirty_at_start))
         .unwrap_or_default()
-}
-
-fn absolute(cwd: &Path, file: &str) -> PathBuf {
-    let path = Path::new(file);
-    if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        cwd.join(path)
-    }
 }
 
 /// `path` relative to `top` with `/`, `..` resolved lexically (then through symlinks of the

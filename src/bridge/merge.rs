@@ -26,22 +26,13 @@ pub fn merge(parts: Vec<Facts>) -> Facts {
     enums.append(&mut all.enums);
     all.enums = schema::models::dedupe_enums(enums);
     all.dropped.extend(replayed.dropped);
-    by_file_once(&mut all.tables, |t| &t.file);
-    by_file_once(&mut all.indexes, |i| &i.file);
-    by_file_once(&mut all.enums, |e| &e.file);
-    by_file_once(&mut all.endpoints, |e| &e.file);
-    by_file_once(&mut all.shapes, |s| &s.file);
-    by_file_once(&mut all.services, |s| &s.file);
-    by_file_once(&mut all.env_vars, |e| &e.file);
-    by_file_once(&mut all.components, |c| &c.file);
-    by_file_once(&mut all.routes, |r| &r.file);
-    by_file_once(&mut all.state, |s| &s.file);
-    by_file_once(&mut all.design_system, |d| &d.file);
-    by_file_once(&mut all.pipelines, |p| &p.file);
-    by_file_once(&mut all.docker_stages, |d| &d.file);
-    by_file_once(&mut all.images, |i| &i.file);
-    by_file_once(&mut all.findings, |f| &f.file);
-    by_file_once(&mut all.guards, |g| &g.file);
+    macro_rules! by_file_once {
+        ($($list:ident)*) => { $(by_file_once(&mut all.$list, |item| &item.file);)* };
+    }
+    by_file_once! { tables indexes enums endpoints shapes services env_vars components routes state design_system
+    pipelines docker_stages images findings guards dropped }
+    by_file_once(&mut all.migrations, |m| m);
+    by_file_once(&mut all.unparsed, |u| u);
     // A guard counts the endpoints of every extractor (routes one finds, guards another).
     for guard in &mut all.guards {
         let on = all.endpoints.iter().filter(|e| {
@@ -49,9 +40,6 @@ pub fn merge(parts: Vec<Facts>) -> Facts {
         });
         guard.endpoints = guard.endpoints.max(on.count());
     }
-    by_file_once(&mut all.dropped, |d| &d.file);
-    by_file_once(&mut all.migrations, |m| m);
-    by_file_once(&mut all.unparsed, |u| u);
     all
 }
 

@@ -27,6 +27,7 @@ use crate::planning::Project;
 use extract::{Settings, Source};
 use handoff::Handoff;
 use input::{Input, Request};
+use read::ReadStats;
 use ticket::Ticket;
 
 /// The kind of run ([`rules::compile_ahead`]) on an agent's changes (a run, `--since`), as
@@ -51,14 +52,8 @@ pub fn run(project: &Project, request: &Request, ticket: Option<Ticket>) -> Resu
 /// [`run`] reads them, then only tree-sitter's bare parse of the code files with a signal.
 pub fn parse_floor(project: &Project, request: &Request) -> Result<extract::code::floor::Floor> {
     let input = input::resolve(project, request)?;
-    let (files, _) = read::read_all(&input.top, &input.paths, read::MAX_FILE_BYTES);
-    let sources: Vec<Source<'_>> = files
-        .iter()
-        .map(|f| Source {
-            path: &f.path,
-            text: &f.text,
-        })
-        .collect();
+    let (files, _) = read::read_all(&input.top, &input.paths, read::MAX_FILE_BYTES, ReadStats::default());
+    let sources: Vec<Source<'_>> = files.iter().map(read::ReadFile::source).collect();
     Ok(extract::code::floor::measure(
         &sources,
         &settings(project).design_system,
@@ -74,28 +69,14 @@ pub fn settings(project: &Project) -> Settings {
     }
 }
 
-/// Reads the input's files, runs every extractor, and writes the handoff.
-pub fn build(input: &Input, ticket: Option<Ticket>, settings: &Settings) -> Handoff {
-    build_timed(input, ticket, settings).0
-}
-
-/// [`build`], with how long each step took (`baton bridge --timings`).
+/// Reads the input's files, runs every extractor, and writes the handoff; with how long each
+/// step took (`baton bridge --timings`).
 pub fn build_timed(input: &Input, ticket: Option<Ticket>, settings: &Settings) -> (Handoff, Vec<(String, Duration)>) {
     let mut timings = Vec::new();
     let started = Instant::now();
-    let (files, mut stats) = read::read_all(&input.top, &input.paths, read::MAX_FILE_BYTES);
+    let (files, stats) = read::read_all(&input.top, &input.paths, read::MAX_FILE_BYTES, input.skipped.clone());
     timings.push((format!("read {} files", files.len()), started.elapsed()));
-    stats.ignored = input.ignored;
-    stats.unverified = input.unverified;
-    stats.outside = input.outside;
-    stats.over_budget += input.over_budget;
-    let sources: Vec<Source<'_>> = files
-        .iter()
-        .map(|f| Source {
-            path: &f.path,
-            text: &f.text,
-        })
-        .collect();
+    let sources: Vec<Source<'_>> = files.iter().map(read::ReadFile::source).collect();
     let (mut parts, took) = extract::all_timed(&sources, settings);
     timings.extend(took.into_iter().map(|(name, took)| (format!("extract {name}"), took)));
     parts.push(extract::findings::in_commits(&input.commits, settings));
@@ -112,12 +93,13 @@ pub fn build_timed(input: &Input, ticket: Option<Ticket>, settings: &Settings) -
     let message = input.message.as_deref();
     let run_id = input.run.as_ref().map(|r| r.id.clone());
     let read: BTreeSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
-    let texts = render::texts(&heading, &facts, input.paths.len(), &stats, message, run_id.as_deref());
+    let (summary, context_for_next) =
+        render::texts(&heading, &facts, input.paths.len(), &stats, message, run_id.as_deref());
     let handoff = Handoff {
         agent: input.agent.clone(),
-        summary: texts.summary,
+        summary,
         artifacts: handoff::artifacts(&input.paths, &read, &facts, &input.top),
-        context_for_next: texts.context_for_next,
+        context_for_next,
         domain: domain.map(str::to_owned),
         ticket,
         run_id,

@@ -31,6 +31,16 @@ pub struct ReadFile {
     pub text: String,
 }
 
+impl ReadFile {
+    /// The file as the extractors read it.
+    pub fn source(&self) -> super::source::Source<'_> {
+        super::source::Source {
+            path: &self.path,
+            text: &self.text,
+        }
+    }
+}
+
 /// How many files were read, and how many were skipped for each reason.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
@@ -63,23 +73,12 @@ pub struct ReadStats {
 impl ReadStats {
     /// Files skipped for any reason.
     pub fn skipped(&self) -> usize {
-        self.missing
-            + self.symlinks
-            + self.not_regular
-            + self.too_large
-            + self.binary
-            + self.invalid_utf8
-            + self.minified
-            + self.unreadable
-            + self.ignored
-            + self.unverified
-            + self.outside
-            + self.over_budget
+        self.reasons().iter().map(|(n, _)| n).sum()
     }
 
-    /// `"3 skipped: 1 binary, 2 too large (> 4 MiB)"`, or `None` when nothing was skipped.
-    pub fn describe_skipped(&self) -> Option<String> {
-        let reasons = [
+    /// How many files were skipped for each reason.
+    fn reasons(&self) -> [(usize, &'static str); 12] {
+        [
             (self.missing, "deleted"),
             (self.symlinks, "symlinks"),
             (self.not_regular, "not regular files"),
@@ -95,7 +94,12 @@ impl ReadStats {
             ),
             (self.outside, "outside the work tree"),
             (self.over_budget, "over the read budget"),
-        ];
+        ]
+    }
+
+    /// `"3 skipped: 1 binary, 2 too large (> 4 MiB)"`, or `None` when nothing was skipped.
+    pub fn describe_skipped(&self) -> Option<String> {
+        let reasons = self.reasons();
         let parts: Vec<String> = reasons
             .iter()
             .filter(|(n, _)| *n > 0)
@@ -107,8 +111,9 @@ impl ReadStats {
 
 /// Reads `paths` (relative to `top`, with `/`), spread over the cores, within `max_file`
 /// bytes each and the total budget, never through a link in any part of a path; the files
-/// come back in the order of `paths`.
-pub fn read_all(top: &Path, paths: &[String], max_file: u64) -> (Vec<ReadFile>, ReadStats) {
+/// come back in the order of `paths`, and `stats` (what was skipped before) with what was
+/// read and skipped added.
+pub fn read_all(top: &Path, paths: &[String], max_file: u64, mut stats: ReadStats) -> (Vec<ReadFile>, ReadStats) {
     let budget = AtomicU64::new(MAX_TOTAL_BYTES);
     let root = Root::open(top);
     let results = super::parallel::map(paths, |path| {
@@ -122,7 +127,6 @@ pub fn read_all(top: &Path, paths: &[String], max_file: u64) -> (Vec<ReadFile>, 
         }
         result
     });
-    let mut stats = ReadStats::default();
     let mut files = Vec::new();
     for (path, result) in paths.iter().zip(results) {
         match result {
@@ -248,7 +252,7 @@ mod tests {
         ]
         .map(str::to_owned)
         .into();
-        let (files, stats) = read_all(top, &paths, 1024);
+        let (files, stats) = read_all(top, &paths, 1024, ReadStats::default());
         assert_eq!(
             files,
             [ReadFile {

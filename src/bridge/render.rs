@@ -55,13 +55,8 @@ impl Heading<'_> {
     }
 }
 
-/// What a run did, in words: `(summary, contextForNext)`.
-pub struct Texts {
-    pub summary: String,
-    pub context_for_next: String,
-}
-
-/// Both texts of a handoff (the sections are built once for both).
+/// Both texts of a handoff, what a run did in words: `(summary, contextForNext)` (the
+/// sections are built once for both).
 pub fn texts(
     heading: &Heading<'_>,
     facts: &Facts,
@@ -69,12 +64,12 @@ pub fn texts(
     stats: &ReadStats,
     message: Option<&str>,
     run_id: Option<&str>,
-) -> Texts {
+) -> (String, String) {
     let sections = sections(facts, heading.domain);
-    Texts {
-        summary: summary(heading, facts, &sections, files, stats, message),
-        context_for_next: context_for_next(heading, facts, &sections, message, run_id),
-    }
+    (
+        summary(heading, facts, &sections, files, stats, message),
+        context_for_next(heading, facts, &sections, message, run_id),
+    )
 }
 
 /// The summary: who, for which ticket, how many files, and the names by kind.
@@ -95,7 +90,8 @@ fn summary(
         .map(|s| {
             let shown: Vec<&str> = s.names.iter().take(SUMMARY_NAMES).map(String::as_str).collect();
             let more = if s.names.len() > SUMMARY_NAMES { ", …" } else { "" };
-            format!("{} {} ({}{more})", s.names.len(), s.noun(), shown.join(", "))
+            let noun = sections::noun(s.title, s.names.len());
+            format!("{} {noun} ({}{more})", s.names.len(), shown.join(", "))
         })
         .collect();
     let mut text = format!(
@@ -163,24 +159,19 @@ fn context_for_next(
     }
     let left_out_line = format!("Lists cut for length; {pointer} has everything.");
     let fixed = [head.as_str(), EXTRACTED_FROM_FILES, USE_THESE, left_out_line.as_str()];
-    let available = CONTEXT_BUDGET.saturating_sub(fixed.iter().map(|l| chars(l) + 1).sum());
+    let available = CONTEXT_BUDGET.saturating_sub(length(&fixed));
     let needs: Vec<(usize, usize)> = blocks.iter().map(|b| (b.cost(), b.weight)).collect();
     let shares = budget(&needs, available);
     let mut rendered: Vec<(Vec<String>, bool)> = blocks.iter().zip(&shares).map(|(b, s)| b.render(*s)).collect();
     // What the shares left unused goes to the cut blocks, in order.
-    let mut spare = available.saturating_sub(
-        rendered
-            .iter()
-            .map(|(l, _)| l.iter().map(|l| chars(l) + 1).sum::<usize>())
-            .sum(),
-    );
+    let mut spare = available.saturating_sub(rendered.iter().map(|(lines, _)| length(lines)).sum());
     for (at, block) in blocks.iter().enumerate() {
         if !rendered[at].1 || spare == 0 {
             continue;
         }
-        let used: usize = rendered[at].0.iter().map(|l| chars(l) + 1).sum();
+        let used = length(&rendered[at].0);
         let again = block.render(used + spare);
-        let grown: usize = again.0.iter().map(|l| chars(l) + 1).sum();
+        let grown = length(&again.0);
         spare -= grown.saturating_sub(used).min(spare);
         rendered[at] = again;
     }
@@ -215,10 +206,7 @@ struct Block {
 impl Block {
     /// Characters (with line breaks) the whole block takes.
     fn cost(&self) -> usize {
-        chars(&self.title)
-            + 1
-            + self.lines.iter().map(|l| chars(l) + 1).sum::<usize>()
-            + self.note(self.hidden).map_or(0, |n| chars(&n) + 1)
+        chars(&self.title) + 1 + length(&self.lines) + self.note(self.hidden).map_or(0, |n| chars(&n) + 1)
     }
 
     fn note(&self, left_out: usize) -> Option<String> {
@@ -291,6 +279,11 @@ fn chars(text: &str) -> usize {
     text.chars().count()
 }
 
+/// Characters `lines` take, each with its line break.
+fn length(lines: &[impl AsRef<str>]) -> usize {
+    lines.iter().map(|l| chars(l.as_ref()) + 1).sum()
+}
+
 /// Joins `lines`, cutting long lines and, past `budget`, the tail (with a note of how many
 /// lines were left out and how to see them): the bound holds whatever the sections did.
 fn fit(lines: Vec<String>, budget: usize, pointer: &str) -> String {
@@ -318,10 +311,7 @@ fn fit(lines: Vec<String>, budget: usize, pointer: &str) -> String {
 }
 
 fn clip(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((end, _)) => format!("{}…", &text[..end]),
-        None => text.to_owned(),
-    }
+    safe::bounded(text, max).0
 }
 
 pub mod safe;

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use super::render::safe::bounded;
 use crate::error::{Error, Result};
 
 /// Largest ticket file read.
@@ -73,7 +74,9 @@ pub fn parse(text: &str) -> Ticket {
     let (heading_id, heading_title) = heading.map(split_heading).unwrap_or_default();
     Ticket {
         id: field(&["id", "key", "ticket", "story_id", "issue"]).or(heading_id),
-        title: field(&["title", "name", "summary"]).or(heading_title).map(|t| clip(&t)),
+        title: field(&["title", "name", "summary"])
+            .or(heading_title)
+            .map(|t| bounded(&t, MAX_TITLE_CHARS).0),
         file: None,
     }
 }
@@ -138,13 +141,6 @@ fn frontmatter(text: &str) -> (Vec<(String, String)>, &str) {
         .collect();
     let after = &rest[end + 4..];
     (pairs, after.split_once('\n').map_or("", |(_, body)| body))
-}
-
-fn clip(title: &str) -> String {
-    match title.char_indices().nth(MAX_TITLE_CHARS) {
-        Some((end, _)) => format!("{}…", &title[..end]),
-        None => title.to_owned(),
-    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 
 use serde_norway::Value;
 
-use super::{Source, per_file};
+use super::{Source, is_identifier as is_name, per_file};
 use crate::bridge::facts::{EnvVar, Facts};
 
 /// Extracts the env vars of the Compose files among `sources`.
@@ -38,10 +38,10 @@ fn file(source: &Source<'_>) -> Facts {
             return facts;
         }
     };
-    let mut names: Vec<(String, &'static str)> = Vec::new();
-    let mut add = |name: String, kind: &'static str| {
-        if !names.iter().any(|(have, _)| *have == name) {
-            names.push((name, kind));
+    let mut add = |name: String, kind: &str| {
+        if !facts.env_vars.iter().any(|have| have.name == name) {
+            let (source, file) = (kind.to_owned(), source.path.to_owned());
+            facts.env_vars.push(EnvVar { name, source, file });
         }
     };
     if let Some(Value::Mapping(services)) = doc.get("services") {
@@ -71,14 +71,6 @@ fn file(source: &Source<'_>) -> Facts {
             add(name, "compose ${}");
         }
     }
-    facts.env_vars = names
-        .into_iter()
-        .map(|(name, source_kind)| EnvVar {
-            name,
-            source: source_kind.into(),
-            file: source.path.to_owned(),
-        })
-        .collect();
     facts
 }
 
@@ -131,12 +123,6 @@ fn take_name(rest: &str, out: &mut Vec<String>) -> usize {
         out.push(name.to_owned());
     }
     end
-}
-
-fn is_name(key: &str) -> bool {
-    let mut chars = key.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 #[cfg(test)]

@@ -4,9 +4,9 @@
 //! continuation lines, comment lines, instructions case-insensitive, `ENV` in both its
 //! `KEY=value …` and its old `KEY value` form.
 
-use super::Source;
 use super::continuation::joined_lines;
 use super::push::words;
+use super::{Source, is_identifier};
 use crate::bridge::facts::{DockerStage, EnvVar, Facts};
 
 /// Extracts the build stages and declared variables of the Dockerfiles among `sources`.
@@ -38,12 +38,10 @@ fn variables(text: &str) -> Vec<(String, &'static str)> {
         let Some((keyword, rest)) = instruction.split_once(char::is_whitespace) else {
             continue;
         };
-        let kind = if keyword.eq_ignore_ascii_case("ENV") {
-            "Dockerfile ENV"
-        } else if keyword.eq_ignore_ascii_case("ARG") {
-            "Dockerfile ARG"
-        } else {
-            continue;
+        let kind = match keyword.to_ascii_uppercase().as_str() {
+            "ENV" => "Dockerfile ENV",
+            "ARG" => "Dockerfile ARG",
+            _ => continue,
         };
         let words = words(rest);
         let names: Vec<String> = if kind == "Dockerfile ENV" && !words.first().is_some_and(|w| w.contains('=')) {
@@ -55,19 +53,13 @@ fn variables(text: &str) -> Vec<(String, &'static str)> {
                 .map(|w| w.split_once('=').map_or(w.clone(), |(k, _)| k.to_owned()))
                 .collect()
         };
-        for name in names.into_iter().filter(|n| is_name(n)) {
+        for name in names.into_iter().filter(|n| is_identifier(n)) {
             if !out.iter().any(|(have, _)| *have == name) {
                 out.push((name, kind));
             }
         }
     }
     out
-}
-
-fn is_name(word: &str) -> bool {
-    let mut chars = word.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// `Dockerfile`, `Dockerfile.prod`, `api.Dockerfile`, `Containerfile`.

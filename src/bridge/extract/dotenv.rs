@@ -11,14 +11,10 @@ use crate::bridge::facts::{EnvVar, Facts};
 pub fn extract(sources: &[Source<'_>]) -> Facts {
     let mut facts = Facts::default();
     for source in sources.iter().filter(|s| is_dotenv(s.file_name())) {
-        let kind = if source.file_name().contains("example")
-            || source.file_name().contains("sample")
-            || source.file_name().contains("template")
-        {
-            ".env.example"
-        } else {
-            ".env"
-        };
+        let template = ["example", "sample", "template"]
+            .iter()
+            .any(|w| source.file_name().contains(w));
+        let kind = if template { ".env.example" } else { ".env" };
         let (names, bad_lines) = names(source.text);
         facts.env_vars.extend(names.into_iter().map(|name| EnvVar {
             name,

@@ -212,38 +212,48 @@ fn digits(rest: &str) -> Option<&str> {
     (end > 0 && boundary).then(|| &rest[..end])
 }
 
-/// The comment syntax of a file.
-#[derive(Clone, Copy, PartialEq)]
-enum Syntax {
-    /// `//` and `/* */`; strings in `"`, `'` and backticks.
-    CLike,
-    /// `#`; strings in `"` and `'`.
-    Hash,
-    /// `--` and `/* */`; strings in `'`.
-    Sql,
-    /// C-like plus `<!-- -->` (HTML, Vue, Svelte).
-    Markup,
-    /// Prose: the whole text counts.
-    Prose,
+/// The comment syntax of a file: what starts a line comment, the block comments, and the
+/// quotes strings are in (comments inside strings do not count).
+struct Syntax {
+    line: &'static str,
+    blocks: &'static [(&'static str, &'static str)],
+    quotes: &'static [u8],
+}
+
+/// `//` and `/* */`; strings in `"`, `'` and backticks.
+const C_LIKE: Syntax = Syntax::new("//", &[("/*", "*/")], b"\"'`");
+/// `#`; strings in `"` and `'`.
+const HASH: Syntax = Syntax::new("#", &[], b"\"'");
+/// `--` and `/* */`; strings in `'`.
+const SQL: Syntax = Syntax::new("--", &[("/*", "*/")], b"'");
+/// C-like plus `<!-- -->` (HTML, Vue, Svelte).
+const MARKUP: Syntax = Syntax::new("//", &[("<!--", "-->"), ("/*", "*/")], b"\"'`");
+/// Prose: the whole text counts.
+const PROSE: Syntax = Syntax::new("", &[], b"");
+
+impl Syntax {
+    const fn new(line: &'static str, blocks: &'static [(&'static str, &'static str)], quotes: &'static [u8]) -> Self {
+        Syntax { line, blocks, quotes }
+    }
 }
 
 fn syntax_of(source: &Source<'_>) -> Option<Syntax> {
     let name = source.file_name();
     if name.starts_with("Dockerfile") || name == "Makefile" || super::dotenv::is_dotenv(name) {
-        return Some(Syntax::Hash);
+        return Some(HASH);
     }
     if matches!(name, "SECURITY" | "CHANGELOG" | "NOTES") {
-        return Some(Syntax::Prose);
+        return Some(PROSE);
     }
     Some(match source.extension().as_str() {
         "rs" | "js" | "jsx" | "mjs" | "cjs" | "ts" | "tsx" | "mts" | "cts" | "go" | "java" | "kt" | "kts" | "scala"
         | "swift" | "c" | "h" | "cc" | "cpp" | "hpp" | "cs" | "dart" | "php" | "groovy" | "gradle" | "proto"
-        | "css" | "scss" | "less" | "tf" | "hcl" | "prisma" => Syntax::CLike,
+        | "css" | "scss" | "less" | "tf" | "hcl" | "prisma" => C_LIKE,
         "py" | "rb" | "sh" | "bash" | "zsh" | "yml" | "yaml" | "toml" | "cfg" | "conf" | "ini" | "r" | "pl" | "ps1"
-        | "properties" | "dockerfile" => Syntax::Hash,
-        "sql" | "ddl" => Syntax::Sql,
-        "html" | "htm" | "xml" | "vue" | "svelte" => Syntax::Markup,
-        "md" | "mdx" | "txt" | "rst" | "adoc" => Syntax::Prose,
+        | "properties" | "dockerfile" => HASH,
+        "sql" | "ddl" => SQL,
+        "html" | "htm" | "xml" | "vue" | "svelte" => MARKUP,
+        "md" | "mdx" | "txt" | "rst" | "adoc" => PROSE,
         _ => return None,
     })
 }
@@ -253,7 +263,7 @@ fn syntax_of(source: &Source<'_>) -> Option<Syntax> {
 fn comments(source: &Source<'_>) -> Option<Vec<(usize, usize)>> {
     let syntax = syntax_of(source)?;
     let text = source.text;
-    if syntax == Syntax::Prose {
+    if syntax.line.is_empty() {
         return Some(vec![(0, text.len())]);
     }
     let mut out = Vec::new();
@@ -261,44 +271,23 @@ fn comments(source: &Source<'_>) -> Option<Vec<(usize, usize)>> {
     let starts = |i: usize, s: &str| text.as_bytes()[i..].starts_with(s.as_bytes());
     while i < text.len() {
         let c = text.as_bytes()[i];
-        let line_comment = match syntax {
-            Syntax::CLike | Syntax::Markup => starts(i, "//"),
-            Syntax::Hash => c == b'#',
-            Syntax::Sql => starts(i, "--"),
-            Syntax::Prose => false,
-        };
-        let block = match syntax {
-            Syntax::CLike | Syntax::Sql => Some(("/*", "*/")),
-            Syntax::Markup if starts(i, "<!--") => Some(("<!--", "-->")),
-            Syntax::Markup => Some(("/*", "*/")),
-            _ => None,
-        };
-        if line_comment {
+        if starts(i, syntax.line) {
             let end = text[i..].find('\n').map_or(text.len(), |e| i + e);
             out.push((i, end));
             i = end;
-        } else if let Some((open, close)) = block.filter(|(open, _)| starts(i, open)) {
+        } else if let Some((open, close)) = syntax.blocks.iter().find(|(open, _)| starts(i, open)) {
             let end = text[i + open.len()..]
                 .find(close)
                 .map_or(text.len(), |e| i + open.len() + e + close.len());
             out.push((i, end));
             i = end;
-        } else if let Some(quote) = quote_of(syntax, c) {
-            i = string_end(text, i + 1, quote);
+        } else if syntax.quotes.contains(&c) {
+            i = string_end(text, i + 1, c);
         } else {
             i += 1;
         }
     }
     Some(out)
-}
-
-fn quote_of(syntax: Syntax, c: u8) -> Option<u8> {
-    match (syntax, c) {
-        (Syntax::CLike | Syntax::Markup, b'"' | b'\'' | b'`') | (Syntax::Hash, b'"' | b'\'') | (Syntax::Sql, b'\'') => {
-            Some(c)
-        }
-        _ => None,
-    }
 }
 
 /// Where a string that opened before `from` ends: after its closing quote, or at the end of

@@ -33,20 +33,8 @@ pub struct Settings {
     pub design_system: Vec<String>,
 }
 
-/// Runs every extractor over `sources` with the default settings.
-pub fn all(sources: &[Source<'_>]) -> Vec<Facts> {
-    all_with(sources, &Settings::default())
-}
-
-/// Runs every extractor over `sources` and returns what they found, in extractor order.
-pub fn all_with(sources: &[Source<'_>], settings: &Settings) -> Vec<Facts> {
-    all_timed(sources, settings).0
-}
-
 /// An extractor: `extract(sources)`.
 type Extract = fn(&[Source<'_>]) -> Facts;
-/// An extractor that reads the settings: `extract_with(sources, settings)`.
-type ExtractWith = fn(&[Source<'_>], &Settings) -> Facts;
 
 /// Runs every extractor over `sources`: what each found (in extractor order), and how long
 /// each took by name, with the code extractor's parsing on a line of its own.
@@ -60,7 +48,6 @@ pub fn all_timed(sources: &[Source<'_>], settings: &Settings) -> (Vec<Facts>, Ve
         ("compose", compose::extract),
         ("dotenv", dotenv::extract),
     ];
-    let configured: &[(&str, ExtractWith)] = &[("findings", findings::extract_with)];
     let mut found = Vec::new();
     let mut took = Vec::new();
     let mut timed = |name: &str, run: &dyn Fn() -> Facts| {
@@ -71,9 +58,7 @@ pub fn all_timed(sources: &[Source<'_>], settings: &Settings) -> (Vec<Facts>, Ve
     for (name, extract) in extractors {
         timed(name, &|| extract(sources));
     }
-    for (name, extract) in configured {
-        timed(name, &|| extract(sources, settings));
-    }
+    timed("findings", &|| findings::extract_with(sources, settings));
     // The rules' queries the files want, compiled up front on every core.
     let started = Instant::now();
     let (wanted, ready) = crate::bridge::rules::compile_wanted(sources);
@@ -97,41 +82,38 @@ pub fn all_timed(sources: &[Source<'_>], settings: &Settings) -> (Vec<Facts>, Ve
     (found, took)
 }
 
-/// Runs `extract_one` on every source, spread over the cores, and appends the results in
-/// source order. A file whose extraction panics is recorded in `unparsed`; the rest count.
+/// A plain identifier: an ASCII letter or `_`, then ASCII letters, digits and `_`.
+pub fn is_identifier(word: &str) -> bool {
+    let mut chars = word.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Adds `item` to `list` unless the list holds it already.
+pub fn push_once<T: PartialEq>(list: &mut Vec<T>, item: T) {
+    if !list.contains(&item) {
+        list.push(item);
+    }
+}
+
+/// Runs `extract_one` on every source, spread over the cores (the bridge's one pool,
+/// [`super::parallel::map`]), and appends the results in source order. A file whose
+/// extraction panics is recorded in `unparsed`; the rest count.
 pub fn per_file<F>(sources: &[Source<'_>], extract_one: F) -> Facts
 where
     F: Fn(&Source<'_>) -> Facts + Sync,
 {
-    let found = map_files(
-        sources,
-        |source| Some(extract_one(source)).filter(|facts| *facts != Facts::default()),
-        |source| {
-            Some(Facts {
-                unparsed: vec![format!("{}: the extractor failed on this file", source.path)],
-                ..Facts::default()
-            })
-        },
-    );
+    let guarded = |source: &Source<'_>| {
+        catch_unwind(AssertUnwindSafe(|| extract_one(source))).unwrap_or_else(|_| Facts {
+            unparsed: vec![format!("{}: the extractor failed on this file", source.path)],
+            ..Facts::default()
+        })
+    };
     let mut facts = Facts::default();
-    for f in found {
-        facts.append(f);
+    for found in super::parallel::map(sources, guarded) {
+        facts.append(found);
     }
     facts
-}
-
-/// Runs `map_one` on every source, spread over the cores (the bridge's one pool,
-/// [`super::parallel::map`]), and returns what it gave in source order. A source on which
-/// `map_one` panics gives `failed(source)` instead.
-pub fn map_files<T, F, E>(sources: &[Source<'_>], map_one: F, failed: E) -> Vec<T>
-where
-    T: Send,
-    F: Fn(&Source<'_>) -> Option<T> + Sync,
-    E: Fn(&Source<'_>) -> Option<T> + Sync,
-{
-    let guarded =
-        |source: &Source<'_>| catch_unwind(AssertUnwindSafe(|| map_one(source))).unwrap_or_else(|_| failed(source));
-    super::parallel::map(sources, guarded).into_iter().flatten().collect()
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 use serde_norway::Value;
 
 use super::push::{commands, pushed_images};
-use super::{Source, per_file};
+use super::{Source, per_file, push_once};
 use crate::bridge::facts::{EnvVar, Facts, Image, Pipeline, Scan};
 
 mod scans;
@@ -83,11 +83,8 @@ fn pipeline(source: &Source<'_>, kind: &str) -> Facts {
     facts.pipelines.push(Pipeline {
         kind: kind.into(),
         name,
-        jobs: found.jobs,
-        stages: found.stages,
-        steps: found.steps,
-        scans: found.scans,
         file: file.clone(),
+        ..found.pipeline
     });
     facts.env_vars = found
         .env
@@ -109,20 +106,18 @@ fn pipeline(source: &Source<'_>, kind: &str) -> Facts {
     facts
 }
 
-/// What one pipeline file holds, each name once, in document order.
+/// What one pipeline file holds (its jobs, stages, named steps and scans in `pipeline`), each
+/// name once, in document order.
 #[derive(Default)]
 struct Found {
-    jobs: Vec<String>,
-    stages: Vec<String>,
-    steps: Vec<String>,
-    scans: Vec<Scan>,
+    pipeline: Pipeline,
     env: Vec<String>,
     images: Vec<String>,
 }
 
 impl Found {
     fn env_keys(&mut self, block: Option<&Value>) {
-        for key in keys(block) {
+        for (key, _) in entries(block) {
             push_once(&mut self.env, key);
         }
     }
@@ -148,14 +143,22 @@ impl Found {
             job: job.map(str::to_owned),
             step: step.map(str::to_owned),
         };
-        if !self.scans.contains(&scan) {
-            self.scans.push(scan);
+        push_once(&mut self.pipeline.scans, scan);
+    }
+
+    /// `repository` pushed with each of `tags` (variables resolved), or alone without tags.
+    fn tagged(&mut self, repository: &str, tags: &[String], scopes: &[&Values]) {
+        if tags.is_empty() {
+            push_once(&mut self.images, repository.to_owned());
+        }
+        for tag in tags {
+            push_once(&mut self.images, format!("{repository}:{}", resolve(tag, scopes)));
         }
     }
 
     fn step_name(&mut self, name: Option<&str>) {
         if let Some(name) = name.filter(|n| !n.trim().is_empty()) {
-            push_once(&mut self.steps, name.to_owned());
+            push_once(&mut self.pipeline.steps, name.to_owned());
         }
     }
 }
@@ -164,7 +167,7 @@ fn github(doc: &Value, found: &mut Found) -> Option<String> {
     let workflow = values(doc.get("env"));
     found.env_keys(doc.get("env"));
     for (id, job) in entries(doc.get("jobs")) {
-        found.jobs.push(id.clone());
+        found.pipeline.jobs.push(id.clone());
         let job_env = values(job.get("env"));
         found.env_keys(job.get("env"));
         for (_, service) in entries(job.get("services")) {
@@ -174,7 +177,7 @@ fn github(doc: &Value, found: &mut Found) -> Option<String> {
         let metadata_images: Vec<String> = steps
             .iter()
             .filter(|s| uses(s, "docker/metadata-action"))
-            .flat_map(|s| list_of(s.get("with").and_then(|w| w.get("images"))))
+            .flat_map(|s| list_of(at(Some(s), &["with", "images"])))
             .map(|image| resolve(&image, &[&job_env, &workflow]))
             .collect();
         for step in steps {
@@ -196,7 +199,7 @@ fn github(doc: &Value, found: &mut Found) -> Option<String> {
                 docker_build_push(with, &scopes, found);
             }
             if uses(step, "docker/build-push-action") && pushes {
-                let tags: Vec<String> = list_of(with.and_then(|w| w.get("tags")))
+                let tags: Vec<String> = list_of(at(with, &["tags"]))
                     .iter()
                     .map(|t| resolve(t, &scopes))
                     .collect();
@@ -225,19 +228,13 @@ fn docker_build_push(with: Option<&Value>, scopes: &[&Values], found: &mut Found
         Some(registry) if !has_registry => format!("{}/{image}", resolve(&registry, scopes)),
         _ => image,
     };
-    let tags = list_of(with.and_then(|w| w.get("tags")));
-    if tags.is_empty() {
-        push_once(&mut found.images, repository.clone());
-    }
-    for tag in tags {
-        push_once(&mut found.images, format!("{repository}:{}", resolve(&tag, scopes)));
-    }
+    found.tagged(&repository, &list_of(at(with, &["tags"])), scopes);
 }
 
 fn gitlab(doc: &Value, found: &mut Found) -> Option<String> {
     let globals = values(doc.get("variables"));
     found.env_keys(doc.get("variables"));
-    found.stages = list_of(doc.get("stages"));
+    found.pipeline.stages = list_of(doc.get("stages"));
     for include in gitlab_includes(doc.get("include")) {
         if let Some(tool) = scans::gitlab_include(&include) {
             found.scan(tool, None, Some(&include));
@@ -247,16 +244,16 @@ fn gitlab(doc: &Value, found: &mut Found) -> Option<String> {
         let script = doc.get("default").and_then(|d| d.get(part)).or_else(|| doc.get(part));
         found.script(script, &[&globals], None);
     }
-    let listed_stages = !found.stages.is_empty();
+    let listed_stages = !found.pipeline.stages.is_empty();
     for (id, job) in entries(Some(doc)) {
         if GITLAB_KEYWORDS.contains(&id.as_str()) || !job.is_mapping() {
             continue;
         }
         let visible = !id.starts_with('.');
         if visible {
-            found.jobs.push(id.clone());
+            found.pipeline.jobs.push(id.clone());
             if let Some(stage) = job.get("stage").and_then(Value::as_str).filter(|_| !listed_stages) {
-                push_once(&mut found.stages, stage.to_owned());
+                push_once(&mut found.pipeline.stages, stage.to_owned());
             }
         }
         let job_vars = values(job.get("variables"));
@@ -266,8 +263,7 @@ fn gitlab(doc: &Value, found: &mut Found) -> Option<String> {
             found.script(job.get(part), &[&job_vars, &globals], job_name);
         }
     }
-    let workflow_name = doc.get("workflow").and_then(|w| w.get("name"));
-    workflow_name.and_then(Value::as_str).map(str::to_owned)
+    text_at(Some(doc), &["workflow", "name"]).map(str::to_owned)
 }
 
 /// The templates and components a GitLab file includes (`include: [{template: …}]`).
@@ -300,7 +296,7 @@ fn azure(doc: &Value, found: &mut Found) -> Option<String> {
             .iter()
             .inspect(|stage| {
                 if let Some(name) = stage.get("stage").and_then(Value::as_str) {
-                    push_once(&mut found.stages, name.to_owned());
+                    push_once(&mut found.pipeline.stages, name.to_owned());
                 }
                 azure_variables(stage.get("variables"), found, &mut known);
             })
@@ -314,16 +310,11 @@ fn azure(doc: &Value, found: &mut Found) -> Option<String> {
             .find_map(|k| job.get(*k).and_then(Value::as_str))
             .map(str::to_owned);
         if let Some(id) = &id {
-            found.jobs.push(id.clone());
+            found.pipeline.jobs.push(id.clone());
         }
         azure_variables(job.get("variables"), found, &mut known);
-        let deploy = job
-            .get("strategy")
-            .and_then(|s| s.get("runOnce"))
-            .and_then(|r| r.get("deploy"));
-        let job_steps = sequence(job.get("steps"))
-            .into_iter()
-            .chain(sequence(deploy.and_then(|d| d.get("steps"))));
+        let deploy_steps = at(Some(job), &["strategy", "runOnce", "deploy", "steps"]);
+        let job_steps = sequence(job.get("steps")).into_iter().chain(sequence(deploy_steps));
         steps.extend(job_steps.map(|s| (id.clone(), s)));
     }
     for (job, step) in steps {
@@ -339,21 +330,12 @@ fn azure(doc: &Value, found: &mut Found) -> Option<String> {
             found.scan(tool, job, Some(name.unwrap_or(task)));
         }
         let inputs = step.get("inputs");
-        let command = inputs
-            .and_then(|i| i.get("command"))
-            .and_then(Value::as_str)
-            .unwrap_or("");
-        if task.starts_with("Docker@") && matches!(command, "push" | "buildAndPush") {
-            let repository = inputs.and_then(|i| i.get("repository")).and_then(Value::as_str);
-            let tags = list_of(inputs.and_then(|i| i.get("tags")));
-            if let Some(repository) = repository.map(|r| resolve(r, &[&known])) {
-                if tags.is_empty() {
-                    push_once(&mut found.images, repository.to_owned());
-                }
-                for tag in &tags {
-                    push_once(&mut found.images, format!("{repository}:{}", resolve(tag, &[&known])));
-                }
-            }
+        let command = text_at(inputs, &["command"]).unwrap_or("");
+        if task.starts_with("Docker@")
+            && matches!(command, "push" | "buildAndPush")
+            && let Some(repository) = text_at(inputs, &["repository"]).map(|r| resolve(r, &[&known]))
+        {
+            found.tagged(&repository, &list_of(at(inputs, &["tags"])), &[&known]);
         }
     }
     doc.get("name").and_then(Value::as_str).map(str::to_owned)
@@ -382,6 +364,16 @@ fn uses(step: &Value, action: &str) -> bool {
         .is_some_and(|u| u.starts_with(action))
 }
 
+/// The value at `path` (keys, one level each) below `value`.
+fn at<'v>(value: Option<&'v Value>, path: &[&str]) -> Option<&'v Value> {
+    path.iter().try_fold(value?, |v, key| v.get(*key))
+}
+
+/// The string at `path` below `value`.
+fn text_at<'v>(value: Option<&'v Value>, path: &[&str]) -> Option<&'v str> {
+    at(value, path)?.as_str()
+}
+
 /// Key/value pairs of a mapping (string keys only), in order.
 fn entries(value: Option<&Value>) -> Vec<(String, &Value)> {
     let Some(Value::Mapping(map)) = value.map(untagged) else {
@@ -390,10 +382,6 @@ fn entries(value: Option<&Value>) -> Vec<(String, &Value)> {
     map.iter()
         .filter_map(|(k, v)| Some((k.as_str()?.to_owned(), untagged(v))))
         .collect()
-}
-
-fn keys(value: Option<&Value>) -> Vec<String> {
-    entries(value).into_iter().map(|(k, _)| k).collect()
 }
 
 fn sequence(value: Option<&Value>) -> Vec<&Value> {
@@ -431,12 +419,6 @@ fn untagged(value: &Value) -> &Value {
     match value {
         Value::Tagged(tagged) => &tagged.value,
         other => other,
-    }
-}
-
-fn push_once(list: &mut Vec<String>, item: String) {
-    if !list.contains(&item) {
-        list.push(item);
     }
 }
 

@@ -7,8 +7,8 @@
 
 use std::collections::BTreeMap;
 
-use super::Source;
-use crate::bridge::facts::{Column, EnumType, EnvVar, Facts, ForeignKey, Index, Table};
+use super::{Source, is_identifier};
+use crate::bridge::facts::{Column, EnumType, EnvVar, Facts, ForeignKey, Index, Table, qualified};
 
 /// Extracts models and enums from the Prisma schema files among `sources`. Models that
 /// relate across files (a multi-file schema) are resolved together.
@@ -81,6 +81,11 @@ impl Block<'_> {
             .iter()
             .find_map(|(_, l)| l.strip_prefix(&prefix).map(|rest| rest[..closing(rest)].to_owned()))
     }
+
+    /// The name the block attribute `@@key("name")` gives.
+    fn mapped(&self, key: &str) -> Option<String> {
+        first_string(&self.attribute(key)?)
+    }
 }
 
 /// The table name (`@@map`), schema (`@@schema`) and column names (`@map`) of a model.
@@ -92,7 +97,6 @@ struct Model<'a> {
 
 impl<'a> Model<'a> {
     fn of(block: &Block<'a>) -> Self {
-        let name = |key| block.attribute(key).and_then(|args| first_string(&args));
         let columns = block
             .lines
             .iter()
@@ -107,8 +111,8 @@ impl<'a> Model<'a> {
             })
             .collect();
         Self {
-            table: name("map").unwrap_or_else(|| block.name.to_owned()),
-            schema: name("schema"),
+            table: block.mapped("map").unwrap_or_else(|| block.name.to_owned()),
+            schema: block.mapped("schema"),
             columns,
         }
     }
@@ -118,9 +122,7 @@ impl<'a> Model<'a> {
     }
 
     fn qualified(&self) -> String {
-        self.schema
-            .as_ref()
-            .map_or_else(|| self.table.clone(), |s| format!("{s}.{}", self.table))
+        qualified(&self.schema, &self.table)
     }
 }
 
@@ -130,12 +132,12 @@ fn read_blocks<'a>(source: &Source<'a>, unparsed: &mut Vec<String>) -> Vec<Block
     let mut lines = source.text.lines().map(strip_comment).enumerate();
     while let Some((n, line)) = lines.next() {
         let mut words = line.split_whitespace();
-        let kind = match words.next() {
-            Some("model") => "model",
-            Some("view") => "view",
-            Some("enum") => "enum",
-            Some("type") => "type",
-            _ => continue,
+        let first = words.next();
+        let Some(kind) = ["model", "view", "enum", "type"]
+            .into_iter()
+            .find(|k| Some(*k) == first)
+        else {
+            continue;
         };
         let Some(name) = words
             .next()
@@ -183,10 +185,7 @@ fn enum_of(block: &Block<'_>) -> EnumType {
         .map(str::to_owned)
         .collect();
     EnumType {
-        name: block
-            .attribute("map")
-            .and_then(|a| first_string(&a))
-            .unwrap_or_else(|| block.name.to_owned()),
+        name: block.mapped("map").unwrap_or_else(|| block.name.to_owned()),
         values,
         framework: "prisma".into(),
         file: block.file.into(),
@@ -316,21 +315,25 @@ fn has_attribute(text: &str, name: &str) -> bool {
 /// Length of the text up to the `)` closing an already opened parenthesis (strings and
 /// nested brackets skipped); the whole text when it is never closed.
 fn closing(text: &str) -> usize {
-    let mut depth = 0i32;
-    let mut in_string = false;
-    let mut escaped = false;
+    top_level(text, &[')', ']']).unwrap_or(text.len())
+}
+
+/// Where the first of `stops` outside strings and nested brackets is.
+fn top_level(text: &str, stops: &[char]) -> Option<usize> {
+    let (mut depth, mut in_string, mut escaped) = (0i32, false, false);
     for (i, c) in text.char_indices() {
         match c {
             _ if escaped => escaped = false,
             '\\' if in_string => escaped = true,
             '"' => in_string = !in_string,
-            '(' | '[' if !in_string => depth += 1,
-            ')' | ']' if !in_string && depth == 0 => return i,
-            ')' | ']' if !in_string => depth -= 1,
+            _ if in_string => {}
+            c if depth == 0 && stops.contains(&c) => return Some(i),
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth -= 1,
             _ => {}
         }
     }
-    text.len()
+    None
 }
 
 /// Top-level comma-separated arguments.
@@ -338,26 +341,11 @@ fn arguments(args: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut rest = args;
     while !rest.trim().is_empty() {
-        let end = top_level_comma(rest).unwrap_or(rest.len());
+        let end = top_level(rest, &[',']).unwrap_or(rest.len());
         out.push(rest[..end].trim());
         rest = rest.get(end + 1..).unwrap_or("");
     }
     out
-}
-
-fn top_level_comma(text: &str) -> Option<usize> {
-    let mut depth = 0i32;
-    let mut in_string = false;
-    for (i, c) in text.char_indices() {
-        match c {
-            '"' => in_string = !in_string,
-            '(' | '[' if !in_string => depth += 1,
-            ')' | ']' if !in_string => depth -= 1,
-            ',' if !in_string && depth == 0 => return Some(i),
-            _ => {}
-        }
-    }
-    None
 }
 
 fn positional(args: &str) -> Option<String> {
@@ -398,12 +386,6 @@ fn first_string(text: &str) -> Option<String> {
         }
     }
     None
-}
-
-fn is_identifier(word: &str) -> bool {
-    let mut chars = word.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// The line without its `//` comment (a `//` inside a string stays).

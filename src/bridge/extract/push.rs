@@ -10,9 +10,7 @@ pub fn pushed_images(script: &str) -> Vec<String> {
     let mut images: Vec<String> = Vec::new();
     for words in commands(script) {
         for image in in_command(&words) {
-            if !images.contains(&image) {
-                images.push(image);
-            }
+            super::push_once(&mut images, image);
         }
     }
     images
@@ -47,25 +45,25 @@ fn in_command(words: &[String]) -> Vec<String> {
         Some(("buildx", _)) | Some(("build", _))
             if rest.iter().any(|w| w == "--push" || w == "--output=type=registry") =>
         {
-            tags(rest)
+            flag_values(rest, &["-t", "--tag"])
         }
         _ => Vec::new(),
     }
 }
 
-/// `-t X`, `--tag X`, `--tag=X`.
-fn tags(words: &[String]) -> Vec<String> {
+/// The values given to the flags `names`: `-t X`, `--tag X`, `--tag=X`.
+fn flag_values(words: &[String], names: &[&str]) -> Vec<String> {
     let mut out = Vec::new();
-    let mut i = 0;
-    while i < words.len() {
-        let w = &words[i];
-        if (w == "-t" || w == "--tag") && i + 1 < words.len() {
-            out.push(words[i + 1].clone());
-            i += 1;
-        } else if let Some(tag) = w.strip_prefix("--tag=") {
-            out.push(tag.to_owned());
+    let mut words = words.iter();
+    while let Some(word) = words.next() {
+        if names.contains(&word.as_str()) {
+            out.extend(words.next().cloned());
+        } else if let Some((flag, value)) = word.split_once('=')
+            && flag.starts_with("--")
+            && names.contains(&flag)
+        {
+            out.push(value.to_owned());
         }
-        i += 1;
     }
     out
 }
@@ -75,15 +73,7 @@ fn kaniko(words: &[String]) -> Vec<String> {
     if !words.iter().any(|w| w.contains("executor") || w.contains("kaniko")) {
         return Vec::new();
     }
-    let mut out = Vec::new();
-    for (i, w) in words.iter().enumerate() {
-        if let Some(d) = w.strip_prefix("--destination=") {
-            out.push(d.to_owned());
-        } else if (w == "--destination" || w == "-d") && i + 1 < words.len() {
-            out.push(words[i + 1].clone());
-        }
-    }
-    out
+    flag_values(words, &["--destination", "-d"])
 }
 
 /// Lines with `\`-continuations joined and `#` comment lines dropped.

@@ -103,6 +103,13 @@ pub struct Name {
 }
 
 impl Name {
+    pub fn of(name: &str, schema: &Option<String>) -> Name {
+        Name {
+            name: name.to_owned(),
+            schema: schema.clone(),
+        }
+    }
+
     /// `schema.name`, or `name`.
     pub fn qualified(&self) -> String {
         super::db::qualified(&self.schema, &self.name)
@@ -111,32 +118,32 @@ impl Name {
     /// `a.b.c` → name `c`, schema `a.b`.
     pub fn parse(text: &str) -> Name {
         match text.rsplit_once('.') {
-            Some((schema, name)) => Name {
-                name: name.to_owned(),
-                schema: Some(schema.to_owned()),
-            },
-            None => Name {
-                name: text.to_owned(),
-                schema: None,
-            },
+            Some((schema, name)) => Name::of(name, &Some(schema.to_owned())),
+            None => Name::of(text, &None),
         }
     }
 
     /// Whether `table` has this name: unquoted names are case-insensitive in the common
     /// databases, and `public` is PostgreSQL's default schema.
     pub fn is(&self, name: &str, schema: &Option<String>) -> bool {
-        self.name.eq_ignore_ascii_case(name) && same_schema(&self.schema, schema)
+        key(&self.name, &self.schema) == key(name, schema)
+    }
+
+    /// Whether the (possibly qualified) name `text` is this name.
+    pub fn is_written(&self, text: &str) -> bool {
+        let written = Name::parse(text);
+        self.is(&written.name, &written.schema)
     }
 }
 
-/// Two schemas are the same when equal, `public` counting as none.
-pub fn same_schema(a: &Option<String>, b: &Option<String>) -> bool {
-    let plain = |s: &Option<String>| {
-        s.as_deref()
-            .filter(|s| !s.eq_ignore_ascii_case("public"))
-            .map(str::to_ascii_lowercase)
-    };
-    plain(a) == plain(b)
+/// A table's key for lookups: its schema (`public`, PostgreSQL's default, as none) and name,
+/// in lower case.
+pub fn key(name: &str, schema: &Option<String>) -> (String, String) {
+    let schema = schema
+        .as_deref()
+        .filter(|s| !s.eq_ignore_ascii_case("public"))
+        .unwrap_or("");
+    (schema.to_ascii_lowercase(), name.to_ascii_lowercase())
 }
 
 /// An Alembic migration's place in its chain: its `revision` and the `down_revision`s it

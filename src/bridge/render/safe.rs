@@ -7,6 +7,8 @@
 //! `<int:id>` path parts); the text is cut to a bound; and anything that is not a plain
 //! identifier, path or type (a space, a quote, something defused or cut) is shown in quotes.
 
+use crate::bridge::extract::is_identifier;
+
 /// What a text is, which decides the angle brackets it may keep, its bound and its quoting.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -26,10 +28,8 @@ pub enum Kind {
 impl Kind {
     fn bound(self) -> usize {
         match self {
-            Kind::Name => 80,
-            Kind::File => 160,
-            Kind::Type => 80,
-            Kind::Path => 160,
+            Kind::Name | Kind::Type => 80,
+            Kind::File | Kind::Path => 160,
             Kind::Line => 240,
         }
     }
@@ -196,19 +196,14 @@ const CONVERTERS: &[&str] = &[
 
 /// Flask's `int:id`, `path:rest`, `id`: an identifier, with a known converter before a colon.
 fn is_converter(inner: &str) -> bool {
-    let identifier = |s: &str| {
-        let mut chars = s.chars();
-        chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-    };
     match inner.split_once(':') {
-        Some((converter, name)) => CONVERTERS.contains(&converter) && identifier(name),
-        None => identifier(inner),
+        Some((converter, name)) => CONVERTERS.contains(&converter) && is_identifier(name),
+        None => is_identifier(inner),
     }
 }
 
 /// `text` cut to `max` characters with `…`; whether it was.
-fn bounded(text: &str, max: usize) -> (String, bool) {
+pub fn bounded(text: &str, max: usize) -> (String, bool) {
     match text.char_indices().nth(max) {
         Some((end, _)) => (format!("{}…", &text[..end]), true),
         None => (text.to_owned(), false),
@@ -228,16 +223,7 @@ fn is_plain(text: &str, kind: Kind) -> bool {
 
 /// `"text"` with `"` and `\` escaped.
 fn quoted(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        if c == '"' || c == '\\' {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out.push('"');
-    out
+    format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
 }
 
 #[cfg(test)]

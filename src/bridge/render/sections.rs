@@ -5,7 +5,7 @@
 //! file a line holds passes through [`safe::shown`] (text from files is data).
 
 use super::super::facts::qualified;
-use super::super::facts::{Column, Facts, Pipeline, Table};
+use super::super::facts::{Column, Endpoint, Facts, Pipeline, Shape, StateStore, Table};
 use super::safe::{self, Kind};
 
 /// Lines of one kind written out (more than fit the budget anyway); the rest are counted.
@@ -23,12 +23,6 @@ pub(super) struct Section {
     /// Its weight in sharing the budget: the kinds the next agent calls or queries by name,
     /// and the finished agent's own domain, weigh more.
     pub(super) weight: usize,
-}
-
-impl Section {
-    pub(super) fn noun(&self) -> String {
-        noun(self.title, self.names.len())
-    }
 }
 
 /// `Tables` → `table` for one, `tables` for more; `Indexes` → `index`.
@@ -67,47 +61,26 @@ fn names(items: &[String]) -> String {
 /// Every non-empty section, the `domain`'s first, then by how specific its kind is.
 pub(super) fn sections(facts: &Facts, domain: Option<&str>) -> Vec<Section> {
     let mut all = vec![
-        section(
-            "db",
-            "Tables",
-            facts.tables.iter().map(table_line),
-            facts.tables.iter().map(table_name),
-        ),
-        section(
-            "backend",
-            "Endpoints",
-            facts.endpoints.iter().map(|e| {
-                let mut line = format!("{} {}", name(&e.method), path(&e.path));
-                match (&e.request, &e.response) {
-                    (Some(req), Some(res)) => line.push_str(&format!(" ({} → {})", ty(req), ty(res))),
-                    (Some(req), None) => line.push_str(&format!(" (body {})", ty(req))),
-                    (None, Some(res)) => line.push_str(&format!(" (→ {})", ty(res))),
-                    (None, None) => {}
-                }
-                format!("{line} [{}]", file(&e.file))
-            }),
-            facts
-                .endpoints
-                .iter()
-                .map(|e| format!("{} {}", name(&e.method), path(&e.path))),
-        ),
-        section(
+        listed("db", "Tables", &facts.tables, table_line, table_name),
+        listed("backend", "Endpoints", &facts.endpoints, endpoint_line, |e| {
+            format!("{} {}", name(&e.method), path(&e.path))
+        }),
+        listed(
             "frontend",
             "Components",
-            facts
-                .components
-                .iter()
-                .map(|c| format!("{} ({}) [{}]", name(&c.name), name(&c.kind), file(&c.file))),
-            facts.components.iter().map(|c| name(&c.name)),
+            &facts.components,
+            |c| format!("{} ({}) [{}]", name(&c.name), name(&c.kind), file(&c.file)),
+            |c| name(&c.name),
         ),
-        section(
+        listed(
             "frontend",
             "Routes",
-            facts.routes.iter().map(|r| match &r.component {
+            &facts.routes,
+            |r| match &r.component {
                 Some(c) => format!("{} → {} ({})", path(&r.path), name(c), name(&r.framework)),
                 None => format!("{} ({})", path(&r.path), name(&r.framework)),
-            }),
-            facts.routes.iter().map(|r| path(&r.path)),
+            },
+            |r| path(&r.path),
         ),
         section(
             "security",
@@ -119,91 +92,48 @@ pub(super) fn sections(facts: &Facts, domain: Option<&str>) -> Vec<Section> {
                 };
                 (name(&f.id), place)
             })),
-            unique(facts.findings.iter().map(|f| name(&f.id))),
+            facts.findings.iter().map(|f| name(&f.id)),
         ),
-        section(
+        listed(
             "security",
             "Guards",
-            facts
-                .guards
-                .iter()
-                .map(|g| format!("{} ({}) [{}]", name(&g.name), name(&g.kind), file(&g.file))),
-            facts.guards.iter().map(|g| name(&g.name)),
+            &facts.guards,
+            |g| format!("{} ({}) [{}]", name(&g.name), name(&g.kind), file(&g.file)),
+            |g| name(&g.name),
         ),
-        section(
-            "backend",
-            "Shapes",
-            facts.shapes.iter().map(|s| {
-                let fields: Vec<String> = s
-                    .fields
-                    .iter()
-                    .map(|f| {
-                        let optional = if f.optional { "?" } else { "" };
-                        f.data_type
-                            .as_ref()
-                            .map_or(format!("{}{optional}", name(&f.name)), |t| {
-                                format!("{}{optional}: {}", name(&f.name), ty(t))
-                            })
-                    })
-                    .collect();
-                format!("{} ({}) {{{}}}", name(&s.name), name(&s.kind), fields.join(", "))
-            }),
-            facts.shapes.iter().map(|s| name(&s.name)),
-        ),
-        section(
-            "frontend",
-            "State",
-            facts.state.iter().map(|s| {
-                let mut line = format!("{} ({}): {}", name(&s.name), name(&s.kind), names(&s.keys));
-                if let Some(provider) = &s.provider {
-                    line.push_str(&format!("; provider {}", name(provider)));
-                }
-                if let Some(hook) = &s.hook {
-                    line.push_str(&format!("; hook {}", name(hook)));
-                }
-                format!("{line} [{}]", file(&s.file))
-            }),
-            facts.state.iter().map(|s| name(&s.name)),
-        ),
-        section(
+        listed("backend", "Shapes", &facts.shapes, shape_line, |s| name(&s.name)),
+        listed("frontend", "State", &facts.state, state_line, |s| name(&s.name)),
+        listed(
             "db",
             "Indexes",
-            facts.indexes.iter().map(|i| {
+            &facts.indexes,
+            |i| {
                 let index = i.name.as_deref().map_or_else(|| "(unnamed)".to_owned(), name);
                 let unique = if i.unique { "UNIQUE " } else { "" };
                 format!("{index} {unique}ON {} ({})", name(&i.table), names(&i.columns))
-            }),
-            facts
-                .indexes
-                .iter()
-                .map(|i| name(i.name.as_deref().unwrap_or(&i.table))),
+            },
+            |i| name(i.name.as_deref().unwrap_or(&i.table)),
         ),
-        section(
+        listed(
             "db",
             "Enums",
-            facts
-                .enums
-                .iter()
-                .map(|e| format!("{} = {}", name(&qualified(&e.schema, &e.name)), values(&e.values))),
-            facts.enums.iter().map(|e| name(&qualified(&e.schema, &e.name))),
+            &facts.enums,
+            |e| format!("{} = {}", name(&qualified(&e.schema, &e.name)), values(&e.values)),
+            |e| name(&qualified(&e.schema, &e.name)),
         ),
-        section(
+        listed(
             "db",
             "Dropped",
-            facts
-                .dropped
-                .iter()
-                .map(|d| format!("{} {} [{}]", d.kind, name(&d.name), file(&d.file))),
-            facts.dropped.iter().map(|d| name(&d.name)),
+            &facts.dropped,
+            |d| format!("{} {} [{}]", d.kind, name(&d.name), file(&d.file)),
+            |d| name(&d.name),
         ),
-        section(
+        listed(
             "backend",
             "Services",
-            facts
-                .services
-                .iter()
-                .map(|s| format!("{}: {} [{}]", name(&s.name), names(&s.methods), file(&s.file))),
-            facts.services.iter().map(|s| name(&s.name)),
+            &facts.services,
+            |s| format!("{}: {} [{}]", name(&s.name), names(&s.methods), file(&s.file)),
+            |s| name(&s.name),
         ),
         section(
             "devops",
@@ -218,59 +148,40 @@ pub(super) fn sections(facts: &Facts, domain: Option<&str>) -> Vec<Section> {
             })),
             facts.env_vars.iter().map(|e| name(&e.name)),
         ),
-        section(
-            "devops",
-            "Pipelines",
-            facts.pipelines.iter().map(pipeline_line),
-            facts
-                .pipelines
-                .iter()
-                .map(|p| name(p.name.as_deref().unwrap_or(&p.file))),
-        ),
-        section(
+        listed("devops", "Pipelines", &facts.pipelines, pipeline_line, |p| {
+            name(p.name.as_deref().unwrap_or(&p.file))
+        }),
+        listed(
             "devops",
             "Pushed images",
-            facts
-                .images
-                .iter()
-                .map(|i| format!("{} [{}]", path(&i.name), file(&i.file))),
-            unique(facts.images.iter().map(|i| path(&i.name))),
+            &facts.images,
+            |i| format!("{} [{}]", path(&i.name), file(&i.file)),
+            |i| path(&i.name),
         ),
-        section(
+        listed(
             "devops",
             "Docker stages",
-            facts.docker_stages.iter().map(|d| match &d.name {
+            &facts.docker_stages,
+            |d| match &d.name {
                 Some(n) => format!("{} FROM {} [{}]", name(n), path(&d.base), file(&d.file)),
                 None => format!("FROM {} [{}]", path(&d.base), file(&d.file)),
-            }),
-            facts
-                .docker_stages
-                .iter()
-                .map(|d| name(d.name.as_deref().unwrap_or(&d.base))),
+            },
+            |d| name(d.name.as_deref().unwrap_or(&d.base)),
         ),
-        section(
+        listed(
             "frontend",
             "Design system imports",
-            facts
-                .design_system
-                .iter()
-                .map(|d| format!("{}: {} [{}]", name(&d.package), names(&d.names), file(&d.file))),
-            facts.design_system.iter().map(|d| name(&d.package)),
+            &facts.design_system,
+            |d| format!("{}: {} [{}]", name(&d.package), names(&d.names), file(&d.file)),
+            |d| name(&d.package),
         ),
-        section(
-            "db",
-            "Migrations",
-            facts.migrations.iter().map(|m| file(m)),
-            facts.migrations.iter().map(|m| file(m)),
-        ),
+        listed("db", "Migrations", &facts.migrations, |m| file(m), |m| file(m)),
     ];
     all.retain(|s| !s.lines.is_empty());
     // Migrations are listed, not counted, when tables already say what they hold.
     let has_tables = !facts.tables.is_empty();
     for s in &mut all {
         s.in_summary = !(s.title == "Migrations" && has_tables);
-    }
-    for s in &mut all {
         let specific = matches!(
             s.title,
             "Tables" | "Endpoints" | "Components" | "Routes" | "Findings" | "Guards"
@@ -282,6 +193,17 @@ pub(super) fn sections(facts: &Facts, domain: Option<&str>) -> Vec<Section> {
         all.sort_by_key(|s| s.domain != domain);
     }
     all
+}
+
+/// The section of `items`, each shown as `line` and named as `name`.
+fn listed<T>(
+    domain: &'static str,
+    title: &'static str,
+    items: &[T],
+    line: impl Fn(&T) -> String,
+    name: impl Fn(&T) -> String,
+) -> Section {
+    section(domain, title, items.iter().map(line), items.iter().map(name))
 }
 
 fn section(
@@ -304,6 +226,44 @@ fn section(
         in_summary: true,
         weight: 1,
     }
+}
+
+fn endpoint_line(e: &Endpoint) -> String {
+    let mut line = format!("{} {}", name(&e.method), path(&e.path));
+    match (&e.request, &e.response) {
+        (Some(req), Some(res)) => line.push_str(&format!(" ({} → {})", ty(req), ty(res))),
+        (Some(req), None) => line.push_str(&format!(" (body {})", ty(req))),
+        (None, Some(res)) => line.push_str(&format!(" (→ {})", ty(res))),
+        (None, None) => {}
+    }
+    format!("{line} [{}]", file(&e.file))
+}
+
+fn shape_line(s: &Shape) -> String {
+    let fields: Vec<String> = s
+        .fields
+        .iter()
+        .map(|f| {
+            let optional = if f.optional { "?" } else { "" };
+            f.data_type
+                .as_ref()
+                .map_or(format!("{}{optional}", name(&f.name)), |t| {
+                    format!("{}{optional}: {}", name(&f.name), ty(t))
+                })
+        })
+        .collect();
+    format!("{} ({}) {{{}}}", name(&s.name), name(&s.kind), fields.join(", "))
+}
+
+fn state_line(s: &StateStore) -> String {
+    let mut line = format!("{} ({}): {}", name(&s.name), name(&s.kind), names(&s.keys));
+    if let Some(provider) = &s.provider {
+        line.push_str(&format!("; provider {}", name(provider)));
+    }
+    if let Some(hook) = &s.hook {
+        line.push_str(&format!("; hook {}", name(hook)));
+    }
+    format!("{line} [{}]", file(&s.file))
 }
 
 fn table_name(t: &Table) -> String {
@@ -368,13 +328,9 @@ fn column_text(c: &Column, t: &Table) -> String {
 
 /// `file "name" (kind): stages a, b; jobs x, y; scans snyk (job scan), trivy; 6 named steps`.
 fn pipeline_line(p: &Pipeline) -> String {
-    let title = p.name.as_deref().map_or_else(String::new, |n| {
-        let shown = name(n);
-        if shown.starts_with('"') {
-            format!(" {shown}")
-        } else {
-            format!(" \"{shown}\"")
-        }
+    let title = p.name.as_deref().map_or_else(String::new, |n| match name(n) {
+        quoted if quoted.starts_with('"') => format!(" {quoted}"),
+        plain => format!(" \"{plain}\""),
     });
     let mut parts = Vec::new();
     if !p.stages.is_empty() {

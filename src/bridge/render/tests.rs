@@ -60,11 +60,11 @@ fn facts() -> Facts {
 }
 
 fn context_for_next(heading: &Heading<'_>, facts: &Facts, message: Option<&str>, run_id: Option<&str>) -> String {
-    texts(heading, facts, 0, &ReadStats::default(), message, run_id).context_for_next
+    texts(heading, facts, 0, &ReadStats::default(), message, run_id).1
 }
 
 fn summary(heading: &Heading<'_>, facts: &Facts, files: usize, stats: &ReadStats, message: Option<&str>) -> String {
-    texts(heading, facts, files, stats, message, None).summary
+    texts(heading, facts, files, stats, message, None).0
 }
 
 fn heading<'a>(domain: Option<&'a str>, ticket: Option<&'a Ticket>) -> Heading<'a> {

@@ -7,19 +7,20 @@
 
 use std::collections::HashMap;
 
-use super::models::key as table_key;
-use super::{Change, ChangeKind, Name, Replayed, TableOp, same_schema};
-use crate::bridge::facts::{Column, Dropped, EnumType, Index, Table};
+use super::{Change, ChangeKind, Name, TableOp};
+use crate::bridge::extract::push_once;
+use crate::bridge::facts::key as table_key;
+use crate::bridge::facts::{Dropped, EnumType, ForeignKey, Index, Table};
 
 /// The schema as the changes applied so far left it, with its tables and named indexes
 /// looked up by name in a map (a repository's thousands of migrations make a scan per
 /// statement quadratic); the maps are rebuilt when something is removed.
 #[derive(Debug, Default)]
-pub struct Schema {
-    tables: Vec<Table>,
-    indexes: Vec<Index>,
-    enums: Vec<EnumType>,
-    dropped: Vec<Dropped>,
+pub struct Replayed {
+    pub tables: Vec<Table>,
+    pub indexes: Vec<Index>,
+    pub enums: Vec<EnumType>,
+    pub dropped: Vec<Dropped>,
     table_at: HashMap<(String, String), usize>,
     index_at: HashMap<String, usize>,
 }
@@ -29,7 +30,7 @@ fn index_key(name: &str) -> String {
     name.rsplit('.').next().unwrap_or(name).to_ascii_lowercase()
 }
 
-impl Schema {
+impl Replayed {
     /// Applies `change`.
     pub fn apply(&mut self, change: Change) {
         let file = change.file;
@@ -56,17 +57,8 @@ impl Schema {
                     None => self.drop_unknown("index", &name, &file),
                 };
             }
-            ChangeKind::RenameIndex { from, to } => {
-                if let Some(at) = self.index_named(&from) {
-                    self.index_at.remove(&index_key(&from));
-                    self.index_at.insert(index_key(&to), at);
-                    self.indexes[at].name = Some(to);
-                }
-            }
-            ChangeKind::CreateEnum(new) => match self.enum_named(&Name {
-                name: new.name.clone(),
-                schema: new.schema.clone(),
-            }) {
+            ChangeKind::RenameIndex { from, to } => self.rename_index(&from, to),
+            ChangeKind::CreateEnum(new) => match self.enum_named(&Name::of(&new.name, &new.schema)) {
                 Some(at) => self.enums[at] = new,
                 None => {
                     self.dropped.retain(|d| !(d.kind == "type" && d.name == new.name));
@@ -90,11 +82,8 @@ impl Schema {
             ChangeKind::RenameType { target, to } => {
                 if let Some(at) = self.enum_named(&target) {
                     let old = target.qualified();
-                    let new = Name {
-                        name: to,
-                        schema: self.enums[at].schema.clone(),
-                    };
-                    self.enums[at].name = new.name.clone();
+                    let new = Name::of(&to, &self.enums[at].schema);
+                    self.enums[at].name = to;
                     for column in self.tables.iter_mut().flat_map(|t| t.columns.iter_mut()) {
                         if column
                             .data_type
@@ -115,22 +104,20 @@ impl Schema {
         }
     }
 
-    /// The schema after the last change.
-    pub fn finish(self) -> Replayed {
-        Replayed {
-            tables: self.tables,
-            indexes: self.indexes,
-            enums: self.enums,
-            dropped: self.dropped,
-        }
-    }
-
     fn table_named(&self, target: &Name) -> Option<usize> {
         self.table_at.get(&table_key(&target.name, &target.schema)).copied()
     }
 
     fn index_named(&self, name: &str) -> Option<usize> {
         self.index_at.get(&index_key(name)).copied()
+    }
+
+    fn rename_index(&mut self, from: &str, to: String) {
+        if let Some(at) = self.index_named(from) {
+            self.index_at.remove(&index_key(from));
+            self.index_at.insert(index_key(&to), at);
+            self.indexes[at].name = Some(to);
+        }
     }
 
     fn push_table(&mut self, table: Table) -> usize {
@@ -154,18 +141,13 @@ impl Schema {
 
     /// The lookups again, after tables or indexes were removed.
     fn reindex(&mut self) {
-        self.table_at = self
-            .tables
-            .iter()
-            .enumerate()
-            .map(|(at, t)| (table_key(&t.name, &t.schema), at))
-            .collect();
+        let (tables, indexes) = (std::mem::take(&mut self.tables), std::mem::take(&mut self.indexes));
+        self.table_at.clear();
         self.index_at.clear();
-        for (at, index) in self.indexes.iter().enumerate() {
-            if let Some(name) = &index.name {
-                self.index_at.entry(index_key(name)).or_insert(at);
-            }
+        for table in tables {
+            self.push_table(table);
         }
+        indexes.into_iter().for_each(|index| self.push_index(index));
     }
 
     fn enum_named(&self, target: &Name) -> Option<usize> {
@@ -178,27 +160,21 @@ impl Schema {
             name: name.into(),
             file: file.into(),
         };
-        if !self.dropped.contains(&dropped) {
-            self.dropped.push(dropped);
-        }
+        push_once(&mut self.dropped, dropped);
     }
 
     fn create_table(&mut self, mut table: Table, if_not_exists: bool, file: &str) {
-        let name = Name {
-            name: table.name.clone(),
-            schema: table.schema.clone(),
-        };
+        let name = Name::of(&table.name, &table.schema);
         match self.table_named(&name) {
             Some(at) if if_not_exists => touch(&mut self.tables[at], file),
             Some(at) => {
-                let old = std::mem::take(&mut self.tables[at]);
-                table.sources = old.sources;
+                table.sources = std::mem::take(&mut self.tables[at].sources);
                 touch(&mut table, file);
                 self.tables[at] = table;
             }
             None => {
                 self.dropped
-                    .retain(|d| !(d.kind == "table" && Name::parse(&d.name).is(&name.name, &name.schema)));
+                    .retain(|d| !(d.kind == "table" && name.is_written(&d.name)));
                 table.sources = vec![file.to_owned()];
                 self.push_table(table);
             }
@@ -227,39 +203,25 @@ impl Schema {
             return;
         };
         let table = self.tables.remove(at);
-        let gone = Name {
-            name: table.name,
-            schema: table.schema,
-        };
-        self.indexes.retain(|i| !names(&i.table, &gone));
+        let gone = Name::of(&table.name, &table.schema);
+        self.indexes.retain(|i| !gone.is_written(&i.table));
         for other in &mut self.tables {
-            other.foreign_keys.retain(|fk| !names(&fk.references_table, &gone));
+            other.foreign_keys.retain(|fk| !gone.is_written(&fk.references_table));
         }
         self.reindex();
     }
 
     fn alter(&mut self, at: usize, op: TableOp, file: &str) {
         let partial = self.tables[at].origin == "alter";
-        let here = Name {
-            name: self.tables[at].name.clone(),
-            schema: self.tables[at].schema.clone(),
-        };
+        let here = Name::of(&self.tables[at].name, &self.tables[at].schema);
         match op {
-            TableOp::AddColumn { column, foreign_key } => {
-                let table = &mut self.tables[at];
-                if column.primary_key && !table.primary_key.contains(&column.name) {
-                    table.primary_key.push(column.name.clone());
-                }
-                match table
-                    .columns
-                    .iter_mut()
-                    .find(|c| c.name.eq_ignore_ascii_case(&column.name))
-                {
-                    Some(have) => *have = column,
-                    None => table.columns.push(column),
-                }
-                if let Some(fk) = foreign_key.filter(|fk| !table.foreign_keys.contains(fk)) {
-                    table.foreign_keys.push(fk);
+            op @ (TableOp::AddColumn { .. }
+            | TableOp::AddPrimaryKey(_)
+            | TableOp::AddForeignKey(_)
+            | TableOp::AddIndex(_)) => {
+                if let Some(mut index) = extend(&mut self.tables[at], op) {
+                    index.table = here.qualified();
+                    self.push_index(index);
                 }
             }
             TableOp::DropColumn(name) => {
@@ -271,11 +233,12 @@ impl Schema {
                 table
                     .foreign_keys
                     .retain(|fk| !fk.columns.iter().any(|c| c.eq_ignore_ascii_case(&name)));
-                self.indexes
-                    .retain(|i| !(names(&i.table, &here) && i.columns.iter().any(|c| c.eq_ignore_ascii_case(&name))));
+                self.indexes.retain(|i| {
+                    !(here.is_written(&i.table) && i.columns.iter().any(|c| c.eq_ignore_ascii_case(&name)))
+                });
                 for other in &mut self.tables {
                     other.foreign_keys.retain(|fk| {
-                        !(names(&fk.references_table, &here)
+                        !(here.is_written(&fk.references_table)
                             && fk.references_columns.iter().any(|c| c.eq_ignore_ascii_case(&name)))
                     });
                 }
@@ -290,17 +253,7 @@ impl Schema {
                 data_type,
                 nullable,
             } => {
-                let table = &mut self.tables[at];
-                let column = match table.columns.iter().position(|c| c.name.eq_ignore_ascii_case(&name)) {
-                    Some(found) => &mut table.columns[found],
-                    None => {
-                        table.columns.push(Column {
-                            name,
-                            ..Column::default()
-                        });
-                        table.columns.last_mut().expect("just pushed")
-                    }
-                };
+                let column = self.tables[at].column(&name);
                 if data_type.is_some() {
                     column.data_type = data_type;
                 }
@@ -309,10 +262,7 @@ impl Schema {
                 }
             }
             TableOp::Rename(new) => {
-                let new = Name {
-                    schema: new.schema.or_else(|| here.schema.clone()),
-                    name: new.name,
-                };
+                let new = Name::of(&new.name, &new.schema.or_else(|| here.schema.clone()));
                 self.table_at.remove(&table_key(&here.name, &here.schema));
                 self.table_at.insert(table_key(&new.name, &new.schema), at);
                 let table = &mut self.tables[at];
@@ -321,55 +271,21 @@ impl Schema {
                 }
                 table.name = new.name.clone();
                 table.schema = new.schema.clone();
-                for index in self.indexes.iter_mut().filter(|i| names(&i.table, &here)) {
+                for index in self.indexes.iter_mut().filter(|i| here.is_written(&i.table)) {
                     index.table = new.qualified();
                 }
                 for fk in self.tables.iter_mut().flat_map(|t| t.foreign_keys.iter_mut()) {
-                    if names(&fk.references_table, &here) {
+                    if here.is_written(&fk.references_table) {
                         fk.references_table = new.qualified();
                     }
                 }
-            }
-            TableOp::AddPrimaryKey(columns) => {
-                let table = &mut self.tables[at];
-                for column in table.columns.iter_mut() {
-                    if columns.iter().any(|c| c.eq_ignore_ascii_case(&column.name)) {
-                        column.primary_key = true;
-                        column.nullable = Some(false);
-                    }
-                }
-                table.primary_key = columns;
-            }
-            TableOp::AddForeignKey(fk) => {
-                let table = &mut self.tables[at];
-                if !table.foreign_keys.contains(&fk) {
-                    table.foreign_keys.push(fk);
-                }
-            }
-            TableOp::AddIndex(mut index) => {
-                index.table = here.qualified();
-                if let ([only], true) = (index.columns.as_slice(), index.unique)
-                    && let Some(column) = self.tables[at]
-                        .columns
-                        .iter_mut()
-                        .find(|c| c.name.eq_ignore_ascii_case(only))
-                {
-                    column.unique = true;
-                }
-                self.push_index(index);
             }
             TableOp::DropConstraint(name) => {
                 if !self.drop_constraint(at, &here, &name, true) && partial {
                     self.drop_unknown("constraint", &format!("{}.{name}", here.qualified()), file);
                 }
             }
-            TableOp::DropPrimaryKey => {
-                let table = &mut self.tables[at];
-                table.primary_key.clear();
-                for column in &mut table.columns {
-                    column.primary_key = false;
-                }
-            }
+            TableOp::DropPrimaryKey => drop_primary_key(&mut self.tables[at]),
             TableOp::DropIndex(name) => match self.index_named(&name) {
                 Some(found) => self.remove_index(found),
                 None if !self.drop_constraint(at, &here, &name, false) => self.drop_unknown("index", &name, file),
@@ -379,17 +295,11 @@ impl Schema {
                 let table = &mut self.tables[at];
                 let defaults = default_key_names(table);
                 for (fk, default) in table.foreign_keys.iter_mut().zip(defaults) {
-                    let own = fk.name.as_deref().unwrap_or(&default[0]);
-                    if own.eq_ignore_ascii_case(&from) || (fk.name.is_none() && default[1].eq_ignore_ascii_case(&from))
-                    {
+                    if key_named(fk, &default, &from) {
                         fk.name = Some(to.clone());
                     }
                 }
-                if let Some(found) = self.index_named(&from) {
-                    self.index_at.remove(&index_key(&from));
-                    self.index_at.insert(index_key(&to), found);
-                    self.indexes[found].name = Some(to);
-                }
+                self.rename_index(&from, to);
             }
         }
     }
@@ -401,22 +311,16 @@ impl Schema {
             }
         };
         let table = &mut self.tables[at];
-        match table.columns.iter_mut().find(|c| c.name.eq_ignore_ascii_case(from)) {
-            Some(column) => column.name = to.to_owned(),
-            None => table.columns.push(Column {
-                name: to.to_owned(),
-                ..Column::default()
-            }),
-        }
+        table.column(from).name = to.to_owned();
         table.primary_key.iter_mut().for_each(rename);
         for fk in &mut table.foreign_keys {
             fk.columns.iter_mut().for_each(rename);
         }
-        for index in self.indexes.iter_mut().filter(|i| names(&i.table, here)) {
+        for index in self.indexes.iter_mut().filter(|i| here.is_written(&i.table)) {
             index.columns.iter_mut().for_each(rename);
         }
         for fk in self.tables.iter_mut().flat_map(|t| t.foreign_keys.iter_mut()) {
-            if names(&fk.references_table, here) {
+            if here.is_written(&fk.references_table) {
                 fk.references_columns.iter_mut().for_each(rename);
             }
         }
@@ -428,21 +332,16 @@ impl Schema {
         let table = &mut self.tables[at];
         let defaults = default_key_names(table);
         let before = table.foreign_keys.len();
-        let mut kept = Vec::with_capacity(before);
-        for (fk, default) in table.foreign_keys.drain(..).zip(defaults) {
-            let own = fk.name.as_deref().unwrap_or(&default[0]);
-            if !(own.eq_ignore_ascii_case(name) || (fk.name.is_none() && default[1].eq_ignore_ascii_case(name))) {
-                kept.push(fk);
-            }
-        }
-        table.foreign_keys = kept;
+        let mut defaults = defaults.iter();
+        table
+            .foreign_keys
+            .retain(|fk| defaults.next().is_none_or(|default| !key_named(fk, default, name)));
         if table.foreign_keys.len() < before {
             return true;
         }
         let pk_names = [format!("{}_pkey", table.name), "PRIMARY".to_owned()];
         if !table.primary_key.is_empty() && pk_names.iter().any(|n| n.eq_ignore_ascii_case(name)) {
-            table.primary_key.clear();
-            table.columns.iter_mut().for_each(|c| c.primary_key = false);
+            drop_primary_key(table);
             return true;
         }
         let table_name = table.name.clone();
@@ -455,24 +354,51 @@ impl Schema {
         }
         let unnamed = self.indexes.iter().position(|i| {
             i.name.is_none()
-                && names(&i.table, here)
+                && here.is_written(&i.table)
                 && format!("{table_name}_{}_key", i.columns.join("_")).eq_ignore_ascii_case(name)
         });
         if let Some(found) = unnamed {
             let index = self.indexes.remove(found);
             self.reindex();
-            if let [only] = index.columns.as_slice()
-                && let Some(column) = self.tables[at]
-                    .columns
-                    .iter_mut()
-                    .find(|c| c.name.eq_ignore_ascii_case(only))
-            {
-                column.unique = false;
-            }
+            mark_unique(&mut self.tables[at], &index, false);
             return true;
         }
         false
     }
+}
+
+/// Adds a column (with the keys its definition carries), a primary key, a foreign key or an
+/// index (a unique one makes its one column unique) to `table`; the index is returned for the
+/// caller to keep. CREATE TABLE builds its table with these, as ALTER TABLE changes one.
+pub fn extend(table: &mut Table, op: TableOp) -> Option<Index> {
+    match op {
+        TableOp::AddColumn { column, foreign_key } => {
+            if column.primary_key && !table.primary_key.contains(&column.name) {
+                table.primary_key.push(column.name.clone());
+            }
+            let name = column.name.clone();
+            *table.column(&name) = column;
+            if let Some(fk) = foreign_key {
+                push_once(&mut table.foreign_keys, fk);
+            }
+        }
+        TableOp::AddPrimaryKey(columns) => {
+            for column in table.columns.iter_mut() {
+                if columns.iter().any(|c| c.eq_ignore_ascii_case(&column.name)) {
+                    column.primary_key = true;
+                    column.nullable = Some(false);
+                }
+            }
+            table.primary_key = columns;
+        }
+        TableOp::AddForeignKey(fk) => push_once(&mut table.foreign_keys, fk),
+        TableOp::AddIndex(index) => {
+            mark_unique(table, &index, true);
+            return Some(index);
+        }
+        _ => {}
+    }
+    None
 }
 
 /// The names PostgreSQL (`orders_user_id_fkey`) and MySQL (`orders_ibfk_1`) give each of the
@@ -494,15 +420,27 @@ fn default_key_names(table: &Table) -> Vec<[String; 2]> {
         .collect()
 }
 
-/// Whether the (possibly qualified) table name `text` is `name`.
-fn names(text: &str, name: &Name) -> bool {
-    let parsed = Name::parse(text);
-    parsed.name.eq_ignore_ascii_case(&name.name) && same_schema(&parsed.schema, &name.schema)
+fn drop_primary_key(table: &mut Table) {
+    table.primary_key.clear();
+    table.columns.iter_mut().for_each(|c| c.primary_key = false);
+}
+
+/// Whether `fk` is named `name`: by its own name, or by a default name when it has none.
+fn key_named(fk: &ForeignKey, default: &[String; 2], name: &str) -> bool {
+    let own = fk.name.as_deref().unwrap_or(&default[0]);
+    own.eq_ignore_ascii_case(name) || (fk.name.is_none() && default[1].eq_ignore_ascii_case(name))
+}
+
+/// A unique index on one column makes (or, dropped, leaves) that column unique.
+fn mark_unique(table: &mut Table, index: &Index, unique: bool) {
+    if let ([only], true) = (index.columns.as_slice(), index.unique || !unique)
+        && let Some(column) = table.column_named(only)
+    {
+        column.unique = unique;
+    }
 }
 
 /// Adds `file` to the table's sources.
 fn touch(table: &mut Table, file: &str) {
-    if !table.sources.iter().any(|s| s == file) {
-        table.sources.push(file.to_owned());
-    }
+    push_once(&mut table.sources, file.to_owned());
 }

@@ -6,28 +6,19 @@
 //! into the tables of the same name ([`models`]).
 
 mod apply;
+pub use apply::{Replayed, extend};
 pub mod models;
 pub mod order;
 #[cfg(test)]
 mod tests;
 
-use super::facts::{Change, ChangeKind, Name, Revision, TableOp, same_schema};
-use super::facts::{Dropped, EnumType, Index, Table};
-
-/// The schema after the migrations.
-#[derive(Debug, Default)]
-pub struct Replayed {
-    pub tables: Vec<Table>,
-    pub indexes: Vec<Index>,
-    pub enums: Vec<EnumType>,
-    pub dropped: Vec<Dropped>,
-}
+use super::facts::{Change, ChangeKind, Name, Revision, TableOp};
 
 /// Replays `changes` (each file's in its own order) in migration order.
 pub fn replay(changes: Vec<Change>, revisions: &[Revision]) -> Replayed {
-    let mut schema = apply::Schema::default();
+    let mut schema = Replayed::default();
     for change in order::in_migration_order(changes, revisions) {
         schema.apply(change);
     }
-    schema.finish()
+    schema
 }

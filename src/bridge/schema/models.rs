@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 
 use super::Name;
+use crate::bridge::facts::key;
 use crate::bridge::facts::{EnumType, Index, Table};
 
 /// `tables` (the migrations' schema, in order) with `models` merged into the tables of the
@@ -31,15 +32,6 @@ pub fn merge(mut tables: Vec<Table>, models: Vec<Table>) -> Vec<Table> {
     tables
 }
 
-/// A table's key for lookups: its schema (`public` as none) and name, in lower case.
-pub fn key(name: &str, schema: &Option<String>) -> (String, String) {
-    let schema = schema
-        .as_deref()
-        .filter(|s| !s.eq_ignore_ascii_case("public"))
-        .unwrap_or("");
-    (schema.to_ascii_lowercase(), name.to_ascii_lowercase())
-}
-
 /// Adds what `model` says about `table` to it.
 fn join(table: &mut Table, model: Table) {
     for source in &model.sources {
@@ -55,14 +47,8 @@ fn join(table: &mut Table, model: Table) {
     table.model = table.model.take().or(model.model);
     table.framework = table.framework.take().or(model.framework);
     for column in model.columns {
-        match table
-            .columns
-            .iter_mut()
-            .find(|c| c.name.eq_ignore_ascii_case(&column.name))
-        {
-            Some(have) => have.absorb(column),
-            None => table.columns.push(column),
-        }
+        let name = column.name.clone();
+        table.column(&name).absorb(column);
     }
     if table.primary_key.is_empty() {
         table.primary_key = model.primary_key;
@@ -107,10 +93,7 @@ pub fn dedupe_indexes(indexes: Vec<Index>) -> Vec<Index> {
 pub fn dedupe_enums(enums: Vec<EnumType>) -> Vec<EnumType> {
     let mut out: Vec<EnumType> = Vec::with_capacity(enums.len());
     for e in enums {
-        let name = Name {
-            name: e.name.clone(),
-            schema: e.schema.clone(),
-        };
+        let name = Name::of(&e.name, &e.schema);
         if !out
             .iter()
             .any(|have| name.is(&have.name, &have.schema) && have.values == e.values)

@@ -13,6 +13,7 @@ use sqlparser::ast::{
 
 use crate::bridge::facts::{Change, ChangeKind, Name, TableOp};
 use crate::bridge::facts::{Column, EnumType, Facts, ForeignKey, Index, Table};
+use crate::bridge::schema::extend;
 
 /// Adds what `statement` does to the schema to `facts`.
 pub fn record(statement: &Statement, file: &str, facts: &mut Facts) {
@@ -108,42 +109,15 @@ fn create_table(create: &CreateTable, file: &str, push: &mut impl FnMut(ChangeKi
         file: file.into(),
         ..Table::default()
     };
-    let mut indexes = Vec::new();
-    for column in &create.columns {
-        let (column, foreign_key) = column_of(column);
-        if column.primary_key {
-            table.primary_key.push(column.name.clone());
-        }
-        table.columns.push(column);
-        table.foreign_keys.extend(foreign_key);
-    }
-    for constraint in &create.constraints {
-        for op in constraint_ops(constraint, &name, file) {
-            match op {
-                TableOp::AddPrimaryKey(columns) => {
-                    for column in table.columns.iter_mut().filter(|c| columns.contains(&c.name)) {
-                        column.primary_key = true;
-                        column.nullable = Some(false);
-                    }
-                    for column in columns {
-                        if !table.primary_key.contains(&column) {
-                            table.primary_key.push(column);
-                        }
-                    }
-                }
-                TableOp::AddForeignKey(fk) => table.foreign_keys.push(fk),
-                TableOp::AddIndex(index) => {
-                    if let ([only], true) = (index.columns.as_slice(), index.unique)
-                        && let Some(column) = table.columns.iter_mut().find(|c| &c.name == only)
-                    {
-                        column.unique = true;
-                    }
-                    indexes.push(index);
-                }
-                _ => {}
-            }
-        }
-    }
+    let columns = create.columns.iter().map(|c| {
+        let (column, foreign_key) = column_of(c);
+        TableOp::AddColumn { column, foreign_key }
+    });
+    let constraints = create.constraints.iter().flat_map(|c| constraint_ops(c, &name, file));
+    let indexes: Vec<Index> = columns
+        .chain(constraints)
+        .filter_map(|op| extend(&mut table, op))
+        .collect();
     push(ChangeKind::CreateTable {
         table,
         if_not_exists: create.if_not_exists,

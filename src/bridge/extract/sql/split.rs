@@ -39,36 +39,24 @@ pub fn statements(sql: &str) -> Split<'_> {
     let tokenize = |dialect: &dyn Dialect| Tokenizer::new(dialect, sql).tokenize_with_location().ok();
     let Some(postgres) = tokenize(POSTGRES) else {
         // `#` comments are MySQL's; an unterminated quote no dialect reads.
-        for (dialect, order) in [
-            (
-                MYSQL as &dyn Dialect,
-                [MYSQL as &dyn Dialect, POSTGRES, SQLITE, GENERIC],
-            ),
-            (SQLITE, [SQLITE, POSTGRES, MYSQL, GENERIC]),
-            (GENERIC, [GENERIC, POSTGRES, MYSQL, SQLITE]),
-        ] {
+        for dialect in [MYSQL as &'static dyn Dialect, SQLITE, GENERIC] {
             if let Some(tokens) = tokenize(dialect) {
                 return Split {
                     statements: by_tokens(sql, tokens, 0),
-                    dialects: order.to_vec(),
+                    dialects: order(dialect),
                 };
             }
         }
         return Split {
             statements: by_lines(sql),
-            dialects: vec![POSTGRES, MYSQL, SQLITE, GENERIC],
+            dialects: order(POSTGRES),
         };
     };
-    let (hinted, order): (&dyn Dialect, [&'static dyn Dialect; 4]) = match hint(&postgres) {
-        Hint::ClickHouse => (CLICKHOUSE, [CLICKHOUSE, POSTGRES, MYSQL, GENERIC]),
-        Hint::MySql => (MYSQL, [MYSQL, POSTGRES, SQLITE, GENERIC]),
-        Hint::Sqlite => (SQLITE, [SQLITE, POSTGRES, MYSQL, GENERIC]),
-        Hint::None => {
-            return Split {
-                statements: by_tokens(sql, postgres, 0),
-                dialects: vec![POSTGRES, MYSQL, SQLITE, GENERIC],
-            };
-        }
+    let Some(hinted) = hint(&postgres) else {
+        return Split {
+            statements: by_tokens(sql, postgres, 0),
+            dialects: order(POSTGRES),
+        };
     };
     let statements = match tokenize(hinted) {
         Some(tokens) => by_tokens(sql, tokens, 0),
@@ -76,20 +64,23 @@ pub fn statements(sql: &str) -> Split<'_> {
     };
     Split {
         statements,
-        dialects: order.to_vec(),
+        dialects: order(hinted),
     }
 }
 
-/// The dialect the code (not its comments or strings) is written in.
-#[derive(Debug, PartialEq)]
-enum Hint {
-    ClickHouse,
-    MySql,
-    Sqlite,
-    None,
+/// The dialects to parse with: `first`, then PostgreSQL, MySQL, SQLite (not after
+/// ClickHouse) and the generic one.
+fn order(first: &'static dyn Dialect) -> Vec<&'static dyn Dialect> {
+    let clickhouse = first.dialect() == CLICKHOUSE.dialect();
+    let others = [POSTGRES as &'static dyn Dialect, MYSQL, SQLITE, GENERIC]
+        .into_iter()
+        .filter(|d| d.dialect() != first.dialect() && !(clickhouse && d.dialect() == SQLITE.dialect()));
+    std::iter::once(first).chain(others).collect()
 }
 
-fn hint(tokens: &[TokenWithSpan]) -> Hint {
+/// The dialect the code (not its comments or strings) is written in, when it says: a
+/// ClickHouse engine or type, MySQL's backticks and options, SQLite's table options.
+fn hint(tokens: &[TokenWithSpan]) -> Option<&'static dyn Dialect> {
     let code: Vec<&Token> = tokens
         .iter()
         .map(|t| &t.token)
@@ -102,7 +93,7 @@ fn hint(tokens: &[TokenWithSpan]) -> Hint {
             && (w.value.ends_with("MergeTree") || w.value == "LowCardinality" || w.value == "ReplicatedMergeTree"))
     };
     if code.iter().any(|t| clickhouse(t)) {
-        return Hint::ClickHouse;
+        return Some(CLICKHOUSE);
     }
     for (at, token) in code.iter().enumerate() {
         let next = code.get(at + 1).copied();
@@ -110,13 +101,13 @@ fn hint(tokens: &[TokenWithSpan]) -> Hint {
             || word(token, "AUTO_INCREMENT")
             || (word(token, "ENGINE") && matches!(next, Some(Token::Eq)))
         {
-            return Hint::MySql;
+            return Some(MYSQL);
         }
         sqlite |= word(token, "AUTOINCREMENT")
             || (word(token, "WITHOUT") && next.is_some_and(|n| word(n, "ROWID")))
             || (matches!(token, Token::RParen) && next.is_some_and(|n| word(n, "STRICT")));
     }
-    if sqlite { Hint::Sqlite } else { Hint::None }
+    sqlite.then_some(SQLITE as &'static dyn Dialect)
 }
 
 fn by_tokens(sql: &str, tokens: Vec<TokenWithSpan>, dialect: usize) -> Vec<Statement<'_>> {
