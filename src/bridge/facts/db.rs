@@ -3,78 +3,29 @@
 
 use serde::{Deserialize, Serialize};
 
-fact_types! {
-    /// A table (SQL DDL or an ORM model) with its columns and keys.
-    pub struct Table {
-        /// Unquoted name; `schema` holds the qualifier (`billing.invoices` → schema `billing`).
-        pub name: String,
-        pub schema: Option<String>,
-        /// The ORM's model name when it differs from the table's (`@@map`, `@Entity('users')`).
-        pub model: Option<String>,
-        pub columns: Vec<Column>,
-        pub primary_key: Vec<String>,
-        pub foreign_keys: Vec<ForeignKey>,
-        /// `create`, `alter` (columns added by ALTER TABLE) or `model` (ORM).
-        pub origin: String,
-        /// Framework for ORM models (`prisma`, `typeorm`, `sqlalchemy`, `django`, `diesel`, `seaorm`).
-        pub framework: Option<String>,
-        pub file: String,
-        /// Every file that declares or changes the table (migrations in order, then ORM models).
-        #[serde(skip_serializing_if = "Vec::is_empty")]
-        pub sources: Vec<String>,
-        /// The name the table had before the run renamed it (for a table the run did not create).
-        #[serde(skip_serializing_if = "Option::is_none")]
-        pub renamed_from: Option<String>,
-    }
-
-    /// One column: its name and type as written (`varchar(255)`, `String`, `models.CharField`).
-    pub struct Column {
-        pub name: String,
-        /// The ORM's field name when it differs from the column's (`@map`, `db_column`).
-        pub field: Option<String>,
-        pub data_type: Option<String>,
-        pub nullable: Option<bool>,
-        pub primary_key: bool,
-        pub unique: bool,
-    }
-
-    /// `columns` reference `table(referenced)`.
-    pub struct ForeignKey {
-        /// The constraint's name when the file gives one (`DROP CONSTRAINT` finds it by it).
-        #[serde(skip_serializing_if = "Option::is_none")]
-        pub name: Option<String>,
-        pub columns: Vec<String>,
-        pub references_table: String,
-        pub references_columns: Vec<String>,
-    }
-
-    /// `CREATE [UNIQUE] INDEX name ON table (columns)` or an ORM index.
-    pub struct Index {
-        pub name: Option<String>,
-        pub table: String,
-        pub columns: Vec<String>,
-        pub unique: bool,
-        pub file: String,
-    }
-
-    /// An enumerated type and its values, in declaration order.
-    pub struct EnumType {
-        /// Unquoted name; `schema` holds the qualifier.
-        pub name: String,
-        pub schema: Option<String>,
-        pub values: Vec<String>,
-        /// `sql` or the ORM (`prisma`, …).
-        pub framework: String,
-        pub file: String,
-    }
-
-    /// Something the run's migrations drop that the run did not create.
-    pub struct Dropped {
-        /// `table`, `column` (`table.column`), `index`, `type` or `constraint`.
-        pub kind: String,
-        pub name: String,
-        pub file: String,
-    }
+/// A table (SQL DDL or an ORM model) with its columns and keys.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Table {
+    /// Unquoted name; `schema` holds the qualifier (`billing.invoices` → schema `billing`).
+    pub name: String,
+    pub schema: Option<String>,
+    /// The ORM's model name when it differs from the table's (`@@map`, `@Entity('users')`).
+    pub model: Option<String>,
+    pub columns: Vec<Column>,
+    pub primary_key: Vec<String>,
+    pub foreign_keys: Vec<ForeignKey>,
+    /// `create`, `alter` (columns added by ALTER TABLE) or `model` (ORM).
+    pub origin: String,
+    /// Framework for ORM models (`prisma`, `typeorm`, `sqlalchemy`, `django`, `diesel`, `seaorm`).
+    pub framework: Option<String>,
+    pub file: String,
+    /// Every file that declares or changes the table (migrations in order, then ORM models).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sources: Vec<String>,
+    /// The name the table had before the run renamed it (for a table the run did not create).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub renamed_from: Option<String>,
 }
 
 impl Table {
@@ -99,6 +50,19 @@ impl Table {
     }
 }
 
+/// One column: its name and type as written (`varchar(255)`, `String`, `models.CharField`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Column {
+    pub name: String,
+    /// The ORM's field name when it differs from the column's (`@map`, `db_column`).
+    pub field: Option<String>,
+    pub data_type: Option<String>,
+    pub nullable: Option<bool>,
+    pub primary_key: bool,
+    pub unique: bool,
+}
+
 impl Column {
     /// Fills in what this column leaves out from another declaration of it (a model's field
     /// beside a migration's column, two matches of one column).
@@ -109,6 +73,52 @@ impl Column {
         self.unique |= other.unique;
         self.primary_key |= other.primary_key;
     }
+}
+
+/// `columns` reference `table(referenced)`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ForeignKey {
+    /// The constraint's name when the file gives one (`DROP CONSTRAINT` finds it by it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    pub columns: Vec<String>,
+    pub references_table: String,
+    pub references_columns: Vec<String>,
+}
+
+/// `CREATE [UNIQUE] INDEX name ON table (columns)` or an ORM index.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Index {
+    pub name: Option<String>,
+    pub table: String,
+    pub columns: Vec<String>,
+    pub unique: bool,
+    pub file: String,
+}
+
+/// An enumerated type and its values, in declaration order.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct EnumType {
+    /// Unquoted name; `schema` holds the qualifier.
+    pub name: String,
+    pub schema: Option<String>,
+    pub values: Vec<String>,
+    /// `sql` or the ORM (`prisma`, …).
+    pub framework: String,
+    pub file: String,
+}
+
+/// Something the run's migrations drop that the run did not create.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Dropped {
+    /// `table`, `column` (`table.column`), `index`, `type` or `constraint`.
+    pub kind: String,
+    pub name: String,
+    pub file: String,
 }
 
 /// `schema.name`, or `name`.

@@ -4,17 +4,6 @@
 //! `structured` and `contextForNext` from the merged value. Every name carries the file
 //! (relative to the work tree's top) it came from.
 
-/// The types of the facts, each cloned, compared and hashed (the merge drops exact repeats),
-/// and read and written as JSON in camelCase, a missing field taking its default.
-macro_rules! fact_types {
-    ($($(#[$attr:meta])* pub struct $name:ident $body:tt)*) => {$(
-        #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-        #[serde(default, rename_all = "camelCase")]
-        $(#[$attr])*
-        pub struct $name $body
-    )*};
-}
-
 mod changes;
 mod db;
 
@@ -94,154 +83,182 @@ impl Facts {
     }
 }
 
-fact_types! {
-    /// An HTTP endpoint with its full path (mount prefixes applied).
-    pub struct Endpoint {
-        /// Upper case: `GET`, `POST`, …; `ALL` or `ANY` where the framework says so.
-        pub method: String,
-        /// Full path as the client calls it: `/api/users/:id`.
-        pub path: String,
-        pub handler: Option<String>,
-        /// Names of request/response shapes (see [`Shape`]) when the code names them.
-        pub request: Option<String>,
-        pub response: Option<String>,
-        /// `express`, `koa`, `fastify`, `nestjs`, `fastapi`, `flask`, `django`, `axum`, `actix`,
-        /// `nextjs`, `remix`.
-        pub framework: String,
-        pub file: String,
-        /// Names of the auth guards the code puts on this endpoint (see [`Guard`]), outermost first.
-        pub guards: Vec<String>,
-    }
+/// An HTTP endpoint with its full path (mount prefixes applied).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Endpoint {
+    /// Upper case: `GET`, `POST`, …; `ALL` or `ANY` where the framework says so.
+    pub method: String,
+    /// Full path as the client calls it: `/api/users/:id`.
+    pub path: String,
+    pub handler: Option<String>,
+    /// Names of request/response shapes (see [`Shape`]) when the code names them.
+    pub request: Option<String>,
+    pub response: Option<String>,
+    /// `express`, `koa`, `fastify`, `nestjs`, `fastapi`, `flask`, `django`, `axum`, `actix`,
+    /// `nextjs`, `remix`.
+    pub framework: String,
+    pub file: String,
+    /// Names of the auth guards the code puts on this endpoint (see [`Guard`]), outermost first.
+    pub guards: Vec<String>,
+}
 
-    /// A request/response or validation shape: DTO class, Pydantic model, zod schema.
-    pub struct Shape {
-        pub name: String,
-        /// `dto`, `pydantic`, `zod`, `interface`, …
-        pub kind: String,
-        pub fields: Vec<Field>,
-        pub file: String,
-    }
+/// A request/response or validation shape: DTO class, Pydantic model, zod schema.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Shape {
+    pub name: String,
+    /// `dto`, `pydantic`, `zod`, `interface`, …
+    pub kind: String,
+    pub fields: Vec<Field>,
+    pub file: String,
+}
 
-    /// A field of a shape.
-    pub struct Field {
-        pub name: String,
-        pub data_type: Option<String>,
-        pub optional: bool,
-    }
+/// A field of a shape.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Field {
+    pub name: String,
+    pub data_type: Option<String>,
+    pub optional: bool,
+}
 
-    /// An exported service class and its public methods.
-    pub struct Service {
-        pub name: String,
-        pub methods: Vec<String>,
-        pub file: String,
-    }
+/// An exported service class and its public methods.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Service {
+    pub name: String,
+    pub methods: Vec<String>,
+    pub file: String,
+}
 
-    /// An environment variable the code reads or a config file declares.
-    pub struct EnvVar {
-        pub name: String,
-        /// `process.env`, `os.environ`, `getenv`, `std::env::var`, `.env.example`, `pipeline`, …
-        pub source: String,
-        pub file: String,
-    }
+/// An environment variable the code reads or a config file declares.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct EnvVar {
+    pub name: String,
+    /// `process.env`, `os.environ`, `getenv`, `std::env::var`, `.env.example`, `pipeline`, …
+    pub source: String,
+    pub file: String,
+}
 
-    /// An exported UI component.
-    pub struct Component {
-        pub name: String,
-        /// `function`, `arrow`, `class`, `default`, `re-export`.
-        pub kind: String,
-        pub file: String,
-    }
+/// An exported UI component.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Component {
+    pub name: String,
+    /// `function`, `arrow`, `class`, `default`, `re-export`.
+    pub kind: String,
+    pub file: String,
+}
 
-    /// A client-side route.
-    pub struct Route {
-        pub path: String,
-        pub component: Option<String>,
-        /// `react-router`, `nextjs`, `remix`.
-        pub framework: String,
-        pub file: String,
-    }
+/// A client-side route.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Route {
+    pub path: String,
+    pub component: Option<String>,
+    /// `react-router`, `nextjs`, `remix`.
+    pub framework: String,
+    pub file: String,
+}
 
-    /// A piece of client state: a Redux slice, a Zustand store, a React context.
-    pub struct StateStore {
-        pub name: String,
-        /// `redux-slice`, `redux-store`, `rtk-query`, `zustand`, `react-context`.
-        pub kind: String,
-        /// Actions of a slice, keys of a store, endpoints of an API, keys of a context's value.
-        pub keys: Vec<String>,
-        /// A context's provider component (the one rendering `<XContext.Provider>`).
-        pub provider: Option<String>,
-        /// A context's hook (the `use…` function calling `useContext(XContext)`).
-        pub hook: Option<String>,
-        pub file: String,
-    }
+/// A piece of client state: a Redux slice, a Zustand store, a React context.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct StateStore {
+    pub name: String,
+    /// `redux-slice`, `redux-store`, `rtk-query`, `zustand`, `react-context`.
+    pub kind: String,
+    /// Actions of a slice, keys of a store, endpoints of an API, keys of a context's value.
+    pub keys: Vec<String>,
+    /// A context's provider component (the one rendering `<XContext.Provider>`).
+    pub provider: Option<String>,
+    /// A context's hook (the `use…` function calling `useContext(XContext)`).
+    pub hook: Option<String>,
+    pub file: String,
+}
 
-    /// Names imported from the configured design-system package.
-    pub struct DesignImport {
-        pub package: String,
-        pub names: Vec<String>,
-        pub file: String,
-    }
+/// Names imported from the configured design-system package.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct DesignImport {
+    pub package: String,
+    pub names: Vec<String>,
+    pub file: String,
+}
 
-    /// A CI pipeline file and its jobs.
-    pub struct Pipeline {
-        /// `github-actions`, `gitlab-ci`, `azure-pipelines`.
-        pub kind: String,
-        pub name: Option<String>,
-        pub jobs: Vec<String>,
-        /// GitLab's and Azure's stages, in order.
-        #[serde(skip_serializing_if = "Vec::is_empty")]
-        pub stages: Vec<String>,
-        /// The steps that carry a name (`- name: Run tests`, Azure's `displayName`), in order.
-        #[serde(skip_serializing_if = "Vec::is_empty")]
-        pub steps: Vec<String>,
-        /// Security scans the pipeline runs (Snyk, Trivy, CodeQL, GitLab's templates, …).
-        #[serde(skip_serializing_if = "Vec::is_empty")]
-        pub scans: Vec<Scan>,
-        pub file: String,
-    }
+/// A CI pipeline file and its jobs.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Pipeline {
+    /// `github-actions`, `gitlab-ci`, `azure-pipelines`.
+    pub kind: String,
+    pub name: Option<String>,
+    pub jobs: Vec<String>,
+    /// GitLab's and Azure's stages, in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub stages: Vec<String>,
+    /// The steps that carry a name (`- name: Run tests`, Azure's `displayName`), in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub steps: Vec<String>,
+    /// Security scans the pipeline runs (Snyk, Trivy, CodeQL, GitLab's templates, …).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub scans: Vec<Scan>,
+    pub file: String,
+}
 
-    /// A security scan in a pipeline: the tool, and the job and step that run it.
-    pub struct Scan {
-        /// `snyk`, `trivy`, `codeql`, `semgrep`, `gitlab-sast`, …
-        pub tool: String,
-        pub job: Option<String>,
-        /// The step's name, or what it uses (`snyk/actions/node@master`) when it has none.
-        pub step: Option<String>,
-    }
+/// A security scan in a pipeline: the tool, and the job and step that run it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Scan {
+    /// `snyk`, `trivy`, `codeql`, `semgrep`, `gitlab-sast`, …
+    pub tool: String,
+    pub job: Option<String>,
+    /// The step's name, or what it uses (`snyk/actions/node@master`) when it has none.
+    pub step: Option<String>,
+}
 
-    /// A Dockerfile build stage (`FROM image AS name`).
-    pub struct DockerStage {
-        pub name: Option<String>,
-        pub base: String,
-        pub file: String,
-    }
+/// A Dockerfile build stage (`FROM image AS name`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct DockerStage {
+    pub name: Option<String>,
+    pub base: String,
+    pub file: String,
+}
 
-    /// An image a pipeline or compose file pushes or tags.
-    pub struct Image {
-        pub name: String,
-        pub file: String,
-    }
+/// An image a pipeline or compose file pushes or tags.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Image {
+    pub name: String,
+    pub file: String,
+}
 
-    /// A security finding referenced by the run (CVE-…, GHSA-…, a configured pattern).
-    pub struct Finding {
-        pub id: String,
-        /// Where it was referenced: a file path, or `commit <hash>`.
-        pub file: String,
-        /// The line of the file (or of the commit message) it is on.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        pub line: Option<usize>,
-    }
+/// A security finding referenced by the run (CVE-…, GHSA-…, a configured pattern).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Finding {
+    pub id: String,
+    /// Where it was referenced: a file path, or `commit <hash>`.
+    pub file: String,
+    /// The line of the file (or of the commit message) it is on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+}
 
-    /// Auth middleware, a guard or a validation schema the run added or uses.
-    pub struct Guard {
-        pub name: String,
-        /// `middleware`, `guard`, `decorator`, `dependency`, `permission`, `extractor`, `layer`,
-        /// `hook`, `security-scheme`, `authentication`, `validation`.
-        pub kind: String,
-        /// The framework or library it belongs to (`nestjs`, `fastapi`, `zod`, `wtforms`, …).
-        pub framework: Option<String>,
-        /// How many of the run's endpoints it is put on (0 when the code does not say).
-        pub endpoints: usize,
-        pub file: String,
-    }
+/// Auth middleware, a guard or a validation schema the run added or uses.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Guard {
+    pub name: String,
+    /// `middleware`, `guard`, `decorator`, `dependency`, `permission`, `extractor`, `layer`,
+    /// `hook`, `security-scheme`, `authentication`, `validation`.
+    pub kind: String,
+    /// The framework or library it belongs to (`nestjs`, `fastapi`, `zod`, `wtforms`, …).
+    pub framework: Option<String>,
+    /// How many of the run's endpoints it is put on (0 when the code does not say).
+    pub endpoints: usize,
+    pub file: String,
 }
