@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use std::ops::Range;
 
 use streaming_iterator::StreamingIterator;
-use tree_sitter::{Query, QueryCursor, QueryMatch, QueryPredicateArg, QueryProperty, Tree};
+use tree_sitter::{Node, Query, QueryCursor, QueryMatch, QueryPredicateArg, QueryProperty, Tree};
 
 use super::grammar::Grammar;
 use super::lower;
@@ -102,14 +102,15 @@ pub fn run_query<'t>(
     text: &'t str,
     owner: impl Fn(usize) -> Option<&'static Rule>,
 ) -> Vec<Hit<'t>> {
-    run_from(query, tree, text, None, owner)
+    run_from(query, tree.root_node(), text, None, owner)
 }
 
-/// [`run_query`] with matches starting at most `max_start_depth` levels below the root (the
-/// cursor then skips the subtrees no pattern can reach).
+/// [`run_query`] below `root` (a tree's root or one of its nodes), with matches starting at
+/// most `max_start_depth` levels below it (the cursor then skips the subtrees no pattern can
+/// reach).
 pub fn run_from<'t>(
     query: &'static Query,
-    tree: &Tree,
+    root: Node<'_>,
     text: &'t str,
     max_start_depth: Option<u32>,
     owner: impl Fn(usize) -> Option<&'static Rule>,
@@ -118,7 +119,7 @@ pub fn run_from<'t>(
     let mut cursor = QueryCursor::new();
     cursor.set_match_limit(MATCH_LIMIT);
     cursor.set_max_start_depth(max_start_depth);
-    let mut matches = cursor.matches(query, tree.root_node(), text.as_bytes());
+    let mut matches = cursor.matches(query, root, text.as_bytes());
     let mut hits = Vec::new();
     // What each match holds but the kinds of lowered nodes: matches differing only there are
     // one (as tree-sitter makes them one when those nodes are not captured).

@@ -170,7 +170,18 @@ pub fn on_tree(source: &Source<'_>, lang: Lang, wanted: &Wanted, tree: &Tree, re
 pub fn on_demand<'t>(name: &str, lang: Lang, tree: &Tree, text: &'t str, top_level: bool) -> Vec<Hit<'t>> {
     let query = catalog::on_demand(name).and_then(|rule| Some((rule, rule.query(Grammar::of_lang(lang))?)));
     let mut hits = query.map_or_else(Vec::new, |(rule, query)| {
-        hits::run_from(query, tree, text, top_level.then_some(0), |_| Some(rule))
+        let root = tree.root_node();
+        if !top_level {
+            return hits::run_from(query, root, text, None, |_| Some(rule));
+        }
+        // One statement at a time, each the root of its matches: a pattern rooted at the
+        // file's root would keep the cursor's states alive over the whole file.
+        let mut walk = root.walk();
+        let statements: Vec<_> = root.children(&mut walk).collect();
+        statements
+            .into_iter()
+            .flat_map(|statement| hits::run_from(query, statement, text, Some(0), |_| Some(rule)))
+            .collect()
     });
     hits.sort_by_key(|hit| hit.captures.first().map(|capture| capture.range.start));
     hits

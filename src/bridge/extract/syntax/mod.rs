@@ -9,11 +9,13 @@ mod tree;
 
 pub use tree::{Walk, named_children, walk};
 
+use std::cell::OnceCell;
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use tree_sitter::{Node, ParseOptions, Parser, Tree};
 
+use crate::bridge::rules::Hit;
 use crate::bridge::source::Source;
 
 /// Largest file the code extractors parse; bigger files are generated, not written by an agent.
@@ -71,6 +73,9 @@ pub struct ParsedFile<'a> {
     pub text: &'a str,
     pub lang: Lang,
     pub tree: Tree,
+    /// Its top-level statements' imports, exports and constants, read once on first use
+    /// (`code::modules::top_level`).
+    pub modules: OnceCell<Vec<Hit<'a>>>,
 }
 
 impl<'a> ParsedFile<'a> {
@@ -176,6 +181,7 @@ impl Parsers {
             text: source.text,
             lang,
             tree,
+            modules: OnceCell::new(),
         }))
     }
 

@@ -120,7 +120,7 @@ fn object(
 fn python(file: &ParsedFile<'_>, constants: &Constants, out: &mut Exported) {
     let hits = top_level(file);
     let mut classes: HashMap<&str, Vec<(&str, String)>> = HashMap::new();
-    for hit in &hits {
+    for hit in hits {
         if let (Some(class), Some(name), Some(value)) = (
             hit.text("constant.class"),
             hit.text("constant.name"),

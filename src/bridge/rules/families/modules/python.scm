@@ -16,12 +16,11 @@
          (aliased_import name: (_) @import.module alias: (_) @import.local)]) @import.statement)
 
 ; top-level constants (`API_PREFIX = "/api"`, `settings = Settings()`) and the attributes of
-; top-level classes (`class Settings: API_V1_STR = "/api/v1"`)
-(module
-  (expression_statement (assignment left: (identifier) @constant.name right: (_) @constant.value)))
+; top-level classes (`class Settings: API_V1_STR = "/api/v1"`); `code::modules::top_level`
+; runs the file one top-level statement at a time
+(expression_statement (assignment left: (identifier) @constant.name right: (_) @constant.value))
 
-(module
-  (class_definition
-    name: (identifier) @constant.class
-    body: (block
-      (expression_statement (assignment left: (identifier) @constant.name right: (_) @constant.value)))))
+(class_definition
+  name: (identifier) @constant.class
+  body: (block
+    (expression_statement (assignment left: (identifier) @constant.name right: (_) @constant.value))))
