@@ -9,7 +9,7 @@
 use std::ops::Range;
 
 use super::hits::{Capture, Hit, inside};
-use super::route_units::{Render, placed_in};
+use super::route_units::{Render, guard, placed_in};
 use super::text::literal;
 use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
 use crate::bridge::extract::code::routes::RouteScan;
@@ -221,17 +221,8 @@ impl<'h, 't> File<'_, 'h, 't> {
     /// `JwtAuthGuard`, `AuthGuard('jwt')`, `new RolesGuard()` → `RolesGuard`.
     fn guards(&self, decl: &Decl<'_, '_>) -> Vec<String> {
         let arguments = decl.decorated("guards").flat_map(|hit| hit.all("decorator.argument"));
-        let name = |text: &str| match (text.strip_prefix("new "), text.split_once('(')) {
-            (Some(created), _) => created.split('(').next().unwrap_or(created).trim().to_owned(),
-            (None, Some((callee, args))) => match args.split([',', ')']).next().map(str::trim) {
-                Some(first) if first.starts_with(['\'', '"']) => format!("{}('{}')", callee.trim(), literal(first)),
-                _ => callee.trim().to_owned(),
-            },
-            (None, None) => text.to_owned(),
-        };
         arguments
-            .map(|arg| name(arg.text))
-            .filter(|name| is_auth_name(name))
+            .filter_map(|arg| guard(arg.text.strip_prefix("new ").unwrap_or(arg.text)))
             .collect()
     }
 

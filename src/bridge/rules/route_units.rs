@@ -188,9 +188,9 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
         layers: Vec::new(),
     };
     file.unit_dependencies();
-    file.factories(hits, &mut items);
+    file.factories(&mut items);
     let mut hooks = Vec::new();
-    file.unit_guards(hits, &mut items, &mut hooks);
+    file.unit_guards(&mut items, &mut hooks);
     for call in &calls {
         file.items(call, &mut items);
     }
@@ -475,8 +475,8 @@ impl<'h, 't> File<'_, 'h, 't> {
 
     /// A factory returning a router it makes (`export default () => { const r = Router(); …;
     /// return r; }`) stands for it: the function's unit mounts it.
-    fn factories(&self, hits: &[Hit<'_>], items: &mut Vec<(usize, Receiver, Item)>) {
-        for hit in hits {
+    fn factories(&self, items: &mut Vec<(usize, Receiver, Item)>) {
+        for hit in self.hits {
             let (Some(returns), Some(scope)) = (hit.get("router.returns"), hit.get("router.scope")) else {
                 continue;
             };
@@ -563,8 +563,10 @@ impl<'h, 't> File<'_, 'h, 't> {
                 .get("route.path")
                 .map_or(call.receiver.range.end, |path| path.range.end);
             for (method, handler) in self.methods(verbs, &(after..call.at.end)) {
-                let mut route = self.route(hit, method, path.clone());
-                route.handler = handler;
+                let route = LocalRoute {
+                    handler,
+                    ..self.route(hit, method, path.clone())
+                };
                 items.push((at, receiver.clone(), Item::Route(route)));
             }
             return;
@@ -682,10 +684,7 @@ impl<'h, 't> File<'_, 'h, 't> {
         if !BODILESS.contains(&method.as_str()) {
             route.request_hints.extend(forms.into_iter().map(str::to_owned));
         }
-        for (parsed, _) in handler
-            .into_iter()
-            .flat_map(|h| self.named(&h.range, "route.parsed"))
-        {
+        for (parsed, _) in handler.into_iter().flat_map(|h| self.named(&h.range, "route.parsed")) {
             if !route.request_hints.iter().any(|have| have == parsed.text) {
                 route.request_hints.push(parsed.text.to_owned());
             }
@@ -739,12 +738,8 @@ impl<'h, 't> File<'_, 'h, 't> {
 
     /// Hooks on a router (`fastify.addHook('onRequest', fastify.authenticate)`): guards on every
     /// route of its unit, wherever they are written.
-    fn unit_guards(
-        &self,
-        hits: &[Hit<'_>],
-        items: &mut Vec<(usize, Receiver, Item)>,
-        notes: &mut Vec<(String, &'static str)>,
-    ) {
+    fn unit_guards(&self, items: &mut Vec<(usize, Receiver, Item)>, notes: &mut Vec<(String, &'static str)>) {
+        let hits = self.hits;
         for hit in hits {
             let (Some(receiver), Some(written)) = (hit.get("router.receiver"), hit.get("router.guard")) else {
                 continue;
@@ -982,7 +977,7 @@ fn call_guards<'a, 'h, 't>(
 }
 
 /// The HTTP method a route names (`get`, `"POST"`, `del`), `None` for what is none (`route`).
-fn http_method(text: &str) -> Option<String> {
+pub(super) fn http_method(text: &str) -> Option<String> {
     match text.to_ascii_uppercase().as_str() {
         "DEL" => Some("DELETE".to_owned()),
         "ALL" => Some("ALL".to_owned()),

@@ -64,7 +64,9 @@ pub fn extractors(path: &str, hits: &[Hit<'_>]) -> Vec<GuardNote> {
         let (Some(name), Some(scope)) = (hit.text("extractor.name"), hit.get("extractor.scope")) else {
             continue;
         };
-        let rejecting = placed_in(&rejects, &scope.range, |capture| &capture.range).next().is_some();
+        let rejecting = placed_in(&rejects, &scope.range, |capture| &capture.range)
+            .next()
+            .is_some();
         if (is_auth_name(name) || rejecting) && !out.iter().any(|note| note.name == name) {
             out.push(GuardNote::new(name, "extractor", hit.framework(), Role::Defined, path));
         }
