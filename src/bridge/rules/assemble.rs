@@ -210,8 +210,6 @@ pub fn facts(path: &str, hits: &[Hit<'_>], mounts: &mut Mounts) -> Facts {
             routes.extend(client_route(path, hit, &route_scopes, &constants));
         }
     }
-    // Patterns matching the same route object give it once, with the component one names; a
-    // path's routes rendering no component of their own (`{ path: '', redirect }`) are one.
     // Patterns matching the same route object give it once, with the component one names (a
     // path's default child, `{ path: '' }`, is its parent; an `index` route is a route of its own).
     let mut seen: HashMap<(String, bool), usize> = HashMap::new();
@@ -492,14 +490,10 @@ impl Routing {
                 .collect(),
             None => {
                 let written = match hit.prop("path") {
-                    Some("file") => {
-                        match file_routes::endpoint_path(path, hit.framework(), hit.text("endpoint.action")) {
-                            Some(placed) => placed,
-                            None => return Vec::new(),
-                        }
-                    }
-                    _ => hit.text("endpoint.path").map(literal).unwrap_or_default(),
+                    Some("file") => file_routes::endpoint_path(path, hit.framework(), hit.text("endpoint.action")),
+                    _ => Some(hit.text("endpoint.path").map(literal).unwrap_or_default()),
                 };
+                let Some(written) = written else { return Vec::new() };
                 // Go 1.22's ServeMux: "GET /items/{id}".
                 let (method_in_path, written) = match written.split_once(' ') {
                     Some((method, rest)) if HTTP_METHODS.contains(&method) => {
