@@ -130,6 +130,7 @@ use super::mounts::{self, Mounts};
 use super::paths::{HTTP_METHODS, MAX_NESTING, join};
 use super::prefixes::Prefixes;
 use super::resources::{self, Resource};
+use super::route_units::http_method;
 pub use super::text::literal;
 use super::{alembic, columns, components, file_routes, naming, options, placeholders, services, stores, tags};
 use crate::bridge::extract::code::guards::names::is_auth_name;
@@ -209,8 +210,6 @@ pub fn facts(path: &str, hits: &[Hit<'_>], mounts: &mut Mounts) -> Facts {
             routes.extend(client_route(path, hit, &route_scopes, &constants));
         }
     }
-    // Patterns matching the same route object give it once, with the component one names; a
-    // path's routes rendering no component of their own (`{ path: '', redirect }`) are one.
     // Patterns matching the same route object give it once, with the component one names (a
     // path's default child, `{ path: '' }`, is its parent; an `index` route is a route of its own).
     let mut seen: HashMap<(String, bool), usize> = HashMap::new();
@@ -247,7 +246,7 @@ fn env_name(name: &str, prefix: Option<&str>) -> String {
 
 /// A guard's name: a string as written (`'auth:sanctum'`), else the name an expression calls
 /// or names (`middleware.RequireAuth(cfg)` → `RequireAuth`).
-fn guard(text: &str) -> String {
+pub(super) fn guard(text: &str) -> String {
     if text.starts_with(['"', '\'', '`', ':']) {
         literal(text)
     } else {
@@ -417,43 +416,30 @@ impl Routing {
             .filter(|name| is_auth_name(name))
     }
 
-    /// The receiver's chain of groups, outermost first, with the variable the chain starts
-    /// from (bounded: a cycle stops it).
-    fn chain<'r>(&'r self, receiver: Option<&'r str>) -> Option<(Vec<&'r Group>, Option<&'r str>)> {
+    /// The prefix and guards a router variable gives what is registered on it at `at`, with the
+    /// variable its chain of groups starts from: each group's middleware added before its child
+    /// group (or the route) was made.
+    fn placed(&self, receiver: Option<&str>, at: usize) -> Option<(String, Vec<String>, Option<String>)> {
+        // The receiver's chain of groups, innermost first (bounded: a cycle stops it).
         let mut chain = Vec::new();
-        let mut at = receiver;
-        while let Some(name) = at {
-            let Some(group) = self.groups.get(name) else { break };
+        let mut name = receiver;
+        while let Some(group) = name.and_then(|name| self.groups.get(name)) {
             // Deeper than any router is written, or groups made of each other in a circle.
             if chain.len() >= MAX_NESTING {
                 return None;
             }
             chain.push(group);
-            at = group.parent.as_deref();
+            name = group.parent.as_deref();
         }
-        let root = at.or(receiver);
-        chain.reverse();
-        Some((chain, root))
-    }
-
-    /// The prefix and guards a router variable gives what is registered on it at `at`:
-    /// each group's middleware added before its child group (or the route) was made.
-    fn placed(&self, receiver: Option<&str>, at: usize) -> Option<(String, Vec<String>, Option<String>)> {
-        let (chain, root) = self.chain(receiver)?;
         let mut prefix = String::new();
         let mut guards = Vec::new();
-        for (depth, group) in chain.iter().enumerate() {
+        for (depth, group) in chain.iter().enumerate().rev() {
             prefix = join(&prefix, &group.path);
-            let until = chain.get(depth + 1).map_or(at, |child| child.at);
-            guards.extend(
-                group
-                    .guards
-                    .iter()
-                    .filter(|(added, _)| *added < until)
-                    .map(|(_, g)| g.clone()),
-            );
+            let until = depth.checked_sub(1).map_or(at, |child| chain[child].at);
+            let added = group.guards.iter().filter(|(added, _)| *added < until);
+            guards.extend(added.map(|(_, guard)| guard.clone()));
         }
-        Some((prefix, guards, root.map(str::to_owned)))
+        Some((prefix, guards, name.or(receiver).map(str::to_owned)))
     }
 
     /// The call that mounts a router function (`users.UsersRegister(v1.Group("/users"))`), or
@@ -504,14 +490,10 @@ impl Routing {
                 .collect(),
             None => {
                 let written = match hit.prop("path") {
-                    Some("file") => {
-                        match file_routes::endpoint_path(path, hit.framework(), hit.text("endpoint.action")) {
-                            Some(placed) => placed,
-                            None => return Vec::new(),
-                        }
-                    }
-                    _ => hit.text("endpoint.path").map(literal).unwrap_or_default(),
+                    Some("file") => file_routes::endpoint_path(path, hit.framework(), hit.text("endpoint.action")),
+                    _ => Some(hit.text("endpoint.path").map(literal).unwrap_or_default()),
                 };
+                let Some(written) = written else { return Vec::new() };
                 // Go 1.22's ServeMux: "GET /items/{id}".
                 let (method_in_path, written) = match written.split_once(' ') {
                     Some((method, rest)) if HTTP_METHODS.contains(&method) => {
@@ -612,12 +594,10 @@ fn reads_body(text: &str) -> bool {
 /// `GET`, `.Get`, `GetMapping`, `HandleFunc`, `any` → `GET`, `GET`, `GET`, `ALL`, `ALL`.
 fn method_of(text: &str) -> String {
     let word = literal(text).trim_start_matches('.').to_ascii_uppercase();
-    let word = word.strip_suffix("MAPPING").unwrap_or(&word).to_owned();
-    if HTTP_METHODS.contains(&word.as_str()) {
-        word
-    } else {
-        "ALL".to_owned()
-    }
+    let word = word.strip_suffix("MAPPING").unwrap_or(&word);
+    http_method(word)
+        .filter(|method| method != "ANY")
+        .unwrap_or_else(|| "ALL".to_owned())
 }
 
 /// The route objects whose children are routes (`client_route.scope`) with their paths

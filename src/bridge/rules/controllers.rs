@@ -10,10 +10,9 @@
 //! (`Mod::StoriesController`, or `StoriesController` in `module Mod` captured as
 //! `controller.module`, is `mod/stories`, as the handler `mod/stories#edit` names it).
 
-use super::hits::{Hit, guard_name};
+use super::hits::Hit;
 use super::naming::snake_case;
 use super::options;
-use super::text::literal;
 use crate::bridge::facts::Endpoint;
 
 /// The base controller whose guards every controller inherits.
@@ -113,13 +112,7 @@ pub fn declared(hits: &[Hit<'_>]) -> Declared {
         .filter_map(|hit| {
             let controller = named(hit, "guard.controller")?;
             let skipped = hit.text("guard.skipped");
-            let guard = hit.text("guard.name").or(skipped).map(|name| {
-                if name.starts_with(['\'', '"']) {
-                    literal(name)
-                } else {
-                    guard_name(name)
-                }
-            })?;
+            let guard = super::assemble::guard(hit.text("guard.name").or(skipped)?);
             let set = options::of(hit, "guard");
             let listed = |key: &str| options::listed(hit, "guard", &set, key);
             Some(ControllerGuard {
@@ -160,9 +153,7 @@ pub fn apply(endpoints: &mut [Endpoint], declared: &Declared) {
     if declared.guards.is_empty() {
         return;
     }
-    let applies = |guard: &ControllerGuard, action: &str| {
-        (guard.only.is_empty() || guard.only.iter().any(|a| a == action)) && !guard.except.iter().any(|a| a == action)
-    };
+    let applies = |guard: &ControllerGuard, action: &str| options::keeps(&guard.only, &guard.except, action);
     for endpoint in endpoints {
         let Some((controller, action)) = endpoint.handler.as_deref().and_then(controller_action) else {
             continue;

@@ -87,13 +87,17 @@ fn roots<'s>(sources: &[Source<'s>], name: &str) -> Vec<&'s str> {
 fn sveltekit_parts(path: &str) -> Option<(Vec<&str>, &str)> {
     let parts: Vec<&str> = path.split('/').collect();
     let (file_name, dirs) = parts.split_last()?;
+    let folders = under(dirs, "routes", |dirs, at| at > 0 && dirs[at - 1] == "src")?;
+    file_name.starts_with('+').then(|| (folders.to_vec(), *file_name))
+}
+
+/// The folders after the first `dir` of `dirs`, if `at_top` takes its place (`src/routes`).
+fn under<'d, 's>(dirs: &'d [&'s str], dir: &str, at_top: fn(&[&str], usize) -> bool) -> Option<&'d [&'s str]> {
     let at = dirs
         .iter()
-        .position(|dir| *dir == "routes")
-        .filter(|at| *at > 0 && dirs[at - 1] == "src")?;
-    file_name
-        .starts_with('+')
-        .then(|| (dirs[at + 1..].to_vec(), *file_name))
+        .position(|have| *have == dir)
+        .filter(|at| at_top(dirs, *at))?;
+    dirs.get(at + 1..)
 }
 
 /// A SvelteKit page: a folder holding `+page.svelte` (or a universal `+page.ts`/`+page.js`).
@@ -151,14 +155,7 @@ fn react_route(file: &str) -> Option<(String, &'static str)> {
     if !matches!(ext, "js" | "jsx" | "ts" | "tsx" | "mjs" | "mts") {
         return None;
     }
-    let under = |dir: &str, at_top: fn(&[&str], usize) -> bool| {
-        let at = dirs
-            .iter()
-            .position(|have| *have == dir)
-            .filter(|at| at_top(dirs, *at))?;
-        dirs.get(at + 1..)
-    };
-    if let Some(folders) = under("routes", |dirs, at| at > 0 && dirs[at - 1] == "app") {
+    if let Some(folders) = under(dirs, "routes", |dirs, at| at > 0 && dirs[at - 1] == "app") {
         // A folder route (`app/routes/concerts.$city/route.tsx`) is named by its folder.
         let name = match (folders, stem) {
             ([folder], "route" | "index") => *folder,
@@ -170,7 +167,7 @@ fn react_route(file: &str) -> Option<(String, &'static str)> {
         let index = split_unescaped(name).any(|s| s == "_index" || s == "index");
         return (url != "/" || index).then_some((url, "remix"));
     }
-    if let Some(folders) = under("app", |dirs, at| at == 0 || dirs[at - 1] == "src" || at >= 2) {
+    if let Some(folders) = under(dirs, "app", |dirs, at| at == 0 || dirs[at - 1] == "src" || at >= 2) {
         // Private folders (`_components`) are no routes.
         if folders.iter().any(|s| s.starts_with('_')) {
             return None;
@@ -182,7 +179,7 @@ fn react_route(file: &str) -> Option<(String, &'static str)> {
         };
         return Some((folder_path(folders, |s| s.starts_with('@') || is_group(s)), kind));
     }
-    let folders = under("pages", |dirs, at| at == 0 || dirs[at - 1] == "src")?;
+    let folders = under(dirs, "pages", |dirs, at| at == 0 || dirs[at - 1] == "src")?;
     let next_like = stem == "index" || stem.starts_with('[') || stem.starts_with(char::is_lowercase);
     if SPECIAL_PAGES.contains(&stem) || !next_like {
         return None;

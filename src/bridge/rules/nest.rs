@@ -9,7 +9,7 @@
 use std::ops::Range;
 
 use super::hits::{Capture, Hit, inside};
-use super::route_units::Render;
+use super::route_units::{Render, guard, placed_in};
 use super::text::literal;
 use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
 use crate::bridge::extract::code::routes::RouteScan;
@@ -29,7 +29,7 @@ struct Decl<'h, 't> {
 /// One file's NestJS hits: argument contents and requests by place, and the path reader.
 struct File<'f, 'h, 't> {
     hits: Vec<&'h Hit<'t>>,
-    held: Vec<(usize, &'h Hit<'t>)>,
+    held: Vec<(&'h Capture<'t>, &'h Hit<'t>)>,
     requests: Vec<&'h Capture<'t>>,
     render: Render<'f>,
 }
@@ -40,9 +40,11 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>, out: &mut RouteSca
     if hits.is_empty() {
         return;
     }
-    let argument = |hit: &Hit<'_>| Some(hit.get("argument.element").or(hit.get("argument.key"))?.range.start);
-    let mut held: Vec<_> = hits.iter().filter_map(|hit| Some((argument(hit)?, *hit))).collect();
-    held.sort_by_key(|(at, _)| *at);
+    let mut held: Vec<_> = hits
+        .iter()
+        .filter_map(|hit| Some((hit.get("argument.element").or(hit.get("argument.key"))?, *hit)))
+        .collect();
+    held.sort_by_key(|(argument, _)| argument.range.start);
     let mut requests: Vec<_> = hits.iter().filter_map(|hit| hit.get("decl.request")).collect();
     requests.sort_by_key(|request| request.range.start);
     let file = File {
@@ -187,13 +189,8 @@ impl<'h, 't> File<'_, 'h, 't> {
     }
 
     /// The `argument.*` hits inside `range` (an argument's array elements or object pairs).
-    fn held(&self, range: &Range<usize>) -> impl Iterator<Item = &'h Hit<'t>> + '_ {
-        let from = self.held.partition_point(|(at, _)| *at < range.start);
-        let end = range.end;
-        self.held[from..]
-            .iter()
-            .take_while(move |(at, _)| *at < end)
-            .map(|(_, hit)| *hit)
+    fn held<'s>(&'s self, range: &'s Range<usize>) -> impl Iterator<Item = &'h Hit<'t>> + 's {
+        placed_in(&self.held, range, |(argument, _)| &argument.range).map(|(_, hit)| *hit)
     }
 
     /// The value of the `key` property of the object at `range`.
@@ -224,27 +221,15 @@ impl<'h, 't> File<'_, 'h, 't> {
     /// `JwtAuthGuard`, `AuthGuard('jwt')`, `new RolesGuard()` → `RolesGuard`.
     fn guards(&self, decl: &Decl<'_, '_>) -> Vec<String> {
         let arguments = decl.decorated("guards").flat_map(|hit| hit.all("decorator.argument"));
-        let name = |text: &str| match (text.strip_prefix("new "), text.split_once('(')) {
-            (Some(created), _) => created.split('(').next().unwrap_or(created).trim().to_owned(),
-            (None, Some((callee, args))) => match args.split([',', ')']).next().map(str::trim) {
-                Some(first) if first.starts_with(['\'', '"']) => format!("{}('{}')", callee.trim(), literal(first)),
-                _ => callee.trim().to_owned(),
-            },
-            (None, None) => text.to_owned(),
-        };
         arguments
-            .map(|arg| name(arg.text))
-            .filter(|name| is_auth_name(name))
+            .filter_map(|arg| guard(arg.text.strip_prefix("new ").unwrap_or(arg.text)))
             .collect()
     }
 
     /// The type of the `@Body()` parameter inside `method`.
     fn request(&self, method: &Range<usize>) -> Option<String> {
-        let from = self
-            .requests
-            .partition_point(|request| request.range.start < method.start);
-        let first = self.requests.get(from).filter(|first| first.range.end <= method.end);
-        first.map(|request| request.text.to_owned())
+        let mut requests = placed_in(&self.requests, method, |request| &request.range);
+        requests.next().map(|request| request.text.to_owned())
     }
 
     /// `@ApiOkResponse({ type: X })` (`[X]` → `X[]`), or the return type without `Promise<…>`.

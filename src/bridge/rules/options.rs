@@ -5,6 +5,7 @@
 //! of its value.
 
 use super::hits::Hit;
+use super::text::literal;
 
 /// One option: its key and the words of its value (`only: [:show]` → `only`, `[show]`).
 #[derive(Debug, Clone, PartialEq)]
@@ -104,6 +105,12 @@ pub fn first(options: &[RouteOption], key: &str) -> Option<String> {
         .iter()
         .find(|option| option.key == key)
         .and_then(|option| option.words.first().cloned())
+}
+
+/// True if an `only`/`except` pair of lists keeps `action` (items as written: `:show`, `'index'`).
+pub fn keeps(only: &[String], except: &[String], action: &str) -> bool {
+    let named = |list: &[String]| list.iter().any(|item| literal(item) == action);
+    (only.is_empty() || named(only)) && !named(except)
 }
 
 #[cfg(test)]

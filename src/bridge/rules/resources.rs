@@ -155,13 +155,12 @@ impl Resource {
     /// The controller its routes go to: `articles` for Rails (a singular resource's is plural
     /// too), the class a Laravel route names.
     pub fn controller(&self) -> String {
-        if let (Style::RailsPlural | Style::RailsSingular, Some(controller)) = (self.style, &self.controller) {
-            return controller.clone();
-        }
-        match self.style {
-            Style::RailsSingular => super::naming::plural(self.word()),
-            Style::Laravel | Style::LaravelApi => self.controller.clone().unwrap_or_default(),
-            _ => self.word().to_owned(),
+        match (self.style, &self.controller) {
+            (Style::Devise, _) => self.word().to_owned(),
+            (_, Some(controller)) => controller.clone(),
+            (Style::RailsSingular, None) => super::naming::plural(self.word()),
+            (Style::Laravel | Style::LaravelApi, None) => String::new(),
+            (Style::RailsPlural, None) => self.word().to_owned(),
         }
     }
 
@@ -246,13 +245,9 @@ impl Resource {
                 ]
             }
         };
-        let wanted = |action: &str| {
-            let named = |list: &[String]| list.iter().any(|item| literal(item) == action);
-            (only.is_empty() || named(only)) && !named(except)
-        };
         table
             .into_iter()
-            .filter(|(action, _, _)| self.style == Style::Devise || wanted(action))
+            .filter(|(action, _, _)| self.style == Style::Devise || options::keeps(only, except, action))
             .map(|(action, method, path)| Route {
                 method,
                 path,

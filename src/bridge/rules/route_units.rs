@@ -56,6 +56,9 @@ const HELD: &[&str] = &[
     "option.path",
     "option.handler",
     "layer.guard",
+    "folder.part",
+    "folder.flag",
+    "folder.prefix",
 ];
 
 /// Methods whose request carries no body (a form a view reads is no request shape of theirs).
@@ -185,9 +188,9 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
         layers: Vec::new(),
     };
     file.unit_dependencies();
-    file.factories(hits, &mut items);
+    file.factories(&mut items);
     let mut hooks = Vec::new();
-    file.unit_guards(hits, &mut items, &mut hooks);
+    file.unit_guards(&mut items, &mut hooks);
     for call in &calls {
         file.items(call, &mut items);
     }
@@ -457,33 +460,23 @@ impl<'h, 't> File<'_, 'h, 't> {
             let Some(name) = self.made.get(&(new.range.start, new.range.end)) else {
                 continue;
             };
-            let guards: Vec<(String, &'static str, &'static str)> = self
-                .within(&new.range)
-                .filter(|(capture, _)| capture.name == "call.guard")
-                .filter_map(|(capture, hit)| {
-                    Some((
-                        written_guard(hit, capture.text)?,
-                        hit.prop("guard-kind")?,
-                        hit.framework(),
-                    ))
-                })
-                .collect();
-            if guards.is_empty() {
-                continue;
+            let mut names = Vec::new();
+            for (guard, of) in call_guards(self.held, &new.range) {
+                if let Some(kind) = of.prop("guard-kind") {
+                    self.out.note_used(&guard, kind, of.framework(), self.path);
+                    names.push(guard);
+                }
             }
-            let path = self.path;
-            for (guard, kind, framework) in &guards {
-                self.out.note_used(guard, kind, framework, path);
+            if !names.is_empty() {
+                add_guards(&mut self.out.unit(self.path, name, "").guards, &names);
             }
-            let names: Vec<String> = guards.into_iter().map(|(guard, _, _)| guard).collect();
-            add_guards(&mut self.out.unit(path, name, "").guards, &names);
         }
     }
 
     /// A factory returning a router it makes (`export default () => { const r = Router(); …;
     /// return r; }`) stands for it: the function's unit mounts it.
-    fn factories(&self, hits: &[Hit<'_>], items: &mut Vec<(usize, Receiver, Item)>) {
-        for hit in hits {
+    fn factories(&self, items: &mut Vec<(usize, Receiver, Item)>) {
+        for hit in self.hits {
             let (Some(returns), Some(scope)) = (hit.get("router.returns"), hit.get("router.scope")) else {
                 continue;
             };
@@ -570,8 +563,10 @@ impl<'h, 't> File<'_, 'h, 't> {
                 .get("route.path")
                 .map_or(call.receiver.range.end, |path| path.range.end);
             for (method, handler) in self.methods(verbs, &(after..call.at.end)) {
-                let mut route = self.route(hit, method, path.clone());
-                route.handler = handler;
+                let route = LocalRoute {
+                    handler,
+                    ..self.route(hit, method, path.clone())
+                };
                 items.push((at, receiver.clone(), Item::Route(route)));
             }
             return;
@@ -590,8 +585,7 @@ impl<'h, 't> File<'_, 'h, 't> {
             .collect();
         if named.is_empty() {
             named = self
-                .within(&call.at)
-                .filter(|(option, _)| option.name == "option.method")
+                .named(&call.at, "option.method")
                 .filter_map(|(method, _)| http_method(&literal(method.text)))
                 .collect();
         }
@@ -667,9 +661,8 @@ impl<'h, 't> File<'_, 'h, 't> {
         let handler = hit.get("route.handler");
         let mut guards: Vec<String> = hit.all("route.guard").filter_map(|m| guard(m.text)).collect();
         let model = hit.get("route.call").and_then(|call| {
-            self.within(&call.range)
-                .find(|(model, _)| model.name == "route.model")
-                .map(|(model, _)| model.text.to_owned())
+            let (model, _) = self.named(&call.range, "route.model").next()?;
+            Some(model.text.to_owned())
         });
         let mut route = LocalRoute {
             response: model,
@@ -691,11 +684,7 @@ impl<'h, 't> File<'_, 'h, 't> {
         if !BODILESS.contains(&method.as_str()) {
             route.request_hints.extend(forms.into_iter().map(str::to_owned));
         }
-        for (parsed, _) in handler
-            .into_iter()
-            .flat_map(|h| self.within(&h.range))
-            .filter(|(parsed, _)| parsed.name == "route.parsed")
-        {
+        for (parsed, _) in handler.into_iter().flat_map(|h| self.named(&h.range, "route.parsed")) {
             if !route.request_hints.iter().any(|have| have == parsed.text) {
                 route.request_hints.push(parsed.text.to_owned());
             }
@@ -713,50 +702,44 @@ impl<'h, 't> File<'_, 'h, 't> {
     /// The routes a route object declares (`route({ method: ['PUT', 'PATCH'], url, handler })`):
     /// one per method.
     fn route_object(&self, hit: &Hit<'_>, options: &Range<usize>) -> Vec<LocalRoute> {
-        let within = |wanted: &str| {
-            self.within(options)
-                .filter(|(capture, _)| capture.name == wanted)
-                .map(|(capture, _)| capture)
-                .collect::<Vec<_>>()
-        };
-        let Some(path) = within("option.path")
-            .first()
-            .and_then(|p| (self.render)(&p.range, false))
+        let named = |wanted| self.named(options, wanted);
+        let Some(path) = named("option.path")
+            .next()
+            .and_then(|(path, _)| (self.render)(&path.range, false))
         else {
             return Vec::new();
         };
-        let handler = within("option.handler").first().and_then(|h| handler_name(h.text));
-        within("option.method")
-            .into_iter()
-            .filter_map(|method| {
-                let method = literal(method.text).to_ascii_uppercase();
-                let mut route = self.route(hit, method, path.clone());
-                route.handler = handler.clone();
-                Some(route).filter(|route| HTTP_METHODS.contains(&route.method.as_str()))
+        let handler = named("option.handler")
+            .next()
+            .and_then(|(handler, _)| handler_name(handler.text));
+        named("option.method")
+            .map(|(method, _)| literal(method.text).to_ascii_uppercase())
+            .filter(|method| HTTP_METHODS.contains(&method.as_str()))
+            .map(|method| LocalRoute {
+                handler: handler.clone(),
+                ..self.route(hit, method, path.clone())
             })
             .collect()
     }
 
     /// The held captures inside `range` (see [`HELD`]), with the hits they are of.
     fn within<'s>(&'s self, range: &'s Range<usize>) -> impl Iterator<Item = (&'h Capture<'t>, &'h Hit<'t>)> + 's {
-        let from = self
-            .held
-            .partition_point(|(capture, _)| capture.range.start < range.start);
-        self.held[from..]
-            .iter()
-            .take_while(move |(capture, _)| capture.range.start < range.end)
-            .filter(move |(capture, _)| inside(&capture.range, range))
-            .copied()
+        placed_in(self.held, range, |(capture, _)| &capture.range).copied()
+    }
+
+    /// The held captures named `name` inside `range`.
+    fn named<'s>(
+        &'s self,
+        range: &'s Range<usize>,
+        name: &'static str,
+    ) -> impl Iterator<Item = (&'h Capture<'t>, &'h Hit<'t>)> + 's {
+        self.within(range).filter(move |(capture, _)| capture.name == name)
     }
 
     /// Hooks on a router (`fastify.addHook('onRequest', fastify.authenticate)`): guards on every
     /// route of its unit, wherever they are written.
-    fn unit_guards(
-        &self,
-        hits: &[Hit<'_>],
-        items: &mut Vec<(usize, Receiver, Item)>,
-        notes: &mut Vec<(String, &'static str)>,
-    ) {
+    fn unit_guards(&self, items: &mut Vec<(usize, Receiver, Item)>, notes: &mut Vec<(String, &'static str)>) {
+        let hits = self.hits;
         for hit in hits {
             let (Some(receiver), Some(written)) = (hit.get("router.receiver"), hit.get("router.guard")) else {
                 continue;
@@ -782,23 +765,18 @@ impl<'h, 't> File<'_, 'h, 't> {
     /// The folder a mount loads every plugin file of (`register(AutoLoad, { dir: … })`), with
     /// the prefix its options give them.
     fn folder(&self, folder: &Range<usize>) -> (Autoload, String) {
-        let within = |name: &'static str| {
-            self.hits
-                .iter()
-                .filter_map(move |hit| Some((hit, hit.get(name)?)))
-                .filter(|(_, capture)| inside(&capture.range, folder))
-        };
-        let parts: Vec<&str> = within("folder.part").map(|(_, part)| part.text).collect();
+        let within = |name| self.named(folder, name);
+        let parts: Vec<&str> = within("folder.part").map(|(part, _)| part.text).collect();
         let flag = |name: &str| {
             within("folder.flag")
-                .find(|(_, flag)| flag.text == name)
-                .and_then(|(hit, _)| hit.text("folder.value"))
+                .find(|(flag, _)| flag.text == name)
+                .and_then(|(_, hit)| hit.text("folder.value"))
                 .map(|value| value == "true")
         };
         let dir = join_relative(parent_dir(self.path), &parts.join("/")).unwrap_or_default();
         let prefix = within("folder.prefix")
             .next()
-            .and_then(|(_, prefix)| (self.render)(&prefix.range, true))
+            .and_then(|(prefix, _)| (self.render)(&prefix.range, true))
             .unwrap_or_default();
         let autoload = Autoload {
             dir,
@@ -819,8 +797,7 @@ impl<'h, 't> File<'_, 'h, 't> {
         if let Some(wraps) = call_kind(hit).filter(|kind| matches!(*kind, "layer" | "wrap")) {
             let arguments = call.receiver.range.end..call.at.end;
             let named: Vec<String> = self
-                .within(&arguments)
-                .filter(|(held, _)| held.name == "layer.guard")
+                .named(&arguments, "layer.guard")
                 .filter_map(|(held, _)| guard(held.text))
                 .collect();
             for name in named {
@@ -843,9 +820,8 @@ impl<'h, 't> File<'_, 'h, 't> {
         };
         let mut guards: Vec<String> = hit.all("include.guard").filter_map(|g| guard(g.text)).collect();
         // The guards its options hold (`include_router(r, dependencies=[Depends(auth)])`).
-        for (held, of) in self.within(&call.at).filter(|(held, _)| held.name == "call.guard") {
-            guards.extend(written_guard(of, held.text).filter(|g| !guards.contains(g)));
-        }
+        let held: Vec<String> = call_guards(self.held, &call.at).map(|(guard, _)| guard).collect();
+        add_guards(&mut guards, &held);
         let own_prefix = hit.get("include.prefix").and_then(|p| (self.render)(&p.range, true));
         // A prefix that replaces the target's own (Flask's `register_blueprint(url_prefix=…)`).
         let replace = own_prefix.is_some() && hit.prop("replace").is_some();
@@ -976,8 +952,32 @@ impl<'h, 't> File<'_, 'h, 't> {
     }
 }
 
+/// The items of `sorted` (by where they start) that lie inside `range`.
+pub(super) fn placed_in<'a, T>(
+    sorted: &'a [T],
+    range: &'a Range<usize>,
+    at: fn(&T) -> &Range<usize>,
+) -> impl Iterator<Item = &'a T> + 'a {
+    let from = sorted.partition_point(|item| at(item).start < range.start);
+    sorted[from..]
+        .iter()
+        .take_while(move |item| at(item).start < range.end)
+        .filter(move |item| inside(at(item), range))
+}
+
+/// The guards the options inside `range` hold (`dependencies=[Depends(auth)]`), with the hits
+/// naming them.
+fn call_guards<'a, 'h, 't>(
+    held: &'a [(&'h Capture<'t>, &'h Hit<'t>)],
+    range: &'a Range<usize>,
+) -> impl Iterator<Item = (String, &'h Hit<'t>)> + 'a {
+    placed_in(held, range, |(capture, _)| &capture.range)
+        .filter(|(capture, _)| capture.name == "call.guard")
+        .filter_map(|(capture, hit)| Some((written_guard(hit, capture.text)?, *hit)))
+}
+
 /// The HTTP method a route names (`get`, `"POST"`, `del`), `None` for what is none (`route`).
-fn http_method(text: &str) -> Option<String> {
+pub(super) fn http_method(text: &str) -> Option<String> {
     match text.to_ascii_uppercase().as_str() {
         "DEL" => Some("DELETE".to_owned()),
         "ALL" => Some("ALL".to_owned()),

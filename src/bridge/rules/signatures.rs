@@ -6,7 +6,8 @@
 use std::collections::HashSet;
 use std::ops::Range;
 
-use super::hits::{Capture, Hit, inside};
+use super::hits::{Capture, Hit};
+use super::route_units::placed_in;
 use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
 use crate::bridge::extract::code::routes::HandlerShapes;
 
@@ -29,13 +30,13 @@ pub fn of_file(path: &str, hits: &[Hit<'_>]) -> Vec<HandlerShapes> {
             continue;
         }
         let first = |within: &Range<usize>| {
-            within_range(&json, within)
+            placed_in(&json, within, |capture| &capture.range)
                 .next()
                 .map(|capture| capture.text.trim().to_owned())
         };
         let request = first(&params.range);
         let response = hit.get("handler.returns").and_then(|returns| first(&returns.range));
-        let extractors: Vec<String> = within_range(&extractors, &params.range)
+        let extractors: Vec<String> = placed_in(&extractors, &params.range, |capture| &capture.range)
             .map(|kind| kind.text.rsplit("::").next().unwrap_or(kind.text).trim().to_owned())
             .collect();
         if request.is_some() || response.is_some() || !extractors.is_empty() {
@@ -63,23 +64,12 @@ pub fn extractors(path: &str, hits: &[Hit<'_>]) -> Vec<GuardNote> {
         let (Some(name), Some(scope)) = (hit.text("extractor.name"), hit.get("extractor.scope")) else {
             continue;
         };
-        let rejecting = within_range(&rejects, &scope.range).next().is_some();
+        let rejecting = placed_in(&rejects, &scope.range, |capture| &capture.range)
+            .next()
+            .is_some();
         if (is_auth_name(name) || rejecting) && !out.iter().any(|note| note.name == name) {
             out.push(GuardNote::new(name, "extractor", hit.framework(), Role::Defined, path));
         }
     }
     out
-}
-
-/// The captures of `sorted` inside `range`.
-fn within_range<'c, 't>(
-    sorted: &'c [&'c Capture<'t>],
-    range: &'c Range<usize>,
-) -> impl Iterator<Item = &'c Capture<'t>> + 'c {
-    let from = sorted.partition_point(|capture| capture.range.start < range.start);
-    sorted[from..]
-        .iter()
-        .take_while(move |capture| capture.range.start < range.end)
-        .filter(move |capture| inside(&capture.range, range))
-        .copied()
 }
