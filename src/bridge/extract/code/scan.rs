@@ -13,7 +13,6 @@ use super::modules::rust::RustModule;
 use super::modules::script::ScriptModule;
 use super::orm::{self, PendingTable};
 use super::routes::RouteScan;
-use super::routes::link::LinkFile;
 use super::wants::Wants;
 use crate::bridge::extract::Source;
 use crate::bridge::extract::syntax::literal::Constants;
@@ -187,16 +186,7 @@ pub fn link(mut scans: Vec<FileScan>, mut shaped: Facts) -> Facts {
         .collect();
     orm::django_apps::Registry::merge(scans.iter().map(|scan| &scan.django_apps)).apply(&mut pending);
     let (tables, indexes) = orm::link(pending);
-    let link_files: Vec<LinkFile<'_>> = scans
-        .iter()
-        .map(|scan| LinkFile {
-            path: &scan.path,
-            routes: &scan.routes,
-            constants: &scan.constants,
-            module: &scan.module,
-        })
-        .collect();
-    let endpoints = super::routes::link::link(&link_files, &shape_names);
+    let endpoints = super::routes::link::link(&scans, &shape_names);
     shaped.shapes = crate::bridge::rules::bodies_only(std::mem::take(&mut shaped.shapes), &endpoints);
     let guard_notes: Vec<GuardNote> = scans
         .iter()
