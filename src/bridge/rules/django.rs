@@ -15,6 +15,7 @@ use super::text::literal;
 use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
 use crate::bridge::extract::code::modules::parent_dir;
 use crate::bridge::extract::code::orm::django_apps::{App, Registry};
+use crate::bridge::extract::code::routes::RouteScan;
 use crate::bridge::extract::code::routes::django::views::{Action, View};
 
 /// Methods that read a request body.
@@ -26,16 +27,6 @@ type Key = (usize, usize);
 
 fn key(capture: &Capture<'_>) -> Key {
     (capture.range.start, capture.range.end)
-}
-
-/// What one module's views say: the views, `x_view = XView.as_view()` aliases as (name,
-/// class), guard notes, and the settings' `DEFAULT_PERMISSION_CLASSES` (dotted as written).
-#[derive(Debug, Default)]
-pub struct Views {
-    pub views: Vec<View>,
-    pub aliases: Vec<(String, String)>,
-    pub guards: Vec<GuardNote>,
-    pub default_permissions: Vec<String>,
 }
 
 /// A class of a models module (`orm::django` makes it a table).
@@ -177,18 +168,19 @@ pub fn models(path: &str, hits: &[Hit<'_>]) -> Models {
 /// A class's methods by place: name and the `@action` on it.
 type Methods = BTreeMap<Key, (String, Option<Action>)>;
 
-/// The views, aliases and guard notes of one file's hits.
-pub fn views(path: &str, hits: &[Hit<'_>]) -> Views {
-    let mut out = Views::default();
+/// The views, `x_view = XView.as_view()` aliases (as name and class), the settings'
+/// `DEFAULT_PERMISSION_CLASSES` (dotted as written) and the guard notes of one file's hits.
+pub fn views(path: &str, hits: &[Hit<'_>], out: &mut RouteScan) {
+    let django = &mut out.django;
     // Module-level classes and functions, with the authentication classes a class names.
     let mut found: BTreeMap<Key, (View, Vec<String>, Methods)> = BTreeMap::new();
     let mut bodies: BTreeMap<usize, &str> = BTreeMap::new();
     for hit in hits.iter().filter(|hit| hit.is("view")) {
         let text = |name: &str| hit.text(name).map(str::to_owned);
         bodies.extend(hit.get("view.body").map(|body| (body.range.start, body.text)));
-        out.default_permissions.extend(text("view.default_permission"));
+        django.default_permissions.extend(text("view.default_permission"));
         if let (Some(alias), Some(class)) = (text("view.alias"), text("view.alias_of")) {
-            out.aliases.push((alias, class));
+            django.aliases.push((alias, class));
         }
         let Some(scope) = hit.get("view.scope") else { continue };
         let (view, authentication, methods) = found.entry(key(scope)).or_default();
@@ -265,16 +257,15 @@ pub fn views(path: &str, hits: &[Hit<'_>]) -> Views {
             }
         }
         if view.function {
-            function(path, view, &mut out);
+            function(path, view, out);
         } else {
-            class(path, view, authentication, &mut out);
+            class(path, view, authentication, out);
         }
     }
-    out
 }
 
 /// One module-level class: a permission or authentication class, a view, a part, or nothing.
-fn class(path: &str, mut view: View, authentication: Vec<String>, out: &mut Views) {
+fn class(path: &str, mut view: View, authentication: Vec<String>, out: &mut RouteScan) {
     let (name, bases) = (view.name.as_str(), &view.bases);
     let defined = if bases.iter().any(|b| last(b) == "BasePermission") {
         Some("permission")
@@ -301,7 +292,7 @@ fn class(path: &str, mut view: View, authentication: Vec<String>, out: &mut View
     guards.append(&mut view.guards);
     view.guards = guards;
     for name in authentication {
-        used(out, &name, "authentication", path);
+        out.note_used(&name, "authentication", "django", path);
     }
     let says_nothing = view.methods.is_empty()
         && view.actions.is_empty()
@@ -312,12 +303,12 @@ fn class(path: &str, mut view: View, authentication: Vec<String>, out: &mut View
         return;
     }
     note_permissions(path, &view, out);
-    out.views.push(view);
+    out.django.views.push(view);
 }
 
 /// A module-level function: a view by its decorators (`@api_view` answers GET unless it names
 /// methods), else none.
-fn function(path: &str, mut view: View, out: &mut Views) {
+fn function(path: &str, mut view: View, out: &mut RouteScan) {
     if view.allowed.as_ref().is_some_and(Vec::is_empty) {
         view.allowed = Some(vec!["GET".into()]);
     }
@@ -325,25 +316,17 @@ fn function(path: &str, mut view: View, out: &mut Views) {
         return;
     }
     note_permissions(path, &view, out);
-    out.views.push(view);
-}
-
-/// Notes guard `name` of `kind` in use, once.
-fn used(out: &mut Views, name: &str, kind: &'static str, path: &str) {
-    push_new(
-        &mut out.guards,
-        Some(GuardNote::new(name, kind, "django", Role::Used, path)),
-    );
+    out.django.views.push(view);
 }
 
 /// Notes the permission classes and guards a view (or a part, its permission classes) uses.
-fn note_permissions(path: &str, view: &View, out: &mut Views) {
+fn note_permissions(path: &str, view: &View, out: &mut RouteScan) {
     for permission in view.permissions.iter().flatten().filter(|p| *p != "AllowAny") {
-        used(out, permission, "permission", path);
+        out.note_used(permission, "permission", "django", path);
     }
     // A part's mixins (a user model's `PermissionsMixin`) guard nothing until a view extends it.
     for guard in view.guards.iter().filter(|_| !view.part) {
         let kind = if guard.ends_with("Mixin") { "mixin" } else { "decorator" };
-        used(out, guard, kind, path);
+        out.note_used(guard, kind, "django", path);
     }
 }

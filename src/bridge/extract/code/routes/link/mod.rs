@@ -25,6 +25,7 @@ pub use crate::bridge::extract::code::scan::OwnedModule as Module;
 use crate::bridge::extract::code::scan::FileScan;
 use crate::bridge::extract::syntax::rust::last_segment;
 use crate::bridge::facts::Endpoint;
+use crate::bridge::rules::naming::renamed;
 
 /// How deep inline mounts are walked while linking.
 const MAX_INLINE_DEPTH: usize = 32;
@@ -337,18 +338,11 @@ impl<'s> Linker<'s> {
 /// instance (`user_schema`) by its class's (`UserSchema`).
 fn shape_named(hint: &str, shapes: &HashSet<String>) -> Option<String> {
     // An instance named after its schema class (`user_schema = UserSchema()`).
-    let pascal: String = hint
-        .split('_')
-        .map(|part| {
-            let mut chars = part.chars();
-            chars
-                .next()
-                .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
-                .unwrap_or_default()
-        })
-        .collect();
-    if hint.contains('_') && hint.chars().all(|c| c.is_ascii_lowercase() || c == '_') && shapes.contains(&pascal) {
-        return Some(pascal);
+    if hint.contains('_') && hint.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
+        let pascal = renamed(hint, Some("PascalCase"));
+        if shapes.contains(&pascal) {
+            return Some(pascal);
+        }
     }
     let mut words = hint.split(|c: char| !(c.is_alphanumeric() || c == '_'));
     if !words.any(|word| shapes.contains(word)) {
