@@ -17,6 +17,7 @@ use crate::bridge::extract::code::modules::parent_dir;
 use crate::bridge::extract::code::orm::django_apps::{App, Registry};
 use crate::bridge::extract::code::routes::RouteScan;
 use crate::bridge::extract::code::routes::django::views::{Action, View};
+use crate::bridge::extract::syntax::python::last_segment;
 
 /// Methods that read a request body.
 const BODY_HANDLERS: &[&str] = &["post", "put", "patch", "create", "update", "partial_update"];
@@ -67,10 +68,6 @@ pub struct Models {
     pub registry: Registry,
 }
 
-fn last(text: &str) -> &str {
-    text.rsplit('.').next().unwrap_or(text)
-}
-
 /// A string literal's content; `None` for another expression.
 pub fn string(text: &str) -> Option<String> {
     text.starts_with(['"', '\'']).then(|| literal(text))
@@ -117,7 +114,7 @@ pub fn models(path: &str, hits: &[Hit<'_>]) -> Models {
         {
             let call = class.fields.entry(key(args)).or_insert_with(|| FieldCall {
                 attribute,
-                kind: last(kind).to_owned(),
+                kind: last_segment(kind).to_owned(),
                 ..FieldCall::default()
             });
             call.target = call.target.take().or(text("model.target"));
@@ -129,7 +126,7 @@ pub fn models(path: &str, hits: &[Hit<'_>]) -> Models {
         if let (Some(entry), Some(index), "indexes" | "constraints") =
             (hit.get("model.entry"), hit.text("model.index"), meta)
         {
-            let unique = last(index) == "UniqueConstraint";
+            let unique = last_segment(index) == "UniqueConstraint";
             let (_, name, columns) = class.indexes.entry(key(entry)).or_insert((unique, None, Vec::new()));
             match hit.text("model.key") {
                 Some("name") => *name = string(&value),
@@ -153,7 +150,7 @@ pub fn models(path: &str, hits: &[Hit<'_>]) -> Models {
         .into_values()
         .filter_map(|(name, label)| {
             let label = label
-                .or_else(|| name.map(|name| last(&name).to_owned()))
+                .or_else(|| name.map(|name| last_segment(&name).to_owned()))
                 .or_else(|| dir.rsplit('/').next().map(str::to_owned))
                 .filter(|label| !label.is_empty())?;
             Some(App {
@@ -184,7 +181,7 @@ pub fn views(path: &str, hits: &[Hit<'_>], out: &mut RouteScan) {
         }
         let Some(scope) = hit.get("view.scope") else { continue };
         let (view, authentication, methods) = found.entry(key(scope)).or_default();
-        let names = || hit.all("view.name_item").map(|item| last(item.text).to_owned());
+        let names = || hit.all("view.name_item").map(|item| last_segment(item.text).to_owned());
         let upper = || hit.text("view.str_item").map(str::to_ascii_uppercase);
         if let Some(name) = text("view.class").or(text("view.function")) {
             view.name = name;
@@ -212,7 +209,7 @@ pub fn views(path: &str, hits: &[Hit<'_>], out: &mut RouteScan) {
             }
         }
         let value = hit.text("view.value").unwrap_or("");
-        match hit.text("view.attr").or(hit.text("view.decorator").map(last)) {
+        match hit.text("view.attr").or(hit.text("view.decorator").map(last_segment)) {
             Some("permission_classes") => view.permissions.get_or_insert_default().extend(names()),
             // Authentication identifies the user; it guards no route itself (the permission
             // classes do), so the classes are named as guards the code uses.
@@ -234,7 +231,7 @@ pub fn views(path: &str, hits: &[Hit<'_>], out: &mut RouteScan) {
         }
         for ((start, end), (name, action)) in methods {
             // The first call reading a body inside the method.
-            let body = bodies.range(start..end).next().map(|(_, body)| match last(body) {
+            let body = bodies.range(start..end).next().map(|(_, body)| match last_segment(body) {
                 "serializer_class" | "get_serializer" => "serializer_class".to_owned(),
                 other => other.to_owned(),
             });
@@ -267,10 +264,10 @@ pub fn views(path: &str, hits: &[Hit<'_>], out: &mut RouteScan) {
 /// One module-level class: a permission or authentication class, a view, a part, or nothing.
 fn class(path: &str, mut view: View, authentication: Vec<String>, out: &mut RouteScan) {
     let (name, bases) = (view.name.as_str(), &view.bases);
-    let defined = if bases.iter().any(|b| last(b) == "BasePermission") {
+    let defined = if bases.iter().any(|b| last_segment(b) == "BasePermission") {
         Some("permission")
     } else {
-        let authentication = bases.iter().any(|b| last(b).ends_with("Authentication"));
+        let authentication = bases.iter().any(|b| last_segment(b).ends_with("Authentication"));
         (authentication && name.ends_with("Authentication")).then_some("authentication")
     };
     if let Some(kind) = defined {
@@ -282,11 +279,11 @@ fn class(path: &str, mut view: View, authentication: Vec<String>, out: &mut Rout
     // class is kept as a part, which only counts when a view extends it or a URLconf names it.
     view.part = !bases
         .iter()
-        .map(|b| last(b))
+        .map(|b| last_segment(b))
         .any(|b| b.ends_with("View") || b.ends_with("ViewSet") || b == "GenericAPIView");
     let mut guards: Vec<String> = bases
         .iter()
-        .map(|b| last(b).to_owned())
+        .map(|b| last_segment(b).to_owned())
         .filter(|b| b.ends_with("Mixin") && is_auth_name(b))
         .collect();
     guards.append(&mut view.guards);

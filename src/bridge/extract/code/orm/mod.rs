@@ -9,9 +9,9 @@ pub mod django_apps;
 #[cfg(test)]
 mod tests;
 
-pub use crate::bridge::rules::naming::snake_case;
 use std::collections::HashMap;
 
+use crate::bridge::extract::syntax::python::last_segment;
 use crate::bridge::facts::{Column, Index, Table};
 
 /// How many parents deep Django model inheritance is followed.
@@ -81,7 +81,7 @@ fn inherit(pending: Vec<PendingTable>) -> Vec<PendingTable> {
         .enumerate()
         .filter_map(|(at, item)| Some((item.table.model.as_deref()?, at)))
         .collect();
-    let parent_of = |base: &str| by_class.get(base.rsplit('.').next().unwrap_or(base)).copied();
+    let parent_of = |base: &str| by_class.get(last_segment(base)).copied();
     let is_model = |at: usize| -> bool {
         let mut current = at;
         for _ in 0..MAX_INHERITANCE {

@@ -7,6 +7,7 @@ use crate::bridge::extract::code::modules::python::{resolve_import, resolve_modu
 use crate::bridge::extract::code::routes::django::expand::{Resolved, unknown_view};
 use crate::bridge::extract::code::routes::django::views::View;
 use crate::bridge::extract::code::routes::graph::{Item, UnitKey};
+use crate::bridge::extract::syntax::python::last_segment;
 
 impl Linker<'_> {
     /// `pymodule:conduit.apps.articles.urls` → that module's `urlpatterns`.
@@ -71,11 +72,11 @@ impl Linker<'_> {
         {
             return match (imported, member) {
                 (Some(imported), None) => Some((at, imported)),
-                (None, Some(member)) => Some((at, member.rsplit('.').next().unwrap_or(member).to_owned())),
+                (None, Some(member)) => Some((at, last_segment(member).to_owned())),
                 _ => None,
             };
         }
-        Some((from, name.rsplit('.').next().unwrap_or(name).to_owned()))
+        Some((from, last_segment(name).to_owned()))
     }
 
     /// View `name`: the one in file `at`, else the only view (or, with none, the only part)
