@@ -103,9 +103,7 @@ fn model(path: &str, class: &ModelClass, context: &Context<'_>) -> Option<(Pendi
         .into_iter()
         .filter(|b| !pending.table.columns.iter().any(|c| c.name == b.name))
         .collect();
-    for (offset, column) in builtin.into_iter().enumerate() {
-        pending.table.columns.insert(at + offset, column);
-    }
+    pending.table.columns.splice(at..at, builtin);
     let joins = if pending.is_abstract {
         Vec::new()
     } else {
