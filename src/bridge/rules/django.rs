@@ -231,10 +231,13 @@ pub fn views(path: &str, hits: &[Hit<'_>], out: &mut RouteScan) {
         }
         for ((start, end), (name, action)) in methods {
             // The first call reading a body inside the method.
-            let body = bodies.range(start..end).next().map(|(_, body)| match last_segment(body) {
-                "serializer_class" | "get_serializer" => "serializer_class".to_owned(),
-                other => other.to_owned(),
-            });
+            let body = bodies
+                .range(start..end)
+                .next()
+                .map(|(_, body)| match last_segment(body) {
+                    "serializer_class" | "get_serializer" => "serializer_class".to_owned(),
+                    other => other.to_owned(),
+                });
             let reads = match action {
                 Some(mut action) => {
                     if action.methods.is_empty() {

@@ -181,7 +181,7 @@ fn per_file(sources: &[Source<'_>], code_files: bool) -> Vec<FileRules> {
             },
             pending: Pending::default(),
             routes: RouteScan::default(),
-                django_models: django::Models::default(),
+            django_models: django::Models::default(),
         })
     })
 }

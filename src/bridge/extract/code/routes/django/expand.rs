@@ -163,12 +163,11 @@ impl Resolved {
     /// left out, and its auth decorators and mixins.
     fn guards(&self, defaults: &[String]) -> Vec<String> {
         let defaults = if self.rest { defaults } else { &[] };
-        let permissions = self.view.permissions.clone().unwrap_or_else(|| {
-            defaults
-                .iter()
-                .map(|d| last_segment(d).to_owned())
-                .collect()
-        });
+        let permissions = self
+            .view
+            .permissions
+            .clone()
+            .unwrap_or_else(|| defaults.iter().map(|d| last_segment(d).to_owned()).collect());
         let mut out: Vec<String> = permissions.into_iter().filter(|p| p != "AllowAny").collect();
         add_guards(&mut out, &self.view.guards);
         out

@@ -12,17 +12,17 @@ use std::collections::{HashMap, HashSet};
 
 use self::autoload::Autohooks;
 
-use super::graph::{Item, LocalRoute, Target, Unit, UnitKey, add_guards, flatten, join};
 use super::HandlerShapes;
+use super::graph::{Item, LocalRoute, Target, Unit, UnitKey, add_guards, flatten, join};
 use crate::bridge::extract::code::guards::is_auth_name;
 use crate::bridge::extract::code::modules::PathIndex;
 use crate::bridge::extract::code::modules::python::{PythonModule, resolve_import as resolve_python};
 use crate::bridge::extract::code::modules::rust::{RustModule, module_of, segments, target_module};
 use crate::bridge::extract::code::modules::script::{Imported, ScriptModule};
 use crate::bridge::extract::code::modules::script_resolve::{resolve_export, resolve_import, resolve_source};
+use crate::bridge::extract::code::scan::FileScan;
 /// The module table of a file in its language.
 pub use crate::bridge::extract::code::scan::OwnedModule as Module;
-use crate::bridge::extract::code::scan::FileScan;
 use crate::bridge::extract::syntax::rust::last_segment;
 use crate::bridge::facts::Endpoint;
 use crate::bridge::rules::naming::renamed;
