@@ -117,10 +117,9 @@ impl Resolved {
             let mut parents = Vec::new();
             for base in &view.bases {
                 let last = last_segment(base);
-                out.rest |= last.ends_with("ViewSet")
-                    || last.ends_with("APIView")
-                    || GENERIC_ACTIONS.iter().any(|(name, _)| *name == last);
-                if let Some((_, actions)) = GENERIC_ACTIONS.iter().find(|(name, _)| *name == last) {
+                let generic = GENERIC_ACTIONS.iter().find(|(name, _)| *name == last);
+                out.rest |= last.ends_with("ViewSet") || last.ends_with("APIView") || generic.is_some();
+                if let Some((_, actions)) = generic {
                     out.view.methods.extend(actions.iter().map(|a| a.to_string()));
                     out.view.bodies.extend(
                         actions
