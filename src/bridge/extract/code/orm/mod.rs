@@ -17,6 +17,9 @@ use crate::bridge::facts::{Column, Index, Table};
 /// How many parents deep Django model inheritance is followed.
 const MAX_INHERITANCE: usize = 8;
 
+/// Bases that make a class a Django model.
+const MODEL_ROOTS: &[&str] = &["models.Model", "Model", "AbstractUser", "AbstractBaseUser"];
+
 /// A Django table as one file declares it, references to other models unresolved.
 #[derive(Debug, Clone, Default)]
 pub struct PendingTable {
@@ -82,30 +85,22 @@ fn inherit(pending: Vec<PendingTable>) -> Vec<PendingTable> {
         .filter_map(|(at, item)| Some((item.table.model.as_deref()?, at)))
         .collect();
     let parent_of = |base: &str| by_class.get(last_segment(base)).copied();
-    let is_model = |at: usize| -> bool {
-        let mut current = at;
+    let is_model = |mut at: usize| {
         for _ in 0..MAX_INHERITANCE {
-            let item: &PendingTable = &pending[current];
-            let roots = ["models.Model", "Model", "AbstractUser", "AbstractBaseUser"];
-            if item
-                .bases
-                .iter()
-                .any(|base| roots.contains(&base.as_str()) || base.ends_with(".AbstractUser"))
-            {
+            let bases = &pending[at].bases;
+            let root = |base: &String| MODEL_ROOTS.contains(&base.as_str()) || base.ends_with(".AbstractUser");
+            if bases.iter().any(root) {
                 return true;
             }
-            match item.bases.iter().find_map(|base| parent_of(base)) {
-                Some(parent) => current = parent,
+            match bases.iter().find_map(|base| parent_of(base)) {
+                Some(parent) => at = parent,
                 None => return false,
             }
         }
         false
     };
     let mut out = Vec::new();
-    for (at, item) in pending.iter().enumerate() {
-        if !is_model(at) {
-            continue;
-        }
+    for (at, item) in pending.iter().enumerate().filter(|(at, _)| is_model(*at)) {
         let mut item = item.clone();
         let mut parents = Vec::new();
         abstract_parents(&pending, at, &parent_of, 0, &mut parents);
