@@ -15,7 +15,9 @@ use super::text::literal;
 use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
 use crate::bridge::extract::code::modules::parent_dir;
 use crate::bridge::extract::code::orm::django_apps::{App, Registry};
+use crate::bridge::extract::code::routes::RouteScan;
 use crate::bridge::extract::code::routes::django::views::{Action, View};
+use crate::bridge::extract::syntax::python::last_segment;
 
 /// Methods that read a request body.
 const BODY_HANDLERS: &[&str] = &["post", "put", "patch", "create", "update", "partial_update"];
@@ -26,16 +28,6 @@ type Key = (usize, usize);
 
 fn key(capture: &Capture<'_>) -> Key {
     (capture.range.start, capture.range.end)
-}
-
-/// What one module's views say: the views, `x_view = XView.as_view()` aliases as (name,
-/// class), guard notes, and the settings' `DEFAULT_PERMISSION_CLASSES` (dotted as written).
-#[derive(Debug, Default)]
-pub struct Views {
-    pub views: Vec<View>,
-    pub aliases: Vec<(String, String)>,
-    pub guards: Vec<GuardNote>,
-    pub default_permissions: Vec<String>,
 }
 
 /// A class of a models module (`orm::django` makes it a table).
@@ -74,10 +66,6 @@ pub struct Models {
     pub classes: Vec<ModelClass>,
     pub user_aliases: Vec<String>,
     pub registry: Registry,
-}
-
-fn last(text: &str) -> &str {
-    text.rsplit('.').next().unwrap_or(text)
 }
 
 /// A string literal's content; `None` for another expression.
@@ -126,7 +114,7 @@ pub fn models(path: &str, hits: &[Hit<'_>]) -> Models {
         {
             let call = class.fields.entry(key(args)).or_insert_with(|| FieldCall {
                 attribute,
-                kind: last(kind).to_owned(),
+                kind: last_segment(kind).to_owned(),
                 ..FieldCall::default()
             });
             call.target = call.target.take().or(text("model.target"));
@@ -138,7 +126,7 @@ pub fn models(path: &str, hits: &[Hit<'_>]) -> Models {
         if let (Some(entry), Some(index), "indexes" | "constraints") =
             (hit.get("model.entry"), hit.text("model.index"), meta)
         {
-            let unique = last(index) == "UniqueConstraint";
+            let unique = last_segment(index) == "UniqueConstraint";
             let (_, name, columns) = class.indexes.entry(key(entry)).or_insert((unique, None, Vec::new()));
             match hit.text("model.key") {
                 Some("name") => *name = string(&value),
@@ -162,7 +150,7 @@ pub fn models(path: &str, hits: &[Hit<'_>]) -> Models {
         .into_values()
         .filter_map(|(name, label)| {
             let label = label
-                .or_else(|| name.map(|name| last(&name).to_owned()))
+                .or_else(|| name.map(|name| last_segment(&name).to_owned()))
                 .or_else(|| dir.rsplit('/').next().map(str::to_owned))
                 .filter(|label| !label.is_empty())?;
             Some(App {
@@ -177,22 +165,23 @@ pub fn models(path: &str, hits: &[Hit<'_>]) -> Models {
 /// A class's methods by place: name and the `@action` on it.
 type Methods = BTreeMap<Key, (String, Option<Action>)>;
 
-/// The views, aliases and guard notes of one file's hits.
-pub fn views(path: &str, hits: &[Hit<'_>]) -> Views {
-    let mut out = Views::default();
+/// The views, `x_view = XView.as_view()` aliases (as name and class), the settings'
+/// `DEFAULT_PERMISSION_CLASSES` (dotted as written) and the guard notes of one file's hits.
+pub fn views(path: &str, hits: &[Hit<'_>], out: &mut RouteScan) {
+    let django = &mut out.django;
     // Module-level classes and functions, with the authentication classes a class names.
     let mut found: BTreeMap<Key, (View, Vec<String>, Methods)> = BTreeMap::new();
     let mut bodies: BTreeMap<usize, &str> = BTreeMap::new();
     for hit in hits.iter().filter(|hit| hit.is("view")) {
         let text = |name: &str| hit.text(name).map(str::to_owned);
         bodies.extend(hit.get("view.body").map(|body| (body.range.start, body.text)));
-        out.default_permissions.extend(text("view.default_permission"));
+        django.default_permissions.extend(text("view.default_permission"));
         if let (Some(alias), Some(class)) = (text("view.alias"), text("view.alias_of")) {
-            out.aliases.push((alias, class));
+            django.aliases.push((alias, class));
         }
         let Some(scope) = hit.get("view.scope") else { continue };
         let (view, authentication, methods) = found.entry(key(scope)).or_default();
-        let names = || hit.all("view.name_item").map(|item| last(item.text).to_owned());
+        let names = || hit.all("view.name_item").map(|item| last_segment(item.text).to_owned());
         let upper = || hit.text("view.str_item").map(str::to_ascii_uppercase);
         if let Some(name) = text("view.class").or(text("view.function")) {
             view.name = name;
@@ -220,7 +209,7 @@ pub fn views(path: &str, hits: &[Hit<'_>]) -> Views {
             }
         }
         let value = hit.text("view.value").unwrap_or("");
-        match hit.text("view.attr").or(hit.text("view.decorator").map(last)) {
+        match hit.text("view.attr").or(hit.text("view.decorator").map(last_segment)) {
             Some("permission_classes") => view.permissions.get_or_insert_default().extend(names()),
             // Authentication identifies the user; it guards no route itself (the permission
             // classes do), so the classes are named as guards the code uses.
@@ -242,10 +231,13 @@ pub fn views(path: &str, hits: &[Hit<'_>]) -> Views {
         }
         for ((start, end), (name, action)) in methods {
             // The first call reading a body inside the method.
-            let body = bodies.range(start..end).next().map(|(_, body)| match last(body) {
-                "serializer_class" | "get_serializer" => "serializer_class".to_owned(),
-                other => other.to_owned(),
-            });
+            let body = bodies
+                .range(start..end)
+                .next()
+                .map(|(_, body)| match last_segment(body) {
+                    "serializer_class" | "get_serializer" => "serializer_class".to_owned(),
+                    other => other.to_owned(),
+                });
             let reads = match action {
                 Some(mut action) => {
                     if action.methods.is_empty() {
@@ -265,21 +257,20 @@ pub fn views(path: &str, hits: &[Hit<'_>]) -> Views {
             }
         }
         if view.function {
-            function(path, view, &mut out);
+            function(path, view, out);
         } else {
-            class(path, view, authentication, &mut out);
+            class(path, view, authentication, out);
         }
     }
-    out
 }
 
 /// One module-level class: a permission or authentication class, a view, a part, or nothing.
-fn class(path: &str, mut view: View, authentication: Vec<String>, out: &mut Views) {
+fn class(path: &str, mut view: View, authentication: Vec<String>, out: &mut RouteScan) {
     let (name, bases) = (view.name.as_str(), &view.bases);
-    let defined = if bases.iter().any(|b| last(b) == "BasePermission") {
+    let defined = if bases.iter().any(|b| last_segment(b) == "BasePermission") {
         Some("permission")
     } else {
-        let authentication = bases.iter().any(|b| last(b).ends_with("Authentication"));
+        let authentication = bases.iter().any(|b| last_segment(b).ends_with("Authentication"));
         (authentication && name.ends_with("Authentication")).then_some("authentication")
     };
     if let Some(kind) = defined {
@@ -291,17 +282,17 @@ fn class(path: &str, mut view: View, authentication: Vec<String>, out: &mut View
     // class is kept as a part, which only counts when a view extends it or a URLconf names it.
     view.part = !bases
         .iter()
-        .map(|b| last(b))
+        .map(|b| last_segment(b))
         .any(|b| b.ends_with("View") || b.ends_with("ViewSet") || b == "GenericAPIView");
     let mut guards: Vec<String> = bases
         .iter()
-        .map(|b| last(b).to_owned())
+        .map(|b| last_segment(b).to_owned())
         .filter(|b| b.ends_with("Mixin") && is_auth_name(b))
         .collect();
     guards.append(&mut view.guards);
     view.guards = guards;
     for name in authentication {
-        used(out, &name, "authentication", path);
+        out.note_used(&name, "authentication", "django", path);
     }
     let says_nothing = view.methods.is_empty()
         && view.actions.is_empty()
@@ -312,12 +303,12 @@ fn class(path: &str, mut view: View, authentication: Vec<String>, out: &mut View
         return;
     }
     note_permissions(path, &view, out);
-    out.views.push(view);
+    out.django.views.push(view);
 }
 
 /// A module-level function: a view by its decorators (`@api_view` answers GET unless it names
 /// methods), else none.
-fn function(path: &str, mut view: View, out: &mut Views) {
+fn function(path: &str, mut view: View, out: &mut RouteScan) {
     if view.allowed.as_ref().is_some_and(Vec::is_empty) {
         view.allowed = Some(vec!["GET".into()]);
     }
@@ -325,25 +316,17 @@ fn function(path: &str, mut view: View, out: &mut Views) {
         return;
     }
     note_permissions(path, &view, out);
-    out.views.push(view);
-}
-
-/// Notes guard `name` of `kind` in use, once.
-fn used(out: &mut Views, name: &str, kind: &'static str, path: &str) {
-    push_new(
-        &mut out.guards,
-        Some(GuardNote::new(name, kind, "django", Role::Used, path)),
-    );
+    out.django.views.push(view);
 }
 
 /// Notes the permission classes and guards a view (or a part, its permission classes) uses.
-fn note_permissions(path: &str, view: &View, out: &mut Views) {
+fn note_permissions(path: &str, view: &View, out: &mut RouteScan) {
     for permission in view.permissions.iter().flatten().filter(|p| *p != "AllowAny") {
-        used(out, permission, "permission", path);
+        out.note_used(permission, "permission", "django", path);
     }
     // A part's mixins (a user model's `PermissionsMixin`) guard nothing until a view extends it.
     for guard in view.guards.iter().filter(|_| !view.part) {
         let kind = if guard.ends_with("Mixin") { "mixin" } else { "decorator" };
-        used(out, guard, kind, path);
+        out.note_used(guard, kind, "django", path);
     }
 }

@@ -55,10 +55,7 @@ pub fn apply(tables: &mut Vec<Table>, indexes: &mut Vec<Index>, lenders: &Lender
             std::mem::take(&mut table.primary_key),
             std::mem::take(&mut table.foreign_keys),
         );
-        let (columns, primary_key, foreign_keys) = parts(&model, own, &bases, lenders, 0);
-        table.columns = columns;
-        table.primary_key = primary_key;
-        table.foreign_keys = foreign_keys;
+        (table.columns, table.primary_key, table.foreign_keys) = parts(&model, own, &bases, lenders, 0);
     }
     retarget(tables, &embedders);
     add_joins(tables, joins);

@@ -99,8 +99,6 @@ pub struct FileRules {
     /// The routers, routes and mounts the file's rules found, for the mount graph
     /// (`route_units`; only when the code extractor runs them on its parse).
     routes: RouteScan,
-    /// Django's views, which the code extractor's URLconfs name.
-    django: django::Views,
     /// Django's models and app registry, which the code extractor's ORM links.
     django_models: django::Models,
 }
@@ -109,11 +107,6 @@ impl FileRules {
     /// Takes the routers, routes and mounts found (see [`on_tree`]).
     pub fn take_routes(&mut self) -> RouteScan {
         std::mem::take(&mut self.routes)
-    }
-
-    /// Takes the Django views the rules found (for the code extractor's URLconf linking).
-    pub fn take_django_views(&mut self) -> django::Views {
-        std::mem::take(&mut self.django)
     }
 
     /// Takes the Django models and app configs the rules found (for the code extractor's ORM).
@@ -156,7 +149,6 @@ pub fn on_tree(source: &Source<'_>, lang: Lang, wanted: &Wanted, tree: &Tree, re
         facts: Facts::default(),
         pending: Pending::default(),
         routes: RouteScan::default(),
-        django: django::Views::default(),
         django_models: django::Models::default(),
     };
     let grammar = Grammar::of_lang(lang);
@@ -200,7 +192,6 @@ fn per_file(sources: &[Source<'_>], code_files: bool) -> Vec<FileRules> {
             },
             pending: Pending::default(),
             routes: RouteScan::default(),
-            django: django::Views::default(),
             django_models: django::Models::default(),
         })
     })
@@ -305,7 +296,6 @@ fn extract_file(source: &Source<'_>, parsers: &mut Parsers, code_files: bool) ->
         facts: Facts::default(),
         pending: Pending::default(),
         routes: RouteScan::default(),
-        django: django::Views::default(),
         django_models: django::Models::default(),
     };
     // Build output and installed packages are not the code written.
@@ -384,7 +374,7 @@ fn run_rules(
         nest::scan(source.path, &hits, render, &mut found.routes);
         django_urls::scan(source.path, &hits, render, &mut found.routes);
     }
-    found.django = django::views(source.path, &hits);
+    django::views(source.path, &hits, &mut found.routes);
     found.django_models = django::models(source.path, &hits);
 }
 
@@ -401,7 +391,6 @@ fn finish(source: &Source<'_>, mut found: FileRules) -> FileRules {
             ..Pending::default()
         };
         found.routes = RouteScan::default();
-        found.django = django::Views::default();
     }
     found
 }

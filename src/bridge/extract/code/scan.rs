@@ -6,14 +6,13 @@ use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use super::design;
-use super::guards::{self, GuardNote, Role};
+use super::guards::{self, GuardNote};
 use super::modules::constants::{Exported, exported};
 use super::modules::python::PythonModule;
 use super::modules::rust::RustModule;
 use super::modules::script::ScriptModule;
 use super::orm::{self, PendingTable};
 use super::routes::RouteScan;
-use super::routes::link::LinkFile;
 use super::wants::Wants;
 use crate::bridge::extract::Source;
 use crate::bridge::extract::syntax::literal::Constants;
@@ -146,24 +145,13 @@ pub fn scan_file(
         }
         scan.module = OwnedModule::read(&file);
     }
-    // The Django models and views the rules read, for the ORM and the URLconfs.
+    // The Django models the rules read, for the ORM.
     if let Some(rules) = scan.rules.as_mut() {
         let models = rules.take_django_models();
         orm::django::tables(&scan.path, &models.classes, &models.user_aliases, &mut scan.tables);
         scan.django_apps = models.registry;
-        let views = rules.take_django_views();
-        let django = &mut scan.routes.django;
-        django.views.extend(views.views);
-        django.aliases.extend(views.aliases);
-        django.default_permissions.extend(views.default_permissions);
-        for note in views.guards {
-            if note.role == Role::Defined || !scan.routes.guards.contains(&note) {
-                scan.routes.guards.push(note);
-            }
-        }
     }
-    let views = !scan.routes.django.views.is_empty();
-    if !routes.units.is_empty() || !routes.foreign.is_empty() || views {
+    if !routes.units.is_empty() || !routes.foreign.is_empty() || !routes.django.views.is_empty() {
         // The mount graph links the routers (and Django views' bases) through the file's
         // imports and constants.
         if matches!(scan.module, OwnedModule::None) {
@@ -187,16 +175,7 @@ pub fn link(mut scans: Vec<FileScan>, mut shaped: Facts) -> Facts {
         .collect();
     orm::django_apps::Registry::merge(scans.iter().map(|scan| &scan.django_apps)).apply(&mut pending);
     let (tables, indexes) = orm::link(pending);
-    let link_files: Vec<LinkFile<'_>> = scans
-        .iter()
-        .map(|scan| LinkFile {
-            path: &scan.path,
-            routes: &scan.routes,
-            constants: &scan.constants,
-            module: &scan.module,
-        })
-        .collect();
-    let endpoints = super::routes::link::link(&link_files, &shape_names);
+    let endpoints = super::routes::link::link(&scans, &shape_names);
     shaped.shapes = crate::bridge::rules::bodies_only(std::mem::take(&mut shaped.shapes), &endpoints);
     let guard_notes: Vec<GuardNote> = scans
         .iter()

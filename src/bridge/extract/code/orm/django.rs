@@ -4,7 +4,7 @@
 //! table a `ManyToManyField` without `through=` makes (`<table>_<field>`), and `class Meta`
 //! (`db_table`, `abstract`, `indexes`, `unique_together`).
 
-use super::{PendingKey, PendingTable, column};
+use super::{PendingTable, column};
 use crate::bridge::extract::code::modules::parent_dir;
 use crate::bridge::extract::syntax::python::last_segment;
 use crate::bridge::facts::{Column, ForeignKey, Index, Table};
@@ -103,9 +103,7 @@ fn model(path: &str, class: &ModelClass, context: &Context<'_>) -> Option<(Pendi
         .into_iter()
         .filter(|b| !pending.table.columns.iter().any(|c| c.name == b.name))
         .collect();
-    for (offset, column) in builtin.into_iter().enumerate() {
-        pending.table.columns.insert(at + offset, column);
-    }
+    pending.table.columns.splice(at..at, builtin);
     let joins = if pending.is_abstract {
         Vec::new()
     } else {
@@ -203,15 +201,11 @@ fn auto_id() -> Column {
 /// A foreign key on `column` to the model `class` (whose table is `fallback` unless the run
 /// says otherwise), resolved at linking.
 fn key_to(pending: &mut PendingTable, column: String, class: String, fallback: String, references: Vec<String>) {
-    pending.targets.push(PendingKey {
-        at: pending.table.foreign_keys.len(),
-        target: class,
-        fallback,
-    });
+    pending.fallbacks.push(fallback);
     pending.table.foreign_keys.push(ForeignKey {
         name: None,
         columns: vec![column],
-        references_table: String::new(),
+        references_table: class,
         references_columns: references,
     });
 }

@@ -79,17 +79,12 @@ fn relabel(item: &mut PendingTable, guess: &str, label: &str) {
 /// define it); a join table's column is named after the model (`user_id` → `member_id`).
 fn point_at_user_model(item: &mut PendingTable, class: &str, table: &str) {
     let join = item.table.model.is_none();
-    for key in &mut item.targets {
-        if key.target != USER_MODEL {
-            continue;
-        }
-        key.target = class.to_owned();
-        key.fallback = table.to_owned();
+    let keys = item.table.foreign_keys.iter_mut().zip(&mut item.fallbacks);
+    for (foreign, fallback) in keys.filter(|(foreign, _)| foreign.references_table == USER_MODEL) {
+        foreign.references_table = class.to_owned();
+        *fallback = table.to_owned();
         let column = format!("{}_id", class.to_lowercase());
-        let Some(foreign) = item.table.foreign_keys.get_mut(key.at).filter(|_| join) else {
-            continue;
-        };
-        let Some(old) = foreign.columns.first().cloned().filter(|old| *old != column) else {
+        let Some(old) = foreign.columns.first().cloned().filter(|old| join && *old != column) else {
             continue;
         };
         foreign.columns = vec![column.clone()];

@@ -9,36 +9,32 @@ pub mod django_apps;
 #[cfg(test)]
 mod tests;
 
-pub use crate::bridge::rules::naming::snake_case;
 use std::collections::HashMap;
 
+use crate::bridge::extract::syntax::python::last_segment;
 use crate::bridge::facts::{Column, Index, Table};
 
 /// How many parents deep Django model inheritance is followed.
 const MAX_INHERITANCE: usize = 8;
 
-/// A table as one file declares it, references to other models unresolved.
+/// Bases that make a class a Django model.
+const MODEL_ROOTS: &[&str] = &["models.Model", "Model", "AbstractUser", "AbstractBaseUser"];
+
+/// A Django table as one file declares it, references to other models unresolved.
 #[derive(Debug, Clone, Default)]
 pub struct PendingTable {
+    /// Its foreign keys' `references_table` names a model by its class until linking.
     pub table: Table,
-    /// Foreign keys whose `references_table` is a model to look up.
-    pub targets: Vec<PendingKey>,
+    /// The table the ORM's naming rule gives each foreign key's model (by position) when the
+    /// model is not among the run's.
+    pub fallbacks: Vec<String>,
     pub indexes: Vec<Index>,
-    /// Django: the class's bases as written, and whether it is abstract (never a table itself).
+    /// The class's bases as written, and whether it is abstract (never a table itself).
     pub bases: Vec<String>,
     pub is_abstract: bool,
-    /// Django: the app label the file's path suggests, when it names the table (not
-    /// `db_table`); the app's `AppConfig` may say another (see `django_apps`).
+    /// The app label the file's path suggests, when it names the table (not `db_table`); the
+    /// app's `AppConfig` may say another (see `django_apps`).
     pub app_label: Option<String>,
-}
-
-/// A foreign key (by its position in `table.foreign_keys`) that names a model by its class.
-#[derive(Debug, Clone)]
-pub struct PendingKey {
-    pub at: usize,
-    pub target: String,
-    /// The table the ORM's naming rule gives when the model is not found.
-    pub fallback: String,
 }
 
 /// The run's tables with foreign keys pointing at tables, and the ORM indexes.
@@ -58,18 +54,15 @@ pub fn link(pending: Vec<PendingTable>) -> (Vec<Table>, Vec<Index>) {
             continue;
         }
         let mut table = item.table.clone();
-        for key in &item.targets {
-            let Some(foreign) = table.foreign_keys.get_mut(key.at) else {
-                continue;
-            };
-            match found(&key.target) {
+        for (foreign, fallback) in table.foreign_keys.iter_mut().zip(&item.fallbacks) {
+            match found(&foreign.references_table) {
                 Some(target) => {
                     foreign.references_table = target.name.clone();
                     if foreign.references_columns.is_empty() {
                         foreign.references_columns = target.primary_key.clone();
                     }
                 }
-                None => foreign.references_table = key.fallback.clone(),
+                None => foreign.references_table = fallback.clone(),
             }
             if foreign.references_columns.is_empty() {
                 foreign.references_columns = vec!["id".into()];
@@ -91,32 +84,23 @@ fn inherit(pending: Vec<PendingTable>) -> Vec<PendingTable> {
         .enumerate()
         .filter_map(|(at, item)| Some((item.table.model.as_deref()?, at)))
         .collect();
-    let parent_of = |base: &str| by_class.get(base.rsplit('.').next().unwrap_or(base)).copied();
-    let is_model = |at: usize| -> bool {
-        let mut current = at;
+    let parent_of = |base: &str| by_class.get(last_segment(base)).copied();
+    let is_model = |mut at: usize| {
         for _ in 0..MAX_INHERITANCE {
-            let item: &PendingTable = &pending[current];
-            let roots = ["models.Model", "Model", "AbstractUser", "AbstractBaseUser"];
-            if item
-                .bases
-                .iter()
-                .any(|base| roots.contains(&base.as_str()) || base.ends_with(".AbstractUser"))
-            {
+            let bases = &pending[at].bases;
+            let root = |base: &String| MODEL_ROOTS.contains(&base.as_str()) || base.ends_with(".AbstractUser");
+            if bases.iter().any(root) {
                 return true;
             }
-            match item.bases.iter().find_map(|base| parent_of(base)) {
-                Some(parent) => current = parent,
+            match bases.iter().find_map(|base| parent_of(base)) {
+                Some(parent) => at = parent,
                 None => return false,
             }
         }
         false
     };
     let mut out = Vec::new();
-    for (at, item) in pending.iter().enumerate() {
-        let django = item.table.framework.as_deref() == Some("django");
-        if django && !is_model(at) {
-            continue;
-        }
+    for (at, item) in pending.iter().enumerate().filter(|(at, _)| is_model(*at)) {
         let mut item = item.clone();
         let mut parents = Vec::new();
         abstract_parents(&pending, at, &parent_of, 0, &mut parents);
@@ -130,27 +114,15 @@ fn inherit(pending: Vec<PendingTable>) -> Vec<PendingTable> {
                 if column.primary_key {
                     item.table.columns.retain(|have| !django::is_implicit_id(have));
                     at_column = at_column.min(item.table.columns.len());
-                    item.table.primary_key.retain(|key| key != "id" || !django);
+                    item.table.primary_key.retain(|key| key != "id");
                     item.table.primary_key.push(column.name.clone());
                 }
                 item.table.columns.insert(at_column, column.clone());
                 at_column += 1;
-                for key in base
-                    .targets
-                    .iter()
-                    .filter(|key| base.table.foreign_keys[key.at].columns.contains(&column.name))
-                {
-                    let mut key = key.clone();
-                    let foreign = base.table.foreign_keys[key.at].clone();
-                    key.at = item.table.foreign_keys.len();
-                    item.table.foreign_keys.push(foreign);
-                    item.targets.push(key);
-                }
-                for (at, foreign) in base.table.foreign_keys.iter().enumerate() {
-                    let resolved = !base.targets.iter().any(|key| key.at == at);
-                    if resolved && foreign.columns.contains(&column.name) {
-                        item.table.foreign_keys.push(foreign.clone());
-                    }
+                let keys = base.table.foreign_keys.iter().zip(&base.fallbacks);
+                for (foreign, fallback) in keys.filter(|(foreign, _)| foreign.columns.contains(&column.name)) {
+                    item.table.foreign_keys.push(foreign.clone());
+                    item.fallbacks.push(fallback.clone());
                 }
             }
             for index in &base.indexes {

@@ -47,8 +47,8 @@ pub struct HandlerShapes {
 }
 
 impl RouteScan {
-    /// Moves another scan's units, foreign items, guard notes and NestJS app settings of the
-    /// same file into these (a unit both name gets the other's items).
+    /// Moves another scan's units, foreign items, guard notes, NestJS app settings and Django
+    /// views of the same file into these (a unit both name gets the other's items).
     pub fn append(&mut self, other: RouteScan) {
         for unit in other.units {
             match self.units.iter_mut().find(|have| have.key == unit.key) {
@@ -71,7 +71,11 @@ impl RouteScan {
         self.global_prefix = other.global_prefix.or(self.global_prefix.take());
         self.nest_global_guards.extend(other.nest_global_guards);
         self.nest_bindings.extend(other.nest_bindings);
-        self.django.routers.extend(other.django.routers);
+        let django = &mut self.django;
+        django.views.extend(other.django.views);
+        django.routers.extend(other.django.routers);
+        django.default_permissions.extend(other.django.default_permissions);
+        django.aliases.extend(other.django.aliases);
     }
 
     /// Declares a unit; a second declaration of the same name updates the first.

@@ -9,6 +9,7 @@ use std::collections::HashSet;
 
 use super::views::View;
 use crate::bridge::extract::code::routes::graph::{Item, LocalRoute, add_guards};
+use crate::bridge::extract::syntax::python::last_segment;
 
 /// How many bases deep a view's inheritance is followed.
 const MAX_BASES: usize = 8;
@@ -115,11 +116,10 @@ impl Resolved {
             out.view.guards.extend(view.guards.iter().cloned());
             let mut parents = Vec::new();
             for base in &view.bases {
-                let last = base.rsplit('.').next().unwrap_or(base);
-                out.rest |= last.ends_with("ViewSet")
-                    || last.ends_with("APIView")
-                    || GENERIC_ACTIONS.iter().any(|(name, _)| *name == last);
-                if let Some((_, actions)) = GENERIC_ACTIONS.iter().find(|(name, _)| *name == last) {
+                let last = last_segment(base);
+                let generic = GENERIC_ACTIONS.iter().find(|(name, _)| *name == last);
+                out.rest |= last.ends_with("ViewSet") || last.ends_with("APIView") || generic.is_some();
+                if let Some((_, actions)) = generic {
                     out.view.methods.extend(actions.iter().map(|a| a.to_string()));
                     out.view.bodies.extend(
                         actions
@@ -162,12 +162,11 @@ impl Resolved {
     /// left out, and its auth decorators and mixins.
     fn guards(&self, defaults: &[String]) -> Vec<String> {
         let defaults = if self.rest { defaults } else { &[] };
-        let permissions = self.view.permissions.clone().unwrap_or_else(|| {
-            defaults
-                .iter()
-                .map(|d| d.rsplit('.').next().unwrap_or(d).to_owned())
-                .collect()
-        });
+        let permissions = self
+            .view
+            .permissions
+            .clone()
+            .unwrap_or_else(|| defaults.iter().map(|d| last_segment(d).to_owned()).collect());
         let mut out: Vec<String> = permissions.into_iter().filter(|p| p != "AllowAny").collect();
         add_guards(&mut out, &self.view.guards);
         out
@@ -190,13 +189,6 @@ impl Resolved {
     /// The routes of the view at the URL that names it (`path('x/', View.as_view())`);
     /// `mapping` is a viewset's `as_view({'get': 'list'})` methods.
     pub fn routes(&self, mapping: Option<&[String]>, defaults: &[String], file: &str) -> Vec<Item> {
-        if self.view.function {
-            let methods = self.view.allowed.clone().unwrap_or_else(|| vec!["ALL".into()]);
-            return methods
-                .iter()
-                .map(|m| self.route(m, String::new(), &m.to_ascii_lowercase(), defaults, file))
-                .collect();
-        }
         let mut methods: Vec<(String, String)> = Vec::new();
         let mut add = |method: &str, action: &str| {
             if !methods.iter().any(|(m, _)| m == method) {
@@ -204,6 +196,12 @@ impl Resolved {
             }
         };
         match mapping {
+            // A function view answers its allowed methods, else any.
+            _ if self.view.function => {
+                for method in self.view.allowed.as_deref().unwrap_or(&["ALL".to_owned()]) {
+                    add(method, &method.to_ascii_lowercase());
+                }
+            }
             Some(mapping) => {
                 for method in mapping {
                     add(method, &method.to_ascii_lowercase());
@@ -265,7 +263,7 @@ impl Resolved {
 /// methods (`TemplateView.as_view(…)` → GET); a plain function view or a library's view any
 /// method, as Django dispatches it.
 pub fn unknown_view(name: &str, file: &str) -> Vec<Item> {
-    let last = name.rsplit('.').next().unwrap_or(name);
+    let last = last_segment(name);
     let methods = DJANGO_GENERICS
         .iter()
         .find(|(generic, _)| *generic == last)

@@ -12,12 +12,12 @@ use crate::bridge::extract::syntax::Lang;
 /// The hooks each folder's `autohooks` file puts on its plugins, by folder.
 pub type Autohooks = HashMap<String, Vec<String>>;
 
-impl Linker<'_, '_> {
+impl Linker<'_> {
     /// The guards of every `autohooks` file's plugin, by the folder it is in.
     pub(super) fn autohooks(&self, units: &[Unit], at: &HashMap<UnitKey, usize>) -> Autohooks {
         let mut out = Autohooks::new();
         for (file_at, file) in self.files.iter().enumerate() {
-            let (folder, name) = file.path.rsplit_once('/').unwrap_or(("", file.path));
+            let (folder, name) = file.path.rsplit_once('/').unwrap_or(("", &file.path));
             if name.split('.').next() != Some("autohooks") {
                 continue;
             }
@@ -54,7 +54,7 @@ impl Linker<'_, '_> {
             .files
             .iter()
             .enumerate()
-            .filter(|(_, file)| file.path.starts_with(&root) && Lang::of_path(file.path).is_some_and(Lang::is_script))
+            .filter(|(_, file)| file.path.starts_with(&root) && Lang::of_path(&file.path).is_some_and(Lang::is_script))
             .map(|(file_at, file)| {
                 let inside = &file.path[root.len()..];
                 let (folder, name) = inside.rsplit_once('/').unwrap_or(("", inside));

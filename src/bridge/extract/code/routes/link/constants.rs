@@ -9,7 +9,7 @@ use crate::bridge::extract::code::modules::script_resolve::{resolve_export, reso
 use crate::bridge::extract::code::routes::graph::{Item, Target, Unit};
 use crate::bridge::extract::syntax::literal::{fill_placeholders, placeholders};
 
-impl Linker<'_, '_> {
+impl Linker<'_> {
     /// Fills the placeholders of a unit's prefix and items, written in file `from`.
     pub(super) fn fill_unit(&self, from: usize, unit: &mut Unit) {
         unit.prefix = self.fill(from, &unit.prefix).0;
@@ -48,7 +48,7 @@ impl Linker<'_, '_> {
                 .or_else(|| python.then(|| self.settings_attribute(expr)).flatten())
         };
         let resolved = placeholders(path).all(|expr| lookup(expr).is_some());
-        let filled = fill_placeholders(path, self.files[from].path, lookup);
+        let filled = fill_placeholders(path, &self.files[from].path, lookup);
         (filled, resolved)
     }
 
@@ -67,12 +67,12 @@ impl Linker<'_, '_> {
             Some(rest) => format!("{name}.{rest}"),
             None => name.to_owned(),
         };
-        let (at, key) = match file.module {
+        let (at, key) = match &file.module {
             Module::Script(module) => {
                 let import = module.imports.get(first)?;
                 let modules = |at: usize| self.script_module(at);
                 if import.name == Imported::Module {
-                    let target = resolve_source(&self.index, file.path, &import.source)?;
+                    let target = resolve_source(&self.index, &file.path, &import.source)?;
                     let rest = rest?;
                     let (member, tail) = rest.split_once('.').map_or((rest, None), |(m, t)| (m, Some(t)));
                     match resolve_export(&self.index, &modules, target, member) {
@@ -90,7 +90,7 @@ impl Linker<'_, '_> {
                 }
             }
             Module::Python(module) => {
-                let (at, name) = resolve_python(&self.index, file.path, module.imports.get(first)?)?;
+                let (at, name) = resolve_python(&self.index, &file.path, module.imports.get(first)?)?;
                 let key = match (name, rest) {
                     (Some(name), _) => dotted(&name),
                     (None, Some(rest)) => rest.to_owned(),

@@ -7,11 +7,12 @@ use crate::bridge::extract::code::modules::python::{resolve_import, resolve_modu
 use crate::bridge::extract::code::routes::django::expand::{Resolved, unknown_view};
 use crate::bridge::extract::code::routes::django::views::View;
 use crate::bridge::extract::code::routes::graph::{Item, UnitKey};
+use crate::bridge::extract::syntax::python::last_segment;
 
-impl Linker<'_, '_> {
+impl Linker<'_> {
     /// `pymodule:conduit.apps.articles.urls` → that module's `urlpatterns`.
     pub(super) fn url_module(&self, from: usize, module: &str) -> Option<UnitKey> {
-        let at = resolve_module(&self.index, self.files[from].path, module)?;
+        let at = resolve_module(&self.index, &self.files[from].path, module)?;
         Some((self.files[at].path.to_owned(), "urlpatterns".to_owned()))
     }
 
@@ -24,7 +25,7 @@ impl Linker<'_, '_> {
         let (name, extra) = rest.split_once('|').unwrap_or((rest, ""));
         // `admin.site.urls` is another app's URLconf, not a view.
         let unknown =
-            || (kind == "view" && !name.ends_with(".urls")).then(|| unknown_view(name, self.files[from].path));
+            || (kind == "view" && !name.ends_with(".urls")).then(|| unknown_view(name, &self.files[from].path));
         let Some((at, view)) = self.django_view(from, name) else {
             return unknown();
         };
@@ -33,7 +34,7 @@ impl Linker<'_, '_> {
         if !resolved.known {
             return unknown();
         }
-        let file = self.files[at].path;
+        let file = &self.files[at].path;
         let routes = match kind {
             "view" => {
                 let mapping: Vec<String> = extra.split(',').filter(|m| !m.is_empty()).map(str::to_owned).collect();
@@ -65,17 +66,17 @@ impl Linker<'_, '_> {
     fn view_place(&self, from: usize, name: &str) -> Option<(usize, String)> {
         let file = &self.files[from];
         let (first, member) = name.split_once('.').map_or((name, None), |(f, m)| (f, Some(m)));
-        if let Module::Python(module) = file.module
+        if let Module::Python(module) = &file.module
             && let Some(import) = module.imports.get(first)
-            && let Some((at, imported)) = resolve_import(&self.index, file.path, import)
+            && let Some((at, imported)) = resolve_import(&self.index, &file.path, import)
         {
             return match (imported, member) {
                 (Some(imported), None) => Some((at, imported)),
-                (None, Some(member)) => Some((at, member.rsplit('.').next().unwrap_or(member).to_owned())),
+                (None, Some(member)) => Some((at, last_segment(member).to_owned())),
                 _ => None,
             };
         }
-        Some((from, name.rsplit('.').next().unwrap_or(name).to_owned()))
+        Some((from, last_segment(name).to_owned()))
     }
 
     /// View `name`: the one in file `at`, else the only view (or, with none, the only part)

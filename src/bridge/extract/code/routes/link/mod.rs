@@ -12,39 +12,33 @@ use std::collections::{HashMap, HashSet};
 
 use self::autoload::Autohooks;
 
+use super::HandlerShapes;
 use super::graph::{Item, LocalRoute, Target, Unit, UnitKey, add_guards, flatten, join};
-use super::{HandlerShapes, RouteScan};
 use crate::bridge::extract::code::guards::is_auth_name;
 use crate::bridge::extract::code::modules::PathIndex;
-use crate::bridge::extract::code::modules::constants::Exported;
 use crate::bridge::extract::code::modules::python::{PythonModule, resolve_import as resolve_python};
 use crate::bridge::extract::code::modules::rust::{RustModule, module_of, segments, target_module};
 use crate::bridge::extract::code::modules::script::{Imported, ScriptModule};
 use crate::bridge::extract::code::modules::script_resolve::{resolve_export, resolve_import, resolve_source};
+use crate::bridge::extract::code::scan::FileScan;
 /// The module table of a file in its language.
 pub use crate::bridge::extract::code::scan::OwnedModule as Module;
 use crate::bridge::extract::syntax::rust::last_segment;
 use crate::bridge::facts::Endpoint;
+use crate::bridge::rules::naming::renamed;
 
 /// How deep inline mounts are walked while linking.
 const MAX_INLINE_DEPTH: usize = 32;
 
-/// One file's part in linking: its routes, its module table and the constants it offers.
-pub struct LinkFile<'s> {
-    pub path: &'s str,
-    pub routes: &'s RouteScan,
-    pub module: &'s Module,
-    pub constants: &'s Exported,
-}
-
-/// Resolves every file's mounts and flattens them into endpoints. `shapes` are the shape
-/// names of the run: a route's shape hints are kept only where they name one.
-pub fn link(files: &[LinkFile<'_>], shapes: &HashSet<String>) -> Vec<Endpoint> {
+/// Resolves every file's mounts (through its module table and the constants it offers) and
+/// flattens them into endpoints. `shapes` are the shape names of the run: a route's shape
+/// hints are kept only where they name one.
+pub fn link(files: &[FileScan], shapes: &HashSet<String>) -> Vec<Endpoint> {
     let mut handlers: HashMap<&str, Vec<&HandlerShapes>> = HashMap::new();
     for handler in files.iter().flat_map(|file| &file.routes.handlers) {
         handlers.entry(handler.name.as_str()).or_default().push(handler);
     }
-    let routes = || files.iter().map(|file| file.routes);
+    let routes = || files.iter().map(|file| &file.routes);
     let linker = Linker {
         files,
         index: PathIndex::new(files.iter().map(|file| file.path.to_owned())),
@@ -130,8 +124,8 @@ struct Context<'c> {
     hooks: &'c Autohooks,
 }
 
-struct Linker<'f, 's> {
-    files: &'f [LinkFile<'s>],
+struct Linker<'s> {
+    files: &'s [FileScan],
     index: PathIndex,
     /// Rust handler signatures by function name.
     handlers: HashMap<&'s str, Vec<&'s HandlerShapes>>,
@@ -144,7 +138,7 @@ struct Linker<'f, 's> {
     extractors: HashSet<&'s str>,
 }
 
-impl<'s> Linker<'_, 's> {
+impl<'s> Linker<'s> {
     fn resolve_items(&self, from: usize, items: &mut [Item], context: &Context<'_>, depth: usize) {
         let (units, shapes) = (context.units, context.shapes);
         for item in items {
@@ -223,7 +217,7 @@ impl<'s> Linker<'_, 's> {
         // modules are kept apart).
         let from = self.files.iter().find(|f| f.path == file);
         if handler.contains("::")
-            && let Some(Module::Rust(module)) = from.map(|f| f.module)
+            && let Some(Module::Rust(module)) = from.map(|f| &f.module)
             && let Some(wanted) = target_module(&module_of(file), &module.expand(&segments(handler)))
             && let Some(exact) = found.iter().find(|shapes| module_of(&shapes.file) == wanted)
         {
@@ -240,7 +234,7 @@ impl<'s> Linker<'_, 's> {
         if units.contains_key(&local) {
             return Some(local);
         }
-        let found = match file.module {
+        let found = match &file.module {
             Module::Script(module) => self.resolve_script(from, module, reference),
             Module::Python(module) => self.resolve_python(from, module, reference),
             Module::Rust(module) => return self.resolve_rust(from, module, reference, units),
@@ -253,7 +247,7 @@ impl<'s> Linker<'_, 's> {
     /// router: in a script, one imported from the project or a router package (not
     /// `axios.get('/users', …)`).
     fn may_hold(&self, from: usize, name: &str) -> bool {
-        match self.files[from].module {
+        match &self.files[from].module {
             Module::Script(module) => module.imports.get(name).is_some_and(|import| {
                 let source = import.source.as_str();
                 source.starts_with('.')
@@ -266,7 +260,7 @@ impl<'s> Linker<'_, 's> {
     }
 
     fn script_module(&self, at: usize) -> Option<&ScriptModule> {
-        match self.files.get(at)?.module {
+        match &self.files.get(at)?.module {
             Module::Script(module) => Some(module),
             _ => None,
         }
@@ -275,14 +269,14 @@ impl<'s> Linker<'_, 's> {
     fn resolve_script(&self, from: usize, module: &ScriptModule, reference: &str) -> Option<UnitKey> {
         let modules = |at: usize| self.script_module(at);
         let found = if let Some(source) = reference.strip_prefix("module:") {
-            let target = resolve_source(&self.index, self.files[from].path, source)?;
+            let target = resolve_source(&self.index, &self.files[from].path, source)?;
             resolve_export(&self.index, &modules, target, "default")
         } else if let Some((namespace, member)) = reference.split_once('.') {
             let import = module
                 .imports
                 .get(namespace)
                 .filter(|import| import.name == Imported::Module)?;
-            let target = resolve_source(&self.index, self.files[from].path, &import.source)?;
+            let target = resolve_source(&self.index, &self.files[from].path, &import.source)?;
             resolve_export(&self.index, &modules, target, member)
         } else {
             resolve_import(&self.index, &modules, from, module.imports.get(reference)?)
@@ -294,7 +288,7 @@ impl<'s> Linker<'_, 's> {
         if let Some(dotted) = reference.strip_prefix("pymodule:") {
             return self.url_module(from, dotted);
         }
-        let here = self.files[from].path;
+        let here = &self.files[from].path;
         let (first, member) = reference
             .split_once('.')
             .map_or((reference, None), |(f, m)| (f, Some(m)));
@@ -318,7 +312,7 @@ impl<'s> Linker<'_, 's> {
     ) -> Option<UnitKey> {
         let path = module.expand(&segments(reference));
         let name = path.last()?.clone();
-        let here = module_of(self.files[from].path);
+        let here = module_of(&self.files[from].path);
         let wanted = target_module(&here, &path)?;
         let candidates: Vec<&UnitKey> = units
             .keys()
@@ -344,18 +338,11 @@ impl<'s> Linker<'_, 's> {
 /// instance (`user_schema`) by its class's (`UserSchema`).
 fn shape_named(hint: &str, shapes: &HashSet<String>) -> Option<String> {
     // An instance named after its schema class (`user_schema = UserSchema()`).
-    let pascal: String = hint
-        .split('_')
-        .map(|part| {
-            let mut chars = part.chars();
-            chars
-                .next()
-                .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
-                .unwrap_or_default()
-        })
-        .collect();
-    if hint.contains('_') && hint.chars().all(|c| c.is_ascii_lowercase() || c == '_') && shapes.contains(&pascal) {
-        return Some(pascal);
+    if hint.contains('_') && hint.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
+        let pascal = renamed(hint, Some("PascalCase"));
+        if shapes.contains(&pascal) {
+            return Some(pascal);
+        }
     }
     let mut words = hint.split(|c: char| !(c.is_alphanumeric() || c == '_'));
     if !words.any(|word| shapes.contains(word)) {
