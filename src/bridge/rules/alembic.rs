@@ -7,12 +7,13 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-use super::columns;
 use super::hits::{Hit, inside};
 use super::shapes::names;
 use super::text::literal;
+use super::{columns, scopes};
 use crate::bridge::extract::sql;
 use crate::bridge::facts::{Change, ChangeKind, Column, Facts, ForeignKey, Index, Name, Revision, Table, TableOp};
+use crate::bridge::schema::extend;
 
 /// How many helper calls deep `upgrade()` is followed.
 const MAX_HELPER_DEPTH: usize = 4;
@@ -184,6 +185,40 @@ impl<'t> Constraint<'t> {
         self.remote = self.remote.or(hit.text("constraint.remote"));
         self.name = self.name.or(hit.text("constraint.name"));
     }
+
+    /// The constraint as the operation that adds it to its table (a unique one's index is
+    /// only its column made unique).
+    fn op(&self) -> Option<TableOp> {
+        let mut columns = self.columns.clone();
+        columns.sort();
+        let columns = columns.into_iter().map(|(_, name)| name).collect();
+        match self.kind {
+            "PrimaryKeyConstraint" => Some(TableOp::AddPrimaryKey(columns)),
+            "UniqueConstraint" => Some(TableOp::AddIndex(Index {
+                columns,
+                unique: true,
+                ..Index::default()
+            })),
+            "ForeignKeyConstraint" => {
+                let remote = self.remote.map(names).unwrap_or_default();
+                let (tables, referenced): (Vec<&str>, Vec<&str>) = remote
+                    .iter()
+                    .map(|r| r.rsplit_once('.').unwrap_or((r.as_str(), "")))
+                    .unzip();
+                Some(TableOp::AddForeignKey(ForeignKey {
+                    name: self.name.and_then(name_of),
+                    columns: self.local.map(names).unwrap_or_default(),
+                    references_table: (*tables.first()?).to_owned(),
+                    references_columns: referenced
+                        .into_iter()
+                        .filter(|c| !c.is_empty())
+                        .map(str::to_owned)
+                        .collect(),
+                }))
+            }
+            _ => None,
+        }
+    }
 }
 
 impl Migration<'_> {
@@ -225,11 +260,8 @@ impl Migration<'_> {
 
     /// The table of the innermost `batch_alter_table` block naming `op`'s receiver.
     fn batch(&self, op: &Op<'_>) -> Option<String> {
-        self.batches
-            .iter()
-            .filter(|batch| batch.alias == op.receiver && inside(&op.range, &batch.scope))
-            .min_by_key(|batch| batch.scope.len())
-            .map(|batch| batch.table.clone())
+        let named = self.batches.iter().filter(|batch| batch.alias == op.receiver);
+        scopes::around(named.map(|batch| (&batch.scope, &batch.table)), &op.range).cloned()
     }
 
     /// The columns written in the scope at `scope` (an operation's or a helper's), in order.
@@ -362,54 +394,12 @@ impl Migration<'_> {
             }
         }
         written.sort_by_key(|(start, ..)| *start);
-        for (_, column, key) in written {
-            if column.primary_key {
-                table.primary_key.push(column.name.clone());
-            }
-            table.foreign_keys.extend(key);
-            table.columns.push(column);
-        }
+        let columns = written
+            .into_iter()
+            .map(|(_, column, foreign_key)| TableOp::AddColumn { column, foreign_key });
         let constraints = self.constraints.values().filter(|(range, _)| inside(range, &op.range));
-        for (_, constraint) in constraints {
-            let mut columns = constraint.columns.clone();
-            columns.sort();
-            let columns: Vec<String> = columns.into_iter().map(|(_, name)| name).collect();
-            match constraint.kind {
-                "PrimaryKeyConstraint" => {
-                    for column in table.columns.iter_mut().filter(|c| columns.contains(&c.name)) {
-                        column.primary_key = true;
-                        column.nullable = Some(false);
-                    }
-                    table.primary_key = columns;
-                }
-                "ForeignKeyConstraint" => {
-                    let remote = constraint.remote.map(names).unwrap_or_default();
-                    let (tables, referenced): (Vec<&str>, Vec<&str>) = remote
-                        .iter()
-                        .map(|r| r.rsplit_once('.').unwrap_or((r.as_str(), "")))
-                        .unzip();
-                    if let Some(target) = tables.first() {
-                        table.foreign_keys.push(ForeignKey {
-                            name: constraint.name.and_then(name_of),
-                            columns: constraint.local.map(names).unwrap_or_default(),
-                            references_table: (*target).to_owned(),
-                            references_columns: referenced
-                                .into_iter()
-                                .filter(|c| !c.is_empty())
-                                .map(str::to_owned)
-                                .collect(),
-                        });
-                    }
-                }
-                "UniqueConstraint" => {
-                    if let [only] = columns.as_slice()
-                        && let Some(column) = table.columns.iter_mut().find(|c| &c.name == only)
-                    {
-                        column.unique = true;
-                    }
-                }
-                _ => {}
-            }
+        for op in columns.chain(constraints.filter_map(|(_, constraint)| constraint.op())) {
+            extend(&mut table, op);
         }
         Some(ChangeKind::CreateTable {
             table,

@@ -11,6 +11,7 @@ use std::ops::Range;
 
 use super::hits::Hit;
 use super::naming;
+use super::scopes::Nest;
 use super::tags;
 use super::text::literal;
 use crate::bridge::extract::code::wants::is_test_path;
@@ -239,61 +240,6 @@ pub fn of_file(path: &str, hits: &[Hit<'_>]) -> Vec<PendingShape> {
         }
     }
     found.into_iter().map(|item| item.pending).collect()
-}
-
-/// Ranges of syntax nodes (nested in one another or apart) and which of them hold a place,
-/// in time bounded by their nesting, not their number.
-struct Nest {
-    /// `(range, index given)`, by start, outer first.
-    ranges: Vec<(Range<usize>, usize)>,
-    /// The innermost range holding each (by place in `ranges`).
-    parent: Vec<Option<usize>>,
-}
-
-impl Nest {
-    fn of(given: Vec<Range<usize>>) -> Nest {
-        let mut ranges: Vec<(Range<usize>, usize)> = given.into_iter().enumerate().map(|(at, r)| (r, at)).collect();
-        ranges.sort_by(|(a, _), (b, _)| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
-        ranges.dedup_by(|(a, _), (b, _)| a == b);
-        let mut parent = Vec::with_capacity(ranges.len());
-        let mut open: Vec<usize> = Vec::new();
-        for (at, (range, _)) in ranges.iter().enumerate() {
-            while open.last().is_some_and(|&top| ranges[top].0.end < range.end) {
-                open.pop();
-            }
-            parent.push(open.last().copied());
-            open.push(at);
-        }
-        Nest { ranges, parent }
-    }
-
-    /// The innermost range holding `range` (or equal to it), by its place in `ranges`.
-    fn holder(&self, range: &Range<usize>) -> Option<usize> {
-        let mut at = self
-            .ranges
-            .partition_point(|(r, _)| r.start <= range.start)
-            .checked_sub(1)?;
-        loop {
-            let held = &self.ranges[at].0;
-            if held.start <= range.start && range.end <= held.end {
-                return Some(at);
-            }
-            at = self.parent[at]?;
-        }
-    }
-
-    /// The innermost range holding `range`, by the index it was given at.
-    fn innermost(&self, range: &Range<usize>) -> Option<usize> {
-        self.holder(range).map(|at| self.ranges[at].1)
-    }
-
-    /// How many ranges hold `range` (counted up to 2).
-    fn depth(&self, range: &Range<usize>) -> usize {
-        match self.holder(range) {
-            None => 0,
-            Some(at) => 1 + usize::from(self.parent[at].is_some()),
-        }
-    }
 }
 
 /// A field as one hit says: its name (`field.rename` is the one on the wire), type, whether
