@@ -6,7 +6,8 @@
 //! the endpoints take or return.
 
 use std::cell::Cell;
-use std::collections::{HashMap, HashSet};
+use std::collections::btree_map::Entry;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Range;
 
 use super::hits::Hit;
@@ -60,7 +61,6 @@ pub struct Base {
 
 /// A field as the hits on it say, before it is put in its shape.
 struct FieldHit {
-    at: Range<usize>,
     name: String,
     /// `field.rename`: the name on the wire, as written.
     rename: Option<String>,
@@ -69,6 +69,17 @@ struct FieldHit {
     /// The framework of a rule on it (which makes its shape a validation).
     ruled: Option<&'static str>,
     skip: bool,
+}
+
+impl FieldHit {
+    /// What another hit on the same field adds.
+    fn absorb(&mut self, other: FieldHit) {
+        self.rename = self.rename.take().or(other.rename);
+        self.data_type = self.data_type.take().or(other.data_type);
+        self.optional |= other.optional;
+        self.ruled = self.ruled.or(other.ruled);
+        self.skip |= other.skip;
+    }
 }
 
 /// A shape of the file, with what its fields need.
@@ -133,14 +144,19 @@ pub fn of_file(path: &str, hits: &[Hit<'_>]) -> Vec<PendingShape> {
             .filter_map(|hit| hit.get("field.scope").map(|c| c.range.clone()))
             .collect(),
     );
-    let mut fields: Vec<(usize, FieldHit)> = Vec::new();
+    // Hits on the same field (by where its name is) are one field.
+    let mut fields: BTreeMap<(usize, usize), (usize, FieldHit)> = BTreeMap::new();
     for hit in hits {
         if let Some(name) = hit.get("field.name") {
             if let Some(at) = shapes
                 .innermost(&name.range)
                 .filter(|_| field_scopes.depth(&name.range) < 2)
             {
-                fields.push((at, field(hit, name.text, name.range.clone())));
+                let found = field(hit, name.text);
+                match fields.entry((name.range.start, name.range.end)) {
+                    Entry::Occupied(mut have) => have.get_mut().1.absorb(found),
+                    Entry::Vacant(place) => _ = place.insert((at, found)),
+                }
             }
             continue;
         }
@@ -193,22 +209,7 @@ pub fn of_file(path: &str, hits: &[Hit<'_>]) -> Vec<PendingShape> {
             item.required.extend(names(required));
         }
     }
-    // Hits on the same field are one field.
-    fields.sort_by_key(|(_, f)| f.at.start);
-    let mut merged: Vec<(usize, FieldHit)> = Vec::new();
-    for (at, f) in fields {
-        match merged.last_mut() {
-            Some((_, have)) if have.at == f.at => {
-                have.rename = have.rename.take().or(f.rename);
-                have.data_type = have.data_type.take().or(f.data_type);
-                have.optional |= f.optional;
-                have.ruled = have.ruled.or(f.ruled);
-                have.skip |= f.skip;
-            }
-            _ => merged.push((at, f)),
-        }
-    }
-    for (at, f) in merged.into_iter().filter(|(_, f)| !f.skip) {
+    for (at, f) in fields.into_values().filter(|(_, f)| !f.skip) {
         let item = &mut found[at];
         item.pending.validates = item.pending.validates.or(f.ruled);
         let name = f
@@ -246,7 +247,7 @@ pub fn of_file(path: &str, hits: &[Hit<'_>]) -> Vec<PendingShape> {
 /// it is optional, left out (`field.skip`). A rule on the field (`field.rule`, a Go tag's
 /// `binding`/`validate`) makes its shape a validation; with `#set! required-by "rules"` the
 /// field is required only with a `required` rule.
-fn field(hit: &Hit<'_>, name: &str, at: Range<usize>) -> FieldHit {
+fn field(hit: &Hit<'_>, name: &str) -> FieldHit {
     let rules = hit.text("field.rule").map(str::to_owned).or_else(|| {
         let tag = hit.text("field.tag")?;
         Some(
@@ -267,7 +268,6 @@ fn field(hit: &Hit<'_>, name: &str, at: Range<usize>) -> FieldHit {
             .map(|(words, text)| words.split('|').any(|word| text.contains(word)))
     };
     FieldHit {
-        at,
         name: literal(name),
         rename: hit.text("field.rename").map(literal),
         data_type,
