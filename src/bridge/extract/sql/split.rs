@@ -86,7 +86,6 @@ fn hint(tokens: &[TokenWithSpan]) -> Option<&'static dyn Dialect> {
         .map(|t| &t.token)
         .filter(|t| !matches!(t, Token::Whitespace(_)))
         .collect();
-    let word = |t: &Token, w: &str| matches!(t, Token::Word(word) if word.quote_style.is_none() && word.value.eq_ignore_ascii_case(w));
     let mut sqlite = false;
     let clickhouse = |t: &Token| {
         matches!(t, Token::Word(w) if w.quote_style.is_none()
@@ -108,6 +107,11 @@ fn hint(tokens: &[TokenWithSpan]) -> Option<&'static dyn Dialect> {
             || (matches!(token, Token::RParen) && next.is_some_and(|n| word(n, "STRICT")));
     }
     sqlite.then_some(SQLITE as &'static dyn Dialect)
+}
+
+/// Whether `token` is the unquoted word `w` (in any case).
+pub fn word(token: &Token, w: &str) -> bool {
+    matches!(token, Token::Word(word) if word.quote_style.is_none() && word.value.eq_ignore_ascii_case(w))
 }
 
 fn by_tokens(sql: &str, tokens: Vec<TokenWithSpan>, dialect: usize) -> Vec<Statement<'_>> {
