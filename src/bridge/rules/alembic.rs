@@ -33,6 +33,7 @@ struct Op<'t> {
 /// A `PrimaryKeyConstraint`/`ForeignKeyConstraint`/`UniqueConstraint` among a table's columns.
 #[derive(Default)]
 struct Constraint<'t> {
+    range: Range<usize>,
     kind: &'t str,
     columns: Vec<(usize, String)>,
     local: Option<&'t str>,
@@ -54,11 +55,10 @@ struct Migration<'t> {
     helpers: Vec<(Range<usize>, &'t str)>,
     splats: Vec<(Range<usize>, &'t str)>,
     ops: BTreeMap<usize, Op<'t>>,
-    constraints: BTreeMap<usize, (Range<usize>, Constraint<'t>)>,
+    constraints: BTreeMap<usize, Constraint<'t>>,
     batches: Vec<Batch<'t>>,
-    /// The columns of each op (by its place in `ops`' scopes) and helper, where written.
-    columns: Vec<(usize, usize, Column, Option<ForeignKey>)>,
-    scopes: Vec<Range<usize>>,
+    /// The columns in each operation's and function's scope, and where each is written.
+    columns: Vec<(Range<usize>, usize, Column, Option<ForeignKey>)>,
 }
 
 /// Adds the migration's revision and what its `upgrade()` does to `facts`.
@@ -92,11 +92,8 @@ pub fn read(path: &str, hits: &[Hit<'_>], facts: &mut Facts) {
                 .take(call.range.clone(), hit);
         }
         if let Some(call) = hit.get("constraint.call") {
-            let (_, constraint) = migration
-                .constraints
-                .entry(call.range.start)
-                .or_insert_with(|| (call.range.clone(), Constraint::default()));
-            constraint.take(hit);
+            let constraint = migration.constraints.entry(call.range.start).or_default();
+            constraint.take(call.range.clone(), hit);
         }
         if let (Some(scope), Some(alias), Some(table)) =
             (hit.get("batch.scope"), hit.text("batch.alias"), hit.text("batch.table"))
@@ -116,11 +113,11 @@ pub fn read(path: &str, hits: &[Hit<'_>], facts: &mut Facts) {
         facts.revisions.push(revision);
     }
     // Columns belong to the innermost operation or function holding them.
-    migration.scopes = migration.ops.values().map(|op| op.range.clone()).collect();
-    migration
-        .scopes
-        .extend(migration.functions.iter().map(|(_, body)| body.clone()));
-    let mut slots = columns::slots(hits, &migration.scopes);
+    let ops = migration.ops.values().map(|op| op.range.clone());
+    let scopes: Vec<Range<usize>> = ops
+        .chain(migration.functions.iter().map(|(_, body)| body.clone()))
+        .collect();
+    let mut slots = columns::slots(hits, &scopes);
     for hit in hits {
         if let Some(at) = hit
             .captures
@@ -136,7 +133,7 @@ pub fn read(path: &str, hits: &[Hit<'_>], facts: &mut Facts) {
         .filter_map(|slot| {
             let start = slot.start();
             let (scope, column, key) = slot.column()?;
-            Some((scope, start, column, key))
+            Some((scopes[scope].clone(), start, column, key))
         })
         .collect();
     let mut visited = vec![upgrade.start];
@@ -172,7 +169,8 @@ impl<'t> Op<'t> {
 }
 
 impl<'t> Constraint<'t> {
-    fn take(&mut self, hit: &Hit<'t>) {
+    fn take(&mut self, range: Range<usize>, hit: &Hit<'t>) {
+        self.range = range;
         if let Some(kind) = hit.text("constraint.kind") {
             self.kind = kind.rsplit('.').next().unwrap_or(kind);
         }
@@ -266,10 +264,9 @@ impl Migration<'_> {
 
     /// The columns written in the scope at `scope` (an operation's or a helper's), in order.
     fn columns_in(&self, scope: &Range<usize>) -> Vec<(usize, Column, Option<ForeignKey>)> {
-        let at = self.scopes.iter().position(|have| have == scope);
         self.columns
             .iter()
-            .filter(|(owner, ..)| Some(*owner) == at)
+            .filter(|(owner, ..)| owner == scope)
             .map(|(_, start, column, key)| (*start, column.clone(), key.clone()))
             .collect()
     }
@@ -397,8 +394,8 @@ impl Migration<'_> {
         let columns = written
             .into_iter()
             .map(|(_, column, foreign_key)| TableOp::AddColumn { column, foreign_key });
-        let constraints = self.constraints.values().filter(|(range, _)| inside(range, &op.range));
-        for op in columns.chain(constraints.filter_map(|(_, constraint)| constraint.op())) {
+        let constraints = self.constraints.values().filter(|c| inside(&c.range, &op.range));
+        for op in columns.chain(constraints.filter_map(Constraint::op)) {
             extend(&mut table, op);
         }
         Some(ChangeKind::CreateTable {
