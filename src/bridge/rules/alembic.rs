@@ -24,8 +24,8 @@ struct Op<'t> {
     range: Range<usize>,
     method: &'t str,
     receiver: &'t str,
-    /// The positional arguments: where each starts, its text.
-    args: Vec<(usize, &'t str)>,
+    /// The positional arguments by where each starts (their order is their place).
+    args: BTreeMap<usize, &'t str>,
     keys: Vec<(&'t str, &'t str)>,
     sql: Option<&'t str>,
 }
@@ -149,11 +149,8 @@ impl<'t> Op<'t> {
         if let Some(receiver) = hit.text("change.receiver") {
             self.receiver = receiver;
         }
-        if let Some(arg) = hit.get("change.arg")
-            && !self.args.iter().any(|(start, _)| *start == arg.range.start)
-        {
-            let at = self.args.partition_point(|(start, _)| *start < arg.range.start);
-            self.args.insert(at, (arg.range.start, arg.text));
+        if let Some(arg) = hit.get("change.arg") {
+            self.args.insert(arg.range.start, arg.text);
         }
         if let (Some(key), Some(value)) = (hit.text("change.key"), hit.text("change.value")) {
             self.keys.push((key, value));
@@ -279,7 +276,7 @@ impl Migration<'_> {
             return;
         }
         let shift = usize::from(batch.is_none());
-        let arg = |at: usize| op.args.get(at).map(|(_, text)| *text);
+        let arg = |at: usize| op.args.values().nth(at).copied();
         let text = |at: usize| arg(at).and_then(name_of);
         let table = batch.clone().or_else(|| text(0));
         let on_table = batch.clone().or_else(|| text(1));
@@ -373,7 +370,7 @@ impl Migration<'_> {
     /// `op.create_table("name", sa.Column(…), *helper(), sa.PrimaryKeyConstraint("id"), schema="s")`.
     fn create_table(&self, path: &str, op: &Op<'_>) -> Option<ChangeKind> {
         let mut table = Table {
-            name: op.args.first().and_then(|(_, text)| name_of(text))?,
+            name: op.args.values().next().and_then(|text| name_of(text))?,
             schema: op.key("schema").and_then(name_of),
             origin: "create".into(),
             file: path.to_owned(),
