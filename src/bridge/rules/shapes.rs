@@ -83,6 +83,7 @@ impl FieldHit {
 }
 
 /// A shape of the file, with what its fields need.
+#[derive(Default)]
 struct Found {
     scope: Range<usize>,
     /// Where its name is: hits naming it there are about it, wherever they are.
@@ -126,9 +127,7 @@ pub fn of_file(path: &str, hits: &[Hit<'_>]) -> Vec<PendingShape> {
                 validates,
                 ..PendingShape::default()
             },
-            rename_all: None,
-            required: Vec::new(),
-            defaults: Vec::new(),
+            ..Found::default()
         });
     }
     found.sort_by_key(|shape| shape.scope.start);
