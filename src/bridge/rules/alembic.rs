@@ -18,12 +18,15 @@ use crate::bridge::schema::extend;
 /// How many helper calls deep `upgrade()` is followed.
 const MAX_HELPER_DEPTH: usize = 4;
 
-/// One `op.<method>(…)` call: its positional arguments as written, its keywords.
+/// One `op.<method>(…)` call: its positional arguments as written, its keywords; or a call
+/// to a function of the file, in the order of the calls.
 #[derive(Default)]
 struct Op<'t> {
     range: Range<usize>,
     method: &'t str,
     receiver: &'t str,
+    /// A call to one of the file's functions (`create_tables()`), not an operation: followed.
+    helper: Option<&'t str>,
     /// The positional arguments by where each starts (their order is their place).
     args: BTreeMap<usize, &'t str>,
     keys: Vec<(&'t str, &'t str)>,
@@ -52,7 +55,6 @@ struct Batch<'t> {
 #[derive(Default)]
 struct Migration<'t> {
     functions: Vec<(&'t str, Range<usize>)>,
-    helpers: Vec<(Range<usize>, &'t str)>,
     splats: Vec<(Range<usize>, &'t str)>,
     ops: BTreeMap<usize, Op<'t>>,
     constraints: BTreeMap<usize, Constraint<'t>>,
@@ -79,7 +81,8 @@ pub fn read(path: &str, hits: &[Hit<'_>], facts: &mut Facts) {
             migration.functions.push((name, body.range.clone()));
         }
         if let Some(helper) = hit.get("migration.helper") {
-            migration.helpers.push((helper.range.clone(), helper.text));
+            let call = migration.ops.entry(helper.range.start).or_default();
+            (call.range, call.helper) = (helper.range.clone(), Some(helper.text));
         }
         if let Some(splat) = hit.get("migration.splat") {
             migration.splats.push((splat.range.clone(), splat.text));
@@ -113,7 +116,11 @@ pub fn read(path: &str, hits: &[Hit<'_>], facts: &mut Facts) {
         facts.revisions.push(revision);
     }
     // Columns belong to the innermost operation or function holding them.
-    let ops = migration.ops.values().map(|op| op.range.clone());
+    let ops = migration
+        .ops
+        .values()
+        .filter(|op| op.helper.is_none())
+        .map(|op| op.range.clone());
     let scopes: Vec<Range<usize>> = ops
         .chain(migration.functions.iter().map(|(_, body)| body.clone()))
         .collect();
@@ -219,27 +226,18 @@ impl<'t> Constraint<'t> {
 impl Migration<'_> {
     /// The operations in `function`, in order, and those of the file's functions it calls.
     fn body(&self, path: &str, function: &Range<usize>, facts: &mut Facts, visited: &mut Vec<usize>, depth: usize) {
-        enum Step<'s, 't> {
-            Helper(&'t str),
-            Op(&'s Op<'t>),
-        }
-        let in_op = |range: &Range<usize>| self.ops.values().any(|op| inside(range, &op.range));
-        let mut steps: Vec<(usize, Step<'_, '_>)> = self
-            .helpers
-            .iter()
-            .filter(|(range, _)| inside(range, function) && !in_op(range))
-            .map(|(range, name)| (range.start, Step::Helper(name)))
-            .collect();
-        steps.extend(
+        let in_op = |range: &Range<usize>| {
             self.ops
                 .values()
-                .filter(|op| inside(&op.range, function) && !in_op(&op.range))
-                .map(|op| (op.range.start, Step::Op(op))),
-        );
-        steps.sort_by_key(|(start, _)| *start);
-        for (_, step) in steps {
-            match step {
-                Step::Helper(name) => {
+                .any(|op| op.helper.is_none() && inside(range, &op.range))
+        };
+        for op in self
+            .ops
+            .values()
+            .filter(|op| inside(&op.range, function) && !in_op(&op.range))
+        {
+            match op.helper {
+                Some(name) => {
                     if let Some((_, helper)) = self.functions.iter().find(|(have, _)| *have == name)
                         && depth < MAX_HELPER_DEPTH
                         && !visited.contains(&helper.start)
@@ -248,7 +246,7 @@ impl Migration<'_> {
                         self.body(path, helper, facts, visited, depth + 1);
                     }
                 }
-                Step::Op(op) => self.operation(path, op, facts),
+                None => self.operation(path, op, facts),
             }
         }
     }
