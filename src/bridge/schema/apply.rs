@@ -66,10 +66,8 @@ impl Replayed {
                 }
             },
             ChangeKind::AddEnumValue { target, value } => {
-                if let Some(at) = self.enum_named(&target)
-                    && !self.enums[at].values.contains(&value)
-                {
-                    self.enums[at].values.push(value);
+                if let Some(at) = self.enum_named(&target) {
+                    push_once(&mut self.enums[at].values, value);
                 }
             }
             ChangeKind::RenameEnumValue { target, from, to } => {
