@@ -37,34 +37,26 @@ pub struct Split<'a> {
 /// The DDL statements of `sql`, tokenized by the dialect its code hints at.
 pub fn statements(sql: &str) -> Split<'_> {
     let tokenize = |dialect: &dyn Dialect| Tokenizer::new(dialect, sql).tokenize_with_location().ok();
-    let Some(postgres) = tokenize(POSTGRES) else {
+    let (first, statements): (&'static dyn Dialect, _) = match tokenize(POSTGRES) {
         // `#` comments are MySQL's; an unterminated quote no dialect reads.
-        for dialect in [MYSQL as &'static dyn Dialect, SQLITE, GENERIC] {
-            if let Some(tokens) = tokenize(dialect) {
-                return Split {
-                    statements: by_tokens(sql, tokens, 0),
-                    dialects: order(dialect),
-                };
-            }
-        }
-        return Split {
-            statements: by_lines(sql),
-            dialects: order(POSTGRES),
-        };
-    };
-    let Some(hinted) = hint(&postgres) else {
-        return Split {
-            statements: by_tokens(sql, postgres, 0),
-            dialects: order(POSTGRES),
-        };
-    };
-    let statements = match tokenize(hinted) {
-        Some(tokens) => by_tokens(sql, tokens, 0),
-        None => by_tokens(sql, postgres, 1),
+        None => match [MYSQL as &'static dyn Dialect, SQLITE, GENERIC]
+            .into_iter()
+            .find_map(|dialect| Some((dialect, tokenize(dialect)?)))
+        {
+            Some((dialect, tokens)) => (dialect, by_tokens(sql, tokens, 0)),
+            None => (POSTGRES, by_lines(sql)),
+        },
+        Some(postgres) => match hint(&postgres) {
+            None => (POSTGRES, by_tokens(sql, postgres, 0)),
+            Some(hinted) => match tokenize(hinted) {
+                Some(tokens) => (hinted, by_tokens(sql, tokens, 0)),
+                None => (hinted, by_tokens(sql, postgres, 1)),
+            },
+        },
     };
     Split {
         statements,
-        dialects: order(hinted),
+        dialects: order(first),
     }
 }
 
