@@ -73,18 +73,18 @@ struct Block<'a> {
     lines: Vec<(usize, &'a str)>,
 }
 
-impl Block<'_> {
+impl<'a> Block<'a> {
     /// The arguments of the block attribute `@@key(…)`.
-    fn attribute(&self, key: &str) -> Option<String> {
+    fn attribute(&self, key: &str) -> Option<&'a str> {
         let prefix = format!("@@{key}(");
         self.lines
             .iter()
-            .find_map(|(_, l)| l.strip_prefix(&prefix).map(|rest| rest[..closing(rest)].to_owned()))
+            .find_map(|(_, l)| l.strip_prefix(&prefix).map(|rest| &rest[..closing(rest)]))
     }
 
     /// The name the block attribute `@@key("name")` gives.
     fn mapped(&self, key: &str) -> Option<String> {
-        first_string(&self.attribute(key)?)
+        first_string(self.attribute(key)?)
     }
 }
 
@@ -105,7 +105,7 @@ impl<'a> Model<'a> {
                 Some((
                     field,
                     attribute(rest, "map")
-                        .and_then(|a| first_string(&a))
+                        .and_then(first_string)
                         .unwrap_or_else(|| field.to_owned()),
                 ))
             })
@@ -226,7 +226,7 @@ fn table_of(
         let base = type_word.trim_end_matches('?').trim_end_matches("[]");
         if let Some(target) = models.get(base).filter(|_| !composite(base)) {
             if let Some(args) = attribute(attributes, "relation") {
-                let names = |key| list(named(&args, key).unwrap_or_default());
+                let names = |key| list(argument(args, Some(key)).unwrap_or_default());
                 table.foreign_keys.push(ForeignKey {
                     name: None,
                     columns: names("fields").iter().map(|f| model.column(f)).collect(),
@@ -270,13 +270,14 @@ fn field(line: &str) -> Option<(&str, &str)> {
 fn block_attribute(attribute: &str, table: &mut Table, model: &Model<'_>, indexes: &mut Vec<Index>) {
     let (name, args) = attribute.split_once('(').unwrap_or((attribute, ""));
     let args = &args[..closing(args)];
-    let columns: Vec<String> = list(positional(args).or_else(|| named(args, "fields")).unwrap_or_default())
+    let listed = argument(args, None).or_else(|| argument(args, Some("fields")));
+    let columns: Vec<String> = list(listed.unwrap_or_default())
         .iter()
         .map(|c| model.column(c))
         .collect();
-    let index_name = named(args, "map")
-        .or_else(|| named(args, "name"))
-        .and_then(|n| first_string(&n));
+    let index_name = argument(args, Some("map"))
+        .or_else(|| argument(args, Some("name")))
+        .and_then(first_string);
     match name.trim() {
         "id" => table.primary_key = columns,
         kind @ ("unique" | "index") => indexes.push(Index {
@@ -291,14 +292,14 @@ fn block_attribute(attribute: &str, table: &mut Table, model: &Model<'_>, indexe
 }
 
 /// The arguments of attribute `@name(…)` (not `@@name`, not `@name.x`) in `text`.
-fn attribute(text: &str, name: &str) -> Option<String> {
+fn attribute<'t>(text: &'t str, name: &str) -> Option<&'t str> {
     let needle = format!("@{name}(");
     let mut from = 0;
     while let Some(at) = text[from..].find(&needle) {
         let start = from + at;
         if start == 0 || text.as_bytes()[start - 1] != b'@' {
             let open = start + needle.len();
-            return Some(text[open..open + closing(&text[open..])].to_owned());
+            return Some(&text[open..open + closing(&text[open..])]);
         }
         from = start + needle.len();
     }
@@ -348,23 +349,20 @@ fn arguments(args: &str) -> Vec<&str> {
     out
 }
 
-fn positional(args: &str) -> Option<String> {
-    arguments(args).into_iter().find(|a| !is_named(a)).map(str::to_owned)
-}
-
-fn named(args: &str, key: &str) -> Option<String> {
-    arguments(args).into_iter().find_map(|a| {
-        let (k, v) = a.split_once(':')?;
-        (k.trim() == key).then(|| v.trim().to_owned())
+/// The argument named `key` (`fields: [a]`), or with no key the first one without a name.
+fn argument<'t>(args: &'t str, key: Option<&str>) -> Option<&'t str> {
+    arguments(args).into_iter().find_map(|arg| {
+        let named = arg.split_once(':').filter(|(k, _)| is_identifier(k.trim()));
+        match (named, key) {
+            (Some((k, value)), Some(key)) if k.trim() == key => Some(value.trim()),
+            (None, None) => Some(arg),
+            _ => None,
+        }
     })
 }
 
-fn is_named(arg: &str) -> bool {
-    arg.split_once(':').is_some_and(|(k, _)| is_identifier(k.trim()))
-}
-
 /// The names in `[a, b(sort: Desc), c]`.
-fn list(text: String) -> Vec<String> {
+fn list(text: &str) -> Vec<String> {
     let inner = text.trim().trim_start_matches('[').trim_end_matches(']');
     arguments(inner)
         .into_iter()

@@ -7,24 +7,28 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-use super::columns;
 use super::hits::{Hit, inside};
 use super::shapes::names;
 use super::text::literal;
+use super::{columns, scopes};
 use crate::bridge::extract::sql;
 use crate::bridge::facts::{Change, ChangeKind, Column, Facts, ForeignKey, Index, Name, Revision, Table, TableOp};
+use crate::bridge::schema::extend;
 
 /// How many helper calls deep `upgrade()` is followed.
 const MAX_HELPER_DEPTH: usize = 4;
 
-/// One `op.<method>(…)` call: its positional arguments as written, its keywords.
+/// One `op.<method>(…)` call: its positional arguments as written, its keywords; or a call
+/// to a function of the file, in the order of the calls.
 #[derive(Default)]
 struct Op<'t> {
     range: Range<usize>,
     method: &'t str,
     receiver: &'t str,
-    /// The positional arguments: where each starts, its text.
-    args: Vec<(usize, &'t str)>,
+    /// A call to one of the file's functions (`create_tables()`), not an operation: followed.
+    helper: Option<&'t str>,
+    /// The positional arguments by where each starts (their order is their place).
+    args: BTreeMap<usize, &'t str>,
     keys: Vec<(&'t str, &'t str)>,
     sql: Option<&'t str>,
 }
@@ -32,6 +36,7 @@ struct Op<'t> {
 /// A `PrimaryKeyConstraint`/`ForeignKeyConstraint`/`UniqueConstraint` among a table's columns.
 #[derive(Default)]
 struct Constraint<'t> {
+    range: Range<usize>,
     kind: &'t str,
     columns: Vec<(usize, String)>,
     local: Option<&'t str>,
@@ -50,14 +55,12 @@ struct Batch<'t> {
 #[derive(Default)]
 struct Migration<'t> {
     functions: Vec<(&'t str, Range<usize>)>,
-    helpers: Vec<(Range<usize>, &'t str)>,
     splats: Vec<(Range<usize>, &'t str)>,
     ops: BTreeMap<usize, Op<'t>>,
-    constraints: BTreeMap<usize, (Range<usize>, Constraint<'t>)>,
+    constraints: BTreeMap<usize, Constraint<'t>>,
     batches: Vec<Batch<'t>>,
-    /// The columns of each op (by its place in `ops`' scopes) and helper, where written.
-    columns: Vec<(usize, usize, Column, Option<ForeignKey>)>,
-    scopes: Vec<Range<usize>>,
+    /// The columns in each operation's and function's scope, and where each is written.
+    columns: Vec<(Range<usize>, usize, Column, Option<ForeignKey>)>,
 }
 
 /// Adds the migration's revision and what its `upgrade()` does to `facts`.
@@ -78,7 +81,8 @@ pub fn read(path: &str, hits: &[Hit<'_>], facts: &mut Facts) {
             migration.functions.push((name, body.range.clone()));
         }
         if let Some(helper) = hit.get("migration.helper") {
-            migration.helpers.push((helper.range.clone(), helper.text));
+            let call = migration.ops.entry(helper.range.start).or_default();
+            (call.range, call.helper) = (helper.range.clone(), Some(helper.text));
         }
         if let Some(splat) = hit.get("migration.splat") {
             migration.splats.push((splat.range.clone(), splat.text));
@@ -91,11 +95,8 @@ pub fn read(path: &str, hits: &[Hit<'_>], facts: &mut Facts) {
                 .take(call.range.clone(), hit);
         }
         if let Some(call) = hit.get("constraint.call") {
-            let (_, constraint) = migration
-                .constraints
-                .entry(call.range.start)
-                .or_insert_with(|| (call.range.clone(), Constraint::default()));
-            constraint.take(hit);
+            let constraint = migration.constraints.entry(call.range.start).or_default();
+            constraint.take(call.range.clone(), hit);
         }
         if let (Some(scope), Some(alias), Some(table)) =
             (hit.get("batch.scope"), hit.text("batch.alias"), hit.text("batch.table"))
@@ -115,11 +116,15 @@ pub fn read(path: &str, hits: &[Hit<'_>], facts: &mut Facts) {
         facts.revisions.push(revision);
     }
     // Columns belong to the innermost operation or function holding them.
-    migration.scopes = migration.ops.values().map(|op| op.range.clone()).collect();
-    migration
-        .scopes
-        .extend(migration.functions.iter().map(|(_, body)| body.clone()));
-    let mut slots = columns::slots(hits, &migration.scopes);
+    let ops = migration
+        .ops
+        .values()
+        .filter(|op| op.helper.is_none())
+        .map(|op| op.range.clone());
+    let scopes: Vec<Range<usize>> = ops
+        .chain(migration.functions.iter().map(|(_, body)| body.clone()))
+        .collect();
+    let mut slots = columns::slots(hits, &scopes);
     for hit in hits {
         if let Some(at) = hit
             .captures
@@ -135,7 +140,7 @@ pub fn read(path: &str, hits: &[Hit<'_>], facts: &mut Facts) {
         .filter_map(|slot| {
             let start = slot.start();
             let (scope, column, key) = slot.column()?;
-            Some((scope, start, column, key))
+            Some((scopes[scope].clone(), start, column, key))
         })
         .collect();
     let mut visited = vec![upgrade.start];
@@ -151,11 +156,8 @@ impl<'t> Op<'t> {
         if let Some(receiver) = hit.text("change.receiver") {
             self.receiver = receiver;
         }
-        if let Some(arg) = hit.get("change.arg")
-            && !self.args.iter().any(|(start, _)| *start == arg.range.start)
-        {
-            let at = self.args.partition_point(|(start, _)| *start < arg.range.start);
-            self.args.insert(at, (arg.range.start, arg.text));
+        if let Some(arg) = hit.get("change.arg") {
+            self.args.insert(arg.range.start, arg.text);
         }
         if let (Some(key), Some(value)) = (hit.text("change.key"), hit.text("change.value")) {
             self.keys.push((key, value));
@@ -171,7 +173,8 @@ impl<'t> Op<'t> {
 }
 
 impl<'t> Constraint<'t> {
-    fn take(&mut self, hit: &Hit<'t>) {
+    fn take(&mut self, range: Range<usize>, hit: &Hit<'t>) {
+        self.range = range;
         if let Some(kind) = hit.text("constraint.kind") {
             self.kind = kind.rsplit('.').next().unwrap_or(kind);
         }
@@ -184,32 +187,57 @@ impl<'t> Constraint<'t> {
         self.remote = self.remote.or(hit.text("constraint.remote"));
         self.name = self.name.or(hit.text("constraint.name"));
     }
+
+    /// The constraint as the operation that adds it to its table (a unique one's index is
+    /// only its column made unique).
+    fn op(&self) -> Option<TableOp> {
+        let mut columns = self.columns.clone();
+        columns.sort();
+        let columns = columns.into_iter().map(|(_, name)| name).collect();
+        match self.kind {
+            "PrimaryKeyConstraint" => Some(TableOp::AddPrimaryKey(columns)),
+            "UniqueConstraint" => Some(TableOp::AddIndex(Index {
+                columns,
+                unique: true,
+                ..Index::default()
+            })),
+            "ForeignKeyConstraint" => {
+                let remote = self.remote.map(names).unwrap_or_default();
+                let (tables, referenced): (Vec<&str>, Vec<&str>) = remote
+                    .iter()
+                    .map(|r| r.rsplit_once('.').unwrap_or((r.as_str(), "")))
+                    .unzip();
+                Some(TableOp::AddForeignKey(ForeignKey {
+                    name: self.name.and_then(name_of),
+                    columns: self.local.map(names).unwrap_or_default(),
+                    references_table: (*tables.first()?).to_owned(),
+                    references_columns: referenced
+                        .into_iter()
+                        .filter(|c| !c.is_empty())
+                        .map(str::to_owned)
+                        .collect(),
+                }))
+            }
+            _ => None,
+        }
+    }
 }
 
 impl Migration<'_> {
     /// The operations in `function`, in order, and those of the file's functions it calls.
     fn body(&self, path: &str, function: &Range<usize>, facts: &mut Facts, visited: &mut Vec<usize>, depth: usize) {
-        enum Step<'s, 't> {
-            Helper(&'t str),
-            Op(&'s Op<'t>),
-        }
-        let in_op = |range: &Range<usize>| self.ops.values().any(|op| inside(range, &op.range));
-        let mut steps: Vec<(usize, Step<'_, '_>)> = self
-            .helpers
-            .iter()
-            .filter(|(range, _)| inside(range, function) && !in_op(range))
-            .map(|(range, name)| (range.start, Step::Helper(name)))
-            .collect();
-        steps.extend(
+        let in_op = |range: &Range<usize>| {
             self.ops
                 .values()
-                .filter(|op| inside(&op.range, function) && !in_op(&op.range))
-                .map(|op| (op.range.start, Step::Op(op))),
-        );
-        steps.sort_by_key(|(start, _)| *start);
-        for (_, step) in steps {
-            match step {
-                Step::Helper(name) => {
+                .any(|op| op.helper.is_none() && inside(range, &op.range))
+        };
+        for op in self
+            .ops
+            .values()
+            .filter(|op| inside(&op.range, function) && !in_op(&op.range))
+        {
+            match op.helper {
+                Some(name) => {
                     if let Some((_, helper)) = self.functions.iter().find(|(have, _)| *have == name)
                         && depth < MAX_HELPER_DEPTH
                         && !visited.contains(&helper.start)
@@ -218,26 +246,22 @@ impl Migration<'_> {
                         self.body(path, helper, facts, visited, depth + 1);
                     }
                 }
-                Step::Op(op) => self.operation(path, op, facts),
+                None => self.operation(path, op, facts),
             }
         }
     }
 
     /// The table of the innermost `batch_alter_table` block naming `op`'s receiver.
     fn batch(&self, op: &Op<'_>) -> Option<String> {
-        self.batches
-            .iter()
-            .filter(|batch| batch.alias == op.receiver && inside(&op.range, &batch.scope))
-            .min_by_key(|batch| batch.scope.len())
-            .map(|batch| batch.table.clone())
+        let named = self.batches.iter().filter(|batch| batch.alias == op.receiver);
+        scopes::around(named.map(|batch| (&batch.scope, &batch.table)), &op.range).cloned()
     }
 
     /// The columns written in the scope at `scope` (an operation's or a helper's), in order.
     fn columns_in(&self, scope: &Range<usize>) -> Vec<(usize, Column, Option<ForeignKey>)> {
-        let at = self.scopes.iter().position(|have| have == scope);
         self.columns
             .iter()
-            .filter(|(owner, ..)| Some(*owner) == at)
+            .filter(|(owner, ..)| owner == scope)
             .map(|(_, start, column, key)| (*start, column.clone(), key.clone()))
             .collect()
     }
@@ -250,7 +274,7 @@ impl Migration<'_> {
             return;
         }
         let shift = usize::from(batch.is_none());
-        let arg = |at: usize| op.args.get(at).map(|(_, text)| *text);
+        let arg = |at: usize| op.args.values().nth(at).copied();
         let text = |at: usize| arg(at).and_then(name_of);
         let table = batch.clone().or_else(|| text(0));
         let on_table = batch.clone().or_else(|| text(1));
@@ -344,7 +368,7 @@ impl Migration<'_> {
     /// `op.create_table("name", sa.Column(…), *helper(), sa.PrimaryKeyConstraint("id"), schema="s")`.
     fn create_table(&self, path: &str, op: &Op<'_>) -> Option<ChangeKind> {
         let mut table = Table {
-            name: op.args.first().and_then(|(_, text)| name_of(text))?,
+            name: op.args.values().next().and_then(|text| name_of(text))?,
             schema: op.key("schema").and_then(name_of),
             origin: "create".into(),
             file: path.to_owned(),
@@ -362,54 +386,12 @@ impl Migration<'_> {
             }
         }
         written.sort_by_key(|(start, ..)| *start);
-        for (_, column, key) in written {
-            if column.primary_key {
-                table.primary_key.push(column.name.clone());
-            }
-            table.foreign_keys.extend(key);
-            table.columns.push(column);
-        }
-        let constraints = self.constraints.values().filter(|(range, _)| inside(range, &op.range));
-        for (_, constraint) in constraints {
-            let mut columns = constraint.columns.clone();
-            columns.sort();
-            let columns: Vec<String> = columns.into_iter().map(|(_, name)| name).collect();
-            match constraint.kind {
-                "PrimaryKeyConstraint" => {
-                    for column in table.columns.iter_mut().filter(|c| columns.contains(&c.name)) {
-                        column.primary_key = true;
-                        column.nullable = Some(false);
-                    }
-                    table.primary_key = columns;
-                }
-                "ForeignKeyConstraint" => {
-                    let remote = constraint.remote.map(names).unwrap_or_default();
-                    let (tables, referenced): (Vec<&str>, Vec<&str>) = remote
-                        .iter()
-                        .map(|r| r.rsplit_once('.').unwrap_or((r.as_str(), "")))
-                        .unzip();
-                    if let Some(target) = tables.first() {
-                        table.foreign_keys.push(ForeignKey {
-                            name: constraint.name.and_then(name_of),
-                            columns: constraint.local.map(names).unwrap_or_default(),
-                            references_table: (*target).to_owned(),
-                            references_columns: referenced
-                                .into_iter()
-                                .filter(|c| !c.is_empty())
-                                .map(str::to_owned)
-                                .collect(),
-                        });
-                    }
-                }
-                "UniqueConstraint" => {
-                    if let [only] = columns.as_slice()
-                        && let Some(column) = table.columns.iter_mut().find(|c| &c.name == only)
-                    {
-                        column.unique = true;
-                    }
-                }
-                _ => {}
-            }
+        let columns = written
+            .into_iter()
+            .map(|(_, column, foreign_key)| TableOp::AddColumn { column, foreign_key });
+        let constraints = self.constraints.values().filter(|c| inside(&c.range, &op.range));
+        for op in columns.chain(constraints.filter_map(Constraint::op)) {
+            extend(&mut table, op);
         }
         Some(ChangeKind::CreateTable {
             table,

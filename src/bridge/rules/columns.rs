@@ -12,7 +12,8 @@
 use std::ops::Range;
 
 use super::assemble::column_of;
-use super::hits::{Hit, inside};
+use super::hits::Hit;
+use super::scopes;
 use super::text::literal;
 use super::{naming, python_types};
 use crate::bridge::facts::{Column, ForeignKey, Index, Table};
@@ -46,13 +47,7 @@ pub fn slots(hits: &[Hit<'_>], tables: &[Range<usize>]) -> Vec<Slot> {
     let mut slots: Vec<Slot> = Vec::new();
     for hit in hits {
         let Some(scope) = hit.get("column.scope") else { continue };
-        let table = tables
-            .iter()
-            .enumerate()
-            .filter(|(_, table)| inside(&scope.range, table))
-            .max_by_key(|(_, table)| table.start)
-            .map(|(at, _)| at);
-        if let Some(table) = table
+        if let Some(table) = scopes::around(tables.iter().zip(0..), &scope.range)
             && !slots.iter().any(|slot| slot.scope == scope.range)
         {
             slots.push(Slot {
@@ -68,10 +63,8 @@ pub fn slots(hits: &[Hit<'_>], tables: &[Range<usize>]) -> Vec<Slot> {
 
 /// The innermost slot holding `range` (or being it).
 pub fn slot_at<'s>(slots: &'s mut [Slot], range: &Range<usize>) -> Option<&'s mut Slot> {
-    slots
-        .iter_mut()
-        .filter(|slot| slot.scope.start <= range.start && range.end <= slot.scope.end)
-        .max_by_key(|slot| slot.scope.start)
+    let at = scopes::innermost(slots.iter().map(|slot| &slot.scope).zip(0..), range)?;
+    slots.get_mut(at)
 }
 
 impl Slot {

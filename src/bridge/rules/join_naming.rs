@@ -6,10 +6,10 @@
 
 use std::ops::Range;
 
-use super::columns;
 use super::hits::{Hit, inside};
 use super::naming::{camel_case, snake_case};
 use super::text::literal;
+use super::{columns, scopes};
 use crate::bridge::facts::{Column, Table};
 
 /// A many-to-many relation written on `owner`'s `property`, to `other`.
@@ -38,14 +38,10 @@ pub fn of(path: &str, hits: &[Hit<'_>]) -> Vec<ManyToMany> {
         else {
             continue;
         };
-        let owner = owners
-            .iter()
-            .filter(|(owner, _)| inside(&scope.range, owner))
-            .max_by_key(|(owner, _)| owner.start);
-        if let Some((_, owner)) = owner {
+        if let Some(owner) = scopes::around(owners.iter().copied(), &scope.range) {
             joins.push(ManyToMany {
                 scope: scope.range.clone(),
-                owner: (*owner).to_owned(),
+                owner: owner.to_owned(),
                 property: property.to_owned(),
                 other: literal(other),
                 table: None,

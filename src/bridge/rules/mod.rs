@@ -49,6 +49,7 @@ mod resources;
 mod route_units;
 mod rule;
 mod schema_dump;
+mod scopes;
 mod services;
 mod sfc;
 mod shapes;

@@ -6,12 +6,7 @@
 
 /// The type an annotation declares.
 pub fn annotated(text: &str) -> String {
-    let text = text.trim();
-    let inner = match text.split_once('[') {
-        Some((head, rest)) if head.rsplit('.').next() == Some("Mapped") => rest.strip_suffix(']').unwrap_or(rest),
-        _ => text,
-    };
-    let inner = inner.trim();
+    let inner = unmapped(text);
     if let Some(optional) = inner.strip_prefix("Optional[").and_then(|t| t.strip_suffix(']')) {
         return optional.trim().to_owned();
     }
@@ -21,12 +16,19 @@ pub fn annotated(text: &str) -> String {
 
 /// True if an annotation admits `None` (`Optional[…]`, `… | None`, inside `Mapped[…]` too).
 pub fn optional(text: &str) -> bool {
+    let inner = unmapped(text);
+    inner.starts_with("Optional[") || inner.split('|').any(|part| part.trim() == "None")
+}
+
+/// The annotation without its `Mapped[…]`, trimmed.
+fn unmapped(text: &str) -> &str {
     let text = text.trim();
-    let inner = match text.split_once('[') {
-        Some((head, rest)) if head.rsplit('.').next() == Some("Mapped") => rest.strip_suffix(']').unwrap_or(rest),
+    match text.split_once('[') {
+        Some((head, rest)) if head.rsplit('.').next() == Some("Mapped") => {
+            rest.strip_suffix(']').unwrap_or(rest).trim()
+        }
         _ => text,
-    };
-    inner.trim().starts_with("Optional[") || inner.split('|').any(|part| part.trim() == "None")
+    }
 }
 
 /// A type expression without the module its head is read from.

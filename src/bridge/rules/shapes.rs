@@ -6,11 +6,13 @@
 //! the endpoints take or return.
 
 use std::cell::Cell;
-use std::collections::{HashMap, HashSet};
+use std::collections::btree_map::Entry;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Range;
 
 use super::hits::Hit;
 use super::naming;
+use super::scopes::Nest;
 use super::tags;
 use super::text::literal;
 use crate::bridge::extract::code::wants::is_test_path;
@@ -59,7 +61,6 @@ pub struct Base {
 
 /// A field as the hits on it say, before it is put in its shape.
 struct FieldHit {
-    at: Range<usize>,
     name: String,
     /// `field.rename`: the name on the wire, as written.
     rename: Option<String>,
@@ -70,7 +71,19 @@ struct FieldHit {
     skip: bool,
 }
 
+impl FieldHit {
+    /// What another hit on the same field adds.
+    fn absorb(&mut self, other: FieldHit) {
+        self.rename = self.rename.take().or(other.rename);
+        self.data_type = self.data_type.take().or(other.data_type);
+        self.optional |= other.optional;
+        self.ruled = self.ruled.or(other.ruled);
+        self.skip |= other.skip;
+    }
+}
+
 /// A shape of the file, with what its fields need.
+#[derive(Default)]
 struct Found {
     scope: Range<usize>,
     /// Where its name is: hits naming it there are about it, wherever they are.
@@ -114,9 +127,7 @@ pub fn of_file(path: &str, hits: &[Hit<'_>]) -> Vec<PendingShape> {
                 validates,
                 ..PendingShape::default()
             },
-            rename_all: None,
-            required: Vec::new(),
-            defaults: Vec::new(),
+            ..Found::default()
         });
     }
     found.sort_by_key(|shape| shape.scope.start);
@@ -132,14 +143,19 @@ pub fn of_file(path: &str, hits: &[Hit<'_>]) -> Vec<PendingShape> {
             .filter_map(|hit| hit.get("field.scope").map(|c| c.range.clone()))
             .collect(),
     );
-    let mut fields: Vec<(usize, FieldHit)> = Vec::new();
+    // Hits on the same field (by where its name is) are one field.
+    let mut fields: BTreeMap<(usize, usize), (usize, FieldHit)> = BTreeMap::new();
     for hit in hits {
         if let Some(name) = hit.get("field.name") {
             if let Some(at) = shapes
                 .innermost(&name.range)
                 .filter(|_| field_scopes.depth(&name.range) < 2)
             {
-                fields.push((at, field(hit, name.text, name.range.clone())));
+                let found = field(hit, name.text);
+                match fields.entry((name.range.start, name.range.end)) {
+                    Entry::Occupied(mut have) => have.get_mut().1.absorb(found),
+                    Entry::Vacant(place) => _ = place.insert((at, found)),
+                }
             }
             continue;
         }
@@ -192,22 +208,7 @@ pub fn of_file(path: &str, hits: &[Hit<'_>]) -> Vec<PendingShape> {
             item.required.extend(names(required));
         }
     }
-    // Hits on the same field are one field.
-    fields.sort_by_key(|(_, f)| f.at.start);
-    let mut merged: Vec<(usize, FieldHit)> = Vec::new();
-    for (at, f) in fields {
-        match merged.last_mut() {
-            Some((_, have)) if have.at == f.at => {
-                have.rename = have.rename.take().or(f.rename);
-                have.data_type = have.data_type.take().or(f.data_type);
-                have.optional |= f.optional;
-                have.ruled = have.ruled.or(f.ruled);
-                have.skip |= f.skip;
-            }
-            _ => merged.push((at, f)),
-        }
-    }
-    for (at, f) in merged.into_iter().filter(|(_, f)| !f.skip) {
+    for (at, f) in fields.into_values().filter(|(_, f)| !f.skip) {
         let item = &mut found[at];
         item.pending.validates = item.pending.validates.or(f.ruled);
         let name = f
@@ -241,66 +242,11 @@ pub fn of_file(path: &str, hits: &[Hit<'_>]) -> Vec<PendingShape> {
     found.into_iter().map(|item| item.pending).collect()
 }
 
-/// Ranges of syntax nodes (nested in one another or apart) and which of them hold a place,
-/// in time bounded by their nesting, not their number.
-struct Nest {
-    /// `(range, index given)`, by start, outer first.
-    ranges: Vec<(Range<usize>, usize)>,
-    /// The innermost range holding each (by place in `ranges`).
-    parent: Vec<Option<usize>>,
-}
-
-impl Nest {
-    fn of(given: Vec<Range<usize>>) -> Nest {
-        let mut ranges: Vec<(Range<usize>, usize)> = given.into_iter().enumerate().map(|(at, r)| (r, at)).collect();
-        ranges.sort_by(|(a, _), (b, _)| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
-        ranges.dedup_by(|(a, _), (b, _)| a == b);
-        let mut parent = Vec::with_capacity(ranges.len());
-        let mut open: Vec<usize> = Vec::new();
-        for (at, (range, _)) in ranges.iter().enumerate() {
-            while open.last().is_some_and(|&top| ranges[top].0.end < range.end) {
-                open.pop();
-            }
-            parent.push(open.last().copied());
-            open.push(at);
-        }
-        Nest { ranges, parent }
-    }
-
-    /// The innermost range holding `range` (or equal to it), by its place in `ranges`.
-    fn holder(&self, range: &Range<usize>) -> Option<usize> {
-        let mut at = self
-            .ranges
-            .partition_point(|(r, _)| r.start <= range.start)
-            .checked_sub(1)?;
-        loop {
-            let held = &self.ranges[at].0;
-            if held.start <= range.start && range.end <= held.end {
-                return Some(at);
-            }
-            at = self.parent[at]?;
-        }
-    }
-
-    /// The innermost range holding `range`, by the index it was given at.
-    fn innermost(&self, range: &Range<usize>) -> Option<usize> {
-        self.holder(range).map(|at| self.ranges[at].1)
-    }
-
-    /// How many ranges hold `range` (counted up to 2).
-    fn depth(&self, range: &Range<usize>) -> usize {
-        match self.holder(range) {
-            None => 0,
-            Some(at) => 1 + usize::from(self.parent[at].is_some()),
-        }
-    }
-}
-
 /// A field as one hit says: its name (`field.rename` is the one on the wire), type, whether
 /// it is optional, left out (`field.skip`). A rule on the field (`field.rule`, a Go tag's
 /// `binding`/`validate`) makes its shape a validation; with `#set! required-by "rules"` the
 /// field is required only with a `required` rule.
-fn field(hit: &Hit<'_>, name: &str, at: Range<usize>) -> FieldHit {
+fn field(hit: &Hit<'_>, name: &str) -> FieldHit {
     let rules = hit.text("field.rule").map(str::to_owned).or_else(|| {
         let tag = hit.text("field.tag")?;
         Some(
@@ -321,7 +267,6 @@ fn field(hit: &Hit<'_>, name: &str, at: Range<usize>) -> FieldHit {
             .map(|(words, text)| words.split('|').any(|word| text.contains(word)))
     };
     FieldHit {
-        at,
         name: literal(name),
         rename: hit.text("field.rename").map(literal),
         data_type,

@@ -66,10 +66,8 @@ impl Replayed {
                 }
             },
             ChangeKind::AddEnumValue { target, value } => {
-                if let Some(at) = self.enum_named(&target)
-                    && !self.enums[at].values.contains(&value)
-                {
-                    self.enums[at].values.push(value);
+                if let Some(at) = self.enum_named(&target) {
+                    push_once(&mut self.enums[at].values, value);
                 }
             }
             ChangeKind::RenameEnumValue { target, from, to } => {
@@ -203,10 +201,16 @@ impl Replayed {
             return;
         };
         let table = self.tables.remove(at);
-        let gone = Name::of(&table.name, &table.schema);
-        self.indexes.retain(|i| !gone.is_written(&i.table));
-        for other in &mut self.tables {
-            other.foreign_keys.retain(|fk| !gone.is_written(&fk.references_table));
+        self.forget(&Name::of(&table.name, &table.schema), |_| true);
+    }
+
+    /// Removes the indexes on the table `here` and the foreign keys to it whose columns
+    /// `gone` says are gone.
+    fn forget(&mut self, here: &Name, gone: impl Fn(&[String]) -> bool) {
+        self.indexes
+            .retain(|i| !(here.is_written(&i.table) && gone(&i.columns)));
+        for keys in self.tables.iter_mut().map(|t| &mut t.foreign_keys) {
+            keys.retain(|fk| !(here.is_written(&fk.references_table) && gone(&fk.references_columns)));
         }
         self.reindex();
     }
@@ -233,16 +237,7 @@ impl Replayed {
                 table
                     .foreign_keys
                     .retain(|fk| !fk.columns.iter().any(|c| c.eq_ignore_ascii_case(&name)));
-                self.indexes.retain(|i| {
-                    !(here.is_written(&i.table) && i.columns.iter().any(|c| c.eq_ignore_ascii_case(&name)))
-                });
-                for other in &mut self.tables {
-                    other.foreign_keys.retain(|fk| {
-                        !(here.is_written(&fk.references_table)
-                            && fk.references_columns.iter().any(|c| c.eq_ignore_ascii_case(&name)))
-                    });
-                }
-                self.reindex();
+                self.forget(&here, |columns| columns.iter().any(|c| c.eq_ignore_ascii_case(&name)));
                 if unknown && partial {
                     self.drop_unknown("column", &format!("{}.{name}", here.qualified()), file);
                 }

@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 
 use super::Name;
+use crate::bridge::extract::push_once;
 use crate::bridge::facts::key;
 use crate::bridge::facts::{EnumType, Index, Table};
 
@@ -34,10 +35,8 @@ pub fn merge(mut tables: Vec<Table>, models: Vec<Table>) -> Vec<Table> {
 
 /// Adds what `model` says about `table` to it.
 fn join(table: &mut Table, model: Table) {
-    for source in &model.sources {
-        if !table.sources.contains(source) {
-            table.sources.push(source.clone());
-        }
+    for source in model.sources {
+        push_once(&mut table.sources, source);
     }
     if table.origin == "alter" {
         // The run only altered the table; the model has all of it.

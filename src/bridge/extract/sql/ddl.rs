@@ -7,8 +7,8 @@
 
 use sqlparser::ast::{
     AlterColumnOperation, AlterIndexOperation, AlterTableOperation, AlterTypeOperation, ColumnDef, ColumnOption,
-    CreateIndex, CreateTable, DataType, Expr, Ident, IndexColumn, ObjectName, ObjectNamePart, ObjectType,
-    RenameTableNameKind, Statement, TableConstraint, UserDefinedTypeRepresentation,
+    CreateTable, DataType, Expr, Ident, IndexColumn, ObjectName, ObjectNamePart, ObjectType, RenameTableNameKind,
+    Statement, TableConstraint, UserDefinedTypeRepresentation,
 };
 
 use crate::bridge::facts::{Change, ChangeKind, Name, TableOp};
@@ -37,7 +37,13 @@ pub fn record(statement: &Statement, file: &str, facts: &mut Facts) {
             }
         }
         Statement::CreateIndex(index) => push(ChangeKind::CreateIndex {
-            index: create_index(index, file),
+            index: Index {
+                name: index.name.as_ref().map(qualified),
+                table: qualified(&index.table_name),
+                columns: index_columns(&index.columns),
+                unique: index.unique,
+                file: file.into(),
+            },
             if_not_exists: index.if_not_exists,
         }),
         Statement::CreateType {
@@ -274,16 +280,6 @@ fn constraint_ops(constraint: &TableConstraint, table: &Name, file: &str) -> Vec
         TableConstraint::Index(found) => vec![index(found.name.as_ref(), &found.columns, false)],
         TableConstraint::FulltextOrSpatial(found) => vec![index(found.opt_index_name.as_ref(), &found.columns, false)],
         _ => Vec::new(),
-    }
-}
-
-fn create_index(index: &CreateIndex, file: &str) -> Index {
-    Index {
-        name: index.name.as_ref().map(qualified),
-        table: qualified(&index.table_name),
-        columns: index_columns(&index.columns),
-        unique: index.unique,
-        file: file.into(),
     }
 }
 

@@ -6,6 +6,7 @@
 
 use sqlparser::tokenizer::Token;
 
+use super::split::word;
 use crate::bridge::facts::{Column, Table};
 
 /// Items of a column list that are no columns.
@@ -50,8 +51,6 @@ const OPTIONS: &[&str] = &[
 /// The table a `CREATE … TABLE name ( … )` statement's tokens declare, if they do.
 pub fn create_table(tokens: &[Token], file: &str) -> Option<Table> {
     let code: Vec<&Token> = tokens.iter().filter(|t| !matches!(t, Token::Whitespace(_))).collect();
-    let word =
-        |t: &Token, w: &str| matches!(t, Token::Word(x) if x.quote_style.is_none() && x.value.eq_ignore_ascii_case(w));
     if !code.first().is_some_and(|t| word(t, "CREATE")) {
         return None;
     }
@@ -86,7 +85,7 @@ pub fn create_table(tokens: &[Token], file: &str) -> Option<Table> {
         let Some(Token::Word(first)) = item.first() else {
             continue;
         };
-        if first.quote_style.is_none() && NOT_COLUMNS.iter().any(|w| first.value.eq_ignore_ascii_case(w)) {
+        if NOT_COLUMNS.iter().any(|w| word(item[0], w)) {
             continue;
         }
         let type_end = item[1..]

@@ -37,34 +37,26 @@ pub struct Split<'a> {
 /// The DDL statements of `sql`, tokenized by the dialect its code hints at.
 pub fn statements(sql: &str) -> Split<'_> {
     let tokenize = |dialect: &dyn Dialect| Tokenizer::new(dialect, sql).tokenize_with_location().ok();
-    let Some(postgres) = tokenize(POSTGRES) else {
+    let (first, statements): (&'static dyn Dialect, _) = match tokenize(POSTGRES) {
         // `#` comments are MySQL's; an unterminated quote no dialect reads.
-        for dialect in [MYSQL as &'static dyn Dialect, SQLITE, GENERIC] {
-            if let Some(tokens) = tokenize(dialect) {
-                return Split {
-                    statements: by_tokens(sql, tokens, 0),
-                    dialects: order(dialect),
-                };
-            }
-        }
-        return Split {
-            statements: by_lines(sql),
-            dialects: order(POSTGRES),
-        };
-    };
-    let Some(hinted) = hint(&postgres) else {
-        return Split {
-            statements: by_tokens(sql, postgres, 0),
-            dialects: order(POSTGRES),
-        };
-    };
-    let statements = match tokenize(hinted) {
-        Some(tokens) => by_tokens(sql, tokens, 0),
-        None => by_tokens(sql, postgres, 1),
+        None => match [MYSQL as &'static dyn Dialect, SQLITE, GENERIC]
+            .into_iter()
+            .find_map(|dialect| Some((dialect, tokenize(dialect)?)))
+        {
+            Some((dialect, tokens)) => (dialect, by_tokens(sql, tokens, 0)),
+            None => (POSTGRES, by_lines(sql)),
+        },
+        Some(postgres) => match hint(&postgres) {
+            None => (POSTGRES, by_tokens(sql, postgres, 0)),
+            Some(hinted) => match tokenize(hinted) {
+                Some(tokens) => (hinted, by_tokens(sql, tokens, 0)),
+                None => (hinted, by_tokens(sql, postgres, 1)),
+            },
+        },
     };
     Split {
         statements,
-        dialects: order(hinted),
+        dialects: order(first),
     }
 }
 
@@ -86,7 +78,6 @@ fn hint(tokens: &[TokenWithSpan]) -> Option<&'static dyn Dialect> {
         .map(|t| &t.token)
         .filter(|t| !matches!(t, Token::Whitespace(_)))
         .collect();
-    let word = |t: &Token, w: &str| matches!(t, Token::Word(word) if word.quote_style.is_none() && word.value.eq_ignore_ascii_case(w));
     let mut sqlite = false;
     let clickhouse = |t: &Token| {
         matches!(t, Token::Word(w) if w.quote_style.is_none()
@@ -108,6 +99,11 @@ fn hint(tokens: &[TokenWithSpan]) -> Option<&'static dyn Dialect> {
             || (matches!(token, Token::RParen) && next.is_some_and(|n| word(n, "STRICT")));
     }
     sqlite.then_some(SQLITE as &'static dyn Dialect)
+}
+
+/// Whether `token` is the unquoted word `w` (in any case).
+pub fn word(token: &Token, w: &str) -> bool {
+    matches!(token, Token::Word(word) if word.quote_style.is_none() && word.value.eq_ignore_ascii_case(w))
 }
 
 fn by_tokens(sql: &str, tokens: Vec<TokenWithSpan>, dialect: usize) -> Vec<Statement<'_>> {
