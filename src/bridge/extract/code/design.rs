@@ -9,7 +9,7 @@ use crate::bridge::rules::on_demand;
 /// finds the imports): the names as the package exports them (`Card as UICard` → `Card`; a
 /// default import under its local name; `* as UI` as written).
 pub fn scan(file: &ParsedFile<'_>, packages: &[String], out: &mut Vec<DesignImport>) {
-    for hit in on_demand("modules/script", file.lang, &file.tree, file.text, true) {
+    for hit in on_demand("modules/script", file.grammar, &file.tree, file.text, true) {
         let Some(source) = hit.text("import.source") else {
             continue;
         };

@@ -18,13 +18,12 @@ mod scan;
 mod tests;
 pub mod wants;
 
-use std::cell::RefCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
 
 use self::scan::{FileScan, Prefilter, scan_file};
 use self::wants::Wants;
-use super::syntax::{Lang, Parsers};
+use super::syntax::{Grammar, Parsers};
 use super::{Settings, Source};
 use crate::bridge::facts::Facts;
 use crate::bridge::rules::FileRules;
@@ -91,7 +90,7 @@ fn extract_prefiltered(
     };
     let scans = crate::bridge::parallel::map(sources, |source| {
         catch_unwind(AssertUnwindSafe(|| {
-            PARSERS.with_borrow_mut(|parsers| scan_file(source, parsers, &design_systems, prefilter))
+            Parsers::with(|parsers| scan_file(source, parsers, &design_systems, prefilter))
         }))
         .unwrap_or_else(|_| Some(FileScan::failed(source.path)))
     });
@@ -102,13 +101,11 @@ fn extract_prefiltered(
     let parse_times: Vec<Duration> = scans.iter().filter_map(|scan| scan.parse_time).collect();
     let parsing = Parsing {
         parsed: parse_times.len(),
-        code_files: sources.iter().filter(|s| Lang::of_path(s.path).is_some()).count(),
+        code_files: sources
+            .iter()
+            .filter(|s| Grammar::of_code_path(s.path).is_some())
+            .count(),
         time: parse_times.iter().sum(),
     };
     (scan::link(scans, shapes), parsing, rules)
-}
-
-thread_local! {
-    /// Each worker thread's parsers, made once per thread and language.
-    static PARSERS: RefCell<Parsers> = RefCell::new(Parsers::default());
 }

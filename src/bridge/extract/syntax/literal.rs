@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
-use super::{Lang, ParsedFile, named_children};
+use super::{Grammar, ParsedFile, named_children};
 
 /// How deep a concatenation (`A + "/x" + B`) is followed before the rest is kept as written.
 const MAX_CONCAT_DEPTH: usize = 16;
@@ -36,7 +36,7 @@ fn parts<'t>(file: &ParsedFile<'_>, node: Node<'t>) -> Option<Vec<Part<'t>>> {
             }
         }
         // Python (f-strings included; byte strings are no paths)
-        "string" if file.lang == Lang::Python => {
+        "string" if file.grammar == Grammar::Python => {
             let prefix = node.child(0).map(|start| file.text(start)).unwrap_or("");
             if prefix.contains(['b', 'B']) {
                 return None;
@@ -227,7 +227,7 @@ pub fn fill_placeholders(path: &str, file: &str, lookup: impl Fn(&str) -> Option
     if !path.contains(PLACEHOLDER_OPEN) {
         return path.to_owned();
     }
-    let python = Lang::of_path(file) == Some(Lang::Python);
+    let python = Grammar::of_path(file) == Some(Grammar::Python);
     let mut out = String::with_capacity(path.len());
     let mut rest = path;
     while let Some((before, after)) = rest.split_once(PLACEHOLDER_OPEN) {

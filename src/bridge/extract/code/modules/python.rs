@@ -27,7 +27,7 @@ impl PythonModule {
     /// file, a statement with a syntax error in it binds nothing.
     pub fn read(file: &ParsedFile<'_>) -> PythonModule {
         let mut module = PythonModule::default();
-        for hit in on_demand("modules/python", file.lang, &file.tree, file.text, false) {
+        for hit in on_demand("modules/python", file.grammar, &file.tree, file.text, false) {
             let statement = hit.get("import.statement").map(|capture| capture.range.clone());
             let broken = statement.is_none_or(|at| {
                 let node = file.root().descendant_for_byte_range(at.start, at.end);
