@@ -68,7 +68,7 @@ use self::links::Links;
 use self::mounts::Mounts;
 use super::extract::code::wants::{is_generated_path, is_test_path};
 // Rule files share the code extractor's grammars and parsers (`super::grammar` below).
-use super::extract::syntax::grammar::{self, Grammar, Parsers, Unparsed};
+use super::extract::syntax::grammar::{self, Grammar, Parsers};
 use super::facts::Facts;
 use super::source::Source;
 
@@ -96,29 +96,12 @@ pub struct FileRules {
     facts: Facts,
     pending: Pending,
     /// The routers, routes and mounts the file's rules found, for the mount graph
-    /// (`route_units`; only when the code extractor runs them on its parse).
-    routes: RouteScan,
+    /// (`route_units`; only when the code extractor runs them on its parse, see [`on_tree`]).
+    pub routes: RouteScan,
     /// Django's views, which the code extractor's URLconfs name.
-    django: django::Views,
+    pub django: django::Views,
     /// Django's models and app registry, which the code extractor's ORM links.
-    django_models: django::Models,
-}
-
-impl FileRules {
-    /// Takes the routers, routes and mounts found (see [`on_tree`]).
-    pub fn take_routes(&mut self) -> RouteScan {
-        std::mem::take(&mut self.routes)
-    }
-
-    /// Takes the Django views the rules found (for the code extractor's URLconf linking).
-    pub fn take_django_views(&mut self) -> django::Views {
-        std::mem::take(&mut self.django)
-    }
-
-    /// Takes the Django models and app configs the rules found (for the code extractor's ORM).
-    pub fn take_django_models(&mut self) -> django::Models {
-        std::mem::take(&mut self.django_models)
-    }
+    pub django_models: django::Models,
 }
 
 impl std::fmt::Debug for FileRules {
@@ -318,11 +301,7 @@ fn extract_file(source: &Source<'_>, parsers: &mut Parsers, code_files: bool) ->
         }
         match parsers.parse(block.grammar, &block.text) {
             Ok(tree) => run_rules(source, block.grammar, &block.text, &rules, &tree, &mut found, None),
-            Err(Unparsed::TooLarge(bytes)) => found
-                .facts
-                .unparsed
-                .push(format!("{}: too large to parse ({bytes} bytes)", source.path)),
-            Err(Unparsed::GaveUp) => found.facts.unparsed.push(format!("{}: parser gave up", source.path)),
+            Err(unparsed) => found.facts.unparsed.push(unparsed.note(source.path)),
         }
     }
     finish(source, found)

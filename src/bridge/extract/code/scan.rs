@@ -109,14 +109,8 @@ pub fn scan_file(
     }
     let file = match parsed {
         Ok(file) => file,
-        Err(Unparsed::TooLarge(bytes)) => {
-            scan.facts
-                .unparsed
-                .push(format!("{}: too large to parse ({bytes} bytes)", source.path));
-            return Some(scan);
-        }
-        Err(Unparsed::GaveUp) => {
-            scan.facts.unparsed.push(format!("{}: parser gave up", source.path));
+        Err(unparsed) => {
+            scan.facts.unparsed.push(unparsed.note(source.path));
             return Some(scan);
         }
     };
@@ -134,7 +128,7 @@ pub fn scan_file(
             }
         };
         let mut found = crate::bridge::rules::on_tree(source, grammar, &rules, &file.tree, &render);
-        routes = found.take_routes();
+        routes = std::mem::take(&mut found.routes);
         scan.rules = Some(found);
     }
     if wants.any() {
@@ -148,10 +142,10 @@ pub fn scan_file(
     }
     // The Django models and views the rules read, for the ORM and the URLconfs.
     if let Some(rules) = scan.rules.as_mut() {
-        let models = rules.take_django_models();
+        let models = std::mem::take(&mut rules.django_models);
         orm::django::tables(&scan.path, &models.classes, &models.user_aliases, &mut scan.tables);
         scan.django_apps = models.registry;
-        let views = rules.take_django_views();
+        let views = std::mem::take(&mut rules.django);
         let django = &mut scan.routes.django;
         django.views.extend(views.views);
         django.aliases.extend(views.aliases);

@@ -131,6 +131,16 @@ pub enum Unparsed {
     GaveUp,
 }
 
+impl Unparsed {
+    /// The note a run lists for the file at `path`.
+    pub fn note(&self, path: &str) -> String {
+        match self {
+            Unparsed::TooLarge(bytes) => format!("{path}: too large to parse ({bytes} bytes)"),
+            Unparsed::GaveUp => format!("{path}: parser gave up"),
+        }
+    }
+}
+
 /// One parser per grammar, made on first use.
 #[derive(Default)]
 pub struct Parsers {
