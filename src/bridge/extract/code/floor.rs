@@ -5,7 +5,6 @@
 
 use std::time::{Duration, Instant};
 
-use super::DEFAULT_DESIGN_SYSTEMS;
 use super::wants::Wants;
 use crate::bridge::extract::Source;
 use crate::bridge::extract::syntax::{Grammar, MAX_PARSE_BYTES, Parsers};
@@ -24,11 +23,7 @@ pub struct Floor {
 /// Parses the signal files of `sources` (chosen as the bridge chooses them) on the bridge's
 /// pool and nothing else.
 pub fn measure(sources: &[Source<'_>], design_systems: &[String]) -> Floor {
-    let design: Vec<String> = if design_systems.is_empty() {
-        DEFAULT_DESIGN_SYSTEMS.iter().map(|p| p.to_string()).collect()
-    } else {
-        design_systems.to_vec()
-    };
+    let design = super::design_systems(design_systems);
     let started = Instant::now();
     let parsed = crate::bridge::parallel::map(sources, |source| {
         let grammar = Grammar::of_code_path(source.path)?;

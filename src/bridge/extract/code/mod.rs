@@ -40,6 +40,15 @@ pub const DEFAULT_DESIGN_SYSTEMS: &[&str] = &[
     "@radix-ui",
 ];
 
+/// The design-system packages a run reports: those configured, else [`DEFAULT_DESIGN_SYSTEMS`].
+pub fn design_systems(configured: &[String]) -> Vec<String> {
+    if configured.is_empty() {
+        DEFAULT_DESIGN_SYSTEMS.iter().map(|p| p.to_string()).collect()
+    } else {
+        configured.to_vec()
+    }
+}
+
 /// Extracts the code facts of `sources` with the default settings (the tests'; a run uses
 /// [`extract_timed`]).
 #[cfg(test)]
@@ -83,11 +92,7 @@ fn extract_prefiltered(
     settings: &Settings,
     prefilter: Prefilter,
 ) -> (Facts, Parsing, Vec<FileRules>) {
-    let design_systems = if settings.design_system.is_empty() {
-        DEFAULT_DESIGN_SYSTEMS.iter().map(|p| p.to_string()).collect()
-    } else {
-        settings.design_system.clone()
-    };
+    let design_systems = design_systems(&settings.design_system);
     let scans = crate::bridge::parallel::map(sources, |source| {
         catch_unwind(AssertUnwindSafe(|| {
             Parsers::with(|parsers| scan_file(source, parsers, &design_systems, prefilter))

@@ -75,6 +75,11 @@ impl Grammar {
         matches!(self, Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript)
     }
 
+    /// Its position in [`Grammar::ALL`] (which lists the grammars in the order they are declared).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
     /// The name rule files use for it.
     pub fn name(self) -> &'static str {
         match self {
@@ -219,6 +224,13 @@ mod tests {
         assert_eq!(Grammar::of_code_path("internal/api/server.go"), None);
         assert_eq!(Grammar::of_path(".env.example"), None);
         assert_eq!(Grammar::of_path("Gemfile"), None);
+    }
+
+    #[test]
+    fn a_grammar_is_at_its_index() {
+        for (at, grammar) in Grammar::ALL.into_iter().enumerate() {
+            assert_eq!(grammar.index(), at);
+        }
     }
 
     #[test]

@@ -96,19 +96,7 @@ impl Constants {
     /// Binds `name` to the value of `value` if it is a string this file can put together
     /// (see `Constants::of`, which reads a file's constants).
     pub fn bind(&mut self, file: &ParsedFile<'_>, name: &str, value: Node<'_>) {
-        // Only what can hold a string is worth rendering.
-        let stringish = matches!(
-            unwrap_parens(value).kind(),
-            "string"
-                | "template_string"
-                | "concatenated_string"
-                | "string_literal"
-                | "raw_string_literal"
-                | "binary_expression"
-                | "binary_operator"
-                | "identifier"
-        );
-        if stringish && let Some(text) = self.resolve(file, value) {
+        if let Some(text) = self.resolve(file, value) {
             self.0.insert(name.to_owned(), text);
         }
     }
