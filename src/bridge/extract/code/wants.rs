@@ -7,34 +7,22 @@ use memchr::memmem::{self, Finder};
 
 use crate::bridge::extract::syntax::Grammar;
 
-/// A group of needles, each searcher built once for the process (building one per file and
-/// needle cost more than the search).
-struct Needles(LazyLock<Vec<Finder<'static>>>);
-
-macro_rules! needles {
-    ($($needle:literal),+ $(,)?) => {
-        Needles(LazyLock::new(|| vec![$(Finder::new($needle)),+]))
-    };
-}
-
-impl Needles {
-    /// True if `text` holds any of the needles.
-    fn any_in(&self, text: &[u8]) -> bool {
-        self.0.iter().any(|finder| finder.find(text).is_some())
-    }
-}
-
-/// A string that starts like a path: what a prefix constant another file uses holds.
-static PATH_STRING: Needles = needles!(
-    "'/",
-    "\"/",
-    "`/",
-    "ROUTES",
-    "PREFIX",
-    "prefix:",
-    "BASE_PATH",
-    "basePath"
-);
+/// A string that starts like a path: what a prefix constant another file uses holds (each
+/// searcher built once for the process: building one per file and needle cost more than the
+/// search).
+static PATH_STRING: LazyLock<Vec<Finder<'static>>> = LazyLock::new(|| {
+    let needles = [
+        "'/",
+        "\"/",
+        "`/",
+        "ROUTES",
+        "PREFIX",
+        "prefix:",
+        "BASE_PATH",
+        "basePath",
+    ];
+    needles.into_iter().map(Finder::new).collect()
+});
 
 /// The scanners that may find something in a file, by the text it contains.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -53,16 +41,16 @@ impl Wants {
             return Wants::default();
         }
         let bytes = text.as_bytes();
-        let has = |needles: &Needles| needles.any_in(bytes);
+        let path_string = || PATH_STRING.iter().any(|finder| finder.find(bytes).is_some());
         match grammar {
             Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => Wants {
                 design: design_systems
                     .iter()
                     .any(|package| memmem::find(bytes, package.trim_end_matches('/').as_bytes()).is_some()),
-                constants: has(&PATH_STRING),
+                constants: path_string(),
             },
             Grammar::Python => Wants {
-                constants: has(&PATH_STRING),
+                constants: path_string(),
                 ..Wants::default()
             },
             // Rust's routers, handlers and extractors are rules; other grammars are no code files.

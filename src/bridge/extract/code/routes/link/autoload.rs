@@ -55,7 +55,7 @@ impl Linker<'_, '_> {
             .iter()
             .enumerate()
             .filter(|(_, file)| {
-                file.path.starts_with(&root) && Grammar::of_code_path(file.path).is_some_and(Grammar::is_script)
+                file.path.starts_with(&root) && Grammar::of_path(file.path).is_some_and(Grammar::is_script)
             })
             .map(|(file_at, file)| {
                 let inside = &file.path[root.len()..];
