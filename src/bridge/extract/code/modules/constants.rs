@@ -57,12 +57,12 @@ pub fn exported(file: &ParsedFile<'_>, constants: &Constants) -> Exported {
 /// `module.exports.name = …` (a named constant too).
 fn script(file: &ParsedFile<'_>, constants: &Constants, out: &mut Exported) {
     for hit in top_level(file) {
-        if let (Some(name), Some(value)) = (hit.text("constant.name"), captured(file, &hit, "constant.value")) {
+        if let (Some(name), Some(value)) = (hit.text("constant.name"), captured(file, hit, "constant.value")) {
             object(file, constants, value, name, 0, out);
             continue;
         }
         // The properties of `module.exports = { a, b: c }` are read as its object.
-        let Some(value) = captured(file, &hit, "export.value").filter(|_| hit.get("export.as").is_none()) else {
+        let Some(value) = captured(file, hit, "export.value").filter(|_| hit.get("export.as").is_none()) else {
             continue;
         };
         let target = hit.text("export.target").unwrap_or("module.exports");
