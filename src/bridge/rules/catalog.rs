@@ -170,14 +170,7 @@ static CATALOG: LazyLock<Vec<Rule>> = LazyLock::new(|| {
 /// The rules a source in `grammar` at `path` holding `text` may interest: rules its grammar
 /// reads ([`Rule::reads`]) whose needles the text holds, or that have none.
 pub fn for_source(grammar: Grammar, path: &str, text: &str) -> Vec<&'static Rule> {
-    let Some(index) = Grammar::ALL
-        .iter()
-        .position(|have| *have == grammar)
-        .and_then(|at| NEEDLES.get(at))
-        .map(|index| index.get_or_init(|| NeedleIndex::of(grammar)))
-    else {
-        return Vec::new();
-    };
+    let index = NEEDLES[grammar.index()].get_or_init(|| NeedleIndex::of(grammar));
     let mut hit = index.needless.clone();
     if let Some(automaton) = &index.automaton {
         let mut left = index.with_needles;
@@ -335,11 +328,7 @@ fn fact_of(capture: &str) -> Option<&'static str> {
 pub fn support_table() -> String {
     let mut rows: BTreeMap<(usize, String), Vec<String>> = BTreeMap::new();
     for rule in CATALOG.iter() {
-        let order = Grammar::ALL
-            .iter()
-            .position(|g| *g == rule.grammar)
-            .unwrap_or(usize::MAX);
-        let facts = rows.entry((order, rule.framework.clone())).or_default();
+        let facts = rows.entry((rule.grammar.index(), rule.framework.clone())).or_default();
         if let Some(query) = rule.query(rule.grammar) {
             for name in query.capture_names() {
                 if let Some(fact) = name.split('.').next().and_then(fact_of)

@@ -19,7 +19,6 @@ mod django_urls;
 mod django_urls_tests;
 mod erb;
 mod file_routes;
-mod grammar;
 mod hits;
 #[cfg(test)]
 mod hostile;
@@ -61,17 +60,16 @@ mod text;
 mod validated;
 mod warm;
 
-use std::cell::RefCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use tree_sitter::Tree;
 
-use self::grammar::{Grammar, Parsers};
 pub use self::hits::Hit;
 use self::links::Links;
 use self::mounts::Mounts;
 use super::extract::code::wants::{is_generated_path, is_test_path};
-use super::extract::syntax::{Lang, Unparsed};
+// Rule files share the code extractor's grammars and parsers (`super::grammar` below).
+use super::extract::syntax::grammar::{self, Grammar, Parsers};
 use super::facts::Facts;
 use super::source::Source;
 
@@ -94,26 +92,15 @@ pub fn extract_after_code(sources: &[Source<'_>], code_files: Vec<FileRules>) ->
 }
 
 /// What the rules find in one file, before what spans files is put together.
+#[derive(Default)]
 pub struct FileRules {
     facts: Facts,
     pending: Pending,
     /// The routers, routes and mounts the file's rules found, for the mount graph
-    /// (`route_units`; only when the code extractor runs them on its parse).
-    routes: RouteScan,
+    /// (`route_units`; only when the code extractor runs them on its parse, see [`on_tree`]).
+    pub routes: RouteScan,
     /// Django's models and app registry, which the code extractor's ORM links.
-    django_models: django::Models,
-}
-
-impl FileRules {
-    /// Takes the routers, routes and mounts found (see [`on_tree`]).
-    pub fn take_routes(&mut self) -> RouteScan {
-        std::mem::take(&mut self.routes)
-    }
-
-    /// Takes the Django models and app configs the rules found (for the code extractor's ORM).
-    pub fn take_django_models(&mut self) -> django::Models {
-        std::mem::take(&mut self.django_models)
-    }
+    pub django_models: django::Models,
 }
 
 impl std::fmt::Debug for FileRules {
@@ -124,13 +111,13 @@ impl std::fmt::Debug for FileRules {
     }
 }
 
-/// The rules a code file (one the code extractor reads, in `lang`) may interest; none for
+/// The rules a code file (one the code extractor reads, in `grammar`) may interest; none for
 /// build output and installed packages.
-pub fn wanted(lang: Lang, path: &str, text: &str) -> Wanted {
+pub fn wanted(grammar: Grammar, path: &str, text: &str) -> Wanted {
     if is_generated_path(path) {
         return Wanted(Vec::new());
     }
-    Wanted(catalog::for_source(Grammar::of_lang(lang), path, text))
+    Wanted(catalog::for_source(grammar, path, text))
 }
 
 /// The rules a file may interest ([`wanted`]).
@@ -143,25 +130,19 @@ impl Wanted {
     }
 }
 
-/// Runs the `wanted` rules over a code file the code extractor parsed in `lang`; `render`
+/// Runs the `wanted` rules over a code file the code extractor parsed in `grammar`; `render`
 /// reads the paths its routers' calls write (see [`Render`]).
-pub fn on_tree(source: &Source<'_>, lang: Lang, wanted: &Wanted, tree: &Tree, render: Render<'_>) -> FileRules {
-    let mut found = FileRules {
-        facts: Facts::default(),
-        pending: Pending::default(),
-        routes: RouteScan::default(),
-        django_models: django::Models::default(),
-    };
-    let grammar = Grammar::of_lang(lang);
+pub fn on_tree(source: &Source<'_>, grammar: Grammar, wanted: &Wanted, tree: &Tree, render: Render<'_>) -> FileRules {
+    let mut found = FileRules::default();
     run_rules(source, grammar, source.text, &wanted.0, tree, &mut found, Some(render));
     finish(source, found)
 }
 
 /// The hits of the on-demand rule file `name` (`modules/script`, see `catalog::on_demand`) in
-/// a code file parsed in `lang`, in the file's order; with `top_level`, only matches starting
+/// a code file parsed in `grammar`, in the file's order; with `top_level`, only matches starting
 /// at the root.
-pub fn on_demand<'t>(name: &str, lang: Lang, tree: &Tree, text: &'t str, top_level: bool) -> Vec<Hit<'t>> {
-    let query = catalog::on_demand(name).and_then(|rule| Some((rule, rule.query(Grammar::of_lang(lang))?)));
+pub fn on_demand<'t>(name: &str, grammar: Grammar, tree: &Tree, text: &'t str, top_level: bool) -> Vec<Hit<'t>> {
+    let query = catalog::on_demand(name).and_then(|rule| Some((rule, rule.query(grammar)?)));
     let mut hits = query.map_or_else(Vec::new, |(rule, query)| {
         let root = tree.root_node();
         if !top_level {
@@ -184,16 +165,14 @@ pub fn on_demand<'t>(name: &str, lang: Lang, tree: &Tree, text: &'t str, top_lev
 fn per_file(sources: &[Source<'_>], code_files: bool) -> Vec<FileRules> {
     crate::bridge::parallel::map(sources, |source| {
         catch_unwind(AssertUnwindSafe(|| {
-            PARSERS.with_borrow_mut(|parsers| extract_file(source, parsers, code_files))
+            Parsers::with(|parsers| extract_file(source, parsers, code_files))
         }))
         .unwrap_or_else(|_| FileRules {
             facts: Facts {
                 unparsed: vec![format!("{}: the extractor failed on this file", source.path)],
                 ..Facts::default()
             },
-            pending: Pending::default(),
-            routes: RouteScan::default(),
-            django_models: django::Models::default(),
+            ..FileRules::default()
         })
     })
 }
@@ -293,14 +272,9 @@ fn count_guarded(facts: &mut Facts) {
 /// parsed and matched against the rules whose needles it holds; a code file of the code
 /// extractor's only when `code_files` (else it ran them on its own parse).
 fn extract_file(source: &Source<'_>, parsers: &mut Parsers, code_files: bool) -> FileRules {
-    let mut found = FileRules {
-        facts: Facts::default(),
-        pending: Pending::default(),
-        routes: RouteScan::default(),
-        django_models: django::Models::default(),
-    };
+    let mut found = FileRules::default();
     // Build output and installed packages are not the code written.
-    if is_generated_path(source.path) || (!code_files && Lang::of_path(source.path).is_some()) {
+    if is_generated_path(source.path) || (!code_files && Grammar::of_code_path(source.path).is_some()) {
         return found;
     }
     let blocks = match sfc::Kind::of_path(source.path) {
@@ -326,11 +300,7 @@ fn extract_file(source: &Source<'_>, parsers: &mut Parsers, code_files: bool) ->
         }
         match parsers.parse(block.grammar, &block.text) {
             Ok(tree) => run_rules(source, block.grammar, &block.text, &rules, &tree, &mut found, None),
-            Err(Unparsed::TooLarge(bytes)) => found
-                .facts
-                .unparsed
-                .push(format!("{}: too large to parse ({bytes} bytes)", source.path)),
-            Err(Unparsed::GaveUp) => found.facts.unparsed.push(format!("{}: parser gave up", source.path)),
+            Err(unparsed) => found.facts.unparsed.push(unparsed.note(source.path)),
         }
     }
     finish(source, found)
@@ -394,9 +364,4 @@ fn finish(source: &Source<'_>, mut found: FileRules) -> FileRules {
         found.routes = RouteScan::default();
     }
     found
-}
-
-thread_local! {
-    /// Each worker thread's parsers, one per grammar, made on first use.
-    static PARSERS: RefCell<Parsers> = RefCell::new(Parsers::default());
 }

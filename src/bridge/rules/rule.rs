@@ -119,20 +119,14 @@ impl Rule {
     /// The query compiled for a file in `grammar` (one [`Rule::wants`] accepted); `None` if it
     /// does not compile, which the catalog's test rules out.
     pub fn query(&self, grammar: Grammar) -> Option<&Query> {
-        let at = Grammar::ALL.iter().position(|have| *have == grammar)?;
-        self.queries
-            .get(at)?
+        self.queries[grammar.index()]
             .get_or_init(|| self.compile(grammar).ok())
             .as_ref()
     }
 
     /// True once its query for `grammar` is compiled (or failed to).
     pub fn compiled(&self, grammar: Grammar) -> bool {
-        Grammar::ALL
-            .iter()
-            .position(|have| *have == grammar)
-            .and_then(|at| self.queries.get(at))
-            .is_some_and(|query| query.get().is_some())
+        self.queries[grammar.index()].get().is_some()
     }
 
     /// The query's text, with the inherited files' before it.

@@ -1,15 +1,15 @@
 //! Imports of the design system: the names a file takes from the configured packages
 //! (`import { Button, Card as UICard } from '@acme/ui'`, subpaths like `@acme/ui/forms`).
 
+use super::modules::top_level;
 use crate::bridge::extract::syntax::ParsedFile;
 use crate::bridge::facts::DesignImport;
-use crate::bridge::rules::on_demand;
 
 /// Reads the design-system imports of one script file into `out` (`families/modules/script.scm`
 /// finds the imports): the names as the package exports them (`Card as UICard` → `Card`; a
 /// default import under its local name; `* as UI` as written).
 pub fn scan(file: &ParsedFile<'_>, packages: &[String], out: &mut Vec<DesignImport>) {
-    for hit in on_demand("modules/script", file.lang, &file.tree, file.text, true) {
+    for hit in top_level(file) {
         let Some(source) = hit.text("import.source") else {
             continue;
         };

@@ -3,13 +3,11 @@
 //! on the same pool of threads. `bench/bridge.sh` compares a whole `baton bridge` run with
 //! this (`baton bridge --parse-floor`): nothing the bridge does can take less.
 
-use std::cell::RefCell;
 use std::time::{Duration, Instant};
 
-use super::DEFAULT_DESIGN_SYSTEMS;
 use super::wants::Wants;
 use crate::bridge::extract::Source;
-use crate::bridge::extract::syntax::{Lang, MAX_PARSE_BYTES, Parsers};
+use crate::bridge::extract::syntax::{Grammar, MAX_PARSE_BYTES, Parsers};
 
 /// How the bare parse of a run's signal files went.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -22,31 +20,26 @@ pub struct Floor {
     pub wall: Duration,
 }
 
-thread_local! {
-    static BARE: RefCell<Parsers> = RefCell::new(Parsers::default());
-}
-
 /// Parses the signal files of `sources` (chosen as the bridge chooses them) on the bridge's
 /// pool and nothing else.
 pub fn measure(sources: &[Source<'_>], design_systems: &[String]) -> Floor {
-    let design: Vec<String> = if design_systems.is_empty() {
-        DEFAULT_DESIGN_SYSTEMS.iter().map(|p| p.to_string()).collect()
-    } else {
-        design_systems.to_vec()
-    };
+    let design = super::design_systems(design_systems);
     let started = Instant::now();
     let parsed = crate::bridge::parallel::map(sources, |source| {
-        let lang = Lang::of_path(source.path)?;
-        if source.text.len() > MAX_PARSE_BYTES || !Wants::of(lang, source.path, source.text, &design).any() {
+        let grammar = Grammar::of_code_path(source.path)?;
+        if source.text.len() > MAX_PARSE_BYTES || !Wants::of(grammar, source.path, source.text, &design).any() {
             return None;
         }
-        BARE.with_borrow_mut(|parsers| {
-            let tree = parsers.parser(lang)?.parse(source.text, None)?;
+        Parsers::with(|parsers| {
+            let tree = parsers.parser(grammar)?.parse(source.text, None)?;
             Some(tree.root_node().child_count())
         })
     });
     Floor {
-        code_files: sources.iter().filter(|s| Lang::of_path(s.path).is_some()).count(),
+        code_files: sources
+            .iter()
+            .filter(|s| Grammar::of_code_path(s.path).is_some())
+            .count(),
         parsed: parsed.iter().flatten().count(),
         wall: started.elapsed(),
     }

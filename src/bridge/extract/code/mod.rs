@@ -18,13 +18,12 @@ mod scan;
 mod tests;
 pub mod wants;
 
-use std::cell::RefCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
 
 use self::scan::{FileScan, Prefilter, scan_file};
 use self::wants::Wants;
-use super::syntax::{Lang, Parsers};
+use super::syntax::{Grammar, Parsers};
 use super::{Settings, Source};
 use crate::bridge::facts::Facts;
 use crate::bridge::rules::FileRules;
@@ -40,6 +39,15 @@ pub const DEFAULT_DESIGN_SYSTEMS: &[&str] = &[
     "antd",
     "@radix-ui",
 ];
+
+/// The design-system packages a run reports: those configured, else [`DEFAULT_DESIGN_SYSTEMS`].
+pub fn design_systems(configured: &[String]) -> Vec<String> {
+    if configured.is_empty() {
+        DEFAULT_DESIGN_SYSTEMS.iter().map(|p| p.to_string()).collect()
+    } else {
+        configured.to_vec()
+    }
+}
 
 /// Extracts the code facts of `sources` with the default settings (the tests'; a run uses
 /// [`extract_timed`]).
@@ -84,14 +92,10 @@ fn extract_prefiltered(
     settings: &Settings,
     prefilter: Prefilter,
 ) -> (Facts, Parsing, Vec<FileRules>) {
-    let design_systems = if settings.design_system.is_empty() {
-        DEFAULT_DESIGN_SYSTEMS.iter().map(|p| p.to_string()).collect()
-    } else {
-        settings.design_system.clone()
-    };
+    let design_systems = design_systems(&settings.design_system);
     let scans = crate::bridge::parallel::map(sources, |source| {
         catch_unwind(AssertUnwindSafe(|| {
-            PARSERS.with_borrow_mut(|parsers| scan_file(source, parsers, &design_systems, prefilter))
+            Parsers::with(|parsers| scan_file(source, parsers, &design_systems, prefilter))
         }))
         .unwrap_or_else(|_| Some(FileScan::failed(source.path)))
     });
@@ -102,13 +106,11 @@ fn extract_prefiltered(
     let parse_times: Vec<Duration> = scans.iter().filter_map(|scan| scan.parse_time).collect();
     let parsing = Parsing {
         parsed: parse_times.len(),
-        code_files: sources.iter().filter(|s| Lang::of_path(s.path).is_some()).count(),
+        code_files: sources
+            .iter()
+            .filter(|s| Grammar::of_code_path(s.path).is_some())
+            .count(),
         time: parse_times.iter().sum(),
     };
     (scan::link(scans, shapes), parsing, rules)
-}
-
-thread_local! {
-    /// Each worker thread's parsers, made once per thread and language.
-    static PARSERS: RefCell<Parsers> = RefCell::new(Parsers::default());
 }

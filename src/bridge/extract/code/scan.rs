@@ -16,7 +16,7 @@ use super::routes::RouteScan;
 use super::wants::Wants;
 use crate::bridge::extract::Source;
 use crate::bridge::extract::syntax::literal::Constants;
-use crate::bridge::extract::syntax::{Lang, ParsedFile, Parsers, Unparsed};
+use crate::bridge::extract::syntax::{Grammar, ParsedFile, Parsers, Unparsed};
 use crate::bridge::facts::Facts;
 use crate::bridge::rules::FileRules;
 
@@ -68,9 +68,9 @@ pub enum OwnedModule {
 impl OwnedModule {
     /// The module table of a parsed file.
     fn read(file: &ParsedFile<'_>) -> OwnedModule {
-        match file.lang {
-            Lang::Python => OwnedModule::Python(PythonModule::read(file)),
-            Lang::Rust => OwnedModule::Rust(RustModule::read(file)),
+        match file.grammar {
+            Grammar::Python => OwnedModule::Python(PythonModule::read(file)),
+            Grammar::Rust => OwnedModule::Rust(RustModule::read(file)),
             _ => OwnedModule::Script(ScriptModule::read(file)),
         }
     }
@@ -78,7 +78,7 @@ impl OwnedModule {
 
 /// Which scanners a file may interest, judged before it is parsed: [`Wants::of`], or in tests
 /// every scanner for every file (the extraction without the pre-filter).
-pub type Prefilter = fn(Lang, &str, &str, &[String]) -> Wants;
+pub type Prefilter = fn(Grammar, &str, &str, &[String]) -> Wants;
 
 /// Scans one source; `None` when it is no code file or `prefilter` finds none of the signals.
 pub fn scan_file(
@@ -87,10 +87,10 @@ pub fn scan_file(
     design_systems: &[String],
     prefilter: Prefilter,
 ) -> Option<FileScan> {
-    let lang = Lang::of_path(source.path)?;
-    let wants = prefilter(lang, source.path, source.text, design_systems);
+    let grammar = Grammar::of_code_path(source.path)?;
+    let wants = prefilter(grammar, source.path, source.text, design_systems);
     // The rule engine's rules read the same tree: one parse serves both.
-    let rules = crate::bridge::rules::wanted(lang, source.path, source.text);
+    let rules = crate::bridge::rules::wanted(grammar, source.path, source.text);
     if !wants.any() && rules.is_empty() {
         return None;
     }
@@ -99,7 +99,7 @@ pub fn scan_file(
         ..FileScan::default()
     };
     let started = (crate::platform::process::thread_cpu_time(), Instant::now());
-    let parsed = parsers.parse(source)?;
+    let parsed = ParsedFile::parse(parsers, source)?;
     if !matches!(parsed, Err(Unparsed::TooLarge(_))) {
         scan.parse_time = Some(match (started.0, crate::platform::process::thread_cpu_time()) {
             (Some(from), Some(to)) => to.saturating_sub(from),
@@ -108,14 +108,8 @@ pub fn scan_file(
     }
     let file = match parsed {
         Ok(file) => file,
-        Err(Unparsed::TooLarge(bytes)) => {
-            scan.facts
-                .unparsed
-                .push(format!("{}: too large to parse ({bytes} bytes)", source.path));
-            return Some(scan);
-        }
-        Err(Unparsed::GaveUp) => {
-            scan.facts.unparsed.push(format!("{}: parser gave up", source.path));
+        Err(unparsed) => {
+            scan.facts.unparsed.push(unparsed.note(source.path));
             return Some(scan);
         }
     };
@@ -132,22 +126,22 @@ pub fn scan_file(
                 false => constants().render_path(&file, node),
             }
         };
-        let mut found = crate::bridge::rules::on_tree(source, lang, &rules, &file.tree, &render);
-        routes = found.take_routes();
+        let mut found = crate::bridge::rules::on_tree(source, grammar, &rules, &file.tree, &render);
+        routes = std::mem::take(&mut found.routes);
         scan.rules = Some(found);
     }
     if wants.any() {
-        if wants.constants && file.lang != Lang::Rust {
+        if wants.constants && file.grammar != Grammar::Rust {
             scan.constants = exported(&file, constants());
         }
-        if wants.design && file.lang.is_script() {
+        if wants.design && file.grammar.is_script() {
             design::scan(&file, design_systems, &mut scan.facts.design_system);
         }
         scan.module = OwnedModule::read(&file);
     }
     // The Django models the rules read, for the ORM.
     if let Some(rules) = scan.rules.as_mut() {
-        let models = rules.take_django_models();
+        let models = std::mem::take(&mut rules.django_models);
         orm::django::tables(&scan.path, &models.classes, &models.user_aliases, &mut scan.tables);
         scan.django_apps = models.registry;
     }

@@ -106,7 +106,7 @@ fn fixture_projects() -> Vec<String> {
 #[test]
 fn the_signal_check_before_parsing_never_changes_what_is_extracted() {
     use super::wants::Wants;
-    use crate::bridge::extract::syntax::Lang;
+    use crate::bridge::extract::syntax::Grammar;
     use crate::bridge::extract::{Settings, Source};
 
     let configured = Settings {
@@ -125,10 +125,10 @@ fn the_signal_check_before_parsing_never_changes_what_is_extracted() {
             );
         }
         for source in &sources {
-            let Some(lang) = Lang::of_path(source.path) else {
+            let Some(grammar) = Grammar::of_code_path(source.path) else {
                 continue;
             };
-            let wants = Wants::of(lang, source.path, source.text, &configured.design_system);
+            let wants = Wants::of(grammar, source.path, source.text, &configured.design_system);
             skipped_files += usize::from(!wants.any());
             parsed_without_design += usize::from(wants.any() && !wants.design);
         }

@@ -5,36 +5,24 @@ use std::sync::LazyLock;
 
 use memchr::memmem::{self, Finder};
 
-use crate::bridge::extract::syntax::Lang;
+use crate::bridge::extract::syntax::Grammar;
 
-/// A group of needles, each searcher built once for the process (building one per file and
-/// needle cost more than the search).
-struct Needles(LazyLock<Vec<Finder<'static>>>);
-
-macro_rules! needles {
-    ($($needle:literal),+ $(,)?) => {
-        Needles(LazyLock::new(|| vec![$(Finder::new($needle)),+]))
-    };
-}
-
-impl Needles {
-    /// True if `text` holds any of the needles.
-    fn any_in(&self, text: &[u8]) -> bool {
-        self.0.iter().any(|finder| finder.find(text).is_some())
-    }
-}
-
-/// A string that starts like a path: what a prefix constant another file uses holds.
-static PATH_STRING: Needles = needles!(
-    "'/",
-    "\"/",
-    "`/",
-    "ROUTES",
-    "PREFIX",
-    "prefix:",
-    "BASE_PATH",
-    "basePath"
-);
+/// A string that starts like a path: what a prefix constant another file uses holds (each
+/// searcher built once for the process: building one per file and needle cost more than the
+/// search).
+static PATH_STRING: LazyLock<Vec<Finder<'static>>> = LazyLock::new(|| {
+    let needles = [
+        "'/",
+        "\"/",
+        "`/",
+        "ROUTES",
+        "PREFIX",
+        "prefix:",
+        "BASE_PATH",
+        "basePath",
+    ];
+    needles.into_iter().map(Finder::new).collect()
+});
 
 /// The scanners that may find something in a file, by the text it contains.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -45,35 +33,35 @@ pub struct Wants {
 }
 
 impl Wants {
-    /// The scanners `text` (of a file at `path` in `lang`) may interest. Build output and
+    /// The scanners `text` (of a file at `path` in `grammar`) may interest. Build output and
     /// installed packages (`dist/`, `.next/`, `node_modules/`) are generated, not written:
     /// nothing in them is read.
-    pub fn of(lang: Lang, path: &str, text: &str, design_systems: &[String]) -> Wants {
+    pub fn of(grammar: Grammar, path: &str, text: &str, design_systems: &[String]) -> Wants {
         if is_generated_path(path) {
             return Wants::default();
         }
         let bytes = text.as_bytes();
-        let has = |needles: &Needles| needles.any_in(bytes);
-        match lang {
-            Lang::TypeScript | Lang::Tsx | Lang::JavaScript => Wants {
+        let path_string = || PATH_STRING.iter().any(|finder| finder.find(bytes).is_some());
+        match grammar {
+            Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => Wants {
                 design: design_systems
                     .iter()
                     .any(|package| memmem::find(bytes, package.trim_end_matches('/').as_bytes()).is_some()),
-                constants: has(&PATH_STRING),
+                constants: path_string(),
             },
-            Lang::Python => Wants {
-                constants: has(&PATH_STRING),
+            Grammar::Python => Wants {
+                constants: path_string(),
                 ..Wants::default()
             },
-            // Rust's routers, handlers and extractors are rules.
-            Lang::Rust => Wants::default(),
+            // Rust's routers, handlers and extractors are rules; other grammars are no code files.
+            _ => Wants::default(),
         }
     }
 
     /// Every scanner for every file: the extraction without the pre-filter, which the tests
     /// compare with the filtered one.
     #[cfg(test)]
-    pub fn unfiltered(_lang: Lang, path: &str, _text: &str, _design_systems: &[String]) -> Wants {
+    pub fn unfiltered(_grammar: Grammar, path: &str, _text: &str, _design_systems: &[String]) -> Wants {
         if is_generated_path(path) {
             return Wants::default();
         }

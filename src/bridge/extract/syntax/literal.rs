@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
-use super::{Lang, ParsedFile, named_children};
+use super::{Grammar, ParsedFile, named_children};
 
 /// How deep a concatenation (`A + "/x" + B`) is followed before the rest is kept as written.
 const MAX_CONCAT_DEPTH: usize = 16;
@@ -36,7 +36,7 @@ fn parts<'t>(file: &ParsedFile<'_>, node: Node<'t>) -> Option<Vec<Part<'t>>> {
             }
         }
         // Python (f-strings included; byte strings are no paths)
-        "string" if file.lang == Lang::Python => {
+        "string" if file.grammar == Grammar::Python => {
             let prefix = node.child(0).map(|start| file.text(start)).unwrap_or("");
             if prefix.contains(['b', 'B']) {
                 return None;
@@ -96,19 +96,7 @@ impl Constants {
     /// Binds `name` to the value of `value` if it is a string this file can put together
     /// (see `Constants::of`, which reads a file's constants).
     pub fn bind(&mut self, file: &ParsedFile<'_>, name: &str, value: Node<'_>) {
-        // Only what can hold a string is worth rendering.
-        let stringish = matches!(
-            unwrap_parens(value).kind(),
-            "string"
-                | "template_string"
-                | "concatenated_string"
-                | "string_literal"
-                | "raw_string_literal"
-                | "binary_expression"
-                | "binary_operator"
-                | "identifier"
-        );
-        if stringish && let Some(text) = self.resolve(file, value) {
+        if let Some(text) = self.resolve(file, value) {
             self.0.insert(name.to_owned(), text);
         }
     }
@@ -227,7 +215,7 @@ pub fn fill_placeholders(path: &str, file: &str, lookup: impl Fn(&str) -> Option
     if !path.contains(PLACEHOLDER_OPEN) {
         return path.to_owned();
     }
-    let python = Lang::of_path(file) == Some(Lang::Python);
+    let python = Grammar::of_path(file) == Some(Grammar::Python);
     let mut out = String::with_capacity(path.len());
     let mut rest = path;
     while let Some((before, after)) = rest.split_once(PLACEHOLDER_OPEN) {

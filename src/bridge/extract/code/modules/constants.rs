@@ -11,7 +11,7 @@ use tree_sitter::Node;
 
 use super::{captured, top_level};
 use crate::bridge::extract::syntax::literal::{Constants, unwrap_parens};
-use crate::bridge::extract::syntax::{Lang, ParsedFile, named_children};
+use crate::bridge::extract::syntax::{Grammar, ParsedFile, named_children};
 
 /// How deep object literals are flattened.
 const MAX_OBJECT_DEPTH: usize = 4;
@@ -45,9 +45,9 @@ pub fn exported(file: &ParsedFile<'_>, constants: &Constants) -> Exported {
         .iter()
         .map(|(name, value)| (name.to_owned(), value.to_owned()))
         .collect();
-    match file.lang {
-        Lang::Python => python(file, constants, &mut out),
-        Lang::Rust => {}
+    match file.grammar {
+        Grammar::Python => python(file, constants, &mut out),
+        Grammar::Rust => {}
         _ => script(file, constants, &mut out),
     }
     out

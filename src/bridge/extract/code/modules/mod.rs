@@ -12,19 +12,19 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
-use crate::bridge::extract::syntax::{Lang, ParsedFile};
+use crate::bridge::extract::syntax::{Grammar, ParsedFile};
 use crate::bridge::rules::{Hit, on_demand};
 
 /// The hits of the file's `families/modules` rule file (imports, exports, constants) in its
 /// top-level statements, those with a syntax error in them left out; read once per file.
 pub fn top_level<'f, 'a>(file: &'f ParsedFile<'a>) -> &'f [Hit<'a>] {
     file.modules.get_or_init(|| {
-        let rule = match file.lang {
-            Lang::Python => "modules/python",
-            Lang::Rust => "modules/rust",
+        let rule = match file.grammar {
+            Grammar::Python => "modules/python",
+            Grammar::Rust => "modules/rust",
             _ => "modules/script",
         };
-        let mut hits = on_demand(rule, file.lang, &file.tree, file.text, true);
+        let mut hits = on_demand(rule, file.grammar, &file.tree, file.text, true);
         hits.retain(|hit| {
             hit.captures.first().is_some_and(|capture| {
                 let statement = file.root().first_child_for_byte(capture.range.start);

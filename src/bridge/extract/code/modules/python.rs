@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::{PathIndex, parent_dir};
+use super::{PathIndex, captured, parent_dir};
 use crate::bridge::extract::syntax::ParsedFile;
 use crate::bridge::rules::on_demand;
 
@@ -27,14 +27,10 @@ impl PythonModule {
     /// file, a statement with a syntax error in it binds nothing.
     pub fn read(file: &ParsedFile<'_>) -> PythonModule {
         let mut module = PythonModule::default();
-        for hit in on_demand("modules/python", file.lang, &file.tree, file.text, false) {
-            let statement = hit.get("import.statement").map(|capture| capture.range.clone());
-            let broken = statement.is_none_or(|at| {
-                let node = file.root().descendant_for_byte_range(at.start, at.end);
-                node.is_none_or(|node| node.has_error())
-            });
+        for hit in on_demand("modules/python", file.grammar, &file.tree, file.text, false) {
+            let broken = captured(file, &hit, "import.statement").is_none_or(|node| node.has_error());
             let local = hit.text("import.local");
-            let import = match (
+            let (local, from, name) = match (
                 hit.text("import.from"),
                 hit.text("import.name"),
                 hit.text("import.module"),
@@ -51,7 +47,6 @@ impl PythonModule {
                 },
                 _ => continue,
             };
-            let (local, from, name) = import;
             module.imports.insert(
                 local.to_owned(),
                 PyImport {

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
+use super::{captured, top_level};
 use crate::bridge::extract::syntax::{ParsedFile, named_children};
 
 /// How deep a `use` tree is read.
@@ -17,16 +18,12 @@ pub struct RustModule {
 }
 
 impl RustModule {
-    /// Reads the `use` declarations at the top level of a Rust file.
+    /// Reads the `use` declarations at the top level of a Rust file (`families/modules/rust.scm`
+    /// finds them, see [`top_level`]).
     pub fn read(file: &ParsedFile<'_>) -> RustModule {
         let mut module = RustModule::default();
-        for item in named_children(file.root()) {
-            if item.kind() == "use_declaration"
-                && !item.has_error()
-                && let Some(argument) = item.child_by_field_name("argument")
-            {
-                module.read_use(file, argument, &[], 0);
-            }
+        for tree in top_level(file).iter().filter_map(|hit| captured(file, hit, "use.tree")) {
+            module.read_use(file, tree, &[], 0);
         }
         module
     }

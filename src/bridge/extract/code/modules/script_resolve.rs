@@ -47,8 +47,7 @@ pub fn resolve_export<'m>(
     at: usize,
     exported: &str,
 ) -> Option<(usize, String)> {
-    let mut steps = MAX_STEPS;
-    follow_export(index, modules, at, exported, MAX_HOPS, &mut steps)
+    Follow::new(index, modules).export(at, exported, MAX_HOPS)
 }
 
 /// The file and local name an import binding leads to.
@@ -58,70 +57,72 @@ pub fn resolve_import<'m>(
     at: usize,
     import: &Import,
 ) -> Option<(usize, String)> {
-    let mut steps = MAX_STEPS;
-    follow_import(index, modules, at, import, MAX_HOPS, &mut steps)
+    Follow::new(index, modules).import(at, import, MAX_HOPS)
 }
 
-fn follow_import<'m>(
-    index: &PathIndex,
-    modules: &impl Fn(usize) -> Option<&'m ScriptModule>,
-    at: usize,
-    import: &Import,
-    hops: usize,
-    steps: &mut usize,
-) -> Option<(usize, String)> {
-    let target = resolve_source(index, index.path(at), &import.source)?;
-    match &import.name {
-        Imported::Named(name) => follow_export(index, modules, target, name, hops, steps),
-        Imported::Default | Imported::Module => follow_export(index, modules, target, "default", hops, steps),
-    }
+/// One resolution: the run's files, their module tables, and how many more tables it may read.
+struct Follow<'r, M> {
+    index: &'r PathIndex,
+    modules: &'r M,
+    steps: usize,
 }
 
-fn follow_export<'m>(
-    index: &PathIndex,
-    modules: &impl Fn(usize) -> Option<&'m ScriptModule>,
-    at: usize,
-    name: &str,
-    hops: usize,
-    steps: &mut usize,
-) -> Option<(usize, String)> {
-    let hops = hops.checked_sub(1)?;
-    *steps = steps.checked_sub(1)?;
-    let module = modules(at)?;
-    let here = index.path(at);
-    for export in &module.exports {
-        match export {
-            Export::Local { exported, local } if exported == name => {
-                return match module.imports.get(local) {
-                    Some(import) => follow_import(index, modules, at, import, hops, steps),
-                    None => Some((at, local.clone())),
-                };
-            }
-            Export::From {
-                exported,
-                source,
-                name: imported,
-            } if exported == name => {
-                let target = resolve_source(index, here, source)?;
-                return match imported {
-                    Imported::Named(inner) => follow_export(index, modules, target, inner, hops, steps),
-                    Imported::Default => follow_export(index, modules, target, "default", hops, steps),
-                    Imported::Module => None,
-                };
-            }
-            _ => {}
+impl<'r, 'm, M: Fn(usize) -> Option<&'m ScriptModule>> Follow<'r, M> {
+    fn new(index: &'r PathIndex, modules: &'r M) -> Self {
+        Follow {
+            index,
+            modules,
+            steps: MAX_STEPS,
         }
     }
-    if name == "default" {
-        return None;
-    }
-    for export in &module.exports {
-        if let Export::Star { source } = export
-            && let Some(target) = resolve_source(index, here, source)
-            && let Some(found) = follow_export(index, modules, target, name, hops, steps)
-        {
-            return Some(found);
+
+    fn import(&mut self, at: usize, import: &Import, hops: usize) -> Option<(usize, String)> {
+        let target = resolve_source(self.index, self.index.path(at), &import.source)?;
+        match &import.name {
+            Imported::Named(name) => self.export(target, name, hops),
+            Imported::Default | Imported::Module => self.export(target, "default", hops),
         }
     }
-    None
+
+    fn export(&mut self, at: usize, name: &str, hops: usize) -> Option<(usize, String)> {
+        let hops = hops.checked_sub(1)?;
+        self.steps = self.steps.checked_sub(1)?;
+        let module = (self.modules)(at)?;
+        let here = self.index.path(at);
+        for export in &module.exports {
+            match export {
+                Export::Local { exported, local } if exported == name => {
+                    return match module.imports.get(local) {
+                        Some(import) => self.import(at, import, hops),
+                        None => Some((at, local.clone())),
+                    };
+                }
+                Export::From {
+                    exported,
+                    source,
+                    name: imported,
+                } if exported == name => {
+                    let target = resolve_source(self.index, here, source)?;
+                    return match imported {
+                        Imported::Named(inner) => self.export(target, inner, hops),
+                        Imported::Default => self.export(target, "default", hops),
+                        Imported::Module => None,
+                    };
+                }
+                _ => {}
+            }
+        }
+        if name == "default" {
+            return None;
+        }
+        for export in &module.exports {
+            if let Export::Star { source } = export
+                && let Some(target) = resolve_source(self.index, here, source)
+                && let Some(found) = self.export(target, name, hops)
+            {
+                return Some(found);
+            }
+        }
+        None
+    }
 }

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use super::Linker;
 use crate::bridge::extract::code::modules::script_resolve::resolve_export;
 use crate::bridge::extract::code::routes::graph::{Autoload, Item, Mount, Target, Unit, UnitKey};
-use crate::bridge::extract::syntax::Lang;
+use crate::bridge::extract::syntax::Grammar;
 
 /// The hooks each folder's `autohooks` file puts on its plugins, by folder.
 pub type Autohooks = HashMap<String, Vec<String>>;
@@ -54,7 +54,9 @@ impl Linker<'_> {
             .files
             .iter()
             .enumerate()
-            .filter(|(_, file)| file.path.starts_with(&root) && Lang::of_path(&file.path).is_some_and(Lang::is_script))
+            .filter(|(_, file)| {
+                file.path.starts_with(&root) && Grammar::of_path(&file.path).is_some_and(Grammar::is_script)
+            })
             .map(|(file_at, file)| {
                 let inside = &file.path[root.len()..];
                 let (folder, name) = inside.rsplit_once('/').unwrap_or(("", inside));
