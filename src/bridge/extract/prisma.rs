@@ -1,9 +1,9 @@
 //! Prisma schemas (`*.prisma`): models (tables, with `@@map`/`@@schema`), their scalar
 //! fields (columns, `@map`, `?`, `@id`, `@unique`, `@db.*` native types), `@relation`
-//! foreign keys, `@@id`, `@@unique`, `@@index`, enums, and the variables `env("…")` reads. No Rust parser for Prisma's
-//! schema language exists on crates.io (Prisma's own lives in its engines), so this is a
-//! small block reader: top-level `model|view|enum|type Name { … }` blocks, then one field
-//! or block attribute per line, with strings and nested brackets respected in arguments.
+//! foreign keys, `@@id`, `@@unique`, `@@index`, enums, and the variables `env("…")` reads.
+//! A small block reader: top-level `model|view|enum|type Name { … }` blocks, then one field
+//! or block attribute per line, with strings and nested brackets respected in arguments (a
+//! tree-sitter grammar for Prisma, `tree-sitter-prisma-io`, would let a rule file do this).
 
 use std::collections::BTreeMap;
 
