@@ -139,8 +139,10 @@ pub fn on_tree(source: &Source<'_>, grammar: Grammar, wanted: &Wanted, tree: &Tr
 }
 
 /// The hits of the on-demand rule file `name` (`modules/script`, see `catalog::on_demand`) in
-/// a code file parsed in `grammar`, in the file's order; with `top_level`, only matches starting
-/// at the root.
+/// a code file parsed in `grammar`, in the file's order; with `top_level`, only those of the
+/// file's top-level statements that hold no syntax error, each statement the root of its
+/// matches (a pattern rooted at the file's root would keep the cursor's states alive over the
+/// whole file).
 pub fn on_demand<'t>(name: &str, grammar: Grammar, tree: &Tree, text: &'t str, top_level: bool) -> Vec<Hit<'t>> {
     let query = catalog::on_demand(name).and_then(|rule| Some((rule, rule.query(grammar)?)));
     let mut hits = query.map_or_else(Vec::new, |(rule, query)| {
@@ -148,12 +150,9 @@ pub fn on_demand<'t>(name: &str, grammar: Grammar, tree: &Tree, text: &'t str, t
         if !top_level {
             return hits::run_from(query, root, text, None, |_| Some(rule));
         }
-        // One statement at a time, each the root of its matches: a pattern rooted at the
-        // file's root would keep the cursor's states alive over the whole file.
         let mut walk = root.walk();
-        let statements: Vec<_> = root.children(&mut walk).collect();
-        statements
-            .into_iter()
+        root.children(&mut walk)
+            .filter(|statement| !statement.has_error())
             .flat_map(|statement| hits::run_from(query, statement, text, Some(0), |_| Some(rule)))
             .collect()
     });

@@ -24,14 +24,7 @@ pub fn top_level<'f, 'a>(file: &'f ParsedFile<'a>) -> &'f [Hit<'a>] {
             Grammar::Rust => "modules/rust",
             _ => "modules/script",
         };
-        let mut hits = on_demand(rule, file.grammar, &file.tree, file.text, true);
-        hits.retain(|hit| {
-            hit.captures.first().is_some_and(|capture| {
-                let statement = file.root().first_child_for_byte(capture.range.start);
-                statement.is_some_and(|statement| !statement.has_error())
-            })
-        });
-        hits
+        on_demand(rule, file.grammar, &file.tree, file.text, true)
     })
 }
 
