@@ -132,7 +132,7 @@ use super::prefixes::Prefixes;
 use super::resources::{self, Resource};
 use super::route_units::http_method;
 pub use super::text::literal;
-use super::{alembic, columns, components, file_routes, naming, options, placeholders, services, stores, tags};
+use super::{alembic, columns, components, file_routes, naming, options, placeholders, scopes, services, stores, tags};
 use crate::bridge::extract::code::guards::names::is_auth_name;
 use crate::bridge::facts::{Column, Endpoint, EnvVar, Facts, ForeignKey, Guard, Index, Route, Table};
 
@@ -771,12 +771,7 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> (Vec<Table>, Vec<Index>) {
         if hit.get("index.column").is_some() {
             let table = match hit.get("table.scope") {
                 Some(scope) => scopes.iter().position(|have| *have == scope.range),
-                None => scopes
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, scope)| inside(&at, scope))
-                    .max_by_key(|(_, scope)| scope.start)
-                    .map(|(at, _)| at),
+                None => scopes::around(scopes.iter().zip(0..), &at),
             };
             if let Some(table) = table {
                 columns::index(&mut indexes, hit, table, path);
@@ -788,11 +783,7 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> (Vec<Table>, Vec<Index>) {
             slot.take(hit);
             continue;
         }
-        let Some((_, table)) = tables
-            .iter_mut()
-            .filter(|(scope, _)| inside(&at, scope))
-            .max_by_key(|(scope, _)| scope.start)
-        else {
+        let Some(table) = scopes::around(tables.iter_mut().map(|(scope, table)| (&*scope, table)), &at) else {
             continue;
         };
         let naming = hit.prop("naming").unwrap_or("");
@@ -920,11 +911,7 @@ fn join_tables(path: &str, hits: &[Hit<'_>], tables: &[(Range<usize>, Table)]) -
             .text("join.table")
             .map(literal)
             .or_else(|| hit.text("join.tag").and_then(tags::gorm_many2many).map(str::to_owned));
-        let owner = tables
-            .iter()
-            .filter(|(scope, _)| inside(&other.range, scope))
-            .max_by_key(|(scope, _)| scope.start)
-            .map(|(_, table)| table);
+        let owner = scopes::around(tables.iter().map(|(scope, table)| (scope, table)), &other.range);
         let (Some(name), Some(owner)) = (name, owner) else {
             continue;
         };

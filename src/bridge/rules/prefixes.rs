@@ -11,6 +11,7 @@ use std::ops::Range;
 use super::hits::{Hit, inside};
 use super::paths::{MAX_NESTING, join};
 use super::resources::{self, Resource};
+use super::scopes;
 use super::text::literal;
 
 /// What a scope puts before the paths inside it.
@@ -73,11 +74,8 @@ impl Prefixes {
         if action.contains(['@', '#']) {
             return None;
         }
-        self.controllers
-            .iter()
-            .filter(|(scope, _)| inside(at, scope))
-            .max_by_key(|(scope, _)| scope.start)
-            .map(|(_, template)| template.replace("{action}", action))
+        scopes::around(self.controllers.iter().map(|(scope, template)| (scope, template)), at)
+            .map(|template| template.replace("{action}", action))
     }
 
     /// A `controller#action` handler of a route at `at` with the modules of the namespaces
@@ -108,11 +106,8 @@ impl Prefixes {
             .rposition(|(_, prefix)| matches!(prefix, Prefix::Resource(_)));
         let on = on.map(str::to_owned).or_else(|| {
             let resource_scope = &around.get(innermost?)?.0;
-            self.selectors
-                .iter()
-                .filter(|(scope, _)| inside(at, scope) && inside(scope, resource_scope))
-                .max_by_key(|(scope, _)| scope.start)
-                .map(|(_, on)| on.clone())
+            let selectors = self.selectors.iter().filter(|(scope, _)| inside(scope, resource_scope));
+            scopes::around(selectors.map(|(scope, on)| (scope, on)), at).cloned()
         });
         let mut full = String::new();
         let mut resource = None;

@@ -11,6 +11,7 @@
 use std::ops::Range;
 
 use super::hits::{Hit, inside};
+use super::scopes;
 use super::text::literal;
 use crate::bridge::facts::StateStore;
 
@@ -117,13 +118,7 @@ fn provided(hits: &[Hit<'_>], stores: &mut [StateStore]) {
         .iter()
         .filter_map(|hit| Some((&hit.get("function.scope")?.range, hit.text("function.name")?)))
         .collect();
-    let around = |at: &Range<usize>| {
-        functions
-            .iter()
-            .filter(|(scope, _)| inside(at, scope))
-            .max_by_key(|(scope, _)| scope.start)
-            .copied()
-    };
+    let around = |at: &Range<usize>| scopes::around(functions.iter().map(|&function| (function.0, function)), at);
     // Where each store's keys were provided.
     let mut keys_from: Vec<Option<Range<usize>>> = vec![None; stores.len()];
     for hit in hits {
