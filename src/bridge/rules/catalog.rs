@@ -439,7 +439,7 @@ mod tests {
     #[test]
     #[ignore = "a measurement, not a check"]
     fn rule_compile_costs() {
-        for rule in CATALOG.iter() {
+        for rule in CATALOG.iter().chain(ON_DEMAND_RULES.iter()) {
             for grammar in Grammar::ALL.into_iter().filter(|g| rule.read_by(*g)) {
                 let started = crate::platform::process::thread_cpu_time();
                 let query = rule.compile(grammar).unwrap_or_else(|error| panic!("{}", error.0));
