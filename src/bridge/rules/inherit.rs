@@ -6,7 +6,8 @@
 //! referenced entity's class points at that entity's table when `@Table` names it otherwise
 //! (`Owner` → `owners`; TypeORM's, Diesel's and SQLAlchemy's likewise), one naming a Rust module's entity (SeaORM's
 //! `super::cake::Entity`) at the table that module's file declares, and a key naming no
-//! column refers to the referenced table's primary key.
+//! column refers to the referenced table's primary key. [`ancestry`] walks any class's bases
+//! (a lender's, a Django class-based view's).
 
 use std::collections::HashMap;
 
@@ -82,9 +83,17 @@ fn lend_indexes(tables: &[Table], indexes: &mut Vec<Index>, bases: &HashMap<Stri
     }
     for table in tables {
         let Some(model) = &table.model else { continue };
-        let mut ancestors = Vec::new();
-        lineage(model, bases, lenders, 0, &mut ancestors);
-        for (_, index) in lent.iter().filter(|(lender, _)| ancestors.contains(lender)) {
+        let ancestors = ancestry(model.as_str(), MAX_DEPTH, |model| {
+            let parents = lenders.parents.iter().filter(|(m, _)| m == model);
+            parents
+                .map(|(_, p)| p.as_str())
+                .filter(|p| bases.contains_key(*p))
+                .collect()
+        });
+        for (_, index) in lent
+            .iter()
+            .filter(|(lender, _)| ancestors[1..].contains(&lender.as_str()))
+        {
             indexes.push(Index {
                 table: table.name.clone(),
                 ..index.clone()
@@ -93,17 +102,22 @@ fn lend_indexes(tables: &[Table], indexes: &mut Vec<Index>, bases: &HashMap<Stri
     }
 }
 
-/// The lenders `model` extends, however deep.
-fn lineage(model: &str, bases: &HashMap<String, Table>, lenders: &Lenders, depth: usize, out: &mut Vec<String>) {
-    if depth >= MAX_DEPTH {
-        return;
-    }
-    for (_, parent) in lenders.parents.iter().filter(|(m, _)| m == model) {
-        if bases.contains_key(parent) && !out.contains(parent) {
-            out.push(parent.clone());
-            lineage(parent, bases, lenders, depth + 1, out);
+/// `start` and the classes it extends, however deep (`max_depth` bases at most), each once:
+/// a class before its bases, a base's own bases before the next base (Python's method
+/// resolution order, near enough).
+pub fn ancestry<T: PartialEq>(start: T, max_depth: usize, parents: impl Fn(&T) -> Vec<T>) -> Vec<T> {
+    let mut out = Vec::new();
+    let mut pending = vec![(start, 0)];
+    while let Some((class, depth)) = pending.pop() {
+        if out.contains(&class) {
+            continue;
         }
+        if depth < max_depth {
+            pending.extend(parents(&class).into_iter().rev().map(|parent| (parent, depth + 1)));
+        }
+        out.push(class);
     }
+    out
 }
 
 /// An embeddable's conventional table name → the table of the entity that embeds it (a key

@@ -22,7 +22,7 @@ mod file_routes;
 mod hits;
 #[cfg(test)]
 mod hostile;
-mod inherit;
+pub mod inherit;
 mod join_naming;
 mod joined;
 mod links;

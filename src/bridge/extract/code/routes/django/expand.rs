@@ -5,11 +5,10 @@
 //! permission classes (or the settings' defaults) as guards and the serializer it reads bodies
 //! with as request.
 
-use std::collections::HashSet;
-
 use super::views::View;
 use crate::bridge::extract::code::routes::graph::{Item, LocalRoute, add_guards};
 use crate::bridge::extract::syntax::python::last_segment;
+use crate::bridge::rules::inherit::ancestry;
 
 /// How many bases deep a view's inheritance is followed.
 const MAX_BASES: usize = 8;
@@ -97,14 +96,16 @@ impl Resolved {
             ..Resolved::default()
         };
         (out.view.name, out.view.function) = (view.name.clone(), view.function);
+        let lineage = ancestry((at, view), MAX_BASES, |(at, view)| {
+            view.bases.iter().filter_map(|base| find(*at, base)).collect()
+        });
         // Mixins of the run that set permission classes: those stand for them, not their name.
-        let mut lent = Vec::new();
-        let mut pending = vec![(at, view, 0)];
-        let mut seen = HashSet::new();
-        while let Some((at, view, depth)) = pending.pop() {
-            if !seen.insert((at, view.name.clone())) {
-                continue;
-            }
+        let lent: Vec<&str> = lineage[1..]
+            .iter()
+            .filter(|(_, base)| base.permissions.is_some())
+            .map(|(_, base)| base.name.as_str())
+            .collect();
+        for (_, view) in lineage {
             out.known |= !view.part || !view.methods.is_empty() || !view.actions.is_empty();
             out.view.methods.extend(view.methods.iter().cloned());
             out.view.actions.extend(view.actions.iter().cloned());
@@ -114,7 +115,6 @@ impl Resolved {
             out.view.allowed = out.view.allowed.take().or_else(|| view.allowed.clone());
             out.view.bodies.extend(view.bodies.iter().cloned());
             out.view.guards.extend(view.guards.iter().cloned());
-            let mut parents = Vec::new();
             for base in &view.bases {
                 let last = last_segment(base);
                 let generic = GENERIC_ACTIONS.iter().find(|(name, _)| *name == last);
@@ -131,20 +131,10 @@ impl Resolved {
                 if let Some((_, methods)) = DJANGO_GENERICS.iter().find(|(name, _)| *name == last) {
                     out.generic_methods.extend(methods.iter().copied());
                 }
-                if depth < MAX_BASES
-                    && let Some((parent_at, parent)) = find(at, base)
-                {
-                    if parent.permissions.is_some() {
-                        lent.push(last.to_owned());
-                    }
-                    parents.push((parent_at, parent, depth + 1));
-                }
             }
-            // The first base is looked at next.
-            pending.extend(parents.into_iter().rev());
         }
         out.known |= !out.view.methods.is_empty() || !out.generic_methods.is_empty();
-        out.view.guards.retain(|guard| !lent.contains(guard));
+        out.view.guards.retain(|guard| !lent.contains(&guard.as_str()));
         out
     }
 
