@@ -44,6 +44,8 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>, out: &mut RouteSca
         return;
     }
     let file = File::of(&hits, render);
+    // The file's DRF routers and whether their routes end with a slash.
+    let mut routers: Vec<(&str, bool)> = Vec::new();
     for (var, value) in &file.vars {
         // `router = DefaultRouter() if settings.DEBUG else SimpleRouter()`: the first.
         let router = file.calls.iter().find(|(at, hit)| {
@@ -60,9 +62,7 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>, out: &mut RouteSca
             .text("urls.router_options")
             .unwrap_or("")
             .replace(char::is_whitespace, "");
-        out.django
-            .routers
-            .push((var.text.to_owned(), !options.contains("trailing_slash=False")));
+        routers.push((var.text, !options.contains("trailing_slash=False")));
     }
     for (index, (var, _)) in file.vars.iter().enumerate() {
         let items = file.items(Holder::Value(index), 0);
@@ -82,8 +82,7 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>, out: &mut RouteSca
         let Some(prefix) = render(&prefix.range, false).filter(|_| out.declares(path, router)) else {
             continue;
         };
-        let routers = &out.django.routers;
-        let trailing = routers.iter().find(|(name, _)| name == router).is_none_or(|(_, t)| *t);
+        let trailing = routers.iter().find(|(name, _)| *name == router).is_none_or(|(_, t)| *t);
         let target = Target::Ref(format!("viewset:{viewset}|{}", if trailing { "/" } else { "" }));
         out.unit(path, router, "django")
             .items

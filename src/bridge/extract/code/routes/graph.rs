@@ -152,24 +152,13 @@ impl Default for Target {
 
 /// Joins a prefix and a path the way `join` says; the result starts with `/`.
 pub fn join(prefix: &str, path: &str, join: Join) -> String {
-    if join == Join::Concat {
-        let mut out = prefix.to_owned();
-        if out.ends_with('/') && path.starts_with('/') {
-            out.pop();
-        }
-        out.push_str(path);
-        return if out.starts_with(['/', PLACEHOLDER_OPEN]) {
-            out
-        } else {
-            format!("/{out}")
-        };
-    }
-    let prefix = prefix.trim_end_matches('/');
-    let out = match (path.is_empty(), join) {
-        (true, _) => prefix.to_owned(),
-        (false, Join::Normalize) if path == "/" => prefix.to_owned(),
-        (false, _) if path.starts_with('/') => format!("{prefix}{path}"),
-        (false, _) => format!("{prefix}/{path}"),
+    let out = match (join, prefix.trim_end_matches('/')) {
+        // `api/` + `/x` → `api/x`
+        (Join::Concat, _) if prefix.ends_with('/') => format!("{prefix}{}", path.strip_prefix('/').unwrap_or(path)),
+        (Join::Concat, _) => format!("{prefix}{path}"),
+        (_, prefix) if path.is_empty() || (join == Join::Normalize && path == "/") => prefix.to_owned(),
+        (_, prefix) if path.starts_with('/') => format!("{prefix}{path}"),
+        (_, prefix) => format!("{prefix}/{path}"),
     };
     if out.is_empty() {
         "/".into()

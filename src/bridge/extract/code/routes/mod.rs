@@ -73,7 +73,6 @@ impl RouteScan {
         self.nest_bindings.extend(other.nest_bindings);
         let django = &mut self.django;
         django.views.extend(other.django.views);
-        django.routers.extend(other.django.routers);
         django.default_permissions.extend(other.django.default_permissions);
         django.aliases.extend(other.django.aliases);
     }

@@ -2,12 +2,10 @@
 //! bases, handler and action methods, permission classes, serializer, lookup; function
 //! views with their allowed methods. The rules read them (`bridge::rules::django`).
 
-/// What one module says of Django: views, routers, settings.
+/// What one module says of Django: views, settings.
 #[derive(Debug, Clone, Default)]
 pub struct DjangoScan {
     pub views: Vec<View>,
-    /// DRF routers and whether their routes end with a slash.
-    pub routers: Vec<(String, bool)>,
     /// `REST_FRAMEWORK['DEFAULT_PERMISSION_CLASSES']`.
     pub default_permissions: Vec<String>,
     /// Module-level views made of classes: `user_detail_view = UserDetailView.as_view()`, as
