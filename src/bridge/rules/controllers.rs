@@ -11,6 +11,7 @@
 //! `controller.module`, is `mod/stories`, as the handler `mod/stories#edit` names it).
 
 use super::hits::Hit;
+use super::inherit::ancestry;
 use super::naming::snake_case;
 use super::options;
 use crate::bridge::facts::Endpoint;
@@ -51,22 +52,19 @@ impl Declared {
         }
     }
 
-    /// The controller and the classes it extends, the outermost first.
+    /// The controller and (seven at most of) the classes it extends, the outermost first.
     fn lineage(&self, controller: &str) -> Vec<String> {
-        let mut chain = vec![controller.to_owned()];
-        while chain.len() < 8 {
-            let at = chain.last().map(String::as_str).unwrap_or(BASE);
-            match self.bases.iter().find(|(child, _)| child == at) {
-                Some((_, base)) if !chain.contains(base) => chain.push(base.clone()),
-                // A class the app does not define (`Devise::SessionsController`, whose parent
-                // is the app's own, or `ActionController::Base`) ends the line at the base.
-                _ => {
-                    if !chain.iter().any(|class| class == BASE) {
-                        chain.push(BASE.to_owned());
-                    }
-                    break;
-                }
-            }
+        let base = |class: &String| {
+            self.bases
+                .iter()
+                .find(|(child, _)| child == class)
+                .map(|(_, b)| b.clone())
+        };
+        let mut chain = ancestry(controller.to_owned(), 7, |class| base(class).into_iter().collect());
+        // A class the app does not define (`Devise::SessionsController`, whose parent is the
+        // app's own, or `ActionController::Base`) ends the line at the base.
+        if !chain.iter().any(|class| class == BASE) {
+            chain.push(BASE.to_owned());
         }
         chain.reverse();
         chain

@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 
+use super::inherit::ancestry;
 use crate::bridge::facts::{Facts, Guard};
 
 /// The kind the rules give a mapped superclass's shape.
@@ -44,21 +45,18 @@ pub fn apply(facts: &mut Facts, parents: &[(String, String)], bound: &[String]) 
         let Some(model) = table.model.as_deref().filter(|model| bound.iter().any(|b| b == model)) else {
             continue;
         };
-        let mut at = parent_of.get(model).copied();
-        let mut depth = 0;
-        while let Some(parent) = at.filter(|_| depth < MAX_DEPTH) {
-            if let Some((_, framework)) = lenders.iter().find(|(name, _)| name == parent) {
-                added.push(Guard {
-                    name: model.to_owned(),
-                    kind: "validation".into(),
-                    framework: framework.clone(),
-                    file: table.file.clone(),
-                    ..Guard::default()
-                });
-                break;
-            }
-            at = parent_of.get(parent).copied();
-            depth += 1;
+        let lineage = ancestry(model, MAX_DEPTH, |class| {
+            parent_of.get(class).copied().into_iter().collect()
+        });
+        let lender = |class: &&str| lenders.iter().find(|(name, _)| name == class);
+        if let Some((_, framework)) = lineage[1..].iter().find_map(lender) {
+            added.push(Guard {
+                name: model.to_owned(),
+                kind: "validation".into(),
+                framework: framework.clone(),
+                file: table.file.clone(),
+                ..Guard::default()
+            });
         }
     }
     for guard in added {
