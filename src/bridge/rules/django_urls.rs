@@ -154,13 +154,9 @@ impl<'f, 'h, 't> File<'f, 'h, 't> {
     /// The hit of `kind` whose call is exactly at `at`.
     fn call_at(&self, at: &Range<usize>, kind: &str) -> Option<(usize, &'h Hit<'t>)> {
         let from = self.calls.partition_point(|(have, _)| have.start < at.start);
-        let here = self.calls[from..]
-            .iter()
-            .enumerate()
-            .take_while(|(_, (have, _))| have.start == at.start);
-        here.filter(|(_, (have, hit))| have == at && hit.get(kind).is_some())
-            .map(|(i, (_, hit))| (from + i, *hit))
-            .next()
+        let mut here = self.calls[from..].iter().take_while(|(have, _)| have.start == at.start);
+        let i = from + here.position(|(have, hit)| have == at && hit.get(kind).is_some())?;
+        Some((i, self.calls[i].1))
     }
 
     /// The items of the patterns (and, in a value, router `urls`) a holder holds, in the

@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Range;
 
 use super::hits::Hit;
+use super::inherit::ancestry;
 use super::naming;
 use super::scopes::Nest;
 use super::tags;
@@ -329,7 +330,7 @@ pub fn link(pending: Vec<PendingShape>) -> Facts {
     };
     let mut facts = Facts::default();
     for (at, item) in pending.iter().enumerate() {
-        let Some(kind) = resolver.kind(at, 0) else { continue };
+        let Some(kind) = resolver.kind(at) else { continue };
         let fields = resolver.fields(at, 0);
         if kind == SETTINGS {
             let prefix = item.env_prefix.clone().unwrap_or_default();
@@ -421,17 +422,14 @@ impl Resolver<'_> {
     }
 
     /// The shape's kind; an `inherit` shape's comes from its bases (`None`: no shape at all).
-    fn kind(&self, at: usize, depth: usize) -> Option<&str> {
-        let item = &self.pending[at];
-        if item.shape.kind != INHERIT {
-            return Some(&item.shape.kind);
-        }
-        if depth > MAX_INHERITANCE {
-            return None;
-        }
-        item.bases
-            .iter()
-            .find_map(|base| self.kind(self.base(at, &base.name)?, depth + 1))
+    fn kind(&self, at: usize) -> Option<&str> {
+        let kind = |at: usize| self.pending[at].shape.kind.as_str();
+        // Only an `inherit` shape's bases are looked at.
+        let lineage = ancestry(at, MAX_INHERITANCE + 1, |&at| {
+            let bases = self.pending[at].bases.iter().filter(|_| kind(at) == INHERIT);
+            bases.filter_map(|base| self.base(at, &base.name)).collect()
+        });
+        lineage.into_iter().map(kind).find(|kind| *kind != INHERIT)
     }
 
     /// Inherited fields first (as each base's mode says), then the shape's own, which win.

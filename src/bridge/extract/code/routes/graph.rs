@@ -72,12 +72,11 @@ impl Item {
 impl LocalRoute {
     /// A route of `method` at `path` (relative to its unit), handled by `handler`, in `file`.
     pub fn new(method: &str, path: String, handler: Option<String>, file: &str) -> LocalRoute {
-        let (method, file) = (method.to_owned(), file.to_owned());
         LocalRoute {
-            method,
+            method: method.to_owned(),
             path,
             handler,
-            file,
+            file: file.to_owned(),
             ..LocalRoute::default()
         }
     }
@@ -231,14 +230,11 @@ impl<'u> Flatten<'u> {
         }
         let rule = join_of(framework);
         let mut guards = guards.to_vec();
-        let everywhere: Vec<String> = items
-            .iter()
-            .filter_map(|item| match item {
-                Item::UnitGuard(name) => Some(name.clone()),
-                _ => None,
-            })
-            .collect();
-        add_guards(&mut guards, &everywhere);
+        for item in items {
+            if let Item::UnitGuard(name) = item {
+                add_guards(&mut guards, std::slice::from_ref(name));
+            }
+        }
         for item in items {
             if self.out.len() >= MAX_ENDPOINTS || self.budget == 0 {
                 return;
