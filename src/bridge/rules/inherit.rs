@@ -7,7 +7,7 @@
 //! (`Owner` → `owners`; TypeORM's, Diesel's and SQLAlchemy's likewise), one naming a Rust module's entity (SeaORM's
 //! `super::cake::Entity`) at the table that module's file declares, and a key naming no
 //! column refers to the referenced table's primary key. [`ancestry`] walks any class's bases
-//! (a lender's, a Django class-based view's).
+//! (a lender's, a Django class-based view's, a Rails controller's, a shape's).
 
 use std::collections::HashMap;
 
