@@ -1,403 +1,362 @@
 //! Prisma schemas (`*.prisma`): models (tables, with `@@map`/`@@schema`), their scalar
 //! fields (columns, `@map`, `?`, `@id`, `@unique`, `@db.*` native types), `@relation`
 //! foreign keys, `@@id`, `@@unique`, `@@index`, enums, and the variables `env("…")` reads.
-//! A small block reader: top-level `model|view|enum|type Name { … }` blocks, then one field
-//! or block attribute per line, with strings and nested brackets respected in arguments (a
-//! tree-sitter grammar for Prisma, `tree-sitter-prisma-io`, would let a rule file do this).
+//! The `tree-sitter-prisma-io` grammar parses a schema and the query `prisma/schema.scm` gives
+//! its declarations; this module resolves them: mapped names, and relations as foreign keys to
+//! models of any schema file.
 
 use std::collections::BTreeMap;
+use std::sync::LazyLock;
 
-use super::{Source, is_identifier};
+use streaming_iterator::StreamingIterator;
+use tree_sitter::{Node, Parser, Query, QueryCursor, QueryMatch};
+
+use super::Source;
+use super::syntax::{MAX_PARSE_BYTES, Unparsed, Walk, named_children, walk};
 use crate::bridge::facts::{Column, EnumType, EnvVar, Facts, ForeignKey, Index, Table, qualified};
+
+/// The query whose captures are a schema's declarations.
+static QUERY: LazyLock<Query> = LazyLock::new(|| {
+    Query::new(
+        &tree_sitter_prisma_io::LANGUAGE.into(),
+        include_str!("prisma/schema.scm"),
+    )
+    .expect("the Prisma query compiles")
+});
 
 /// Extracts models and enums from the Prisma schema files among `sources`. Models that
 /// relate across files (a multi-file schema) are resolved together.
 pub fn extract(sources: &[Source<'_>]) -> Facts {
     let mut facts = Facts::default();
-    let mut blocks = Vec::new();
-    for source in sources.iter().filter(|s| s.extension() == "prisma") {
-        blocks.extend(read_blocks(source, &mut facts.unparsed));
-        facts.env_vars.extend(env_reads(source));
+    let mut schema = Schema::default();
+    let mut parser = Parser::new();
+    if parser.set_language(&tree_sitter_prisma_io::LANGUAGE.into()).is_err() {
+        return facts;
     }
-    let models: BTreeMap<&str, Model<'_>> = blocks
-        .iter()
-        .filter(|b| matches!(b.kind, "model" | "view"))
-        .map(|b| (b.name, Model::of(b)))
-        .collect();
-    for block in &blocks {
-        match block.kind {
-            "enum" => facts.enums.push(enum_of(block)),
-            "model" | "view" => facts.tables.push(table_of(
-                block,
-                &models,
-                &blocks,
-                &mut facts.indexes,
-                &mut facts.unparsed,
-            )),
-            _ => {}
-        }
+    for source in sources.iter().filter(|s| s.extension() == "prisma") {
+        schema.read(&mut parser, source, &mut facts);
+    }
+    for model in &schema.models {
+        facts.tables.push(schema.table_of(model, &mut facts.indexes));
     }
     facts
 }
 
-/// The variables a schema reads with `env("DATABASE_URL")` (a datasource's `url`,
-/// `directUrl`, `shadowDatabaseUrl`, a generator's settings), once each.
-fn env_reads(source: &Source<'_>) -> Vec<EnvVar> {
-    let mut out: Vec<EnvVar> = Vec::new();
-    for line in source.text.lines().map(strip_comment) {
-        let mut rest = line;
-        while let Some(at) = rest.find("env(") {
-            let standalone = !rest[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
-            let after = &rest[at + 4..];
-            if standalone
-                && let Some(name) = first_string(&after[..closing(after)])
-                && !out.iter().any(|e| e.name == name)
-            {
-                out.push(EnvVar {
-                    name,
-                    source: "prisma env()".into(),
-                    file: source.path.to_owned(),
-                });
-            }
-            rest = after;
-        }
-    }
-    out
+/// What the schema files declare.
+#[derive(Default)]
+struct Schema<'a> {
+    models: Vec<Model<'a>>,
+    /// The composite types' names (`type Address { … }`).
+    composites: Vec<&'a str>,
 }
 
-/// A top-level `kind Name { … }` block: its body's lines (comments removed) with their numbers.
-struct Block<'a> {
-    kind: &'static str,
+/// A model or view.
+#[derive(Default)]
+struct Model<'a> {
     name: &'a str,
     file: &'a str,
-    lines: Vec<(usize, &'a str)>,
-}
-
-impl<'a> Block<'a> {
-    /// The arguments of the block attribute `@@key(…)`.
-    fn attribute(&self, key: &str) -> Option<&'a str> {
-        let prefix = format!("@@{key}(");
-        self.lines
-            .iter()
-            .find_map(|(_, l)| l.strip_prefix(&prefix).map(|rest| &rest[..closing(rest)]))
-    }
-
-    /// The name the block attribute `@@key("name")` gives.
-    fn mapped(&self, key: &str) -> Option<String> {
-        first_string(self.attribute(key)?)
-    }
-}
-
-/// The table name (`@@map`), schema (`@@schema`) and column names (`@map`) of a model.
-struct Model<'a> {
-    table: String,
+    /// `@@map("users")`.
+    table: Option<String>,
+    /// `@@schema("billing")`.
     schema: Option<String>,
-    columns: BTreeMap<&'a str, String>,
+    /// By place in the file.
+    fields: BTreeMap<usize, Field<'a>>,
+    /// `@@id`, `@@unique`, `@@index`: the kind, the fields, the name (`map:` or `name:`).
+    keys: Vec<(&'a str, Vec<&'a str>, Option<String>)>,
+}
+
+/// A field of a model.
+#[derive(Default)]
+struct Field<'a> {
+    name: &'a str,
+    /// The type without `?` or `[]`.
+    type_name: &'a str,
+    optional: bool,
+    /// `@map("created_at")`.
+    column: Option<String>,
+    /// `@db.VarChar(255)`.
+    native: Option<&'a str>,
+    id: bool,
+    unique: bool,
+    /// `@relation(…)`: the fields and the fields of the related model they reference.
+    relation: Option<(Vec<&'a str>, Vec<&'a str>)>,
+}
+
+impl<'a> Schema<'a> {
+    /// Reads one schema file's declarations, its enums and env reads into `facts`.
+    fn read(&mut self, parser: &mut Parser, source: &Source<'a>, facts: &mut Facts) {
+        let text = source.text;
+        let tree = match text.len() {
+            len if len > MAX_PARSE_BYTES => Err(Unparsed::TooLarge(len)),
+            _ => parser.parse(text, None).ok_or(Unparsed::GaveUp),
+        };
+        let tree = match tree {
+            Ok(tree) => tree,
+            Err(unparsed) => {
+                facts.unparsed.push(unparsed.note(source.path));
+                return;
+            }
+        };
+        let at = |node: Node<'_>| text.get(node.byte_range()).unwrap_or("");
+        let mut models: BTreeMap<usize, Model<'a>> = BTreeMap::new();
+        let mut enums: BTreeMap<usize, EnumType> = BTreeMap::new();
+        let mut unclosed = Vec::new();
+        let mut cursor = QueryCursor::new();
+        let mut matches = cursor.matches(&QUERY, tree.root_node(), text.as_bytes());
+        while let Some(found) = matches.next() {
+            let node = |name| captured(found, name);
+            if let Some(block) = node("unclosed") {
+                let (kind, name) = (
+                    node("unclosed.kind").map_or("", at),
+                    node("unclosed.name").map_or("", at),
+                );
+                let line = block.start_position().row + 1;
+                facts
+                    .unparsed
+                    .push(format!("{}:{line}: {kind} {name} is not closed", source.path));
+                unclosed.push(block.start_byte());
+            } else if let Some(name) = node("env") {
+                let name = string(at(name));
+                if !facts.env_vars.iter().any(|e| e.name == name && e.file == source.path) {
+                    facts.env_vars.push(EnvVar {
+                        name,
+                        source: "prisma env()".into(),
+                        file: source.path.to_owned(),
+                    });
+                }
+            } else if let Some(name) = node("composite") {
+                self.composites.push(at(name));
+            } else if let Some(declaration) = node("enum") {
+                let declared = enums.entry(declaration.start_byte()).or_insert_with(|| EnumType {
+                    framework: "prisma".into(),
+                    file: source.path.into(),
+                    ..EnumType::default()
+                });
+                for capture in found.captures {
+                    let value = at(capture.node);
+                    match QUERY.capture_names()[capture.index as usize] {
+                        "enum.name" if declared.name.is_empty() => declared.name = value.to_owned(),
+                        "enum.map" => declared.name = string(value),
+                        "enum.value" => declared.values.push(value.to_owned()),
+                        _ => {}
+                    }
+                }
+            } else if let Some(declaration) = node("model") {
+                let model = models.entry(declaration.start_byte()).or_insert_with(|| Model {
+                    file: source.path,
+                    ..Model::default()
+                });
+                match node("field") {
+                    Some(field) if !field.has_error() => {
+                        model.fields.entry(field.start_byte()).or_default().add(found, at);
+                    }
+                    Some(_) => {}
+                    None => model.add(found, at, &mut facts.unparsed),
+                }
+            }
+        }
+        for (start, model) in models {
+            if !model.name.is_empty() && !unclosed.contains(&start) {
+                self.models.push(model);
+            }
+        }
+        facts.enums.extend(
+            enums
+                .into_iter()
+                .filter(|(start, _)| !unclosed.contains(start))
+                .map(|(_, e)| e),
+        );
+    }
+
+    /// A model as a table: scalar fields are columns, relation fields foreign keys, `@@id`,
+    /// `@@unique` and `@@index` keys and indexes.
+    fn table_of(&self, model: &Model<'a>, indexes: &mut Vec<Index>) -> Table {
+        let name = model.table();
+        let mut table = Table {
+            model: (name != model.name).then(|| model.name.to_owned()),
+            name,
+            schema: model.schema.clone(),
+            origin: "model".into(),
+            framework: Some("prisma".into()),
+            file: model.file.into(),
+            ..Table::default()
+        };
+        for field in model.fields.values() {
+            if let Some(target) = self.model(field.type_name) {
+                if let Some((fields, references)) = &field.relation {
+                    table.foreign_keys.push(ForeignKey {
+                        name: None,
+                        columns: fields.iter().map(|f| model.column(f)).collect(),
+                        references_table: target.qualified(),
+                        references_columns: references.iter().map(|f| target.column(f)).collect(),
+                    });
+                }
+                continue;
+            }
+            let column = model.column(field.name);
+            if field.id {
+                table.primary_key.push(column.clone());
+            }
+            table.columns.push(Column {
+                field: (column != field.name).then(|| field.name.to_owned()),
+                name: column,
+                data_type: Some(match field.native {
+                    Some(native) => format!("{} {native}", field.type_name),
+                    None => field.type_name.to_owned(),
+                }),
+                nullable: Some(field.optional),
+                primary_key: field.id,
+                unique: field.unique,
+            });
+        }
+        for (kind, fields, name) in &model.keys {
+            let columns = fields.iter().map(|f| model.column(f)).collect();
+            match *kind {
+                "id" => table.primary_key = columns,
+                kind => indexes.push(Index {
+                    name: name.clone(),
+                    table: model.qualified(),
+                    columns,
+                    unique: kind == "unique",
+                    file: model.file.into(),
+                }),
+            }
+        }
+        table
+    }
+
+    /// The model (or view) a field's type names, unless a composite type has that name.
+    fn model(&self, type_name: &str) -> Option<&Model<'a>> {
+        if self.composites.contains(&type_name) {
+            return None;
+        }
+        self.models.iter().rev().find(|model| model.name == type_name)
+    }
 }
 
 impl<'a> Model<'a> {
-    fn of(block: &Block<'a>) -> Self {
-        let columns = block
-            .lines
-            .iter()
-            .filter_map(|(_, line)| {
-                let (field, rest) = field(line)?;
-                Some((
-                    field,
-                    attribute(rest, "map")
-                        .and_then(first_string)
-                        .unwrap_or_else(|| field.to_owned()),
-                ))
-            })
-            .collect();
-        Self {
-            table: block.mapped("map").unwrap_or_else(|| block.name.to_owned()),
-            schema: block.mapped("schema"),
-            columns,
+    /// Takes a match on the model itself: its name (recording the statements of its block
+    /// that did not parse), a block attribute.
+    fn add(&mut self, found: &QueryMatch<'_, '_>, at: impl Fn(Node<'_>) -> &'a str, unparsed: &mut Vec<String>) {
+        let node = |name| captured(found, name);
+        if let (Some(name), Some(body)) = (node("model.name"), node("model.body")) {
+            self.name = at(name);
+            for statement in named_children(body).into_iter().filter(Node::has_error) {
+                let line = statement.start_position().row + 1;
+                unparsed.push(format!("{}:{line}: {}", self.file, at(statement)));
+            }
+        } else if let Some(arguments) = node("model.map") {
+            self.table = first_string(arguments, &at);
+        } else if let Some(arguments) = node("model.schema") {
+            self.schema = first_string(arguments, &at);
+        } else if let (Some(kind), Some(arguments)) = (node("model.key"), node("key.arguments")) {
+            let listed = argument(arguments, None, &at).or_else(|| argument(arguments, Some("fields"), &at));
+            let name = argument(arguments, Some("map"), &at).or_else(|| argument(arguments, Some("name"), &at));
+            let name = name.and_then(|name| first_string(name, &at));
+            self.keys
+                .push((at(kind), listed.map(|l| names(l, &at)).unwrap_or_default(), name));
         }
     }
 
-    fn column(&self, field: &str) -> String {
-        self.columns.get(field).cloned().unwrap_or_else(|| field.to_owned())
+    /// The table name: `@@map`'s, or the model's own.
+    fn table(&self) -> String {
+        self.table.clone().unwrap_or_else(|| self.name.to_owned())
     }
 
     fn qualified(&self) -> String {
-        qualified(&self.schema, &self.table)
+        qualified(&self.schema, &self.table())
+    }
+
+    /// The column a field is stored in (`@map`), the field's name when it is no field.
+    fn column(&self, name: &str) -> String {
+        let field = self.fields.values().find(|f| f.name == name);
+        field.and_then(|f| f.column.clone()).unwrap_or_else(|| name.to_owned())
     }
 }
 
-/// The blocks of one file; a block that is never closed ends the file's reading.
-fn read_blocks<'a>(source: &Source<'a>, unparsed: &mut Vec<String>) -> Vec<Block<'a>> {
-    let mut blocks = Vec::new();
-    let mut lines = source.text.lines().map(strip_comment).enumerate();
-    while let Some((n, line)) = lines.next() {
-        let mut words = line.split_whitespace();
-        let first = words.next();
-        let Some(kind) = ["model", "view", "enum", "type"]
-            .into_iter()
-            .find(|k| Some(*k) == first)
-        else {
-            continue;
-        };
-        let Some(name) = words
-            .next()
-            .map(|w| w.trim_end_matches('{'))
-            .filter(|w| is_identifier(w))
-        else {
-            continue;
-        };
-        let Some((_, inline)) = line.split_once('{') else {
-            continue;
-        };
-        let mut block = Block {
-            kind,
-            name,
-            file: source.path,
-            lines: Vec::new(),
-        };
-        if let Some((inner, _)) = inline.split_once('}') {
-            block.lines.push((n + 1, inner.trim()));
-            blocks.push(block);
-            continue;
-        }
-        let closed = lines.by_ref().any(|(m, line)| {
-            let line = line.trim();
-            if line != "}" && !line.is_empty() {
-                block.lines.push((m + 1, line));
+impl<'a> Field<'a> {
+    /// Takes a match on the field: its name and type, or one of its attributes.
+    fn add(&mut self, found: &QueryMatch<'_, '_>, at: impl Fn(Node<'_>) -> &'a str) {
+        for capture in found.captures {
+            let node = capture.node;
+            match QUERY.capture_names()[capture.index as usize] {
+                "field.name" => self.name = at(node),
+                "field.type" => self.type_name = at(node),
+                "field.optional" => self.optional = true,
+                "field.map" => self.column = first_string(node, &at),
+                "field.key" if at(node) == "id" => self.id = true,
+                "field.key" => self.unique = true,
+                "field.native" if self.native.is_none() => self.native = Some(at(node)),
+                "field.relation" => {
+                    let listed = |key| {
+                        argument(node, Some(key), &at)
+                            .map(|l| names(l, &at))
+                            .unwrap_or_default()
+                    };
+                    self.relation = Some((listed("fields"), listed("references")));
+                }
+                _ => {}
             }
-            line == "}"
-        });
-        if !closed {
-            unparsed.push(format!("{}:{}: {kind} {name} is not closed", source.path, n + 1));
-            break;
-        }
-        blocks.push(block);
-    }
-    blocks
-}
-
-fn enum_of(block: &Block<'_>) -> EnumType {
-    let values = block
-        .lines
-        .iter()
-        .filter(|(_, l)| !l.starts_with('@'))
-        .flat_map(|(_, l)| l.split_whitespace().take_while(|w| !w.starts_with('@')))
-        .map(str::to_owned)
-        .collect();
-    EnumType {
-        name: block.mapped("map").unwrap_or_else(|| block.name.to_owned()),
-        values,
-        framework: "prisma".into(),
-        file: block.file.into(),
-        ..EnumType::default()
-    }
-}
-
-/// A model as a table: scalar fields are columns, relation fields foreign keys, `@@id`,
-/// `@@unique` and `@@index` keys and indexes.
-fn table_of(
-    block: &Block<'_>,
-    models: &BTreeMap<&str, Model<'_>>,
-    blocks: &[Block<'_>],
-    indexes: &mut Vec<Index>,
-    unparsed: &mut Vec<String>,
-) -> Table {
-    let model = &models[block.name];
-    let mut table = Table {
-        name: model.table.clone(),
-        schema: model.schema.clone(),
-        model: (model.table != block.name).then(|| block.name.to_owned()),
-        origin: "model".into(),
-        framework: Some("prisma".into()),
-        file: block.file.into(),
-        ..Table::default()
-    };
-    let composite = |name: &str| blocks.iter().any(|b| b.kind == "type" && b.name == name);
-    for (n, line) in &block.lines {
-        if let Some(attribute) = line.strip_prefix("@@") {
-            block_attribute(attribute, &mut table, model, indexes);
-            continue;
-        }
-        let Some((name, declaration)) = field(line) else {
-            unparsed.push(format!("{}:{n}: {line}", block.file));
-            continue;
-        };
-        let (type_word, attributes) = declaration.split_once(char::is_whitespace).unwrap_or((declaration, ""));
-        let base = type_word.trim_end_matches('?').trim_end_matches("[]");
-        if let Some(target) = models.get(base).filter(|_| !composite(base)) {
-            if let Some(args) = attribute(attributes, "relation") {
-                let names = |key| list(argument(args, Some(key)).unwrap_or_default());
-                table.foreign_keys.push(ForeignKey {
-                    name: None,
-                    columns: names("fields").iter().map(|f| model.column(f)).collect(),
-                    references_table: target.qualified(),
-                    references_columns: names("references").iter().map(|f| target.column(f)).collect(),
-                });
-            }
-            continue;
-        }
-        let column = model.column(name);
-        let native = attributes.find("@db.").map(|at| {
-            let rest = &attributes[at..];
-            let name_end = rest.find(|c: char| c == '(' || c.is_whitespace()).unwrap_or(rest.len());
-            match rest[name_end..].strip_prefix('(') {
-                Some(args) => &rest[..name_end + 2 + closing(args)],
-                None => &rest[..name_end],
-            }
-        });
-        let is_id = has_attribute(attributes, "id");
-        if is_id {
-            table.primary_key.push(column.clone());
-        }
-        table.columns.push(Column {
-            field: (column != name).then(|| name.to_owned()),
-            name: column,
-            data_type: Some(native.map_or_else(|| base.to_owned(), |n| format!("{base} {n}"))),
-            nullable: Some(type_word.ends_with('?')),
-            primary_key: is_id,
-            unique: has_attribute(attributes, "unique"),
-        });
-    }
-    table
-}
-
-/// `(name, the rest)` of a field line: `email String @unique` → (`email`, `String @unique`).
-fn field(line: &str) -> Option<(&str, &str)> {
-    let (name, rest) = line.split_once(char::is_whitespace)?;
-    (is_identifier(name) && !rest.trim().is_empty()).then(|| (name, rest.trim()))
-}
-
-fn block_attribute(attribute: &str, table: &mut Table, model: &Model<'_>, indexes: &mut Vec<Index>) {
-    let (name, args) = attribute.split_once('(').unwrap_or((attribute, ""));
-    let args = &args[..closing(args)];
-    let listed = argument(args, None).or_else(|| argument(args, Some("fields")));
-    let columns: Vec<String> = list(listed.unwrap_or_default())
-        .iter()
-        .map(|c| model.column(c))
-        .collect();
-    let index_name = argument(args, Some("map"))
-        .or_else(|| argument(args, Some("name")))
-        .and_then(first_string);
-    match name.trim() {
-        "id" => table.primary_key = columns,
-        kind @ ("unique" | "index") => indexes.push(Index {
-            name: index_name,
-            table: model.qualified(),
-            columns,
-            unique: kind == "unique",
-            file: table.file.clone(),
-        }),
-        _ => {}
-    }
-}
-
-/// The arguments of attribute `@name(…)` (not `@@name`, not `@name.x`) in `text`.
-fn attribute<'t>(text: &'t str, name: &str) -> Option<&'t str> {
-    let needle = format!("@{name}(");
-    let mut from = 0;
-    while let Some(at) = text[from..].find(&needle) {
-        let start = from + at;
-        if start == 0 || text.as_bytes()[start - 1] != b'@' {
-            let open = start + needle.len();
-            return Some(&text[open..open + closing(&text[open..])]);
-        }
-        from = start + needle.len();
-    }
-    None
-}
-
-fn has_attribute(text: &str, name: &str) -> bool {
-    text.split_whitespace().any(|w| {
-        w.strip_prefix('@')
-            .is_some_and(|a| a == name || a.starts_with(&format!("{name}(")))
-    })
-}
-
-/// Length of the text up to the `)` closing an already opened parenthesis (strings and
-/// nested brackets skipped); the whole text when it is never closed.
-fn closing(text: &str) -> usize {
-    top_level(text, &[')', ']']).unwrap_or(text.len())
-}
-
-/// Where the first of `stops` outside strings and nested brackets is.
-fn top_level(text: &str, stops: &[char]) -> Option<usize> {
-    let (mut depth, mut in_string, mut escaped) = (0i32, false, false);
-    for (i, c) in text.char_indices() {
-        match c {
-            _ if escaped => escaped = false,
-            '\\' if in_string => escaped = true,
-            '"' => in_string = !in_string,
-            _ if in_string => {}
-            c if depth == 0 && stops.contains(&c) => return Some(i),
-            '(' | '[' => depth += 1,
-            ')' | ']' => depth -= 1,
-            _ => {}
         }
     }
-    None
 }
 
-/// Top-level comma-separated arguments.
-fn arguments(args: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut rest = args;
-    while !rest.trim().is_empty() {
-        let end = top_level(rest, &[',']).unwrap_or(rest.len());
-        out.push(rest[..end].trim());
-        rest = rest.get(end + 1..).unwrap_or("");
-    }
-    out
+/// The node a match captured as `name`.
+fn captured<'t>(found: &QueryMatch<'_, 't>, name: &str) -> Option<Node<'t>> {
+    let index = QUERY.capture_index_for_name(name)?;
+    found.nodes_for_capture_index(index).next()
 }
 
 /// The argument named `key` (`fields: [a]`), or with no key the first one without a name.
-fn argument<'t>(args: &'t str, key: Option<&str>) -> Option<&'t str> {
-    arguments(args).into_iter().find_map(|arg| {
-        let named = arg.split_once(':').filter(|(k, _)| is_identifier(k.trim()));
-        match (named, key) {
-            (Some((k, value)), Some(key)) if k.trim() == key => Some(value.trim()),
-            (None, None) => Some(arg),
+fn argument<'t, 'a>(arguments: Node<'t>, key: Option<&str>, at: &impl Fn(Node<'_>) -> &'a str) -> Option<Node<'t>> {
+    named_children(arguments).into_iter().find_map(|argument| {
+        let named = (argument.kind() == "type_expression").then(|| named_children(argument));
+        match (named.as_deref(), key) {
+            (Some([name, value]), Some(key)) if at(*name) == key => Some(*value),
+            (None, None) => Some(argument),
             _ => None,
         }
     })
 }
 
-/// The names in `[a, b(sort: Desc), c]`.
-fn list(text: &str) -> Vec<String> {
-    let inner = text.trim().trim_start_matches('[').trim_end_matches(']');
-    arguments(inner)
-        .into_iter()
-        .map(|item| item.split('(').next().unwrap_or("").trim().to_owned())
-        .filter(|item| !item.is_empty())
-        .collect()
+/// The names in `[a, b(sort: Desc), c]` (or a lone name).
+fn names<'a>(list: Node<'_>, at: &impl Fn(Node<'_>) -> &'a str) -> Vec<&'a str> {
+    let items = match list.kind() {
+        "array" => named_children(list),
+        _ => vec![list],
+    };
+    let name = |item: Node<'_>| match item.kind() {
+        "call_expression" => item.named_child(0).map(at),
+        _ => Some(at(item)),
+    };
+    items.into_iter().filter_map(name).collect()
 }
 
-/// The first `"string"` in `text`, unescaped.
-fn first_string(text: &str) -> Option<String> {
-    let start = text.find('"')? + 1;
+/// The first string inside `node` (`("users")`, `(name: "users")`), unescaped.
+fn first_string<'a>(node: Node<'_>, at: &impl Fn(Node<'_>) -> &'a str) -> Option<String> {
+    let mut found = None;
+    walk(node, |node| match node.kind() {
+        "string" => {
+            found = Some(string(at(node)));
+            Walk::Stop
+        }
+        _ => Walk::Enter,
+    });
+    found
+}
+
+/// A string literal's content, unescaped.
+fn string(literal: &str) -> String {
+    let inner = literal.get(1..literal.len().saturating_sub(1)).unwrap_or("");
     let mut out = String::new();
-    let mut chars = text[start..].chars();
+    let mut chars = inner.chars();
     while let Some(c) = chars.next() {
         match c {
-            '"' => return Some(out),
             '\\' => out.extend(chars.next()),
             _ => out.push(c),
         }
     }
-    None
-}
-
-/// The line without its `//` comment (a `//` inside a string stays).
-fn strip_comment(line: &str) -> &str {
-    let bytes = line.as_bytes();
-    let mut in_string = false;
-    for (i, &b) in bytes.iter().enumerate() {
-        match b {
-            b'"' if i == 0 || bytes[i - 1] != b'\\' => in_string = !in_string,
-            b'/' if !in_string && bytes.get(i + 1) == Some(&b'/') => return &line[..i],
-            _ => {}
-        }
-    }
-    line
+    out
 }
 
 #[cfg(test)]
