@@ -1,80 +1,121 @@
-; The facts of a Prisma schema (tree-sitter-prisma-io), read by extract/prisma.rs. A model's
-; matches name it as `@model`; a field's name it as `@field` too.
+; The facts of a Prisma schema (tree-sitter-prisma-io), read by extract/prisma.rs. A match is
+; about the block (`{ … }`) it captures as `@block` and, inside it, the field or block
+; attribute it captures as `@part`; a part that did not parse is recorded, not read.
 
-; A model or view: a table. Its block's statements that did not parse are recorded.
-[
-  (model_declaration (identifier) @model.name (statement_block) @model.body)
-  (view_declaration (identifier) @model.name (statement_block) @model.body)
-] @model
+; A model or view (a table), a composite type, an enum.
+(model_declaration (identifier) @model (statement_block) @block)
+(view_declaration (identifier) @model (statement_block) @block)
+(type_declaration (identifier) @composite (statement_block) @block)
+(enum_declaration (identifier) @enum (enum_block) @block)
+
+; A block never closed.
+(_
+  ["model" "view" "enum" "type"] @unclosed
+  [(statement_block (MISSING "}")) (enum_block (MISSING "}"))] @block)
 
 ; `@@map("users")`, `@@schema("billing")`: the table's name and schema.
-(_ (statement_block
+(statement_block
   (block_attribute_declaration
-    (call_expression (identifier) @_attribute (arguments) @model.map)))
-  (#eq? @_attribute "map")) @model
-(_ (statement_block
+    (call_expression
+      (identifier) @_attribute
+      (arguments . [(string) @map (type_expression (string) @map)])))
+  (#eq? @_attribute "map")) @block
+(statement_block
   (block_attribute_declaration
-    (call_expression (identifier) @_attribute (arguments) @model.schema)))
-  (#eq? @_attribute "schema")) @model
+    (call_expression
+      (identifier) @_attribute
+      (arguments . [(string) @schema (type_expression (string) @schema)])))
+  (#eq? @_attribute "schema")) @block
 
-; `@@id([a, b])`, `@@unique([a, b], map: "x")`, `@@index(fields: [a], name: "x")`.
-(_ (statement_block
+; An enum's values and `@@map("…")` (the grammar has no block attributes in an enum: it reads
+; one as an ERROR whose name is another).
+(enum_block (enumeral . (identifier) @value)) @block
+(enum_block
+  (ERROR (ERROR) @_attribute . (string) @map)
+  (#eq? @_attribute "map")) @block
+
+; `@@id([a, b])`, `@@unique([a, b(sort: Desc)])`, `@@index(fields: [a])`: a key, one match per
+; field, and its name (`map:`, else `name:`).
+(statement_block
   (block_attribute_declaration
-    (call_expression (identifier) @model.key (arguments) @key.arguments)))
-  (#any-of? @model.key "id" "unique" "index")) @model
+    (call_expression
+      (identifier) @key
+      (arguments [
+        (array [(identifier) @key.field (call_expression . (identifier) @key.field)])
+        (type_expression
+          (identifier) @_fields
+          (array [(identifier) @key.field (call_expression . (identifier) @key.field)]))
+      ]))) @part
+  (#any-of? @key "id" "unique" "index")
+  (#eq? @_fields "fields")) @block
+(statement_block
+  (block_attribute_declaration
+    (call_expression (arguments (type_expression (identifier) @_key (string) @key.map)))) @part
+  (#eq? @_key "map")) @block
+(statement_block
+  (block_attribute_declaration
+    (call_expression (arguments (type_expression (identifier) @_key (string) @key.name)))) @part
+  (#eq? @_key "name")) @block
 
 ; A field: its name, its type (`Int`, `Unsupported("…")`, without `[]`), `?` when optional.
-(_ (statement_block
+(statement_block
   (column_declaration
-    . (identifier) @field.name
-    (column_type . (_) @field.type (maybe)? @field.optional)) @field)) @model
+    . (identifier) @field
+    (column_type . (_) @type (maybe)? @optional)) @part) @block
 
-; `@map("created_at")`: the field's column.
-(_ (statement_block
+; A field's column (`@map("created_at")`), `@id` and `@unique` (with or without arguments),
+; native type as written (`@db.VarChar(255)`).
+(statement_block
   (column_declaration
-    (attribute (call_expression (identifier) @_attribute (arguments) @field.map))) @field)
-  (#eq? @_attribute "map")) @model
-
-; `@id`, `@unique`, with or without arguments.
-(_ (statement_block
+    (attribute
+      (call_expression
+        (identifier) @_attribute
+        (arguments . [(string) @column (type_expression (string) @column)])))) @part
+  (#eq? @_attribute "map")) @block
+(statement_block
   (column_declaration
-    (attribute [(identifier) @field.key (call_expression . (identifier) @field.key)])) @field)
-  (#any-of? @field.key "id" "unique")) @model
-
-; `@relation(fields: [authorId], references: [id])`: a foreign key when the type is a model.
-(_ (statement_block
-  (column_declaration
-    (attribute (call_expression (identifier) @_attribute (arguments) @field.relation))) @field)
-  (#eq? @_attribute "relation")) @model
-
-; `@db.VarChar(255)`: the native type, as written.
-(_ (statement_block
+    (attribute [(identifier) @flag (call_expression . (identifier) @flag)])) @part
+  (#any-of? @flag "id" "unique")) @block
+(statement_block
   (column_declaration
     (attribute [
       (member_expression . (identifier) @_db)
       (call_expression . (member_expression . (identifier) @_db))
-    ]) @field.native) @field)
-  (#eq? @_db "db")) @model
+    ]) @native) @part
+  (#eq? @_db "db")) @block
 
-; A composite type (`type Address { … }`): a field of that type is no relation.
-(type_declaration (identifier) @composite (statement_block))
+; `@relation(fields: [authorId], references: [id])`: a foreign key when the field's type is a
+; model, one match per field and per field referenced.
+(statement_block
+  (column_declaration
+    (attribute (call_expression (identifier) @relation))) @part
+  (#eq? @relation "relation")) @block
+(statement_block
+  (column_declaration
+    (attribute
+      (call_expression
+        (identifier) @_attribute
+        (arguments
+          (type_expression (identifier) @_key (array (identifier) @relation.field))))))
+    @part
+  (#eq? @_attribute "relation")
+  (#eq? @_key "fields")) @block
+(statement_block
+  (column_declaration
+    (attribute
+      (call_expression
+        (identifier) @_attribute
+        (arguments
+          (type_expression (identifier) @_key (array (identifier) @relation.reference))))))
+    @part
+  (#eq? @_attribute "relation")
+  (#eq? @_key "references")) @block
 
-; An enum, its values and `@@map("…")` (the grammar has no block attributes in an enum: it
-; reads one as an ERROR whose name is another).
-(enum_declaration (identifier) @enum.name) @enum
-(enum_declaration (enum_block (enumeral . (identifier) @enum.value))) @enum
-(enum_declaration
-  (enum_block (ERROR (ERROR) @_attribute . (string) @enum.map))
-  (#eq? @_attribute "map")) @enum
+; A line of a block that did not parse.
+(statement_block (ERROR) @part) @block
 
 ; `env("DATABASE_URL")`: a variable the schema reads.
 (call_expression
   . (identifier) @_function
   (arguments . (string) @env)
   (#eq? @_function "env"))
-
-; A block never closed.
-(_
-  ["model" "view" "enum" "type"] @unclosed.kind
-  (identifier) @unclosed.name
-  [(statement_block (MISSING "}")) (enum_block (MISSING "}"))]) @unclosed
