@@ -11,8 +11,8 @@ use std::sync::LazyLock;
 use streaming_iterator::StreamingIterator;
 use tree_sitter::{Parser, Query, QueryCursor};
 
-use super::Source;
 use super::syntax::{MAX_PARSE_BYTES, Unparsed};
+use super::{Source, push_once};
 use crate::bridge::facts::{Column, EnumType, EnvVar, Facts, ForeignKey, Index, Table, qualified};
 
 /// The query whose captures say what a schema declares.
@@ -41,18 +41,20 @@ pub fn extract(sources: &[Source<'_>]) -> Facts {
                 continue;
             }
         };
-        for name in file.all("env").map(string) {
-            if !facts.env_vars.iter().any(|e| e.name == name && e.file == source.path) {
-                let (source, file) = ("prisma env()".into(), source.path.to_owned());
-                facts.env_vars.push(EnvVar { name, source, file });
-            }
+        for name in file.all("env") {
+            let (name, source, file) = (name.to_owned(), "prisma env()".into(), source.path.to_owned());
+            push_once(&mut facts.env_vars, EnvVar { name, source, file });
         }
         blocks.extend(file.parts.into_values());
     }
-    let schema = Schema {
-        models: blocks.iter().filter(|b| b.has("model") && !b.has("unclosed")).collect(),
-        composites: blocks.iter().filter_map(|b| b.get("composite")).collect(),
-    };
+    // The models a field's type may name (the last of a name; none a composite type shadows).
+    let composites: Vec<&str> = blocks.iter().filter_map(|b| b.get("composite")).collect();
+    let models: BTreeMap<&str, &Said<'_>> = blocks
+        .iter()
+        .filter(|b| !b.has("unclosed"))
+        .filter_map(|b| Some((b.get("model")?, b)))
+        .filter(|(name, _)| !composites.contains(name))
+        .collect();
     for block in &blocks {
         let name = block.get("model").or(block.get("enum")).unwrap_or_default();
         if let Some(kind) = block.get("unclosed") {
@@ -62,23 +64,22 @@ pub fn extract(sources: &[Source<'_>]) -> Facts {
                 .push(format!("{}:{line}: {kind} {name} is not closed", block.file));
         } else if block.has("enum") {
             facts.enums.push(EnumType {
-                name: block.get("map").map_or_else(|| name.to_owned(), string),
+                name: block.get("map").unwrap_or(name).to_owned(),
                 values: block.all("value").map(str::to_owned).collect(),
                 framework: "prisma".into(),
                 file: block.file.into(),
                 ..EnumType::default()
             });
         } else if block.has("model") {
-            facts
-                .tables
-                .push(schema.table_of(block, &mut facts.indexes, &mut facts.unparsed));
+            add_table(block, &models, &mut facts);
         }
     }
     facts
 }
 
 /// What the query's matches say about a file, one of its blocks, or one part of a block (a
-/// field, a block attribute): the texts captured, by capture name, in the file's order.
+/// field, a block attribute): the texts captured (strings without their quotes), by capture
+/// name, in the file's order.
 #[derive(Default)]
 struct Said<'a> {
     file: &'a str,
@@ -136,122 +137,92 @@ fn read<'a>(parser: &mut Parser, source: &Source<'a>) -> Result<Said<'a>, Unpars
         }
         for capture in found.captures {
             let name = names[capture.index as usize];
+            let said = text.get(capture.node.byte_range()).unwrap_or("");
+            // A string's text is without its quotes.
+            let said = match capture.node.kind() {
+                "string" => said.get(1..said.len().saturating_sub(1)).unwrap_or(""),
+                _ => said,
+            };
             if !matches!(name, "block" | "part") && !name.starts_with('_') {
-                about
-                    .said
-                    .push((name, text.get(capture.node.byte_range()).unwrap_or("")));
+                about.said.push((name, said));
             }
         }
     }
     Ok(file)
 }
 
-/// The models (and views) and composite types of every schema file.
-struct Schema<'s, 'a> {
-    models: Vec<&'s Said<'a>>,
-    composites: Vec<&'a str>,
-}
-
-impl<'a> Schema<'_, 'a> {
-    /// A model as a table: scalar fields are columns, relation fields foreign keys, `@@id`,
-    /// `@@unique` and `@@index` keys and indexes; the parts that did not parse are recorded.
-    fn table_of(&self, model: &Said<'a>, indexes: &mut Vec<Index>, unparsed: &mut Vec<String>) -> Table {
-        let (name, mapped) = (model.get("model").unwrap_or_default(), table_name(model));
-        let mut table = Table {
-            model: (mapped != name).then(|| name.to_owned()),
-            name: mapped,
-            schema: model.get("schema").map(string),
-            origin: "model".into(),
-            framework: Some("prisma".into()),
-            file: model.file.into(),
-            ..Table::default()
-        };
-        for part in model.parts.values() {
-            if part.broken {
-                unparsed.push(format!("{}:{}: {}", part.file, part.line, part.text));
-            } else if let Some(kind) = part.get("key") {
-                let columns = part.all("key.field").map(|f| column(model, f)).collect();
-                match kind {
-                    "id" => table.primary_key = columns,
-                    kind => indexes.push(Index {
-                        name: part.get("key.map").or(part.get("key.name")).map(string),
-                        table: qualified(&table.schema, &table.name),
-                        columns,
-                        unique: kind == "unique",
-                        file: model.file.into(),
-                    }),
-                }
-            } else if let (Some(field), Some(type_name)) = (part.get("field"), part.get("type")) {
-                if let Some(target) = self.model(type_name) {
-                    if part.has("relation") {
-                        table.foreign_keys.push(ForeignKey {
-                            name: None,
-                            columns: part.all("relation.field").map(|f| column(model, f)).collect(),
-                            references_table: qualified(&target.get("schema").map(string), &table_name(target)),
-                            references_columns: part.all("relation.reference").map(|f| column(target, f)).collect(),
-                        });
-                    }
-                    continue;
-                }
-                let (name, is_id) = (column(model, field), part.all("flag").any(|f| f == "id"));
-                if is_id {
-                    table.primary_key.push(name.clone());
-                }
-                table.columns.push(Column {
-                    field: (name != field).then(|| field.to_owned()),
-                    name,
-                    data_type: Some(match part.get("native") {
-                        Some(native) => format!("{type_name} {native}"),
-                        None => type_name.to_owned(),
-                    }),
-                    nullable: Some(part.has("optional")),
-                    primary_key: is_id,
-                    unique: part.all("flag").any(|f| f == "unique"),
-                });
+/// A model as a table: scalar fields are columns, relation fields foreign keys to the
+/// `models` their type names, `@@id`, `@@unique` and `@@index` keys and indexes; the parts
+/// that did not parse are recorded.
+fn add_table(model: &Said<'_>, models: &BTreeMap<&str, &Said<'_>>, facts: &mut Facts) {
+    let (name, mapped) = (model.get("model").unwrap_or_default(), table_name(model));
+    let mut table = Table {
+        model: (mapped != name).then(|| name.to_owned()),
+        name: mapped.to_owned(),
+        schema: model.get("schema").map(str::to_owned),
+        origin: "model".into(),
+        framework: Some("prisma".into()),
+        file: model.file.into(),
+        ..Table::default()
+    };
+    for part in model.parts.values() {
+        if part.broken {
+            facts
+                .unparsed
+                .push(format!("{}:{}: {}", model.file, part.line, part.text));
+        } else if let Some(kind) = part.get("key") {
+            let columns = part.all("key.field").map(|f| column(model, f)).collect();
+            match kind {
+                "id" => table.primary_key = columns,
+                kind => facts.indexes.push(Index {
+                    name: part.get("key.map").or(part.get("key.name")).map(str::to_owned),
+                    table: qualified(&table.schema, &table.name),
+                    columns,
+                    unique: kind == "unique",
+                    file: model.file.into(),
+                }),
             }
+        } else if let (Some(field), Some(type_name)) = (part.get("field"), part.get("type")) {
+            if let Some(target) = models.get(type_name) {
+                if part.has("relation") {
+                    table.foreign_keys.push(ForeignKey {
+                        name: None,
+                        columns: part.all("relation.field").map(|f| column(model, f)).collect(),
+                        references_table: qualified(&target.get("schema").map(str::to_owned), table_name(target)),
+                        references_columns: part.all("relation.reference").map(|f| column(target, f)).collect(),
+                    });
+                }
+                continue;
+            }
+            let (name, is_id) = (column(model, field), part.all("flag").any(|f| f == "id"));
+            if is_id {
+                table.primary_key.push(name.clone());
+            }
+            table.columns.push(Column {
+                field: (name != field).then(|| field.to_owned()),
+                name,
+                data_type: Some(match part.get("native") {
+                    Some(native) => format!("{type_name} {native}"),
+                    None => type_name.to_owned(),
+                }),
+                nullable: Some(part.has("optional")),
+                primary_key: is_id,
+                unique: part.all("flag").any(|f| f == "unique"),
+            });
         }
-        table
     }
-
-    /// The model (or view) a field's type names, unless a composite type has that name.
-    fn model(&self, type_name: &str) -> Option<&Said<'a>> {
-        if self.composites.contains(&type_name) {
-            return None;
-        }
-        self.models
-            .iter()
-            .rev()
-            .find(|model| model.get("model") == Some(type_name))
-            .copied()
-    }
+    facts.tables.push(table);
 }
 
 /// A model's table name: `@@map`'s, or the model's own.
-fn table_name(model: &Said<'_>) -> String {
-    model
-        .get("map")
-        .map_or_else(|| model.get("model").unwrap_or_default().to_owned(), string)
+fn table_name<'a>(model: &Said<'a>) -> &'a str {
+    model.get("map").or(model.get("model")).unwrap_or_default()
 }
 
 /// The column a model's field is stored in (`@map`), the field's name when it is no field.
 fn column(model: &Said<'_>, field: &str) -> String {
     let part = model.parts.values().find(|part| part.get("field") == Some(field));
-    part.and_then(|part| part.get("column"))
-        .map_or_else(|| field.to_owned(), string)
-}
-
-/// A string literal's content, unescaped.
-fn string(literal: &str) -> String {
-    let inner = literal.get(1..literal.len().saturating_sub(1)).unwrap_or("");
-    let mut out = String::new();
-    let mut chars = inner.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => out.extend(chars.next()),
-            _ => out.push(c),
-        }
-    }
-    out
+    part.and_then(|part| part.get("column")).unwrap_or(field).to_owned()
 }
 
 #[cfg(test)]
