@@ -28,19 +28,12 @@ static QUERY: LazyLock<Query> = LazyLock::new(|| {
 /// relate across files (a multi-file schema) are resolved together.
 pub fn extract(sources: &[Source<'_>]) -> Facts {
     let mut facts = Facts::default();
-    let mut parser = Parser::new();
-    if parser.set_language(&tree_sitter_prisma_io::LANGUAGE.into()).is_err() {
-        return facts;
-    }
     let mut blocks = Vec::new();
     for source in sources.iter().filter(|s| s.extension() == "prisma") {
-        let file = match read(&mut parser, source) {
-            Ok(file) => file,
-            Err(unparsed) => {
-                facts.unparsed.push(unparsed.note(source.path));
-                continue;
-            }
-        };
+        let file = read(source).unwrap_or_else(|unparsed| {
+            facts.unparsed.push(unparsed.note(source.path));
+            Said::default()
+        });
         for name in file.all("env") {
             let (name, source, file) = (name.to_owned(), "prisma env()".into(), source.path.to_owned());
             push_once(&mut facts.env_vars, EnvVar { name, source, file });
@@ -84,9 +77,8 @@ pub fn extract(sources: &[Source<'_>]) -> Facts {
 struct Said<'a> {
     file: &'a str,
     line: usize,
-    text: &'a str,
-    /// It did not parse.
-    broken: bool,
+    /// Its text, when it did not parse.
+    broken: Option<&'a str>,
     said: Vec<(&'static str, &'a str)>,
     /// Its blocks (a file's) or parts (a block's), by place.
     parts: BTreeMap<usize, Said<'a>>,
@@ -110,11 +102,14 @@ impl<'a> Said<'a> {
 }
 
 /// Runs the query over one schema file: what it says of the file, its blocks and their parts.
-fn read<'a>(parser: &mut Parser, source: &Source<'a>) -> Result<Said<'a>, Unparsed> {
+fn read<'a>(source: &Source<'a>) -> Result<Said<'a>, Unparsed> {
     let text = source.text;
     if text.len() > MAX_PARSE_BYTES {
         return Err(Unparsed::TooLarge(text.len()));
     }
+    let mut parser = Parser::new();
+    let language = tree_sitter_prisma_io::LANGUAGE.into();
+    parser.set_language(&language).map_err(|_| Unparsed::GaveUp)?;
     let tree = parser.parse(text, None).ok_or(Unparsed::GaveUp)?;
     let mut file = Said::default();
     let mut cursor = QueryCursor::new();
@@ -130,8 +125,7 @@ fn read<'a>(parser: &mut Parser, source: &Source<'a>) -> Result<Said<'a>, Unpars
             about = about.parts.entry(node.start_byte()).or_insert_with(|| Said {
                 file: source.path,
                 line: node.start_position().row + 1,
-                text: text.get(node.byte_range()).unwrap_or(""),
-                broken: group == "part" && node.has_error(),
+                broken: (group == "part" && node.has_error()).then(|| text.get(node.byte_range()).unwrap_or("")),
                 ..Said::default()
             });
         }
@@ -166,10 +160,8 @@ fn add_table(model: &Said<'_>, models: &BTreeMap<&str, &Said<'_>>, facts: &mut F
         ..Table::default()
     };
     for part in model.parts.values() {
-        if part.broken {
-            facts
-                .unparsed
-                .push(format!("{}:{}: {}", model.file, part.line, part.text));
+        if let Some(text) = part.broken {
+            facts.unparsed.push(format!("{}:{}: {text}", model.file, part.line));
         } else if let Some(kind) = part.get("key") {
             let columns = part.all("key.field").map(|f| column(model, f)).collect();
             match kind {
@@ -201,10 +193,10 @@ fn add_table(model: &Said<'_>, models: &BTreeMap<&str, &Said<'_>>, facts: &mut F
             table.columns.push(Column {
                 field: (name != field).then(|| field.to_owned()),
                 name,
-                data_type: Some(match part.get("native") {
-                    Some(native) => format!("{type_name} {native}"),
-                    None => type_name.to_owned(),
-                }),
+                data_type: Some(
+                    part.get("native")
+                        .map_or_else(|| type_name.to_owned(), |n| format!("{type_name} {n}")),
+                ),
                 nullable: Some(part.has("optional")),
                 primary_key: is_id,
                 unique: part.all("flag").any(|f| f == "unique"),
