@@ -85,10 +85,12 @@ struct Said<'a> {
 }
 
 impl<'a> Said<'a> {
+    /// The first text captured as `name`.
     fn get(&self, name: &str) -> Option<&'a str> {
         self.all(name).next()
     }
 
+    /// Every text captured as `name`.
     fn all(&self, name: &str) -> impl Iterator<Item = &'a str> {
         self.said
             .iter()
