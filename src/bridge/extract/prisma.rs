@@ -24,6 +24,11 @@ static QUERY: LazyLock<Query> = LazyLock::new(|| {
     .expect("the Prisma query compiles")
 });
 
+/// How deep below a file's root a match may start: a block's statements are at depth 3, the
+/// `env(…)` call of a setting at 4. The cursor skips what lies deeper (nothing a schema needs
+/// but arguments nested without end, as hostile input may be).
+const MAX_START_DEPTH: u32 = 4;
+
 /// Extracts models and enums from the Prisma schema files among `sources`. Models that
 /// relate across files (a multi-file schema) are resolved together.
 pub fn extract(sources: &[Source<'_>]) -> Facts {
@@ -115,6 +120,7 @@ fn read<'a>(source: &Source<'a>) -> Result<Said<'a>, Unparsed> {
     let tree = parser.parse(text, None).ok_or(Unparsed::GaveUp)?;
     let mut file = Said::default();
     let mut cursor = QueryCursor::new();
+    cursor.set_max_start_depth(Some(MAX_START_DEPTH));
     let mut matches = cursor.matches(&QUERY, tree.root_node(), text.as_bytes());
     let names = QUERY.capture_names();
     while let Some(found) = matches.next() {
