@@ -192,3 +192,39 @@ fn env_reads_of_the_datasource_are_env_vars() {
         [("DATABASE_URL", "prisma env()"), ("DIRECT_URL", "prisma env()")]
     );
 }
+
+#[test]
+fn relations_resolve_across_files_and_attributes_may_span_lines() {
+    let users = "model User {\n  id String @id @map(\"user_pk\")\n  home Address?\n\n  @@map(\"users\")\n  @@schema(\"auth\")\n}\n\
+                 type Address {\n  street String\n}\n";
+    let accounts = "model Account {\n  id     Int    @id\n  userId String @map(\"user_id\")\n  \
+                    user   User   @relation(fields: [userId], references: [id])\n\n  @@index([\n    userId,\n    id\n  ], name: \"by_user\")\n}\n";
+    let facts = extract(&[
+        Source {
+            path: "prisma/schema/users.prisma",
+            text: users,
+        },
+        Source {
+            path: "prisma/schema/accounts.prisma",
+            text: accounts,
+        },
+    ]);
+    assert!(facts.unparsed.is_empty(), "{:?}", facts.unparsed);
+    let fk = &facts.table("Account").foreign_keys[0];
+    assert_eq!(
+        (
+            fk.columns.as_slice(),
+            fk.references_table.as_str(),
+            fk.references_columns.as_slice()
+        ),
+        (&["user_id".to_owned()][..], "auth.users", &["user_pk".to_owned()][..])
+    );
+    assert_eq!(facts.indexes[0].name.as_deref(), Some("by_user"));
+    assert_eq!(facts.indexes[0].columns, ["user_id", "id"]);
+    let home = facts.table("users").columns.iter().find(|c| c.name == "home");
+    assert_eq!(
+        home.and_then(|c| c.data_type.as_deref()),
+        Some("Address"),
+        "a field of a composite type is a column"
+    );
+}
