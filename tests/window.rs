@@ -128,7 +128,7 @@ fn the_chart_names_the_largest_items_in_the_terminal_s_width() {
     let out = sandbox.run(&["window", "--top", "2"], b"");
     assert_eq!((out.code, out.stderr.as_str()), (Some(0), ""), "{out:?}");
     let text = &out.stdout;
-    assert!(text.starts_with(&format!("Context of session {SESSION} (claude-sonnet-4-5, window 200k")), "{text}");
+    assert!(text.starts_with(&format!("Context of session {SESSION}\nclaude-sonnet-4-5, window 200k")), "{text}");
     let rows: Vec<&str> = text.lines().filter(|l| l.starts_with("   ")).collect();
     assert_eq!(rows.len(), 4, "{text}");
     assert!(rows[0].contains("baseline") && rows[1].contains("+32k") && rows[1].contains("  Read ") && rows[1].ends_with("ledger_dump.sql"), "{text}");

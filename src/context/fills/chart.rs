@@ -35,7 +35,7 @@ pub fn render(session: &str, timeline: &Timeline, window: u64, usable: u64, styl
     let model = timeline.model.as_deref().unwrap_or("unknown model");
     let _ = writeln!(
         out,
-        "Context of session {session} ({model}, window {}, compacts at {})",
+        "Context of session {session}\n{model}, window {}, compacts at {}",
         short_tokens(window),
         short_tokens(usable)
     );
