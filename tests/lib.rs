@@ -29,6 +29,6 @@ mod planning;
 mod profiles;
 mod report;
 mod statusline;
-mod window;
 #[cfg(target_os = "linux")]
 mod stress_harness;
+mod window;

@@ -46,9 +46,11 @@ impl Session {
             blocks.push(json!({"type":"tool_use","id":format!("toolu_{id}"),"name":name,"input":input}));
         }
         for block in blocks {
-            self.line(json!({"parentUuid":"p","isSidechain":false,"type":"assistant","requestId":format!("req_{id}"),
+            self.line(
+                json!({"parentUuid":"p","isSidechain":false,"type":"assistant","requestId":format!("req_{id}"),
                 "message":{"id":id,"type":"message","role":"assistant","model":"claude-sonnet-4-5",
-                    "content":[block],"usage":usage},"timestamp":"2026-12-07T10:01:00.000Z"}));
+                    "content":[block],"usage":usage},"timestamp":"2026-12-07T10:01:00.000Z"}),
+            );
         }
         self
     }
@@ -58,10 +60,14 @@ impl Session {
     fn result(&mut self, bytes: usize) -> &mut Self {
         let id = format!("toolu_msg_{:04}", self.replies);
         let body = "x".repeat(bytes);
-        self.line(json!({"type":"api-request-blob","sessionId":SESSION,"message":{"role":"user",
-            "content":[{"type":"tool_result","tool_use_id":id,"content":body}]}}));
-        self.line(json!({"parentUuid":"p","isSidechain":false,"type":"user","message":{"role":"user",
-            "content":[{"tool_use_id":id,"type":"tool_result","content":body}]}}))
+        self.line(
+            json!({"type":"api-request-blob","sessionId":SESSION,"message":{"role":"user",
+            "content":[{"type":"tool_result","tool_use_id":id,"content":body}]}}),
+        );
+        self.line(
+            json!({"parentUuid":"p","isSidechain":false,"type":"user","message":{"role":"user",
+            "content":[{"tool_use_id":id,"type":"tool_result","content":body}]}}),
+        )
     }
 
     fn write(&self, sandbox: &Sandbox, session: &str) -> std::path::PathBuf {
@@ -82,11 +88,23 @@ fn a_working_session(sandbox: &Sandbox) -> Session {
     let mut session = Session::new(sandbox);
     session
         .prompt("export the ledger")
-        .reply(20_000, Some(("Read", json!({"file_path": format!("{cwd}/src/billing/ledger_dump.sql")}))))
+        .reply(
+            20_000,
+            Some((
+                "Read",
+                json!({"file_path": format!("{cwd}/src/billing/ledger_dump.sql")}),
+            )),
+        )
         .result(120_000)
-        .reply(52_000, Some(("Bash", json!({"command":"npm test","description":"run the tests"}))))
+        .reply(
+            52_000,
+            Some(("Bash", json!({"command":"npm test","description":"run the tests"}))),
+        )
         .result(40_000)
-        .reply(62_500, Some(("Grep", json!({"pattern":"TODO","path": format!("{cwd}/src")}))))
+        .reply(
+            62_500,
+            Some(("Grep", json!({"pattern":"TODO","path": format!("{cwd}/src")}))),
+        )
         .result(2_000)
         .reply(63_100, None);
     session
@@ -105,33 +123,74 @@ fn each_request_is_split_over_the_results_that_entered_before_it() {
     assert_eq!(sizes, [20_000, 52_000, 62_500, 63_100]);
     assert_eq!(requests[1]["delta"], 32_000);
     for request in &requests[1..] {
-        let items: i64 = request["items"].as_array().unwrap().iter().map(|i| i["tokens"].as_i64().unwrap()).sum();
-        assert_eq!(items, request["delta"].as_i64().unwrap(), "items add up to the delta: {request}");
+        let items: i64 = request["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["tokens"].as_i64().unwrap())
+            .sum();
+        assert_eq!(
+            items,
+            request["delta"].as_i64().unwrap(),
+            "items add up to the delta: {request}"
+        );
     }
     let first = &requests[1]["items"][0];
-    assert_eq!((&first["kind"], &first["tool"], &first["target"]), (&json!("tool"), &json!("Read"), &json!("src/billing/ledger_dump.sql")));
+    assert_eq!(
+        (&first["kind"], &first["tool"], &first["target"]),
+        (&json!("tool"), &json!("Read"), &json!("src/billing/ledger_dump.sql"))
+    );
     assert_eq!(first["estimated"], true);
     // The request record repeating the result did not count: the Read took nearly all 32k.
     assert!(first["tokens"].as_i64().unwrap() > 31_000, "{first}");
     let live = &answer["live"];
-    assert_eq!((live["tokens"].as_u64(), live["baseline"].as_u64()), (Some(63_100), Some(20_000)));
-    let names: Vec<String> = live["items"].as_array().unwrap().iter().take(3).map(|i| format!("{} {}", i["tool"].as_str().unwrap(), i["target"].as_str().unwrap())).collect();
-    assert_eq!(names, ["Read src/billing/ledger_dump.sql", "Bash npm test", "Grep \"TODO\" src"]);
-    let by_kind: i64 = live["by_kind"].as_object().unwrap().values().map(|v| v.as_i64().unwrap()).sum();
+    assert_eq!(
+        (live["tokens"].as_u64(), live["baseline"].as_u64()),
+        (Some(63_100), Some(20_000))
+    );
+    let names: Vec<String> = live["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .take(3)
+        .map(|i| format!("{} {}", i["tool"].as_str().unwrap(), i["target"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        names,
+        ["Read src/billing/ledger_dump.sql", "Bash npm test", "Grep \"TODO\" src"]
+    );
+    let by_kind: i64 = live["by_kind"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_i64().unwrap())
+        .sum();
     assert_eq!(by_kind, 63_100 - 20_000);
 }
 
 #[test]
 fn the_chart_names_the_largest_items_in_the_terminal_s_width() {
-    let sandbox = Sandbox::new().env("COLUMNS", "90").env("NO_COLOR", "1").env("TZ", "UTC");
+    let sandbox = Sandbox::new()
+        .env("COLUMNS", "90")
+        .env("NO_COLOR", "1")
+        .env("TZ", "UTC");
     a_working_session(&sandbox).write(&sandbox, SESSION);
     let out = sandbox.run(&["window", "--top", "2"], b"");
     assert_eq!((out.code, out.stderr.as_str()), (Some(0), ""), "{out:?}");
     let text = &out.stdout;
-    assert!(text.starts_with(&format!("Context of session {SESSION}\nclaude-sonnet-4-5, window 200k")), "{text}");
+    assert!(
+        text.starts_with(&format!("Context of session {SESSION}\nclaude-sonnet-4-5, window 200k")),
+        "{text}"
+    );
     let rows: Vec<&str> = text.lines().filter(|l| l.starts_with("   ")).collect();
     assert_eq!(rows.len(), 4, "{text}");
-    assert!(rows[0].contains("baseline") && rows[1].contains("+32k") && rows[1].contains("  Read ") && rows[1].ends_with("ledger_dump.sql"), "{text}");
+    assert!(
+        rows[0].contains("baseline")
+            && rows[1].contains("+32k")
+            && rows[1].contains("  Read ")
+            && rows[1].ends_with("ledger_dump.sql"),
+        "{text}"
+    );
     assert!(rows[3].chars().filter(|c| *c == '█').count() > rows[0].chars().filter(|c| *c == '█').count());
     for line in text.lines() {
         assert!(unicode_width(line) <= 90, "wider than COLUMNS: {line:?}");
@@ -162,12 +221,23 @@ fn a_compaction_resets_the_live_context_to_its_summary() {
         .reply(26_000, None);
     session.write(&sandbox, SESSION);
     let answer = window_json(&sandbox, &["--session", SESSION]);
-    assert_eq!(answer["compactions"], json!([{"before_request": 5, "tokens_before": 63_100, "tokens_after": 5_800}]));
+    assert_eq!(
+        answer["compactions"],
+        json!([{"before_request": 5, "tokens_before": 63_100, "tokens_after": 5_800}])
+    );
     let live = &answer["live"];
     assert_eq!(live["tokens"], 26_000);
-    let kinds: Vec<&str> = live["items"].as_array().unwrap().iter().map(|i| i["kind"].as_str().unwrap()).collect();
+    let kinds: Vec<&str> = live["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["kind"].as_str().unwrap())
+        .collect();
     assert_eq!(kinds[0], "summary", "{live}");
-    assert!(!kinds.contains(&"tool"), "what came before the compaction is gone: {live}");
+    assert!(
+        !kinds.contains(&"tool"),
+        "what came before the compaction is gone: {live}"
+    );
     let sandbox = Sandbox::new().env("NO_COLOR", "1");
     session.write(&sandbox, SESSION);
     let text = sandbox.run(&["window"], b"").stdout;
@@ -179,7 +249,13 @@ fn a_subagent_is_one_item_and_its_own_transcript_is_read_by_its_id() {
     let sandbox = Sandbox::new();
     let mut main = Session::new(&sandbox);
     main.prompt("look around")
-        .reply(20_000, Some(("Agent", json!({"description":"explore","prompt":"map the code","subagent_type":"Explore"}))))
+        .reply(
+            20_000,
+            Some((
+                "Agent",
+                json!({"description":"explore","prompt":"map the code","subagent_type":"Explore"}),
+            )),
+        )
         .result(6_000)
         .reply(21_800, None);
     let path = main.write(&sandbox, SESSION);
@@ -188,7 +264,11 @@ fn a_subagent_is_one_item_and_its_own_transcript_is_read_by_its_id() {
         .reply(9_000, Some(("Glob", json!({"pattern":"**/*.ts"}))))
         .result(3_000)
         .reply(10_000, None);
-    let sub_lines: Vec<String> = sub.lines.iter().map(|l| l.replace("\"isSidechain\":false", "\"isSidechain\":true")).collect();
+    let sub_lines: Vec<String> = sub
+        .lines
+        .iter()
+        .map(|l| l.replace("\"isSidechain\":false", "\"isSidechain\":true"))
+        .collect();
     let dir = path.with_file_name(SESSION).join("subagents");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("agent-a53f90af8f9d0a1b5.jsonl"), sub_lines.join("\n")).unwrap();
@@ -240,7 +320,9 @@ fn a_large_transcript_is_read_in_flat_memory() {
         session.prompt("go");
         let mut context = 20_000;
         while session.lines.iter().map(String::len).sum::<usize>() < megabytes << 20 {
-            session.reply(context, Some(("Bash", json!({"command":"cat big.log"})))).result(50_000);
+            session
+                .reply(context, Some(("Bash", json!({"command":"cat big.log"}))))
+                .result(50_000);
             context = 20_000 + (context + 500) % 150_000;
         }
         session.write(&sandbox, SESSION);

@@ -96,7 +96,11 @@ fn compacted(out: &mut String, compaction: &Compaction) {
 /// "Largest in the live context" and the totals by kind.
 fn live(out: &mut String, timeline: &Timeline, style: &Style) {
     let live = &timeline.live;
-    let since = if timeline.compactions.is_empty() { "" } else { " since the last compaction" };
+    let since = if timeline.compactions.is_empty() {
+        ""
+    } else {
+        " since the last compaction"
+    };
     let _ = writeln!(
         out,
         "\nLive context: {} ({} baseline: system prompt, tools, memory files){since}",
@@ -109,12 +113,22 @@ fn live(out: &mut String, timeline: &Timeline, style: &Style) {
     }
     out.push_str("Largest in the live context:\n");
     let shown: Vec<&Item> = live.items.iter().take(style.top).collect();
-    let name_width = shown.iter().map(|i| i.name().width()).max().unwrap_or(0).min(style.width.saturating_sub(20).max(MIN_NAME));
+    let name_width = shown
+        .iter()
+        .map(|i| i.name().width())
+        .max()
+        .unwrap_or(0)
+        .min(style.width.saturating_sub(20).max(MIN_NAME));
     for item in shown {
         let share = item.tokens as f64 * 100.0 / live.tokens.max(1) as f64;
         let name = cut(&item.name(), name_width);
         let pad = name_width.saturating_sub(name.width());
-        let _ = writeln!(out, "  {name}{}  {:>6}  {share:>3.0}%", " ".repeat(pad), short_tokens(item.tokens as u64));
+        let _ = writeln!(
+            out,
+            "  {name}{}  {:>6}  {share:>3.0}%",
+            " ".repeat(pad),
+            short_tokens(item.tokens as u64)
+        );
     }
     let kinds: Vec<String> = live
         .by_kind
@@ -183,10 +197,13 @@ fn cut(text: &str, width: usize) -> String {
         return text.to_owned();
     }
     let Some((head, rest)) = text.split_once(' ').filter(|(head, _)| head.width() + 2 < width) else {
-        let kept: String = text.chars().scan(0, |used, c| {
-            *used += c.to_string().width();
-            (*used < width).then_some(c)
-        }).collect();
+        let kept: String = text
+            .chars()
+            .scan(0, |used, c| {
+                *used += c.to_string().width();
+                (*used < width).then_some(c)
+            })
+            .collect();
         return format!("{kept}…");
     };
     let room = width - head.width() - 2;

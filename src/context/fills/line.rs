@@ -154,5 +154,8 @@ pub struct CompactMetadata {
 
 /// Reads `raw` as `T` when it is an object.
 pub fn object<'a, T: Deserialize<'a>>(raw: &'a RawValue) -> Option<T> {
-    raw.get().starts_with('{').then(|| serde_json::from_str(raw.get()).ok()).flatten()
+    raw.get()
+        .starts_with('{')
+        .then(|| serde_json::from_str(raw.get()).ok())
+        .flatten()
 }

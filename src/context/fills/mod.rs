@@ -56,6 +56,9 @@ impl Kind {
     }
 }
 
+/// What an item is called: its kind, tool and target.
+type Named = (Kind, Option<String>, Option<String>);
+
 /// One thing that entered the context, with the tokens it took.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct Item {
@@ -169,7 +172,7 @@ fn pick_lines(chunk: &[u8], picks: &mut Vec<std::ops::Range<usize>>) {
 
 fn timeline(walk: walk::Walk) -> Timeline {
     let since = walk.compactions.last().map_or(1, |c| c.before_request);
-    let mut live: HashMap<(Kind, Option<String>, Option<String>), (i64, bool)> = HashMap::new();
+    let mut live: HashMap<Named, (i64, bool)> = HashMap::new();
     let mut by_kind: BTreeMap<Kind, i64> = BTreeMap::new();
     for item in walk.requests.iter().filter(|r| r.n >= since).flat_map(|r| &r.items) {
         *by_kind.entry(item.kind).or_default() += item.tokens;

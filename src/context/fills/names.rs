@@ -126,14 +126,21 @@ mod tests {
             Some("/etc/hosts")
         );
         assert_eq!(
-            named("Bash", r#"{"command":"npm test\n&& echo done","description":"x"}"#).1.as_deref(),
+            named("Bash", r#"{"command":"npm test\n&& echo done","description":"x"}"#)
+                .1
+                .as_deref(),
             Some("npm test")
         );
         assert_eq!(
-            named("Grep", r#"{"pattern":"TODO","path":"/home/u/proj/src/"}"#).1.as_deref(),
+            named("Grep", r#"{"pattern":"TODO","path":"/home/u/proj/src/"}"#)
+                .1
+                .as_deref(),
             Some("\"TODO\" src/")
         );
-        assert_eq!(named("Agent", r#"{"subagent_type":"Explore"}"#).1.as_deref(), Some("Explore"));
+        assert_eq!(
+            named("Agent", r#"{"subagent_type":"Explore"}"#).1.as_deref(),
+            Some("Explore")
+        );
         assert_eq!(named("Task", r#"{"prompt":"x"}"#).1.as_deref(), Some("general-purpose"));
         assert_eq!(
             named("mcp__github__create_issue", "{}"),
@@ -150,7 +157,9 @@ mod tests {
         let target = named("Read", &format!(r#"{{"file_path":"{long}"}}"#)).1.unwrap();
         assert!(target.starts_with('…') && target.ends_with("deep/main.rs"), "{target}");
         assert_eq!(target.chars().count(), MAX_TARGET);
-        let command = named("Bash", &format!(r#"{{"command":"echo {}"}}"#, "é".repeat(100))).1.unwrap();
+        let command = named("Bash", &format!(r#"{{"command":"echo {}"}}"#, "é".repeat(100)))
+            .1
+            .unwrap();
         assert!(command.starts_with("echo é") && command.ends_with('…'));
         assert_eq!(prompt("\n  fix the bug\nin billing").as_deref(), Some("fix the bug"));
         assert_eq!(prompt("   "), None);

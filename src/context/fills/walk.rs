@@ -284,6 +284,6 @@ fn split(delta: i64, pending: Vec<Pending>) -> Vec<Item> {
     if let Some(largest) = items.iter_mut().max_by_key(|i| i.bytes) {
         largest.tokens += delta - given;
     }
-    items.sort_by(|a, b| b.tokens.cmp(&a.tokens));
+    items.sort_by_key(|i| std::cmp::Reverse(i.tokens));
     items
 }
