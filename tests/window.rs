@@ -335,3 +335,41 @@ fn a_large_transcript_is_read_in_flat_memory() {
     eprintln!("peak RSS: 10 MB transcript {small_kib} KiB, 100 MB transcript {large_kib} KiB");
     assert!(large_kib < small_kib + 16 * 1024, "{small_kib} KiB → {large_kib} KiB");
 }
+
+#[test]
+fn the_chart_is_written_as_a_standalone_svg() {
+    let sandbox = Sandbox::new();
+    let mut session = a_working_session(&sandbox);
+    session
+        .reply(64_000, Some(("Bash", json!({"command":"grep '<main>' a && b"}))))
+        .result(9_000)
+        .reply(66_500, None);
+    session.write(&sandbox, SESSION);
+    let svg = sandbox.project.join("context.svg");
+    let out = sandbox.run(&["window", "--svg", &native(&svg)], b"");
+    assert_eq!((out.code, out.stderr.as_str()), (Some(0), ""), "{out:?}");
+    assert!(
+        out.stdout.contains("Largest in the live context"),
+        "the text view is printed too: {out:?}"
+    );
+    let drawn = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        drawn.starts_with("<svg") && drawn.trim_end().ends_with("</svg>"),
+        "{drawn}"
+    );
+    assert!(
+        drawn.contains("Read src/billing/ledger_dump.sql"),
+        "the largest items are named"
+    );
+    assert!(
+        drawn.contains("Bash grep &apos;&lt;main&gt;&apos; a &amp;&amp; b"),
+        "text is escaped"
+    );
+    assert!(drawn.contains("compacts at 180k"), "the limit is marked");
+    let out = sandbox.run(
+        &["window", "--svg", &native(sandbox.project.join("no/such/dir/c.svg"))],
+        b"",
+    );
+    assert_eq!(out.code, Some(1), "{out:?}");
+    assert!(out.stderr.contains("cannot write"), "{out:?}");
+}

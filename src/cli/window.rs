@@ -22,7 +22,7 @@ pub const WINDOW: Command = Command {
     help: "\
 baton window: what fills the context, request by request
 
-Usage: baton window [--session ID | --transcript FILE] [--top N] [--json]
+Usage: baton window [--session ID | --transcript FILE] [--top N] [--json] [--svg FILE]
 
 For each request of the session's main conversation: its context size, exactly as the
 transcript's usage gives it (input + cache writes + cache reads, each response counted
@@ -44,6 +44,7 @@ Options:
   --session ID        The session (or subagent) with this id
   --transcript FILE   The session whose transcript is FILE
   --top N             Largest items listed (default 10)
+  --svg FILE          Also write the chart as a standalone SVG to FILE
   --json              Print JSON: {session, model, window, usable, requests: [{n, at,
                       context_tokens, delta, items: [{kind, tool, target, tokens,
                       estimated}]}], compactions, live: {tokens, baseline, items, by_kind}}
@@ -54,6 +55,7 @@ Examples:
   baton window
   baton window --top 3
   baton window --json | jq '.live.items[:3]'
+  baton window --svg context.svg
 ",
     run: Some(run),
 };
@@ -73,7 +75,7 @@ struct Answer<'a> {
 
 fn run(parser: &mut lexopt::Parser) -> Result<()> {
     let cwd = std::env::current_dir().map_err(|e| Error::Failed(format!("cannot read the current directory: {e}")))?;
-    let (mut choice, mut top, mut as_json) = (SessionChoice::Newest, DEFAULT_TOP, false);
+    let (mut choice, mut top, mut as_json, mut svg) = (SessionChoice::Newest, DEFAULT_TOP, false, None);
     while let Some(arg) = parser.next()? {
         match arg {
             lexopt::Arg::Long("session") => choice = SessionChoice::Id(super::text_value(parser, "--session")?),
@@ -87,6 +89,7 @@ fn run(parser: &mut lexopt::Parser) -> Result<()> {
                     .map_err(|_| Error::Usage(format!("--top {value:?}: give a count of items, e.g. --top 5")))?;
             }
             lexopt::Arg::Long("json") => as_json = true,
+            lexopt::Arg::Long("svg") => svg = Some(super::path_value(parser, "--svg", "a file")?),
             other => return Err(other.unexpected().into()),
         }
     }
@@ -98,6 +101,12 @@ fn run(parser: &mut lexopt::Parser) -> Result<()> {
     let largest = timeline.requests.iter().map(|r| r.context_tokens).max();
     let window = window_size(None, model, config.context_window_size(), largest);
     let usable = Limit::for_session(window, model, &config).tokens;
+    if let Some(path) = svg {
+        let drawn = fills::svg::render(&files.session_id, &timeline, window, usable, top)
+            .map_err(|e| Error::Failed(format!("cannot draw the chart: {e}")))?;
+        crate::fsx::write_atomic(&path, drawn.as_bytes(), 0o644, crate::fsx::Durability::Durable)
+            .map_err(|e| Error::Failed(format!("cannot write {}: {e}", path.display())))?;
+    }
     if as_json {
         let answer = Answer {
             session: &files.session_id,

@@ -7,6 +7,7 @@
 pub mod chart;
 mod line;
 mod names;
+pub mod svg;
 mod walk;
 
 use std::collections::{BTreeMap, HashMap};
