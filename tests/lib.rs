@@ -31,3 +31,4 @@ mod report;
 mod statusline;
 #[cfg(target_os = "linux")]
 mod stress_harness;
+mod window;

@@ -93,12 +93,30 @@ fn find_by_id(id: &str, cwd: &Path) -> Result<PathBuf> {
     let any = crate::claude_home::projects_dirs()
         .into_iter()
         .flat_map(|p| entries(&p).map(|d| d.join(&file)).collect::<Vec<_>>());
-    own.chain(any).find(|p| p.is_file()).ok_or_else(|| {
-        Error::Failed(format!(
-            "no transcript found for session {id} under {}; check the id, or pass --transcript PATH",
-            searched()
-        ))
-    })
+    own.chain(any)
+        .find(|p| p.is_file())
+        .or_else(|| find_subagent(id, cwd))
+        .ok_or_else(|| {
+            Error::Failed(format!(
+                "no transcript found for session {id} under {}; check the id, or pass --transcript PATH",
+                searched()
+            ))
+        })
+}
+
+/// A subagent's own transcript, `<session>/subagents/agent-<id>.jsonl`, by its agent id
+/// (with or without `agent-`): the working directory's project first, then every project.
+fn find_subagent(id: &str, cwd: &Path) -> Option<PathBuf> {
+    let file = format!("agent-{}.jsonl", id.strip_prefix("agent-").unwrap_or(id));
+    let own = project_dirs_of(cwd);
+    let all = crate::claude_home::projects_dirs()
+        .into_iter()
+        .flat_map(|p| entries(&p).collect::<Vec<_>>());
+    own.into_iter()
+        .chain(all)
+        .flat_map(|project| entries(&project).collect::<Vec<_>>())
+        .map(|session| session.join("subagents").join(&file))
+        .find(|p| p.is_file())
 }
 
 fn newest(cwd: &Path) -> Result<PathBuf> {

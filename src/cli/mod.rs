@@ -16,6 +16,7 @@ mod profile;
 mod progress;
 mod report;
 mod stdin_args;
+mod window;
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -41,6 +42,7 @@ pub const COMMANDS: &[Command] = &[
     continuity::PAUSE,
     continuity::RESUME,
     report::REPORT,
+    window::WINDOW,
     install::INSTALL,
     install::UNINSTALL,
     install::DOCTOR,

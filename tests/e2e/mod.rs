@@ -25,6 +25,7 @@ mod statusline;
 mod subagent;
 mod subagent_monitor;
 mod tmux;
+mod window;
 
 use std::thread;
 use std::time::{Duration, Instant};

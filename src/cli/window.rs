@@ -1,0 +1,134 @@
+//! `baton window`: what fills the context, request by request.
+
+use std::io::IsTerminal;
+
+use serde::Serialize;
+
+use super::Command;
+use crate::accounting::transcripts::{self, SessionChoice};
+use crate::config::Config;
+use crate::context::fills::{self, Compaction, Live, Request, chart};
+use crate::context::window::{limit::Limit, window_size};
+use crate::error::{Error, Result};
+
+/// Largest items listed unless `--top` says otherwise.
+const DEFAULT_TOP: usize = 10;
+/// Terminal width when `COLUMNS` does not say.
+const DEFAULT_WIDTH: usize = 100;
+
+pub const WINDOW: Command = Command {
+    name: "window",
+    summary: "Show what fills the context: each request's growth by file, command and result",
+    help: "\
+baton window: what fills the context, request by request
+
+Usage: baton window [--session ID | --transcript FILE] [--top N] [--json] [--svg FILE]
+
+For each request of the session's main conversation: its context size, exactly as the
+transcript's usage gives it (input + cache writes + cache reads, each response counted
+once), how much it grew since the request before, and what entered in between: tool
+results by tool and target (Read src/app.ts, Bash npm test, Grep \"TODO\" src/, an Agent's
+result by subagent type, MCP tools by server and tool), the user's prompts, attachments
+and reminders (hook context, file-change notices), and the assistant's own output and
+thinking. When several items share a request, its growth is split over them by their size
+in bytes and they are marked estimated; the items of a request add up to its growth.
+A compaction resets the live context: its summary is one item, what came before is gone.
+
+Then the largest items in the live context (since the last compaction) and the totals by
+kind. The first request's size is the baseline (system prompt, tools, memory files).
+
+The session: the newest transcript of the working directory's project, unless given. A
+subagent's id (agent-<id> or <id>) shows that subagent's own conversation.
+
+Options:
+  --session ID        The session (or subagent) with this id
+  --transcript FILE   The session whose transcript is FILE
+  --top N             Largest items listed (default 10)
+  --svg FILE          Also write the chart as a standalone SVG to FILE
+  --json              Print JSON: {session, model, window, usable, requests: [{n, at,
+                      context_tokens, delta, items: [{kind, tool, target, tokens,
+                      estimated}]}], compactions, live: {tokens, baseline, items, by_kind}}
+
+The chart is as wide as COLUMNS (100 when unset); NO_COLOR turns colours off.
+
+Examples:
+  baton window
+  baton window --top 3
+  baton window --json | jq '.live.items[:3]'
+  baton window --svg context.svg
+",
+    run: Some(run),
+};
+
+/// The JSON answer.
+#[derive(Serialize)]
+struct Answer<'a> {
+    session: &'a str,
+    model: Option<&'a str>,
+    window: u64,
+    /// Tokens at which Claude Code compacts.
+    usable: u64,
+    requests: &'a [Request],
+    compactions: &'a [Compaction],
+    live: &'a Live,
+}
+
+fn run(parser: &mut lexopt::Parser) -> Result<()> {
+    let cwd = std::env::current_dir().map_err(|e| Error::Failed(format!("cannot read the current directory: {e}")))?;
+    let (mut choice, mut top, mut as_json, mut svg) = (SessionChoice::Newest, DEFAULT_TOP, false, None);
+    while let Some(arg) = parser.next()? {
+        match arg {
+            lexopt::Arg::Long("session") => choice = SessionChoice::Id(super::text_value(parser, "--session")?),
+            lexopt::Arg::Long("transcript") => {
+                choice = SessionChoice::Transcript(super::path_value(parser, "--transcript", "a file")?);
+            }
+            lexopt::Arg::Long("top") => {
+                let value = super::text_value(parser, "--top")?;
+                top = value
+                    .parse()
+                    .map_err(|_| Error::Usage(format!("--top {value:?}: give a count of items, e.g. --top 5")))?;
+            }
+            lexopt::Arg::Long("json") => as_json = true,
+            lexopt::Arg::Long("svg") => svg = Some(super::path_value(parser, "--svg", "a file")?),
+            other => return Err(other.unexpected().into()),
+        }
+    }
+    let files = transcripts::locate(&choice, &cwd)?;
+    let timeline = fills::read(&files.main)
+        .map_err(|e| Error::Failed(format!("cannot read the transcript {}: {e}", files.main.display())))?;
+    let config = Config::load(crate::planning::Project::find(&cwd).as_ref().map(|p| p.root.as_path()));
+    let model = timeline.model.as_deref();
+    let largest = timeline.requests.iter().map(|r| r.context_tokens).max();
+    let window = window_size(None, model, config.context_window_size(), largest);
+    let usable = Limit::for_session(window, model, &config).tokens;
+    if let Some(path) = svg {
+        let drawn = fills::svg::render(&files.session_id, &timeline, window, usable, top)
+            .map_err(|e| Error::Failed(format!("cannot draw the chart: {e}")))?;
+        crate::fsx::write_atomic(&path, drawn.as_bytes(), 0o644, crate::fsx::Durability::Durable)
+            .map_err(|e| Error::Failed(format!("cannot write {}: {e}", path.display())))?;
+    }
+    if as_json {
+        let answer = Answer {
+            session: &files.session_id,
+            model,
+            window,
+            usable,
+            requests: &timeline.requests,
+            compactions: &timeline.compactions,
+            live: &timeline.live,
+        };
+        let text = serde_json::to_string_pretty(&answer)
+            .map_err(|e| Error::Failed(format!("cannot encode the answer: {e}")))?;
+        return super::print(&format!("{text}\n"));
+    }
+    let style = chart::Style {
+        width: std::env::var("COLUMNS")
+            .ok()
+            .and_then(|c| c.trim().parse().ok())
+            .filter(|c| *c > 0)
+            .unwrap_or(DEFAULT_WIDTH),
+        color: std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+        top,
+    };
+    super::print(&chart::render(&files.session_id, &timeline, window, usable, &style))
+}

@@ -1,0 +1,220 @@
+//! The text view of `baton window`: one line per request with its context as a bar in the
+//! terminal's width (Unicode blocks, the compaction limit marked), compactions between them,
+//! then the largest items in the live context and the totals by kind.
+
+use std::fmt::Write;
+
+use unicode_width::UnicodeWidthStr;
+
+use super::{Compaction, Item, Kind, Timeline};
+use crate::context::window::short_tokens;
+
+/// Eighths of a cell, for bars finer than a character.
+const EIGHTHS: [char; 8] = [' ', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
+
+/// Columns left of and right of the bar: `   n  hh:mm  ` and `  tokens   delta  `.
+const LEFT: usize = 13;
+const RIGHT: usize = 18;
+/// The bar never gets narrower than this, nor the largest item's name.
+const MIN_BAR: usize = 10;
+const MIN_NAME: usize = 16;
+const MAX_NAME: usize = 48;
+
+/// How to draw.
+pub struct Style {
+    /// Terminal cells per line.
+    pub width: usize,
+    pub color: bool,
+    /// Largest items listed.
+    pub top: usize,
+}
+
+/// The whole view.
+pub fn render(session: &str, timeline: &Timeline, window: u64, usable: u64, style: &Style) -> String {
+    let mut out = String::new();
+    let model = timeline.model.as_deref().unwrap_or("unknown model");
+    let _ = writeln!(
+        out,
+        "Context of session {session}\n{model}, window {}, compacts at {}",
+        short_tokens(window),
+        short_tokens(usable)
+    );
+    if timeline.requests.is_empty() {
+        out.push_str("No request in this transcript yet.\n");
+        return out;
+    }
+    let name_width = (style.width.saturating_sub(LEFT + RIGHT) / 2).clamp(MIN_NAME, MAX_NAME);
+    let bar_width = MIN_BAR.max(style.width.saturating_sub(LEFT + RIGHT + name_width));
+    out.push('\n');
+    let mut compactions = timeline.compactions.iter().peekable();
+    for request in &timeline.requests {
+        while let Some(compaction) = compactions.next_if(|c| c.before_request <= request.n) {
+            compacted(&mut out, compaction);
+        }
+        let at = request
+            .at
+            .as_deref()
+            .and_then(crate::clock::timestamp_millis)
+            .and_then(crate::clock::local)
+            .map_or_else(|| "     ".to_owned(), |t| t.format("%H:%M").to_string());
+        let bar = bar(request.context_tokens, window, usable, bar_width);
+        let bar = paint(&bar, request.context_tokens, usable, style.color);
+        let delta = match request.n {
+            1 => String::new(),
+            _ => signed(request.delta),
+        };
+        let largest = match request.items.first() {
+            _ if request.n == 1 => "baseline".to_owned(),
+            Some(item) => cut(&item.name(), name_width),
+            None => String::new(),
+        };
+        let line = format!(
+            "{:>4}  {at}  {bar}  {:>6}  {delta:>6}  {largest}",
+            request.n,
+            short_tokens(request.context_tokens)
+        );
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    for compaction in compactions {
+        compacted(&mut out, compaction);
+    }
+    live(&mut out, timeline, style);
+    out
+}
+
+fn compacted(out: &mut String, compaction: &Compaction) {
+    let tokens = |n: Option<u64>| n.map_or_else(|| "?".to_owned(), short_tokens);
+    let _ = writeln!(
+        out,
+        "  ── compacted: {} → {} ──",
+        tokens(compaction.tokens_before),
+        tokens(compaction.tokens_after)
+    );
+}
+
+/// "Largest in the live context" and the totals by kind.
+fn live(out: &mut String, timeline: &Timeline, style: &Style) {
+    let live = &timeline.live;
+    let since = if timeline.compactions.is_empty() {
+        ""
+    } else {
+        " since the last compaction"
+    };
+    let _ = writeln!(
+        out,
+        "\nLive context: {} ({} baseline: system prompt, tools, memory files){since}",
+        short_tokens(live.tokens),
+        short_tokens(live.baseline)
+    );
+    if live.items.is_empty() {
+        out.push_str("Nothing has entered it since.\n");
+        return;
+    }
+    out.push_str("Largest in the live context:\n");
+    let shown: Vec<&Item> = live.items.iter().take(style.top).collect();
+    let name_width = shown
+        .iter()
+        .map(|i| i.name().width())
+        .max()
+        .unwrap_or(0)
+        .min(style.width.saturating_sub(20).max(MIN_NAME));
+    for item in shown {
+        let share = item.tokens as f64 * 100.0 / live.tokens.max(1) as f64;
+        let name = cut(&item.name(), name_width);
+        let pad = name_width.saturating_sub(name.width());
+        let _ = writeln!(
+            out,
+            "  {name}{}  {:>6}  {share:>3.0}%",
+            " ".repeat(pad),
+            short_tokens(item.tokens as u64)
+        );
+    }
+    let kinds: Vec<String> = live
+        .by_kind
+        .iter()
+        .filter(|(_, tokens)| **tokens != 0)
+        .map(|(kind, tokens)| format!("{} {}", kind.label(), signed_short(*tokens, *kind)))
+        .collect();
+    let _ = writeln!(out, "By kind: {}", kinds.join(", "));
+    if live.items.iter().any(|i| i.estimated) {
+        out.push_str("Items sharing a request split its growth by their size in bytes (estimated).\n");
+    }
+}
+
+/// A bar of `tokens` out of `window` in `width` cells, `│` where the client compacts.
+fn bar(tokens: u64, window: u64, usable: u64, width: usize) -> String {
+    let eighths = (tokens.min(window) as u128 * width as u128 * 8 / window.max(1) as u128) as usize;
+    let limit_cell = (usable.min(window) as u128 * width as u128 / window.max(1) as u128) as usize;
+    (0..width)
+        .map(|cell| {
+            let filled = eighths.saturating_sub(cell * 8).min(8);
+            match filled {
+                8 => '█',
+                0 if cell == limit_cell => '│',
+                n => EIGHTHS[n],
+            }
+        })
+        .collect()
+}
+
+/// The bar in green, yellow or red by how near the limit it is.
+fn paint(bar: &str, tokens: u64, usable: u64, color: bool) -> String {
+    if !color {
+        return bar.to_owned();
+    }
+    let used = tokens as f64 / usable.max(1) as f64;
+    let code = if used < 0.5 {
+        32
+    } else if used < 0.8 {
+        33
+    } else {
+        31
+    };
+    format!("\x1b[{code}m{bar}\x1b[0m")
+}
+
+fn signed(n: i64) -> String {
+    match n {
+        0 => "0".into(),
+        n if n > 0 => format!("+{}", short_tokens(n as u64)),
+        n => format!("-{}", short_tokens(n.unsigned_abs())),
+    }
+}
+
+fn signed_short(n: i64, kind: Kind) -> String {
+    match kind {
+        Kind::Cleared => signed(n),
+        _ if n < 0 => signed(n),
+        _ => short_tokens(n as u64),
+    }
+}
+
+/// `text` cut to `width` cells with `…`: a name keeps its first word (the tool) and the end
+/// of the rest (a path's file name), a text without a space its start.
+fn cut(text: &str, width: usize) -> String {
+    if text.width() <= width {
+        return text.to_owned();
+    }
+    let Some((head, rest)) = text.split_once(' ').filter(|(head, _)| head.width() + 2 < width) else {
+        let kept: String = text
+            .chars()
+            .scan(0, |used, c| {
+                *used += c.to_string().width();
+                (*used < width).then_some(c)
+            })
+            .collect();
+        return format!("{kept}…");
+    };
+    let room = width - head.width() - 2;
+    let mut tail: Vec<char> = Vec::new();
+    let mut used = 0;
+    for c in rest.chars().rev() {
+        used += c.to_string().width();
+        if used > room {
+            break;
+        }
+        tail.push(c);
+    }
+    format!("{head} …{}", tail.into_iter().rev().collect::<String>())
+}

@@ -1,0 +1,213 @@
+//! What fills the context (`baton window`): request by request, how much the context grew and
+//! which file, command, result, prompt or attachment took the space, from the transcript
+//! alone. Each request's size is exactly its usage (input + cache writes + cache reads); its
+//! growth is split over what entered since the request before by size in bytes (marked
+//! `estimated` when there was more than one item). Compactions reset the live context.
+
+pub mod chart;
+mod line;
+mod names;
+pub mod svg;
+mod walk;
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::Read;
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::accounting::chunks::for_each_chunk;
+
+/// What an item is.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// A tool's result, named by the tool and its target.
+    Tool,
+    /// The user's prompt.
+    Prompt,
+    /// Text the client added to the conversation (a skill's body, a command's output).
+    Reminder,
+    /// An attachment: hook context, a file-change notice, a todo or token reminder.
+    Attachment,
+    /// The assistant's own text and tool calls (a Write's content, too).
+    Assistant,
+    Thinking,
+    /// The summary a compaction left.
+    Summary,
+    /// The context shrank without a compaction (older results cleared by the client).
+    Cleared,
+    /// Growth with nothing in the transcript to put it on.
+    Other,
+}
+
+impl Kind {
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Tool => "tool results",
+            Self::Prompt => "prompts",
+            Self::Reminder => "reminders",
+            Self::Attachment => "attachments",
+            Self::Assistant => "assistant output",
+            Self::Thinking => "thinking",
+            Self::Summary => "compaction summary",
+            Self::Cleared => "cleared",
+            Self::Other => "other",
+        }
+    }
+}
+
+/// What an item is called: its kind, tool and target.
+type Named = (Kind, Option<String>, Option<String>);
+
+/// One thing that entered the context, with the tokens it took.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct Item {
+    pub kind: Kind,
+    pub tool: Option<String>,
+    pub target: Option<String>,
+    pub tokens: i64,
+    /// The tokens are a share of the request's growth by size, not measured alone.
+    pub estimated: bool,
+    #[serde(skip)]
+    pub bytes: usize,
+}
+
+impl Item {
+    fn whole(kind: Kind, tokens: i64) -> Self {
+        Self {
+            kind,
+            tool: None,
+            target: None,
+            tokens,
+            estimated: false,
+            bytes: 0,
+        }
+    }
+
+    /// How the item is named to a person: `Read src/app.ts`, `prompt "fix the bug"`.
+    pub fn name(&self) -> String {
+        let head = match (self.kind, &self.tool) {
+            (Kind::Tool | Kind::Attachment, Some(tool)) => tool.clone(),
+            (Kind::Assistant, Some(tool)) => format!("assistant {tool}"),
+            (kind, _) => kind.label().trim_end_matches('s').to_owned(),
+        };
+        match (&self.target, self.kind) {
+            (Some(target), Kind::Prompt) => format!("{head} \"{target}\""),
+            (Some(target), _) => format!("{head} {target}"),
+            (None, _) => head,
+        }
+    }
+}
+
+/// One request of the conversation.
+#[derive(Serialize, Clone, Debug)]
+pub struct Request {
+    pub n: usize,
+    pub at: Option<String>,
+    pub context_tokens: u64,
+    /// Growth since the request before (since the baseline for the first after a compaction).
+    pub delta: i64,
+    pub items: Vec<Item>,
+}
+
+/// A compaction: the live context before and after, as the client recorded them.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct Compaction {
+    pub before_request: usize,
+    pub tokens_before: Option<u64>,
+    pub tokens_after: Option<u64>,
+}
+
+/// What the context holds now, since the last compaction.
+#[derive(Serialize, Clone, Debug, Default)]
+pub struct Live {
+    pub tokens: u64,
+    /// The first request's size: system prompt, tools, memory files. Not an item.
+    pub baseline: u64,
+    /// Largest first.
+    pub items: Vec<Item>,
+    pub by_kind: BTreeMap<Kind, i64>,
+}
+
+/// A session's context, request by request.
+#[derive(Serialize, Clone, Debug, Default)]
+pub struct Timeline {
+    pub model: Option<String>,
+    pub requests: Vec<Request>,
+    pub compactions: Vec<Compaction>,
+    pub live: Live,
+    /// Lines that were not JSON objects, left out.
+    #[serde(skip)]
+    pub unreadable_lines: u64,
+}
+
+/// Reads a transcript, in chunks (memory stays flat whatever its size).
+pub fn read(path: &Path) -> std::io::Result<Timeline> {
+    read_from(crate::fsx::open_regular(path)?)
+}
+
+/// Reads a transcript from any reader.
+pub fn read_from(reader: impl Read + Send) -> std::io::Result<Timeline> {
+    let mut walk = walk::Walk::new();
+    for_each_chunk(reader, pick_lines, |chunk, picks| {
+        for range in picks {
+            walk.line(&chunk[range.clone()]);
+        }
+    })?;
+    Ok(timeline(walk))
+}
+
+/// Every line but the client's request records (`api-request-blob` repeats what was sent).
+fn pick_lines(chunk: &[u8], picks: &mut Vec<std::ops::Range<usize>>) {
+    let mut start = 0;
+    while start < chunk.len() {
+        let end = memchr::memchr(b'\n', &chunk[start..]).map_or(chunk.len(), |at| start + at);
+        let line = &chunk[start..end];
+        if !line.starts_with(b"{\"type\":\"api-request") && !line.iter().all(u8::is_ascii_whitespace) {
+            picks.push(start..end);
+        }
+        start = end + 1;
+    }
+}
+
+fn timeline(walk: walk::Walk) -> Timeline {
+    let since = walk.compactions.last().map_or(1, |c| c.before_request);
+    let mut live: HashMap<Named, (i64, bool)> = HashMap::new();
+    let mut by_kind: BTreeMap<Kind, i64> = BTreeMap::new();
+    for item in walk.requests.iter().filter(|r| r.n >= since).flat_map(|r| &r.items) {
+        *by_kind.entry(item.kind).or_default() += item.tokens;
+        if item.tokens > 0 {
+            let entry = live
+                .entry((item.kind, item.tool.clone(), item.target.clone()))
+                .or_default();
+            entry.0 += item.tokens;
+            entry.1 |= item.estimated;
+        }
+    }
+    let mut items: Vec<Item> = live
+        .into_iter()
+        .map(|((kind, tool, target), (tokens, estimated))| Item {
+            tool,
+            target,
+            estimated,
+            ..Item::whole(kind, tokens)
+        })
+        .collect();
+    items.sort_by(|a, b| b.tokens.cmp(&a.tokens).then_with(|| a.name().cmp(&b.name())));
+    Timeline {
+        model: walk.model,
+        live: Live {
+            tokens: walk.latest.unwrap_or(0),
+            baseline: walk.baseline.unwrap_or(0),
+            items,
+            by_kind,
+        },
+        requests: walk.requests,
+        compactions: walk.compactions,
+        unreadable_lines: walk.unreadable_lines,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,246 @@
+//! The attribution on transcripts shaped like Claude Code 2.1.332's.
+
+use serde_json::json;
+
+use super::*;
+
+/// Lines of a transcript, as the client writes them.
+#[derive(Default)]
+struct Transcript {
+    lines: Vec<String>,
+    responses: usize,
+}
+
+impl Transcript {
+    fn push(&mut self, value: serde_json::Value) -> &mut Self {
+        self.lines.push(value.to_string());
+        self
+    }
+
+    fn prompt(&mut self, text: &str) -> &mut Self {
+        self.push(json!({"type":"user","isSidechain":false,"cwd":"/home/u/proj",
+            "message":{"role":"user","content":text},"timestamp":"2026-11-30T16:42:11.908Z"}))
+    }
+
+    /// An assistant response whose request had `context` tokens, calling `tools`
+    /// (`(id, name, input)`), each block on its own line as the client streams them.
+    fn reply(&mut self, context: u64, tools: &[(&str, &str, serde_json::Value)]) -> &mut Self {
+        self.responses += 1;
+        let id = format!("msg_{}", self.responses);
+        let usage = json!({"input_tokens": 3, "cache_creation_input_tokens": 100,
+            "cache_read_input_tokens": context - 103, "output_tokens": 50});
+        let mut blocks: Vec<serde_json::Value> = vec![json!({"type":"text","text":"Looking."})];
+        blocks.extend(
+            tools
+                .iter()
+                .map(|(id, name, input)| json!({"type":"tool_use","id":id,"name":name,"input":input})),
+        );
+        for block in blocks {
+            self.push(
+                json!({"type":"assistant","isSidechain":false,"requestId":format!("req_{id}"),
+                "message":{"id":id,"role":"assistant","model":"claude-sonnet-4-5","content":[block],"usage":usage},
+                "timestamp":"2026-11-30T16:43:00.000Z"}),
+            );
+        }
+        self
+    }
+
+    fn result(&mut self, id: &str, bytes: usize) -> &mut Self {
+        self.push(
+            json!({"type":"user","isSidechain":false,"message":{"role":"user","content":[
+            {"type":"tool_result","tool_use_id":id,"content":"x".repeat(bytes)}]}}),
+        )
+    }
+
+    fn attachment(&mut self, kind: &str, rendered: usize) -> &mut Self {
+        self.push(
+            json!({"type":"attachment","isSidechain":false,"attachment":{"type":kind},
+            "rendered":[{"content":"r".repeat(rendered)}]}),
+        )
+    }
+
+    fn read(&self) -> Timeline {
+        read_from(self.lines.join("\n").as_bytes()).unwrap()
+    }
+}
+
+fn named(items: &[Item]) -> Vec<(String, i64)> {
+    items.iter().map(|i| (i.name(), i.tokens)).collect()
+}
+
+#[test]
+fn each_request_s_growth_goes_to_what_entered_before_it() {
+    let timeline = Transcript::default()
+        .prompt("fix the ledger")
+        .reply(
+            20_000,
+            &[(
+                "t1",
+                "Read",
+                json!({"file_path":"/home/u/proj/src/billing/ledger_dump.sql"}),
+            )],
+        )
+        .result("t1", 90_000)
+        .reply(51_000, &[("t2", "Bash", json!({"command":"npm test"}))])
+        .result("t2", 30_000)
+        .reply(61_000, &[])
+        .read();
+    let requests = &timeline.requests;
+    assert_eq!(requests.len(), 3);
+    assert_eq!((requests[0].context_tokens, requests[0].delta), (20_000, 20_000));
+    assert!(requests[0].items.is_empty(), "the first request is the baseline");
+    assert_eq!(timeline.live.baseline, 20_000);
+    // Request 2 grew 31k: the Read result (90 KB) and the assistant's call (a few hundred bytes).
+    assert_eq!(requests[1].delta, 31_000);
+    assert_eq!(requests[1].items[0].name(), "Read src/billing/ledger_dump.sql");
+    assert!(requests[1].items[0].tokens > 30_000 && requests[1].items[0].estimated);
+    for request in requests {
+        if request.n > 1 {
+            assert_eq!(
+                request.items.iter().map(|i| i.tokens).sum::<i64>(),
+                request.delta,
+                "{request:?}"
+            );
+        }
+    }
+    assert_eq!(requests[2].items[0].name(), "Bash npm test");
+    let live = &timeline.live;
+    assert_eq!(live.tokens, 61_000);
+    assert_eq!(live.items[0].name(), "Read src/billing/ledger_dump.sql");
+    assert_eq!(live.items[1].name(), "Bash npm test");
+    assert_eq!(
+        live.baseline as i64 + live.by_kind.values().sum::<i64>(),
+        live.tokens as i64
+    );
+}
+
+#[test]
+fn streamed_lines_of_one_response_are_one_request() {
+    let timeline = Transcript::default()
+        .prompt("go")
+        .reply(
+            20_000,
+            &[
+                ("a", "Grep", json!({"pattern":"TODO","path":"/home/u/proj/src"})),
+                ("b", "Glob", json!({"pattern":"**/*.rs"})),
+            ],
+        )
+        .result("a", 4_000)
+        .result("b", 1_000)
+        .reply(25_000, &[])
+        .read();
+    assert_eq!(timeline.requests.len(), 2);
+    let items = named(&timeline.requests[1].items);
+    assert_eq!(items[0].0, "Grep \"TODO\" src");
+    assert!(items.iter().any(|(name, _)| name == "Glob **/*.rs"), "{items:?}");
+    assert_eq!(items.iter().map(|(_, t)| t).sum::<i64>(), 5_000);
+}
+
+#[test]
+fn attachments_count_what_was_rendered_and_subagents_by_type() {
+    let timeline = Transcript::default()
+        .prompt("go")
+        .reply(
+            20_000,
+            &[("s", "Agent", json!({"subagent_type":"Explore","prompt":"find it"}))],
+        )
+        .result("s", 8_000)
+        .attachment("hook_additional_context", 2_000)
+        .push(json!({"type":"attachment","attachment":{"type":"prompt_snapshot","systemPrompt":"p".repeat(50_000)}}))
+        .reply(30_000, &[])
+        .read();
+    let items = named(&timeline.requests[1].items);
+    assert_eq!(items[0].0, "Agent Explore");
+    assert!(
+        items.iter().any(|(name, _)| name == "hook_additional_context"),
+        "{items:?}"
+    );
+    // The snapshot of the system prompt is the client's record, not context.
+    assert!(
+        !items.iter().any(|(name, _)| name.contains("prompt_snapshot")),
+        "{items:?}"
+    );
+    assert!(items[0].1 > 7_000, "{items:?}");
+}
+
+#[test]
+fn a_compaction_resets_the_live_context() {
+    let timeline = Transcript::default()
+        .prompt("go")
+        .reply(20_000, &[("t1", "Read", json!({"file_path":"/home/u/proj/big.log"}))])
+        .result("t1", 100_000)
+        .reply(150_000, &[])
+        .push(json!({"type":"system","subtype":"compact_boundary","compactMetadata":{"trigger":"auto","preTokens":150_000,"postTokens":6_000}}))
+        .push(json!({"type":"user","isCompactSummary":true,"message":{"role":"user","content":"This session is being continued. Summary: …"}}))
+        .prompt("and now the tests")
+        .reply(27_000, &[])
+        .read();
+    assert_eq!(
+        timeline.compactions,
+        vec![Compaction {
+            before_request: 3,
+            tokens_before: Some(150_000),
+            tokens_after: Some(6_000)
+        }]
+    );
+    let after = &timeline.requests[2];
+    assert_eq!(after.delta, 7_000, "grown from the baseline");
+    assert!(after.items.iter().any(|i| i.kind == Kind::Summary));
+    assert!(timeline.live.items.iter().all(|i| i.name() != "Read big.log"));
+    assert_eq!(timeline.live.tokens, 27_000);
+}
+
+#[test]
+fn a_context_that_shrank_without_compaction_is_one_cleared_item() {
+    let timeline = Transcript::default()
+        .prompt("go")
+        .reply(50_000, &[("t", "Bash", json!({"command":"ls"}))])
+        .result("t", 100)
+        .reply(40_000, &[])
+        .read();
+    assert_eq!(
+        named(&timeline.requests[1].items),
+        vec![("cleared".to_owned(), -10_000)]
+    );
+}
+
+#[test]
+fn side_chains_errors_and_garbage_are_not_the_conversation() {
+    let mut transcript = Transcript::default();
+    transcript.prompt("go").reply(20_000, &[]);
+    transcript.lines.push("{not json".into());
+    transcript.lines.push(String::new());
+    transcript.push(
+        json!({"type":"assistant","isSidechain":true,"message":{"id":"side","model":"claude-haiku-4-5",
+        "content":[],"usage":{"input_tokens":90_000}}}),
+    );
+    transcript.push(
+        json!({"type":"assistant","isApiErrorMessage":true,"message":{"id":"err","model":"<synthetic>",
+        "content":[{"type":"text","text":"API Error"}],"usage":{"input_tokens":0}}}),
+    );
+    transcript.push(json!({"type":"api-request-blob","message":{"role":"user","content":"y".repeat(1000)}}));
+    transcript.push(json!({"type":"assistant","isSidechain":"yes","message":{"id":7}}));
+    transcript.prompt("more").reply(21_000, &[]);
+    let timeline = transcript.read();
+    assert_eq!(timeline.requests.len(), 2);
+    assert_eq!(timeline.requests[1].delta, 1_000);
+    assert_eq!(timeline.unreadable_lines, 1);
+    assert_eq!(timeline.model.as_deref(), Some("claude-sonnet-4-5"));
+}
+
+#[test]
+fn a_subagent_s_own_transcript_is_read_as_its_conversation() {
+    let mut transcript = Transcript::default();
+    transcript
+        .prompt("task")
+        .reply(10_000, &[("r", "Read", json!({"file_path":"/home/u/proj/a.rs"}))]);
+    transcript.result("r", 5_000).reply(12_000, &[]);
+    let sidechain: Vec<String> = transcript
+        .lines
+        .iter()
+        .map(|l| l.replace("\"isSidechain\":false", "\"isSidechain\":true"))
+        .collect();
+    let timeline = read_from(sidechain.join("\n").as_bytes()).unwrap();
+    assert_eq!(timeline.requests.len(), 2);
+    assert_eq!(timeline.live.items[0].name(), "Read a.rs");
+}

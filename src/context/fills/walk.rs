@@ -1,0 +1,289 @@
+//! The walk over a transcript's lines that attributes each request's growth: what entered
+//! between two requests of the conversation (tool results, prompts, attachments, the
+//! assistant's own output) is held as pending items with their size in bytes; the next
+//! request's context, exactly as its usage gives it, closes them and its delta is split over
+//! them by size.
+
+use std::collections::HashMap;
+
+use super::line::{Block, Line};
+use super::names;
+use super::{Compaction, Item, Kind, Request};
+
+/// Attachment kinds that are the client's own records, never sent to the model (older
+/// clients do not say which attachments were rendered).
+const CLIENT_ONLY_ATTACHMENTS: &[&str] = &["prompt_snapshot", "hook_success", "hook_cancelled"];
+
+/// Which lines make up the conversation measured.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Thread {
+    /// Not known until the first message line.
+    Unknown,
+    /// The main conversation: side-chain lines (an older client's subagents) are not its.
+    Main,
+    /// A subagent's own transcript, every line a side-chain one.
+    Subagent,
+}
+
+/// Something that entered the context and waits for the next request.
+struct Pending {
+    kind: Kind,
+    tool: Option<String>,
+    target: Option<String>,
+    bytes: usize,
+}
+
+/// The state of the walk; [`Walk::line`] takes one line at a time, in order.
+pub struct Walk {
+    thread: Thread,
+    cwd: Option<String>,
+    /// Tool uses not yet answered: their id → `(tool, target)`.
+    uses: HashMap<String, (String, Option<String>)>,
+    pending: Vec<Pending>,
+    /// The message id and request id of the last request.
+    last_key: Option<(Option<String>, Option<String>)>,
+    previous: Option<u64>,
+    /// Set by a compaction: the next request grows from the baseline.
+    compacted: bool,
+    /// Whether this client writes `rendered` for the attachments it sends.
+    renders_attachments: bool,
+    pub requests: Vec<Request>,
+    pub compactions: Vec<Compaction>,
+    pub baseline: Option<u64>,
+    pub model: Option<String>,
+    /// The newest figure: the last request's context, or a newer compaction's.
+    pub latest: Option<u64>,
+    pub unreadable_lines: u64,
+}
+
+impl Walk {
+    pub fn new() -> Self {
+        Self {
+            thread: Thread::Unknown,
+            cwd: None,
+            uses: HashMap::new(),
+            pending: Vec::new(),
+            last_key: None,
+            previous: None,
+            compacted: false,
+            renders_attachments: false,
+            requests: Vec::new(),
+            compactions: Vec::new(),
+            baseline: None,
+            model: None,
+            latest: None,
+            unreadable_lines: 0,
+        }
+    }
+
+    pub fn line(&mut self, bytes: &[u8]) {
+        let Some(line) = Line::parse(bytes) else {
+            self.unreadable_lines += 1;
+            return;
+        };
+        if line.is("system") {
+            if line.subtype.as_deref() == Some("compact_boundary") {
+                self.compaction(&line);
+            }
+            return;
+        }
+        if !matches!(line.kind.as_deref(), Some("user" | "assistant" | "attachment")) || !self.in_thread(&line) {
+            return;
+        }
+        if let Some(cwd) = &line.cwd {
+            self.cwd = Some(cwd.clone());
+        }
+        match line.kind.as_deref() {
+            Some("assistant") => self.assistant(&line),
+            Some("user") => self.user(&line),
+            _ => self.attachment(&line),
+        }
+    }
+
+    /// Whether `line` belongs to the conversation measured (the first message line decides
+    /// whether that is a main one or a subagent's).
+    fn in_thread(&mut self, line: &Line) -> bool {
+        let sidechain = line.sidechain == Some(true);
+        if self.thread == Thread::Unknown && line.kind.as_deref() != Some("attachment") {
+            self.thread = if sidechain { Thread::Subagent } else { Thread::Main };
+        }
+        match self.thread {
+            Thread::Main => !sidechain,
+            _ => true,
+        }
+    }
+
+    fn assistant(&mut self, line: &Line) {
+        let Some(message) = line.message() else { return };
+        let synthetic = message.model.as_deref() == Some("<synthetic>");
+        if line.api_error == Some(true) || synthetic {
+            return;
+        }
+        let key = (message.id.clone(), line.request_id.clone());
+        let same_response = key.0.is_some() && self.last_key.as_ref() == Some(&key);
+        if !same_response && let Some(context) = message.usage.as_ref().and_then(|u| u.context_tokens()) {
+            self.request(context, line.timestamp.clone());
+            self.last_key = Some(key);
+            self.model = message.model.clone().or(self.model.take());
+        }
+        for block in message.blocks() {
+            self.assistant_block(block);
+        }
+    }
+
+    fn assistant_block(&mut self, block: Block) {
+        let (kind, tool, target) = match block.kind.as_deref() {
+            Some("thinking" | "redacted_thinking") => (Kind::Thinking, None, None),
+            Some("tool_use") => {
+                let (tool, target) = names::tool_use(
+                    block.name.as_deref().unwrap_or("tool"),
+                    block.input,
+                    self.cwd.as_deref(),
+                );
+                if let Some(id) = block.id {
+                    self.uses.insert(id, (tool.clone(), target.clone()));
+                }
+                (Kind::Assistant, Some(tool), target)
+            }
+            _ => (Kind::Assistant, None, None),
+        };
+        self.push(kind, tool, target, block.bytes);
+    }
+
+    fn user(&mut self, line: &Line) {
+        let Some(message) = line.message() else { return };
+        for block in message.blocks() {
+            if line.compact_summary == Some(true) {
+                self.push(Kind::Summary, None, None, block.bytes);
+                continue;
+            }
+            match block.kind.as_deref() {
+                Some("tool_result") => {
+                    let named = block.tool_use_id.as_ref().and_then(|id| self.uses.remove(id));
+                    let (tool, target) = named.map_or((None, None), |(tool, target)| (Some(tool), target));
+                    self.push(Kind::Tool, tool, target, block.bytes);
+                }
+                Some("text") if line.meta != Some(true) => {
+                    let target = block.text.as_deref().and_then(names::prompt);
+                    self.push(Kind::Prompt, None, target, block.bytes);
+                }
+                Some("text") => self.push(Kind::Reminder, None, None, block.bytes),
+                other => self.push(Kind::Attachment, other.map(str::to_owned), None, block.bytes),
+            }
+        }
+    }
+
+    fn attachment(&mut self, line: &Line) {
+        let Some(attachment) = line.attachment() else { return };
+        let kind = attachment.kind.unwrap_or_else(|| "attachment".into());
+        let bytes = match (line.rendered, line.attachment) {
+            (Some(rendered), _) => {
+                self.renders_attachments = true;
+                rendered.get().len()
+            }
+            _ if self.renders_attachments || CLIENT_ONLY_ATTACHMENTS.contains(&kind.as_str()) => 0,
+            (None, Some(raw)) => raw.get().len(),
+            (None, None) => 0,
+        };
+        let target = attachment.filename;
+        self.push(Kind::Attachment, Some(kind), target, bytes);
+    }
+
+    fn compaction(&mut self, line: &Line) {
+        let metadata = line.compaction().unwrap_or_default();
+        let count = |n: Option<f64>| n.filter(|n| n.is_finite() && *n >= 0.0).map(|n| n.round() as u64);
+        self.compactions.push(Compaction {
+            before_request: self.requests.len() + 1,
+            tokens_before: count(metadata.pre_tokens).or(self.previous),
+            tokens_after: count(metadata.post_tokens),
+        });
+        self.pending.clear();
+        self.uses.clear();
+        self.compacted = true;
+        if let Some(after) = count(metadata.post_tokens) {
+            self.latest = Some(after);
+        }
+    }
+
+    fn push(&mut self, kind: Kind, tool: Option<String>, target: Option<String>, bytes: usize) {
+        if bytes > 0 {
+            self.pending.push(Pending {
+                kind,
+                tool,
+                target,
+                bytes,
+            });
+        }
+    }
+
+    /// A new request whose context is `context`: closes what entered since the last one.
+    fn request(&mut self, context: u64, at: Option<String>) {
+        let pending = std::mem::take(&mut self.pending);
+        let (delta, items) = match (self.baseline, self.previous) {
+            // The first request is the baseline: system prompt, tools, memory files.
+            (None, _) | (_, None) => {
+                self.baseline = Some(context);
+                (context as i64, Vec::new())
+            }
+            (Some(baseline), Some(previous)) => {
+                let from = if self.compacted { baseline } else { previous };
+                let delta = context as i64 - from as i64;
+                (delta, split(delta, pending))
+            }
+        };
+        self.compacted = false;
+        self.previous = Some(context);
+        self.latest = Some(context);
+        self.requests.push(Request {
+            n: self.requests.len() + 1,
+            at,
+            context_tokens: context,
+            delta,
+            items,
+        });
+    }
+}
+
+/// Splits `delta` over what entered, by size: each item gets its share rounded down and the
+/// rest goes to the largest, so the items add up to `delta` exactly. A context that shrank
+/// without a compaction (older results cleared) is one `cleared` item.
+fn split(delta: i64, pending: Vec<Pending>) -> Vec<Item> {
+    if delta < 0 {
+        return vec![Item::whole(Kind::Cleared, delta)];
+    }
+    if delta == 0 {
+        return Vec::new();
+    }
+    let mut merged: Vec<Pending> = Vec::new();
+    for item in pending {
+        match merged
+            .iter_mut()
+            .find(|m| m.kind == item.kind && m.tool == item.tool && m.target == item.target)
+        {
+            Some(same) => same.bytes += item.bytes,
+            None => merged.push(item),
+        }
+    }
+    let total: u128 = merged.iter().map(|p| p.bytes as u128).sum();
+    if total == 0 {
+        return vec![Item::whole(Kind::Other, delta)];
+    }
+    let estimated = merged.len() > 1;
+    let mut items: Vec<Item> = merged
+        .into_iter()
+        .map(|p| Item {
+            tokens: (delta as u128 * p.bytes as u128 / total) as i64,
+            kind: p.kind,
+            tool: p.tool,
+            target: p.target,
+            estimated,
+            bytes: p.bytes,
+        })
+        .collect();
+    let given: i64 = items.iter().map(|i| i.tokens).sum();
+    if let Some(largest) = items.iter_mut().max_by_key(|i| i.bytes) {
+        largest.tokens += delta - given;
+    }
+    items.sort_by_key(|i| std::cmp::Reverse(i.tokens));
+    items
+}
