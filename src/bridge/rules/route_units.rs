@@ -237,18 +237,6 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
         .filter_map(|hit| Some((hit.text("alias.var")?, guard_name(hit.text("alias.value")?))))
         .collect();
     for (_, receiver, mut item) in items {
-        // `v := v.Group("/v")`: a router mounted on itself is mounted nowhere.
-        if let (
-            Receiver::Local(unit),
-            Item::Mount(Mount {
-                target: Target::Ref(target),
-                ..
-            }),
-        ) = (&receiver, &item)
-            && unit == target
-        {
-            continue;
-        }
         let guards = match &mut item {
             Item::Route(route) => route.guards.as_mut_slice(),
             Item::Mount(mount) => mount.guards.as_mut_slice(),
@@ -338,14 +326,9 @@ fn function_name(hit: &Hit<'_>) -> String {
         hit.get("router.scope"),
     ) {
         (Some(name), _, _) => name.to_owned(),
-        (None, Some("closure"), Some(scope)) => closure_name(&scope.range),
+        (None, Some("closure"), Some(scope)) => format!("closure@{}", scope.range.start),
         (None, other, _) => other.unwrap_or("default").to_owned(),
     }
-}
-
-/// The name of the closure whose body is at `body` (`func(r chi.Router) { … }`).
-fn closure_name(body: &Range<usize>) -> String {
-    format!("closure@{}", body.start)
 }
 
 /// A parameter's name as written (`app`, `app: Express`, `{ app }: { app: Application }`,
