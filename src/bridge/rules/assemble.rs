@@ -5,17 +5,12 @@
 //! | `endpoint.path`, `endpoint.method` | an HTTP route (`#set! method` when the call names none; `"GET /x"` splits; several methods, one endpoint each) |
 //! | `endpoint.resource` + `#set! expand`, `endpoint.style` | a resource standing for several routes (see `resources`), with `endpoint.option(s)` pairs (`only: […]`, `param:`) and `endpoint.only`/`endpoint.except`, or `endpoint.chain` + `endpoint.chain_args`: a call chained on it, whose arguments are that list when it is `only`/`except` |
 //! | `endpoint.option(s)`, `endpoint.on` | route options (`to:` names the handler, `via:` the methods, `on: :member`/`:collection`) |
-//! | `endpoint.receiver` | the router variable it is registered on (its groups' prefixes and guards apply) |
-//! | `endpoint.handler`, `endpoint.guard`, `endpoint.request` | its handler, middleware put on it, request shape |
-//! | `group.var`, `group.path`, `group.parent` | `v1 := r.Group("/v1")`: a router variable with a prefix |
-//! | `mount.function`, `mount.param`, `mount.scope` | a function registering routes on the router it is given as `param` |
-//! | `mount.call` + `mount.parent`/`mount.var`, `mount.path` | a call passing a router (a group of `parent` with `path`, or `var`) to such a function |
-//! | `alias.var`, `alias.value` | a variable holding a guard (`jwt := middleware.JWT(…)`): the guard is named by the value |
+//! | `endpoint.handler`, `endpoint.request` | its handler, request shape |
 //! | `prefix.path`, `prefix.scope` | routes inside the scope get the prefix (`r.Route("/x", func…)`, class-level mappings; `#set! prefix "/api"` for a fixed one) |
 //! | `prefix.resource` + `#set! expand`, `prefix.on` | a resource's block nests the routes inside; `member`/`collection` scopes (see `prefixes`) |
 //! | `prefix.controller` + `#set! handler "{controller}@{action}"` | the controller of the routes inside, whose handlers name only an action |
 //! | `request.type`, `request.scope` | routes inside the scope that name no request have this one (a handler's body parameter) |
-//! | `guard.name` + `guard.scope` or `guard.receiver` | a guard on the routes inside the scope or on the receiver; alone, a guard the code defines |
+//! | `guard.name` + `guard.scope` | a guard on the routes inside the scope; alone, a guard the code defines |
 //! | `env.name` | an environment variable read (`#set! source`, or the text `env.source` captures); with `#set! env-prefix`, a config key the variable `<prefix><KEY_IN_SNAKE_CASE>` sets |
 //! | `env.placeholders` | a string whose upper-case `${VAR}`/`${VAR:default}` placeholders are env vars read |
 //! | `table.name` or `table.model`, `table.scope` | a table (a model's name becomes a table by `#set! naming`) |
@@ -71,7 +66,7 @@
 //! | `endpoint.action`, `#set! path "file"` | the endpoint's path is the one its file's place makes (`file_routes`); an action adds to it |
 //! | `matcher.at`, `matcher.args`, `matcher.access`, `matcher.access_args` | a request-matcher rule guarding the endpoints its patterns match, in any file (`matchers.rs`) |
 //!
-//! Routers that are values (Express, Koa, Fastify…) go to the mount graph (`route_units.rs`),
+//! Routers that are values (Express, Koa, Fastify, the Go routers…) go to the mount graph (`route_units.rs`),
 //! which places routes under the prefixes they are mounted at across files:
 //!
 //! | capture | meaning |
@@ -126,18 +121,16 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use super::hits::{Hit, guard_name, inside};
-use super::mounts::{self, Mounts};
-use super::paths::{HTTP_METHODS, MAX_NESTING, join};
+use super::paths::join;
 use super::prefixes::Prefixes;
 use super::resources::{self, Resource};
 use super::route_units::http_method;
 pub use super::text::literal;
 use super::{alembic, columns, components, file_routes, naming, options, placeholders, scopes, services, stores, tags};
-use crate::bridge::extract::code::guards::names::is_auth_name;
 use crate::bridge::facts::{Column, Endpoint, EnvVar, Facts, ForeignKey, Guard, Index, Route, Table};
 
 /// The facts of one file's hits.
-pub fn facts(path: &str, hits: &[Hit<'_>], mounts: &mut Mounts) -> Facts {
+pub fn facts(path: &str, hits: &[Hit<'_>]) -> Facts {
     let mut facts = Facts::default();
     let routing = Routing::of(hits);
     // `const PROJECTS = 'projects'`: string constants a route's path may name.
@@ -150,29 +143,18 @@ pub fn facts(path: &str, hits: &[Hit<'_>], mounts: &mut Mounts) -> Facts {
     for hit in hits {
         let mut placed = false;
         if hit.is("endpoint") {
-            for (endpoint, waits_for) in routing.endpoints(path, hit) {
-                placed = true;
-                match waits_for {
-                    Some(function) => {
-                        let keep = hit.prop("trailing-slash") == Some("keep") && endpoint.path.ends_with('/');
-                        mounts.wait(function, endpoint, keep)
-                    }
-                    None => facts.endpoints.push(endpoint),
-                }
-            }
+            let endpoints = routing.endpoints(path, hit);
+            placed = !endpoints.is_empty();
+            facts.endpoints.extend(endpoints);
         }
-        mounts.calls.extend(routing.mount_call(hit));
-        let named = hit.all("guard.name").map(|name| routing.guard(name.text));
+        let named = hit.all("guard.name").map(|name| guard(name.text));
         // The checks of a handler that is an endpoint (a page's default export is none).
         let checks = routing
             .checks_in(hit)
             .into_iter()
             .filter(|_| placed)
             .map(|name| (name, "check"));
-        let named = named
-            .chain(routing.endpoint_guards(hit))
-            .map(|name| (name, "middleware"));
-        for (name, kind) in named.chain(checks) {
+        for (name, kind) in named.map(|name| (name, "middleware")).chain(checks) {
             facts.guards.push(Guard {
                 name,
                 kind: hit.prop("kind").unwrap_or(kind).to_owned(),
@@ -254,42 +236,13 @@ pub(super) fn guard(text: &str) -> String {
     }
 }
 
-/// A guard's name (see [`guard`]), through the variable it may be kept in (`aliases`).
-fn aliased(aliases: &HashMap<String, String>, text: &str) -> String {
-    let name = guard(text);
-    aliases.get(&name).cloned().unwrap_or(name)
-}
-
-/// A router variable with its prefix, parent and guards.
-#[derive(Default)]
-struct Group {
-    path: String,
-    parent: Option<String>,
-    /// Where the group is made: a parent's middleware added later does not reach it.
-    at: usize,
-    /// `(where it is added, guard)`: middleware reaches routes and groups registered after it.
-    guards: Vec<(usize, String)>,
-}
-
-/// A function that registers routes on a router it is given (`func UsersRegister(router
-/// *gin.RouterGroup)`): its routes wait for the calls that mount it (see `mounts`).
-struct RouterFn {
-    scope: Range<usize>,
-    function: String,
-    param: String,
-}
-
-/// What places routes: prefixes and guards by scope, groups by variable.
+/// What places routes: prefixes and guards by scope.
 struct Routing {
     prefixes: Prefixes,
     /// `(scope, guard)`.
     scoped_guards: Vec<(Range<usize>, String)>,
     /// `(scope, request shape)`.
     requests: Vec<(Range<usize>, String)>,
-    groups: HashMap<String, Group>,
-    router_fns: Vec<RouterFn>,
-    /// `alias.var` → the guard its `alias.value` names (`jwtMiddleware := middleware.JWT(…)`).
-    aliases: HashMap<String, String>,
     /// Where each auth check is called (`check.name`), each schema parses a value
     /// (`parse.schema`, `parse.value`), each variable holds the request's body (`body.var`).
     checks: Vec<(Range<usize>, String)>,
@@ -304,48 +257,16 @@ impl Routing {
         let mut prefixes = Prefixes::default();
         let mut scoped_guards = Vec::new();
         let mut requests = Vec::new();
-        let mut groups: HashMap<String, Group> = HashMap::new();
-        let mut router_fns = Vec::new();
-        let aliases: HashMap<String, String> = hits
-            .iter()
-            .filter_map(|hit| Some((hit.text("alias.var")?.to_owned(), guard(hit.text("alias.value")?))))
-            .collect();
-        let guard = |text: &str| aliased(&aliases, text);
         for hit in hits {
             prefixes.add(hit);
             if let (Some(request), Some(scope)) = (hit.text("request.type"), hit.get("request.scope")) {
                 requests.push((scope.range.clone(), literal(request)));
             }
-            if let Some(var) = hit.get("group.var") {
-                let group = groups.entry(var.text.to_owned()).or_default();
-                if let Some(path) = hit.text("group.path") {
-                    group.path = literal(path);
-                }
-                group.parent = hit
-                    .text("group.parent")
-                    .map(str::to_owned)
-                    .filter(|parent| parent != var.text);
-                group.at = var.range.start;
-            }
-            for name in hit.all("guard.name") {
-                if let Some(scope) = hit.get("guard.scope") {
-                    scoped_guards.push((scope.range.clone(), guard(name.text)));
-                }
-                if let Some(receiver) = hit.text("guard.receiver") {
-                    let group = groups.entry(receiver.to_owned()).or_default();
-                    group.guards.push((name.range.start, guard(name.text)));
-                }
-            }
-            if let (Some(function), Some(param), Some(scope)) = (
-                hit.text("mount.function"),
-                hit.text("mount.param"),
-                hit.get("mount.scope"),
-            ) {
-                router_fns.push(RouterFn {
-                    scope: scope.range.clone(),
-                    function: function.to_owned(),
-                    param: param.to_owned(),
-                });
+            if let Some(scope) = hit.get("guard.scope") {
+                scoped_guards.extend(
+                    hit.all("guard.name")
+                        .map(|name| (scope.range.clone(), guard(name.text))),
+                );
             }
         }
         prefixes.sort();
@@ -354,9 +275,6 @@ impl Routing {
             prefixes,
             scoped_guards,
             requests,
-            groups,
-            router_fns,
-            aliases,
             checks: placed("check.name")
                 .map(|c| (c.range.clone(), c.text.to_owned()))
                 .collect(),
@@ -403,61 +321,8 @@ impl Routing {
             .collect()
     }
 
-    /// A guard's name, through the variable it may be kept in.
-    fn guard(&self, text: &str) -> String {
-        aliased(&self.aliases, text)
-    }
-
-    /// The middleware a route registration names that stands for an auth check (a rate
-    /// limiter or a logger is no guard).
-    fn endpoint_guards<'h>(&'h self, hit: &'h Hit<'_>) -> impl Iterator<Item = String> + 'h {
-        hit.all("endpoint.guard")
-            .map(|name| self.guard(name.text))
-            .filter(|name| is_auth_name(name))
-    }
-
-    /// The prefix and guards a router variable gives what is registered on it at `at`, with the
-    /// variable its chain of groups starts from: each group's middleware added before its child
-    /// group (or the route) was made.
-    fn placed(&self, receiver: Option<&str>, at: usize) -> Option<(String, Vec<String>, Option<String>)> {
-        // The receiver's chain of groups, innermost first (bounded: a cycle stops it).
-        let mut chain = Vec::new();
-        let mut name = receiver;
-        while let Some(group) = name.and_then(|name| self.groups.get(name)) {
-            // Deeper than any router is written, or groups made of each other in a circle.
-            if chain.len() >= MAX_NESTING {
-                return None;
-            }
-            chain.push(group);
-            name = group.parent.as_deref();
-        }
-        let mut prefix = String::new();
-        let mut guards = Vec::new();
-        for (depth, group) in chain.iter().enumerate().rev() {
-            prefix = join(&prefix, &group.path);
-            let until = depth.checked_sub(1).map_or(at, |child| chain[child].at);
-            let added = group.guards.iter().filter(|(added, _)| *added < until);
-            guards.extend(added.map(|(_, guard)| guard.clone()));
-        }
-        Some((prefix, guards, name.or(receiver).map(str::to_owned)))
-    }
-
-    /// The call that mounts a router function (`users.UsersRegister(v1.Group("/users"))`), or
-    /// `None` if the hit is none.
-    fn mount_call(&self, hit: &Hit<'_>) -> Option<mounts::MountCall> {
-        let call = hit.get("mount.call")?;
-        let (prefix, guards, _) = self.placed(hit.text("mount.parent").or(hit.text("mount.var")), call.range.start)?;
-        let path = hit.text("mount.path").map(literal).unwrap_or_default();
-        Some(mounts::MountCall {
-            function: call.text.to_owned(),
-            prefix: join(&prefix, &path),
-            guards,
-        })
-    }
-
-    /// The endpoints of one hit: its full path and method(s), handler and guards; with the
-    /// router function it waits for when it is registered on the router a function is given.
-    fn endpoints(&self, path: &str, hit: &Hit<'_>) -> Vec<(Endpoint, Option<String>)> {
+    /// The endpoints of one hit: its full path and method(s), handler and guards.
+    fn endpoints(&self, path: &str, hit: &Hit<'_>) -> Vec<Endpoint> {
         let Some(route) = [
             "endpoint.path",
             "endpoint.resource",
@@ -475,13 +340,9 @@ impl Routing {
             .map(literal)
             .or_else(|| options::first(&set, "on"));
         // A route nested deeper than any router is written is left out (see `MAX_NESTING`).
-        let Some((scoped_prefix, around)) = self.prefixes.of(&at, on.as_deref()) else {
+        let Some((base, around)) = self.prefixes.of(&at, on.as_deref()) else {
             return Vec::new();
         };
-        let Some((group_prefix, group_guards, root)) = self.placed(hit.text("endpoint.receiver"), at.start) else {
-            return Vec::new();
-        };
-        let base = join(&scoped_prefix, &group_prefix);
         let routes: Vec<(String, String, Option<String>)> = match Resource::of(hit, "endpoint") {
             Some(resource) => resource
                 .routes()
@@ -494,13 +355,6 @@ impl Routing {
                     _ => Some(hit.text("endpoint.path").map(literal).unwrap_or_default()),
                 };
                 let Some(written) = written else { return Vec::new() };
-                // Go 1.22's ServeMux: "GET /items/{id}".
-                let (method_in_path, written) = match written.split_once(' ') {
-                    Some((method, rest)) if HTTP_METHODS.contains(&method) => {
-                        (Some(method.to_owned()), rest.trim().to_owned())
-                    }
-                    _ => (None, written),
-                };
                 // A route in a resource's block without a handler goes to that resource's
                 // controller, its path naming the action (`get :feed, on: :collection`).
                 let handler = hit
@@ -509,8 +363,8 @@ impl Routing {
                     .map(|handler| self.prefixes.handler(&at, &handler).unwrap_or(handler))
                     .or_else(|| options::first(&set, "to"))
                     .or_else(|| around.map(|resource| resource.handler(written.trim_start_matches('/'))));
-                let methods: Vec<String> = match method_in_path.or_else(|| hit.prop("method").map(str::to_owned)) {
-                    Some(method) => vec![method],
+                let methods: Vec<String> = match hit.prop("method") {
+                    Some(method) => vec![method.to_owned()],
                     // `via: [:get, :post]` names the methods of a route that names none.
                     None => match options::words_of(&set, "via") {
                         via if !via.is_empty() => via.iter().map(|m| method_of(m)).collect(),
@@ -522,11 +376,7 @@ impl Routing {
                 } else {
                     methods
                 };
-                let mut full = join(&base, &written);
-                // gin and echo keep the slash a route ends with (`"/"` on /api/users is /api/users/).
-                if hit.prop("trailing-slash") == Some("keep") && written.ends_with('/') && !full.ends_with('/') {
-                    full.push('/');
-                }
+                let full = join(&base, &written);
                 methods
                     .into_iter()
                     .map(|method| (method, full.clone(), handler.clone()))
@@ -539,8 +389,6 @@ impl Routing {
             .filter(|(scope, _)| inside(&at, scope))
             .map(|(_, name)| name.clone())
             .collect();
-        guards.extend(group_guards);
-        guards.extend(self.endpoint_guards(hit));
         // A handler (`endpoint.body`) guards itself with the checks it calls, and states its
         // request by the schema it parses the body with.
         let body = self.body(hit);
@@ -555,12 +403,6 @@ impl Routing {
             .map(|(_, schema, _)| schema.clone());
         let mut seen = std::collections::HashSet::new();
         guards.retain(|guard| seen.insert(guard.clone()));
-        let waits_for = self
-            .router_fns
-            .iter()
-            .filter(|function| inside(&at, &function.scope) && root.as_deref() == Some(function.param.as_str()))
-            .max_by_key(|function| function.scope.start)
-            .map(|function| function.function.clone());
         let request = hit.text("endpoint.request").map(literal).or_else(|| {
             let (_, request) = self.requests.iter().find(|(scope, _)| inside(&at, scope))?;
             Some(request.clone())
@@ -570,7 +412,7 @@ impl Routing {
             .map(|(method, full, handler)| {
                 // A handler shared by GET and PATCH parses the body only for the methods that send one.
                 let sends_body = !matches!(method.as_str(), "GET" | "HEAD" | "DELETE" | "OPTIONS");
-                let endpoint = Endpoint {
+                Endpoint {
                     request: request.clone().or_else(|| parsed.clone().filter(|_| sends_body)),
                     method,
                     path: full,
@@ -579,8 +421,7 @@ impl Routing {
                     file: path.to_owned(),
                     guards: guards.clone(),
                     ..Endpoint::default()
-                };
-                (endpoint, waits_for.clone())
+                }
             })
             .collect()
     }

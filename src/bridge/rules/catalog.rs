@@ -331,7 +331,13 @@ pub fn support_table() -> String {
         let facts = rows.entry((rule.grammar.index(), rule.framework.clone())).or_default();
         if let Some(query) = rule.query(rule.grammar) {
             for name in query.capture_names() {
-                if let Some(fact) = name.split('.').next().and_then(fact_of)
+                // Middleware a route or mount names (`route.guard`, `include.guard`) guards it.
+                let family = if name.ends_with(".guard") {
+                    "guard"
+                } else {
+                    name.split('.').next().unwrap_or(name)
+                };
+                if let Some(fact) = fact_of(family)
                     && !facts.iter().any(|have| have == fact)
                 {
                     facts.push(fact.to_owned());

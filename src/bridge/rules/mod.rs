@@ -28,7 +28,6 @@ mod joined;
 mod links;
 mod lower;
 mod matchers;
-mod mounts;
 pub mod naming;
 mod nest;
 #[cfg(test)]
@@ -66,7 +65,6 @@ use tree_sitter::Tree;
 
 pub use self::hits::Hit;
 use self::links::Links;
-use self::mounts::Mounts;
 use super::extract::code::wants::{is_generated_path, is_test_path};
 // Rule files share the code extractor's grammars and parsers (`super::grammar` below).
 use super::extract::syntax::grammar::{self, Grammar, Parsers};
@@ -77,6 +75,7 @@ pub use self::catalog::{compile_wanted, support_table};
 pub use self::route_units::Render;
 pub use self::warm::start as compile_ahead;
 use crate::bridge::extract::code::routes::RouteScan;
+use crate::bridge::extract::code::routes::link::link_routes;
 
 /// Extracts the facts the rule files find in `sources`: every source the rules' languages
 /// read is parsed once (in parallel), its rules run, and the hits assembled file by file, then
@@ -185,9 +184,7 @@ fn link(sources: &[Source<'_>], files: Vec<FileRules>, code_files: Vec<FileRules
         facts.append(file.facts);
         pending.append(file.pending);
     }
-    let (mounted, over) = pending.mounts.link();
-    facts.endpoints.extend(mounted);
-    facts.unparsed.extend(over);
+    facts.append(link_routes(std::mem::take(&mut pending.routes)));
     facts.append(spring_config::extract(sources));
     facts.append(shapes::link(std::mem::take(&mut pending.shapes)));
     let paths: Vec<&str> = sources.iter().map(|source| source.path).collect();
@@ -225,12 +222,12 @@ pub fn link_shapes(files: &mut [FileRules]) -> Facts {
 
 pub use self::shapes::bodies_only;
 
-/// What one file leaves for the step across files: routes waiting for their mounts, what
-/// other files complete (Spring), the guards controllers declare for their actions (Rails,
-/// Laravel).
+/// What one file leaves for the step across files: its routers for the mount graph (Go's:
+/// the code extractor reads the others), what other files complete (Spring), the guards
+/// controllers declare for their actions (Rails, Laravel).
 #[derive(Default)]
 struct Pending {
-    mounts: Mounts,
+    routes: Vec<(String, RouteScan)>,
     links: Links,
     declared: controllers::Declared,
     shapes: Vec<shapes::PendingShape>,
@@ -238,7 +235,7 @@ struct Pending {
 
 impl Pending {
     fn append(&mut self, other: Pending) {
-        self.mounts.append(other.mounts);
+        self.routes.extend(other.routes);
         self.links.append(other.links);
         self.declared.extend(other.declared);
         self.shapes.extend(other.shapes);
@@ -333,12 +330,20 @@ fn run_rules(
         let start = hit.captures.first().map(|capture| capture.range.start);
         (start, rules.iter().position(|want| std::ptr::eq(*want, hit.rule)))
     });
-    found
-        .facts
-        .append(assemble::facts(source.path, &hits, &mut found.pending.mounts));
+    found.facts.append(assemble::facts(source.path, &hits));
     found.pending.shapes.extend(shapes::of_file(source.path, &hits));
     found.pending.links.append(Links::of(source.path, &hits));
     found.pending.declared.extend(controllers::declared(&hits));
+    if grammar == Grammar::Go {
+        // Go's paths are the strings written.
+        let written = |at: &std::ops::Range<usize>, _| {
+            text.get(at.clone())
+                .filter(|t| t.starts_with(['"', '`']))
+                .map(text::literal)
+        };
+        let routes = route_units::scan(source.path, &hits, &written);
+        found.pending.routes.push((source.path.to_owned(), routes));
+    }
     if let Some(render) = render {
         found.routes = route_units::scan(source.path, &hits, render);
         nest::scan(source.path, &hits, render, &mut found.routes);

@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use super::hits::{Capture, Hit, inside};
+use super::hits::{Capture, Hit, guard_name, inside};
 use super::paths::HTTP_METHODS;
 use super::text::literal;
 use crate::bridge::extract::code::guards::names::is_check_name;
@@ -231,13 +231,21 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
         .filter(|(_, unit)| unit.key.0 == path)
         .map(|(at, unit)| (unit.key.1.clone(), at))
         .collect();
-    for (_, receiver, item) in items {
-        let guards = match &item {
-            Item::Route(route) => route.guards.as_slice(),
-            Item::Mount(mount) => mount.guards.as_slice(),
-            Item::Guard(guard) | Item::UnitGuard(guard) => std::slice::from_ref(guard),
+    // `jwt := middleware.JWT(…)`: a guard kept in a variable is named by what it calls.
+    let aliases: HashMap<&str, String> = hits
+        .iter()
+        .filter_map(|hit| Some((hit.text("alias.var")?, guard_name(hit.text("alias.value")?))))
+        .collect();
+    for (_, receiver, mut item) in items {
+        let guards = match &mut item {
+            Item::Route(route) => route.guards.as_mut_slice(),
+            Item::Mount(mount) => mount.guards.as_mut_slice(),
+            Item::Guard(guard) | Item::UnitGuard(guard) => std::slice::from_mut(guard),
         };
         for guard in guards {
+            if let Some(name) = aliases.get(guard.as_str()) {
+                guard.clone_from(name);
+            }
             if !file.out.guards.iter().any(|n| n.name == *guard && n.role == Role::Used) {
                 let kind = kinds.get(guard).copied().unwrap_or("middleware");
                 file.out.note_used(guard, kind, framework, path);
@@ -309,12 +317,18 @@ fn preferred(hit: &Hit<'_>) -> bool {
     hit.prop("named").is_some() || hit.get("include.folder").is_some()
 }
 
-/// A function's name: its own, the variable it is bound to, or `#set! function` (`default`).
+/// A function's name: its own, the variable it is bound to, or `#set! function` (`default`;
+/// `closure`: named by where its body starts).
 fn function_name(hit: &Hit<'_>) -> String {
-    hit.text("router.function")
-        .or(hit.prop("function"))
-        .unwrap_or("default")
-        .to_owned()
+    match (
+        hit.text("router.function"),
+        hit.prop("function"),
+        hit.get("router.scope"),
+    ) {
+        (Some(name), _, _) => name.to_owned(),
+        (None, Some("closure"), Some(scope)) => format!("closure@{}", scope.range.start),
+        (None, other, _) => other.unwrap_or("default").to_owned(),
+    }
 }
 
 /// A parameter's name as written (`app`, `app: Express`, `{ app }: { app: Application }`,
@@ -377,10 +391,13 @@ fn candidates(path: &str, hits: &[Hit<'_>], framework: &'static str, out: &mut R
 }
 
 /// The guard a pattern names: as written when its predicates decided (`#set! guard
-/// "written"`), else the auth guard the text names (see [`guard`]).
+/// "written"`), by the name it calls if that is an auth check (`#set! guard "called"`:
+/// `middleware.RequireAuth(cfg)` → `RequireAuth`), else the auth guard the text names (see
+/// [`guard`]).
 fn written_guard(hit: &Hit<'_>, text: &str) -> Option<String> {
     match hit.prop("guard") {
         Some("written") => Some(text.to_owned()),
+        Some("called") => Some(guard_name(text)).filter(|name| is_auth_name(name)),
         _ => guard(text),
     }
 }
@@ -590,7 +607,7 @@ impl<'h, 't> File<'_, 'h, 't> {
                 .collect();
         }
         let any = kind.filter(|kind| *kind == "any").map(|_| "ANY");
-        let methods = match (named.is_empty(), hit.get("route.method"), hit.prop("method").or(any)) {
+        let mut methods = match (named.is_empty(), hit.get("route.method"), hit.prop("method").or(any)) {
             (false, _, _) => named,
             (true, _, Some(method)) => http_method(method).into_iter().collect(),
             (true, Some(_), None) => return,
@@ -601,7 +618,13 @@ impl<'h, 't> File<'_, 'h, 't> {
                 Some(_) => chained_path,
                 None => written(),
             };
-            let Some(path) = path else { return };
+            let Some(mut path) = path else { return };
+            // Go 1.22's ServeMux names the method in the path: "GET /items/{id}".
+            if let Some((method, rest)) = path.split_once(' ')
+                && HTTP_METHODS.contains(&method)
+            {
+                (methods, path) = (vec![method.to_owned()], rest.trim_start().to_owned());
+            }
             for method in methods {
                 // `app.options('*', cors())` answers CORS preflights for every path: no endpoint.
                 if method == "OPTIONS" && path == "*" {
@@ -659,7 +682,10 @@ impl<'h, 't> File<'_, 'h, 't> {
             .chain(hit.get("route.scope"))
             .collect();
         let handler = hit.get("route.handler");
-        let mut guards: Vec<String> = hit.all("route.guard").filter_map(|m| guard(m.text)).collect();
+        let mut guards: Vec<String> = hit
+            .all("route.guard")
+            .filter_map(|m| written_guard(hit, m.text))
+            .collect();
         let model = hit.get("route.call").and_then(|call| {
             let (model, _) = self.named(&call.range, "route.model").next()?;
             Some(model.text.to_owned())
@@ -737,7 +763,8 @@ impl<'h, 't> File<'_, 'h, 't> {
     }
 
     /// Hooks on a router (`fastify.addHook('onRequest', fastify.authenticate)`): guards on every
-    /// route of its unit, wherever they are written.
+    /// route of its unit, wherever they are written; middleware when the pattern says so
+    /// (`#set! guard-kind "middleware"`, noted in its place like the other middleware).
     fn unit_guards(&self, items: &mut Vec<(usize, Receiver, Item)>, notes: &mut Vec<(String, &'static str)>) {
         let hits = self.hits;
         for hit in hits {
@@ -756,7 +783,9 @@ impl<'h, 't> File<'_, 'h, 't> {
                 None => written_guard(hit, written.text),
             };
             if let (Some(name), Some((receiver, _))) = (name, self.receiver(receiver)) {
-                notes.push((name.clone(), hit.framework()));
+                if hit.prop("guard-kind").is_none() {
+                    notes.push((name.clone(), hit.framework()));
+                }
                 items.push((written.range.start, receiver, Item::UnitGuard(name)));
             }
         }
@@ -818,7 +847,10 @@ impl<'h, 't> File<'_, 'h, 't> {
         let Some(target) = hit.get("include.target") else {
             return;
         };
-        let mut guards: Vec<String> = hit.all("include.guard").filter_map(|g| guard(g.text)).collect();
+        let mut guards: Vec<String> = hit
+            .all("include.guard")
+            .filter_map(|g| written_guard(hit, g.text))
+            .collect();
         // The guards its options hold (`include_router(r, dependencies=[Depends(auth)])`).
         let held: Vec<String> = call_guards(self.held, &call.at).map(|(guard, _)| guard).collect();
         add_guards(&mut guards, &held);
@@ -852,8 +884,13 @@ impl<'h, 't> File<'_, 'h, 't> {
         }
         // A router built inline or chained on another (`Router::new().route(…)`,
         // `users::router().layer(…)`) is the unit its chain starts with; `.nest("/api",
-        // api::routes(state))` mounts the router a function returns.
-        let chain = target.text.contains('(').then(|| self.receiver(target)).flatten();
+        // api::routes(state))` mounts the router a function returns; a closure handed a router
+        // (`r.Route("/x", func(r chi.Router) { … })`) is its own unit.
+        let closure = self.functions.values().flatten().find(|f| f.scope == target.range);
+        let chain = match closure {
+            Some(closure) => Some((Receiver::Local(closure.name.clone()), None)),
+            None => target.text.contains('(').then(|| self.receiver(target)).flatten(),
+        };
         let returned = || {
             let (callee, _) = target
                 .text
@@ -877,15 +914,18 @@ impl<'h, 't> File<'_, 'h, 't> {
             && hit.prop("pass").is_none()
             && hit.prop("mounts").is_none()
             && call_kind(hit).is_none();
-        if lone && let Some(name) = guard(target.text) {
-            return add(Item::Guard(name));
+        if lone && let Some(name) = written_guard(hit, target.text) {
+            guards.push(name);
+            return guards.into_iter().map(Item::Guard).for_each(add);
         }
         let Some(name) = target_name(target.text) else {
             return guards.into_iter().map(Item::Guard).for_each(add);
         };
         // Every argument after the prefix that names a router is mounted (koa's
         // `use('/x', r.routes(), r.allowedMethods())`), with the guards before it.
-        let middle = hit.all("include.guard").filter(|arg| guard(arg.text).is_none());
+        let middle = hit
+            .all("include.guard")
+            .filter(|arg| written_guard(hit, arg.text).is_none());
         for name in middle.filter_map(|arg| target_name(arg.text)).chain([name]) {
             let (prefix, guards, target) = (prefix.clone(), guards.clone(), Target::Ref(name));
             add(Item::Mount(Mount {

@@ -11,7 +11,7 @@ use crate::bridge::facts::Endpoint;
 const MAX_MOUNT_DEPTH: usize = 24;
 
 /// Most endpoints one run reports (a router mounted many times multiplies).
-const MAX_ENDPOINTS: usize = 20_000;
+pub const MAX_ENDPOINTS: usize = 20_000;
 
 /// Most routes and mounts one flattening visits (a lattice of mounts fans out).
 const MAX_VISITS: usize = 200_000;
@@ -24,7 +24,8 @@ pub type UnitKey = (String, String);
 pub enum Join {
     /// `/api` + `/` → `/api` (Express, Koa, Fastify, NestJS, Axum).
     Normalize,
-    /// `/users` + `/` → `/users/`; the path is appended as written (FastAPI, Flask, Actix).
+    /// `/users` + `/` → `/users/`; the path is appended as written (FastAPI, Flask, Actix, the
+    /// Go routers).
     Append,
     /// `api/` + `articles/` → `/api/articles/`: the two strings put together (Django's URLconfs).
     Concat,
@@ -171,7 +172,7 @@ pub fn join(prefix: &str, path: &str, join: Join) -> String {
 /// The join rule of a framework.
 pub fn join_of(framework: &str) -> Join {
     match framework {
-        "fastapi" | "flask" | "actix" => Join::Append,
+        "fastapi" | "flask" | "actix" | "gin" | "echo" | "fiber" | "chi" | "net/http" => Join::Append,
         "django" => Join::Concat,
         _ => Join::Normalize,
     }

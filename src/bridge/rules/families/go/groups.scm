@@ -1,54 +1,36 @@
 ; Shared by the Go routers whose groups read `g := router.Group("/prefix", middleware…)`
-; (gin, echo, fiber).
+; (gin, echo, fiber): a router the variable names, mounted on its parent at the prefix with
+; the middleware as guards.
 
-; v1 := router.Group("/v1")
-(short_var_declaration
-  left: (expression_list . (identifier) @group.var)
+; v1 := router.Group("/v1"), admin := router.Group("/admin", RequireAdmin()) (`v := v.Group(…)`,
+; a group of itself, is none)
+((short_var_declaration
+  left: (expression_list . (identifier) @router.bind @include.target)
   right: (expression_list
     .
     (call_expression
       function: (selector_expression
-        operand: (_) @group.parent
+        operand: (_) @include.receiver
         field: (field_identifier) @_group)
-      arguments: (argument_list . (interpreted_string_literal) @group.path)))
-  (#eq? @_group "Group"))
-
-; admin := router.Group("/admin", RequireAdmin())
-(short_var_declaration
-  left: (expression_list . (identifier) @guard.receiver)
-  right: (expression_list
-    .
-    (call_expression
-      function: (selector_expression field: (field_identifier) @_group)
-      arguments: (argument_list . (interpreted_string_literal) (_) @guard.name)))
+      arguments: (argument_list . (interpreted_string_literal) @include.path (_)* @include.guard)) @router.new @router.value @include.call))
   (#eq? @_group "Group")
-  (#auth-name? @guard.name))
+  (#not-eq? @include.target @include.receiver)
+  (#set! guard "called"))
 
 ; authed := router.Group("/").Use(authMiddleware(maker))
-(short_var_declaration
-  left: (expression_list . (identifier) @group.var)
+((short_var_declaration
+  left: (expression_list . (identifier) @router.bind @include.target)
   right: (expression_list
     .
     (call_expression
       function: (selector_expression
         operand: (call_expression
           function: (selector_expression
-            operand: (_) @group.parent
+            operand: (_) @include.receiver
             field: (field_identifier) @_group)
-          arguments: (argument_list . (interpreted_string_literal) @group.path))
-        field: (field_identifier) @_use)))
-  (#eq? @_group "Group")
-  (#eq? @_use "Use"))
-
-(short_var_declaration
-  left: (expression_list . (identifier) @guard.receiver)
-  right: (expression_list
-    .
-    (call_expression
-      function: (selector_expression
-        operand: (call_expression function: (selector_expression field: (field_identifier) @_group))
+          arguments: (argument_list . (interpreted_string_literal) @include.path))
         field: (field_identifier) @_use)
-      arguments: (argument_list (_) @guard.name)))
+      arguments: (argument_list (_) @include.guard)) @router.new @router.value @include.call))
   (#eq? @_group "Group")
   (#eq? @_use "Use")
-  (#auth-name? @guard.name))
+  (#set! guard "called"))

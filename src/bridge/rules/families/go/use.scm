@@ -1,11 +1,11 @@
-; Shared by the Go routers where `router.Use(middleware)` guards every route of that router
-; (gin, fiber).
+; Shared by the Go routers where `router.Use(middleware…)` guards the routes and groups
+; registered on that router after it (gin, echo, fiber, chi).
 
 ; router.Use(AuthRequired())
-(call_expression
+((call_expression
   function: (selector_expression
-    operand: (_) @guard.receiver
+    operand: (_) @include.receiver
     field: (field_identifier) @_use)
-  arguments: (argument_list (_) @guard.name)
+  arguments: (argument_list (_)* @include.guard . (_) @include.target .)) @include.call
   (#eq? @_use "Use")
-  (#auth-name? @guard.name))
+  (#set! guard "called"))

@@ -12,9 +12,9 @@ use std::collections::{HashMap, HashSet};
 
 use self::autoload::Autohooks;
 
-use super::HandlerShapes;
-use super::graph::{Item, LocalRoute, Target, Unit, UnitKey, add_guards, flatten, join};
-use crate::bridge::extract::code::guards::is_auth_name;
+use super::graph::{Item, LocalRoute, MAX_ENDPOINTS, Target, Unit, UnitKey, add_guards, flatten, join};
+use super::{HandlerShapes, RouteScan};
+use crate::bridge::extract::code::guards::{GuardNote, is_auth_name};
 use crate::bridge::extract::code::modules::PathIndex;
 use crate::bridge::extract::code::modules::python::{PythonModule, resolve_import as resolve_python};
 use crate::bridge::extract::code::modules::rust::{RustModule, module_of, segments, target_module};
@@ -24,7 +24,7 @@ use crate::bridge::extract::code::scan::FileScan;
 /// The module table of a file in its language.
 pub use crate::bridge::extract::code::scan::OwnedModule as Module;
 use crate::bridge::extract::syntax::rust::last_segment;
-use crate::bridge::facts::Endpoint;
+use crate::bridge::facts::{Endpoint, Facts};
 use crate::bridge::rules::naming::renamed;
 
 /// How deep inline mounts are walked while linking.
@@ -115,6 +115,37 @@ pub fn link(files: &[FileScan], shapes: &HashSet<String>) -> Vec<Endpoint> {
     endpoints
 }
 
+/// The endpoints and guards of the files whose routes the rule engine read alone (Go's):
+/// `(path, routes)` of each, linked like the code extractor's; a note when the mounts make
+/// more endpoints than a run lists.
+pub fn link_routes(files: Vec<(String, RouteScan)>) -> Facts {
+    let files: Vec<FileScan> = files
+        .into_iter()
+        .map(|(path, routes)| FileScan {
+            path,
+            routes,
+            ..FileScan::default()
+        })
+        .collect();
+    let endpoints = link(&files, &HashSet::new());
+    let notes: Vec<GuardNote> = files.iter().flat_map(|file| file.routes.guards.clone()).collect();
+    let over = endpoints
+        .last()
+        .filter(|_| endpoints.len() >= MAX_ENDPOINTS)
+        .map(|last| {
+            format!(
+                "{}: routes mounted at more places than {MAX_ENDPOINTS} routes hold; the rest are left out",
+                last.file
+            )
+        });
+    Facts {
+        guards: crate::bridge::extract::code::guards::link(&notes, &endpoints),
+        endpoints,
+        unparsed: over.into_iter().collect(),
+        ..Facts::default()
+    }
+}
+
 /// What resolving a unit's items reads: the units by key (and as they were before resolving),
 /// the run's shape names, and the folders' autoload hooks.
 struct Context<'c> {
@@ -167,7 +198,10 @@ impl<'s> Linker<'s> {
                     Target::Ref(reference) => {
                         if let Some(routes) = self.django_routes(from, reference) {
                             mount.target = Target::Inline(routes);
-                        } else if let Some(key) = self.resolve(from, reference, units) {
+                        } else if let Some(key) = self
+                            .resolve(from, reference, units)
+                            .or_else(|| self.go_function(from, reference, units))
+                        {
                             mount.target = Target::Unit(key);
                         }
                     }
@@ -241,6 +275,22 @@ impl<'s> Linker<'s> {
             Module::None => None,
         };
         found.filter(|key| units.contains_key(key))
+    }
+
+    /// The Go function a mount written in file `from` calls (`users.UsersRegister`,
+    /// `h.Register`), by its name: the one of its package (folder) if it has one, else the
+    /// first of that name.
+    fn go_function(&self, from: usize, reference: &str, units: &HashMap<UnitKey, usize>) -> Option<UnitKey> {
+        let here = &self.files[from].path;
+        let name = reference.rsplit('.').next()?;
+        fn folder(path: &str) -> &str {
+            path.rsplit_once('/').map_or("", |(folder, _)| folder)
+        }
+        units
+            .keys()
+            .filter(|key| here.ends_with(".go") && key.0.ends_with(".go") && key.1 == name)
+            .min_by_key(|key| (folder(&key.0) != folder(here), key.0.clone()))
+            .cloned()
     }
 
     /// True if a name file `from` calls routes on, which no unit stands for, may still be a
