@@ -14,6 +14,7 @@ mod columns;
 mod components;
 mod controllers;
 pub mod django;
+mod django_models;
 mod django_urls;
 #[cfg(test)]
 mod django_urls_tests;
@@ -99,8 +100,6 @@ pub struct FileRules {
     /// The routers, routes and mounts the file's rules found, for the mount graph
     /// (`route_units`; only when the code extractor runs them on its parse, see [`on_tree`]).
     pub routes: RouteScan,
-    /// Django's models and app registry, which the code extractor's ORM links.
-    pub django_models: django::Models,
 }
 
 impl std::fmt::Debug for FileRules {
@@ -345,7 +344,6 @@ fn run_rules(
         django_urls::scan(source.path, &hits, render, &mut found.routes);
     }
     django::views(source.path, &hits, &mut found.routes);
-    found.django_models = django::models(source.path, &hits);
 }
 
 /// A test file's routes and guards are the test's, not the application's (as the code
