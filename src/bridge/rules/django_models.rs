@@ -211,10 +211,11 @@ impl Notes {
                 }));
             }
         }
-        joins.extend(many.into_iter().filter(|join| {
+        let declared = many.into_iter().filter(|join| {
             let owner = tables.iter().find(|t| t.model.as_deref() == Some(&join.owner) && t.file == join.file);
             owner.and_then(|table| self.class(table)).is_some_and(|class| !class.is_abstract)
-        }));
+        });
+        let joins: Vec<ManyToMany> = declared.chain(joins).collect();
         let names: HashMap<String, String> = tables
             .iter()
             .filter(|table| django(table))
@@ -227,8 +228,12 @@ impl Notes {
                 key.references_table = self.target(&key.references_table, &owner, &table.file, &names).1;
             }
         }
+        // Each owner's join tables after it, in the order they are written.
+        let mut placed: HashMap<(String, String), usize> = HashMap::new();
         for join in joins {
-            self.join_table(tables, indexes, join, &names);
+            let after = placed.entry((join.owner.clone(), join.file.clone())).or_default();
+            self.join_table(tables, indexes, join, *after, &names);
+            *after += 1;
         }
     }
 
@@ -255,10 +260,17 @@ impl Notes {
         (model.to_owned(), names.get(model).cloned().unwrap_or(fallback))
     }
 
-    /// Adds the join table of a many-to-many relation after its owner's table (and its index
-    /// after the owner's): `blog_post_tags` (or `db_table=`) with `id`, `post_id` and `tag_id`
+    /// Adds the join table of a many-to-many relation after its owner's table and the owner's
+    /// `after` join tables before it (and its index after theirs): `blog_post_tags` (or `db_table=`) with `id`, `post_id` and `tag_id`
     /// (`from_post_id` and `to_post_id` when the model relates to itself), unique together.
-    fn join_table(&self, tables: &mut Vec<Table>, indexes: &mut Vec<Index>, join: ManyToMany, names: &HashMap<String, String>) {
+    fn join_table(
+        &self,
+        tables: &mut Vec<Table>,
+        indexes: &mut Vec<Index>,
+        join: ManyToMany,
+        after: usize,
+        names: &HashMap<String, String>,
+    ) {
         let Some(at) = tables
             .iter()
             .position(|t| t.model.as_deref() == Some(&join.owner) && t.file == join.file)
@@ -303,9 +315,10 @@ impl Notes {
             unique: true,
             file: join.file.clone(),
         };
-        tables.insert(at + 1, table);
+        let at = at + 1 + after;
+        tables.insert(at, table);
         // Before the indexes of the file's tables after it.
-        let later: Vec<&str> = tables[at + 2..]
+        let later: Vec<&str> = tables[at + 1..]
             .iter()
             .filter(|t| t.file == join.file)
             .map(|t| t.name.as_str())
