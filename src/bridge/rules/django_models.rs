@@ -130,6 +130,11 @@ impl Notes {
             .map(|(_, label)| label.as_str())
     }
 
+    /// True if a file's hits name the Django class `name`.
+    pub fn has_class(&self, name: &str) -> bool {
+        self.classes.iter().any(|class| class.name == name)
+    }
+
     fn class(&self, table: &Table) -> Option<&Class> {
         let model = table.model.as_deref()?;
         self.classes

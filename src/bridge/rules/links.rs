@@ -110,6 +110,19 @@ impl Links {
         links
     }
 
+    /// Only what Django's models need (a test file's models are tables too).
+    pub fn django_only(self) -> Links {
+        let mut lenders = self.lenders;
+        lenders.parents.retain(|(model, _)| self.django.has_class(model));
+        lenders.embeds.clear();
+        Links {
+            lenders,
+            many: self.many.into_iter().filter(|join| join.framework == "django").collect(),
+            django: self.django,
+            ..Links::default()
+        }
+    }
+
     pub fn append(&mut self, mut other: Links) {
         self.lenders.parents.append(&mut other.lenders.parents);
         self.lenders.embeds.append(&mut other.lenders.embeds);

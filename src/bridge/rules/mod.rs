@@ -353,9 +353,10 @@ fn finish(source: &Source<'_>, mut found: FileRules) -> FileRules {
         found.facts.routes.clear();
         found.facts.endpoints.clear();
         found.facts.guards.clear();
-        // Its shapes are the application's (fixtures, factories).
+        // Its shapes are the application's (fixtures, factories), and its Django models.
         found.pending = Pending {
             shapes: std::mem::take(&mut found.pending.shapes),
+            links: std::mem::take(&mut found.pending.links).django_only(),
             ..Pending::default()
         };
         found.routes = RouteScan::default();

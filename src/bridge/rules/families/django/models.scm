@@ -171,9 +171,13 @@
             right: (_
               (call
                 function: [(_) @_unique (_) @_index]
-                arguments: (argument_list [
-                  (keyword_argument name: (identifier) @_fields value: (_ (string) @index.column))
-                  (keyword_argument name: (identifier) @_name value: (string) @index.name)])) @index.scope))))))) @table.scope
+                arguments: [
+                  (argument_list
+                    (keyword_argument name: (identifier) @_fields value: (_ (string) @index.column))
+                    (keyword_argument name: (identifier) @_name value: (string) @index.name)?)
+                  (argument_list
+                    (keyword_argument name: (identifier) @_name value: (string) @index.name)
+                    (keyword_argument name: (identifier) @_fields value: (_ (string) @index.column)))]) @index.scope))))))) @table.scope
   (#eq? @_meta "Meta")
   (#any-of? @_list "indexes" "constraints")
   (#match? @_unique "(^|\\.)UniqueConstraint$")
