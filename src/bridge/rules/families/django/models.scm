@@ -141,7 +141,13 @@
   (#match? @_kind "(^|\\.)ManyToManyField$")
   (#eq? @_table "db_table"))
 
-; class Meta: db_table = "x"; abstract = True and app_label = "kanban" (for `django_models.rs`)
+; class Meta: (a class saying only that is a model too)
+((class_definition
+  name: (identifier) @table.model
+  body: (block (class_definition name: (identifier) @_meta) @model.meta)) @table.scope
+  (#eq? @_meta "Meta"))
+
+; Meta: db_table = "x"; abstract = True and app_label = "kanban" (for `django_models.rs`)
 ((class_definition
   name: (identifier) @table.model
   body: (block
@@ -151,7 +157,7 @@
         (expression_statement [
           (assignment left: (identifier) @_db_table right: (string) @table.name)
           (assignment left: (identifier) @_abstract right: (true) @model.abstract)
-          (assignment left: (identifier) @_app_label right: (string) @model.app_label)])?) @model.meta))) @table.scope
+          (assignment left: (identifier) @_app_label right: (string) @model.app_label)]))))) @table.scope
   (#eq? @_meta "Meta")
   (#eq? @_db_table "db_table")
   (#eq? @_abstract "abstract")
