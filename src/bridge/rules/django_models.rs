@@ -152,8 +152,7 @@ impl Notes {
         let says_something = |table: &Table| {
             self.class(table).is_some_and(|class| {
                 let (builtin, _) = auth_parents(&class.bases);
-                !self.foreign.contains(&table.file)
-                    && !(table.columns.is_empty() && !class.meta && builtin.is_empty())
+                !self.foreign.contains(&table.file) && !(table.columns.is_empty() && !class.meta && builtin.is_empty())
             })
         };
         let mut dropped: Vec<(String, String)> = Vec::new();
@@ -190,9 +189,14 @@ impl Notes {
             if table.name == class.name {
                 let guess = app_of(&table.file);
                 let label = class.app_label.clone().filter(|label| *label != guess);
-                let label = label.or_else(|| self.label_of(&table.file).map(str::to_owned)).unwrap_or(guess);
+                let label = label
+                    .or_else(|| self.label_of(&table.file).map(str::to_owned))
+                    .unwrap_or(guess);
                 let name = format!("{label}_{model}");
-                for index in indexes.iter_mut().filter(|i| i.table == table.name && i.file == table.file) {
+                for index in indexes
+                    .iter_mut()
+                    .filter(|i| i.table == table.name && i.file == table.file)
+                {
                     index.table = name.clone();
                 }
                 table.name = name;
@@ -217,8 +221,12 @@ impl Notes {
             }
         }
         let declared = many.into_iter().filter(|join| {
-            let owner = tables.iter().find(|t| t.model.as_deref() == Some(&join.owner) && t.file == join.file);
-            owner.and_then(|table| self.class(table)).is_some_and(|class| !class.is_abstract)
+            let owner = tables
+                .iter()
+                .find(|t| t.model.as_deref() == Some(&join.owner) && t.file == join.file);
+            owner
+                .and_then(|table| self.class(table))
+                .is_some_and(|class| !class.is_abstract)
         });
         let joins: Vec<ManyToMany> = declared.chain(joins).collect();
         let names: HashMap<String, String> = tables
@@ -244,8 +252,17 @@ impl Notes {
 
     /// The model a relation names as written (`User`, `"blog.Post"`, `"self"`, the user model)
     /// and its table: the run's, else the one Django's rule gives it.
-    fn target(&self, written: &str, owner: &(String, String), file: &str, names: &HashMap<String, String>) -> (String, String) {
-        let aliased = self.user_aliases.iter().any(|(at, alias)| at == file && alias == written);
+    fn target(
+        &self,
+        written: &str,
+        owner: &(String, String),
+        file: &str,
+        names: &HashMap<String, String>,
+    ) -> (String, String) {
+        let aliased = self
+            .user_aliases
+            .iter()
+            .any(|(at, alias)| at == file && alias == written);
         if written.ends_with("AUTH_USER_MODEL") || written.ends_with("get_user_model()") || aliased {
             let (class, table) = match self.user_model.as_deref().and_then(|m| m.split_once('.')) {
                 Some((label, model)) => (model.to_owned(), format!("{label}_{model}").to_lowercase()),
@@ -360,7 +377,11 @@ fn is_model(model: &str, bases: &HashMap<&str, &[String]>) -> bool {
         {
             return true;
         }
-        match written.iter().map(|base| last_segment(base)).find(|base| bases.contains_key(base)) {
+        match written
+            .iter()
+            .map(|base| last_segment(base))
+            .find(|base| bases.contains_key(base))
+        {
             Some(parent) => at = parent,
             None => return false,
         }

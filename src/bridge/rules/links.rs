@@ -117,7 +117,11 @@ impl Links {
         lenders.embeds.clear();
         Links {
             lenders,
-            many: self.many.into_iter().filter(|join| join.framework == "django").collect(),
+            many: self
+                .many
+                .into_iter()
+                .filter(|join| join.framework == "django")
+                .collect(),
             django: self.django,
             ..Links::default()
         }
