@@ -52,8 +52,12 @@ struct Class {
     app_label: Option<String>,
 }
 
-/// A string capture's content, an `AppConfig`'s `(name, label)` by its place.
+/// A file's `AppConfig`s by their place: `(name, label)`.
 type Apps = BTreeMap<(usize, usize), (Option<String>, Option<String>)>;
+
+fn django(table: &Table) -> bool {
+    table.framework.as_deref() == Some("django")
+}
 
 impl Notes {
     /// The notes of one file's hits.
@@ -147,41 +151,7 @@ impl Notes {
     /// the tables of the models they name, the auth base classes' columns and the join tables
     /// of `many` added.
     pub fn link(&self, tables: &mut Vec<Table>, indexes: &mut Vec<Index>, many: Vec<ManyToMany>) {
-        let django = |table: &Table| table.framework.as_deref() == Some("django");
-        // Classes that say nothing (no field, no Meta, no auth base) and another ORM's models.
-        let says_something = |table: &Table| {
-            self.class(table).is_some_and(|class| {
-                let (builtin, _) = auth_parents(&class.bases);
-                !self.foreign.contains(&table.file) && !(table.columns.is_empty() && !class.meta && builtin.is_empty())
-            })
-        };
-        let mut dropped: Vec<(String, String)> = Vec::new();
-        tables.retain(|table| {
-            let keep = !django(table) || says_something(table);
-            if !keep {
-                dropped.push((table.name.clone(), table.file.clone()));
-            }
-            keep
-        });
-        let bases: HashMap<&str, &[String]> = tables
-            .iter()
-            .filter(|table| django(table))
-            .filter_map(|table| Some((table.model.as_deref()?, self.class(table)?.bases.as_slice())))
-            .collect();
-        let models: Vec<bool> = tables
-            .iter()
-            .map(|table| !django(table) || table.model.as_deref().is_some_and(|model| is_model(model, &bases)))
-            .collect();
-        let mut at = 0;
-        tables.retain(|table| {
-            let keep = models[at];
-            at += 1;
-            if !keep {
-                dropped.push((table.name.clone(), table.file.clone()));
-            }
-            keep
-        });
-        indexes.retain(|index| !dropped.contains(&(index.table.clone(), index.file.clone())));
+        self.drop_non_models(tables, indexes);
         let mut joins = Vec::new();
         for table in tables.iter_mut().filter(|table| django(table)) {
             let Some(class) = self.class(table) else { continue };
@@ -204,17 +174,15 @@ impl Notes {
             if class.is_abstract {
                 table.origin = "mapped-superclass".into();
             }
-            let (builtin, relations) = auth_parents(&class.bases);
-            let builtin: Vec<Column> = builtin
-                .into_iter()
+            let builtin: Vec<Column> = auth_columns(&class.bases)
                 .filter(|b| !table.columns.iter().any(|c| c.name == b.name))
                 .collect();
             table.columns.splice(0..0, builtin);
-            if !class.is_abstract {
-                joins.extend(relations.into_iter().map(|(attribute, other)| ManyToMany {
+            if !class.is_abstract && has_base(&class.bases, PERMISSIONS) {
+                joins.extend(AUTH_RELATIONS.iter().map(|(attribute, other)| ManyToMany {
                     owner: class.name.clone(),
-                    property: attribute.to_owned(),
-                    other: other.to_owned(),
+                    property: (*attribute).to_owned(),
+                    other: (*other).to_owned(),
                     file: table.file.clone(),
                     ..ManyToMany::default()
                 }));
@@ -248,6 +216,38 @@ impl Notes {
             self.join_table(tables, indexes, join, *after, &names);
             *after += 1;
         }
+    }
+
+    /// Drops the classes that are no models: those saying nothing (no field, no Meta, no auth
+    /// base), another ORM's, and those whose bases lead to no `models.Model` through the others.
+    fn drop_non_models(&self, tables: &mut Vec<Table>, indexes: &mut Vec<Index>) {
+        let says_something = |table: &Table| {
+            self.class(table).is_some_and(|class| {
+                let said = !table.columns.is_empty() || class.meta || auth_columns(&class.bases).next().is_some();
+                said && !self.foreign.contains(&table.file)
+            })
+        };
+        let bases: HashMap<&str, &[String]> = tables
+            .iter()
+            .filter(|table| django(table) && says_something(table))
+            .filter_map(|table| Some((table.model.as_deref()?, self.class(table)?.bases.as_slice())))
+            .collect();
+        let keep: Vec<bool> = tables
+            .iter()
+            .map(|table| {
+                let model = || table.model.as_deref().is_some_and(|model| is_model(model, &bases));
+                !django(table) || (says_something(table) && model())
+            })
+            .collect();
+        let dropped: Vec<(String, String)> = tables
+            .iter()
+            .zip(&keep)
+            .filter(|(_, keep)| !**keep)
+            .map(|(table, _)| (table.name.clone(), table.file.clone()))
+            .collect();
+        let mut keep = keep.into_iter();
+        tables.retain(|_| keep.next().unwrap_or(true));
+        indexes.retain(|index| !dropped.contains(&(index.table.clone(), index.file.clone())));
     }
 
     /// The model a relation names as written (`User`, `"blog.Post"`, `"self"`, the user model)
@@ -357,9 +357,7 @@ impl Notes {
 /// Gives each concrete Django model without a primary key (its own or an abstract parent's)
 /// the `id` Django adds.
 pub fn add_ids(tables: &mut [Table]) {
-    let keyless = tables
-        .iter_mut()
-        .filter(|t| t.framework.as_deref() == Some("django") && t.primary_key.is_empty());
+    let keyless = tables.iter_mut().filter(|t| django(t) && t.primary_key.is_empty());
     for table in keyless {
         table.columns.insert(0, auto_id());
         table.primary_key = vec!["id".into()];
@@ -411,44 +409,100 @@ fn auto_id() -> Column {
     }
 }
 
-/// The fields and many-to-many relations Django's own auth base classes give a custom user
-/// model: `AbstractBaseUser` (password, last_login), `PermissionsMixin` (is_superuser,
-/// groups, user_permissions) and `AbstractUser` (both, with the username, name, email and
-/// staff fields). `(columns, relations as (attribute, model))`.
-fn auth_parents(bases: &[String]) -> (Vec<Column>, Vec<(&'static str, &'static str)>) {
-    let has = |name: &str| bases.iter().any(|b| last_segment(b) == name);
-    let user = has("AbstractUser");
-    let mut columns = Vec::new();
-    let mut relations = Vec::new();
-    let field = |name: &str, kind: &str, null: bool| Column {
-        name: name.to_owned(),
-        data_type: Some(kind.to_owned()),
-        nullable: Some(null),
+/// The auth base classes giving a custom user model the columns they have.
+const BASE_USER: &[&str] = &["AbstractUser", "AbstractBaseUser"];
+const PERMISSIONS: &[&str] = &["AbstractUser", "PermissionsMixin"];
+const USER: &[&str] = &["AbstractUser"];
+
+/// The columns Django's own auth base classes give a custom user model: `AbstractBaseUser`
+/// (password, last_login), `PermissionsMixin` (is_superuser) and `AbstractUser` (both, with
+/// the username, name, email and staff fields): (bases, name, type, nullable).
+const AUTH_COLUMNS: &[(&[&str], &str, &str, bool)] = &[
+    (BASE_USER, "password", "CharField(max_length=128)", false),
+    (BASE_USER, "last_login", "DateTimeField", true),
+    (PERMISSIONS, "is_superuser", "BooleanField", false),
+    (USER, "username", "CharField(max_length=150)", false),
+    (USER, "first_name", "CharField(max_length=150)", false),
+    (USER, "last_name", "CharField(max_length=150)", false),
+    (USER, "email", "EmailField(max_length=254)", false),
+    (USER, "is_staff", "BooleanField", false),
+    (USER, "is_active", "BooleanField", false),
+    (USER, "date_joined", "DateTimeField", false),
+];
+
+/// The many-to-many relations `PermissionsMixin` gives (field, model).
+const AUTH_RELATIONS: &[(&str, &str)] = &[("groups", "auth.Group"), ("user_permissions", "auth.Permission")];
+
+fn has_base(bases: &[String], any_of: &[&str]) -> bool {
+    bases.iter().any(|base| any_of.contains(&last_segment(base)))
+}
+
+/// The columns the auth base classes among `bases` give (the username is unique).
+fn auth_columns(bases: &[String]) -> impl Iterator<Item = Column> + '_ {
+    let given = AUTH_COLUMNS.iter().filter(|(by, ..)| has_base(bases, by));
+    given.map(|(_, name, kind, null)| Column {
+        name: (*name).to_owned(),
+        data_type: Some((*kind).to_owned()),
+        nullable: Some(*null),
+        unique: *name == "username",
         ..Column::default()
-    };
-    if user || has("AbstractBaseUser") {
-        columns.push(field("password", "CharField(max_length=128)", false));
-        columns.push(field("last_login", "DateTimeField", true));
-    }
-    if user || has("PermissionsMixin") {
-        columns.push(field("is_superuser", "BooleanField", false));
-        relations.push(("groups", "auth.Group"));
-        relations.push(("user_permissions", "auth.Permission"));
-    }
-    if user {
-        let mut username = field("username", "CharField(max_length=150)", false);
-        username.unique = true;
-        columns.push(username);
-        for (name, kind) in [
-            ("first_name", "CharField(max_length=150)"),
-            ("last_name", "CharField(max_length=150)"),
-            ("email", "EmailField(max_length=254)"),
-            ("is_staff", "BooleanField"),
-            ("is_active", "BooleanField"),
-            ("date_joined", "DateTimeField"),
-        ] {
-            columns.push(field(name, kind, false));
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn notes() -> Notes {
+        Notes {
+            apps: vec![
+                ("project/boards".into(), "kanban".into()),
+                ("project/boards_extra".into(), "extra".into()),
+            ],
+            user_model: Some("accounts.Member".into()),
+            ..Notes::default()
         }
     }
-    (columns, relations)
+
+    #[test]
+    fn the_nearest_app_config_above_a_file_gives_its_label() {
+        let notes = notes();
+        assert_eq!(notes.label_of("project/boards/models/card.py"), Some("kanban"));
+        assert_eq!(notes.label_of("project/boards/archive/models.py"), Some("kanban"));
+        assert_eq!(notes.label_of("project/boards_extra/models.py"), Some("extra"));
+        assert_eq!(notes.label_of("project/other/models.py"), None);
+    }
+
+    #[test]
+    fn a_table_named_by_its_model_takes_the_label_and_its_indexes_follow() {
+        let file = "project/boards/models/card.py";
+        let mut notes = notes();
+        notes.classes.push(Class {
+            file: file.into(),
+            name: "Card".into(),
+            bases: vec!["models.Model".into()],
+            ..Class::default()
+        });
+        let mut tables = vec![Table {
+            name: "Card".into(),
+            model: Some("Card".into()),
+            framework: Some("django".into()),
+            file: file.into(),
+            columns: vec![Column {
+                name: "title".into(),
+                ..Column::default()
+            }],
+            ..Table::default()
+        }];
+        let mut indexes = vec![Index {
+            name: None,
+            table: "Card".into(),
+            columns: vec!["title".into()],
+            unique: false,
+            file: file.into(),
+        }];
+        notes.link(&mut tables, &mut indexes, Vec::new());
+        assert_eq!(tables[0].name, "kanban_card");
+        assert_eq!(indexes[0].table, "kanban_card");
+    }
 }
