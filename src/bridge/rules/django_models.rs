@@ -10,12 +10,13 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use super::columns;
 use super::hits::{Capture, Hit};
 use super::join_naming::ManyToMany;
 use super::text::literal;
 use crate::bridge::extract::code::modules::parent_dir;
 use crate::bridge::extract::syntax::python::last_segment;
-use crate::bridge::facts::{Column, ForeignKey, Index, Table};
+use crate::bridge::facts::{Column, Index, Table};
 
 /// The type of the `id` Django adds to a model without a primary key (`DEFAULT_AUTO_FIELD`
 /// of projects made since Django 3.2).
@@ -283,8 +284,9 @@ impl Notes {
     }
 
     /// Adds the join table of a many-to-many relation after its owner's table and the owner's
-    /// `after` join tables before it (and its index after theirs): `blog_post_tags` (or `db_table=`) with `id`, `post_id` and `tag_id`
-    /// (`from_post_id` and `to_post_id` when the model relates to itself), unique together.
+    /// `after` join tables before it (and its index after theirs): `blog_post_tags` (or
+    /// `db_table=`) with `id`, `post_id` and `tag_id` (`from_post_id` and `to_post_id` when
+    /// the model relates to itself), unique together.
     fn join_table(
         &self,
         tables: &mut Vec<Table>,
@@ -324,11 +326,7 @@ impl Notes {
                 ..Column::default()
             };
             table.columns.push(key);
-            table.foreign_keys.push(ForeignKey {
-                columns: vec![column],
-                references_table: references,
-                ..ForeignKey::default()
-            });
+            table.foreign_keys.push(columns::key(column, references, Vec::new()));
         }
         let index = Index {
             name: None,
