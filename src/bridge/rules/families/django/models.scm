@@ -18,17 +18,20 @@
   (#not-eq? @table.model "Meta"))
 
 ; title = models.CharField(…), author = models.ForeignKey(…): a column (a relation's is
-; `author_id`), not null unless said otherwise
+; `author_id`; a `OneToOneField`'s is unique), not null unless said otherwise
 ((class_definition
   body: (block
     (expression_statement
       (assignment
         left: (identifier) @column.field
-        right: (call function: [(_) @_relation (_) @_field] @column.type)) @column.scope)))
-  (#match? @_relation "(^|\\.)(ForeignKey|OneToOneField)$")
+        right: (call function: [(_) @_foreign (_) @_one (_) @_field] @column.type)) @column.scope)))
+  (#match? @_foreign "(^|\\.)ForeignKey$")
+  (#match? @_one "(^|\\.)OneToOneField$")
   (#match? @_field "Field$")
   (#not-match? @_field "(OneToOne|ManyToMany)Field$")
-  (#set! @_relation naming "snake_id")
+  (#set! @_foreign naming "snake_id")
+  (#set! @_one naming "snake_id")
+  (#set! @_one unique "true")
   (#set! type-text "python")
   (#set! nullable "false"))
 
@@ -73,17 +76,7 @@
   (#eq? @_to_field "to_field")
   (#set! fk-references "primary"))
 
-; user = models.OneToOneField(…): a unique column
-((class_definition
-  body: (block
-    (expression_statement
-      (assignment
-        left: (identifier)
-        right: (call function: (_) @_kind)) @column.scope)))
-  (#match? @_kind "(^|\\.)OneToOneField$")
-  (#set! unique "true"))
-
-; and an index on it (unless it is the key)
+; user = models.OneToOneField(…): an index on the column (unless it is the key)
 ((class_definition
   body: (block
     (expression_statement
