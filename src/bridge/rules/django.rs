@@ -1,20 +1,16 @@
-//! Django from `django/views.scm` and `django/models.scm`'s captures, for the code
-//! extractor's URLconf linking and ORM. Views: which module-level classes are views (a base
+//! Django's views from `django/views.scm`'s captures, for the code extractor's URLconf
+//! linking: which module-level classes are views (a base
 //! ending in `View`/`ViewSet`) and which are parts lending handlers to views that extend
 //! them; permission and authentication classes defined (`BasePermission`, an
 //! `…Authentication` base) and used (`permission_classes`, `authentication_classes`, auth
 //! mixins and decorators); a viewset's `@action` routes; the serializer a handler reads the
-//! body with; function views by their decorators. Models: classes with their field calls and
-//! `Meta`; the app registry's labels (`AppConfig`: `label`, else `name`'s last part, else
-//! the folder) and `AUTH_USER_MODEL`.
+//! body with; function views by their decorators (the models are `django_models`'s).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use super::hits::{Capture, Hit};
 use super::text::literal;
 use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
-use crate::bridge::extract::code::modules::parent_dir;
-use crate::bridge::extract::code::orm::django_apps::{App, Registry};
 use crate::bridge::extract::code::routes::RouteScan;
 use crate::bridge::extract::code::routes::django::views::{Action, View};
 use crate::bridge::extract::syntax::python::last_segment;
@@ -30,44 +26,6 @@ fn key(capture: &Capture<'_>) -> Key {
     (capture.range.start, capture.range.end)
 }
 
-/// A class of a models module (`orm::django` makes it a table).
-#[derive(Debug, Default)]
-pub struct ModelClass {
-    pub name: String,
-    pub bases: Vec<String>,
-    pub fields: BTreeMap<Key, FieldCall>,
-    /// `class Meta` attributes as (name, value as written); `None` without a Meta.
-    pub meta: Option<Vec<(String, String)>>,
-    /// Meta `indexes`, `constraints` and `unique_together` entries: (unique, name, fields).
-    pub indexes: BTreeMap<Key, (bool, Option<String>, Vec<String>)>,
-}
-
-/// `title = models.CharField(max_length=200)`: the attribute, the field class (last
-/// segment), the first positional argument and the keyword arguments, as written.
-#[derive(Debug, Default)]
-pub struct FieldCall {
-    pub attribute: String,
-    pub kind: String,
-    pub target: Option<String>,
-    pub keywords: HashMap<String, String>,
-}
-
-impl FieldCall {
-    /// The value of keyword argument `key`, as written.
-    pub fn keyword(&self, key: &str) -> Option<&str> {
-        self.keywords.get(key).map(String::as_str)
-    }
-}
-
-/// What one module says of Django's models: its model classes, the names it binds to the
-/// user model, its `AppConfig`s and `AUTH_USER_MODEL`.
-#[derive(Debug, Default)]
-pub struct Models {
-    pub classes: Vec<ModelClass>,
-    pub user_aliases: Vec<String>,
-    pub registry: Registry,
-}
-
 /// A string literal's content; `None` for another expression.
 pub fn string(text: &str) -> Option<String> {
     text.starts_with(['"', '\'']).then(|| literal(text))
@@ -78,88 +36,6 @@ fn push_new<T: PartialEq>(list: &mut Vec<T>, item: Option<T>) {
     if let Some(item) = item.filter(|item| !list.contains(item)) {
         list.push(item);
     }
-}
-
-/// The models (none in a module importing another ORM's `models`), app configs and user
-/// model setting of one file's hits.
-pub fn models(path: &str, hits: &[Hit<'_>]) -> Models {
-    let mut out = Models::default();
-    let mut classes: BTreeMap<Key, ModelClass> = BTreeMap::new();
-    let mut apps: BTreeMap<Key, (Option<String>, Option<String>)> = BTreeMap::new();
-    for hit in hits.iter().filter(|hit| hit.is("model")) {
-        let text = |name: &str| hit.text(name).map(str::to_owned);
-        out.user_aliases.extend(text("model.user_alias"));
-        out.registry.user_model = out.registry.user_model.take().or(text("model.user_model"));
-        if let Some(app) = hit.get("model.app") {
-            let (name, label) = apps.entry(key(app)).or_default();
-            match hit.text("model.app_key") {
-                Some("name") => *name = text("model.app_value"),
-                Some("label") => *label = text("model.app_value"),
-                _ => {}
-            }
-        }
-        let Some(scope) = hit.get("model.scope") else { continue };
-        let class = classes.entry(key(scope)).or_default();
-        let value = text("model.value").unwrap_or_default();
-        let items = hit.all("model.item").map(|item| item.text.to_owned());
-        if let Some(name) = text("model.class") {
-            class.name = name;
-        }
-        push_new(&mut class.bases, text("model.base"));
-        if let Some(meta) = text("model.meta") {
-            class.meta.get_or_insert_default().push((meta, value.clone()));
-        }
-        if let (Some(args), Some(attribute), Some(kind)) =
-            (hit.get("model.args"), text("model.field"), hit.text("model.kind"))
-        {
-            let call = class.fields.entry(key(args)).or_insert_with(|| FieldCall {
-                attribute,
-                kind: last_segment(kind).to_owned(),
-                ..FieldCall::default()
-            });
-            call.target = call.target.take().or(text("model.target"));
-            if let Some(name) = text("model.key") {
-                call.keywords.entry(name).or_insert(value.clone());
-            }
-        }
-        let meta = hit.text("model.meta").unwrap_or("");
-        if let (Some(entry), Some(index), "indexes" | "constraints") =
-            (hit.get("model.entry"), hit.text("model.index"), meta)
-        {
-            let unique = last_segment(index) == "UniqueConstraint";
-            let (_, name, columns) = class.indexes.entry(key(entry)).or_insert((unique, None, Vec::new()));
-            match hit.text("model.key") {
-                Some("name") => *name = string(&value),
-                Some("fields") => columns.extend(items),
-                _ => {}
-            }
-        } else if let (Some(together), "unique_together") = (hit.get("model.together"), meta) {
-            let group = hit.get("model.group").unwrap_or(together);
-            let entry = class.indexes.entry(key(group)).or_insert((true, None, Vec::new()));
-            entry.2.extend(items);
-        }
-    }
-    // Another ORM's models module (Tortoise's) makes no Django tables.
-    let foreign = hits.iter().any(|hit| hit.get("model.foreign").is_some());
-    out.classes = classes
-        .into_values()
-        .filter(|class| !class.name.is_empty() && !foreign)
-        .collect();
-    let dir = parent_dir(path);
-    out.registry.apps = apps
-        .into_values()
-        .filter_map(|(name, label)| {
-            let label = label
-                .or_else(|| name.map(|name| last_segment(&name).to_owned()))
-                .or_else(|| dir.rsplit('/').next().map(str::to_owned))
-                .filter(|label| !label.is_empty())?;
-            Some(App {
-                dir: dir.to_owned(),
-                label,
-            })
-        })
-        .collect();
-    out
 }
 
 /// A class's methods by place: name and the `@action` on it.

@@ -13,16 +13,17 @@ use super::{columns, scopes};
 use crate::bridge::facts::{Column, Table};
 
 /// A many-to-many relation written on `owner`'s `property`, to `other`.
+#[derive(Default)]
 pub struct ManyToMany {
-    scope: Range<usize>,
-    owner: String,
-    property: String,
-    other: String,
-    table: Option<String>,
-    own_column: Option<String>,
-    other_column: Option<String>,
-    framework: String,
-    file: String,
+    pub scope: Range<usize>,
+    pub owner: String,
+    pub property: String,
+    pub other: String,
+    pub table: Option<String>,
+    pub own_column: Option<String>,
+    pub other_column: Option<String>,
+    pub framework: String,
+    pub file: String,
 }
 
 /// The relations of one file's hits (`join.scope`, with the options inside it).

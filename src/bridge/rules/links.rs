@@ -6,6 +6,7 @@
 //! its matchers cover). Gathered file by file, applied once every file is read.
 
 use super::components::{self, ReExport};
+use super::django_models::{self, Notes};
 use super::hits::Hit;
 use super::inherit::{self, Join, Lenders};
 use super::join_naming::{self, ManyToMany};
@@ -26,6 +27,8 @@ pub struct Links {
     re_exports: Vec<ReExport>,
     /// Many-to-many relations whose join tables the framework names (`join_naming`).
     many: Vec<ManyToMany>,
+    /// What Django's models need of other files (`django_models`).
+    django: Notes,
 }
 
 /// Next.js middleware (`middleware.ts` at the top or in `src/`) that checks auth, with the
@@ -74,11 +77,16 @@ impl Links {
     pub fn of(path: &str, hits: &[Hit<'_>]) -> Links {
         let mut links = Links {
             many: join_naming::of(path, hits),
+            django: Notes::of(path, hits),
             ..Links::default()
         };
         for hit in hits {
             if let (Some(model), Some(parent)) = (hit.text("table.model"), hit.text("table.parent")) {
-                links.lenders.parents.push((model.to_owned(), parent.to_owned()));
+                let parent = (model.to_owned(), parent.to_owned());
+                // Two rules may see the class (SQLAlchemy's and Django's).
+                if !links.lenders.parents.contains(&parent) {
+                    links.lenders.parents.push(parent);
+                }
             }
             if let (Some(model), Some(embedded)) = (hit.text("embed.model"), hit.text("embed.type")) {
                 links.lenders.embeds.push((model.to_owned(), embedded.to_owned()));
@@ -102,6 +110,23 @@ impl Links {
         links
     }
 
+    /// Only what Django's models need (a test file's models are tables too).
+    pub fn django_only(self) -> Links {
+        let mut lenders = self.lenders;
+        lenders.parents.retain(|(model, _)| self.django.has_class(model));
+        lenders.embeds.clear();
+        Links {
+            lenders,
+            many: self
+                .many
+                .into_iter()
+                .filter(|join| join.framework == "django")
+                .collect(),
+            django: self.django,
+            ..Links::default()
+        }
+    }
+
     pub fn append(&mut self, mut other: Links) {
         self.lenders.parents.append(&mut other.lenders.parents);
         self.lenders.embeds.append(&mut other.lenders.embeds);
@@ -111,14 +136,18 @@ impl Links {
         self.middleware.append(&mut other.middleware);
         self.re_exports.append(&mut other.re_exports);
         self.many.append(&mut other.many);
+        self.django.append(other.django);
     }
 
     /// Completes `facts` (every file's, of the files at `paths`) with what the links say.
     pub fn apply(self, facts: &mut Facts, paths: &[&str]) {
         components::re_exports(&mut facts.components, &self.re_exports, paths);
         validated::apply(facts, &self.lenders.parents, &self.bound);
+        let (django, many) = self.many.into_iter().partition(|join| join.framework == "django");
+        self.django.link(&mut facts.tables, &mut facts.indexes, django);
         inherit::apply(&mut facts.tables, &mut facts.indexes, &self.lenders, &self.joins);
-        join_naming::apply(&mut facts.tables, self.many);
+        django_models::add_ids(&mut facts.tables);
+        join_naming::apply(&mut facts.tables, many);
         matchers::apply(facts, self.matchers);
         for middleware in &self.middleware {
             facts.guards.push(Guard {

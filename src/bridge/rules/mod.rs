@@ -14,6 +14,7 @@ mod columns;
 mod components;
 mod controllers;
 pub mod django;
+mod django_models;
 mod django_urls;
 #[cfg(test)]
 mod django_urls_tests;
@@ -98,8 +99,6 @@ pub struct FileRules {
     /// The routers, routes and mounts the file's rules found, for the mount graph
     /// (`route_units`; only when the code extractor runs them on its parse, see [`on_tree`]).
     pub routes: RouteScan,
-    /// Django's models and app registry, which the code extractor's ORM links.
-    pub django_models: django::Models,
 }
 
 impl std::fmt::Debug for FileRules {
@@ -350,7 +349,6 @@ fn run_rules(
         django_urls::scan(source.path, &hits, render, &mut found.routes);
     }
     django::views(source.path, &hits, &mut found.routes);
-    found.django_models = django::models(source.path, &hits);
 }
 
 /// A test file's routes and guards are the test's, not the application's (as the code
@@ -360,9 +358,10 @@ fn finish(source: &Source<'_>, mut found: FileRules) -> FileRules {
         found.facts.routes.clear();
         found.facts.endpoints.clear();
         found.facts.guards.clear();
-        // Its shapes are the application's (fixtures, factories).
+        // Its shapes are the application's (fixtures, factories), and its Django models.
         found.pending = Pending {
             shapes: std::mem::take(&mut found.pending.shapes),
+            links: std::mem::take(&mut found.pending.links).django_only(),
             ..Pending::default()
         };
         found.routes = RouteScan::default();

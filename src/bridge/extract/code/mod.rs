@@ -11,7 +11,8 @@ pub mod guards;
 #[cfg(test)]
 mod hostile;
 pub mod modules;
-pub mod orm;
+#[cfg(test)]
+mod orm_tests;
 pub mod routes;
 mod scan;
 #[cfg(test)]

@@ -11,7 +11,6 @@ use super::modules::constants::{Exported, exported};
 use super::modules::python::PythonModule;
 use super::modules::rust::RustModule;
 use super::modules::script::ScriptModule;
-use super::orm::{self, PendingTable};
 use super::routes::RouteScan;
 use super::wants::Wants;
 use crate::bridge::extract::Source;
@@ -26,10 +25,6 @@ pub struct FileScan {
     pub path: String,
     pub module: OwnedModule,
     pub routes: RouteScan,
-    /// ORM tables with the models their keys name unresolved.
-    pub tables: Vec<PendingTable>,
-    /// Django's `AppConfig`s and `AUTH_USER_MODEL`, which name the tables of Django models.
-    pub django_apps: orm::django_apps::Registry,
     /// The string constants the file offers other files, by dotted name.
     pub constants: Exported,
     /// Facts that need no other file.
@@ -139,12 +134,6 @@ pub fn scan_file(
         }
         scan.module = OwnedModule::read(&file);
     }
-    // The Django models the rules read, for the ORM.
-    if let Some(rules) = scan.rules.as_mut() {
-        let models = std::mem::take(&mut rules.django_models);
-        orm::django::tables(&scan.path, &models.classes, &models.user_aliases, &mut scan.tables);
-        scan.django_apps = models.registry;
-    }
     if !routes.units.is_empty() || !routes.foreign.is_empty() || !routes.django.views.is_empty() {
         // The mount graph links the routers (and Django views' bases) through the file's
         // imports and constants.
@@ -161,14 +150,8 @@ pub fn scan_file(
 
 /// Puts all files' scans together with the run's `shapes` (see `rules::link_shapes`):
 /// cross-file links resolved, facts in file order.
-pub fn link(mut scans: Vec<FileScan>, mut shaped: Facts) -> Facts {
+pub fn link(scans: Vec<FileScan>, mut shaped: Facts) -> Facts {
     let shape_names: HashSet<String> = shaped.shapes.iter().map(|shape| shape.name.clone()).collect();
-    let mut pending: Vec<PendingTable> = scans
-        .iter_mut()
-        .flat_map(|scan| std::mem::take(&mut scan.tables))
-        .collect();
-    orm::django_apps::Registry::merge(scans.iter().map(|scan| &scan.django_apps)).apply(&mut pending);
-    let (tables, indexes) = orm::link(pending);
     let endpoints = super::routes::link::link(&scans, &shape_names);
     shaped.shapes = crate::bridge::rules::bodies_only(std::mem::take(&mut shaped.shapes), &endpoints);
     let guard_notes: Vec<GuardNote> = scans
@@ -176,8 +159,6 @@ pub fn link(mut scans: Vec<FileScan>, mut shaped: Facts) -> Facts {
         .flat_map(|scan| scan.routes.guards.iter().cloned())
         .collect();
     let mut facts = Facts {
-        tables,
-        indexes,
         endpoints,
         ..Facts::default()
     };

@@ -1,7 +1,7 @@
-//! Tables extracted from the ORM fixture projects.
+//! Tables the rules read from the ORM fixture projects.
 
-use crate::bridge::extract::code::extract_with;
-use crate::bridge::extract::code::fixture::{extract, extract_with_rules};
+use crate::bridge::extract::code::extract_timed;
+use crate::bridge::extract::code::fixture::extract_with_rules;
 use crate::bridge::extract::{Settings, Source};
 use crate::bridge::facts::{Facts, Table};
 
@@ -289,7 +289,7 @@ class AuditEntry(Base, db.Model):
 
 #[test]
 fn django_models_app_tables_implicit_ids_relations_and_abstract_parents() {
-    let facts = extract("db-django");
+    let facts = extract_with_rules("db-django");
     assert_eq!(
         names(&facts),
         [
@@ -439,7 +439,8 @@ fn another_orms_models_module_makes_no_django_tables() {
             text: django,
         },
     ];
-    let facts = extract_with(&sources, &Settings::default());
+    let (mut facts, _, code_rules) = extract_timed(&sources, &Settings::default());
+    facts.append(crate::bridge::rules::extract_after_code(&sources, code_rules));
     let names: Vec<&str> = facts.tables.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, ["notes_note"], "{:#?}", facts.tables);
 }
