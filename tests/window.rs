@@ -373,3 +373,62 @@ fn the_chart_is_written_as_a_standalone_svg() {
     assert_eq!(out.code, Some(1), "{out:?}");
     assert!(out.stderr.contains("cannot write"), "{out:?}");
 }
+
+/// The monitor's warning at `session`'s transcript, from the hook as Claude Code runs it.
+fn warning(sandbox: &Sandbox, transcript: &std::path::Path) -> Option<String> {
+    let out = sandbox.hook(&post_tool_use(sandbox, SESSION, Some(transcript)));
+    assert_eq!(out.stderr, "", "{out:?}");
+    out.context()
+}
+
+#[test]
+fn the_monitor_s_warning_names_the_largest_items_and_follows_the_session() {
+    let sandbox = Sandbox::new();
+    let cwd = native(std::fs::canonicalize(&sandbox.project).unwrap());
+    let mut session = a_working_session(&sandbox);
+    session
+        .reply(
+            64_000,
+            Some(("Read", json!({"file_path": format!("{cwd}/docs/spec.md")}))),
+        )
+        .result(300_000)
+        .reply(141_000, None);
+    let transcript = session.write(&sandbox, SESSION);
+    let text = warning(&sandbox, &transcript).expect("70% used warns");
+    assert!(text.starts_with("CONTEXT WARNING: "), "{text}");
+    assert!(
+        text.contains("Largest in context: Read docs/spec.md 7"),
+        "the Read of 77k comes first: {text}"
+    );
+    assert!(
+        text.contains(", Read src/billing/ledger_dump.sql 3") && text.contains(", Bash npm test 1"),
+        "{text}"
+    );
+    let state = sandbox
+        .tmp
+        .join(&os::private_dir_names()[0])
+        .join(format!("session-{SESSION}-fills.json"));
+    assert!(state.is_file(), "the walk is kept for the next warning");
+
+    // The session goes on: only what was appended is read, and the new result leads.
+    session
+        .reply(142_000, Some(("Bash", json!({"command":"cargo test"}))))
+        .result(240_000)
+        .reply(172_000, None);
+    session.write(&sandbox, SESSION);
+    let texts: Vec<String> = (0..6).filter_map(|_| warning(&sandbox, &transcript)).collect();
+    let last = texts.last().expect("a warning within the debounce");
+    assert!(last.contains("Largest in context: Read docs/spec.md 7"), "{last}");
+    assert!(
+        last.contains("Bash cargo test 3"),
+        "the new result is counted once: {last}"
+    );
+    // A state planted as a link is replaced, never written through.
+    let elsewhere = sandbox.project.join("elsewhere.json");
+    std::fs::write(&elsewhere, "mine").unwrap();
+    std::fs::remove_file(&state).unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&elsewhere, &state).unwrap();
+    let _ = (0..6).filter_map(|_| warning(&sandbox, &transcript)).count();
+    assert_eq!(std::fs::read_to_string(&elsewhere).unwrap(), "mine");
+}

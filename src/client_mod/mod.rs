@@ -195,6 +195,7 @@ fn tool(at: &Where, agent_id: Option<&str>, figures: &Figures, now: u64) -> Opti
         &usage,
         |ids, level| vec![Some(level); ids.len()],
         |config| figures.forecast(&usage, config),
+        Vec::new,
     );
     Some(json!({"context": context, "quiet_below_tokens": judge.warns_from(usage.window)}))
 }

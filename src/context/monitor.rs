@@ -4,11 +4,14 @@
 
 mod figure;
 
+use std::path::Path;
+
 pub use figure::{Reading, Sighting, current_usage, one_request_reach, subagent_transcript, subagent_usage};
 
 use crate::config::{Config, MonitorSettings};
 use crate::context::bridge::{self, Bridge};
 use crate::context::debounce::{self, Level};
+use crate::context::fills::{self, Item};
 use crate::context::forecast::Forecast;
 use crate::context::gsd_monitor;
 use crate::context::window::{self, ContextUsage};
@@ -64,6 +67,14 @@ pub fn on_tool_use(payload: &HookPayload, now: u64) -> Option<String> {
         &reading.usage,
         |ids, level| late_levels(&reading, ids, level, settings),
         |config| reading.forecast(config),
+        || {
+            // A subagent's own conversation is in its own transcript.
+            let own = transcript_path.map(Path::new).and_then(|path| match judge.agent {
+                Agent::Main => Some(path.to_path_buf()),
+                Agent::Subagent(agent_id) => subagent_transcript(path, agent_id),
+            });
+            own.map_or_else(Vec::new, |path| fills::running::largest(&judge.debounce_key, &path))
+        },
     )
 }
 
@@ -119,12 +130,13 @@ impl<'a> Judge<'a> {
     /// The warning at `usage`, if one is due: the thresholds, the debounce (advanced here,
     /// with `late_levels` giving the levels of the calls left undecided before, given this
     /// call's), the breadcrumb of a first CRITICAL, and the advisory text with `forecast`'s
-    /// (asked only when a warning is given).
+    /// and the live context's `largest` items (both asked only when a warning is given).
     pub fn verdict(
         &self,
         usage: &ContextUsage,
         late_levels: impl FnOnce(&[String], Level) -> Vec<Option<Level>>,
         forecast: impl FnOnce(&Config) -> Option<Forecast>,
+        largest: impl FnOnce() -> Vec<Item>,
     ) -> Option<String> {
         let (session_id, agent, settings) = (self.session_id, self.agent, &self.settings);
         let Some(level) = level_for(usage.remaining_percent(), settings) else {
@@ -149,7 +161,11 @@ impl<'a> Judge<'a> {
         }
         fire.then(|| {
             let program = crate::platform::shell::this_program();
-            warning_text(level, usage, forecast(&self.config).as_ref(), advice, &program)
+            let findings = Findings {
+                forecast: forecast(&self.config),
+                largest: largest(),
+            };
+            warning_text(level, usage, &findings, advice, &program)
         })
     }
 
@@ -257,16 +273,23 @@ pub enum Advice {
     Subagent,
 }
 
+/// What a warning says beside the level: how many requests still fit, and what takes the
+/// most room in the live context.
+#[derive(Default)]
+pub struct Findings {
+    pub forecast: Option<Forecast>,
+    /// Largest first.
+    pub largest: Vec<Item>,
+}
+
+/// Live items a warning names, and the least tokens one must hold to be named.
+const NAMED_ITEMS: usize = 3;
+const NAMED_MIN_TOKENS: i64 = 1_000;
+
 /// The advisory text: it informs and suggests, never orders the agent to stop or save.
 /// `program` is the word the agent's shell runs baton by (its absolute path: `baton` may not
 /// be on the agent's PATH).
-pub fn warning_text(
-    level: Level,
-    usage: &ContextUsage,
-    forecast: Option<&Forecast>,
-    advice: Advice,
-    program: &str,
-) -> String {
+pub fn warning_text(level: Level, usage: &ContextUsage, extra: &Findings, advice: Advice, program: &str) -> String {
     let head = match level {
         Level::Warning => "CONTEXT WARNING",
         Level::Critical => "CONTEXT CRITICAL",
@@ -278,9 +301,19 @@ pub fn warning_text(
         window::short_tokens(usage.used_tokens),
         window::short_tokens(usage.window),
     );
-    if let Some(forecast) = forecast {
+    if let Some(forecast) = &extra.forecast {
         figures.push(' ');
         figures.push_str(&forecast.sentence());
+    }
+    let named: Vec<String> = extra
+        .largest
+        .iter()
+        .filter(|item| item.tokens >= NAMED_MIN_TOKENS)
+        .take(NAMED_ITEMS)
+        .map(|item| format!("{} {}", item.name(), window::short_tokens(item.tokens as u64)))
+        .collect();
+    if !named.is_empty() {
+        figures.push_str(&format!(" Largest in context: {}.", named.join(", ")));
     }
     let pause = format!("/gsd-pause-work or `{program} pause`");
     let advice = match (level, advice) {
@@ -338,7 +371,7 @@ mod tests {
         let usage = ContextUsage::stated(140_000, 200_000);
         for level in [Level::Warning, Level::Critical] {
             for advice in [Advice::Plain, Advice::Planning, Advice::Subagent] {
-                let text = warning_text(level, &usage, None, advice, "baton");
+                let text = warning_text(level, &usage, &Findings::default(), advice, "baton");
                 assert!(
                     text.starts_with("CONTEXT ") && text.contains(": Usage at 70%. Remaining: 30%."),
                     "{text}"
@@ -363,7 +396,11 @@ mod tests {
             tokens_per_request: 10_000,
             requests_left: 3,
         };
-        let text = warning_text(Level::Warning, &usage, Some(&forecast), Advice::Plain, "baton");
+        let findings = Findings {
+            forecast: Some(forecast),
+            largest: Vec::new(),
+        };
+        let text = warning_text(Level::Warning, &usage, &findings, Advice::Plain, "baton");
         assert!(
             text.contains(
                 "(140k of 200k tokens in use.) At the recent rate (about 10k tokens per request), \

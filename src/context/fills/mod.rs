@@ -7,19 +7,20 @@
 pub mod chart;
 mod line;
 mod names;
+pub mod running;
 pub mod svg;
 mod walk;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::Path;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::accounting::chunks::for_each_chunk;
 
 /// What an item is.
-#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
     /// A tool's result, named by the tool and its target.
@@ -57,11 +58,8 @@ impl Kind {
     }
 }
 
-/// What an item is called: its kind, tool and target.
-type Named = (Kind, Option<String>, Option<String>);
-
 /// One thing that entered the context, with the tokens it took.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct Item {
     pub kind: Kind,
     pub tool: Option<String>,
@@ -83,6 +81,11 @@ impl Item {
             estimated: false,
             bytes: 0,
         }
+    }
+
+    /// Whether `other` has the same kind, tool and target.
+    fn is_named_as(&self, other: &Item) -> bool {
+        self.kind == other.kind && self.tool == other.tool && self.target == other.target
     }
 
     /// How the item is named to a person: `Read src/app.ts`, `prompt "fix the bug"`.
@@ -112,7 +115,7 @@ pub struct Request {
 }
 
 /// A compaction: the live context before and after, as the client recorded them.
-#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct Compaction {
     pub before_request: usize,
     pub tokens_before: Option<u64>,
@@ -149,7 +152,7 @@ pub fn read(path: &Path) -> std::io::Result<Timeline> {
 
 /// Reads a transcript from any reader.
 pub fn read_from(reader: impl Read + Send) -> std::io::Result<Timeline> {
-    let mut walk = walk::Walk::new();
+    let mut walk = walk::Walk::keeping_requests();
     for_each_chunk(reader, pick_lines, |chunk, picks| {
         for range in picks {
             walk.line(&chunk[range.clone()]);
@@ -172,36 +175,13 @@ fn pick_lines(chunk: &[u8], picks: &mut Vec<std::ops::Range<usize>>) {
 }
 
 fn timeline(walk: walk::Walk) -> Timeline {
-    let since = walk.compactions.last().map_or(1, |c| c.before_request);
-    let mut live: HashMap<Named, (i64, bool)> = HashMap::new();
-    let mut by_kind: BTreeMap<Kind, i64> = BTreeMap::new();
-    for item in walk.requests.iter().filter(|r| r.n >= since).flat_map(|r| &r.items) {
-        *by_kind.entry(item.kind).or_default() += item.tokens;
-        if item.tokens > 0 {
-            let entry = live
-                .entry((item.kind, item.tool.clone(), item.target.clone()))
-                .or_default();
-            entry.0 += item.tokens;
-            entry.1 |= item.estimated;
-        }
-    }
-    let mut items: Vec<Item> = live
-        .into_iter()
-        .map(|((kind, tool, target), (tokens, estimated))| Item {
-            tool,
-            target,
-            estimated,
-            ..Item::whole(kind, tokens)
-        })
-        .collect();
-    items.sort_by(|a, b| b.tokens.cmp(&a.tokens).then_with(|| a.name().cmp(&b.name())));
     Timeline {
-        model: walk.model,
+        model: walk.model.clone(),
         live: Live {
             tokens: walk.latest.unwrap_or(0),
             baseline: walk.baseline.unwrap_or(0),
-            items,
-            by_kind,
+            items: walk.largest(),
+            by_kind: walk.by_kind,
         },
         requests: walk.requests,
         compactions: walk.compactions,

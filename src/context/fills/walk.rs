@@ -4,7 +4,9 @@
 //! request's context, exactly as its usage gives it, closes them and its delta is split over
 //! them by size.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
+
+use serde::{Deserialize, Serialize};
 
 use super::line::{Block, Line};
 use super::names;
@@ -15,7 +17,7 @@ use super::{Compaction, Item, Kind, Request};
 const CLIENT_ONLY_ATTACHMENTS: &[&str] = &["prompt_snapshot", "hook_success", "hook_cancelled"];
 
 /// Which lines make up the conversation measured.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 enum Thread {
     /// Not known until the first message line.
     Unknown,
@@ -26,6 +28,7 @@ enum Thread {
 }
 
 /// Something that entered the context and waits for the next request.
+#[derive(Serialize, Deserialize)]
 struct Pending {
     kind: Kind,
     tool: Option<String>,
@@ -33,7 +36,9 @@ struct Pending {
     bytes: usize,
 }
 
-/// The state of the walk; [`Walk::line`] takes one line at a time, in order.
+/// The state of the walk; [`Walk::line`] takes one line at a time, in order. It can be saved
+/// and taken up again where it stopped (the monitor's running attribution).
+#[derive(Serialize, Deserialize)]
 pub struct Walk {
     thread: Thread,
     cwd: Option<String>,
@@ -47,8 +52,17 @@ pub struct Walk {
     compacted: bool,
     /// Whether this client writes `rendered` for the attachments it sends.
     renders_attachments: bool,
+    /// Every request, when kept ([`Walk::keeping_requests`]).
+    #[serde(skip)]
     pub requests: Vec<Request>,
+    #[serde(skip)]
+    keep_requests: bool,
+    /// Requests seen, kept or not.
+    pub request_count: usize,
     pub compactions: Vec<Compaction>,
+    /// What the live context holds since the last compaction, one item per name.
+    pub live: Vec<Item>,
+    pub by_kind: BTreeMap<Kind, i64>,
     pub baseline: Option<u64>,
     pub model: Option<String>,
     /// The newest figure: the last request's context, or a newer compaction's.
@@ -57,6 +71,15 @@ pub struct Walk {
 }
 
 impl Walk {
+    /// A walk that keeps every request (`baton window`).
+    pub fn keeping_requests() -> Self {
+        Self {
+            keep_requests: true,
+            ..Self::new()
+        }
+    }
+
+    /// A walk that keeps only the live context.
     pub fn new() -> Self {
         Self {
             thread: Thread::Unknown,
@@ -68,7 +91,11 @@ impl Walk {
             compacted: false,
             renders_attachments: false,
             requests: Vec::new(),
+            keep_requests: false,
+            request_count: 0,
             compactions: Vec::new(),
+            live: Vec::new(),
+            by_kind: BTreeMap::new(),
             baseline: None,
             model: None,
             latest: None,
@@ -193,12 +220,14 @@ impl Walk {
         let metadata = line.compaction().unwrap_or_default();
         let count = |n: Option<f64>| n.filter(|n| n.is_finite() && *n >= 0.0).map(|n| n.round() as u64);
         self.compactions.push(Compaction {
-            before_request: self.requests.len() + 1,
+            before_request: self.request_count + 1,
             tokens_before: count(metadata.pre_tokens).or(self.previous),
             tokens_after: count(metadata.post_tokens),
         });
         self.pending.clear();
         self.uses.clear();
+        self.live.clear();
+        self.by_kind.clear();
         self.compacted = true;
         if let Some(after) = count(metadata.post_tokens) {
             self.latest = Some(after);
@@ -234,13 +263,44 @@ impl Walk {
         self.compacted = false;
         self.previous = Some(context);
         self.latest = Some(context);
-        self.requests.push(Request {
-            n: self.requests.len() + 1,
-            at,
-            context_tokens: context,
-            delta,
-            items,
-        });
+        self.request_count += 1;
+        for item in &items {
+            self.enter(item);
+        }
+        if self.keep_requests {
+            self.requests.push(Request {
+                n: self.request_count,
+                at,
+                context_tokens: context,
+                delta,
+                items,
+            });
+        }
+    }
+
+    /// Adds a request's item to the live context.
+    fn enter(&mut self, item: &Item) {
+        *self.by_kind.entry(item.kind).or_default() += item.tokens;
+        if item.tokens <= 0 {
+            return;
+        }
+        match self.live.iter_mut().find(|live| live.is_named_as(item)) {
+            Some(live) => {
+                live.tokens += item.tokens;
+                live.estimated |= item.estimated;
+            }
+            None => self.live.push(Item {
+                bytes: 0,
+                ..item.clone()
+            }),
+        }
+    }
+
+    /// The live context's items, largest first.
+    pub fn largest(&self) -> Vec<Item> {
+        let mut items = self.live.clone();
+        items.sort_by(|a, b| b.tokens.cmp(&a.tokens).then_with(|| a.name().cmp(&b.name())));
+        items
     }
 }
 

@@ -1,0 +1,82 @@
+//! The live context's largest items for the monitor's warnings, kept up as a session goes:
+//! the walk is saved in baton's private directory (`session-<key>-fills.json`) with the
+//! transcript offset it reached, so each look reads only the bytes appended since. A first
+//! look (or one after more than [`LOOK_BYTES`] were appended) reads the transcript's last
+//! [`LOOK_BYTES`] only: never the whole of a multi-GB file.
+
+use std::io::{Read, Seek, SeekFrom};
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::Item;
+use super::walk::Walk;
+use crate::fsx;
+
+/// Most bytes one look reads.
+pub const LOOK_BYTES: u64 = 4 << 20;
+/// The saved walk is small (the live items and the tool calls awaiting their results).
+const MAX_STATE_BYTES: u64 = 1 << 20;
+/// Raised when the saved shape changes: an older file is then read afresh.
+const VERSION: u32 = 1;
+
+/// What a look leaves for the next.
+#[derive(Serialize, Deserialize)]
+struct Saved {
+    version: u32,
+    /// The transcript the walk is of, and how far it read (always after a newline).
+    transcript: String,
+    offset: u64,
+    walk: Walk,
+}
+
+/// The live context's items of the conversation in `transcript`, largest first, kept under
+/// `key` (a session id, or a session's subagent key). Empty when the transcript cannot be
+/// read; a state that cannot be saved only costs the next look a longer read.
+pub fn largest(key: &str, transcript: &Path) -> Vec<Item> {
+    let state = fsx::private_session_path(key, "-fills.json").ok().flatten();
+    let named = transcript.to_string_lossy().into_owned();
+    let Ok(mut file) = fsx::open_regular(transcript) else {
+        return Vec::new();
+    };
+    let len = file.metadata().map_or(0, |m| m.len());
+    let saved = state
+        .as_deref()
+        .and_then(|path| fsx::read_private(path, MAX_STATE_BYTES).ok())
+        .and_then(|bytes| serde_json::from_slice::<Saved>(&bytes).ok())
+        .filter(|s| s.version == VERSION && s.transcript == named && s.offset <= len && len - s.offset <= LOOK_BYTES);
+    let (mut walk, start, whole_lines) = match saved {
+        Some(saved) => (saved.walk, saved.offset, true),
+        None => (Walk::new(), len.saturating_sub(LOOK_BYTES), len <= LOOK_BYTES),
+    };
+    let mut bytes = Vec::new();
+    if file.seek(SeekFrom::Start(start)).is_err() || file.take(len - start).read_to_end(&mut bytes).is_err() {
+        return Vec::new();
+    }
+    // A look that starts inside the file starts after its first newline; the last line may
+    // still be being written: it is read next time.
+    let from = if whole_lines {
+        0
+    } else {
+        memchr::memchr(b'\n', &bytes).map_or(bytes.len(), |at| at + 1)
+    };
+    let to = memchr::memrchr(b'\n', &bytes).map_or(0, |at| at + 1).max(from);
+    for line in bytes[from..to].split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+        walk.line(line);
+    }
+    let largest = walk.largest();
+    if let Some(path) = state {
+        let saved = Saved {
+            version: VERSION,
+            transcript: named,
+            offset: start + to as u64,
+            walk,
+        };
+        if let Ok(json) = serde_json::to_vec(&saved)
+            && let Err(e) = fsx::write_atomic(&path, &json, 0o600, fsx::Durability::Ephemeral)
+        {
+            crate::log::note(&format!("monitor: cannot save what fills the context: {e}"));
+        }
+    }
+    largest
+}
