@@ -432,3 +432,30 @@ fn the_monitor_s_warning_names_the_largest_items_and_follows_the_session() {
     let _ = (0..6).filter_map(|_| warning(&sandbox, &transcript)).count();
     assert_eq!(std::fs::read_to_string(&elsewhere).unwrap(), "mine");
 }
+
+#[test]
+fn the_statusline_s_largest_segment_names_the_biggest_item_by_its_file() {
+    let sandbox = Sandbox::new().env("NO_COLOR", "1").env("COLUMNS", "120");
+    let transcript = a_working_session(&sandbox).write(&sandbox, SESSION);
+    let mut payload = sandbox.statusline_payload_in_project(fixture_of("2.1.332", "statusline-after-reply-cache.json"));
+    payload["session_id"] = json!(SESSION);
+    payload["transcript_path"] = json!(native(&transcript));
+    let line = |sandbox: &Sandbox| plain(&sandbox.statusline(&payload).assert_one_line());
+    assert!(!line(&sandbox).contains("ledger"), "opt-in: not in the default line");
+    sandbox.write(
+        ".baton/config.json",
+        r#"{"statusline":{"segments":["model","context","largest"]}}"#,
+    );
+    let shown = line(&sandbox);
+    assert!(shown.ends_with("│ Read ledger_dump.sql 32k"), "{shown}");
+    // A narrow terminal drops it first.
+    let narrow = Sandbox::new().env("NO_COLOR", "1").env("COLUMNS", "30");
+    narrow.write(
+        ".baton/config.json",
+        r#"{"statusline":{"segments":["model","context","largest"]}}"#,
+    );
+    let mut payload = narrow.statusline_payload_in_project(fixture_of("2.1.332", "statusline-after-reply-cache.json"));
+    payload["session_id"] = json!(SESSION);
+    payload["transcript_path"] = json!(native(&transcript));
+    assert!(!plain(&narrow.statusline(&payload).assert_one_line()).contains("ledger"));
+}

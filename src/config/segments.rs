@@ -24,10 +24,12 @@ pub enum Segment {
     Cache,
     /// Compactions so far in this session.
     Compactions,
+    /// The largest item in the live context (`baton window`).
+    Largest,
 }
 
 /// Every segment, in the order the README lists them.
-pub const ALL_SEGMENTS: [Segment; 9] = [
+pub const ALL_SEGMENTS: [Segment; 10] = [
     Segment::Model,
     Segment::Task,
     Segment::Dir,
@@ -37,6 +39,7 @@ pub const ALL_SEGMENTS: [Segment; 9] = [
     Segment::Limits,
     Segment::Cache,
     Segment::Compactions,
+    Segment::Largest,
 ];
 
 /// Today's line: model │ task │ directory │ context.

@@ -216,9 +216,9 @@ fn a_bad_config_keeps_the_line_and_doctor_names_what_it_skipped() {
             "FIX  baton's config {}: ignored (its default used) `statusline.segments[0]`: \"costs\"; \
              `statusline.percent`: \"Raw\"",
             native(&config)
-        )) && doctor
-            .stdout
-            .contains("the segments are model, task, dir, context, cost, duration, limits, cache, compactions"),
+        )) && doctor.stdout.contains(
+            "the segments are model, task, dir, context, cost, duration, limits, cache, compactions, largest"
+        ),
         "{}",
         doctor.stdout
     );

@@ -83,6 +83,25 @@ impl Item {
         }
     }
 
+    /// [`Item::name`] with a file tool's path cut to its file name: `Read ledger_dump.sql`.
+    pub fn short_name(&self) -> String {
+        let file_tool = matches!(
+            self.tool.as_deref(),
+            Some("Read" | "Write" | "Edit" | "MultiEdit" | "NotebookEdit")
+        );
+        match (&self.target, file_tool) {
+            (Some(path), true) => {
+                let file = path.rsplit(['/', '\\']).find(|part| !part.is_empty()).unwrap_or(path);
+                let tool = self.tool.as_deref().unwrap_or_default();
+                match self.kind {
+                    Kind::Assistant => format!("assistant {tool} {file}"),
+                    _ => format!("{tool} {file}"),
+                }
+            }
+            _ => self.name(),
+        }
+    }
+
     /// Whether `other` has the same kind, tool and target.
     fn is_named_as(&self, other: &Item) -> bool {
         self.kind == other.kind && self.tool == other.tool && self.target == other.target

@@ -4,6 +4,8 @@
 //! nothing; the segment is left out rather than showing a wrong figure.
 
 use crate::clock::short_span;
+use crate::context::fills::Item;
+use crate::context::window::short_tokens;
 use crate::hook::payload::{Cost, PromptCache, RateLimit, RateLimits};
 
 use super::layout::{Extra, level_color};
@@ -98,6 +100,16 @@ pub fn compactions(count: u32) -> Option<Extra> {
         1 => Some(dim("1 compaction".to_owned())),
         n => Some(dim(format!("{n} compactions"))),
     }
+}
+
+/// The live context's largest item, by its short name: `Read ledger_dump.sql 31k`.
+pub fn largest(items: &[Item]) -> Option<Extra> {
+    let item = items.first()?;
+    Some(dim(format!(
+        "{} {}",
+        item.short_name(),
+        short_tokens(item.tokens.max(0) as u64)
+    )))
 }
 
 fn dim(text: String) -> Extra {

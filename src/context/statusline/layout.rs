@@ -11,7 +11,8 @@ const BAR_CELLS: usize = 10;
 /// A shortened middle segment keeps at least this many cells, else it is dropped.
 const MIN_MIDDLE_CELLS: usize = 8;
 /// The optional payload segments, in the order a narrow terminal drops them.
-const EXTRAS_DROPPED_FIRST: [Segment; 5] = [
+const EXTRAS_DROPPED_FIRST: [Segment; 6] = [
+    Segment::Largest,
     Segment::Compactions,
     Segment::Cache,
     Segment::Duration,

@@ -17,7 +17,7 @@ use crate::config::{Config, Segment};
 use crate::context::forecast::History;
 use crate::context::window::limit::Limit;
 use crate::context::window::{self, ContextUsage};
-use crate::context::{bridge, compactions, sweep, transcript};
+use crate::context::{bridge, compactions, fills, sweep, transcript};
 use crate::fsx;
 use crate::hook::payload::StatuslinePayload;
 use crate::hook::stdin;
@@ -116,6 +116,13 @@ pub fn render(payload: &StatuslinePayload, now: u64) -> String {
             session_id
                 .filter(|_| shown(Segment::Compactions))
                 .and_then(|id| extras::compactions(compactions::count(id))),
+        ),
+        (
+            Segment::Largest,
+            session_id
+                .filter(|_| shown(Segment::Largest))
+                .zip(payload.transcript_path.as_deref())
+                .and_then(|(id, path)| extras::largest(&fills::running::largest(id, Path::new(path)))),
         ),
     ];
     let parts = Parts {
