@@ -1,42 +1,52 @@
-//! `baton window` on a transcript the real client wrote: the model (the mock) reads a large
-//! file, then runs a command; baton names the file and the command as what filled the
-//! context, with each request's size as the usage the mock reported.
+//! What fills the context, on what the real client wrote and told the model: the model (the
+//! mock) reads a large file, then runs a command; `baton window` names the file and the
+//! command, with each request's size as the usage the mock reported, and the monitor's
+//! warning names the file to the model.
 
 use serde_json::{Value, json};
 
-use super::client::{MODEL, claude_command, output_within};
+use super::client::{MODEL, baton_command, claude_command, output_within};
 use super::mock::{Block, Mock, Reply};
 use super::request::Request;
 use super::sandbox::Sandbox;
 
 const PROMPT: &str = "look at the ledger dump";
 
-#[test]
-fn e2e_window_names_the_file_and_the_command_that_filled_the_context() {
-    let sandbox = Sandbox::new("window");
+/// A project with a 60 KB file the model reads.
+fn project_with_a_dump(sandbox: &Sandbox) -> String {
     let dump = sandbox.project.join("src/ledger_dump.sql");
     std::fs::create_dir_all(dump.parent().unwrap()).unwrap();
     let rows: String = (0..1500)
         .map(|n| format!("INSERT INTO ledger VALUES ({n}, 'entry {n}');\n"))
         .collect();
     std::fs::write(&dump, rows).unwrap();
-    let path = dump.to_string_lossy().into_owned();
-    let mock = Mock::start(move |request: &Request| {
+    dump.to_string_lossy().into_owned()
+}
+
+/// The model reads `path` at `first` tokens, runs a command at `second`, then answers.
+fn read_then_run(path: String, first: u64, second: u64) -> Mock {
+    Mock::start(move |request: &Request| {
         if request.prompt() != PROMPT {
             return Reply::text(5_000, "ok");
         }
         match request.assistant_turns() {
             0 => Reply {
-                input_tokens: 20_000,
+                input_tokens: first,
                 blocks: vec![Block::ToolUse {
                     name: "Read".into(),
                     input: json!({"file_path": path}),
                 }],
             },
-            1 => Reply::bash(41_000, "echo checked"),
-            _ => Reply::text(41_300, "done"),
+            1 => Reply::bash(second, "echo checked"),
+            _ => Reply::text(second + 300, "done"),
         }
-    });
+    })
+}
+
+#[test]
+fn e2e_window_names_the_file_and_the_command_that_filled_the_context() {
+    let sandbox = Sandbox::new("window");
+    let mock = read_then_run(project_with_a_dump(&sandbox), 20_000, 41_000);
     let mut command = claude_command(&sandbox, &mock);
     command.args(["-p", PROMPT, "--allowedTools", "Bash Read", "--model", MODEL]);
     let out = output_within(command, std::time::Duration::from_secs(150));
@@ -84,4 +94,35 @@ fn e2e_window_names_the_file_and_the_command_that_filled_the_context() {
         "{answer:#}"
     );
     assert_eq!(answer["live"]["items"][0]["target"], "src/ledger_dump.sql");
+}
+
+#[test]
+fn e2e_window_the_warning_tells_the_model_which_file_fills_its_context() {
+    let sandbox = Sandbox::new("window-warning");
+    let hook =
+        json!([{"matcher": "*", "hooks": [{"type": "command", "command": baton_command("hook"), "timeout": 10}]}]);
+    sandbox.project_settings(&json!({"permissions": {"allow": ["Bash", "Read"]}, "hooks": {"PostToolUse": hook}}));
+    // 150k of 200k after the file was read: the Bash call's hook warns (CRITICAL, 25% left).
+    let mock = read_then_run(project_with_a_dump(&sandbox), 20_000, 150_000);
+    let mut command = claude_command(&sandbox, &mock);
+    command.args(["-p", PROMPT, "--model", MODEL]);
+    let out = output_within(command, std::time::Duration::from_secs(150));
+    assert!(
+        out.status.success(),
+        "claude -p failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let turns = mock.turns_of(PROMPT);
+    let told: Vec<String> = turns
+        .iter()
+        .flat_map(|t| t.last_user_hook_context("PostToolUse:Bash"))
+        .collect();
+    let warning = told
+        .iter()
+        .find(|text| text.contains("CONTEXT CRITICAL"))
+        .unwrap_or_else(|| panic!("{:#?}", mock.describe()));
+    assert!(
+        warning.contains("Largest in context: Read src/ledger_dump.sql 1"),
+        "the model is told the file took ~130k: {warning}"
+    );
 }
