@@ -45,9 +45,9 @@ pub fn largest(key: &str, transcript: &Path) -> Vec<Item> {
         .and_then(|path| fsx::read_private(path, MAX_STATE_BYTES).ok())
         .and_then(|bytes| serde_json::from_slice::<Saved>(&bytes).ok())
         .filter(|s| s.version == VERSION && s.transcript == named && s.offset <= len && len - s.offset <= LOOK_BYTES);
-    let (mut walk, start, whole_lines) = match saved {
-        Some(saved) => (saved.walk, saved.offset, true),
-        None => (Walk::new(), len.saturating_sub(LOOK_BYTES), len <= LOOK_BYTES),
+    let (mut walk, start, whole_lines, kept) = match saved {
+        Some(saved) => (saved.walk, saved.offset, true, true),
+        None => (Walk::new(), len.saturating_sub(LOOK_BYTES), len <= LOOK_BYTES, false),
     };
     let mut bytes = Vec::new();
     if file.seek(SeekFrom::Start(start)).is_err() || file.take(len - start).read_to_end(&mut bytes).is_err() {
@@ -65,7 +65,9 @@ pub fn largest(key: &str, transcript: &Path) -> Vec<Item> {
         walk.line(line);
     }
     let largest = walk.largest();
-    if let Some(path) = state {
+    // Nothing new since the last look: the saved walk is already this one.
+    let unchanged = kept && to == 0;
+    if let Some(path) = state.filter(|_| !unchanged) {
         let saved = Saved {
             version: VERSION,
             transcript: named,
