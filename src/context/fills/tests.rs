@@ -244,3 +244,24 @@ fn a_subagent_s_own_transcript_is_read_as_its_conversation() {
     assert_eq!(timeline.requests.len(), 2);
     assert_eq!(timeline.live.items[0].name(), "Read a.rs");
 }
+
+#[test]
+fn counts_no_context_reaches_neither_wrap_nor_panic() {
+    let mut transcript = Transcript::default();
+    transcript.prompt("go").reply(20_000, &[]);
+    for (id, count) in [("huge", u64::MAX), ("half", (1 << 63) + 5), ("back", 1)] {
+        transcript.push(
+            json!({"type":"assistant","isSidechain":false,"requestId":id,"message":{"id":id,
+            "content":[{"type":"text","text":"x"}],"usage":{"input_tokens":count}}}),
+        );
+    }
+    transcript.prompt("more").reply(30_000, &[]);
+    let timeline = transcript.read();
+    assert_eq!(timeline.requests.len(), 5);
+    for request in &timeline.requests[1..] {
+        let items: i64 = request.items.iter().map(|i| i.tokens).sum();
+        assert_eq!(items, request.delta, "{request:?}");
+    }
+    assert!(timeline.requests[1].delta > 0 && timeline.requests[3].delta < 0);
+    assert!(timeline.live.by_kind.values().all(|n| *n > i64::MIN / 2));
+}

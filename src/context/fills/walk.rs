@@ -16,6 +16,10 @@ use super::{Compaction, Item, Kind, Request};
 /// clients do not say which attachments were rendered).
 const CLIENT_ONLY_ATTACHMENTS: &[&str] = &["prompt_snapshot", "hook_success", "hook_cancelled"];
 
+/// The largest context a request is taken to have: far above any window, and small enough
+/// that a delta between two requests, and the sums of many, stay within `i64`.
+const MAX_CONTEXT: u64 = 1 << 48;
+
 /// Which lines make up the conversation measured.
 #[derive(Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 enum Thread {
@@ -247,6 +251,9 @@ impl Walk {
 
     /// A new request whose context is `context`: closes what entered since the last one.
     fn request(&mut self, context: u64, at: Option<String>) {
+        // A count no context reaches (a hostile or corrupt line) is held below `i64::MAX`, so
+        // that deltas and sums stay in range instead of wrapping or panicking.
+        let context = context.min(MAX_CONTEXT);
         let pending = std::mem::take(&mut self.pending);
         let (delta, items) = match (self.baseline, self.previous) {
             // The first request is the baseline: system prompt, tools, memory files.
@@ -280,13 +287,14 @@ impl Walk {
 
     /// Adds a request's item to the live context.
     fn enter(&mut self, item: &Item) {
-        *self.by_kind.entry(item.kind).or_default() += item.tokens;
+        let total = self.by_kind.entry(item.kind).or_default();
+        *total = total.saturating_add(item.tokens);
         if item.tokens <= 0 {
             return;
         }
         match self.live.iter_mut().find(|live| live.is_named_as(item)) {
             Some(live) => {
-                live.tokens += item.tokens;
+                live.tokens = live.tokens.saturating_add(item.tokens);
                 live.estimated |= item.estimated;
             }
             None => self.live.push(Item {
