@@ -203,6 +203,28 @@ fn the_chart_names_the_largest_items_in_the_terminal_s_width() {
     assert!(text.contains("By kind: tool results"), "{text}");
 }
 
+#[test]
+fn a_huge_or_odd_terminal_width_and_top_0_draw_a_sane_chart() {
+    for columns in ["100000000000", "0", "-3", "wide", "1"] {
+        let sandbox = Sandbox::new().env("COLUMNS", columns).env("NO_COLOR", "1");
+        a_working_session(&sandbox).write(&sandbox, SESSION);
+        let out = sandbox.run(&["window", "--top", "0"], b"");
+        assert_eq!(
+            (out.code, out.stderr.as_str()),
+            (Some(0), ""),
+            "COLUMNS={columns}: {out:?}"
+        );
+        let widest = out.stdout.lines().map(unicode_width).max().unwrap_or(0);
+        assert!(widest <= 1000, "COLUMNS={columns}: a line {widest} wide");
+        assert!(
+            !out.stdout.contains("Largest in the live context"),
+            "--top 0 lists nothing: {}",
+            out.stdout
+        );
+        assert!(out.stdout.contains("By kind: tool results"), "{}", out.stdout);
+    }
+}
+
 /// Terminal cells of `line` (every character here is one cell wide).
 fn unicode_width(line: &str) -> usize {
     line.chars().count()

@@ -111,7 +111,9 @@ fn live(out: &mut String, timeline: &Timeline, style: &Style) {
         out.push_str("Nothing has entered it since.\n");
         return;
     }
-    out.push_str("Largest in the live context:\n");
+    if style.top > 0 {
+        out.push_str("Largest in the live context:\n");
+    }
     let shown: Vec<&Item> = live.items.iter().take(style.top).collect();
     let name_width = shown
         .iter()
