@@ -265,3 +265,22 @@ fn counts_no_context_reaches_neither_wrap_nor_panic() {
     assert!(timeline.requests[1].delta > 0 && timeline.requests[3].delta < 0);
     assert!(timeline.live.by_kind.values().all(|n| *n > i64::MIN / 2));
 }
+
+#[test]
+fn a_response_repeated_later_is_counted_once() {
+    let mut transcript = Transcript::default();
+    transcript
+        .prompt("go")
+        .reply(20_000, &[("r", "Read", json!({"file_path":"/home/u/proj/a.rs"}))])
+        .result("r", 5_000)
+        .reply(30_000, &[]);
+    // A resumed session copies the first response again, then goes on.
+    let copied = transcript.lines[1].clone();
+    transcript.lines.push(copied);
+    transcript.prompt("more").reply(31_000, &[]);
+    let timeline = transcript.read();
+    let deltas: Vec<i64> = timeline.requests.iter().map(|r| r.delta).collect();
+    assert_eq!(deltas, vec![20_000, 10_000, 1_000], "no made-up shrink and regrowth");
+    assert!(!timeline.live.by_kind.contains_key(&Kind::Cleared));
+    assert_eq!(named(&timeline.live.items)[0].0, "Read a.rs");
+}

@@ -4,13 +4,14 @@
 //! request's context, exactly as its usage gives it, closes them and its delta is split over
 //! them by size.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
 use super::line::{Block, Line};
 use super::names;
 use super::{Compaction, Item, Kind, Request};
+use crate::accounting::totals::response_key;
 
 /// Attachment kinds that are the client's own records, never sent to the model (older
 /// clients do not say which attachments were rendered).
@@ -51,6 +52,10 @@ pub struct Walk {
     pending: Vec<Pending>,
     /// The message id and request id of the last request.
     last_key: Option<(Option<String>, Option<String>)>,
+    /// Every response counted ([`response_key`]): a line repeating one that came before
+    /// (a resumed session copying old lines) is not a new request, as in `baton report`.
+    #[serde(default)]
+    seen: HashSet<u64>,
     previous: Option<u64>,
     /// Set by a compaction: the next request grows from the baseline.
     compacted: bool,
@@ -91,6 +96,7 @@ impl Walk {
             uses: HashMap::new(),
             pending: Vec::new(),
             last_key: None,
+            seen: HashSet::new(),
             previous: None,
             compacted: false,
             renders_attachments: false,
@@ -152,8 +158,14 @@ impl Walk {
         }
         let key = (message.id.clone(), line.request_id.clone());
         let same_response = key.0.is_some() && self.last_key.as_ref() == Some(&key);
+        let hash = response_key(key.0.as_deref(), key.1.as_deref());
+        if !same_response && hash.is_some_and(|hash| self.seen.contains(&hash)) {
+            // A copy of a response already counted: its usage and its blocks are in already.
+            return;
+        }
         if !same_response && let Some(context) = message.usage.as_ref().and_then(|u| u.context_tokens()) {
             self.request(context, line.timestamp.clone());
+            self.seen.extend(hash);
             self.last_key = Some(key);
             self.model = message.model.clone().or(self.model.take());
         }
