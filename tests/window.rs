@@ -456,6 +456,42 @@ fn the_monitor_s_warning_names_the_largest_items_and_follows_the_session() {
 }
 
 #[test]
+fn a_first_look_inside_an_older_client_s_transcript_leaves_its_subagents_lines_out() {
+    let sandbox = Sandbox::new();
+    let cwd = native(std::fs::canonicalize(&sandbox.project).unwrap());
+    let mut session = Session::new(&sandbox);
+    session
+        .prompt("go")
+        .reply(20_000, Some(("Read", json!({"file_path": format!("{cwd}/huge.log")}))))
+        .result(4_500_000);
+    // An older client wrote its subagents' lines into the main transcript, marked side-chain:
+    // the first look reads the last 4 MB only, and they come first there.
+    session
+        .line(json!({"isSidechain":true,"type":"assistant","requestId":"req_side_1",
+            "message":{"id":"side_1","model":"claude-haiku-4-5","content":[{"type":"tool_use",
+            "id":"toolu_side","name":"Grep","input":{"pattern":"secret"}}],
+            "usage":{"input_tokens":90_000}}}))
+        .line(
+            json!({"isSidechain":true,"type":"user","message":{"role":"user","content":[
+            {"type":"tool_result","tool_use_id":"toolu_side","content":"s".repeat(200_000)}]}}),
+        )
+        .line(json!({"isSidechain":true,"type":"assistant","requestId":"req_side_2",
+            "message":{"id":"side_2","model":"claude-haiku-4-5","content":[{"type":"text","text":"done"}],
+            "usage":{"input_tokens":95_000}}}));
+    session
+        .reply(130_000, Some(("Bash", json!({"command":"npm test"}))))
+        .result(50_000)
+        .reply(141_000, None);
+    let transcript = session.write(&sandbox, SESSION);
+    let text = warning(&sandbox, &transcript).expect("70% used warns");
+    assert!(text.contains("Largest in context: Bash npm test 1"), "{text}");
+    assert!(
+        !text.contains("Grep"),
+        "a subagent's result is not in the main context: {text}"
+    );
+}
+
+#[test]
 fn the_statusline_s_largest_segment_names_the_biggest_item_by_its_file() {
     let sandbox = Sandbox::new().env("NO_COLOR", "1").env("COLUMNS", "120");
     let transcript = a_working_session(&sandbox).write(&sandbox, SESSION);

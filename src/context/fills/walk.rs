@@ -88,6 +88,16 @@ impl Walk {
         }
     }
 
+    /// A walk that keeps only the live context, of a conversation known to be a main one or a
+    /// subagent's: a walk that starts inside a transcript cannot tell by its first line (an
+    /// older client's main transcript holds its subagents' side-chain lines too).
+    pub fn of_thread(subagent: bool) -> Self {
+        Self {
+            thread: if subagent { Thread::Subagent } else { Thread::Main },
+            ..Self::new()
+        }
+    }
+
     /// A walk that keeps only the live context.
     pub fn new() -> Self {
         Self {
