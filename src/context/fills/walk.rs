@@ -17,9 +17,10 @@ use crate::accounting::totals::response_key;
 /// clients do not say which attachments were rendered).
 const CLIENT_ONLY_ATTACHMENTS: &[&str] = &["prompt_snapshot", "hook_success", "hook_cancelled"];
 
-/// The largest context a request is taken to have: far above any window, and small enough
-/// that a delta between two requests, and the sums of many, stay within `i64`.
-const MAX_CONTEXT: u64 = 1 << 48;
+/// The largest context a response's usage is believed for: far above any window. A larger
+/// count (a hostile or corrupt line) is no request: taken, it would be an absurd item, and
+/// deltas near `u64::MAX` would leave the range of `i64`.
+const MAX_CONTEXT: u64 = 1 << 32;
 
 /// Which lines make up the conversation measured.
 #[derive(Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -173,7 +174,13 @@ impl Walk {
             // A copy of a response already counted: its usage and its blocks are in already.
             return;
         }
-        if !same_response && let Some(context) = message.usage.as_ref().and_then(|u| u.context_tokens()) {
+        if !same_response
+            && let Some(context) = message
+                .usage
+                .as_ref()
+                .and_then(|u| u.context_tokens())
+                .filter(|c| *c <= MAX_CONTEXT)
+        {
             self.request(context, line.timestamp.clone());
             self.seen.extend(hash);
             self.last_key = Some(key);
@@ -273,9 +280,6 @@ impl Walk {
 
     /// A new request whose context is `context`: closes what entered since the last one.
     fn request(&mut self, context: u64, at: Option<String>) {
-        // A count no context reaches (a hostile or corrupt line) is held below `i64::MAX`, so
-        // that deltas and sums stay in range instead of wrapping or panicking.
-        let context = context.min(MAX_CONTEXT);
         let pending = std::mem::take(&mut self.pending);
         let (delta, items) = match (self.baseline, self.previous) {
             // The first request is the baseline: system prompt, tools, memory files.
