@@ -288,3 +288,29 @@ fn a_response_repeated_later_is_counted_once() {
     assert!(!timeline.live.by_kind.contains_key(&Kind::Cleared));
     assert_eq!(named(&timeline.live.items)[0].0, "Read a.rs");
 }
+
+#[test]
+fn a_saved_walk_with_any_figures_takes_up_the_next_request_without_overflow() {
+    let mut transcript = Transcript::default();
+    transcript.prompt("go").reply(20_000, &[]);
+    let mut walk = walk::Walk::new();
+    for line in &transcript.lines {
+        walk.line(line.as_bytes());
+    }
+    let mut saved = serde_json::to_value(&walk).unwrap();
+    saved["previous"] = json!(1u64 << 63);
+    saved["by_kind"] = json!({"tool": i64::MAX});
+    let mut walk: walk::Walk = serde_json::from_value(saved).unwrap();
+    let mut more = Transcript {
+        responses: 1,
+        ..Transcript::default()
+    };
+    more.prompt("more")
+        .reply(30_000, &[("r", "Read", json!({"file_path":"/a"}))])
+        .result("r", 100)
+        .reply(31_000, &[]);
+    for line in &more.lines {
+        walk.line(line.as_bytes());
+    }
+    assert_eq!(walk.latest, Some(31_000));
+}

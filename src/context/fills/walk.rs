@@ -289,7 +289,8 @@ impl Walk {
             }
             (Some(baseline), Some(previous)) => {
                 let from = if self.compacted { baseline } else { previous };
-                let delta = context as i64 - from as i64;
+                // `from` may come from a saved walk: no value of it can overflow the delta.
+                let delta = (i128::from(context) - i128::from(from)).clamp(i64::MIN.into(), i64::MAX.into()) as i64;
                 (delta, split(delta, pending))
             }
         };
