@@ -314,3 +314,25 @@ fn a_saved_walk_with_any_figures_takes_up_the_next_request_without_overflow() {
     }
     assert_eq!(walk.latest, Some(31_000));
 }
+
+#[test]
+fn names_carry_no_escape_newline_or_bidi_control() {
+    let timeline = Transcript::default()
+        .prompt("go \u{1b}[31mred\u{1b}[0m")
+        .reply(
+            20_000,
+            &[
+                ("b", "Bash", json!({"command":"echo \u{1b}[2J\u{202e}evil\ttab"})),
+                ("r", "Read", json!({"file_path":"/p/ev\u{1b}]0;title\u{7}il\nname.rs"})),
+            ],
+        )
+        .result("b", 3_000)
+        .result("r", 3_000)
+        .reply(30_000, &[])
+        .read();
+    let names: Vec<String> = timeline.live.items.iter().map(Item::name).collect();
+    assert!(names.contains(&"Bash echo [2Jeviltab".to_owned()), "{names:?}");
+    for name in &names {
+        assert!(!name.chars().any(|c| c.is_control() || c == '\u{202e}'), "{name:?}");
+    }
+}

@@ -12,6 +12,7 @@ use super::line::{Block, Line};
 use super::names;
 use super::{Compaction, Item, Kind, Request};
 use crate::accounting::totals::response_key;
+use crate::context::statusline::one_line;
 
 /// Attachment kinds that are the client's own records, never sent to the model (older
 /// clients do not say which attachments were rendered).
@@ -268,11 +269,14 @@ impl Walk {
     }
 
     fn push(&mut self, kind: Kind, tool: Option<String>, target: Option<String>, bytes: usize) {
+        // Names are printed to terminals, the statusline and the agent: a command's escape
+        // sequence, a path's newline or a bidi override never reaches them.
+        let printable = |text: Option<String>| text.map(|t| one_line(&t)).filter(|t| !t.is_empty());
         if bytes > 0 {
             self.pending.push(Pending {
                 kind,
-                tool,
-                target,
+                tool: printable(tool),
+                target: printable(target),
                 bytes,
             });
         }
