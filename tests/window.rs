@@ -492,6 +492,31 @@ fn a_first_look_inside_an_older_client_s_transcript_leaves_its_subagents_lines_o
 }
 
 #[test]
+fn a_walk_saved_by_an_older_baton_is_read_afresh() {
+    let sandbox = Sandbox::new().env("NO_COLOR", "1").env("COLUMNS", "120");
+    let transcript = a_working_session(&sandbox).write(&sandbox, SESSION);
+    sandbox.write(
+        ".baton/config.json",
+        r#"{"statusline":{"segments":["model","context","largest"]}}"#,
+    );
+    let mut payload = sandbox.statusline_payload_in_project(fixture_of("2.1.332", "statusline-after-reply-cache.json"));
+    payload["session_id"] = json!(SESSION);
+    payload["transcript_path"] = json!(native(&transcript));
+    assert!(plain(&sandbox.statusline(&payload).assert_one_line()).ends_with("│ Read ledger_dump.sql 32k"));
+    // The walk as the first version saved it, with a name it no longer gives.
+    let state = sandbox
+        .tmp
+        .join(&os::private_dir_names()[0])
+        .join(format!("session-{SESSION}-fills.json"));
+    let mut saved: Value = serde_json::from_slice(&std::fs::read(&state).unwrap()).unwrap();
+    saved["version"] = json!(1);
+    saved["walk"]["live"][0]["target"] = json!("old\u{1b}[2Jname");
+    std::fs::write(&state, saved.to_string()).unwrap();
+    let shown = plain(&sandbox.statusline(&payload).assert_one_line());
+    assert!(shown.ends_with("│ Read ledger_dump.sql 32k"), "{shown}");
+}
+
+#[test]
 fn the_statusline_s_largest_segment_names_the_biggest_item_by_its_file() {
     let sandbox = Sandbox::new().env("NO_COLOR", "1").env("COLUMNS", "120");
     let transcript = a_working_session(&sandbox).write(&sandbox, SESSION);

@@ -18,7 +18,7 @@ pub const LOOK_BYTES: u64 = 4 << 20;
 /// The saved walk is small (the live items and the tool calls awaiting their results).
 const MAX_STATE_BYTES: u64 = 1 << 20;
 /// Raised when the saved shape changes: an older file is then read afresh.
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 /// What a look leaves for the next.
 #[derive(Serialize, Deserialize)]
