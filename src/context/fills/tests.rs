@@ -336,3 +336,26 @@ fn names_carry_no_escape_newline_or_bidi_control() {
         assert!(!name.chars().any(|c| c.is_control() || c == '\u{202e}'), "{name:?}");
     }
 }
+
+#[test]
+fn a_compaction_forgets_the_responses_counted_before_it() {
+    let mut transcript = Transcript::default();
+    transcript.prompt("go");
+    for n in 0..50 {
+        transcript.reply(20_000 + n * 100, &[]);
+    }
+    transcript.push(
+        json!({"type":"system","subtype":"compact_boundary","compactMetadata":{"preTokens":30_000,"postTokens":3_000}}),
+    );
+    transcript.reply(5_000, &[]);
+    let mut walk = walk::Walk::new();
+    for line in &transcript.lines {
+        walk.line(line.as_bytes());
+    }
+    let saved = serde_json::to_value(&walk).unwrap();
+    assert_eq!(
+        saved["seen"].as_array().map(Vec::len),
+        Some(1),
+        "the saved walk stays small"
+    );
+}

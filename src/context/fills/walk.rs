@@ -54,8 +54,9 @@ pub struct Walk {
     pending: Vec<Pending>,
     /// The message id and request id of the last request.
     last_key: Option<(Option<String>, Option<String>)>,
-    /// Every response counted ([`response_key`]): a line repeating one that came before
-    /// (a resumed session copying old lines) is not a new request, as in `baton report`.
+    /// Every response counted since the last compaction ([`response_key`]): a line repeating
+    /// one that came before (a resumed session copying old lines) is not a new request, as in
+    /// `baton report`.
     #[serde(default)]
     seen: HashSet<u64>,
     previous: Option<u64>,
@@ -260,6 +261,9 @@ impl Walk {
         });
         self.pending.clear();
         self.uses.clear();
+        // What came before is gone from the context: so are its responses' keys, which keeps
+        // the saved walk small however long the session.
+        self.seen.clear();
         self.live.clear();
         self.by_kind.clear();
         self.compacted = true;
