@@ -79,6 +79,13 @@ pub fn render(session: &str, timeline: &Timeline, window: u64, usable: u64, styl
     for compaction in compactions {
         compacted(&mut out, compaction);
     }
+    if timeline.unreadable_lines > 0 {
+        let _ = writeln!(
+            out,
+            "{} unreadable line(s) left out (cut short or not JSON): their growth is \"other\".",
+            timeline.unreadable_lines
+        );
+    }
     live(&mut out, timeline, style);
     out
 }

@@ -359,3 +359,23 @@ fn a_compaction_forgets_the_responses_counted_before_it() {
         "the saved walk stays small"
     );
 }
+
+#[test]
+fn the_chart_says_how_many_lines_it_could_not_read() {
+    let mut transcript = Transcript::default();
+    transcript.prompt("go").reply(20_000, &[]);
+    transcript
+        .lines
+        .push("{\"type\":\"user\",\"message\":{\"content\":\"cut sh".into());
+    transcript.lines.push("\u{0}\u{0}garbage".into());
+    transcript.reply(25_000, &[]);
+    let style = chart::Style {
+        width: 80,
+        color: false,
+        top: 3,
+    };
+    let text = chart::render("s", &transcript.read(), 200_000, 167_000, &style);
+    assert!(text.contains("2 unreadable line(s) left out"), "{text}");
+    let clean = Transcript::default().prompt("go").reply(20_000, &[]).read();
+    assert!(!chart::render("s", &clean, 200_000, 167_000, &style).contains("unreadable"));
+}
