@@ -203,6 +203,28 @@ fn the_chart_names_the_largest_items_in_the_terminal_s_width() {
     assert!(text.contains("By kind: tool results"), "{text}");
 }
 
+#[test]
+fn a_huge_or_odd_terminal_width_and_top_0_draw_a_sane_chart() {
+    for columns in ["100000000000", "0", "-3", "wide", "1"] {
+        let sandbox = Sandbox::new().env("COLUMNS", columns).env("NO_COLOR", "1");
+        a_working_session(&sandbox).write(&sandbox, SESSION);
+        let out = sandbox.run(&["window", "--top", "0"], b"");
+        assert_eq!(
+            (out.code, out.stderr.as_str()),
+            (Some(0), ""),
+            "COLUMNS={columns}: {out:?}"
+        );
+        let widest = out.stdout.lines().map(unicode_width).max().unwrap_or(0);
+        assert!(widest <= 1000, "COLUMNS={columns}: a line {widest} wide");
+        assert!(
+            !out.stdout.contains("Largest in the live context"),
+            "--top 0 lists nothing: {}",
+            out.stdout
+        );
+        assert!(out.stdout.contains("By kind: tool results"), "{}", out.stdout);
+    }
+}
+
 /// Terminal cells of `line` (every character here is one cell wide).
 fn unicode_width(line: &str) -> usize {
     line.chars().count()
@@ -431,6 +453,67 @@ fn the_monitor_s_warning_names_the_largest_items_and_follows_the_session() {
     std::os::unix::fs::symlink(&elsewhere, &state).unwrap();
     let _ = (0..6).filter_map(|_| warning(&sandbox, &transcript)).count();
     assert_eq!(std::fs::read_to_string(&elsewhere).unwrap(), "mine");
+}
+
+#[test]
+fn a_first_look_inside_an_older_client_s_transcript_leaves_its_subagents_lines_out() {
+    let sandbox = Sandbox::new();
+    let cwd = native(std::fs::canonicalize(&sandbox.project).unwrap());
+    let mut session = Session::new(&sandbox);
+    session
+        .prompt("go")
+        .reply(20_000, Some(("Read", json!({"file_path": format!("{cwd}/huge.log")}))))
+        .result(4_500_000);
+    // An older client wrote its subagents' lines into the main transcript, marked side-chain:
+    // the first look reads the last 4 MB only, and they come first there.
+    session
+        .line(json!({"isSidechain":true,"type":"assistant","requestId":"req_side_1",
+            "message":{"id":"side_1","model":"claude-haiku-4-5","content":[{"type":"tool_use",
+            "id":"toolu_side","name":"Grep","input":{"pattern":"secret"}}],
+            "usage":{"input_tokens":90_000}}}))
+        .line(
+            json!({"isSidechain":true,"type":"user","message":{"role":"user","content":[
+            {"type":"tool_result","tool_use_id":"toolu_side","content":"s".repeat(200_000)}]}}),
+        )
+        .line(json!({"isSidechain":true,"type":"assistant","requestId":"req_side_2",
+            "message":{"id":"side_2","model":"claude-haiku-4-5","content":[{"type":"text","text":"done"}],
+            "usage":{"input_tokens":95_000}}}));
+    session
+        .reply(130_000, Some(("Bash", json!({"command":"npm test"}))))
+        .result(50_000)
+        .reply(141_000, None);
+    let transcript = session.write(&sandbox, SESSION);
+    let text = warning(&sandbox, &transcript).expect("70% used warns");
+    assert!(text.contains("Largest in context: Bash npm test 1"), "{text}");
+    assert!(
+        !text.contains("Grep"),
+        "a subagent's result is not in the main context: {text}"
+    );
+}
+
+#[test]
+fn a_walk_saved_by_an_older_baton_is_read_afresh() {
+    let sandbox = Sandbox::new().env("NO_COLOR", "1").env("COLUMNS", "120");
+    let transcript = a_working_session(&sandbox).write(&sandbox, SESSION);
+    sandbox.write(
+        ".baton/config.json",
+        r#"{"statusline":{"segments":["model","context","largest"]}}"#,
+    );
+    let mut payload = sandbox.statusline_payload_in_project(fixture_of("2.1.332", "statusline-after-reply-cache.json"));
+    payload["session_id"] = json!(SESSION);
+    payload["transcript_path"] = json!(native(&transcript));
+    assert!(plain(&sandbox.statusline(&payload).assert_one_line()).ends_with("│ Read ledger_dump.sql 32k"));
+    // The walk as the first version saved it, with a name it no longer gives.
+    let state = sandbox
+        .tmp
+        .join(&os::private_dir_names()[0])
+        .join(format!("session-{SESSION}-fills.json"));
+    let mut saved: Value = serde_json::from_slice(&std::fs::read(&state).unwrap()).unwrap();
+    saved["version"] = json!(1);
+    saved["walk"]["live"][0]["target"] = json!("old\u{1b}[2Jname");
+    std::fs::write(&state, saved.to_string()).unwrap();
+    let shown = plain(&sandbox.statusline(&payload).assert_one_line());
+    assert!(shown.ends_with("│ Read ledger_dump.sql 32k"), "{shown}");
 }
 
 #[test]

@@ -15,6 +15,9 @@ use crate::error::{Error, Result};
 const DEFAULT_TOP: usize = 10;
 /// Terminal width when `COLUMNS` does not say.
 const DEFAULT_WIDTH: usize = 100;
+/// The widest chart drawn, whatever `COLUMNS` says (a huge value would build lines of
+/// gigabytes).
+const MAX_WIDTH: usize = 1000;
 
 pub const WINDOW: Command = Command {
     name: "window",
@@ -126,7 +129,7 @@ fn run(parser: &mut lexopt::Parser) -> Result<()> {
             .ok()
             .and_then(|c| c.trim().parse().ok())
             .filter(|c| *c > 0)
-            .unwrap_or(DEFAULT_WIDTH),
+            .map_or(DEFAULT_WIDTH, |c: usize| c.min(MAX_WIDTH)),
         color: std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
         top,
     };

@@ -73,7 +73,10 @@ pub fn on_tool_use(payload: &HookPayload, now: u64) -> Option<String> {
                 Agent::Main => Some(path.to_path_buf()),
                 Agent::Subagent(agent_id) => subagent_transcript(path, agent_id),
             });
-            own.map_or_else(Vec::new, |path| fills::running::largest(&judge.debounce_key, &path))
+            let subagent = matches!(judge.agent, Agent::Subagent(_));
+            own.map_or_else(Vec::new, |path| {
+                fills::running::largest(&judge.debounce_key, &path, subagent)
+            })
         },
     )
 }

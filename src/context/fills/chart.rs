@@ -79,6 +79,13 @@ pub fn render(session: &str, timeline: &Timeline, window: u64, usable: u64, styl
     for compaction in compactions {
         compacted(&mut out, compaction);
     }
+    if timeline.unreadable_lines > 0 {
+        let _ = writeln!(
+            out,
+            "{} unreadable line(s) left out (cut short or not JSON): their growth is \"other\".",
+            timeline.unreadable_lines
+        );
+    }
     live(&mut out, timeline, style);
     out
 }
@@ -111,7 +118,9 @@ fn live(out: &mut String, timeline: &Timeline, style: &Style) {
         out.push_str("Nothing has entered it since.\n");
         return;
     }
-    out.push_str("Largest in the live context:\n");
+    if style.top > 0 {
+        out.push_str("Largest in the live context:\n");
+    }
     let shown: Vec<&Item> = live.items.iter().take(style.top).collect();
     let name_width = shown
         .iter()

@@ -18,7 +18,7 @@ pub const LOOK_BYTES: u64 = 4 << 20;
 /// The saved walk is small (the live items and the tool calls awaiting their results).
 const MAX_STATE_BYTES: u64 = 1 << 20;
 /// Raised when the saved shape changes: an older file is then read afresh.
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 /// What a look leaves for the next.
 #[derive(Serialize, Deserialize)]
@@ -31,9 +31,10 @@ struct Saved {
 }
 
 /// The live context's items of the conversation in `transcript`, largest first, kept under
-/// `key` (a session id, or a session's subagent key). Empty when the transcript cannot be
+/// `key` (a session id, or a session's subagent key); `subagent` when `transcript` is a
+/// subagent's own. Empty when the transcript cannot be
 /// read; a state that cannot be saved only costs the next look a longer read.
-pub fn largest(key: &str, transcript: &Path) -> Vec<Item> {
+pub fn largest(key: &str, transcript: &Path, subagent: bool) -> Vec<Item> {
     let state = fsx::private_session_path(key, "-fills.json").ok().flatten();
     let named = transcript.to_string_lossy().into_owned();
     let Ok(mut file) = fsx::open_regular(transcript) else {
@@ -47,7 +48,12 @@ pub fn largest(key: &str, transcript: &Path) -> Vec<Item> {
         .filter(|s| s.version == VERSION && s.transcript == named && s.offset <= len && len - s.offset <= LOOK_BYTES);
     let (mut walk, start, whole_lines, kept) = match saved {
         Some(saved) => (saved.walk, saved.offset, true, true),
-        None => (Walk::new(), len.saturating_sub(LOOK_BYTES), len <= LOOK_BYTES, false),
+        None => (
+            Walk::of_thread(subagent),
+            len.saturating_sub(LOOK_BYTES),
+            len <= LOOK_BYTES,
+            false,
+        ),
     };
     let mut bytes = Vec::new();
     if file.seek(SeekFrom::Start(start)).is_err() || file.take(len - start).read_to_end(&mut bytes).is_err() {

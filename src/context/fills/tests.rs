@@ -244,3 +244,138 @@ fn a_subagent_s_own_transcript_is_read_as_its_conversation() {
     assert_eq!(timeline.requests.len(), 2);
     assert_eq!(timeline.live.items[0].name(), "Read a.rs");
 }
+
+#[test]
+fn counts_no_context_reaches_neither_wrap_nor_panic() {
+    let mut transcript = Transcript::default();
+    transcript.prompt("go").reply(20_000, &[]);
+    for (id, count) in [("huge", u64::MAX), ("half", (1 << 63) + 5), ("back", 1)] {
+        transcript.push(
+            json!({"type":"assistant","isSidechain":false,"requestId":id,"message":{"id":id,
+            "content":[{"type":"text","text":"x"}],"usage":{"input_tokens":count}}}),
+        );
+    }
+    transcript.prompt("more").reply(30_000, &[]);
+    let timeline = transcript.read();
+    let contexts: Vec<u64> = timeline.requests.iter().map(|r| r.context_tokens).collect();
+    assert_eq!(
+        contexts,
+        vec![20_000, 1, 30_000],
+        "the counts no context reaches are no request"
+    );
+    for request in &timeline.requests[1..] {
+        let items: i64 = request.items.iter().map(|i| i.tokens).sum();
+        assert_eq!(items, request.delta, "{request:?}");
+    }
+    assert!(timeline.live.items.iter().all(|i| i.tokens <= 30_000));
+}
+
+#[test]
+fn a_response_repeated_later_is_counted_once() {
+    let mut transcript = Transcript::default();
+    transcript
+        .prompt("go")
+        .reply(20_000, &[("r", "Read", json!({"file_path":"/home/u/proj/a.rs"}))])
+        .result("r", 5_000)
+        .reply(30_000, &[]);
+    // A resumed session copies the first response again, then goes on.
+    let copied = transcript.lines[1].clone();
+    transcript.lines.push(copied);
+    transcript.prompt("more").reply(31_000, &[]);
+    let timeline = transcript.read();
+    let deltas: Vec<i64> = timeline.requests.iter().map(|r| r.delta).collect();
+    assert_eq!(deltas, vec![20_000, 10_000, 1_000], "no made-up shrink and regrowth");
+    assert!(!timeline.live.by_kind.contains_key(&Kind::Cleared));
+    assert_eq!(named(&timeline.live.items)[0].0, "Read a.rs");
+}
+
+#[test]
+fn a_saved_walk_with_any_figures_takes_up_the_next_request_without_overflow() {
+    let mut transcript = Transcript::default();
+    transcript.prompt("go").reply(20_000, &[]);
+    let mut walk = walk::Walk::new();
+    for line in &transcript.lines {
+        walk.line(line.as_bytes());
+    }
+    let mut saved = serde_json::to_value(&walk).unwrap();
+    saved["previous"] = json!(1u64 << 63);
+    saved["by_kind"] = json!({"tool": i64::MAX});
+    let mut walk: walk::Walk = serde_json::from_value(saved).unwrap();
+    let mut more = Transcript {
+        responses: 1,
+        ..Transcript::default()
+    };
+    more.prompt("more")
+        .reply(30_000, &[("r", "Read", json!({"file_path":"/a"}))])
+        .result("r", 100)
+        .reply(31_000, &[]);
+    for line in &more.lines {
+        walk.line(line.as_bytes());
+    }
+    assert_eq!(walk.latest, Some(31_000));
+}
+
+#[test]
+fn names_carry_no_escape_newline_or_bidi_control() {
+    let timeline = Transcript::default()
+        .prompt("go \u{1b}[31mred\u{1b}[0m")
+        .reply(
+            20_000,
+            &[
+                ("b", "Bash", json!({"command":"echo \u{1b}[2J\u{202e}evil\ttab"})),
+                ("r", "Read", json!({"file_path":"/p/ev\u{1b}]0;title\u{7}il\nname.rs"})),
+            ],
+        )
+        .result("b", 3_000)
+        .result("r", 3_000)
+        .reply(30_000, &[])
+        .read();
+    let names: Vec<String> = timeline.live.items.iter().map(Item::name).collect();
+    assert!(names.contains(&"Bash echo [2Jeviltab".to_owned()), "{names:?}");
+    for name in &names {
+        assert!(!name.chars().any(|c| c.is_control() || c == '\u{202e}'), "{name:?}");
+    }
+}
+
+#[test]
+fn a_compaction_forgets_the_responses_counted_before_it() {
+    let mut transcript = Transcript::default();
+    transcript.prompt("go");
+    for n in 0..50 {
+        transcript.reply(20_000 + n * 100, &[]);
+    }
+    transcript.push(
+        json!({"type":"system","subtype":"compact_boundary","compactMetadata":{"preTokens":30_000,"postTokens":3_000}}),
+    );
+    transcript.reply(5_000, &[]);
+    let mut walk = walk::Walk::new();
+    for line in &transcript.lines {
+        walk.line(line.as_bytes());
+    }
+    let saved = serde_json::to_value(&walk).unwrap();
+    assert_eq!(
+        saved["seen"].as_array().map(Vec::len),
+        Some(1),
+        "the saved walk stays small"
+    );
+}
+
+#[test]
+fn the_chart_says_how_many_lines_it_could_not_read() {
+    let mut transcript = Transcript::default();
+    transcript.prompt("go").reply(20_000, &[]);
+    transcript
+        .lines
+        .push("{\"type\":\"user\",\"message\":{\"content\":\"cut sh".into());
+    transcript.lines.push("\u{0}\u{0}garbage".into());
+    transcript.reply(25_000, &[]);
+    let style = chart::Style {
+        width: 80,
+        color: false,
+        top: 3,
+    };
+    let text = chart::render("s", &transcript.read(), 200_000, 167_000, &style);
+    assert!(text.contains("2 unreadable line(s) left out"), "{text}");
+    let clean = Transcript::default().prompt("go").reply(20_000, &[]).read();
+    assert!(!chart::render("s", &clean, 200_000, 167_000, &style).contains("unreadable"));
+}

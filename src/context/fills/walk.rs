@@ -4,17 +4,24 @@
 //! request's context, exactly as its usage gives it, closes them and its delta is split over
 //! them by size.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
 use super::line::{Block, Line};
 use super::names;
 use super::{Compaction, Item, Kind, Request};
+use crate::accounting::totals::response_key;
+use crate::context::statusline::one_line;
 
 /// Attachment kinds that are the client's own records, never sent to the model (older
 /// clients do not say which attachments were rendered).
 const CLIENT_ONLY_ATTACHMENTS: &[&str] = &["prompt_snapshot", "hook_success", "hook_cancelled"];
+
+/// The largest context a response's usage is believed for: far above any window. A larger
+/// count (a hostile or corrupt line) is no request: taken, it would be an absurd item, and
+/// deltas near `u64::MAX` would leave the range of `i64`.
+const MAX_CONTEXT: u64 = 1 << 32;
 
 /// Which lines make up the conversation measured.
 #[derive(Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -47,6 +54,11 @@ pub struct Walk {
     pending: Vec<Pending>,
     /// The message id and request id of the last request.
     last_key: Option<(Option<String>, Option<String>)>,
+    /// Every response counted since the last compaction ([`response_key`]): a line repeating
+    /// one that came before (a resumed session copying old lines) is not a new request, as in
+    /// `baton report`.
+    #[serde(default)]
+    seen: HashSet<u64>,
     previous: Option<u64>,
     /// Set by a compaction: the next request grows from the baseline.
     compacted: bool,
@@ -79,6 +91,16 @@ impl Walk {
         }
     }
 
+    /// A walk that keeps only the live context, of a conversation known to be a main one or a
+    /// subagent's: a walk that starts inside a transcript cannot tell by its first line (an
+    /// older client's main transcript holds its subagents' side-chain lines too).
+    pub fn of_thread(subagent: bool) -> Self {
+        Self {
+            thread: if subagent { Thread::Subagent } else { Thread::Main },
+            ..Self::new()
+        }
+    }
+
     /// A walk that keeps only the live context.
     pub fn new() -> Self {
         Self {
@@ -87,6 +109,7 @@ impl Walk {
             uses: HashMap::new(),
             pending: Vec::new(),
             last_key: None,
+            seen: HashSet::new(),
             previous: None,
             compacted: false,
             renders_attachments: false,
@@ -148,8 +171,20 @@ impl Walk {
         }
         let key = (message.id.clone(), line.request_id.clone());
         let same_response = key.0.is_some() && self.last_key.as_ref() == Some(&key);
-        if !same_response && let Some(context) = message.usage.as_ref().and_then(|u| u.context_tokens()) {
+        let hash = response_key(key.0.as_deref(), key.1.as_deref());
+        if !same_response && hash.is_some_and(|hash| self.seen.contains(&hash)) {
+            // A copy of a response already counted: its usage and its blocks are in already.
+            return;
+        }
+        if !same_response
+            && let Some(context) = message
+                .usage
+                .as_ref()
+                .and_then(|u| u.context_tokens())
+                .filter(|c| *c <= MAX_CONTEXT)
+        {
             self.request(context, line.timestamp.clone());
+            self.seen.extend(hash);
             self.last_key = Some(key);
             self.model = message.model.clone().or(self.model.take());
         }
@@ -226,6 +261,9 @@ impl Walk {
         });
         self.pending.clear();
         self.uses.clear();
+        // What came before is gone from the context: so are its responses' keys, which keeps
+        // the saved walk small however long the session.
+        self.seen.clear();
         self.live.clear();
         self.by_kind.clear();
         self.compacted = true;
@@ -235,11 +273,14 @@ impl Walk {
     }
 
     fn push(&mut self, kind: Kind, tool: Option<String>, target: Option<String>, bytes: usize) {
+        // Names are printed to terminals, the statusline and the agent: a command's escape
+        // sequence, a path's newline or a bidi override never reaches them.
+        let printable = |text: Option<String>| text.map(|t| one_line(&t)).filter(|t| !t.is_empty());
         if bytes > 0 {
             self.pending.push(Pending {
                 kind,
-                tool,
-                target,
+                tool: printable(tool),
+                target: printable(target),
                 bytes,
             });
         }
@@ -256,7 +297,8 @@ impl Walk {
             }
             (Some(baseline), Some(previous)) => {
                 let from = if self.compacted { baseline } else { previous };
-                let delta = context as i64 - from as i64;
+                // `from` may come from a saved walk: no value of it can overflow the delta.
+                let delta = (i128::from(context) - i128::from(from)).clamp(i64::MIN.into(), i64::MAX.into()) as i64;
                 (delta, split(delta, pending))
             }
         };
@@ -280,13 +322,14 @@ impl Walk {
 
     /// Adds a request's item to the live context.
     fn enter(&mut self, item: &Item) {
-        *self.by_kind.entry(item.kind).or_default() += item.tokens;
+        let total = self.by_kind.entry(item.kind).or_default();
+        *total = total.saturating_add(item.tokens);
         if item.tokens <= 0 {
             return;
         }
         match self.live.iter_mut().find(|live| live.is_named_as(item)) {
             Some(live) => {
-                live.tokens += item.tokens;
+                live.tokens = live.tokens.saturating_add(item.tokens);
                 live.estimated |= item.estimated;
             }
             None => self.live.push(Item {

@@ -122,7 +122,7 @@ pub fn render(payload: &StatuslinePayload, now: u64) -> String {
             session_id
                 .filter(|_| shown(Segment::Largest))
                 .zip(payload.transcript_path.as_deref())
-                .and_then(|(id, path)| extras::largest(&fills::running::largest(id, Path::new(path)))),
+                .and_then(|(id, path)| extras::largest(&fills::running::largest(id, Path::new(path), false))),
         ),
     ];
     let parts = Parts {
