@@ -15,11 +15,11 @@ use self::autoload::Autohooks;
 use super::graph::{Item, LocalRoute, MAX_ENDPOINTS, Target, Unit, UnitKey, add_guards, flatten, join};
 use super::{HandlerShapes, RouteScan};
 use crate::bridge::extract::code::guards::{GuardNote, is_auth_name};
-use crate::bridge::extract::code::modules::PathIndex;
 use crate::bridge::extract::code::modules::python::resolve_import as resolve_python;
 use crate::bridge::extract::code::modules::rust::{RustModule, module_of, segments, target_module};
 use crate::bridge::extract::code::modules::script::{Imported, ScriptModule};
 use crate::bridge::extract::code::modules::script_resolve::{resolve_export, resolve_import, resolve_source};
+use crate::bridge::extract::code::modules::{PathIndex, parent_dir};
 use crate::bridge::extract::code::scan::FileScan;
 /// The module table of a file in its language.
 pub use crate::bridge::extract::code::scan::OwnedModule as Module;
@@ -283,13 +283,10 @@ impl<'s> Linker<'s> {
     fn go_function(&self, from: usize, reference: &str, units: &HashMap<UnitKey, usize>) -> Option<UnitKey> {
         let here = &self.files[from].path;
         let name = reference.rsplit('.').next()?;
-        fn folder(path: &str) -> &str {
-            path.rsplit_once('/').map_or("", |(folder, _)| folder)
-        }
         units
             .keys()
             .filter(|key| here.ends_with(".go") && key.0.ends_with(".go") && key.1 == name)
-            .min_by_key(|key| (folder(&key.0) != folder(here), key.0.clone()))
+            .min_by_key(|key| (parent_dir(&key.0) != parent_dir(here), key.0.clone()))
             .cloned()
     }
 
