@@ -29,8 +29,7 @@ impl Linker<'_> {
         let Some((at, view)) = self.django_view(from, name) else {
             return unknown();
         };
-        let find = |at: usize, base: &str| self.django_view(at, base);
-        let resolved = Resolved::of(at, view, &find);
+        let resolved = Resolved::of(at, view, &|at, base| self.django_view(at, base));
         if !resolved.known {
             return unknown();
         }
@@ -76,22 +75,18 @@ impl Linker<'_> {
         if let Some(view) = self.files[at].routes.django.views.iter().find(|v| v.name == name) {
             return Some((at, view));
         }
-        let only = |part: bool| {
-            let mut found = self
-                .files
-                .iter()
-                .enumerate()
-                .flat_map(|(at, f)| f.routes.django.views.iter().map(move |v| (at, v)))
-                .filter(|(_, v)| v.name == name && v.part == part);
-            match (found.next(), found.next()) {
-                (Some(only), None) => Some(only),
-                _ => None,
-            }
-        };
-        let any_view = self
+        let named: Vec<(usize, &View)> = self
             .files
             .iter()
-            .any(|f| f.routes.django.views.iter().any(|v| v.name == name && !v.part));
-        only(!any_view)
+            .enumerate()
+            .flat_map(|(at, f)| f.routes.django.views.iter().map(move |v| (at, v)))
+            .filter(|(_, v)| v.name == name)
+            .collect();
+        // Parts (mixins, bases) count only when no view has the name.
+        let part = named.iter().all(|(_, v)| v.part);
+        match named.iter().filter(|(_, v)| v.part == part).collect::<Vec<_>>()[..] {
+            [only] => Some(*only),
+            _ => None,
+        }
     }
 }
