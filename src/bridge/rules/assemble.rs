@@ -270,14 +270,16 @@ impl Routing {
             }
         }
         prefixes.sort();
-        let placed = |name: &'static str| hits.iter().filter_map(move |hit| hit.get(name));
+        // Each capture named `name`, with where it is.
+        let placed = |name: &'static str| {
+            let captures = hits.iter().filter_map(|hit| hit.get(name));
+            captures.map(|c| (c.range.clone(), c.text.to_owned())).collect()
+        };
         Routing {
             prefixes,
             scoped_guards,
             requests,
-            checks: placed("check.name")
-                .map(|c| (c.range.clone(), c.text.to_owned()))
-                .collect(),
+            checks: placed("check.name"),
             parses: hits
                 .iter()
                 .filter_map(|hit| {
@@ -285,9 +287,7 @@ impl Routing {
                     Some((schema.range.clone(), schema.text.to_owned(), value.to_owned()))
                 })
                 .collect(),
-            bodies: placed("body.var")
-                .map(|c| (c.range.clone(), c.text.to_owned()))
-                .collect(),
+            bodies: placed("body.var"),
             functions: hits
                 .iter()
                 .filter_map(|hit| {
@@ -363,7 +363,7 @@ impl Routing {
                     .map(|handler| self.prefixes.handler(&at, &handler).unwrap_or(handler))
                     .or_else(|| options::first(&set, "to"))
                     .or_else(|| around.map(|resource| resource.handler(written.trim_start_matches('/'))));
-                let methods: Vec<String> = match hit.prop("method") {
+                let mut methods: Vec<String> = match hit.prop("method") {
                     Some(method) => vec![method.to_owned()],
                     // `via: [:get, :post]` names the methods of a route that names none.
                     None => match options::words_of(&set, "via") {
@@ -371,11 +371,9 @@ impl Routing {
                         _ => hit.all("endpoint.method").map(|m| method_of(m.text)).collect(),
                     },
                 };
-                let methods = if methods.is_empty() {
-                    vec!["ALL".to_owned()]
-                } else {
-                    methods
-                };
+                if methods.is_empty() {
+                    methods.push("ALL".to_owned());
+                }
                 let full = join(&base, &written);
                 methods
                     .into_iter()

@@ -203,24 +203,19 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>) -> RouteScan {
                 Item::Mount(mount) => &mut mount.guards,
                 _ => continue,
             };
-            if *at < *layer_at && matches!(receiver, Receiver::Local(name) if *name == *unit) && !guards.contains(guard)
-            {
-                guards.push(guard.clone());
+            if *at < *layer_at && matches!(receiver, Receiver::Local(name) if *name == *unit) {
+                add_guards(guards, std::slice::from_ref(guard));
             }
         }
     }
-    // Route and router hooks (`{ onRequest: [fastify.authenticate] }`) are hooks, not middleware.
-    for (name, framework) in hooks {
-        file.out.note_used(&name, "hook", framework, path);
-    }
-    // (A hook of another kind, a view's decorator, is noted where it guards a route.)
-    for (hook, hit) in held
+    // Route and router hooks (`{ onRequest: [fastify.authenticate] }`) are hooks, not middleware
+    // (a hook of another kind, a view's decorator, is noted where it guards a route).
+    let route_hooks = held
         .iter()
         .filter(|(capture, hit)| capture.name == "route.hook" && hit.prop("guard-kind").is_none())
-    {
-        if let Some(hook) = guard(hook.text) {
-            file.out.note_used(&hook, "hook", hit.framework(), path);
-        }
+        .filter_map(|(hook, hit)| Some((guard(hook.text)?, hit.framework())));
+    for (name, framework) in hooks.into_iter().chain(route_hooks) {
+        file.out.note_used(&name, "hook", framework, path);
     }
     // Where each unit of the file is (a file may hand thousands of functions a router).
     let mut unit_at: HashMap<String, usize> = file
@@ -478,7 +473,7 @@ impl<'h, 't> File<'_, 'h, 't> {
                 continue;
             };
             let mut names = Vec::new();
-            for (guard, of) in call_guards(self.held, &new.range) {
+            for (guard, of) in self.call_guards(&new.range) {
                 if let Some(kind) = of.prop("guard-kind") {
                     self.out.note_used(&guard, kind, of.framework(), self.path);
                     names.push(guard);
@@ -753,6 +748,14 @@ impl<'h, 't> File<'_, 'h, 't> {
         placed_in(self.held, range, |(capture, _)| &capture.range).copied()
     }
 
+    /// The guards the options inside `range` hold (`dependencies=[Depends(auth)]`), with the
+    /// hits naming them.
+    fn call_guards(&self, range: &Range<usize>) -> Vec<(String, &'h Hit<'t>)> {
+        self.named(range, "call.guard")
+            .filter_map(|(capture, hit)| Some((written_guard(hit, capture.text)?, hit)))
+            .collect()
+    }
+
     /// The held captures named `name` inside `range`.
     fn named<'s>(
         &'s self,
@@ -852,7 +855,7 @@ impl<'h, 't> File<'_, 'h, 't> {
             .filter_map(|g| written_guard(hit, g.text))
             .collect();
         // The guards its options hold (`include_router(r, dependencies=[Depends(auth)])`).
-        let held: Vec<String> = call_guards(self.held, &call.at).map(|(guard, _)| guard).collect();
+        let held: Vec<String> = self.call_guards(&call.at).into_iter().map(|(guard, _)| guard).collect();
         add_guards(&mut guards, &held);
         let own_prefix = hit.get("include.prefix").and_then(|p| (self.render)(&p.range, true));
         // A prefix that replaces the target's own (Flask's `register_blueprint(url_prefix=…)`).
@@ -1003,17 +1006,6 @@ pub(super) fn placed_in<'a, T>(
         .iter()
         .take_while(move |item| at(item).start < range.end)
         .filter(move |item| inside(at(item), range))
-}
-
-/// The guards the options inside `range` hold (`dependencies=[Depends(auth)]`), with the hits
-/// naming them.
-fn call_guards<'a, 'h, 't>(
-    held: &'a [(&'h Capture<'t>, &'h Hit<'t>)],
-    range: &'a Range<usize>,
-) -> impl Iterator<Item = (String, &'h Hit<'t>)> + 'a {
-    placed_in(held, range, |(capture, _)| &capture.range)
-        .filter(|(capture, _)| capture.name == "call.guard")
-        .filter_map(|(capture, hit)| Some((written_guard(hit, capture.text)?, *hit)))
 }
 
 /// The HTTP method a route names (`get`, `"POST"`, `del`), `None` for what is none (`route`).

@@ -2,8 +2,8 @@
 //! a pattern or router names (`view:ArticleView`, `viewset:ArticleViewSet|/`) to the routes
 //! their classes give (see `django::expand`).
 
-use super::{Linker, Module};
-use crate::bridge::extract::code::modules::python::{resolve_import, resolve_module};
+use super::Linker;
+use crate::bridge::extract::code::modules::python::resolve_module;
 use crate::bridge::extract::code::routes::django::expand::{Resolved, unknown_view};
 use crate::bridge::extract::code::routes::django::views::View;
 use crate::bridge::extract::code::routes::graph::{Item, UnitKey};
@@ -29,8 +29,7 @@ impl Linker<'_> {
         let Some((at, view)) = self.django_view(from, name) else {
             return unknown();
         };
-        let find = |at: usize, base: &str| self.django_view(at, base);
-        let resolved = Resolved::of(at, view, &find);
+        let resolved = Resolved::of(at, view, &|at, base| self.django_view(at, base));
         if !resolved.known {
             return unknown();
         }
@@ -64,19 +63,10 @@ impl Linker<'_> {
     /// The file a view name written in file `from` is looked up in (the module an import
     /// names, else `from`) and the name it has there.
     fn view_place(&self, from: usize, name: &str) -> Option<(usize, String)> {
-        let file = &self.files[from];
-        let (first, member) = name.split_once('.').map_or((name, None), |(f, m)| (f, Some(m)));
-        if let Module::Python(module) = &file.module
-            && let Some(import) = module.imports.get(first)
-            && let Some((at, imported)) = resolve_import(&self.index, &file.path, import)
-        {
-            return match (imported, member) {
-                (Some(imported), None) => Some((at, imported)),
-                (None, Some(member)) => Some((at, last_segment(member).to_owned())),
-                _ => None,
-            };
+        match self.python_import(from, name) {
+            Some(found) => found.map(|(at, imported)| (at, last_segment(&imported).to_owned())),
+            None => Some((from, last_segment(name).to_owned())),
         }
-        Some((from, last_segment(name).to_owned()))
     }
 
     /// View `name`: the one in file `at`, else the only view (or, with none, the only part)
@@ -85,22 +75,18 @@ impl Linker<'_> {
         if let Some(view) = self.files[at].routes.django.views.iter().find(|v| v.name == name) {
             return Some((at, view));
         }
-        let only = |part: bool| {
-            let mut found = self
-                .files
-                .iter()
-                .enumerate()
-                .flat_map(|(at, f)| f.routes.django.views.iter().map(move |v| (at, v)))
-                .filter(|(_, v)| v.name == name && v.part == part);
-            match (found.next(), found.next()) {
-                (Some(only), None) => Some(only),
-                _ => None,
-            }
-        };
-        let any_view = self
+        let named: Vec<(usize, &View)> = self
             .files
             .iter()
-            .any(|f| f.routes.django.views.iter().any(|v| v.name == name && !v.part));
-        only(!any_view)
+            .enumerate()
+            .flat_map(|(at, f)| f.routes.django.views.iter().map(move |v| (at, v)))
+            .filter(|(_, v)| v.name == name)
+            .collect();
+        // Parts (mixins, bases) count only when no view has the name.
+        let part = named.iter().all(|(_, v)| v.part);
+        match named.iter().filter(|(_, v)| v.part == part).collect::<Vec<_>>()[..] {
+            [only] => Some(*only),
+            _ => None,
+        }
     }
 }

@@ -15,11 +15,11 @@ use self::autoload::Autohooks;
 use super::graph::{Item, LocalRoute, MAX_ENDPOINTS, Target, Unit, UnitKey, add_guards, flatten, join};
 use super::{HandlerShapes, RouteScan};
 use crate::bridge::extract::code::guards::{GuardNote, is_auth_name};
-use crate::bridge::extract::code::modules::PathIndex;
-use crate::bridge::extract::code::modules::python::{PythonModule, resolve_import as resolve_python};
+use crate::bridge::extract::code::modules::python::resolve_import as resolve_python;
 use crate::bridge::extract::code::modules::rust::{RustModule, module_of, segments, target_module};
 use crate::bridge::extract::code::modules::script::{Imported, ScriptModule};
 use crate::bridge::extract::code::modules::script_resolve::{resolve_export, resolve_import, resolve_source};
+use crate::bridge::extract::code::modules::{PathIndex, parent_dir};
 use crate::bridge::extract::code::scan::FileScan;
 /// The module table of a file in its language.
 pub use crate::bridge::extract::code::scan::OwnedModule as Module;
@@ -270,7 +270,7 @@ impl<'s> Linker<'s> {
         }
         let found = match &file.module {
             Module::Script(module) => self.resolve_script(from, module, reference),
-            Module::Python(module) => self.resolve_python(from, module, reference),
+            Module::Python(_) => self.resolve_python(from, reference),
             Module::Rust(module) => return self.resolve_rust(from, module, reference, units),
             Module::None => None,
         };
@@ -283,13 +283,10 @@ impl<'s> Linker<'s> {
     fn go_function(&self, from: usize, reference: &str, units: &HashMap<UnitKey, usize>) -> Option<UnitKey> {
         let here = &self.files[from].path;
         let name = reference.rsplit('.').next()?;
-        fn folder(path: &str) -> &str {
-            path.rsplit_once('/').map_or("", |(folder, _)| folder)
-        }
         units
             .keys()
             .filter(|key| here.ends_with(".go") && key.0.ends_with(".go") && key.1 == name)
-            .min_by_key(|key| (folder(&key.0) != folder(here), key.0.clone()))
+            .min_by_key(|key| (parent_dir(&key.0) != parent_dir(here), key.0.clone()))
             .cloned()
     }
 
@@ -334,21 +331,32 @@ impl<'s> Linker<'s> {
         found.map(|(at, name)| (self.files[at].path.to_owned(), name))
     }
 
-    fn resolve_python(&self, from: usize, module: &PythonModule, reference: &str) -> Option<UnitKey> {
+    fn resolve_python(&self, from: usize, reference: &str) -> Option<UnitKey> {
         if let Some(dotted) = reference.strip_prefix("pymodule:") {
             return self.url_module(from, dotted);
         }
-        let here = &self.files[from].path;
+        let (at, name) = self.python_import(from, reference).flatten()?;
+        Some((self.files[at].path.to_owned(), name))
+    }
+
+    /// Where a name written in Python file `from` leads through its imports (`X` with `from
+    /// .views import X`, `views.X` with `from . import views`): the file and its name there;
+    /// `None` when its first part is no import followed, `Some(None)` when the import does not
+    /// fit the name (a module named without a member, a name with one).
+    fn python_import(&self, from: usize, reference: &str) -> Option<Option<(usize, String)>> {
+        let file = &self.files[from];
+        let Module::Python(module) = &file.module else {
+            return None;
+        };
         let (first, member) = reference
             .split_once('.')
             .map_or((reference, None), |(f, m)| (f, Some(m)));
-        let (at, name) = resolve_python(&self.index, here, module.imports.get(first)?)?;
-        let name = match (name, member) {
-            (None, Some(member)) => member.to_owned(),
-            (Some(name), None) => name,
-            _ => return None,
-        };
-        Some((self.files[at].path.to_owned(), name))
+        let (at, name) = resolve_python(&self.index, &file.path, module.imports.get(first)?)?;
+        Some(match (name, member) {
+            (None, Some(member)) => Some((at, member.to_owned())),
+            (Some(name), None) => Some((at, name)),
+            _ => None,
+        })
     }
 
     /// `users::routes`, `crate::api::router`, or a bare function name: the module path says which
