@@ -12,6 +12,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::columns;
 use super::hits::{Capture, Hit};
+use super::inherit::ancestry;
 use super::join_naming::ManyToMany;
 use super::text::literal;
 use crate::bridge::extract::code::modules::parent_dir;
@@ -364,25 +365,13 @@ pub fn add_ids(tables: &mut [Table]) {
 
 /// True if `model`'s bases lead to `models.Model` through the run's models.
 fn is_model(model: &str, bases: &HashMap<&str, &[String]>) -> bool {
-    let mut at = model;
-    for _ in 0..MAX_INHERITANCE {
-        let Some(written) = bases.get(at) else { return false };
-        if written
-            .iter()
-            .any(|base| MODEL_ROOTS.contains(&base.as_str()) || base.ends_with(".AbstractUser"))
-        {
-            return true;
-        }
-        match written
-            .iter()
-            .map(|base| last_segment(base))
-            .find(|base| bases.contains_key(base))
-        {
-            Some(parent) => at = parent,
-            None => return false,
-        }
-    }
-    false
+    let written = |class: &&str| bases.get(class).copied().unwrap_or_default();
+    let lineage = ancestry(model, MAX_INHERITANCE, |class| {
+        let local = written(class).iter().map(|base| last_segment(base));
+        local.filter(|base| bases.contains_key(base)).collect()
+    });
+    let mut all = lineage.iter().flat_map(written);
+    all.any(|base| MODEL_ROOTS.contains(&base.as_str()) || base.ends_with(".AbstractUser"))
 }
 
 /// The app a models file belongs to by its place: `blog/models.py` and `blog/models/post.py` → `blog`.
