@@ -211,12 +211,10 @@ impl Notes {
                 key.references_table = self.target(&key.references_table, &owner, &table.file, &names).1;
             }
         }
-        // Each owner's join tables after it, in the order they are written.
-        let mut placed: HashMap<(String, String), usize> = HashMap::new();
-        for join in joins {
-            let after = placed.entry((join.owner.clone(), join.file.clone())).or_default();
-            self.join_table(tables, indexes, join, *after, &names);
-            *after += 1;
+        // Each owner's join tables right after it: the last written first, so that they end
+        // in the order written.
+        for join in joins.into_iter().rev() {
+            self.join_table(tables, indexes, join, &names);
         }
     }
 
@@ -284,8 +282,8 @@ impl Notes {
         (model.to_owned(), names.get(model).cloned().unwrap_or(fallback))
     }
 
-    /// Adds the join table of a many-to-many relation after its owner's table and the owner's
-    /// `after` join tables before it (and its index after theirs): `blog_post_tags` (or
+    /// Adds the join table of a many-to-many relation right after its owner's table (and its
+    /// index before those of the file's tables after it): `blog_post_tags` (or
     /// `db_table=`) with `id`, `post_id` and `tag_id` (`from_post_id` and `to_post_id` when
     /// the model relates to itself), unique together.
     fn join_table(
@@ -293,7 +291,6 @@ impl Notes {
         tables: &mut Vec<Table>,
         indexes: &mut Vec<Index>,
         join: ManyToMany,
-        after: usize,
         names: &HashMap<String, String>,
     ) {
         let Some(at) = tables
@@ -336,7 +333,7 @@ impl Notes {
             unique: true,
             file: join.file.clone(),
         };
-        let at = at + 1 + after;
+        let at = at + 1;
         tables.insert(at, table);
         // Before the indexes of the file's tables after it.
         let later: Vec<&str> = tables[at + 1..]
