@@ -142,31 +142,27 @@ pub fn views(path: &str, hits: &[Hit<'_>], out: &mut RouteScan) {
 
 /// One module-level class: a permission or authentication class, a view, a part, or nothing.
 fn class(path: &str, mut view: View, authentication: Vec<String>, out: &mut RouteScan) {
-    let (name, bases) = (view.name.as_str(), &view.bases);
-    let defined = if bases.iter().any(|b| last_segment(b) == "BasePermission") {
+    let bases: Vec<&str> = view.bases.iter().map(|base| last_segment(base)).collect();
+    let defined = if bases.contains(&"BasePermission") {
         Some("permission")
     } else {
-        let authentication = bases.iter().any(|b| last_segment(b).ends_with("Authentication"));
-        (authentication && name.ends_with("Authentication")).then_some("authentication")
+        let authentication = bases.iter().any(|base| base.ends_with("Authentication"));
+        (authentication && view.name.ends_with("Authentication")).then_some("authentication")
     };
     if let Some(kind) = defined {
         out.guards
-            .push(GuardNote::new(name, kind, "django", Role::Defined, path));
+            .push(GuardNote::new(&view.name, kind, "django", Role::Defined, path));
         return;
     }
     // Mixins alone make no view (`class User(AbstractBaseUser, PermissionsMixin)`); such a
     // class is kept as a part, which only counts when a view extends it or a URLconf names it.
     view.part = !bases
         .iter()
-        .map(|b| last_segment(b))
-        .any(|b| b.ends_with("View") || b.ends_with("ViewSet") || b == "GenericAPIView");
-    let mut guards: Vec<String> = bases
+        .any(|base| base.ends_with("View") || base.ends_with("ViewSet") || *base == "GenericAPIView");
+    let auth_mixins = bases
         .iter()
-        .map(|b| last_segment(b).to_owned())
-        .filter(|b| b.ends_with("Mixin") && is_auth_name(b))
-        .collect();
-    guards.append(&mut view.guards);
-    view.guards = guards;
+        .filter(|base| base.ends_with("Mixin") && is_auth_name(base));
+    view.guards.splice(0..0, auth_mixins.map(|base| base.to_string()));
     for name in authentication {
         out.note_used(&name, "authentication", "django", path);
     }
