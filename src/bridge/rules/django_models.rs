@@ -66,6 +66,7 @@ impl Notes {
     pub fn of(path: &str, hits: &[Hit<'_>]) -> Notes {
         let mut notes = Notes::default();
         let mut apps = Apps::new();
+        let mut classes: BTreeMap<&str, Class> = BTreeMap::new();
         let key = |capture: &Capture<'_>| (capture.range.start, capture.range.end);
         for hit in hits.iter().filter(|hit| hit.framework() == "django") {
             let text = |name: &str| hit.text(name).map(literal);
@@ -85,18 +86,11 @@ impl Notes {
                 }
             }
             let Some(model) = hit.text("table.model") else { continue };
-            let at = match notes.classes.iter().position(|c| c.name == model && c.file == path) {
-                Some(at) => at,
-                None => {
-                    notes.classes.push(Class {
-                        file: path.to_owned(),
-                        name: model.to_owned(),
-                        ..Class::default()
-                    });
-                    notes.classes.len() - 1
-                }
-            };
-            let class = &mut notes.classes[at];
+            let class = classes.entry(model).or_insert_with(|| Class {
+                file: path.to_owned(),
+                name: model.to_owned(),
+                ..Class::default()
+            });
             if let Some(base) = text("model.base").filter(|base| !class.bases.contains(base)) {
                 class.bases.push(base);
             }
@@ -104,6 +98,7 @@ impl Notes {
             class.is_abstract |= hit.text("model.abstract") == Some("True");
             class.app_label = class.app_label.take().or(text("model.app_label"));
         }
+        notes.classes = classes.into_values().collect();
         let dir = parent_dir(path);
         notes.apps = apps
             .into_values()
