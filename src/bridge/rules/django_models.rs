@@ -234,15 +234,12 @@ impl Notes {
                 !django(table) || (says_something(table) && model())
             })
             .collect();
-        let dropped: Vec<(String, String)> = tables
-            .iter()
-            .zip(&keep)
-            .filter(|(_, keep)| !**keep)
-            .map(|(table, _)| (table.name.clone(), table.file.clone()))
-            .collect();
         let mut keep = keep.into_iter();
-        tables.retain(|_| keep.next().unwrap_or(true));
-        indexes.retain(|index| !dropped.contains(&(index.table.clone(), index.file.clone())));
+        let (kept, dropped): (Vec<Table>, Vec<Table>) = std::mem::take(tables)
+            .into_iter()
+            .partition(|_| keep.next().unwrap_or(true));
+        *tables = kept;
+        indexes.retain(|index| !dropped.iter().any(|t| t.name == index.table && t.file == index.file));
     }
 
     /// The model a relation names as written (`User`, `"blog.Post"`, `"self"`, the user model)
