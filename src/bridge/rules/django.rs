@@ -9,7 +9,6 @@
 use std::collections::BTreeMap;
 
 use super::hits::{Capture, Hit};
-use super::text::literal;
 use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
 use crate::bridge::extract::code::routes::RouteScan;
 use crate::bridge::extract::code::routes::django::views::{Action, View};
@@ -24,11 +23,6 @@ type Key = (usize, usize);
 
 fn key(capture: &Capture<'_>) -> Key {
     (capture.range.start, capture.range.end)
-}
-
-/// A string literal's content; `None` for another expression.
-pub fn string(text: &str) -> Option<String> {
-    text.starts_with(['"', '\'']).then(|| literal(text))
 }
 
 /// Pushes `item` unless `list` holds it.
@@ -79,7 +73,7 @@ pub fn views(path: &str, hits: &[Hit<'_>], out: &mut RouteScan) {
                 match hit.text("view.key") {
                     Some("detail") => action.detail |= value == "True",
                     Some("methods") => push_new(&mut action.methods, upper()),
-                    Some("url_path") => action.url_path = string(value).unwrap_or(action.url_path.clone()),
+                    Some("url_path") => action.url_path = text("view.str_item").unwrap_or(action.url_path.clone()),
                     _ => {}
                 }
             }
@@ -91,8 +85,8 @@ pub fn views(path: &str, hits: &[Hit<'_>], out: &mut RouteScan) {
             // classes do), so the classes are named as guards the code uses.
             Some("authentication_classes") => authentication.extend(names()),
             Some("serializer_class") => view.serializer = Some(value.to_owned()),
-            Some("lookup_url_kwarg") => view.lookup = string(value).or(view.lookup.take()),
-            Some("lookup_field") if view.lookup.is_none() => view.lookup = string(value),
+            Some("lookup_url_kwarg") => view.lookup = text("view.str_item").or(view.lookup.take()),
+            Some("lookup_field") if view.lookup.is_none() => view.lookup = text("view.str_item"),
             Some("http_method_names" | "api_view" | "require_http_methods") => {
                 push_new(view.allowed.get_or_insert_default(), upper())
             }
