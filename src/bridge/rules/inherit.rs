@@ -13,6 +13,7 @@ use std::collections::HashMap;
 
 use super::{columns, naming};
 use crate::bridge::extract::code::modules::rust::{module_of, segments, target_module};
+use crate::bridge::extract::push_once;
 use crate::bridge::facts::{Column, ForeignKey, Index, Table};
 
 /// The origins the rules give classes that lend columns instead of being tables.
@@ -164,9 +165,7 @@ fn add(all: &mut Parts, parts: Option<Parts>) {
         }
     }
     for key in primary_key {
-        if !all.1.contains(&key) {
-            all.1.push(key);
-        }
+        push_once(&mut all.1, key);
     }
     all.2.extend(foreign_keys);
 }
