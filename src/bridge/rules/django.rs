@@ -59,6 +59,7 @@ pub fn views(path: &str, hits: &[Hit<'_>], out: &mut RouteScan) {
         }
         push_new(&mut view.bases, text("view.base"));
         push_new(&mut view.guards, text("view.class_guard").filter(|g| is_auth_name(g)));
+        let value = hit.text("view.value").unwrap_or("");
         if let Some(method) = hit.get("view.method_scope") {
             let name = text("view.action").or(text("view.method")).unwrap_or_default();
             let (_, action) = methods.entry(key(method)).or_insert((name.clone(), None));
@@ -69,7 +70,6 @@ pub fn views(path: &str, hits: &[Hit<'_>], out: &mut RouteScan) {
                     name,
                     ..Action::default()
                 });
-                let value = hit.text("view.value").unwrap_or("");
                 match hit.text("view.key") {
                     Some("detail") => action.detail |= value == "True",
                     Some("methods") => push_new(&mut action.methods, upper()),
@@ -78,7 +78,6 @@ pub fn views(path: &str, hits: &[Hit<'_>], out: &mut RouteScan) {
                 }
             }
         }
-        let value = hit.text("view.value").unwrap_or("");
         match hit.text("view.attr").or(hit.text("view.decorator").map(last_segment)) {
             Some("permission_classes") => view.permissions.get_or_insert_default().extend(names()),
             // Authentication identifies the user; it guards no route itself (the permission
@@ -101,13 +100,10 @@ pub fn views(path: &str, hits: &[Hit<'_>], out: &mut RouteScan) {
         }
         for ((start, end), (name, action)) in methods {
             // The first call reading a body inside the method.
-            let body = bodies
-                .range(start..end)
-                .next()
-                .map(|(_, body)| match last_segment(body) {
-                    "serializer_class" | "get_serializer" => "serializer_class".to_owned(),
-                    other => other.to_owned(),
-                });
+            let body = bodies.range(start..end).next().map(|(_, body)| match *body {
+                "get_serializer" => "serializer_class".to_owned(),
+                other => other.to_owned(),
+            });
             let reads = match action {
                 Some(mut action) => {
                     if action.methods.is_empty() {

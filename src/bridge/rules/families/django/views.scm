@@ -63,9 +63,10 @@
   definition: (class_definition) @view.scope)
   (#match? @_decorator "(^|\\.)method_decorator$"))
 
-; serializer = self.get_serializer(data=request.data): what a method reads the body with
+; serializer = self.get_serializer(data=request.data): what a method reads the body with (the
+; callee's last name)
 ((call
-  function: (_) @view.body
+  function: [(identifier) @view.body (attribute attribute: (identifier) @view.body)]
   arguments: (argument_list (keyword_argument name: (identifier) @_data)))
   (#eq? @_data "data")
   (#match? @view.body "(serializer_class|get_serializer|Serializer)$"))
