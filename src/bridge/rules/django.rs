@@ -9,7 +9,6 @@
 use std::collections::BTreeMap;
 
 use super::hits::{Capture, Hit};
-use super::text::literal;
 use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
 use crate::bridge::extract::code::routes::RouteScan;
 use crate::bridge::extract::code::routes::django::views::{Action, View};
@@ -24,11 +23,6 @@ type Key = (usize, usize);
 
 fn key(capture: &Capture<'_>) -> Key {
     (capture.range.start, capture.range.end)
-}
-
-/// A string literal's content; `None` for another expression.
-pub fn string(text: &str) -> Option<String> {
-    text.starts_with(['"', '\'']).then(|| literal(text))
 }
 
 /// Pushes `item` unless `list` holds it.
@@ -65,6 +59,7 @@ pub fn views(path: &str, hits: &[Hit<'_>], out: &mut RouteScan) {
         }
         push_new(&mut view.bases, text("view.base"));
         push_new(&mut view.guards, text("view.class_guard").filter(|g| is_auth_name(g)));
+        let value = hit.text("view.value").unwrap_or("");
         if let Some(method) = hit.get("view.method_scope") {
             let name = text("view.action").or(text("view.method")).unwrap_or_default();
             let (_, action) = methods.entry(key(method)).or_insert((name.clone(), None));
@@ -75,24 +70,22 @@ pub fn views(path: &str, hits: &[Hit<'_>], out: &mut RouteScan) {
                     name,
                     ..Action::default()
                 });
-                let value = hit.text("view.value").unwrap_or("");
                 match hit.text("view.key") {
                     Some("detail") => action.detail |= value == "True",
                     Some("methods") => push_new(&mut action.methods, upper()),
-                    Some("url_path") => action.url_path = string(value).unwrap_or(action.url_path.clone()),
+                    Some("url_path") => action.url_path = text("view.str_item").unwrap_or(action.url_path.clone()),
                     _ => {}
                 }
             }
         }
-        let value = hit.text("view.value").unwrap_or("");
         match hit.text("view.attr").or(hit.text("view.decorator").map(last_segment)) {
             Some("permission_classes") => view.permissions.get_or_insert_default().extend(names()),
             // Authentication identifies the user; it guards no route itself (the permission
             // classes do), so the classes are named as guards the code uses.
             Some("authentication_classes") => authentication.extend(names()),
             Some("serializer_class") => view.serializer = Some(value.to_owned()),
-            Some("lookup_url_kwarg") => view.lookup = string(value).or(view.lookup.take()),
-            Some("lookup_field") if view.lookup.is_none() => view.lookup = string(value),
+            Some("lookup_url_kwarg") => view.lookup = text("view.str_item").or(view.lookup.take()),
+            Some("lookup_field") if view.lookup.is_none() => view.lookup = text("view.str_item"),
             Some("http_method_names" | "api_view" | "require_http_methods") => {
                 push_new(view.allowed.get_or_insert_default(), upper())
             }
@@ -107,13 +100,10 @@ pub fn views(path: &str, hits: &[Hit<'_>], out: &mut RouteScan) {
         }
         for ((start, end), (name, action)) in methods {
             // The first call reading a body inside the method.
-            let body = bodies
-                .range(start..end)
-                .next()
-                .map(|(_, body)| match last_segment(body) {
-                    "serializer_class" | "get_serializer" => "serializer_class".to_owned(),
-                    other => other.to_owned(),
-                });
+            let body = bodies.range(start..end).next().map(|(_, body)| match *body {
+                "get_serializer" => "serializer_class".to_owned(),
+                other => other.to_owned(),
+            });
             let reads = match action {
                 Some(mut action) => {
                     if action.methods.is_empty() {
@@ -142,31 +132,27 @@ pub fn views(path: &str, hits: &[Hit<'_>], out: &mut RouteScan) {
 
 /// One module-level class: a permission or authentication class, a view, a part, or nothing.
 fn class(path: &str, mut view: View, authentication: Vec<String>, out: &mut RouteScan) {
-    let (name, bases) = (view.name.as_str(), &view.bases);
-    let defined = if bases.iter().any(|b| last_segment(b) == "BasePermission") {
+    let bases: Vec<&str> = view.bases.iter().map(|base| last_segment(base)).collect();
+    let defined = if bases.contains(&"BasePermission") {
         Some("permission")
     } else {
-        let authentication = bases.iter().any(|b| last_segment(b).ends_with("Authentication"));
-        (authentication && name.ends_with("Authentication")).then_some("authentication")
+        let authentication = bases.iter().any(|base| base.ends_with("Authentication"));
+        (authentication && view.name.ends_with("Authentication")).then_some("authentication")
     };
     if let Some(kind) = defined {
         out.guards
-            .push(GuardNote::new(name, kind, "django", Role::Defined, path));
+            .push(GuardNote::new(&view.name, kind, "django", Role::Defined, path));
         return;
     }
     // Mixins alone make no view (`class User(AbstractBaseUser, PermissionsMixin)`); such a
     // class is kept as a part, which only counts when a view extends it or a URLconf names it.
     view.part = !bases
         .iter()
-        .map(|b| last_segment(b))
-        .any(|b| b.ends_with("View") || b.ends_with("ViewSet") || b == "GenericAPIView");
-    let mut guards: Vec<String> = bases
+        .any(|base| base.ends_with("View") || base.ends_with("ViewSet") || *base == "GenericAPIView");
+    let auth_mixins = bases
         .iter()
-        .map(|b| last_segment(b).to_owned())
-        .filter(|b| b.ends_with("Mixin") && is_auth_name(b))
-        .collect();
-    guards.append(&mut view.guards);
-    view.guards = guards;
+        .filter(|base| base.ends_with("Mixin") && is_auth_name(base));
+    view.guards.splice(0..0, auth_mixins.map(|base| base.to_string()));
     for name in authentication {
         out.note_used(&name, "authentication", "django", path);
     }

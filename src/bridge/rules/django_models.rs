@@ -12,6 +12,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::columns;
 use super::hits::{Capture, Hit};
+use super::inherit::ancestry;
 use super::join_naming::ManyToMany;
 use super::text::literal;
 use crate::bridge::extract::code::modules::parent_dir;
@@ -65,6 +66,7 @@ impl Notes {
     pub fn of(path: &str, hits: &[Hit<'_>]) -> Notes {
         let mut notes = Notes::default();
         let mut apps = Apps::new();
+        let mut classes: BTreeMap<&str, Class> = BTreeMap::new();
         let key = |capture: &Capture<'_>| (capture.range.start, capture.range.end);
         for hit in hits.iter().filter(|hit| hit.framework() == "django") {
             let text = |name: &str| hit.text(name).map(literal);
@@ -84,18 +86,11 @@ impl Notes {
                 }
             }
             let Some(model) = hit.text("table.model") else { continue };
-            let at = match notes.classes.iter().position(|c| c.name == model && c.file == path) {
-                Some(at) => at,
-                None => {
-                    notes.classes.push(Class {
-                        file: path.to_owned(),
-                        name: model.to_owned(),
-                        ..Class::default()
-                    });
-                    notes.classes.len() - 1
-                }
-            };
-            let class = &mut notes.classes[at];
+            let class = classes.entry(model).or_insert_with(|| Class {
+                file: path.to_owned(),
+                name: model.to_owned(),
+                ..Class::default()
+            });
             if let Some(base) = text("model.base").filter(|base| !class.bases.contains(base)) {
                 class.bases.push(base);
             }
@@ -103,6 +98,7 @@ impl Notes {
             class.is_abstract |= hit.text("model.abstract") == Some("True");
             class.app_label = class.app_label.take().or(text("model.app_label"));
         }
+        notes.classes = classes.into_values().collect();
         let dir = parent_dir(path);
         notes.apps = apps
             .into_values()
@@ -210,12 +206,10 @@ impl Notes {
                 key.references_table = self.target(&key.references_table, &owner, &table.file, &names).1;
             }
         }
-        // Each owner's join tables after it, in the order they are written.
-        let mut placed: HashMap<(String, String), usize> = HashMap::new();
-        for join in joins {
-            let after = placed.entry((join.owner.clone(), join.file.clone())).or_default();
-            self.join_table(tables, indexes, join, *after, &names);
-            *after += 1;
+        // Each owner's join tables right after it: the last written first, so that they end
+        // in the order written.
+        for join in joins.into_iter().rev() {
+            self.join_table(tables, indexes, join, &names);
         }
     }
 
@@ -240,15 +234,12 @@ impl Notes {
                 !django(table) || (says_something(table) && model())
             })
             .collect();
-        let dropped: Vec<(String, String)> = tables
-            .iter()
-            .zip(&keep)
-            .filter(|(_, keep)| !**keep)
-            .map(|(table, _)| (table.name.clone(), table.file.clone()))
-            .collect();
         let mut keep = keep.into_iter();
-        tables.retain(|_| keep.next().unwrap_or(true));
-        indexes.retain(|index| !dropped.contains(&(index.table.clone(), index.file.clone())));
+        let (kept, dropped): (Vec<Table>, Vec<Table>) = std::mem::take(tables)
+            .into_iter()
+            .partition(|_| keep.next().unwrap_or(true));
+        *tables = kept;
+        indexes.retain(|index| !dropped.iter().any(|t| t.name == index.table && t.file == index.file));
     }
 
     /// The model a relation names as written (`User`, `"blog.Post"`, `"self"`, the user model)
@@ -283,8 +274,8 @@ impl Notes {
         (model.to_owned(), names.get(model).cloned().unwrap_or(fallback))
     }
 
-    /// Adds the join table of a many-to-many relation after its owner's table and the owner's
-    /// `after` join tables before it (and its index after theirs): `blog_post_tags` (or
+    /// Adds the join table of a many-to-many relation right after its owner's table (and its
+    /// index before those of the file's tables after it): `blog_post_tags` (or
     /// `db_table=`) with `id`, `post_id` and `tag_id` (`from_post_id` and `to_post_id` when
     /// the model relates to itself), unique together.
     fn join_table(
@@ -292,7 +283,6 @@ impl Notes {
         tables: &mut Vec<Table>,
         indexes: &mut Vec<Index>,
         join: ManyToMany,
-        after: usize,
         names: &HashMap<String, String>,
     ) {
         let Some(at) = tables
@@ -335,7 +325,7 @@ impl Notes {
             unique: true,
             file: join.file.clone(),
         };
-        let at = at + 1 + after;
+        let at = at + 1;
         tables.insert(at, table);
         // Before the indexes of the file's tables after it.
         let later: Vec<&str> = tables[at + 1..]
@@ -364,25 +354,13 @@ pub fn add_ids(tables: &mut [Table]) {
 
 /// True if `model`'s bases lead to `models.Model` through the run's models.
 fn is_model(model: &str, bases: &HashMap<&str, &[String]>) -> bool {
-    let mut at = model;
-    for _ in 0..MAX_INHERITANCE {
-        let Some(written) = bases.get(at) else { return false };
-        if written
-            .iter()
-            .any(|base| MODEL_ROOTS.contains(&base.as_str()) || base.ends_with(".AbstractUser"))
-        {
-            return true;
-        }
-        match written
-            .iter()
-            .map(|base| last_segment(base))
-            .find(|base| bases.contains_key(base))
-        {
-            Some(parent) => at = parent,
-            None => return false,
-        }
-    }
-    false
+    let written = |class: &&str| bases.get(class).copied().unwrap_or_default();
+    let lineage = ancestry(model, MAX_INHERITANCE, |class| {
+        let local = written(class).iter().map(|base| last_segment(base));
+        local.filter(|base| bases.contains_key(base)).collect()
+    });
+    let mut all = lineage.iter().flat_map(written);
+    all.any(|base| MODEL_ROOTS.contains(&base.as_str()) || base.ends_with(".AbstractUser"))
 }
 
 /// The app a models file belongs to by its place: `blog/models.py` and `blog/models/post.py` → `blog`.

@@ -13,6 +13,7 @@ use std::collections::HashMap;
 
 use super::{columns, naming};
 use crate::bridge::extract::code::modules::rust::{module_of, segments, target_module};
+use crate::bridge::extract::push_once;
 use crate::bridge::facts::{Column, ForeignKey, Index, Table};
 
 /// The origins the rules give classes that lend columns instead of being tables.
@@ -65,19 +66,16 @@ pub fn apply(tables: &mut Vec<Table>, indexes: &mut Vec<Index>, lenders: &Lender
 /// The indexes written on a lender (`index=True` on a mixin's column) are on the tables of
 /// the models extending it.
 fn lend_indexes(tables: &[Table], indexes: &mut Vec<Index>, bases: &HashMap<String, Table>, lenders: &Lenders) {
-    let mut lent: Vec<(String, Index)> = Vec::new();
-    indexes.retain(|index| {
+    let lender = |index: &Index| {
         let lender = bases
             .iter()
             .find(|(_, base)| base.name == index.table && base.file == index.file);
-        match lender {
-            Some((model, _)) => {
-                lent.push((model.clone(), index.clone()));
-                false
-            }
-            None => true,
-        }
-    });
+        lender.map(|(model, _)| model.as_str())
+    };
+    let (lent, kept): (Vec<Index>, Vec<Index>) = std::mem::take(indexes)
+        .into_iter()
+        .partition(|index| lender(index).is_some());
+    *indexes = kept;
     if lent.is_empty() {
         return;
     }
@@ -90,10 +88,8 @@ fn lend_indexes(tables: &[Table], indexes: &mut Vec<Index>, bases: &HashMap<Stri
                 .filter(|p| bases.contains_key(*p))
                 .collect()
         });
-        for (_, index) in lent
-            .iter()
-            .filter(|(lender, _)| ancestors[1..].contains(&lender.as_str()))
-        {
+        let inherited = |index: &&Index| lender(index).is_some_and(|lender| ancestors[1..].contains(&lender));
+        for index in lent.iter().filter(inherited) {
             indexes.push(Index {
                 table: table.name.clone(),
                 ..index.clone()
@@ -169,9 +165,7 @@ fn add(all: &mut Parts, parts: Option<Parts>) {
         }
     }
     for key in primary_key {
-        if !all.1.contains(&key) {
-            all.1.push(key);
-        }
+        push_once(&mut all.1, key);
     }
     all.2.extend(foreign_keys);
 }

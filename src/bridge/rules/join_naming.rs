@@ -45,11 +45,9 @@ pub fn of(path: &str, hits: &[Hit<'_>]) -> Vec<ManyToMany> {
                 owner: owner.to_owned(),
                 property: property.to_owned(),
                 other: literal(other),
-                table: None,
-                own_column: None,
-                other_column: None,
                 framework: hit.framework().to_owned(),
                 file: path.to_owned(),
+                ..ManyToMany::default()
             });
         }
     }

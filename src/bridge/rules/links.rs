@@ -13,6 +13,7 @@ use super::join_naming::{self, ManyToMany};
 use super::text::literal;
 use super::{matchers, validated};
 use crate::bridge::extract::code::guards::is_auth_name;
+use crate::bridge::extract::push_once;
 use crate::bridge::facts::{Facts, Guard};
 
 /// The cross-file facts of the files read so far.
@@ -82,11 +83,8 @@ impl Links {
         };
         for hit in hits {
             if let (Some(model), Some(parent)) = (hit.text("table.model"), hit.text("table.parent")) {
-                let parent = (model.to_owned(), parent.to_owned());
                 // Two rules may see the class (SQLAlchemy's and Django's).
-                if !links.lenders.parents.contains(&parent) {
-                    links.lenders.parents.push(parent);
-                }
+                push_once(&mut links.lenders.parents, (model.to_owned(), parent.to_owned()));
             }
             if let (Some(model), Some(embedded)) = (hit.text("embed.model"), hit.text("embed.type")) {
                 links.lenders.embeds.push((model.to_owned(), embedded.to_owned()));
@@ -96,7 +94,7 @@ impl Links {
             {
                 links.joins.push(Join {
                     target: target.to_owned(),
-                    column: super::text::literal(column),
+                    column: literal(column),
                     model: model.to_owned(),
                 });
             }

@@ -35,6 +35,7 @@
             name: (identifier) @view.key
             value: [(list (string (string_content) @view.str_item))
                     (tuple (string (string_content) @view.str_item))
+                    (string (string_content) @view.str_item)
                     (_)] @view.value)?)))
       definition: (function_definition name: (identifier) @view.action) @view.method_scope))) @view.scope
   (#match? @view.action_call "(^|\\.)(action|detail_route|list_route)$"))
@@ -48,6 +49,7 @@
         left: (identifier) @view.attr
         right: [(list [(identifier) @view.name_item (attribute) @view.name_item (string (string_content) @view.str_item)])
                 (tuple [(identifier) @view.name_item (attribute) @view.name_item (string (string_content) @view.str_item)])
+                (string (string_content) @view.str_item)
                 (_)] @view.value)))) @view.scope
   (#any-of? @view.attr
     "permission_classes" "authentication_classes" "serializer_class" "lookup_url_kwarg"
@@ -61,9 +63,10 @@
   definition: (class_definition) @view.scope)
   (#match? @_decorator "(^|\\.)method_decorator$"))
 
-; serializer = self.get_serializer(data=request.data): what a method reads the body with
+; serializer = self.get_serializer(data=request.data): what a method reads the body with (the
+; callee's last name)
 ((call
-  function: (_) @view.body
+  function: [(identifier) @view.body (attribute attribute: (identifier) @view.body)]
   arguments: (argument_list (keyword_argument name: (identifier) @_data)))
   (#eq? @_data "data")
   (#match? @view.body "(serializer_class|get_serializer|Serializer)$"))
