@@ -495,14 +495,7 @@ fn a_first_look_inside_an_older_client_s_transcript_leaves_its_subagents_lines_o
 fn a_walk_saved_by_an_older_baton_is_read_afresh() {
     let sandbox = Sandbox::new().env("NO_COLOR", "1").env("COLUMNS", "120");
     let transcript = a_working_session(&sandbox).write(&sandbox, SESSION);
-    sandbox.write(
-        ".baton/config.json",
-        r#"{"statusline":{"segments":["model","context","largest"]}}"#,
-    );
-    let mut payload = sandbox.statusline_payload_in_project(fixture_of("2.1.332", "statusline-after-reply-cache.json"));
-    payload["session_id"] = json!(SESSION);
-    payload["transcript_path"] = json!(native(&transcript));
-    assert!(plain(&sandbox.statusline(&payload).assert_one_line()).ends_with("│ Read ledger_dump.sql 32k"));
+    assert!(statusline_with_largest(&sandbox, &transcript).ends_with("│ Read ledger_dump.sql 32k"));
     // The walk as the first version saved it, with a name it no longer gives.
     let state = sandbox
         .tmp
@@ -512,7 +505,7 @@ fn a_walk_saved_by_an_older_baton_is_read_afresh() {
     saved["version"] = json!(1);
     saved["walk"]["live"][0]["target"] = json!("old\u{1b}[2Jname");
     std::fs::write(&state, saved.to_string()).unwrap();
-    let shown = plain(&sandbox.statusline(&payload).assert_one_line());
+    let shown = statusline_with_largest(&sandbox, &transcript);
     assert!(shown.ends_with("│ Read ledger_dump.sql 32k"), "{shown}");
 }
 
@@ -523,22 +516,26 @@ fn the_statusline_s_largest_segment_names_the_biggest_item_by_its_file() {
     let mut payload = sandbox.statusline_payload_in_project(fixture_of("2.1.332", "statusline-after-reply-cache.json"));
     payload["session_id"] = json!(SESSION);
     payload["transcript_path"] = json!(native(&transcript));
-    let line = |sandbox: &Sandbox| plain(&sandbox.statusline(&payload).assert_one_line());
-    assert!(!line(&sandbox).contains("ledger"), "opt-in: not in the default line");
+    assert!(
+        !plain(&sandbox.statusline(&payload).assert_one_line()).contains("ledger"),
+        "opt-in: not in the default line"
+    );
+    let shown = statusline_with_largest(&sandbox, &transcript);
+    assert!(shown.ends_with("│ Read ledger_dump.sql 32k"), "{shown}");
+    // A narrow terminal drops it first.
+    let narrow = Sandbox::new().env("NO_COLOR", "1").env("COLUMNS", "30");
+    assert!(!statusline_with_largest(&narrow, &transcript).contains("ledger"));
+}
+
+/// The statusline of `sandbox` for `SESSION` at `transcript`, as the 2.1.332 client sends it,
+/// with `largest` among its segments.
+fn statusline_with_largest(sandbox: &Sandbox, transcript: &std::path::Path) -> String {
     sandbox.write(
         ".baton/config.json",
         r#"{"statusline":{"segments":["model","context","largest"]}}"#,
     );
-    let shown = line(&sandbox);
-    assert!(shown.ends_with("│ Read ledger_dump.sql 32k"), "{shown}");
-    // A narrow terminal drops it first.
-    let narrow = Sandbox::new().env("NO_COLOR", "1").env("COLUMNS", "30");
-    narrow.write(
-        ".baton/config.json",
-        r#"{"statusline":{"segments":["model","context","largest"]}}"#,
-    );
-    let mut payload = narrow.statusline_payload_in_project(fixture_of("2.1.332", "statusline-after-reply-cache.json"));
+    let mut payload = sandbox.statusline_payload_in_project(fixture_of("2.1.332", "statusline-after-reply-cache.json"));
     payload["session_id"] = json!(SESSION);
-    payload["transcript_path"] = json!(native(&transcript));
-    assert!(!plain(&narrow.statusline(&payload).assert_one_line()).contains("ledger"));
+    payload["transcript_path"] = json!(native(transcript));
+    plain(&sandbox.statusline(&payload).assert_one_line())
 }

@@ -37,7 +37,9 @@ fn read_then_run(path: String, first: u64, second: u64) -> Mock {
                     input: json!({"file_path": path}),
                 }],
             },
-            1 => Reply::bash(second, "echo checked"),
+            // A few more steps: a hook that runs before the client wrote the reply it judges
+            // leaves that call to the next one.
+            k @ 1..=3 => Reply::bash(second + 100 * (k as u64 - 1), &format!("echo checked{k}")),
             _ => Reply::text(second + 300, "done"),
         }
     })
@@ -76,7 +78,7 @@ fn e2e_window_names_the_file_and_the_command_that_filled_the_context() {
         .iter()
         .map(|r| r["context_tokens"].as_u64().unwrap())
         .collect();
-    assert_eq!(sizes, [20_000, 41_000, 41_300], "{answer:#}");
+    assert_eq!(sizes, [20_000, 41_000, 41_100, 41_200, 41_300], "{answer:#}");
     let grown = &answer["requests"][1]["items"][0];
     assert_eq!(
         (&grown["tool"], &grown["target"]),
@@ -90,7 +92,7 @@ fn e2e_window_names_the_file_and_the_command_that_filled_the_context() {
     let last = answer["requests"][2]["items"].as_array().unwrap();
     assert!(
         last.iter()
-            .any(|i| i["tool"] == "Bash" && i["target"] == "echo checked"),
+            .any(|i| i["kind"] == "tool" && i["tool"] == "Bash" && i["target"] == "echo checked1"),
         "{answer:#}"
     );
     assert_eq!(answer["live"]["items"][0]["target"], "src/ledger_dump.sql");
