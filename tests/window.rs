@@ -445,14 +445,24 @@ fn the_monitor_s_warning_names_the_largest_items_and_follows_the_session() {
         last.contains("Bash cargo test 3"),
         "the new result is counted once: {last}"
     );
+    // The items found are kept beside the walk: a warning on an unchanged transcript reads
+    // only them.
+    let top = state.with_file_name(format!("session-{SESSION}-fills-top.json"));
+    let kept: Value = serde_json::from_slice(&std::fs::read(&top).unwrap()).unwrap();
+    assert_eq!(kept["largest"][0]["target"], "docs/spec.md", "{kept}");
     // A state planted as a link is replaced, never written through.
-    let elsewhere = sandbox.project.join("elsewhere.json");
-    std::fs::write(&elsewhere, "mine").unwrap();
-    std::fs::remove_file(&state).unwrap();
     #[cfg(unix)]
-    std::os::unix::fs::symlink(&elsewhere, &state).unwrap();
-    let _ = (0..6).filter_map(|_| warning(&sandbox, &transcript)).count();
-    assert_eq!(std::fs::read_to_string(&elsewhere).unwrap(), "mine");
+    for planted in [&state, &top] {
+        let elsewhere = sandbox.project.join("elsewhere.json");
+        std::fs::write(&elsewhere, "mine").unwrap();
+        std::fs::remove_file(planted).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, planted).unwrap();
+        session.prompt("again").reply(172_500, None);
+        session.write(&sandbox, SESSION);
+        assert!((0..6).filter_map(|_| warning(&sandbox, &transcript)).count() > 0);
+        assert_eq!(std::fs::read_to_string(&elsewhere).unwrap(), "mine");
+        assert!(!std::fs::symlink_metadata(planted).unwrap().file_type().is_symlink());
+    }
 }
 
 #[test]

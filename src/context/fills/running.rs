@@ -1,8 +1,10 @@
 //! The live context's largest items for the monitor's warnings, kept up as a session goes:
 //! the walk is saved in baton's private directory (`session-<key>-fills.json`) with the
-//! transcript offset it reached, so each look reads only the bytes appended since. A first
-//! look (or one after more than [`LOOK_BYTES`] were appended) reads the transcript's last
-//! [`LOOK_BYTES`] only: never the whole of a multi-GB file.
+//! transcript offset it reached, so each look reads only the bytes appended since; the items
+//! it found are saved beside it (`session-<key>-fills-top.json`), the whole answer while the
+//! transcript keeps its length. A first look (or one after more than [`LOOK_BYTES`] were
+//! appended) reads the transcript's last [`LOOK_BYTES`] only: never the whole of a multi-GB
+//! file.
 
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
@@ -20,6 +22,20 @@ const MAX_STATE_BYTES: u64 = 1 << 20;
 /// Raised when the saved shape changes: an older file is then read afresh.
 const VERSION: u32 = 2;
 
+/// Largest items kept in the [`Summary`]: the monitor names three, the statusline one.
+const SUMMARY_ITEMS: usize = 5;
+
+/// What the last look found, small enough to read on every warning: while the transcript has
+/// the length it had then, its items are the answer and neither the walk nor the transcript is
+/// read.
+#[derive(Serialize, Deserialize)]
+struct Summary {
+    version: u32,
+    transcript: String,
+    len: u64,
+    largest: Vec<Item>,
+}
+
 /// What a look leaves for the next.
 #[derive(Serialize, Deserialize)]
 struct Saved {
@@ -35,12 +51,21 @@ struct Saved {
 /// subagent's own. Empty when the transcript cannot be
 /// read; a state that cannot be saved only costs the next look a longer read.
 pub fn largest(key: &str, transcript: &Path, subagent: bool) -> Vec<Item> {
-    let state = fsx::private_session_path(key, "-fills.json").ok().flatten();
     let named = transcript.to_string_lossy().into_owned();
     let Ok(mut file) = fsx::open_regular(transcript) else {
         return Vec::new();
     };
     let len = file.metadata().map_or(0, |m| m.len());
+    let summary = fsx::private_session_path(key, "-fills-top.json").ok().flatten();
+    if let Some(found) = summary
+        .as_deref()
+        .and_then(|path| fsx::read_private(path, MAX_STATE_BYTES).ok())
+        .and_then(|bytes| serde_json::from_slice::<Summary>(&bytes).ok())
+        .filter(|s| s.version == VERSION && s.transcript == named && s.len == len)
+    {
+        return found.largest;
+    }
+    let state = fsx::private_session_path(key, "-fills.json").ok().flatten();
     let saved = state
         .as_deref()
         .and_then(|path| fsx::read_private(path, MAX_STATE_BYTES).ok())
@@ -76,15 +101,29 @@ pub fn largest(key: &str, transcript: &Path, subagent: bool) -> Vec<Item> {
     if let Some(path) = state.filter(|_| !unchanged) {
         let saved = Saved {
             version: VERSION,
-            transcript: named,
+            transcript: named.clone(),
             offset: start + to as u64,
             walk,
         };
-        if let Ok(json) = serde_json::to_vec(&saved)
-            && let Err(e) = fsx::write_atomic(&path, &json, 0o600, fsx::Durability::Ephemeral)
-        {
-            crate::log::note(&format!("monitor: cannot save what fills the context: {e}"));
-        }
+        save(&path, &saved);
+    }
+    if let Some(path) = summary {
+        let top = Summary {
+            version: VERSION,
+            transcript: named,
+            len,
+            largest: largest.iter().take(SUMMARY_ITEMS).cloned().collect(),
+        };
+        save(&path, &top);
     }
     largest
+}
+
+/// Writes `value` to `path` in baton's private directory, replacing whatever is there.
+fn save(path: &Path, value: &impl Serialize) {
+    if let Ok(json) = serde_json::to_vec(value)
+        && let Err(e) = fsx::write_atomic(path, &json, 0o600, fsx::Durability::Ephemeral)
+    {
+        crate::log::note(&format!("monitor: cannot save what fills the context: {e}"));
+    }
 }
