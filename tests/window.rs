@@ -330,6 +330,12 @@ fn bad_arguments_and_missing_transcripts_say_what_to_do() {
     let out = sandbox.run(&["window"], b"");
     assert_eq!(out.code, Some(0), "{out:?}");
     assert!(out.stdout.contains("No request in this transcript yet."), "{out:?}");
+    let answer = window_json(&sandbox, &[]);
+    assert_eq!(
+        answer["unreadable_lines"], 2,
+        "the two lines that are not JSON: {answer}"
+    );
+    assert_eq!(answer["requests"], json!([]));
 }
 
 /// A generous bound, not a timing claim: ten times the transcript, at most a few MiB more.

@@ -50,7 +50,8 @@ Options:
   --svg FILE          Also write the chart as a standalone SVG to FILE
   --json              Print JSON: {session, model, window, usable, requests: [{n, at,
                       context_tokens, delta, items: [{kind, tool, target, tokens,
-                      estimated}]}], compactions, live: {tokens, baseline, items, by_kind}}
+                      estimated}]}], compactions, live: {tokens, baseline, items,
+                      by_kind}, unreadable_lines}
 
 The chart is as wide as COLUMNS (100 when unset); NO_COLOR turns colours off.
 
@@ -74,6 +75,8 @@ struct Answer<'a> {
     requests: &'a [Request],
     compactions: &'a [Compaction],
     live: &'a Live,
+    /// Lines that were not JSON (cut short, damaged), left out.
+    unreadable_lines: u64,
 }
 
 fn run(parser: &mut lexopt::Parser) -> Result<()> {
@@ -119,6 +122,7 @@ fn run(parser: &mut lexopt::Parser) -> Result<()> {
             requests: &timeline.requests,
             compactions: &timeline.compactions,
             live: &timeline.live,
+            unreadable_lines: timeline.unreadable_lines,
         };
         let text = serde_json::to_string_pretty(&answer)
             .map_err(|e| Error::Failed(format!("cannot encode the answer: {e}")))?;
