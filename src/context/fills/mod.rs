@@ -72,7 +72,7 @@ pub struct Item {
 }
 
 impl Item {
-    fn whole(kind: Kind, tokens: i64) -> Self {
+    pub(super) fn whole(kind: Kind, tokens: i64) -> Self {
         Self {
             kind,
             tool: None,
@@ -103,7 +103,7 @@ impl Item {
     }
 
     /// Whether `other` has the same kind, tool and target.
-    fn is_named_as(&self, other: &Item) -> bool {
+    pub(super) fn is_named_as(&self, other: &Item) -> bool {
         self.kind == other.kind && self.tool == other.tool && self.target == other.target
     }
 
@@ -180,17 +180,22 @@ pub fn read_from(reader: impl Read + Send) -> std::io::Result<Timeline> {
     Ok(timeline(walk))
 }
 
-/// Every line but the client's request records (`api-request-blob` repeats what was sent).
+/// The lines of `chunk` worth reading ([`worth_reading`]).
 fn pick_lines(chunk: &[u8], picks: &mut Vec<std::ops::Range<usize>>) {
     let mut start = 0;
     while start < chunk.len() {
         let end = memchr::memchr(b'\n', &chunk[start..]).map_or(chunk.len(), |at| start + at);
-        let line = &chunk[start..end];
-        if !line.starts_with(b"{\"type\":\"api-request") && !line.iter().all(u8::is_ascii_whitespace) {
+        if worth_reading(&chunk[start..end]) {
             picks.push(start..end);
         }
         start = end + 1;
     }
+}
+
+/// Every line but blank ones and the client's request records (`api-request-blob` repeats
+/// what was sent), which are left unparsed.
+fn worth_reading(line: &[u8]) -> bool {
+    !line.starts_with(b"{\"type\":\"api-request") && !line.iter().all(u8::is_ascii_whitespace)
 }
 
 fn timeline(walk: walk::Walk) -> Timeline {

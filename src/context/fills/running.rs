@@ -59,8 +59,7 @@ pub fn largest(key: &str, transcript: &Path, subagent: bool) -> Vec<Item> {
     let summary = fsx::private_session_path(key, "-fills-top.json").ok().flatten();
     if let Some(found) = summary
         .as_deref()
-        .and_then(|path| fsx::read_private(path, MAX_STATE_BYTES).ok())
-        .and_then(|bytes| serde_json::from_slice::<Summary>(&bytes).ok())
+        .and_then(load::<Summary>)
         .filter(|s| s.version == VERSION && s.transcript == named && s.len == len)
     {
         return found.largest;
@@ -68,8 +67,7 @@ pub fn largest(key: &str, transcript: &Path, subagent: bool) -> Vec<Item> {
     let state = fsx::private_session_path(key, "-fills.json").ok().flatten();
     let saved = state
         .as_deref()
-        .and_then(|path| fsx::read_private(path, MAX_STATE_BYTES).ok())
-        .and_then(|bytes| serde_json::from_slice::<Saved>(&bytes).ok())
+        .and_then(load::<Saved>)
         .filter(|s| s.version == VERSION && s.transcript == named && s.offset <= len && len - s.offset <= LOOK_BYTES);
     let (mut walk, start, whole_lines, kept) = match saved {
         Some(saved) => (saved.walk, saved.offset, true, true),
@@ -92,7 +90,10 @@ pub fn largest(key: &str, transcript: &Path, subagent: bool) -> Vec<Item> {
         memchr::memchr(b'\n', &bytes).map_or(bytes.len(), |at| at + 1)
     };
     let to = memchr::memrchr(b'\n', &bytes).map_or(0, |at| at + 1).max(from);
-    for line in bytes[from..to].split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+    for line in bytes[from..to]
+        .split(|b| *b == b'\n')
+        .filter(|l| super::worth_reading(l))
+    {
         walk.line(line);
     }
     let largest = walk.largest();
@@ -117,6 +118,13 @@ pub fn largest(key: &str, transcript: &Path, subagent: bool) -> Vec<Item> {
         save(&path, &top);
     }
     largest
+}
+
+/// Reads what [`save`] wrote at `path`: `None` when it is absent, a link, too large or not
+/// what it should be.
+fn load<T: serde::de::DeserializeOwned>(path: &Path) -> Option<T> {
+    let bytes = fsx::read_private(path, MAX_STATE_BYTES).ok()?;
+    serde_json::from_slice(&bytes).ok()
 }
 
 /// Writes `value` to `path` in baton's private directory, replacing whatever is there.

@@ -43,6 +43,18 @@ struct Pending {
     bytes: usize,
 }
 
+impl Pending {
+    /// The item it becomes, with no tokens yet.
+    fn into_item(self) -> Item {
+        Item {
+            tool: self.tool,
+            target: self.target,
+            bytes: self.bytes,
+            ..Item::whole(self.kind, 0)
+        }
+    }
+}
+
 /// The state of the walk; [`Walk::line`] takes one line at a time, in order. It can be saved
 /// and taken up again where it stopped (the monitor's running attribution).
 #[derive(Serialize, Deserialize)]
@@ -342,7 +354,7 @@ impl Walk {
     /// The live context's items, largest first.
     pub fn largest(&self) -> Vec<Item> {
         let mut items = self.live.clone();
-        items.sort_by(|a, b| b.tokens.cmp(&a.tokens).then_with(|| a.name().cmp(&b.name())));
+        items.sort_by_cached_key(|item| (std::cmp::Reverse(item.tokens), item.name()));
         items
     }
 }
@@ -357,32 +369,22 @@ fn split(delta: i64, pending: Vec<Pending>) -> Vec<Item> {
     if delta == 0 {
         return Vec::new();
     }
-    let mut merged: Vec<Pending> = Vec::new();
-    for item in pending {
-        match merged
-            .iter_mut()
-            .find(|m| m.kind == item.kind && m.tool == item.tool && m.target == item.target)
-        {
+    let mut items: Vec<Item> = Vec::new();
+    for item in pending.into_iter().map(Pending::into_item) {
+        match items.iter_mut().find(|same| same.is_named_as(&item)) {
             Some(same) => same.bytes += item.bytes,
-            None => merged.push(item),
+            None => items.push(item),
         }
     }
-    let total: u128 = merged.iter().map(|p| p.bytes as u128).sum();
+    let total: u128 = items.iter().map(|i| i.bytes as u128).sum();
     if total == 0 {
         return vec![Item::whole(Kind::Other, delta)];
     }
-    let estimated = merged.len() > 1;
-    let mut items: Vec<Item> = merged
-        .into_iter()
-        .map(|p| Item {
-            tokens: (delta as u128 * p.bytes as u128 / total) as i64,
-            kind: p.kind,
-            tool: p.tool,
-            target: p.target,
-            estimated,
-            bytes: p.bytes,
-        })
-        .collect();
+    let estimated = items.len() > 1;
+    for item in &mut items {
+        item.tokens = (delta as u128 * item.bytes as u128 / total) as i64;
+        item.estimated = estimated;
+    }
     let given: i64 = items.iter().map(|i| i.tokens).sum();
     if let Some(largest) = items.iter_mut().max_by_key(|i| i.bytes) {
         largest.tokens += delta - given;
