@@ -225,9 +225,9 @@ fn a_huge_or_odd_terminal_width_and_top_0_draw_a_sane_chart() {
     }
 }
 
-/// Terminal cells of `line` (every character here is one cell wide).
+/// Terminal cells of `line`.
 fn unicode_width(line: &str) -> usize {
-    line.chars().count()
+    unicode_width::UnicodeWidthStr::width(line)
 }
 
 #[test]

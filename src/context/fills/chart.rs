@@ -4,9 +4,8 @@
 
 use std::fmt::Write;
 
-use unicode_width::UnicodeWidthStr;
-
-use super::{Compaction, Item, Kind, Timeline};
+use super::{Compaction, Item, Timeline};
+use crate::context::statusline::width::{cells, prefix, suffix};
 use crate::context::window::short_tokens;
 
 /// Eighths of a cell, for bars finer than a character.
@@ -124,14 +123,14 @@ fn live(out: &mut String, timeline: &Timeline, style: &Style) {
     let shown: Vec<&Item> = live.items.iter().take(style.top).collect();
     let name_width = shown
         .iter()
-        .map(|i| i.name().width())
+        .map(|i| cells(&i.name()))
         .max()
         .unwrap_or(0)
         .min(style.width.saturating_sub(20).max(MIN_NAME));
     for item in shown {
         let share = item.tokens as f64 * 100.0 / live.tokens.max(1) as f64;
         let name = cut(&item.name(), name_width);
-        let pad = name_width.saturating_sub(name.width());
+        let pad = name_width.saturating_sub(cells(&name));
         let _ = writeln!(
             out,
             "  {name}{}  {:>6}  {share:>3.0}%",
@@ -143,7 +142,7 @@ fn live(out: &mut String, timeline: &Timeline, style: &Style) {
         .by_kind
         .iter()
         .filter(|(_, tokens)| **tokens != 0)
-        .map(|(kind, tokens)| format!("{} {}", kind.label(), signed_short(*tokens, *kind)))
+        .map(|(kind, tokens)| format!("{} {}", kind.label(), total(*tokens)))
         .collect();
     let _ = writeln!(out, "By kind: {}", kinds.join(", "));
     if live.items.iter().any(|i| i.estimated) {
@@ -191,39 +190,19 @@ fn signed(n: i64) -> String {
     }
 }
 
-fn signed_short(n: i64, kind: Kind) -> String {
-    match kind {
-        Kind::Cleared => signed(n),
-        _ if n < 0 => signed(n),
-        _ => short_tokens(n as u64),
-    }
+/// A total: negative ones (what was cleared) with their sign.
+fn total(n: i64) -> String {
+    if n < 0 { signed(n) } else { short_tokens(n as u64) }
 }
 
 /// `text` cut to `width` cells with `…`: a name keeps its first word (the tool) and the end
 /// of the rest (a path's file name), a text without a space its start.
 fn cut(text: &str, width: usize) -> String {
-    if text.width() <= width {
+    if cells(text) <= width {
         return text.to_owned();
     }
-    let Some((head, rest)) = text.split_once(' ').filter(|(head, _)| head.width() + 2 < width) else {
-        let kept: String = text
-            .chars()
-            .scan(0, |used, c| {
-                *used += c.to_string().width();
-                (*used < width).then_some(c)
-            })
-            .collect();
-        return format!("{kept}…");
-    };
-    let room = width - head.width() - 2;
-    let mut tail: Vec<char> = Vec::new();
-    let mut used = 0;
-    for c in rest.chars().rev() {
-        used += c.to_string().width();
-        if used > room {
-            break;
-        }
-        tail.push(c);
+    match text.split_once(' ').filter(|(head, _)| cells(head) + 2 < width) {
+        Some((head, rest)) => format!("{head} …{}", suffix(rest, width - cells(head) - 2)),
+        None => format!("{}…", prefix(text, width.saturating_sub(1))),
     }
-    format!("{head} …{}", tail.into_iter().rev().collect::<String>())
 }

@@ -25,9 +25,30 @@ pub fn prefix(text: &str, budget: usize) -> &str {
     &text[..fits]
 }
 
+/// The longest suffix of `text` that fits in `budget` cells, cut between characters (a
+/// path keeps its file name).
+pub fn suffix(text: &str, budget: usize) -> &str {
+    let mut from = text.len();
+    for (i, _) in text.char_indices().rev() {
+        if cells(&text[i..]) > budget {
+            break;
+        }
+        from = i;
+    }
+    &text[from..]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn suffixes_keep_the_end_that_fits() {
+        assert_eq!(suffix("src/billing/ledger.sql", 10), "ledger.sql");
+        assert_eq!(suffix("修复登录", 5), "登录");
+        assert_eq!(suffix("abc", 9), "abc");
+        assert_eq!(suffix("abc", 0), "");
+    }
 
     #[test]
     fn wide_scripts_and_emoji_take_two_cells() {
