@@ -555,3 +555,42 @@ fn statusline_with_largest(sandbox: &Sandbox, transcript: &std::path::Path) -> S
     payload["transcript_path"] = json!(native(transcript));
     plain(&sandbox.statusline(&payload).assert_one_line())
 }
+
+#[test]
+fn the_session_report_carries_the_largest_items_and_the_chart() {
+    let sandbox = Sandbox::new();
+    let mut session = a_working_session(&sandbox);
+    session
+        .reply(64_000, Some(("Bash", json!({"command":"cat a|b"}))))
+        .result(9_000)
+        .reply(66_500, None);
+    session.write(&sandbox, SESSION);
+    let out = sandbox.run(&["report"], b"");
+    assert_eq!((out.code, out.stderr.as_str()), (Some(0), ""), "{out:?}");
+    let path = host_path(out.stdout.trim());
+    let markdown = std::fs::read_to_string(&path).unwrap();
+    let section = markdown.split("## What fills the context\n").nth(1).expect(&markdown);
+    assert!(
+        section.contains("Live context at the end: 66,500 tokens of a 200,000 window (baseline 20,000"),
+        "{section}"
+    );
+    assert!(section.contains("| Read src/billing/ledger_dump.sql | 3"), "{section}");
+    assert!(
+        section.contains("| Bash cat a\\|b |"),
+        "a | in a name is escaped: {section}"
+    );
+    let chart = path.with_file_name("SESSION_REPORT-context.svg");
+    assert!(
+        section.contains("![The context after each request](SESSION_REPORT-context.svg)"),
+        "{section}"
+    );
+    assert!(std::fs::read_to_string(&chart).unwrap().starts_with("<svg"));
+    let json = sandbox.run(&["report", "--json"], b"");
+    let report: Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(report["context"]["tokens"], 66_500);
+    assert_eq!(report["context"]["largest"][0]["target"], "src/billing/ledger_dump.sql");
+    assert!(
+        report["context"].get("timeline").is_none(),
+        "the requests stay out of the report's JSON"
+    );
+}

@@ -3,9 +3,9 @@
 
 use std::fmt::Write;
 
-use super::SessionReport;
 use super::resources::Resources;
 use super::work::Work;
+use super::{ContextFill, SessionReport};
 use crate::accounting::pricing::LONG_CONTEXT_THRESHOLD;
 use crate::accounting::tokens::MAX_TOKENS_PER_RESPONSE;
 use crate::clock::{local_minute, span, timestamp_millis};
@@ -14,14 +14,17 @@ use crate::words::{noun, of_total};
 /// Commits listed in full; the rest are counted.
 const MAX_LISTED_COMMITS: usize = 50;
 
-/// The report as Markdown.
-pub fn render(report: &SessionReport) -> String {
+/// The report as Markdown; `chart` names the context chart written beside it.
+pub fn render(report: &SessionReport, chart: Option<&str>) -> String {
     let mut out = String::new();
     overview(&mut out, report);
     work_performed(&mut out, &report.work);
     outcomes(&mut out, &report.work);
     blockers_and_decisions(&mut out, &report.work);
     resource_use(&mut out, &report.resources, report.resources_unavailable.as_deref());
+    if let Some(context) = &report.context {
+        context_fill(&mut out, context, chart);
+    }
     next_steps(&mut out, &report.work);
     out
 }
@@ -299,6 +302,49 @@ fn resource_use(out: &mut String, r: &Resources, unavailable: Option<&str>) {
         format!("baton's built-in table, overridden by {}", r.price_overrides.join(", "))
     };
     let _ = writeln!(out, "- Prices: {prices} (USD per million tokens)\n");
+}
+
+fn context_fill(out: &mut String, c: &ContextFill, chart: Option<&str>) {
+    out.push_str("## What fills the context\n\n");
+    let compactions = match c.compactions {
+        0 => String::new(),
+        1 => ", after 1 compaction".to_owned(),
+        n => format!(", after {n} compactions"),
+    };
+    let _ = writeln!(
+        out,
+        "Live context at the end: {} tokens of a {} window (baseline {}: system prompt, tools, memory files){compactions}.\n",
+        thousands(c.tokens),
+        thousands(c.window),
+        thousands(c.baseline)
+    );
+    if !c.largest.is_empty() {
+        out.push_str("| Largest in it | Tokens | Share |\n|---|---:|---:|\n");
+        for item in &c.largest {
+            let share = item.tokens as f64 * 100.0 / c.tokens.max(1) as f64;
+            let _ = writeln!(
+                out,
+                "| {} | {} | {share:.0}% |",
+                table_cell(&item.name()),
+                thousands(item.tokens.max(0) as u64)
+            );
+        }
+        out.push('\n');
+    }
+    if let Some(chart) = chart {
+        let _ = writeln!(
+            out,
+            "![The context after each request]({})\n",
+            chart.replace(' ', "%20")
+        );
+    }
+}
+
+/// Text for a Markdown table cell: a `|` or a line break would end the cell.
+fn table_cell(text: &str) -> String {
+    text.replace('\\', "\\\\")
+        .replace('|', "\\|")
+        .replace(['\n', '\r'], " ")
 }
 
 fn next_steps(out: &mut String, w: &Work) {

@@ -16,6 +16,7 @@ use crate::accounting::pricing::PriceTable;
 use crate::accounting::scan::UsageScan;
 use crate::accounting::transcripts::{self, SessionChoice, SessionFiles};
 use crate::clock::utc_rfc3339;
+use crate::context::fills::{self, Item, Timeline};
 use crate::error::{Error, Result};
 use crate::fsx::{self, Durability};
 use crate::planning::Project;
@@ -66,6 +67,42 @@ pub struct SessionReport {
     pub resources: Resources,
     /// Why resource use could not be counted (no transcript found); the work is still reported.
     pub resources_unavailable: Option<String>,
+    /// What fills the context at the end of the main conversation (`None` without a transcript).
+    pub context: Option<ContextFill>,
+}
+
+/// Largest items of the live context the report lists.
+const MAX_CONTEXT_ITEMS: usize = 10;
+
+/// What fills the context at the end of the session (`baton window`'s live context).
+#[derive(Debug, Clone, Serialize)]
+pub struct ContextFill {
+    pub tokens: u64,
+    pub baseline: u64,
+    pub window: u64,
+    /// Tokens at which Claude Code compacts.
+    pub usable: u64,
+    pub compactions: usize,
+    /// Since the last compaction, largest first.
+    pub largest: Vec<Item>,
+    /// Every request, for the chart beside the Markdown.
+    #[serde(skip)]
+    pub timeline: Timeline,
+}
+
+impl ContextFill {
+    fn of(timeline: Timeline, config: &crate::config::Config) -> Self {
+        let (window, usable) = timeline.window_and_limit(config);
+        Self {
+            tokens: timeline.live.tokens,
+            baseline: timeline.live.baseline,
+            window,
+            usable,
+            compactions: timeline.compactions.len(),
+            largest: timeline.live.items.iter().take(MAX_CONTEXT_ITEMS).cloned().collect(),
+            timeline,
+        }
+    }
 }
 
 /// Builds the report: finds the session, scans its transcripts, reads git and the planning files.
@@ -83,10 +120,15 @@ pub fn build_report(opts: &ReportOptions) -> Result<SessionReport> {
         ),
         Err(e) => return Err(e),
     };
-    let (totals, scan) = match &files {
+    let (totals, scan, timeline) = match &files {
         Some(files) => scan_session(files, opts.since_ms)?,
-        None => UsageScan::new(opts.since_ms).finish(),
+        None => {
+            let (totals, scan) = UsageScan::new(opts.since_ms).finish();
+            (totals, scan, None)
+        }
     };
+    let config = crate::config::Config::load(project.as_ref().map(|p| p.root.as_path()));
+    let context = timeline.map(|t| ContextFill::of(t, &config));
     let start_ms = scan.first_ms.or(opts.since_ms);
     let planning = project
         .as_ref()
@@ -108,6 +150,7 @@ pub fn build_report(opts: &ReportOptions) -> Result<SessionReport> {
         work,
         resources: Resources::new(&totals, scan, &prices),
         resources_unavailable: unavailable,
+        context,
     })
 }
 
@@ -138,10 +181,11 @@ fn no_transcript_hint(in_project: bool, root: &Path) -> String {
 /// [`reports_dir`] under the project (the project's rule for links applies there).
 pub fn write_report(opts: &ReportOptions) -> Result<PathBuf> {
     let report = build_report(opts)?;
-    let text = markdown::render(&report);
     if let Some(out) = &opts.out {
-        fsx::write_atomic_keeping_mode(out, text.as_bytes(), 0o644, Durability::Durable)
-            .map_err(|e| Error::io(out, e))?;
+        let write = |path: &Path, bytes: &[u8]| {
+            fsx::write_atomic_keeping_mode(path, bytes, 0o644, Durability::Durable).map_err(|e| Error::io(path, e))
+        };
+        write_with_chart(&report, out, write)?;
         return Ok(out.clone());
     }
     let project = Project {
@@ -150,8 +194,37 @@ pub fn write_report(opts: &ReportOptions) -> Result<PathBuf> {
     let dir = reports_dir(&project);
     project.create_dir(&dir)?;
     let path = report_path(&dir, &crate::clock::local_today());
-    project.write_file(&path, text.as_bytes())?;
+    write_with_chart(&report, &path, |path, bytes| project.write_file(path, bytes))?;
     Ok(path)
+}
+
+/// Writes the report's Markdown at `path` and, when the session made requests, the context
+/// chart beside it ([`chart_path`]), which the Markdown shows.
+fn write_with_chart(report: &SessionReport, path: &Path, write: impl Fn(&Path, &[u8]) -> Result<()>) -> Result<()> {
+    let mut chart_name = None;
+    if let Some(context) = report.context.as_ref().filter(|c| !c.timeline.requests.is_empty()) {
+        let chart = chart_path(path);
+        let session = report.session_id.as_deref().unwrap_or("unknown");
+        let svg = fills::svg::render(
+            session,
+            &context.timeline,
+            context.window,
+            context.usable,
+            MAX_CONTEXT_ITEMS,
+        )
+        .map_err(|e| Error::Failed(format!("cannot draw the context chart: {e}")))?;
+        write(&chart, svg.as_bytes())?;
+        chart_name = chart.file_name().map(|n| n.to_string_lossy().into_owned());
+    }
+    write(path, markdown::render(report, chart_name.as_deref()).as_bytes())
+}
+
+/// The context chart beside the report at `report`: `<name>-context.svg`.
+pub fn chart_path(report: &Path) -> PathBuf {
+    let stem = report
+        .file_stem()
+        .map_or_else(|| "report".into(), |s| s.to_string_lossy().into_owned());
+    report.with_file_name(format!("{stem}-context.svg"))
 }
 
 /// `.planning/reports/` in a GSD project; `.baton/reports/` in any other, so that a report
@@ -163,11 +236,12 @@ pub fn reports_dir(project: &Project) -> PathBuf {
     }
 }
 
-/// `SESSION_REPORT.md`; when it exists `<date>-session-report.md`, then `-2`, `-3`, …
+/// `SESSION_REPORT.md`; when it (or its chart) exists `<date>-session-report.md`, then `-2`, `-3`, …
 /// An existing report is never overwritten.
 pub fn report_path(dir: &Path, date: &str) -> PathBuf {
+    let free = |path: &PathBuf| !path.exists() && !chart_path(path).exists();
     let first = dir.join("SESSION_REPORT.md");
-    if !first.exists() {
+    if free(&first) {
         return first;
     }
     (1..)
@@ -175,7 +249,7 @@ pub fn report_path(dir: &Path, date: &str) -> PathBuf {
             1 => dir.join(format!("{date}-session-report.md")),
             n => dir.join(format!("{date}-session-report-{n}.md")),
         })
-        .find(|p| !p.exists())
+        .find(free)
         .unwrap_or(first)
 }
 
@@ -191,20 +265,25 @@ fn price_table(project: Option<&Project>, prices_file: Option<&Path>) -> Result<
     Ok(table)
 }
 
+/// The session's usage and, read in the same pass over the main transcript, what fills its
+/// context.
 fn scan_session(
     files: &SessionFiles,
     since_ms: Option<i64>,
 ) -> Result<(
     crate::accounting::totals::UsageTotals,
     crate::accounting::scan::ScanStats,
+    Option<Timeline>,
 )> {
     let mut scan = UsageScan::new(since_ms);
-    scan.scan_file(&files.main, false)
+    let mut context = fills::TimelineReader::new();
+    scan.scan_file_beside(&files.main, fills::TimelineReader::wants, |line| context.line(line))
         .map_err(|e| Error::io(&files.main, e))?;
     for agent in &files.subagents {
         scan.scan_file(agent, true).map_err(|e| Error::io(agent, e))?;
     }
-    Ok(scan.finish())
+    let (totals, stats) = scan.finish();
+    Ok((totals, stats, Some(context.finish())))
 }
 
 #[cfg(test)]
@@ -220,5 +299,8 @@ mod tests {
         assert_eq!(report_path(dir, "20261130"), dir.join("20261130-session-report.md"));
         std::fs::write(dir.join("20261130-session-report.md"), "x").unwrap();
         assert_eq!(report_path(dir, "20261130"), dir.join("20261130-session-report-2.md"));
+        // A chart left behind by a report since removed keeps its name taken too.
+        std::fs::write(dir.join("20261130-session-report-2-context.svg"), "<svg/>").unwrap();
+        assert_eq!(report_path(dir, "20261130"), dir.join("20261130-session-report-3.md"));
     }
 }

@@ -31,7 +31,26 @@ fn reports_are_written_to_the_baton_reports_dir_and_never_overwritten() {
     let third = sandbox.run(&["report", "--out", out.to_str().unwrap()], b"");
     assert_eq!(third.code, Some(0));
     assert!(std::fs::read_to_string(out).unwrap().starts_with("# Session Report"));
-    assert_eq!(std::fs::read_dir(&reports).unwrap().count(), 2);
+    // Each report has its context chart beside it, and nothing else is written there.
+    let mut written: Vec<String> = std::fs::read_dir(&reports)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    written.sort();
+    let dated = name.trim_end_matches(".md");
+    assert_eq!(
+        written,
+        [
+            format!("{dated}-context.svg"),
+            name.clone(),
+            "SESSION_REPORT-context.svg".to_owned(),
+            "SESSION_REPORT.md".to_owned()
+        ]
+    );
+    assert!(
+        sandbox.project.join("custom-context.svg").is_file(),
+        "--out's chart is beside it"
+    );
 }
 
 /// Issue 9 item 17: a report in a repository without `.planning/` goes to `.baton/reports/`

@@ -164,6 +164,18 @@ pub struct Timeline {
     pub unreadable_lines: u64,
 }
 
+impl Timeline {
+    /// The session's window and the tokens at which Claude Code compacts it, for its model
+    /// and the user's configuration.
+    pub fn window_and_limit(&self, config: &crate::config::Config) -> (u64, u64) {
+        let model = self.model.as_deref();
+        let largest = self.requests.iter().map(|r| r.context_tokens).max();
+        let window = crate::context::window::window_size(None, model, config.context_window_size(), largest);
+        let limit = crate::context::window::limit::Limit::for_session(window, model, config);
+        (window, limit.tokens)
+    }
+}
+
 /// Reads a transcript, in chunks (memory stays flat whatever its size).
 pub fn read(path: &Path) -> std::io::Result<Timeline> {
     read_from(crate::fsx::open_regular(path)?)
@@ -171,13 +183,37 @@ pub fn read(path: &Path) -> std::io::Result<Timeline> {
 
 /// Reads a transcript from any reader.
 pub fn read_from(reader: impl Read + Send) -> std::io::Result<Timeline> {
-    let mut walk = walk::Walk::keeping_requests();
+    let mut reading = TimelineReader::new();
     for_each_chunk(reader, pick_lines, |chunk, picks| {
         for range in picks {
-            walk.line(&chunk[range.clone()]);
+            reading.line(&chunk[range.clone()]);
         }
     })?;
-    Ok(timeline(walk))
+    Ok(reading.finish())
+}
+
+/// A timeline read line by line, from a pass over the transcript that another reader
+/// drives (the session report reads usage and what fills the context in one pass).
+pub struct TimelineReader(walk::Walk);
+
+impl TimelineReader {
+    pub fn new() -> Self {
+        Self(walk::Walk::keeping_requests())
+    }
+
+    /// Whether `line` is worth handing to [`Self::line`].
+    pub fn wants(line: &[u8]) -> bool {
+        worth_reading(line)
+    }
+
+    /// Reads the next line of the transcript.
+    pub fn line(&mut self, line: &[u8]) {
+        self.0.line(line);
+    }
+
+    pub fn finish(self) -> Timeline {
+        timeline(self.0)
+    }
 }
 
 /// The lines of `chunk` worth reading ([`worth_reading`]).
