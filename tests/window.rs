@@ -204,6 +204,46 @@ fn the_chart_names_the_largest_items_in_the_terminal_s_width() {
 }
 
 #[test]
+fn a_narrow_terminal_gets_every_line_within_its_width() {
+    for columns in [40, 52, 60] {
+        let sandbox = Sandbox::new().env("COLUMNS", &columns.to_string()).env("NO_COLOR", "1");
+        let mut session = a_working_session(&sandbox);
+        session
+            .line(
+                json!({"type":"system","subtype":"compact_boundary","content":"Conversation compacted",
+                "compactMetadata":{"trigger":"auto","preTokens":63_100,"postTokens":5_800}}),
+            )
+            .line(
+                json!({"type":"user","isSidechain":false,"isCompactSummary":true,"message":{"role":"user",
+                "content":format!("This session is being continued. {}", "s".repeat(20_000))}}),
+            )
+            .reply(
+                26_000,
+                Some(("Bash", json!({"command":"cargo test --workspace --all-features"}))),
+            )
+            .result(30_000)
+            .reply(34_000, None);
+        session.write(&sandbox, SESSION);
+        let out = sandbox.run(&["window"], b"");
+        assert_eq!((out.code, out.stderr.as_str()), (Some(0), ""), "{out:?}");
+        for line in out.stdout.lines() {
+            assert!(
+                unicode_width(line) <= columns,
+                "wider than {columns}: {line:?}\n{}",
+                out.stdout
+            );
+        }
+        assert!(out.stdout.contains("Largest in the live context:"), "{}", out.stdout);
+        let unwrapped = out.stdout.replace("\n  ", " ");
+        assert!(
+            unwrapped.contains("memory files) since the last compaction"),
+            "the wrapped heading keeps its words: {}",
+            out.stdout
+        );
+    }
+}
+
+#[test]
 fn a_huge_or_odd_terminal_width_and_top_0_draw_a_sane_chart() {
     for columns in ["100000000000", "0", "-3", "wide", "1"] {
         let sandbox = Sandbox::new().env("COLUMNS", columns).env("NO_COLOR", "1");

@@ -14,10 +14,13 @@ const EIGHTHS: [char; 8] = [' ', '▏', '▎', '▍', '▌', '▋', '▊', '▉'
 /// Columns left of and right of the bar: `   n  hh:mm  ` and `  tokens   delta  `.
 const LEFT: usize = 13;
 const RIGHT: usize = 18;
-/// The bar never gets narrower than this, nor the largest item's name.
+/// The bar never gets narrower than this, nor the largest item's name (which a narrower
+/// terminal leaves out of the requests' lines).
 const MIN_BAR: usize = 10;
 const MIN_NAME: usize = 16;
 const MAX_NAME: usize = 48;
+/// The narrowest view drawn, whatever the terminal: the requests' lines with a short bar.
+pub const MIN_WIDTH: usize = LEFT + RIGHT + 9;
 
 /// How to draw.
 pub struct Style {
@@ -31,19 +34,26 @@ pub struct Style {
 /// The whole view.
 pub fn render(session: &str, timeline: &Timeline, window: u64, usable: u64, style: &Style) -> String {
     let mut out = String::new();
+    let width = style.width.max(MIN_WIDTH);
     let model = timeline.model.as_deref().unwrap_or("unknown model");
-    let _ = writeln!(
-        out,
-        "Context of session {session}\n{model}, window {}, compacts at {}",
+    prose(&mut out, &format!("Context of session {session}"), width);
+    let limits = format!(
+        "{model}, window {}, compacts at {}",
         short_tokens(window),
         short_tokens(usable)
     );
+    prose(&mut out, &limits, width);
     if timeline.requests.is_empty() {
         out.push_str("No request in this transcript yet.\n");
         return out;
     }
-    let name_width = (style.width.saturating_sub(LEFT + RIGHT) / 2).clamp(MIN_NAME, MAX_NAME);
-    let bar_width = MIN_BAR.max(style.width.saturating_sub(LEFT + RIGHT + name_width));
+    let name_width = match width.saturating_sub(LEFT + RIGHT) {
+        room if room < MIN_BAR + MIN_NAME => 0,
+        room => (room / 2).clamp(MIN_NAME, MAX_NAME),
+    };
+    let bar_width = width
+        .saturating_sub(LEFT + RIGHT + name_width)
+        .max(MIN_WIDTH - LEFT - RIGHT);
     out.push('\n');
     let mut compactions = timeline.compactions.iter().peekable();
     for request in &timeline.requests {
@@ -63,6 +73,7 @@ pub fn render(session: &str, timeline: &Timeline, window: u64, usable: u64, styl
             _ => signed(request.delta),
         };
         let largest = match request.items.first() {
+            _ if name_width == 0 => String::new(),
             _ if request.n == 1 => "baseline".to_owned(),
             Some(item) => cut(&item.name(), name_width),
             None => String::new(),
@@ -79,14 +90,33 @@ pub fn render(session: &str, timeline: &Timeline, window: u64, usable: u64, styl
         compacted(&mut out, compaction);
     }
     if timeline.unreadable_lines > 0 {
-        let _ = writeln!(
-            out,
+        let unreadable = format!(
             "{} unreadable line(s) left out (cut short or not JSON): their growth is \"other\".",
             timeline.unreadable_lines
         );
+        prose(&mut out, &unreadable, width);
     }
-    live(&mut out, timeline, style);
+    live(&mut out, timeline, style.top, width);
     out
+}
+
+/// A line of prose, wrapped at spaces to `width` cells (what follows is indented; a word
+/// wider than a line is cut).
+fn prose(out: &mut String, text: &str, width: usize) {
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let word = cut(word, width - 2);
+        if !line.trim().is_empty() && cells(&line) + 1 + cells(&word) > width {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line = "  ".to_owned();
+        } else if !line.trim().is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&word);
+    }
+    out.push_str(line.trim_end());
+    out.push('\n');
 }
 
 fn compacted(out: &mut String, compaction: &Compaction) {
@@ -100,33 +130,34 @@ fn compacted(out: &mut String, compaction: &Compaction) {
 }
 
 /// "Largest in the live context" and the totals by kind.
-fn live(out: &mut String, timeline: &Timeline, style: &Style) {
+fn live(out: &mut String, timeline: &Timeline, top: usize, width: usize) {
     let live = &timeline.live;
     let since = if timeline.compactions.is_empty() {
         ""
     } else {
         " since the last compaction"
     };
-    let _ = writeln!(
-        out,
-        "\nLive context: {} ({} baseline: system prompt, tools, memory files){since}",
+    let heading = format!(
+        "Live context: {} ({} baseline: system prompt, tools, memory files){since}",
         short_tokens(live.tokens),
         short_tokens(live.baseline)
     );
+    out.push('\n');
+    prose(out, &heading, width);
     if live.items.is_empty() {
         out.push_str("Nothing has entered it since.\n");
         return;
     }
-    if style.top > 0 {
+    if top > 0 {
         out.push_str("Largest in the live context:\n");
     }
-    let shown: Vec<&Item> = live.items.iter().take(style.top).collect();
+    let shown: Vec<&Item> = live.items.iter().take(top).collect();
     let name_width = shown
         .iter()
         .map(|i| cells(&i.name()))
         .max()
         .unwrap_or(0)
-        .min(style.width.saturating_sub(20).max(MIN_NAME));
+        .min(width.saturating_sub(20));
     for item in shown {
         let share = item.tokens as f64 * 100.0 / live.tokens.max(1) as f64;
         let name = cut(&item.name(), name_width);
@@ -144,9 +175,10 @@ fn live(out: &mut String, timeline: &Timeline, style: &Style) {
         .filter(|(_, tokens)| **tokens != 0)
         .map(|(kind, tokens)| format!("{} {}", kind.label(), total(*tokens)))
         .collect();
-    let _ = writeln!(out, "By kind: {}", kinds.join(", "));
+    prose(out, &format!("By kind: {}", kinds.join(", ")), width);
     if live.items.iter().any(|i| i.estimated) {
-        out.push_str("Items sharing a request split its growth by their size in bytes (estimated).\n");
+        let estimated = "Items sharing a request split its growth by their size in bytes (estimated).";
+        prose(out, estimated, width);
     }
 }
 
