@@ -12,7 +12,8 @@
 #
 # A crash or a property violation fails the run; the input is saved under
 # fuzz/artifacts/<target>/ and reproduces with
-#   fuzz/target/<host>/release/<target> fuzz/artifacts/<target>/crash-…
+#   fuzz/target/<host>/release/<target> fuzz/artifacts/<target>/crash-… (under $CARGO_TARGET_DIR
+#   when it is set)
 #
 # Why not `cargo fuzz`: it is another tool to install, and it adds nothing needed here. This
 # script passes cargo the flags cargo-fuzz passes for `--sanitizer none` (SanitizerCoverage
@@ -47,6 +48,7 @@ bins=()
 for name in "${targets[@]}"; do bins+=(--bin "$name"); done
 cargo build --manifest-path "$fuzz/Cargo.toml" --locked --release --target "$host" "${bins[@]}"
 built=$(date +%s)
+built_dir="${CARGO_TARGET_DIR:-$fuzz/target}/$host/release"
 echo "fuzz: built ${#targets[@]} targets in $((built - started)) s"
 
 work=$(mktemp -d)
@@ -63,7 +65,7 @@ for name in "${targets[@]}"; do
   esac
   # One input at a time, in one process (the machine is shared): -timeout catches an input
   # that makes a parser hang or go quadratic, -rss_limit_mb one that eats memory.
-  if BATON_FUZZ_DIR="$work/sandbox-$name" "$fuzz/target/$host/release/$name" \
+  if BATON_FUZZ_DIR="$work/sandbox-$name" "$built_dir/$name" \
     ${FUZZ_SEED:+-seed="$FUZZ_SEED"} -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
     -dict="$fuzz/dict/$dict.dict" -artifact_prefix="$fuzz/artifacts/$name/" -print_final_stats=1 \
     "$out" "$fuzz/corpus/$name" >"$log" 2>&1; then
