@@ -4,6 +4,7 @@
 //! whatever the size of the file.
 
 use std::io::{self, Read};
+use std::ops::Range;
 use std::sync::mpsc::{self, Receiver, SyncSender};
 
 use memchr::{memchr, memrchr};
@@ -24,35 +25,33 @@ pub struct ReadStats {
     pub overlong_lines: u64,
 }
 
-/// A chunk of whole lines and what was picked in it (the ranges of lines, as a rule).
-struct Chunk<T> {
+/// A chunk of whole lines and the ranges of the lines picked in it.
+struct Chunk {
     buf: Vec<u8>,
     len: usize,
-    picks: Vec<T>,
+    picks: Vec<Range<usize>>,
 }
 
 /// Reads successive chunks of whole lines, in order (only the last chunk may end without a
 /// newline: a transcript being written, or cut off). On the reader thread `pick` adds the
 /// ranges of the lines worth parsing; on this thread `scan` gets each chunk and its picks.
-pub fn for_each_chunk<R, T, P, S>(reader: R, pick: P, scan: S) -> io::Result<ReadStats>
+pub fn for_each_chunk<R, P, S>(reader: R, pick: P, scan: S) -> io::Result<ReadStats>
 where
     R: Read + Send,
-    T: Send,
-    P: FnMut(&[u8], &mut Vec<T>) + Send,
-    S: FnMut(&[u8], &[T]),
+    P: FnMut(&[u8], &mut Vec<Range<usize>>) + Send,
+    S: FnMut(&[u8], &[Range<usize>]),
 {
     for_each_chunk_capped(reader, MAX_LINE_BYTES, pick, scan)
 }
 
-fn for_each_chunk_capped<R, T, P, S>(reader: R, max_line: usize, pick: P, mut scan: S) -> io::Result<ReadStats>
+fn for_each_chunk_capped<R, P, S>(reader: R, max_line: usize, pick: P, mut scan: S) -> io::Result<ReadStats>
 where
     R: Read + Send,
-    T: Send,
-    P: FnMut(&[u8], &mut Vec<T>) + Send,
-    S: FnMut(&[u8], &[T]),
+    P: FnMut(&[u8], &mut Vec<Range<usize>>) + Send,
+    S: FnMut(&[u8], &[Range<usize>]),
 {
-    let (full_tx, full_rx) = mpsc::sync_channel::<Chunk<T>>(READ_AHEAD);
-    let (free_tx, free_rx) = mpsc::channel::<Chunk<T>>();
+    let (full_tx, full_rx) = mpsc::sync_channel::<Chunk>(READ_AHEAD);
+    let (free_tx, free_rx) = mpsc::channel::<Chunk>();
     std::thread::scope(|scope| {
         let reading = scope.spawn(move || read_chunks(reader, max_line, pick, &full_tx, &free_rx));
         for chunk in full_rx.iter() {
@@ -67,17 +66,17 @@ where
 
 /// The read-ahead thread: fills buffers, cuts them after their last newline, carries the
 /// incomplete line over to the next buffer (growing it for a long line).
-fn read_chunks<R: Read, T>(
+fn read_chunks<R: Read>(
     mut reader: R,
     max_line: usize,
-    mut pick: impl FnMut(&[u8], &mut Vec<T>),
-    full: &SyncSender<Chunk<T>>,
-    free: &Receiver<Chunk<T>>,
+    mut pick: impl FnMut(&[u8], &mut Vec<Range<usize>>),
+    full: &SyncSender<Chunk>,
+    free: &Receiver<Chunk>,
 ) -> io::Result<ReadStats> {
     let mut stats = ReadStats::default();
     let mut carry: Vec<u8> = Vec::new();
     let mut discarding = false;
-    let mut send = |buf: Vec<u8>, len: usize, mut picks: Vec<T>| {
+    let mut send = |buf: Vec<u8>, len: usize, mut picks: Vec<Range<usize>>| {
         picks.clear();
         pick(&buf[..len], &mut picks);
         full.send(Chunk { buf, len, picks }).is_ok()
@@ -147,7 +146,6 @@ fn read_chunks<R: Read, T>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::ops::Range;
 
     /// A reader that returns at most `step` bytes per read.
     struct Trickle<'a>(&'a [u8], usize);

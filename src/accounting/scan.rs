@@ -63,81 +63,30 @@ impl UsageScan {
 
     /// Scans one transcript file; `subagent` marks a subagent's own transcript.
     pub fn scan_file(&mut self, path: &Path, subagent: bool) -> io::Result<()> {
-        let file = self.open(path, subagent)?;
-        self.scan_reader(file, subagent)
-    }
-
-    /// Scans the main transcript as [`Self::scan_file`] does and, in the same pass over the
-    /// file, hands `beside` each line `wants` picks (another reader of the session, such as
-    /// what fills the context, without a second read of a file that may be gigabytes).
-    pub fn scan_file_beside(
-        &mut self,
-        path: &Path,
-        wants: impl Fn(&[u8]) -> bool + Send,
-        mut beside: impl FnMut(&[u8]),
-    ) -> io::Result<()> {
-        let file = self.open(path, false)?;
-        let usage = Candidates::new();
-        self.scan_picked(
-            file,
-            move |chunk, picks| {
-                let mut start = 0;
-                while start < chunk.len() {
-                    let end = memchr(b'\n', &chunk[start..]).map_or(chunk.len(), |at| start + at);
-                    let line = &chunk[start..end];
-                    let (for_usage, for_beside) = (usage.is_candidate(line), wants(line));
-                    if for_usage || for_beside {
-                        picks.push((start..end, for_usage, for_beside));
-                    }
-                    start = end + 1;
-                }
-            },
-            |scan, chunk, (line, for_usage, for_beside)| {
-                if *for_usage {
-                    scan.scan_line(&chunk[line.clone()], false);
-                }
-                if *for_beside {
-                    beside(&chunk[line.clone()]);
-                }
-            },
-        )
-    }
-
-    fn open(&mut self, path: &Path, subagent: bool) -> io::Result<std::fs::File> {
         let file = crate::fsx::open_regular(path)?;
         self.stats.transcripts += 1;
         self.stats.subagent_transcripts += usize::from(subagent);
-        Ok(file)
+        self.scan_reader(file, subagent)
     }
 
     /// Scans a transcript from any reader, one chunk of whole lines at a time: the reader
     /// thread finds the candidate lines, this one parses them.
     pub fn scan_reader(&mut self, reader: impl Read + Send, subagent: bool) -> io::Result<()> {
-        let usage = Candidates::new();
-        self.scan_picked(
-            reader,
-            |chunk, picks| usage.pick(chunk, picks),
-            |scan, chunk, line| scan.scan_line(&chunk[line.clone()], subagent),
-        )
-    }
-
-    /// Reads `reader` in chunks: `pick` (on the reader thread) finds what to read in each,
-    /// `read` (on this one) reads each pick.
-    fn scan_picked<T: Send>(
-        &mut self,
-        reader: impl Read + Send,
-        pick: impl FnMut(&[u8], &mut Vec<T>) + Send,
-        mut read: impl FnMut(&mut Self, &[u8], &T),
-    ) -> io::Result<()> {
         let mut want_start = true;
-        let read = for_each_chunk(reader, pick, |chunk, picks| {
-            if want_start {
-                want_start = !self.note_first_timestamp(chunk);
-            }
-            for picked in picks {
-                read(self, chunk, picked);
-            }
-        })?;
+        let usage = memmem::Finder::new(b"\"usage\"");
+        let assistant = memmem::Finder::new(b"\"assistant\"");
+        let read = for_each_chunk(
+            reader,
+            |chunk, picks| usage_lines(&usage, &assistant, chunk, picks),
+            |chunk, picks| {
+                if want_start {
+                    want_start = !self.note_first_timestamp(chunk);
+                }
+                for line in picks {
+                    self.scan_line(&chunk[line.clone()], subagent);
+                }
+            },
+        )?;
         self.stats.bytes += read.bytes;
         self.stats.skipped_lines += read.overlong_lines;
         Ok(())
@@ -214,39 +163,17 @@ impl UsageScan {
 
 /// The lines of `chunk` that can carry usage: they say `"usage"` and `"assistant"`. Jumps
 /// from one `"usage"` to the next; every other byte is looked at once.
-/// The lines the scan parses: those saying `"usage"` and `"assistant"`.
-struct Candidates {
-    usage: memmem::Finder<'static>,
-    assistant: memmem::Finder<'static>,
-}
-
-impl Candidates {
-    fn new() -> Self {
-        Self {
-            usage: memmem::Finder::new(b"\"usage\""),
-            assistant: memmem::Finder::new(b"\"assistant\""),
+fn usage_lines(usage: &memmem::Finder, assistant: &memmem::Finder, chunk: &[u8], picks: &mut Vec<Range<usize>>) {
+    let mut pos = 0;
+    while pos < chunk.len() {
+        let Some(hit) = usage.find(&chunk[pos..]) else { break };
+        let hit = pos + hit;
+        let start = memrchr(b'\n', &chunk[pos..hit]).map_or(pos, |i| pos + i + 1);
+        let end = memchr(b'\n', &chunk[hit..]).map_or(chunk.len(), |i| hit + i);
+        if assistant.find(&chunk[start..end]).is_some() {
+            picks.push(start..end);
         }
-    }
-
-    fn is_candidate(&self, line: &[u8]) -> bool {
-        self.usage.find(line).is_some() && self.assistant.find(line).is_some()
-    }
-
-    /// The candidate lines of `chunk`, found by searching the whole chunk for `"usage"`.
-    fn pick(&self, chunk: &[u8], picks: &mut Vec<Range<usize>>) {
-        let mut pos = 0;
-        while pos < chunk.len() {
-            let Some(hit) = self.usage.find(&chunk[pos..]) else {
-                break;
-            };
-            let hit = pos + hit;
-            let start = memrchr(b'\n', &chunk[pos..hit]).map_or(pos, |i| pos + i + 1);
-            let end = memchr(b'\n', &chunk[hit..]).map_or(chunk.len(), |i| hit + i);
-            if self.assistant.find(&chunk[start..end]).is_some() {
-                picks.push(start..end);
-            }
-            pos = end + 1;
-        }
+        pos = end + 1;
     }
 }
 

@@ -311,13 +311,26 @@ fn context_fill(out: &mut String, c: &ContextFill, chart: Option<&str>) {
         1 => ", after 1 compaction".to_owned(),
         n => format!(", after {n} compactions"),
     };
+    let baseline = if c.whole_transcript {
+        "system prompt, tools, memory files"
+    } else {
+        "the first request read"
+    };
     let _ = writeln!(
         out,
-        "Live context at the end: {} tokens of a {} window (baseline {}: system prompt, tools, memory files){compactions}.\n",
+        "Live context at the end: {} tokens of a {} window (baseline {}: {baseline}){compactions}.\n",
         thousands(c.tokens),
         thousands(c.window),
         thousands(c.baseline)
     );
+    if !c.whole_transcript {
+        let _ = writeln!(
+            out,
+            "Read from the transcript's last {} MiB, its {} latest requests: what entered the context before them counts in the baseline.\n",
+            super::CONTEXT_TAIL_BYTES >> 20,
+            c.timeline.requests.len()
+        );
+    }
     if !c.largest.is_empty() {
         out.push_str("| Largest in it | Tokens | Share |\n|---|---:|---:|\n");
         for item in &c.largest {

@@ -73,6 +73,10 @@ pub struct SessionReport {
 
 /// Largest items of the live context the report lists.
 const MAX_CONTEXT_ITEMS: usize = 10;
+/// The end of the main transcript read for what fills the context: a compaction segment's
+/// worth of requests in any real session (the client's request records, most of a recent
+/// transcript's bytes, are skipped unparsed), and a bounded cost on a multi-GB one.
+const CONTEXT_TAIL_BYTES: u64 = 64 << 20;
 
 /// What fills the context at the end of the session (`baton window`'s live context).
 #[derive(Debug, Clone, Serialize)]
@@ -82,16 +86,20 @@ pub struct ContextFill {
     pub window: u64,
     /// Tokens at which Claude Code compacts.
     pub usable: u64,
+    /// Compactions seen in what was read.
     pub compactions: usize,
+    /// Whether the whole transcript was read; otherwise its last [`CONTEXT_TAIL_BYTES`], and
+    /// items that entered before them are not listed.
+    pub whole_transcript: bool,
     /// Since the last compaction, largest first.
     pub largest: Vec<Item>,
-    /// Every request, for the chart beside the Markdown.
+    /// Every request read, for the chart beside the Markdown.
     #[serde(skip)]
     pub timeline: Timeline,
 }
 
 impl ContextFill {
-    fn of(timeline: Timeline, config: &crate::config::Config) -> Self {
+    fn of(timeline: Timeline, whole_transcript: bool, config: &crate::config::Config) -> Self {
         let (window, usable) = timeline.window_and_limit(config);
         Self {
             tokens: timeline.live.tokens,
@@ -99,6 +107,7 @@ impl ContextFill {
             window,
             usable,
             compactions: timeline.compactions.len(),
+            whole_transcript,
             largest: timeline.live.items.iter().take(MAX_CONTEXT_ITEMS).cloned().collect(),
             timeline,
         }
@@ -120,15 +129,18 @@ pub fn build_report(opts: &ReportOptions) -> Result<SessionReport> {
         ),
         Err(e) => return Err(e),
     };
-    let (totals, scan, timeline) = match &files {
+    let (totals, scan) = match &files {
         Some(files) => scan_session(files, opts.since_ms)?,
-        None => {
-            let (totals, scan) = UsageScan::new(opts.since_ms).finish();
-            (totals, scan, None)
-        }
+        None => UsageScan::new(opts.since_ms).finish(),
     };
+    // What fills the context is read from the main transcript's end only: the usage scan
+    // above reads every byte, and this walk costs more per byte than the scan. (Not beside
+    // the scan on another core: the two readers' buffers for an overlong line would add up.)
+    let tail = files
+        .as_ref()
+        .and_then(|f| fills::read_tail(&f.main, CONTEXT_TAIL_BYTES).ok());
     let config = crate::config::Config::load(project.as_ref().map(|p| p.root.as_path()));
-    let context = timeline.map(|t| ContextFill::of(t, &config));
+    let context = tail.map(|(timeline, whole)| ContextFill::of(timeline, whole, &config));
     let start_ms = scan.first_ms.or(opts.since_ms);
     let planning = project
         .as_ref()
@@ -265,25 +277,20 @@ fn price_table(project: Option<&Project>, prices_file: Option<&Path>) -> Result<
     Ok(table)
 }
 
-/// The session's usage and, read in the same pass over the main transcript, what fills its
-/// context.
 fn scan_session(
     files: &SessionFiles,
     since_ms: Option<i64>,
 ) -> Result<(
     crate::accounting::totals::UsageTotals,
     crate::accounting::scan::ScanStats,
-    Option<Timeline>,
 )> {
     let mut scan = UsageScan::new(since_ms);
-    let mut context = fills::TimelineReader::new();
-    scan.scan_file_beside(&files.main, fills::TimelineReader::wants, |line| context.line(line))
+    scan.scan_file(&files.main, false)
         .map_err(|e| Error::io(&files.main, e))?;
     for agent in &files.subagents {
         scan.scan_file(agent, true).map_err(|e| Error::io(agent, e))?;
     }
-    let (totals, stats) = scan.finish();
-    Ok((totals, stats, Some(context.finish())))
+    Ok(scan.finish())
 }
 
 #[cfg(test)]

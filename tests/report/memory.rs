@@ -54,6 +54,10 @@ fn a_large_transcript_is_read_in_flat_memory() {
     let requests = |out: &str| serde_json::from_str::<Value>(out).unwrap()["resources"]["total"]["requests"].as_u64();
     assert_eq!(requests(&small_out), Some(small_requests));
     assert_eq!(requests(&large_out), Some(large_requests));
+    // What fills the context is read from the end of a large transcript, and says so.
+    let whole = |out: &str| serde_json::from_str::<Value>(out).unwrap()["context"]["whole_transcript"].as_bool();
+    assert_eq!(whole(&small_out), Some(true));
+    assert_eq!(whole(&large_out), Some(false));
     eprintln!("peak RSS: 20 MB transcript {small_kib} KiB, 200 MB transcript {large_kib} KiB");
     // Generous bounds, not a timing claim: ten times the data, at most a few MiB more.
     assert!(

@@ -12,7 +12,7 @@ pub mod svg;
 mod walk;
 
 use std::collections::BTreeMap;
-use std::io::Read;
+use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -183,37 +183,40 @@ pub fn read(path: &Path) -> std::io::Result<Timeline> {
 
 /// Reads a transcript from any reader.
 pub fn read_from(reader: impl Read + Send) -> std::io::Result<Timeline> {
-    let mut reading = TimelineReader::new();
-    for_each_chunk(reader, pick_lines, |chunk, picks| {
-        for range in picks {
-            reading.line(&chunk[range.clone()]);
-        }
-    })?;
-    Ok(reading.finish())
+    walk_lines(reader, false)
 }
 
-/// A timeline read line by line, from a pass over the transcript that another reader
-/// drives (the session report reads usage and what fills the context in one pass).
-pub struct TimelineReader(walk::Walk);
-
-impl TimelineReader {
-    pub fn new() -> Self {
-        Self(walk::Walk::keeping_requests())
+/// Reads the last `max_bytes` of a transcript (from the first line that starts in them), as
+/// [`read`] reads the whole: the requests in them, and what entered the context since the
+/// last compaction in them. Also says whether the whole transcript was read.
+pub fn read_tail(path: &Path, max_bytes: u64) -> std::io::Result<(Timeline, bool)> {
+    let mut file = crate::fsx::open_regular(path)?;
+    let len = file.metadata()?.len();
+    let start = len.saturating_sub(max_bytes);
+    if start == 0 {
+        return Ok((read_from(file)?, true));
     }
+    // The tail starts on a line's first byte when the byte before it ends a line.
+    file.seek(SeekFrom::Start(start - 1))?;
+    let mut before = [0u8];
+    file.read_exact(&mut before)?;
+    Ok((walk_lines(file.take(len - start), before[0] != b'\n')?, false))
+}
 
-    /// Whether `line` is worth handing to [`Self::line`].
-    pub fn wants(line: &[u8]) -> bool {
-        worth_reading(line)
-    }
-
-    /// Reads the next line of the transcript.
-    pub fn line(&mut self, line: &[u8]) {
-        self.0.line(line);
-    }
-
-    pub fn finish(self) -> Timeline {
-        timeline(self.0)
-    }
+/// Walks the lines of `reader`, the first left out when `partial_first` (a line cut by the
+/// start of a tail).
+fn walk_lines(reader: impl Read + Send, partial_first: bool) -> std::io::Result<Timeline> {
+    let mut walk = walk::Walk::keeping_requests();
+    let mut skip_first = partial_first;
+    for_each_chunk(reader, pick_lines, |chunk, picks| {
+        for range in picks {
+            if std::mem::take(&mut skip_first) && range.start == 0 {
+                continue;
+            }
+            walk.line(&chunk[range.clone()]);
+        }
+    })?;
+    Ok(timeline(walk))
 }
 
 /// The lines of `chunk` worth reading ([`worth_reading`]).

@@ -379,3 +379,45 @@ fn the_chart_says_how_many_lines_it_could_not_read() {
     let clean = Transcript::default().prompt("go").reply(20_000, &[]).read();
     assert!(!chart::render("s", &clean, 200_000, 167_000, &style).contains("unreadable"));
 }
+
+#[test]
+fn a_tail_starts_at_its_first_whole_line_and_says_whether_it_was_the_whole() {
+    let mut t = Transcript::default();
+    t.prompt("go")
+        .reply(
+            20_000,
+            &[("toolu_1", "Read", json!({"file_path":"/home/u/proj/a.sql"}))],
+        )
+        .result("toolu_1", 40_000)
+        .reply(32_000, &[("toolu_2", "Bash", json!({"command":"npm test"}))])
+        .result("toolu_2", 8_000)
+        .reply(34_000, &[]);
+    let text = t.lines.join("\n") + "\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.jsonl");
+    std::fs::write(&path, &text).unwrap();
+
+    let (whole, was_whole) = read_tail(&path, 1 << 20).unwrap();
+    assert!(was_whole);
+    assert_eq!(whole.requests.len(), 3);
+
+    // A tail cut inside the Read's result: that line is left out, the next request is the
+    // first one read.
+    let inside_read = text.find(&"x".repeat(100)).unwrap() + 50;
+    let (tail, was_whole) = read_tail(&path, (text.len() - inside_read) as u64).unwrap();
+    assert!(!was_whole);
+    assert_eq!(tail.requests.len(), 2, "the two replies after the Read's result");
+    assert_eq!(tail.requests[0].context_tokens, 32_000);
+    assert!(named(&tail.live.items).iter().all(|(name, _)| !name.contains("a.sql")));
+    assert!(
+        named(&tail.live.items).iter().any(|(name, _)| name == "Bash npm test"),
+        "{:?}",
+        tail.live.items
+    );
+
+    // A tail that starts exactly on a line keeps that line.
+    let last_line = text[..text.len() - 1].rfind('\n').unwrap() + 1;
+    let (last, _) = read_tail(&path, (text.len() - last_line) as u64).unwrap();
+    assert_eq!(last.requests.len(), 1);
+    assert_eq!(last.requests[0].context_tokens, 34_000);
+}
