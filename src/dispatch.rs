@@ -58,7 +58,9 @@ pub fn handle(payload: &HookPayload, now: u64) -> Option<String> {
             )
         }
         "SessionStart" => {
-            crate::context::gsd_monitor::on_session_start(payload, now);
+            crate::context::gsd_monitor::on_session_start(payload, now, |project| {
+                crate::install::wired::Monitors::read(Some(project)).both_on_tool_use()
+            });
             if matches!(payload.source.as_deref(), Some("compact" | "clear")) {
                 forget_context_figures(payload.session_id.as_deref());
             }

@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::config::Segment;
 use crate::context::forecast::Forecast;
 use crate::context::statusline::layout::{Middle, Parts, Span};
-use crate::context::statusline::one_line;
+use crate::words::width::one_line;
 
 /// A run of the band's text with its style, as the client's `Text` element takes it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -84,7 +84,7 @@ fn run(span: Span, color: bool) -> TextRun {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::context::statusline::width;
+    use crate::words::width;
 
     const FORECAST: Forecast = Forecast {
         tokens_per_request: 12_000,

@@ -13,6 +13,8 @@
 //! /clear and after a compaction, which GSD's PreCompact follows by deleting its record) leaves
 //! the record first, when GSD's monitor is wired beside baton's.
 
+use std::path::Path;
+
 use crate::config::{Config, MonitorSettings};
 use crate::context::bridge::{self, Bridge};
 use crate::fsx;
@@ -108,8 +110,9 @@ pub fn on_subagent_stop(payload: &HookPayload, now: u64) {
 
 /// SessionStart: leaves the quiet record before the session's first tool call when GSD's
 /// monitor runs on PostToolUse beside baton's (in the settings files of the project or the
-/// user), whatever the bridge says yet; see the module's comment.
-pub fn on_session_start(payload: &HookPayload, now: u64) {
+/// user: `both_wired` reads them for a project directory), whatever the bridge says yet; see
+/// the module's comment.
+pub fn on_session_start(payload: &HookPayload, now: u64, both_wired: impl FnOnce(&Path) -> bool) {
     let Some((id, _)) = batons_monitor_on(payload) else {
         return;
     };
@@ -117,7 +120,7 @@ pub fn on_session_start(payload: &HookPayload, now: u64) {
     let project_dir = std::env::var_os("CLAUDE_PROJECT_DIR")
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| crate::hook::working_dir(payload.cwd.as_deref()));
-    if crate::install::wired::Monitors::read(Some(&project_dir)).both_on_tool_use() {
+    if both_wired(&project_dir) {
         leave_quiet_record(id, now);
     }
 }

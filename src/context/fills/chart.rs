@@ -5,8 +5,8 @@
 use std::fmt::Write;
 
 use super::{Compaction, Item, Timeline};
-use crate::context::statusline::width::{cells, prefix, suffix};
 use crate::context::window::short_tokens;
+use crate::words::width::{cells, prefix, suffix};
 
 /// Eighths of a cell, for bars finer than a character.
 const EIGHTHS: [char; 8] = [' ', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];

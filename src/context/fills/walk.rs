@@ -12,7 +12,7 @@ use super::line::{Block, Line};
 use super::names;
 use super::{Compaction, Item, Kind, Request};
 use crate::accounting::totals::response_key;
-use crate::context::statusline::one_line;
+use crate::words::width::one_line;
 
 /// Attachment kinds that are the client's own records, never sent to the model (older
 /// clients do not say which attachments were rendered).

@@ -145,7 +145,7 @@ fn compute(project: &Project) -> Result<(Option<String>, HashSet<PhaseNumber>)> 
     let parts: Vec<String> = [milestone, phase, state.status]
         .into_iter()
         .flatten()
-        .map(|s| super::one_line(&s))
+        .map(|s| crate::words::width::one_line(&s))
         .collect();
     Ok(((!parts.is_empty()).then(|| parts.join(" · ")), open))
 }

@@ -1,8 +1,8 @@
 //! The statusline's layout: segments in the configured order, colours by level, and fitting
 //! to `COLUMNS` (counted in terminal cells) by dropping the least important segments first.
 
-use super::width;
 use crate::config::{DEFAULT_SEGMENTS, Segment};
+use crate::words::width;
 
 /// Between segments.
 const SEPARATOR: &str = " │ ";

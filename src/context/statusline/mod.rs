@@ -8,7 +8,6 @@ pub mod git;
 pub mod gsd;
 pub mod layout;
 pub mod todos;
-pub mod width;
 
 use std::path::Path;
 use std::time::Duration;
@@ -22,6 +21,7 @@ use crate::fsx;
 use crate::hook::payload::StatuslinePayload;
 use crate::hook::stdin;
 use crate::planning::Project;
+use crate::words::width::one_line;
 use layout::{Middle, Parts};
 
 /// How long the statusline waits for its payload (Claude Code allows about 5 s).
@@ -164,22 +164,6 @@ fn context_usage(payload: &StatuslinePayload, config: &Config) -> Option<Context
     let tail = transcript::last_context_usage(Path::new(payload.transcript_path.as_deref()?), transcript::Chain::Main)
         .ok()??;
     Some(tail.usage(payload_window, model_id, configured))
-}
-
-/// Text safe for one terminal line: control characters (escapes, newlines) and bidi
-/// controls (which could reorder the rest of the line) removed.
-pub fn one_line(text: &str) -> String {
-    text.chars()
-        .filter(|c| !c.is_control() && !is_bidi_control(*c))
-        .collect::<String>()
-        .trim()
-        .to_owned()
-}
-
-/// Embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) and the marks
-/// U+200E, U+200F, U+061C.
-fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
 }
 
 /// `COLUMNS`, when Claude Code sets it.

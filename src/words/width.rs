@@ -1,8 +1,8 @@
 //! Terminal cells a text takes, by Unicode's rules (East Asian Width, emoji presentation,
 //! zero-width and combining characters) as the maintained `unicode-width` tables have them:
 //! wide and fullwidth characters and emoji take two cells, combining marks and zero-width
-//! characters none, everything else one. The statusline measures text it has already
-//! stripped of control characters (`one_line`).
+//! characters none, everything else one; and [`one_line`], text made safe for one terminal
+//! line (what is measured has been through it).
 
 use unicode_width::UnicodeWidthStr;
 
@@ -36,6 +36,22 @@ pub fn suffix(text: &str, budget: usize) -> &str {
         from = i;
     }
     &text[from..]
+}
+
+/// Text safe for one terminal line: control characters (escapes, newlines) and bidi
+/// controls (which could reorder the rest of the line) removed.
+pub fn one_line(text: &str) -> String {
+    text.chars()
+        .filter(|c| !c.is_control() && !is_bidi_control(*c))
+        .collect::<String>()
+        .trim()
+        .to_owned()
+}
+
+/// Embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) and the marks
+/// U+200E, U+200F, U+061C.
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
 }
 
 #[cfg(test)]

@@ -1,5 +1,8 @@
-//! Counted nouns in what baton prints: `1 plan`, `2 plans`, `0 plans`. The one rule for
-//! every plural, so no message says "1 waves" or "thing(s)".
+//! Words in what baton prints. Counted nouns: `1 plan`, `2 plans`, `0 plans`, the one rule
+//! for every plural, so no message says "1 waves" or "thing(s)"; and [`width`], the terminal
+//! cells a text takes, for every view cut to a terminal's width.
+
+pub mod width;
 
 use std::fmt::Display;
 
