@@ -12,8 +12,8 @@ export type Figures = {
   requests: readonly number[]
 }
 
-/** Where the session is: what every event carries. */
-export type Where = { session_id: string; cwd: string }
+/** Where the session is: what every event carries (the transcript where the client names one). */
+export type Where = { session_id: string; cwd: string; transcript_path?: string }
 
 /** What `baton mod` is asked, by event. */
 export type Ask =

@@ -8,6 +8,7 @@ import { expect, mock, test } from 'claude-code/testing'
 import type { Engine } from 'claude-code/testing'
 
 const CWD = '/home/u/proj'
+const TRANSCRIPT = '/home/u/.claude/projects/-home-u-proj/sess.jsonl'
 const MODEL = 'claude-sonnet-4-5'
 
 type Asked = { argv: readonly string[]; ask: Record<string, unknown> }
@@ -40,6 +41,7 @@ function world(
   const asked: Asked[] = []
   on('session.id', () => ({ value: session }))
   on('session.cwd', () => ({ value: CWD }))
+  on('session.info', () => ({ value: { transcriptPath: TRANSCRIPT } }))
   on('session.usage', () => ({ value: { startedAt: 0, context: { window: 200_000 }, rateLimits: [] } }))
   on('agent.list', () => ({ value: agents }))
   on('ui.invalidate', () => ({ value: undefined }))
@@ -85,10 +87,11 @@ test('the context of the request that made a tool call goes to baton, and its wa
 
   expect(ran.context).toEqual(['CONTEXT WARNING: from baton'])
   expect(asked[0]?.argv.at(-1)).toBe('mod')
-  expect(asked[0]?.ask).toEqual({ event: 'start', session_id: 'sess-a', cwd: CWD })
+  expect(asked[0]?.ask).toEqual({ event: 'start', session_id: 'sess-a', cwd: CWD, transcript_path: TRANSCRIPT })
   expect(toolAsks(asked)).toEqual([
     expect.objectContaining({
-      event: 'tool', session_id: 'sess-a', cwd: CWD, model: MODEL, window: 200_000, requests: [130_000, 140_000],
+      event: 'tool', session_id: 'sess-a', cwd: CWD, transcript_path: TRANSCRIPT, model: MODEL, window: 200_000,
+      requests: [130_000, 140_000],
     }),
   ])
 })

@@ -1,6 +1,7 @@
 // baton's mod (Claude Code 2.1.287+): hands the client's exact figures to `baton mod` and puts
 // back what baton says. At each tool call, the context of the request that made it (the main
-// conversation's or a subagent's own); at each subagent's start, the handoff of the agents
+// conversation's or a subagent's own) and the session's transcript (baton names the largest
+// items in the live context from it); at each subagent's start, the handoff of the agents
 // before it; a row per subagent and a band above the prompt with baton's bar and forecast.
 // While it is on for a session, baton's PostToolUse and SubagentStart hooks leave those to it
 // (baton keeps the marker that says so); without it, or on an older client, the hooks do it all.
@@ -23,9 +24,18 @@ let session: (Where & StartAnswer) | undefined
 /** Answers already given for the rows and the band, by what was asked. */
 const drawn = new Map<string, Promise<unknown>>()
 
+/** The main conversation's transcript as the client names it; undefined where it keeps none. */
+async function transcriptOf($: EngineInterface): Promise<string | undefined> {
+  try {
+    return (await $.session.info()).transcriptPath || undefined
+  } catch {
+    return undefined // an older client: baton finds it by the session's id
+  }
+}
+
 /** Asks baton whether it takes this session (and writes its marker); returns its answer. */
 async function start($: EngineInterface, sessionId: string): Promise<void> {
-  const where = { session_id: sessionId, cwd: await $.session.cwd() }
+  const where = { session_id: sessionId, cwd: await $.session.cwd(), transcript_path: await transcriptOf($) }
   const answer = await askBaton<StartAnswer>($, { event: 'start', ...where })
   session = { ...where, ...answer }
 }
@@ -130,6 +140,7 @@ export const register: Register = on => {
       event: 'tool',
       session_id: where.session_id,
       cwd: where.cwd,
+      transcript_path: where.transcript_path,
       agent_id: e.agentId,
       tool_use_id: e.tool_use_id,
       model: step.model,

@@ -8,18 +8,22 @@
 //!   (`context::mod_marker`), unless `"mod": {"enabled": false}`; answers what to draw.
 //! - `end`: removes the marker.
 //! - `tool` (a tool call returned): the warning for the agent, judged on the context of the
-//!   request that made the call, and the figure below which none can be due.
+//!   request that made the call, naming the largest items in the live context as the hook's
+//!   does (from the session's transcript, a subagent's own beside it), and the figure below
+//!   which none can be due.
 //! - `spawn` (a subagent starts): its store inputs and the handoffs of the agents before it.
 //! - `row`, `band`: a subagent's row and the band above the prompt.
 
 mod draw;
 mod figures;
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use crate::accounting::transcripts::{self, SessionChoice};
 use crate::config::Config;
 use crate::context::mod_marker;
 use crate::context::monitor::Judge;
@@ -39,6 +43,9 @@ struct Where {
     session_id: String,
     #[serde(default)]
     cwd: Option<String>,
+    /// The main conversation's transcript, as the client names it (`$.session.info()`).
+    #[serde(default)]
+    transcript_path: Option<String>,
 }
 
 impl Where {
@@ -53,6 +60,17 @@ impl Where {
 
     fn config(&self) -> Config {
         Config::load(self.project().as_ref().map(|p| p.root.as_path()))
+    }
+
+    /// The session's transcript: the one the client named, else the one its id names in the
+    /// working directory's project (or any other); `None` when there is none.
+    fn transcript(&self) -> Option<PathBuf> {
+        if let Some(named) = self.transcript_path.as_deref().filter(|p| !p.is_empty()) {
+            return Some(PathBuf::from(named));
+        }
+        let choice = SessionChoice::Id(self.session()?.to_owned());
+        let cwd = crate::hook::working_dir(self.cwd.as_deref());
+        transcripts::locate(&choice, &cwd).ok().map(|files| files.main)
     }
 }
 
@@ -195,7 +213,7 @@ fn tool(at: &Where, agent_id: Option<&str>, figures: &Figures, now: u64) -> Opti
         &usage,
         |ids, level| vec![Some(level); ids.len()],
         |config| figures.forecast(&usage, config),
-        Vec::new,
+        || judge.largest_in(at.transcript().as_deref()),
     );
     Some(json!({"context": context, "quiet_below_tokens": judge.warns_from(usage.window)}))
 }

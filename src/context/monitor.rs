@@ -67,17 +67,7 @@ pub fn on_tool_use(payload: &HookPayload, now: u64) -> Option<String> {
         &reading.usage,
         |ids, level| late_levels(&reading, ids, level, settings),
         |config| reading.forecast(config),
-        || {
-            // A subagent's own conversation is in its own transcript.
-            let own = transcript_path.map(Path::new).and_then(|path| match judge.agent {
-                Agent::Main => Some(path.to_path_buf()),
-                Agent::Subagent(agent_id) => subagent_transcript(path, agent_id),
-            });
-            let subagent = matches!(judge.agent, Agent::Subagent(_));
-            own.map_or_else(Vec::new, |path| {
-                fills::running::largest(&judge.debounce_key, &path, subagent)
-            })
-        },
+        || judge.largest_in(transcript_path.map(Path::new)),
     )
 }
 
@@ -169,6 +159,20 @@ impl<'a> Judge<'a> {
                 largest: largest(),
             };
             warning_text(level, usage, &findings, advice, &program)
+        })
+    }
+
+    /// The largest items in the live context of the conversation judged, from the session's
+    /// `transcript` (a subagent's own conversation is in its own transcript beside it), by the
+    /// running walk kept under this judge's key; none without a transcript.
+    pub fn largest_in(&self, transcript: Option<&Path>) -> Vec<Item> {
+        let own = transcript.and_then(|path| match self.agent {
+            Agent::Main => Some(path.to_path_buf()),
+            Agent::Subagent(agent_id) => subagent_transcript(path, agent_id),
+        });
+        let subagent = matches!(self.agent, Agent::Subagent(_));
+        own.map_or_else(Vec::new, |path| {
+            fills::running::largest(&self.debounce_key, &path, subagent)
         })
     }
 

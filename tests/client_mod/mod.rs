@@ -6,6 +6,7 @@
 //! (tests/e2e/baton_mod.rs), and end to end with the real client.
 
 mod draw;
+mod largest;
 mod marker;
 mod spawn;
 mod tool;
