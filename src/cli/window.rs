@@ -8,7 +8,6 @@ use super::Command;
 use crate::accounting::transcripts::{self, SessionChoice};
 use crate::config::Config;
 use crate::context::fills::{self, Compaction, Live, Request, chart};
-use crate::context::window::{limit::Limit, window_size};
 use crate::error::{Error, Result};
 
 /// Largest items listed unless `--top` says otherwise.
@@ -104,9 +103,7 @@ fn run(parser: &mut lexopt::Parser) -> Result<()> {
         .map_err(|e| Error::Failed(format!("cannot read the transcript {}: {e}", files.main.display())))?;
     let config = Config::load(crate::planning::Project::find(&cwd).as_ref().map(|p| p.root.as_path()));
     let model = timeline.model.as_deref();
-    let largest = timeline.requests.iter().map(|r| r.context_tokens).max();
-    let window = window_size(None, model, config.context_window_size(), largest);
-    let usable = Limit::for_session(window, model, &config).tokens;
+    let (window, usable) = timeline.window(None, &config);
     if let Some(path) = svg {
         let drawn = fills::svg::render(&files.session_id, &timeline, window, usable, top)
             .map_err(|e| Error::Failed(format!("cannot draw the chart: {e}")))?;

@@ -13,7 +13,10 @@
 //!   which none can be due.
 //! - `spawn` (a subagent starts): its store inputs and the handoffs of the agents before it.
 //! - `row`, `band`: a subagent's row and the band above the prompt.
+//! - `window`: the pane's chart of the context after each request, with the largest items in
+//!   the live context (`baton window`'s view, from the warnings' running walk).
 
+mod chart;
 mod draw;
 mod figures;
 
@@ -116,6 +119,19 @@ enum Ask {
         #[serde(flatten)]
         figures: Figures,
     },
+    Window {
+        #[serde(flatten)]
+        at: Where,
+        #[serde(default)]
+        columns: Option<usize>,
+        #[serde(default)]
+        rows: Option<usize>,
+        /// The window of the charted conversation's model, as the client reports it.
+        #[serde(default)]
+        window: Option<u64>,
+        #[serde(default)]
+        agent_id: Option<String>,
+    },
 }
 
 /// Reads the question from stdin; returns the answer to print.
@@ -158,6 +174,13 @@ fn answer(ask: Ask, now: u64) -> Value {
             agent_id,
             figures,
         } => band(&at, columns, agent_id.is_some(), &figures),
+        Ask::Window {
+            at,
+            columns,
+            rows,
+            window: reported,
+            agent_id,
+        } => window(&at, columns, rows, reported, agent_id.as_deref()),
     };
     answered.unwrap_or_else(|| json!({}))
 }
@@ -272,4 +295,37 @@ fn band(at: &Where, columns: Option<usize>, of_subagent: bool, figures: &Figures
         colors_enabled(),
     );
     Some(json!({ "spans": spans }))
+}
+
+/// The pane's chart of the main conversation (or of subagent `agent_id`, in view there), as
+/// lines of styled runs; `{}` when there is no transcript to chart yet.
+fn window(
+    at: &Where,
+    columns: Option<usize>,
+    rows: Option<usize>,
+    reported: Option<u64>,
+    agent_id: Option<&str>,
+) -> Option<Value> {
+    let session = at.session()?;
+    let main = at.transcript()?;
+    let (key, transcript) = match agent_id.filter(|id| !id.is_empty()) {
+        None => (session.to_owned(), main),
+        Some(agent) => (
+            crate::context::debounce::subagent_key(session, agent)?,
+            crate::context::monitor::subagent_transcript(&main, agent)?,
+        ),
+    };
+    let conversation = chart::Conversation {
+        session,
+        key: &key,
+        transcript: &transcript,
+        subagent: agent_id.is_some(),
+    };
+    let room = chart::Room {
+        columns: columns.unwrap_or(80),
+        rows,
+        color: colors_enabled(),
+    };
+    let lines = chart::lines(&conversation, reported, &at.config(), &room)?;
+    Some(json!({ "lines": lines }))
 }

@@ -10,6 +10,7 @@ mod largest;
 mod marker;
 mod spawn;
 mod tool;
+mod window;
 
 use serde_json::{Value, json};
 

@@ -18,6 +18,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::accounting::chunks::for_each_chunk;
+use crate::config::Config;
+use crate::context::window::{limit::Limit, window_size};
 
 /// What an item is.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -123,7 +125,7 @@ impl Item {
 }
 
 /// One request of the conversation.
-#[derive(Serialize, Clone, Debug)]
+#[derive(Serialize, Deserialize, Clone, Debug)]
 pub struct Request {
     pub n: usize,
     pub at: Option<String>,
@@ -162,6 +164,17 @@ pub struct Timeline {
     /// Lines that were not JSON objects, left out.
     #[serde(skip)]
     pub unreadable_lines: u64,
+}
+
+impl Timeline {
+    /// The window of the conversation's model (`reported` when the client gave it, else as
+    /// large as its largest request needs) and the tokens at which the client compacts it.
+    pub fn window(&self, reported: Option<u64>, config: &Config) -> (u64, u64) {
+        let model = self.model.as_deref();
+        let largest = self.requests.iter().map(|r| r.context_tokens).max();
+        let window = window_size(reported, model, config.context_window_size(), largest);
+        (window, Limit::for_session(window, model, config).tokens)
+    }
 }
 
 /// Reads a transcript, in chunks (memory stays flat whatever its size).
