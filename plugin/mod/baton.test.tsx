@@ -249,3 +249,38 @@ test('a band baton gave no answer for is asked again at once, and again at the n
   expect(bar?.props.color).toBe('red')
   expect(asked.filter(a => a.ask.event === 'band')).toHaveLength(3)
 })
+
+test("/baton-window opens a pane that draws baton's chart of the conversation in view", async ($, on) => {
+  const lines = [
+    [{ text: '   1  10:01  ' }, { text: '██', color: 'green' }, { text: '   20k  baseline' }],
+    [],
+    [{ text: 'Largest in the live context:' }],
+    [{ text: '  Read src/ledger_dump.sql  31k  40%' }],
+  ]
+  const asked = world(on, 'sess-k', ask =>
+    ask.event === 'start' ? { enabled: true } : ask.event === 'window' ? { lines } : {},
+  )
+  const opened: string[] = []
+  on('ui.open', (_, e) => (opened.push(e.id), { value: { isPlaced: true } }))
+  on('session.start', (_, e) => ({ cwd: e.cwd }))
+  responses(on, [usage(60_000)])
+  await $.session.start({ cwd: CWD, surface: 'terminal', isInteractive: true })
+  await step($, 0)
+  const ran = await $.command.run({ command: 'baton-window', args: '' })
+  const props = {
+    title: 'Context', isFocused: false, bodyColumns: 72, placement: 'dock' as const,
+    scroll: { offset: 0, bodyRows: 30 }, view: {},
+  }
+  const ui = await $.ui.mount({ plugin: 'baton', surface: 'terminal', component: 'Pane', requestId: 'baton-window', props })
+  const bar = await ui.find({ type: 'Text', text: /^██$/ })
+  const item = await ui.find({ type: 'Text', text: 'Read src/ledger_dump.sql' })
+  await ui.unmount()
+
+  expect(opened).toEqual(['baton-window'])
+  expect(ran.text).toContain('context chart')
+  expect(bar?.props.color).toBe('green')
+  expect(item).toBeDefined()
+  expect(asked.find(a => a.ask.event === 'window')?.ask).toEqual(
+    expect.objectContaining({ session_id: 'sess-k', cwd: CWD, transcript_path: TRANSCRIPT, columns: 72, rows: 30, window: 200_000 }),
+  )
+})
