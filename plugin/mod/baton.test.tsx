@@ -277,7 +277,7 @@ test("/baton-window opens a pane that draws baton's chart of the conversation in
   await ui.unmount()
 
   expect(opened).toEqual(['baton-window'])
-  expect(ran.text).toContain('context chart')
+  expect(ran.text).toBe('the context chart is open.')
   expect(bar?.props.color).toBe('green')
   expect(item).toBeDefined()
   expect(asked.find(a => a.ask.event === 'window')?.ask).toEqual(

@@ -134,9 +134,8 @@ export const register: Register = on => {
   on('command.run', { command: 'baton-window' }, async $ => {
     const opened = await $.ui.open({ id: PANE, title: 'Context' })
     paneOpened = true
-    const text = opened.isPlaced
-      ? 'baton: the context chart is open.'
-      : `baton: the context chart opens when there is room (${opened.reason}).`
+    // The client names the plugin before the text ("baton: ...").
+    const text = opened.isPlaced ? 'the context chart is open.' : `the context chart opens when there is room (${opened.reason}).`
     return { text, isTextDisplayOnly: true }
   })
 
