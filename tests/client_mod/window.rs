@@ -144,3 +144,28 @@ fn without_a_transcript_or_with_a_hostile_question_the_answer_is_empty() {
     );
     assert!(huge["lines"].as_array().is_some_and(|l| l.len() <= 5), "{huge}");
 }
+
+#[test]
+fn a_subagent_in_view_is_charted_from_its_own_transcript() {
+    let sandbox = Sandbox::new().env("NO_COLOR", "1");
+    let own = a_working_session(&sandbox).write(&sandbox, "scratch");
+    let agent = "a8e2f0c4d6b1a3e5f";
+    sandbox.subagent_transcript(SESSION, agent, &std::fs::read_to_string(own).unwrap());
+    let mut main = crate::window::Session::new(&sandbox);
+    main.prompt("delegate")
+        .reply(30_000, None)
+        .prompt("again")
+        .reply(31_000, None);
+    let transcript = main.write(&sandbox, SESSION);
+    let asked = json!({"transcript_path": native(&transcript), "columns": 80});
+    let (lines, _) = chart(&sandbox, asked.clone());
+    assert!(
+        !lines.join("\n").contains("ledger_dump"),
+        "the main conversation's: {lines:?}"
+    );
+    let mut of_agent = asked;
+    of_agent["agent_id"] = json!(agent);
+    let all = chart(&sandbox, of_agent).0.join("\n");
+    assert!(all.contains("Read src/billing/ledger_dump.sql"), "{all}");
+    assert!(all.contains("63k"), "{all}");
+}
