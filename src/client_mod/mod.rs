@@ -29,7 +29,7 @@ use serde_json::{Value, json};
 use crate::accounting::transcripts::{self, SessionChoice};
 use crate::config::Config;
 use crate::context::mod_marker;
-use crate::context::monitor::Judge;
+use crate::context::monitor::{Agent, Judge};
 use crate::context::statusline::colors_enabled;
 use crate::fsx;
 use crate::hook::envelope::MAX_CONTEXT_UNITS;
@@ -307,19 +307,14 @@ fn window(
     agent_id: Option<&str>,
 ) -> Option<Value> {
     let session = at.session()?;
-    let main = at.transcript()?;
-    let (key, transcript) = match agent_id.filter(|id| !id.is_empty()) {
-        None => (session.to_owned(), main),
-        Some(agent) => (
-            crate::context::debounce::subagent_key(session, agent)?,
-            crate::context::monitor::subagent_transcript(&main, agent)?,
-        ),
-    };
+    let agent = Agent::of(agent_id)?;
+    let key = agent.key(session)?;
+    let transcript = agent.transcript(&at.transcript()?)?;
     let conversation = chart::Conversation {
         session,
         key: &key,
         transcript: &transcript,
-        subagent: agent_id.is_some(),
+        subagent: matches!(agent, Agent::Subagent(_)),
     };
     let room = chart::Room {
         columns: columns.unwrap_or(80),

@@ -8,7 +8,7 @@
 //! file.
 
 use std::io::{Read, Seek, SeekFrom};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -72,8 +72,7 @@ pub fn largest(key: &str, transcript: &Path, subagent: bool) -> Vec<Item> {
     let Some(opened) = Opened::new(transcript) else {
         return Vec::new();
     };
-    let summary = fsx::private_session_path(key, "-fills-top.json").ok().flatten();
-    if let Some(found) = summary
+    if let Some(found) = summary_path(key)
         .as_deref()
         .and_then(load::<Summary>)
         .filter(|s| s.version == VERSION && s.transcript == opened.named && s.len == opened.len)
@@ -137,7 +136,7 @@ fn look(key: &str, opened: Opened, subagent: bool) -> Option<Walk> {
         };
         save(&path, &saved);
     }
-    if let Some(path) = fsx::private_session_path(key, "-fills-top.json").ok().flatten() {
+    if let Some(path) = summary_path(key) {
         let top = Summary {
             version: VERSION,
             transcript: named,
@@ -147,6 +146,11 @@ fn look(key: &str, opened: Opened, subagent: bool) -> Option<Walk> {
         save(&path, &top);
     }
     Some(walk)
+}
+
+/// Where the [`Summary`] under `key` is kept; `None` for an unsafe key or no private directory.
+fn summary_path(key: &str) -> Option<PathBuf> {
+    fsx::private_session_path(key, "-fills-top.json").ok().flatten()
 }
 
 /// Reads what [`save`] wrote at `path`: `None` when it is absent, a link, too large or not
