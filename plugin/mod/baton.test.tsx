@@ -13,6 +13,9 @@ const MODEL = 'claude-sonnet-4-5'
 
 type Asked = { argv: readonly string[]; ask: Record<string, unknown> }
 
+/** The clock of the world beneath the mod, which moves only when a test moves it. */
+let clock: ReturnType<typeof mock.clock>
+
 /** A response's usage holding `tokens` of context (most of it read from the cache). */
 function usage(tokens: number): TurnUsage {
   return { input_tokens: tokens - 5000, cache_read_input_tokens: 4000, cache_creation_input_tokens: 1000, output_tokens: 20, model: MODEL }
@@ -37,7 +40,7 @@ function world(
   baton: (ask: Record<string, unknown>) => unknown,
   agents: AgentInfo[] = [],
 ): Asked[] {
-  mock.clock(on)
+  clock = mock.clock(on)
   const asked: Asked[] = []
   on('session.id', () => ({ value: session }))
   on('session.cwd', () => ({ value: CWD }))
@@ -283,4 +286,34 @@ test("/baton-window opens a pane that draws baton's chart of the conversation in
   expect(asked.find(a => a.ask.event === 'window')?.ask).toEqual(
     expect.objectContaining({ session_id: 'sess-k', cwd: CWD, transcript_path: TRANSCRIPT, columns: 72, rows: 30, window: 200_000 }),
   )
+})
+
+test('the pane asks baton again after each response and once it is written, not for a redraw with nothing new', async ($, on) => {
+  const lines = [[{ text: 'Largest in the live context:' }]]
+  const asked = world(on, 'sess-l', ask => (ask.event === 'start' ? { enabled: true } : ask.event === 'window' ? { lines } : {}))
+  on('ui.open', () => ({ value: { isPlaced: true } }))
+  on('session.start', (_, e) => ({ cwd: e.cwd }))
+  responses(on, [usage(60_000), usage(70_000)])
+  await $.session.start({ cwd: CWD, surface: 'terminal', isInteractive: true })
+  await step($, 0)
+  await $.command.run({ command: 'baton-window', args: '' })
+  const props = {
+    title: 'Context', isFocused: false, bodyColumns: 72, placement: 'dock' as const,
+    scroll: { offset: 0, bodyRows: 30 }, view: {},
+  }
+  const ui = await $.ui.mount({ plugin: 'baton', surface: 'terminal', component: 'Pane', requestId: 'baton-window', props })
+  const windowAsks = () => asked.filter(a => a.ask.event === 'window').length
+  const first = windowAsks()
+  await ui.redraw()
+  expect(windowAsks()).toBe(first)
+  await step($, 1)
+  await ui.redraw()
+  const afterResponse = windowAsks()
+  await clock.advance(1500)
+  await ui.redraw()
+  await ui.unmount()
+
+  expect(first).toBeGreaterThan(0)
+  expect(afterResponse).toBe(first + 1)
+  expect(windowAsks()).toBe(first + 2) // once the client has written the response
 })

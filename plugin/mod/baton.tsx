@@ -94,15 +94,18 @@ function redraw($: EngineInterface): void {
 }
 
 /** A response was answered: the rows, the band and the pane draw it, the pane again once written. */
-function answered($: EngineInterface): void {
+function responded($: EngineInterface): void {
   if (!session?.enabled) return
   if (session.rows || session.band || paneOpened) redraw($)
   if (!paneOpened) return
   paneDrawing += 1
-  void $.clock.sleep(WRITTEN_MS).then(() => {
-    paneDrawing += 1
-    redraw($)
-  })
+  void $.clock
+    .sleep(WRITTEN_MS)
+    .then(() => {
+      paneDrawing += 1
+      redraw($)
+    })
+    .catch(() => undefined) // the mod was unloaded meanwhile: nothing to draw
 }
 
 /** Offers `/baton-window` in this session; never throws (an older client takes no commands). */
@@ -159,7 +162,7 @@ export const register: Register = on => {
       return answered
     } finally {
       settle(undefined)
-      if (step !== undefined) answered($)
+      if (step !== undefined) responded($)
     }
   })
 
