@@ -10,14 +10,14 @@ const SESSION: &str = "5b1e0c2a-0000-4000-8000-00000000f111";
 
 /// A session shaped like Claude Code 2.1.332's transcripts: prompts, attachments with what
 /// was rendered, responses streamed a block per line, tool results, a request record.
-struct Session {
+pub(crate) struct Session {
     lines: Vec<String>,
     replies: usize,
     cwd: String,
 }
 
 impl Session {
-    fn new(sandbox: &Sandbox) -> Self {
+    pub(crate) fn new(sandbox: &Sandbox) -> Self {
         Self {
             lines: Vec::new(),
             replies: 0,
@@ -25,18 +25,18 @@ impl Session {
         }
     }
 
-    fn line(&mut self, value: Value) -> &mut Self {
+    pub(crate) fn line(&mut self, value: Value) -> &mut Self {
         self.lines.push(value.to_string());
         self
     }
 
-    fn prompt(&mut self, text: &str) -> &mut Self {
+    pub(crate) fn prompt(&mut self, text: &str) -> &mut Self {
         let cwd = self.cwd.clone();
         self.line(json!({"parentUuid":null,"isSidechain":false,"type":"user","cwd":cwd,
             "message":{"role":"user","content":text},"timestamp":"2026-12-07T10:00:00.000Z"}))
     }
 
-    fn reply(&mut self, context: u64, tool: Option<(&str, Value)>) -> &mut Self {
+    pub(crate) fn reply(&mut self, context: u64, tool: Option<(&str, Value)>) -> &mut Self {
         self.replies += 1;
         let id = format!("msg_{:04}", self.replies);
         let usage = json!({"input_tokens":2,"cache_creation_input_tokens":300,
@@ -57,7 +57,7 @@ impl Session {
 
     /// The result of the last reply's tool call, `bytes` long (and the client's request
     /// record that repeats it, which must not count twice).
-    fn result(&mut self, bytes: usize) -> &mut Self {
+    pub(crate) fn result(&mut self, bytes: usize) -> &mut Self {
         let id = format!("toolu_msg_{:04}", self.replies);
         let body = "x".repeat(bytes);
         self.line(
@@ -70,7 +70,7 @@ impl Session {
         )
     }
 
-    fn write(&self, sandbox: &Sandbox, session: &str) -> std::path::PathBuf {
+    pub(crate) fn write(&self, sandbox: &Sandbox, session: &str) -> std::path::PathBuf {
         sandbox.session_transcript(session, &(self.lines.join("\n") + "\n"))
     }
 }
@@ -83,7 +83,7 @@ fn window_json(sandbox: &Sandbox, args: &[&str]) -> Value {
     serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", out.stdout))
 }
 
-fn a_working_session(sandbox: &Sandbox) -> Session {
+pub(crate) fn a_working_session(sandbox: &Sandbox) -> Session {
     let cwd = native(std::fs::canonicalize(&sandbox.project).unwrap());
     let mut session = Session::new(sandbox);
     session

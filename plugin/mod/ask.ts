@@ -12,8 +12,8 @@ export type Figures = {
   requests: readonly number[]
 }
 
-/** Where the session is: what every event carries. */
-export type Where = { session_id: string; cwd: string }
+/** Where the session is: what every event carries (the transcript where the client names one). */
+export type Where = { session_id: string; cwd: string; transcript_path?: string }
 
 /** What `baton mod` is asked, by event. */
 export type Ask =
@@ -23,6 +23,15 @@ export type Ask =
   | (Where & { event: 'spawn'; agent_type: string; description: string })
   | (Where & Figures & { event: 'row'; columns?: number; agent_type: string; description: string })
   | (Where & Figures & { event: 'band'; columns: number; agent_id?: string })
+  | (Where & {
+      event: 'window'
+      columns: number
+      rows: number
+      window?: number
+      agent_id?: string
+      /** Unread by baton: a new value (a response answered, or written to the transcript since) asks afresh. */
+      drawing: number
+    })
 
 /** `start`: whether the mod speaks for this session, and what it draws. */
 export type StartAnswer = { enabled?: boolean; rows?: boolean; band?: boolean }
@@ -36,6 +45,8 @@ export type RowAnswer = { body?: string }
 export type Span = { text: string; color?: string; dimColor?: boolean; bold?: boolean }
 /** `band`: the band above the prompt, fitted to its columns. */
 export type BandAnswer = { spans?: Span[] }
+/** `window`: the pane's chart, one array of runs per line (an empty one a blank line). */
+export type WindowAnswer = { lines?: Span[][] }
 
 /** How long baton may take for each event before the client kills it. */
 const TIMEOUT_MS: Record<Ask['event'], number> = {
@@ -45,6 +56,7 @@ const TIMEOUT_MS: Record<Ask['event'], number> = {
   spawn: 9000,
   row: 2000,
   band: 2000,
+  window: 3000,
 }
 
 /** The command that started baton last time; the plugin's own first, then `baton` on PATH. */

@@ -8,9 +8,13 @@ import { expect, mock, test } from 'claude-code/testing'
 import type { Engine } from 'claude-code/testing'
 
 const CWD = '/home/u/proj'
+const TRANSCRIPT = '/home/u/.claude/projects/-home-u-proj/sess.jsonl'
 const MODEL = 'claude-sonnet-4-5'
 
 type Asked = { argv: readonly string[]; ask: Record<string, unknown> }
+
+/** The clock of the world beneath the mod, which moves only when a test moves it. */
+let clock: ReturnType<typeof mock.clock>
 
 /** A response's usage holding `tokens` of context (most of it read from the cache). */
 function usage(tokens: number): TurnUsage {
@@ -36,10 +40,11 @@ function world(
   baton: (ask: Record<string, unknown>) => unknown,
   agents: AgentInfo[] = [],
 ): Asked[] {
-  mock.clock(on)
+  clock = mock.clock(on)
   const asked: Asked[] = []
   on('session.id', () => ({ value: session }))
   on('session.cwd', () => ({ value: CWD }))
+  on('session.info', () => ({ value: { transcriptPath: TRANSCRIPT } }))
   on('session.usage', () => ({ value: { startedAt: 0, context: { window: 200_000 }, rateLimits: [] } }))
   on('agent.list', () => ({ value: agents }))
   on('ui.invalidate', () => ({ value: undefined }))
@@ -85,10 +90,11 @@ test('the context of the request that made a tool call goes to baton, and its wa
 
   expect(ran.context).toEqual(['CONTEXT WARNING: from baton'])
   expect(asked[0]?.argv.at(-1)).toBe('mod')
-  expect(asked[0]?.ask).toEqual({ event: 'start', session_id: 'sess-a', cwd: CWD })
+  expect(asked[0]?.ask).toEqual({ event: 'start', session_id: 'sess-a', cwd: CWD, transcript_path: TRANSCRIPT })
   expect(toolAsks(asked)).toEqual([
     expect.objectContaining({
-      event: 'tool', session_id: 'sess-a', cwd: CWD, model: MODEL, window: 200_000, requests: [130_000, 140_000],
+      event: 'tool', session_id: 'sess-a', cwd: CWD, transcript_path: TRANSCRIPT, model: MODEL, window: 200_000,
+      requests: [130_000, 140_000],
     }),
   ])
 })
@@ -245,4 +251,69 @@ test('a band baton gave no answer for is asked again at once, and again at the n
 
   expect(bar?.props.color).toBe('red')
   expect(asked.filter(a => a.ask.event === 'band')).toHaveLength(3)
+})
+
+test("/baton-window opens a pane that draws baton's chart of the conversation in view", async ($, on) => {
+  const lines = [
+    [{ text: '   1  10:01  ' }, { text: '██', color: 'green' }, { text: '   20k  baseline' }],
+    [],
+    [{ text: 'Largest in the live context:' }],
+    [{ text: '  Read src/ledger_dump.sql  31k  40%' }],
+  ]
+  const asked = world(on, 'sess-k', ask =>
+    ask.event === 'start' ? { enabled: true } : ask.event === 'window' ? { lines } : {},
+  )
+  const opened: string[] = []
+  on('ui.open', (_, e) => (opened.push(e.id), { value: { isPlaced: true } }))
+  on('session.start', (_, e) => ({ cwd: e.cwd }))
+  responses(on, [usage(60_000)])
+  await $.session.start({ cwd: CWD, surface: 'terminal', isInteractive: true })
+  await step($, 0)
+  const ran = await $.command.run({ command: 'baton-window', args: '' })
+  const props = {
+    title: 'Context', isFocused: false, bodyColumns: 72, placement: 'dock' as const,
+    scroll: { offset: 0, bodyRows: 30 }, view: {},
+  }
+  const ui = await $.ui.mount({ plugin: 'baton', surface: 'terminal', component: 'Pane', requestId: 'baton-window', props })
+  const bar = await ui.find({ type: 'Text', text: /^██$/ })
+  const item = await ui.find({ type: 'Text', text: 'Read src/ledger_dump.sql' })
+  await ui.unmount()
+
+  expect(opened).toEqual(['baton-window'])
+  expect(ran.text).toBe('the context chart is open.')
+  expect(bar?.props.color).toBe('green')
+  expect(item).toBeDefined()
+  expect(asked.find(a => a.ask.event === 'window')?.ask).toEqual(
+    expect.objectContaining({ session_id: 'sess-k', cwd: CWD, transcript_path: TRANSCRIPT, columns: 72, rows: 30, window: 200_000 }),
+  )
+})
+
+test('the pane asks baton again after each response and once it is written, not for a redraw with nothing new', async ($, on) => {
+  const lines = [[{ text: 'Largest in the live context:' }]]
+  const asked = world(on, 'sess-l', ask => (ask.event === 'start' ? { enabled: true } : ask.event === 'window' ? { lines } : {}))
+  on('ui.open', () => ({ value: { isPlaced: true } }))
+  on('session.start', (_, e) => ({ cwd: e.cwd }))
+  responses(on, [usage(60_000), usage(70_000)])
+  await $.session.start({ cwd: CWD, surface: 'terminal', isInteractive: true })
+  await step($, 0)
+  await $.command.run({ command: 'baton-window', args: '' })
+  const props = {
+    title: 'Context', isFocused: false, bodyColumns: 72, placement: 'dock' as const,
+    scroll: { offset: 0, bodyRows: 30 }, view: {},
+  }
+  const ui = await $.ui.mount({ plugin: 'baton', surface: 'terminal', component: 'Pane', requestId: 'baton-window', props })
+  const windowAsks = () => asked.filter(a => a.ask.event === 'window').length
+  const first = windowAsks()
+  await ui.redraw()
+  expect(windowAsks()).toBe(first)
+  await step($, 1)
+  await ui.redraw()
+  const afterResponse = windowAsks()
+  await clock.advance(1500)
+  await ui.redraw()
+  await ui.unmount()
+
+  expect(first).toBeGreaterThan(0)
+  expect(afterResponse).toBe(first + 1)
+  expect(windowAsks()).toBe(first + 2) // once the client has written the response
 })

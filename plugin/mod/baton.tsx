@@ -1,14 +1,16 @@
 // baton's mod (Claude Code 2.1.287+): hands the client's exact figures to `baton mod` and puts
 // back what baton says. At each tool call, the context of the request that made it (the main
-// conversation's or a subagent's own); at each subagent's start, the handoff of the agents
-// before it; a row per subagent and a band above the prompt with baton's bar and forecast.
+// conversation's or a subagent's own) and the session's transcript (baton names the largest
+// items in the live context from it); at each subagent's start, the handoff of the agents
+// before it; a row per subagent and a band above the prompt with baton's bar and forecast; and
+// `/baton-window`, a pane charting the context after each request with the largest items in it.
 // While it is on for a session, baton's PostToolUse and SubagentStart hooks leave those to it
 // (baton keeps the marker that says so); without it, or on an older client, the hooks do it all.
 
 import type { EngineInterface, Register } from 'claude-code'
 
 import { askBaton } from './ask'
-import type { BandAnswer, Figures, RowAnswer, SpawnAnswer, StartAnswer, ToolAnswer, Where } from './ask'
+import type { BandAnswer, Figures, RowAnswer, SpawnAnswer, StartAnswer, ToolAnswer, Where, WindowAnswer } from './ask'
 import { Loops, MAIN } from './loops'
 import type { Step } from './loops'
 
@@ -16,16 +18,32 @@ import type { Step } from './loops'
 const RETRY_TIMEOUT_MS = 6000
 /** Longest a tool call waits for the usage of the response that asked for it. */
 const STEP_WAIT_MS = 3000
+/** The pane that charts the context (opened by the command of the same name). */
+const PANE = 'baton-window'
+/** After a response, when the pane asks again: the client has written it to the transcript. */
+const WRITTEN_MS = 1500
 
 const loops = new Loops()
 /** What baton said at the session's start (nothing until it answered: the mod stays out). */
 let session: (Where & StartAnswer) | undefined
-/** Answers already given for the rows and the band, by what was asked. */
+/** Answers already given for the rows, the band and the pane, by what was asked. */
 const drawn = new Map<string, Promise<unknown>>()
+/** Whether the pane was opened; what it draws changes at each response and once it is written. */
+let paneOpened = false
+let paneDrawing = 0
+
+/** The main conversation's transcript as the client names it; undefined where it keeps none. */
+async function transcriptOf($: EngineInterface): Promise<string | undefined> {
+  try {
+    return (await $.session.info()).transcriptPath || undefined
+  } catch {
+    return undefined // an older client: baton finds it by the session's id
+  }
+}
 
 /** Asks baton whether it takes this session (and writes its marker); returns its answer. */
 async function start($: EngineInterface, sessionId: string): Promise<void> {
-  const where = { session_id: sessionId, cwd: await $.session.cwd() }
+  const where = { session_id: sessionId, cwd: await $.session.cwd(), transcript_path: await transcriptOf($) }
   const answer = await askBaton<StartAnswer>($, { event: 'start', ...where })
   session = { ...where, ...answer }
 }
@@ -75,6 +93,33 @@ function redraw($: EngineInterface): void {
   }
 }
 
+/** A response was answered: the rows, the band and the pane draw it, the pane again once written. */
+function responded($: EngineInterface): void {
+  if (!session?.enabled) return
+  if (session.rows || session.band || paneOpened) redraw($)
+  if (!paneOpened) return
+  paneDrawing += 1
+  void $.clock
+    .sleep(WRITTEN_MS)
+    .then(() => {
+      paneDrawing += 1
+      redraw($)
+    })
+    .catch(() => undefined) // the mod was unloaded meanwhile: nothing to draw
+}
+
+/** Offers `/baton-window` in this session; never throws (an older client takes no commands). */
+async function offerChart($: EngineInterface): Promise<void> {
+  try {
+    await $.command.register({
+      name: 'baton-window',
+      description: 'Chart the context after each request, with the largest items in it (baton)',
+    })
+  } catch {
+    // no command: the rest of the mod works as before
+  }
+}
+
 /** The figures of `loop` for a drawing; undefined before its first answered request. */
 function figuresOf(loop: string, window: number | undefined): Figures | undefined {
   const { requests, model } = loops.history(loop)
@@ -85,7 +130,16 @@ export const register: Register = on => {
   on('session.start', async ($, e, next) => {
     const started = await next(e)
     await start($, await $.session.id())
+    if (session?.enabled) await offerChart($)
     return started
+  })
+
+  on('command.run', { command: 'baton-window' }, async $ => {
+    const opened = await $.ui.open({ id: PANE, title: 'Context' })
+    paneOpened = true
+    // The client names the plugin before the text ("baton: ...").
+    const text = opened.isPlaced ? 'the context chart is open.' : `the context chart opens when there is room (${opened.reason}).`
+    return { text, isTextDisplayOnly: true }
   })
 
   on('session.end', async ($, e, next) => {
@@ -108,7 +162,7 @@ export const register: Register = on => {
       return answered
     } finally {
       settle(undefined)
-      if (step !== undefined && session?.enabled && (session.rows || session.band)) redraw($)
+      if (step !== undefined) responded($)
     }
   })
 
@@ -130,6 +184,7 @@ export const register: Register = on => {
       event: 'tool',
       session_id: where.session_id,
       cwd: where.cwd,
+      transcript_path: where.transcript_path,
       agent_id: e.agentId,
       tool_use_id: e.tool_use_id,
       model: step.model,
@@ -193,4 +248,47 @@ export const register: Register = on => {
       </Box>
     )
   }).catch(($, e, next) => next(e))
+
+  on('ui.render', { component: 'Pane', requestId: PANE }, async ($, e) => {
+    const where = session
+    const loop = e.props.view.agentId ?? MAIN
+    const answer = where?.enabled
+      ? await drawing<WindowAnswer>($, {
+          event: 'window',
+          session_id: where.session_id,
+          cwd: where.cwd,
+          transcript_path: where.transcript_path,
+          columns: e.props.bodyColumns,
+          rows: e.props.scroll.bodyRows,
+          window: await windowOf($, loop),
+          agent_id: loop === MAIN ? undefined : loop,
+          drawing: paneDrawing,
+        })
+      : undefined
+    const { Box, Text } = $.ui.resolve(e)
+    if (!answer?.lines?.length) {
+      const why = where?.enabled ? 'No request of this conversation in its transcript yet.' : 'baton is off for this session.'
+      return (
+        <Box>
+          <Text dimColor>{why}</Text>
+        </Box>
+      )
+    }
+    // One Text to a row, in a Box that scrolls sideways: the chart's rows stay lined up.
+    return (
+      <Box flexDirection="column" overflowX="scroll">
+        {answer.lines.map((runs, i) => (
+          <Text key={`line-${i}`}>
+            {runs.length === 0
+              ? ' '
+              : runs.map((run, j) => (
+                  <Text key={`run-${j}`} color={run.color} dimColor={run.dimColor} bold={run.bold}>
+                    {run.text}
+                  </Text>
+                ))}
+          </Text>
+        ))}
+      </Box>
+    )
+  })
 }

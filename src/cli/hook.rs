@@ -53,7 +53,7 @@ Example:
 
 pub const MOD: Command = Command {
     name: "mod",
-    summary: "Answer baton's mod inside Claude Code 2.1.287+ (exact figures, rows, band, handoffs)",
+    summary: "Answer baton's mod inside Claude Code 2.1.287+ (exact figures, rows, band, chart, handoffs)",
     help: "\
 baton mod: answer baton's mod (Claude Code 2.1.287+)
 
@@ -64,9 +64,11 @@ JSON object on stdin; the answer is one JSON object on stdout ({} for nothing to
 \"event\": \"start\" takes the session (baton's PostToolUse and SubagentStart hooks then leave
 warnings and handoffs to the mod while the client runs); \"tool\" judges a tool call on the
 context of the request that made it (the agent's own, subagents included) with the monitor's
-thresholds, debounce and forecast; \"spawn\" gives a starting subagent its store inputs and the
-handoffs of the agents before it; \"row\" and \"band\" draw a subagent's row and the band
-above the prompt; \"end\" gives the session back to the hooks. Always exits 0.
+thresholds, debounce and forecast, naming the largest items in its live context; \"spawn\"
+gives a starting subagent its store inputs and the handoffs of the agents before it; \"row\"
+and \"band\" draw a subagent's row and the band above the prompt; \"window\" draws the pane's
+chart (baton window's view in the pane's columns and rows, as styled runs); \"end\" gives the
+session back to the hooks. Always exits 0.
 
 Configuration (~/.config/baton/config.json or .baton/config.json):
   {\"mod\": {\"enabled\": true, \"rows\": true, \"band\": true}}

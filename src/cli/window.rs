@@ -102,7 +102,7 @@ fn run(parser: &mut lexopt::Parser) -> Result<()> {
     let timeline = fills::read(&files.main)
         .map_err(|e| Error::Failed(format!("cannot read the transcript {}: {e}", files.main.display())))?;
     let config = Config::load(crate::planning::Project::find(&cwd).as_ref().map(|p| p.root.as_path()));
-    let (window, usable) = timeline.window_and_limit(&config);
+    let (window, usable) = timeline.window(None, &config);
     if let Some(path) = svg {
         let drawn = fills::svg::render(&files.session_id, &timeline, window, usable, top)
             .map_err(|e| Error::Failed(format!("cannot draw the chart: {e}")))?;

@@ -1,7 +1,7 @@
 //! What baton's mod draws, in the statusline's layout and colours: a running subagent's row
 //! (its type, task, context bar and requests left, as text with escape sequences, which the
 //! row takes) and the band above the prompt (the bar and the forecast in words, as styled runs:
-//! the band takes no escape sequences).
+//! the band, like a pane, takes no escape sequences).
 
 use serde::Serialize;
 
@@ -64,20 +64,45 @@ pub fn band(label: &str, percent: u8, forecast: Option<&Forecast>, columns: usiz
     chosen.spans().into_iter().map(|span| run(span, color)).collect()
 }
 
-/// A span of the line as a `Text` run: its ANSI style as the element's props.
+/// A span of the line as a `Text` run.
 fn run(span: Span, color: bool) -> TextRun {
-    let style = span.style.filter(|_| color);
-    TextRun {
-        text: span.text,
-        color: style.and_then(|code| match code {
-            "32" => Some("green"),
-            "33" => Some("yellow"),
-            "38;5;208" => Some("#ff8700"),
-            "31" => Some("red"),
-            _ => None,
-        }),
-        dim_color: style == Some("2"),
-        bold: style == Some("1"),
+    TextRun::styled(span.text, span.style, color)
+}
+
+impl TextRun {
+    /// `text` with the ANSI style `code` (an SGR parameter, `"33"`) as the element's props;
+    /// none when `color` is false.
+    pub fn styled(text: String, code: Option<&str>, color: bool) -> Self {
+        let style = code.filter(|_| color);
+        Self {
+            text,
+            color: style.and_then(|code| match code {
+                "32" => Some("green"),
+                "33" => Some("yellow"),
+                "38;5;208" => Some("#ff8700"),
+                "31" => Some("red"),
+                _ => None,
+            }),
+            dim_color: style == Some("2"),
+            bold: style == Some("1"),
+        }
+    }
+
+    /// A line of text with ANSI styles (`\x1b[31m…\x1b[0m`) as runs, each with its style.
+    pub fn runs_of(line: &str, color: bool) -> Vec<Self> {
+        let mut runs = Vec::new();
+        let mut parts = line.split("\x1b[");
+        let mut push = |text: &str, code: Option<&str>| {
+            if !text.is_empty() {
+                runs.push(Self::styled(text.to_owned(), code, color));
+            }
+        };
+        push(parts.next().unwrap_or_default(), None);
+        for part in parts {
+            let (code, text) = part.split_once('m').unwrap_or(("", part));
+            push(text, Some(code).filter(|c| *c != "0"));
+        }
+        runs
     }
 }
 
@@ -141,5 +166,19 @@ mod tests {
             serde_json::to_value(&wide[0]).unwrap(),
             serde_json::json!({"text": "context", "dimColor": true})
         );
+    }
+
+    #[test]
+    fn a_line_with_ansi_styles_becomes_styled_runs() {
+        let runs = TextRun::runs_of("   2  \x1b[31m███▌\x1b[0m  52k  Read a.sql", true);
+        let texts: Vec<&str> = runs.iter().map(|r| r.text.as_str()).collect();
+        assert_eq!(texts, ["   2  ", "███▌", "  52k  Read a.sql"]);
+        assert_eq!(
+            runs.iter().map(|r| r.color).collect::<Vec<_>>(),
+            [None, Some("red"), None]
+        );
+        let plain = TextRun::runs_of("\x1b[32m█\x1b[0m", false);
+        assert_eq!((plain.len(), plain[0].color), (1, None));
+        assert!(TextRun::runs_of("", true).is_empty());
     }
 }

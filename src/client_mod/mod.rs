@@ -8,21 +8,28 @@
 //!   (`context::mod_marker`), unless `"mod": {"enabled": false}`; answers what to draw.
 //! - `end`: removes the marker.
 //! - `tool` (a tool call returned): the warning for the agent, judged on the context of the
-//!   request that made the call, and the figure below which none can be due.
+//!   request that made the call, naming the largest items in the live context as the hook's
+//!   does (from the session's transcript, a subagent's own beside it), and the figure below
+//!   which none can be due.
 //! - `spawn` (a subagent starts): its store inputs and the handoffs of the agents before it.
 //! - `row`, `band`: a subagent's row and the band above the prompt.
+//! - `window`: the pane's chart of the context after each request, with the largest items in
+//!   the live context (`baton window`'s view, from the warnings' running walk).
 
+mod chart;
 mod draw;
 mod figures;
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use crate::accounting::transcripts::{self, SessionChoice};
 use crate::config::Config;
 use crate::context::mod_marker;
-use crate::context::monitor::Judge;
+use crate::context::monitor::{Agent, Judge};
 use crate::context::statusline::colors_enabled;
 use crate::fsx;
 use crate::hook::envelope::MAX_CONTEXT_UNITS;
@@ -39,6 +46,9 @@ struct Where {
     session_id: String,
     #[serde(default)]
     cwd: Option<String>,
+    /// The main conversation's transcript, as the client names it (`$.session.info()`).
+    #[serde(default)]
+    transcript_path: Option<String>,
 }
 
 impl Where {
@@ -53,6 +63,17 @@ impl Where {
 
     fn config(&self) -> Config {
         Config::load(self.project().as_ref().map(|p| p.root.as_path()))
+    }
+
+    /// The session's transcript: the one the client named, else the one its id names in the
+    /// working directory's project (or any other); `None` when there is none.
+    fn transcript(&self) -> Option<PathBuf> {
+        if let Some(named) = self.transcript_path.as_deref().filter(|p| !p.is_empty()) {
+            return Some(PathBuf::from(named));
+        }
+        let choice = SessionChoice::Id(self.session()?.to_owned());
+        let cwd = crate::hook::working_dir(self.cwd.as_deref());
+        transcripts::locate(&choice, &cwd).ok().map(|files| files.main)
     }
 }
 
@@ -98,6 +119,19 @@ enum Ask {
         #[serde(flatten)]
         figures: Figures,
     },
+    Window {
+        #[serde(flatten)]
+        at: Where,
+        #[serde(default)]
+        columns: Option<usize>,
+        #[serde(default)]
+        rows: Option<usize>,
+        /// The window of the charted conversation's model, as the client reports it.
+        #[serde(default)]
+        window: Option<u64>,
+        #[serde(default)]
+        agent_id: Option<String>,
+    },
 }
 
 /// Reads the question from stdin; returns the answer to print.
@@ -140,6 +174,13 @@ fn answer(ask: Ask, now: u64) -> Value {
             agent_id,
             figures,
         } => band(&at, columns, agent_id.is_some(), &figures),
+        Ask::Window {
+            at,
+            columns,
+            rows,
+            window: reported,
+            agent_id,
+        } => window(&at, columns, rows, reported, agent_id.as_deref()),
     };
     answered.unwrap_or_else(|| json!({}))
 }
@@ -195,7 +236,7 @@ fn tool(at: &Where, agent_id: Option<&str>, figures: &Figures, now: u64) -> Opti
         &usage,
         |ids, level| vec![Some(level); ids.len()],
         |config| figures.forecast(&usage, config),
-        Vec::new,
+        || judge.largest_in(at.transcript().as_deref()),
     );
     Some(json!({"context": context, "quiet_below_tokens": judge.warns_from(usage.window)}))
 }
@@ -254,4 +295,32 @@ fn band(at: &Where, columns: Option<usize>, of_subagent: bool, figures: &Figures
         colors_enabled(),
     );
     Some(json!({ "spans": spans }))
+}
+
+/// The pane's chart of the main conversation (or of subagent `agent_id`, in view there), as
+/// lines of styled runs; `{}` when there is no transcript to chart yet.
+fn window(
+    at: &Where,
+    columns: Option<usize>,
+    rows: Option<usize>,
+    reported: Option<u64>,
+    agent_id: Option<&str>,
+) -> Option<Value> {
+    let session = at.session()?;
+    let agent = Agent::of(agent_id)?;
+    let key = agent.key(session)?;
+    let transcript = agent.transcript(&at.transcript()?)?;
+    let conversation = chart::Conversation {
+        session,
+        key: &key,
+        transcript: &transcript,
+        subagent: matches!(agent, Agent::Subagent(_)),
+    };
+    let room = chart::Room {
+        columns: columns.unwrap_or(80),
+        rows,
+        color: colors_enabled(),
+    };
+    let lines = chart::lines(&conversation, reported, &at.config(), &room)?;
+    Some(json!({ "lines": lines }))
 }

@@ -4,7 +4,7 @@
 
 mod figure;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub use figure::{Reading, Sighting, current_usage, one_request_reach, subagent_transcript, subagent_usage};
 
@@ -28,6 +28,33 @@ pub enum Agent<'a> {
     Main,
     /// A subagent run: only its own transcript (the bridge is the parent's figure).
     Subagent(&'a str),
+}
+
+impl<'a> Agent<'a> {
+    /// The agent a call names by `agent_id` (none or empty: the main one); `None` when the
+    /// id is unsafe.
+    pub fn of(agent_id: Option<&'a str>) -> Option<Self> {
+        match agent_id.filter(|id| !id.is_empty()) {
+            None => Some(Self::Main),
+            Some(id) => fsx::is_safe_session_id(id).then_some(Self::Subagent(id)),
+        }
+    }
+
+    /// The key its debounce and its running walk of the transcript are kept under.
+    pub fn key(self, session_id: &str) -> Option<String> {
+        match self {
+            Self::Main => Some(session_id.to_owned()),
+            Self::Subagent(agent_id) => debounce::subagent_key(session_id, agent_id),
+        }
+    }
+
+    /// Its own conversation's transcript, from the session's: a subagent's lies beside it.
+    pub fn transcript(self, session_transcript: &Path) -> Option<PathBuf> {
+        match self {
+            Self::Main => Some(session_transcript.to_path_buf()),
+            Self::Subagent(agent_id) => subagent_transcript(session_transcript, agent_id),
+        }
+    }
 }
 
 /// Runs the monitor for one tool call; `Some(text)` is the warning to give the agent. Silent
@@ -67,17 +94,7 @@ pub fn on_tool_use(payload: &HookPayload, now: u64) -> Option<String> {
         &reading.usage,
         |ids, level| late_levels(&reading, ids, level, settings),
         |config| reading.forecast(config),
-        || {
-            // A subagent's own conversation is in its own transcript.
-            let own = transcript_path.map(Path::new).and_then(|path| match judge.agent {
-                Agent::Main => Some(path.to_path_buf()),
-                Agent::Subagent(agent_id) => subagent_transcript(path, agent_id),
-            });
-            let subagent = matches!(judge.agent, Agent::Subagent(_));
-            own.map_or_else(Vec::new, |path| {
-                fills::running::largest(&judge.debounce_key, &path, subagent)
-            })
-        },
+        || judge.largest_in(transcript_path.map(Path::new)),
     )
 }
 
@@ -101,15 +118,8 @@ impl<'a> Judge<'a> {
     /// are off there or an id is unsafe. When they are on, GSD's monitor wired beside is left
     /// quiet for this call ([`gsd_monitor::speak_for_both`]).
     pub fn for_call(session_id: &'a str, agent_id: Option<&'a str>, cwd: Option<&str>, now: u64) -> Option<Self> {
-        let agent = match agent_id.filter(|id| !id.is_empty()) {
-            None => Agent::Main,
-            Some(id) if fsx::is_safe_session_id(id) => Agent::Subagent(id),
-            Some(_) => return None,
-        };
-        let debounce_key = match agent {
-            Agent::Main => session_id.to_owned(),
-            Agent::Subagent(agent_id) => debounce::subagent_key(session_id, agent_id)?,
-        };
+        let agent = Agent::of(agent_id)?;
+        let debounce_key = agent.key(session_id)?;
         let project = Project::find(&crate::hook::working_dir(cwd));
         let config = Config::load(project.as_ref().map(|p| p.root.as_path()));
         let planning_config = project.as_ref().map(PlanningConfig::read);
@@ -170,6 +180,18 @@ impl<'a> Judge<'a> {
             };
             warning_text(level, usage, &findings, advice, &program)
         })
+    }
+
+    /// The largest items in the live context of the conversation judged, from the session's
+    /// `transcript` (a subagent's own conversation is in its own transcript beside it), by the
+    /// running walk kept under this judge's key; none without a transcript.
+    pub fn largest_in(&self, transcript: Option<&Path>) -> Vec<Item> {
+        let subagent = matches!(self.agent, Agent::Subagent(_));
+        transcript
+            .and_then(|path| self.agent.transcript(path))
+            .map_or_else(Vec::new, |own| {
+                fills::running::largest(&self.debounce_key, &own, subagent)
+            })
     }
 
     /// The fewest tokens of `window` at which a warning can be due: below it the monitor only

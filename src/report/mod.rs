@@ -100,7 +100,7 @@ pub struct ContextFill {
 
 impl ContextFill {
     fn of(timeline: Timeline, whole_transcript: bool, config: &crate::config::Config) -> Self {
-        let (window, usable) = timeline.window_and_limit(config);
+        let (window, usable) = timeline.window(None, config);
         Self {
             tokens: timeline.live.tokens,
             baseline: timeline.live.baseline,

@@ -6,9 +6,11 @@
 //! (tests/e2e/baton_mod.rs), and end to end with the real client.
 
 mod draw;
+mod largest;
 mod marker;
 mod spawn;
 mod tool;
+mod window;
 
 use serde_json::{Value, json};
 

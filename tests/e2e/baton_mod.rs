@@ -1,7 +1,8 @@
 //! baton's mod with the real client, the plugin loaded by `--plugin-dir` (its hooks and its
 //! module both wired). On 2.1.332 the mod speaks: warnings from the client's own figures at the
 //! tool call (the main agent's and a subagent's), once each, and the handoff in the next
-//! subagent's task; the hooks stay quiet for the session. On 2.1.197, which has no mods, the
+//! subagent's task, and a warning names the largest items in the context as the hook's does;
+//! the hooks stay quiet for the session. On 2.1.197, which has no mods, the
 //! same runs get the same warnings and handoff from the hooks alone. `claude plugin validate`
 //! and `claude plugin test` pass on the plugin (with 2.1.332 whatever the client under test).
 
@@ -16,6 +17,7 @@ use super::mock::{Block, Mock, Reply};
 use super::plugin_dir::{run_headless, stage};
 use super::request::Request;
 use super::sandbox::Sandbox;
+use super::window;
 
 /// Where each client puts what baton says after a Bash call: the mod's `tool.call` context on
 /// 2.1.332, the PostToolUse hook's on 2.1.197.
@@ -127,6 +129,25 @@ fn a_subagent_is_warned_from_its_own_usage() {
         let all = turn.all_texts().join("\n");
         assert!(!all.contains("CONTEXT "), "the main agent (at 10%) was warned: {all}");
     }
+}
+
+#[test]
+fn the_mods_warning_names_the_file_that_fills_the_context() {
+    let sandbox = Sandbox::new("mod-largest");
+    // 150k of 200k after the file was read: the Bash call's warning is CRITICAL (25% left).
+    let mock = window::read_then_run(window::project_with_a_dump(&sandbox), 20_000, 150_000);
+    run_headless(&sandbox, &mock, window::PROMPT, "Bash,Read");
+
+    let turns = mock.turns_of(window::PROMPT);
+    let told: Vec<String> = turns.iter().flat_map(Request::last_user_texts).collect();
+    let warning = told
+        .iter()
+        .find(|text| text.contains(&format!("{} CONTEXT CRITICAL", label())))
+        .unwrap_or_else(|| panic!("{:#?}", mock.describe()));
+    assert!(
+        warning.contains("Largest in context: Read src/ledger_dump.sql 1"),
+        "the model is told the file took ~130k: {warning}"
+    );
 }
 
 const MIGRATION: &str = "CREATE TABLE accounts (\n  id bigserial PRIMARY KEY,\n  email text NOT NULL UNIQUE\n);\n";

@@ -1,6 +1,7 @@
 //! What baton's mod draws in the interactive client (tmux), the plugin loaded by `--plugin-dir`:
 //! a running background subagent's row with its own context bar and requests left, and the band
-//! above the prompt with the main conversation's. 2.1.197 has no mods: the plugin loads there
+//! above the prompt with the main conversation's, and the pane `/baton-window` opens, charting
+//! the context request by request with the largest items. 2.1.197 has no mods: the plugin loads there
 //! too, its hooks work, and nothing of the mod is drawn.
 
 use std::ffi::OsStr;
@@ -16,6 +17,7 @@ use super::poll;
 use super::request::Request;
 use super::sandbox::Sandbox;
 use super::tmux::{LIMIT, Tmux};
+use super::window;
 
 const MAIN: &str = "E2E-MOD-UI: delegate the slow steps";
 const SUB: &str = "E2E-MOD-UI-SUB: run the slow steps";
@@ -96,4 +98,33 @@ fn the_subagent_row_and_the_band_show_batons_figures() {
     });
     let band = band.unwrap_or_else(|| panic!("no band above the prompt; screen:\n{}", tmux.screen()));
     assert!(band.contains("context │ █░░░░░░░░░ 1"), "{band}");
+}
+
+#[test]
+fn the_baton_window_pane_charts_the_context_and_names_the_file_read() {
+    if version() != LATEST {
+        return; // no mods, no pane: `baton window` itself is tested in e2e::window
+    }
+    let sandbox = Sandbox::new("mod-pane");
+    sandbox.skip_first_run_dialogs(super::client::API_KEY);
+    sandbox.project_settings(&json!({"permissions": {"allow": ["Bash(echo:*)", "Read"]}}));
+    let plugin = stage(&sandbox);
+    let mock = window::read_then_run(window::project_with_a_dump(&sandbox), 20_000, 41_000);
+    let prefix = sandbox.root.join("prefix");
+    let args = [OsStr::new("--plugin-dir"), plugin.as_os_str()];
+    let tmux = Tmux::start_with(&sandbox, &mock, &args, &[("BATON_PREFIX", &prefix)]);
+    tmux.submit(window::PROMPT, &mock);
+    let answered = poll(LIMIT, || (mock.turns_of(window::PROMPT).len() >= 5).then_some(()));
+    assert!(answered.is_some(), "the turn never ended; screen:\n{}", tmux.screen());
+
+    tmux.type_text("/baton-window");
+    thread::sleep(Duration::from_millis(500));
+    tmux.press_enter();
+    let chart = poll(LIMIT, || {
+        let screen = tmux.screen();
+        (screen.contains("Largest in the live context") && screen.contains("41k")).then_some(screen)
+    });
+    let screen = chart.unwrap_or_else(|| panic!("no chart in a pane; screen:\n{}", tmux.screen()));
+    assert!(screen.contains("Read src/ledger_dump.sql"), "{screen}");
+    assert!(screen.contains("baseline"), "the first request: {screen}");
 }

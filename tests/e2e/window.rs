@@ -10,10 +10,10 @@ use super::mock::{Block, Mock, Reply};
 use super::request::Request;
 use super::sandbox::Sandbox;
 
-const PROMPT: &str = "look at the ledger dump";
+pub(crate) const PROMPT: &str = "look at the ledger dump";
 
 /// A project with a 60 KB file the model reads.
-fn project_with_a_dump(sandbox: &Sandbox) -> String {
+pub(crate) fn project_with_a_dump(sandbox: &Sandbox) -> String {
     let dump = sandbox.project.join("src/ledger_dump.sql");
     std::fs::create_dir_all(dump.parent().unwrap()).unwrap();
     let rows: String = (0..1500)
@@ -24,7 +24,7 @@ fn project_with_a_dump(sandbox: &Sandbox) -> String {
 }
 
 /// The model reads `path` at `first` tokens, runs a command at `second`, then answers.
-fn read_then_run(path: String, first: u64, second: u64) -> Mock {
+pub(crate) fn read_then_run(path: String, first: u64, second: u64) -> Mock {
     Mock::start(move |request: &Request| {
         if request.prompt() != PROMPT {
             return Reply::text(5_000, "ok");

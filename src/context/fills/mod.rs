@@ -18,6 +18,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::accounting::chunks::for_each_chunk;
+use crate::config::Config;
+use crate::context::window::{limit::Limit, window_size};
 
 /// What an item is.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -123,7 +125,7 @@ impl Item {
 }
 
 /// One request of the conversation.
-#[derive(Serialize, Clone, Debug)]
+#[derive(Serialize, Deserialize, Clone, Debug)]
 pub struct Request {
     pub n: usize,
     pub at: Option<String>,
@@ -165,14 +167,13 @@ pub struct Timeline {
 }
 
 impl Timeline {
-    /// The session's window and the tokens at which Claude Code compacts it, for its model
-    /// and the user's configuration.
-    pub fn window_and_limit(&self, config: &crate::config::Config) -> (u64, u64) {
+    /// The window of the conversation's model (`reported` when the client gave it, else as
+    /// large as its largest request needs) and the tokens at which the client compacts it.
+    pub fn window(&self, reported: Option<u64>, config: &Config) -> (u64, u64) {
         let model = self.model.as_deref();
         let largest = self.requests.iter().map(|r| r.context_tokens).max();
-        let window = crate::context::window::window_size(None, model, config.context_window_size(), largest);
-        let limit = crate::context::window::limit::Limit::for_session(window, model, config);
-        (window, limit.tokens)
+        let window = window_size(reported, model, config.context_window_size(), largest);
+        (window, Limit::for_session(window, model, config).tokens)
     }
 }
 

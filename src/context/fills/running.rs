@@ -1,4 +1,5 @@
-//! The live context's largest items for the monitor's warnings, kept up as a session goes:
+//! The live context's largest items for the monitor's warnings (and the newest requests for
+//! the mod's chart), kept up as a session goes:
 //! the walk is saved in baton's private directory (`session-<key>-fills.json`) with the
 //! transcript offset it reached, so each look reads only the bytes appended since; the items
 //! it found are saved beside it (`session-<key>-fills-top.json`), the whole answer while the
@@ -7,7 +8,7 @@
 //! file.
 
 use std::io::{Read, Seek, SeekFrom};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -17,10 +18,11 @@ use crate::fsx;
 
 /// Most bytes one look reads.
 pub const LOOK_BYTES: u64 = 4 << 20;
-/// The saved walk is small (the live items and the tool calls awaiting their results).
+/// The saved walk is small (the live items, the tool calls awaiting their results and the
+/// newest requests).
 const MAX_STATE_BYTES: u64 = 1 << 20;
 /// Raised when the saved shape changes: an older file is then read afresh.
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 
 /// Largest items kept in the [`Summary`]: the monitor names three, the statusline one.
 const SUMMARY_ITEMS: usize = 5;
@@ -38,12 +40,28 @@ struct Summary {
 
 /// What a look leaves for the next.
 #[derive(Serialize, Deserialize)]
-struct Saved {
+struct Saved<W> {
     version: u32,
     /// The transcript the walk is of, and how far it read (always after a newline).
     transcript: String,
     offset: u64,
-    walk: Walk,
+    walk: W,
+}
+
+/// A transcript opened for a look: its name as saved and its length now.
+struct Opened {
+    file: std::fs::File,
+    named: String,
+    len: u64,
+}
+
+impl Opened {
+    fn new(transcript: &Path) -> Option<Self> {
+        let file = fsx::open_regular(transcript).ok()?;
+        let len = file.metadata().map_or(0, |m| m.len());
+        let named = transcript.to_string_lossy().into_owned();
+        Some(Self { file, named, len })
+    }
 }
 
 /// The live context's items of the conversation in `transcript`, largest first, kept under
@@ -51,23 +69,34 @@ struct Saved {
 /// subagent's own. Empty when the transcript cannot be
 /// read; a state that cannot be saved only costs the next look a longer read.
 pub fn largest(key: &str, transcript: &Path, subagent: bool) -> Vec<Item> {
-    let named = transcript.to_string_lossy().into_owned();
-    let Ok(mut file) = fsx::open_regular(transcript) else {
+    let Some(opened) = Opened::new(transcript) else {
         return Vec::new();
     };
-    let len = file.metadata().map_or(0, |m| m.len());
-    let summary = fsx::private_session_path(key, "-fills-top.json").ok().flatten();
-    if let Some(found) = summary
+    if let Some(found) = summary_path(key)
         .as_deref()
         .and_then(load::<Summary>)
-        .filter(|s| s.version == VERSION && s.transcript == named && s.len == len)
+        .filter(|s| s.version == VERSION && s.transcript == opened.named && s.len == opened.len)
     {
         return found.largest;
     }
+    look(key, opened, subagent).map_or_else(Vec::new, |walk| walk.largest())
+}
+
+/// The conversation in `transcript` as the running walk kept under `key` has it now (read as
+/// [`largest`] reads): its newest requests, each with its largest item, its compactions and
+/// its live context. `None` when the transcript cannot be read.
+pub fn timeline(key: &str, transcript: &Path, subagent: bool) -> Option<super::Timeline> {
+    look(key, Opened::new(transcript)?, subagent).map(super::timeline)
+}
+
+/// The walk kept under `key`, taken up with what was appended to the transcript since; saves
+/// it, and the [`Summary`] of its largest items, for the next look.
+fn look(key: &str, opened: Opened, subagent: bool) -> Option<Walk> {
+    let Opened { mut file, named, len } = opened;
     let state = fsx::private_session_path(key, "-fills.json").ok().flatten();
     let saved = state
         .as_deref()
-        .and_then(load::<Saved>)
+        .and_then(load::<Saved<Walk>>)
         .filter(|s| s.version == VERSION && s.transcript == named && s.offset <= len && len - s.offset <= LOOK_BYTES);
     let (mut walk, start, whole_lines, kept) = match saved {
         Some(saved) => (saved.walk, saved.offset, true, true),
@@ -80,7 +109,7 @@ pub fn largest(key: &str, transcript: &Path, subagent: bool) -> Vec<Item> {
     };
     let mut bytes = Vec::new();
     if file.seek(SeekFrom::Start(start)).is_err() || file.take(len - start).read_to_end(&mut bytes).is_err() {
-        return Vec::new();
+        return None;
     }
     // A look that starts inside the file starts after its first newline; the last line may
     // still be being written: it is read next time.
@@ -96,7 +125,6 @@ pub fn largest(key: &str, transcript: &Path, subagent: bool) -> Vec<Item> {
     {
         walk.line(line);
     }
-    let largest = walk.largest();
     // Nothing new since the last look: the saved walk is already this one.
     let unchanged = kept && to == 0;
     if let Some(path) = state.filter(|_| !unchanged) {
@@ -104,20 +132,25 @@ pub fn largest(key: &str, transcript: &Path, subagent: bool) -> Vec<Item> {
             version: VERSION,
             transcript: named.clone(),
             offset: start + to as u64,
-            walk,
+            walk: &walk,
         };
         save(&path, &saved);
     }
-    if let Some(path) = summary {
+    if let Some(path) = summary_path(key) {
         let top = Summary {
             version: VERSION,
             transcript: named,
             len,
-            largest: largest.iter().take(SUMMARY_ITEMS).cloned().collect(),
+            largest: walk.largest().into_iter().take(SUMMARY_ITEMS).collect(),
         };
         save(&path, &top);
     }
-    largest
+    Some(walk)
+}
+
+/// Where the [`Summary`] under `key` is kept; `None` for an unsafe key or no private directory.
+fn summary_path(key: &str) -> Option<PathBuf> {
+    fsx::private_session_path(key, "-fills-top.json").ok().flatten()
 }
 
 /// Reads what [`save`] wrote at `path`: `None` when it is absent, a link, too large or not

@@ -23,6 +23,10 @@ const CLIENT_ONLY_ATTACHMENTS: &[&str] = &["prompt_snapshot", "hook_success", "h
 /// deltas near `u64::MAX` would leave the range of `i64`.
 const MAX_CONTEXT: u64 = 1 << 32;
 
+/// Requests a walk that does not keep them all keeps (the newest), each with its largest item
+/// only: what the mod's chart draws from the running walk.
+const RECENT_REQUESTS: usize = 100;
+
 /// Which lines make up the conversation measured.
 #[derive(Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 enum Thread {
@@ -76,8 +80,9 @@ pub struct Walk {
     compacted: bool,
     /// Whether this client writes `rendered` for the attachments it sends.
     renders_attachments: bool,
-    /// Every request, when kept ([`Walk::keeping_requests`]).
-    #[serde(skip)]
+    /// Every request, when kept ([`Walk::keeping_requests`]); else the newest
+    /// [`RECENT_REQUESTS`], each with its largest item.
+    #[serde(default)]
     pub requests: Vec<Request>,
     #[serde(skip)]
     keep_requests: bool,
@@ -321,14 +326,22 @@ impl Walk {
         for item in &items {
             self.enter(item);
         }
+        let request = Request {
+            n: self.request_count,
+            at,
+            context_tokens: context,
+            delta,
+            items,
+        };
         if self.keep_requests {
+            self.requests.push(request);
+        } else {
             self.requests.push(Request {
-                n: self.request_count,
-                at,
-                context_tokens: context,
-                delta,
-                items,
+                items: request.items.into_iter().take(1).collect(),
+                ..request
             });
+            let over = self.requests.len().saturating_sub(RECENT_REQUESTS);
+            self.requests.drain(..over);
         }
     }
 
