@@ -12,8 +12,8 @@ use super::shapes::names;
 use super::text::literal;
 use super::{columns, scopes};
 use crate::bridge::extract::sql;
-use crate::bridge::facts::{Change, ChangeKind, Column, Facts, ForeignKey, Index, Name, Revision, Table, TableOp};
-use crate::bridge::schema::extend;
+use crate::bridge::facts::{Change, ChangeKind, Column, Facts, ForeignKey, Index, Name, Revision, TableOp};
+use crate::bridge::schema::created;
 
 /// How many helper calls deep `upgrade()` is followed.
 const MAX_HELPER_DEPTH: usize = 4;
@@ -367,12 +367,9 @@ impl Migration<'_> {
 
     /// `op.create_table("name", sa.Column(…), *helper(), sa.PrimaryKeyConstraint("id"), schema="s")`.
     fn create_table(&self, path: &str, op: &Op<'_>) -> Option<ChangeKind> {
-        let mut table = Table {
+        let name = Name {
             name: op.args.values().next().and_then(|text| name_of(text))?,
             schema: op.key("schema").and_then(name_of),
-            origin: "create".into(),
-            file: path.to_owned(),
-            ..Table::default()
         };
         // `*timestamps()` among the columns: the helper's columns, where it stands.
         let mut written = self.columns_in(&op.range);
@@ -390,9 +387,8 @@ impl Migration<'_> {
             .into_iter()
             .map(|(_, column, foreign_key)| TableOp::AddColumn { column, foreign_key });
         let constraints = self.constraints.values().filter(|c| inside(&c.range, &op.range));
-        for op in columns.chain(constraints.filter_map(Constraint::op)) {
-            extend(&mut table, op);
-        }
+        // A unique constraint's index is only its column made unique.
+        let (table, _) = created(name, path, columns.chain(constraints.filter_map(Constraint::op)));
         Some(ChangeKind::CreateTable {
             table,
             if_not_exists: false,

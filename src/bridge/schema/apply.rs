@@ -362,10 +362,24 @@ impl Replayed {
     }
 }
 
+/// The table a `CREATE TABLE` (or `op.create_table`) in `file` makes of its columns and
+/// constraints, and the indexes these make, for the caller to keep.
+pub fn created(name: Name, file: &str, ops: impl IntoIterator<Item = TableOp>) -> (Table, Vec<Index>) {
+    let mut table = Table {
+        name: name.name,
+        schema: name.schema,
+        origin: "create".into(),
+        file: file.to_owned(),
+        ..Table::default()
+    };
+    let indexes = ops.into_iter().filter_map(|op| extend(&mut table, op)).collect();
+    (table, indexes)
+}
+
 /// Adds a column (with the keys its definition carries), a primary key, a foreign key or an
 /// index (a unique one makes its one column unique) to `table`; the index is returned for the
 /// caller to keep. CREATE TABLE builds its table with these, as ALTER TABLE changes one.
-pub fn extend(table: &mut Table, op: TableOp) -> Option<Index> {
+fn extend(table: &mut Table, op: TableOp) -> Option<Index> {
     match op {
         TableOp::AddColumn { column, foreign_key } => {
             if column.primary_key && !table.primary_key.contains(&column.name) {
