@@ -278,16 +278,14 @@ impl Migration<'_> {
         let text = |at: usize| arg(at).and_then(name_of);
         let table = batch.clone().or_else(|| text(0));
         let on_table = batch.clone().or_else(|| text(1));
-        // An operation on the table its first argument names (`alter`) or, after a
-        // constraint's or index's name, its second (`alter_on`).
-        let altering = |table: &Option<String>, ops: Vec<TableOp>| {
+        // An operation on the table its first argument names (`table`) or, after a
+        // constraint's or index's name, its second (`on_table`).
+        let alter = |table: &Option<String>, ops: Vec<TableOp>| {
             table.as_ref().map(|t| ChangeKind::AlterTable {
                 target: Name::parse(t),
                 ops,
             })
         };
-        let alter = |ops: Vec<TableOp>| altering(&table, ops);
-        let alter_on = |ops: Vec<TableOp>| altering(&on_table, ops);
         let index = |columns: Vec<String>, unique: bool| Index {
             name: text(0),
             table: on_table.clone().unwrap_or_default(),
@@ -299,13 +297,13 @@ impl Migration<'_> {
         let kind = match op.method {
             "create_table" => self.create_table(path, op),
             "drop_table" => table.map(|t| ChangeKind::DropTable(Name::parse(&t))),
-            "rename_table" => text(1).and_then(|to| alter(vec![TableOp::Rename(Name::parse(&to))])),
+            "rename_table" => text(1).and_then(|to| alter(&table, vec![TableOp::Rename(Name::parse(&to))])),
             "add_column" => self
                 .columns_in(&op.range)
                 .into_iter()
                 .next()
-                .and_then(|(_, column, foreign_key)| alter(vec![TableOp::AddColumn { column, foreign_key }])),
-            "drop_column" => text(shift).and_then(|c| alter(vec![TableOp::DropColumn(c)])),
+                .and_then(|(_, column, foreign_key)| alter(&table, vec![TableOp::AddColumn { column, foreign_key }])),
+            "drop_column" => text(shift).and_then(|c| alter(&table, vec![TableOp::DropColumn(c)])),
             "alter_column" => text(shift).and_then(|column| {
                 let mut ops = Vec::new();
                 let data_type = op.key("type_").map(super::python_types::unqualified);
@@ -320,7 +318,7 @@ impl Migration<'_> {
                 if let Some(to) = op.key("new_column_name").and_then(name_of) {
                     ops.push(TableOp::RenameColumn { from: column, to });
                 }
-                (!ops.is_empty()).then(|| alter(ops)).flatten()
+                (!ops.is_empty()).then(|| alter(&table, ops)).flatten()
             }),
             "create_index" => arg(2 - usize::from(batch.is_some()))
                 .map(names)
@@ -331,22 +329,28 @@ impl Migration<'_> {
                 }),
             "drop_index" => text(0).map(ChangeKind::DropIndex),
             "create_foreign_key" => match (text(1 + shift), arg(2 + shift), arg(3 + shift)) {
-                (Some(referent), Some(local), Some(remote)) => alter_on(vec![TableOp::AddForeignKey(ForeignKey {
-                    name: text(0),
-                    columns: names(local),
-                    references_table: referent,
-                    references_columns: names(remote),
-                })]),
+                (Some(referent), Some(local), Some(remote)) => alter(
+                    &on_table,
+                    vec![TableOp::AddForeignKey(ForeignKey {
+                        name: text(0),
+                        columns: names(local),
+                        references_table: referent,
+                        references_columns: names(remote),
+                    })],
+                ),
                 _ => None,
             },
             "create_unique_constraint" | "create_primary_key" => arg(1 + shift).map(names).and_then(|columns| {
-                alter_on(vec![if op.method == "create_primary_key" {
-                    TableOp::AddPrimaryKey(columns)
-                } else {
-                    TableOp::AddIndex(index(columns, true))
-                }])
+                alter(
+                    &on_table,
+                    vec![if op.method == "create_primary_key" {
+                        TableOp::AddPrimaryKey(columns)
+                    } else {
+                        TableOp::AddIndex(index(columns, true))
+                    }],
+                )
             }),
-            "drop_constraint" => text(0).and_then(|name| alter_on(vec![TableOp::DropConstraint(name)])),
+            "drop_constraint" => text(0).and_then(|name| alter(&on_table, vec![TableOp::DropConstraint(name)])),
             "execute" => {
                 if let Some(text) = op.sql {
                     let found = sql::facts_of(path, text);

@@ -7,8 +7,8 @@
 
 use sqlparser::ast::{
     AlterColumnOperation, AlterIndexOperation, AlterTableOperation, AlterTypeOperation, ColumnDef, ColumnOption,
-    CreateTable, DataType, Expr, ForeignKeyConstraint, Ident, IndexColumn, ObjectName, ObjectNamePart, ObjectType, RenameTableNameKind,
-    Statement, TableConstraint, UserDefinedTypeRepresentation,
+    CreateTable, DataType, Expr, ForeignKeyConstraint, Ident, IndexColumn, ObjectName, ObjectNamePart, ObjectType,
+    RenameTableNameKind, Statement, TableConstraint, UserDefinedTypeRepresentation,
 };
 
 use crate::bridge::facts::{Change, ChangeKind, Name, TableOp};
