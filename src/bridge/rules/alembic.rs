@@ -18,8 +18,9 @@ use crate::bridge::schema::created;
 /// How many helper calls deep `upgrade()` is followed.
 const MAX_HELPER_DEPTH: usize = 4;
 
-/// One `op.<method>(…)` call: its positional arguments as written, its keywords; or a call
-/// to a function of the file, in the order of the calls.
+/// One `op.<method>(…)` call, or a `PrimaryKeyConstraint`/`ForeignKeyConstraint`/
+/// `UniqueConstraint` among a table's columns: its positional arguments as written, its
+/// keywords; or a call to a function of the file, in the order of the calls.
 #[derive(Default)]
 struct Op<'t> {
     range: Range<usize>,
@@ -31,17 +32,6 @@ struct Op<'t> {
     args: BTreeMap<usize, &'t str>,
     keys: Vec<(&'t str, &'t str)>,
     sql: Option<&'t str>,
-}
-
-/// A `PrimaryKeyConstraint`/`ForeignKeyConstraint`/`UniqueConstraint` among a table's columns.
-#[derive(Default)]
-struct Constraint<'t> {
-    range: Range<usize>,
-    kind: &'t str,
-    columns: Vec<(usize, String)>,
-    local: Option<&'t str>,
-    remote: Option<&'t str>,
-    name: Option<&'t str>,
 }
 
 /// A `with op.batch_alter_table("t") as alias:` block.
@@ -57,7 +47,6 @@ struct Migration<'t> {
     functions: Vec<(&'t str, Range<usize>)>,
     splats: Vec<(Range<usize>, &'t str)>,
     ops: BTreeMap<usize, Op<'t>>,
-    constraints: BTreeMap<usize, Constraint<'t>>,
     batches: Vec<Batch<'t>>,
     /// The columns in each operation's and function's scope, and where each is written.
     columns: Vec<(Range<usize>, usize, Column, Option<ForeignKey>)>,
@@ -93,10 +82,6 @@ pub fn read(path: &str, hits: &[Hit<'_>], facts: &mut Facts) {
                 .entry(call.range.start)
                 .or_default()
                 .take(call.range.clone(), hit);
-        }
-        if let Some(call) = hit.get("constraint.call") {
-            let constraint = migration.constraints.entry(call.range.start).or_default();
-            constraint.take(call.range.clone(), hit);
         }
         if let (Some(scope), Some(alias), Some(table)) =
             (hit.get("batch.scope"), hit.text("batch.alias"), hit.text("batch.table"))
@@ -151,7 +136,7 @@ impl<'t> Op<'t> {
     fn take(&mut self, range: Range<usize>, hit: &Hit<'t>) {
         self.range = range;
         if let Some(method) = hit.text("change.op") {
-            self.method = method;
+            self.method = method.rsplit('.').next().unwrap_or(method);
         }
         if let Some(receiver) = hit.text("change.receiver") {
             self.receiver = receiver;
@@ -172,44 +157,27 @@ impl<'t> Op<'t> {
     }
 }
 
-impl<'t> Constraint<'t> {
-    fn take(&mut self, range: Range<usize>, hit: &Hit<'t>) {
-        self.range = range;
-        if let Some(kind) = hit.text("constraint.kind") {
-            self.kind = kind.rsplit('.').next().unwrap_or(kind);
-        }
-        for column in hit.all("constraint.column") {
-            if !self.columns.iter().any(|(at, _)| *at == column.range.start) {
-                self.columns.push((column.range.start, literal(column.text)));
-            }
-        }
-        self.local = self.local.or(hit.text("constraint.local"));
-        self.remote = self.remote.or(hit.text("constraint.remote"));
-        self.name = self.name.or(hit.text("constraint.name"));
-    }
-
-    /// The constraint as the operation that adds it to its table (a unique one's index is
-    /// only its column made unique).
-    fn op(&self) -> Option<TableOp> {
-        let mut columns = self.columns.clone();
-        columns.sort();
-        let columns = columns.into_iter().map(|(_, name)| name).collect();
-        match self.kind {
-            "PrimaryKeyConstraint" => Some(TableOp::AddPrimaryKey(columns)),
+impl Op<'_> {
+    /// A table constraint as the operation that adds it to its table (a unique one's index
+    /// is only its column made unique).
+    fn constraint(&self) -> Option<TableOp> {
+        let mut args = self.args.values().copied();
+        match self.method {
+            "PrimaryKeyConstraint" => Some(TableOp::AddPrimaryKey(args.flat_map(names).collect())),
             "UniqueConstraint" => Some(TableOp::AddIndex(Index {
-                columns,
+                columns: args.flat_map(names).collect(),
                 unique: true,
                 ..Index::default()
             })),
             "ForeignKeyConstraint" => {
-                let remote = self.remote.map(names).unwrap_or_default();
+                let (local, remote) = (args.next()?, names(args.next()?));
                 let (tables, referenced): (Vec<&str>, Vec<&str>) = remote
                     .iter()
                     .map(|r| r.rsplit_once('.').unwrap_or((r.as_str(), "")))
                     .unzip();
                 Some(TableOp::AddForeignKey(ForeignKey {
-                    name: self.name.and_then(name_of),
-                    columns: self.local.map(names).unwrap_or_default(),
+                    name: self.key("name").and_then(name_of),
+                    columns: names(local),
                     references_table: (*tables.first()?).to_owned(),
                     references_columns: referenced
                         .into_iter()
@@ -390,9 +358,9 @@ impl Migration<'_> {
         let columns = written
             .into_iter()
             .map(|(_, column, foreign_key)| TableOp::AddColumn { column, foreign_key });
-        let constraints = self.constraints.values().filter(|c| inside(&c.range, &op.range));
+        let constraints = self.ops.values().filter(|c| inside(&c.range, &op.range));
         // A unique constraint's index is only its column made unique.
-        let (table, _) = created(name, path, columns.chain(constraints.filter_map(Constraint::op)));
+        let (table, _) = created(name, path, columns.chain(constraints.filter_map(Op::constraint)));
         Some(ChangeKind::CreateTable {
             table,
             if_not_exists: false,
