@@ -12,14 +12,15 @@ use super::shapes::names;
 use super::text::literal;
 use super::{columns, scopes};
 use crate::bridge::extract::sql;
-use crate::bridge::facts::{Change, ChangeKind, Column, Facts, ForeignKey, Index, Name, Revision, Table, TableOp};
-use crate::bridge::schema::extend;
+use crate::bridge::facts::{Change, ChangeKind, Column, Facts, ForeignKey, Index, Name, Revision, TableOp};
+use crate::bridge::schema::created;
 
 /// How many helper calls deep `upgrade()` is followed.
 const MAX_HELPER_DEPTH: usize = 4;
 
-/// One `op.<method>(…)` call: its positional arguments as written, its keywords; or a call
-/// to a function of the file, in the order of the calls.
+/// One `op.<method>(…)` call, or a `PrimaryKeyConstraint`/`ForeignKeyConstraint`/
+/// `UniqueConstraint` among a table's columns: its positional arguments as written, its
+/// keywords; or a call to a function of the file, in the order of the calls.
 #[derive(Default)]
 struct Op<'t> {
     range: Range<usize>,
@@ -31,17 +32,6 @@ struct Op<'t> {
     args: BTreeMap<usize, &'t str>,
     keys: Vec<(&'t str, &'t str)>,
     sql: Option<&'t str>,
-}
-
-/// A `PrimaryKeyConstraint`/`ForeignKeyConstraint`/`UniqueConstraint` among a table's columns.
-#[derive(Default)]
-struct Constraint<'t> {
-    range: Range<usize>,
-    kind: &'t str,
-    columns: Vec<(usize, String)>,
-    local: Option<&'t str>,
-    remote: Option<&'t str>,
-    name: Option<&'t str>,
 }
 
 /// A `with op.batch_alter_table("t") as alias:` block.
@@ -57,7 +47,6 @@ struct Migration<'t> {
     functions: Vec<(&'t str, Range<usize>)>,
     splats: Vec<(Range<usize>, &'t str)>,
     ops: BTreeMap<usize, Op<'t>>,
-    constraints: BTreeMap<usize, Constraint<'t>>,
     batches: Vec<Batch<'t>>,
     /// The columns in each operation's and function's scope, and where each is written.
     columns: Vec<(Range<usize>, usize, Column, Option<ForeignKey>)>,
@@ -93,10 +82,6 @@ pub fn read(path: &str, hits: &[Hit<'_>], facts: &mut Facts) {
                 .entry(call.range.start)
                 .or_default()
                 .take(call.range.clone(), hit);
-        }
-        if let Some(call) = hit.get("constraint.call") {
-            let constraint = migration.constraints.entry(call.range.start).or_default();
-            constraint.take(call.range.clone(), hit);
         }
         if let (Some(scope), Some(alias), Some(table)) =
             (hit.get("batch.scope"), hit.text("batch.alias"), hit.text("batch.table"))
@@ -151,7 +136,7 @@ impl<'t> Op<'t> {
     fn take(&mut self, range: Range<usize>, hit: &Hit<'t>) {
         self.range = range;
         if let Some(method) = hit.text("change.op") {
-            self.method = method;
+            self.method = method.rsplit('.').next().unwrap_or(method);
         }
         if let Some(receiver) = hit.text("change.receiver") {
             self.receiver = receiver;
@@ -172,44 +157,27 @@ impl<'t> Op<'t> {
     }
 }
 
-impl<'t> Constraint<'t> {
-    fn take(&mut self, range: Range<usize>, hit: &Hit<'t>) {
-        self.range = range;
-        if let Some(kind) = hit.text("constraint.kind") {
-            self.kind = kind.rsplit('.').next().unwrap_or(kind);
-        }
-        for column in hit.all("constraint.column") {
-            if !self.columns.iter().any(|(at, _)| *at == column.range.start) {
-                self.columns.push((column.range.start, literal(column.text)));
-            }
-        }
-        self.local = self.local.or(hit.text("constraint.local"));
-        self.remote = self.remote.or(hit.text("constraint.remote"));
-        self.name = self.name.or(hit.text("constraint.name"));
-    }
-
-    /// The constraint as the operation that adds it to its table (a unique one's index is
-    /// only its column made unique).
-    fn op(&self) -> Option<TableOp> {
-        let mut columns = self.columns.clone();
-        columns.sort();
-        let columns = columns.into_iter().map(|(_, name)| name).collect();
-        match self.kind {
-            "PrimaryKeyConstraint" => Some(TableOp::AddPrimaryKey(columns)),
+impl Op<'_> {
+    /// A table constraint as the operation that adds it to its table (a unique one's index
+    /// is only its column made unique).
+    fn constraint(&self) -> Option<TableOp> {
+        let mut args = self.args.values().copied();
+        match self.method {
+            "PrimaryKeyConstraint" => Some(TableOp::AddPrimaryKey(args.flat_map(names).collect())),
             "UniqueConstraint" => Some(TableOp::AddIndex(Index {
-                columns,
+                columns: args.flat_map(names).collect(),
                 unique: true,
                 ..Index::default()
             })),
             "ForeignKeyConstraint" => {
-                let remote = self.remote.map(names).unwrap_or_default();
+                let (local, remote) = (args.next()?, names(args.next()?));
                 let (tables, referenced): (Vec<&str>, Vec<&str>) = remote
                     .iter()
                     .map(|r| r.rsplit_once('.').unwrap_or((r.as_str(), "")))
                     .unzip();
                 Some(TableOp::AddForeignKey(ForeignKey {
-                    name: self.name.and_then(name_of),
-                    columns: self.local.map(names).unwrap_or_default(),
+                    name: self.key("name").and_then(name_of),
+                    columns: names(local),
                     references_table: (*tables.first()?).to_owned(),
                     references_columns: referenced
                         .into_iter()
@@ -278,16 +246,14 @@ impl Migration<'_> {
         let text = |at: usize| arg(at).and_then(name_of);
         let table = batch.clone().or_else(|| text(0));
         let on_table = batch.clone().or_else(|| text(1));
-        // An operation on the table its first argument names (`alter`) or, after a
-        // constraint's or index's name, its second (`alter_on`).
-        let altering = |table: &Option<String>, ops: Vec<TableOp>| {
+        // An operation on the table its first argument names (`table`) or, after a
+        // constraint's or index's name, its second (`on_table`).
+        let alter = |table: &Option<String>, ops: Vec<TableOp>| {
             table.as_ref().map(|t| ChangeKind::AlterTable {
                 target: Name::parse(t),
                 ops,
             })
         };
-        let alter = |ops: Vec<TableOp>| altering(&table, ops);
-        let alter_on = |ops: Vec<TableOp>| altering(&on_table, ops);
         let index = |columns: Vec<String>, unique: bool| Index {
             name: text(0),
             table: on_table.clone().unwrap_or_default(),
@@ -299,13 +265,13 @@ impl Migration<'_> {
         let kind = match op.method {
             "create_table" => self.create_table(path, op),
             "drop_table" => table.map(|t| ChangeKind::DropTable(Name::parse(&t))),
-            "rename_table" => text(1).and_then(|to| alter(vec![TableOp::Rename(Name::parse(&to))])),
+            "rename_table" => text(1).and_then(|to| alter(&table, vec![TableOp::Rename(Name::parse(&to))])),
             "add_column" => self
                 .columns_in(&op.range)
                 .into_iter()
                 .next()
-                .and_then(|(_, column, foreign_key)| alter(vec![TableOp::AddColumn { column, foreign_key }])),
-            "drop_column" => text(shift).and_then(|c| alter(vec![TableOp::DropColumn(c)])),
+                .and_then(|(_, column, foreign_key)| alter(&table, vec![TableOp::AddColumn { column, foreign_key }])),
+            "drop_column" => text(shift).and_then(|c| alter(&table, vec![TableOp::DropColumn(c)])),
             "alter_column" => text(shift).and_then(|column| {
                 let mut ops = Vec::new();
                 let data_type = op.key("type_").map(super::python_types::unqualified);
@@ -320,7 +286,7 @@ impl Migration<'_> {
                 if let Some(to) = op.key("new_column_name").and_then(name_of) {
                     ops.push(TableOp::RenameColumn { from: column, to });
                 }
-                (!ops.is_empty()).then(|| alter(ops)).flatten()
+                (!ops.is_empty()).then(|| alter(&table, ops)).flatten()
             }),
             "create_index" => arg(2 - usize::from(batch.is_some()))
                 .map(names)
@@ -331,22 +297,28 @@ impl Migration<'_> {
                 }),
             "drop_index" => text(0).map(ChangeKind::DropIndex),
             "create_foreign_key" => match (text(1 + shift), arg(2 + shift), arg(3 + shift)) {
-                (Some(referent), Some(local), Some(remote)) => alter_on(vec![TableOp::AddForeignKey(ForeignKey {
-                    name: text(0),
-                    columns: names(local),
-                    references_table: referent,
-                    references_columns: names(remote),
-                })]),
+                (Some(referent), Some(local), Some(remote)) => alter(
+                    &on_table,
+                    vec![TableOp::AddForeignKey(ForeignKey {
+                        name: text(0),
+                        columns: names(local),
+                        references_table: referent,
+                        references_columns: names(remote),
+                    })],
+                ),
                 _ => None,
             },
             "create_unique_constraint" | "create_primary_key" => arg(1 + shift).map(names).and_then(|columns| {
-                alter_on(vec![if op.method == "create_primary_key" {
-                    TableOp::AddPrimaryKey(columns)
-                } else {
-                    TableOp::AddIndex(index(columns, true))
-                }])
+                alter(
+                    &on_table,
+                    vec![if op.method == "create_primary_key" {
+                        TableOp::AddPrimaryKey(columns)
+                    } else {
+                        TableOp::AddIndex(index(columns, true))
+                    }],
+                )
             }),
-            "drop_constraint" => text(0).and_then(|name| alter_on(vec![TableOp::DropConstraint(name)])),
+            "drop_constraint" => text(0).and_then(|name| alter(&on_table, vec![TableOp::DropConstraint(name)])),
             "execute" => {
                 if let Some(text) = op.sql {
                     let found = sql::facts_of(path, text);
@@ -367,12 +339,9 @@ impl Migration<'_> {
 
     /// `op.create_table("name", sa.Column(…), *helper(), sa.PrimaryKeyConstraint("id"), schema="s")`.
     fn create_table(&self, path: &str, op: &Op<'_>) -> Option<ChangeKind> {
-        let mut table = Table {
+        let name = Name {
             name: op.args.values().next().and_then(|text| name_of(text))?,
             schema: op.key("schema").and_then(name_of),
-            origin: "create".into(),
-            file: path.to_owned(),
-            ..Table::default()
         };
         // `*timestamps()` among the columns: the helper's columns, where it stands.
         let mut written = self.columns_in(&op.range);
@@ -389,10 +358,9 @@ impl Migration<'_> {
         let columns = written
             .into_iter()
             .map(|(_, column, foreign_key)| TableOp::AddColumn { column, foreign_key });
-        let constraints = self.constraints.values().filter(|c| inside(&c.range, &op.range));
-        for op in columns.chain(constraints.filter_map(Constraint::op)) {
-            extend(&mut table, op);
-        }
+        let constraints = self.ops.values().filter(|c| inside(&c.range, &op.range));
+        // A unique constraint's index is only its column made unique.
+        let (table, _) = created(name, path, columns.chain(constraints.filter_map(Op::constraint)));
         Some(ChangeKind::CreateTable {
             table,
             if_not_exists: false,

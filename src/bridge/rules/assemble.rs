@@ -23,9 +23,8 @@
 //! | `table.schema`, `table.key` (`#set! key` unless named); `#set! tentative` + `origin` | the table's schema and key columns; a class taken for a lender until a match says it is a table |
 //! | `revision.id`, `revision.down` | an Alembic migration's revision and the ones it follows (`alembic.rs`; they order the replay) |
 //! | `migration.function` + `migration.body`, `migration.helper`, `migration.splat` | a migration file's functions, a call to one (`upgrade()` is followed into them), a `*helper()` among a table's columns |
-//! | `change.call` + `change.op`, `change.receiver`, `change.arg`, `change.key`/`change.value`, `change.sql` | an Alembic operation (`op.create_table(…)`): its positional arguments (one capture each, ordered by place), keywords, the SQL of `op.execute` |
+//! | `change.call` + `change.op`, `change.receiver`, `change.arg`, `change.key`/`change.value`, `change.sql` | an Alembic operation (`op.create_table(…)`) or a table constraint among its columns (`sa.PrimaryKeyConstraint`, `ForeignKeyConstraint`, `UniqueConstraint`): its positional arguments (one capture each, ordered by place), keywords, the SQL of `op.execute` |
 //! | `batch.scope`, `batch.alias`, `batch.table` | `with op.batch_alter_table("t") as batch_op:`: operations on the alias inside are on the table |
-//! | `constraint.call` + `constraint.kind`, `constraint.column`, `constraint.local`/`constraint.remote`, `constraint.name` | a table constraint among an operation's columns (`PrimaryKeyConstraint`, `ForeignKeyConstraint`, `UniqueConstraint`) |
 //! | `fk.of` + `fk.column`, `fk.model` | a foreign key on the table whose model `fk.of` names (`joinable!`) |
 //! | `index.column`(s), `index.name`, `index.unique`, `index.scope` | an index on the table whose scope holds it (or the `table.scope` the hit names); fields stand for their columns |
 //! | `join.scope`, `join.other`, `join.property` + `join.table`, `join.own_column`, `join.other_column` | a many-to-many relation whose join table the framework names (`#set! join-naming`; `join_naming.rs`) |

@@ -51,12 +51,10 @@ impl Replayed {
                     None => self.push_index(index),
                 }
             }
-            ChangeKind::DropIndex(name) => {
-                match self.index_named(&name) {
-                    Some(at) => self.remove_index(at),
-                    None => self.drop_unknown("index", &name, &file),
-                };
-            }
+            ChangeKind::DropIndex(name) => match self.index_named(&name) {
+                Some(at) => self.remove_index(at),
+                None => self.drop_unknown("index", &name, &file),
+            },
             ChangeKind::RenameIndex { from, to } => self.rename_index(&from, to),
             ChangeKind::CreateEnum(new) => match self.enum_named(&Name::of(&new.name, &new.schema)) {
                 Some(at) => self.enums[at] = new,
@@ -264,16 +262,9 @@ impl Replayed {
                 if partial && table.renamed_from.is_none() {
                     table.renamed_from = Some(here.qualified());
                 }
-                table.name = new.name.clone();
-                table.schema = new.schema.clone();
-                for index in self.indexes.iter_mut().filter(|i| here.is_written(&i.table)) {
-                    index.table = new.qualified();
-                }
-                for fk in self.tables.iter_mut().flat_map(|t| t.foreign_keys.iter_mut()) {
-                    if here.is_written(&fk.references_table) {
-                        fk.references_table = new.qualified();
-                    }
-                }
+                let to = new.qualified();
+                (table.name, table.schema) = (new.name, new.schema);
+                self.follow(&here, |i| i.table = to.clone(), |fk| fk.references_table = to.clone());
             }
             TableOp::DropConstraint(name) => {
                 if !self.drop_constraint(at, &here, &name, true) && partial {
@@ -311,14 +302,19 @@ impl Replayed {
         for fk in &mut table.foreign_keys {
             fk.columns.iter_mut().for_each(rename);
         }
-        for index in self.indexes.iter_mut().filter(|i| here.is_written(&i.table)) {
-            index.columns.iter_mut().for_each(rename);
-        }
-        for fk in self.tables.iter_mut().flat_map(|t| t.foreign_keys.iter_mut()) {
-            if here.is_written(&fk.references_table) {
-                fk.references_columns.iter_mut().for_each(rename);
-            }
-        }
+        self.follow(
+            here,
+            |i| i.columns.iter_mut().for_each(rename),
+            |fk| fk.references_columns.iter_mut().for_each(rename),
+        );
+    }
+
+    /// Changes the indexes on the table `here` and the foreign keys (of every table) to it.
+    fn follow(&mut self, here: &Name, index: impl FnMut(&mut Index), key: impl FnMut(&mut ForeignKey)) {
+        let indexes = self.indexes.iter_mut().filter(|i| here.is_written(&i.table));
+        indexes.for_each(index);
+        let keys = self.tables.iter_mut().flat_map(|t| t.foreign_keys.iter_mut());
+        keys.filter(|fk| here.is_written(&fk.references_table)).for_each(key);
     }
 
     /// Drops the foreign key, primary key or (when `indexes`) unique constraint named `name`
@@ -352,20 +348,34 @@ impl Replayed {
                 && here.is_written(&i.table)
                 && format!("{table_name}_{}_key", i.columns.join("_")).eq_ignore_ascii_case(name)
         });
-        if let Some(found) = unnamed {
-            let index = self.indexes.remove(found);
-            self.reindex();
-            mark_unique(&mut self.tables[at], &index, false);
-            return true;
-        }
-        false
+        let Some(found) = unnamed else {
+            return false;
+        };
+        let index = self.indexes.remove(found);
+        self.reindex();
+        mark_unique(&mut self.tables[at], &index, false);
+        true
     }
+}
+
+/// The table a `CREATE TABLE` (or `op.create_table`) in `file` makes of its columns and
+/// constraints, and the indexes these make, for the caller to keep.
+pub fn created(name: Name, file: &str, ops: impl IntoIterator<Item = TableOp>) -> (Table, Vec<Index>) {
+    let mut table = Table {
+        name: name.name,
+        schema: name.schema,
+        origin: "create".into(),
+        file: file.to_owned(),
+        ..Table::default()
+    };
+    let indexes = ops.into_iter().filter_map(|op| extend(&mut table, op)).collect();
+    (table, indexes)
 }
 
 /// Adds a column (with the keys its definition carries), a primary key, a foreign key or an
 /// index (a unique one makes its one column unique) to `table`; the index is returned for the
 /// caller to keep. CREATE TABLE builds its table with these, as ALTER TABLE changes one.
-pub fn extend(table: &mut Table, op: TableOp) -> Option<Index> {
+fn extend(table: &mut Table, op: TableOp) -> Option<Index> {
     match op {
         TableOp::AddColumn { column, foreign_key } => {
             if column.primary_key && !table.primary_key.contains(&column.name) {

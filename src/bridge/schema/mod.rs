@@ -6,7 +6,7 @@
 //! into the tables of the same name ([`models`]).
 
 mod apply;
-pub use apply::{Replayed, extend};
+pub use apply::{Replayed, created};
 pub mod models;
 pub mod order;
 #[cfg(test)]

@@ -7,13 +7,13 @@
 
 use sqlparser::ast::{
     AlterColumnOperation, AlterIndexOperation, AlterTableOperation, AlterTypeOperation, ColumnDef, ColumnOption,
-    CreateTable, DataType, Expr, Ident, IndexColumn, ObjectName, ObjectNamePart, ObjectType, RenameTableNameKind,
-    Statement, TableConstraint, UserDefinedTypeRepresentation,
+    CreateTable, DataType, Expr, ForeignKeyConstraint, Ident, IndexColumn, ObjectName, ObjectNamePart, ObjectType,
+    RenameTableNameKind, Statement, TableConstraint, UserDefinedTypeRepresentation,
 };
 
 use crate::bridge::facts::{Change, ChangeKind, Name, TableOp};
-use crate::bridge::facts::{Column, EnumType, Facts, ForeignKey, Index, Table};
-use crate::bridge::schema::extend;
+use crate::bridge::facts::{Column, EnumType, Facts, ForeignKey, Index};
+use crate::bridge::schema::created;
 
 /// Adds what `statement` does to the schema to `facts`.
 pub fn record(statement: &Statement, file: &str, facts: &mut Facts) {
@@ -108,22 +108,9 @@ pub fn record(statement: &Statement, file: &str, facts: &mut Facts) {
 
 fn create_table(create: &CreateTable, file: &str, push: &mut impl FnMut(ChangeKind)) {
     let name = split_name(&create.name);
-    let mut table = Table {
-        name: name.name.clone(),
-        schema: name.schema.clone(),
-        origin: "create".into(),
-        file: file.into(),
-        ..Table::default()
-    };
-    let columns = create.columns.iter().map(|c| {
-        let (column, foreign_key) = column_of(c);
-        TableOp::AddColumn { column, foreign_key }
-    });
+    let columns = create.columns.iter().map(add_column);
     let constraints = create.constraints.iter().flat_map(|c| constraint_ops(c, &name, file));
-    let indexes: Vec<Index> = columns
-        .chain(constraints)
-        .filter_map(|op| extend(&mut table, op))
-        .collect();
+    let (table, indexes) = created(name.clone(), file, columns.chain(constraints));
     push(ChangeKind::CreateTable {
         table,
         if_not_exists: create.if_not_exists,
@@ -139,10 +126,7 @@ fn create_table(create: &CreateTable, file: &str, push: &mut impl FnMut(ChangeKi
 /// What one `ALTER TABLE` operation does (MySQL's `CHANGE` is a rename and a retype).
 fn table_op(operation: &AlterTableOperation, table: &Name, file: &str) -> Vec<TableOp> {
     match operation {
-        AlterTableOperation::AddColumn { column_def, .. } => {
-            let (column, foreign_key) = column_of(column_def);
-            vec![TableOp::AddColumn { column, foreign_key }]
-        }
+        AlterTableOperation::AddColumn { column_def, .. } => vec![add_column(column_def)],
         AlterTableOperation::AddConstraint { constraint, .. } => constraint_ops(constraint, table, file),
         AlterTableOperation::DropColumn { column_names, .. } => column_names
             .iter()
@@ -221,8 +205,8 @@ fn retyped(name: &str, data_type: &DataType, options: &[ColumnOption]) -> TableO
     }
 }
 
-/// A column definition: the column, and the foreign key an inline `REFERENCES` makes.
-fn column_of(def: &ColumnDef) -> (Column, Option<ForeignKey>) {
+/// A column definition: the column, with the foreign key an inline `REFERENCES` makes.
+fn add_column(def: &ColumnDef) -> TableOp {
     let mut column = Column {
         name: def.name.value.clone(),
         data_type: type_name(&def.data_type),
@@ -239,18 +223,23 @@ fn column_of(def: &ColumnDef) -> (Column, Option<ForeignKey>) {
             }
             ColumnOption::Unique(_) => column.unique = true,
             ColumnOption::ForeignKey(fk) => {
-                foreign_key = Some(ForeignKey {
-                    name: option.name.as_ref().map(|n| n.value.clone()),
-                    columns: vec![column.name.clone()],
-                    references_table: qualified(&fk.foreign_table),
-                    references_columns: idents(&fk.referred_columns),
-                })
+                foreign_key = Some(foreign_key_of(fk, option.name.as_ref(), vec![column.name.clone()]))
             }
             _ => {}
         }
     }
     column.nullable = Some(!not_null);
-    (column, foreign_key)
+    TableOp::AddColumn { column, foreign_key }
+}
+
+/// A `REFERENCES` (inline, or a table's `FOREIGN KEY`) named `name`, from `columns`.
+fn foreign_key_of(fk: &ForeignKeyConstraint, name: Option<&Ident>, columns: Vec<String>) -> ForeignKey {
+    ForeignKey {
+        name: name.map(|n| n.value.clone()),
+        columns,
+        references_table: qualified(&fk.foreign_table),
+        references_columns: idents(&fk.referred_columns),
+    }
 }
 
 /// A table constraint as the operations it makes: a primary key, a foreign key, an index.
@@ -266,12 +255,11 @@ fn constraint_ops(constraint: &TableConstraint, table: &Name, file: &str) -> Vec
     };
     match constraint {
         TableConstraint::PrimaryKey(pk) => vec![TableOp::AddPrimaryKey(index_columns(&pk.columns))],
-        TableConstraint::ForeignKey(fk) => vec![TableOp::AddForeignKey(ForeignKey {
-            name: fk.name.as_ref().map(|n| n.value.clone()),
-            columns: idents(&fk.columns),
-            references_table: qualified(&fk.foreign_table),
-            references_columns: idents(&fk.referred_columns),
-        })],
+        TableConstraint::ForeignKey(fk) => vec![TableOp::AddForeignKey(foreign_key_of(
+            fk,
+            fk.name.as_ref(),
+            idents(&fk.columns),
+        ))],
         TableConstraint::Unique(unique) => vec![index(
             unique.name.as_ref().or(unique.index_name.as_ref()),
             &unique.columns,

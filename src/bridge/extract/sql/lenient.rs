@@ -7,7 +7,8 @@
 use sqlparser::tokenizer::Token;
 
 use super::split::word;
-use crate::bridge::facts::{Column, Table};
+use crate::bridge::facts::{Column, Name, Table, TableOp};
+use crate::bridge::schema::created;
 
 /// Items of a column list that are no columns.
 const NOT_COLUMNS: &[&str] = &[
@@ -73,35 +74,38 @@ pub fn create_table(tokens: &[Token], file: &str) -> Option<Table> {
     if !matches!(code.get(at), Some(Token::LParen)) {
         return None;
     }
-    let mut table = Table {
-        name,
-        schema: (!parts.is_empty()).then(|| parts.join(".")),
-        origin: "create".into(),
-        file: file.to_owned(),
-        ..Table::default()
+    let columns: Vec<TableOp> = top_level_items(&code[at + 1..])?
+        .iter()
+        .filter_map(|item| column(item))
+        .map(|column| TableOp::AddColumn {
+            column,
+            foreign_key: None,
+        })
+        .collect();
+    let schema = (!parts.is_empty()).then(|| parts.join("."));
+    (!columns.is_empty()).then(|| created(Name { name, schema }, file, columns).0)
+}
+
+/// One item of the column list as a column; `None` for a constraint, an index, a projection.
+fn column(item: &[&Token]) -> Option<Column> {
+    let Token::Word(first) = *item.first()? else {
+        return None;
     };
-    let items = top_level_items(&code[at + 1..])?;
-    for item in items {
-        let Some(Token::Word(first)) = item.first() else {
-            continue;
-        };
-        if NOT_COLUMNS.iter().any(|w| word(item[0], w)) {
-            continue;
-        }
-        let type_end = item[1..]
-            .iter()
-            .position(|t| OPTIONS.iter().any(|w| word(t, w)))
-            .map_or(item.len(), |p| p + 1);
-        let data_type: String = item[1..type_end].iter().map(|t| t.to_string()).collect();
-        let not_null = item.windows(2).any(|w| word(w[0], "NOT") && word(w[1], "NULL"));
-        table.columns.push(Column {
-            name: first.value.clone(),
-            data_type: (!data_type.is_empty()).then_some(data_type),
-            nullable: Some(!not_null),
-            ..Column::default()
-        });
+    if NOT_COLUMNS.iter().any(|w| word(item[0], w)) {
+        return None;
     }
-    (!table.columns.is_empty()).then_some(table)
+    let type_end = item[1..]
+        .iter()
+        .position(|t| OPTIONS.iter().any(|w| word(t, w)))
+        .map_or(item.len(), |p| p + 1);
+    let data_type: String = item[1..type_end].iter().map(|t| t.to_string()).collect();
+    let not_null = item.windows(2).any(|w| word(w[0], "NOT") && word(w[1], "NULL"));
+    Some(Column {
+        name: first.value.clone(),
+        data_type: (!data_type.is_empty()).then_some(data_type),
+        nullable: Some(!not_null),
+        ..Column::default()
+    })
 }
 
 /// The comma-separated items of a parenthesised list whose `(` came just before `tokens`,

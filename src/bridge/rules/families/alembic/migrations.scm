@@ -7,7 +7,7 @@
 ; functions, the calls `upgrade()` makes to them and its
 ; `op.<operation>(…)` calls with their arguments (`batch_op.<operation>(…)` inside `with
 ; op.batch_alter_table("t") as batch_op:`), the `Column(…)`s and constraints they hold, the
-; SQL of `op.execute(…)`.
+; SQL of `op.execute(…)`, the table constraints among a table's columns.
 
 ; revision = "ae1027a6acf", down_revision = "…" (or a tuple of ids, or None)
 ((module (expression_statement (assignment left: (identifier) @_id right: (string) @revision.id)))
@@ -65,12 +65,10 @@
   (#set! nullable "true"))
 
 ; sa.PrimaryKeyConstraint("id"), sa.ForeignKeyConstraint(["owner_id"], ["user.id"], name="fk"),
-; sa.UniqueConstraint("email") among a table's columns
+; sa.UniqueConstraint("email") among a table's columns: read as operations are
 ((call
-  function: (_) @constraint.kind
+  function: (_) @change.op
   arguments: [
-    (argument_list (string) @constraint.column)
-    (argument_list . [(list) (tuple)] @constraint.local . [(list) (tuple)] @constraint.remote)
-    (argument_list (keyword_argument name: (identifier) @_name value: (_) @constraint.name))]) @constraint.call
-  (#match? @constraint.kind "(^|\\.)(PrimaryKeyConstraint|ForeignKeyConstraint|UniqueConstraint)$")
-  (#eq? @_name "name"))
+    (argument_list [(string) (list) (tuple)] @change.arg)
+    (argument_list (keyword_argument name: (identifier) @change.key value: (_) @change.value))]) @change.call
+  (#match? @change.op "(^|\\.)(PrimaryKeyConstraint|ForeignKeyConstraint|UniqueConstraint)$"))
