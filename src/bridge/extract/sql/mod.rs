@@ -45,7 +45,7 @@ fn file(source: &Source<'_>) -> Facts {
     let mut facts = Facts::default();
     for statement in split.statements {
         let (text, line) = (statement.text, statement.line);
-        match parse(text, &split.dialects) {
+        match parse(statement, &split.dialects) {
             Some(parsed) => ddl::record(&parsed, source.path, &mut facts),
             None => match leniently(text, &split.dialects, source.path) {
                 Some(table) => facts.schema_changes.push(Change {
@@ -70,17 +70,35 @@ fn leniently(text: &str, dialects: &[&'static dyn Dialect], file: &str) -> Optio
     lenient::create_table(&tokens, file)
 }
 
-/// The statement parsed by the first dialect that reads all of it (one statement that uses
-/// every token).
-fn parse(text: &str, dialects: &[&'static dyn Dialect]) -> Option<sqlparser::ast::Statement> {
-    dialects.iter().find_map(|dialect| {
-        let mut parser = Parser::new(*dialect)
+/// The statement parsed by the first dialect that reads all of it.
+fn parse(statement: split::Statement<'_>, dialects: &[&'static dyn Dialect]) -> Option<sqlparser::ast::Statement> {
+    let tokenized_by = statement.tokens.as_ref().map(|(i, _)| *i);
+    if let Some((i, tokens)) = statement.tokens
+        && let Some(dialect) = dialects.get(i)
+    {
+        let parser = Parser::new(*dialect)
             .with_recursion_limit(RECURSION_LIMIT)
-            .try_with_sql(text)
+            .with_tokens_with_locations(tokens);
+        if let Some(parsed) = whole(parser) {
+            return Some(parsed);
+        }
+    }
+    dialects.iter().enumerate().find_map(|(i, dialect)| {
+        if tokenized_by == Some(i) {
+            return None;
+        }
+        let parser = Parser::new(*dialect)
+            .with_recursion_limit(RECURSION_LIMIT)
+            .try_with_sql(statement.text)
             .ok()?;
-        let parsed = parser.parse_statement().ok()?;
-        (parser.peek_token().token == Token::EOF).then_some(parsed)
+        whole(parser)
     })
+}
+
+/// One statement that uses every token, or nothing.
+fn whole(mut parser: Parser<'_>) -> Option<sqlparser::ast::Statement> {
+    let parsed = parser.parse_statement().ok()?;
+    (parser.peek_token().token == Token::EOF).then_some(parsed)
 }
 
 /// The start of a statement on one line, in quotes, for `unparsed`.

@@ -18,11 +18,14 @@ const SQLITE: &SQLiteDialect = &SQLiteDialect {};
 const GENERIC: &GenericDialect = &GenericDialect {};
 const CLICKHOUSE: &ClickHouseDialect = &ClickHouseDialect {};
 
-/// One DDL statement: its text (without the `;`) and the line it starts on.
+/// One DDL statement: its text (without the `;`), the line it starts on, and its tokens
+/// with the index (in [`Split::dialects`]) of the dialect that produced them (none after the
+/// line fallback).
 #[derive(Debug)]
 pub struct Statement<'a> {
     pub text: &'a str,
     pub line: usize,
+    pub tokens: Option<(usize, Vec<TokenWithSpan>)>,
 }
 
 /// A file's DDL statements and the dialects to parse them with, the likeliest first.
@@ -31,7 +34,7 @@ pub struct Split<'a> {
     pub statements: Vec<Statement<'a>>,
 }
 
-/// The DDL statements of `sql`, split on the tokens of the dialect its code hints at.
+/// The DDL statements of `sql`, tokenized by the dialect its code hints at.
 pub fn statements(sql: &str) -> Split<'_> {
     let tokenize = |dialect: &dyn Dialect| Tokenizer::new(dialect, sql).tokenize_with_location().ok();
     let (first, statements): (&'static dyn Dialect, _) = match tokenize(POSTGRES) {
@@ -40,12 +43,15 @@ pub fn statements(sql: &str) -> Split<'_> {
             .into_iter()
             .find_map(|dialect| Some((dialect, tokenize(dialect)?)))
         {
-            Some((dialect, tokens)) => (dialect, by_tokens(sql, tokens)),
+            Some((dialect, tokens)) => (dialect, by_tokens(sql, tokens, 0)),
             None => (POSTGRES, by_lines(sql)),
         },
         Some(postgres) => match hint(&postgres) {
-            None => (POSTGRES, by_tokens(sql, postgres)),
-            Some(hinted) => (hinted, by_tokens(sql, tokenize(hinted).unwrap_or(postgres))),
+            None => (POSTGRES, by_tokens(sql, postgres, 0)),
+            Some(hinted) => match tokenize(hinted) {
+                Some(tokens) => (hinted, by_tokens(sql, tokens, 0)),
+                None => (hinted, by_tokens(sql, postgres, 1)),
+            },
         },
     };
     Split {
@@ -100,31 +106,43 @@ pub fn word(token: &Token, w: &str) -> bool {
     matches!(token, Token::Word(word) if word.quote_style.is_none() && word.value.eq_ignore_ascii_case(w))
 }
 
-fn by_tokens(sql: &str, tokens: Vec<TokenWithSpan>) -> Vec<Statement<'_>> {
+fn by_tokens(sql: &str, tokens: Vec<TokenWithSpan>, dialect: usize) -> Vec<Statement<'_>> {
     let mut cursor = Cursor::new(sql);
     let mut out = Vec::new();
+    let mut current: Vec<TokenWithSpan> = Vec::new();
     let mut start: Option<(usize, usize)> = None;
     for token in tokens {
         if token.token == Token::SemiColon {
             let end = cursor.offset(token.span.start);
             if let Some((from, line)) = start.take() {
-                push(&mut out, &sql[from..end.max(from)], line);
+                push(
+                    &mut out,
+                    &sql[from..end.max(from)],
+                    line,
+                    Some((dialect, std::mem::take(&mut current))),
+                );
             }
-        } else if start.is_none() && !matches!(token.token, Token::Whitespace(_)) {
+            current.clear();
+            continue;
+        }
+        if start.is_none() && !matches!(token.token, Token::Whitespace(_)) {
             start = Some((cursor.offset(token.span.start), token.span.start.line as usize));
+        }
+        if start.is_some() {
+            current.push(token);
         }
     }
     if let Some((from, line)) = start {
-        push(&mut out, &sql[from..], line);
+        push(&mut out, &sql[from..], line, Some((dialect, current)));
     }
     out
 }
 
 /// Keeps the statement when it is one the bridge reads.
-fn push<'a>(out: &mut Vec<Statement<'a>>, text: &'a str, line: usize) {
+fn push<'a>(out: &mut Vec<Statement<'a>>, text: &'a str, line: usize, tokens: Option<(usize, Vec<TokenWithSpan>)>) {
     let text = text.trim();
     if is_ddl(text) {
-        out.push(Statement { text, line });
+        out.push(Statement { text, line, tokens });
     }
 }
 
@@ -187,7 +205,7 @@ fn by_lines(sql: &str) -> Vec<Statement<'_>> {
             let body = text.trim_end().trim_end_matches(';');
             let lead = body.len() - body.trim_start().len();
             let skipped_lines = body[..lead].matches('\n').count();
-            push(&mut out, body, first_line + skipped_lines);
+            push(&mut out, body, first_line + skipped_lines, None);
             from = (at + 1).min(sql.len());
             first_line = line + 1;
         }
@@ -255,6 +273,7 @@ mod tests {
                 (5, "CREATE INDEX i ON t (é)".to_owned()),
             ]
         );
+        assert!(statements(sql).statements[0].tokens.is_some());
     }
 
     #[test]
@@ -282,6 +301,7 @@ mod tests {
         assert_eq!(got.len(), 3, "{got:?}");
         assert_eq!(got[1].0, 2);
         assert_eq!(got[2], (4, "CREATE TABLE c (z int)".to_owned()));
+        assert!(statements(sql).statements[0].tokens.is_none());
     }
 
     #[test]
@@ -293,7 +313,7 @@ mod tests {
         assert_eq!(split.dialects[0].dialect(), MySqlDialect {}.dialect());
         let ticks = statements("-- MySQL dump\nCREATE TABLE `t` (`a` int) ENGINE=InnoDB;");
         assert_eq!(ticks.dialects[0].dialect(), MySqlDialect {}.dialect());
-        assert_eq!(ticks.statements[0].text, "CREATE TABLE `t` (`a` int) ENGINE=InnoDB");
+        assert_eq!(ticks.statements[0].tokens.as_ref().map(|t| t.0), Some(0));
         let sqlite = statements("CREATE TABLE t (id INTEGER PRIMARY KEY AUTOINCREMENT);");
         assert_eq!(sqlite.dialects[0].dialect(), SQLiteDialect {}.dialect());
     }
