@@ -12,9 +12,9 @@ use std::collections::{HashMap, HashSet};
 
 use self::autoload::Autohooks;
 
-use super::graph::{Item, LocalRoute, MAX_ENDPOINTS, Target, Unit, UnitKey, add_guards, flatten, join};
+use super::graph::{Item, LocalRoute, Target, Unit, UnitKey, add_guards, flatten, join};
 use super::{HandlerShapes, RouteScan};
-use crate::bridge::extract::code::guards::{GuardNote, is_auth_name};
+use crate::bridge::extract::code::guards::is_auth_name;
 use crate::bridge::extract::code::modules::python::resolve_import as resolve_python;
 use crate::bridge::extract::code::modules::rust::{RustModule, module_of, segments, target_module};
 use crate::bridge::extract::code::modules::script::{Imported, ScriptModule};
@@ -116,34 +116,14 @@ pub fn link(files: &[FileScan], shapes: &HashSet<String>) -> Vec<Endpoint> {
 }
 
 /// The endpoints and guards of the files whose routes the rule engine read alone (Go's):
-/// `(path, routes)` of each, linked like the code extractor's; a note when the mounts make
-/// more endpoints than a run lists.
+/// `(path, routes)` of each, linked like the code extractor's.
 pub fn link_routes(files: Vec<(String, RouteScan)>) -> Facts {
-    let files: Vec<FileScan> = files
-        .into_iter()
-        .map(|(path, routes)| FileScan {
-            path,
-            routes,
-            ..FileScan::default()
-        })
-        .collect();
-    let endpoints = link(&files, &HashSet::new());
-    let notes: Vec<GuardNote> = files.iter().flat_map(|file| file.routes.guards.clone()).collect();
-    let over = endpoints
-        .last()
-        .filter(|_| endpoints.len() >= MAX_ENDPOINTS)
-        .map(|last| {
-            format!(
-                "{}: routes mounted at more places than {MAX_ENDPOINTS} routes hold; the rest are left out",
-                last.file
-            )
-        });
-    Facts {
-        guards: crate::bridge::extract::code::guards::link(&notes, &endpoints),
-        endpoints,
-        unparsed: over.into_iter().collect(),
-        ..Facts::default()
-    }
+    let files = files.into_iter().map(|(path, routes)| FileScan {
+        path,
+        routes,
+        ..FileScan::default()
+    });
+    crate::bridge::extract::code::scan::link(files.collect(), Facts::default())
 }
 
 /// What resolving a unit's items reads: the units by key (and as they were before resolving),
