@@ -117,10 +117,7 @@ pub fn scan_file(
     if !rules.is_empty() {
         let render = |at: &std::ops::Range<usize>, prefix: bool| {
             let node = file.tree.root_node().descendant_for_byte_range(at.start, at.end)?;
-            match prefix {
-                true => constants().render_prefix(&file, node),
-                false => constants().render_path(&file, node),
-            }
+            constants().render_path(&file, node, prefix)
         };
         let mut found = crate::bridge::rules::on_tree(source, grammar, &rules, &file.tree, &render);
         routes = std::mem::take(&mut found.routes);
