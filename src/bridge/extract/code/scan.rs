@@ -113,14 +113,13 @@ pub fn scan_file(
     scan.facts.unparsed.extend(file.syntax_error());
     let constants = OnceCell::new();
     let constants = || constants.get_or_init(|| Constants::of(&file));
-    let mut routes = RouteScan::default();
     if !rules.is_empty() {
         let render = |at: &std::ops::Range<usize>, prefix: bool| {
             let node = file.tree.root_node().descendant_for_byte_range(at.start, at.end)?;
             constants().render_path(&file, node, prefix)
         };
         let mut found = crate::bridge::rules::on_tree(source, grammar, &rules, &file.tree, &render);
-        routes = std::mem::take(&mut found.routes);
+        scan.routes = std::mem::take(&mut found.routes);
         scan.rules = Some(found);
     }
     if wants.any() {
@@ -132,6 +131,7 @@ pub fn scan_file(
         }
         scan.module = OwnedModule::read(&file);
     }
+    let routes = &scan.routes;
     if !routes.units.is_empty() || !routes.foreign.is_empty() || !routes.django.views.is_empty() {
         // The mount graph links the routers (and Django views' bases) through the file's
         // imports and constants.
@@ -142,7 +142,6 @@ pub fn scan_file(
             scan.constants = exported(&file, constants());
         }
     }
-    scan.routes.append(routes);
     Some(scan)
 }
 
