@@ -12,6 +12,7 @@ use super::modules::python::PythonModule;
 use super::modules::rust::RustModule;
 use super::modules::script::ScriptModule;
 use super::routes::RouteScan;
+use super::routes::graph::MAX_ENDPOINTS;
 use super::wants::Wants;
 use crate::bridge::extract::Source;
 use crate::bridge::extract::syntax::literal::Constants;
@@ -112,17 +113,13 @@ pub fn scan_file(
     scan.facts.unparsed.extend(file.syntax_error());
     let constants = OnceCell::new();
     let constants = || constants.get_or_init(|| Constants::of(&file));
-    let mut routes = RouteScan::default();
     if !rules.is_empty() {
         let render = |at: &std::ops::Range<usize>, prefix: bool| {
             let node = file.tree.root_node().descendant_for_byte_range(at.start, at.end)?;
-            match prefix {
-                true => constants().render_prefix(&file, node),
-                false => constants().render_path(&file, node),
-            }
+            constants().render_path(&file, node, prefix)
         };
         let mut found = crate::bridge::rules::on_tree(source, grammar, &rules, &file.tree, &render);
-        routes = std::mem::take(&mut found.routes);
+        scan.routes = std::mem::take(&mut found.routes);
         scan.rules = Some(found);
     }
     if wants.any() {
@@ -134,6 +131,7 @@ pub fn scan_file(
         }
         scan.module = OwnedModule::read(&file);
     }
+    let routes = &scan.routes;
     if !routes.units.is_empty() || !routes.foreign.is_empty() || !routes.django.views.is_empty() {
         // The mount graph links the routers (and Django views' bases) through the file's
         // imports and constants.
@@ -144,15 +142,24 @@ pub fn scan_file(
             scan.constants = exported(&file, constants());
         }
     }
-    scan.routes.append(routes);
     Some(scan)
 }
 
 /// Puts all files' scans together with the run's `shapes` (see `rules::link_shapes`):
-/// cross-file links resolved, facts in file order.
+/// cross-file links resolved, facts in file order; a note when the mounts make more endpoints
+/// than a run lists.
 pub fn link(scans: Vec<FileScan>, mut shaped: Facts) -> Facts {
     let shape_names: HashSet<String> = shaped.shapes.iter().map(|shape| shape.name.clone()).collect();
     let endpoints = super::routes::link::link(&scans, &shape_names);
+    let over = endpoints
+        .last()
+        .filter(|_| endpoints.len() >= MAX_ENDPOINTS)
+        .map(|last| {
+            format!(
+                "{}: routes mounted at more places than {MAX_ENDPOINTS} routes hold; the rest are left out",
+                last.file
+            )
+        });
     shaped.shapes = crate::bridge::rules::bodies_only(std::mem::take(&mut shaped.shapes), &endpoints);
     let guard_notes: Vec<GuardNote> = scans
         .iter()
@@ -167,5 +174,6 @@ pub fn link(scans: Vec<FileScan>, mut shaped: Facts) -> Facts {
         facts.append(scan.facts);
     }
     facts.guards.extend(guards::link(&guard_notes, &facts.endpoints));
+    facts.unparsed.extend(over);
     facts
 }

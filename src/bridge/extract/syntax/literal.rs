@@ -90,25 +90,12 @@ fn unescape(escape: &str) -> String {
 /// A file's top-level string constants (`const API = '/api'`, `PREFIX = "/v1"`,
 /// `const BASE: &str = "/api";`), used to fill in template literals and concatenations.
 #[derive(Debug, Default, Clone)]
-pub struct Constants(HashMap<String, String>);
+pub struct Constants(pub HashMap<String, String>);
 
 impl Constants {
-    /// Binds `name` to the value of `value` if it is a string this file can put together
-    /// (see `Constants::of`, which reads a file's constants).
-    pub fn bind(&mut self, file: &ParsedFile<'_>, name: &str, value: Node<'_>) {
-        if let Some(text) = self.resolve(file, value) {
-            self.0.insert(name.to_owned(), text);
-        }
-    }
-
     /// The value of a named constant.
     pub fn get(&self, name: &str) -> Option<&str> {
         self.0.get(name).map(String::as_str)
-    }
-
-    /// Every constant with its value, in no particular order.
-    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.0.iter().map(|(name, value)| (name.as_str(), value.as_str()))
     }
 
     /// A string expression with every piece resolved: literals, template literals, f-strings,
@@ -119,18 +106,13 @@ impl Constants {
     }
 
     /// Like [`Constants::resolve`], but a piece that cannot be resolved is kept as a
-    /// placeholder (see [`PLACEHOLDER_OPEN`]); `None` if `node` is no string at all.
-    pub fn render_path(&self, file: &ParsedFile<'_>, node: Node<'_>) -> Option<String> {
-        let text = self.render(file, node, 0);
-        text.stringish.then_some(text.value)
-    }
-
-    /// [`Constants::render_path`] for a value that can only be a path (`prefix=…`,
-    /// `url_prefix=…`): a bare name or attribute (`settings.API_V1_STR`) is a placeholder too.
-    pub fn render_prefix(&self, file: &ParsedFile<'_>, node: Node<'_>) -> Option<String> {
+    /// placeholder (see [`PLACEHOLDER_OPEN`]); `None` if `node` is no string at all, unless
+    /// it is a `prefix` (`prefix=…`, `url_prefix=…`: a value that can only be a path), where a
+    /// bare name or attribute (`settings.API_V1_STR`) is a placeholder too.
+    pub fn render_path(&self, file: &ParsedFile<'_>, node: Node<'_>, prefix: bool) -> Option<String> {
         let node = unwrap_parens(node);
         let text = self.render(file, node, 0);
-        let named = matches!(node.kind(), "identifier" | "attribute" | "member_expression");
+        let named = prefix && matches!(node.kind(), "identifier" | "attribute" | "member_expression");
         (text.stringish || named).then_some(text.value)
     }
 

@@ -31,8 +31,10 @@ impl Constants {
             .iter()
             .filter(|hit| hit.text("constant.class").is_none())
         {
-            if let (Some(name), Some(value)) = (hit.text("constant.name"), captured(file, hit, "constant.value")) {
-                constants.bind(file, name, value);
+            if let (Some(name), Some(value)) = (hit.text("constant.name"), captured(file, hit, "constant.value"))
+                && let Some(text) = constants.resolve(file, value)
+            {
+                constants.0.insert(name.to_owned(), text);
             }
         }
         constants
@@ -41,10 +43,7 @@ impl Constants {
 
 /// The constants `file` offers, with its own top-level `constants` among them.
 pub fn exported(file: &ParsedFile<'_>, constants: &Constants) -> Exported {
-    let mut out: Exported = constants
-        .iter()
-        .map(|(name, value)| (name.to_owned(), value.to_owned()))
-        .collect();
+    let mut out: Exported = constants.0.clone();
     match file.grammar {
         Grammar::Python => python(file, constants, &mut out),
         Grammar::Rust => {}

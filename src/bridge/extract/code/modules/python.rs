@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::{PathIndex, captured, parent_dir};
+use super::{PathIndex, captured, join_relative, parent_dir};
 use crate::bridge::extract::syntax::ParsedFile;
 use crate::bridge::rules::on_demand;
 
@@ -62,29 +62,16 @@ impl PythonModule {
 /// The file a module path names, seen from file `from`.
 pub fn resolve_module(index: &PathIndex, from: &str, module: &str) -> Option<usize> {
     let dots = module.len() - module.trim_start_matches('.').len();
-    let rest = module[dots..].replace('.', "/");
-    let base = if dots > 0 {
-        let mut dir = parent_dir(from);
-        for _ in 1..dots {
-            dir = parent_dir(dir);
-        }
-        match (dir.is_empty(), rest.is_empty()) {
-            (_, true) => dir.to_owned(),
-            (true, false) => rest,
-            (false, false) => format!("{dir}/{rest}"),
-        }
-    } else {
-        rest
-    };
-    let init = if base.is_empty() {
-        "__init__.py".to_owned()
-    } else {
-        format!("{base}/__init__.py")
-    };
-    let candidates = if base.is_empty() {
-        vec![init]
-    } else {
-        vec![format!("{base}.py"), init]
+    // `.x` is beside `from`, `..x` one package up.
+    let mut dir = if dots > 0 { parent_dir(from) } else { "" };
+    for _ in 1..dots {
+        dir = parent_dir(dir);
+    }
+    let base = join_relative(dir, &module[dots..].replace('.', "/"))?;
+    let init = join_relative(&base, "__init__.py")?;
+    let candidates = match base.is_empty() {
+        true => vec![init],
+        false => vec![format!("{base}.py"), init],
     };
     if dots > 0 {
         candidates.iter().find_map(|candidate| index.get(candidate))

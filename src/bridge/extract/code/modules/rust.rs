@@ -33,33 +33,23 @@ impl RustModule {
             return;
         }
         match node.kind() {
-            "identifier" | "scoped_identifier" => {
-                let path = [prefix, &segments(file.text(node))].concat();
-                if let Some(last) = path.last() {
-                    self.uses.insert(last.clone(), path.clone());
-                }
-            }
-            "use_as_clause" => {
-                let (Some(path), Some(alias)) = (file.field_text(node, "path"), file.field_text(node, "alias")) else {
-                    return;
+            "identifier" | "scoped_identifier" | "use_as_clause" => {
+                let (path, alias) = match node.kind() {
+                    "use_as_clause" => (file.field_text(node, "path"), file.field_text(node, "alias")),
+                    _ => (Some(file.text(node)), None),
                 };
-                self.uses.insert(alias.to_owned(), [prefix, &segments(path)].concat());
-            }
-            "scoped_use_list" => {
-                let base = node
-                    .child_by_field_name("path")
-                    .map(|path| segments(file.text(path)))
-                    .unwrap_or_default();
-                let prefix = [prefix, &base].concat();
-                if let Some(list) = node.child_by_field_name("list") {
-                    for child in named_children(list) {
-                        self.read_use(file, child, &prefix, depth + 1);
-                    }
+                let path = [prefix, &segments(path.unwrap_or_default())].concat();
+                if let Some(name) = alias.or(path.last().map(String::as_str)) {
+                    self.uses.insert(name.to_owned(), path.clone());
                 }
             }
-            "use_list" => {
-                for child in named_children(node) {
-                    self.read_use(file, child, prefix, depth + 1);
+            // `a::{b, c}` (its list under `a`) and `{b, c}`
+            "scoped_use_list" | "use_list" => {
+                let base = file.field_text(node, "path").map(segments).unwrap_or_default();
+                let prefix = [prefix, &base].concat();
+                let list = node.child_by_field_name("list").unwrap_or(node);
+                for child in named_children(list) {
+                    self.read_use(file, child, &prefix, depth + 1);
                 }
             }
             _ => {}

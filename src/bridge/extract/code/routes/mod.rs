@@ -47,36 +47,6 @@ pub struct HandlerShapes {
 }
 
 impl RouteScan {
-    /// Moves another scan's units, foreign items, guard notes, NestJS app settings and Django
-    /// views of the same file into these (a unit both name gets the other's items).
-    pub fn append(&mut self, other: RouteScan) {
-        for unit in other.units {
-            match self.units.iter_mut().find(|have| have.key == unit.key) {
-                Some(have) => {
-                    have.items.extend(unit.items);
-                    graph::add_guards(&mut have.guards, &unit.guards);
-                    have.app |= unit.app;
-                    if have.framework.is_empty() {
-                        have.framework = unit.framework;
-                    }
-                }
-                None => self.units.push(unit),
-            }
-        }
-        self.foreign.extend(other.foreign);
-        self.guards.extend(other.guards);
-        self.handlers.extend(other.handlers);
-        self.aliases.extend(other.aliases);
-        self.schemes.extend(other.schemes);
-        self.global_prefix = other.global_prefix.or(self.global_prefix.take());
-        self.nest_global_guards.extend(other.nest_global_guards);
-        self.nest_bindings.extend(other.nest_bindings);
-        let django = &mut self.django;
-        django.views.extend(other.django.views);
-        django.default_permissions.extend(other.django.default_permissions);
-        django.aliases.extend(other.django.aliases);
-    }
-
     /// Declares a unit; a second declaration of the same name updates the first.
     pub fn declare(&mut self, unit: Unit) {
         match self.units.iter_mut().find(|have| have.key == unit.key) {

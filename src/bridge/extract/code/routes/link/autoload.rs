@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use super::Linker;
 use crate::bridge::extract::code::modules::script_resolve::resolve_export;
+use crate::bridge::extract::code::modules::{join_relative, parent_dir};
 use crate::bridge::extract::code::routes::graph::{Autoload, Item, Mount, Target, Unit, UnitKey};
 use crate::bridge::extract::syntax::Grammar;
 
@@ -108,24 +109,15 @@ fn folder_prefix(folder: &str, route_params: bool) -> String {
 /// of every folder above it up to `dir`.
 fn folder_hooks(dir: &str, folder: &str, cascade: bool, hooks: &Autohooks) -> Vec<String> {
     let mut out = Vec::new();
-    let mut current = folder.to_owned();
-    loop {
-        let path = if current.is_empty() {
-            dir.to_owned()
-        } else {
-            format!("{dir}/{current}")
-        };
-        if let Some(found) = hooks.get(&path) {
-            for guard in found {
-                if !out.contains(guard) {
-                    out.insert(0, guard.clone());
-                }
+    let mut current = Some(folder);
+    while let Some(folder) = current {
+        let path = join_relative(dir, folder).unwrap_or_default();
+        for guard in hooks.get(&path).into_iter().flatten() {
+            if !out.contains(guard) {
+                out.insert(0, guard.clone());
             }
         }
-        if !cascade || current.is_empty() {
-            break;
-        }
-        current = current.rsplit_once('/').map_or(String::new(), |(up, _)| up.to_owned());
+        current = (cascade && !folder.is_empty()).then(|| parent_dir(folder));
     }
     out
 }

@@ -3,9 +3,6 @@
 //! file offers, through the importing file's imports.
 
 use super::{Linker, MAX_INLINE_DEPTH, Module};
-use crate::bridge::extract::code::modules::python::resolve_import as resolve_python;
-use crate::bridge::extract::code::modules::script::Imported;
-use crate::bridge::extract::code::modules::script_resolve::{resolve_export, resolve_import, resolve_source};
 use crate::bridge::extract::code::routes::graph::{Item, Target, Unit};
 use crate::bridge::extract::syntax::literal::{fill_placeholders, placeholders};
 
@@ -55,52 +52,11 @@ impl Linker<'_> {
     /// The value of a constant named `expr` in file `from`: its own, or one it imports
     /// (`settings.API_V1_STR` from `from app.core.config import settings`).
     fn constant(&self, from: usize, expr: &str) -> Option<String> {
-        let file = &self.files[from];
-        if let Some(value) = file.constants.get(expr) {
+        if let Some(value) = self.files[from].constants.get(expr) {
             return Some(value.clone());
         }
-        let (first, rest) = match expr.split_once('.') {
-            Some((first, rest)) => (first, Some(rest)),
-            None => (expr, None),
-        };
-        let dotted = |name: &str| match rest {
-            Some(rest) => format!("{name}.{rest}"),
-            None => name.to_owned(),
-        };
-        let (at, key) = match &file.module {
-            Module::Script(module) => {
-                let import = module.imports.get(first)?;
-                let modules = |at: usize| self.script_module(at);
-                if import.name == Imported::Module {
-                    let target = resolve_source(&self.index, &file.path, &import.source)?;
-                    let rest = rest?;
-                    let (member, tail) = rest.split_once('.').map_or((rest, None), |(m, t)| (m, Some(t)));
-                    match resolve_export(&self.index, &modules, target, member) {
-                        // `module.exports = { api: {…} }` exports `api` as a member of `default`.
-                        Some((at, local)) if local == "default" && member != "default" => {
-                            (at, format!("default.{rest}"))
-                        }
-                        Some((at, local)) => (at, tail.map_or(local.clone(), |tail| format!("{local}.{tail}"))),
-                        // `const config = require('./config')` with `module.exports = {…}`.
-                        None => (target, format!("default.{rest}")),
-                    }
-                } else {
-                    let (at, local) = resolve_import(&self.index, &modules, from, import)?;
-                    (at, dotted(&local))
-                }
-            }
-            Module::Python(module) => {
-                let (at, name) = resolve_python(&self.index, &file.path, module.imports.get(first)?)?;
-                let key = match (name, rest) {
-                    (Some(name), _) => dotted(&name),
-                    (None, Some(rest)) => rest.to_owned(),
-                    (None, None) => return None,
-                };
-                (at, key)
-            }
-            _ => return None,
-        };
-        self.files.get(at)?.constants.get(&key).cloned()
+        let (at, key) = self.lead(from, expr)?;
+        self.files[at].constants.get(&key).cloned()
     }
 
     /// `settings.api_prefix` where `settings` is no module-level name (`settings =

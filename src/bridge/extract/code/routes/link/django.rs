@@ -51,22 +51,20 @@ impl Linker<'_> {
     /// `views.X`), defined in the file, or the only one of that name in the run; a module's
     /// `x_view = XView.as_view()` stands for its class.
     fn django_view(&self, from: usize, name: &str) -> Option<(usize, &View)> {
-        let (at, wanted) = self.view_place(from, name)?;
+        let (at, wanted) = self.view_place(from, name);
         self.view_named(at, &wanted).or_else(|| {
             let aliases = &self.files[at].routes.django.aliases;
             let (_, class) = aliases.iter().find(|(alias, _)| *alias == wanted)?;
-            let (at, wanted) = self.view_place(at, class)?;
+            let (at, wanted) = self.view_place(at, class);
             self.view_named(at, &wanted)
         })
     }
 
     /// The file a view name written in file `from` is looked up in (the module an import
     /// names, else `from`) and the name it has there.
-    fn view_place(&self, from: usize, name: &str) -> Option<(usize, String)> {
-        match self.python_import(from, name) {
-            Some(found) => found.map(|(at, imported)| (at, last_segment(&imported).to_owned())),
-            None => Some((from, last_segment(name).to_owned())),
-        }
+    fn view_place(&self, from: usize, name: &str) -> (usize, String) {
+        let (at, name) = self.lead(from, name).unwrap_or((from, name.to_owned()));
+        (at, last_segment(&name).to_owned())
     }
 
     /// View `name`: the one in file `at`, else the only view (or, with none, the only part)

@@ -12,9 +12,9 @@ use std::collections::{HashMap, HashSet};
 
 use self::autoload::Autohooks;
 
-use super::graph::{Item, LocalRoute, MAX_ENDPOINTS, Target, Unit, UnitKey, add_guards, flatten, join};
+use super::graph::{Item, LocalRoute, Target, Unit, UnitKey, add_guards, flatten, join};
 use super::{HandlerShapes, RouteScan};
-use crate::bridge::extract::code::guards::{GuardNote, is_auth_name};
+use crate::bridge::extract::code::guards::is_auth_name;
 use crate::bridge::extract::code::modules::python::resolve_import as resolve_python;
 use crate::bridge::extract::code::modules::rust::{RustModule, module_of, segments, target_module};
 use crate::bridge::extract::code::modules::script::{Imported, ScriptModule};
@@ -116,34 +116,14 @@ pub fn link(files: &[FileScan], shapes: &HashSet<String>) -> Vec<Endpoint> {
 }
 
 /// The endpoints and guards of the files whose routes the rule engine read alone (Go's):
-/// `(path, routes)` of each, linked like the code extractor's; a note when the mounts make
-/// more endpoints than a run lists.
+/// `(path, routes)` of each, linked like the code extractor's.
 pub fn link_routes(files: Vec<(String, RouteScan)>) -> Facts {
-    let files: Vec<FileScan> = files
-        .into_iter()
-        .map(|(path, routes)| FileScan {
-            path,
-            routes,
-            ..FileScan::default()
-        })
-        .collect();
-    let endpoints = link(&files, &HashSet::new());
-    let notes: Vec<GuardNote> = files.iter().flat_map(|file| file.routes.guards.clone()).collect();
-    let over = endpoints
-        .last()
-        .filter(|_| endpoints.len() >= MAX_ENDPOINTS)
-        .map(|last| {
-            format!(
-                "{}: routes mounted at more places than {MAX_ENDPOINTS} routes hold; the rest are left out",
-                last.file
-            )
-        });
-    Facts {
-        guards: crate::bridge::extract::code::guards::link(&notes, &endpoints),
-        endpoints,
-        unparsed: over.into_iter().collect(),
-        ..Facts::default()
-    }
+    let files = files.into_iter().map(|(path, routes)| FileScan {
+        path,
+        routes,
+        ..FileScan::default()
+    });
+    crate::bridge::extract::code::scan::link(files.collect(), Facts::default())
 }
 
 /// What resolving a unit's items reads: the units by key (and as they were before resolving),
@@ -268,13 +248,59 @@ impl<'s> Linker<'s> {
         if units.contains_key(&local) {
             return Some(local);
         }
-        let found = match &file.module {
-            Module::Script(module) => self.resolve_script(from, module, reference),
-            Module::Python(_) => self.resolve_python(from, reference),
-            Module::Rust(module) => return self.resolve_rust(from, module, reference, units),
-            Module::None => None,
+        let found = if let Module::Rust(module) = &file.module {
+            return self.resolve_rust(from, module, reference, units);
+        } else if let Some(dotted) = reference.strip_prefix("pymodule:") {
+            return self.url_module(from, dotted).filter(|key| units.contains_key(key));
+        } else if let Some(source) = reference.strip_prefix("module:") {
+            let target = resolve_source(&self.index, &file.path, source)?;
+            resolve_export(&self.index, &|at| self.script_module(at), target, "default")?
+        } else {
+            self.lead(from, reference)?
         };
-        found.filter(|key| units.contains_key(key))
+        let (at, name) = found;
+        Some((self.files[at].path.to_owned(), name)).filter(|key| units.contains_key(key))
+    }
+
+    /// Where a name written in file `from` leads through the file's imports: the file that
+    /// defines it and its name there, dotted as written after the import (`users.router` with
+    /// `import * as users from './users'`, `settings.API_V1_STR` with `from app.core.config
+    /// import settings`, `views.X` with `from . import views`); `None` when its first part is
+    /// no import of a file of the run.
+    pub(super) fn lead(&self, from: usize, reference: &str) -> Option<(usize, String)> {
+        let file = &self.files[from];
+        let (first, rest) = match reference.split_once('.') {
+            Some((first, rest)) => (first, Some(rest)),
+            None => (reference, None),
+        };
+        let dotted = |name: &str| rest.map_or_else(|| name.to_owned(), |rest| format!("{name}.{rest}"));
+        match &file.module {
+            Module::Script(module) => {
+                let import = module.imports.get(first)?;
+                let modules = |at: usize| self.script_module(at);
+                let Some(rest) = rest.filter(|_| import.name == Imported::Module) else {
+                    let (at, local) = resolve_import(&self.index, &modules, from, import)?;
+                    return Some((at, dotted(&local)));
+                };
+                let target = resolve_source(&self.index, &file.path, &import.source)?;
+                let (member, tail) = rest.split_once('.').map_or((rest, None), |(m, t)| (m, Some(t)));
+                Some(match resolve_export(&self.index, &modules, target, member) {
+                    // `module.exports = { api: {…} }` exports `api` as a member of `default`.
+                    Some((at, local)) if local == "default" && member != "default" => (at, format!("default.{rest}")),
+                    Some((at, local)) => (at, tail.map_or(local.clone(), |tail| format!("{local}.{tail}"))),
+                    // `const config = require('./config')` with `module.exports = {…}`.
+                    None => (target, format!("default.{rest}")),
+                })
+            }
+            Module::Python(module) => {
+                let (at, name) = resolve_python(&self.index, &file.path, module.imports.get(first)?)?;
+                Some((
+                    at,
+                    name.map_or_else(|| rest.map(str::to_owned), |name| Some(dotted(&name)))?,
+                ))
+            }
+            _ => None,
+        }
     }
 
     /// The Go function a mount written in file `from` calls (`users.UsersRegister`,
@@ -311,52 +337,6 @@ impl<'s> Linker<'s> {
             Module::Script(module) => Some(module),
             _ => None,
         }
-    }
-
-    fn resolve_script(&self, from: usize, module: &ScriptModule, reference: &str) -> Option<UnitKey> {
-        let modules = |at: usize| self.script_module(at);
-        let found = if let Some(source) = reference.strip_prefix("module:") {
-            let target = resolve_source(&self.index, &self.files[from].path, source)?;
-            resolve_export(&self.index, &modules, target, "default")
-        } else if let Some((namespace, member)) = reference.split_once('.') {
-            let import = module
-                .imports
-                .get(namespace)
-                .filter(|import| import.name == Imported::Module)?;
-            let target = resolve_source(&self.index, &self.files[from].path, &import.source)?;
-            resolve_export(&self.index, &modules, target, member)
-        } else {
-            resolve_import(&self.index, &modules, from, module.imports.get(reference)?)
-        };
-        found.map(|(at, name)| (self.files[at].path.to_owned(), name))
-    }
-
-    fn resolve_python(&self, from: usize, reference: &str) -> Option<UnitKey> {
-        if let Some(dotted) = reference.strip_prefix("pymodule:") {
-            return self.url_module(from, dotted);
-        }
-        let (at, name) = self.python_import(from, reference).flatten()?;
-        Some((self.files[at].path.to_owned(), name))
-    }
-
-    /// Where a name written in Python file `from` leads through its imports (`X` with `from
-    /// .views import X`, `views.X` with `from . import views`): the file and its name there;
-    /// `None` when its first part is no import followed, `Some(None)` when the import does not
-    /// fit the name (a module named without a member, a name with one).
-    fn python_import(&self, from: usize, reference: &str) -> Option<Option<(usize, String)>> {
-        let file = &self.files[from];
-        let Module::Python(module) = &file.module else {
-            return None;
-        };
-        let (first, member) = reference
-            .split_once('.')
-            .map_or((reference, None), |(f, m)| (f, Some(m)));
-        let (at, name) = resolve_python(&self.index, &file.path, module.imports.get(first)?)?;
-        Some(match (name, member) {
-            (None, Some(member)) => Some((at, member.to_owned())),
-            (Some(name), None) => Some((at, name)),
-            _ => None,
-        })
     }
 
     /// `users::routes`, `crate::api::router`, or a bare function name: the module path says which
