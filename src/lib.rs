@@ -1,7 +1,7 @@
 //! baton keeps Claude Code agents from losing the thread: a statusline and a context
 //! monitor hook, with the library every later command shares.
 //!
-//! The modules form layers, each using only those below it (README.md, Layout): the
+//! The modules form layers, each using only those below it (ARCHITECTURE.md, Layout): the
 //! foundations (`error`, `log`, `clock`, `words`, `fsx`, `git`, `claude_home`, `json`);
 //! what Claude Code and the user hand baton (`api_usage`, `hook`, `config`); the domain
 //! (`planning`, `continuity`, `accounting`, `agents`, `context`); what combines them

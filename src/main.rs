@@ -1,7 +1,7 @@
 //! The `baton` binary: argv in, exit status out. Everything else lives in the library.
 //!
 //! `no_main`: baton runs on every prompt and tool call, and std's start-up work buys it
-//! nothing it does not do itself (README, Performance, has the measurement). What it needs
+//! nothing it does not do itself (bench/README.md, the hooks, has the measurement). What it needs
 //! from that start-up is in `platform::process`: SIGPIPE ignored, the standard descriptors
 //! open, and the arguments from the `argc`/`argv` given here (musl keeps them nowhere else).
 //! `cli::main` catches panics (exit 101 with a message; hooks stay silent) and flushes stdout.

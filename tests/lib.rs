@@ -12,6 +12,7 @@ mod context;
 mod continuity;
 mod crlf;
 mod ctx;
+mod doc_links;
 mod e2e;
 mod entry;
 mod hostile;

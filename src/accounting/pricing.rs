@@ -1,4 +1,4 @@
-//! The one price table (USD per million tokens, README.md "Prices"), model-id matching, user
+//! The one price table (USD per million tokens, docs/report.md "Prices"), model-id matching, user
 //! overrides from a JSON price file or baton's config, and the cost of a token count.
 
 use std::collections::BTreeMap;
@@ -55,7 +55,7 @@ const SONNET_4: Rates = rates(3.0, 3.75, 6.0, 0.30, 15.0);
 const SONNET_4_LONG: Rates = rates(6.0, 7.50, 12.0, 0.60, 22.50);
 const HAIKU_4_5: Rates = rates(1.0, 1.25, 2.0, 0.10, 5.0);
 
-/// The built-in table, keyed by model family (see [`model_key`]); README.md shows it with its source.
+/// The built-in table, keyed by model family (see [`model_key`]); docs/report.md shows it with its source.
 const BUILT_IN: &[(&str, Rates, Option<Rates>)] = &[
     ("claude-opus-4-8", OPUS_4_5, None),
     ("claude-opus-4-7", OPUS_4_5, None),
@@ -295,11 +295,11 @@ mod tests {
     }
 
     #[test]
-    fn the_readme_table_is_the_built_in_table() {
-        let readme = include_str!("../../README.md");
+    fn the_guide_table_is_the_built_in_table() {
+        let page = include_str!("../../docs/report.md");
         let table = PriceTable::default();
         let mut rows = 0;
-        for line in readme.lines().filter(|l| l.starts_with("| claude-")) {
+        for line in page.lines().filter(|l| l.starts_with("| claude-")) {
             let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
             let [models, input, w5, w1, read, output] = cells[..] else {
                 panic!("{line}")

@@ -70,6 +70,11 @@ Options:
 What `baton install` writes into .claude/settings.json (with the binary's full path):
 ";
 
+/// The help's last line: where a new user starts.
+const GETTING_STARTED: &str = "
+Getting started: `baton install` wires baton into Claude Code, `baton doctor` checks it; the guide is docs/ in baton's repository (start at docs/introduction.md).
+";
+
 /// Exit status of a command that panicked (as Rust programs exit on a panic).
 pub const PANIC_EXIT: u8 = 101;
 
@@ -202,6 +207,7 @@ fn top_help() -> String {
     }
     help.push_str(HELP_TAIL);
     help.push_str(&settings_entries());
+    help.push_str(GETTING_STARTED);
     help
 }
 

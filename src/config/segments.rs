@@ -28,7 +28,7 @@ pub enum Segment {
     Largest,
 }
 
-/// Every segment, in the order the README lists them.
+/// Every segment, in the order the guide (docs/statusline.md) lists them.
 pub const ALL_SEGMENTS: [Segment; 10] = [
     Segment::Model,
     Segment::Task,

@@ -1,7 +1,7 @@
 //! Files planted where the store keeps its own (issue 21 items 8 and 10): a FIFO at a journal
 //! segment's or the document's name is never waited on (before, `ctx show` and the
 //! SubagentStart/Stop hooks hung on it), and a journal segment with a second name (a hard
-//! link) is neither appended to nor cut back through it, as the README's rule for links says.
+//! link) is neither appended to nor cut back through it, as the guide's rule for links (docs/files.md) says.
 
 use std::fs;
 

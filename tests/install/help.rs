@@ -15,6 +15,11 @@ fn every_command_has_help_with_examples_and_there_are_completions() {
         .map(|l| l.split_whitespace().next().unwrap().to_owned())
         .collect();
     assert!(commands.len() >= 9, "{top}");
+    let last = top.lines().last().unwrap();
+    assert!(
+        last.starts_with("Getting started: `baton install`") && last.contains("docs/introduction.md"),
+        "the help ends with where to start: {top}"
+    );
     for command in &commands {
         let help = ok(sandbox.run(&[command, "--help"], b"")).stdout;
         assert!(help.contains("Usage: baton "), "{command}: {help}");

@@ -1,6 +1,6 @@
 //! `baton report` through the built binary: token and cost totals checked against a
 //! computation done here from the lines the test writes (prices typed in again from
-//! README.md "Prices"), de-duplication, subagents, unpriced models, price overrides, damaged
+//! docs/report.md "Prices"), de-duplication, subagents, unpriced models, price overrides, damaged
 //! transcripts, a large transcript in flat memory, and the report's other sections.
 
 // The memory sampler (`common::os`) reads Linux's /proc.

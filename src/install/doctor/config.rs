@@ -34,7 +34,7 @@ fn check_file(path: &Path) -> Check {
         Err(e) => {
             return Check::fail(
                 format!("baton's config {shown} is not JSON ({e}), so all of it is ignored"),
-                "fix the JSON (README, Configuration, shows every key)",
+                "fix the JSON (the guide's docs/configuration.md shows every key)",
             );
         }
     };
@@ -61,7 +61,7 @@ fn check_file(path: &Path) -> Check {
             skipped.join("; ")
         ),
         format!(
-            "fix the spelling or the type (README, Configuration); the segments are {}",
+            "fix the spelling or the type (the guide's docs/configuration.md); the segments are {}",
             names.join(", ")
         ),
     )
