@@ -6,7 +6,7 @@
 
 use serde_norway::Value;
 
-use super::{Source, is_identifier as is_name, per_file};
+use super::{Source, is_identifier as is_name, per_file, yaml};
 use crate::bridge::facts::{EnvVar, Facts};
 
 /// Extracts the env vars of the Compose files among `sources`.
@@ -30,14 +30,11 @@ pub fn is_compose(name: &str) -> bool {
 }
 
 fn file(source: &Source<'_>) -> Facts {
-    let mut facts = Facts::default();
-    let doc: Value = match serde_norway::from_str(source.text) {
+    let doc = match yaml(source) {
         Ok(doc) => doc,
-        Err(e) => {
-            facts.unparsed.push(format!("{}: not YAML ({e})", source.path));
-            return facts;
-        }
+        Err(unparsed) => return unparsed,
     };
+    let mut facts = Facts::default();
     let mut add = |name: String, kind: &str| {
         if !facts.env_vars.iter().any(|have| have.name == name) {
             let (source, file) = (kind.to_owned(), source.path.to_owned());

@@ -9,7 +9,7 @@
 use serde_norway::Value;
 
 use super::push::{commands, pushed_images};
-use super::{Source, per_file, push_once};
+use super::{Source, per_file, push_once, yaml};
 use crate::bridge::facts::{EnvVar, Facts, Image, Pipeline, Scan};
 
 mod scans;
@@ -34,14 +34,17 @@ const GITLAB_KEYWORDS: &[&str] = &[
 
 /// Extracts pipelines, their variables and pushed images from the CI files among `sources`.
 pub fn extract(sources: &[Source<'_>]) -> Facts {
-    per_file(sources, |source| match kind_of(source.path) {
-        Some(kind) => pipeline(source, kind),
+    per_file(sources, |source| match system_of(source.path) {
+        Some((kind, read)) => pipeline(source, kind, read),
         None => Facts::default(),
     })
 }
 
-/// Which CI system a path belongs to, if any.
-pub fn kind_of(path: &str) -> Option<&'static str> {
+/// Reads one CI system's document into what it found, and returns the pipeline's name.
+type Reader = fn(&Value, &mut Found) -> Option<String>;
+
+/// Which CI system a path belongs to, if any, with its reader.
+fn system_of(path: &str) -> Option<(&'static str, Reader)> {
     let name = path.rsplit('/').next().unwrap_or(path);
     let yaml = name.ends_with(".yml") || name.ends_with(".yaml");
     let under = |dir: &str| path.starts_with(dir) || path.contains(&format!("/{dir}"));
@@ -49,77 +52,63 @@ pub fn kind_of(path: &str) -> Option<&'static str> {
         return None;
     }
     if under(".github/workflows/") {
-        Some("github-actions")
+        Some(("github-actions", github))
     } else if name.ends_with(".gitlab-ci.yml") || name == ".gitlab-ci.yaml" || under(".gitlab/ci/") {
-        Some("gitlab-ci")
+        Some(("gitlab-ci", gitlab))
     } else if name.starts_with("azure-pipelines")
         || name.ends_with(".azure-pipelines.yml")
         || under(".azure-pipelines/")
         || under(".azuredevops/")
     {
-        Some("azure-pipelines")
+        Some(("azure-pipelines", azure))
     } else {
         None
     }
 }
 
-fn pipeline(source: &Source<'_>, kind: &str) -> Facts {
-    let mut facts = Facts::default();
-    let mut doc: Value = match serde_norway::from_str(source.text) {
+fn pipeline(source: &Source<'_>, kind: &str, read: Reader) -> Facts {
+    let mut doc = match yaml(source) {
         Ok(doc) => doc,
-        Err(e) => {
-            facts.unparsed.push(format!("{}: not YAML ({e})", source.path));
-            return facts;
-        }
+        Err(unparsed) => return unparsed,
     };
     let _ = doc.apply_merge();
-    let mut found = Found::default();
-    let name = match kind {
-        "github-actions" => github(&doc, &mut found),
-        "gitlab-ci" => gitlab(&doc, &mut found),
-        _ => azure(&doc, &mut found),
-    };
-    let file = source.path.to_owned();
-    facts.pipelines.push(Pipeline {
+    let pipeline = Pipeline {
         kind: kind.into(),
-        name,
-        file: file.clone(),
-        ..found.pipeline
-    });
-    facts.env_vars = found
-        .env
-        .into_iter()
-        .map(|name| EnvVar {
-            name,
-            source: "pipeline".into(),
-            file: file.clone(),
-        })
-        .collect();
-    facts.images = found
-        .images
-        .into_iter()
-        .map(|name| Image {
-            name,
-            file: file.clone(),
-        })
-        .collect();
-    facts
+        file: source.path.to_owned(),
+        ..Pipeline::default()
+    };
+    let mut found = Found {
+        pipeline,
+        facts: Facts::default(),
+    };
+    let name = read(&doc, &mut found);
+    found.facts.pipelines.push(Pipeline { name, ..found.pipeline });
+    found.facts
 }
 
-/// What one pipeline file holds (its jobs, stages, named steps and scans in `pipeline`), each
-/// name once, in document order.
-#[derive(Default)]
+/// What one pipeline file holds: its jobs, stages, named steps and scans in `pipeline`, the
+/// variables it sets and the images it pushes in `facts`, each once, in document order.
 struct Found {
     pipeline: Pipeline,
-    env: Vec<String>,
-    images: Vec<String>,
+    facts: Facts,
 }
 
 impl Found {
+    fn env(&mut self, name: String) {
+        let file = self.pipeline.file.clone();
+        let source = "pipeline".into();
+        push_once(&mut self.facts.env_vars, EnvVar { name, source, file });
+    }
+
     fn env_keys(&mut self, block: Option<&Value>) {
         for (key, _) in entries(block) {
-            push_once(&mut self.env, key);
+            self.env(key);
         }
+    }
+
+    fn image(&mut self, name: String) {
+        let file = self.pipeline.file.clone();
+        push_once(&mut self.facts.images, Image { name, file });
     }
 
     /// The images a script pushes (variables resolved with `scopes`, innermost first) and
@@ -130,7 +119,7 @@ impl Found {
             return;
         }
         for image in pushed_images(&text) {
-            push_once(&mut self.images, resolve(&image, scopes));
+            self.image(resolve(&image, scopes));
         }
         for tool in scans::in_script(&commands(&text)) {
             self.scan(tool, job, None);
@@ -149,10 +138,10 @@ impl Found {
     /// `repository` pushed with each of `tags` (variables resolved), or alone without tags.
     fn tagged(&mut self, repository: &str, tags: &[String], scopes: &[&Values]) {
         if tags.is_empty() {
-            push_once(&mut self.images, repository.to_owned());
+            self.image(repository.to_owned());
         }
         for tag in tags {
-            push_once(&mut self.images, format!("{repository}:{}", resolve(tag, scopes)));
+            self.image(format!("{repository}:{}", resolve(tag, scopes)));
         }
     }
 
@@ -205,7 +194,7 @@ fn github(doc: &Value, found: &mut Found) -> Option<String> {
                     .collect();
                 let computed = tags.iter().any(|t| t.contains("${{") && t.contains("steps."));
                 for image in if computed { metadata_images.clone() } else { tags } {
-                    push_once(&mut found.images, image);
+                    found.image(image);
                 }
             }
         }
@@ -269,19 +258,13 @@ fn gitlab(doc: &Value, found: &mut Found) -> Option<String> {
 /// The templates and components a GitLab file includes (`include: [{template: …}]`).
 fn gitlab_includes(include: Option<&Value>) -> Vec<String> {
     let items = match include.map(untagged) {
-        Some(Value::Sequence(items)) => items.iter().collect(),
-        Some(other) => vec![other],
-        None => Vec::new(),
+        Some(Value::Sequence(_)) => sequence(include),
+        other => other.into_iter().collect(),
     };
     items
         .into_iter()
-        .filter_map(|item| match untagged(item) {
-            Value::Mapping(_) => ["template", "component"]
-                .iter()
-                .find_map(|k| item.get(*k).and_then(Value::as_str))
-                .map(str::to_owned),
-            _ => None,
-        })
+        .filter_map(|item| ["template", "component"].iter().find_map(|k| item.get(*k)?.as_str()))
+        .map(str::to_owned)
         .collect()
 }
 
@@ -354,7 +337,7 @@ fn azure_variables(block: Option<&Value>, found: &mut Found, known: &mut Values)
         if let Some(value) = value.and_then(scalar) {
             known.push((name.clone(), value));
         }
-        push_once(&mut found.env, name);
+        found.env(name);
     }
 }
 
