@@ -15,7 +15,7 @@ use crate::bridge::facts::{EnvVar, Facts, Image, Pipeline, Scan};
 mod scans;
 mod variables;
 
-use variables::{Values, resolve, scalar, values};
+use variables::{Values, resolve, scalar, variables};
 
 /// GitLab's top-level keys that are not jobs.
 const GITLAB_KEYWORDS: &[&str] = &[
@@ -100,10 +100,16 @@ impl Found {
         push_once(&mut self.facts.env_vars, EnvVar { name, source, file });
     }
 
-    fn env_keys(&mut self, block: Option<&Value>) {
-        for (key, _) in entries(block) {
-            self.env(key);
+    /// Records the names an env or variables block sets, and returns their literal values.
+    fn variables(&mut self, block: Option<&Value>) -> Values {
+        let mut literal = Values::new();
+        for (name, value) in variables(block) {
+            if let Some(value) = value {
+                literal.push((name.clone(), value));
+            }
+            self.env(name);
         }
+        literal
     }
 
     fn image(&mut self, name: String) {
@@ -153,14 +159,12 @@ impl Found {
 }
 
 fn github(doc: &Value, found: &mut Found) -> Option<String> {
-    let workflow = values(doc.get("env"));
-    found.env_keys(doc.get("env"));
+    let workflow = found.variables(doc.get("env"));
     for (id, job) in entries(doc.get("jobs")) {
         found.pipeline.jobs.push(id.clone());
-        let job_env = values(job.get("env"));
-        found.env_keys(job.get("env"));
+        let job_env = found.variables(job.get("env"));
         for (_, service) in entries(job.get("services")) {
-            found.env_keys(service.get("env"));
+            found.variables(service.get("env"));
         }
         let steps = sequence(job.get("steps"));
         let metadata_images: Vec<String> = steps
@@ -170,11 +174,10 @@ fn github(doc: &Value, found: &mut Found) -> Option<String> {
             .map(|image| resolve(&image, &[&job_env, &workflow]))
             .collect();
         for step in steps {
-            let step_env = values(step.get("env"));
+            let step_env = found.variables(step.get("env"));
             let scopes = [&step_env, &job_env, &workflow];
             let name = step.get("name").and_then(Value::as_str);
             let used = step.get("uses").and_then(Value::as_str);
-            found.env_keys(step.get("env"));
             found.step_name(name);
             if let Some(tool) = used.and_then(scans::action) {
                 found.scan(tool, Some(&id), name.or(used));
@@ -221,8 +224,7 @@ fn docker_build_push(with: Option<&Value>, scopes: &[&Values], found: &mut Found
 }
 
 fn gitlab(doc: &Value, found: &mut Found) -> Option<String> {
-    let globals = values(doc.get("variables"));
-    found.env_keys(doc.get("variables"));
+    let globals = found.variables(doc.get("variables"));
     found.pipeline.stages = list_of(doc.get("stages"));
     for include in gitlab_includes(doc.get("include")) {
         if let Some(tool) = scans::gitlab_include(&include) {
@@ -245,8 +247,7 @@ fn gitlab(doc: &Value, found: &mut Found) -> Option<String> {
                 push_once(&mut found.pipeline.stages, stage.to_owned());
             }
         }
-        let job_vars = values(job.get("variables"));
-        found.env_keys(job.get("variables"));
+        let job_vars = found.variables(job.get("variables"));
         let job_name = visible.then_some(id.as_str());
         for part in ["before_script", "script", "after_script"] {
             found.script(job.get(part), &[&job_vars, &globals], job_name);
@@ -269,8 +270,7 @@ fn gitlab_includes(include: Option<&Value>) -> Vec<String> {
 }
 
 fn azure(doc: &Value, found: &mut Found) -> Option<String> {
-    let mut known = Values::new();
-    azure_variables(doc.get("variables"), found, &mut known);
+    let mut known = found.variables(doc.get("variables"));
     let stages = sequence(doc.get("stages"));
     let jobs: Vec<&Value> = if stages.is_empty() {
         sequence(doc.get("jobs"))
@@ -281,7 +281,7 @@ fn azure(doc: &Value, found: &mut Found) -> Option<String> {
                 if let Some(name) = stage.get("stage").and_then(Value::as_str) {
                     push_once(&mut found.pipeline.stages, name.to_owned());
                 }
-                azure_variables(stage.get("variables"), found, &mut known);
+                known.extend(found.variables(stage.get("variables")));
             })
             .flat_map(|stage| sequence(stage.get("jobs")))
             .collect()
@@ -295,14 +295,14 @@ fn azure(doc: &Value, found: &mut Found) -> Option<String> {
         if let Some(id) = &id {
             found.pipeline.jobs.push(id.clone());
         }
-        azure_variables(job.get("variables"), found, &mut known);
+        known.extend(found.variables(job.get("variables")));
         let deploy_steps = at(Some(job), &["strategy", "runOnce", "deploy", "steps"]);
         let job_steps = sequence(job.get("steps")).into_iter().chain(sequence(deploy_steps));
         steps.extend(job_steps.map(|s| (id.clone(), s)));
     }
     for (job, step) in steps {
         let job = job.as_deref();
-        found.env_keys(step.get("env"));
+        found.variables(step.get("env"));
         let name = step.get("displayName").and_then(Value::as_str);
         found.step_name(name);
         for key in ["script", "bash", "pwsh", "powershell"] {
@@ -322,23 +322,6 @@ fn azure(doc: &Value, found: &mut Found) -> Option<String> {
         }
     }
     doc.get("name").and_then(Value::as_str).map(str::to_owned)
-}
-
-/// Azure's variables: a mapping, or a list of `{name, value}` (groups and templates skipped).
-fn azure_variables(block: Option<&Value>, found: &mut Found, known: &mut Values) {
-    let pairs: Vec<(String, Option<&Value>)> = match block {
-        Some(Value::Sequence(items)) => items
-            .iter()
-            .filter_map(|i| Some((i.get("name")?.as_str()?.to_owned(), i.get("value"))))
-            .collect(),
-        other => entries(other).into_iter().map(|(k, v)| (k, Some(v))).collect(),
-    };
-    for (name, value) in pairs {
-        if let Some(value) = value.and_then(scalar) {
-            known.push((name.clone(), value));
-        }
-        found.env(name);
-    }
 }
 
 fn uses(step: &Value, action: &str) -> bool {
