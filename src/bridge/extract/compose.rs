@@ -35,7 +35,7 @@ pub fn is_compose(name: &str) -> bool {
 fn file(source: &Source<'_>) -> Facts {
     let doc = match yaml(source) {
         Ok(doc) => doc,
-        Err(unparsed) => return unparsed,
+        Err(unparsed) => return *unparsed,
     };
     let mut facts = Facts::default();
     let mut add = |name: String, kind: &str| {

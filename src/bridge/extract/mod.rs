@@ -90,10 +90,12 @@ pub fn is_identifier(word: &str) -> bool {
 }
 
 /// The YAML document of `source`, or the facts that say it is not YAML.
-pub fn yaml(source: &Source<'_>) -> Result<serde_norway::Value, Facts> {
-    serde_norway::from_str(source.text).map_err(|e| Facts {
-        unparsed: vec![format!("{}: not YAML ({e})", source.path)],
-        ..Facts::default()
+pub fn yaml(source: &Source<'_>) -> Result<serde_norway::Value, Box<Facts>> {
+    serde_norway::from_str(source.text).map_err(|e| {
+        Box::new(Facts {
+            unparsed: vec![format!("{}: not YAML ({e})", source.path)],
+            ..Facts::default()
+        })
     })
 }
 

@@ -69,7 +69,7 @@ fn system_of(path: &str) -> Option<(&'static str, Reader)> {
 fn pipeline(source: &Source<'_>, kind: &str, read: Reader) -> Facts {
     let mut doc = match yaml(source) {
         Ok(doc) => doc,
-        Err(unparsed) => return unparsed,
+        Err(unparsed) => return *unparsed,
     };
     let _ = doc.apply_merge();
     let pipeline = Pipeline {
