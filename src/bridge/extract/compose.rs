@@ -4,9 +4,12 @@
 //! interpolation (`${VAR}`, `${VAR:-default}`, `${VAR:?error}`, `$VAR`; `$$` is a literal
 //! `$`). Names only, never values.
 
+use std::sync::LazyLock;
+
+use regex::Regex;
 use serde_norway::Value;
 
-use super::{Source, is_identifier as is_name, per_file};
+use super::{Source, is_identifier as is_name, per_file, push_once, yaml};
 use crate::bridge::facts::{EnvVar, Facts};
 
 /// Extracts the env vars of the Compose files among `sources`.
@@ -30,14 +33,11 @@ pub fn is_compose(name: &str) -> bool {
 }
 
 fn file(source: &Source<'_>) -> Facts {
-    let mut facts = Facts::default();
-    let doc: Value = match serde_norway::from_str(source.text) {
+    let doc = match yaml(source) {
         Ok(doc) => doc,
-        Err(e) => {
-            facts.unparsed.push(format!("{}: not YAML ({e})", source.path));
-            return facts;
-        }
+        Err(unparsed) => return *unparsed,
     };
+    let mut facts = Facts::default();
     let mut add = |name: String, kind: &str| {
         if !facts.env_vars.iter().any(|have| have.name == name) {
             let (source, file) = (kind.to_owned(), source.path.to_owned());
@@ -93,36 +93,19 @@ fn collect_strings<'v>(value: &'v Value, out: &mut Vec<&'v str>, depth: usize) {
     }
 }
 
+/// `$$` (a literal `$`), or `$` and the name after it, braced or not.
+static INTERPOLATION: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\$(?:\$|\{?([[:word:]]*))").expect("the interpolation pattern compiles"));
+
 /// The variables `text` interpolates, in order.
 pub fn interpolated(text: &str) -> Vec<String> {
-    let bytes = text.as_bytes();
-    let mut out: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] != b'$' {
-            i += 1;
-            continue;
-        }
-        match bytes.get(i + 1) {
-            Some(b'$') => i += 2,
-            Some(b'{') => i += 2 + take_name(&text[i + 2..], &mut out),
-            Some(_) => i += 1 + take_name(&text[i + 1..], &mut out).max(1),
-            None => i += 1,
+    let mut out = Vec::new();
+    for name in INTERPOLATION.captures_iter(text).filter_map(|c| c.get(1)) {
+        if is_name(name.as_str()) {
+            push_once(&mut out, name.as_str().to_owned());
         }
     }
     out
-}
-
-/// Adds the variable name at the start of `rest` to `out` (once) and returns its length.
-fn take_name(rest: &str, out: &mut Vec<String>) -> usize {
-    let end = rest
-        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .unwrap_or(rest.len());
-    let name = &rest[..end];
-    if is_name(name) && !out.iter().any(|n| n == name) {
-        out.push(name.to_owned());
-    }
-    end
 }
 
 #[cfg(test)]

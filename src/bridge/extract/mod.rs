@@ -89,6 +89,16 @@ pub fn is_identifier(word: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
+/// The YAML document of `source`, or the facts that say it is not YAML.
+pub fn yaml(source: &Source<'_>) -> Result<serde_norway::Value, Box<Facts>> {
+    serde_norway::from_str(source.text).map_err(|e| {
+        Box::new(Facts {
+            unparsed: vec![format!("{}: not YAML ({e})", source.path)],
+            ..Facts::default()
+        })
+    })
+}
+
 /// Adds `item` to `list` unless the list holds it already.
 pub fn push_once<T: PartialEq>(list: &mut Vec<T>, item: T) {
     if !list.contains(&item) {

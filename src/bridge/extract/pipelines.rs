@@ -9,13 +9,13 @@
 use serde_norway::Value;
 
 use super::push::{commands, pushed_images};
-use super::{Source, per_file, push_once};
+use super::{Source, per_file, push_once, yaml};
 use crate::bridge::facts::{EnvVar, Facts, Image, Pipeline, Scan};
 
 mod scans;
 mod variables;
 
-use variables::{Values, resolve, scalar, values};
+use variables::{Values, resolve, scalar, variables};
 
 /// GitLab's top-level keys that are not jobs.
 const GITLAB_KEYWORDS: &[&str] = &[
@@ -34,14 +34,17 @@ const GITLAB_KEYWORDS: &[&str] = &[
 
 /// Extracts pipelines, their variables and pushed images from the CI files among `sources`.
 pub fn extract(sources: &[Source<'_>]) -> Facts {
-    per_file(sources, |source| match kind_of(source.path) {
-        Some(kind) => pipeline(source, kind),
+    per_file(sources, |source| match system_of(source.path) {
+        Some((kind, read)) => pipeline(source, kind, read),
         None => Facts::default(),
     })
 }
 
-/// Which CI system a path belongs to, if any.
-pub fn kind_of(path: &str) -> Option<&'static str> {
+/// Reads one CI system's document into what it found, and returns the pipeline's name.
+type Reader = fn(&Value, &mut Found) -> Option<String>;
+
+/// Which CI system a path belongs to, if any, with its reader.
+fn system_of(path: &str) -> Option<(&'static str, Reader)> {
     let name = path.rsplit('/').next().unwrap_or(path);
     let yaml = name.ends_with(".yml") || name.ends_with(".yaml");
     let under = |dir: &str| path.starts_with(dir) || path.contains(&format!("/{dir}"));
@@ -49,77 +52,69 @@ pub fn kind_of(path: &str) -> Option<&'static str> {
         return None;
     }
     if under(".github/workflows/") {
-        Some("github-actions")
+        Some(("github-actions", github))
     } else if name.ends_with(".gitlab-ci.yml") || name == ".gitlab-ci.yaml" || under(".gitlab/ci/") {
-        Some("gitlab-ci")
+        Some(("gitlab-ci", gitlab))
     } else if name.starts_with("azure-pipelines")
         || name.ends_with(".azure-pipelines.yml")
         || under(".azure-pipelines/")
         || under(".azuredevops/")
     {
-        Some("azure-pipelines")
+        Some(("azure-pipelines", azure))
     } else {
         None
     }
 }
 
-fn pipeline(source: &Source<'_>, kind: &str) -> Facts {
-    let mut facts = Facts::default();
-    let mut doc: Value = match serde_norway::from_str(source.text) {
+fn pipeline(source: &Source<'_>, kind: &str, read: Reader) -> Facts {
+    let mut doc = match yaml(source) {
         Ok(doc) => doc,
-        Err(e) => {
-            facts.unparsed.push(format!("{}: not YAML ({e})", source.path));
-            return facts;
-        }
+        Err(unparsed) => return *unparsed,
     };
     let _ = doc.apply_merge();
-    let mut found = Found::default();
-    let name = match kind {
-        "github-actions" => github(&doc, &mut found),
-        "gitlab-ci" => gitlab(&doc, &mut found),
-        _ => azure(&doc, &mut found),
-    };
-    let file = source.path.to_owned();
-    facts.pipelines.push(Pipeline {
+    let pipeline = Pipeline {
         kind: kind.into(),
-        name,
-        file: file.clone(),
-        ..found.pipeline
-    });
-    facts.env_vars = found
-        .env
-        .into_iter()
-        .map(|name| EnvVar {
-            name,
-            source: "pipeline".into(),
-            file: file.clone(),
-        })
-        .collect();
-    facts.images = found
-        .images
-        .into_iter()
-        .map(|name| Image {
-            name,
-            file: file.clone(),
-        })
-        .collect();
-    facts
+        file: source.path.to_owned(),
+        ..Pipeline::default()
+    };
+    let mut found = Found {
+        pipeline,
+        facts: Facts::default(),
+    };
+    let name = read(&doc, &mut found);
+    found.facts.pipelines.push(Pipeline { name, ..found.pipeline });
+    found.facts
 }
 
-/// What one pipeline file holds (its jobs, stages, named steps and scans in `pipeline`), each
-/// name once, in document order.
-#[derive(Default)]
+/// What one pipeline file holds: its jobs, stages, named steps and scans in `pipeline`, the
+/// variables it sets and the images it pushes in `facts`, each once, in document order.
 struct Found {
     pipeline: Pipeline,
-    env: Vec<String>,
-    images: Vec<String>,
+    facts: Facts,
 }
 
 impl Found {
-    fn env_keys(&mut self, block: Option<&Value>) {
-        for (key, _) in entries(block) {
-            push_once(&mut self.env, key);
+    fn env(&mut self, name: String) {
+        let file = self.pipeline.file.clone();
+        let source = "pipeline".into();
+        push_once(&mut self.facts.env_vars, EnvVar { name, source, file });
+    }
+
+    /// Records the names an env or variables block sets, and returns their literal values.
+    fn variables(&mut self, block: Option<&Value>) -> Values {
+        let mut literal = Values::new();
+        for (name, value) in variables(block) {
+            if let Some(value) = value {
+                literal.push((name.clone(), value));
+            }
+            self.env(name);
         }
+        literal
+    }
+
+    fn image(&mut self, name: String) {
+        let file = self.pipeline.file.clone();
+        push_once(&mut self.facts.images, Image { name, file });
     }
 
     /// The images a script pushes (variables resolved with `scopes`, innermost first) and
@@ -130,7 +125,7 @@ impl Found {
             return;
         }
         for image in pushed_images(&text) {
-            push_once(&mut self.images, resolve(&image, scopes));
+            self.image(resolve(&image, scopes));
         }
         for tool in scans::in_script(&commands(&text)) {
             self.scan(tool, job, None);
@@ -149,10 +144,10 @@ impl Found {
     /// `repository` pushed with each of `tags` (variables resolved), or alone without tags.
     fn tagged(&mut self, repository: &str, tags: &[String], scopes: &[&Values]) {
         if tags.is_empty() {
-            push_once(&mut self.images, repository.to_owned());
+            self.image(repository.to_owned());
         }
         for tag in tags {
-            push_once(&mut self.images, format!("{repository}:{}", resolve(tag, scopes)));
+            self.image(format!("{repository}:{}", resolve(tag, scopes)));
         }
     }
 
@@ -164,14 +159,12 @@ impl Found {
 }
 
 fn github(doc: &Value, found: &mut Found) -> Option<String> {
-    let workflow = values(doc.get("env"));
-    found.env_keys(doc.get("env"));
+    let workflow = found.variables(doc.get("env"));
     for (id, job) in entries(doc.get("jobs")) {
         found.pipeline.jobs.push(id.clone());
-        let job_env = values(job.get("env"));
-        found.env_keys(job.get("env"));
+        let job_env = found.variables(job.get("env"));
         for (_, service) in entries(job.get("services")) {
-            found.env_keys(service.get("env"));
+            found.variables(service.get("env"));
         }
         let steps = sequence(job.get("steps"));
         let metadata_images: Vec<String> = steps
@@ -181,11 +174,10 @@ fn github(doc: &Value, found: &mut Found) -> Option<String> {
             .map(|image| resolve(&image, &[&job_env, &workflow]))
             .collect();
         for step in steps {
-            let step_env = values(step.get("env"));
+            let step_env = found.variables(step.get("env"));
             let scopes = [&step_env, &job_env, &workflow];
             let name = step.get("name").and_then(Value::as_str);
             let used = step.get("uses").and_then(Value::as_str);
-            found.env_keys(step.get("env"));
             found.step_name(name);
             if let Some(tool) = used.and_then(scans::action) {
                 found.scan(tool, Some(&id), name.or(used));
@@ -205,7 +197,7 @@ fn github(doc: &Value, found: &mut Found) -> Option<String> {
                     .collect();
                 let computed = tags.iter().any(|t| t.contains("${{") && t.contains("steps."));
                 for image in if computed { metadata_images.clone() } else { tags } {
-                    push_once(&mut found.images, image);
+                    found.image(image);
                 }
             }
         }
@@ -232,8 +224,7 @@ fn docker_build_push(with: Option<&Value>, scopes: &[&Values], found: &mut Found
 }
 
 fn gitlab(doc: &Value, found: &mut Found) -> Option<String> {
-    let globals = values(doc.get("variables"));
-    found.env_keys(doc.get("variables"));
+    let globals = found.variables(doc.get("variables"));
     found.pipeline.stages = list_of(doc.get("stages"));
     for include in gitlab_includes(doc.get("include")) {
         if let Some(tool) = scans::gitlab_include(&include) {
@@ -256,8 +247,7 @@ fn gitlab(doc: &Value, found: &mut Found) -> Option<String> {
                 push_once(&mut found.pipeline.stages, stage.to_owned());
             }
         }
-        let job_vars = values(job.get("variables"));
-        found.env_keys(job.get("variables"));
+        let job_vars = found.variables(job.get("variables"));
         let job_name = visible.then_some(id.as_str());
         for part in ["before_script", "script", "after_script"] {
             found.script(job.get(part), &[&job_vars, &globals], job_name);
@@ -269,25 +259,18 @@ fn gitlab(doc: &Value, found: &mut Found) -> Option<String> {
 /// The templates and components a GitLab file includes (`include: [{template: …}]`).
 fn gitlab_includes(include: Option<&Value>) -> Vec<String> {
     let items = match include.map(untagged) {
-        Some(Value::Sequence(items)) => items.iter().collect(),
-        Some(other) => vec![other],
-        None => Vec::new(),
+        Some(Value::Sequence(_)) => sequence(include),
+        other => other.into_iter().collect(),
     };
     items
         .into_iter()
-        .filter_map(|item| match untagged(item) {
-            Value::Mapping(_) => ["template", "component"]
-                .iter()
-                .find_map(|k| item.get(*k).and_then(Value::as_str))
-                .map(str::to_owned),
-            _ => None,
-        })
+        .filter_map(|item| ["template", "component"].iter().find_map(|k| item.get(*k)?.as_str()))
+        .map(str::to_owned)
         .collect()
 }
 
 fn azure(doc: &Value, found: &mut Found) -> Option<String> {
-    let mut known = Values::new();
-    azure_variables(doc.get("variables"), found, &mut known);
+    let mut known = found.variables(doc.get("variables"));
     let stages = sequence(doc.get("stages"));
     let jobs: Vec<&Value> = if stages.is_empty() {
         sequence(doc.get("jobs"))
@@ -298,7 +281,7 @@ fn azure(doc: &Value, found: &mut Found) -> Option<String> {
                 if let Some(name) = stage.get("stage").and_then(Value::as_str) {
                     push_once(&mut found.pipeline.stages, name.to_owned());
                 }
-                azure_variables(stage.get("variables"), found, &mut known);
+                known.extend(found.variables(stage.get("variables")));
             })
             .flat_map(|stage| sequence(stage.get("jobs")))
             .collect()
@@ -312,14 +295,14 @@ fn azure(doc: &Value, found: &mut Found) -> Option<String> {
         if let Some(id) = &id {
             found.pipeline.jobs.push(id.clone());
         }
-        azure_variables(job.get("variables"), found, &mut known);
+        known.extend(found.variables(job.get("variables")));
         let deploy_steps = at(Some(job), &["strategy", "runOnce", "deploy", "steps"]);
         let job_steps = sequence(job.get("steps")).into_iter().chain(sequence(deploy_steps));
         steps.extend(job_steps.map(|s| (id.clone(), s)));
     }
     for (job, step) in steps {
         let job = job.as_deref();
-        found.env_keys(step.get("env"));
+        found.variables(step.get("env"));
         let name = step.get("displayName").and_then(Value::as_str);
         found.step_name(name);
         for key in ["script", "bash", "pwsh", "powershell"] {
@@ -339,23 +322,6 @@ fn azure(doc: &Value, found: &mut Found) -> Option<String> {
         }
     }
     doc.get("name").and_then(Value::as_str).map(str::to_owned)
-}
-
-/// Azure's variables: a mapping, or a list of `{name, value}` (groups and templates skipped).
-fn azure_variables(block: Option<&Value>, found: &mut Found, known: &mut Values) {
-    let pairs: Vec<(String, Option<&Value>)> = match block {
-        Some(Value::Sequence(items)) => items
-            .iter()
-            .filter_map(|i| Some((i.get("name")?.as_str()?.to_owned(), i.get("value"))))
-            .collect(),
-        other => entries(other).into_iter().map(|(k, v)| (k, Some(v))).collect(),
-    };
-    for (name, value) in pairs {
-        if let Some(value) = value.and_then(scalar) {
-            known.push((name.clone(), value));
-        }
-        push_once(&mut found.env, name);
-    }
 }
 
 fn uses(step: &Value, action: &str) -> bool {

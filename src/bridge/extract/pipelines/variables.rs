@@ -2,6 +2,9 @@
 //! variables), and references to them resolved: `$NAME`, `${NAME}`, GitHub's
 //! `${{ env.NAME }}` and Azure's `$(NAME)`.
 
+use std::sync::LazyLock;
+
+use regex::{Captures, Regex};
 use serde_norway::Value;
 
 use super::{entries, untagged};
@@ -9,12 +12,26 @@ use super::{entries, untagged};
 /// Variables with a literal value, in one scope.
 pub type Values = Vec<(String, String)>;
 
-/// The literal values of an env or variables block (GitLab's `{value: …}` form too).
-pub fn values(block: Option<&Value>) -> Values {
-    entries(block)
-        .into_iter()
-        .filter_map(|(k, v)| Some((k, scalar(v).or_else(|| v.get("value").and_then(scalar))?)))
-        .collect()
+/// The names an env or variables block sets, each with its literal value if it has one: a
+/// mapping (GitLab's `{value: …}` form too), or Azure's list of `{name, value}` (groups and
+/// templates, which have no name, skipped).
+pub fn variables(block: Option<&Value>) -> Vec<(String, Option<String>)> {
+    let literal = |value: &Value| scalar(value).or_else(|| value.get("value").and_then(scalar));
+    match block.map(untagged) {
+        Some(Value::Sequence(items)) => items
+            .iter()
+            .filter_map(|item| {
+                Some((
+                    item.get("name")?.as_str()?.to_owned(),
+                    item.get("value").and_then(literal),
+                ))
+            })
+            .collect(),
+        _ => entries(block)
+            .into_iter()
+            .map(|(name, value)| (name, literal(value)))
+            .collect(),
+    }
 }
 
 pub fn scalar(value: &Value) -> Option<String> {
@@ -47,44 +64,28 @@ pub fn resolve(text: &str, scopes: &[&Values]) -> String {
     current
 }
 
+/// A reference to a variable, its name in the group of its form. An unfinished one runs to the
+/// end of the text; the forms that name no plain variable are matched whole, to be kept.
+static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?xs) \$ (?:
+            \{\{ \s* (?: env\.([[:word:]]+) \s* (?:\}\}|\z) | .*? (?:\}\}|\z) )  # GitHub's ${{ env.NAME }}
+          | \{ (?: ([[:word:]]+) (?:\}|\z) | [^}]* \}? )                         # ${NAME}, ${NAME:-x}
+          | \( (?: ([[:word:]]+) (?:\)|\z) | [^)]* \)? )                         # Azure's $(NAME)
+          | ([[:word:]]*)                                                        # $NAME
+        )",
+    )
+    .expect("the reference pattern compiles")
+});
+
 fn substitute(text: &str, lookup: &impl Fn(&str) -> Option<String>) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(at) = rest.find('$') {
-        out.push_str(&rest[..at]);
-        let after = &rest[at + 1..];
-        let identifier_end = |s: &str| {
-            s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .unwrap_or(s.len())
-        };
-        let (name, consumed) = if let Some(inner) = after.strip_prefix("{{") {
-            let end = inner.find("}}").unwrap_or(inner.len());
-            let expression = inner[..end].trim();
-            let name = expression.strip_prefix("env.").filter(|n| identifier_end(n) == n.len());
-            (name.map(str::to_owned), 1 + 2 + (end + 2).min(inner.len()))
-        } else if let Some(inner) = after.strip_prefix('{') {
-            let end = inner.find('}').unwrap_or(inner.len());
-            let name = &inner[..identifier_end(inner).min(end)];
-            let plain = name.len() == end;
-            (plain.then(|| name.to_owned()), 1 + 1 + (end + 1).min(inner.len()))
-        } else if let Some(inner) = after.strip_prefix('(') {
-            let end = inner.find(')').unwrap_or(inner.len());
-            let name = &inner[..end];
-            let plain = identifier_end(name) == name.len();
-            (plain.then(|| name.to_owned()), 1 + 1 + (end + 1).min(inner.len()))
-        } else {
-            let end = identifier_end(after);
-            (Some(after[..end].to_owned()), 1 + end)
-        };
-        let consumed = consumed.min(rest.len() - at);
-        match name.filter(|n| !n.is_empty()).and_then(|n| lookup(&n)) {
-            Some(value) => out.push_str(&value),
-            None => out.push_str(&rest[at..at + consumed]),
-        }
-        rest = &rest[at + consumed..];
-    }
-    out.push_str(rest);
-    out
+    let replace = |reference: &Captures<'_>| {
+        let name = (1..=4).find_map(|i| reference.get(i)).map(|m| m.as_str());
+        name.filter(|n| !n.is_empty())
+            .and_then(lookup)
+            .unwrap_or_else(|| reference[0].to_owned())
+    };
+    REFERENCE.replace_all(text, replace).into_owned()
 }
 
 #[cfg(test)]
