@@ -128,18 +128,10 @@ fn provided(hits: &[Hit<'_>], stores: &mut [StateStore]) {
         if let Some(value) = hit.text("store.value") {
             keys.extend(bound_keys(hits, value, scope));
         }
-        let from = keys_from.get_mut(at);
-        let first = store.keys.is_empty()
-            || from
-                .as_deref()
-                .is_some_and(|from| *from == Some(provider.range.clone()));
+        let first = store.keys.is_empty() || keys_from[at].as_ref() == Some(&provider.range);
         if first && !keys.is_empty() {
-            for key in keys {
-                add_key(store, key);
-            }
-            if let Some(from) = from {
-                *from = Some(provider.range.clone());
-            }
+            keys.into_iter().for_each(|key| add_key(store, key));
+            keys_from[at] = Some(provider.range.clone());
         }
     }
     for hit in hits {
