@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use super::hits::{Hit, inside};
+use super::inherit::ancestry;
 use super::naming;
 use super::text::literal;
 use crate::bridge::extract::code::modules::PathIndex;
@@ -53,11 +54,8 @@ pub fn components(path: &str, hits: &[Hit<'_>]) -> Vec<Component> {
             && let Some(local) = locals.get(export.text)
         {
             let name = hit.text("component.alias").unwrap_or(export.text).to_owned();
-            let kind = if hit.get("component.default").is_some() {
-                "default".to_owned()
-            } else {
-                local.clone()
-            };
+            let default = hit.get("component.default").map(|_| "default".to_owned());
+            let kind = default.unwrap_or_else(|| local.clone());
             found.push((export.range.start, name, kind));
         }
     }
@@ -121,7 +119,7 @@ impl ReExport {
 /// name and path read like a component's (a `.tsx`/`.jsx` index or a `./Button`-style source; a
 /// backend's `export { CreateUserDto } from './create-user.dto'` is none); through `export *`,
 /// every component the source (and its own `export *` sources) declares.
-pub fn re_exports(components: &mut Vec<Component>, re_exports: &[ReExport], paths: &[&str]) {
+pub fn re_exports<'p>(components: &mut Vec<Component>, re_exports: &'p [ReExport], paths: &[&'p str]) {
     let index = PathIndex::new(paths.iter().map(|path| (*path).to_owned()));
     let mut by_file: HashMap<&str, Vec<&Component>> = HashMap::new();
     for component in components.iter() {
@@ -166,42 +164,19 @@ pub fn re_exports(components: &mut Vec<Component>, re_exports: &[ReExport], path
         .map(|re| re.file.as_str())
         .collect();
     files.dedup();
+    // Through `export *`: the components the sources declare, and their own sources', in order.
+    let stars = |from: &&'p str| -> Vec<&'p str> {
+        let stars = re_exports.iter().filter(|re| re.file == *from && re.exported.is_none());
+        stars.filter_map(|star| of(from, &star.source)).collect()
+    };
     for file in files {
-        let mut names: Vec<String> = Vec::new();
-        stars(file, 0, re_exports, &of, &by_file, &mut names);
-        for name in names {
-            push(file, name, &mut added);
+        let sources = ancestry(file, MAX_STAR_DEPTH, stars);
+        let declared = sources[1..]
+            .iter()
+            .flat_map(|source| by_file.get(source).into_iter().flatten());
+        for component in declared.filter(|c| c.kind != "default") {
+            push(file, component.name.clone(), &mut added);
         }
     }
     components.extend(added);
-}
-
-/// The components `from`'s `export *` sources declare, and theirs, in order (`depth` files deep).
-fn stars<'p>(
-    from: &str,
-    depth: usize,
-    re_exports: &[ReExport],
-    of: &impl Fn(&str, &str) -> Option<&'p str>,
-    by_file: &HashMap<&str, Vec<&Component>>,
-    names: &mut Vec<String>,
-) {
-    if depth >= MAX_STAR_DEPTH {
-        return;
-    }
-    for star in re_exports.iter().filter(|re| re.file == from && re.exported.is_none()) {
-        let Some(target) = of(from, &star.source).filter(|target| *target != from) else {
-            continue;
-        };
-        for component in by_file
-            .get(target)
-            .into_iter()
-            .flatten()
-            .filter(|c| c.kind != "default")
-        {
-            if !names.contains(&component.name) {
-                names.push(component.name.clone());
-            }
-        }
-        stars(target, depth + 1, re_exports, of, by_file, names);
-    }
 }

@@ -40,16 +40,9 @@ impl Declared {
         let declared = |key: &str| {
             self.guards.iter().any(|g| g.controller == key) || self.bases.iter().any(|(child, _)| child == key)
         };
-        let mut at = controller;
-        loop {
-            if declared(at) {
-                return at.to_owned();
-            }
-            match at.split_once('/') {
-                Some((_, tail)) => at = tail,
-                None => return at.to_owned(),
-            }
-        }
+        let tails = std::iter::successors(Some(controller), |at| Some(at.split_once('/')?.1));
+        let last = tails.clone().last().unwrap_or(controller);
+        tails.into_iter().find(|at| declared(at)).unwrap_or(last).to_owned()
     }
 
     /// The controller and (seven at most of) the classes it extends, the outermost first.

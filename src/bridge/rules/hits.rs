@@ -88,10 +88,8 @@ pub fn inside(range: &Range<usize>, scope: &Range<usize>) -> bool {
 
 /// Every match of `rule` in `tree` (the parse of `text` in `grammar`).
 pub fn run<'t>(rule: &'static Rule, grammar: Grammar, tree: &Tree, text: &'t str) -> Vec<Hit<'t>> {
-    match rule.query(grammar) {
-        Some(query) => run_query(query, tree, text, |_| Some(rule)),
-        None => Vec::new(),
-    }
+    let query = rule.query(grammar);
+    query.map_or_else(Vec::new, |query| run_query(query, tree, text, |_| Some(rule)))
 }
 
 /// Every match of `query` in `tree` (the parse of `text`) whose pattern `owner` gives a rule

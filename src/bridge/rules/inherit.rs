@@ -251,12 +251,11 @@ fn add_joins(tables: &mut [Table], joins: &[Join]) {
         else {
             continue;
         };
-        if !target.columns.iter().any(|column| column.name == join.column) {
-            target.columns.push(Column {
-                name: join.column.clone(),
-                ..Column::default()
-            });
-        }
+        let column = Column {
+            name: join.column.clone(),
+            ..Column::default()
+        };
+        columns::add(target, column);
         if !target
             .foreign_keys
             .iter()

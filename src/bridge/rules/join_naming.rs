@@ -7,7 +7,7 @@
 use std::ops::Range;
 
 use super::hits::{Hit, inside};
-use super::naming::{camel_case, snake_case};
+use super::naming::{renamed, snake_case};
 use super::text::literal;
 use super::{columns, scopes};
 use crate::bridge::facts::{Column, Table};
@@ -88,10 +88,10 @@ pub fn apply(tables: &mut Vec<Table>, joins: Vec<ManyToMany>) {
         });
         let own = join
             .own_column
-            .unwrap_or_else(|| camel_case(&format!("{owner_table}_{owner_key}")));
+            .unwrap_or_else(|| renamed(&format!("{owner_table}_{owner_key}"), Some("camelCase")));
         let other = join
             .other_column
-            .unwrap_or_else(|| camel_case(&format!("{other_table}_{other_key}")));
+            .unwrap_or_else(|| renamed(&format!("{other_table}_{other_key}"), Some("camelCase")));
         let mut table = Table {
             name,
             origin: "model".into(),

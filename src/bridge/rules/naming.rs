@@ -21,23 +21,6 @@ pub fn snake_case(name: &str) -> String {
     out
 }
 
-/// `author_id` → `authorId` (TypeORM's join column rule).
-pub fn camel_case(name: &str) -> String {
-    let mut out = String::new();
-    let mut upper = false;
-    for c in name.chars() {
-        if c == '_' {
-            upper = !out.is_empty();
-        } else if upper {
-            out.push(c.to_ascii_uppercase());
-            upper = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 /// Words whose plural is not made by a rule.
 const IRREGULAR: &[(&str, &str)] = &[
     ("person", "people"),
@@ -62,10 +45,7 @@ const UNCOUNTABLE: &[&str] = &[
 /// The English plural of a `snake_case` name's last word (`order_item` → `order_items`,
 /// `category` → `categories`, `person` → `people`), as Rails, Laravel and GORM make it.
 pub fn plural(name: &str) -> String {
-    let (head, word) = match name.rfind('_') {
-        Some(at) => name.split_at(at + 1),
-        None => ("", name),
-    };
+    let (head, word) = last_word(name);
     let lower = word.to_ascii_lowercase();
     if UNCOUNTABLE.contains(&lower.as_str()) {
         return name.to_owned();
@@ -88,13 +68,15 @@ pub fn plural(name: &str) -> String {
     format!("{head}{word}")
 }
 
+/// A `snake_case` name's last word, after what comes before it (`order_` and `item`).
+fn last_word(name: &str) -> (&str, &str) {
+    name.rfind('_').map_or(("", name), |at| name.split_at(at + 1))
+}
+
 /// The singular of a plural `snake_case` name's last word (`categories` → `category`,
 /// `people` → `person`, `articles` → `article`), for a nested resource's parameter.
 pub fn singular(name: &str) -> String {
-    let (head, word) = match name.rfind('_') {
-        Some(at) => name.split_at(at + 1),
-        None => ("", name),
-    };
+    let (head, word) = last_word(name);
     if let Some((one, _)) = IRREGULAR.iter().find(|(_, many)| *many == word) {
         return format!("{head}{one}");
     }
@@ -140,7 +122,7 @@ pub fn table_of_key(column: &str) -> String {
     plural(column.strip_suffix("_id").unwrap_or(column))
 }
 
-/// A snake_case field name as serde's `rename_all` writes it.
+/// A snake_case name in the case serde's `rename_all` names (`camelCase` is also TypeORM's join column rule).
 pub fn renamed(name: &str, rename_all: Option<&str>) -> String {
     let words: Vec<&str> = name.split('_').filter(|w| !w.is_empty()).collect();
     let capital = |word: &str| {
@@ -182,8 +164,8 @@ mod tests {
         assert_eq!(snake_case("OrderItem"), "order_item");
         assert_eq!(snake_case("APIKey"), "api_key");
         assert_eq!(snake_case("Order2Item"), "order2_item");
-        assert_eq!(camel_case("author_id"), "authorId");
-        assert_eq!(camel_case("billingAddress_id"), "billingAddressId");
+        assert_eq!(renamed("author_id", Some("camelCase")), "authorId");
+        assert_eq!(renamed("billingAddress_id", Some("camelCase")), "billingAddressId");
         assert_eq!(snake_case("HTTPServer"), "http_server");
         assert_eq!(snake_case("userID"), "user_id");
         assert_eq!(table_of("OrderItem", "snake_plural"), "order_items");

@@ -119,12 +119,8 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>, out: &mut RouteSca
         }
     }
     let calls = |kind| file.hits.iter().filter(move |hit| hit.prop("call") == Some(kind));
-    if let Some(prefix) = calls("global-prefix")
-        .filter_map(|hit| file.resolved(hit.get("app.argument")?))
-        .next_back()
-    {
-        out.global_prefix = Some(prefix);
-    }
+    let mut prefixes = calls("global-prefix").filter_map(|hit| file.resolved(hit.get("app.argument")?));
+    out.global_prefix = prefixes.next_back().or(out.global_prefix.take());
     for routes in calls("for-routes") {
         let Some(at) = routes.get("app.call") else { continue };
         // The `apply` of the chain it is called on (the last one, in a chain of several).

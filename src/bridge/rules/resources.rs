@@ -98,20 +98,15 @@ impl Resource {
     /// The path segment of the resource's own name.
     fn base(&self) -> String {
         let name = match self.style {
-            Style::Laravel | Style::LaravelApi => self
-                .name
-                .split('.')
-                .enumerate()
-                .map(|(at, part)| {
-                    let last = at + 1 == self.name.split('.').count();
-                    if last {
-                        part.to_owned()
-                    } else {
-                        format!("{part}/{{{}}}", singular(part.rsplit('/').next().unwrap_or(part)))
-                    }
-                })
-                .collect::<Vec<_>>()
-                .join("/"),
+            // `photos.comments`: each parent's member path, then the last name.
+            Style::Laravel | Style::LaravelApi => {
+                let (parents, last) = self.name.rsplit_once('.').unwrap_or(("", &self.name));
+                let parents = parents
+                    .split('.')
+                    .filter(|part| !part.is_empty())
+                    .map(|part| format!("{part}/{{{}}}", singular(part.rsplit('/').next().unwrap_or(part))));
+                parents.chain([last.to_owned()]).collect::<Vec<_>>().join("/")
+            }
             _ => self.path.clone().unwrap_or_else(|| self.name.clone()),
         };
         join("", &name)
@@ -174,88 +169,110 @@ impl Resource {
     }
 
     /// The routes the declaration stands for, in the order the framework lists them, with
-    /// `only`/`except` applied (action names as written: `:show`, `'index'`).
+    /// `only`/`except` applied (action names as written: `:show`, `'index'`) and the path
+    /// words `path_names:` renames (Devise's registration path is empty unless renamed).
     pub fn routes(&self) -> Vec<Route> {
-        let (only, except, renamed) = (&self.only, &self.except, &self.renamed);
-        let (collection, member) = (self.collection(), self.member());
-        let sub = |base: &str, tail: &str| join(base, tail);
-        let table: Vec<(&str, &'static str, String)> = match self.style {
-            Style::RailsPlural => vec![
-                ("index", "GET", collection.clone()),
-                ("create", "POST", collection.clone()),
-                ("new", "GET", sub(&collection, "new")),
-                ("edit", "GET", sub(&member, "edit")),
-                ("show", "GET", member.clone()),
-                ("update", "PATCH", member.clone()),
-                ("update", "PUT", member.clone()),
-                ("destroy", "DELETE", member.clone()),
-            ],
-            Style::RailsSingular => vec![
-                ("new", "GET", sub(&member, "new")),
-                ("edit", "GET", sub(&member, "edit")),
-                ("show", "GET", member.clone()),
-                ("update", "PATCH", member.clone()),
-                ("update", "PUT", member.clone()),
-                ("destroy", "DELETE", member.clone()),
-                ("create", "POST", member.clone()),
-            ],
-            Style::Laravel | Style::LaravelApi => {
-                let mut all = vec![
-                    ("index", "GET", collection.clone()),
-                    ("create", "GET", sub(&collection, "create")),
-                    ("store", "POST", collection.clone()),
-                    ("show", "GET", member.clone()),
-                    ("edit", "GET", sub(&member, "edit")),
-                    ("update", "PUT", member.clone()),
-                    ("update", "PATCH", member.clone()),
-                    ("destroy", "DELETE", member.clone()),
-                ];
-                if self.style == Style::LaravelApi {
-                    all.retain(|(action, _, _)| !matches!(*action, "create" | "edit"));
-                }
-                all
-            }
-            Style::Devise => {
-                // Devise's path names, as `path_names:` renames them (registration's is empty).
-                let name = |word: &str| {
-                    let default = if word == "registration" { "" } else { word };
-                    renamed
-                        .iter()
-                        .find(|(from, _)| from == word)
-                        .map_or_else(|| default.to_owned(), |(_, to)| to.clone())
-                };
-                let password = sub(&collection, &name("password"));
-                let registration = sub(&collection, &name("registration"));
-                vec![
-                    ("sessions#new", "GET", sub(&collection, &name("sign_in"))),
-                    ("sessions#create", "POST", sub(&collection, &name("sign_in"))),
-                    ("sessions#destroy", "DELETE", sub(&collection, &name("sign_out"))),
-                    ("passwords#new", "GET", sub(&password, "new")),
-                    ("passwords#edit", "GET", sub(&password, "edit")),
-                    ("passwords#update", "PATCH", password.clone()),
-                    ("passwords#update", "PUT", password.clone()),
-                    ("passwords#create", "POST", password),
-                    ("registrations#cancel", "GET", sub(&registration, &name("cancel"))),
-                    ("registrations#new", "GET", sub(&registration, &name("sign_up"))),
-                    ("registrations#edit", "GET", sub(&registration, &name("edit"))),
-                    ("registrations#update", "PATCH", registration.clone()),
-                    ("registrations#update", "PUT", registration.clone()),
-                    ("registrations#destroy", "DELETE", registration.clone()),
-                    ("registrations#create", "POST", registration),
-                ]
-            }
+        let word = |word: &str| {
+            let renamed = self.renamed.iter().find(|(from, _)| from == word);
+            renamed.map_or_else(
+                || if word == "registration" { "" } else { word }.to_owned(),
+                |(_, to)| to.clone(),
+            )
         };
+        let table = match self.style {
+            Style::RailsPlural => RAILS_PLURAL,
+            Style::RailsSingular => RAILS_SINGULAR,
+            Style::Laravel | Style::LaravelApi => LARAVEL,
+            Style::Devise => DEVISE,
+        };
+        let api = self.style == Style::LaravelApi;
         table
-            .into_iter()
-            .filter(|(action, _, _)| self.style == Style::Devise || options::keeps(only, except, action))
-            .map(|(action, method, path)| Route {
-                method,
-                path,
-                handler: self.handler(action),
+            .iter()
+            .filter(|(action, ..)| self.style == Style::Devise || options::keeps(&self.only, &self.except, action))
+            .filter(|(action, ..)| !(api && matches!(*action, "create" | "edit")))
+            .map(|&(action, method, under, tail)| {
+                let base = match under {
+                    Under::Collection => self.collection(),
+                    Under::Member => self.member(),
+                    Under::Word(under) => join(&self.collection(), &word(under)),
+                };
+                Route {
+                    method,
+                    path: join(&base, &word(tail)),
+                    handler: self.handler(action),
+                }
             })
             .collect()
     }
 }
+
+/// The path a convention's route is under, before its own word: the resource's collection
+/// path, its member path, or a word after the collection path (Devise's `password`).
+#[derive(Clone, Copy)]
+enum Under {
+    Collection,
+    Member,
+    Word(&'static str),
+}
+
+use Under::{Collection, Member, Word};
+
+/// A route of a convention: its action, method, the path it is under and the word after it.
+type Convention = (&'static str, &'static str, Under, &'static str);
+
+/// `resources :articles`.
+const RAILS_PLURAL: &[Convention] = &[
+    ("index", "GET", Collection, ""),
+    ("create", "POST", Collection, ""),
+    ("new", "GET", Collection, "new"),
+    ("edit", "GET", Member, "edit"),
+    ("show", "GET", Member, ""),
+    ("update", "PATCH", Member, ""),
+    ("update", "PUT", Member, ""),
+    ("destroy", "DELETE", Member, ""),
+];
+
+/// `resource :profile`.
+const RAILS_SINGULAR: &[Convention] = &[
+    ("new", "GET", Member, "new"),
+    ("edit", "GET", Member, "edit"),
+    ("show", "GET", Member, ""),
+    ("update", "PATCH", Member, ""),
+    ("update", "PUT", Member, ""),
+    ("destroy", "DELETE", Member, ""),
+    ("create", "POST", Member, ""),
+];
+
+/// `Route::resource` (`apiResource` leaves out `create` and `edit`).
+const LARAVEL: &[Convention] = &[
+    ("index", "GET", Collection, ""),
+    ("create", "GET", Collection, "create"),
+    ("store", "POST", Collection, ""),
+    ("show", "GET", Member, ""),
+    ("edit", "GET", Member, "edit"),
+    ("update", "PUT", Member, ""),
+    ("update", "PATCH", Member, ""),
+    ("destroy", "DELETE", Member, ""),
+];
+
+/// `devise_for :users`: the sessions, passwords and registrations routes.
+const DEVISE: &[Convention] = &[
+    ("sessions#new", "GET", Collection, "sign_in"),
+    ("sessions#create", "POST", Collection, "sign_in"),
+    ("sessions#destroy", "DELETE", Collection, "sign_out"),
+    ("passwords#new", "GET", Word("password"), "new"),
+    ("passwords#edit", "GET", Word("password"), "edit"),
+    ("passwords#update", "PATCH", Word("password"), ""),
+    ("passwords#update", "PUT", Word("password"), ""),
+    ("passwords#create", "POST", Word("password"), ""),
+    ("registrations#cancel", "GET", Word("registration"), "cancel"),
+    ("registrations#new", "GET", Word("registration"), "sign_up"),
+    ("registrations#edit", "GET", Word("registration"), "edit"),
+    ("registrations#update", "PATCH", Word("registration"), ""),
+    ("registrations#update", "PUT", Word("registration"), ""),
+    ("registrations#destroy", "DELETE", Word("registration"), ""),
+    ("registrations#create", "POST", Word("registration"), ""),
+];
 
 /// A handler as a route names it: `[UserController::class, 'show']` → `UserController@show`,
 /// `InvokableController::class` → `InvokableController`, `'sessions#new'` → `sessions#new`,

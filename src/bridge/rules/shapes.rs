@@ -199,12 +199,9 @@ pub fn of_file(path: &str, hits: &[Hit<'_>]) -> Vec<PendingShape> {
         if let (Some(param), Some(default)) = (hit.text("shape.param"), hit.text("shape.default")) {
             item.defaults.push((param.to_owned(), default.to_owned()));
         }
-        if let Some(prefix) = hit.text("shape.env_prefix") {
-            item.pending.env_prefix = Some(literal(prefix));
-        }
-        if let Some(rename) = hit.text("shape.rename_all") {
-            item.rename_all = Some(literal(rename));
-        }
+        let text = |name: &str| hit.text(name).map(literal);
+        item.pending.env_prefix = text("shape.env_prefix").or(item.pending.env_prefix.take());
+        item.rename_all = text("shape.rename_all").or(item.rename_all.take());
         if let Some(required) = hit.text("shape.required") {
             item.required.extend(names(required));
         }

@@ -35,12 +35,10 @@ pub fn stores(path: &str, hits: &[Hit<'_>]) -> Vec<StateStore> {
         {
             continue;
         }
-        let state = match hit.get("store.creator") {
-            Some(creator) => match state_of(hits, &creator.range) {
-                Some(state) => Some(state),
-                None => continue,
-            },
-            None => None,
+        let state = match hit.get("store.creator").map(|creator| state_of(hits, &creator.range)) {
+            // Made from what is no state creator: no store.
+            Some(None) => continue,
+            state => state.flatten(),
         };
         let scope = hit.get("store.scope").map(|scope| scope.range.clone());
         let name = match (hit.text("store.name"), hit.text("store.var")) {
@@ -94,13 +92,7 @@ fn state_of<'t>(hits: &[Hit<'t>], creator: &Range<usize>) -> Option<Vec<&'t str>
             .filter(|hit| hit.get("state.scope").is_some_and(|scope| scope.range == at))
             .collect();
         if !states.is_empty() {
-            let mut keys: Vec<(usize, &'t str)> = states
-                .iter()
-                .flat_map(|hit| hit.all("state.key").map(|key| (key.range.start, key.text)))
-                .collect();
-            keys.sort_by_key(|(start, _)| *start);
-            keys.dedup();
-            return Some(keys.into_iter().map(|(_, key)| key).collect());
+            return Some(in_order(states.into_iter(), "state.key"));
         }
         let wrap = hits
             .iter()
@@ -136,18 +128,10 @@ fn provided(hits: &[Hit<'_>], stores: &mut [StateStore]) {
         if let Some(value) = hit.text("store.value") {
             keys.extend(bound_keys(hits, value, scope));
         }
-        let from = keys_from.get_mut(at);
-        let first = store.keys.is_empty()
-            || from
-                .as_deref()
-                .is_some_and(|from| *from == Some(provider.range.clone()));
+        let first = store.keys.is_empty() || keys_from[at].as_ref() == Some(&provider.range);
         if first && !keys.is_empty() {
-            for key in keys {
-                add_key(store, key);
-            }
-            if let Some(from) = from {
-                *from = Some(provider.range.clone());
-            }
+            keys.into_iter().for_each(|key| add_key(store, key));
+            keys_from[at] = Some(provider.range.clone());
         }
     }
     for hit in hits {
@@ -173,11 +157,17 @@ fn bound_keys<'t>(hits: &[Hit<'t>], name: &str, scope: &Range<usize>) -> Vec<&'t
     let Some(first) = bindings.clone().map(|(start, _)| start).min() else {
         return Vec::new();
     };
-    let mut keys: Vec<(usize, &'t str)> = bindings
-        .filter(|(start, _)| *start == first)
-        .flat_map(|(_, hit)| hit.all("binding.key").map(|key| (key.range.start, key.text)))
+    let at_first = bindings.filter(|(start, _)| *start == first).map(|(_, hit)| hit);
+    in_order(at_first, "binding.key")
+}
+
+/// The texts of the `name` captures of `hits`, in the file's order, each place once.
+fn in_order<'h, 't: 'h>(hits: impl Iterator<Item = &'h Hit<'t>>, name: &str) -> Vec<&'t str> {
+    let mut keys: Vec<(usize, &'t str)> = hits
+        .flat_map(|hit| hit.all(name).map(|key| (key.range.start, key.text)))
         .collect();
     keys.sort_by_key(|(start, _)| *start);
+    keys.dedup();
     keys.into_iter().map(|(_, key)| key).collect()
 }
 
