@@ -129,15 +129,12 @@ fn context_for_next(handoff: &Handoff, sections: &[Section], message: Option<&st
         .collect();
     // What the shares left unused goes to the cut sections, in order.
     let mut spare = available.saturating_sub(rendered.iter().map(|(lines, _)| length(lines)).sum());
-    for (at, section) in sections.iter().enumerate() {
-        if !rendered[at].1 || spare == 0 {
-            continue;
+    for (section, shown) in sections.iter().zip(&mut rendered) {
+        if shown.1 && spare > 0 {
+            let used = length(&shown.0);
+            *shown = section.render(used + spare);
+            spare -= length(&shown.0).saturating_sub(used).min(spare);
         }
-        let used = length(&rendered[at].0);
-        let again = section.render(used + spare);
-        let grown = length(&again.0);
-        spare -= grown.saturating_sub(used).min(spare);
-        rendered[at] = again;
     }
     let cut = rendered.iter().any(|(_, cut)| *cut);
     // What could not be parsed comes last, after the line on the names above.
