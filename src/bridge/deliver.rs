@@ -167,7 +167,10 @@ pub fn subagent_start_context(
         out
     };
     // As many of the newest as fit with the note on the rest; the header alone cut to fit.
-    let out = (0..=finished.len()).rev().map(with).find(|out| utf16_len(out) <= budget);
+    let out = (0..=finished.len())
+        .rev()
+        .map(with)
+        .find(|out| utf16_len(out) <= budget);
     Some(out.unwrap_or_else(|| cut(&with(0), budget).to_owned()))
 }
 

@@ -7,8 +7,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::render::safe::bounded;
-use crate::planning::state::split_frontmatter;
 use crate::error::{Error, Result};
+use crate::planning::state::split_frontmatter;
 
 /// Largest ticket file read.
 const MAX_TICKET_BYTES: u64 = 1024 * 1024;
