@@ -84,30 +84,19 @@ pub fn build_timed(input: &Input, ticket: Option<Ticket>, settings: &Settings) -
     let facts = merge::merge(parts);
     timings.push(("merge".into(), started.elapsed()));
     let started = Instant::now();
-    let domain = domain::of(&input.agent, &facts);
-    let heading = render::Heading {
-        agent: &input.agent,
-        domain,
-        ticket: ticket.as_ref(),
-    };
-    let message = input.message.as_deref();
-    let run_id = input.run.as_ref().map(|r| r.id.clone());
     let read: BTreeSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
-    let (summary, context_for_next) =
-        render::texts(&heading, &facts, input.paths.len(), &stats, message, run_id.as_deref());
-    let handoff = Handoff {
+    let mut handoff = Handoff {
         agent: input.agent.clone(),
-        summary,
         artifacts: handoff::artifacts(&input.paths, &read, &facts, &input.top),
-        context_for_next,
-        domain: domain.map(str::to_owned),
+        domain: domain::of(&input.agent, &facts).map(str::to_owned),
         ticket,
-        run_id,
+        run_id: input.run.as_ref().map(|r| r.id.clone()),
         files: stats,
         created_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
         structured: facts,
-        truncated: false,
+        ..Handoff::default()
     };
+    (handoff.summary, handoff.context_for_next) = render::texts(&handoff, input.message.as_deref());
     timings.push(("render".into(), started.elapsed()));
     (handoff, timings)
 }

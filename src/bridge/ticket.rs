@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::render::safe::bounded;
 use crate::error::{Error, Result};
+use crate::planning::state::split_frontmatter;
 
 /// Largest ticket file read.
 const MAX_TICKET_BYTES: u64 = 1024 * 1024;
@@ -24,18 +25,6 @@ pub struct Ticket {
     pub file: Option<String>,
 }
 
-impl Ticket {
-    /// `PROJ-42 "Add invoices"`, `PROJ-42`, `"Add invoices"`, or `None`.
-    pub fn label(&self) -> Option<String> {
-        match (&self.id, &self.title) {
-            (Some(id), Some(title)) => Some(format!("{id} \"{title}\"")),
-            (Some(id), None) => Some(id.clone()),
-            (None, Some(title)) => Some(format!("\"{title}\"")),
-            (None, None) => None,
-        }
-    }
-}
-
 /// Reads `--ticket`: a file when `arg` names one (relative to `cwd`), else the text itself.
 pub fn read(arg: &str, cwd: &Path) -> Result<Ticket> {
     let path = cwd.join(arg);
@@ -50,13 +39,14 @@ pub fn read(arg: &str, cwd: &Path) -> Result<Ticket> {
 
 /// The id and title of a ticket's text.
 pub fn parse(text: &str) -> Ticket {
-    let text = text.trim_start_matches('\u{feff}');
-    let (front, body) = frontmatter(text);
+    let (front, body) = split_frontmatter(text.trim_start_matches('\u{feff}'));
     let field = |keys: &[&str]| {
         front
-            .iter()
-            .find(|(k, _)| keys.contains(&k.as_str()))
-            .map(|(_, v)| v.clone())
+            .unwrap_or("")
+            .lines()
+            .filter_map(|l| l.split_once(':'))
+            .find(|(k, _)| keys.contains(&k.trim().to_ascii_lowercase().as_str()))
+            .map(|(_, v)| v.trim().trim_matches(['"', '\'']).to_owned())
             .filter(|v| !v.is_empty())
     };
     let heading = body
@@ -121,28 +111,6 @@ fn is_key(word: &str) -> bool {
         && number.bytes().all(|b| b.is_ascii_digit())
 }
 
-/// `key: value` pairs of a leading `---` block, and the text after it.
-fn frontmatter(text: &str) -> (Vec<(String, String)>, &str) {
-    let Some(rest) = text.strip_prefix("---\n").or_else(|| text.strip_prefix("---\r\n")) else {
-        return (Vec::new(), text);
-    };
-    let Some(end) = rest.find("\n---") else {
-        return (Vec::new(), text);
-    };
-    let pairs = rest[..end]
-        .lines()
-        .filter_map(|l| l.split_once(':'))
-        .map(|(k, v)| {
-            (
-                k.trim().to_ascii_lowercase(),
-                v.trim().trim_matches(['"', '\'']).to_owned(),
-            )
-        })
-        .collect();
-    let after = &rest[end + 4..];
-    (pairs, after.split_once('\n').map_or("", |(_, body)| body))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -180,7 +148,6 @@ mod tests {
             (t.id.as_deref(), t.title.as_deref(), t.file.as_deref()),
             (Some("PROJ-9"), Some("Orders"), Some("story.md"))
         );
-        assert_eq!(t.label().unwrap(), "PROJ-9 \"Orders\"");
         assert_eq!(
             read("no such file", tmp.path()).unwrap().title.as_deref(),
             Some("no such file")

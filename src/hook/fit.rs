@@ -116,7 +116,7 @@ fn omission(sections: &[Section], lines: &[Vec<&str>], gone: &[usize], more: &st
 }
 
 /// The longest prefix of `text` of at most `budget` UTF-16 units (never half a character).
-fn cut(text: &str, budget: usize) -> &str {
+pub fn cut(text: &str, budget: usize) -> &str {
     let mut units = 0;
     for (at, c) in text.char_indices() {
         units += c.len_utf16();

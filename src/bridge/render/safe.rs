@@ -112,22 +112,16 @@ fn defuse(text: &str, kind: Kind) -> (String, bool) {
     if matches!(kind, Kind::Path | Kind::Line) {
         keep_converters(&chars, &mut keep);
     }
-    let mut changed = false;
-    let out = chars
+    let out: String = chars
         .iter()
         .zip(&keep)
         .map(|(c, kept)| match (c, kept) {
-            ('<', false) => {
-                changed = true;
-                '‹'
-            }
-            ('>', false) => {
-                changed = true;
-                '›'
-            }
+            ('<', false) => '‹',
+            ('>', false) => '›',
             (c, _) => *c,
         })
         .collect();
+    let changed = out != text;
     (out, changed)
 }
 

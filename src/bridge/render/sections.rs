@@ -1,17 +1,19 @@
 //! The sections of a handoff's texts: one per kind of thing extracted (tables, indexes,
 //! endpoints, env vars, …), each with its lines for `contextForNext` and its names for the
 //! summary; the finished agent's domain first, then the most specific kinds (tables,
-//! endpoints, components before indexes, env vars, file lists). Every name, type, path and
-//! file a line holds passes through [`safe::shown`] (text from files is data).
+//! endpoints, components before indexes, env vars, file lists), and last what no parser
+//! could read. Every name, type, path and file a line holds passes through [`safe::shown`] (text from files is data).
 
 use super::super::facts::qualified;
 use super::super::facts::{Column, Endpoint, Facts, Pipeline, Shape, StateStore, Table};
 use super::safe::{self, Kind};
+use super::{LINE_BUDGET, NOT_PARSED, clip};
 
 /// Lines of one kind written out (more than fit the budget anyway); the rest are counted.
 const MAX_SECTION_LINES: usize = 200;
 
-/// One kind of thing extracted: its heading, its lines, and the names the summary counts.
+/// One kind of thing extracted (or the files that could not be read): its heading, its lines
+/// as `contextForNext` lists them, and the names the summary counts.
 pub(super) struct Section {
     pub(super) domain: &'static str,
     pub(super) title: &'static str,
@@ -58,7 +60,8 @@ fn names(items: &[String]) -> String {
     items.iter().map(|i| name(i)).collect::<Vec<_>>().join(", ")
 }
 
-/// Every non-empty section, the `domain`'s first, then by how specific its kind is.
+/// Every non-empty section, the `domain`'s first, then by how specific its kind is; what
+/// could not be parsed last.
 pub(super) fn sections(facts: &Facts, domain: Option<&str>) -> Vec<Section> {
     let mut all = vec![
         listed("db", "Tables", &facts.tables, table_line, table_name),
@@ -176,12 +179,18 @@ pub(super) fn sections(facts: &Facts, domain: Option<&str>) -> Vec<Section> {
             |d| name(&d.package),
         ),
         listed("db", "Migrations", &facts.migrations, |m| file(m), |m| file(m)),
+        section(
+            "",
+            NOT_PARSED,
+            facts.unparsed.iter().map(|u| safe::shown(u, Kind::Line)),
+            std::iter::empty(),
+        ),
     ];
     all.retain(|s| !s.lines.is_empty());
     // Migrations are listed, not counted, when tables already say what they hold.
     let has_tables = !facts.tables.is_empty();
     for s in &mut all {
-        s.in_summary = !(s.title == "Migrations" && has_tables);
+        s.in_summary = !(s.title == "Migrations" && has_tables) && s.title != NOT_PARSED;
         let specific = matches!(
             s.title,
             "Tables" | "Endpoints" | "Components" | "Routes" | "Findings" | "Guards"
@@ -215,7 +224,11 @@ fn section(
     // More lines than the budget can hold are counted, not written (nor formatted: the
     // count is of the items left).
     let mut lines = unique(lines);
-    let shown: Vec<String> = lines.by_ref().take(MAX_SECTION_LINES).collect();
+    let shown = lines
+        .by_ref()
+        .take(MAX_SECTION_LINES)
+        .map(|l| format!("- {}", clip(&l, LINE_BUDGET)));
+    let shown: Vec<String> = shown.collect();
     let hidden = lines.size_hint().1.unwrap_or(0);
     Section {
         domain,

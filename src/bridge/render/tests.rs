@@ -2,7 +2,10 @@
 
 use super::*;
 use crate::bridge::facts::{Column, EnvVar, ForeignKey, Index, Pipeline, Table};
-use crate::bridge::facts::{Endpoint, Finding};
+use crate::bridge::facts::{Endpoint, Facts, Finding};
+use crate::bridge::handoff::Artifact;
+use crate::bridge::read::ReadStats;
+use crate::bridge::ticket::Ticket;
 
 fn facts() -> Facts {
     Facts {
@@ -59,19 +62,32 @@ fn facts() -> Facts {
     }
 }
 
-fn context_for_next(heading: &Heading<'_>, facts: &Facts, message: Option<&str>, run_id: Option<&str>) -> String {
-    texts(heading, facts, 0, &ReadStats::default(), message, run_id).1
+fn context_for_next(heading: &Handoff, facts: &Facts, message: Option<&str>, run_id: Option<&str>) -> String {
+    let handoff = Handoff {
+        structured: facts.clone(),
+        run_id: run_id.map(str::to_owned),
+        ..heading.clone()
+    };
+    texts(&handoff, message).1
 }
 
-fn summary(heading: &Heading<'_>, facts: &Facts, files: usize, stats: &ReadStats, message: Option<&str>) -> String {
-    texts(heading, facts, files, stats, message, None).0
+fn summary(heading: &Handoff, facts: &Facts, files: usize, stats: &ReadStats, message: Option<&str>) -> String {
+    let handoff = Handoff {
+        structured: facts.clone(),
+        artifacts: vec![Artifact::default(); files],
+        files: stats.clone(),
+        ..heading.clone()
+    };
+    texts(&handoff, message).0
 }
 
-fn heading<'a>(domain: Option<&'a str>, ticket: Option<&'a Ticket>) -> Heading<'a> {
-    Heading {
-        agent: "db-coding-agent",
-        domain,
-        ticket,
+/// A handoff from `db-coding-agent` with nothing in it yet.
+fn heading(domain: Option<&str>, ticket: Option<&Ticket>) -> Handoff {
+    Handoff {
+        agent: "db-coding-agent".into(),
+        domain: domain.map(str::to_owned),
+        ticket: ticket.cloned(),
+        ..Handoff::default()
     }
 }
 
