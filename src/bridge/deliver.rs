@@ -133,7 +133,7 @@ pub fn subagent_start_context(
         .filter_map(|r| {
             // Made safe again: a record written by an older baton, or by hand, is no exception.
             let stored = Handoff::deserialize(r.handoff.as_ref()?).ok()?;
-            let context = super::render::safe::block(stored.context_for_next.trim());
+            let context = super::safe::block(stored.context_for_next.trim());
             (!context.is_empty()).then_some((r, context))
         })
         .collect();

@@ -14,6 +14,7 @@ pub mod parallel;
 pub mod read;
 pub mod render;
 pub mod rules;
+pub mod safe;
 pub mod schema;
 pub mod source;
 pub mod ticket;

@@ -6,6 +6,7 @@
 //! defused, bounded and quoted, under a line that says so.
 
 use super::handoff::Handoff;
+use super::safe;
 
 /// Longest `contextForNext`, in characters: several agents' handoffs fit in the 10,000
 /// characters Claude Code accepts from one hook.
@@ -272,7 +273,6 @@ fn clip(text: &str, max: usize) -> String {
     safe::bounded(text, max).0
 }
 
-pub mod safe;
 mod sections;
 #[cfg(test)]
 mod tests;

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::render::safe::bounded;
+use super::safe::bounded;
 use crate::error::{Error, Result};
 use crate::planning::state::split_frontmatter;
 

@@ -6,8 +6,8 @@
 
 use super::super::facts::qualified;
 use super::super::facts::{Column, Endpoint, Facts, Pipeline, Shape, StateStore, Table};
-use super::safe::{self, Kind};
 use super::{LINE_BUDGET, NOT_PARSED, clip};
+use crate::bridge::safe::{self, Kind};
 
 /// Lines of one kind written out (more than fit the budget anyway); the rest are counted.
 const MAX_SECTION_LINES: usize = 200;

@@ -35,7 +35,6 @@ mod nest;
 mod nest_tests;
 mod nuxt_components;
 mod options;
-mod pages_dirs;
 mod paths;
 mod placeholders;
 mod prefixes;

@@ -9,7 +9,8 @@
 use std::ops::Range;
 
 use super::hits::{Capture, Hit, inside};
-use super::route_units::{Render, guard, placed_in};
+use super::route_units::{Render, guard};
+use super::scopes::placed_in;
 use super::text::literal;
 use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
 use crate::bridge::extract::code::routes::RouteScan;

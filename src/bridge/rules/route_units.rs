@@ -11,6 +11,7 @@ use std::ops::Range;
 
 use super::hits::{Capture, Hit, guard_name, inside};
 use super::paths::HTTP_METHODS;
+use super::scopes::placed_in;
 use super::text::literal;
 use crate::bridge::extract::code::guards::names::is_check_name;
 use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
@@ -993,19 +994,6 @@ impl<'h, 't> File<'_, 'h, 't> {
         }
         Some(rows)
     }
-}
-
-/// The items of `sorted` (by where they start) that lie inside `range`.
-pub(super) fn placed_in<'a, T>(
-    sorted: &'a [T],
-    range: &'a Range<usize>,
-    at: fn(&T) -> &Range<usize>,
-) -> impl Iterator<Item = &'a T> + 'a {
-    let from = sorted.partition_point(|item| at(item).start < range.start);
-    sorted[from..]
-        .iter()
-        .take_while(move |item| at(item).start < range.end)
-        .filter(move |item| inside(at(item), range))
 }
 
 /// The HTTP method a route names (`get`, `"POST"`, `del`), `None` for what is none (`route`).

@@ -73,3 +73,16 @@ impl Nest {
         }
     }
 }
+
+/// The items of `sorted` (by where they start) that lie inside `range`.
+pub fn placed_in<'a, T>(
+    sorted: &'a [T],
+    range: &'a Range<usize>,
+    at: fn(&T) -> &Range<usize>,
+) -> impl Iterator<Item = &'a T> + 'a {
+    let from = sorted.partition_point(|item| at(item).start < range.start);
+    sorted[from..]
+        .iter()
+        .take_while(move |item| at(item).start < range.end)
+        .filter(move |item| super::hits::inside(at(item), range))
+}

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use std::ops::Range;
 
 use super::hits::{Capture, Hit};
-use super::route_units::placed_in;
+use super::scopes::placed_in;
 use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
 use crate::bridge::extract::code::routes::HandlerShapes;
 

@@ -3,7 +3,7 @@
 //! (`vue-router/vite`, `unplugin-vue-router`, `vite-plugin-pages`; `.md` pages where the
 //! config lists the extension). `index` is its folder's path; `README` files are no pages.
 
-use super::file_routes::{folder_path, is_group};
+use super::{folder_path, is_group};
 use crate::bridge::extract::Source;
 use crate::bridge::facts::Route;
 

@@ -12,12 +12,14 @@
 //! `_layout`, `($optional)`, `[escaped]`) and TanStack Router's route ids: the rules find the
 //! exports, the file's place makes the path.
 
-use super::pages_dirs::Pages;
+mod pages_dirs;
+
 use super::paths::HTTP_METHODS;
 use crate::bridge::extract::Source;
 use crate::bridge::extract::code::guards::names::is_auth_name;
 use crate::bridge::extract::code::wants::{is_generated_path, is_test_path};
 use crate::bridge::facts::{Endpoint, Facts, Guard, Route};
+use pages_dirs::Pages;
 
 /// Adds the routes, endpoints and guards the sources' places make to `facts` (a test's or
 /// build output's files make none).
