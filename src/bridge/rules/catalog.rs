@@ -8,7 +8,6 @@ use aho_corasick::AhoCorasick;
 
 use super::grammar::Grammar;
 use super::rule::Rule;
-use crate::bridge::source::Source;
 
 /// `(name, text)` of a file under `families/`.
 macro_rules! rule_files {
@@ -196,47 +195,9 @@ pub fn for_source(grammar: Grammar, path: &str, text: &str) -> Vec<&'static Rule
         .collect()
 }
 
-/// Compiles, in parallel and joined ([`super::joined`]), the queries some of `sources` want (a
-/// file in its grammar, the rules its needles pick), so that no file waits for them one after
-/// the other; the queries of single-file components' script blocks compile when a block wants
-/// them. Returns how many (rule, grammar) pairs the files want, and how many of those were
-/// compiled already (ahead of the run, [`super::warm`]).
-pub fn compile_wanted(sources: &[Source<'_>]) -> (usize, usize) {
-    let wanted = crate::bridge::parallel::map(sources, |source| {
-        let Some(grammar) = Grammar::of_path(source.path) else {
-            return Vec::new();
-        };
-        for_source(grammar, source.path, source.text)
-            .into_iter()
-            .map(|rule| (rule.name, grammar))
-            .collect()
-    });
-    let mut pairs: Vec<(&'static Rule, Grammar)> = Vec::new();
-    for (name, grammar) in wanted.into_iter().flatten() {
-        if let Some(rule) = rule_named(name)
-            && !pairs
-                .iter()
-                .any(|(have, of)| std::ptr::eq(*have, rule) && *of == grammar)
-        {
-            pairs.push((rule, grammar));
-        }
-    }
-    // The code files of a grammar some rule reads will want their imports and exports too.
-    let grammars: Vec<Grammar> = Grammar::ALL
-        .into_iter()
-        .filter(|grammar| pairs.iter().any(|(_, of)| of == grammar))
-        .collect();
-    for grammar in grammars {
-        pairs.extend(
-            ON_DEMAND_RULES
-                .iter()
-                .filter(|rule| rule.read_by(grammar))
-                .map(|rule| (rule, grammar)),
-        );
-    }
-    let ready = super::joined::compile(&pairs);
-    super::warm::remember(&pairs);
-    (pairs.len(), ready)
+/// The on-demand rule files `grammar` reads (a code file's imports and exports).
+pub fn on_demand_for(grammar: Grammar) -> impl Iterator<Item = &'static Rule> {
+    ON_DEMAND_RULES.iter().filter(move |rule| rule.read_by(grammar))
 }
 
 /// The rule file named `name` (`express/routes`), on-demand ones too.

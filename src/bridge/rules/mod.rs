@@ -71,8 +71,9 @@ use super::extract::syntax::grammar::{self, Grammar, Parsers};
 use super::facts::Facts;
 use super::source::Source;
 
-pub use self::catalog::{compile_wanted, support_table};
+pub use self::catalog::support_table;
 pub use self::route_units::Render;
+pub use self::warm::compile_wanted;
 pub use self::warm::start as compile_ahead;
 use crate::bridge::extract::code::routes::RouteScan;
 use crate::bridge::extract::code::routes::link::link_routes;

@@ -1,14 +1,17 @@
-//! The rules the last run in a project wanted, remembered in baton's private directory, so
-//! that the next run (the bridge runs after every agent, on files of the same kinds) compiles
-//! their queries while git lists its files.
+//! The queries a run wants, compiled before its files are read (`compile_wanted`), and
+//! remembered in baton's private directory, so that the next run (the bridge runs after every
+//! agent, on files of the same kinds) compiles them while git lists its files.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 
 use serde::{Deserialize, Serialize};
 
+use super::catalog;
 use super::grammar::Grammar;
 use super::joined::{self, Wanted};
+use super::rule::Rule;
+use crate::bridge::source::Source;
 use crate::fsx;
 
 /// The cache's name among the project's caches, before the kind of run.
@@ -87,4 +90,42 @@ pub fn remember(wanted: &[Wanted]) {
     if let Err(e) = written {
         crate::log::note(&format!("bridge: the rules this run wanted were not remembered: {e}"));
     }
+}
+
+/// Compiles, in parallel and joined ([`super::joined`]), the queries some of `sources` want (a
+/// file in its grammar, the rules its needles pick), so that no file waits for them one after
+/// the other; the queries of single-file components' script blocks compile when a block wants
+/// them. Returns how many (rule, grammar) pairs the files want, and how many of those were
+/// compiled already (ahead of the run, by this module).
+pub fn compile_wanted(sources: &[Source<'_>]) -> (usize, usize) {
+    let wanted = crate::bridge::parallel::map(sources, |source| {
+        let Some(grammar) = Grammar::of_path(source.path) else {
+            return Vec::new();
+        };
+        catalog::for_source(grammar, source.path, source.text)
+            .into_iter()
+            .map(|rule| (rule.name, grammar))
+            .collect()
+    });
+    let mut pairs: Vec<(&'static Rule, Grammar)> = Vec::new();
+    for (name, grammar) in wanted.into_iter().flatten() {
+        if let Some(rule) = catalog::rule_named(name)
+            && !pairs
+                .iter()
+                .any(|(have, of)| std::ptr::eq(*have, rule) && *of == grammar)
+        {
+            pairs.push((rule, grammar));
+        }
+    }
+    // The code files of a grammar some rule reads will want their imports and exports too.
+    let grammars: Vec<Grammar> = Grammar::ALL
+        .into_iter()
+        .filter(|grammar| pairs.iter().any(|(_, of)| of == grammar))
+        .collect();
+    for grammar in grammars {
+        pairs.extend(catalog::on_demand_for(grammar).map(|rule| (rule, grammar)));
+    }
+    let ready = joined::compile(&pairs);
+    remember(&pairs);
+    (pairs.len(), ready)
 }
