@@ -75,8 +75,8 @@ pub use self::catalog::support_table;
 pub use self::route_units::Render;
 pub use self::warm::compile_wanted;
 pub use self::warm::start as compile_ahead;
+use crate::bridge::extract::code::link::link_routes;
 use crate::bridge::extract::code::routes::RouteScan;
-use crate::bridge::extract::code::routes::link::link_routes;
 
 /// Extracts the facts the rule files find in `sources`: every source the rules' languages
 /// read is parsed once (in parallel), its rules run, and the hits assembled file by file, then

@@ -15,7 +15,7 @@ use super::text::literal;
 use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
 use crate::bridge::extract::code::routes::RouteScan;
 use crate::bridge::extract::code::routes::graph::{Item, LocalRoute, Unit};
-use crate::bridge::extract::code::routes::link::nest::{Binding, RouteFilter};
+use crate::bridge::extract::code::routes::nest::{Binding, RouteFilter};
 use crate::bridge::extract::syntax::literal::PLACEHOLDER_OPEN;
 use crate::bridge::extract::syntax::script::unwrap_async_type;
 

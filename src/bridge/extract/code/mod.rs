@@ -10,6 +10,7 @@ pub mod floor;
 pub mod guards;
 #[cfg(test)]
 mod hostile;
+pub mod link;
 pub mod modules;
 #[cfg(test)]
 mod orm_tests;
@@ -113,5 +114,5 @@ fn extract_prefiltered(
             .count(),
         time: parse_times.iter().sum(),
     };
-    (scan::link(scans, shapes), parsing, rules)
+    (link::link(scans, shapes), parsing, rules)
 }

@@ -1,18 +1,16 @@
 //! One file's scan: which scanners want it (a cheap text check before any parse), the parse,
-//! the scanners over the one tree; and the link step that puts all files' scans together.
+//! the scanners over the one tree (the link step that puts all files' scans together is
+//! [`super::link`]).
 
 use std::cell::OnceCell;
-use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use super::design;
-use super::guards::{self, GuardNote};
 use super::modules::constants::{Exported, exported};
 use super::modules::python::PythonModule;
 use super::modules::rust::RustModule;
 use super::modules::script::ScriptModule;
 use super::routes::RouteScan;
-use super::routes::graph::MAX_ENDPOINTS;
 use super::wants::Wants;
 use crate::bridge::extract::Source;
 use crate::bridge::extract::syntax::literal::Constants;
@@ -143,37 +141,4 @@ pub fn scan_file(
         }
     }
     Some(scan)
-}
-
-/// Puts all files' scans together with the run's `shapes` (see `rules::link_shapes`):
-/// cross-file links resolved, facts in file order; a note when the mounts make more endpoints
-/// than a run lists.
-pub fn link(scans: Vec<FileScan>, mut shaped: Facts) -> Facts {
-    let shape_names: HashSet<String> = shaped.shapes.iter().map(|shape| shape.name.clone()).collect();
-    let endpoints = super::routes::link::link(&scans, &shape_names);
-    let over = endpoints
-        .last()
-        .filter(|_| endpoints.len() >= MAX_ENDPOINTS)
-        .map(|last| {
-            format!(
-                "{}: routes mounted at more places than {MAX_ENDPOINTS} routes hold; the rest are left out",
-                last.file
-            )
-        });
-    shaped.shapes = crate::bridge::rules::bodies_only(std::mem::take(&mut shaped.shapes), &endpoints);
-    let guard_notes: Vec<GuardNote> = scans
-        .iter()
-        .flat_map(|scan| scan.routes.guards.iter().cloned())
-        .collect();
-    let mut facts = Facts {
-        endpoints,
-        ..Facts::default()
-    };
-    facts.append(shaped);
-    for scan in scans {
-        facts.append(scan.facts);
-    }
-    facts.guards.extend(guards::link(&guard_notes, &facts.endpoints));
-    facts.unparsed.extend(over);
-    facts
 }

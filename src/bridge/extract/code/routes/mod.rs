@@ -3,7 +3,7 @@
 
 pub mod django;
 pub mod graph;
-pub mod link;
+pub mod nest;
 #[cfg(test)]
 mod tests;
 
@@ -30,7 +30,7 @@ pub struct RouteScan {
     /// NestJS guards on every route (`APP_GUARD` providers).
     pub nest_global_guards: Vec<String>,
     /// NestJS middleware bound to routes (`consumer.apply(…).forRoutes(…)`).
-    pub nest_bindings: Vec<link::nest::Binding>,
+    pub nest_bindings: Vec<nest::Binding>,
     /// Django views, routers and REST framework settings.
     pub django: django::views::DjangoScan,
 }

@@ -1,4 +1,5 @@
-//! Linking routes across files: mount targets and imported receivers are resolved through
+//! The link step that puts all files' scans together ([`link`]), and linking routes across
+//! files: mount targets and imported receivers are resolved through
 //! each language's imports to the unit that defines them, NestJS controllers get the global
 //! prefix, route shape hints are kept where a shape of that name exists, and the whole graph
 //! is flattened to endpoints with full paths.
@@ -6,14 +7,13 @@
 mod autoload;
 mod constants;
 mod django;
-pub mod nest;
-
-use std::collections::{HashMap, HashSet};
+pub use std::collections::{HashMap, HashSet};
 
 use self::autoload::Autohooks;
 
-use super::graph::{Item, LocalRoute, Target, Unit, UnitKey, add_guards, flatten, join};
-use super::{HandlerShapes, RouteScan};
+use super::guards::{self, GuardNote};
+use super::routes::graph::{Item, LocalRoute, MAX_ENDPOINTS, Target, Unit, UnitKey, add_guards, flatten, join};
+use super::routes::{HandlerShapes, RouteScan};
 use crate::bridge::extract::code::guards::is_auth_name;
 use crate::bridge::extract::code::modules::python::resolve_import as resolve_python;
 use crate::bridge::extract::code::modules::rust::{RustModule, module_of, segments, target_module};
@@ -33,7 +33,7 @@ const MAX_INLINE_DEPTH: usize = 32;
 /// Resolves every file's mounts (through its module table and the constants it offers) and
 /// flattens them into endpoints. `shapes` are the shape names of the run: a route's shape
 /// hints are kept only where they name one.
-pub fn link(files: &[FileScan], shapes: &HashSet<String>) -> Vec<Endpoint> {
+fn endpoints(files: &[FileScan], shapes: &HashSet<String>) -> Vec<Endpoint> {
     let mut handlers: HashMap<&str, Vec<&HandlerShapes>> = HashMap::new();
     for handler in files.iter().flat_map(|file| &file.routes.handlers) {
         handlers.entry(handler.name.as_str()).or_default().push(handler);
@@ -58,7 +58,7 @@ pub fn link(files: &[FileScan], shapes: &HashSet<String>) -> Vec<Endpoint> {
     let global_prefix = routes().find_map(|r| r.global_prefix.as_deref());
     if let Some(global) = global_prefix {
         for unit in units.iter_mut().filter(|unit| unit.framework == "nestjs") {
-            unit.prefix = join(global, &unit.prefix, super::graph::Join::Normalize);
+            unit.prefix = join(global, &unit.prefix, super::routes::graph::Join::Normalize);
         }
     }
     let mut at: HashMap<UnitKey, usize> = units
@@ -111,8 +111,41 @@ pub fn link(files: &[FileScan], shapes: &HashSet<String>) -> Vec<Endpoint> {
     let mut endpoints = flatten(&units);
     let global: Vec<String> = routes().flat_map(|r| r.nest_global_guards.clone()).collect();
     let bindings: Vec<_> = routes().flat_map(|r| r.nest_bindings.clone()).collect();
-    nest::apply(&mut endpoints, &global, &bindings, global_prefix.unwrap_or(""));
+    super::routes::nest::apply(&mut endpoints, &global, &bindings, global_prefix.unwrap_or(""));
     endpoints
+}
+
+/// Puts all files' scans together with the run's `shapes` (see `rules::link_shapes`):
+/// cross-file links resolved, facts in file order; a note when the mounts make more endpoints
+/// than a run lists.
+pub fn link(scans: Vec<FileScan>, mut shaped: Facts) -> Facts {
+    let shape_names: HashSet<String> = shaped.shapes.iter().map(|shape| shape.name.clone()).collect();
+    let endpoints = endpoints(&scans, &shape_names);
+    let over = endpoints
+        .last()
+        .filter(|_| endpoints.len() >= MAX_ENDPOINTS)
+        .map(|last| {
+            format!(
+                "{}: routes mounted at more places than {MAX_ENDPOINTS} routes hold; the rest are left out",
+                last.file
+            )
+        });
+    shaped.shapes = crate::bridge::rules::bodies_only(std::mem::take(&mut shaped.shapes), &endpoints);
+    let guard_notes: Vec<GuardNote> = scans
+        .iter()
+        .flat_map(|scan| scan.routes.guards.iter().cloned())
+        .collect();
+    let mut facts = Facts {
+        endpoints,
+        ..Facts::default()
+    };
+    facts.append(shaped);
+    for scan in scans {
+        facts.append(scan.facts);
+    }
+    facts.guards.extend(guards::link(&guard_notes, &facts.endpoints));
+    facts.unparsed.extend(over);
+    facts
 }
 
 /// The endpoints and guards of the files whose routes the rule engine read alone (Go's):
@@ -123,7 +156,7 @@ pub fn link_routes(files: Vec<(String, RouteScan)>) -> Facts {
         routes,
         ..FileScan::default()
     });
-    crate::bridge::extract::code::scan::link(files.collect(), Facts::default())
+    link(files.collect(), Facts::default())
 }
 
 /// What resolving a unit's items reads: the units by key (and as they were before resolving),

@@ -2,7 +2,7 @@
 //! middleware bound with `consumer.apply(M).forRoutes(…)` put on the endpoints they cover
 //! (the rules read them: `families/nest`, `rules/nest.rs`).
 
-use super::super::graph::add_guards;
+use super::graph::add_guards;
 use crate::bridge::facts::Endpoint;
 
 /// Where middleware applied with `consumer.apply(…)` runs.
