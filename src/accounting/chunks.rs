@@ -44,7 +44,8 @@ where
     for_each_chunk_capped(reader, MAX_LINE_BYTES, pick, scan)
 }
 
-fn for_each_chunk_capped<R, P, S>(reader: R, max_line: usize, pick: P, mut scan: S) -> io::Result<ReadStats>
+/// [`for_each_chunk`] with its own cap on the longest line kept whole.
+pub fn for_each_chunk_capped<R, P, S>(reader: R, max_line: usize, pick: P, mut scan: S) -> io::Result<ReadStats>
 where
     R: Read + Send,
     P: FnMut(&[u8], &mut Vec<Range<usize>>) + Send,

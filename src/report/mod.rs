@@ -129,16 +129,19 @@ pub fn build_report(opts: &ReportOptions) -> Result<SessionReport> {
         ),
         Err(e) => return Err(e),
     };
-    let (totals, scan) = match &files {
-        Some(files) => scan_session(files, opts.since_ms)?,
-        None => UsageScan::new(opts.since_ms).finish(),
-    };
-    // What fills the context is read from the main transcript's end only: the usage scan
-    // above reads every byte, and this walk costs more per byte than the scan. (Not beside
-    // the scan on another core: the two readers' buffers for an overlong line would add up.)
-    let tail = files
-        .as_ref()
-        .and_then(|f| fills::read_tail(&f.main, CONTEXT_TAIL_BYTES).ok());
+    // What fills the context is read from the main transcript's end only (the walk costs more
+    // per byte than the usage scan), on another core while the scan reads every byte.
+    let (scanned, tail) = std::thread::scope(|scope| {
+        let tail = files
+            .as_ref()
+            .map(|f| scope.spawn(|| fills::read_tail(&f.main, CONTEXT_TAIL_BYTES)));
+        let scanned = match &files {
+            Some(files) => scan_session(files, opts.since_ms),
+            None => Ok(UsageScan::new(opts.since_ms).finish()),
+        };
+        (scanned, tail.and_then(|t| t.join().ok()).and_then(|read| read.ok()))
+    });
+    let (totals, scan) = scanned?;
     let config = crate::config::Config::load(project.as_ref().map(|p| p.root.as_path()));
     let context = tail.map(|(timeline, whole)| ContextFill::of(timeline, whole, &config));
     let start_ms = scan.first_ms.or(opts.since_ms);

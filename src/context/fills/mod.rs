@@ -17,7 +17,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::accounting::chunks::for_each_chunk;
+use crate::accounting::chunks::{MAX_LINE_BYTES, for_each_chunk_capped};
 use crate::config::Config;
 use crate::context::window::{limit::Limit, window_size};
 
@@ -184,8 +184,13 @@ pub fn read(path: &Path) -> std::io::Result<Timeline> {
 
 /// Reads a transcript from any reader.
 pub fn read_from(reader: impl Read + Send) -> std::io::Result<Timeline> {
-    walk_lines(reader, false)
+    walk_lines(reader, false, MAX_LINE_BYTES)
 }
+
+/// The longest line a tail read keeps whole: half the whole read's, so that a tail read beside
+/// a usage scan (the session report) keeps at most one and a half scans' memory. A longer
+/// line (a huge image or tool result) is left out as unreadable.
+const TAIL_MAX_LINE: usize = MAX_LINE_BYTES / 2;
 
 /// Reads the last `max_bytes` of a transcript (from the first line that starts in them), as
 /// [`read`] reads the whole: the requests in them, and what entered the context since the
@@ -195,21 +200,24 @@ pub fn read_tail(path: &Path, max_bytes: u64) -> std::io::Result<(Timeline, bool
     let len = file.metadata()?.len();
     let start = len.saturating_sub(max_bytes);
     if start == 0 {
-        return Ok((read_from(file)?, true));
+        return Ok((walk_lines(file, false, TAIL_MAX_LINE)?, true));
     }
     // The tail starts on a line's first byte when the byte before it ends a line.
     file.seek(SeekFrom::Start(start - 1))?;
     let mut before = [0u8];
     file.read_exact(&mut before)?;
-    Ok((walk_lines(file.take(len - start), before[0] != b'\n')?, false))
+    Ok((
+        walk_lines(file.take(len - start), before[0] != b'\n', TAIL_MAX_LINE)?,
+        false,
+    ))
 }
 
-/// Walks the lines of `reader`, the first left out when `partial_first` (a line cut by the
-/// start of a tail).
-fn walk_lines(reader: impl Read + Send, partial_first: bool) -> std::io::Result<Timeline> {
+/// Walks the lines of `reader` (those up to `max_line` bytes), the first left out when
+/// `partial_first` (a line cut by the start of a tail).
+fn walk_lines(reader: impl Read + Send, partial_first: bool, max_line: usize) -> std::io::Result<Timeline> {
     let mut walk = walk::Walk::keeping_requests();
     let mut skip_first = partial_first;
-    for_each_chunk(reader, pick_lines, |chunk, picks| {
+    for_each_chunk_capped(reader, max_line, pick_lines, |chunk, picks| {
         for range in picks {
             if std::mem::take(&mut skip_first) && range.start == 0 {
                 continue;
