@@ -7,7 +7,7 @@
 
 #![no_main]
 
-use baton::context::statusline::width;
+use baton::words::width;
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 

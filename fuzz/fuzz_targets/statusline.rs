@@ -8,7 +8,7 @@
 #![no_main]
 
 use baton::context::bridge::Bridge;
-use baton::context::statusline::width;
+use baton::words::width;
 use baton::hook::payload::StatuslinePayload;
 use libfuzzer_sys::fuzz_target;
 
