@@ -131,11 +131,35 @@ fn a_subagent_is_warned_from_its_own_usage() {
     }
 }
 
+/// The session of [`window::read_then_run`], its context climbing to CRITICAL one Bash step
+/// after the Read's result (125k, then 150k of 200k).
+fn read_then_climb(path: String) -> Mock {
+    Mock::start(move |request: &Request| {
+        if request.prompt() != window::PROMPT {
+            return Reply::text(5_000, "ok");
+        }
+        match request.assistant_turns() {
+            0 => Reply {
+                input_tokens: 20_000,
+                blocks: vec![Block::ToolUse {
+                    name: "Read".into(),
+                    input: json!({"file_path": path}),
+                }],
+            },
+            1 => Reply::bash(125_000, "echo checked1"),
+            k @ 2..=3 => Reply::bash(150_000 + 100 * (k as u64 - 2), &format!("echo checked{k}")),
+            _ => Reply::text(150_300, "done"),
+        }
+    })
+}
+
 #[test]
 fn the_mods_warning_names_the_file_that_fills_the_context() {
     let sandbox = Sandbox::new("mod-largest");
-    // 150k of 200k after the file was read: the Bash call's warning is CRITICAL (25% left).
-    let mock = window::read_then_run(window::project_with_a_dump(&sandbox), 20_000, 150_000);
+    // 125k of 200k after the file was read (no warning yet), then 150k: the second Bash call's
+    // warning is CRITICAL (25% left). The mod judges a call at once, and the client may not
+    // have written the Read's result to the transcript by the first call after it.
+    let mock = read_then_climb(window::project_with_a_dump(&sandbox));
     run_headless(&sandbox, &mock, window::PROMPT, "Bash,Read");
 
     let turns = mock.turns_of(window::PROMPT);
