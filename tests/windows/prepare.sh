@@ -19,7 +19,7 @@ if [ -f "$ready" ] && [ "$ready" -nt "$root/tests/windows/bcryptprimitives.c" ];
     exit 0
 fi
 
-mkdir -p "$(dirname "$stub")"
+mkdir -p "$(dirname "$stub")" "$(dirname "$prefix")"
 if command -v zig >/dev/null 2>&1; then zig=(zig); else zig=(python3 -m ziglang); fi
 "${zig[@]}" cc -target x86_64-windows-gnu -shared -O2 -s -o "$stub" \
     "$root/tests/windows/bcryptprimitives.c" -ladvapi32
