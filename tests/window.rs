@@ -634,3 +634,40 @@ fn the_session_report_carries_the_largest_items_and_the_chart() {
         "the requests stay out of the report's JSON"
     );
 }
+
+#[test]
+fn a_report_written_with_out_keeps_a_users_file_where_its_chart_would_go() {
+    let sandbox = Sandbox::new();
+    a_working_session(&sandbox).write(&sandbox, SESSION);
+    let out = sandbox.project.join("notes.md");
+    let users = sandbox.project.join("notes-context.svg");
+    std::fs::write(&users, "<svg>the user's own drawing</svg>").unwrap();
+    let write = || {
+        let run = sandbox.run(&["report", "--out", &native(&out)], b"");
+        assert_eq!((run.code, run.stderr.as_str()), (Some(0), ""), "{run:?}");
+        std::fs::read_to_string(&out).unwrap()
+    };
+    let markdown = write();
+    assert_eq!(
+        std::fs::read_to_string(&users).unwrap(),
+        "<svg>the user's own drawing</svg>"
+    );
+    let chart = sandbox.project.join("notes-context-2.svg");
+    assert!(std::fs::read_to_string(&chart).unwrap().starts_with("<svg"));
+    assert!(markdown.contains("](notes-context-2.svg)"), "{markdown}");
+    // Written again, the report replaces its own chart and still leaves the user's file.
+    std::fs::write(
+        &chart,
+        std::fs::read_to_string(&chart)
+            .unwrap()
+            .replace("Live context", "Old context"),
+    )
+    .unwrap();
+    assert!(write().contains("](notes-context-2.svg)"));
+    assert!(!std::fs::read_to_string(&chart).unwrap().contains("Old context"));
+    assert!(!sandbox.project.join("notes-context-3.svg").exists());
+    assert_eq!(
+        std::fs::read_to_string(&users).unwrap(),
+        "<svg>the user's own drawing</svg>"
+    );
+}

@@ -200,7 +200,7 @@ pub fn write_report(opts: &ReportOptions) -> Result<PathBuf> {
         let write = |path: &Path, bytes: &[u8]| {
             fsx::write_atomic_keeping_mode(path, bytes, 0o644, Durability::Durable).map_err(|e| Error::io(path, e))
         };
-        write_with_chart(&report, out, write)?;
+        write_with_chart(&report, out, chart_beside_out(out), write)?;
         return Ok(out.clone());
     }
     let project = Project {
@@ -209,16 +209,22 @@ pub fn write_report(opts: &ReportOptions) -> Result<PathBuf> {
     let dir = reports_dir(&project);
     project.create_dir(&dir)?;
     let path = report_path(&dir, &crate::clock::local_today());
-    write_with_chart(&report, &path, |path, bytes| project.write_file(path, bytes))?;
+    write_with_chart(&report, &path, chart_path(&path), |path, bytes| {
+        project.write_file(path, bytes)
+    })?;
     Ok(path)
 }
 
 /// Writes the report's Markdown at `path` and, when the session made requests, the context
-/// chart beside it ([`chart_path`]), which the Markdown shows.
-fn write_with_chart(report: &SessionReport, path: &Path, write: impl Fn(&Path, &[u8]) -> Result<()>) -> Result<()> {
+/// chart at `chart`, which the Markdown shows.
+fn write_with_chart(
+    report: &SessionReport,
+    path: &Path,
+    chart: PathBuf,
+    write: impl Fn(&Path, &[u8]) -> Result<()>,
+) -> Result<()> {
     let mut chart_name = None;
     if let Some(context) = report.context.as_ref().filter(|c| !c.timeline.requests.is_empty()) {
-        let chart = chart_path(path);
         let session = report.session_id.as_deref().unwrap_or("unknown");
         let svg = fills::svg::render(
             session,
@@ -240,6 +246,22 @@ pub fn chart_path(report: &Path) -> PathBuf {
         .file_stem()
         .map_or_else(|| "report".into(), |s| s.to_string_lossy().into_owned());
     report.with_file_name(format!("{stem}-context.svg"))
+}
+
+/// The chart beside a report written with `--out`: [`chart_path`] when that name is free or
+/// holds a chart baton drew, else `<name>-context-2.svg`, `-3`, …: a user's own file of that
+/// name is never replaced.
+fn chart_beside_out(report: &Path) -> PathBuf {
+    let first = chart_path(report);
+    let stem = first
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let ours = |path: &PathBuf| path.symlink_metadata().is_err() || fills::svg::drawn_by_baton(path);
+    std::iter::once(first.clone())
+        .chain((2..).map(|n| first.with_file_name(format!("{stem}-{n}.svg"))))
+        .find(ours)
+        .unwrap_or(first)
 }
 
 /// `.planning/reports/` in a GSD project; `.baton/reports/` in any other, so that a report

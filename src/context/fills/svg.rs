@@ -12,11 +12,28 @@ const HEIGHT: u32 = 520;
 /// The plot's share of the width; the list of items takes the rest.
 const PLOT_WIDTH: u32 = 680;
 
+/// The comment after the opening tag of every chart baton draws: how `baton report` tells its own chart,
+/// which it may replace, from a user's file of the same name, which it keeps.
+pub const MARK: &str = "<!-- drawn by baton -->";
+
 /// The SVG document, or what plotters could not draw.
 pub fn render(session: &str, timeline: &Timeline, window: u64, usable: u64, top: usize) -> Result<String, String> {
     let mut svg = String::new();
     draw(&mut svg, session, timeline, window, usable, top).map_err(|e| e.to_string())?;
+    let opened = svg.find('>').map_or(0, |at| at + 1);
+    svg.insert_str(opened, &format!("\n{MARK}"));
     Ok(svg)
+}
+
+/// Whether `path` is a regular file holding a chart baton drew (a symlink never is): the mark
+/// is looked for in the file's first KiB.
+pub fn drawn_by_baton(path: &std::path::Path) -> bool {
+    use std::io::Read;
+    let regular = path.symlink_metadata().is_ok_and(|m| m.file_type().is_file());
+    let mut head = Vec::new();
+    regular
+        && std::fs::File::open(path).is_ok_and(|file| file.take(1024).read_to_end(&mut head).is_ok())
+        && head.windows(MARK.len()).any(|window| window == MARK.as_bytes())
 }
 
 fn draw(
