@@ -5,7 +5,7 @@ use super::Command;
 use crate::bridge::handoff::Handoff;
 use crate::bridge::input::Request;
 use crate::bridge::{deliver, ticket};
-use crate::error::{Error, Result};
+use crate::error::{Context, Error, Result};
 use crate::planning::Project;
 
 pub const BRIDGE: Command = Command {
@@ -67,7 +67,7 @@ const SHOWN_ARTIFACTS: usize = 40;
 fn run(parser: &mut lexopt::Parser) -> Result<()> {
     use lexopt::Arg::{Long, Value};
     let mut request = Request {
-        cwd: std::env::current_dir().map_err(|e| Error::Failed(format!("cannot read the current directory: {e}")))?,
+        cwd: crate::error::current_dir()?,
         ..Request::default()
     };
     let mut ticket_arg = None;
@@ -123,8 +123,7 @@ fn run(parser: &mut lexopt::Parser) -> Result<()> {
         deliver::store(&project, id, handoff.clone());
     }
     if json {
-        let text = serde_json::to_string_pretty(&handoff)
-            .map_err(|e| Error::Failed(format!("cannot encode the handoff: {e}")))?;
+        let text = serde_json::to_string_pretty(&handoff).context("cannot encode the handoff")?;
         return super::print(&format!("{text}\n"));
     }
     super::print(&describe(&handoff))

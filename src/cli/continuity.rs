@@ -5,7 +5,7 @@ use std::io::Read;
 use super::{Command, text_value};
 use crate::continuity::pause::{self, PauseRequest};
 use crate::continuity::resume;
-use crate::error::{Error, Result};
+use crate::error::{Context, Error, Result};
 use crate::planning::Project;
 
 pub const PAUSE: Command = Command {
@@ -100,11 +100,9 @@ fn run_pause(parser: &mut lexopt::Parser) -> Result<()> {
         std::io::stdin()
             .take(8 * 1024 * 1024)
             .read_to_string(&mut text)
-            .map_err(|e| Error::Failed(format!("--json-in: cannot read stdin: {e}")))?;
+            .context("--json-in: cannot read stdin")?;
         let value = serde_json::from_str(&text).map_err(|e| {
-            Error::Failed(format!(
-                "--json-in: stdin is not JSON ({e}); pipe a handoff object in GSD's schema"
-            ))
+            Error::because("--json-in: stdin is not JSON", e).advised("; pipe a handoff object in GSD's schema")
         })?;
         request.structured = Some(value);
     }
@@ -113,12 +111,10 @@ fn run_pause(parser: &mut lexopt::Parser) -> Result<()> {
     let report = match report {
         false => None,
         true => Some(
-            crate::report::write_report(&crate::report::ReportOptions::new(&project.root)).map_err(|e| {
-                Error::Failed(format!(
-                    "the handoff was saved ({}), but the session report was not: {e}",
-                    outcome.handoff.display()
-                ))
-            })?,
+            crate::report::write_report(&crate::report::ReportOptions::new(&project.root)).context(format!(
+                "the handoff was saved ({}), but the session report was not",
+                outcome.handoff.display()
+            ))?,
         ),
     };
     if as_json {

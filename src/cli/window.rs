@@ -8,7 +8,7 @@ use super::Command;
 use crate::accounting::transcripts::{self, SessionChoice};
 use crate::config::Config;
 use crate::context::fills::{self, Compaction, Live, Request, chart};
-use crate::error::{Error, Result};
+use crate::error::{Context, Error, Result};
 
 /// Largest items listed unless `--top` says otherwise.
 const DEFAULT_TOP: usize = 10;
@@ -79,7 +79,7 @@ struct Answer<'a> {
 }
 
 fn run(parser: &mut lexopt::Parser) -> Result<()> {
-    let cwd = std::env::current_dir().map_err(|e| Error::Failed(format!("cannot read the current directory: {e}")))?;
+    let cwd = crate::error::current_dir()?;
     let (mut choice, mut top, mut as_json, mut svg) = (SessionChoice::Newest, DEFAULT_TOP, false, None);
     while let Some(arg) = parser.next()? {
         match arg {
@@ -99,15 +99,14 @@ fn run(parser: &mut lexopt::Parser) -> Result<()> {
         }
     }
     let files = transcripts::locate(&choice, &cwd)?;
-    let timeline = fills::read(&files.main)
-        .map_err(|e| Error::Failed(format!("cannot read the transcript {}: {e}", files.main.display())))?;
+    let timeline = fills::read(&files.main).context(format!("cannot read the transcript {}", files.main.display()))?;
     let config = Config::load(crate::planning::Project::find(&cwd).as_ref().map(|p| p.root.as_path()));
     let (window, usable) = timeline.window(None, &config);
     if let Some(path) = svg {
-        let drawn = fills::svg::render(&files.session_id, &timeline, window, usable, top)
-            .map_err(|e| Error::Failed(format!("cannot draw the chart: {e}")))?;
+        let drawn =
+            fills::svg::render(&files.session_id, &timeline, window, usable, top).context("cannot draw the chart")?;
         crate::fsx::write_atomic(&path, drawn.as_bytes(), 0o644, crate::fsx::Durability::Durable)
-            .map_err(|e| Error::Failed(format!("cannot write {}: {e}", path.display())))?;
+            .context(format!("cannot write {}", path.display()))?;
     }
     if as_json {
         let answer = Answer {
@@ -120,8 +119,7 @@ fn run(parser: &mut lexopt::Parser) -> Result<()> {
             live: &timeline.live,
             unreadable_lines: timeline.unreadable_lines,
         };
-        let text = serde_json::to_string_pretty(&answer)
-            .map_err(|e| Error::Failed(format!("cannot encode the answer: {e}")))?;
+        let text = serde_json::to_string_pretty(&answer).context("cannot encode the answer")?;
         return super::print(&format!("{text}\n"));
     }
     let style = chart::Style {

@@ -14,7 +14,7 @@ use super::ops::Op;
 use super::path::DocPath;
 use super::write::{Change, Writer, Written, advance_context_version};
 use super::{MAX_DOCUMENT_BYTES, Store, Versioned, document_bytes};
-use crate::error::{Error, Result};
+use crate::error::{Context, Error, Result};
 use crate::fsx;
 
 /// A segment is closed by a snapshot once it holds this much, or the document's size if larger:
@@ -55,9 +55,8 @@ impl Store {
         for (i, change) in changes.into_iter().enumerate() {
             let mut ops = change.ops;
             for op in &ops {
-                check_depth(op).map_err(|why| Error::Failed(format!("cannot {}: {why}", change.cmd)))?;
-                op.apply(&mut doc)
-                    .map_err(|e| Error::Failed(format!("cannot {}: {e}", change.cmd)))?;
+                check_depth(op).context(format!("cannot {}", change.cmd))?;
+                op.apply(&mut doc).context(format!("cannot {}", change.cmd))?;
             }
             version = version.checked_add(1).ok_or_else(|| no_version_after(version))?;
             advance_context_version(&mut doc, &mut ops, version);
@@ -86,8 +85,7 @@ impl Store {
                 entry.size = Some(document_size);
                 entry.hash = Some(journal::hash(&bytes));
             }
-            let mut line = serde_json::to_vec(&entry)
-                .map_err(|e| Error::Failed(format!("cannot encode the journal entry: {e}")))?;
+            let mut line = serde_json::to_vec(&entry).context("cannot encode the journal entry")?;
             line.push(b'\n');
             segment_bytes += line.len() as u64;
             lines.extend_from_slice(&line);

@@ -103,18 +103,11 @@ impl Store {
         if let Some(dir) = self.lock_file.parent().filter(|d| !d.is_dir()) {
             project.create_dir(dir)?;
         }
-        fsx::lock_exclusive(&self.lock_file, wait).map_err(|e| {
-            let why = match e.kind() {
-                std::io::ErrorKind::TimedOut => format!(
-                    "another baton process has held it for {:.1}s; try again when it is done",
-                    wait.as_secs_f64()
-                ),
-                _ => format!("{e}; remove what is at that name if nothing of yours should be there"),
-            };
-            Error::Failed(format!(
-                "cannot lock the context store ({}): {why}",
-                self.lock_file.display()
-            ))
+        fsx::lock_exclusive(&self.lock_file, wait).map_err(|source| Error::Lock {
+            what: "the context store".into(),
+            path: self.lock_file.clone(),
+            wait,
+            source,
         })
     }
 

@@ -15,17 +15,12 @@ pub struct DocPath {
 }
 
 /// Why a path cannot be used on a document.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{path}: {reason}")]
 pub struct PathError {
     /// The path as the user gave it (or as it was displayed).
     pub path: String,
     pub reason: String,
-}
-
-impl fmt::Display for PathError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.path, self.reason)
-    }
 }
 
 impl DocPath {

@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 
 use fields::{flag, list, objects, scalar, text, texts};
 
-use crate::error::{Error, Result};
+use crate::error::{Context, Error, Result};
 use crate::fsx;
 use crate::planning::Project;
 
@@ -274,7 +274,7 @@ pub fn write(project: &Project, handoff: &Handoff) -> Result<PathBuf> {
     let root = &project.root;
     validate(root, handoff)?;
     let path = path(root);
-    let mut json = serde_json::to_vec_pretty(handoff).map_err(|e| Error::Failed(e.to_string()))?;
+    let mut json = serde_json::to_vec_pretty(handoff).context("cannot encode the handoff")?;
     json.push(b'\n');
     project.write_file(&path, &json)?;
     match read(root)? {
