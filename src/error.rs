@@ -23,6 +23,9 @@ pub enum Error {
     /// A file exists but its contents are wrong (exit 1): which file, what is wrong, what to do.
     #[error("{}: {message}", path.display())]
     Invalid { path: PathBuf, message: String },
+    /// A file whose contents are wrong (exit 1), the typed problem as its source.
+    #[error("{}: {source}", path.display())]
+    Contents { path: PathBuf, source: Cause },
     /// A planning file past one of baton's bounds (exit 1): which file, which bound, what to do.
     #[error(
         "{}: {bound}, so baton does not read it. GSD keeps its planning files short and flat: trim or fix this one.",
@@ -67,6 +70,7 @@ impl Error {
             Self::Advised { source, .. } => source.exit_code(),
             Self::Io { .. }
             | Self::Invalid { .. }
+            | Self::Contents { .. }
             | Self::PastABound { .. }
             | Self::Failed(_)
             | Self::Because { .. }
@@ -88,6 +92,14 @@ impl Error {
         Self::Invalid {
             path: path.to_owned(),
             message: message.into(),
+        }
+    }
+
+    /// The contents of `path` are wrong: `problem` says how.
+    pub fn contents(path: &Path, problem: impl Into<Cause>) -> Self {
+        Self::Contents {
+            path: path.to_owned(),
+            source: problem.into(),
         }
     }
 

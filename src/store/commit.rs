@@ -184,7 +184,7 @@ impl Store {
 
 /// Why `op` may not be written: it would nest the document deeper than [`MAX_DEPTH`], which
 /// every reader of the document, its snapshots and its journal lines reads back.
-pub fn check_depth(op: &Op) -> std::result::Result<(), String> {
+pub fn check_depth(op: &Op) -> std::result::Result<(), TooDeep> {
     let Op::Set { path, value } = op else {
         return Ok(());
     };
@@ -193,10 +193,17 @@ pub fn check_depth(op: &Op) -> std::result::Result<(), String> {
     if depth <= MAX_DEPTH {
         return Ok(());
     }
-    Err(format!(
-        "the document would nest {depth} levels deep there, more than the {MAX_DEPTH} the store keeps (JSON \
-         readers stop at 128); nothing was written. Flatten the value, or use a shorter path"
-    ))
+    Err(TooDeep { depth })
+}
+
+/// A write that would nest the document deeper than [`MAX_DEPTH`].
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "the document would nest {depth} levels deep there, more than the {MAX_DEPTH} the store keeps (JSON readers \
+     stop at 128); nothing was written. Flatten the value, or use a shorter path"
+)]
+pub struct TooDeep {
+    depth: usize,
 }
 
 /// The error when the newest version is the largest number there is.
