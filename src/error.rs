@@ -20,9 +20,14 @@ pub enum Error {
     /// A file could not be read or written (exit 1).
     #[error("{}: {source}", path.display())]
     Io { path: PathBuf, source: std::io::Error },
-    /// A file exists but its contents are wrong (exit 1): which file, what is wrong, what to do.
+    /// A file exists but its contents are wrong (exit 1): which file, what is wrong, what to do;
+    /// the parser's error, when one said so, as its source.
     #[error("{}: {message}", path.display())]
-    Invalid { path: PathBuf, message: String },
+    Invalid {
+        path: PathBuf,
+        message: String,
+        source: Option<Cause>,
+    },
     /// A file whose contents are wrong (exit 1), the typed problem as its source.
     #[error("{}: {source}", path.display())]
     Contents { path: PathBuf, source: Cause },
@@ -92,6 +97,20 @@ impl Error {
         Self::Invalid {
             path: path.to_owned(),
             message: message.into(),
+            source: None,
+        }
+    }
+
+    /// This error (an [`Error::Invalid`]) with the error that found the contents wrong as its
+    /// source; any other error is returned as it is.
+    pub fn caused_by(self, cause: impl Into<Cause>) -> Self {
+        match self {
+            Self::Invalid { path, message, .. } => Self::Invalid {
+                path,
+                message,
+                source: Some(cause.into()),
+            },
+            other => other,
         }
     }
 
@@ -183,6 +202,20 @@ mod tests {
         let chain: Vec<String> = e.chain().map(ToString::to_string).collect();
         assert_eq!(chain, ["/x/STATE.md: disk gone", "disk gone"]);
         assert_eq!(e.to_string(), "/x/STATE.md: disk gone\n(run it again)");
+    }
+
+    #[test]
+    fn invalid_contents_keep_the_parsers_error() {
+        let parsed = serde_json::from_str::<serde_json::Value>("{").unwrap_err();
+        let e = Error::invalid(Path::new("/x/c.json"), format!("not JSON ({parsed})")).caused_by(parsed);
+        assert!(
+            e.to_string().starts_with("/x/c.json: not JSON (EOF while parsing"),
+            "{e}"
+        );
+        assert!(
+            e.source()
+                .is_some_and(|c| c.to_string().starts_with("EOF while parsing"))
+        );
     }
 
     #[test]

@@ -144,6 +144,7 @@ impl PriceTable {
                 path,
                 format!("not JSON ({e}); see `baton report --help` for the format"),
             )
+            .caused_by(e)
         })?;
         // A file may hold the map itself or `{"prices": {…}}` like baton's config.
         let map = map.get("prices").cloned().unwrap_or(map);

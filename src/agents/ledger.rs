@@ -165,6 +165,7 @@ pub fn read(path: &Path) -> Result<Run> {
             path,
             format!("not a baton ledger record ({e}); remove the file if it is damaged"),
         )
+        .caused_by(e)
     })
 }
 

@@ -219,9 +219,8 @@ impl Manifest {
 /// is the empty record, a file that is not `what` an error that says to `fix` it.
 pub(super) fn read_record<T: serde::de::DeserializeOwned + Default>(path: &Path, what: &str, fix: &str) -> Result<T> {
     match std::fs::read(path) {
-        Ok(bytes) => {
-            serde_json::from_slice(&bytes).map_err(|e| Error::invalid(path, format!("is not {what} ({e}); {fix}")))
-        }
+        Ok(bytes) => serde_json::from_slice(&bytes)
+            .map_err(|e| Error::invalid(path, format!("is not {what} ({e}); {fix}")).caused_by(e)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(T::default()),
         Err(e) => Err(Error::io(path, e)),
     }

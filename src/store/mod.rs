@@ -154,6 +154,7 @@ impl Store {
                         &path,
                         format!("its last complete line is damaged ({e}); run `baton ctx validate`"),
                     )
+                    .caused_by(e)
                 })?;
                 return Ok(Some(entry));
             }
@@ -214,10 +215,8 @@ impl Store {
             }
             for op in &entry.ops {
                 if let Err(e) = op.apply(&mut doc) {
-                    failure = Some(Error::invalid(
-                        &path,
-                        format!("version {} does not apply: {e}", entry.v),
-                    ));
+                    failure =
+                        Some(Error::invalid(&path, format!("version {} does not apply: {e}", entry.v)).caused_by(e));
                     return Ok(false);
                 }
             }
@@ -242,7 +241,8 @@ impl Store {
     pub fn read_snapshot(&self, base: u64) -> Result<Value> {
         let path = journal::snapshot_path(&self.dir, base);
         let bytes = fsx::read_regular(&path, MAX_READ_BYTES).map_err(|e| Error::io(&path, e))?;
-        serde_json::from_slice(&bytes).map_err(|e| Error::invalid(&path, format!("snapshot is damaged ({e})")))
+        serde_json::from_slice(&bytes)
+            .map_err(|e| Error::invalid(&path, format!("snapshot is damaged ({e})")).caused_by(e))
     }
 
     /// The newest `limit` entries (all with `None`), oldest first, and the version history
@@ -272,6 +272,7 @@ impl Store {
                             &path,
                             format!("a line near its end is damaged ({e}); run `baton ctx validate`"),
                         )
+                        .caused_by(e)
                     })?);
                 }
             }

@@ -253,7 +253,7 @@ pub fn read(root: &Path) -> Result<Option<Handoff>> {
     };
     serde_json::from_slice(&bytes)
         .map(Some)
-        .map_err(|e| Error::invalid(&path, format!("not a readable handoff ({e})")))
+        .map_err(|e| Error::invalid(&path, format!("not a readable handoff ({e})")).caused_by(e))
 }
 
 /// An error naming every problem that keeps `handoff` from being written.
