@@ -1,0 +1,58 @@
+//! What each page's examples run against: the sandbox a page's console blocks share, filled
+//! with the fixtures the tests already use, so that baton prints what the page shows.
+
+use serde_json::json;
+
+use crate::bridge::copy_project;
+use crate::common::{Sandbox, git_with, gsd};
+use crate::window::{SESSION, a_session_reading};
+
+/// The dates of the store page's commit, so that its id (which `baton ctx log` shows) is
+/// the same on every run.
+const COMMIT_DATE: &str = "2026-11-30T18:00:00Z";
+
+/// Fills `sandbox` for the examples of `page` (a path from the repository's root).
+pub fn prepare(page: &str, sandbox: &Sandbox) {
+    match page {
+        // A session of a few tool calls in the project's transcript folder.
+        "docs/window.md" => {
+            a_session_reading(sandbox, "db/billing/ledger_dump.sql").write(sandbox, SESSION);
+        }
+        // GSD's planning files: six phases, phase 3 at 1 of 3 plans.
+        "docs/continuity.md" => gsd::write_project(sandbox),
+        // A git project with the brief the analyst wrote and BMAD's workflow step.
+        "docs/store.md" => {
+            sandbox.write(
+                "artifacts/project-brief.md",
+                "# Project brief\n\nTask management for teams.\n",
+            );
+            sandbox.write("workflow.yaml", include_str!("../fixtures/bmad/workflow-step.yaml"));
+            let dated = [("GIT_AUTHOR_DATE", COMMIT_DATE), ("GIT_COMMITTER_DATE", COMMIT_DATE)];
+            for args in [&["init", "-q"][..], &["add", "-A"], &["commit", "-q", "-m", "brief"]] {
+                git_with(&sandbox.project, args, &dated);
+            }
+        }
+        // The Postgres migrations a db agent wrote, and the story it worked on.
+        "docs/bridge.md" => {
+            copy_project(sandbox, "db-postgres");
+            sandbox.write(
+                "docs/stories/1.3.story.md",
+                "---\nid: BILL-12\ntitle: Invoices\n---\n\n# Story 1.3: Invoices\n",
+            );
+        }
+        // A settings.json of the user's own, which install keeps and backs up.
+        "docs/install.md" => {
+            let settings = json!({"permissions": {"allow": ["Bash(npm test)"]}});
+            let path = sandbox.home.join(".claude/settings.json");
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, serde_json::to_string_pretty(&settings).unwrap()).unwrap();
+        }
+        // A home where baton was never installed, and a misspelt key in baton's config.
+        "docs/troubleshooting.md" => {
+            let config = sandbox.home.join(".config/baton/config.json");
+            std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+            std::fs::write(config, r#"{"statusline": {"forcast": false}}"#).unwrap();
+        }
+        _ => {}
+    }
+}
