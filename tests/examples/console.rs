@@ -1,6 +1,7 @@
 //! A console example read as what a reader would type and see: each `$ ` line (continued by a
 //! trailing `\`) is a command, split into words as a POSIX shell splits them, with leading
-//! `NAME=value` words setting the environment; the lines up to the next `$ ` are its output.
+//! `NAME=value` words setting the environment and a last `< FILE` its standard input (as
+//! `baton statusline < payload.json`); the lines up to the next `$ ` are its output.
 
 /// One command of an example and the output shown under it.
 #[derive(Debug, PartialEq)]
@@ -11,6 +12,8 @@ pub struct Step {
     pub env: Vec<(String, String)>,
     /// The program and its arguments.
     pub words: Vec<String>,
+    /// The file its standard input comes from (relative to the project), if any.
+    pub stdin: Option<String>,
     /// The expected output lines.
     pub output: Vec<String>,
 }
@@ -36,6 +39,15 @@ pub fn steps(body: &[String]) -> Result<Vec<Step>, String> {
             shown.push_str(next);
         }
         let mut words = split(&shown)?;
+        let stdin = match words.iter().position(|w| w == "<") {
+            None => None,
+            Some(at) if at + 2 == words.len() => {
+                let file = words.pop();
+                words.pop();
+                file
+            }
+            Some(_) => return Err(format!("`{shown}`: `<` takes one file, at the end")),
+        };
         let assignments = words.iter().take_while(|w| is_assignment(w)).count();
         let env = words
             .drain(..assignments)
@@ -48,6 +60,7 @@ pub fn steps(body: &[String]) -> Result<Vec<Step>, String> {
             shown,
             env,
             words,
+            stdin,
             output: Vec::new(),
         });
     }
@@ -60,8 +73,8 @@ fn is_assignment(word: &str) -> bool {
 }
 
 /// `command` split into words: 'single' and "double" quotes, backslash escapes, and a
-/// backslash before a newline joining lines. Pipes, redirections and lists are refused: an
-/// example is one command.
+/// backslash before a newline joining lines; an unquoted `<` is a word of its own. Pipes,
+/// output redirections and lists are refused: an example is one command.
 fn split(command: &str) -> Result<Vec<String>, String> {
     let mut words = Vec::new();
     let mut word: Option<String> = None;
@@ -98,7 +111,11 @@ fn split(command: &str) -> Result<Vec<String>, String> {
                     }
                 }
             }
-            '|' | '<' | '>' | ';' | '&' | '$' | '`' | '*' | '?' => {
+            '<' => {
+                words.extend(word.take());
+                words.push("<".to_owned());
+            }
+            '|' | '>' | ';' | '&' | '$' | '`' | '*' | '?' => {
                 return Err(format!(
                     "`{command}`: `{c}` needs a shell; an example is one plain command"
                 ));
@@ -145,8 +162,22 @@ fn commands_split_as_a_shell_splits_them() {
 }
 
 #[test]
+fn standard_input_comes_from_a_last_file() {
+    for command in ["$ baton statusline < payload.json", "$ baton statusline <payload.json"] {
+        let step = &steps(&[command.to_owned()]).unwrap()[0];
+        assert_eq!(step.words, ["baton", "statusline"]);
+        assert_eq!(step.stdin.as_deref(), Some("payload.json"));
+    }
+}
+
+#[test]
 fn what_needs_a_shell_is_refused() {
-    for command in ["$ baton statusline < payload.json", "$ baton x | head", "$ baton $HOME"] {
+    for command in [
+        "$ baton statusline < a b",
+        "$ baton x | head",
+        "$ baton $HOME",
+        "$ baton x > out",
+    ] {
         assert!(steps(&[command.to_owned()]).is_err(), "{command}");
     }
     assert!(steps(&["output first".to_owned()]).is_err());

@@ -5,6 +5,7 @@ use serde_json::json;
 
 use crate::bridge::copy_project;
 use crate::common::{Sandbox, git_with, gsd};
+use crate::context::forecast::{Transcript, payload};
 use crate::window::{SESSION, a_session_reading};
 
 /// The dates of the store page's commit, so that its id (which `baton ctx log` shows) is
@@ -14,6 +15,17 @@ const COMMIT_DATE: &str = "2026-11-30T18:00:00Z";
 /// Fills `sandbox` for the examples of `page` (a path from the repository's root).
 pub fn prepare(page: &str, sandbox: &Sandbox) {
     match page {
+        // A GSD project on branch main, 150k of Sonnet 4.5's 200k used, growing 5k a request.
+        "docs/statusline.md" => {
+            sandbox.with_planning_state();
+            sandbox.write(".git/HEAD", "ref: refs/heads/main\n");
+            let mut transcript = Transcript::starting_at(20_000);
+            transcript.grow_all(&[5_000; 26]);
+            let path = transcript.write(sandbox);
+            let mut sent = payload(sandbox, &path, transcript.used, "claude-sonnet-4-5", 200_000);
+            sent["model"]["display_name"] = json!("Sonnet 4.5");
+            sandbox.write("payload.json", &sent.to_string());
+        }
         // A session of a few tool calls in the project's transcript folder.
         "docs/window.md" => {
             a_session_reading(sandbox, "db/billing/ledger_dump.sql").write(sandbox, SESSION);

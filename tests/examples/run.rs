@@ -1,5 +1,6 @@
 //! One step of an example run as the reader's terminal would: the built binary for `baton`,
-//! in the page's sandbox, stdout and stderr into one stream as a terminal shows them, and the
+//! in the page's sandbox, stdout and stderr into one stream as a terminal shows them (its
+//! text: colours are not compared), and the
 //! sandbox's paths written as the pages write them (`/home/u`, the project `/home/u/proj`,
 //! `/tmp`, and the binary's folder, first on PATH, as `/home/u/.local/bin` where install puts
 //! it), so that only the temporary directory's name is left out of the comparison.
@@ -10,7 +11,7 @@ use std::process::Stdio;
 use std::time::Instant;
 
 use super::console::Step;
-use crate::common::{HANG_LIMIT, Sandbox, baton_bin, native};
+use crate::common::{HANG_LIMIT, Sandbox, baton_bin, native, plain};
 
 /// The home directory the pages show.
 pub const HOME: &str = "/home/u";
@@ -38,10 +39,14 @@ pub fn output(sandbox: &Sandbox, step: &Step) -> Result<String, String> {
         .env("TZ", "UTC")
         .envs(step.env.iter().map(|(k, v)| (k, v)));
     let (mut reader, writer) = std::io::pipe().unwrap();
-    command
-        .stdin(Stdio::null())
-        .stdout(writer.try_clone().unwrap())
-        .stderr(writer);
+    let stdin = match &step.stdin {
+        Some(file) => {
+            let opened = std::fs::File::open(sandbox.project.join(file));
+            Stdio::from(opened.map_err(|e| format!("`{}`: {file}: {e}", step.shown))?)
+        }
+        None => Stdio::null(),
+    };
+    command.stdin(stdin).stdout(writer.try_clone().unwrap()).stderr(writer);
     let started = Instant::now();
     let mut child = command.spawn().unwrap();
     drop(command);
@@ -57,7 +62,7 @@ pub fn output(sandbox: &Sandbox, step: &Step) -> Result<String, String> {
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
     let bytes = collector.join().unwrap().unwrap();
-    Ok(as_the_pages_show(sandbox, &String::from_utf8_lossy(&bytes)))
+    Ok(as_the_pages_show(sandbox, &plain(&String::from_utf8_lossy(&bytes))))
 }
 
 /// `printed` with the sandbox's directories replaced by the ones the pages show.
