@@ -4,7 +4,7 @@
 use serde_json::json;
 
 use crate::bridge::copy_project;
-use crate::common::{Sandbox, git_with, gsd};
+use crate::common::{Sandbox, git_with, gsd, native, post_tool_use};
 use crate::context::forecast::{Transcript, payload};
 use crate::window::{SESSION, a_session_reading};
 
@@ -30,8 +30,22 @@ pub fn prepare(page: &str, sandbox: &Sandbox) {
         "docs/window.md" => {
             a_session_reading(sandbox, "db/billing/ledger_dump.sql").write(sandbox, SESSION);
         }
-        // GSD's planning files: six phases, phase 3 at 1 of 3 plans.
-        "docs/continuity.md" => gsd::write_project(sandbox),
+        // The window page's session, then the model reads a long spec: 140k of 200k in use.
+        "docs/monitor.md" => {
+            let cwd = native(std::fs::canonicalize(&sandbox.project).unwrap());
+            let spec = json!({"file_path": format!("{cwd}/design/spec.md")});
+            let mut session = a_session_reading(sandbox, "db/billing/ledger_dump.sql");
+            session.prompt("check it against the spec");
+            session
+                .reply(63_400, Some(("Read", spec)))
+                .result(280_000)
+                .reply(140_000, None);
+            let path = session.write(sandbox, SESSION);
+            let sent = post_tool_use(sandbox, SESSION, Some(&path));
+            sandbox.write("posttooluse.json", &sent.to_string());
+        }
+        // GSD's planning files: six phases, phase 3 at 1 of 3 plans, the balanced profile.
+        "docs/continuity.md" | "docs/orchestration.md" => gsd::write_project(sandbox),
         // A git project with the brief the analyst wrote and BMAD's workflow step.
         "docs/store.md" => {
             sandbox.write(
