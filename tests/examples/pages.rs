@@ -4,7 +4,7 @@
 use serde_json::json;
 
 use crate::bridge::copy_project;
-use crate::common::{Sandbox, git_with, gsd, native, post_tool_use};
+use crate::common::{Sandbox, git_repo, git_with, gsd, native, post_tool_use};
 use crate::context::forecast::{Transcript, payload};
 use crate::window::{SESSION, a_session_reading};
 
@@ -43,6 +43,11 @@ pub fn prepare(page: &str, sandbox: &Sandbox) {
             let path = session.write(sandbox, SESSION);
             let sent = post_tool_use(sandbox, SESSION, Some(&path));
             sandbox.write("posttooluse.json", &sent.to_string());
+        }
+        // A git project whose session read a dump and ran the tests.
+        "docs/report.md" => {
+            git_repo(&sandbox.project, &[("README.md", "# proj\n")]);
+            a_session_reading(sandbox, "db/billing/ledger_dump.sql").write(sandbox, SESSION);
         }
         // GSD's planning files: six phases, phase 3 at 1 of 3 plans, the balanced profile.
         "docs/continuity.md" | "docs/orchestration.md" => gsd::write_project(sandbox),
