@@ -87,9 +87,8 @@ pub(crate) fn a_working_session(sandbox: &Sandbox) -> Session {
     a_session_reading(sandbox, "src/billing/ledger_dump.sql")
 }
 
-/// [`a_working_session`] with the file it reads at `dump` (relative to the project): the
-/// guide's example reads one outside `src/`, which its citation test would take for the
-/// repository's.
+/// [`a_working_session`] with the file it reads at `dump` (relative to the project), for the
+/// guide's examples.
 pub(crate) fn a_session_reading(sandbox: &Sandbox, dump: &str) -> Session {
     let cwd = native(std::fs::canonicalize(&sandbox.project).unwrap());
     let mut session = Session::new(sandbox);

@@ -8,6 +8,10 @@ use crate::common::{Sandbox, git_repo, git_with, gsd, native, post_tool_use};
 use crate::context::forecast::{Transcript, payload};
 use crate::window::{SESSION, a_session_reading};
 
+/// The file the sessions of the window, monitor and report pages read (outside `src/`, which
+/// the citation test would take for the repository's).
+const DUMP: &str = "db/billing/ledger_dump.sql";
+
 /// The dates of the store page's commit, so that its id (which `baton ctx log` shows) is
 /// the same on every run.
 const COMMIT_DATE: &str = "2026-11-30T18:00:00Z";
@@ -28,13 +32,13 @@ pub fn prepare(page: &str, sandbox: &Sandbox) {
         }
         // A session of a few tool calls in the project's transcript folder.
         "docs/window.md" => {
-            a_session_reading(sandbox, "db/billing/ledger_dump.sql").write(sandbox, SESSION);
+            a_session_reading(sandbox, DUMP).write(sandbox, SESSION);
         }
         // The window page's session, then the model reads a long spec: 140k of 200k in use.
         "docs/monitor.md" => {
             let cwd = native(std::fs::canonicalize(&sandbox.project).unwrap());
             let spec = json!({"file_path": format!("{cwd}/design/spec.md")});
-            let mut session = a_session_reading(sandbox, "db/billing/ledger_dump.sql");
+            let mut session = a_session_reading(sandbox, DUMP);
             session.prompt("check it against the spec");
             session
                 .reply(63_400, Some(("Read", spec)))
@@ -47,7 +51,7 @@ pub fn prepare(page: &str, sandbox: &Sandbox) {
         // A git project whose session read a dump and ran the tests.
         "docs/report.md" => {
             git_repo(&sandbox.project, &[("README.md", "# proj\n")]);
-            a_session_reading(sandbox, "db/billing/ledger_dump.sql").write(sandbox, SESSION);
+            a_session_reading(sandbox, DUMP).write(sandbox, SESSION);
         }
         // GSD's planning files: six phases, phase 3 at 1 of 3 plans, the balanced profile.
         "docs/continuity.md" | "docs/orchestration.md" => gsd::write_project(sandbox),

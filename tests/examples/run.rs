@@ -1,9 +1,9 @@
 //! One step of an example run as the reader's terminal would: the built binary for `baton`,
 //! in the page's sandbox, stdout and stderr into one stream as a terminal shows them (its
-//! text: colours are not compared), and the
-//! sandbox's paths written as the pages write them (`/home/u`, the project `/home/u/proj`,
-//! `/tmp`, and the binary's folder, first on PATH, as `/home/u/.local/bin` where install puts
-//! it), so that only the temporary directory's name is left out of the comparison.
+//! text: colours are not compared), and the sandbox's paths written as the pages write them
+//! (`/home/u`, the project `/home/u/proj`, `/tmp`, and the binary's folder, first on PATH, as
+//! `/home/u/.local/bin` where install puts it), so that only the temporary directory's name is
+//! left out of the comparison.
 
 use std::io::Read;
 use std::path::Path;
