@@ -53,8 +53,14 @@ pub fn prepare(page: &str, sandbox: &Sandbox) {
             git_repo(&sandbox.project, &[("README.md", "# proj\n")]);
             a_session_reading(sandbox, DUMP).write(sandbox, SESSION);
         }
-        // GSD's planning files: six phases, phase 3 at 1 of 3 plans, the balanced profile.
-        "docs/continuity.md" | "docs/orchestration.md" => gsd::write_project(sandbox),
+        // GSD's planning files: six phases, phase 3 at 1 of 3 plans, the balanced profile;
+        // for continuity, committed, and one new file not yet.
+        "docs/orchestration.md" => gsd::write_project(sandbox),
+        "docs/continuity.md" => {
+            gsd::write_project(sandbox);
+            gsd::git_init(sandbox);
+            sandbox.write("web/cart/tax.ts", "export const TAX_RATE = 0.2;\n");
+        }
         // A git project with the brief the analyst wrote and BMAD's workflow step.
         "docs/store.md" => {
             sandbox.write(
