@@ -15,6 +15,7 @@ mod ctx;
 mod doc_links;
 mod e2e;
 mod entry;
+mod examples;
 mod hostile;
 mod install;
 #[cfg(target_os = "linux")]
