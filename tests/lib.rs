@@ -21,6 +21,7 @@ mod install;
 #[cfg(target_os = "linux")]
 mod kill;
 mod latest_client;
+mod layering;
 mod leftovers;
 mod links;
 mod locks;

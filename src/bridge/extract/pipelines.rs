@@ -9,8 +9,8 @@
 use serde_norway::Value;
 
 use super::push::{commands, pushed_images};
-use super::{Source, per_file, push_once, yaml};
-use crate::bridge::facts::{EnvVar, Facts, Image, Pipeline, Scan};
+use super::{Source, per_file, yaml};
+use crate::bridge::facts::{EnvVar, Facts, Image, Pipeline, Scan, push_once};
 
 mod scans;
 mod variables;

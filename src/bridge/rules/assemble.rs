@@ -633,7 +633,7 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> (Vec<Table>, Vec<Index>) {
             let field = hit.text("column.field")?;
             Some(
                 tag.and_then(tags::gorm_column)
-                    .map_or_else(|| column_of(&literal(field), naming), str::to_owned),
+                    .map_or_else(|| naming::column_of(&literal(field), naming), str::to_owned),
             )
         });
         let primary = hit.prop("primary");
@@ -720,7 +720,7 @@ fn foreign_key(hit: &Hit<'_>, naming: &str) -> Option<ForeignKey> {
     let column = hit.text("fk.column")?;
     let column = match hit.prop("fk-column") {
         Some(template) => naming::fill(template, &literal(column)),
-        None => column_of(&literal(column), naming),
+        None => naming::column_of(&literal(column), naming),
     };
     let referenced = hit
         .text("fk.table")
@@ -825,17 +825,6 @@ fn add_column(table: &mut Table, name: String, data_type: Option<String>, primar
             ..Column::default()
         };
         columns::add(table, column);
-    }
-}
-
-/// A field's column by the convention: `snake` for conventions that snake-case names,
-/// `snake_id` for a relation's key column (`owner` → `owner_id`).
-pub(super) fn column_of(field: &str, naming: &str) -> String {
-    match naming {
-        "snake_id" => format!("{}_id", naming::snake_case(field)),
-        "camel_id" => format!("{field}Id"),
-        _ if naming.starts_with("snake") => naming::snake_case(field),
-        _ => field.to_owned(),
     }
 }
 
