@@ -216,9 +216,10 @@ class Drawer:
         if text[0] in BLOCKS or text[0] in SHADES:
             opacity = SHADES.get(text[0], 1) * (0.6 if style.dim else 1)
             return elements + block(text[0], count, x, y, fill, opacity)
-        attributes = ['x="%.1f" y="%.1f" fill="%s"' % (x, y + LINE_HEIGHT * 0.75, fill)]
+        attributes = ['x="%.1f" y="%.1f"' % (x, y + LINE_HEIGHT * 0.75)]
         if count > 1:
             attributes.append('textLength="%.1f"' % span)
+        attributes.append('fill="%s"' % fill)
         if style.bold:
             attributes.append('font-weight="bold"')
         if style.dim:
