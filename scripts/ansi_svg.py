@@ -10,6 +10,7 @@ whatever monospace font the viewer has.
 """
 
 import argparse
+import copy
 import html
 import re
 import unicodedata
@@ -78,9 +79,6 @@ class Style:
         self.bg = None
         self.bold = self.dim = self.italic = self.underline = self.inverse = False
 
-    def key(self):
-        return (self.fg, self.bg, self.bold, self.dim, self.italic, self.underline, self.inverse)
-
     def apply(self, params):
         """Applies one SGR sequence's parameters (`1;38;5;196`, `38:2::255:0:0`, ``)."""
         codes = [int(p) if p.isdigit() else 0 for p in re.split("[;:]", params)] if params else [0]
@@ -125,7 +123,7 @@ class Style:
             i += 1
 
     def colours(self):
-        """(fill, background) as drawn: inverse swaps them, dim fades the text."""
+        """(text colour, background colour or None) as drawn: inverse swaps them."""
         fg, bg = self.fg or FOREGROUND, self.bg
         if self.inverse:
             fg, bg = bg or BACKGROUND, fg
@@ -152,7 +150,7 @@ def cells(char):
 
 
 def runs(line, style):
-    """The line's runs of one style: (column, cells, text, style key); `style` carries over."""
+    """The line's runs of one style: (column, cells, text, Style); `style` carries over."""
     out = []
     column = position = 0
     for match in [*ESCAPE.finditer(line), None]:
@@ -160,7 +158,7 @@ def runs(line, style):
         text = "".join(char for char in line[position:end] if unicodedata.category(char) != "Cc")
         for piece in PIECE.findall(text):
             width = sum(cells(char) for char in piece)
-            out.append((column, width, piece, style.key()))
+            out.append((column, width, piece, copy.copy(style)))
             column += width
         if match is None:
             return out
@@ -187,49 +185,41 @@ def render(capture, title=None):
     if title is not None:
         out.append(window_bar(width, title))
     out.append('<g font-family="%s" font-size="%d" xml:space="preserve">' % (html.escape(FONT), FONT_SIZE))
-    drawer = Drawer()
     for number, row in enumerate(rows):
         y = top + number * LINE_HEIGHT
-        for start, count, text, key in row:
-            out.extend(drawer.run(start, count, text, key, y))
+        for start, count, text, style in row:
+            out.extend(draw(start, count, text, style, y))
     out.append("</g>\n</svg>\n")
     return "\n".join(out)
 
 
-class Drawer:
-    """Turns styled runs into SVG elements."""
-
-    def __init__(self):
-        self.style = Style()
-
-    def run(self, start, count, text, key, y):
-        style = self.style
-        style.fg, style.bg, style.bold, style.dim, style.italic, style.underline, style.inverse = key
-        fill, background = style.colours()
-        x = PADDING + start * CELL_WIDTH
-        span = count * CELL_WIDTH
-        elements = []
-        if background:
-            elements.append('<rect x="%.1f" y="%d" width="%.1f" height="%d" fill="%s"/>' % (x, y, span, LINE_HEIGHT, background))
-        if not text.strip():
-            return elements
-        if text[0] in BLOCKS or text[0] in SHADES:
-            opacity = SHADES.get(text[0], 1) * (0.6 if style.dim else 1)
-            return elements + block(text[0], count, x, y, fill, opacity)
-        attributes = ['x="%.1f" y="%.1f"' % (x, y + LINE_HEIGHT * 0.75)]
-        if count > 1:
-            attributes.append('textLength="%.1f"' % span)
-        attributes.append('fill="%s"' % fill)
-        if style.bold:
-            attributes.append('font-weight="bold"')
-        if style.dim:
-            attributes.append('fill-opacity="0.6"')
-        if style.italic:
-            attributes.append('font-style="italic"')
-        if style.underline:
-            attributes.append('text-decoration="underline"')
-        elements.append("<text %s>%s</text>" % (" ".join(attributes), html.escape(text, quote=False)))
+def draw(start, count, text, style, y):
+    """The SVG elements of one run: its background, then its text or blocks."""
+    fill, background = style.colours()
+    x = PADDING + start * CELL_WIDTH
+    span = count * CELL_WIDTH
+    elements = []
+    if background:
+        elements.append('<rect x="%.1f" y="%d" width="%.1f" height="%d" fill="%s"/>' % (x, y, span, LINE_HEIGHT, background))
+    if not text.strip():
         return elements
+    if text[0] in BLOCKS or text[0] in SHADES:
+        opacity = SHADES.get(text[0], 1) * (0.6 if style.dim else 1)
+        return elements + block(text[0], count, x, y, fill, opacity)
+    attributes = ['x="%.1f" y="%.1f"' % (x, y + LINE_HEIGHT * 0.75)]
+    if count > 1:
+        attributes.append('textLength="%.1f"' % span)
+    attributes.append('fill="%s"' % fill)
+    if style.bold:
+        attributes.append('font-weight="bold"')
+    if style.dim:
+        attributes.append('fill-opacity="0.6"')
+    if style.italic:
+        attributes.append('font-style="italic"')
+    if style.underline:
+        attributes.append('text-decoration="underline"')
+    elements.append("<text %s>%s</text>" % (" ".join(attributes), html.escape(text, quote=False)))
+    return elements
 
 
 def block(char, count, x, y, fill, opacity):
