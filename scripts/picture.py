@@ -29,7 +29,7 @@ TITLE = "baton in Claude Code"
 
 def run_scene(directory):
     """Runs the scene with its capture going to `directory`; returns the capture's path."""
-    command = ["cargo", "test", "--test", "integration", SCENE, "--", "--ignored", "--exact"]
+    command = ["cargo", "test", "--test", "integration", SCENE, "--", "--ignored", "--exact", "--nocapture"]
     environment = dict(os.environ, BATON_PICTURE_DIR=directory)
     print("picture: " + " ".join(command), file=sys.stderr)
     subprocess.run(command, cwd=ROOT, env=environment, check=True)
