@@ -1,7 +1,7 @@
 //! The scene of the README's picture, which `scripts/picture.py` runs and renders to SVG: the
 //! real interactive client with the baton plugin and statusline, a model (the mock) that reads a
 //! large file and runs commands while its context grows past the monitor's WARNING, then quotes
-//! what it was told; `/baton-window` opens the chart beside it. Not a check of baton (the other
+//! what it was told, with `/baton-window`'s chart open beside it. Not a check of baton (the other
 //! e2e tests are), so ignored: the suite never runs it. The screen, with its colours, goes to
 //! `$BATON_PICTURE_DIR/screen.ansi`.
 
@@ -53,7 +53,7 @@ fn shop(sandbox: &Sandbox) -> String {
 /// The model: the Read, the commands, then an answer quoting the monitor.
 fn model(dump: String) -> Mock {
     Mock::start(move |request: &Request| {
-        if request.prompt() != PROMPT {
+        if !asked(request) {
             return Reply::text(5_000, "ok");
         }
         let turn = request.assistant_turns();
@@ -80,6 +80,12 @@ fn model(dump: String) -> Mock {
             _ => Reply::text(tokens, &answer(request)),
         }
     })
+}
+
+/// Whether `request` is of the conversation the user started: its first user message is the
+/// `/baton-window` command run before the prompt, so the prompt is looked for in every text.
+fn asked(request: &Request) -> bool {
+    request.is_turn() && request.all_texts().iter().any(|text| text.contains(PROMPT))
 }
 
 /// The final answer, quoting the warning baton gave the model (the mock repeats it word for word).
@@ -138,26 +144,43 @@ fn picture() {
     ];
     let tmux = Tmux::start_with(&sandbox, &mock, &args, &[("BATON_PREFIX", &prefix)]);
     tmux.run(&["resize-window", "-t", "e2e", "-x", COLUMNS, "-y", ROWS]);
-    tmux.submit(PROMPT, &mock);
-    let answered = poll(LIMIT, || (mock.turns_of(PROMPT).len() >= CONTEXT.len()).then_some(()));
-    assert!(answered.is_some(), "the turn never ended; screen:\n{}", tmux.screen());
-    let quoted = poll(LIMIT, || {
-        tmux.screen().contains("told me: CONTEXT WARNING").then_some(())
-    });
-    assert!(quoted.is_some(), "no warning on screen:\n{}", tmux.screen());
-
+    // The chart is opened first, as a user watching the context would: it and the band above
+    // the prompt are redrawn after each response, so both show the last one.
+    let ready = poll(LIMIT, || tmux.screen().contains('❯').then_some(()));
+    assert!(ready.is_some(), "no prompt; screen:\n{}", tmux.screen());
     tmux.type_text("/baton-window");
     thread::sleep(Duration::from_millis(500));
     tmux.press_enter();
-    let charted = |screen: &str| screen.contains("Largest in the live context") && screen.contains("≈");
-    let shown = poll(LIMIT, || charted(&tmux.screen()).then_some(()));
-    assert!(shown.is_some(), "no chart and statusline; screen:\n{}", tmux.screen());
-    // The band above the prompt comes back once the client redraws with the pane open.
-    let band = poll(Duration::from_secs(45), || {
-        tmux.screen().contains("context │").then_some(())
-    });
-    if band.is_none() {
-        eprintln!("picture: the band above the prompt is not on screen");
-    }
+    let opened = poll(LIMIT, || tmux.screen().contains("chart is open").then_some(()));
+    assert!(opened.is_some(), "the chart did not open; screen:\n{}", tmux.screen());
+    tmux.type_text(PROMPT);
+    thread::sleep(Duration::from_millis(500));
+    tmux.press_enter();
+    let turns = || mock.requests().iter().filter(|request| asked(request)).count();
+    let answered = poll(LIMIT, || (turns() >= CONTEXT.len()).then_some(()));
+    assert!(answered.is_some(), "the turn never ended; screen:\n{}", tmux.screen());
+    // Everything shows the last response: the warning quoted, the chart up to its request, and
+    // the statusline and the band (asked of baton after it, each in its own time) at one figure.
+    let last = format!("{}k", CONTEXT[CONTEXT.len() - 1] / 1000);
+    let settled = |screen: &str| {
+        screen.contains("told me: CONTEXT WARNING")
+            && screen.contains("Largest in the live context")
+            && screen.contains(&last)
+            && percent_after(screen, "context │").is_some()
+            && percent_after(screen, "context │") == percent_after(screen, "│ shop │")
+    };
+    let shown = poll(LIMIT, || settled(&tmux.screen()).then_some(()));
+    assert!(
+        shown.is_some(),
+        "no warning, chart, or band and statusline at one figure; screen:\n{}",
+        tmux.screen()
+    );
     capture(&tmux, &out.join("screen.ansi"));
+}
+
+/// The first `NN%` after `marker` on the screen's row holding it.
+fn percent_after<'s>(screen: &'s str, marker: &str) -> Option<&'s str> {
+    let row = screen.lines().find(|row| row.contains(marker))?;
+    let after = &row[row.find(marker)? + marker.len()..];
+    after.split_whitespace().find(|word| word.ends_with('%'))
 }
