@@ -28,6 +28,7 @@ mod locks;
 mod messages;
 mod monitor;
 mod npm;
+mod picture;
 mod planning;
 mod profiles;
 mod report;
