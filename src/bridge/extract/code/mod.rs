@@ -53,7 +53,10 @@ pub fn design_systems(configured: &[String]) -> Vec<String> {
 
 /// How many of `sources` are code files (of a grammar the code extractor parses).
 pub fn code_files(sources: &[Source<'_>]) -> usize {
-    sources.iter().filter(|s| Grammar::of_code_path(s.path).is_some()).count()
+    sources
+        .iter()
+        .filter(|s| Grammar::of_code_path(s.path).is_some())
+        .count()
 }
 
 /// Extracts the code facts of `sources` with the default settings (the tests'; a run uses
