@@ -27,6 +27,12 @@ const MAX_CONTEXT: u64 = 1 << 32;
 /// only: what the mod's chart draws from its running walk.
 const RECENT_REQUESTS: usize = 100;
 
+/// Live items a walk that does not keep every request keeps, the largest: the monitor names
+/// three and the chart a few, and the walk saved for them is read on every warning. It is
+/// cut back to these when it holds twice as many; a name pushed out that enters again counts
+/// from then on.
+const LIVE_KEPT: usize = 64;
+
 /// Which lines make up the conversation measured.
 #[derive(Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 enum Thread {
@@ -361,6 +367,10 @@ impl Walk {
                 self.requests.drain(..over);
             }
             Keeps::None => {}
+        }
+        if !matches!(self.keeps, Keeps::Every) && self.live.len() > 2 * LIVE_KEPT {
+            self.live = self.largest();
+            self.live.truncate(LIVE_KEPT);
         }
     }
 
