@@ -18,6 +18,7 @@ use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
 use crate::bridge::extract::code::modules::{join_relative, parent_dir};
 use crate::bridge::extract::code::routes::RouteScan;
 use crate::bridge::extract::code::routes::graph::{Autoload, Item, LocalRoute, Mount, Target, Unit, add_guards};
+use crate::bridge::extract::push_once;
 
 /// How many calls a chain (`Router().use(a).get(…).post(…)`) is followed down.
 const MAX_CHAIN: usize = 256;
@@ -707,9 +708,7 @@ impl<'h, 't> File<'_, 'h, 't> {
             route.request_hints.extend(forms.into_iter().map(str::to_owned));
         }
         for (parsed, _) in handler.into_iter().flat_map(|h| self.named(&h.range, "route.parsed")) {
-            if !route.request_hints.iter().any(|have| have == parsed.text) {
-                route.request_hints.push(parsed.text.to_owned());
-            }
+            push_once(&mut route.request_hints, parsed.text.to_owned());
         }
         LocalRoute {
             method,
@@ -975,20 +974,16 @@ impl<'h, 't> File<'_, 'h, 't> {
                 ))
             })
             .collect();
-        let mut rows = Vec::new();
-        let mut seen: Vec<&Range<usize>> = Vec::new();
+        // A row per entry (its scope): the first cells of the two keys in it.
+        let cell = |scope: &Range<usize>, key: &str| {
+            let found = cells.iter().find(|(s, k, _)| *s == scope && *k == key);
+            found.map(|(_, _, value)| *value)
+        };
+        let mut rows: Vec<(Range<usize>, &'t str)> = Vec::new();
         for (scope, _, _) in &cells {
-            if seen.contains(scope) {
-                continue;
-            }
-            seen.push(scope);
-            let cell = |key: &str| {
-                cells
-                    .iter()
-                    .find(|(s, k, _)| s == scope && *k == key)
-                    .map(|(_, _, v)| *v)
-            };
-            if let (Some(prefix), Some(target)) = (cell(path_key), cell(target_key)) {
+            if let (Some(prefix), Some(target)) = (cell(scope, path_key), cell(scope, target_key))
+                && !rows.iter().any(|(at, _)| *at == prefix.range)
+            {
                 rows.push((prefix.range.clone(), target.text));
             }
         }
