@@ -267,7 +267,9 @@ impl Routing {
         prefixes.sort();
         // The text of each capture named `name`, with where the hit's capture `scope` is.
         let scoped = |scope: &'static str, name: &'static str| {
-            let pairs = hits.iter().filter_map(|hit| Some((&hit.get(scope)?.range, hit.text(name)?)));
+            let pairs = hits
+                .iter()
+                .filter_map(|hit| Some((&hit.get(scope)?.range, hit.text(name)?)));
             pairs.map(|(at, text)| (at.clone(), text.to_owned())).collect()
         };
         Routing {

@@ -134,7 +134,9 @@ pub fn lower(source: &str, language: &Language) -> String {
         match token {
             Token::Open | Token::OpenAlt => {
                 // A node that is a branch of an alternation is placed as the alternation is.
-                let alternation = stack.last().filter(|frame| token == Token::Open && frame.kind.is_none());
+                let alternation = stack
+                    .last()
+                    .filter(|frame| token == Token::Open && frame.kind.is_none());
                 let fielded = previous_field || alternation.is_some_and(|frame| frame.fielded);
                 let anchored = previous_anchor || alternation.is_some_and(|frame| frame.anchored);
                 let next = significant(index + 1);

@@ -683,12 +683,11 @@ impl<'h, 't> File<'_, 'h, 't> {
             .all("route.guard")
             .filter_map(|m| written_guard(hit, m.text))
             .collect();
-        let model = hit.get("route.call").and_then(|call| {
-            let (model, _) = self.named(&call.range, "route.model").next()?;
-            Some(model.text.to_owned())
-        });
+        let model = hit
+            .get("route.call")
+            .and_then(|call| self.named(&call.range, "route.model").next());
         let mut route = LocalRoute {
-            response: model,
+            response: model.map(|(model, _)| model.text.to_owned()),
             ..LocalRoute::default()
         };
         let mut forms = Vec::new();
@@ -917,11 +916,9 @@ impl<'h, 't> File<'_, 'h, 't> {
             && hit.prop("pass").is_none()
             && hit.prop("mounts").is_none()
             && call_kind(hit).is_none();
-        if lone && let Some(name) = written_guard(hit, target.text) {
-            guards.push(name);
-            return guards.into_iter().map(Item::Guard).for_each(add);
-        }
-        let Some(name) = target_name(target.text) else {
+        let lone_guard = lone.then(|| written_guard(hit, target.text)).flatten();
+        let Some(name) = target_name(target.text).filter(|_| lone_guard.is_none()) else {
+            guards.extend(lone_guard);
             return guards.into_iter().map(Item::Guard).for_each(add);
         };
         // Every argument after the prefix that names a router is mounted (koa's
