@@ -23,6 +23,7 @@ mod latest_client;
 mod leftovers;
 mod links;
 mod locks;
+mod man_page;
 mod messages;
 mod monitor;
 mod npm;

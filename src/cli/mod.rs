@@ -35,6 +35,7 @@ use crate::error::{Error, Result};
 #[command(
     name = "baton",
     bin_name = "baton",
+    about = "Keeps Claude Code agents from losing the thread",
     disable_version_flag = true,
     disable_help_subcommand = true,
     help_template = TOP_HELP
@@ -104,6 +105,15 @@ pub fn command() -> clap::Command {
             "What `baton install` writes into .claude/settings.json (with the binary's full path):\n{}{GETTING_STARTED}",
             settings_entries()
         ))
+}
+
+/// The command line as the man pages show it (docs/man/, rendered by a test with clap_mangen):
+/// each command's description, the start of its `--help`, is its long about there.
+pub fn manual() -> clap::Command {
+    command().mut_subcommands(|c| match c.get_before_help().cloned() {
+        Some(description) => c.long_about(description),
+        None => c,
+    })
 }
 
 /// The names of the commands, as `baton --help` lists them.
