@@ -89,7 +89,6 @@ pub fn run(args: Args) -> Result<()> {
         files: args.files,
         since: args.since,
         message: args.message,
-        ..Request::default()
     };
     let (ticket_arg, json, timings, floor) = (args.ticket, args.json, args.timings, args.parse_floor);
     let project = Project::find(&request.cwd).unwrap_or(Project {
