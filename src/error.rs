@@ -57,11 +57,5 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-impl From<lexopt::Error> for Error {
-    fn from(e: lexopt::Error) -> Self {
-        Self::Usage(e.to_string())
-    }
-}
-
 /// The result type of commands.
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -25,6 +25,7 @@ mod layering;
 mod leftovers;
 mod links;
 mod locks;
+mod man_page;
 mod messages;
 mod monitor;
 mod npm;
