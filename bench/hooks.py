@@ -26,7 +26,10 @@ Scenarios (each has its own session id; TMPDIR and HOME are fresh directories):
                compaction count besides the default ones) with a 2.1.332 payload carrying
                rate_limits and prompt_cache, and the forecast from the 1 MB transcript's last
                requests; and the monitor warning on every call (a debounce of 1), so each run
-               also reads the forecast from the tail
+               also reads the forecast from the tail; and that warning on a transcript that
+               grew by one tool round trip (7 KB, a request with a Bash result) since the call
+               before, so each run also walks the new bytes into the saved attribution of what
+               fills the context and names its largest items
 
 Targets (per-round paired ratios, median): baton <= 1.5x the no-op, also with every segment
 on, on every warning with its forecast, and before the reply is written; GSD >= 50x baton;
@@ -156,6 +159,7 @@ BIG_OPEN, LATE_OPEN = BIG_PHASES - BIG_PHASES // 4, 10
 SID_SL_ALL = "b47c000b-0000-4000-8000-00000000000b"
 SID_MON_ALL = "b47c000c-0000-4000-8000-00000000000c"
 SID_MON_UNWRITTEN = "b47c000d-0000-4000-8000-00000000000d"
+SID_MON_GROWING = "b47c000e-0000-4000-8000-00000000000e"
 
 # Thresholds no request can reach from the transcripts' 30% remaining (bench project "proj-far").
 FAR_THRESHOLDS = {"monitor": {"warning_remaining": 10, "critical_remaining": 5}}
@@ -571,6 +575,26 @@ def main():
                 pass
         return f
 
+    def grown_transcript(sid, path, payload_path):
+        """fresh_bridge, and one more tool round trip appended to the transcript at `path`, up
+        to the moment its PostToolUse hook runs (prompt, tool_use with usage, its result, the
+        hook attachment), its tool_use_id written into the payload (in place: the harness
+        keeps the file open; every id has the same length)."""
+        bridge_file, turns = fresh_bridge(sid), iter(range(500000, 10 ** 9))
+
+        def f():
+            bridge_file()
+            n = next(turns)
+            tool_id = "toolu_01Bench%017d" % n
+            with open(path, "ab") as out:
+                out.write(b"".join(_turn(n, LAST_INPUT_TOKENS, 5000, tool_id).splitlines(keepends=True)[:4]))
+            with open(payload_path, "rb") as f_in:
+                call = json.load(f_in)
+            call["tool_use_id"] = tool_id
+            with open(payload_path, "r+b") as f_out:
+                f_out.write(json.dumps(call, separators=(",", ":")).encode())
+        return f
+
     def payload(name, obj):
         path = os.path.join(pay, name + ".json")
         write_json(path, obj)
@@ -586,6 +610,11 @@ def main():
     p_mon_x = payload("monitor-missing", monitor_payload(SID_MISSING, proj, missing))
     p_sl_all = payload("statusline-all", statusline_all_payload(SID_SL_ALL, proj_all, small, int(time.time())))
     p_mon_all = payload("monitor-all", monitor_payload(SID_MON_ALL, proj_all, small))
+    growing = os.path.join(run, "transcript-growing.jsonl")
+    shutil.copyfile(small, growing)
+    p_mon_growing = monitor_payload(SID_MON_GROWING, proj_all, growing)
+    p_mon_growing["tool_use_id"] = "toolu_01Bench%017d" % 0  # the length grown_transcript writes
+    p_mon_growing = payload("monitor-growing", p_mon_growing)
     p_mon_unwritten = monitor_payload(SID_MON_UNWRITTEN, proj_far, small)
     p_mon_unwritten["tool_use_id"] = UNWRITTEN_TOOL_USE_ID
     p_mon_unwritten = payload("monitor-unwritten", p_mon_unwritten)
@@ -616,6 +645,8 @@ def main():
                 proj_all, env_wide),
             Cmd("baton monitor all", [baton] + mon_args, p_mon_all, "all", fresh_bridge(SID_MON_ALL),
                 proj_all, env_wide),
+            Cmd("baton monitor growing", [baton] + mon_args, p_mon_growing, "all",
+                grown_transcript(SID_MON_GROWING, growing, p_mon_growing), proj_all, env_wide),
         ]
     also = []
     for spec in args.also:
@@ -730,6 +761,9 @@ def main():
         rc, out, err = outs["baton monitor all"]
         checks.append((rc == 0 and "more requests fit before compaction" in out,
                        "sanity: baton monitor all warns with the forecast"))
+        rc, out, err = outs["baton monitor growing"]
+        checks.append((rc == 0 and "more requests fit before compaction" in out and "Bash make step" in out,
+                       "sanity: baton monitor growing warns and names the largest items"))
         miss_sl = run_capture([baton, "statusline"], p_sl_x, no_bridge(SID_MISSING))
         sl_s, sl_b = outs["baton statusline 1MB"][1], outs["baton statusline " + big_label][1]
         checks.append((sl_s.strip() != "" and sl_s != miss_sl[1] and sl_s == sl_b,
@@ -831,6 +865,7 @@ def main():
         ("baton monitor within 1.5x of a no-op", "baton monitor", "noop monitor", "<=", 1.5),
         ("statusline, every segment, within 1.5x of a no-op", "baton statusline all", "noop all", "<=", 1.5),
         ("monitor, warning with forecast, within 1.5x", "baton monitor all", "noop all", "<=", 1.5),
+        ("monitor, warning on a grown transcript, within 1.5x", "baton monitor growing", "noop all", "<=", 1.5),
         ("monitor, reply not yet written, within 1.5x", "baton monitor unwritten", "noop monitor", "<=", 1.5),
         ("baton statusline >= 50x faster than GSD", "gsd statusline", "baton statusline", ">=", 50.0),
         ("baton monitor >= 50x faster than GSD", "gsd monitor", "baton monitor", ">=", 50.0),

@@ -156,12 +156,6 @@ fn lock_advice(source: &std::io::Error, wait: Duration) -> String {
     }
 }
 
-impl From<lexopt::Error> for Error {
-    fn from(e: lexopt::Error) -> Self {
-        Self::Usage(e.to_string())
-    }
-}
-
 /// `.context(what)` on a result: its error becomes the cause of [`Error::Because`].
 pub trait Context<T> {
     fn context(self, what: impl Into<String>) -> Result<T>;

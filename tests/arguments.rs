@@ -174,3 +174,19 @@ fn arguments_on_stdin_are_split_by_baton_and_must_be_utf8() {
         "--bogus",
     );
 }
+
+#[test]
+fn a_value_that_looks_like_a_flag_is_the_value_not_the_flag() {
+    // `--note --help` is the note "--help": help is never found by scanning the arguments.
+    let sandbox = Sandbox::new();
+    let out = sandbox.run(&["pause", "--note", "--help", "--next", "-v"], b"");
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let handoff = sandbox.read_json(&sandbox.project.join(".planning/HANDOFF.json"));
+    assert_eq!(handoff["context_notes"], "--help");
+    assert_eq!(handoff["next_action"], "-v");
+    let help = sandbox.run(&["pause", "--json", "--help"], b"");
+    assert!(
+        help.code == Some(0) && help.stdout.contains("Usage: baton pause"),
+        "{help:?}"
+    );
+}

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use crate::common::*;
 
-const SESSION: &str = "5b1e0c2a-0000-4000-8000-00000000f111";
+pub(crate) const SESSION: &str = "5b1e0c2a-0000-4000-8000-00000000f111";
 
 /// A session shaped like Claude Code 2.1.332's transcripts: prompts, attachments with what
 /// was rendered, responses streamed a block per line, tool results, a request record.
@@ -84,17 +84,17 @@ fn window_json(sandbox: &Sandbox, args: &[&str]) -> Value {
 }
 
 pub(crate) fn a_working_session(sandbox: &Sandbox) -> Session {
+    a_session_reading(sandbox, "src/billing/ledger_dump.sql")
+}
+
+/// [`a_working_session`] with the file it reads at `dump` (relative to the project), for the
+/// guide's examples.
+pub(crate) fn a_session_reading(sandbox: &Sandbox, dump: &str) -> Session {
     let cwd = native(std::fs::canonicalize(&sandbox.project).unwrap());
     let mut session = Session::new(sandbox);
     session
         .prompt("export the ledger")
-        .reply(
-            20_000,
-            Some((
-                "Read",
-                json!({"file_path": format!("{cwd}/src/billing/ledger_dump.sql")}),
-            )),
-        )
+        .reply(20_000, Some(("Read", json!({"file_path": format!("{cwd}/{dump}")}))))
         .result(120_000)
         .reply(
             52_000,

@@ -4,7 +4,6 @@ use std::collections::BTreeSet;
 
 use serde_json::json;
 
-use super::Command;
 use crate::agents::ledger::{self, Run, Status};
 use crate::agents::verification::{Verdict, Verification};
 use crate::agents::verify;
@@ -16,17 +15,16 @@ use crate::planning::phases::{self, PhaseDir};
 use crate::planning::state::PlanningState;
 use crate::words::count;
 
-pub const AGENTS: Command = Command {
-    name: "agents",
-    summary: "Subagent runs (ledger, spot-check), plan waves and context payloads for orchestrators",
-    help: "\
-baton agents: bookkeeping for an orchestrator that spawns subagents
-
-Usage: baton agents list [--json]
+/// `baton agents`.
+#[derive(clap::Args)]
+#[command(
+    about = "Subagent runs (ledger, spot-check), plan waves and context payloads for orchestrators",
+    override_usage = "baton agents list [--json]
        baton agents verify ID [--json]
        baton agents waves [PHASE] [--json]
-       baton agents payload PLAN [--json]
-
+       baton agents payload PLAN [--json]",
+    before_help = "baton agents: bookkeeping for an orchestrator that spawns subagents",
+    after_help = "\
   list     the runs recorded by the SubagentStart/SubagentStop hooks (.baton/agents/):
            id, type, status, start, duration, files changed, spot-check
   verify   checks what run ID (an id, a unique prefix, or `last`) said in its final
@@ -52,14 +50,20 @@ the same time in one work tree cannot confirm each other's files.
 Examples:
   baton agents waves 3
   baton agents payload 03-02
-  baton agents verify last
-",
-    run: Some(run),
-};
+  baton agents verify last"
+)]
+pub struct Args {
+    /// list, verify ID, waves [PHASE] or payload PLAN
+    #[arg(value_name = "ACTION", value_parser = super::values::text())]
+    words: Vec<String>,
+    /// Print JSON
+    #[arg(long)]
+    json: bool,
+}
 
-fn run(parser: &mut lexopt::Parser) -> Result<()> {
-    let (words, json) = super::words_and_json(parser)?;
-    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+pub fn run(args: Args) -> Result<()> {
+    let json = args.json;
+    let words: Vec<&str> = args.words.iter().map(String::as_str).collect();
     let project = || crate::planning::Project::current();
     match words.as_slice() {
         ["list"] | [] => list(&project()?, json),

@@ -1,43 +1,24 @@
 //! `baton bridge`: the handoff of a finished agent — what it built, named concretely, for
 //! the next agent.
 
-use super::Command;
 use crate::bridge::handoff::Handoff;
 use crate::bridge::input::Request;
 use crate::bridge::{deliver, ticket};
 use crate::error::{Context, Error, Result};
 use crate::planning::Project;
 
-pub const BRIDGE: Command = Command {
-    name: "bridge",
-    summary: "What a finished agent built (tables, endpoints, pipelines…), for the next agent",
-    help: "\
+/// `baton bridge`.
+#[derive(clap::Args)]
+#[command(
+    about = "What a finished agent built (tables, endpoints, pipelines…), for the next agent",
+    before_help = "\
 baton bridge: tell the next agent exactly what the last one built
-
-Usage: baton bridge [--agent NAME|RUN] [--files P… | --since REV] [--ticket FILE|TEXT]
-                    [--message TEXT] [--json] [--timings] [--parse-floor]
 
 Reads the files an agent wrote or changed and extracts the concrete names with parsers (no
 model is called): a summary, the artifacts (each file and the names it holds), and
 contextForNext, the text the next agent is given. Nothing extractable: the summary is
-\"(unstructured) \" and the agent's final message.
-
-  --agent NAME|RUN    a recorded run (an id, a unique prefix of 6+ characters, or `last`),
-                      or an agent name such as db-coding-agent (its newest run, unless
-                      files are given); the name also sets the domain. Default: the last run.
-  --files P…          these files; a directory stands for its files git does not ignore
-  --since REV         the files changed since commit REV (committed, staged, unstaged, new)
-  --ticket FILE|TEXT  the ticket worked on: a story or issue file (frontmatter id/title or
-                      its first heading), or its text such as \"PROJ-42 Add invoices\"
-  --message TEXT      the agent's final message, when there is no run to take it from
-  --json              {agent, summary, artifacts, contextForNext, structured, domain, …}
-  --timings           how long each step took, on stderr (the code parse line: the CPU
-                      time of the parses summed over threads, and how many code files had
-                      no signal and were not parsed)
-  --parse-floor       only read the files and parse the code files that carry a signal
-                      (tree-sitter alone, on the same threads), and print how long the parse
-                      took: the floor bench/bridge.sh compares a whole run with
-
+\"(unstructured) \" and the agent's final message.",
+    after_help = "\
 What is read, by domain (.gitignore respected; binary, non-UTF-8, files over 4 MiB and
 symlinks are skipped and counted):
   db        SQL DDL in PostgreSQL, MySQL and SQLite (tables, columns and types, primary and
@@ -56,46 +37,60 @@ Examples:
   baton bridge                                   # the last subagent run
   baton bridge --agent db-coding-agent --ticket docs/stories/1.3.story.md
   baton bridge --files db/migrations prisma/schema.prisma --json
-  baton bridge --since main --agent backend-agent --ticket \"PAY-7 Refunds API\"
-",
-    run: Some(run),
-};
+  baton bridge --since main --agent backend-agent --ticket \"PAY-7 Refunds API\""
+)]
+pub struct Args {
+    /// a recorded run (an id, a unique prefix of 6+ characters, or `last`),
+    /// or an agent name such as db-coding-agent (its newest run, unless
+    /// files are given); the name also sets the domain. Default: the last run.
+    #[arg(long, value_name = "NAME|RUN", allow_hyphen_values = true, verbatim_doc_comment)]
+    agent: Option<String>,
+    /// these files; a directory stands for its files git does not ignore
+    #[arg(long, value_name = "P", num_args = 1.., conflicts_with = "since")]
+    files: Vec<String>,
+    /// the files changed since commit REV (committed, staged, unstaged, new)
+    #[arg(long, value_name = "REV", allow_hyphen_values = true)]
+    since: Option<String>,
+    /// the ticket worked on: a story or issue file (frontmatter id/title or
+    /// its first heading), or its text such as "PROJ-42 Add invoices"
+    #[arg(long, value_name = "FILE|TEXT", allow_hyphen_values = true, verbatim_doc_comment)]
+    ticket: Option<String>,
+    /// the agent's final message, when there is no run to take it from
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
+    message: Option<String>,
+    /// {agent, summary, artifacts, contextForNext, structured, domain, …}
+    #[arg(long)]
+    json: bool,
+    /// how long each step took, on stderr (the code parse line: the CPU
+    /// time of the parses summed over threads, and how many code files had
+    /// no signal and were not parsed)
+    #[arg(long, verbatim_doc_comment)]
+    timings: bool,
+    /// only read the files and parse the code files that carry a signal
+    /// (tree-sitter alone, on the same threads), and print how long the parse
+    /// took: the floor bench/bridge.sh compares a whole run with
+    #[arg(long, verbatim_doc_comment)]
+    parse_floor: bool,
+    /// Words out of place (files go after --files): refused with that hint.
+    #[arg(hide = true)]
+    stray: Vec<String>,
+}
 
 /// Artifacts listed in the text output (all of them are in `--json`).
 const SHOWN_ARTIFACTS: usize = 40;
 
-fn run(parser: &mut lexopt::Parser) -> Result<()> {
-    use lexopt::Arg::{Long, Value};
-    let mut request = Request {
+pub fn run(args: Args) -> Result<()> {
+    if let Some(word) = args.stray.first() {
+        return Err(Error::Usage(format!("unexpected '{word}'; files go after --files")));
+    }
+    let request = Request {
         cwd: crate::error::current_dir()?,
-        ..Request::default()
+        agent: args.agent,
+        files: args.files,
+        since: args.since,
+        message: args.message,
     };
-    let mut ticket_arg = None;
-    let mut json = false;
-    let mut timings = false;
-    let mut floor = false;
-    while let Some(arg) = parser.next()? {
-        match arg {
-            Long("agent") => request.agent = Some(string(parser.value()?)),
-            Long("files") => request.files.extend(parser.values()?.map(string)),
-            Long("since") => request.since = Some(string(parser.value()?)),
-            Long("ticket") => ticket_arg = Some(string(parser.value()?)),
-            Long("message") => request.message = Some(string(parser.value()?)),
-            Long("json") => json = true,
-            Long("timings") => timings = true,
-            Long("parse-floor") => floor = true,
-            Value(v) => {
-                return Err(Error::Usage(format!(
-                    "unexpected '{}'; files go after --files",
-                    v.to_string_lossy()
-                )));
-            }
-            other => return Err(other.unexpected().into()),
-        }
-    }
-    if !request.files.is_empty() && request.since.is_some() {
-        return Err(Error::Usage("give --files or --since, not both".into()));
-    }
+    let (ticket_arg, json, timings, floor) = (args.ticket, args.json, args.timings, args.parse_floor);
     let project = Project::find(&request.cwd).unwrap_or(Project {
         root: request.cwd.clone(),
     });
@@ -127,10 +122,6 @@ fn run(parser: &mut lexopt::Parser) -> Result<()> {
         return super::print(&format!("{text}\n"));
     }
     super::print(&describe(&handoff))
-}
-
-fn string(value: std::ffi::OsString) -> String {
-    value.to_string_lossy().into_owned()
 }
 
 fn describe(handoff: &Handoff) -> String {

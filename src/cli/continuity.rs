@@ -2,19 +2,18 @@
 
 use std::io::Read;
 
-use super::{Command, text_value};
+use super::values;
 use crate::continuity::pause::{self, PauseRequest};
 use crate::continuity::resume;
 use crate::error::{Context, Error, Result};
 use crate::planning::Project;
 
-pub const PAUSE: Command = Command {
-    name: "pause",
-    summary: "Save where the work stands: .planning/HANDOFF.json, .continue-here.md, STATE.md",
-    help: "\
+/// `baton pause`. Every value may start with a dash: `--note --help` saves the note "--help".
+#[derive(clap::Args)]
+#[command(
+    about = "Save where the work stands: .planning/HANDOFF.json, .continue-here.md, STATE.md",
+    before_help = "\
 baton pause: save where the work stands, for a later resume
-
-Usage: baton pause [options]
 
 Writes .planning/HANDOFF.json (GSD's schema: position, completed and remaining work, the
 task in progress, blockers, human actions, decisions, uncommitted files from git, next
@@ -24,73 +23,81 @@ Nothing is overwritten: an existing handoff moves to .planning/handoffs/ (its bl
 human actions and decisions carry over unless --json-in gives those lists), and so does a
 .continue-here.md that baton did not write.
 
-Options (repeatable unless noted):
-  --note TEXT           What the next session should know
-  --next TEXT           The next action (once; default: computed from the plans)
-  --blocker TEXT        A blocker; prefix with human_action: or external: to set its type
-  --human-action TEXT   Something a person must do before work can go on
-  --decision TEXT       A decision taken in this session
-  --json-in             Read a whole or partial handoff (GSD's schema) on stdin; its fields win
-  --report              Also write the session report (see `baton report --help`)
-  --json                Print what was written as JSON
-
+Words after the options are one note (what a slash command hands over). Options are
+repeatable unless noted.",
+    after_help = "\
 Examples:
   baton pause --note \"routes done, tests next\" --blocker \"human_action: STRIPE_KEY missing\"
-  echo '{\"next_action\": \"wire the webhook\"}' | baton pause --json-in
-",
-    run: Some(run_pause),
-};
+  echo '{\"next_action\": \"wire the webhook\"}' | baton pause --json-in"
+)]
+pub struct Pause {
+    /// What the next session should know
+    #[arg(long, value_name = "TEXT", value_parser = values::text(), allow_hyphen_values = true)]
+    note: Vec<String>,
+    /// The next action (once; default: computed from the plans)
+    #[arg(long, value_name = "TEXT", value_parser = values::text(), allow_hyphen_values = true)]
+    next: Option<String>,
+    /// A blocker; prefix with human_action: or external: to set its type
+    #[arg(long, value_name = "TEXT", value_parser = values::text(), allow_hyphen_values = true)]
+    blocker: Vec<String>,
+    /// Something a person must do before work can go on
+    #[arg(long, value_name = "TEXT", value_parser = values::text(), allow_hyphen_values = true)]
+    human_action: Vec<String>,
+    /// A decision taken in this session
+    #[arg(long, value_name = "TEXT", value_parser = values::text(), allow_hyphen_values = true)]
+    decision: Vec<String>,
+    /// Read a whole or partial handoff (GSD's schema) on stdin; its fields win
+    #[arg(long)]
+    json_in: bool,
+    /// Also write the session report (see `baton report --help`)
+    #[arg(long)]
+    report: bool,
+    /// Print what was written as JSON
+    #[arg(long)]
+    json: bool,
+    /// A note in words (`/pause-work fixing the tests`)
+    #[arg(value_name = "WORDS", value_parser = values::text())]
+    words: Vec<String>,
+}
 
-pub const RESUME: Command = Command {
-    name: "resume",
-    summary: "Restore the position after /clear or in a new session; blockers first",
-    help: "\
+/// `baton resume`.
+#[derive(clap::Args)]
+#[command(
+    about = "Restore the position after /clear or in a new session; blockers first",
+    before_help = "\
 baton resume: restore where the work stood
-
-Usage: baton resume [--json] [--keep]
 
 Reads .planning/HANDOFF.json first, the state files when there is none or it is
 unreadable (and says which, and why), and prints a brief: blockers and human actions
 first, then the position, the task in progress and the next action. It compares the
 handoff's uncommitted files with git status and reports differences. After a successful
 resume the handoff and .continue-here.md move to .planning/handoffs/ (never deleted), and
-STATE.md's paused_at is cleared and its Resume file set to None.
-
-Options:
-  --json   Print the brief as JSON
-  --keep   Leave the handoff in place (just look)
-
+STATE.md's paused_at is cleared and its Resume file set to None.",
+    after_help = "\
 Examples:
   baton resume
-  baton resume --json --keep
-",
-    run: Some(run_resume),
-};
+  baton resume --json --keep"
+)]
+pub struct Resume {
+    /// Print the brief as JSON
+    #[arg(long)]
+    json: bool,
+    /// Leave the handoff in place (just look)
+    #[arg(long)]
+    keep: bool,
+}
 
-fn run_pause(parser: &mut lexopt::Parser) -> Result<()> {
+pub fn run_pause(args: Pause) -> Result<()> {
     let mut request = PauseRequest {
         trigger: "manual".to_owned(),
+        notes: args.note,
+        next: args.next,
+        blockers: args.blocker,
+        human_actions: args.human_action,
+        decisions: args.decision,
         ..PauseRequest::default()
     };
-    let mut as_json = false;
-    let mut json_in = false;
-    let mut report = false;
-    let mut words: Vec<String> = Vec::new();
-    while let Some(arg) = parser.next()? {
-        match arg {
-            lexopt::Arg::Long("note") => request.notes.push(text_value(parser, "--note")?),
-            lexopt::Arg::Long("next") => request.next = Some(text_value(parser, "--next")?),
-            lexopt::Arg::Long("blocker") => request.blockers.push(text_value(parser, "--blocker")?),
-            lexopt::Arg::Long("human-action") => request.human_actions.push(text_value(parser, "--human-action")?),
-            lexopt::Arg::Long("decision") => request.decisions.push(text_value(parser, "--decision")?),
-            lexopt::Arg::Long("json-in") => json_in = true,
-            lexopt::Arg::Long("report") => report = true,
-            lexopt::Arg::Long("json") => as_json = true,
-            // Slash commands hand over the user's words (split by `--args-stdin`): one note.
-            lexopt::Arg::Value(word) => words.push(super::utf8(word, "the note")?),
-            other => return Err(other.unexpected().into()),
-        }
-    }
+    let (as_json, json_in, report, words) = (args.json, args.json_in, args.report, args.words);
     if !words.is_empty() {
         // `/pause-work fixing the tests` arrives as separate words: one note.
         request.notes.push(words.join(" "));
@@ -167,16 +174,8 @@ fn run_pause(parser: &mut lexopt::Parser) -> Result<()> {
     super::print(&out)
 }
 
-fn run_resume(parser: &mut lexopt::Parser) -> Result<()> {
-    let mut as_json = false;
-    let mut keep = false;
-    while let Some(arg) = parser.next()? {
-        match arg {
-            lexopt::Arg::Long("json") => as_json = true,
-            lexopt::Arg::Long("keep") => keep = true,
-            other => return Err(other.unexpected().into()),
-        }
-    }
+pub fn run_resume(args: Resume) -> Result<()> {
+    let (as_json, keep) = (args.json, args.keep);
     let project = Project::current_or_here()?;
     let Some(brief) = resume::brief(&project)? else {
         return Err(Error::Failed(format!(

@@ -3,7 +3,6 @@
 
 use serde_json::{Value, json};
 
-use super::Command;
 use super::ctx_args::{
     Args, batch_changes, json_arg, name_arg, parse_path, parse_target, read_stdin, value_arg, value_text, version_word,
 };
@@ -16,15 +15,20 @@ use crate::store::path::DocPath;
 use crate::store::write::{Change, LOCK_WAIT, Writer};
 use crate::store::{Store, Versioned, document, reference, workflow};
 
-/// `baton ctx`.
-pub const CTX: Command = Command {
-    name: "ctx",
-    summary: "The versioned context store agents share (.baton/context.json): get, set, inputs, history",
-    help: "\
+/// The first lines of `baton ctx --help`: what the store is, and its actions.
+pub const ABOUT: &str = "\
 baton ctx: one shared, versioned JSON document per project (.baton/context.json), in the shape
 of BMAD's context-manager proposal, that an orchestrator and its agents read and write
 
-Usage: baton ctx init [--project NAME] [--workflow TYPE] [--from FILE]
+PATH is dotted (agents.analyst.outputs.project_brief; numbers index lists) or a JSON Pointer
+(/global_context/technical_stack/preferences/0) for keys that contain dots. VALUE is JSON, or
+a plain string when it is not valid JSON. A string \"@agents.analyst.outputs.project_brief\"
+anywhere in the document is a reference: `get --resolve`, step inputs and the SubagentStart
+hook replace it by that value (to any depth; a dangling or cyclic reference is an error that
+names the chain). \"@@text\" is the literal \"@text\".";
+
+/// The usage of each action.
+pub const USAGE: &str = "baton ctx init [--project NAME] [--workflow TYPE] [--from FILE]
        baton ctx show [--at V] [--json]
        baton ctx get PATH [--resolve] [--at V] [--raw]
        baton ctx set PATH VALUE | --file F | --stdin      [--as NAME]
@@ -37,33 +41,10 @@ Usage: baton ctx init [--project NAME] [--workflow TYPE] [--from FILE]
        baton ctx rollback V
        baton ctx compact --keep N
        baton ctx validate [--json]
-       baton ctx batch --stdin | --file F                 (one version per JSON line)
+       baton ctx batch --stdin | --file F                 (one version per JSON line)";
 
-PATH is dotted (agents.analyst.outputs.project_brief; numbers index lists) or a JSON Pointer
-(/global_context/technical_stack/preferences/0) for keys that contain dots. VALUE is JSON, or
-a plain string when it is not valid JSON. A string \"@agents.analyst.outputs.project_brief\"
-anywhere in the document is a reference: `get --resolve`, step inputs and the SubagentStart
-hook replace it by that value (to any depth; a dangling or cyclic reference is an error that
-names the chain). \"@@text\" is the literal \"@text\".
-
-Options:
-  --json           Print JSON
-  --resolve        Resolve references in the value
-  --at V           Read version V instead of the current one
-  --raw            Print a string value without quotes
-  --as NAME        The writer recorded in the journal (default $BATON_AGENT, else unknown)
-  --file F         set/batch: read from file F; output: the artifact's file_path
-  --stdin          set/batch: read from stdin
-  --project NAME   init: project_name (default: the directory's name)
-  --workflow T     init: workflow_type; inputs: the workflow file (YAML or JSON)
-  --from FILE      init: start from an existing document
-  --step N         inputs: the step (its `step:` value, else its position)
-  --status S       agent: pending, in_progress, completed or failed
-  --data JSON      output: structured_data
-  --quality Q      output: quality_score (a number)
-  --keep N         compact: keep the newest N versions
-  --all            log: every entry (default: the newest 20)
-
+/// The end of `baton ctx --help`: history, steps, hooks, exit status, examples.
+pub const DETAILS: &str = "\
 History: every write is a journal entry (version, time, writer, git HEAD, change) in
 .baton/context/, and context_version advances (1.0.2 → 1.0.3, or 7 → 8). `rollback V` writes
 a new version equal to V (only context_version moves on); history is never rewritten. A
@@ -91,13 +72,9 @@ Examples:
   baton ctx get agents.pm.inputs --resolve
   baton ctx inputs --workflow workflow.yaml --step 2
   baton ctx log -n 5
-  baton ctx rollback 12
-",
-    run: Some(run),
-};
+  baton ctx rollback 12";
 
-fn run(parser: &mut lexopt::Parser) -> Result<()> {
-    let args = super::ctx_args::parse(parser)?;
+pub fn run(args: Args) -> Result<()> {
     let Some(action) = args.words.first().cloned() else {
         return Err(Error::Usage(
             "name an action: init, show, get, set, delete, agent, output, inputs, log, diff, rollback, compact, validate or batch".into(),

@@ -5,95 +5,75 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
+use super::values;
 use crate::error::{Context, Error, Result};
 use crate::store::ops::Op;
 use crate::store::path::DocPath;
 use crate::store::write::Change;
 
-/// Every option, parsed; each action says which it takes.
-#[derive(Default)]
+/// Every option of every action, parsed; each action says which it takes.
+#[derive(clap::Args, Default)]
+#[command(
+    about = "The versioned context store agents share (.baton/context.json): get, set, inputs, history",
+    override_usage = super::ctx::USAGE,
+    before_help = super::ctx::ABOUT,
+    after_help = super::ctx::DETAILS
+)]
 pub struct Args {
+    /// The action and its words
+    #[arg(value_name = "ACTION", value_parser = values::text())]
     pub words: Vec<String>,
-    pub given: Vec<&'static str>,
+    /// Print JSON
+    #[arg(long)]
     pub json: bool,
+    /// Resolve references in the value
+    #[arg(long)]
     pub resolve: bool,
-    pub raw: bool,
-    pub all: bool,
-    pub stdin: bool,
+    /// Read version V instead of the current one
+    #[arg(long, value_name = "V", value_parser = values::whole::<u64>())]
     pub at: Option<u64>,
+    /// Print a string value without quotes
+    #[arg(long)]
+    pub raw: bool,
+    /// The writer recorded in the journal (default $BATON_AGENT, else unknown)
+    #[arg(long = "as", value_name = "NAME", allow_hyphen_values = true)]
     pub as_name: Option<String>,
+    /// set/batch: read from file F; output: the artifact's file_path
+    #[arg(long, value_name = "F", allow_hyphen_values = true)]
     pub file: Option<PathBuf>,
+    /// set/batch: read from stdin
+    #[arg(long)]
+    pub stdin: bool,
+    /// init: project_name (default: the directory's name)
+    #[arg(long, value_name = "NAME", allow_hyphen_values = true)]
     pub project: Option<String>,
+    /// init: workflow_type; inputs: the workflow file (YAML or JSON)
+    #[arg(long, value_name = "T", allow_hyphen_values = true)]
     pub workflow: Option<String>,
+    /// init: start from an existing document
+    #[arg(long, value_name = "FILE", allow_hyphen_values = true)]
     pub from: Option<PathBuf>,
+    /// inputs: the step (its `step:` value, else its position)
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub step: Option<String>,
+    /// agent: pending, in_progress, completed or failed
+    #[arg(long, value_name = "S", allow_hyphen_values = true)]
     pub status: Option<String>,
+    /// output: structured_data
+    #[arg(long, value_name = "JSON", allow_hyphen_values = true)]
     pub data: Option<String>,
+    /// output: quality_score (a number)
+    #[arg(long, value_name = "Q", value_parser = values::number(), allow_hyphen_values = true)]
     pub quality: Option<f64>,
+    /// compact: keep the newest N versions
+    #[arg(long, value_name = "N", value_parser = values::whole::<u64>())]
     pub keep: Option<u64>,
+    /// log: how many of the newest entries (default 20)
+    #[arg(short = 'n', long = "limit", value_name = "N", value_parser = values::whole::<usize>())]
     pub limit: Option<usize>,
-}
-
-/// Parses every option and word of `baton ctx`.
-pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
-    use lexopt::Arg::{Long, Short, Value as Word};
-    let mut a = Args::default();
-    let number = |v: String, flag: &str| {
-        v.parse::<u64>()
-            .map_err(|_| Error::Usage(format!("{flag} needs a whole number, not {v:?}")))
-    };
-    while let Some(arg) = parser.next()? {
-        let flag: &'static str = match arg {
-            Word(w) => {
-                a.words.push(super::utf8(w, "arguments")?);
-                continue;
-            }
-            Long("json") => "--json",
-            Long("resolve") => "--resolve",
-            Long("raw") => "--raw",
-            Long("all") => "--all",
-            Long("stdin") => "--stdin",
-            Long("at") => "--at",
-            Long("as") => "--as",
-            Long("file") => "--file",
-            Long("project") => "--project",
-            Long("workflow") => "--workflow",
-            Long("from") => "--from",
-            Long("step") => "--step",
-            Long("status") => "--status",
-            Long("data") => "--data",
-            Long("quality") => "--quality",
-            Long("keep") => "--keep",
-            Short('n') | Long("limit") => "-n",
-            other => return Err(other.unexpected().into()),
-        };
-        a.given.push(flag);
-        let mut value = || -> Result<String> { Ok(parser.value()?.to_string_lossy().into_owned()) };
-        match flag {
-            "--json" => a.json = true,
-            "--resolve" => a.resolve = true,
-            "--raw" => a.raw = true,
-            "--all" => a.all = true,
-            "--stdin" => a.stdin = true,
-            "--at" => a.at = Some(number(value()?, flag)?),
-            "--keep" => a.keep = Some(number(value()?, flag)?),
-            "-n" => a.limit = Some(number(value()?, flag)? as usize),
-            "--as" => a.as_name = Some(value()?),
-            "--file" => a.file = Some(PathBuf::from(value()?)),
-            "--from" => a.from = Some(PathBuf::from(value()?)),
-            "--project" => a.project = Some(value()?),
-            "--workflow" => a.workflow = Some(value()?),
-            "--step" => a.step = Some(value()?),
-            "--status" => a.status = Some(value()?),
-            "--data" => a.data = Some(value()?),
-            _ => {
-                let v = value()?;
-                let q = v.parse::<f64>().ok().filter(|q| q.is_finite());
-                a.quality = Some(q.ok_or_else(|| Error::Usage(format!("--quality needs a number, not {v:?}")))?);
-            }
-        }
-    }
-    Ok(a)
+    /// log: every entry (default: the newest 20)
+    #[arg(long)]
+    pub all: bool,
 }
 
 impl Args {
@@ -105,7 +85,7 @@ impl Args {
         words: std::ops::RangeInclusive<usize>,
         usage: &str,
     ) -> Result<()> {
-        if let Some(flag) = self.given.iter().find(|f| !allowed.contains(f)) {
+        if let Some(flag) = self.given().into_iter().find(|f| !allowed.contains(f)) {
             return Err(Error::Usage(format!(
                 "{action} does not take {flag}; usage: baton ctx {usage}"
             )));
@@ -114,6 +94,34 @@ impl Args {
             return Err(Error::Usage(format!("usage: baton ctx {usage}")));
         }
         Ok(())
+    }
+
+    /// The options given, by name.
+    fn given(&self) -> Vec<&'static str> {
+        let flags = [
+            ("--json", self.json),
+            ("--resolve", self.resolve),
+            ("--at", self.at.is_some()),
+            ("--raw", self.raw),
+            ("--as", self.as_name.is_some()),
+            ("--file", self.file.is_some()),
+            ("--stdin", self.stdin),
+            ("--project", self.project.is_some()),
+            ("--workflow", self.workflow.is_some()),
+            ("--from", self.from.is_some()),
+            ("--step", self.step.is_some()),
+            ("--status", self.status.is_some()),
+            ("--data", self.data.is_some()),
+            ("--quality", self.quality.is_some()),
+            ("--keep", self.keep.is_some()),
+            ("-n", self.limit.is_some()),
+            ("--all", self.all),
+        ];
+        flags
+            .into_iter()
+            .filter(|(_, given)| *given)
+            .map(|(flag, _)| flag)
+            .collect()
     }
 
     /// The `i`-th positional word, or "" when there are fewer.

@@ -3,17 +3,16 @@
 use std::io::{BufRead, IsTerminal};
 use std::path::PathBuf;
 
-use super::Command;
+use super::values;
 use crate::error::{Context, Error, Result};
 use crate::install::{self, InstallRequest, Scope, StatuslinePolicy, doctor};
 
-pub const INSTALL: Command = Command {
-    name: "install",
-    summary: "Wire the statusline, hooks and slash commands into settings.json (with a backup)",
-    help: "\
+/// `baton install`.
+#[derive(clap::Args)]
+#[command(
+    about = "Wire the statusline, hooks and slash commands into settings.json (with a backup)",
+    before_help = "\
 baton install: wire baton into Claude Code
-
-Usage: baton install [--user | --project DIR] [--copy] [--dry-run] [--force] [--yes] [--no-statusline]
 
 Merges baton's statusLine and hooks (PostToolUse, SessionStart, PreCompact, PostCompact,
 SubagentStart, SubagentStop) into settings.json and writes the slash commands (/baton:pause-work,
@@ -24,60 +23,68 @@ Entries that run another baton binary are re-pointed at this one; a slash comman
 edited is left alone. A settings.json that is a symlink is written through to its target.
 A settings.json that is not plain JSON (comments, trailing commas) is refused and left
 unchanged. With the baton Claude Code plugin enabled, which gives the hooks and the slash
-commands, only the statusLine is wired (what the plugin's /baton:setup runs).
-
-Options:
-  --user          ~/.claude/settings.json (or $CLAUDE_CONFIG_DIR) [default]
-  --project DIR   DIR/.claude/settings.json
-  --copy          First copy this binary to ~/.local/bin/baton ($BATON_PREFIX/bin; on
-                  Windows %LOCALAPPDATA%\\baton\\baton.exe) and wire that copy: what
-                  `npx baton-cc install` and ./install.sh do. Run again to upgrade, also while
-                  sessions run it; `baton uninstall` removes the copy
-  --dry-run       Say what would change; change nothing (exits 0)
-  --force         Replace another tool's statusLine (uninstall puts it back)
-  --yes           Answer yes to questions (for scripts)
-  --no-statusline Keep the current statusLine; wire only hooks and commands
-
+commands, only the statusLine is wired (what the plugin's /baton:setup runs).",
+    after_help = "\
 Examples:
   baton install
   baton install --project . --dry-run
-  npx baton-cc@latest install
-",
-    run: Some(run_install),
-};
+  npx baton-cc@latest install"
+)]
+pub struct Install {
+    #[command(flatten)]
+    scope: ScopeArgs,
+    /// First copy this binary to ~/.local/bin/baton ($BATON_PREFIX/bin; on
+    /// Windows %LOCALAPPDATA%\baton\baton.exe) and wire that copy: what
+    /// `npx baton-cc install` and ./install.sh do. Run again to upgrade, also while
+    /// sessions run it; `baton uninstall` removes the copy
+    #[arg(long, verbatim_doc_comment)]
+    copy: bool,
+    /// Say what would change; change nothing (exits 0)
+    #[arg(long)]
+    dry_run: bool,
+    /// Replace another tool's statusLine (uninstall puts it back)
+    #[arg(long)]
+    force: bool,
+    /// Answer yes to questions (for scripts)
+    #[arg(long)]
+    yes: bool,
+    /// Keep the current statusLine; wire only hooks and commands
+    #[arg(long)]
+    no_statusline: bool,
+}
 
-pub const UNINSTALL: Command = Command {
-    name: "uninstall",
-    summary: "Take out exactly what `baton install` added",
-    help: "\
+/// `baton uninstall`.
+#[derive(clap::Args)]
+#[command(
+    about = "Take out exactly what `baton install` added",
+    before_help = "\
 baton uninstall: take out what baton install added
-
-Usage: baton uninstall [--user | --project DIR] [--dry-run] [--yes]
 
 Removes the statusLine and hook entries recorded in baton-install.json (restoring a
 statusLine that install replaced), the slash command files it wrote, unless you
 changed them since (those are kept, and listed), and the copy of baton that
-`install --copy` put in place. A backup of settings.json is kept.
-
-Options:
-  --user          ~/.claude/settings.json [default]
-  --project DIR   DIR/.claude/settings.json
-  --dry-run       Say what would change; change nothing
-  --yes           Accepted for scripts, as install takes it (uninstall asks nothing)
-
+`install --copy` put in place. A backup of settings.json is kept.",
+    after_help = "\
 Example:
-  baton uninstall --project .
-",
-    run: Some(run_uninstall),
-};
+  baton uninstall --project ."
+)]
+pub struct Uninstall {
+    #[command(flatten)]
+    scope: ScopeArgs,
+    /// Say what would change; change nothing
+    #[arg(long)]
+    dry_run: bool,
+    /// Accepted for scripts, as install takes it (uninstall asks nothing)
+    #[arg(long)]
+    yes: bool,
+}
 
-pub const DOCTOR: Command = Command {
-    name: "doctor",
-    summary: "Check the wiring and say what to fix",
-    help: "\
+/// `baton doctor`.
+#[derive(clap::Args)]
+#[command(
+    about = "Check the wiring and say what to fix",
+    before_help = "\
 baton doctor: check the wiring
-
-Usage: baton doctor [--project DIR]
 
 Checks that baton is on PATH and is the binary the settings run, that the statusLine and
 every hook entry are present (user settings, the project's when run inside one, and an
@@ -85,50 +92,32 @@ installed baton plugin), that each wired command does what Claude Code needs (tr
 scratch directory with a made-up session: the statusline prints one line and writes the
 bridge file; the hook warns the agent at a PostToolUse with 15% context left), that the
 bridge file is fresh for a session active in the last ten minutes, and that recent
-transcripts show no failed baton hooks. Exits 1 when something needs fixing.
-
-Options:
-  --project DIR   Also check DIR/.claude/settings.json [default: the current project]
-
+transcripts show no failed baton hooks. Exits 1 when something needs fixing.",
+    after_help = "\
 Example:
-  baton doctor
-",
-    run: Some(run_doctor),
-};
-
-struct ScopeArgs {
-    scope: Scope,
-    copy: bool,
-    dry_run: bool,
-    force: bool,
-    yes: bool,
-    no_statusline: bool,
+  baton doctor"
+)]
+pub struct Doctor {
+    /// Also check DIR/.claude/settings.json [default: the current project]
+    #[arg(long, value_name = "DIR", value_parser = values::dir(), allow_hyphen_values = true)]
+    project: Option<PathBuf>,
 }
 
-/// Reads the options of install (`allow` lists the ones a command takes).
-fn parse(parser: &mut lexopt::Parser, allow: &[&str]) -> Result<ScopeArgs> {
-    let mut args = ScopeArgs {
-        scope: Scope::User,
-        copy: false,
-        dry_run: false,
-        force: false,
-        yes: false,
-        no_statusline: false,
-    };
-    while let Some(arg) = parser.next()? {
-        match arg {
-            lexopt::Arg::Long(name) if !allow.contains(&name) => return Err(arg.unexpected().into()),
-            lexopt::Arg::Long("user") => args.scope = Scope::User,
-            lexopt::Arg::Long("project") => args.scope = Scope::Project(super::dir_value(parser, "--project")?),
-            lexopt::Arg::Long("copy") => args.copy = true,
-            lexopt::Arg::Long("dry-run") => args.dry_run = true,
-            lexopt::Arg::Long("force") => args.force = true,
-            lexopt::Arg::Long("yes") => args.yes = true,
-            lexopt::Arg::Long("no-statusline") => args.no_statusline = true,
-            other => return Err(other.unexpected().into()),
-        }
+/// Which settings.json: the user's or a project's.
+#[derive(clap::Args)]
+struct ScopeArgs {
+    /// ~/.claude/settings.json (or $CLAUDE_CONFIG_DIR) [default]
+    #[arg(long, overrides_with = "project")]
+    user: bool,
+    /// DIR/.claude/settings.json
+    #[arg(long, value_name = "DIR", value_parser = values::dir(), allow_hyphen_values = true, overrides_with = "user")]
+    project: Option<PathBuf>,
+}
+
+impl ScopeArgs {
+    fn scope(self) -> Scope {
+        self.project.map_or(Scope::User, Scope::Project)
     }
-    Ok(args)
 }
 
 /// The running binary's absolute path, which the settings will call.
@@ -137,11 +126,7 @@ fn this_binary() -> Result<PathBuf> {
     Ok(crate::platform::path::canonical(&exe).unwrap_or(exe))
 }
 
-fn run_install(parser: &mut lexopt::Parser) -> Result<()> {
-    let args = parse(
-        parser,
-        &["user", "project", "copy", "dry-run", "force", "yes", "no-statusline"],
-    )?;
+pub fn run_install(args: Install) -> Result<()> {
     let running = this_binary()?;
     let (binary, copy_from) = match args.copy {
         true => (install::binary::destination()?, Some(running)),
@@ -152,7 +137,7 @@ fn run_install(parser: &mut lexopt::Parser) -> Result<()> {
     // says. Every path names --force and --no-statusline.
     let ask = !args.dry_run && std::io::stdin().is_terminal();
     let mut request = InstallRequest {
-        scope: args.scope,
+        scope: args.scope.scope(),
         binary,
         copy_from,
         dry_run: args.dry_run,
@@ -319,10 +304,9 @@ fn placed_line(placed: &install::binary::Placed, dry: bool) -> String {
     out
 }
 
-fn run_uninstall(parser: &mut lexopt::Parser) -> Result<()> {
+pub fn run_uninstall(args: Uninstall) -> Result<()> {
     // --yes as install takes it, for scripts: uninstall asks nothing, so it changes nothing.
-    let args = parse(parser, &["user", "project", "dry-run", "yes"])?;
-    let report = install::uninstall(&args.scope, args.dry_run)?;
+    let report = install::uninstall(&args.scope.scope(), args.dry_run)?;
     let verb = if args.dry_run { "Would remove" } else { "Removed" };
     let settings = report.settings.display();
     let mut out = match (report.settings_deleted, report.removed.is_empty()) {
@@ -362,17 +346,13 @@ fn run_uninstall(parser: &mut lexopt::Parser) -> Result<()> {
     super::print(&out)
 }
 
-fn run_doctor(parser: &mut lexopt::Parser) -> Result<()> {
-    let mut project = std::env::current_dir()
-        .ok()
-        .and_then(|d| crate::planning::Project::find(&d))
-        .map(|p| p.root);
-    while let Some(arg) = parser.next()? {
-        match arg {
-            lexopt::Arg::Long("project") => project = Some(super::dir_value(parser, "--project")?),
-            other => return Err(other.unexpected().into()),
-        }
-    }
+pub fn run_doctor(args: Doctor) -> Result<()> {
+    let project = args.project.or_else(|| {
+        std::env::current_dir()
+            .ok()
+            .and_then(|d| crate::planning::Project::find(&d))
+            .map(|p| p.root)
+    });
     let checks = doctor::run(&this_binary()?, project.as_deref());
     let mut out = String::new();
     for c in &checks {

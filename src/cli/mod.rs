@@ -1,5 +1,6 @@
-//! Argument parsing and help. Every command is one entry of [`COMMANDS`]; its module
-//! in `cli/` parses its options and calls the library. Hook-facing commands (`statusline`,
+//! The command line. Every command is one variant of [`Commands`] whose arguments its module in
+//! `cli/` defines once (clap derive: the parser, the help, the completions and the man page come
+//! from that definition) and runs by calling the library. Hook-facing commands (`statusline`,
 //! `hook`, `mod`) run silently: whatever happens they exit 0 with nothing on stderr.
 
 mod agents;
@@ -15,65 +16,113 @@ mod install;
 mod profile;
 mod progress;
 mod report;
+mod session_args;
 mod stdin_args;
+mod usage;
+mod values;
 mod window;
 
 use std::ffi::OsString;
 use std::io::Write;
-use std::path::PathBuf;
+
+use clap::error::ErrorKind;
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::error::{Error, Result};
 
-/// One command: its name, a one-line summary, its `--help` text and its entry point.
-pub struct Command {
-    pub name: &'static str,
-    pub summary: &'static str,
-    pub help: &'static str,
-    /// `None` for the hook-facing commands, which run through [`run_silently`].
-    pub run: Option<fn(&mut lexopt::Parser) -> Result<()>>,
+/// baton's command line: one subcommand per command, in the order `baton --help` lists them.
+#[derive(Parser)]
+#[command(
+    name = "baton",
+    bin_name = "baton",
+    about = "Keeps Claude Code agents from losing the thread",
+    disable_version_flag = true,
+    disable_help_subcommand = true,
+    help_template = TOP_HELP
+)]
+struct Cli {
+    /// Show the version
+    #[arg(short = 'V', long)]
+    version: bool,
+    #[command(subcommand)]
+    command: Option<Commands>,
 }
 
-/// Every command, in the order `baton --help` lists them.
-pub const COMMANDS: &[Command] = &[
-    hook::STATUSLINE,
-    hook::HOOK,
-    hook::MOD,
-    progress::PROGRESS,
-    continuity::PAUSE,
-    continuity::RESUME,
-    report::REPORT,
-    window::WINDOW,
-    install::INSTALL,
-    install::UNINSTALL,
-    install::DOCTOR,
-    completions::COMPLETIONS,
-    profile::PROFILE,
-    agents::AGENTS,
-    ctx::CTX,
-    bridge::BRIDGE,
-];
+// The summaries of the commands are their `about`, in their modules (no doc comments here: they
+// would replace it).
+#[derive(Subcommand)]
+enum Commands {
+    Statusline(hook::Statusline),
+    #[command(alias = "monitor")]
+    Hook(hook::Hook),
+    Mod(hook::Mod),
+    Progress(progress::Args),
+    Pause(continuity::Pause),
+    Resume(continuity::Resume),
+    Report(report::Args),
+    Window(window::Args),
+    Install(install::Install),
+    Uninstall(install::Uninstall),
+    Doctor(install::Doctor),
+    Completions(completions::Args),
+    Profile(profile::Args),
+    Agents(agents::Args),
+    Ctx(ctx_args::Args),
+    Bridge(bridge::Args),
+    /// `baton help COMMAND`: the command's help.
+    #[command(hide = true)]
+    Help {
+        topic: Option<String>,
+    },
+}
 
-const HELP_HEAD: &str = "\
+/// The layout of `baton --help`; its end (the settings and where to start) is added at run time.
+const TOP_HELP: &str = "\
 baton: keeps Claude Code agents from losing the thread
 
 Usage: baton <command> [options]
        baton <command> --help
 
 Commands:
-";
+{subcommands}
 
-const HELP_TAIL: &str = "
 Options:
   -h, --help     Show this help, or a command's
-  -V, --version  Show the version
+  -V, --version  Show the version{after-help}";
 
-What `baton install` writes into .claude/settings.json (with the binary's full path):
-";
+/// The layout of a command's help: its description first, then the usage and the options.
+const COMMAND_HELP: &str = "{before-help}{usage-heading} {usage}\n\n{all-args}{after-help}";
 
 /// The help's last line: where a new user starts.
 const GETTING_STARTED: &str = "
-Getting started: `baton install` wires baton into Claude Code, `baton doctor` checks it; the guide is docs/ in baton's repository (start at docs/introduction.md).
-";
+Getting started: `baton install` wires baton into Claude Code, `baton doctor` checks it; the guide is docs/ in baton's repository (start at docs/introduction.md).";
+
+/// The whole command line as clap sees it: parser, help, completions and the man page come from it.
+pub fn command() -> clap::Command {
+    Cli::command()
+        .mut_subcommands(|c| c.help_template(COMMAND_HELP))
+        .after_help(format!(
+            "What `baton install` writes into .claude/settings.json (with the binary's full path):\n{}{GETTING_STARTED}",
+            settings_entries()
+        ))
+}
+
+/// The command line as the man pages show it (docs/man/, rendered by a test with clap_mangen):
+/// each command's description, the start of its `--help`, is its long about there.
+pub fn manual() -> clap::Command {
+    command().mut_subcommands(|c| match c.get_before_help().cloned() {
+        Some(description) => c.long_about(description),
+        None => c,
+    })
+}
+
+/// The names of the commands, as `baton --help` lists them.
+fn command_names(cli: &clap::Command) -> Vec<String> {
+    cli.get_subcommands()
+        .filter(|c| !c.is_hide_set())
+        .map(|c| c.get_name().to_owned())
+        .collect()
+}
 
 /// Exit status of a command that panicked (as Rust programs exit on a panic).
 pub const PANIC_EXIT: u8 = 101;
@@ -134,7 +183,7 @@ fn run_command(args: Vec<OsString>, verbose: bool) -> u8 {
     match outcome {
         Ok((Ok(()), _)) => 0,
         Ok((Err(e), command)) => {
-            let mut message = error_message(command, &e);
+            let mut message = error_message(command.as_deref(), &e);
             if verbose {
                 for cause in e.chain() {
                     message.push_str(&format!("\ncaused by: {cause}"));
@@ -169,64 +218,69 @@ fn error_message(command: Option<&str>, error: &Error) -> String {
 
 /// Parses the arguments and runs the command; `command` is set once the command is known,
 /// so an error can name it.
-fn run(args: Vec<OsString>, command: &mut Option<&'static str>) -> Result<()> {
-    // A command named before `--args-stdin` is the one an error there is about.
-    let named = args
-        .first()
-        .and_then(|a| a.to_str())
-        .and_then(|n| find(n).ok())
-        .map(|c| c.name);
-    let args = stdin_args::expand(args).inspect_err(|_| *command = named)?;
-    let help_requested = args.iter().skip(1).any(|a| a == "--help" || a == "-h");
-    let mut parser = lexopt::Parser::from_args(args);
-    match parser.next()? {
-        None | Some(lexopt::Arg::Short('h') | lexopt::Arg::Long("help")) => print(&top_help()),
-        Some(lexopt::Arg::Short('V') | lexopt::Arg::Long("version")) => {
-            print(&format!("{}\n", crate::install::identity::version_line()))
+fn run(args: Vec<OsString>, command: &mut Option<String>) -> Result<()> {
+    let mut cli = self::command();
+    // The command named first is the one an error is about (`--args-stdin`'s or the parse's).
+    *command = args.first().and_then(|a| a.to_str()).and_then(|name| known(&cli, name));
+    let args = stdin_args::expand(args)?;
+    let matches = match cli.try_get_matches_from_mut(std::iter::once(OsString::from("baton")).chain(args)) {
+        Ok(matches) => matches,
+        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
+            return print(&format!("{}\n", e.render().to_string().trim_end()));
         }
-        Some(lexopt::Arg::Value(name)) => {
-            let name = name.to_string_lossy().into_owned();
-            if name == "help" {
-                let topic = parser.next()?;
-                return match topic {
-                    Some(lexopt::Arg::Value(t)) => print(find(&t.to_string_lossy())?.help),
-                    _ => print(&top_help()),
-                };
-            }
-            let found = find(&name)?;
-            *command = Some(found.name);
-            if help_requested {
-                return print(found.help);
-            }
-            match found.run {
-                Some(run) => run(&mut parser),
-                None => print(found.help),
-            }
+        Err(e) => return Err(usage::from_clap(&e)),
+    };
+    let parsed = Cli::from_arg_matches(&matches).map_err(|e| usage::from_clap(&e))?;
+    if parsed.version {
+        return print(&format!("{}\n", crate::install::identity::version_line()));
+    }
+    let Some(chosen) = parsed.command else {
+        return print(&command_help(&mut cli, None));
+    };
+    match chosen {
+        Commands::Progress(args) => progress::run(args),
+        Commands::Pause(args) => continuity::run_pause(args),
+        Commands::Resume(args) => continuity::run_resume(args),
+        Commands::Report(args) => report::run(args),
+        Commands::Window(args) => window::run(args),
+        Commands::Install(args) => install::run_install(args),
+        Commands::Uninstall(args) => install::run_uninstall(args),
+        Commands::Doctor(args) => install::run_doctor(args),
+        Commands::Completions(args) => completions::run(args, cli),
+        Commands::Profile(args) => profile::run(args),
+        Commands::Agents(args) => agents::run(args),
+        Commands::Ctx(args) => ctx::run(args),
+        Commands::Bridge(args) => bridge::run(args),
+        // The hook-facing commands run before any parser; here they only have help to give.
+        Commands::Statusline(_) | Commands::Hook(_) | Commands::Mod(_) => {
+            let name = command.clone();
+            print(&command_help(&mut cli, name.as_deref()))
         }
-        Some(other) => Err(other.unexpected().into()),
+        Commands::Help { topic } => {
+            *command = None;
+            let topic = match topic {
+                Some(name) => Some(known(&cli, &name).ok_or_else(|| usage::unknown_command(&name))?),
+                None => None,
+            };
+            print(&command_help(&mut cli, topic.as_deref()))
+        }
     }
 }
 
-fn find(name: &str) -> Result<&'static Command> {
-    let name = if name == "monitor" { "hook" } else { name };
-    COMMANDS.iter().find(|c| c.name == name).ok_or_else(|| {
-        let names: Vec<&str> = COMMANDS.iter().map(|c| c.name).collect();
-        Error::Usage(format!(
-            "unknown command '{name}'; the commands are: {}",
-            names.join(", ")
-        ))
-    })
+/// A command's name as the command line knows it (`monitor` is `hook`), if it is one.
+fn known(cli: &clap::Command, name: &str) -> Option<String> {
+    let found = cli.find_subcommand(name).filter(|c| !c.is_hide_set())?;
+    Some(found.get_name().to_owned())
 }
 
-fn top_help() -> String {
-    let mut help = HELP_HEAD.to_owned();
-    for c in COMMANDS {
-        help.push_str(&format!("  {:<12} {}\n", c.name, c.summary));
-    }
-    help.push_str(HELP_TAIL);
-    help.push_str(&settings_entries());
-    help.push_str(GETTING_STARTED);
-    help
+/// The help of `command`, or baton's own.
+fn command_help(cli: &mut clap::Command, command: Option<&str>) -> String {
+    cli.build();
+    let help = match command.and_then(|name| cli.find_subcommand_mut(name)) {
+        Some(sub) => sub.render_long_help(),
+        None => cli.render_long_help(),
+    };
+    format!("{}\n", help.to_string().trim_end())
 }
 
 /// baton's settings.json entries as install writes them, from the one place that makes them.
@@ -240,59 +294,6 @@ fn settings_entries() -> String {
     }
     text.push_str("  }\n");
     text
-}
-
-/// Parses the arguments of a command that takes words and `--json`; anything else is a usage error.
-pub fn words_and_json(parser: &mut lexopt::Parser) -> Result<(Vec<String>, bool)> {
-    let mut json = false;
-    let mut words = Vec::new();
-    while let Some(arg) = parser.next()? {
-        match arg {
-            lexopt::Arg::Long("json") => json = true,
-            lexopt::Arg::Value(v) => words.push(utf8(v, "arguments")?),
-            other => return Err(other.unexpected().into()),
-        }
-    }
-    Ok((words, json))
-}
-
-/// The text value of `flag` (`--note TEXT`); it must be UTF-8.
-pub fn text_value(parser: &mut lexopt::Parser, flag: &str) -> Result<String> {
-    let value = parser
-        .value()
-        .map_err(|_| Error::Usage(format!("{flag} needs a value")))?;
-    utf8(value, flag)
-}
-
-/// The path value of `flag` (`--out FILE`): any bytes the system allows, but not empty.
-pub fn path_value(parser: &mut lexopt::Parser, flag: &str, what: &str) -> Result<PathBuf> {
-    let value = parser
-        .value()
-        .map_err(|_| Error::Usage(format!("{flag} needs {what}")))?;
-    if value.is_empty() {
-        return Err(Error::Usage(format!("{flag} needs {what}, not an empty string")));
-    }
-    Ok(PathBuf::from(value))
-}
-
-/// The directory value of `flag` (`--project DIR`), made absolute; it must exist.
-pub fn dir_value(parser: &mut lexopt::Parser, flag: &str) -> Result<PathBuf> {
-    let dir = path_value(parser, flag, "a directory")?;
-    match crate::platform::path::canonical(&dir) {
-        Ok(real) if real.is_dir() => Ok(real),
-        Ok(_) => Err(Error::Usage(format!("{flag} {}: not a directory", dir.display()))),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            Err(Error::Usage(format!("{flag} {}: no such directory", dir.display())))
-        }
-        Err(e) => Err(Error::Usage(format!("{flag} {}: {e}", dir.display()))),
-    }
-}
-
-/// An argument as text; bytes that are not UTF-8 are a usage error, never replaced.
-fn utf8(value: OsString, what: &str) -> Result<String> {
-    value
-        .into_string()
-        .map_err(|v| Error::Usage(format!("{what} must be UTF-8 text, not {}", v.to_string_lossy())))
 }
 
 /// Prints to stdout; a closed pipe (`baton --help | head -1`) is not an error.

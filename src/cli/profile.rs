@@ -2,22 +2,20 @@
 
 use serde_json::json;
 
-use super::Command;
 use crate::agents::profile_config::{self, ModelSettings};
 use crate::agents::profiles::{self, Profile, Resolution, Tier};
 use crate::error::{Error, Result};
 use crate::planning::Project;
 
-pub const PROFILE: Command = Command {
-    name: "profile",
-    summary: "Show, set or resolve the model profile of the project's agents",
-    help: "\
-baton profile: which model each agent runs, resolved by a program once per orchestration
-
-Usage: baton profile [show] [--json]
+/// `baton profile`.
+#[derive(clap::Args)]
+#[command(
+    about = "Show, set or resolve the model profile of the project's agents",
+    override_usage = "baton profile [show] [--json]
        baton profile set PROFILE
-       baton profile resolve [AGENT...] [--json]
-
+       baton profile resolve [AGENT...] [--json]",
+    before_help = "baton profile: which model each agent runs, resolved by a program once per orchestration",
+    after_help = "\
 Profiles: quality, balanced (the default), budget, adaptive (heavy agents opus, standard
 sonnet, light haiku), inherit (every agent uses the session's model: the right choice when
 ANTHROPIC_BASE_URL points at a non-Anthropic endpoint).
@@ -34,13 +32,19 @@ the profile's column, then inherit. Agents named only in model_overrides are kno
 Examples:
   baton profile set budget
   baton profile resolve gsd-executor           # sonnet
-  baton profile resolve gsd-planner gsd-verifier --json
-",
-    run: Some(run),
-};
+  baton profile resolve gsd-planner gsd-verifier --json"
+)]
+pub struct Args {
+    /// show, set PROFILE or resolve [AGENT...]
+    #[arg(value_name = "ACTION", value_parser = super::values::text())]
+    words: Vec<String>,
+    /// Print JSON
+    #[arg(long)]
+    json: bool,
+}
 
-fn run(parser: &mut lexopt::Parser) -> Result<()> {
-    let (words, json) = super::words_and_json(parser)?;
+pub fn run(args: Args) -> Result<()> {
+    let (words, json) = (args.words, args.json);
     let (action, rest) = match words.split_first() {
         Some((first, rest)) => (first.as_str(), rest),
         None => ("show", &[][..]),

@@ -2,41 +2,36 @@
 
 use serde_json::json;
 
-use super::Command;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::planning::Project;
 use crate::planning::snapshot::Snapshot;
 use crate::words::of_total;
 
-pub const PROGRESS: Command = Command {
-    name: "progress",
-    summary: "Where the project stands: position, last done, next command, completion, blockers",
-    help: "\
+/// `baton progress`.
+#[derive(clap::Args)]
+#[command(
+    about = "Where the project stands: position, last done, next command, completion, blockers",
+    before_help = "\
 baton progress: where the project stands and what comes next
-
-Usage: baton progress [--json]
 
 Reads .planning/ (STATE.md, ROADMAP.md, phases/, config.json, HANDOFF.json) from the
 project around the current directory and prints the current position (milestone, phase,
 plan), what was last done, the next action as the command to run, completion (one
 definition: a plan is done when its SUMMARY exists, a phase when its summaries cover its
-plans or the roadmap checks it), open blockers and pending human actions.
-
-Options:
-  --json   Print the same as JSON
-
+plans or the roadmap checks it), open blockers and pending human actions.",
+    after_help = "\
 Examples:
   baton progress
-  baton progress --json | jq .next_action.command
-",
-    run: Some(run),
-};
+  baton progress --json | jq .next_action.command"
+)]
+pub struct Args {
+    /// Print the same as JSON
+    #[arg(long)]
+    json: bool,
+}
 
-fn run(parser: &mut lexopt::Parser) -> Result<()> {
-    let (words, as_json) = super::words_and_json(parser)?;
-    if let Some(word) = words.first() {
-        return Err(Error::Usage(format!("unexpected argument '{word}'")));
-    }
+pub fn run(args: Args) -> Result<()> {
+    let as_json = args.json;
     let project = Project::current_with_planning()?;
     let snapshot = Snapshot::load(&project)?;
     let handoff = crate::continuity::handoff::read(&project.root);

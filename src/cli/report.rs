@@ -1,8 +1,10 @@
 //! `baton report`: the session report with real token and cost figures.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
-use super::Command;
+use super::session_args::SessionArgs;
+use super::values;
 use crate::accounting::transcripts::SessionChoice;
 use crate::error::{Context, Result};
 use crate::hook::payload::HookPayload;
@@ -11,14 +13,12 @@ use crate::report::{self, ReportOptions};
 /// How long `--hook` waits for the payload (Claude Code leaves stdin open).
 const HOOK_STDIN_WAIT: Duration = Duration::from_secs(2);
 
-pub const REPORT: Command = Command {
-    name: "report",
-    summary: "Write the session report: work done, blockers, real tokens and cost per model",
-    help: "\
+/// `baton report`.
+#[derive(clap::Args)]
+#[command(
+    about = "Write the session report: work done, blockers, real tokens and cost per model",
+    before_help = "\
 baton report: the session report, with real token and cost figures
-
-Usage: baton report [--session ID | --transcript FILE | --hook] [--since WHEN]
-                    [--prices FILE] [--out FILE | --json]
 
 Writes .planning/reports/SESSION_REPORT.md (YYYYMMDD-session-report.md when that exists;
 nothing is overwritten): session overview (duration, milestone, phase), commits since the
@@ -33,48 +33,45 @@ are listed as unpriced, never counted as free.
 
 The session: the newest transcript of the project (found from any subdirectory) under
 $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects, unless given. Without a transcript the
-report still covers the work and says why resource use is unavailable.
-
-Options:
-  --session ID        The session with this id
-  --transcript FILE   The session whose transcript is FILE
-  --hook              Read a hook payload on stdin (session_id, transcript_path, cwd);
-                      for hooks: exits 0 with nothing on stdout or stderr whatever happens
-  --since WHEN        Count only from WHEN: 2026-11-30, 2026-11-30T14:00:00Z, 90m, 3h, 2days
-  --prices FILE       JSON prices (USD per million tokens) over the built-in table:
-                      {\"claude-sonnet-4-5\": {\"input\": 3, \"output\": 15, \"cache_write_5m\": 3.75,
-                       \"cache_write_1h\": 6, \"cache_read\": 0.3, \"long_context\": {\"input\": 6, \"output\": 22.5}}}
-                      (cache rates default to 1.25x, 2x and 0.1x input). The same map may sit
-                      under \"prices\" in ~/.config/baton/config.json or .baton/config.json.
-  --out FILE          Write the report to FILE
-  --json              Print the report as JSON instead of writing it
-
+report still covers the work and says why resource use is unavailable.",
+    after_help = "\
 Examples:
   baton report
   baton report --since 3h --json | jq .resources.total
-  baton report --session 4106d464-75bb-44ee-b810-e0e678a180ac --out /tmp/report.md
-",
-    run: Some(run),
-};
+  baton report --session 4106d464-75bb-44ee-b810-e0e678a180ac --out /tmp/report.md"
+)]
+pub struct Args {
+    #[command(flatten)]
+    session: SessionArgs,
+    /// Read a hook payload on stdin (session_id, transcript_path, cwd);
+    /// for hooks: exits 0 with nothing on stdout or stderr whatever happens
+    #[arg(long, verbatim_doc_comment)]
+    hook: bool,
+    /// Count only from WHEN: 2026-11-30, 2026-11-30T14:00:00Z, 90m, 3h, 2days
+    #[arg(long, value_name = "WHEN", value_parser = values::text(), allow_hyphen_values = true)]
+    since: Option<String>,
+    /// JSON prices (USD per million tokens) over the built-in table:
+    /// {"claude-sonnet-4-5": {"input": 3, "output": 15, "cache_write_5m": 3.75,
+    ///  "cache_write_1h": 6, "cache_read": 0.3, "long_context": {"input": 6, "output": 22.5}}}
+    /// (cache rates default to 1.25x, 2x and 0.1x input). The same map may sit
+    /// under "prices" in ~/.config/baton/config.json or .baton/config.json.
+    #[arg(long, value_name = "FILE", value_parser = values::file(), allow_hyphen_values = true, verbatim_doc_comment)]
+    prices: Option<PathBuf>,
+    /// Write the report to FILE
+    #[arg(long, value_name = "FILE", value_parser = values::file(), allow_hyphen_values = true)]
+    out: Option<PathBuf>,
+    /// Print the report as JSON instead of writing it
+    #[arg(long)]
+    json: bool,
+}
 
-fn run(parser: &mut lexopt::Parser) -> Result<()> {
+pub fn run(args: Args) -> Result<()> {
     let cwd = crate::error::current_dir()?;
     let mut opts = ReportOptions::new(cwd);
-    let (mut as_json, mut from_hook, mut since) = (false, false, None);
-    while let Some(arg) = parser.next()? {
-        match arg {
-            lexopt::Arg::Long("session") => opts.session = SessionChoice::Id(super::text_value(parser, "--session")?),
-            lexopt::Arg::Long("transcript") => {
-                opts.session = SessionChoice::Transcript(super::path_value(parser, "--transcript", "a file")?);
-            }
-            lexopt::Arg::Long("hook") => from_hook = true,
-            lexopt::Arg::Long("since") => since = Some(super::text_value(parser, "--since")?),
-            lexopt::Arg::Long("prices") => opts.prices_file = Some(super::path_value(parser, "--prices", "a file")?),
-            lexopt::Arg::Long("out") => opts.out = Some(super::path_value(parser, "--out", "a file")?),
-            lexopt::Arg::Long("json") => as_json = true,
-            other => return Err(other.unexpected().into()),
-        }
-    }
+    opts.session = args.session.choice();
+    opts.prices_file = args.prices;
+    opts.out = args.out;
+    let (as_json, from_hook, since) = (args.json, args.hook, args.since);
     if let Some(since) = since {
         opts.since_ms = Some(crate::clock::parse_since(&since, chrono::Utc::now())?);
     }

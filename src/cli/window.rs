@@ -1,14 +1,16 @@
 //! `baton window`: what fills the context, request by request.
 
 use std::io::IsTerminal;
+use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::Command;
-use crate::accounting::transcripts::{self, SessionChoice};
+use super::session_args::SessionArgs;
+use super::values;
+use crate::accounting::transcripts;
 use crate::config::Config;
 use crate::context::fills::{self, Compaction, Live, Request, chart};
-use crate::error::{Context, Error, Result};
+use crate::error::{Context, Result};
 
 /// Largest items listed unless `--top` says otherwise.
 const DEFAULT_TOP: usize = 10;
@@ -18,13 +20,12 @@ const DEFAULT_WIDTH: usize = 100;
 /// gigabytes).
 const MAX_WIDTH: usize = 1000;
 
-pub const WINDOW: Command = Command {
-    name: "window",
-    summary: "Show what fills the context: each request's growth by file, command and result",
-    help: "\
+/// `baton window`.
+#[derive(clap::Args)]
+#[command(
+    about = "Show what fills the context: each request's growth by file, command and result",
+    before_help = "\
 baton window: what fills the context, request by request
-
-Usage: baton window [--session ID | --transcript FILE] [--top N] [--json] [--svg FILE]
 
 For each request of the session's main conversation: its context size, exactly as the
 transcript's usage gives it (input + cache writes + cache reads, each response counted
@@ -40,28 +41,32 @@ Then the largest items in the live context (since the last compaction) and the t
 kind. The first request's size is the baseline (system prompt, tools, memory files).
 
 The session: the newest transcript of the working directory's project, unless given. A
-subagent's id (agent-<id> or <id>) shows that subagent's own conversation.
-
-Options:
-  --session ID        The session (or subagent) with this id
-  --transcript FILE   The session whose transcript is FILE
-  --top N             Largest items listed (default 10)
-  --svg FILE          Also write the chart as a standalone SVG to FILE
-  --json              Print JSON: {session, model, window, usable, requests: [{n, at,
-                      context_tokens, delta, items: [{kind, tool, target, tokens,
-                      estimated}]}], compactions, live: {tokens, baseline, items,
-                      by_kind}, unreadable_lines}
-
+subagent's id (agent-<id> or <id>) shows that subagent's own conversation.",
+    after_help = "\
 The chart is as wide as COLUMNS (100 when unset); NO_COLOR turns colours off.
 
 Examples:
   baton window
   baton window --top 3
   baton window --json | jq '.live.items[:3]'
-  baton window --svg context.svg
-",
-    run: Some(run),
-};
+  baton window --svg context.svg"
+)]
+pub struct Args {
+    #[command(flatten)]
+    session: SessionArgs,
+    /// Largest items listed
+    #[arg(long, value_name = "N", value_parser = values::count(), allow_hyphen_values = true, default_value_t = DEFAULT_TOP)]
+    top: usize,
+    /// Also write the chart as a standalone SVG to FILE
+    #[arg(long, value_name = "FILE", value_parser = values::file(), allow_hyphen_values = true)]
+    svg: Option<PathBuf>,
+    /// Print JSON: {session, model, window, usable, requests: [{n, at,
+    /// context_tokens, delta, items: [{kind, tool, target, tokens,
+    /// estimated}]}], compactions, live: {tokens, baseline, items,
+    /// by_kind}, unreadable_lines}
+    #[arg(long, verbatim_doc_comment)]
+    json: bool,
+}
 
 /// The JSON answer.
 #[derive(Serialize)]
@@ -78,26 +83,10 @@ struct Answer<'a> {
     unreadable_lines: u64,
 }
 
-fn run(parser: &mut lexopt::Parser) -> Result<()> {
+pub fn run(args: Args) -> Result<()> {
     let cwd = crate::error::current_dir()?;
-    let (mut choice, mut top, mut as_json, mut svg) = (SessionChoice::Newest, DEFAULT_TOP, false, None);
-    while let Some(arg) = parser.next()? {
-        match arg {
-            lexopt::Arg::Long("session") => choice = SessionChoice::Id(super::text_value(parser, "--session")?),
-            lexopt::Arg::Long("transcript") => {
-                choice = SessionChoice::Transcript(super::path_value(parser, "--transcript", "a file")?);
-            }
-            lexopt::Arg::Long("top") => {
-                let value = super::text_value(parser, "--top")?;
-                top = value
-                    .parse()
-                    .map_err(|_| Error::Usage(format!("--top {value:?}: give a count of items, e.g. --top 5")))?;
-            }
-            lexopt::Arg::Long("json") => as_json = true,
-            lexopt::Arg::Long("svg") => svg = Some(super::path_value(parser, "--svg", "a file")?),
-            other => return Err(other.unexpected().into()),
-        }
-    }
+    let choice = args.session.choice();
+    let (top, as_json, svg) = (args.top, args.json, args.svg);
     let files = transcripts::locate(&choice, &cwd)?;
     let timeline = fills::read(&files.main).context(format!("cannot read the transcript {}", files.main.display()))?;
     let config = Config::load(crate::planning::Project::find(&cwd).as_ref().map(|p| p.root.as_path()));

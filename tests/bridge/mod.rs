@@ -19,14 +19,14 @@ use serde_json::Value;
 use crate::common::{Outcome, Sandbox};
 
 /// `tests/fixtures/bridge/<name>`.
-fn fixture_dir(name: &str) -> PathBuf {
+pub(crate) fn fixture_dir(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/bridge")
         .join(name)
 }
 
 /// Copies the fixture's `project/` into the sandbox's project directory.
-fn copy_project(sandbox: &Sandbox, name: &str) {
+pub(crate) fn copy_project(sandbox: &Sandbox, name: &str) {
     copy_dir(&fixture_dir(name).join("project"), &sandbox.project);
 }
 

@@ -109,7 +109,7 @@ fn the_chart_follows_the_session_and_reads_only_what_was_appended() {
     let state = sandbox
         .tmp
         .join(&os::private_dir_names()[0])
-        .join(format!("session-{SESSION}-fills.json"));
+        .join(format!("session-{SESSION}-fills-chart.json"));
     let saved: Value = serde_json::from_slice(&std::fs::read(&state).unwrap()).unwrap();
     assert_eq!(saved["walk"]["requests"].as_array().unwrap().len(), 4, "{saved}");
     assert_eq!(saved["offset"], std::fs::metadata(&transcript).unwrap().len());

@@ -6,6 +6,11 @@ use std::process::{Command, Stdio};
 /// Runs git in `dir` with a fixed identity (no user config needed); panics on failure and
 /// returns stdout, trimmed.
 pub fn git(dir: &Path, args: &[&str]) -> String {
+    git_with(dir, args, &[])
+}
+
+/// [`git`] with `env` set too (`GIT_COMMITTER_DATE`, for a commit id that never changes).
+pub fn git_with(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> String {
     let output = Command::new("git")
         .args(["-c", "user.name=Baton Test", "-c", "user.email=test@baton.invalid"])
         .args(["-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"])
@@ -13,6 +18,7 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
         .current_dir(dir)
         .env("GIT_CONFIG_NOSYSTEM", "1")
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .envs(env.iter().copied())
         .stdin(Stdio::null())
         .output()
         .unwrap_or_else(|e| panic!("git {args:?}: {e}"));

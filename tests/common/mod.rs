@@ -11,7 +11,7 @@ pub mod outcome;
 pub mod reply;
 
 pub use binary::{baton_bin, host_path, native, wired};
-pub use git::{git, git_repo};
+pub use git::{git, git_repo, git_with};
 pub use outcome::{Outcome, plain};
 pub use reply::Reply;
 

@@ -6,7 +6,7 @@
 
 mod compaction;
 mod debounce;
-mod forecast;
+pub(crate) mod forecast;
 mod lag;
 mod late;
 mod segments;

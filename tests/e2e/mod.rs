@@ -15,6 +15,7 @@ mod install;
 pub(crate) mod mock;
 mod monitor;
 mod npm;
+mod picture;
 mod plugin;
 mod plugin_dir;
 pub(crate) mod request;

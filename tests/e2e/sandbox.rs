@@ -49,10 +49,14 @@ impl Sandbox {
             COUNT.fetch_add(1, Ordering::SeqCst)
         );
         let base = std::env::temp_dir().canonicalize().expect("the test's temp dir exists");
-        let root = base.join(unique);
+        Sandbox::at(base.join(unique), "project")
+    }
+
+    /// Creates fresh, empty directories under `root`, the project's named `project`.
+    pub fn at(root: PathBuf, project: &str) -> Sandbox {
         let home = root.join("home");
         let tmp = home.join("tmp");
-        let project = root.join("project");
+        let project = root.join(project);
         for dir in [&tmp, &project.join(".claude")] {
             fs::create_dir_all(dir).unwrap_or_else(|e| panic!("create {}: {e}", dir.display()));
         }

@@ -34,7 +34,7 @@ fn every_command_has_help_with_examples_and_there_are_completions() {
     assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
     assert!(
         bash.contains("--json-in") && bash.contains("--no-statusline"),
-        "flags come from the help texts"
+        "flags come from the commands' definitions"
     );
     assert!(
         ok(sandbox.run(&["completions", "fish"], b""))
@@ -45,6 +45,11 @@ fn every_command_has_help_with_examples_and_there_are_completions() {
         ok(sandbox.run(&["completions", "zsh"], b""))
             .stdout
             .starts_with("#compdef baton")
+    );
+    let powershell = ok(sandbox.run(&["completions", "powershell"], b"")).stdout;
+    assert!(
+        powershell.contains("Register-ArgumentCompleter") && powershell.contains("--no-statusline"),
+        "{powershell}"
     );
     let out = sandbox.run(&["frobnicate"], b"");
     assert_eq!(out.code, Some(2));

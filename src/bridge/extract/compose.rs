@@ -9,8 +9,8 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde_norway::Value;
 
-use super::{Source, is_identifier as is_name, per_file, push_once, yaml};
-use crate::bridge::facts::{EnvVar, Facts};
+use super::{Source, is_identifier as is_name, per_file, yaml};
+use crate::bridge::facts::{EnvVar, Facts, push_once};
 
 /// Extracts the env vars of the Compose files among `sources`.
 pub fn extract(sources: &[Source<'_>]) -> Facts {

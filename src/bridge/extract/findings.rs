@@ -44,7 +44,8 @@ const NOT_TICKETS: &[&str] = &[
     "SHA3", "ECDSA", "HMAC", "PKCS", "OWASP", "CWE", "CVSS",
 ];
 
-/// Extracts finding ids with the default settings (CVE, GHSA and fixed ticket ids).
+/// Extracts finding ids with the default settings (CVE, GHSA and fixed ticket ids; the tests').
+#[cfg(test)]
 pub fn extract(sources: &[Source<'_>]) -> Facts {
     extract_with(sources, &Settings::default())
 }

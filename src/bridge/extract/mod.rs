@@ -99,13 +99,6 @@ pub fn yaml(source: &Source<'_>) -> Result<serde_norway::Value, Box<Facts>> {
     })
 }
 
-/// Adds `item` to `list` unless the list holds it already.
-pub fn push_once<T: PartialEq>(list: &mut Vec<T>, item: T) {
-    if !list.contains(&item) {
-        list.push(item);
-    }
-}
-
 /// Runs `extract_one` on every source, spread over the cores (the bridge's one pool,
 /// [`super::parallel::map`]), and appends the results in source order. A file whose
 /// extraction panics is recorded in `unparsed`; the rest count.

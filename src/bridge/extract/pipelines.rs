@@ -9,8 +9,8 @@
 use serde_norway::Value;
 
 use super::push::{commands, pushed_images};
-use super::{Source, per_file, push_once, yaml};
-use crate::bridge::facts::{EnvVar, Facts, Image, Pipeline, Scan};
+use super::{Source, per_file, yaml};
+use crate::bridge::facts::{EnvVar, Facts, Image, Pipeline, Scan, push_once};
 
 mod scans;
 mod variables;
@@ -72,13 +72,12 @@ fn pipeline(source: &Source<'_>, kind: &str, read: Reader) -> Facts {
         Err(unparsed) => return *unparsed,
     };
     let _ = doc.apply_merge();
-    let pipeline = Pipeline {
-        kind: kind.into(),
-        file: source.path.to_owned(),
-        ..Pipeline::default()
-    };
     let mut found = Found {
-        pipeline,
+        pipeline: Pipeline {
+            kind: kind.into(),
+            file: source.path.to_owned(),
+            ..Pipeline::default()
+        },
         facts: Facts::default(),
     };
     let name = read(&doc, &mut found);

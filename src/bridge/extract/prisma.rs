@@ -11,9 +11,9 @@ use std::sync::LazyLock;
 use streaming_iterator::StreamingIterator;
 use tree_sitter::{Parser, Query, QueryCursor};
 
+use super::Source;
 use super::syntax::{MAX_PARSE_BYTES, Unparsed};
-use super::{Source, push_once};
-use crate::bridge::facts::{Column, EnumType, EnvVar, Facts, ForeignKey, Index, Table, qualified};
+use crate::bridge::facts::{Column, EnumType, EnvVar, Facts, ForeignKey, Index, Table, push_once, qualified};
 
 /// The query whose captures say what a schema declares.
 static QUERY: LazyLock<Query> = LazyLock::new(|| {

@@ -10,7 +10,7 @@ pub fn pushed_images(script: &str) -> Vec<String> {
     let mut images: Vec<String> = Vec::new();
     for words in commands(script) {
         for image in in_command(&words) {
-            super::push_once(&mut images, image);
+            crate::bridge::facts::push_once(&mut images, image);
         }
     }
     images

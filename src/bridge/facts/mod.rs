@@ -83,6 +83,13 @@ impl Facts {
     }
 }
 
+/// Adds `item` to `list` unless the list holds it already.
+pub fn push_once<T: PartialEq>(list: &mut Vec<T>, item: T) {
+    if !list.contains(&item) {
+        list.push(item);
+    }
+}
+
 /// An HTTP endpoint with its full path (mount prefixes applied).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]

@@ -247,20 +247,16 @@ struct Routing {
     checks: Vec<(Range<usize>, String)>,
     parses: Vec<(Range<usize>, String, String)>,
     bodies: Vec<(Range<usize>, String)>,
-    /// Named functions (`function.name`, `function.scope`): the body of a handler named.
-    functions: Vec<(String, Range<usize>)>,
+    /// Named functions (`function.scope`, `function.name`): the body of a handler named.
+    functions: Vec<(Range<usize>, String)>,
 }
 
 impl Routing {
     fn of(hits: &[Hit<'_>]) -> Routing {
         let mut prefixes = Prefixes::default();
         let mut scoped_guards = Vec::new();
-        let mut requests = Vec::new();
         for hit in hits {
             prefixes.add(hit);
-            if let (Some(request), Some(scope)) = (hit.text("request.type"), hit.get("request.scope")) {
-                requests.push((scope.range.clone(), literal(request)));
-            }
             if let Some(scope) = hit.get("guard.scope") {
                 scoped_guards.extend(
                     hit.all("guard.name")
@@ -269,16 +265,18 @@ impl Routing {
             }
         }
         prefixes.sort();
-        // Each capture named `name`, with where it is.
-        let placed = |name: &'static str| {
-            let captures = hits.iter().filter_map(|hit| hit.get(name));
-            captures.map(|c| (c.range.clone(), c.text.to_owned())).collect()
+        // The text of each capture named `name`, with where the hit's capture `scope` is.
+        let scoped = |scope: &'static str, name: &'static str| {
+            let pairs = hits
+                .iter()
+                .filter_map(|hit| Some((&hit.get(scope)?.range, hit.text(name)?)));
+            pairs.map(|(at, text)| (at.clone(), text.to_owned())).collect()
         };
         Routing {
             prefixes,
             scoped_guards,
-            requests,
-            checks: placed("check.name"),
+            requests: scoped("request.scope", "request.type"),
+            checks: scoped("check.name", "check.name"),
             parses: hits
                 .iter()
                 .filter_map(|hit| {
@@ -286,16 +284,8 @@ impl Routing {
                     Some((schema.range.clone(), schema.text.to_owned(), value.to_owned()))
                 })
                 .collect(),
-            bodies: placed("body.var"),
-            functions: hits
-                .iter()
-                .filter_map(|hit| {
-                    Some((
-                        hit.text("function.name")?.to_owned(),
-                        hit.get("function.scope")?.range.clone(),
-                    ))
-                })
-                .collect(),
+            bodies: scoped("body.var", "body.var"),
+            functions: scoped("function.scope", "function.name"),
         }
     }
 
@@ -305,8 +295,8 @@ impl Routing {
             let handler = hit.text("endpoint.handler")?;
             self.functions
                 .iter()
-                .find(|(name, _)| name == handler)
-                .map(|(_, scope)| scope.clone())
+                .find(|(_, name)| name == handler)
+                .map(|(scope, _)| scope.clone())
         })
     }
 
@@ -402,7 +392,7 @@ impl Routing {
         guards.retain(|guard| seen.insert(guard.clone()));
         let request = hit.text("endpoint.request").map(literal).or_else(|| {
             let (_, request) = self.requests.iter().find(|(scope, _)| inside(&at, scope))?;
-            Some(request.clone())
+            Some(literal(request))
         });
         routes
             .into_iter()
@@ -530,11 +520,10 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> (Vec<Table>, Vec<Index>) {
     let mut defaults: Vec<Option<&str>> = Vec::new();
     for hit in hits.iter().filter(|hit| hit.is("table")) {
         let Some(scope) = hit.get("table.scope") else { continue };
-        let name = match (hit.text("table.name"), hit.text("table.model")) {
-            (Some(name), _) => Some(literal(name)),
-            (None, Some(model)) => Some(naming::table_of(&literal(model), hit.prop("naming").unwrap_or(""))),
-            (None, None) => None,
-        };
+        let name = hit.text("table.name").map(literal).or_else(|| {
+            let model = literal(hit.text("table.model")?);
+            Some(naming::table_of(&model, hit.prop("naming").unwrap_or("")))
+        });
         let tentative = hit.prop("tentative") == Some("true");
         let at = match tables.iter().position(|(have, _)| *have == scope.range) {
             // A class taken for a lender until a match says it is an entity.
@@ -633,7 +622,7 @@ fn tables(path: &str, hits: &[Hit<'_>]) -> (Vec<Table>, Vec<Index>) {
             let field = hit.text("column.field")?;
             Some(
                 tag.and_then(tags::gorm_column)
-                    .map_or_else(|| column_of(&literal(field), naming), str::to_owned),
+                    .map_or_else(|| naming::column_of(&literal(field), naming), str::to_owned),
             )
         });
         let primary = hit.prop("primary");
@@ -720,7 +709,7 @@ fn foreign_key(hit: &Hit<'_>, naming: &str) -> Option<ForeignKey> {
     let column = hit.text("fk.column")?;
     let column = match hit.prop("fk-column") {
         Some(template) => naming::fill(template, &literal(column)),
-        None => column_of(&literal(column), naming),
+        None => naming::column_of(&literal(column), naming),
     };
     let referenced = hit
         .text("fk.table")
@@ -825,17 +814,6 @@ fn add_column(table: &mut Table, name: String, data_type: Option<String>, primar
             ..Column::default()
         };
         columns::add(table, column);
-    }
-}
-
-/// A field's column by the convention: `snake` for conventions that snake-case names,
-/// `snake_id` for a relation's key column (`owner` → `owner_id`).
-pub(super) fn column_of(field: &str, naming: &str) -> String {
-    match naming {
-        "snake_id" => format!("{}_id", naming::snake_case(field)),
-        "camel_id" => format!("{field}Id"),
-        _ if naming.starts_with("snake") => naming::snake_case(field),
-        _ => field.to_owned(),
     }
 }
 

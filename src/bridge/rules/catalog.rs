@@ -174,13 +174,12 @@ pub fn for_source(grammar: Grammar, path: &str, text: &str) -> Vec<&'static Rule
     if let Some(automaton) = &index.automaton {
         let mut left = index.with_needles;
         for found in automaton.find_overlapping_iter(text) {
-            for &rule in index.rules_of.get(found.pattern().as_usize()).into_iter().flatten() {
-                if let Some(slot) = hit.get_mut(rule)
-                    && !*slot
-                {
-                    *slot = true;
-                    left -= 1;
-                }
+            if let Some(&rule) = index.rules_of.get(found.pattern().as_usize())
+                && let Some(slot) = hit.get_mut(rule)
+                && !*slot
+            {
+                *slot = true;
+                left -= 1;
             }
             if left == 0 {
                 break;
@@ -213,8 +212,9 @@ pub fn rule_named(name: &str) -> Option<&'static Rule> {
 struct NeedleIndex {
     /// `None` when no rule of the grammar has needles.
     automaton: Option<AhoCorasick>,
-    /// The catalog positions of the rules each needle (by pattern id) is a needle of.
-    rules_of: Vec<Vec<usize>>,
+    /// The catalog position of the rule each needle (by pattern id) is a needle of (a needle
+    /// of several rules is a pattern for each: the automaton reports each).
+    rules_of: Vec<usize>,
     /// By catalog position: the rule runs whatever the text (the grammar reads it and it has
     /// no needles).
     needless: Vec<bool>,
@@ -228,7 +228,7 @@ static NEEDLES: [OnceLock<NeedleIndex>; Grammar::ALL.len()] = [const { OnceLock:
 impl NeedleIndex {
     fn of(grammar: Grammar) -> NeedleIndex {
         let mut needles: Vec<&str> = Vec::new();
-        let mut rules_of: Vec<Vec<usize>> = Vec::new();
+        let mut rules_of: Vec<usize> = Vec::new();
         let mut needless = vec![false; CATALOG.len()];
         let mut with_needles = 0;
         for (at, rule) in CATALOG.iter().enumerate() {
@@ -241,13 +241,8 @@ impl NeedleIndex {
             }
             with_needles += 1;
             for needle in &rule.needles {
-                match needles.iter().position(|have| have == needle) {
-                    Some(id) => rules_of[id].push(at),
-                    None => {
-                        needles.push(needle);
-                        rules_of.push(vec![at]);
-                    }
-                }
+                needles.push(needle);
+                rules_of.push(at);
             }
         }
         // Building fails only past the automaton's size limits, far above a few hundred

@@ -11,7 +11,6 @@
 
 use std::ops::Range;
 
-use super::assemble::column_of;
 use super::hits::Hit;
 use super::scopes;
 use super::text::literal;
@@ -80,7 +79,7 @@ impl Slot {
             self.name = Some(name);
         }
         if let Some(field) = text("column.field") {
-            self.derived = Some(column_of(&field, hit.prop("naming").unwrap_or("")));
+            self.derived = Some(naming::column_of(&field, hit.prop("naming").unwrap_or("")));
             self.field = Some(field);
         }
         // A type written in tokens (a macro's) is those up to the comma; `#set! nullable-type

@@ -15,6 +15,7 @@ use super::inherit::ancestry;
 use super::naming::snake_case;
 use super::options;
 use crate::bridge::facts::Endpoint;
+use crate::bridge::facts::push_once;
 
 /// The base controller whose guards every controller inherits.
 const BASE: &str = "application";
@@ -56,9 +57,7 @@ impl Declared {
         let mut chain = ancestry(controller.to_owned(), 7, |class| base(class).into_iter().collect());
         // A class the app does not define (`Devise::SessionsController`, whose parent is the
         // app's own, or `ActionController::Base`) ends the line at the base.
-        if !chain.iter().any(|class| class == BASE) {
-            chain.push(BASE.to_owned());
-        }
+        push_once(&mut chain, BASE.to_owned());
         chain.reverse();
         chain
     }
@@ -158,8 +157,8 @@ pub fn apply(endpoints: &mut [Endpoint], declared: &Declared) {
                 .guards
                 .iter()
                 .any(|s| s.skip && s.guard == guard.guard && lineage.contains(&s.controller) && applies(s, action));
-            if !skipped && !endpoint.guards.contains(&guard.guard) {
-                endpoint.guards.push(guard.guard.clone());
+            if !skipped {
+                push_once(&mut endpoint.guards, guard.guard.clone());
             }
         }
     }

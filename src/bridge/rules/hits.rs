@@ -209,46 +209,29 @@ fn is_auth(text: &str) -> bool {
 /// when it is a check that rejects the request (`requireUserId`), `(#guard-name? @capture)`
 /// when it stands for an auth check or names a credential (`partner_key`, `MetricsToken`). Like tree-sitter's own,
 /// they hold in a match without their capture (another branch of an alternation matched).
+/// `(#kind? @_kind.arrow_function)` holds when every node the capture holds is of the kind
+/// its name says (a node [`lower`] made a wildcard).
 fn predicates_hold(query: &Query, found: &QueryMatch<'_, '_>, text: &str) -> bool {
+    let names = query.capture_names();
     query.general_predicates(found.pattern_index).iter().all(|predicate| {
+        let mut captures = predicate.args.iter().filter_map(|arg| match arg {
+            QueryPredicateArg::Capture(index) => Some(*index),
+            QueryPredicateArg::String(_) => None,
+        });
         if &*predicate.operator == lower::KIND_PREDICATE {
-            return kinds_hold(query, found, &predicate.args);
+            return captures.all(|index| {
+                let name = names.get(index as usize).unwrap_or(&"");
+                let kind = name.strip_prefix(lower::KIND_CAPTURE).unwrap_or("");
+                found.nodes_for_capture_index(index).all(|node| node.kind() == kind)
+            });
         }
-        let captured = |arg: &QueryPredicateArg| match arg {
-            QueryPredicateArg::Capture(index) => found
-                .captures
-                .iter()
-                .filter(|capture| capture.index == *index)
-                .map(|capture| text.get(capture.node.byte_range()).unwrap_or(""))
-                .collect::<Vec<_>>(),
-            QueryPredicateArg::String(_) => Vec::new(),
-        };
-        let names: Vec<&str> = predicate.args.iter().flat_map(captured).collect();
+        let nodes = captures.flat_map(|index| found.nodes_for_capture_index(index));
+        let texts: Vec<&str> = nodes.map(|node| text.get(node.byte_range()).unwrap_or("")).collect();
         // An operator no rule may use (the test compiling every rule names it) holds nowhere.
         PREDICATES
             .iter()
             .find(|(operator, _)| *operator == &*predicate.operator)
-            .is_some_and(|(_, holds)| holds(&names))
-    })
-}
-
-/// `(#kind? @_kind.arrow_function)`: every node the capture holds is of the kind its name
-/// says (a node [`lower`] made a wildcard).
-fn kinds_hold(query: &Query, found: &QueryMatch<'_, '_>, args: &[QueryPredicateArg]) -> bool {
-    let names = query.capture_names();
-    args.iter().all(|arg| match arg {
-        QueryPredicateArg::Capture(index) => {
-            let kind = names
-                .get(*index as usize)
-                .and_then(|name| name.strip_prefix(lower::KIND_CAPTURE))
-                .unwrap_or("");
-            found
-                .captures
-                .iter()
-                .filter(|capture| capture.index == *index)
-                .all(|capture| capture.node.kind() == kind)
-        }
-        QueryPredicateArg::String(_) => true,
+            .is_some_and(|(_, holds)| holds(&texts))
     })
 }
 

@@ -13,8 +13,7 @@ use std::collections::HashMap;
 
 use super::{columns, naming};
 use crate::bridge::extract::code::modules::rust::{module_of, segments, target_module};
-use crate::bridge::extract::push_once;
-use crate::bridge::facts::{Column, ForeignKey, Index, Table};
+use crate::bridge::facts::{Column, ForeignKey, Index, Table, push_once};
 
 /// The origins the rules give classes that lend columns instead of being tables.
 const LENDERS: &[&str] = &["mapped-superclass", "embeddable"];

@@ -13,8 +13,7 @@ use super::join_naming::{self, ManyToMany};
 use super::text::literal;
 use super::{matchers, validated};
 use crate::bridge::extract::code::guards::is_auth_name;
-use crate::bridge::extract::push_once;
-use crate::bridge::facts::{Facts, Guard};
+use crate::bridge::facts::{Facts, Guard, push_once};
 
 /// The cross-file facts of the files read so far.
 #[derive(Default)]

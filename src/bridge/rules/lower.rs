@@ -133,8 +133,12 @@ pub fn lower(source: &str, language: &Language) -> String {
         let text = &source[from..to];
         match token {
             Token::Open | Token::OpenAlt => {
-                let fielded = previous_field || (token == Token::Open && branch_of_fielded(&stack));
-                let anchored = previous_anchor || (token == Token::Open && branch_of_anchored(&stack));
+                // A node that is a branch of an alternation is placed as the alternation is.
+                let alternation = stack
+                    .last()
+                    .filter(|frame| token == Token::Open && frame.kind.is_none());
+                let fielded = previous_field || alternation.is_some_and(|frame| frame.fielded);
+                let anchored = previous_anchor || alternation.is_some_and(|frame| frame.anchored);
                 let next = significant(index + 1);
                 let node = token == Token::Open
                     && next.is_some_and(|at| tokens[at].0 == Token::Text && is_node_word(word(at)));
@@ -326,16 +330,6 @@ pub fn patterns(source: &str) -> Option<Vec<&str>> {
 /// True for blanks and comments.
 fn is_blank(text: &str) -> bool {
     text.starts_with(';') || text.trim().is_empty()
-}
-
-/// True if the innermost open frame is an alternation a field names the place of.
-fn branch_of_fielded(stack: &[Frame]) -> bool {
-    stack.last().is_some_and(|frame| frame.kind.is_none() && frame.fielded)
-}
-
-/// True if the innermost open frame is an alternation an anchor pins.
-fn branch_of_anchored(stack: &[Frame]) -> bool {
-    stack.last().is_some_and(|frame| frame.kind.is_none() && frame.anchored)
 }
 
 /// True if `word` after `(` starts a node pattern (not a group, a predicate or a string).

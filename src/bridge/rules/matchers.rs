@@ -7,6 +7,7 @@
 use super::hits::Hit;
 use super::paths::HTTP_METHODS;
 use super::text::literal;
+use crate::bridge::facts::push_once;
 use crate::bridge::facts::{Facts, Guard};
 
 /// One authorization rule of a filter chain.
@@ -77,10 +78,8 @@ pub fn apply(facts: &mut Facts, mut rules: Vec<Rule>) {
     }
     for endpoint in &mut facts.endpoints {
         let first = rules.iter().find(|rule| rule.matches(&endpoint.method, &endpoint.path));
-        if let Some(name) = first.and_then(|rule| rule.guard.as_ref())
-            && !endpoint.guards.contains(name)
-        {
-            endpoint.guards.push(name.clone());
+        if let Some(name) = first.and_then(|rule| rule.guard.as_ref()) {
+            push_once(&mut endpoint.guards, name.clone());
         }
     }
 }

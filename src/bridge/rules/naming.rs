@@ -21,6 +21,17 @@ pub fn snake_case(name: &str) -> String {
     out
 }
 
+/// A field's column by the convention: `snake` for conventions that snake-case names,
+/// `snake_id` for a relation's key column (`owner` → `owner_id`).
+pub fn column_of(field: &str, naming: &str) -> String {
+    match naming {
+        "snake_id" => format!("{}_id", snake_case(field)),
+        "camel_id" => format!("{field}Id"),
+        _ if naming.starts_with("snake") => snake_case(field),
+        _ => field.to_owned(),
+    }
+}
+
 /// Words whose plural is not made by a rule.
 const IRREGULAR: &[(&str, &str)] = &[
     ("person", "people"),

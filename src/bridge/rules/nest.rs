@@ -18,6 +18,7 @@ use crate::bridge::extract::code::routes::graph::{Item, LocalRoute, Unit};
 use crate::bridge::extract::code::routes::nest::{Binding, RouteFilter};
 use crate::bridge::extract::syntax::literal::PLACEHOLDER_OPEN;
 use crate::bridge::extract::syntax::script::unwrap_async_type;
+use crate::bridge::facts::push_once;
 
 /// A class (`owner` none) or a method of the class named at `owner`, with its decorators.
 struct Decl<'h, 't> {
@@ -110,9 +111,7 @@ pub fn scan(path: &str, hits: &[Hit<'_>], render: Render<'_>, out: &mut RouteSca
     for hit in &file.hits {
         if let Some(name) = hit.text("guard.global") {
             note(out, name, "guard");
-            if !out.nest_global_guards.iter().any(|have| have == name) {
-                out.nest_global_guards.push(name.to_owned());
-            }
+            push_once(&mut out.nest_global_guards, name.to_owned());
         }
         if let (Some(name), Some(kind)) = (hit.text("guard.class"), hit.prop("kind")) {
             out.guards

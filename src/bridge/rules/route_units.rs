@@ -18,6 +18,7 @@ use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
 use crate::bridge::extract::code::modules::{join_relative, parent_dir};
 use crate::bridge::extract::code::routes::RouteScan;
 use crate::bridge::extract::code::routes::graph::{Autoload, Item, LocalRoute, Mount, Target, Unit, add_guards};
+use crate::bridge::facts::push_once;
 
 /// How many calls a chain (`Router().use(a).get(…).post(…)`) is followed down.
 const MAX_CHAIN: usize = 256;
@@ -682,12 +683,11 @@ impl<'h, 't> File<'_, 'h, 't> {
             .all("route.guard")
             .filter_map(|m| written_guard(hit, m.text))
             .collect();
-        let model = hit.get("route.call").and_then(|call| {
-            let (model, _) = self.named(&call.range, "route.model").next()?;
-            Some(model.text.to_owned())
-        });
+        let model = hit
+            .get("route.call")
+            .and_then(|call| self.named(&call.range, "route.model").next());
         let mut route = LocalRoute {
-            response: model,
+            response: model.map(|(model, _)| model.text.to_owned()),
             ..LocalRoute::default()
         };
         let mut forms = Vec::new();
@@ -707,9 +707,7 @@ impl<'h, 't> File<'_, 'h, 't> {
             route.request_hints.extend(forms.into_iter().map(str::to_owned));
         }
         for (parsed, _) in handler.into_iter().flat_map(|h| self.named(&h.range, "route.parsed")) {
-            if !route.request_hints.iter().any(|have| have == parsed.text) {
-                route.request_hints.push(parsed.text.to_owned());
-            }
+            push_once(&mut route.request_hints, parsed.text.to_owned());
         }
         LocalRoute {
             method,
@@ -918,11 +916,9 @@ impl<'h, 't> File<'_, 'h, 't> {
             && hit.prop("pass").is_none()
             && hit.prop("mounts").is_none()
             && call_kind(hit).is_none();
-        if lone && let Some(name) = written_guard(hit, target.text) {
-            guards.push(name);
-            return guards.into_iter().map(Item::Guard).for_each(add);
-        }
-        let Some(name) = target_name(target.text) else {
+        let lone_guard = lone.then(|| written_guard(hit, target.text)).flatten();
+        let Some(name) = target_name(target.text).filter(|_| lone_guard.is_none()) else {
+            guards.extend(lone_guard);
             return guards.into_iter().map(Item::Guard).for_each(add);
         };
         // Every argument after the prefix that names a router is mounted (koa's
@@ -975,20 +971,16 @@ impl<'h, 't> File<'_, 'h, 't> {
                 ))
             })
             .collect();
-        let mut rows = Vec::new();
-        let mut seen: Vec<&Range<usize>> = Vec::new();
+        // A row per entry (its scope): the first cells of the two keys in it.
+        let cell = |scope: &Range<usize>, key: &str| {
+            let found = cells.iter().find(|(s, k, _)| *s == scope && *k == key);
+            found.map(|(_, _, value)| *value)
+        };
+        let mut rows: Vec<(Range<usize>, &'t str)> = Vec::new();
         for (scope, _, _) in &cells {
-            if seen.contains(scope) {
-                continue;
-            }
-            seen.push(scope);
-            let cell = |key: &str| {
-                cells
-                    .iter()
-                    .find(|(s, k, _)| s == scope && *k == key)
-                    .map(|(_, _, v)| *v)
-            };
-            if let (Some(prefix), Some(target)) = (cell(path_key), cell(target_key)) {
+            if let (Some(prefix), Some(target)) = (cell(scope, path_key), cell(scope, target_key))
+                && !rows.iter().any(|(at, _)| *at == prefix.range)
+            {
                 rows.push((prefix.range.clone(), target.text));
             }
         }

@@ -8,9 +8,8 @@
 use std::collections::HashMap;
 
 use super::{Change, ChangeKind, Name, TableOp};
-use crate::bridge::extract::push_once;
 use crate::bridge::facts::key as table_key;
-use crate::bridge::facts::{Dropped, EnumType, ForeignKey, Index, Table};
+use crate::bridge::facts::{Dropped, EnumType, ForeignKey, Index, Table, push_once};
 
 /// The schema as the changes applied so far left it, with its tables and named indexes
 /// looked up by name in a map (a repository's thousands of migrations make a scan per

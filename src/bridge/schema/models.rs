@@ -6,9 +6,8 @@
 use std::collections::HashMap;
 
 use super::Name;
-use crate::bridge::extract::push_once;
 use crate::bridge::facts::key;
-use crate::bridge::facts::{EnumType, Index, Table};
+use crate::bridge::facts::{EnumType, Index, Table, push_once};
 
 /// `tables` (the migrations' schema, in order) with `models` merged into the tables of the
 /// same name; models without a table of their name follow.

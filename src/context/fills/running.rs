@@ -1,9 +1,10 @@
 //! The live context's largest items for the monitor's warnings (and the newest requests for
 //! the mod's chart), kept up as a session goes:
-//! the walk is saved in baton's private directory (`session-<key>-fills.json`) with the
-//! transcript offset it reached, so each look reads only the bytes appended since; the items
-//! it found are saved beside it (`session-<key>-fills-top.json`), the whole answer while the
-//! transcript keeps its length. A first look (or one after more than [`LOOK_BYTES`] were
+//! the walk is saved in baton's private directory (`session-<key>-fills.json`; the chart's,
+//! which also keeps the newest requests, in `session-<key>-fills-chart.json`, so that the
+//! monitor's stays small) with the transcript offset it reached, so each look reads only the
+//! bytes appended since; the items it found are saved beside it
+//! (`session-<key>-fills-top.json`), the whole answer while the transcript keeps its length. A first look (or one after more than [`LOOK_BYTES`] were
 //! appended) reads the transcript's last [`LOOK_BYTES`] only: never the whole of a multi-GB
 //! file.
 
@@ -22,7 +23,7 @@ pub const LOOK_BYTES: u64 = 4 << 20;
 /// newest requests).
 const MAX_STATE_BYTES: u64 = 1 << 20;
 /// Raised when the saved shape changes: an older file is then read afresh.
-const VERSION: u32 = 3;
+const VERSION: u32 = 4;
 
 /// Largest items kept in the [`Summary`]: the monitor names three, the statusline one.
 const SUMMARY_ITEMS: usize = 5;
@@ -79,21 +80,46 @@ pub fn largest(key: &str, transcript: &Path, subagent: bool) -> Vec<Item> {
     {
         return found.largest;
     }
-    look(key, opened, subagent).map_or_else(Vec::new, |walk| walk.largest())
+    look(key, opened, subagent, Saving::Live).map_or_else(Vec::new, |walk| walk.largest())
 }
 
 /// The conversation in `transcript` as the running walk kept under `key` has it now (read as
 /// [`largest`] reads): its newest requests, each with its largest item, its compactions and
 /// its live context. `None` when the transcript cannot be read.
 pub fn timeline(key: &str, transcript: &Path, subagent: bool) -> Option<super::Timeline> {
-    look(key, Opened::new(transcript)?, subagent).map(super::timeline)
+    look(key, Opened::new(transcript)?, subagent, Saving::Recent).map(super::timeline)
+}
+
+/// What a running walk keeps, and the file it is saved in under its key.
+#[derive(Clone, Copy)]
+enum Saving {
+    /// The live context only: the monitor's.
+    Live,
+    /// The newest requests too: the mod's chart.
+    Recent,
+}
+
+impl Saving {
+    fn suffix(self) -> &'static str {
+        match self {
+            Self::Live => "-fills.json",
+            Self::Recent => "-fills-chart.json",
+        }
+    }
+
+    fn fresh(self, subagent: bool) -> Walk {
+        match self {
+            Self::Live => Walk::of_thread(subagent),
+            Self::Recent => Walk::of_thread(subagent).keeping_recent(),
+        }
+    }
 }
 
 /// The walk kept under `key`, taken up with what was appended to the transcript since; saves
 /// it, and the [`Summary`] of its largest items, for the next look.
-fn look(key: &str, opened: Opened, subagent: bool) -> Option<Walk> {
+fn look(key: &str, opened: Opened, subagent: bool, saving: Saving) -> Option<Walk> {
     let Opened { mut file, named, len } = opened;
-    let state = fsx::private_session_path(key, "-fills.json").ok().flatten();
+    let state = fsx::private_session_path(key, saving.suffix()).ok().flatten();
     let saved = state
         .as_deref()
         .and_then(load::<Saved<Walk>>)
@@ -101,7 +127,7 @@ fn look(key: &str, opened: Opened, subagent: bool) -> Option<Walk> {
     let (mut walk, start, whole_lines, kept) = match saved {
         Some(saved) => (saved.walk, saved.offset, true, true),
         None => (
-            Walk::of_thread(subagent),
+            saving.fresh(subagent),
             len.saturating_sub(LOOK_BYTES),
             len <= LOOK_BYTES,
             false,

@@ -421,3 +421,35 @@ fn a_tail_starts_at_its_first_whole_line_and_says_whether_it_was_the_whole() {
     assert_eq!(last.requests.len(), 1);
     assert_eq!(last.requests[0].context_tokens, 34_000);
 }
+
+#[test]
+fn a_running_walk_keeps_the_largest_live_items_and_no_requests() {
+    let mut transcript = Transcript::default();
+    transcript.prompt("read them all").reply(20_000, &[]);
+    // 300 files read one per request, the 150th the largest by far.
+    for n in 0..300u64 {
+        let id = format!("toolu_{n}");
+        let grown = if n == 150 { 40_000 } else { 100 + n };
+        let context = 20_000 + n * 500 + if n > 150 { 40_000 } else { 0 };
+        transcript
+            .reply(
+                context,
+                &[(&id, "Read", json!({"file_path": format!("/home/u/proj/src/f{n}.rs")}))],
+            )
+            .result(&id, grown as usize);
+    }
+    transcript.reply(20_000 + 300 * 500 + 40_000, &[]);
+    let mut running = walk::Walk::new();
+    let mut kept = walk::Walk::keeping_requests();
+    for line in &transcript.lines {
+        running.line(line.as_bytes());
+        kept.line(line.as_bytes());
+    }
+    let saved = serde_json::to_value(&running).unwrap();
+    assert!(saved["live"].as_array().unwrap().len() <= 128, "{}", saved["live"]);
+    assert_eq!(saved["requests"], json!([]), "the monitor's walk keeps no requests");
+    let (running, kept) = (running.largest(), kept.largest());
+    assert!(kept.len() > 300, "`baton window` keeps every item: {}", kept.len());
+    assert_eq!(named(&running[..3]), named(&kept[..3]), "the largest are the same");
+    assert!(running[0].name().ends_with("src/f150.rs"), "{:?}", named(&running[..3]));
+}

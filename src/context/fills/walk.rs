@@ -23,9 +23,15 @@ const CLIENT_ONLY_ATTACHMENTS: &[&str] = &["prompt_snapshot", "hook_success", "h
 /// deltas near `u64::MAX` would leave the range of `i64`.
 const MAX_CONTEXT: u64 = 1 << 32;
 
-/// Requests a walk that does not keep them all keeps (the newest), each with its largest item
-/// only: what the mod's chart draws from the running walk.
+/// Requests a walk [`Walk::keeping_recent`] keeps (the newest), each with its largest item
+/// only: what the mod's chart draws from its running walk.
 const RECENT_REQUESTS: usize = 100;
+
+/// Live items a walk that does not keep every request keeps, the largest: the monitor names
+/// three and the chart a few, and the walk saved for them is read on every warning. It is
+/// cut back to these when it holds twice as many; a name pushed out that enters again counts
+/// from then on.
+const LIVE_KEPT: usize = 64;
 
 /// Which lines make up the conversation measured.
 #[derive(Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -59,6 +65,15 @@ impl Pending {
     }
 }
 
+/// Which requests a walk keeps in [`Walk::requests`].
+#[derive(Serialize, Deserialize, Clone, Copy, Default)]
+enum Keeps {
+    Every,
+    Recent,
+    #[default]
+    None,
+}
+
 /// The state of the walk; [`Walk::line`] takes one line at a time, in order. It can be saved
 /// and taken up again where it stopped (the monitor's running attribution).
 #[derive(Serialize, Deserialize)]
@@ -80,12 +95,12 @@ pub struct Walk {
     compacted: bool,
     /// Whether this client writes `rendered` for the attachments it sends.
     renders_attachments: bool,
-    /// Every request, when kept ([`Walk::keeping_requests`]); else the newest
-    /// [`RECENT_REQUESTS`], each with its largest item.
+    /// Every request ([`Walk::keeping_requests`]), the newest [`RECENT_REQUESTS`] each with
+    /// its largest item ([`Walk::keeping_recent`]), or none (the monitor's walk, saved and
+    /// read again on every warning, stays small).
     #[serde(default)]
     pub requests: Vec<Request>,
-    #[serde(skip)]
-    keep_requests: bool,
+    keeps: Keeps,
     /// Requests seen, kept or not.
     pub request_count: usize,
     pub compactions: Vec<Compaction>,
@@ -103,8 +118,16 @@ impl Walk {
     /// A walk that keeps every request (`baton window`).
     pub fn keeping_requests() -> Self {
         Self {
-            keep_requests: true,
+            keeps: Keeps::Every,
             ..Self::new()
+        }
+    }
+
+    /// This walk, keeping the newest requests from now on (the mod's chart).
+    pub fn keeping_recent(self) -> Self {
+        Self {
+            keeps: Keeps::Recent,
+            ..self
         }
     }
 
@@ -131,7 +154,7 @@ impl Walk {
             compacted: false,
             renders_attachments: false,
             requests: Vec::new(),
-            keep_requests: false,
+            keeps: Keeps::None,
             request_count: 0,
             compactions: Vec::new(),
             live: Vec::new(),
@@ -333,15 +356,21 @@ impl Walk {
             delta,
             items,
         };
-        if self.keep_requests {
-            self.requests.push(request);
-        } else {
-            self.requests.push(Request {
-                items: request.items.into_iter().take(1).collect(),
-                ..request
-            });
-            let over = self.requests.len().saturating_sub(RECENT_REQUESTS);
-            self.requests.drain(..over);
+        match self.keeps {
+            Keeps::Every => self.requests.push(request),
+            Keeps::Recent => {
+                self.requests.push(Request {
+                    items: request.items.into_iter().take(1).collect(),
+                    ..request
+                });
+                let over = self.requests.len().saturating_sub(RECENT_REQUESTS);
+                self.requests.drain(..over);
+            }
+            Keeps::None => {}
+        }
+        if !matches!(self.keeps, Keeps::Every) && self.live.len() > 2 * LIVE_KEPT {
+            self.live = self.largest();
+            self.live.truncate(LIVE_KEPT);
         }
     }
 

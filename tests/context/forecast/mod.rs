@@ -17,14 +17,15 @@ pub(super) const SESSION: &str = "f0ca5700-0000-4000-8000-00000000f0ca";
 const MODEL: &str = "claude-sonnet-4-5";
 
 /// A transcript written the way Claude Code 2.1.332 writes one, request by request.
-struct Transcript {
+pub(crate) struct Transcript {
     text: String,
     requests: usize,
-    used: u64,
+    /// The context's tokens at the last request.
+    pub(crate) used: u64,
 }
 
 impl Transcript {
-    fn starting_at(tokens: u64) -> Self {
+    pub(crate) fn starting_at(tokens: u64) -> Self {
         let mut t = Self {
             text: String::new(),
             requests: 0,
@@ -43,7 +44,7 @@ impl Transcript {
         self
     }
 
-    fn grow_all(&mut self, growths: &[u64]) -> &mut Self {
+    pub(crate) fn grow_all(&mut self, growths: &[u64]) -> &mut Self {
         for g in growths {
             self.grow(*g, (*g as usize).min(60_000) * 4);
         }
@@ -96,7 +97,7 @@ impl Transcript {
         self
     }
 
-    fn write(&self, sandbox: &Sandbox) -> std::path::PathBuf {
+    pub(crate) fn write(&self, sandbox: &Sandbox) -> std::path::PathBuf {
         sandbox.session_transcript(SESSION, &self.text)
     }
 }
@@ -115,7 +116,7 @@ fn truth(mut used: u64, limit: u64, future: &[u64]) -> u64 {
 
 /// The 2.1.332 statusline payload at `used` tokens of a 200k window (or `window`), pointed at
 /// the transcript.
-pub(super) fn payload(sandbox: &Sandbox, transcript: &std::path::Path, used: u64, model: &str, window: u64) -> Value {
+pub(crate) fn payload(sandbox: &Sandbox, transcript: &std::path::Path, used: u64, model: &str, window: u64) -> Value {
     let mut p = fixture_of("2.1.332", "statusline.json");
     p["session_id"] = json!(SESSION);
     p["cwd"] = json!(native(&sandbox.project));

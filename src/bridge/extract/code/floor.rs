@@ -36,10 +36,7 @@ pub fn measure(sources: &[Source<'_>], design_systems: &[String]) -> Floor {
         })
     });
     Floor {
-        code_files: sources
-            .iter()
-            .filter(|s| Grammar::of_code_path(s.path).is_some())
-            .count(),
+        code_files: super::code_files(sources),
         parsed: parsed.iter().flatten().count(),
         wall: started.elapsed(),
     }

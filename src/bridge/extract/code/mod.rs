@@ -51,6 +51,14 @@ pub fn design_systems(configured: &[String]) -> Vec<String> {
     }
 }
 
+/// How many of `sources` are code files (of a grammar the code extractor parses).
+pub fn code_files(sources: &[Source<'_>]) -> usize {
+    sources
+        .iter()
+        .filter(|s| Grammar::of_code_path(s.path).is_some())
+        .count()
+}
+
 /// Extracts the code facts of `sources` with the default settings (the tests'; a run uses
 /// [`extract_timed`]).
 #[cfg(test)]
@@ -108,10 +116,7 @@ fn extract_prefiltered(
     let parse_times: Vec<Duration> = scans.iter().filter_map(|scan| scan.parse_time).collect();
     let parsing = Parsing {
         parsed: parse_times.len(),
-        code_files: sources
-            .iter()
-            .filter(|s| Grammar::of_code_path(s.path).is_some())
-            .count(),
+        code_files: code_files(sources),
         time: parse_times.iter().sum(),
     };
     (link::link(scans, shapes), parsing, rules)

@@ -35,11 +35,7 @@ impl Linker<'_> {
         }
         let file = &self.files[at].path;
         let routes = match kind {
-            "view" => {
-                let mapping: Vec<String> = extra.split(',').filter(|m| !m.is_empty()).map(str::to_owned).collect();
-                let mapping = (!mapping.is_empty()).then_some(mapping.as_slice());
-                resolved.routes(mapping, &self.django_defaults, file)
-            }
+            "view" => resolved.routes(extra, &self.django_defaults, file),
             _ => resolved.router_routes(extra, &self.django_defaults, file),
         };
         // A view whose methods come from a library's base (`class Docs(SpectacularAPIView)`)

@@ -66,9 +66,8 @@ fn endpoints(files: &[FileScan], shapes: &HashSet<String>) -> Vec<Endpoint> {
         .enumerate()
         .map(|(i, unit)| (unit.key.clone(), i))
         .collect();
-    let from_of: HashMap<String, usize> = files.iter().enumerate().map(|(i, f)| (f.path.to_owned(), i)).collect();
     for unit in &mut units {
-        if let Some(&from) = from_of.get(&unit.key.0) {
+        if let Some(from) = linker.index.get(&unit.key.0) {
             linker.fill_unit(from, unit);
         }
     }
@@ -103,7 +102,7 @@ fn endpoints(files: &[FileScan], shapes: &HashSet<String>) -> Vec<Endpoint> {
         hooks: &hooks,
     };
     for unit in &mut units {
-        let Some(&from) = from_of.get(&unit.key.0) else {
+        let Some(from) = linker.index.get(&unit.key.0) else {
             continue;
         };
         linker.resolve_items(from, &mut unit.items, &context, 0);

@@ -102,14 +102,8 @@ impl ScriptModule {
             } else if let Some(value) = value {
                 local(text("export.as").unwrap_or("default"), value)
             } else if let Some(name) = text("export.local") {
-                local(
-                    if text("export.default").is_some() {
-                        "default"
-                    } else {
-                        name
-                    },
-                    name,
-                )
+                // `export default name` exports it as `default`.
+                local(text("export.default").map_or(name, |_| "default"), name)
             } else {
                 continue;
             };

@@ -177,35 +177,32 @@ impl Resolved {
     }
 
     /// The routes of the view at the URL that names it (`path('x/', View.as_view())`);
-    /// `mapping` is a viewset's `as_view({'get': 'list'})` methods.
-    pub fn routes(&self, mapping: Option<&[String]>, defaults: &[String], file: &str) -> Vec<Item> {
+    /// `mapping` is a viewset's `as_view({'get': 'list'})` methods (`GET,POST`), or empty.
+    pub fn routes(&self, mapping: &str, defaults: &[String], file: &str) -> Vec<Item> {
         let mut methods: Vec<(String, String)> = Vec::new();
         let mut add = |method: &str, action: &str| {
             if !methods.iter().any(|(m, _)| m == method) {
                 methods.push((method.to_owned(), action.to_owned()));
             }
         };
-        match mapping {
-            // A function view answers its allowed methods, else any.
-            _ if self.view.function => {
-                for method in self.view.allowed.as_deref().unwrap_or(&["ALL".to_owned()]) {
-                    add(method, &method.to_ascii_lowercase());
+        // A function view answers its allowed methods, else any; a viewset its mapping's.
+        let named: Vec<&str> = match &self.view.allowed {
+            Some(allowed) if self.view.function => allowed.iter().map(String::as_str).collect(),
+            None if self.view.function => vec!["ALL"],
+            _ => mapping.split(',').filter(|m| !m.is_empty()).collect(),
+        };
+        for method in &named {
+            add(method, &method.to_ascii_lowercase());
+        }
+        // Any other view answers for its handlers and generics.
+        if named.is_empty() && !self.view.function {
+            for action in &self.view.methods {
+                if let Some(method) = action_method(action) {
+                    add(method, action);
                 }
             }
-            Some(mapping) => {
-                for method in mapping {
-                    add(method, &method.to_ascii_lowercase());
-                }
-            }
-            None => {
-                for action in &self.view.methods {
-                    if let Some(method) = action_method(action) {
-                        add(method, action);
-                    }
-                }
-                for method in &self.generic_methods {
-                    add(method, &method.to_ascii_lowercase());
-                }
+            for method in &self.generic_methods {
+                add(method, &method.to_ascii_lowercase());
             }
         }
         if let Some(allowed) = &self.view.allowed {
