@@ -14,8 +14,8 @@ use super::hits::Hit;
 use super::inherit::ancestry;
 use super::naming::snake_case;
 use super::options;
-use crate::bridge::extract::push_once;
 use crate::bridge::facts::Endpoint;
+use crate::bridge::facts::push_once;
 
 /// The base controller whose guards every controller inherits.
 const BASE: &str = "application";

@@ -7,7 +7,7 @@
 use super::hits::Hit;
 use super::paths::HTTP_METHODS;
 use super::text::literal;
-use crate::bridge::extract::push_once;
+use crate::bridge::facts::push_once;
 use crate::bridge::facts::{Facts, Guard};
 
 /// One authorization rule of a filter chain.

@@ -16,9 +16,9 @@ use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
 use crate::bridge::extract::code::routes::RouteScan;
 use crate::bridge::extract::code::routes::graph::{Item, LocalRoute, Unit};
 use crate::bridge::extract::code::routes::nest::{Binding, RouteFilter};
-use crate::bridge::extract::push_once;
 use crate::bridge::extract::syntax::literal::PLACEHOLDER_OPEN;
 use crate::bridge::extract::syntax::script::unwrap_async_type;
+use crate::bridge::facts::push_once;
 
 /// A class (`owner` none) or a method of the class named at `owner`, with its decorators.
 struct Decl<'h, 't> {

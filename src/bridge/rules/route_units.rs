@@ -18,7 +18,7 @@ use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
 use crate::bridge::extract::code::modules::{join_relative, parent_dir};
 use crate::bridge::extract::code::routes::RouteScan;
 use crate::bridge::extract::code::routes::graph::{Autoload, Item, LocalRoute, Mount, Target, Unit, add_guards};
-use crate::bridge::extract::push_once;
+use crate::bridge::facts::push_once;
 
 /// How many calls a chain (`Router().use(a).get(…).post(…)`) is followed down.
 const MAX_CHAIN: usize = 256;
