@@ -15,6 +15,7 @@ mod ctx;
 mod doc_links;
 mod e2e;
 mod entry;
+mod error_chain;
 mod examples;
 mod hostile;
 mod install;

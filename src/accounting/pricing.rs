@@ -119,11 +119,10 @@ impl PriceTable {
         };
         for (model, value) in object {
             let entry: PriceEntry = serde_json::from_value(value.clone()).map_err(|e| {
-                Error::Failed(format!(
-                    "{source}: the price of {model} is not valid ({e}); give numbers in USD \
-                     per million tokens: input, output, and optionally cache_write_5m, \
-                     cache_write_1h, cache_read, long_context"
-                ))
+                Error::because(format!("{source}: the price of {model} is not valid"), e).advised(
+                    "; give numbers in USD per million tokens: input, output, and optionally cache_write_5m, \
+                     cache_write_1h, cache_read, long_context",
+                )
             })?;
             if let Some((field, value)) = entry.implausible() {
                 return Err(Error::Failed(format!(
@@ -145,6 +144,7 @@ impl PriceTable {
                 path,
                 format!("not JSON ({e}); see `baton report --help` for the format"),
             )
+            .caused_by(e)
         })?;
         // A file may hold the map itself or `{"prices": {…}}` like baton's config.
         let map = map.get("prices").cloned().unwrap_or(map);

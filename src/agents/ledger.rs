@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::verification::Verification;
 use crate::clock;
-use crate::error::{Error, Result};
+use crate::error::{Context, Error, Result};
 use crate::fsx;
 use crate::planning::Project;
 
@@ -165,6 +165,7 @@ pub fn read(path: &Path) -> Result<Run> {
             path,
             format!("not a baton ledger record ({e}); remove the file if it is damaged"),
         )
+        .caused_by(e)
     })
 }
 
@@ -256,8 +257,7 @@ pub fn update(project: &Project, id: &str, change: impl FnOnce(&mut Run)) -> Res
     };
     change(&mut run);
     run.generator = "baton".to_owned();
-    let mut text = serde_json::to_string_pretty(&run)
-        .map_err(|e| Error::Failed(format!("cannot encode the ledger record: {e}")))?;
+    let mut text = serde_json::to_string_pretty(&run).context("cannot encode the ledger record")?;
     text.push('\n');
     project.write_file(&path, text.as_bytes())?;
     Ok(run)

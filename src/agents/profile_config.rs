@@ -9,6 +9,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
+use super::config_problem::ConfigProblem;
 use super::profiles::{self, ModelIds, Overrides, Profile};
 use crate::error::{Error, Result};
 use crate::json::skip;
@@ -16,7 +17,7 @@ use crate::planning::Project;
 use crate::planning::config as planning_config;
 
 /// The key `baton profile set` edits.
-const KEY: &str = "model_profile";
+pub(super) const KEY: &str = "model_profile";
 
 /// What config.json says about models.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -60,7 +61,7 @@ pub fn read(project: &Project) -> Result<ModelSettings> {
         }
     };
     parse(&text)
-        .map_err(|why| Error::invalid(&path, why))
+        .map_err(|problem| Error::contents(&path, problem))
         .map(|mut settings| {
             settings.path = path;
             settings
@@ -68,12 +69,12 @@ pub fn read(project: &Project) -> Result<ModelSettings> {
 }
 
 /// Parses the model keys out of config.json text.
-pub fn parse(text: &str) -> Result<ModelSettings, String> {
+pub fn parse(text: &str) -> Result<ModelSettings, ConfigProblem> {
     let value = parse_object(text)?;
     let profile = match value.get(KEY) {
         None | Some(Value::Null) => None,
         Some(Value::String(name)) => Some(name.clone()),
-        Some(other) => return Err(format!("\"{KEY}\" must be a string, found {other}")),
+        Some(other) => return Err(ConfigProblem::ProfileNotAString(other.clone())),
     };
     let mut overrides = BTreeMap::new();
     match value.get("model_overrides") {
@@ -85,19 +86,15 @@ pub fn parse(text: &str) -> Result<ModelSettings, String> {
                         overrides.insert(agent.clone(), m.to_owned());
                     }
                     _ => {
-                        return Err(format!(
-                            "\"model_overrides\".\"{agent}\" must be a model alias (opus, sonnet, \
-                             haiku, inherit) or a model id, found {model}"
-                        ));
+                        return Err(ConfigProblem::OverrideNotAModel {
+                            agent: agent.clone(),
+                            model: model.clone(),
+                        });
                     }
                 }
             }
         }
-        Some(other) => {
-            return Err(format!(
-                "\"model_overrides\" must be an object {{agent: model}}, found {other}"
-            ));
-        }
+        Some(other) => return Err(ConfigProblem::OverridesNotAnObject(other.clone())),
     }
     Ok(ModelSettings {
         profile,
@@ -147,11 +144,11 @@ pub fn set_profile(project: &Project, profile: Profile) -> Result<Option<String>
     project.check_writable(&path)?;
     let old = read_text(&path)?;
     let previous = match &old {
-        Some(text) => parse(text).map_err(|why| Error::invalid(&path, why))?.profile,
+        Some(text) => parse(text).map_err(|problem| Error::contents(&path, problem))?.profile,
         None => None,
     };
     let new = match &old {
-        Some(text) => with_profile(text, profile.name()).map_err(|why| Error::invalid(&path, why))?,
+        Some(text) => with_profile(text, profile.name()).map_err(|problem| Error::contents(&path, problem))?,
         None => format!("{{\n  \"{KEY}\": \"{}\"\n}}\n", profile.name()),
     };
     project.write_file(&path, new.as_bytes())?;
@@ -161,10 +158,10 @@ pub fn set_profile(project: &Project, profile: Profile) -> Result<Option<String>
 /// config.json `text` with `model_profile` set to `name`: the value's bytes replaced when
 /// the key exists, else the key inserted first, in the file's own indentation. The result is
 /// re-parsed and must equal the old document with only that key changed.
-pub fn with_profile(text: &str, name: &str) -> Result<String, String> {
+pub fn with_profile(text: &str, name: &str) -> Result<String, ConfigProblem> {
     let before = parse_object(text)?;
     let value = Value::String(name.to_owned()).to_string();
-    let object = scan_object(text).ok_or("could not locate the top-level object")?;
+    let object = scan_object(text).ok_or(ConfigProblem::NoTopLevelObject)?;
     let new = match object.members.iter().rev().find(|m| m.key == KEY) {
         Some(member) => splice(text, member.value.0, member.value.1, &value),
         None => match object.members.first() {
@@ -183,7 +180,7 @@ pub fn with_profile(text: &str, name: &str) -> Result<String, String> {
     let mut expected = before;
     expected.insert(KEY.to_owned(), Value::String(name.to_owned()));
     if parse_object(&new)? != expected {
-        return Err("editing \"model_profile\" would change other keys; fix the file by hand".into());
+        return Err(ConfigProblem::EditWouldChangeOtherKeys);
     }
     Ok(new)
 }
@@ -202,11 +199,11 @@ fn read_text(path: &std::path::Path) -> Result<Option<String>> {
     }
 }
 
-fn parse_object(text: &str) -> Result<serde_json::Map<String, Value>, String> {
+fn parse_object(text: &str) -> Result<serde_json::Map<String, Value>, ConfigProblem> {
     match serde_json::from_str::<Value>(text) {
         Ok(Value::Object(map)) => Ok(map),
-        Ok(_) => Err("must hold a JSON object { … }; fix the file by hand".into()),
-        Err(e) => Err(format!("not valid JSON ({e}); fix the file by hand")),
+        Ok(_) => Err(ConfigProblem::NotAnObject),
+        Err(e) => Err(ConfigProblem::NotJson(e)),
     }
 }
 
@@ -301,10 +298,16 @@ mod tests {
         let dup = "{\"model_profile\": \"budget\", \"model_profile\": \"quality\"}";
         let new = with_profile(dup, "balanced").unwrap();
         assert_eq!(new, "{\"model_profile\": \"budget\", \"model_profile\": \"balanced\"}");
-        assert!(with_profile("[1]", "budget").unwrap_err().contains("JSON object"));
+        assert!(
+            with_profile("[1]", "budget")
+                .unwrap_err()
+                .to_string()
+                .contains("JSON object")
+        );
         assert!(
             with_profile("{\"a\":", "budget")
                 .unwrap_err()
+                .to_string()
                 .contains("not valid JSON")
         );
     }
@@ -317,6 +320,7 @@ mod tests {
         assert!(
             parse(r#"{"model_overrides":{"gsd-executor":7}}"#)
                 .unwrap_err()
+                .to_string()
                 .contains("gsd-executor")
         );
         assert!(parse(r#"{"model_profile":3}"#).is_err());

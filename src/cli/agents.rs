@@ -169,8 +169,8 @@ fn empty_ledger_hint(project: &Project) -> String {
 
 fn verify_run(project: &Project, id: &str, json: bool) -> Result<()> {
     let run = match ledger::find(project, id) {
-        Err(Error::Failed(why)) if ledger::list(project).0.is_empty() => {
-            return Err(Error::Failed(format!("{why}: {}", empty_ledger_hint(project))));
+        Err(e @ Error::Failed(_)) if ledger::list(project).0.is_empty() => {
+            return Err(e.advised(format!(": {}", empty_ledger_hint(project))));
         }
         found => found?,
     };

@@ -4,7 +4,7 @@
 use crate::bridge::handoff::Handoff;
 use crate::bridge::input::Request;
 use crate::bridge::{deliver, ticket};
-use crate::error::{Error, Result};
+use crate::error::{Context, Error, Result};
 use crate::planning::Project;
 
 /// `baton bridge`.
@@ -84,7 +84,7 @@ pub fn run(args: Args) -> Result<()> {
         return Err(Error::Usage(format!("unexpected '{word}'; files go after --files")));
     }
     let request = Request {
-        cwd: std::env::current_dir().map_err(|e| Error::Failed(format!("cannot read the current directory: {e}")))?,
+        cwd: crate::error::current_dir()?,
         agent: args.agent,
         files: args.files,
         since: args.since,
@@ -118,8 +118,7 @@ pub fn run(args: Args) -> Result<()> {
         deliver::store(&project, id, handoff.clone());
     }
     if json {
-        let text = serde_json::to_string_pretty(&handoff)
-            .map_err(|e| Error::Failed(format!("cannot encode the handoff: {e}")))?;
+        let text = serde_json::to_string_pretty(&handoff).context("cannot encode the handoff")?;
         return super::print(&format!("{text}\n"));
     }
     super::print(&describe(&handoff))

@@ -5,7 +5,7 @@ use std::io::Read;
 use super::values;
 use crate::continuity::pause::{self, PauseRequest};
 use crate::continuity::resume;
-use crate::error::{Error, Result};
+use crate::error::{Context, Error, Result};
 use crate::planning::Project;
 
 /// `baton pause`. Every value may start with a dash: `--note --help` saves the note "--help".
@@ -107,11 +107,9 @@ pub fn run_pause(args: Pause) -> Result<()> {
         std::io::stdin()
             .take(8 * 1024 * 1024)
             .read_to_string(&mut text)
-            .map_err(|e| Error::Failed(format!("--json-in: cannot read stdin: {e}")))?;
+            .context("--json-in: cannot read stdin")?;
         let value = serde_json::from_str(&text).map_err(|e| {
-            Error::Failed(format!(
-                "--json-in: stdin is not JSON ({e}); pipe a handoff object in GSD's schema"
-            ))
+            Error::because("--json-in: stdin is not JSON", e).advised("; pipe a handoff object in GSD's schema")
         })?;
         request.structured = Some(value);
     }
@@ -120,12 +118,10 @@ pub fn run_pause(args: Pause) -> Result<()> {
     let report = match report {
         false => None,
         true => Some(
-            crate::report::write_report(&crate::report::ReportOptions::new(&project.root)).map_err(|e| {
-                Error::Failed(format!(
-                    "the handoff was saved ({}), but the session report was not: {e}",
-                    outcome.handoff.display()
-                ))
-            })?,
+            crate::report::write_report(&crate::report::ReportOptions::new(&project.root)).context(format!(
+                "the handoff was saved ({}), but the session report was not",
+                outcome.handoff.display()
+            ))?,
         ),
     };
     if as_json {

@@ -126,11 +126,9 @@ fn dispatch(action: &str, a: &Args, notes: &mut Vec<String>) -> Result<()> {
             let path = parse_path(a.word(1))?;
             let current = read(&store()?, a.at, notes)?;
             let value = if a.resolve {
-                reference::resolve(&current.doc, &path).map_err(|e| Error::Failed(e.to_string()))?
+                reference::resolve(&current.doc, &path)?
             } else {
-                path.get(&current.doc)
-                    .map_err(|e| Error::Failed(format!("nothing at {}: {}", e.path, e.reason)))?
-                    .clone()
+                path.get(&current.doc).map_err(reference::RefError::Missing)?.clone()
             };
             match (&value, a.raw) {
                 (Value::String(s), true) => super::print(&format!("{s}\n")),
@@ -158,7 +156,7 @@ fn dispatch(action: &str, a: &Args, notes: &mut Vec<String>) -> Result<()> {
             let cmd = format!("delete {path}");
             write(&store()?, a, notes, &cmd, |current| {
                 path.get(&current.doc)
-                    .map_err(|e| Error::Failed(format!("nothing to delete at {}: {}", e.path, e.reason)))?;
+                    .map_err(|e| Error::because(format!("nothing to delete at {}", e.path), e.reason))?;
                 Ok(vec![Op::delete(&path)])
             })
         }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use serde_json::Value;
 
 use super::values;
-use crate::error::{Error, Result};
+use crate::error::{Context, Error, Result};
 use crate::store::ops::Op;
 use crate::store::path::DocPath;
 use crate::store::write::Change;
@@ -204,8 +204,7 @@ pub fn value_text(a: &Args, word: usize) -> Result<String> {
 /// All of stdin.
 pub fn read_stdin() -> Result<String> {
     let mut text = String::new();
-    std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
-        .map_err(|e| Error::Failed(format!("cannot read stdin: {e}")))?;
+    std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).context("cannot read stdin")?;
     Ok(text)
 }
 

@@ -15,8 +15,8 @@ pub(super) fn init(a: &Args) -> Result<()> {
     let mut doc = match &a.from {
         Some(file) => {
             let text = std::fs::read_to_string(file).map_err(|e| Error::io(file, e))?;
-            let doc: Value =
-                serde_json::from_str(&text).map_err(|e| Error::invalid(file, format!("not a JSON document: {e}")))?;
+            let doc: Value = serde_json::from_str(&text)
+                .map_err(|e| Error::invalid(file, format!("not a JSON document: {e}")).caused_by(e))?;
             if !doc.is_object() {
                 return Err(Error::invalid(file, "the context document must be a JSON object"));
             }

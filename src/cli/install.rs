@@ -4,7 +4,7 @@ use std::io::{BufRead, IsTerminal};
 use std::path::PathBuf;
 
 use super::values;
-use crate::error::{Error, Result};
+use crate::error::{Context, Error, Result};
 use crate::install::{self, InstallRequest, Scope, StatuslinePolicy, doctor};
 
 /// `baton install`.
@@ -122,8 +122,7 @@ impl ScopeArgs {
 
 /// The running binary's absolute path, which the settings will call.
 fn this_binary() -> Result<PathBuf> {
-    let exe =
-        std::env::current_exe().map_err(|e| Error::Failed(format!("cannot tell where baton is installed: {e}")))?;
+    let exe = std::env::current_exe().context("cannot tell where baton is installed")?;
     Ok(crate::platform::path::canonical(&exe).unwrap_or(exe))
 }
 
@@ -162,7 +161,7 @@ pub fn run_install(args: Install) -> Result<()> {
             std::io::stdin()
                 .lock()
                 .read_line(&mut answer)
-                .map_err(|e| Error::Failed(e.to_string()))?;
+                .context("cannot read the answer from stdin")?;
             request.statusline = match answer.trim() {
                 "y" | "Y" | "yes" => StatuslinePolicy::Replace,
                 _ => StatuslinePolicy::Keep,

@@ -130,7 +130,8 @@ pub const PANIC_EXIT: u8 = 101;
 /// Runs baton with the arguments after the program name; returns the exit status. Stdout is
 /// flushed before it returns. A panic in a command is reported on stderr as an internal
 /// error (exit 101); hooks and the statusline stay silent whatever happens (exit 0).
-pub fn main(args: Vec<OsString>) -> u8 {
+pub fn main(mut args: Vec<OsString>) -> u8 {
+    let verbose = take_verbose(&mut args);
     let name = args.first().and_then(|a| a.to_str()).unwrap_or("");
     let wants_help = args.iter().skip(1).any(|a| a == "--help" || a == "-h");
     let code = match name {
@@ -146,15 +147,26 @@ pub fn main(args: Vec<OsString>) -> u8 {
             fault_point();
             crate::client_mod::run()
         }),
-        _ => run_command(args),
+        _ => run_command(args, verbose),
     };
     let _ = std::io::stdout().flush();
     code
 }
 
+/// `--verbose` before the command (`baton --verbose report`), taken out of `args`, or
+/// `BATON_LOG=debug`: a command's error is followed by the errors that caused it.
+fn take_verbose(args: &mut Vec<OsString>) -> bool {
+    let flag = args.first().is_some_and(|a| a == "--verbose");
+    if flag {
+        args.remove(0);
+    }
+    flag || crate::log::debug()
+}
+
 /// Runs a command (not a hook): its error is one `baton <command>: …` message on stderr with
-/// the error's exit code; a panic is a message that asks for a report, exit 101.
-fn run_command(args: Vec<OsString>) -> u8 {
+/// the error's exit code (and, `verbose`, a `caused by: …` line for each error under it); a
+/// panic is a message that asks for a report, exit 101.
+fn run_command(args: Vec<OsString>, verbose: bool) -> u8 {
     std::panic::set_hook(Box::new(|info| {
         let _ = writeln!(
             std::io::stderr(),
@@ -171,7 +183,13 @@ fn run_command(args: Vec<OsString>) -> u8 {
     match outcome {
         Ok((Ok(()), _)) => 0,
         Ok((Err(e), command)) => {
-            let _ = writeln!(std::io::stderr(), "{}", error_message(command.as_deref(), &e));
+            let mut message = error_message(command.as_deref(), &e);
+            if verbose {
+                for cause in e.chain() {
+                    message.push_str(&format!("\ncaused by: {cause}"));
+                }
+            }
+            let _ = writeln!(std::io::stderr(), "{message}");
             e.exit_code()
         }
         Err(_) => PANIC_EXIT,

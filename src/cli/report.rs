@@ -6,7 +6,7 @@ use std::time::Duration;
 use super::session_args::SessionArgs;
 use super::values;
 use crate::accounting::transcripts::SessionChoice;
-use crate::error::{Error, Result};
+use crate::error::{Context, Result};
 use crate::hook::payload::HookPayload;
 use crate::report::{self, ReportOptions};
 
@@ -66,7 +66,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let cwd = std::env::current_dir().map_err(|e| Error::Failed(format!("cannot read the current directory: {e}")))?;
+    let cwd = crate::error::current_dir()?;
     let mut opts = ReportOptions::new(cwd);
     opts.session = args.session.choice();
     opts.prices_file = args.prices;
@@ -84,8 +84,7 @@ pub fn run(args: Args) -> Result<()> {
     }
     if as_json {
         let report = report::build_report(&opts)?;
-        let text = serde_json::to_string_pretty(&report)
-            .map_err(|e| Error::Failed(format!("cannot encode the report: {e}")))?;
+        let text = serde_json::to_string_pretty(&report).context("cannot encode the report")?;
         return super::print(&format!("{text}\n"));
     }
     let path = report::write_report(&opts)?;
@@ -94,10 +93,8 @@ pub fn run(args: Args) -> Result<()> {
 
 /// Takes the session and the directory from a hook payload on stdin.
 fn hook_payload(opts: &mut ReportOptions) -> Result<()> {
-    let bytes = crate::hook::stdin::read_payload(HOOK_STDIN_WAIT)
-        .map_err(|why| Error::Failed(format!("no hook payload on stdin ({why:?})")))?;
-    let payload: HookPayload =
-        serde_json::from_slice(&bytes).map_err(|e| Error::Failed(format!("unreadable hook payload: {e}")))?;
+    let bytes = crate::hook::stdin::read_payload(HOOK_STDIN_WAIT).context("no hook payload on stdin")?;
+    let payload: HookPayload = serde_json::from_slice(&bytes).context("unreadable hook payload")?;
     opts.cwd = crate::hook::working_dir(payload.cwd.as_deref());
     opts.session = match (payload.transcript_path, payload.session_id) {
         (Some(path), _) if std::path::Path::new(&path).is_file() => SessionChoice::Transcript(path.into()),

@@ -8,7 +8,7 @@
 use std::ffi::OsString;
 use std::io::Read;
 
-use crate::error::{Error, Result};
+use crate::error::{Context, Error, Result};
 
 /// The flag. The words read from stdin take its place in the argument list.
 pub const FLAG: &str = "--args-stdin";
@@ -22,7 +22,7 @@ pub fn expand(mut args: Vec<OsString>) -> Result<Vec<OsString>> {
     let mut bytes = Vec::new();
     std::io::stdin()
         .read_to_end(&mut bytes)
-        .map_err(|e| Error::Failed(format!("{FLAG}: cannot read the arguments from stdin: {e}")))?;
+        .context(format!("{FLAG}: cannot read the arguments from stdin"))?;
     let text = String::from_utf8(bytes)
         .map_err(|_| Error::Usage(format!("{FLAG}: the arguments on stdin are not UTF-8 text")))?;
     let words = split_words(&text).into_iter().map(OsString::from);

@@ -10,7 +10,7 @@ use super::values;
 use crate::accounting::transcripts;
 use crate::config::Config;
 use crate::context::fills::{self, Compaction, Live, Request, chart};
-use crate::error::{Error, Result};
+use crate::error::{Context, Result};
 
 /// Largest items listed unless `--top` says otherwise.
 const DEFAULT_TOP: usize = 10;
@@ -84,19 +84,18 @@ struct Answer<'a> {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let cwd = std::env::current_dir().map_err(|e| Error::Failed(format!("cannot read the current directory: {e}")))?;
+    let cwd = crate::error::current_dir()?;
     let choice = args.session.choice();
     let (top, as_json, svg) = (args.top, args.json, args.svg);
     let files = transcripts::locate(&choice, &cwd)?;
-    let timeline = fills::read(&files.main)
-        .map_err(|e| Error::Failed(format!("cannot read the transcript {}: {e}", files.main.display())))?;
+    let timeline = fills::read(&files.main).context(format!("cannot read the transcript {}", files.main.display()))?;
     let config = Config::load(crate::planning::Project::find(&cwd).as_ref().map(|p| p.root.as_path()));
     let (window, usable) = timeline.window(None, &config);
     if let Some(path) = svg {
-        let drawn = fills::svg::render(&files.session_id, &timeline, window, usable, top)
-            .map_err(|e| Error::Failed(format!("cannot draw the chart: {e}")))?;
+        let drawn =
+            fills::svg::render(&files.session_id, &timeline, window, usable, top).context("cannot draw the chart")?;
         crate::fsx::write_atomic(&path, drawn.as_bytes(), 0o644, crate::fsx::Durability::Durable)
-            .map_err(|e| Error::Failed(format!("cannot write {}: {e}", path.display())))?;
+            .context(format!("cannot write {}", path.display()))?;
     }
     if as_json {
         let answer = Answer {
@@ -109,8 +108,7 @@ pub fn run(args: Args) -> Result<()> {
             live: &timeline.live,
             unreadable_lines: timeline.unreadable_lines,
         };
-        let text = serde_json::to_string_pretty(&answer)
-            .map_err(|e| Error::Failed(format!("cannot encode the answer: {e}")))?;
+        let text = serde_json::to_string_pretty(&answer).context("cannot encode the answer")?;
         return super::print(&format!("{text}\n"));
     }
     let style = chart::Style {

@@ -258,8 +258,9 @@ pub fn price_maps(project_root: Option<&Path>) -> crate::error::Result<Vec<(Path
         let Ok(bytes) = crate::fsx::read_regular(&path, MAX_CONFIG_BYTES) else {
             continue;
         };
-        let value: serde_json::Value = serde_json::from_slice(&bytes)
-            .map_err(|e| crate::error::Error::invalid(&path, format!("not JSON ({e}); fix or remove the file")))?;
+        let value: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
+            crate::error::Error::invalid(&path, format!("not JSON ({e}); fix or remove the file")).caused_by(e)
+        })?;
         if let Some(prices) = value.get("prices") {
             maps.push((path, prices.clone()));
         }

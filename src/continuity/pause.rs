@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::error::{Error, Result};
+use crate::error::{Context, Error, Result};
 use crate::planning::Project;
 use crate::planning::snapshot::Snapshot;
 use crate::planning::state_edit;
@@ -294,7 +294,7 @@ fn overlay(record: Handoff, structured: &Value) -> Result<Handoff> {
             "--json-in expects a JSON object in HANDOFF.json's schema on stdin".to_owned(),
         ));
     };
-    let mut merged = serde_json::to_value(&record).map_err(|e| Error::Failed(e.to_string()))?;
+    let mut merged = serde_json::to_value(&record).context("cannot encode the handoff")?;
     for (key, value) in given {
         if !value.is_null() {
             merged[key] = value.clone();
@@ -303,8 +303,7 @@ fn overlay(record: Handoff, structured: &Value) -> Result<Handoff> {
     // The version and status are the schema's, whatever came in.
     merged["version"] = Value::from(handoff::VERSION);
     merged["status"] = Value::from("paused");
-    serde_json::from_value(merged)
-        .map_err(|e| Error::Failed(format!("--json-in: the handoff does not fit GSD's schema: {e}")))
+    serde_json::from_value(merged).context("--json-in: the handoff does not fit GSD's schema")
 }
 
 /// Notes the pause in STATE.md (frontmatter `paused_at`, `stopped_at`; body `Last session:`,

@@ -280,11 +280,9 @@ pub fn archive(project: &Project, handoff: bool, now: chrono::DateTime<chrono::U
     }
     let targets = files.iter().map(|(path, _, _)| path.clone());
     for path in targets.chain([archive::dir(project), state_edit::path(project)]) {
-        project.check_writable(&path).map_err(|e| {
-            crate::error::Error::Failed(format!(
-                "{e}\n(`baton resume --keep` shows the brief without archiving.)"
-            ))
-        })?;
+        project
+            .check_writable(&path)
+            .map_err(|e| e.advised("\n(`baton resume --keep` shows the brief without archiving.)"))?;
     }
     let mut moved = Vec::new();
     for (path, stem, ext) in &files {

@@ -10,15 +10,19 @@ use crate::platform::stdin::{Progress, TimedReader};
 pub const MAX_PAYLOAD_BYTES: usize = 16 * 1024 * 1024;
 
 /// Why no payload could be taken from stdin.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ReadFailure {
     /// No complete JSON object before the deadline.
+    #[error("no complete JSON object came before the deadline")]
     TimedOut,
     /// More than [`MAX_PAYLOAD_BYTES`] before the object closed.
+    #[error("more than {} MiB came before the object closed", MAX_PAYLOAD_BYTES >> 20)]
     TooLarge,
     /// EOF before a complete object (empty input, garbage, a truncated object).
+    #[error("the input ended before a complete JSON object")]
     Incomplete,
     /// The input is not a JSON object (an array, a number, text).
+    #[error("the input is not a JSON object")]
     NotAnObject,
 }
 

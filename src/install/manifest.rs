@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::settings::{Installed, Merge};
-use crate::error::{Error, Result};
+use crate::error::{Context, Error, Result};
 use crate::fsx;
 
 pub const FILE_NAME: &str = "baton-install.json";
@@ -203,7 +203,7 @@ impl Manifest {
     /// Writes the manifest into `claude_dir` atomically.
     pub fn write(&self, claude_dir: &Path) -> Result<()> {
         let path = claude_dir.join(FILE_NAME);
-        let mut json = serde_json::to_vec_pretty(self).map_err(|e| Error::Failed(e.to_string()))?;
+        let mut json = serde_json::to_vec_pretty(self).context("cannot encode the install manifest")?;
         json.push(b'\n');
         fsx::write_atomic(&path, &json, 0o644, fsx::Durability::Durable).map_err(|e| Error::io(&path, e))
     }
@@ -219,9 +219,8 @@ impl Manifest {
 /// is the empty record, a file that is not `what` an error that says to `fix` it.
 pub(super) fn read_record<T: serde::de::DeserializeOwned + Default>(path: &Path, what: &str, fix: &str) -> Result<T> {
     match std::fs::read(path) {
-        Ok(bytes) => {
-            serde_json::from_slice(&bytes).map_err(|e| Error::invalid(path, format!("is not {what} ({e}); {fix}")))
-        }
+        Ok(bytes) => serde_json::from_slice(&bytes)
+            .map_err(|e| Error::invalid(path, format!("is not {what} ({e}); {fix}")).caused_by(e)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(T::default()),
         Err(e) => Err(Error::io(path, e)),
     }

@@ -118,6 +118,7 @@ pub fn read_settings(path: &Path) -> Result<(Value, Option<String>)> {
                  fix the file, then run the command again. Nothing was changed."
             ),
         )
+        .caused_by(e)
     })?;
     Ok((value, Some(text)))
 }

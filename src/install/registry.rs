@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::error::{Context, Error, Result};
 use crate::fsx;
 
 const FILE_NAME: &str = "installs.json";
@@ -69,7 +69,7 @@ impl Transaction {
     pub fn save(&mut self) -> Result<()> {
         let path = self.dir.join(FILE_NAME);
         self.registry.version = 1;
-        let mut json = serde_json::to_vec_pretty(&self.registry).map_err(|e| Error::Failed(e.to_string()))?;
+        let mut json = serde_json::to_vec_pretty(&self.registry).context("cannot encode baton's install record")?;
         json.push(b'\n');
         fsx::write_atomic(&path, &json, 0o600, fsx::Durability::Durable).map_err(|e| Error::io(&path, e))
     }

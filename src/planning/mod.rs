@@ -1,6 +1,7 @@
 //! The project's planning state: finding the project root, GSD's `.planning/` files.
 
 pub mod async_jobs;
+mod bound;
 pub mod config;
 pub mod files;
 pub mod fingerprint;
@@ -19,7 +20,9 @@ use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::error::{Error, Result};
+pub use bound::Bound;
+
+use crate::error::{Context, Error, Result};
 use crate::fsx;
 
 /// Longest a command waits for another baton process holding the same project lock.
@@ -63,7 +66,7 @@ impl Project {
 
     /// The project around the current directory, or an error saying where to run from.
     pub fn current() -> Result<Self> {
-        let cwd = current_dir()?;
+        let cwd = crate::error::current_dir()?;
         Self::find(&cwd).ok_or_else(|| {
             Error::Failed(format!(
                 "{} is not inside a project: run this in a directory with .planning/ (GSD), .baton/ or a git work tree",
@@ -75,13 +78,13 @@ impl Project {
     /// The project around the current directory, or the directory itself when it is in none
     /// (for commands that may start a project's files, like `pause`).
     pub fn current_or_here() -> Result<Self> {
-        let cwd = current_dir()?;
+        let cwd = crate::error::current_dir()?;
         Ok(Self::find(&cwd).unwrap_or(Self { root: cwd }))
     }
 
     /// The project around the current directory that has `.planning/`, or an error saying what to do.
     pub fn current_with_planning() -> Result<Self> {
-        let cwd = current_dir()?;
+        let cwd = crate::error::current_dir()?;
         match Self::find(&cwd) {
             Some(p) if p.planning_dir().is_dir() => Ok(p),
             _ => Err(Error::Failed(format!(
@@ -108,21 +111,13 @@ impl Project {
     /// [`Self::lock`], waiting at most `wait`. The error says what is in the way: another
     /// baton process that held it all that time, or what stands at the lock's place.
     pub fn lock_waiting(&self, name: &str, wait: Duration) -> Result<fsx::LockGuard> {
-        let path = fsx::project_lock_path(&self.root, name)
-            .map_err(|e| Error::Failed(format!("cannot lock the project's {name} files: {e}")))?;
-        fsx::lock_exclusive(&path, wait).map_err(|e| {
-            let why = if e.kind() == std::io::ErrorKind::TimedOut {
-                format!(
-                    "another baton process has held it for {:.1}s; try again when it is done",
-                    wait.as_secs_f64()
-                )
-            } else {
-                format!("{e}; remove it if nothing of yours should be there")
-            };
-            Error::Failed(format!(
-                "cannot lock the project's {name} files ({}): {why}",
-                path.display()
-            ))
+        let what = format!("the project's {name} files");
+        let path = fsx::project_lock_path(&self.root, name).context(format!("cannot lock {what}"))?;
+        fsx::lock_exclusive(&path, wait).map_err(|source| Error::Lock {
+            what,
+            path,
+            wait,
+            source,
         })
     }
 
@@ -149,24 +144,17 @@ pub fn read_bounded(path: &Path, limit: u64) -> Result<Option<Vec<u8>>> {
     match fsx::read_regular(path, limit) {
         Ok(bytes) => Ok(Some(bytes)),
         Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => Ok(None),
-        Err(e) if e.kind() == ErrorKind::FileTooLarge => Err(past_a_bound(
-            path,
-            &format!("it is larger than the {} KiB baton reads", limit / 1024),
-        )),
+        Err(e) if e.kind() == ErrorKind::FileTooLarge => Err(past_a_bound(path, Bound::FileBytes { limit })),
         Err(e) => Err(Error::io(path, e)),
     }
 }
 
 /// The error for a planning file past one of baton's bounds: which file, which bound, what to do.
-pub fn past_a_bound(path: &Path, why: &str) -> Error {
-    Error::invalid(
-        path,
-        format!("{why}, so baton does not read it. GSD keeps its planning files short and flat: trim or fix this one."),
-    )
-}
-
-fn current_dir() -> Result<PathBuf> {
-    std::env::current_dir().map_err(|e| Error::Failed(format!("cannot read the current directory: {e}")))
+pub fn past_a_bound(path: &Path, bound: Bound) -> Error {
+    Error::PastABound {
+        path: path.to_owned(),
+        bound,
+    }
 }
 
 #[cfg(test)]

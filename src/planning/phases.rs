@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 
 use serde_norway::Value as Yaml;
 
-use super::Project;
 use super::layout::Layout;
 use super::number::{PhaseIds, PhaseNumber, plan_key};
+use super::{Bound, Project};
 use crate::error::Result;
 
 /// Largest VERIFICATION.md baton reads for its status.
@@ -181,12 +181,7 @@ pub fn scan_in(layout: &Layout) -> Result<Vec<PhaseDir>> {
     let Ok(entries) = fs::read_dir(&phases) else {
         return Ok(Vec::new());
     };
-    let too_many = || {
-        super::past_a_bound(
-            &phases,
-            &format!("it holds more than {MAX_ENTRIES} entries (phase directories and their files)"),
-        )
-    };
+    let too_many = || super::past_a_bound(&phases, Bound::PhaseEntries);
     let mut budget = MAX_ENTRIES;
     let mut dirs = Vec::new();
     for entry in entries.flatten() {

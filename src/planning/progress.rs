@@ -94,7 +94,7 @@ impl Progress {
         let path = layout.live.join("ROADMAP.md");
         let roadmap = match super::read_bounded(&path, MAX_ROADMAP_BYTES)? {
             Some(bytes) => {
-                Roadmap::parse(&String::from_utf8_lossy(&bytes)).map_err(|why| super::past_a_bound(&path, &why))?
+                Roadmap::parse(&String::from_utf8_lossy(&bytes)).map_err(|bound| super::past_a_bound(&path, bound))?
             }
             None => Roadmap::default(),
         };

@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use super::Bound;
 use super::number::PhaseNumber;
 use super::sections::heading;
 
@@ -42,8 +43,8 @@ pub const MAX_PLAN_LINES: usize = 20_000;
 
 impl Roadmap {
     /// Parses ROADMAP.md text in one pass (time linear in its length); unknown lines are
-    /// ignored. `Err(reason)` past [`MAX_PHASES`] or [`MAX_PLAN_LINES`].
-    pub fn parse(text: &str) -> Result<Self, String> {
+    /// ignored. `Err(bound)` past [`MAX_PHASES`] or [`MAX_PLAN_LINES`].
+    pub fn parse(text: &str) -> Result<Self, Bound> {
         let mut roadmap = Listing::default();
         let mut plan_lines = 0;
         let mut milestone: Option<String> = None;
@@ -70,7 +71,7 @@ impl Roadmap {
                 if let (Some(index), Some(plan)) = (in_section, plan_line(checked, rest)) {
                     plan_lines += 1;
                     if plan_lines > MAX_PLAN_LINES {
-                        return Err(format!("it lists more than {MAX_PLAN_LINES} plans"));
+                        return Err(Bound::PlanLines);
                     }
                     roadmap.phases[index].plans.push(plan);
                 }
@@ -109,7 +110,7 @@ struct Listing {
 
 impl Listing {
     /// Finds or adds a phase; the first listing fixes its milestone. `Err` past [`MAX_PHASES`].
-    fn entry(&mut self, number: PhaseNumber, name: String, milestone: Option<String>) -> Result<usize, String> {
+    fn entry(&mut self, number: PhaseNumber, name: String, milestone: Option<String>) -> Result<usize, Bound> {
         if let Some(&i) = self.index.get(&number) {
             if self.phases[i].name.is_empty() {
                 self.phases[i].name = name;
@@ -117,7 +118,7 @@ impl Listing {
             return Ok(i);
         }
         if self.phases.len() == MAX_PHASES {
-            return Err(format!("it lists more than {MAX_PHASES} phases"));
+            return Err(Bound::Phases);
         }
         self.index.insert(number.clone(), self.phases.len());
         self.phases.push(RoadmapPhase {

@@ -4,9 +4,9 @@
 use serde::Deserialize;
 use serde_norway::Value as Yaml;
 
-use super::Project;
 use super::sections;
 use super::yaml::{self, YamlError};
+use super::{Bound, Project};
 use crate::error::Result;
 
 /// Largest STATE.md baton reads or edits (GSD keeps it under ~100 lines).
@@ -58,7 +58,7 @@ impl PlanningState {
         };
         Self::parse(&String::from_utf8_lossy(&bytes))
             .map(Some)
-            .map_err(|why| super::past_a_bound(&path, &why))
+            .map_err(|bound| super::past_a_bound(&path, bound))
     }
 
     /// [`Self::load`] for callers that only care whether there is a usable STATE.md.
@@ -68,7 +68,7 @@ impl PlanningState {
 
     /// Parses STATE.md text: frontmatter values first, body lines fill the gaps. A
     /// frontmatter that is not valid YAML is left aside; one past a bound is an error.
-    pub fn parse(text: &str) -> Result<Self, String> {
+    pub fn parse(text: &str) -> Result<Self, Bound> {
         let text = text.replace("\r\n", "\n");
         let (frontmatter, body) = split_frontmatter(&text);
         let fm: Frontmatter = match frontmatter.map(yaml::parse) {

@@ -8,6 +8,8 @@ use std::fmt;
 
 use serde::de::DeserializeOwned;
 
+use super::Bound;
+
 /// Largest frontmatter handed to the parser (GSD's are well under 4 KB).
 pub const MAX_BYTES: usize = 64 * 1024;
 
@@ -19,7 +21,7 @@ pub const MAX_FLOW_COLLECTIONS: usize = 256;
 #[derive(Debug, Clone, PartialEq)]
 pub enum YamlError {
     /// Past a bound: not handed to the parser at all.
-    Refused(String),
+    Refused(Bound),
     /// The parser's own complaint (invalid YAML, wrong types).
     Invalid(String),
 }
@@ -27,7 +29,8 @@ pub enum YamlError {
 impl fmt::Display for YamlError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Refused(why) | Self::Invalid(why) => f.write_str(why),
+            Self::Refused(bound) => bound.fmt(f),
+            Self::Invalid(why) => f.write_str(why),
         }
     }
 }
@@ -38,23 +41,18 @@ pub fn parse<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
     serde_norway::from_str(text).map_err(|e| YamlError::Invalid(e.to_string()))
 }
 
-/// `Err(reason)` when `text` is past a bound: too long, too many flow collections, or an
+/// `Err(bound)` when `text` is past a bound: too long, too many flow collections, or an
 /// anchor (GSD never writes one, and without anchors no alias can expand).
-pub fn check(text: &str) -> Result<(), String> {
+pub fn check(text: &str) -> Result<(), Bound> {
     if text.len() > MAX_BYTES {
-        return Err(format!(
-            "its frontmatter is {} bytes, more than the {MAX_BYTES} baton reads",
-            text.len()
-        ));
+        return Err(Bound::FrontmatterBytes(text.len()));
     }
     let flows = text.bytes().filter(|b| matches!(b, b'[' | b'{')).count();
     if flows > MAX_FLOW_COLLECTIONS {
-        return Err(format!(
-            "its frontmatter opens {flows} flow collections ('[' or '{{'), more than the {MAX_FLOW_COLLECTIONS} baton reads"
-        ));
+        return Err(Bound::FlowCollections(flows));
     }
     if has_anchor(text) {
-        return Err("its frontmatter uses a YAML anchor (&name), which baton does not read".to_owned());
+        return Err(Bound::Anchor);
     }
     Ok(())
 }

@@ -17,7 +17,7 @@ use crate::accounting::scan::UsageScan;
 use crate::accounting::transcripts::{self, SessionChoice, SessionFiles};
 use crate::clock::utc_rfc3339;
 use crate::context::fills::{self, Item, Timeline};
-use crate::error::{Error, Result};
+use crate::error::{Context, Error, Result};
 use crate::fsx::{self, Durability};
 use crate::planning::Project;
 use crate::planning::snapshot::Snapshot;
@@ -233,7 +233,7 @@ fn write_with_chart(
             context.usable,
             MAX_CONTEXT_ITEMS,
         )
-        .map_err(|e| Error::Failed(format!("cannot draw the context chart: {e}")))?;
+        .context("cannot draw the context chart")?;
         write(&chart, svg.as_bytes())?;
         chart_name = chart.file_name().map(|n| n.to_string_lossy().into_owned());
     }

@@ -14,7 +14,7 @@ use super::ops::Op;
 use super::path::DocPath;
 use super::write::{Change, Writer, Written, advance_context_version};
 use super::{MAX_DOCUMENT_BYTES, Store, Versioned, document_bytes};
-use crate::error::{Error, Result};
+use crate::error::{Context, Error, Result};
 use crate::fsx;
 
 /// A segment is closed by a snapshot once it holds this much, or the document's size if larger:
@@ -55,9 +55,8 @@ impl Store {
         for (i, change) in changes.into_iter().enumerate() {
             let mut ops = change.ops;
             for op in &ops {
-                check_depth(op).map_err(|why| Error::Failed(format!("cannot {}: {why}", change.cmd)))?;
-                op.apply(&mut doc)
-                    .map_err(|e| Error::Failed(format!("cannot {}: {e}", change.cmd)))?;
+                check_depth(op).context(format!("cannot {}", change.cmd))?;
+                op.apply(&mut doc).context(format!("cannot {}", change.cmd))?;
             }
             version = version.checked_add(1).ok_or_else(|| no_version_after(version))?;
             advance_context_version(&mut doc, &mut ops, version);
@@ -86,8 +85,7 @@ impl Store {
                 entry.size = Some(document_size);
                 entry.hash = Some(journal::hash(&bytes));
             }
-            let mut line = serde_json::to_vec(&entry)
-                .map_err(|e| Error::Failed(format!("cannot encode the journal entry: {e}")))?;
+            let mut line = serde_json::to_vec(&entry).context("cannot encode the journal entry")?;
             line.push(b'\n');
             segment_bytes += line.len() as u64;
             lines.extend_from_slice(&line);
@@ -186,7 +184,7 @@ impl Store {
 
 /// Why `op` may not be written: it would nest the document deeper than [`MAX_DEPTH`], which
 /// every reader of the document, its snapshots and its journal lines reads back.
-pub fn check_depth(op: &Op) -> std::result::Result<(), String> {
+pub fn check_depth(op: &Op) -> std::result::Result<(), TooDeep> {
     let Op::Set { path, value } = op else {
         return Ok(());
     };
@@ -195,10 +193,17 @@ pub fn check_depth(op: &Op) -> std::result::Result<(), String> {
     if depth <= MAX_DEPTH {
         return Ok(());
     }
-    Err(format!(
-        "the document would nest {depth} levels deep there, more than the {MAX_DEPTH} the store keeps (JSON \
-         readers stop at 128); nothing was written. Flatten the value, or use a shorter path"
-    ))
+    Err(TooDeep { depth })
+}
+
+/// A write that would nest the document deeper than [`MAX_DEPTH`].
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "the document would nest {depth} levels deep there, more than the {MAX_DEPTH} the store keeps (JSON readers \
+     stop at 128); nothing was written. Flatten the value, or use a shorter path"
+)]
+pub struct TooDeep {
+    depth: usize,
 }
 
 /// The error when the newest version is the largest number there is.

@@ -103,18 +103,11 @@ impl Store {
         if let Some(dir) = self.lock_file.parent().filter(|d| !d.is_dir()) {
             project.create_dir(dir)?;
         }
-        fsx::lock_exclusive(&self.lock_file, wait).map_err(|e| {
-            let why = match e.kind() {
-                std::io::ErrorKind::TimedOut => format!(
-                    "another baton process has held it for {:.1}s; try again when it is done",
-                    wait.as_secs_f64()
-                ),
-                _ => format!("{e}; remove what is at that name if nothing of yours should be there"),
-            };
-            Error::Failed(format!(
-                "cannot lock the context store ({}): {why}",
-                self.lock_file.display()
-            ))
+        fsx::lock_exclusive(&self.lock_file, wait).map_err(|source| Error::Lock {
+            what: "the context store".into(),
+            path: self.lock_file.clone(),
+            wait,
+            source,
         })
     }
 
@@ -161,6 +154,7 @@ impl Store {
                         &path,
                         format!("its last complete line is damaged ({e}); run `baton ctx validate`"),
                     )
+                    .caused_by(e)
                 })?;
                 return Ok(Some(entry));
             }
@@ -221,10 +215,8 @@ impl Store {
             }
             for op in &entry.ops {
                 if let Err(e) = op.apply(&mut doc) {
-                    failure = Some(Error::invalid(
-                        &path,
-                        format!("version {} does not apply: {e}", entry.v),
-                    ));
+                    failure =
+                        Some(Error::invalid(&path, format!("version {} does not apply: {e}", entry.v)).caused_by(e));
                     return Ok(false);
                 }
             }
@@ -249,7 +241,8 @@ impl Store {
     pub fn read_snapshot(&self, base: u64) -> Result<Value> {
         let path = journal::snapshot_path(&self.dir, base);
         let bytes = fsx::read_regular(&path, MAX_READ_BYTES).map_err(|e| Error::io(&path, e))?;
-        serde_json::from_slice(&bytes).map_err(|e| Error::invalid(&path, format!("snapshot is damaged ({e})")))
+        serde_json::from_slice(&bytes)
+            .map_err(|e| Error::invalid(&path, format!("snapshot is damaged ({e})")).caused_by(e))
     }
 
     /// The newest `limit` entries (all with `None`), oldest first, and the version history
@@ -279,6 +272,7 @@ impl Store {
                             &path,
                             format!("a line near its end is damaged ({e}); run `baton ctx validate`"),
                         )
+                        .caused_by(e)
                     })?);
                 }
             }

@@ -15,17 +15,27 @@ pub struct DocPath {
 }
 
 /// Why a path cannot be used on a document.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{path}: {reason}")]
 pub struct PathError {
     /// The path as the user gave it (or as it was displayed).
     pub path: String,
     pub reason: String,
 }
 
-impl fmt::Display for PathError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.path, self.reason)
-    }
+/// Why one step down a document stops: said of the value where it stops ("has no key 'x'").
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Step {
+    #[error("has no key '{0}'")]
+    NoKey(String),
+    #[error("is {0}, not an object or a list")]
+    NotAContainer(&'static str),
+    #[error("is {kind}, so it cannot hold '{token}'")]
+    CannotHold { kind: &'static str, token: String },
+    #[error("has {}; there is no item {token}", crate::words::count(*len, "item", "items"))]
+    NoItem { len: usize, token: String },
+    #[error("is a list; '{0}' is not an item number")]
+    NotAnItemNumber(String),
 }
 
 impl DocPath {
@@ -180,7 +190,7 @@ impl DocPath {
     }
 
     /// An error about the key at `depth`: "agents.analyst has no key 'outputs'".
-    fn error_at(&self, depth: usize, reason: String) -> PathError {
+    fn error_at(&self, depth: usize, reason: impl fmt::Display) -> PathError {
         let parent = Self {
             tokens: self.tokens[..depth].to_vec(),
         };
@@ -233,44 +243,47 @@ pub fn describe(value: &Value) -> &'static str {
 }
 
 /// One step down: the value under `token`, or why there is none ("has no key 'x'").
-pub fn step<'a>(value: &'a Value, token: &str) -> Result<&'a Value, String> {
+pub fn step<'a>(value: &'a Value, token: &str) -> Result<&'a Value, Step> {
     match value {
-        Value::Object(map) => map.get(token).ok_or_else(|| format!("has no key '{token}'")),
+        Value::Object(map) => map.get(token).ok_or_else(|| Step::NoKey(token.to_owned())),
         Value::Array(items) => index(token, items.len()).map(|i| &items[i]),
-        other => Err(format!("is {}, not an object or a list", describe(other))),
+        other => Err(Step::NotAContainer(describe(other))),
     }
 }
 
-fn step_mut<'a>(value: &'a mut Value, token: &str) -> Result<&'a mut Value, String> {
+fn step_mut<'a>(value: &'a mut Value, token: &str) -> Result<&'a mut Value, Step> {
     match value {
-        Value::Object(map) => map.get_mut(token).ok_or_else(|| format!("has no key '{token}'")),
+        Value::Object(map) => map.get_mut(token).ok_or_else(|| Step::NoKey(token.to_owned())),
         Value::Array(items) => {
             let i = index(token, items.len())?;
             Ok(&mut items[i])
         }
-        other => Err(format!("is {}, not an object or a list", describe(other))),
+        other => Err(Step::NotAContainer(describe(other))),
     }
 }
 
-fn step_or_create<'a>(value: &'a mut Value, token: &str) -> Result<&'a mut Value, String> {
+fn step_or_create<'a>(value: &'a mut Value, token: &str) -> Result<&'a mut Value, Step> {
     match value {
         Value::Object(map) => Ok(map.entry(token.to_owned()).or_insert_with(|| Value::Object(Map::new()))),
         Value::Array(items) => {
             let i = index(token, items.len())?;
             Ok(&mut items[i])
         }
-        other => Err(format!("is {}, so it cannot hold '{token}'", describe(other))),
+        other => Err(Step::CannotHold {
+            kind: describe(other),
+            token: token.to_owned(),
+        }),
     }
 }
 
-fn index(token: &str, len: usize) -> Result<usize, String> {
+fn index(token: &str, len: usize) -> Result<usize, Step> {
     match token.parse::<usize>() {
         Ok(i) if i < len && (token == "0" || !token.starts_with('0')) => Ok(i),
-        Ok(_) => Err(format!(
-            "has {}; there is no item {token}",
-            crate::words::count(len, "item", "items")
-        )),
-        Err(_) => Err(format!("is a list; '{token}' is not an item number")),
+        Ok(_) => Err(Step::NoItem {
+            len,
+            token: token.to_owned(),
+        }),
+        Err(_) => Err(Step::NotAnItemNumber(token.to_owned())),
     }
 }
 

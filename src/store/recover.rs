@@ -153,11 +153,12 @@ impl Store {
                 let written = self
                     .commit(&self.outside_writer(), start, &layout, vec![change], notes)
                     .map_err(|e| {
-                        Error::Failed(format!(
-                            "{shown} was changed outside baton since version {}, and the change cannot be recorded: \
-                             {e}. Fix the file, or remove it to go back to version {}",
-                            last.v, last.v
-                        ))
+                        let what = format!(
+                            "{shown} was changed outside baton since version {}, and the change cannot be recorded",
+                            last.v
+                        );
+                        Error::because(what, e)
+                            .advised(format!(". Fix the file, or remove it to go back to version {}", last.v))
                     })?;
                 notes.push(format!(
                     "{shown} was changed outside baton since version {}: recorded the change as version {}",

@@ -51,6 +51,8 @@ pub struct Hop {
     pub target: DocPath,
 }
 
+impl std::error::Error for RefError {}
+
 impl fmt::Display for RefError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let chain = |hops: &[Hop]| {

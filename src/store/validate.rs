@@ -4,14 +4,16 @@
 //! hashes the journal recorded say); the document must have the proposal's shape, every
 //! reference in it must resolve, and `context_version` must be able to advance.
 
+use std::path::PathBuf;
+
 use serde::Serialize;
 use serde_json::Value;
 
 use super::journal::{self, Entry};
-use super::path::DocPath;
+use super::path::{DocPath, PathError};
 use super::write::LOCK_WAIT;
 use super::{Store, document, document_bytes, reference};
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 /// What validation found.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -40,7 +42,7 @@ impl Store {
         for (i, base) in layout.journals.iter().enumerate() {
             let next_base = layout.journals.get(i + 1).copied();
             if let Err(problem) = self.check_segment(*base, next_base, &mut last_seen, &mut report) {
-                report.problems.push(problem);
+                report.problems.push(problem.to_string());
             }
         }
         for base in &layout.snapshots {
@@ -82,27 +84,25 @@ impl Store {
         next_base: Option<u64>,
         last_seen: &mut Option<Entry>,
         report: &mut Report,
-    ) -> Result<(), String> {
+    ) -> Result<(), SegmentProblem> {
         let path = journal::segment_path(&self.dir, base);
         if let Some(seen) = last_seen.as_ref().filter(|e| e.v < base) {
-            return Err(format!(
-                "versions {} to {base} are missing from the journal",
-                seen.v + 1
-            ));
+            return Err(SegmentProblem::VersionsMissing {
+                from: seen.v + 1,
+                to: base,
+            });
         }
         let mut doc = if base == 0 {
             Value::Null
         } else {
-            let snapshot = self.read_snapshot(base).map_err(|e| e.to_string())?;
+            let snapshot = self.read_snapshot(base).map_err(SegmentProblem::Unreadable)?;
             if let Some(seen) = last_seen.as_ref().filter(|e| e.v == base)
                 && seen
                     .hash
                     .as_deref()
                     .is_some_and(|h| h != journal::hash(&document_bytes(&snapshot)))
             {
-                return Err(format!(
-                    "snapshot {base} is not the version {base} the journal recorded"
-                ));
+                return Err(SegmentProblem::SnapshotDiffers { base });
             }
             snapshot
         };
@@ -114,16 +114,20 @@ impl Store {
                 return Ok(true); // overlap from an interrupted compaction
             }
             if entry.v != expected {
-                problem = Some(format!(
-                    "{}: version {expected} is missing (found {})",
-                    path.display(),
-                    entry.v
-                ));
+                problem = Some(SegmentProblem::VersionMissing {
+                    path: path.clone(),
+                    expected,
+                    found: entry.v,
+                });
                 return Ok(false);
             }
             for op in &entry.ops {
-                if let Err(e) = op.apply(&mut doc) {
-                    problem = Some(format!("{}: version {} does not apply: {e}", path.display(), entry.v));
+                if let Err(source) = op.apply(&mut doc) {
+                    problem = Some(SegmentProblem::DoesNotApply {
+                        path: path.clone(),
+                        version: entry.v,
+                        source,
+                    });
                     return Ok(false);
                 }
             }
@@ -132,7 +136,7 @@ impl Store {
             last = Some(entry);
             Ok(true)
         })
-        .map_err(|e| e.to_string())?;
+        .map_err(SegmentProblem::SegmentUnreadable)?;
         if let Some(problem) = problem {
             return Err(problem);
         }
@@ -147,11 +151,7 @@ impl Store {
                     .map(|s| journal::hash(&document_bytes(&s))),
             };
             if recorded.is_some_and(|h| h != journal::hash(&document_bytes(&doc))) {
-                return Err(format!(
-                    "{}: replaying up to version {} does not give what it recorded",
-                    path.display(),
-                    last.v
-                ));
+                return Err(SegmentProblem::ReplayDiffers { path, version: last.v });
             }
         }
         if let Some(prev) = last_seen.as_ref()
@@ -164,6 +164,29 @@ impl Store {
         }
         Ok(())
     }
+}
+
+/// What is wrong with one journal segment, as `validate` reports it.
+#[derive(Debug, thiserror::Error)]
+enum SegmentProblem {
+    #[error("versions {from} to {to} are missing from the journal")]
+    VersionsMissing { from: u64, to: u64 },
+    #[error("snapshot {base} is not the version {base} the journal recorded")]
+    SnapshotDiffers { base: u64 },
+    #[error("{0}")]
+    Unreadable(#[source] Error),
+    #[error("{0}")]
+    SegmentUnreadable(#[source] std::io::Error),
+    #[error("{}: version {expected} is missing (found {found})", path.display())]
+    VersionMissing { path: PathBuf, expected: u64, found: u64 },
+    #[error("{}: version {version} does not apply: {source}", path.display())]
+    DoesNotApply {
+        path: PathBuf,
+        version: u64,
+        source: PathError,
+    },
+    #[error("{}: replaying up to version {version} does not give what it recorded", path.display())]
+    ReplayDiffers { path: PathBuf, version: u64 },
 }
 
 /// Every reference that does not resolve (dangling, cyclic, malformed, too large), once each;

@@ -193,10 +193,10 @@ pub fn build(step: &Step, doc: &Value) -> Result<Payload> {
 /// Reads one input: its source (references resolved), its extracted keys, under its name.
 fn gather(input: &Input, doc: &Value, inputs: &mut Map<String, Value>, missing: &mut Vec<Missing>) -> Result<()> {
     let path = DocPath::parse(&input.source).map_err(|e| {
-        Error::Failed(format!(
-            "context_inputs source {:?} is not a path: {}",
-            input.source, e.reason
-        ))
+        Error::because(
+            format!("context_inputs source {:?} is not a path", input.source),
+            e.reason,
+        )
     })?;
     let names: Vec<String> = if input.extract.is_empty() {
         vec![

@@ -16,10 +16,13 @@ const PLOT_WIDTH: u32 = 680;
 /// which it may replace, from a user's file of the same name, which it keeps.
 pub const MARK: &str = "<!-- drawn by baton -->";
 
+/// What plotters could not draw.
+pub type DrawError = plotters::drawing::DrawingAreaErrorKind<std::io::Error>;
+
 /// The SVG document, or what plotters could not draw.
-pub fn render(session: &str, timeline: &Timeline, window: u64, usable: u64, top: usize) -> Result<String, String> {
+pub fn render(session: &str, timeline: &Timeline, window: u64, usable: u64, top: usize) -> Result<String, DrawError> {
     let mut svg = String::new();
-    draw(&mut svg, session, timeline, window, usable, top).map_err(|e| e.to_string())?;
+    draw(&mut svg, session, timeline, window, usable, top)?;
     let opened = svg.find('>').map_or(0, |at| at + 1);
     svg.insert_str(opened, &format!("\n{MARK}"));
     Ok(svg)
@@ -43,7 +46,7 @@ fn draw(
     window: u64,
     usable: u64,
     top: usize,
-) -> Result<(), Box<dyn std::error::Error>> {
+) -> Result<(), DrawError> {
     let root = SVGBackend::with_string(svg, (WIDTH, HEIGHT)).into_drawing_area();
     root.fill(&WHITE)?;
     let (plot, side) = root.split_horizontally(PLOT_WIDTH);

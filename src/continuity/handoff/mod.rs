@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 
 use fields::{flag, list, objects, scalar, text, texts};
 
-use crate::error::{Error, Result};
+use crate::error::{Context, Error, Result};
 use crate::fsx;
 use crate::planning::Project;
 
@@ -253,7 +253,7 @@ pub fn read(root: &Path) -> Result<Option<Handoff>> {
     };
     serde_json::from_slice(&bytes)
         .map(Some)
-        .map_err(|e| Error::invalid(&path, format!("not a readable handoff ({e})")))
+        .map_err(|e| Error::invalid(&path, format!("not a readable handoff ({e})")).caused_by(e))
 }
 
 /// An error naming every problem that keeps `handoff` from being written.
@@ -274,7 +274,7 @@ pub fn write(project: &Project, handoff: &Handoff) -> Result<PathBuf> {
     let root = &project.root;
     validate(root, handoff)?;
     let path = path(root);
-    let mut json = serde_json::to_vec_pretty(handoff).map_err(|e| Error::Failed(e.to_string()))?;
+    let mut json = serde_json::to_vec_pretty(handoff).context("cannot encode the handoff")?;
     json.push(b'\n');
     project.write_file(&path, &json)?;
     match read(root)? {
