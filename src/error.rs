@@ -38,8 +38,9 @@ pub enum Error {
     )]
     PastABound {
         path: PathBuf,
+        /// Which bound (a `planning::Bound`).
         #[source]
-        bound: crate::planning::Bound,
+        bound: Cause,
     },
     /// Something the command needs is missing or the request cannot be done (exit 1);
     /// the message says what to do instead. No other error caused it.
@@ -59,8 +60,9 @@ pub enum Error {
     },
     /// A path into the context store that leads nowhere, or a reference there that does not
     /// resolve (exit 1).
+    /// (The store's `RefError`, turned into this by its `From`.)
     #[error(transparent)]
-    Reference(#[from] crate::store::reference::RefError),
+    Reference(Cause),
     /// Another error of baton's, followed by what to do about it where it happened (`advice`
     /// carries its own leading separator).
     #[error("{source}{advice}")]

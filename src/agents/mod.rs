@@ -4,7 +4,6 @@
 
 pub mod catalog;
 pub mod claims;
-mod config_problem;
 pub mod hook;
 pub mod ledger;
 pub mod notices;

@@ -9,7 +9,6 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use super::config_problem::ConfigProblem;
 use super::profiles::{self, ModelIds, Overrides, Profile};
 use crate::error::{Error, Result};
 use crate::json::skip;
@@ -66,6 +65,28 @@ pub fn read(project: &Project) -> Result<ModelSettings> {
             settings.path = path;
             settings
         })
+}
+
+/// Why config.json's model keys cannot be read or `model_profile` cannot be edited.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigProblem {
+    #[error("not valid JSON ({0}); fix the file by hand")]
+    NotJson(#[source] serde_json::Error),
+    #[error("must hold a JSON object {{ … }}; fix the file by hand")]
+    NotAnObject,
+    #[error("\"{KEY}\" must be a string, found {0}")]
+    ProfileNotAString(Value),
+    #[error(
+        "\"model_overrides\".\"{agent}\" must be a model alias (opus, sonnet, haiku, inherit) or a model id, \
+         found {model}"
+    )]
+    OverrideNotAModel { agent: String, model: Value },
+    #[error("\"model_overrides\" must be an object {{agent: model}}, found {0}")]
+    OverridesNotAnObject(Value),
+    #[error("could not locate the top-level object")]
+    NoTopLevelObject,
+    #[error("editing \"{KEY}\" would change other keys; fix the file by hand")]
+    EditWouldChangeOtherKeys,
 }
 
 /// Parses the model keys out of config.json text.

@@ -153,7 +153,7 @@ pub fn read_bounded(path: &Path, limit: u64) -> Result<Option<Vec<u8>>> {
 pub fn past_a_bound(path: &Path, bound: Bound) -> Error {
     Error::PastABound {
         path: path.to_owned(),
-        bound,
+        bound: Box::new(bound),
     }
 }
 

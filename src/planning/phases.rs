@@ -181,7 +181,7 @@ pub fn scan_in(layout: &Layout) -> Result<Vec<PhaseDir>> {
     let Ok(entries) = fs::read_dir(&phases) else {
         return Ok(Vec::new());
     };
-    let too_many = || super::past_a_bound(&phases, Bound::PhaseEntries);
+    let too_many = || super::past_a_bound(&phases, Bound::PhaseEntries { max: MAX_ENTRIES });
     let mut budget = MAX_ENTRIES;
     let mut dirs = Vec::new();
     for entry in entries.flatten() {

@@ -71,7 +71,7 @@ impl Roadmap {
                 if let (Some(index), Some(plan)) = (in_section, plan_line(checked, rest)) {
                     plan_lines += 1;
                     if plan_lines > MAX_PLAN_LINES {
-                        return Err(Bound::PlanLines);
+                        return Err(Bound::PlanLines { max: MAX_PLAN_LINES });
                     }
                     roadmap.phases[index].plans.push(plan);
                 }
@@ -118,7 +118,7 @@ impl Listing {
             return Ok(i);
         }
         if self.phases.len() == MAX_PHASES {
-            return Err(Bound::Phases);
+            return Err(Bound::Phases { max: MAX_PHASES });
         }
         self.index.insert(number.clone(), self.phases.len());
         self.phases.push(RoadmapPhase {

@@ -45,11 +45,17 @@ pub fn parse<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
 /// anchor (GSD never writes one, and without anchors no alias can expand).
 pub fn check(text: &str) -> Result<(), Bound> {
     if text.len() > MAX_BYTES {
-        return Err(Bound::FrontmatterBytes(text.len()));
+        return Err(Bound::FrontmatterBytes {
+            found: text.len(),
+            max: MAX_BYTES,
+        });
     }
     let flows = text.bytes().filter(|b| matches!(b, b'[' | b'{')).count();
     if flows > MAX_FLOW_COLLECTIONS {
-        return Err(Bound::FlowCollections(flows));
+        return Err(Bound::FlowCollections {
+            found: flows,
+            max: MAX_FLOW_COLLECTIONS,
+        });
     }
     if has_anchor(text) {
         return Err(Bound::Anchor);

@@ -25,6 +25,12 @@ pub const MAX_HOPS: usize = 32;
 /// nested values inside nested values could otherwise nest without end.
 pub const MAX_NESTING: usize = super::document::MAX_DEPTH;
 
+impl From<RefError> for crate::error::Error {
+    fn from(e: RefError) -> Self {
+        Self::Reference(Box::new(e))
+    }
+}
+
 /// Why a resolution failed.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RefError {
