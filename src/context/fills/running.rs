@@ -4,9 +4,9 @@
 //! which also keeps the newest requests, in `session-<key>-fills-chart.json`, so that the
 //! monitor's stays small) with the transcript offset it reached, so each look reads only the
 //! bytes appended since; the items it found are saved beside it
-//! (`session-<key>-fills-top.json`), the whole answer while the transcript keeps its length. A first look (or one after more than [`LOOK_BYTES`] were
-//! appended) reads the transcript's last [`LOOK_BYTES`] only: never the whole of a multi-GB
-//! file.
+//! (`session-<key>-fills-top.json`), the whole answer while the transcript keeps its length.
+//! A first look (or one after more than [`LOOK_BYTES`] were appended) reads the transcript's
+//! last [`LOOK_BYTES`] only: never the whole of a multi-GB file.
 
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};

@@ -12,8 +12,8 @@ const HEIGHT: u32 = 520;
 /// The plot's share of the width; the list of items takes the rest.
 const PLOT_WIDTH: u32 = 680;
 
-/// The comment after the opening tag of every chart baton draws: how `baton report` tells its own chart,
-/// which it may replace, from a user's file of the same name, which it keeps.
+/// The comment after the opening tag of every chart baton draws: how `baton report` tells its
+/// own chart, which it may replace, from a user's file of the same name, which it keeps.
 pub const MARK: &str = "<!-- drawn by baton -->";
 
 /// What plotters could not draw.
