@@ -8,7 +8,10 @@ use std::path::PathBuf;
 
 use super::Project;
 use super::sections::heading;
-use super::state::{BOM, MAX_STATE_BYTES, frontmatter_close};
+use serde_norway::{Mapping, Value as Yaml};
+
+use super::state::{BOM, MAX_STATE_BYTES, frontmatter_close, split_frontmatter};
+use super::yaml;
 use crate::error::{Error, Result};
 use crate::fsx;
 
@@ -74,11 +77,12 @@ fn content(line: &str) -> &str {
 /// frontmatter, or whose frontmatter never closes before the body, is returned unchanged:
 /// baton does not invent one. A leading BOM stays.
 pub fn set_frontmatter_value(text: &str, key: &str, value: &str) -> String {
-    match text.strip_prefix(BOM) {
+    let edited = match text.strip_prefix(BOM) {
         // One BOM only, as the reader skips: a second one is text, and the file has no frontmatter.
         Some(unmarked) => format!("{BOM}{}", set_unmarked_frontmatter_value(unmarked, key, value)),
         None => set_unmarked_frontmatter_value(text, key, value),
-    }
+    };
+    checked(text, edited, key, Some(value))
 }
 
 /// Deletes `key`'s lines (and their indented continuation lines) from the YAML frontmatter:
@@ -94,7 +98,30 @@ pub fn remove_frontmatter_value(text: &str, key: &str) -> String {
     while let Some(shorter) = remove_first_key(&unmarked, key) {
         unmarked = shorter;
     }
-    format!("{bom}{unmarked}")
+    checked(text, format!("{bom}{unmarked}"), key, None)
+}
+
+/// `edited` when the line edit did what YAML reads: where `text`'s frontmatter is a mapping
+/// the parser reads, the edited one must read too, with `key` set to `value` (or gone, for
+/// `None`) and every other key as it was. Otherwise `text` unchanged: a key spelled in a way
+/// the line edit does not see (an explicit `? key`, a flow mapping, an escape in its quotes)
+/// is left alone rather than written twice.
+fn checked(text: &str, edited: String, key: &str, value: Option<&str>) -> String {
+    let mapping = |t: &str| split_frontmatter(t).0.and_then(|fm| yaml::parse::<Mapping>(fm).ok());
+    if edited == text {
+        return edited;
+    }
+    let Some(mut before) = mapping(text) else {
+        return edited;
+    };
+    let Some(after) = mapping(&edited) else {
+        return text.to_owned();
+    };
+    match value {
+        Some(value) => before.insert(Yaml::from(key), Yaml::from(value)),
+        None => before.remove(key),
+    };
+    if after == before { edited } else { text.to_owned() }
 }
 
 /// `text` without the first frontmatter occurrence of `key`, or `None` when there is none.
@@ -117,8 +144,11 @@ fn mapping_indent<'a>(text: &'a str, spans: &[(usize, usize)], close: usize) -> 
 /// The lines `first..end` of `key` in the frontmatter: its own and its deeper continuations.
 fn key_lines(text: &str, spans: &[(usize, usize)], close: usize, key: &str) -> Option<(usize, usize)> {
     let indent = mapping_indent(text, spans, close);
-    let prefix = format!("{indent}{key}:");
-    let first = (1..close).find(|&i| text[spans[i].0..spans[i].1].starts_with(&prefix))?;
+    let first = (1..close).find(|&i| {
+        content(&text[spans[i].0..spans[i].1])
+            .strip_prefix(indent)
+            .is_some_and(|rest| starts_with_key(rest, key))
+    })?;
     let deeper = |line: &str| {
         line.strip_prefix(indent)
             .is_some_and(|rest| rest.starts_with([' ', '\t']))
@@ -128,6 +158,29 @@ fn key_lines(text: &str, spans: &[(usize, usize)], close: usize, key: &str) -> O
         end += 1;
     }
     Some((first, end))
+}
+
+/// Whether a line of the mapping (its indentation removed) is `key`'s own: the key plain,
+/// single- or double-quoted, then `:` after optional blanks. After a plain key the `:` must
+/// end the line or be followed by a blank, as YAML reads it: `stopped_at:x: y` is the key
+/// `stopped_at:x`, and `stopped_at : y` is `stopped_at`.
+fn starts_with_key(line: &str, key: &str) -> bool {
+    let quoted = |q: char| {
+        line.strip_prefix(q)
+            .and_then(|rest| rest.strip_prefix(key))
+            .and_then(|rest| rest.strip_prefix(q))
+    };
+    let (rest, plain) = match (quoted('"'), quoted('\'')) {
+        (Some(rest), _) | (_, Some(rest)) => (rest, false),
+        _ => match line.strip_prefix(key) {
+            Some(rest) => (rest, true),
+            None => return false,
+        },
+    };
+    let Some(value) = rest.trim_start_matches([' ', '\t']).strip_prefix(':') else {
+        return false;
+    };
+    !plain || value.is_empty() || value.starts_with([' ', '\t'])
 }
 
 /// [`set_frontmatter_value`] on a text whose leading BOM, if any, is removed.
@@ -370,6 +423,50 @@ mod tests {
             (Some("executing"), Some("x"))
         );
         assert_eq!(parsed.paused_at.as_deref(), Some("new"));
+    }
+
+    /// Found by fuzzing (CI, state_md): a key YAML reads as `stopped_at` but written with
+    /// blanks before its `:` was not seen, and a second `stopped_at` was added: the YAML no
+    /// longer read (a duplicate key). Every spelling of the key is its line, and only those.
+    #[test]
+    fn a_key_is_found_however_yaml_lets_it_be_spelled() {
+        for line in [
+            "stopped_at  : old",
+            "stopped_at\t: old",
+            "\"stopped_at\": old",
+            "'stopped_at' : old",
+            "stopped_at:",
+        ] {
+            let text = format!("---\nstatus: x\n{line}\n---\nbody\n");
+            assert_eq!(
+                set_frontmatter_value(&text, "stopped_at", "new"),
+                "---\nstatus: x\nstopped_at: \"new\"\n---\nbody\n",
+                "{line}"
+            );
+            assert_eq!(
+                remove_frontmatter_value(&text, "stopped_at"),
+                "---\nstatus: x\n---\nbody\n",
+                "{line}"
+            );
+        }
+        // Another key that begins with the same letters is not the key.
+        let other = "---\nstopped_at:x: kept\nstopped_atlas: kept\n---\n";
+        assert_eq!(
+            set_frontmatter_value(other, "stopped_at", "new"),
+            "---\nstopped_at:x: kept\nstopped_atlas: kept\nstopped_at: \"new\"\n---\n"
+        );
+    }
+
+    #[test]
+    fn a_key_the_line_edit_cannot_see_leaves_the_file_as_it_was() {
+        for text in [
+            "---\n? stopped_at\n: old\n---\nbody\n",
+            "---\n{stopped_at: old, status: x}\n---\nbody\n",
+            "---\n\"stopped\\x5fat\": old\n---\nbody\n",
+        ] {
+            assert_eq!(set_frontmatter_value(text, "stopped_at", "new"), text);
+            assert_eq!(remove_frontmatter_value(text, "stopped_at"), text);
+        }
     }
 
     #[test]
