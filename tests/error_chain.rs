@@ -43,3 +43,20 @@ fn verbose_keeps_the_exit_code_of_a_usage_error() {
         out.stderr
     );
 }
+
+/// `--verbose` is where a user looks for it: in `baton --help` and in the completions.
+#[test]
+fn verbose_is_in_the_help_and_the_completions() {
+    let sandbox = Sandbox::new();
+    let help = sandbox.run(&["--help"], b"");
+    assert!(
+        help.stdout
+            .contains("--verbose  Before the command: after an error, also print what caused it"),
+        "{}",
+        help.stdout
+    );
+    for shell in ["bash", "zsh", "fish", "powershell"] {
+        let out = sandbox.run(&["completions", shell], b"");
+        assert!(out.stdout.contains("verbose"), "{shell}: {}", out.stdout);
+    }
+}

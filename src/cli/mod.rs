@@ -44,6 +44,13 @@ struct Cli {
     /// Show the version
     #[arg(short = 'V', long)]
     version: bool,
+    // Taken before the command only (`baton --verbose report`), by `main` itself: declared
+    // here for the help, the completions and the man page.
+    #[arg(
+        long,
+        help = "Before the command: after an error, also print what caused it (or BATON_LOG=debug)"
+    )]
+    verbose: bool,
     #[command(subcommand)]
     command: Option<Commands>,
 }
@@ -88,7 +95,8 @@ Commands:
 
 Options:
   -h, --help     Show this help, or a command's
-  -V, --version  Show the version{after-help}";
+  -V, --version  Show the version
+      --verbose  Before the command: after an error, also print what caused it{after-help}";
 
 /// The layout of a command's help: its description first, then the usage and the options.
 const COMMAND_HELP: &str = "{before-help}{usage-heading} {usage}\n\n{all-args}{after-help}";
