@@ -33,6 +33,7 @@ use crate::context::monitor::{Agent, Judge};
 use crate::context::statusline::colors_enabled;
 use crate::fsx;
 use crate::hook::envelope::MAX_CONTEXT_UNITS;
+use crate::hook::place::Place;
 use crate::hook::stdin;
 use crate::planning::Project;
 use figures::Figures;
@@ -213,7 +214,8 @@ fn end(at: &Where) -> Option<Value> {
 /// A tool call returned: the monitor's verdict on the request that made it.
 fn tool(at: &Where, agent_id: Option<&str>, figures: &Figures, now: u64) -> Option<Value> {
     let session = at.session()?;
-    let Some(judge) = Judge::for_call(session, agent_id, at.cwd.as_deref(), now) else {
+    let place = Place::of(at.cwd.as_deref());
+    let Some(judge) = Judge::for_call(session, agent_id, &place, now) else {
         // Warnings are off here: nothing this session's figures do can change that.
         return Some(json!({"quiet_below_tokens": u64::MAX}));
     };
@@ -229,7 +231,7 @@ fn tool(at: &Where, agent_id: Option<&str>, figures: &Figures, now: u64) -> Opti
     {
         crate::log::note(&format!("mod: marker refresh failed: {e}"));
     }
-    let usage = figures.usage(&judge.config)?;
+    let usage = figures.usage(judge.config)?;
     // The mod's figures are the client's own at the call: no call waits on a reply line, and
     // one the hook left undecided is taken at this call's level.
     let context = judge.verdict(

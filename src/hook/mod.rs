@@ -1,11 +1,14 @@
 //! What Claude Code's hooks and statusline exchange with baton, as the lower layer every
 //! handler uses: the payload types, the bounded stdin reader, the output envelope, the fit of
-//! a text into Claude Code's cap, and the directory a payload is about. The dispatch of
-//! events to handlers is `crate::dispatch`.
+//! a text into Claude Code's cap, the directory a payload is about (with its project and
+//! configs, looked up once) and the event every handler is given. The dispatch of events to
+//! handlers is `crate::dispatch`.
 
 pub mod envelope;
+pub mod event;
 pub mod fit;
 pub mod payload;
+pub mod place;
 pub mod stdin;
 
 use std::path::{Path, PathBuf};
