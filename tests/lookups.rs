@@ -28,7 +28,7 @@ fn project_with_subdirectory() -> Option<(Sandbox, String)> {
     write_project(&sandbox);
     sandbox.write("src/deep/lib.rs", "pub fn a() {}\n");
     git_init(&sandbox);
-    let deep = native(&sandbox.project.join("src/deep"));
+    let deep = native(sandbox.project.join("src/deep"));
     Some((sandbox, deep))
 }
 
