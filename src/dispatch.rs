@@ -1,6 +1,8 @@
-//! `baton hook`: one entry point for every hook event. Reads the payload, dispatches on
-//! `hook_event_name` to the handlers (the context monitor, the agent ledger, the
-//! continuity breadcrumbs), and prints nothing or one JSON object. It never fails visibly.
+//! `baton hook`: one entry point for every hook event. Reads the payload, builds one
+//! [`Event`] of it (the project and configs in it looked up once, when a handler first asks),
+//! dispatches on `hook_event_name` to the handlers (the context monitor, the agent ledger,
+//! the continuity breadcrumbs, the store, the bridge), and prints nothing or one JSON object.
+//! It never fails visibly.
 //! While baton's mod speaks for a session (`context::mod_marker`), the monitor and the
 //! SubagentStart handoff leave it to the mod.
 
