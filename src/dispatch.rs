@@ -1,6 +1,8 @@
-//! `baton hook`: one entry point for every hook event. Reads the payload, dispatches on
-//! `hook_event_name` to the handlers (the context monitor, the agent ledger, the
-//! continuity breadcrumbs), and prints nothing or one JSON object. It never fails visibly.
+//! `baton hook`: one entry point for every hook event. Reads the payload, builds one
+//! [`Event`] of it (the project and configs in it looked up once, when a handler first asks),
+//! dispatches on `hook_event_name` to the handlers (the context monitor, the agent ledger,
+//! the continuity breadcrumbs, the store, the bridge), and prints nothing or one JSON object.
+//! It never fails visibly.
 //! While baton's mod speaks for a session (`context::mod_marker`), the monitor and the
 //! SubagentStart handoff leave it to the mod.
 
@@ -9,6 +11,7 @@ use std::time::Duration;
 use crate::context::{bridge, compactions, debounce, mod_marker, monitor};
 use crate::fsx;
 use crate::hook::envelope::{self, MAX_CONTEXT_UNITS};
+use crate::hook::event::Event;
 use crate::hook::fit::utf16_len;
 use crate::hook::payload::HookPayload;
 use crate::hook::stdin;
@@ -42,40 +45,43 @@ pub fn run() -> Option<String> {
     handle(&payload, crate::clock::unix_now())
 }
 
-/// Dispatches one payload; returns the hook output to print, if any.
+/// Dispatches one payload handled at `now`; returns the hook output to print, if any.
 pub fn handle(payload: &HookPayload, now: u64) -> Option<String> {
-    let event = payload.hook_event_name.as_deref()?;
-    match event {
+    handle_event(&Event::new(payload, now))
+}
+
+/// Dispatches one event to its handlers, each given the same [`Event`] (so the project and the
+/// configs are looked up once at most); returns the hook output to print, if any.
+fn handle_event(event: &Event) -> Option<String> {
+    let (payload, now) = (event.payload, event.now);
+    let name = event.name()?;
+    match name {
         "PostToolUse" => {
             crate::context::sweep::sweep_if_due(now);
-            crate::agents::hook::record_tool_edit(payload);
+            crate::agents::hook::record_tool_edit(event);
             joined(
-                event,
+                name,
                 [
-                    monitor::on_tool_use(payload, now),
-                    crate::agents::hook::owed_to_orchestrator(payload),
+                    monitor::on_tool_use(event),
+                    crate::agents::hook::owed_to_orchestrator(event),
                 ],
             )
         }
         "SessionStart" => {
-            crate::context::gsd_monitor::on_session_start(payload, now, |project| {
+            crate::context::gsd_monitor::on_session_start(event, |project| {
                 crate::install::wired::Monitors::read(Some(project)).both_on_tool_use()
             });
             if matches!(payload.source.as_deref(), Some("compact" | "clear")) {
-                forget_context_figures(payload.session_id.as_deref());
+                forget_context_figures(event.session_id());
             }
             if payload.source.as_deref() == Some("compact") {
-                count_compaction(
-                    payload.session_id.as_deref(),
-                    compactions::Event::SessionStartCompact,
-                    now,
-                );
+                count_compaction(event.session_id(), compactions::Event::SessionStartCompact, now);
             }
-            let text = crate::continuity::breadcrumb::session_start_context(payload)?;
-            envelope::additional_context(event, &text)
+            let text = crate::continuity::breadcrumb::session_start_context(event)?;
+            envelope::additional_context(name, &text)
         }
         "PreCompact" => {
-            if let Err(e) = crate::continuity::breadcrumb::pre_compact(payload, payload.trigger.as_deref()) {
+            if let Err(e) = crate::continuity::breadcrumb::pre_compact(event) {
                 crate::log::note(&format!("pre-compact breadcrumb failed: {e}"));
             }
             None
@@ -83,38 +89,39 @@ pub fn handle(payload: &HookPayload, now: u64) -> Option<String> {
         // Claude Code rejects additionalContext here (probe/FINDINGS.md §6) and shows what a
         // PostCompact hook prints to the model after /compact: print nothing.
         "PostCompact" => {
-            forget_context_figures(payload.session_id.as_deref());
-            count_compaction(payload.session_id.as_deref(), compactions::Event::PostCompact, now);
+            forget_context_figures(event.session_id());
+            count_compaction(event.session_id(), compactions::Event::PostCompact, now);
             None
         }
         "SubagentStart" => {
-            crate::agents::hook::on_event(event, payload);
-            let inputs = crate::store::hook::on_event(event, payload);
+            crate::agents::hook::on_event(event);
+            let inputs = crate::store::hook::on_event(event);
             // baton's mod gave the agent its inputs and handoffs with its task, at its spawn.
-            if payload.session_id.as_deref().is_some_and(mod_marker::is_live) {
+            if event.session_id().is_some_and(mod_marker::is_live) {
                 return None;
             }
             let text = subagent_start_text(inputs, |budget| {
-                crate::bridge::deliver::on_subagent_start(payload, budget)
+                crate::bridge::deliver::on_subagent_start(event, budget)
             })?;
-            envelope::additional_context(event, &text)
+            envelope::additional_context(name, &text)
         }
         "SubagentStop" => {
-            crate::context::gsd_monitor::on_subagent_stop(payload, now);
-            let verdict = crate::agents::hook::on_event(event, payload);
-            if let Some((project, agent_type, handoff)) = crate::bridge::deliver::on_subagent_stop(payload) {
-                crate::store::hook::record_handoff(&project, &agent_type, handoff, payload);
+            crate::context::gsd_monitor::on_subagent_stop(event);
+            let verdict = crate::agents::hook::on_event(event);
+            if let Some((agent_type, handoff)) = crate::bridge::deliver::on_subagent_stop(event) {
+                crate::store::hook::record_handoff(event, &agent_type, handoff);
             }
-            let status = crate::store::hook::on_event(event, payload);
-            joined(event, [verdict, status])
+            let status = crate::store::hook::on_event(event);
+            joined(name, [verdict, status])
         }
         _ => None,
     }
 }
 
 /// Counts a compaction for the statusline.
+/// `session_id` is safe to name a file by ([`Event::session_id`]).
 fn count_compaction(session_id: Option<&str>, event: compactions::Event, now: u64) {
-    let Some(id) = session_id.filter(|id| fsx::is_safe_session_id(id)) else {
+    let Some(id) = session_id else {
         return;
     };
     if let Err(e) = compactions::record(id, event, now) {
@@ -143,9 +150,10 @@ fn paragraphs<const N: usize>(texts: [Option<String>; N]) -> Option<String> {
 }
 
 /// After /compact or /clear the old figures are wrong: drop the debounce and the bridge (with
-/// its forecast; the transcript's history restarts at the compact boundary).
+/// its forecast; the transcript's history restarts at the compact boundary). `session_id` is
+/// safe to name a file by ([`Event::session_id`]).
 fn forget_context_figures(session_id: Option<&str>) {
-    let Some(id) = session_id.filter(|id| fsx::is_safe_session_id(id)) else {
+    let Some(id) = session_id else {
         return;
     };
     if let Err(e) = debounce::reset(id) {

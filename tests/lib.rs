@@ -26,6 +26,7 @@ mod layering;
 mod leftovers;
 mod links;
 mod locks;
+mod lookups;
 mod man_page;
 mod messages;
 mod monitor;

@@ -9,32 +9,33 @@ use std::path::Path;
 
 use super::ledger::{self, Run, Status};
 use super::{notices, verify};
-use crate::fsx;
 use crate::git;
+use crate::hook::event::Event;
 use crate::hook::payload::HookPayload;
 use crate::planning::Project;
 
 /// Handles a SubagentStart or SubagentStop payload; returns the context to add, if any.
 /// Failures are logged (`$BATON_LOG`), never shown.
-pub fn on_event(event: &str, payload: &HookPayload) -> Option<String> {
-    let Some(id) = payload.agent_id.as_deref().filter(|id| fsx::is_safe_session_id(id)) else {
-        crate::log::note(&format!("{event}: no usable agent_id; run not recorded"));
+pub fn on_event(event: &Event) -> Option<String> {
+    let (name, payload) = (event.name().unwrap_or_default(), event.payload);
+    let Some(id) = event.agent_id() else {
+        crate::log::note(&format!("{name}: no usable agent_id; run not recorded"));
         return None;
     };
-    let cwd = crate::hook::working_dir(payload.cwd.as_deref());
-    let project = Project::find(&cwd)?;
-    if event == "SubagentStop" && is_compaction_fork(&project, id, payload) {
+    let cwd = event.place.dir();
+    let project = event.place.project()?;
+    if name == "SubagentStop" && is_compaction_fork(project, id, payload) {
         crate::log::note(&format!(
             "SubagentStop {id}: the compaction's summarising fork; not a run"
         ));
         return None;
     }
-    match event {
+    match name {
         "SubagentStart" => {
-            record_start(&project, id, payload, &cwd);
+            record_start(project, id, payload, cwd);
             None
         }
-        "SubagentStop" => record_stop(&project, id, payload, &cwd),
+        "SubagentStop" => record_stop(project, id, payload, cwd),
         _ => None,
     }
 }
@@ -159,8 +160,9 @@ fn is_compaction_fork(project: &Project, id: &str, payload: &HookPayload) -> boo
 /// MultiEdit, NotebookEdit): adds the file to the run's own edits in the ledger, so the
 /// spot-check can tell its work from that of runs going on at the same time. Nothing for any
 /// other call, and nothing for a run SubagentStart did not record.
-pub fn record_tool_edit(payload: &HookPayload) {
-    let Some(id) = payload.agent_id.as_deref() else {
+pub fn record_tool_edit(event: &Event) {
+    let payload = event.payload;
+    let Some(id) = event.agent_id() else {
         return;
     };
     if !matches!(
@@ -172,15 +174,14 @@ pub fn record_tool_edit(payload: &HookPayload) {
     let Some(path) = payload.tool_input_path.as_deref().filter(|p| !p.is_empty()) else {
         return;
     };
-    let cwd = crate::hook::working_dir(payload.cwd.as_deref());
-    let Some(project) = Project::find(&cwd) else {
+    let Some(project) = event.place.project() else {
         return;
     };
-    if !ledger::file(&project, id).is_some_and(|f| f.is_file()) {
+    if !ledger::file(project, id).is_some_and(|f| f.is_file()) {
         return;
     }
-    let absolute = cwd.join(path);
-    if let Err(e) = ledger::update(&project, id, |run| run.add_tool_edit(&absolute)) {
+    let absolute = event.place.dir().join(path);
+    if let Err(e) = ledger::update(project, id, |run| run.add_tool_edit(&absolute)) {
         crate::log::note(&format!("PostToolUse {id}: {e}"));
     }
 }
@@ -188,11 +189,11 @@ pub fn record_tool_edit(payload: &HookPayload) {
 /// PostToolUse of the main agent (no `agent_id`): the spot-checks of runs that ended flagged
 /// since its last tool call, each told once (for a foreground agent this is the PostToolUse
 /// of its own `Agent` call).
-pub fn owed_to_orchestrator(payload: &HookPayload) -> Option<String> {
-    if payload.agent_id.is_some() {
+pub fn owed_to_orchestrator(event: &Event) -> Option<String> {
+    if event.payload.agent_id.is_some() {
         return None;
     }
-    let session = payload.session_id.as_deref()?;
+    let session = event.session_id()?;
     let texts = notices::take(session)
         .map_err(|e| crate::log::note(&format!("PostToolUse: reading what the orchestrator is owed: {e}")))
         .ok()?;

@@ -14,9 +14,8 @@ use serde_json::{Value, json};
 
 use super::handoff::Handoff;
 use crate::agents::ledger::{self, Run, Status};
-use crate::fsx;
+use crate::hook::event::Event;
 use crate::hook::fit::{cut, utf16_len};
-use crate::hook::payload::HookPayload;
 use crate::planning::Project;
 
 /// Longest SubagentStop waits for the bridge; past it the run is stored without a handoff.
@@ -28,36 +27,35 @@ const STORED_ITEMS: usize = 200;
 
 /// SubagentStart: the handoffs of the agents that finished before this one in its session
 /// (see [`subagent_start_context`]), within `budget` UTF-16 units.
-pub fn on_subagent_start(payload: &HookPayload, budget: usize) -> Option<String> {
-    let id = payload.agent_id.as_deref().filter(|id| fsx::is_safe_session_id(id))?;
-    let project = Project::find(&crate::hook::working_dir(payload.cwd.as_deref()))?;
-    subagent_start_context(&project, payload.session_id.as_deref(), id, budget)
+pub fn on_subagent_start(event: &Event, budget: usize) -> Option<String> {
+    let id = event.agent_id()?;
+    let project = event.place.project()?;
+    subagent_start_context(project, event.payload.session_id.as_deref(), id, budget)
 }
 
 /// SubagentStop, after the ledger recorded the stop: builds the run's handoff and stores it
 /// with the run; returns it in the context store's output shape ([`store_output`]) with the
 /// agent's type, for the store. A stop without a recorded start (Claude Code sends one at
 /// every compaction) is not bridged.
-pub fn on_subagent_stop(payload: &HookPayload) -> Option<(Project, String, Value)> {
-    let id = payload.agent_id.as_deref().filter(|id| fsx::is_safe_session_id(id))?;
-    let project = Project::find(&crate::hook::working_dir(payload.cwd.as_deref()))?;
-    let run = ledger::file(&project, id)
+pub fn on_subagent_stop(event: &Event) -> Option<(String, Value)> {
+    let id = event.agent_id()?;
+    let project = event.place.project()?;
+    let run = ledger::file(project, id)
         .filter(|p| p.is_file())
         .and_then(|p| ledger::read(&p).ok())
         .filter(|r| r.status == Status::Finished && r.started_at.is_some())?;
-    let handoff = after_stop(&project, &run)?;
+    let handoff = after_stop(project, super::settings_of(event.place.config()), &run)?;
     let agent_type = run.agent_type.clone().filter(|t| !t.is_empty())?;
     let output = store_output(Some(&run), &handoff);
-    Some((project, agent_type, output))
+    Some((agent_type, output))
 }
 
-/// Builds the finished run's handoff and stores it with the run; returns it. Errors and a
-/// timeout are logged (`$BATON_LOG`), never shown.
-pub fn after_stop(project: &Project, run: &Run) -> Option<Handoff> {
+/// Builds the finished run's handoff with the extractors' `settings` and stores it with the
+/// run; returns it. Errors and a timeout are logged (`$BATON_LOG`), never shown.
+fn after_stop(project: &Project, settings: super::Settings, run: &Run) -> Option<Handoff> {
     let (send, receive) = mpsc::channel();
     let (project_for_bridge, run_for_bridge) = (project.clone(), run.clone());
     let spawned = std::thread::Builder::new().stack_size(16 * 1024 * 1024).spawn(move || {
-        let settings = super::settings(&project_for_bridge);
         // What the last run on changes here wanted compiles while git lists the run's files.
         super::rules::compile_ahead(&project_for_bridge.root, super::CHANGES);
         let handoff = super::input::of_run(&project_for_bridge, run_for_bridge)

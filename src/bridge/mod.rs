@@ -63,7 +63,11 @@ pub fn parse_floor(project: &Project, request: &Request) -> Result<extract::code
 
 /// The extractors' settings from baton's config (user file, then the project's).
 pub fn settings(project: &Project) -> Settings {
-    let config = Config::load(Some(&project.root));
+    settings_of(&Config::load(Some(&project.root)))
+}
+
+/// The extractors' settings from `config`, baton's config already read for the project.
+pub fn settings_of(config: &Config) -> Settings {
     Settings {
         finding_prefixes: config.finding_prefixes(),
         design_system: config.design_system(),

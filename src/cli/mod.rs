@@ -314,7 +314,7 @@ pub fn print(text: &str) -> Result<()> {
 /// Runs a hook-facing command: panics are caught (and logged to `$BATON_LOG`), nothing
 /// reaches stderr, the exit code is always 0. `Some(text)` is printed as one line.
 pub fn run_silently(body: impl FnOnce() -> Option<String> + std::panic::UnwindSafe) -> u8 {
-    crate::hook::mark_in_hook();
+    crate::fsx::mark_in_hook();
     std::panic::set_hook(Box::new(|info| crate::log::note(&format!("panic: {info}"))));
     if let Ok(Some(text)) = std::panic::catch_unwind(body) {
         let mut out = std::io::stdout().lock();

@@ -20,6 +20,7 @@ mod chart;
 mod draw;
 mod figures;
 
+use std::cell::OnceCell;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -33,6 +34,7 @@ use crate::context::monitor::{Agent, Judge};
 use crate::context::statusline::colors_enabled;
 use crate::fsx;
 use crate::hook::envelope::MAX_CONTEXT_UNITS;
+use crate::hook::place::Place;
 use crate::hook::stdin;
 use crate::planning::Project;
 use figures::Figures;
@@ -49,6 +51,9 @@ struct Where {
     /// The main conversation's transcript, as the client names it (`$.session.info()`).
     #[serde(default)]
     transcript_path: Option<String>,
+    /// The working directory with its project and configs, looked up once per question.
+    #[serde(skip)]
+    place: OnceCell<Place>,
 }
 
 impl Where {
@@ -57,12 +62,17 @@ impl Where {
         Some(self.session_id.as_str()).filter(|id| fsx::is_safe_session_id(id))
     }
 
-    fn project(&self) -> Option<Project> {
-        Project::find(&crate::hook::working_dir(self.cwd.as_deref()))
+    /// The directory the session is in ([`crate::hook::working_dir`] of its `cwd`).
+    fn place(&self) -> &Place {
+        self.place.get_or_init(|| Place::of(self.cwd.as_deref()))
     }
 
-    fn config(&self) -> Config {
-        Config::load(self.project().as_ref().map(|p| p.root.as_path()))
+    fn project(&self) -> Option<&Project> {
+        self.place().project()
+    }
+
+    fn config(&self) -> &Config {
+        self.place().config()
     }
 
     /// The session's transcript: the one the client named, else the one its id names in the
@@ -72,8 +82,9 @@ impl Where {
             return Some(PathBuf::from(named));
         }
         let choice = SessionChoice::Id(self.session()?.to_owned());
-        let cwd = crate::hook::working_dir(self.cwd.as_deref());
-        transcripts::locate(&choice, &cwd).ok().map(|files| files.main)
+        transcripts::locate(&choice, self.place().dir())
+            .ok()
+            .map(|files| files.main)
     }
 }
 
@@ -213,7 +224,7 @@ fn end(at: &Where) -> Option<Value> {
 /// A tool call returned: the monitor's verdict on the request that made it.
 fn tool(at: &Where, agent_id: Option<&str>, figures: &Figures, now: u64) -> Option<Value> {
     let session = at.session()?;
-    let Some(judge) = Judge::for_call(session, agent_id, at.cwd.as_deref(), now) else {
+    let Some(judge) = Judge::for_call(session, agent_id, at.place(), now) else {
         // Warnings are off here: nothing this session's figures do can change that.
         return Some(json!({"quiet_below_tokens": u64::MAX}));
     };
@@ -229,7 +240,7 @@ fn tool(at: &Where, agent_id: Option<&str>, figures: &Figures, now: u64) -> Opti
     {
         crate::log::note(&format!("mod: marker refresh failed: {e}"));
     }
-    let usage = figures.usage(&judge.config)?;
+    let usage = figures.usage(judge.config)?;
     // The mod's figures are the client's own at the call: no call waits on a reply line, and
     // one the hook left undecided is taken at this call's level.
     let context = judge.verdict(
@@ -246,10 +257,10 @@ fn spawn(at: &Where, agent_type: &str) -> Option<Value> {
     let project = at.project()?;
     let inputs = Some(agent_type)
         .filter(|t| !t.is_empty())
-        .and_then(|t| crate::store::hook::starting_agent_context(&project, t, MAX_CONTEXT_UNITS));
+        .and_then(|t| crate::store::hook::starting_agent_context(project, t, MAX_CONTEXT_UNITS));
     // A run not recorded yet has no id: none of the finished runs is this one.
     let context = crate::dispatch::subagent_start_text(inputs, |budget| {
-        crate::bridge::deliver::subagent_start_context(&project, at.session(), "", budget)
+        crate::bridge::deliver::subagent_start_context(project, at.session(), "", budget)
     })?;
     Some(json!({ "context": context }))
 }
@@ -268,7 +279,7 @@ fn row(at: &Where, columns: Option<usize>, agent_type: &str, description: &str, 
     if !config.client_mod().rows {
         return None;
     }
-    let (percent, forecast) = shown(&config, figures)?;
+    let (percent, forecast) = shown(config, figures)?;
     let body = draw::row(
         agent_type,
         description,
@@ -285,7 +296,7 @@ fn band(at: &Where, columns: Option<usize>, of_subagent: bool, figures: &Figures
     if !config.client_mod().band {
         return None;
     }
-    let (percent, forecast) = shown(&config, figures)?;
+    let (percent, forecast) = shown(config, figures)?;
     let label = if of_subagent { "subagent context" } else { "context" };
     let spans = draw::band(
         label,
@@ -321,6 +332,6 @@ fn window(
         rows,
         color: colors_enabled(),
     };
-    let lines = chart::lines(&conversation, reported, &at.config(), &room)?;
+    let lines = chart::lines(&conversation, reported, at.config(), &room)?;
     Some(json!({ "lines": lines }))
 }

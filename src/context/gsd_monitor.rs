@@ -15,11 +15,10 @@
 
 use std::path::Path;
 
-use crate::config::{Config, MonitorSettings};
+use crate::config::MonitorSettings;
 use crate::context::bridge::{self, Bridge};
 use crate::fsx;
-use crate::hook::payload::HookPayload;
-use crate::planning::Project;
+use crate::hook::event::Event;
 use crate::planning::config::{PlanningConfig, Thresholds};
 
 /// GSD's own thresholds (remaining %), used when the project sets none.
@@ -102,9 +101,9 @@ fn quiet_record_in_place(path: &std::path::Path, now: u64) -> bool {
 
 /// SubagentStop: GSD's monitor counts there too, so its record is set quiet again (while
 /// baton's monitor is on), and its count cannot creep up to a warning between two tool calls.
-pub fn on_subagent_stop(payload: &HookPayload, now: u64) {
-    if let Some((id, planning)) = batons_monitor_on(payload) {
-        speak_for_both(id, bridge::read(id).as_ref(), planning.as_ref(), now);
+pub fn on_subagent_stop(event: &Event) {
+    if let Some((id, planning)) = batons_monitor_on(event) {
+        speak_for_both(id, bridge::read(id).as_ref(), planning, event.now);
     }
 }
 
@@ -112,34 +111,30 @@ pub fn on_subagent_stop(payload: &HookPayload, now: u64) {
 /// monitor runs on PostToolUse beside baton's (in the settings files of the project or the
 /// user: `both_wired` reads them for a project directory), whatever the bridge says yet; see
 /// the module's comment.
-pub fn on_session_start(payload: &HookPayload, now: u64, both_wired: impl FnOnce(&Path) -> bool) {
-    let Some((id, _)) = batons_monitor_on(payload) else {
+pub fn on_session_start(event: &Event, both_wired: impl FnOnce(&Path) -> bool) {
+    let Some((id, _)) = batons_monitor_on(event) else {
         return;
     };
     // Claude Code reads the project's settings where it was started.
-    let project_dir = std::env::var_os("CLAUDE_PROJECT_DIR")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| crate::hook::working_dir(payload.cwd.as_deref()));
-    if both_wired(&project_dir) {
-        leave_quiet_record(id, now);
+    let project_dir = std::env::var_os("CLAUDE_PROJECT_DIR").map(std::path::PathBuf::from);
+    if both_wired(project_dir.as_deref().unwrap_or(event.place.dir())) {
+        leave_quiet_record(id, event.now);
     }
 }
 
 /// The session and the project's GSD config when baton's monitor is on for the payload's
 /// project (and its warnings are not switched off there).
-fn batons_monitor_on(payload: &HookPayload) -> Option<(&str, Option<PlanningConfig>)> {
-    let id = payload.session_id.as_deref().filter(|id| fsx::is_safe_session_id(id))?;
-    let project = Project::find(&crate::hook::working_dir(payload.cwd.as_deref()));
-    let planning = project.as_ref().map(PlanningConfig::read);
-    let enabled = Config::load(project.as_ref().map(|p| p.root.as_path()))
-        .monitor()
-        .enabled;
-    (enabled && planning.as_ref().is_none_or(PlanningConfig::context_warnings)).then_some((id, planning))
+fn batons_monitor_on<'e>(event: &'e Event) -> Option<(&'e str, Option<&'e PlanningConfig>)> {
+    let id = event.session_id()?;
+    let planning = event.place.planning_config();
+    let enabled = event.place.config().monitor().enabled;
+    (enabled && planning.is_none_or(PlanningConfig::context_warnings)).then_some((id, planning))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Config;
 
     #[test]
     fn the_projects_thresholds_win_as_whole_percentages() {

@@ -16,9 +16,9 @@ use crate::context::forecast::Forecast;
 use crate::context::gsd_monitor;
 use crate::context::window::{self, ContextUsage};
 use crate::fsx;
-use crate::hook::payload::HookPayload;
+use crate::hook::event::Event;
+use crate::hook::place::Place;
 use crate::planning::Project;
-use crate::planning::config::PlanningConfig;
 
 /// Whose context a tool call used. Inside a subagent, hooks carry the parent's
 /// `session_id` and `transcript_path` plus the run's `agent_id` (seen on 2.1.197).
@@ -59,16 +59,17 @@ impl<'a> Agent<'a> {
 
 /// Runs the monitor for one tool call; `Some(text)` is the warning to give the agent. Silent
 /// for a session baton's mod speaks for (it judges the client's own figures at the call).
-pub fn on_tool_use(payload: &HookPayload, now: u64) -> Option<String> {
-    let session_id = payload.session_id.as_deref().filter(|id| fsx::is_safe_session_id(id))?;
+pub fn on_tool_use(event: &Event) -> Option<String> {
+    let (payload, now) = (event.payload, event.now);
+    let session_id = event.session_id()?;
     // The judge first: it also leaves GSD's monitor quiet, whoever of baton's speaks.
-    let judge = Judge::for_call(session_id, payload.agent_id.as_deref(), payload.cwd.as_deref(), now)?;
+    let judge = Judge::for_call(session_id, payload.agent_id.as_deref(), &event.place, now)?;
     if crate::context::mod_marker::is_live(session_id) {
         return None;
     }
     let transcript_path = payload.transcript_path.as_deref();
     let tool_use_id = payload.tool_use_id.as_deref();
-    let (config, settings) = (&judge.config, &judge.settings);
+    let (config, settings) = (judge.config, &judge.settings);
     let worth_waiting = |known: &ContextUsage| worth_waiting(known, settings, &judge.debounce_key);
     let sighting = match judge.agent {
         Agent::Main => current_usage(
@@ -104,8 +105,8 @@ pub struct Judge<'a> {
     pub session_id: &'a str,
     pub agent: Agent<'a>,
     debounce_key: String,
-    project: Option<Project>,
-    pub config: Config,
+    project: Option<&'a Project>,
+    pub config: &'a Config,
     pub settings: MonitorSettings,
     /// The session's bridge file as the call found it (read once: GSD's record and the
     /// figure both go by it).
@@ -114,26 +115,25 @@ pub struct Judge<'a> {
 
 impl<'a> Judge<'a> {
     /// The judge of a tool call of `session_id` (inside subagent `agent_id` when given), in
-    /// the project at `cwd`, with the project's thresholds over baton's; `None` when warnings
-    /// are off there or an id is unsafe. When they are on, GSD's monitor wired beside is left
-    /// quiet for this call ([`gsd_monitor::speak_for_both`]).
-    pub fn for_call(session_id: &'a str, agent_id: Option<&'a str>, cwd: Option<&str>, now: u64) -> Option<Self> {
+    /// the project of `place`, with the project's thresholds over baton's; `None` when
+    /// warnings are off there or an id is unsafe. When they are on, GSD's monitor wired beside
+    /// is left quiet for this call ([`gsd_monitor::speak_for_both`]).
+    pub fn for_call(session_id: &'a str, agent_id: Option<&'a str>, place: &'a Place, now: u64) -> Option<Self> {
         let agent = Agent::of(agent_id)?;
         let debounce_key = agent.key(session_id)?;
-        let project = Project::find(&crate::hook::working_dir(cwd));
-        let config = Config::load(project.as_ref().map(|p| p.root.as_path()));
-        let planning_config = project.as_ref().map(PlanningConfig::read);
-        let settings = gsd_monitor::with_project_thresholds(config.monitor(), planning_config.as_ref());
-        if !settings.enabled || planning_config.as_ref().is_some_and(|c| !c.context_warnings()) {
+        let config = place.config();
+        let planning_config = place.planning_config();
+        let settings = gsd_monitor::with_project_thresholds(config.monitor(), planning_config);
+        if !settings.enabled || planning_config.is_some_and(|c| !c.context_warnings()) {
             return None;
         }
         let bridge = bridge::read(session_id);
-        gsd_monitor::speak_for_both(session_id, bridge.as_ref(), planning_config.as_ref(), now);
+        gsd_monitor::speak_for_both(session_id, bridge.as_ref(), planning_config, now);
         Some(Self {
             session_id,
             agent,
             debounce_key,
-            project,
+            project: place.project(),
             config,
             settings,
             bridge,
@@ -160,7 +160,7 @@ impl<'a> Judge<'a> {
         };
         let late = |ids: &[String]| late_levels(ids, level);
         let (state, fire) = debounce::advance(&self.debounce_key, level, settings.debounce_calls, late)?;
-        let planning = self.project.as_ref().filter(|p| p.has_planning_state());
+        let planning = self.project.filter(|p| p.has_planning_state());
         let advice = match (agent, planning) {
             (Agent::Subagent(_), _) => Advice::Subagent,
             (Agent::Main, Some(_)) => Advice::Planning,
@@ -175,7 +175,7 @@ impl<'a> Judge<'a> {
         fire.then(|| {
             let program = crate::platform::shell::this_program();
             let findings = Findings {
-                forecast: forecast(&self.config),
+                forecast: forecast(self.config),
                 largest: largest(),
             };
             warning_text(level, usage, &findings, advice, &program)

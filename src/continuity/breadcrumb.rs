@@ -4,8 +4,8 @@
 
 use crate::error::Result;
 use crate::hook::envelope;
+use crate::hook::event::Event;
 use crate::hook::fit::{self, Section};
-use crate::hook::payload::HookPayload;
 use crate::planning::Project;
 use crate::planning::state_edit;
 
@@ -22,12 +22,12 @@ pub const PRE_COMPACT: &str = "pre-compact";
 /// An automatic breadcrumb is archived once delivered to the session that wrote it (the same
 /// session after compaction); other sessions get the brief and leave it. A person's handoff
 /// stays until `baton resume`.
-pub fn session_start_context(payload: &HookPayload) -> Option<String> {
-    let project = Project::find(&crate::hook::working_dir(payload.cwd.as_deref()))?;
-    if !resume::has_paused_work(&project) {
+pub fn session_start_context(event: &Event) -> Option<String> {
+    let (payload, project) = (event.payload, event.place.project()?);
+    if !resume::has_paused_work(project) {
         return None;
     }
-    let brief = match resume::brief(&project) {
+    let brief = match resume::brief(project) {
         Ok(Some(brief)) => brief,
         Ok(None) => return None,
         Err(e) => {
@@ -50,7 +50,7 @@ pub fn session_start_context(payload: &HookPayload) -> Option<String> {
     sections.extend(resume::sections(&brief));
     let mut more = "`baton resume --keep` prints the whole brief.".to_owned();
     if own {
-        match resume::archive(&project, true, chrono::Utc::now()) {
+        match resume::archive(project, true, chrono::Utc::now()) {
             Ok(moved) if !moved.is_empty() => {
                 let names: Vec<String> = moved
                     .iter()
@@ -72,9 +72,11 @@ pub fn session_start_context(payload: &HookPayload) -> Option<String> {
 }
 
 /// PreCompact: in a project with planning state, writes an automatic handoff so the
-/// position survives compaction, unless a person's handoff is already waiting.
-pub fn pre_compact(payload: &HookPayload, trigger: Option<&str>) -> Result<()> {
-    let Some(project) = Project::find(&crate::hook::working_dir(payload.cwd.as_deref())) else {
+/// position survives compaction, unless a person's handoff is already waiting. The note
+/// names the payload's `trigger` (`manual|auto`).
+pub fn pre_compact(event: &Event) -> Result<()> {
+    let (payload, trigger) = (event.payload, event.payload.trigger.as_deref());
+    let Some(project) = event.place.project() else {
         return Ok(());
     };
     if !project.has_planning_state() {
@@ -94,7 +96,7 @@ pub fn pre_compact(payload: &HookPayload, trigger: Option<&str>) -> Result<()> {
         session_id: payload.session_id.clone(),
         ..PauseRequest::default()
     };
-    pause::pause(&project, &request, chrono::Utc::now()).map(|_| ())
+    pause::pause(project, &request, chrono::Utc::now()).map(|_| ())
 }
 
 /// The monitor's first CRITICAL in a project with planning state: notes in STATE.md where

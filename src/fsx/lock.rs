@@ -6,9 +6,23 @@
 use std::fs::{self, File};
 use std::io;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::platform;
+
+static IN_HOOK: AtomicBool = AtomicBool::new(false);
+
+/// Marks this process as one Claude Code waits for (a hook, the statusline, the mod): it must
+/// never stall, so the project's locks are waited for only briefly ([`in_hook`]).
+pub fn mark_in_hook() {
+    IN_HOOK.store(true, Ordering::Relaxed);
+}
+
+/// Whether this process is one Claude Code waits for ([`mark_in_hook`]).
+pub fn in_hook() -> bool {
+    IN_HOOK.load(Ordering::Relaxed)
+}
 
 /// An exclusive advisory lock held until dropped.
 #[derive(Debug)]

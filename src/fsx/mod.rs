@@ -17,7 +17,7 @@ mod program;
 
 use leftovers::{TEMP_PREFIX, TEMP_SUFFIX};
 pub use leftovers::{remove_abandoned_temp_files, remove_temp_files};
-pub use lock::{LockGuard, lock_exclusive};
+pub use lock::{LockGuard, in_hook, lock_exclusive, mark_in_hook};
 pub use names::{
     PROJECT_CACHE_PREFIX, PROJECT_LOCK_PREFIX, SESSION_FILE_PREFIX, fnv1a, is_safe_session_id, private_session_path,
     project_cache_path, project_lock_path, session_temp_path, temp_dir, usual_private_session_path,

@@ -1,15 +1,17 @@
 //! What Claude Code's hooks and statusline exchange with baton, as the lower layer every
 //! handler uses: the payload types, the bounded stdin reader, the output envelope, the fit of
-//! a text into Claude Code's cap, and the directory a payload is about. The dispatch of
-//! events to handlers is `crate::dispatch`.
+//! a text into Claude Code's cap, the directory a payload is about (with its project and
+//! configs, looked up once) and the event every handler is given. The dispatch of events to
+//! handlers is `crate::dispatch`.
 
 pub mod envelope;
+pub mod event;
 pub mod fit;
 pub mod payload;
+pub mod place;
 pub mod stdin;
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The directory a payload is about: its `cwd` (an absolute path: `/…`, or `C:\…` on
 /// Windows), else `$CLAUDE_PROJECT_DIR`, else ours.
@@ -19,17 +21,4 @@ pub fn working_dir(cwd: Option<&str>) -> PathBuf {
         .or_else(|| std::env::var_os("CLAUDE_PROJECT_DIR").map(PathBuf::from))
         .or_else(|| std::env::current_dir().ok())
         .unwrap_or_else(|| PathBuf::from("/"))
-}
-
-static IN_HOOK: AtomicBool = AtomicBool::new(false);
-
-/// Marks this process as one Claude Code waits for (a hook or the statusline): it must never
-/// stall, so locks are waited for only briefly ([`in_hook`]).
-pub fn mark_in_hook() {
-    IN_HOOK.store(true, Ordering::Relaxed);
-}
-
-/// Whether this process is a hook or the statusline ([`mark_in_hook`]).
-pub fn in_hook() -> bool {
-    IN_HOOK.load(Ordering::Relaxed)
 }

@@ -98,13 +98,9 @@ impl Project {
     /// An exclusive lock guarding read-modify-write of the project's files of one kind
     /// (`planning`, `agents-<run>`, `config.json`, …). The lock file lives in baton's private
     /// directory in the temp dir, not in the repository. A command waits up to 10 s for
-    /// another baton process; a hook ([`crate::hook::in_hook`]) 50 ms.
+    /// another baton process; a hook ([`fsx::in_hook`]) 50 ms.
     pub fn lock(&self, name: &str) -> Result<fsx::LockGuard> {
-        let wait = if crate::hook::in_hook() {
-            HOOK_LOCK_WAIT
-        } else {
-            LOCK_WAIT
-        };
+        let wait = if fsx::in_hook() { HOOK_LOCK_WAIT } else { LOCK_WAIT };
         self.lock_waiting(name, wait)
     }
 

@@ -13,8 +13,8 @@ use super::ops::Op;
 use super::path::DocPath;
 use super::write::{Change, Writer};
 use super::{MAX_DOCUMENT_BYTES, Store, Versioned, reference};
+use crate::hook::event::Event;
 use crate::hook::fit::utf16_len;
-use crate::hook::payload::HookPayload;
 use crate::planning::Project;
 
 /// How long a hook waits for the store's lock: a hook must not hold up the client.
@@ -24,23 +24,19 @@ const HOOK_LOCK_WAIT: Duration = Duration::from_secs(2);
 /// Only the document's `agents` keys are read to learn whether it names the agent (see
 /// [`named_agent`]): for any other agent a hook costs one read of the document, whatever
 /// its size.
-pub fn on_event(event: &str, payload: &HookPayload) -> Option<String> {
-    let agent_type = payload.agent_type.as_deref().filter(|t| !t.is_empty())?;
-    let project = Project::find(&crate::hook::working_dir(payload.cwd.as_deref()))?;
-    named_agent(&Store::of(&project), agent_type)?;
-    match event {
+pub fn on_event(event: &Event) -> Option<String> {
+    let agent_type = event.payload.agent_type.as_deref().filter(|t| !t.is_empty())?;
+    let project = event.place.project()?;
+    named_agent(&Store::of(project), agent_type)?;
+    match event.name()? {
         "SubagentStart" => {
-            let current = set_status(&project, agent_type, "in_progress", payload)?;
+            let current = set_status(project, agent_type, "in_progress", event)?;
             let name = agent_key(&current.doc, agent_type)?;
             subagent_start_context(&name, &current, crate::hook::envelope::MAX_CONTEXT_UNITS)
         }
         "SubagentStop" => {
-            let status = if failed(&project, payload) {
-                "failed"
-            } else {
-                "completed"
-            };
-            set_status(&project, agent_type, status, payload);
+            let status = if failed(project, event) { "failed" } else { "completed" };
+            set_status(project, agent_type, status, event);
             None
         }
         _ => None,
@@ -194,27 +190,30 @@ fn agent_key(doc: &Value, agent_type: &str) -> Option<String> {
 }
 
 /// Sets `agents.<name>.status` for an agent the document names; the document after it.
-fn set_status(project: &Project, agent_type: &str, status: &str, payload: &HookPayload) -> Option<Versioned> {
+fn set_status(project: &Project, agent_type: &str, status: &str, event: &Event) -> Option<Versioned> {
     set_agent_value(
         project,
         agent_type,
         &["status"],
         Value::String(status.to_owned()),
-        payload,
+        event,
         "",
     )
 }
 
 /// Records the bridge's handoff of a finished agent as its output `handoff`
-/// (`agents.<name>.outputs.handoff`), when the project has a store that names the agent.
-pub fn record_handoff(project: &Project, agent_type: &str, handoff: Value, payload: &HookPayload) {
+/// (`agents.<name>.outputs.handoff`), when the event's project has a store that names the agent.
+pub fn record_handoff(event: &Event, agent_type: &str, handoff: Value) {
+    let Some(project) = event.place.project() else {
+        return;
+    };
     if named_agent(&Store::of(project), agent_type).is_some() {
         set_agent_value(
             project,
             agent_type,
             &["outputs", "handoff"],
             handoff,
-            payload,
+            event,
             " (bridge handoff)",
         );
     }
@@ -229,7 +228,7 @@ fn set_agent_value(
     agent_type: &str,
     field: &[&str],
     value: Value,
-    payload: &HookPayload,
+    event: &Event,
     what: &str,
 ) -> Option<Versioned> {
     let store = Store::of(project);
@@ -239,8 +238,8 @@ fn set_agent_value(
             p.child((*f).to_owned())
         })
     };
-    let writer = Writer::hook(agent_type, payload.session_id.as_deref(), &project.root);
-    let event = payload.hook_event_name.clone().unwrap_or_default();
+    let writer = Writer::hook(agent_type, event.payload.session_id.as_deref(), &project.root);
+    let event = event.name().unwrap_or_default();
     let result = store.write(&writer, HOOK_LOCK_WAIT, &mut notes, |current| {
         let ops = match agent_key(&current.doc, agent_type) {
             Some(name) if path_of(name.clone()).get(&current.doc).ok() != Some(&value) => {
@@ -267,15 +266,12 @@ fn set_agent_value(
 }
 
 /// Whether the run failed: its final message says so, or its spot-check flagged it.
-fn failed(project: &Project, payload: &HookPayload) -> bool {
-    let message = payload.last_assistant_message.as_deref().unwrap_or("");
+fn failed(project: &Project, event: &Event) -> bool {
+    let message = event.payload.last_assistant_message.as_deref().unwrap_or("");
     if !crate::agents::claims::extract(message).reports_success {
         return true;
     }
-    let run = payload
-        .agent_id
-        .as_deref()
-        .and_then(|id| crate::agents::ledger::file(project, id));
+    let run = event.agent_id().and_then(|id| crate::agents::ledger::file(project, id));
     let run = run
         .filter(|p| p.is_file())
         .and_then(|p| crate::agents::ledger::read(&p).ok());
