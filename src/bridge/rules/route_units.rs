@@ -1,10 +1,10 @@
-//! From rule captures to the mount graph's units (any framework whose routers are values:
-//! Express, Koa, Fastify; the graph and the linker in `extract::code::routes` put them
-//! together across files). A file's hits name routers made (`router.new`, named by the
-//! binding whose value starts where they do), functions handed a router (`router.function`
-//! with `router.param`), routes and mounts called on a receiver (`route.*`, `include.*`):
-//! each call goes to the unit its receiver is in this file (a router it makes, the function
-//! whose parameter it is, the chain it is called on), or to a name another file defines.
+//! From rule captures to the mount graph's units (any framework whose routers are values: Express,
+//! Koa, Fastify; the graph in `code_model::routes` and the linker in `extract::code::link` put them
+//! together across files). A file's hits name routers made (`router.new`, named by the binding
+//! whose value starts where they do), functions handed a router (`router.function` with
+//! `router.param`), routes and mounts called on a receiver (`route.*`, `include.*`): each call goes
+//! to the unit its receiver is in this file (a router it makes, the function whose parameter it is,
+//! the chain it is called on), or to a name another file defines.
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -13,11 +13,11 @@ use super::hits::{Capture, Hit, guard_name, inside};
 use super::paths::HTTP_METHODS;
 use super::scopes::placed_in;
 use super::text::literal;
-use crate::bridge::extract::code::guards::names::is_check_name;
-use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
-use crate::bridge::extract::code::modules::{join_relative, parent_dir};
-use crate::bridge::extract::code::routes::RouteScan;
-use crate::bridge::extract::code::routes::graph::{Autoload, Item, LocalRoute, Mount, Target, Unit, add_guards};
+use crate::bridge::code_model::guards::names::is_check_name;
+use crate::bridge::code_model::guards::{GuardNote, Role, is_auth_name};
+use crate::bridge::code_model::modules::{join_relative, parent_dir};
+use crate::bridge::code_model::routes::RouteScan;
+use crate::bridge::code_model::routes::graph::{Autoload, Item, LocalRoute, Mount, Target, Unit, add_guards};
 use crate::bridge::facts::push_once;
 
 /// How many calls a chain (`Router().use(a).get(…).post(…)`) is followed down.
@@ -1002,7 +1002,7 @@ pub(super) fn http_method(text: &str) -> Option<String> {
 /// True for a name that reads like a path held elsewhere (`config.api.prefix`, `API_PREFIX`,
 /// `basePath`), not middleware.
 fn names_a_path(text: &str) -> bool {
-    let words = crate::bridge::extract::code::guards::names::words(text);
+    let words = crate::bridge::code_model::guards::names::words(text);
     text.chars()
         .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
         || words
