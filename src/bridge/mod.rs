@@ -3,6 +3,7 @@
 //! Parsers live only here: nothing on the statusline or monitor path uses this module; the
 //! SubagentStop and SubagentStart hooks call it through [`deliver`].
 
+pub mod code_model;
 pub mod deliver;
 pub mod domain;
 pub mod extract;
@@ -17,6 +18,7 @@ pub mod rules;
 pub mod safe;
 pub mod schema;
 pub mod source;
+pub mod sql;
 pub mod ticket;
 
 use std::collections::BTreeSet;

@@ -2,8 +2,12 @@
 //! every item, spread over the cores by a shared counter (so a few heavy files do not leave
 //! the other threads idle), and returns the results in the items' order.
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::facts::Facts;
+use super::source::Source;
 
 /// Most threads started.
 const MAX_WORKERS: usize = 8;
@@ -16,6 +20,26 @@ const MIN_ITEMS_PER_WORKER: usize = 16;
 /// `f` applied to every item, in the items' order.
 pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     map_spread(items, MIN_ITEMS_PER_WORKER, f)
+}
+
+/// Runs `extract_one` on every source, spread over the cores (the bridge's one pool,
+/// [`map`]), and appends the results in source order. A file whose
+/// extraction panics is recorded in `unparsed`; the rest count.
+pub fn per_file<F>(sources: &[Source<'_>], extract_one: F) -> Facts
+where
+    F: Fn(&Source<'_>) -> Facts + Sync,
+{
+    let guarded = |source: &Source<'_>| {
+        catch_unwind(AssertUnwindSafe(|| extract_one(source))).unwrap_or_else(|_| Facts {
+            unparsed: vec![format!("{}: the extractor failed on this file", source.path)],
+            ..Facts::default()
+        })
+    };
+    let mut facts = Facts::default();
+    for found in map(sources, guarded) {
+        facts.append(found);
+    }
+    facts
 }
 
 /// [`map`] for a few items that each take long (compiling a query): a thread for each

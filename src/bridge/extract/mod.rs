@@ -15,14 +15,14 @@ pub mod migrations;
 pub mod pipelines;
 pub mod prisma;
 pub mod push;
-pub mod sql;
 pub mod syntax;
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 
 use super::facts::Facts;
+pub use super::parallel::per_file;
 pub use super::source::Source;
+pub use super::sql;
 
 /// What extractors may be configured with (the `bridge` section of baton's config).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -77,7 +77,11 @@ pub fn all_timed(sources: &[Source<'_>], settings: &Settings) -> (Vec<Facts>, Ve
     // After the code extractor (within a file, what the rules find follows what it finds),
     // which ran the rules of the code files it parsed on its own trees.
     let started = Instant::now();
-    found.push(crate::bridge::rules::extract_after_code(sources, code_rules));
+    found.push(crate::bridge::rules::extract_after_code(
+        sources,
+        code_rules,
+        code::link::link_routes,
+    ));
     took.push(("rules".to_owned(), started.elapsed()));
     (found, took)
 }
@@ -97,26 +101,6 @@ pub fn yaml(source: &Source<'_>) -> Result<serde_norway::Value, Box<Facts>> {
             ..Facts::default()
         })
     })
-}
-
-/// Runs `extract_one` on every source, spread over the cores (the bridge's one pool,
-/// [`super::parallel::map`]), and appends the results in source order. A file whose
-/// extraction panics is recorded in `unparsed`; the rest count.
-pub fn per_file<F>(sources: &[Source<'_>], extract_one: F) -> Facts
-where
-    F: Fn(&Source<'_>) -> Facts + Sync,
-{
-    let guarded = |source: &Source<'_>| {
-        catch_unwind(AssertUnwindSafe(|| extract_one(source))).unwrap_or_else(|_| Facts {
-            unparsed: vec![format!("{}: the extractor failed on this file", source.path)],
-            ..Facts::default()
-        })
-    };
-    let mut facts = Facts::default();
-    for found in super::parallel::map(sources, guarded) {
-        facts.append(found);
-    }
-    facts
 }
 
 #[cfg(test)]

@@ -115,10 +115,40 @@ pub struct EnumType {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Dropped {
-    /// `table`, `column` (`table.column`), `index`, `type` or `constraint`.
-    pub kind: String,
+    pub kind: DroppedKind,
+    /// `table.column` for a column or a constraint.
     pub name: String,
     pub file: String,
+}
+
+/// What a migration drops, named in the JSON and the rendered text as written here.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DroppedKind {
+    #[default]
+    Table,
+    Column,
+    Index,
+    Type,
+    Constraint,
+}
+
+impl DroppedKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DroppedKind::Table => "table",
+            DroppedKind::Column => "column",
+            DroppedKind::Index => "index",
+            DroppedKind::Type => "type",
+            DroppedKind::Constraint => "constraint",
+        }
+    }
+}
+
+impl std::fmt::Display for DroppedKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// `schema.name`, or `name`.

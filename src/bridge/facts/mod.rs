@@ -10,7 +10,7 @@ mod db;
 use serde::{Deserialize, Serialize};
 
 pub use self::changes::{Change, ChangeKind, Name, Revision, TableOp, key};
-pub use self::db::{Column, Dropped, EnumType, ForeignKey, Index, Table, qualified};
+pub use self::db::{Column, Dropped, DroppedKind, EnumType, ForeignKey, Index, Table, qualified};
 
 /// Everything extracted from one run's files. Lists are kept in a stable order (file, then
 /// position in the file) and de-duplicated by the merge.

@@ -11,9 +11,9 @@ use super::hits::{Hit, inside};
 use super::shapes::names;
 use super::text::literal;
 use super::{columns, scopes};
-use crate::bridge::extract::sql;
 use crate::bridge::facts::{Change, ChangeKind, Column, Facts, ForeignKey, Index, Name, Revision, TableOp};
 use crate::bridge::schema::created;
+use crate::bridge::sql;
 
 /// How many helper calls deep `upgrade()` is followed.
 const MAX_HELPER_DEPTH: usize = 4;

@@ -6,11 +6,11 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use super::hits::{Hit, inside};
-use super::inherit::ancestry;
 use super::naming;
 use super::text::literal;
-use crate::bridge::extract::code::modules::PathIndex;
-use crate::bridge::extract::code::modules::script_resolve::resolve_source;
+use crate::bridge::code_model::lineage::ancestry;
+use crate::bridge::code_model::modules::PathIndex;
+use crate::bridge::code_model::modules::script::resolve_source;
 use crate::bridge::facts::Component;
 
 /// How many index files deep `export *` chains are followed.

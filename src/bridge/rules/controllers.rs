@@ -11,9 +11,9 @@
 //! `controller.module`, is `mod/stories`, as the handler `mod/stories#edit` names it).
 
 use super::hits::Hit;
-use super::inherit::ancestry;
 use super::naming::snake_case;
 use super::options;
+use crate::bridge::code_model::lineage::ancestry;
 use crate::bridge::facts::Endpoint;
 use crate::bridge::facts::push_once;
 

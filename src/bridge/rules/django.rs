@@ -9,10 +9,10 @@
 use std::collections::BTreeMap;
 
 use super::hits::{Capture, Hit};
-use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
-use crate::bridge::extract::code::routes::RouteScan;
-use crate::bridge::extract::code::routes::django::views::{Action, View};
-use crate::bridge::extract::syntax::python::last_segment;
+use crate::bridge::code_model::guards::{GuardNote, Role, is_auth_name};
+use crate::bridge::code_model::routes::RouteScan;
+use crate::bridge::code_model::routes::django::views::{Action, View};
+use crate::bridge::code_model::syntax::python::last_segment;
 
 /// Methods that read a request body.
 const BODY_HANDLERS: &[&str] = &["post", "put", "patch", "create", "update", "partial_update"];

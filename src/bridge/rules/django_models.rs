@@ -12,11 +12,11 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::columns;
 use super::hits::{Capture, Hit};
-use super::inherit::ancestry;
 use super::join_naming::ManyToMany;
 use super::text::literal;
-use crate::bridge::extract::code::modules::parent_dir;
-use crate::bridge::extract::syntax::python::last_segment;
+use crate::bridge::code_model::lineage::ancestry;
+use crate::bridge::code_model::modules::parent_dir;
+use crate::bridge::code_model::syntax::python::last_segment;
 use crate::bridge::facts::{Column, Index, Table};
 
 /// The type of the `id` Django adds to a model without a primary key (`DEFAULT_AUTO_FIELD`

@@ -10,8 +10,8 @@ use std::ops::Range;
 
 use super::hits::{Capture, Hit};
 use super::route_units::Render;
-use crate::bridge::extract::code::routes::RouteScan;
-use crate::bridge::extract::code::routes::graph::{Item, LocalRoute, Mount, Target};
+use crate::bridge::code_model::routes::RouteScan;
+use crate::bridge::code_model::routes::graph::{Item, LocalRoute, Mount, Target};
 
 /// How many wrappers and includes deep a view is followed.
 const MAX_DEPTH: usize = 32;

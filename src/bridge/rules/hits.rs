@@ -10,7 +10,7 @@ use tree_sitter::{Node, Query, QueryCursor, QueryMatch, QueryPredicateArg, Query
 use super::grammar::Grammar;
 use super::lower;
 use super::rule::Rule;
-use crate::bridge::extract::code::guards::names::{is_auth_name, is_check_name};
+use crate::bridge::code_model::guards::names::{is_auth_name, is_check_name};
 
 /// In-progress matches a query may keep at once; a pathological file stops matching there
 /// instead of taking time and memory without bound.

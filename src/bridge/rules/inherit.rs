@@ -6,13 +6,13 @@
 //! referenced entity's class points at that entity's table when `@Table` names it otherwise
 //! (`Owner` → `owners`; TypeORM's, Diesel's and SQLAlchemy's likewise), one naming a Rust module's entity (SeaORM's
 //! `super::cake::Entity`) at the table that module's file declares, and a key naming no
-//! column refers to the referenced table's primary key. [`ancestry`] walks any class's bases
-//! (a lender's, a Django class-based view's, a Rails controller's, a shape's).
+//! column refers to the referenced table's primary key.
 
 use std::collections::HashMap;
 
 use super::{columns, naming};
-use crate::bridge::extract::code::modules::rust::{module_of, segments, target_module};
+use crate::bridge::code_model::lineage::ancestry;
+use crate::bridge::code_model::modules::rust::{module_of, segments, target_module};
 use crate::bridge::facts::{Column, ForeignKey, Index, Table, push_once};
 
 /// The origins the rules give classes that lend columns instead of being tables.
@@ -95,24 +95,6 @@ fn lend_indexes(tables: &[Table], indexes: &mut Vec<Index>, bases: &HashMap<Stri
             });
         }
     }
-}
-
-/// `start` and the classes it extends, however deep (`max_depth` bases at most), each once:
-/// a class before its bases, a base's own bases before the next base (Python's method
-/// resolution order, near enough).
-pub fn ancestry<T: PartialEq>(start: T, max_depth: usize, parents: impl Fn(&T) -> Vec<T>) -> Vec<T> {
-    let mut out = Vec::new();
-    let mut pending = vec![(start, 0)];
-    while let Some((class, depth)) = pending.pop() {
-        if out.contains(&class) {
-            continue;
-        }
-        if depth < max_depth {
-            pending.extend(parents(&class).into_iter().rev().map(|parent| (parent, depth + 1)));
-        }
-        out.push(class);
-    }
-    out
 }
 
 /// An embeddable's conventional table name → the table of the entity that embeds it (a key

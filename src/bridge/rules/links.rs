@@ -12,7 +12,7 @@ use super::inherit::{self, Join, Lenders};
 use super::join_naming::{self, ManyToMany};
 use super::text::literal;
 use super::{matchers, validated};
-use crate::bridge::extract::code::guards::is_auth_name;
+use crate::bridge::code_model::guards::is_auth_name;
 use crate::bridge::facts::{Facts, Guard, push_once};
 
 /// The cross-file facts of the files read so far.

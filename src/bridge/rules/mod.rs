@@ -23,7 +23,7 @@ mod file_routes;
 mod hits;
 #[cfg(test)]
 mod hostile;
-pub mod inherit;
+mod inherit;
 mod join_naming;
 mod joined;
 mod links;
@@ -65,30 +65,35 @@ use tree_sitter::Tree;
 
 pub use self::hits::Hit;
 use self::links::Links;
-use super::extract::code::wants::{is_generated_path, is_test_path};
+use crate::bridge::code_model::wants::{is_generated_path, is_test_path};
 // Rule files share the code extractor's grammars and parsers (`super::grammar` below).
-use super::extract::syntax::grammar::{self, Grammar, Parsers};
 use super::facts::Facts;
 use super::source::Source;
+use crate::bridge::code_model::syntax::grammar::{self, Grammar, Parsers};
 
 pub use self::catalog::support_table;
 pub use self::route_units::Render;
 pub use self::warm::compile_wanted;
 pub use self::warm::start as compile_ahead;
-use crate::bridge::extract::code::link::link_routes;
-use crate::bridge::extract::code::routes::RouteScan;
+use crate::bridge::code_model::routes::RouteScan;
 
 /// Extracts the facts the rule files find in `sources`: every source the rules' languages
 /// read is parsed once (in parallel), its rules run, and the hits assembled file by file, then
-/// what spans files is put together.
+/// what spans files is put together (the routers' mounts by the code extractor's linker).
+#[cfg(test)]
 pub fn extract(sources: &[Source<'_>]) -> Facts {
-    link(sources, per_file(sources, true), Vec::new())
+    let link_routes = crate::bridge::extract::code::link::link_routes;
+    link(sources, per_file(sources, true), Vec::new(), link_routes)
 }
+
+/// The endpoints and guards of the routers the rules read alone (Go's), linked by the code
+/// extractor's linker (`extract::code::link::link_routes`), which sits above the rules.
+pub type LinkRoutes = fn(Vec<(String, RouteScan)>) -> Facts;
 
 /// [`extract`] for the files the code extractor did not parse: it ran the rules of the code
 /// files it parsed on its own trees ([`on_tree`]), which come as `code_files`.
-pub fn extract_after_code(sources: &[Source<'_>], code_files: Vec<FileRules>) -> Facts {
-    link(sources, per_file(sources, false), code_files)
+pub fn extract_after_code(sources: &[Source<'_>], code_files: Vec<FileRules>, link_routes: LinkRoutes) -> Facts {
+    link(sources, per_file(sources, false), code_files, link_routes)
 }
 
 /// What the rules find in one file, before what spans files is put together.
@@ -176,7 +181,7 @@ fn per_file(sources: &[Source<'_>], code_files: bool) -> Vec<FileRules> {
 
 /// The files' facts put together, with what spans files: routes mounted elsewhere, what
 /// other files complete, controllers' guards, relations, file-system routes.
-fn link(sources: &[Source<'_>], files: Vec<FileRules>, code_files: Vec<FileRules>) -> Facts {
+fn link(sources: &[Source<'_>], files: Vec<FileRules>, code_files: Vec<FileRules>, link_routes: LinkRoutes) -> Facts {
     let mut facts = Facts::default();
     let mut pending = Pending::default();
     for file in code_files.into_iter().chain(files) {

@@ -12,12 +12,12 @@ use super::hits::{Capture, Hit, inside};
 use super::route_units::{Render, guard};
 use super::scopes::placed_in;
 use super::text::literal;
-use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
-use crate::bridge::extract::code::routes::RouteScan;
-use crate::bridge::extract::code::routes::graph::{Item, LocalRoute, Unit};
-use crate::bridge::extract::code::routes::nest::{Binding, RouteFilter};
-use crate::bridge::extract::syntax::literal::PLACEHOLDER_OPEN;
-use crate::bridge::extract::syntax::script::unwrap_async_type;
+use crate::bridge::code_model::guards::{GuardNote, Role, is_auth_name};
+use crate::bridge::code_model::routes::RouteScan;
+use crate::bridge::code_model::routes::graph::{Item, LocalRoute, Unit};
+use crate::bridge::code_model::routes::nest::{Binding, RouteFilter};
+use crate::bridge::code_model::syntax::PLACEHOLDER_OPEN;
+use crate::bridge::code_model::syntax::script::unwrap_async_type;
 use crate::bridge::facts::push_once;
 
 /// A class (`owner` none) or a method of the class named at `owner`, with its decorators.

@@ -1,10 +1,10 @@
-//! From rule captures to the mount graph's units (any framework whose routers are values:
-//! Express, Koa, Fastify; the graph and the linker in `extract::code::routes` put them
-//! together across files). A file's hits name routers made (`router.new`, named by the
-//! binding whose value starts where they do), functions handed a router (`router.function`
-//! with `router.param`), routes and mounts called on a receiver (`route.*`, `include.*`):
-//! each call goes to the unit its receiver is in this file (a router it makes, the function
-//! whose parameter it is, the chain it is called on), or to a name another file defines.
+//! From rule captures to the mount graph's units (any framework whose routers are values: Express,
+//! Koa, Fastify; the graph in `code_model::routes` and the linker in `extract::code::link` put them
+//! together across files). A file's hits name routers made (`router.new`, named by the binding
+//! whose value starts where they do), functions handed a router (`router.function` with
+//! `router.param`), routes and mounts called on a receiver (`route.*`, `include.*`): each call goes
+//! to the unit its receiver is in this file (a router it makes, the function whose parameter it is,
+//! the chain it is called on), or to a name another file defines.
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -13,11 +13,11 @@ use super::hits::{Capture, Hit, guard_name, inside};
 use super::paths::HTTP_METHODS;
 use super::scopes::placed_in;
 use super::text::literal;
-use crate::bridge::extract::code::guards::names::is_check_name;
-use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
-use crate::bridge::extract::code::modules::{join_relative, parent_dir};
-use crate::bridge::extract::code::routes::RouteScan;
-use crate::bridge::extract::code::routes::graph::{Autoload, Item, LocalRoute, Mount, Target, Unit, add_guards};
+use crate::bridge::code_model::guards::names::is_check_name;
+use crate::bridge::code_model::guards::{GuardNote, Role, is_auth_name};
+use crate::bridge::code_model::modules::{join_relative, parent_dir};
+use crate::bridge::code_model::routes::RouteScan;
+use crate::bridge::code_model::routes::graph::{Autoload, Item, LocalRoute, Mount, Target, Unit, add_guards};
 use crate::bridge::facts::push_once;
 
 /// How many calls a chain (`Router().use(a).get(…).post(…)`) is followed down.
@@ -430,7 +430,7 @@ fn verbs<'h, 't>(hits: &'h [Hit<'t>]) -> Vec<Verb<'h, 't>> {
     let mut verbs: Vec<Verb<'h, 't>> = hits
         .iter()
         .filter_map(|hit| {
-            let chained = || hit.get("route.name").filter(|_| call_kind(hit) == Some("verb"));
+            let chained = || hit.get("route.name").filter(|_| call_kind(hit) == Some(CallKind::Verb));
             Some(Verb {
                 name: hit.get("verb.name").or_else(chained)?,
                 handler: hit.get("verb.handler").or(hit.get("route.handler")),
@@ -446,14 +446,41 @@ fn verbs<'h, 't>(hits: &'h [Hit<'t>]) -> Vec<Verb<'h, 't>> {
 /// pattern sets (`#set! methods "route=route nest=mount …"`): `route`, `any` (a route of any
 /// method), `mount`, `layer` (guarding what was added before), `wrap` (guarding every route),
 /// `verb` (a method router); a name the table does not list hands the router on.
-fn call_kind(hit: &Hit<'_>) -> Option<&'static str> {
+fn call_kind(hit: &Hit<'_>) -> Option<CallKind> {
     let name = hit.text("route.name")?;
     let kind = hit.prop("methods")?.split_whitespace().find_map(|pair| {
         pair.split_once('=')
             .filter(|(method, _)| *method == name)
             .map(|(_, kind)| kind)
     });
-    Some(kind.unwrap_or("through"))
+    Some(kind.map_or(CallKind::Through, CallKind::named))
+}
+
+/// What a call on a receiver is ([`call_kind`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CallKind {
+    Route,
+    Any,
+    Mount,
+    Layer,
+    Wrap,
+    Verb,
+    Through,
+}
+
+impl CallKind {
+    /// The kind a `methods` table names; one it does not know hands the router on.
+    fn named(kind: &str) -> CallKind {
+        match kind {
+            "route" => CallKind::Route,
+            "any" => CallKind::Any,
+            "mount" => CallKind::Mount,
+            "layer" => CallKind::Layer,
+            "wrap" => CallKind::Wrap,
+            "verb" => CallKind::Verb,
+            _ => CallKind::Through,
+        }
+    }
 }
 
 /// `get_service` → `GET`, `routing::any` → `ANY`, Actix's `web::route()` → `ANY`.
@@ -559,8 +586,8 @@ impl<'h, 't> File<'_, 'h, 't> {
         let at = call.receiver.range.end;
         let kind = call_kind(hit);
         match kind {
-            Some("route" | "any") => {}
-            Some("mount" | "layer" | "wrap") => return self.include(call, receiver, items),
+            Some(CallKind::Route | CallKind::Any) => {}
+            Some(CallKind::Mount | CallKind::Layer | CallKind::Wrap) => return self.include(call, receiver, items),
             // A method router chained on another, a call handing the router on.
             Some(_) => return,
             None => {}
@@ -570,7 +597,7 @@ impl<'h, 't> File<'_, 'h, 't> {
             hit.get("route.path")
                 .map_or(Some(String::new()), |p| (self.render)(&p.range, false))
         };
-        if let Some(verbs) = hit.get("route.verbs").filter(|_| kind == Some("route")) {
+        if let Some(verbs) = hit.get("route.verbs").filter(|_| kind == Some(CallKind::Route)) {
             let Some(path) = written() else { return };
             // The method routers are what follows the path (a comment may come between).
             let after = hit
@@ -603,7 +630,7 @@ impl<'h, 't> File<'_, 'h, 't> {
                 .filter_map(|(method, _)| http_method(&literal(method.text)))
                 .collect();
         }
-        let any = kind.filter(|kind| *kind == "any").map(|_| "ANY");
+        let any = kind.filter(|kind| *kind == CallKind::Any).map(|_| "ANY");
         let mut methods = match (named.is_empty(), hit.get("route.method"), hit.prop("method").or(any)) {
             (false, _, _) => named,
             (true, _, Some(method)) => http_method(method).into_iter().collect(),
@@ -825,17 +852,21 @@ impl<'h, 't> File<'_, 'h, 't> {
         let at = call.receiver.range.end;
         // Axum's `.layer(from_fn(auth))` guards what was added before it (see `scan`), Actix's
         // `.wrap(auth)` every route of its app or scope.
-        if let Some(wraps) = call_kind(hit).filter(|kind| matches!(*kind, "layer" | "wrap")) {
+        if let Some(wraps) = call_kind(hit).filter(|kind| matches!(kind, CallKind::Layer | CallKind::Wrap)) {
             let arguments = call.receiver.range.end..call.at.end;
             let named: Vec<String> = self
                 .named(&arguments, "layer.guard")
                 .filter_map(|(held, _)| guard(held.text))
                 .collect();
             for name in named {
-                let kind = if wraps == "layer" { "layer" } else { "middleware" };
+                let kind = if wraps == CallKind::Layer {
+                    "layer"
+                } else {
+                    "middleware"
+                };
                 self.out.note_used(&name, kind, self.framework, self.path);
                 match (&receiver, wraps) {
-                    (Receiver::Local(unit), "layer") => self.layers.push((at, unit.clone(), name)),
+                    (Receiver::Local(unit), CallKind::Layer) => self.layers.push((at, unit.clone(), name)),
                     _ => items.push((at, receiver.clone(), Item::UnitGuard(name))),
                 }
             }
@@ -897,7 +928,7 @@ impl<'h, 't> File<'_, 'h, 't> {
             let (callee, _) = target
                 .text
                 .split_once('(')
-                .filter(|_| call_kind(hit) == Some("mount"))?;
+                .filter(|_| call_kind(hit) == Some(CallKind::Mount))?;
             target_name(callee)
         };
         if let Some((Receiver::Local(name), _)) = chain {
@@ -1002,7 +1033,7 @@ pub(super) fn http_method(text: &str) -> Option<String> {
 /// True for a name that reads like a path held elsewhere (`config.api.prefix`, `API_PREFIX`,
 /// `basePath`), not middleware.
 fn names_a_path(text: &str) -> bool {
-    let words = crate::bridge::extract::code::guards::names::words(text);
+    let words = crate::bridge::code_model::guards::names::words(text);
     text.chars()
         .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
         || words

@@ -11,12 +11,12 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Range;
 
 use super::hits::Hit;
-use super::inherit::ancestry;
 use super::naming;
 use super::scopes::Nest;
 use super::tags;
 use super::text::literal;
-use crate::bridge::extract::code::wants::is_test_path;
+use crate::bridge::code_model::lineage::ancestry;
+use crate::bridge::code_model::wants::is_test_path;
 use crate::bridge::facts::{Endpoint, EnvVar, Facts, Field, Guard, Shape};
 
 /// How many bases deep inheritance is followed.

@@ -2,9 +2,9 @@
 //! links to endpoints, and the syntax the `shape.*`/`field.*` captures read.
 
 use super::{call_type, names};
-use crate::bridge::extract::Source;
 use crate::bridge::extract::code::fixture::extract;
 use crate::bridge::facts::{Facts, Shape};
+use crate::bridge::source::Source;
 
 #[test]
 fn call_types_and_listed_names() {

@@ -8,8 +8,8 @@ use std::ops::Range;
 
 use super::hits::{Capture, Hit};
 use super::scopes::placed_in;
-use crate::bridge::extract::code::guards::{GuardNote, Role, is_auth_name};
-use crate::bridge::extract::code::routes::HandlerShapes;
+use crate::bridge::code_model::guards::{GuardNote, Role, is_auth_name};
+use crate::bridge::code_model::routes::HandlerShapes;
 
 /// The signatures of the file's functions that take or return `Json<T>` or take a parameter
 /// of a plain type.

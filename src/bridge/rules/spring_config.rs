@@ -8,8 +8,9 @@
 use serde_norway::Value;
 
 use super::placeholders::env_names;
-use crate::bridge::extract::{Source, per_file};
 use crate::bridge::facts::{EnvVar, Facts};
+use crate::bridge::parallel::per_file;
+use crate::bridge::source::Source;
 
 /// Largest configuration file read (Spring's are a few KB); flow collections past
 /// [`MAX_FLOWS`] make the YAML scanner slow, so such files are read line by line instead.

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use super::inherit::ancestry;
+use crate::bridge::code_model::lineage::ancestry;
 use crate::bridge::facts::{Facts, Guard};
 
 /// The kind the rules give a mapped superclass's shape.

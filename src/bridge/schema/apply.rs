@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use super::{Change, ChangeKind, Name, TableOp};
 use crate::bridge::facts::key as table_key;
-use crate::bridge::facts::{Dropped, EnumType, ForeignKey, Index, Table, push_once};
+use crate::bridge::facts::{Dropped, DroppedKind, EnumType, ForeignKey, Index, Table, push_once};
 
 /// The schema as the changes applied so far left it, with its tables and named indexes
 /// looked up by name in a map (a repository's thousands of migrations make a scan per
@@ -52,13 +52,14 @@ impl Replayed {
             }
             ChangeKind::DropIndex(name) => match self.index_named(&name) {
                 Some(at) => self.remove_index(at),
-                None => self.drop_unknown("index", &name, &file),
+                None => self.drop_unknown(DroppedKind::Index, &name, &file),
             },
             ChangeKind::RenameIndex { from, to } => self.rename_index(&from, to),
             ChangeKind::CreateEnum(new) => match self.enum_named(&Name::of(&new.name, &new.schema)) {
                 Some(at) => self.enums[at] = new,
                 None => {
-                    self.dropped.retain(|d| !(d.kind == "type" && d.name == new.name));
+                    self.dropped
+                        .retain(|d| !(d.kind == DroppedKind::Type && d.name == new.name));
                     self.enums.push(new);
                 }
             },
@@ -94,7 +95,7 @@ impl Replayed {
                 Some(at) => {
                     self.enums.remove(at);
                 }
-                None => self.drop_unknown("type", &target.qualified(), &file),
+                None => self.drop_unknown(DroppedKind::Type, &target.qualified(), &file),
             },
         }
     }
@@ -149,9 +150,9 @@ impl Replayed {
         self.enums.iter().position(|e| target.is(&e.name, &e.schema))
     }
 
-    fn drop_unknown(&mut self, kind: &str, name: &str, file: &str) {
+    fn drop_unknown(&mut self, kind: DroppedKind, name: &str, file: &str) {
         let dropped = Dropped {
-            kind: kind.into(),
+            kind,
             name: name.into(),
             file: file.into(),
         };
@@ -169,7 +170,7 @@ impl Replayed {
             }
             None => {
                 self.dropped
-                    .retain(|d| !(d.kind == "table" && name.is_written(&d.name)));
+                    .retain(|d| !(d.kind == DroppedKind::Table && name.is_written(&d.name)));
                 table.sources = vec![file.to_owned()];
                 self.push_table(table);
             }
@@ -194,7 +195,7 @@ impl Replayed {
 
     fn drop_table(&mut self, target: &Name, file: &str) {
         let Some(at) = self.table_named(target) else {
-            self.drop_unknown("table", &target.qualified(), file);
+            self.drop_unknown(DroppedKind::Table, &target.qualified(), file);
             return;
         };
         let table = self.tables.remove(at);
@@ -236,7 +237,7 @@ impl Replayed {
                     .retain(|fk| !fk.columns.iter().any(|c| c.eq_ignore_ascii_case(&name)));
                 self.forget(&here, |columns| columns.iter().any(|c| c.eq_ignore_ascii_case(&name)));
                 if unknown && partial {
-                    self.drop_unknown("column", &format!("{}.{name}", here.qualified()), file);
+                    self.drop_unknown(DroppedKind::Column, &format!("{}.{name}", here.qualified()), file);
                 }
             }
             TableOp::RenameColumn { from, to } => self.rename_column(at, &here, &from, &to),
@@ -267,13 +268,15 @@ impl Replayed {
             }
             TableOp::DropConstraint(name) => {
                 if !self.drop_constraint(at, &here, &name, true) && partial {
-                    self.drop_unknown("constraint", &format!("{}.{name}", here.qualified()), file);
+                    self.drop_unknown(DroppedKind::Constraint, &format!("{}.{name}", here.qualified()), file);
                 }
             }
             TableOp::DropPrimaryKey => drop_primary_key(&mut self.tables[at]),
             TableOp::DropIndex(name) => match self.index_named(&name) {
                 Some(found) => self.remove_index(found),
-                None if !self.drop_constraint(at, &here, &name, false) => self.drop_unknown("index", &name, file),
+                None if !self.drop_constraint(at, &here, &name, false) => {
+                    self.drop_unknown(DroppedKind::Index, &name, file)
+                }
                 None => {}
             },
             TableOp::RenameConstraint { from, to } => {

@@ -59,7 +59,11 @@ pub fn extract_with_rules(name: &str) -> Facts {
     let files = files(name);
     let sources: Vec<Source<'_>> = files.iter().map(|(path, text)| Source { path, text }).collect();
     let (mut facts, _, code_rules) = super::extract_timed(&sources, &Settings::default());
-    facts.append(crate::bridge::rules::extract_after_code(&sources, code_rules));
+    facts.append(crate::bridge::rules::extract_after_code(
+        &sources,
+        code_rules,
+        super::link::link_routes,
+    ));
     facts
 }
 

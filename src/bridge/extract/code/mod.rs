@@ -7,18 +7,17 @@ pub mod design;
 #[cfg(test)]
 pub mod fixture;
 pub mod floor;
-pub mod guards;
 #[cfg(test)]
 mod hostile;
 pub mod link;
 pub mod modules;
 #[cfg(test)]
 mod orm_tests;
-pub mod routes;
 mod scan;
 #[cfg(test)]
 mod tests;
-pub mod wants;
+
+pub use crate::bridge::code_model::{guards, routes, wants};
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;

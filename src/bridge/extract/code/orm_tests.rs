@@ -440,7 +440,11 @@ fn another_orms_models_module_makes_no_django_tables() {
         },
     ];
     let (mut facts, _, code_rules) = extract_timed(&sources, &Settings::default());
-    facts.append(crate::bridge::rules::extract_after_code(&sources, code_rules));
+    facts.append(crate::bridge::rules::extract_after_code(
+        &sources,
+        code_rules,
+        super::link::link_routes,
+    ));
     let names: Vec<&str> = facts.tables.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, ["notes_note"], "{:#?}", facts.tables);
 }

@@ -7,15 +7,10 @@ use std::collections::HashMap;
 use tree_sitter::Node;
 
 use super::{Grammar, ParsedFile, named_children};
+pub use crate::bridge::code_model::syntax::{PLACEHOLDER_CLOSE, PLACEHOLDER_OPEN};
 
 /// How deep a concatenation (`A + "/x" + B`) is followed before the rest is kept as written.
 const MAX_CONCAT_DEPTH: usize = 16;
-
-/// Around a piece of a rendered path that this file cannot resolve (`settings.API_V1_STR`):
-/// linking fills it in from the file that defines it, or writes it as the language does
-/// (see [`display_placeholders`]). Neither character can occur in a path read from a file.
-pub const PLACEHOLDER_OPEN: char = '\u{1}';
-pub const PLACEHOLDER_CLOSE: char = '\u{2}';
 
 /// A piece of a string: literal text or a substituted expression.
 enum Part<'t> {

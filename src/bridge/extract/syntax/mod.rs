@@ -1,14 +1,11 @@
 //! The syntax layer the code extractors share: which tree-sitter grammar reads a file, one
 //! parse per file, and bounded, non-recursive ways to walk the tree and read its text.
 
-pub mod grammar;
 pub mod literal;
-pub mod python;
-pub mod rust;
-pub mod script;
 mod tree;
 
-pub use grammar::{Grammar, MAX_PARSE_BYTES, Parsers, Unparsed};
+pub use crate::bridge::code_model::syntax::grammar::{Grammar, MAX_PARSE_BYTES, Parsers, Unparsed};
+pub use crate::bridge::code_model::syntax::{grammar, python, rust, script};
 pub use tree::{Walk, named_children, walk};
 
 use std::cell::OnceCell;

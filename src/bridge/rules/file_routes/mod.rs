@@ -15,10 +15,10 @@
 mod pages_dirs;
 
 use super::paths::HTTP_METHODS;
-use crate::bridge::extract::Source;
-use crate::bridge::extract::code::guards::names::is_auth_name;
-use crate::bridge::extract::code::wants::{is_generated_path, is_test_path};
+use crate::bridge::code_model::guards::names::is_auth_name;
+use crate::bridge::code_model::wants::{is_generated_path, is_test_path};
 use crate::bridge::facts::{Endpoint, Facts, Guard, Route};
+use crate::bridge::source::Source;
 use pages_dirs::Pages;
 
 /// Adds the routes, endpoints and guards the sources' places make to `facts` (a test's or

@@ -4,8 +4,8 @@
 //! config lists the extension). `index` is its folder's path; `README` files are no pages.
 
 use super::{folder_path, is_group};
-use crate::bridge::extract::Source;
 use crate::bridge::facts::Route;
+use crate::bridge::source::Source;
 
 /// Text in a Vite config that says the router is made from files.
 const FILE_ROUTERS: &[&str] = &["vue-router/vite", "unplugin-vue-router", "vite-plugin-pages"];

@@ -5,9 +5,9 @@
 use std::collections::HashMap;
 
 use super::Linker;
+use crate::bridge::code_model::routes::graph::{Autoload, Item, Mount, Target, Unit, UnitKey};
 use crate::bridge::extract::code::modules::script_resolve::resolve_export;
 use crate::bridge::extract::code::modules::{join_relative, parent_dir};
-use crate::bridge::extract::code::routes::graph::{Autoload, Item, Mount, Target, Unit, UnitKey};
 use crate::bridge::extract::syntax::Grammar;
 
 /// The hooks each folder's `autohooks` file puts on its plugins, by folder.

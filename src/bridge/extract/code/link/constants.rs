@@ -3,7 +3,7 @@
 //! file offers, through the importing file's imports.
 
 use super::{Linker, MAX_INLINE_DEPTH, Module};
-use crate::bridge::extract::code::routes::graph::{Item, Target, Unit};
+use crate::bridge::code_model::routes::graph::{Item, Target, Unit};
 use crate::bridge::extract::syntax::literal::{fill_placeholders, placeholders};
 
 impl Linker<'_> {

@@ -3,11 +3,11 @@
 //! their classes give (see `django::expand`).
 
 use super::Linker;
+use crate::bridge::code_model::routes::django::expand::{Resolved, unknown_view};
+use crate::bridge::code_model::routes::django::views::View;
+use crate::bridge::code_model::routes::graph::{Item, UnitKey};
+use crate::bridge::code_model::syntax::python::last_segment;
 use crate::bridge::extract::code::modules::python::resolve_module;
-use crate::bridge::extract::code::routes::django::expand::{Resolved, unknown_view};
-use crate::bridge::extract::code::routes::django::views::View;
-use crate::bridge::extract::code::routes::graph::{Item, UnitKey};
-use crate::bridge::extract::syntax::python::last_segment;
 
 impl Linker<'_> {
     /// `pymodule:conduit.apps.articles.urls` → that module's `urlpatterns`.

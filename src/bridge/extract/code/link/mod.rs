@@ -14,7 +14,8 @@ use self::autoload::Autohooks;
 use super::guards::{self, GuardNote};
 use super::routes::graph::{Item, LocalRoute, MAX_ENDPOINTS, Target, Unit, UnitKey, add_guards, flatten, join};
 use super::routes::{HandlerShapes, RouteScan};
-use crate::bridge::extract::code::guards::is_auth_name;
+use crate::bridge::code_model::guards::is_auth_name;
+use crate::bridge::code_model::syntax::rust::last_segment;
 use crate::bridge::extract::code::modules::python::resolve_import as resolve_python;
 use crate::bridge::extract::code::modules::rust::{RustModule, module_of, segments, target_module};
 use crate::bridge::extract::code::modules::script::{Imported, ScriptModule};
@@ -23,7 +24,6 @@ use crate::bridge::extract::code::modules::{PathIndex, parent_dir};
 use crate::bridge::extract::code::scan::FileScan;
 /// The module table of a file in its language.
 pub use crate::bridge::extract::code::scan::OwnedModule as Module;
-use crate::bridge::extract::syntax::rust::last_segment;
 use crate::bridge::facts::{Endpoint, Facts};
 use crate::bridge::rules::naming::renamed;
 

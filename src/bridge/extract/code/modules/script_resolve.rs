@@ -2,42 +2,15 @@
 //! `@/` aliases to files, exported names through re-exports (`export … from`, `export *`) and
 //! the importing file's own imports.
 
+use super::PathIndex;
 use super::script::{Export, Import, Imported, ScriptModule};
-use super::{PathIndex, join_relative, parent_dir};
+pub use crate::bridge::code_model::modules::script::resolve_source;
 
 /// How far an export is followed through re-exports and imports.
 const MAX_HOPS: usize = 8;
 
 /// How many export tables one resolution reads at most (`export *` fans out).
 const MAX_STEPS: usize = 256;
-
-/// Extensions a script import may leave out, in the order bundlers try them.
-const SCRIPT_EXTENSIONS: &[&str] = &["ts", "tsx", "js", "jsx", "mts", "mjs", "cts", "cjs"];
-
-/// The file an import specifier names, when it is one of the run's files: relative specifiers,
-/// and `@/x` or `~/x` aliases matched by path suffix. Extensions and `index` files are tried
-/// the way bundlers do; a `.js` specifier may name a `.ts` file.
-pub fn resolve_source(index: &PathIndex, from: &str, source: &str) -> Option<usize> {
-    let base = if source.starts_with("./") || source.starts_with("../") {
-        join_relative(parent_dir(from), source)?
-    } else if let Some(rest) = source.strip_prefix("@/").or_else(|| source.strip_prefix("~/")) {
-        rest.to_owned()
-    } else {
-        return None;
-    };
-    let stem = ["js", "jsx", "mjs", "cjs"]
-        .iter()
-        .find_map(|ext| base.strip_suffix(&format!(".{ext}")))
-        .unwrap_or(&base);
-    let mut candidates = vec![base.clone()];
-    for ext in SCRIPT_EXTENSIONS {
-        candidates.push(format!("{stem}.{ext}"));
-    }
-    for ext in SCRIPT_EXTENSIONS {
-        candidates.push(format!("{base}/index.{ext}"));
-    }
-    index.find(&candidates)
-}
 
 /// Follows `exported` of file `at` through re-exports and imports to the file and local name
 /// that define it. `modules(at)` gives a file's module table.

@@ -13,9 +13,10 @@ use sqlparser::dialect::Dialect;
 use sqlparser::parser::Parser;
 use sqlparser::tokenizer::Token;
 
-use super::{Source, per_file};
 use crate::bridge::facts::Facts;
 use crate::bridge::facts::{Change, ChangeKind};
+use crate::bridge::parallel::per_file;
+use crate::bridge::source::Source;
 
 /// sqlparser's own guard against deep nesting (its default); deeper input fails to parse.
 const RECURSION_LIMIT: usize = 50;

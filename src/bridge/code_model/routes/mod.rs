@@ -8,7 +8,7 @@ pub mod nest;
 mod tests;
 
 use self::graph::{Item, Unit};
-use crate::bridge::extract::code::guards::{GuardNote, Role};
+use crate::bridge::code_model::guards::{GuardNote, Role};
 
 /// The routes one file declares, before files are linked.
 #[derive(Debug, Default)]

@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 
 use memchr::memmem::{self, Finder};
 
-use crate::bridge::extract::syntax::Grammar;
+use crate::bridge::code_model::syntax::grammar::Grammar;
 
 /// A string that starts like a path: what a prefix constant another file uses holds (each
 /// searcher built once for the process: building one per file and needle cost more than the

@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::bridge::extract::syntax::literal::PLACEHOLDER_OPEN;
+use crate::bridge::code_model::syntax::PLACEHOLDER_OPEN;
 use crate::bridge::facts::Endpoint;
 
 /// How deep mounts are followed; real apps nest a handful of levels.

@@ -6,9 +6,9 @@
 //! with as request.
 
 use super::views::View;
-use crate::bridge::extract::code::routes::graph::{Item, LocalRoute, add_guards};
-use crate::bridge::extract::syntax::python::last_segment;
-use crate::bridge::rules::inherit::ancestry;
+use crate::bridge::code_model::lineage::ancestry;
+use crate::bridge::code_model::routes::graph::{Item, LocalRoute, add_guards};
+use crate::bridge::code_model::syntax::python::last_segment;
 
 /// How many bases deep a view's inheritance is followed.
 const MAX_BASES: usize = 8;
