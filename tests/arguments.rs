@@ -102,8 +102,8 @@ fn empty_missing_and_wrong_values_are_usage_errors() {
         (vec!["pause", "--note"], "--note needs a value"),
         (vec!["progress", "extra"], "unexpected argument 'extra'"),
         (vec!["completions", "bash", "zsh"], "unexpected argument"),
-        (vec!["profile", "set"], "set needs a profile"),
-        (vec!["agents", "verify"], "verify needs a run id"),
+        (vec!["profile", "set"], "set needs PROFILE"),
+        (vec!["agents", "verify"], "verify needs ID (a run id"),
     ] {
         let out = sandbox.run(&args, b"");
         assert_usage_error(&out, args[0], problem);

@@ -13,6 +13,7 @@ mod ctx_init;
 mod ctx_view;
 mod hook;
 mod install;
+mod json_flag;
 mod profile;
 mod progress;
 mod report;
