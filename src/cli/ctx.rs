@@ -3,10 +3,9 @@
 
 use serde_json::{Value, json};
 
-use super::ctx_args::{
-    Action, Args, WriterName, batch_changes, json_arg, name_arg, parse_path, parse_target, read_stdin, version_word,
-};
+use super::ctx_args::{Action, Args, WriterName};
 use super::ctx_init::init;
+use super::ctx_values::{batch_changes, json_arg, name_arg, parse_path, parse_target, read_stdin, version_word};
 use super::ctx_view as view;
 use crate::error::{Error, Result};
 use crate::planning::Project;

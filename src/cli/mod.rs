@@ -10,6 +10,7 @@ mod continuity;
 mod ctx;
 mod ctx_args;
 mod ctx_init;
+mod ctx_values;
 mod ctx_view;
 mod hook;
 mod install;
