@@ -102,8 +102,20 @@ fn empty_missing_and_wrong_values_are_usage_errors() {
         (vec!["pause", "--note"], "--note needs a value"),
         (vec!["progress", "extra"], "unexpected argument 'extra'"),
         (vec!["completions", "bash", "zsh"], "unexpected argument"),
-        (vec!["profile", "set"], "set needs a profile"),
-        (vec!["agents", "verify"], "verify needs a run id"),
+        (vec!["profile", "set"], "set needs PROFILE"),
+        (vec!["agents", "verify"], "verify needs ID (a run id"),
+        (
+            vec!["agents", "frob"],
+            "unknown action 'frob'; the actions are: list, verify, waves, payload",
+        ),
+        (
+            vec!["profile", "resolve", "--keep"],
+            "resolve does not take --keep; usage: baton profile resolve",
+        ),
+        (
+            vec!["ctx", "show", "--keep", "3"],
+            "show does not take --keep; usage: baton ctx show [OPTIONS]",
+        ),
     ] {
         let out = sandbox.run(&args, b"");
         assert_usage_error(&out, args[0], problem);

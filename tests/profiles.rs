@@ -170,7 +170,10 @@ fn unknown_names_are_explained_and_bad_files_refused() {
 
     let out = sandbox.run(&["profile", "set"], b"");
     assert_eq!(out.code, Some(2));
-    assert!(out.stderr.contains("needs a profile: quality, balanced"), "{out:?}");
+    assert!(
+        out.stderr.contains("set needs PROFILE (one of quality, balanced"),
+        "{out:?}"
+    );
 
     // An agent the catalog does not know gets the profile's general choice, as in gsd-core,
     // and a note names the known ones (a typo shows).

@@ -4,6 +4,7 @@ use std::collections::BTreeSet;
 
 use serde_json::json;
 
+use super::json_flag::Json;
 use crate::agents::ledger::{self, Run, Status};
 use crate::agents::verification::{Verdict, Verification};
 use crate::agents::verify;
@@ -15,18 +16,15 @@ use crate::planning::phases::{self, PhaseDir};
 use crate::planning::state::PlanningState;
 use crate::words::count;
 
-/// `baton agents`.
+/// `baton agents`: an action, `list` when none is named.
 #[derive(clap::Args)]
 #[command(
     about = "Subagent runs (ledger, spot-check), plan waves and context payloads for orchestrators",
-    override_usage = "baton agents list [--json]
-       baton agents verify ID [--json]
-       baton agents waves [PHASE] [--json]
-       baton agents payload PLAN [--json]",
     before_help = "baton agents: bookkeeping for an orchestrator that spawns subagents",
     after_help = "\
   list     the runs recorded by the SubagentStart/SubagentStop hooks (.baton/agents/):
-           id, type, status, start, duration, files changed, spot-check
+           id, type, status, start, duration, files changed, spot-check (`baton agents`
+           alone, or with --json, is `baton agents list`)
   verify   checks what run ID (an id, a unique prefix, or `last`) said in its final
            message against the repository: files it created or changed exist and changed
            during the run, removed ones are gone, commits it names exist, plans it says it
@@ -50,35 +48,59 @@ the same time in one work tree cannot confirm each other's files.
 Examples:
   baton agents waves 3
   baton agents payload 03-02
-  baton agents verify last"
+  baton agents verify last",
+    args_conflicts_with_subcommands = true,
+    subcommand_value_name = "ACTION",
+    subcommand_help_heading = "Actions",
+    disable_help_subcommand = true
 )]
 pub struct Args {
-    /// list, verify ID, waves [PHASE] or payload PLAN
-    #[arg(value_name = "ACTION", value_parser = super::values::text())]
-    words: Vec<String>,
-    /// Print JSON
-    #[arg(long)]
-    json: bool,
+    #[command(subcommand)]
+    action: Option<Action>,
+    // `baton agents --json` is `baton agents list --json`.
+    #[command(flatten)]
+    list: Json,
+}
+
+/// The actions of `baton agents`.
+#[derive(clap::Subcommand)]
+enum Action {
+    /// List the subagent runs the hooks recorded (the default action)
+    List(Json),
+    /// Check a run's final message against the repository
+    Verify {
+        /// A run id, a unique prefix of one, or `last`; `baton agents list` shows them
+        #[arg(value_name = "ID", value_parser = super::values::text())]
+        id: String,
+        #[command(flatten)]
+        out: Json,
+    },
+    /// Group a phase's plans into waves and report what makes them unsafe
+    Waves {
+        /// The phase (default: STATE.md's current phase, else every phase)
+        #[arg(value_name = "PHASE", value_parser = super::values::text())]
+        phase: Option<String>,
+        #[command(flatten)]
+        out: Json,
+    },
+    /// Print the files an agent executing a plan must read
+    Payload {
+        /// A plan id such as 03-02, or a PLAN.md path
+        #[arg(value_name = "PLAN", value_parser = super::values::text())]
+        plan: String,
+        #[command(flatten)]
+        out: Json,
+    },
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let json = args.json;
-    let words: Vec<&str> = args.words.iter().map(String::as_str).collect();
-    let project = || crate::planning::Project::current();
-    match words.as_slice() {
-        ["list"] | [] => list(&project()?, json),
-        ["verify", id] => verify_run(&project()?, id, json),
-        ["verify"] => Err(Error::Usage(
-            "verify needs a run id (or `last`); `baton agents list` shows them".into(),
-        )),
-        ["waves"] => waves_of(&project()?, None, json),
-        ["waves", phase] => waves_of(&project()?, Some(phase), json),
-        ["payload", plan] => payload_of(&project()?, plan, json),
-        ["payload"] => Err(Error::Usage("payload needs a plan id such as 03-02".into())),
-        _ => Err(Error::Usage(format!(
-            "unknown action '{}'; use list, verify ID, waves [PHASE] or payload PLAN",
-            words.join(" ")
-        ))),
+    let project = crate::planning::Project::current()?;
+    match args.action {
+        None => list(&project, args.list.json),
+        Some(Action::List(out)) => list(&project, out.json),
+        Some(Action::Verify { id, out }) => verify_run(&project, &id, out.json),
+        Some(Action::Waves { phase, out }) => waves_of(&project, phase.as_deref(), out.json),
+        Some(Action::Payload { plan, out }) => payload_of(&project, &plan, out.json),
     }
 }
 

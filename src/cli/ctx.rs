@@ -1,12 +1,11 @@
-//! `baton ctx`: the versioned context store (`.baton/context.json` and its journal). Parses
-//! the action and its options, calls the store, prints; repairs the store reports go to stderr.
+//! `baton ctx`: the versioned context store (`.baton/context.json` and its journal). Runs the
+//! action parsed (ctx_args.rs), calls the store, prints; repairs the store reports go to stderr.
 
 use serde_json::{Value, json};
 
-use super::ctx_args::{
-    Args, batch_changes, json_arg, name_arg, parse_path, parse_target, read_stdin, value_arg, value_text, version_word,
-};
+use super::ctx_args::{Action, Args, WriterName};
 use super::ctx_init::init;
+use super::ctx_values::{batch_changes, json_arg, name_arg, parse_path, parse_target, read_stdin, version_word};
 use super::ctx_view as view;
 use crate::error::{Error, Result};
 use crate::planning::Project;
@@ -26,22 +25,6 @@ a plain string when it is not valid JSON. A string \"@agents.analyst.outputs.pro
 anywhere in the document is a reference: `get --resolve`, step inputs and the SubagentStart
 hook replace it by that value (to any depth; a dangling or cyclic reference is an error that
 names the chain). \"@@text\" is the literal \"@text\".";
-
-/// The usage of each action.
-pub const USAGE: &str = "baton ctx init [--project NAME] [--workflow TYPE] [--from FILE]
-       baton ctx show [--at V] [--json]
-       baton ctx get PATH [--resolve] [--at V] [--raw]
-       baton ctx set PATH VALUE | --file F | --stdin      [--as NAME]
-       baton ctx delete PATH                              [--as NAME]
-       baton ctx agent NAME --status pending|in_progress|completed|failed
-       baton ctx output AGENT ARTIFACT [--file P] [--data JSON] [--quality Q]
-       baton ctx inputs --workflow FILE --step N [--json]
-       baton ctx log [-n N | --all] [--json]
-       baton ctx diff V1 [V2] [--json]
-       baton ctx rollback V
-       baton ctx compact --keep N
-       baton ctx validate [--json]
-       baton ctx batch --stdin | --file F                 (one version per JSON line)";
 
 /// The end of `baton ctx --help`: history, steps, hooks, exit status, examples.
 pub const DETAILS: &str = "\
@@ -75,62 +58,50 @@ Examples:
   baton ctx rollback 12";
 
 pub fn run(args: Args) -> Result<()> {
-    let Some(action) = args.words.first().cloned() else {
-        return Err(Error::Usage(
-            "name an action: init, show, get, set, delete, agent, output, inputs, log, diff, rollback, compact, validate or batch".into(),
-        ));
-    };
     let mut notes = Vec::new();
-    let result = dispatch(&action, &args, &mut notes);
+    let result = dispatch(args.action, &mut notes);
     for note in &notes {
         eprintln!("baton ctx: {note}");
     }
     result
 }
 
-fn dispatch(action: &str, a: &Args, notes: &mut Vec<String>) -> Result<()> {
-    let store = || -> Result<Store> {
-        let store = Store::of(&Project::current_or_here()?);
-        if store.exists() {
-            Ok(store)
-        } else {
-            Err(store.missing())
-        }
-    };
+/// The store of the project, which must exist.
+fn store() -> Result<Store> {
+    let store = Store::of(&Project::current_or_here()?);
+    if store.exists() {
+        Ok(store)
+    } else {
+        Err(store.missing())
+    }
+}
+
+fn dispatch(action: Action, notes: &mut Vec<String>) -> Result<()> {
     match action {
-        "init" => {
-            a.check(
-                action,
-                &["--project", "--workflow", "--from", "--as", "--json"],
-                0..=0,
-                "init [--project NAME] [--workflow TYPE] [--from FILE]",
-            )?;
-            init(a)
-        }
-        "show" => {
-            a.check(action, &["--at", "--json"], 0..=0, "show [--at V] [--json]")?;
+        Action::Init(a) => init(&a),
+        Action::Show { at, out } => {
             let store = store()?;
-            let current = read(&store, a.at, notes)?;
-            if a.json {
+            let current = read(&store, at.at, notes)?;
+            if out.json {
                 return super::print(&String::from_utf8_lossy(&crate::store::document_bytes(&current.doc)));
             }
             super::print(&view::summary(&store, &current)?)
         }
-        "get" => {
-            a.check(
-                action,
-                &["--resolve", "--at", "--raw", "--json"],
-                1..=1,
-                "get PATH [--resolve] [--at V] [--raw]",
-            )?;
-            let path = parse_path(a.word(1))?;
-            let current = read(&store()?, a.at, notes)?;
-            let value = if a.resolve {
+        Action::Get {
+            path,
+            resolve,
+            at,
+            raw,
+            out: _,
+        } => {
+            let path = parse_path(&path.path)?;
+            let current = read(&store()?, at.at, notes)?;
+            let value = if resolve {
                 reference::resolve(&current.doc, &path)?
             } else {
                 path.get(&current.doc).map_err(reference::RefError::Missing)?.clone()
             };
-            match (&value, a.raw) {
+            match (&value, raw) {
                 (Value::String(s), true) => super::print(&format!("{s}\n")),
                 _ => super::print(&format!(
                     "{}\n",
@@ -138,137 +109,109 @@ fn dispatch(action: &str, a: &Args, notes: &mut Vec<String>) -> Result<()> {
                 )),
             }
         }
-        "set" => {
-            a.check(
-                action,
-                &["--file", "--stdin", "--as", "--json"],
-                1..=2,
-                "set PATH VALUE | --file F | --stdin [--as NAME]",
-            )?;
-            let path = parse_target(a.word(1))?;
-            let value = value_arg(a, 2)?;
+        Action::Set {
+            path,
+            value,
+            writer,
+            out,
+        } => {
+            let path = parse_target(&path.path)?;
+            let value = value.read()?;
             let cmd = format!("set {path}");
-            write(&store()?, a, notes, &cmd, |_| Ok(vec![Op::set(&path, value)]))
+            write(&store()?, &writer, out.json, notes, &cmd, |_| {
+                Ok(vec![Op::set(&path, value)])
+            })
         }
-        "delete" => {
-            a.check(action, &["--as", "--json"], 1..=1, "delete PATH [--as NAME]")?;
-            let path = parse_path(a.word(1))?;
+        Action::Delete { path, writer, out } => {
+            let path = parse_path(&path.path)?;
             let cmd = format!("delete {path}");
-            write(&store()?, a, notes, &cmd, |current| {
+            write(&store()?, &writer, out.json, notes, &cmd, |current| {
                 path.get(&current.doc)
                     .map_err(|e| Error::because(format!("nothing to delete at {}", e.path), e.reason))?;
                 Ok(vec![Op::delete(&path)])
             })
         }
-        "agent" => {
-            a.check(
-                action,
-                &["--status", "--as", "--json"],
-                1..=1,
-                "agent NAME --status pending|in_progress|completed|failed",
-            )?;
-            let status = a
-                .status
-                .as_deref()
-                .filter(|s| document::STATUSES.contains(s))
-                .ok_or_else(|| {
-                    Error::Usage(format!(
-                        "agent needs --status with one of: {}",
-                        document::STATUSES.join(", ")
-                    ))
-                })?;
+        Action::Agent {
+            name,
+            status,
+            writer,
+            out,
+        } => {
             let path = DocPath::root()
                 .child("agents")
-                .child(name_arg(a.word(1), "NAME")?)
+                .child(name_arg(&name, "NAME")?)
                 .child("status");
-            let cmd = format!("agent {} --status {status}", a.word(1));
-            write(&store()?, a, notes, &cmd, |_| Ok(vec![Op::set(&path, json!(status))]))
+            let cmd = format!("agent {name} --status {status}");
+            write(&store()?, &writer, out.json, notes, &cmd, |_| {
+                Ok(vec![Op::set(&path, json!(status))])
+            })
         }
-        "output" => {
-            a.check(
-                action,
-                &["--file", "--data", "--stdin", "--quality", "--as", "--json"],
-                2..=2,
-                "output AGENT ARTIFACT [--file P] [--data JSON] [--quality Q]",
-            )?;
+        Action::Output(a) => {
             let data = match (&a.data, a.stdin) {
-                (Some(text), false) => Some(json_arg(text, "--data")?),
+                (Some(text), _) => Some(json_arg(text, "--data")?),
                 (None, true) => Some(json_arg(&read_stdin()?, "the data on stdin")?),
                 (None, false) => None,
-                (Some(_), true) => {
-                    return Err(Error::Usage("output: give --data or --stdin, not both".into()));
-                }
             };
             let file = a.file.as_ref().map(|f| f.display().to_string());
             let record = document::artifact(file.as_deref(), data, a.quality, &crate::agents::ledger::now());
             let path = DocPath::root()
                 .child("agents")
-                .child(name_arg(a.word(1), "AGENT")?)
+                .child(name_arg(&a.agent, "AGENT")?)
                 .child("outputs")
-                .child(name_arg(a.word(2), "ARTIFACT")?);
-            let cmd = format!("output {} {}", a.word(1), a.word(2));
-            write(&store()?, a, notes, &cmd, |_| Ok(vec![Op::set(&path, record)]))
+                .child(name_arg(&a.artifact, "ARTIFACT")?);
+            let cmd = format!("output {} {}", a.agent, a.artifact);
+            write(&store()?, &a.writer, a.out.json, notes, &cmd, |_| {
+                Ok(vec![Op::set(&path, record)])
+            })
         }
-        "inputs" => {
-            a.check(
-                action,
-                &["--workflow", "--step", "--json", "--at"],
-                0..=0,
-                "inputs --workflow FILE --step N [--json]",
-            )?;
-            let (Some(file), Some(step)) = (&a.workflow, &a.step) else {
-                return Err(Error::Usage(
-                    "usage: baton ctx inputs --workflow FILE --step N [--json]".into(),
-                ));
-            };
-            let step = workflow::load_step(std::path::Path::new(file), step)?;
-            let current = read(&store()?, a.at, notes)?;
+        Action::Inputs {
+            workflow,
+            step,
+            at,
+            out,
+        } => {
+            let step = workflow::load_step(&workflow, &step)?;
+            let current = read(&store()?, at.at, notes)?;
             let payload = workflow::build(&step, &current.doc)?;
-            super::print(&if a.json {
+            super::print(&if out.json {
                 format!("{:#}\n", json!(payload))
             } else {
                 view::payload(&payload)
             })?;
             view::payload_verdict(&payload)
         }
-        "log" => {
-            a.check(action, &["-n", "--all", "--json"], 0..=0, "log [-n N | --all] [--json]")?;
-            if a.limit == Some(0) {
+        Action::Log { limit, all, out } => {
+            if limit == Some(0) {
                 return Err(Error::Usage(
                     "log -n needs at least 1 (how many of the newest versions to show), or --all".into(),
                 ));
             }
-            let limit = if a.all { None } else { Some(a.limit.unwrap_or(20)) };
+            let limit = if all { None } else { Some(limit.unwrap_or(20)) };
             let (entries, oldest) = store()?.log(limit)?;
-            if a.json {
+            if out.json {
                 return super::print(&format!("{:#}\n", json!({"oldest": oldest, "entries": entries})));
             }
             super::print(&view::log(&entries, oldest))
         }
-        "diff" => {
-            a.check(action, &["--json"], 1..=2, "diff V1 [V2] [--json]")?;
+        Action::Diff { from, to, out } => {
             let store = store()?;
-            let from = version_word(a.word(1))?;
-            let (old, new) = (
-                store.version_at(from)?,
-                match a.words.get(2) {
-                    Some(v) => store.version_at(version_word(v)?)?,
-                    None => store.read_current(LOCK_WAIT, notes)?.doc,
-                },
-            );
+            let old = store.version_at(version_word(&from)?)?;
+            let new = match to {
+                Some(v) => store.version_at(version_word(&v)?)?,
+                None => store.read_current(LOCK_WAIT, notes)?.doc,
+            };
             let changes = ops::diff(&old, &new);
-            super::print(&if a.json {
+            super::print(&if out.json {
                 format!("{:#}\n", view::diff_json(&changes, &old))
             } else {
                 view::diff(&changes, &old)
             })
         }
-        "rollback" => {
-            a.check(action, &["--as", "--json"], 1..=1, "rollback V [--as NAME]")?;
-            let target = version_word(a.word(1))?;
+        Action::Rollback { version, writer, out } => {
+            let target = version_word(&version)?;
             let store = store()?;
             let cmd = format!("rollback {target}");
-            write(&store.clone(), a, notes, &cmd, |current| {
+            write(&store.clone(), &writer, out.json, notes, &cmd, |current| {
                 let mut wanted = store.version_at(target)?;
                 if let Some(next) =
                     document::advance_version(current.doc.get("context_version"), current.version.saturating_add(1))
@@ -279,23 +222,20 @@ fn dispatch(action: &str, a: &Args, notes: &mut Vec<String>) -> Result<()> {
                 Ok(ops::diff(&current.doc, &wanted))
             })
         }
-        "compact" => {
-            a.check(action, &["--keep", "--json"], 0..=0, "compact --keep N")?;
-            let keep = a
-                .keep
-                .filter(|k| *k >= 1)
-                .ok_or_else(|| Error::Usage("compact needs --keep N (at least 1)".into()))?;
+        Action::Compact { keep, out } => {
+            if keep == 0 {
+                return Err(Error::Usage("compact needs --keep N (at least 1)".into()));
+            }
             let done = store()?.compact(keep, notes)?;
-            super::print(&if a.json {
+            super::print(&if out.json {
                 format!("{:#}\n", json!(done))
             } else {
                 view::compacted(&done)
             })
         }
-        "validate" => {
-            a.check(action, &["--json"], 0..=0, "validate [--json]")?;
+        Action::Validate(out) => {
             let report = store()?.validate(notes)?;
-            super::print(&if a.json {
+            super::print(&if out.json {
                 format!("{:#}\n", json!(report))
             } else {
                 view::report(&report)
@@ -308,18 +248,12 @@ fn dispatch(action: &str, a: &Args, notes: &mut Vec<String>) -> Result<()> {
                 ))),
             }
         }
-        "batch" => {
-            a.check(
-                action,
-                &["--file", "--stdin", "--as", "--json"],
-                0..=0,
-                "batch --stdin | --file F [--as NAME]",
-            )?;
-            let changes = batch_changes(&value_text(a, 1)?)?;
+        Action::Batch { lines, writer, out } => {
+            let changes = batch_changes(&lines.read()?)?;
             let store = store()?;
-            let writer = Writer::identify(a.as_name.as_deref(), store.root())?;
+            let writer = Writer::identify(writer.as_name.as_deref(), store.root())?;
             let done = store.write_batch(&writer, notes, changes)?;
-            if a.json {
+            if out.json {
                 return super::print(&format!(
                     "{}\n",
                     json!({"first": done.first(), "last": done.first().map(|_| done.last), "written": done.versions,
@@ -334,9 +268,6 @@ fn dispatch(action: &str, a: &Args, notes: &mut Vec<String>) -> Result<()> {
                 ),
             })
         }
-        other => Err(Error::Usage(format!(
-            "unknown action '{other}'; the actions are init, show, get, set, delete, agent, output, inputs, log, diff, rollback, compact, validate, batch"
-        ))),
     }
 }
 
@@ -354,19 +285,20 @@ fn read(store: &Store, at: Option<u64>, notes: &mut Vec<String>) -> Result<Versi
 /// Writes one version and prints it.
 fn write(
     store: &Store,
-    a: &Args,
+    writer: &WriterName,
+    json: bool,
     notes: &mut Vec<String>,
     cmd: &str,
     make: impl FnOnce(&Versioned) -> Result<Vec<Op>>,
 ) -> Result<()> {
-    let writer = Writer::identify(a.as_name.as_deref(), store.root())?;
+    let writer = Writer::identify(writer.as_name.as_deref(), store.root())?;
     let done = store.write(&writer, LOCK_WAIT, notes, |current| {
         Ok(Change {
             cmd: cmd.to_owned(),
             ops: make(current)?,
         })
     })?;
-    if a.json {
+    if json {
         return super::print(&format!(
             "{}\n",
             json!({"version": done.last, "changed": done.versions > 0})

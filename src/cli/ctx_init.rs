@@ -2,14 +2,14 @@
 
 use serde_json::{Value, json};
 
-use super::ctx_args::Args;
+use super::ctx_args::Init;
 use crate::error::{Error, Result};
 use crate::planning::Project;
 use crate::store::write::Writer;
 use crate::store::{Store, document};
 
 /// Creates the store (version 1) and says where it is.
-pub(super) fn init(a: &Args) -> Result<()> {
+pub(super) fn init(a: &Init) -> Result<()> {
     let project = Project::current_or_here()?;
     let store = Store::of(&project);
     let mut doc = match &a.from {
@@ -39,9 +39,9 @@ pub(super) fn init(a: &Args) -> Result<()> {
             root.insert("workflow_type".into(), json!(kind));
         }
     }
-    let writer = Writer::identify(a.as_name.as_deref(), &project.root)?;
+    let writer = Writer::identify(a.writer.as_name.as_deref(), &project.root)?;
     store.create(&writer, doc)?;
-    if a.json {
+    if a.out.json {
         return super::print(&format!("{}\n", json!({"version": 1, "document": store.document})));
     }
     super::print(&format!(

@@ -2,18 +2,16 @@
 
 use serde_json::json;
 
+use super::json_flag::Json;
 use crate::agents::profile_config::{self, ModelSettings};
 use crate::agents::profiles::{self, Profile, Resolution, Tier};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::planning::Project;
 
-/// `baton profile`.
+/// `baton profile`: an action, `show` when none is named.
 #[derive(clap::Args)]
 #[command(
     about = "Show, set or resolve the model profile of the project's agents",
-    override_usage = "baton profile [show] [--json]
-       baton profile set PROFILE
-       baton profile resolve [AGENT...] [--json]",
     before_help = "baton profile: which model each agent runs, resolved by a program once per orchestration",
     after_help = "\
 Profiles: quality, balanced (the default), budget, adaptive (heavy agents opus, standard
@@ -23,7 +21,8 @@ ANTHROPIC_BASE_URL points at a non-Anthropic endpoint).
 Resolution: .planning/config.json \"model_overrides\" {agent: alias or model id} first, then
 the profile's column, then inherit. Agents named only in model_overrides are known too.
 
-  show      the profile, the overrides and every agent's model, tier and source
+  show      the profile, the overrides and every agent's model, tier and source (`baton
+            profile` alone, or with --json, is `baton profile show`)
   set       writes \"model_profile\" into .planning/config.json under a lock, changing only
             that value (the key is added when missing; the file is created when absent)
   resolve   every agent (or the named ones) as `agent model` lines; with exactly one
@@ -32,38 +31,47 @@ the profile's column, then inherit. Agents named only in model_overrides are kno
 Examples:
   baton profile set budget
   baton profile resolve gsd-executor           # sonnet
-  baton profile resolve gsd-planner gsd-verifier --json"
+  baton profile resolve gsd-planner gsd-verifier --json",
+    args_conflicts_with_subcommands = true,
+    subcommand_value_name = "ACTION",
+    subcommand_help_heading = "Actions",
+    disable_help_subcommand = true
 )]
 pub struct Args {
-    /// show, set PROFILE or resolve [AGENT...]
-    #[arg(value_name = "ACTION", value_parser = super::values::text())]
-    words: Vec<String>,
-    /// Print JSON
-    #[arg(long)]
-    json: bool,
+    #[command(subcommand)]
+    action: Option<Action>,
+    // `baton profile --json` is `baton profile show --json`.
+    #[command(flatten)]
+    show: Json,
+}
+
+/// The actions of `baton profile`.
+#[derive(clap::Subcommand)]
+enum Action {
+    /// Show the profile, the overrides and every agent's model (the default action)
+    Show(Json),
+    /// Set the project's model profile
+    Set {
+        /// One of quality, balanced, budget, adaptive, inherit
+        #[arg(value_name = "PROFILE", value_parser = super::values::text())]
+        profile: String,
+    },
+    /// Print the model of every agent, or of the agents named
+    Resolve {
+        /// The agents (default: every agent the catalog and model_overrides know)
+        #[arg(value_name = "AGENT", value_parser = super::values::text())]
+        agents: Vec<String>,
+        #[command(flatten)]
+        out: Json,
+    },
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let (words, json) = (args.words, args.json);
-    let (action, rest) = match words.split_first() {
-        Some((first, rest)) => (first.as_str(), rest),
-        None => ("show", &[][..]),
-    };
-    match action {
-        "show" if rest.is_empty() => show(json),
-        "set" => match rest {
-            [name] => set(name),
-            [] => Err(Error::Usage(format!(
-                "set needs a profile: {}",
-                profiles::profile_names()
-            ))),
-            _ => Err(Error::Usage("set takes one profile name".into())),
-        },
-        "resolve" => resolve(rest, json),
-        _ => Err(Error::Usage(format!(
-            "unknown action '{}'; use show, set PROFILE or resolve [AGENT...]",
-            words.join(" ")
-        ))),
+    match args.action {
+        None => show(args.show.json),
+        Some(Action::Show(out)) => show(out.json),
+        Some(Action::Set { profile }) => set(&profile),
+        Some(Action::Resolve { agents, out }) => resolve(&agents, out.json),
     }
 }
 

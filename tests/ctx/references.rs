@@ -196,8 +196,8 @@ fn bad_paths_and_values_are_usage_errors_that_say_what_to_do() {
     assert!(out.stderr.contains("already exists"), "{}", out.stderr);
     for (args, expected) in [
         (&["get", "agents..pm"][..], "for keys with dots use a JSON Pointer"),
-        (&["get"][..], "usage: baton ctx get PATH"),
-        (&["set", "a"][..], "give the value as a word, --file F or --stdin"),
+        (&["get"][..], "get needs PATH"),
+        (&["set", "a"][..], "set needs VALUE | --file F | --stdin"),
         (&["get", "a", "--keep", "3"][..], "baton ctx: get does not take --keep"),
         (
             &["agent", "pm", "--status", "done"][..],

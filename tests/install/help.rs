@@ -59,3 +59,36 @@ fn every_command_has_help_with_examples_and_there_are_completions() {
         out.stderr
     );
 }
+
+/// The `opts=` line of a case of the bash completion script (`baton__subcmd__ctx)`).
+fn bash_opts<'a>(bash: &'a str, case: &str) -> &'a str {
+    let start = bash
+        .find(&format!("        {case})\n"))
+        .unwrap_or_else(|| panic!("no case {case} in:\n{bash}"));
+    bash[start..]
+        .lines()
+        .find(|l| l.trim_start().starts_with("opts="))
+        .unwrap()
+}
+
+#[test]
+fn completions_offer_the_actions_and_only_each_actions_flags() {
+    let sandbox = Sandbox::new();
+    let bash = ok(sandbox.run(&["completions", "bash"], b"")).stdout;
+    let ctx = bash_opts(&bash, "baton__subcmd__ctx");
+    assert!(ctx.contains(" rollback ") && ctx.contains(" compact "), "{ctx}");
+    let compact = bash_opts(&bash, "baton__subcmd__ctx__subcmd__compact");
+    assert!(compact.contains("--keep"), "{compact}");
+    let set = bash_opts(&bash, "baton__subcmd__ctx__subcmd__set");
+    assert!(set.contains("--stdin") && !set.contains("--keep"), "{set}");
+    let profile = bash_opts(&bash, "baton__subcmd__profile");
+    assert!(profile.contains(" resolve"), "{profile}");
+    let agents = bash_opts(&bash, "baton__subcmd__agents");
+    assert!(agents.contains(" verify ") && agents.contains(" payload"), "{agents}");
+    let fish = ok(sandbox.run(&["completions", "fish"], b"")).stdout;
+    assert!(
+        fish.lines()
+            .any(|l| l.contains("__fish_seen_subcommand_from compact") && l.contains("-l keep")),
+        "fish completes compact's --keep"
+    );
+}
