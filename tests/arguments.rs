@@ -22,6 +22,11 @@ fn commands(sandbox: &Sandbox) -> Vec<String> {
 /// command's help to read.
 #[track_caller]
 fn assert_usage_error(out: &Outcome, command: &str, problem: &str) {
+    assert_usage_error_with_help(out, command, problem, command);
+}
+
+/// [`assert_usage_error`] where the help to read is `topic`'s (an action's: `ctx get`).
+fn assert_usage_error_with_help(out: &Outcome, command: &str, problem: &str, topic: &str) {
     assert_eq!(out.code, Some(2), "{command}: {out:?}");
     let prefix = format!("baton {command}: ");
     assert!(
@@ -35,7 +40,7 @@ fn assert_usage_error(out: &Outcome, command: &str, problem: &str) {
         out.stderr
     );
     assert!(
-        out.stderr.contains(&format!("`baton {command} --help`")),
+        out.stderr.contains(&format!("`baton {topic} --help`")),
         "{command}: point at its own help:\n{}",
         out.stderr
     );
@@ -102,23 +107,33 @@ fn empty_missing_and_wrong_values_are_usage_errors() {
         (vec!["pause", "--note"], "--note needs a value"),
         (vec!["progress", "extra"], "unexpected argument 'extra'"),
         (vec!["completions", "bash", "zsh"], "unexpected argument"),
-        (vec!["profile", "set"], "set needs PROFILE"),
-        (vec!["agents", "verify"], "verify needs ID (a run id"),
+    ] {
+        let out = sandbox.run(&args, b"");
+        assert_usage_error(&out, args[0], problem);
+    }
+    // An action's error points at the action's own help; a word that is no action, at the
+    // command's.
+    for (args, problem, help) in [
+        (vec!["profile", "set"], "set needs PROFILE", "profile set"),
+        (vec!["agents", "verify"], "verify needs ID (a run id", "agents verify"),
         (
             vec!["agents", "frob"],
             "unknown action 'frob'; the actions are: list, verify, waves, payload",
+            "agents",
         ),
         (
             vec!["profile", "resolve", "--keep"],
             "resolve does not take --keep; usage: baton profile resolve",
+            "profile resolve",
         ),
         (
             vec!["ctx", "show", "--keep", "3"],
             "show does not take --keep; usage: baton ctx show [OPTIONS]",
+            "ctx show",
         ),
     ] {
         let out = sandbox.run(&args, b"");
-        assert_usage_error(&out, args[0], problem);
+        assert_usage_error_with_help(&out, args[0], problem, help);
     }
 }
 
@@ -129,11 +144,11 @@ fn arguments_that_are_not_utf8_are_usage_errors() {
     use std::os::unix::ffi::OsStrExt;
     let sandbox = Sandbox::new();
     let junk = OsStr::from_bytes(b"\xff\xfe");
-    for args in [
-        ["report", "--session"],
-        ["report", "--since"],
-        ["pause", "--note"],
-        ["agents", "waves"],
+    for (args, help) in [
+        (["report", "--session"], "report"),
+        (["report", "--since"], "report"),
+        (["pause", "--note"], "pause"),
+        (["agents", "waves"], "agents waves"),
     ] {
         let out = sandbox.command(&args).arg(junk).output().unwrap();
         let out = Outcome {
@@ -142,7 +157,7 @@ fn arguments_that_are_not_utf8_are_usage_errors() {
             stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
             elapsed: std::time::Duration::ZERO,
         };
-        assert_usage_error(&out, args[0], "must be UTF-8 text");
+        assert_usage_error_with_help(&out, args[0], "must be UTF-8 text", help);
     }
     // A path may be any bytes the system allows: it is used as given.
     let out = sandbox.command(&["report", "--transcript"]).arg(junk).output().unwrap();

@@ -184,6 +184,7 @@ fn run_command(args: Vec<OsString>, verbose: bool) -> u8 {
             env!("CARGO_PKG_VERSION")
         );
     }));
+    let action = args.get(1).and_then(|a| a.to_str()).map(str::to_owned);
     let outcome = std::panic::catch_unwind(move || {
         fault_point();
         let mut command = None;
@@ -193,7 +194,7 @@ fn run_command(args: Vec<OsString>, verbose: bool) -> u8 {
     match outcome {
         Ok((Ok(()), _)) => 0,
         Ok((Err(e), command)) => {
-            let mut message = error_message(command.as_deref(), &e);
+            let mut message = error_message(command.as_deref(), action.as_deref(), &e);
             if verbose {
                 for cause in e.chain() {
                     message.push_str(&format!("\ncaused by: {cause}"));
@@ -217,10 +218,17 @@ fn fault_point() {
 
 /// How an error reads on stderr: one `baton <command>:` prefix, and after a usage error the
 /// help to read (the command's own when the command is known).
-fn error_message(command: Option<&str>, error: &Error) -> String {
+fn error_message(command: Option<&str>, action: Option<&str>, error: &Error) -> String {
     let who = command.map_or_else(|| "baton".to_owned(), |name| format!("baton {name}"));
     match (error, command) {
-        (Error::Usage(_), Some(_)) => format!("{who}: {error}\nSee `{who} --help` for its options and examples."),
+        (Error::Usage(_), Some(name)) => {
+            // An action's own help when the word after the command names one (`ctx get`).
+            let topic = match action.and_then(|a| self::command().find_subcommand(name)?.find_subcommand(a).cloned()) {
+                Some(action) => format!("{who} {}", action.get_name()),
+                None => who.clone(),
+            };
+            format!("{who}: {error}\nSee `{topic} --help` for its options and examples.")
+        }
         (Error::Usage(_), None) => format!("{who}: {error}\nSee `baton --help` for the commands."),
         _ => format!("{who}: {error}"),
     }
