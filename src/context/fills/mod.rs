@@ -5,6 +5,7 @@
 //! `estimated` when there was more than one item). Compactions reset the live context.
 
 pub mod chart;
+mod codec;
 mod line;
 mod names;
 pub mod running;
