@@ -75,10 +75,10 @@ impl Opened {
     }
 }
 
-/// The live context's items of the conversation in `transcript`, largest first, kept under
-/// `key` (a session id, or a session's subagent key); `subagent` when `transcript` is a
-/// subagent's own. Empty when the transcript cannot be read; a state that cannot be saved
-/// only costs the next look a longer read.
+/// The live context's largest items (up to [`SUMMARY_ITEMS`]) of the conversation in
+/// `transcript`, largest first, kept under `key` (a session id, or a session's subagent key);
+/// `subagent` when `transcript` is a subagent's own. Empty when the transcript cannot be read;
+/// a state that cannot be saved only costs the next look a longer read.
 pub fn largest(key: &str, transcript: &Path, subagent: bool) -> Vec<Item> {
     let Some(opened) = Opened::new(transcript) else {
         return Vec::new();
@@ -137,7 +137,7 @@ impl Saving {
 
 /// The walk `kept` (with the offset it reached) taken up with what was appended to the
 /// transcript since, or a fresh one; saves it at `state`, after its largest items, for the
-/// next look. The walk and its live items, largest first.
+/// next look. The walk and its [`SUMMARY_ITEMS`] largest live items, largest first.
 fn look(
     state: Option<PathBuf>,
     opened: Opened,
@@ -173,12 +173,12 @@ fn look(
     {
         walk.line(line);
     }
-    let largest = walk.largest();
+    let largest = walk.largest_few(SUMMARY_ITEMS);
     if let Some(path) = state {
         let head = Head {
             transcript: named,
             len,
-            largest: largest.iter().take(SUMMARY_ITEMS).cloned().collect(),
+            largest: largest.clone(),
             offset: start + to as u64,
         };
         let mut out = Vec::with_capacity(4096);

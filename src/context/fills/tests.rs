@@ -510,3 +510,31 @@ fn a_saved_walk_cut_short_or_with_any_figures_is_none_or_taken_up_without_overfl
         }
     }
 }
+
+#[test]
+fn items_of_the_same_size_are_ordered_by_their_names() {
+    let item = |kind, tool: Option<&str>, target: Option<&str>| Item {
+        tool: tool.map(str::to_owned),
+        target: target.map(str::to_owned),
+        ..Item::whole(kind, 1_000)
+    };
+    let items = [
+        item(Kind::Tool, Some("Read"), Some("src/a.rs")),
+        item(Kind::Tool, Some("Read"), Some("src/a.rs~")),
+        item(Kind::Tool, Some("Read"), None),
+        item(Kind::Tool, Some("Readme"), Some("a")),
+        item(Kind::Tool, None, None),
+        item(Kind::Assistant, Some("Write"), Some("b")),
+        item(Kind::Assistant, None, None),
+        item(Kind::Prompt, None, Some("fix it")),
+        item(Kind::Prompt, None, Some("fix")),
+        item(Kind::Attachment, Some("todo"), Some("é")),
+        item(Kind::Attachment, Some("todo"), Some("z")),
+        item(Kind::Thinking, None, None),
+    ];
+    for a in &items {
+        for b in &items {
+            assert_eq!(a.cmp_names(b), a.name().cmp(&b.name()), "{} / {}", a.name(), b.name());
+        }
+    }
+}

@@ -365,8 +365,7 @@ impl Walk {
             Keeps::None => {}
         }
         if !matches!(self.keeps, Keeps::Every) && self.live.len() > 2 * LIVE_KEPT {
-            self.live = self.largest();
-            self.live.truncate(LIVE_KEPT);
+            self.live = self.largest_few(LIVE_KEPT);
         }
     }
 
@@ -391,10 +390,14 @@ impl Walk {
 
     /// The live context's items, largest first.
     pub fn largest(&self) -> Vec<Item> {
-        let mut items = self.live.clone();
-        // Names are built only to order items of the same size.
-        items.sort_by(|a, b| b.tokens.cmp(&a.tokens).then_with(|| a.name().cmp(&b.name())));
-        items
+        self.largest_few(usize::MAX)
+    }
+
+    /// The `few` largest of the live context's items, largest first: only they are copied.
+    pub fn largest_few(&self, few: usize) -> Vec<Item> {
+        let mut items: Vec<&Item> = self.live.iter().collect();
+        items.sort_by(|a, b| b.tokens.cmp(&a.tokens).then_with(|| a.cmp_names(b)));
+        items.into_iter().take(few).cloned().collect()
     }
 }
 
