@@ -155,7 +155,8 @@ fn look(
             len <= LOOK_BYTES,
         ),
     };
-    let mut bytes = Vec::new();
+    // Sized up front: one read, not a dozen growing ones.
+    let mut bytes = Vec::with_capacity(usize::try_from(len - start).unwrap_or(0));
     if file.seek(SeekFrom::Start(start)).is_err() || file.take(len - start).read_to_end(&mut bytes).is_err() {
         return None;
     }
