@@ -475,7 +475,7 @@ fn the_monitor_s_warning_names_the_largest_items_and_follows_the_session() {
     let state = sandbox
         .tmp
         .join(&os::private_dir_names()[0])
-        .join(format!("session-{SESSION}-fills.json"));
+        .join(format!("session-{SESSION}-fills.bin"));
     assert!(state.is_file(), "the walk is kept for the next warning");
 
     // The session goes on: only what was appended is read, and the new result leads.
@@ -491,23 +491,18 @@ fn the_monitor_s_warning_names_the_largest_items_and_follows_the_session() {
         last.contains("Bash cargo test 3"),
         "the new result is counted once: {last}"
     );
-    // The items found are kept beside the walk: a warning on an unchanged transcript reads
-    // only them.
-    let top = state.with_file_name(format!("session-{SESSION}-fills-top.json"));
-    let kept: Value = serde_json::from_slice(&std::fs::read(&top).unwrap()).unwrap();
-    assert_eq!(kept["largest"][0]["target"], "docs/spec.md", "{kept}");
     // A state planted as a link is replaced, never written through.
     #[cfg(unix)]
-    for planted in [&state, &top] {
+    {
         let elsewhere = sandbox.project.join("elsewhere.json");
         std::fs::write(&elsewhere, "mine").unwrap();
-        std::fs::remove_file(planted).unwrap();
-        std::os::unix::fs::symlink(&elsewhere, planted).unwrap();
+        std::fs::remove_file(&state).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, &state).unwrap();
         session.prompt("again").reply(172_500, None);
         session.write(&sandbox, SESSION);
         assert!((0..6).filter_map(|_| warning(&sandbox, &transcript)).count() > 0);
         assert_eq!(std::fs::read_to_string(&elsewhere).unwrap(), "mine");
-        assert!(!std::fs::symlink_metadata(planted).unwrap().file_type().is_symlink());
+        assert!(!std::fs::symlink_metadata(&state).unwrap().file_type().is_symlink());
     }
 }
 
@@ -556,11 +551,24 @@ fn a_walk_saved_by_an_older_baton_is_read_afresh() {
     let state = sandbox
         .tmp
         .join(&os::private_dir_names()[0])
-        .join(format!("session-{SESSION}-fills.json"));
-    let mut saved: Value = serde_json::from_slice(&std::fs::read(&state).unwrap()).unwrap();
-    saved["version"] = json!(1);
-    saved["walk"]["live"][0]["target"] = json!("old\u{1b}[2Jname");
-    std::fs::write(&state, saved.to_string()).unwrap();
+        .join(format!("session-{SESSION}-fills.bin"));
+    // The state as an older version saved it, with a name it no longer gives.
+    let saved = std::fs::read(&state).unwrap();
+    let older = |version: u8| {
+        let mut bytes = saved.clone();
+        let at = bytes
+            .windows(15)
+            .position(|w| w == b"ledger_dump.sql")
+            .expect("the name is saved");
+        bytes[at..at + 15].copy_from_slice(b"ledger\x1b[2Jxx.sq");
+        bytes[0] = version;
+        std::fs::write(&state, bytes).unwrap();
+    };
+    older(4);
+    let shown = statusline_with_largest(&sandbox, &transcript);
+    assert!(shown.ends_with("│ Read ledger_dump.sql 32k"), "{shown}");
+    // The first version saved it as JSON.
+    std::fs::write(&state, r#"{"version":1,"walk":{"live":[]}}"#).unwrap();
     let shown = statusline_with_largest(&sandbox, &transcript);
     assert!(shown.ends_with("│ Read ledger_dump.sql 32k"), "{shown}");
 }

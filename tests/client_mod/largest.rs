@@ -35,7 +35,7 @@ fn the_warning_names_the_largest_items_of_the_transcript_the_client_names() {
     let state = sandbox
         .tmp
         .join(&os::private_dir_names()[0])
-        .join(format!("session-{SESSION}-fills.json"));
+        .join(format!("session-{SESSION}-fills.bin"));
     assert!(state.is_file(), "the hook's running walk, under the session's key");
 }
 

@@ -5,6 +5,7 @@
 //! `estimated` when there was more than one item). Compactions reset the live context.
 
 pub mod chart;
+mod codec;
 mod line;
 mod names;
 pub mod running;
@@ -111,16 +112,30 @@ impl Item {
 
     /// How the item is named to a person: `Read src/app.ts`, `prompt "fix the bug"`.
     pub fn name(&self) -> String {
-        let head = match (self.kind, &self.tool) {
-            (Kind::Tool | Kind::Attachment, Some(tool)) => tool.clone(),
-            (Kind::Assistant, Some(tool)) => format!("assistant {tool}"),
-            (kind, _) => kind.label().trim_end_matches('s').to_owned(),
+        self.name_parts().concat()
+    }
+
+    /// Orders items as their [`Item::name`]s, without building them.
+    pub(super) fn cmp_names(&self, other: &Item) -> std::cmp::Ordering {
+        let (ours, theirs) = (self.name_parts(), other.name_parts());
+        ours.iter()
+            .flat_map(|part| part.bytes())
+            .cmp(theirs.iter().flat_map(|part| part.bytes()))
+    }
+
+    /// [`Item::name`] in the pieces it is made of.
+    fn name_parts(&self) -> [&str; 5] {
+        let (lead, head) = match (self.kind, &self.tool) {
+            (Kind::Tool | Kind::Attachment, Some(tool)) => ("", tool.as_str()),
+            (Kind::Assistant, Some(tool)) => ("assistant ", tool.as_str()),
+            (kind, _) => ("", kind.label().trim_end_matches('s')),
         };
-        match (&self.target, self.kind) {
-            (Some(target), Kind::Prompt) => format!("{head} \"{target}\""),
-            (Some(target), _) => format!("{head} {target}"),
-            (None, _) => head,
-        }
+        let (open, target, close) = match (&self.target, self.kind) {
+            (Some(target), Kind::Prompt) => (" \"", target.as_str(), "\""),
+            (Some(target), _) => (" ", target.as_str(), ""),
+            (None, _) => ("", "", ""),
+        };
+        [lead, head, open, target, close]
     }
 }
 

@@ -1,19 +1,19 @@
 //! The live context's largest items for the monitor's warnings (and the newest requests for
-//! the mod's chart), kept up as a session goes:
-//! the walk is saved in baton's private directory (`session-<key>-fills.json`; the chart's,
-//! which also keeps the newest requests, in `session-<key>-fills-chart.json`, so that the
-//! monitor's stays small) with the transcript offset it reached, so each look reads only the
-//! bytes appended since; the items it found are saved beside it
-//! (`session-<key>-fills-top.json`), the whole answer while the transcript keeps its length.
+//! the mod's chart), kept up as a session goes: the walk is saved in baton's private directory
+//! (`session-<key>-fills.bin`; the chart's, which also keeps the newest requests, in
+//! `session-<key>-fills-chart.bin`, so that the monitor's stays small) with the transcript
+//! offset it reached, so each look reads only the bytes appended since. The largest items it
+//! found lead the file, before the walk: while the transcript keeps its length they are the
+//! whole answer, and neither the walk nor the transcript is read. The file is in
+//! [`super::codec`]'s bytes, read and written whole on every look that grew.
 //! A first look (or one after more than [`LOOK_BYTES`] were appended) reads the transcript's
 //! last [`LOOK_BYTES`] only: never the whole of a multi-GB file.
 
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
-
 use super::Item;
+use super::codec::{Input, Stored};
 use super::walk::Walk;
 use crate::fsx;
 
@@ -23,30 +23,40 @@ pub const LOOK_BYTES: u64 = 4 << 20;
 /// newest requests).
 const MAX_STATE_BYTES: u64 = 1 << 20;
 /// Raised when the saved shape changes: an older file is then read afresh.
-const VERSION: u32 = 4;
+const VERSION: u32 = 5;
 
-/// Largest items kept in the [`Summary`]: the monitor names three, the statusline one.
+/// Largest items kept at the head of the state: the monitor names three, the statusline one.
 const SUMMARY_ITEMS: usize = 5;
 
-/// What the last look found, small enough to read on every warning: while the transcript has
-/// the length it had then, its items are the answer and neither the walk nor the transcript is
-/// read.
-#[derive(Serialize, Deserialize)]
-struct Summary {
-    version: u32,
+/// What leads the saved state, small and read on every look: the transcript and its length at
+/// the last look, the largest items found then, and how far the walk after it read.
+struct Head {
     transcript: String,
     len: u64,
     largest: Vec<Item>,
+    /// Always just after a newline.
+    offset: u64,
 }
 
-/// What a look leaves for the next.
-#[derive(Serialize, Deserialize)]
-struct Saved<W> {
-    version: u32,
-    /// The transcript the walk is of, and how far it read (always after a newline).
-    transcript: String,
-    offset: u64,
-    walk: W,
+impl Head {
+    /// Reads the head of a state of this [`VERSION`]; the walk follows it in `input`.
+    fn restore(input: &mut Input<'_>) -> Option<Self> {
+        (u32::restore(input)? == VERSION).then_some(())?;
+        Some(Self {
+            transcript: Stored::restore(input)?,
+            len: Stored::restore(input)?,
+            largest: Stored::restore(input)?,
+            offset: Stored::restore(input)?,
+        })
+    }
+
+    fn store(&self, out: &mut Vec<u8>) {
+        VERSION.store(out);
+        self.transcript.store(out);
+        self.len.store(out);
+        self.largest.store(out);
+        self.offset.store(out);
+    }
 }
 
 /// A transcript opened for a look: its name as saved and its length now.
@@ -65,29 +75,37 @@ impl Opened {
     }
 }
 
-/// The live context's items of the conversation in `transcript`, largest first, kept under
-/// `key` (a session id, or a session's subagent key); `subagent` when `transcript` is a
-/// subagent's own. Empty when the transcript cannot be
-/// read; a state that cannot be saved only costs the next look a longer read.
+/// The live context's largest items (up to [`SUMMARY_ITEMS`]) of the conversation in
+/// `transcript`, largest first, kept under `key` (a session id, or a session's subagent key);
+/// `subagent` when `transcript` is a subagent's own. Empty when the transcript cannot be read;
+/// a state that cannot be saved only costs the next look a longer read.
 pub fn largest(key: &str, transcript: &Path, subagent: bool) -> Vec<Item> {
     let Some(opened) = Opened::new(transcript) else {
         return Vec::new();
     };
-    if let Some(found) = summary_path(key)
-        .as_deref()
-        .and_then(load::<Summary>)
-        .filter(|s| s.version == VERSION && s.transcript == opened.named && s.len == opened.len)
-    {
-        return found.largest;
+    let state = Saving::Live.path(key);
+    let bytes = state.as_deref().and_then(load).unwrap_or_default();
+    let mut input = Input::new(&bytes);
+    let head = Head::restore(&mut input).filter(|head| head.transcript == opened.named);
+    if let Some(head) = head.as_ref().filter(|head| head.len == opened.len) {
+        return head.largest.clone();
     }
-    look(key, opened, subagent, Saving::Live).map_or_else(Vec::new, |walk| walk.largest())
+    let kept = head.and_then(|head| Some((head.offset, Walk::restore(&mut input).filter(|_| input.is_done())?)));
+    look(state, opened, subagent, Saving::Live, kept).map_or_else(Vec::new, |(_, largest)| largest)
 }
 
 /// The conversation in `transcript` as the running walk kept under `key` has it now (read as
 /// [`largest`] reads): its newest requests, each with its largest item, its compactions and
 /// its live context. `None` when the transcript cannot be read.
 pub fn timeline(key: &str, transcript: &Path, subagent: bool) -> Option<super::Timeline> {
-    look(key, Opened::new(transcript)?, subagent, Saving::Recent).map(super::timeline)
+    let opened = Opened::new(transcript)?;
+    let state = Saving::Recent.path(key);
+    let bytes = state.as_deref().and_then(load).unwrap_or_default();
+    let mut input = Input::new(&bytes);
+    let kept = Head::restore(&mut input)
+        .filter(|head| head.transcript == opened.named)
+        .and_then(|head| Some((head.offset, Walk::restore(&mut input).filter(|_| input.is_done())?)));
+    look(state, opened, subagent, Saving::Recent, kept).map(|(walk, _)| super::timeline(walk))
 }
 
 /// What a running walk keeps, and the file it is saved in under its key.
@@ -100,11 +118,13 @@ enum Saving {
 }
 
 impl Saving {
-    fn suffix(self) -> &'static str {
-        match self {
-            Self::Live => "-fills.json",
-            Self::Recent => "-fills-chart.json",
-        }
+    /// Where the walk under `key` is kept; `None` for an unsafe key or no private directory.
+    fn path(self, key: &str) -> Option<PathBuf> {
+        let suffix = match self {
+            Self::Live => "-fills.bin",
+            Self::Recent => "-fills-chart.bin",
+        };
+        fsx::private_session_path(key, suffix).ok().flatten()
     }
 
     fn fresh(self, subagent: bool) -> Walk {
@@ -115,25 +135,28 @@ impl Saving {
     }
 }
 
-/// The walk kept under `key`, taken up with what was appended to the transcript since; saves
-/// it, and the [`Summary`] of its largest items, for the next look.
-fn look(key: &str, opened: Opened, subagent: bool, saving: Saving) -> Option<Walk> {
+/// The walk `kept` (with the offset it reached) taken up with what was appended to the
+/// transcript since, or a fresh one; saves it at `state`, after its largest items, for the
+/// next look. The walk and its [`SUMMARY_ITEMS`] largest live items, largest first.
+fn look(
+    state: Option<PathBuf>,
+    opened: Opened,
+    subagent: bool,
+    saving: Saving,
+    kept: Option<(u64, Walk)>,
+) -> Option<(Walk, Vec<Item>)> {
     let Opened { mut file, named, len } = opened;
-    let state = fsx::private_session_path(key, saving.suffix()).ok().flatten();
-    let saved = state
-        .as_deref()
-        .and_then(load::<Saved<Walk>>)
-        .filter(|s| s.version == VERSION && s.transcript == named && s.offset <= len && len - s.offset <= LOOK_BYTES);
-    let (mut walk, start, whole_lines, kept) = match saved {
-        Some(saved) => (saved.walk, saved.offset, true, true),
+    let kept = kept.filter(|(offset, _)| *offset <= len && len - offset <= LOOK_BYTES);
+    let (mut walk, start, whole_lines) = match kept {
+        Some((offset, walk)) => (walk, offset, true),
         None => (
             saving.fresh(subagent),
             len.saturating_sub(LOOK_BYTES),
             len <= LOOK_BYTES,
-            false,
         ),
     };
-    let mut bytes = Vec::new();
+    // Sized up front: one read, not a dozen growing ones.
+    let mut bytes = Vec::with_capacity(usize::try_from(len - start).unwrap_or(0));
     if file.seek(SeekFrom::Start(start)).is_err() || file.take(len - start).read_to_end(&mut bytes).is_err() {
         return None;
     }
@@ -151,46 +174,25 @@ fn look(key: &str, opened: Opened, subagent: bool, saving: Saving) -> Option<Wal
     {
         walk.line(line);
     }
-    // Nothing new since the last look: the saved walk is already this one.
-    let unchanged = kept && to == 0;
-    if let Some(path) = state.filter(|_| !unchanged) {
-        let saved = Saved {
-            version: VERSION,
-            transcript: named.clone(),
-            offset: start + to as u64,
-            walk: &walk,
-        };
-        save(&path, &saved);
-    }
-    if let Some(path) = summary_path(key) {
-        let top = Summary {
-            version: VERSION,
+    let largest = walk.largest_few(SUMMARY_ITEMS);
+    if let Some(path) = state {
+        let head = Head {
             transcript: named,
             len,
-            largest: walk.largest().into_iter().take(SUMMARY_ITEMS).collect(),
+            largest: largest.clone(),
+            offset: start + to as u64,
         };
-        save(&path, &top);
+        let mut out = Vec::with_capacity(4096);
+        head.store(&mut out);
+        walk.store(&mut out);
+        if let Err(e) = fsx::write_atomic(&path, &out, 0o600, fsx::Durability::Ephemeral) {
+            crate::log::note(&format!("monitor: cannot save what fills the context: {e}"));
+        }
     }
-    Some(walk)
+    Some((walk, largest))
 }
 
-/// Where the [`Summary`] under `key` is kept; `None` for an unsafe key or no private directory.
-fn summary_path(key: &str) -> Option<PathBuf> {
-    fsx::private_session_path(key, "-fills-top.json").ok().flatten()
-}
-
-/// Reads what [`save`] wrote at `path`: `None` when it is absent, a link, too large or not
-/// what it should be.
-fn load<T: serde::de::DeserializeOwned>(path: &Path) -> Option<T> {
-    let bytes = fsx::read_private(path, MAX_STATE_BYTES).ok()?;
-    serde_json::from_slice(&bytes).ok()
-}
-
-/// Writes `value` to `path` in baton's private directory, replacing whatever is there.
-fn save(path: &Path, value: &impl Serialize) {
-    if let Ok(json) = serde_json::to_vec(value)
-        && let Err(e) = fsx::write_atomic(path, &json, 0o600, fsx::Durability::Ephemeral)
-    {
-        crate::log::note(&format!("monitor: cannot save what fills the context: {e}"));
-    }
+/// Reads the state saved at `path`: `None` when it is absent, a link or too large.
+fn load(path: &Path) -> Option<Vec<u8>> {
+    fsx::read_private(path, MAX_STATE_BYTES).ok()
 }

@@ -2,6 +2,7 @@
 
 use serde_json::json;
 
+use super::codec::{Input, Stored};
 use super::*;
 
 /// Lines of a transcript, as the client writes them.
@@ -290,32 +291,6 @@ fn a_response_repeated_later_is_counted_once() {
 }
 
 #[test]
-fn a_saved_walk_with_any_figures_takes_up_the_next_request_without_overflow() {
-    let mut transcript = Transcript::default();
-    transcript.prompt("go").reply(20_000, &[]);
-    let mut walk = walk::Walk::new();
-    for line in &transcript.lines {
-        walk.line(line.as_bytes());
-    }
-    let mut saved = serde_json::to_value(&walk).unwrap();
-    saved["previous"] = json!(1u64 << 63);
-    saved["by_kind"] = json!({"tool": i64::MAX});
-    let mut walk: walk::Walk = serde_json::from_value(saved).unwrap();
-    let mut more = Transcript {
-        responses: 1,
-        ..Transcript::default()
-    };
-    more.prompt("more")
-        .reply(30_000, &[("r", "Read", json!({"file_path":"/a"}))])
-        .result("r", 100)
-        .reply(31_000, &[]);
-    for line in &more.lines {
-        walk.line(line.as_bytes());
-    }
-    assert_eq!(walk.latest, Some(31_000));
-}
-
-#[test]
 fn names_carry_no_escape_newline_or_bidi_control() {
     let timeline = Transcript::default()
         .prompt("go \u{1b}[31mred\u{1b}[0m")
@@ -352,11 +327,12 @@ fn a_compaction_forgets_the_responses_counted_before_it() {
     for line in &transcript.lines {
         walk.line(line.as_bytes());
     }
-    let saved = serde_json::to_value(&walk).unwrap();
-    assert_eq!(
-        saved["seen"].as_array().map(Vec::len),
-        Some(1),
-        "the saved walk stays small"
+    let mut saved = Vec::new();
+    walk.store(&mut saved);
+    assert!(
+        saved.len() < 200,
+        "the saved walk keeps one response's key, not 51 (408 bytes): {} bytes",
+        saved.len()
     );
 }
 
@@ -445,11 +421,120 @@ fn a_running_walk_keeps_the_largest_live_items_and_no_requests() {
         running.line(line.as_bytes());
         kept.line(line.as_bytes());
     }
-    let saved = serde_json::to_value(&running).unwrap();
-    assert!(saved["live"].as_array().unwrap().len() <= 128, "{}", saved["live"]);
-    assert_eq!(saved["requests"], json!([]), "the monitor's walk keeps no requests");
+    assert!(running.live.len() <= 128, "{}", running.live.len());
+    assert!(running.requests.is_empty(), "the monitor's walk keeps no requests");
     let (running, kept) = (running.largest(), kept.largest());
     assert!(kept.len() > 300, "`baton window` keeps every item: {}", kept.len());
     assert_eq!(named(&running[..3]), named(&kept[..3]), "the largest are the same");
     assert!(running[0].name().ends_with("src/f150.rs"), "{:?}", named(&running[..3]));
+}
+
+#[test]
+fn a_walk_saved_and_taken_up_again_finds_what_one_walk_finds() {
+    let mut transcript = Transcript::default();
+    transcript
+        .prompt("go")
+        .reply(20_000, &[("a", "Read", json!({"file_path":"/p/a.rs"}))])
+        .result("a", 4_000)
+        .reply(30_000, &[("b", "Bash", json!({"command":"make"}))]);
+    let cut = transcript.lines.len();
+    // The result of a call made before the save, a repeated response, then a compaction.
+    transcript.result("b", 9_000).reply(45_000, &[]);
+    let repeated = transcript.lines[1].clone();
+    transcript.push(serde_json::from_str(&repeated).unwrap());
+    transcript
+        .prompt("more")
+        .reply(46_000, &[("c", "Read", json!({"file_path":"/p/c.rs"}))])
+        .result("c", 2_000)
+        .reply(50_000, &[]);
+    let mut whole = walk::Walk::new().keeping_recent();
+    let mut saved_walk = walk::Walk::new().keeping_recent();
+    for (n, line) in transcript.lines.iter().enumerate() {
+        whole.line(line.as_bytes());
+        if n == cut {
+            let mut saved = Vec::new();
+            saved_walk.store(&mut saved);
+            let mut input = Input::new(&saved);
+            saved_walk = walk::Walk::restore(&mut input).expect("a saved walk reads back");
+            assert!(input.is_done());
+        }
+        saved_walk.line(line.as_bytes());
+    }
+    let (whole, taken_up) = (timeline(whole), timeline(saved_walk));
+    assert_eq!(named(&taken_up.live.items), named(&whole.live.items));
+    assert_eq!(
+        named(&taken_up.live.items)[0].0,
+        "Bash make",
+        "{:?}",
+        named(&taken_up.live.items)
+    );
+    let contexts = |t: &Timeline| {
+        t.requests
+            .iter()
+            .map(|r| (r.context_tokens, r.delta))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(contexts(&taken_up), contexts(&whole));
+    assert_eq!(taken_up.live.by_kind, whole.live.by_kind);
+    assert_eq!(taken_up.model, whole.model);
+}
+
+#[test]
+fn a_saved_walk_cut_short_or_with_any_figures_is_none_or_taken_up_without_overflow() {
+    let mut transcript = Transcript::default();
+    transcript
+        .prompt("go")
+        .reply(20_000, &[("r", "Read", json!({"file_path":"/a"}))]);
+    let mut walk = walk::Walk::new();
+    for line in &transcript.lines {
+        walk.line(line.as_bytes());
+    }
+    let mut saved = Vec::new();
+    walk.store(&mut saved);
+    for cut in 0..saved.len() {
+        let mut input = Input::new(&saved[..cut]);
+        assert!(walk::Walk::restore(&mut input).is_none(), "cut at {cut}");
+    }
+    // Any byte changed reads as some walk or none: each goes on without a panic.
+    for at in 0..saved.len() {
+        for byte in [0u8, 1, 0x7f, 0xff] {
+            let mut changed = saved.clone();
+            changed[at] = byte;
+            if let Some(mut walk) = walk::Walk::restore(&mut Input::new(&changed)) {
+                walk.line(
+                    br#"{"type":"assistant","message":{"id":"m9","usage":{"input_tokens":18446744073709551615}}}"#,
+                );
+                walk.line(br#"{"type":"assistant","message":{"id":"m8","usage":{"input_tokens":4294967296}}}"#);
+                let _ = walk.largest();
+            }
+        }
+    }
+}
+
+#[test]
+fn items_of_the_same_size_are_ordered_by_their_names() {
+    let item = |kind, tool: Option<&str>, target: Option<&str>| Item {
+        tool: tool.map(str::to_owned),
+        target: target.map(str::to_owned),
+        ..Item::whole(kind, 1_000)
+    };
+    let items = [
+        item(Kind::Tool, Some("Read"), Some("src/a.rs")),
+        item(Kind::Tool, Some("Read"), Some("src/a.rs~")),
+        item(Kind::Tool, Some("Read"), None),
+        item(Kind::Tool, Some("Readme"), Some("a")),
+        item(Kind::Tool, None, None),
+        item(Kind::Assistant, Some("Write"), Some("b")),
+        item(Kind::Assistant, None, None),
+        item(Kind::Prompt, None, Some("fix it")),
+        item(Kind::Prompt, None, Some("fix")),
+        item(Kind::Attachment, Some("todo"), Some("é")),
+        item(Kind::Attachment, Some("todo"), Some("z")),
+        item(Kind::Thinking, None, None),
+    ];
+    for a in &items {
+        for b in &items {
+            assert_eq!(a.cmp_names(b), a.name().cmp(&b.name()), "{} / {}", a.name(), b.name());
+        }
+    }
 }

@@ -6,13 +6,13 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use serde::{Deserialize, Serialize};
-
 use super::line::{Block, Line};
 use super::names;
 use super::{Compaction, Item, Kind, Request};
 use crate::accounting::totals::response_key;
 use crate::words::width::one_line;
+
+mod stored;
 
 /// Attachment kinds that are the client's own records, never sent to the model (older
 /// clients do not say which attachments were rendered).
@@ -34,7 +34,7 @@ const RECENT_REQUESTS: usize = 100;
 const LIVE_KEPT: usize = 64;
 
 /// Which lines make up the conversation measured.
-#[derive(Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Thread {
     /// Not known until the first message line.
     Unknown,
@@ -45,7 +45,6 @@ enum Thread {
 }
 
 /// Something that entered the context and waits for the next request.
-#[derive(Serialize, Deserialize)]
 struct Pending {
     kind: Kind,
     tool: Option<String>,
@@ -66,7 +65,7 @@ impl Pending {
 }
 
 /// Which requests a walk keeps in [`Walk::requests`].
-#[derive(Serialize, Deserialize, Clone, Copy, Default)]
+#[derive(Clone, Copy, Default)]
 enum Keeps {
     Every,
     Recent,
@@ -76,7 +75,6 @@ enum Keeps {
 
 /// The state of the walk; [`Walk::line`] takes one line at a time, in order. It can be saved
 /// and taken up again where it stopped (the monitor's running attribution).
-#[derive(Serialize, Deserialize)]
 pub struct Walk {
     thread: Thread,
     cwd: Option<String>,
@@ -88,7 +86,6 @@ pub struct Walk {
     /// Every response counted since the last compaction ([`response_key`]): a line repeating
     /// one that came before (a resumed session copying old lines) is not a new request, as in
     /// `baton report`.
-    #[serde(default)]
     seen: HashSet<u64>,
     previous: Option<u64>,
     /// Set by a compaction: the next request grows from the baseline.
@@ -98,7 +95,6 @@ pub struct Walk {
     /// Every request ([`Walk::keeping_requests`]), the newest [`RECENT_REQUESTS`] each with
     /// its largest item ([`Walk::keeping_recent`]), or none (the monitor's walk, saved and
     /// read again on every warning, stays small).
-    #[serde(default)]
     pub requests: Vec<Request>,
     keeps: Keeps,
     /// Requests seen, kept or not.
@@ -369,8 +365,7 @@ impl Walk {
             Keeps::None => {}
         }
         if !matches!(self.keeps, Keeps::Every) && self.live.len() > 2 * LIVE_KEPT {
-            self.live = self.largest();
-            self.live.truncate(LIVE_KEPT);
+            self.live = self.largest_few(LIVE_KEPT);
         }
     }
 
@@ -395,9 +390,14 @@ impl Walk {
 
     /// The live context's items, largest first.
     pub fn largest(&self) -> Vec<Item> {
-        let mut items = self.live.clone();
-        items.sort_by_cached_key(|item| (std::cmp::Reverse(item.tokens), item.name()));
-        items
+        self.largest_few(usize::MAX)
+    }
+
+    /// The `few` largest of the live context's items, largest first: only they are copied.
+    pub fn largest_few(&self, few: usize) -> Vec<Item> {
+        let mut items: Vec<&Item> = self.live.iter().collect();
+        items.sort_by(|a, b| b.tokens.cmp(&a.tokens).then_with(|| a.cmp_names(b)));
+        items.into_iter().take(few).cloned().collect()
     }
 }
 
